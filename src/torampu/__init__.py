@@ -1,0 +1,186 @@
+"""torampu: Japanese house-rule card games — a pure rules engine, bots and front ends.
+
+>>> import torampu
+>>> g = torampu.new_game("napoleon", rules="house-001", seed=7)
+>>> g.phase, g.to_play
+('bid', 1)
+>>> g.play("pass")
+>>> rec = g.to_record()
+>>> torampu.replay(rec).to_record() == rec
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from torampu.errors import (
+    CardError,
+    DealError,
+    IllegalAction,
+    RecordError,
+    RulesError,
+    TorampuError,
+)
+from torampu.game import Game, check_record_header, new_seed
+from torampu.match import Match, NapoleonMatch
+from torampu.napoleon import SPEC as NAPOLEON_SPEC
+from torampu.napoleon import Napoleon
+from torampu.options import RuleSpec
+
+__all__ = [
+    "CardError",
+    "DealError",
+    "Game",
+    "IllegalAction",
+    "Match",
+    "RecordError",
+    "RulesError",
+    "TorampuError",
+    "games",
+    "new_game",
+    "new_match",
+    "presets",
+    "replay",
+    "replay_match",
+    "rules",
+]
+__version__ = "0.1.0"
+
+_GAMES: dict[str, tuple[RuleSpec, Any, type[Match]]] = {
+    "napoleon": (NAPOLEON_SPEC, Napoleon, NapoleonMatch),
+}
+
+
+def games() -> list[str]:
+    """The names of the games torampu plays."""
+    return list(_GAMES)
+
+
+def _lookup(game: str) -> tuple[RuleSpec, Any, type[Match]]:
+    if not isinstance(game, str) or game not in _GAMES:
+        raise RulesError(f"unknown game {game!r} (games: {', '.join(_GAMES)})")
+    return _GAMES[game]
+
+
+def new_game(
+    game: str,
+    rules: str | Mapping[str, Any] | None = None,
+    players: int | None = None,
+    seed: int | None = None,
+    deal: Mapping[str, Any] | None = None,
+    dealer: int = 0,
+    **extra: Any,
+) -> Game:
+    """A new game. ``rules`` is a preset name or a dict (``preset`` + overrides).
+
+    ``extra`` takes game-specific arguments (Napoleon: ``first_bidder``). Unknown options, bad
+    values and contradictory combinations raise :class:`RulesError` before any card is dealt.
+    """
+    spec, cls, _ = _lookup(game)
+    resolved = spec.resolve(rules, players=players)
+    if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
+        raise RulesError(f"seed must be an int, not {seed!r}")
+    g: Game = cls(resolved, new_seed() if seed is None else seed, deal, dealer, **extra)
+    return g
+
+
+def new_match(
+    game: str,
+    rules: str | Mapping[str, Any] | None = None,
+    players: int | None = None,
+    games: int = 5,
+    seed: int | None = None,
+    dealer: int = 0,
+) -> Match:
+    """A match of ``games`` games with cumulative scores, the deal moving on each game."""
+    spec, cls, match_cls = _lookup(game)
+    resolved = spec.resolve(rules, players=players)
+    return match_cls(game, cls, resolved, games, new_seed() if seed is None else seed, dealer)
+
+
+def rules(game: str) -> list[dict[str, Any]]:
+    """Every option of ``game``: name, type, allowed values, default, description, source."""
+    return _lookup(game)[0].table()
+
+
+def presets(game: str) -> dict[str, dict[str, Any]]:
+    """The presets of ``game``: name -> {"options": overrides of the defaults, "note": …}."""
+    spec = _lookup(game)[0]
+    return {
+        name: {"options": dict(opts), "note": spec.preset_notes.get(name, "")}
+        for name, opts in spec.presets.items()
+    }
+
+
+def _game_args(record: Mapping[str, Any]) -> dict[str, Any]:
+    extra = {}
+    if record.get("game") == "napoleon" and "first_bidder" in record:
+        extra["first_bidder"] = record["first_bidder"]
+    return extra
+
+
+def replay(record: Mapping[str, Any]) -> Game:
+    """The game at the end of a record. Raises :class:`RecordError` for a malformed record and
+    :class:`IllegalAction` (naming the step) at the first illegal action."""
+    check_record_header(record)
+    if record.get("match"):
+        raise RecordError("this is a match record: use torampu.replay_match")
+    spec, cls, _ = _lookup(record["game"])
+    try:
+        resolved = spec.resolve(record["rules"])
+    except RulesError as e:
+        raise RecordError(f"record rules: {e}") from None
+    seed = record["seed"]
+    if not isinstance(seed, int):
+        raise RecordError(f"record seed must be an int, not {seed!r}")
+    g: Game = cls(resolved, seed, record.get("deal"), record.get("dealer", 0), **_game_args(record))
+    _replay_actions(g, record.get("actions", []))
+    return g
+
+
+def _replay_actions(g: Game | Match, actions: Any) -> None:
+    if not isinstance(actions, list):
+        raise RecordError("record 'actions' must be a list")
+    for i, step in enumerate(actions):
+        if not isinstance(step, Mapping) or "action" not in step:
+            raise RecordError(f"action {i} must be {{'seat': s, 'action': '...'}}, not {step!r}")
+        seat = step.get("seat")
+        if seat is not None and seat != g.to_play:
+            raise IllegalAction(f"step {i}: seat {seat} acts, but it is seat {g.to_play}'s turn")
+        try:
+            g.play(step["action"])
+        except IllegalAction as e:
+            raise IllegalAction(f"step {i}: {e}") from None
+
+
+def replay_match(record: Mapping[str, Any]) -> Match:
+    """The match at the end of a match record (see :func:`replay`)."""
+    check_record_header(record)
+    if not record.get("match"):
+        raise RecordError("this is a single-game record: use torampu.replay")
+    _, cls, match_cls = _lookup(record["game"])
+    try:
+        m = new_match(
+            record["game"],
+            record["rules"],
+            games=record["games"],
+            seed=record["seed"],
+            dealer=record.get("dealer", 0),
+        )
+    except (RulesError, ValueError, KeyError) as e:
+        raise RecordError(f"bad match record: {e}") from None
+    games_in = record.get("records", [])
+    if not isinstance(games_in, list):
+        raise RecordError("match 'records' must be a list")
+    for i, game_rec in enumerate(games_in):
+        if m.is_over:
+            raise RecordError(f"match record has more than {m.games_total} games")
+        if game_rec.get("seed") != m.game.seed:
+            raise RecordError(f"game {i}: seed does not follow from the match seed")
+        try:
+            _replay_actions(m, game_rec.get("actions", []))
+        except IllegalAction as e:
+            raise IllegalAction(f"game {i}, {e}") from None
+    return m

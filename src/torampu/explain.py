@@ -1,0 +1,87 @@
+"""Rulings explained: a short phrase that names the rule, in English and Japanese.
+
+Engines record *why* something happened as a :class:`Reason` (a code and the cards involved);
+this module turns it into words. Disputes at a real table are about exactly these phrases.
+
+>>> from torampu.cards import parse_card as p
+>>> explain(Reason("ura_j", p("JD"), suit=1), "en")
+'JD wins: 裏J (trump H)'
+>>> explain(Reason("yoromeki", p("QH"), p("AS")), "ja")
+'QHがASに勝つ: よろめき'
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from torampu.cards import SUIT_LETTERS, card_str
+
+Lang = Literal["en", "ja"]
+LANGS: tuple[Lang, ...] = ("en", "ja")
+
+
+@dataclass(frozen=True, slots=True)
+class Reason:
+    """Why a trick (or a ruling) went the way it did.
+
+    ``card`` is the card that won, ``other`` the card it beat or stole from (or -1), ``suit`` a
+    suit index (trump or led suit, or -1), and ``extra`` a further card (a killer whose kill was
+    stolen).
+    """
+
+    code: str
+    card: int = -1
+    other: int = -1
+    suit: int = -1
+    extra: int = -1
+
+
+_SUIT_JA = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+
+# code -> (english, japanese); {c} card, {o} other card, {s} suit letter, {x} extra card
+MESSAGES: dict[str, tuple[str, str]] = {
+    "mighty": ("{c} wins: Mighty", "{c}の勝ち: オールマイティ"),
+    "sei_j": ("{c} wins: 正J (trump {s})", "{c}の勝ち: 正J (切り札{sj})"),
+    "ura_j": ("{c} wins: 裏J (trump {s})", "{c}の勝ち: 裏J (切り札{sj})"),
+    "joker_top": ("{c} wins: the joker is the strongest card", "{c}の勝ち: ジョーカーは最強"),
+    "joker_led": (
+        "{c} wins: led joker (trump request), beaten only by Mighty, 正J and 裏J",
+        "{c}の勝ち: リードのジョーカー (切り札請求)",
+    ),
+    "joker_led_strong": (
+        "{c} wins: a led joker wins unconditionally",
+        "{c}の勝ち: リードのジョーカーは無条件で勝ち",
+    ),
+    "same_two": ("{c} wins: same-two", "{c}の勝ち: セイムツー"),
+    "yoromeki": ("{c} beats {o}: よろめき", "{c}が{o}に勝つ: よろめき"),
+    "killer": ("{c} beats {o}: killer", "{c}が{o}に勝つ: キラー"),
+    "steal": (
+        "{c} wins: 横取り (steals {x}'s kill of {o})",
+        "{c}の勝ち: 横取り ({x}による{o}のキラーを横取り)",
+    ),
+    "trump": ("{c} wins: highest trump ({s})", "{c}の勝ち: 最も強い切り札 ({sj})"),
+    "led": ("{c} wins: highest of the led suit ({s})", "{c}の勝ち: 台札のスートで最強 ({sj})"),
+    "led_first_trick": (
+        "{c} wins: highest of the led suit ({s}); trumps have no power on the first trick",
+        "{c}の勝ち: 台札のスートで最強 ({sj}); 1巡目は切り札の効力なし",
+    ),
+    "lead_only": (
+        "{c} wins: nobody could follow the led card",
+        "{c}の勝ち: 台札に続けるカードなし",
+    ),
+}
+
+
+def explain(reason: Reason, lang: Lang = "en") -> str:
+    """The phrase for a reason, in ``lang`` (``"en"`` or ``"ja"``)."""
+    en, ja = MESSAGES.get(reason.code, (reason.code, reason.code))
+    s = SUIT_LETTERS[reason.suit] if 0 <= reason.suit < 4 else ("NT" if reason.suit == 4 else "-")
+    params = {
+        "c": card_str(reason.card) if reason.card >= 0 else "",
+        "o": card_str(reason.other) if reason.other >= 0 else "",
+        "x": card_str(reason.extra) if reason.extra >= 0 else "",
+        "s": s,
+        "sj": _SUIT_JA.get(s, "なし" if s == "NT" else s),
+    }
+    return (ja if lang == "ja" else en).format(**params)

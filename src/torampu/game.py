@@ -1,0 +1,173 @@
+"""The public game contract, shared by every game.
+
+A :class:`Game` is one deal from shuffle to score. It has two faces:
+
+* the **public contract** of ``spec/api.md``: actions are canonical strings
+  (:meth:`Game.legal_actions`, :meth:`Game.play`), views are JSON-safe dicts filtered per seat
+  (:meth:`Game.view`), and :meth:`Game.to_record` writes a record that :func:`replay` reads back;
+* a **fast path** for bots and search: actions are ``int`` moves (:meth:`Game.legal_moves`,
+  :meth:`Game.apply`, which trusts its caller) and :meth:`Game.clone` copies a state cheaply.
+
+Every action string maps to exactly one move and back (:meth:`Game.action_str`,
+:meth:`Game.parse_action`). A subclass implements the game through a handful of hooks; the
+validation that keeps an illegal action from changing anything lives here, once.
+"""
+
+from __future__ import annotations
+
+import random
+import secrets
+from abc import ABC, abstractmethod
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+from torampu.errors import IllegalAction, RecordError
+from torampu.options import RuleSpec, Rules
+
+Move = int
+"""An action on the fast path: a small ``int`` whose meaning each game defines."""
+Seat = int
+"""A seat, numbered 0..n-1 in the direction of play."""
+
+RECORD_FORMAT = "torampu/1"
+
+
+def new_seed() -> int:
+    """A fresh seed for a game whose caller gave none (it is written into the record)."""
+    return secrets.randbits(63)
+
+
+class Game(ABC):
+    """One game (deal) of some card game, behind the public contract."""
+
+    name: ClassVar[str]
+    """The game's public name: ``"napoleon"``, ``"nap"``, ``"hell"``, ``"daifugo"``."""
+    spec: ClassVar[RuleSpec]
+    """Its options and presets."""
+
+    rules: Rules
+    n: int
+    seed: int
+    dealer: Seat
+    rng: random.Random
+    history: list[tuple[Seat, Move]]
+
+    # ------------------------------------------------------------------ hooks for subclasses
+    @property
+    @abstractmethod
+    def to_play(self) -> Seat | None:
+        """The seat whose decision it is, or ``None`` when the game is over."""
+
+    @property
+    @abstractmethod
+    def phase(self) -> str:
+        """A short phase name: ``"bid"``, ``"play"``, ``"over"``, …"""
+
+    @abstractmethod
+    def legal_moves(self) -> list[Move]:
+        """Every legal move now, in the canonical order of :meth:`legal_actions`."""
+
+    @abstractmethod
+    def _apply(self, move: Move) -> None:
+        """Apply a move known to be legal (no validation)."""
+
+    @abstractmethod
+    def action_str(self, move: Move) -> str:
+        """The canonical action string of a move."""
+
+    @abstractmethod
+    def parse_action(self, action: str) -> Move:
+        """The move an action string names, or :class:`IllegalAction` if it is malformed.
+
+        A well-formed action need not be legal now; :meth:`play` checks that.
+        """
+
+    @abstractmethod
+    def result(self) -> dict[str, Any]:
+        """JSON-safe result: at least ``scores`` (per seat) and ``winners`` (seats)."""
+
+    @abstractmethod
+    def view(self, seat: Seat | None) -> dict[str, Any]:
+        """Everything ``seat`` may know now, and nothing more (``None``: a spectator)."""
+
+    @abstractmethod
+    def _deal_record(self) -> dict[str, Any]:
+        """The initial deal as JSON (as accepted by the ``deal`` argument)."""
+
+    @abstractmethod
+    def clone(self) -> Game:
+        """An independent copy of this state (for search)."""
+
+    def _illegal_reason(self, move: Move) -> str | None:
+        """Why ``move`` is not legal now, or ``None`` when it is. Subclasses make it precise."""
+        if move in self.legal_moves():
+            return None
+        return "it is not among the legal actions"
+
+    def _record_extra(self) -> dict[str, Any]:
+        """Game-specific fields a record needs to be replayed (e.g. Napoleon's first bidder)."""
+        return {}
+
+    # ------------------------------------------------------------------ public contract
+    @property
+    def is_over(self) -> bool:
+        return self.to_play is None
+
+    @property
+    def players(self) -> int:
+        return self.n
+
+    def legal_actions(self) -> list[str]:
+        """Every legal action as a canonical string, in a deterministic order."""
+        s = self.action_str
+        return [s(m) for m in self.legal_moves()]
+
+    def play(self, action: str) -> None:
+        """Apply an action string; raise :class:`IllegalAction` (state unchanged) if not legal."""
+        if not isinstance(action, str):
+            raise IllegalAction(f"an action is a string, not {type(action).__name__}")
+        seat = self.to_play
+        if seat is None:
+            raise IllegalAction(f"{action!r}: the game is over")
+        move = self.parse_action(action)
+        why = self._illegal_reason(move)
+        if why is not None:
+            raise IllegalAction(f"{action!r} is not legal for seat {seat} now: {why}")
+        self._apply(move)
+
+    def apply(self, move: Move) -> None:
+        """Fast path: apply a move from :meth:`legal_moves` without checking it."""
+        self._apply(move)
+
+    def to_record(self) -> dict[str, Any]:
+        """The record: rules, seats, seed, deal and actions (and the result once over)."""
+        rec: dict[str, Any] = {
+            "format": RECORD_FORMAT,
+            "game": self.name,
+            "rules": dict(self.rules),
+            "players": self.n,
+            "seed": self.seed,
+            "dealer": self.dealer,
+        }
+        rec.update(self._record_extra())
+        rec["deal"] = self._deal_record()
+        s = self.action_str
+        rec["actions"] = [{"seat": seat, "action": s(m)} for seat, m in self.history]
+        if self.is_over:
+            rec["result"] = self.result()
+        return rec
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.phase} to_play={self.to_play}>"
+
+
+def check_record_header(record: Mapping[str, Any]) -> None:
+    """Raise :class:`RecordError` unless ``record`` looks like a torampu record."""
+    if not isinstance(record, Mapping):
+        raise RecordError(f"a record is a JSON object, not {type(record).__name__}")
+    fmt = record.get("format")
+    if fmt != RECORD_FORMAT:
+        raise RecordError(f"record format is {fmt!r}, expected {RECORD_FORMAT!r}")
+    for key in ("game", "rules", "seed"):
+        if key not in record:
+            raise RecordError(f"record has no {key!r}")

@@ -1,0 +1,149 @@
+"""Matches: several games with scores carried over and the deal moving on.
+
+A :class:`Match` delegates the contract (``to_play``, ``legal_actions``, ``play``) to the game in
+progress and deals the next game when one ends. Each game's seed comes from the match's own seeded
+generator, so a match replays exactly from its record.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from torampu.errors import IllegalAction
+from torampu.game import RECORD_FORMAT, Game, Seat
+from torampu.options import Rules
+
+GameFactory = Callable[..., Game]
+
+
+class Match:
+    """A match of ``games`` games of one kind, with cumulative scores."""
+
+    def __init__(
+        self,
+        name: str,
+        factory: GameFactory,
+        rules: Rules,
+        games: int,
+        seed: int,
+        dealer: Seat = 0,
+    ) -> None:
+        if not isinstance(games, int) or isinstance(games, bool) or games < 1:
+            raise ValueError(f"games must be a whole number ≥ 1, not {games!r}")
+        self.name = name
+        self.factory = factory
+        self.rules = rules
+        self.n: int = rules["players"]
+        self.games_total = games
+        self.seed = seed
+        self.first_dealer = dealer
+        self.rng = random.Random(seed)
+        self.records: list[dict[str, Any]] = []
+        self.totals = [0] * self.n
+        self.game = self._make_game(dealer, self._first_kwargs())
+
+    # -------------------------------------------------------------- hooks
+    def _first_kwargs(self) -> dict[str, Any]:
+        return {}
+
+    def _next_kwargs(self, finished: Game) -> dict[str, Any]:
+        """Game-specific arguments of the next game, given the one that just ended."""
+        return {}
+
+    # -------------------------------------------------------------- mechanism
+    def _make_game(self, dealer: Seat, kwargs: Mapping[str, Any]) -> Game:
+        seed = self.rng.getrandbits(63)
+        return self.factory(self.rules, seed, None, dealer, **kwargs)
+
+    @property
+    def to_play(self) -> Seat | None:
+        return None if self.is_over else self.game.to_play
+
+    @property
+    def phase(self) -> str:
+        return "over" if self.is_over else self.game.phase
+
+    @property
+    def is_over(self) -> bool:
+        return len(self.records) >= self.games_total
+
+    @property
+    def games_played(self) -> int:
+        return len(self.records)
+
+    def legal_actions(self) -> list[str]:
+        return [] if self.is_over else self.game.legal_actions()
+
+    def play(self, action: str) -> None:
+        """Play in the current game; when it ends, score it and deal the next one."""
+        if self.is_over:
+            raise IllegalAction(f"{action!r}: the match is over")
+        self.game.play(action)
+        if self.game.is_over:
+            self._game_over()
+
+    def apply(self, move: int) -> None:
+        """Fast path, as :meth:`Game.apply`."""
+        self.game.apply(move)
+        if self.game.is_over:
+            self._game_over()
+
+    def _game_over(self) -> None:
+        g = self.game
+        for s, v in enumerate(g.result()["scores"]):
+            self.totals[s] += v
+        self.records.append(g.to_record())
+        if not self.is_over:
+            self.game = self._make_game((g.dealer + 1) % self.n, self._next_kwargs(g))
+
+    def view(self, seat: Seat | None) -> dict[str, Any]:
+        """The current game's view for ``seat``, with the match standings."""
+        v = self.game.view(seat)
+        v["match"] = self.standings()
+        return v
+
+    def standings(self) -> dict[str, Any]:
+        """Cumulative scores so far, JSON-safe."""
+        per_game = [r["result"]["scores"] for r in self.records]
+        best = max(self.totals)
+        return {
+            "games": self.games_total,
+            "games_played": len(self.records),
+            "totals": list(self.totals),
+            "per_game": per_game,
+            "leaders": [s for s, v in enumerate(self.totals) if v == best],
+        }
+
+    def result(self) -> dict[str, Any]:
+        st = self.standings()
+        return {"scores": st["totals"], "winners": st["leaders"] if self.is_over else []}
+
+    def to_record(self) -> dict[str, Any]:
+        games = list(self.records)
+        if not self.is_over:
+            games.append(self.game.to_record())
+        rec: dict[str, Any] = {
+            "format": RECORD_FORMAT,
+            "match": True,
+            "game": self.name,
+            "rules": dict(self.rules),
+            "players": self.n,
+            "seed": self.seed,
+            "dealer": self.first_dealer,
+            "games": self.games_total,
+            "records": games,
+        }
+        if self.is_over:
+            rec["standings"] = self.standings()
+        return rec
+
+
+class NapoleonMatch(Match):
+    """Napoleon: the deal passes left; the next auction opens per ``first_bidder``."""
+
+    def _next_kwargs(self, finished: Game) -> dict[str, Any]:
+        if self.rules["first_bidder"] == "last_napoleon":
+            return {"first_bidder": finished.result()["napoleon"]}
+        return {}

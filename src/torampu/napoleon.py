@@ -1,0 +1,1101 @@
+"""Japanese Napoleon (ナポレオン), with every local rule of the sources as an option.
+
+The rules (sources 000, 001, 002; digest in ``spec/rules.md`` §1)
+-----------------------------------------------------------------
+4–6 players (5 is best), 52 cards or 53 with a joker. Each player gets ``(deck - 2) // players``
+cards; the rest is the widow, face down. Honors (絵札) are the 20 cards A K Q J T.
+
+1. **Bid** (``bid 13S``, ``pass``). From the first bidder, round and round the table, a player
+   bids a count of honors the Napoleon's army will take and a trump suit (``N``: no trump, with
+   ``no_trump``). A bid beats another with a higher count, or the same count and a higher suit,
+   ``N > S > H > D > C``. A passed player may bid again (soft pass) unless ``pass_is_final``. When
+   all but the highest bidder have passed in a row, the highest bidder is the Napoleon. If all
+   pass, the cards are redealt by the same dealer.
+2. **Adjutant** (``adjutant AS`` or, with ``declare_alone``, ``alone``). The Napoleon names a card;
+   its holder is the secret adjutant until the card is played. If the Napoleon holds it, or it is
+   in the widow, the Napoleon plays alone. ``adjutant_timing`` puts this before or after:
+3. **Exchange** (``discard 2C 3D``): the Napoleon takes the widow and puts back as many cards.
+   Discarded honors count for the allies (``discarded_honors``); ``reveal_discards`` says which are
+   shown to everyone.
+4. **Play**: the Napoleon leads; must follow suit; the winner of a trick leads the next; honors in
+   a trick go to its winner. Strength: Mighty ``AS``, 正J (jack of trumps), 裏J (the other jack of
+   the trump's colour), trumps, the led suit; anything else never wins. Local rules change this:
+   the joker (``joker_mode``, ``joker_call``), same-two, よろめき, killer Queens, 裏J as a trump for
+   following, no trumping on the first trick.
+5. **Result**: the army (Napoleon and adjutant) wins with at least the bid count of honors.
+   ``scoring`` is 001's points table or win/loss; ``all_twenty`` is 001's all-20 rule.
+
+Rulings beyond ``rules.md``
+---------------------------
+* The joker matches any suit for the same-two test in the request modes (001: a followed joker
+  "stands for any suit"); in ``trump_top`` it is a trump.
+* よろめき's ``QH`` ranks just above Mighty; a ``trump_top`` joker or a led strong joker still
+  beats it.
+* With killers, ``QS`` steals the strongest kill in its trick; the other killer keeps its own.
+* ``first_trick_trumps: false`` removes the power of plain trumps only; Mighty, the jacks and the
+  joker keep theirs.
+* ``play 3S call`` is offered to a leader who holds the call card while the joker is neither in
+  their hand nor played; a called joker never wins.
+* With ``early_end``, the game stops when the outcome is certain, judged on the true teams.
+
+>>> g = new_napoleon(rules="classic", seed=1)
+>>> g.phase, g.to_play, g.legal_actions()[:3]
+('bid', 1, ['pass', 'bid 11C', 'bid 11D'])
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from itertools import combinations
+from typing import Any, Final
+
+from torampu.cards import (
+    ACE,
+    CLUBS,
+    DIAMONDS,
+    HEARTS,
+    HONORS,
+    JACK,
+    JOKER,
+    JOKER_BIT,
+    QUEEN,
+    SPADES,
+    SUIT_LETTERS,
+    SUIT_MASKS,
+    Card,
+    CardSet,
+    card_list,
+    card_str,
+    cards_of,
+    deck,
+    make_card,
+    parse_card,
+    parse_cards,
+)
+from torampu.errors import CardError, DealError, IllegalAction, RulesError
+from torampu.explain import Reason, explain
+from torampu.game import Game, Move, Seat, new_seed
+from torampu.options import Option, Rules, RuleSpec
+from torampu.trick import NO_SUIT, TrickGame
+
+# ---------------------------------------------------------------------------------------- options
+OPTIONS: Final = [
+    Option("players", "int", (5, 4, 6), "number of players", source="000"),
+    Option("jokers", "int", (0, 1), "0: 52 cards; 1: 53 cards with a joker", source="000/001"),
+    Option(
+        "removed_cards",
+        "cards",
+        (),
+        "cards taken out before dealing (000: 4 players remove low cards for 10 tricks and a "
+        "2-card widow; with same_two remove 3s/4s, not 2s)",
+        source="000",
+    ),
+    Option("min_bid", "int", (11, *range(10, 11), *range(12, 21)), "lowest bid count", source="000/001"),
+    Option("no_trump", "bool", (False, True), "allow no-trump bids (12N)", source="002"),
+    Option(
+        "first_bidder",
+        "choice",
+        ("dealer_left", "last_napoleon"),
+        "who opens the auction in later games of a match",
+        source="000",
+    ),
+    Option(
+        "pass_is_final",
+        "bool",
+        (False, True),
+        "false: soft pass, a passed player may bid again later",
+        source="001",
+    ),
+    Option(
+        "adjutant_timing",
+        "choice",
+        ("before_exchange", "after_exchange"),
+        "name the adjutant card before or after taking the widow",
+        source="000",
+    ),
+    Option(
+        "declare_alone",
+        "bool",
+        (False, True),
+        "the Napoleon may name no card and fight alone, publicly",
+        source="002",
+    ),
+    Option(
+        "reveal_discards",
+        "choice",
+        ("honors", "all", "none"),
+        "which discards are shown to everyone",
+        source="000/001/002",
+    ),
+    Option(
+        "discarded_honors",
+        "choice",
+        ("allies", "nobody"),
+        "who scores honors that the Napoleon discards",
+        source="000",
+    ),
+    Option(
+        "ura_jack_suit",
+        "choice",
+        ("own", "trump"),
+        "裏J follows as its printed suit (000) or as a trump (002)",
+        source="000/002",
+    ),
+    Option(
+        "first_trick_trumps",
+        "bool",
+        (True, False),
+        "false: on the first trick plain trumps have no power (002)",
+        source="002",
+    ),
+    Option("same_two", "bool", (False, True), "セイムツー: an all-one-suit trick is won by its 2", source="000/001/002"),
+    Option(
+        "same_two_first_trick",
+        "bool",
+        (False, True),
+        "false: same-two does not apply on the first trick (001/002)",
+        source="001/002",
+    ),
+    Option(
+        "same_two_beats_specials",
+        "bool",
+        (False, True),
+        "true: the same-two 2 beats even Mighty, the jacks and a led joker",
+        source="000",
+    ),
+    Option("yoromeki", "bool", (False, True), "よろめき: QH beats Mighty in the same trick", source="001"),
+    Option(
+        "killers",
+        "bool",
+        (False, True),
+        "killer Queens: QH kills Mighty, QD 正J, QC 裏J; QS steals a kill (横取り)",
+        source="000",
+    ),
+    Option(
+        "joker_mode",
+        "choice",
+        ("trump_top", "request_weak", "request_strong"),
+        "the joker: strongest trump (000), or a led trump request (001 weak, 002 strong)",
+        source="000/001/002",
+    ),
+    Option(
+        "joker_call",
+        "choice",
+        ("none", "3S", "8S"),
+        "leading this card with a call forces the joker out (002: 3S, 001: 8S)",
+        source="001/002",
+    ),
+    Option("early_end", "bool", (False, True), "stop as soon as the outcome is certain", source="002"),
+    Option(
+        "scoring",
+        "choice",
+        ("points", "win_loss"),
+        "points: 001's table (+2/+1/-1, alone +4/-1); win_loss: +1/-1 each",
+        source="001",
+    ),
+    Option(
+        "all_twenty",
+        "choice",
+        ("normal", "lose"),
+        "lose: an army taking all 20 honors without bidding 20 loses; games with all 20 score double",
+        source="001",
+    ),
+]
+
+PRESETS: Final[dict[str, dict[str, Any]]] = {
+    "classic": {},
+    "classic-joker": {"jokers": 1, "joker_mode": "trump_top"},
+    "killers": {"killers": True},
+    "house-001": {
+        "jokers": 1,
+        "min_bid": 10,
+        "reveal_discards": "all",
+        "joker_mode": "request_weak",
+        "joker_call": "8S",
+        "same_two": True,
+        "yoromeki": True,
+        "scoring": "points",
+    },
+    "house-002": {
+        "jokers": 1,
+        "no_trump": True,
+        "declare_alone": True,
+        "ura_jack_suit": "trump",
+        "first_trick_trumps": False,
+        "same_two": True,
+        "joker_mode": "request_strong",
+        "joker_call": "3S",
+        "early_end": True,
+    },
+}
+
+PRESET_NOTES: Final = {
+    "classic": "000's base rules: 52 cards, min bid 11",
+    "classic-joker": "classic with a joker, the strongest card and a trump",
+    "killers": "classic with killer Queens and the ♠Q steal",
+    "house-001": "001: 53 cards, min bid 10, weak joker, ♠8 call, same-two, よろめき, points",
+    "house-002": "002: 53 cards, no-trump bids, alone, 裏J as trump, no first-trick trumps, "
+    "strong joker, ♠3 call, early end",
+}
+
+
+def _check(r: Rules) -> None:
+    if r["jokers"] == 0:
+        if r["joker_mode"] != "trump_top":
+            raise RulesError(f"option 'joker_mode' {r['joker_mode']!r} needs 'jokers': 1")
+        if r["joker_call"] != "none":
+            raise RulesError(f"option 'joker_call' {r['joker_call']!r} needs 'jokers': 1")
+    if not r["same_two"]:
+        for sub in ("same_two_first_trick", "same_two_beats_specials"):
+            if r[sub]:
+                raise RulesError(f"option {sub!r} needs 'same_two': true")
+    removed = [parse_card(c) for c in r["removed_cards"]]
+    for c in removed:
+        if c == JOKER:
+            raise RulesError("option 'removed_cards' cannot remove the joker: set 'jokers': 0")
+        if HONORS >> c & 1:
+            raise RulesError(
+                f"option 'removed_cards' cannot remove the honor {card_str(c)}: "
+                "all 20 honors are played for"
+            )
+        if r["same_two"] and c % 13 == 0:
+            raise RulesError(
+                f"option 'removed_cards' removes {card_str(c)} while 'same_two' is on "
+                "(000: remove 3s or 4s, keep the 2s)"
+            )
+        if r["joker_call"] != "none" and card_str(c) == r["joker_call"]:
+            raise RulesError(
+                f"option 'removed_cards' removes {card_str(c)}, the 'joker_call' card"
+            )
+    size = 52 - len(removed) + r["jokers"]
+    hand = (size - 2) // r["players"]
+    if hand < 1:
+        raise RulesError(
+            f"option 'removed_cards' leaves {size} cards, too few for {r['players']} players"
+        )
+
+
+SPEC: Final = RuleSpec(
+    "napoleon",
+    OPTIONS,
+    PRESETS,
+    "classic",
+    _check,
+    PRESET_NOTES,
+    derived={"hand_size": "(deck - 2) // players; the rest is the widow"},
+)
+
+# ---------------------------------------------------------------------------------------- moves
+PHASE_BID: Final = 0
+PHASE_ADJUTANT: Final = 1
+PHASE_EXCHANGE: Final = 2
+PHASE_PLAY: Final = 3
+PHASE_OVER: Final = 4
+PHASE_NAMES: Final = ("bid", "adjutant", "exchange", "play", "over")
+
+CALL: Final = 53
+"""Lead the joker-call card and call for the joker (``play 3S call``)."""
+PASS: Final = 99
+BID_BASE: Final = 100
+"""``bid`` moves are ``BID_BASE + count * 5 + b`` with b = 0 C, 1 D, 2 H, 3 S, 4 N: bigger is higher."""
+ADJ_BASE: Final = 300
+ALONE: Final = 400
+DISCARD: Final = 1 << 60
+"""``discard`` moves are ``DISCARD | card set``."""
+
+NO_TRUMP: Final = 4
+"""The trump 'suit' of a no-trump contract."""
+BID_SUITS: Final = "CDHSN"
+_BID_TO_SUIT: Final = (CLUBS, DIAMONDS, HEARTS, SPADES, NO_TRUMP)
+MIGHTY: Final = make_card(ACE, SPADES)
+_OTHER_JACK_SUIT: Final = {SPADES: CLUBS, CLUBS: SPADES, HEARTS: DIAMONDS, DIAMONDS: HEARTS}
+
+# strengths in a trick
+S_SAME2_TOP: Final = 2000
+S_JOKER_STRONG: Final = 1000
+S_JOKER_TOP: Final = 900
+S_YOROMEKI: Final = 850
+S_MIGHTY: Final = 800
+S_SEI: Final = 700
+S_URA: Final = 600
+S_JOKER_WEAK: Final = 500
+S_SAME2: Final = 450
+S_TRUMP: Final = 200
+S_LED: Final = 100
+
+_QH: Final = make_card(QUEEN, HEARTS)
+_QD: Final = make_card(QUEEN, DIAMONDS)
+_QC: Final = make_card(QUEEN, CLUBS)
+_QS: Final = make_card(QUEEN, SPADES)
+
+
+def bid_move(count: int, bid_suit: str) -> Move:
+    """The move of a bid such as ``13S``.
+
+    >>> bid_move(13, "S") > bid_move(13, "H") > bid_move(12, "N")
+    True
+    """
+    return BID_BASE + count * 5 + BID_SUITS.index(bid_suit)
+
+
+def bid_str(move: Move) -> str:
+    """``13S`` for a bid move."""
+    count, b = divmod(move - BID_BASE, 5)
+    return f"{count}{BID_SUITS[b]}"
+
+
+_ACTION_STRS: dict[Move, str] = {c: "play " + card_str(c) for c in range(53)}
+_ACTION_STRS[PASS] = "pass"
+_ACTION_STRS[ALONE] = "alone"
+for _count in range(1, 21):
+    for _b in range(5):
+        _m = BID_BASE + _count * 5 + _b
+        _ACTION_STRS[_m] = "bid " + bid_str(_m)
+for _c in range(53):
+    _ACTION_STRS[ADJ_BASE + _c] = "adjutant " + card_str(_c)
+_ACTION_MOVES: dict[str, Move] = {s: m for m, s in _ACTION_STRS.items()}
+
+
+def _canonical_order(cards: CardSet) -> list[Card]:
+    """Cards for a multi-card action: ascending rank (2..A, joker last), then suit S H D C."""
+    return sorted(cards_of(cards), key=lambda c: (13, 0) if c == JOKER else (c % 13, c // 13))
+
+
+# ---------------------------------------------------------------------------------------- game
+class Napoleon(TrickGame):
+    """One deal of Napoleon, from the auction to the score.
+
+    Create it with :func:`torampu.new_game` (``"napoleon"``) or :func:`new_napoleon`.
+    """
+
+    name = "napoleon"
+    spec = SPEC
+
+    def __init__(
+        self,
+        rules: Rules,
+        seed: int,
+        deal: Mapping[str, Any] | None = None,
+        dealer: Seat = 0,
+        first_bidder: Seat | None = None,
+    ) -> None:
+        r = rules
+        self.rules = r
+        self.n = n = r["players"]
+        if not isinstance(dealer, int) or not 0 <= dealer < n:
+            raise DealError(f"dealer must be a seat 0..{n - 1}, not {dealer!r}")
+        if first_bidder is None:
+            first_bidder = (dealer + 1) % n
+        if not isinstance(first_bidder, int) or not 0 <= first_bidder < n:
+            raise DealError(f"first_bidder must be a seat 0..{n - 1}, not {first_bidder!r}")
+        self.seed = seed
+        self.dealer = dealer
+        self.opener = first_bidder
+        self.rng = random.Random(seed)
+        self.removed = parse_cards(r["removed_cards"])
+        self.deck_cards = deck(r["jokers"], self.removed)
+        self.deck_set = sum(1 << c for c in self.deck_cards)
+        self.hand_size = (len(self.deck_cards) - 2) // n
+        self.widow_size = len(self.deck_cards) - self.hand_size * n
+        # rule flags, read on hot paths
+        self.min_bid: int = r["min_bid"]
+        self.soft_pass: bool = not r["pass_is_final"]
+        self.joker_request: bool = r["joker_mode"] != "trump_top"
+        self.call_card: int = -1 if r["joker_call"] == "none" else parse_card(r["joker_call"])
+        self.history = []
+        self.redeals = 0
+        self._deal(deal)
+        self.initial_deal = self._deal_json()
+
+    # ---------------------------------------------------------------- dealing and bidding
+    def _deal(self, deal: Mapping[str, Any] | None) -> None:
+        cards = list(self.deck_cards)
+        self.rng.shuffle(cards)  # always, so that later redeals replay the same from the seed
+        h, n = self.hand_size, self.n
+        if deal is None:
+            self.hands = [sum(1 << c for c in cards[i * h : (i + 1) * h]) for i in range(n)]
+            self.widow = sum(1 << c for c in cards[n * h :])
+        else:
+            self.hands, self.widow = self._check_deal(deal)
+        self.phase_id = PHASE_BID
+        self.turn = self.opener
+        self.high = 0
+        self.high_seat = -1
+        self.passes = 0
+        self.passed = 0
+        self.auction: list[tuple[Seat, Move]] = []
+        self.napoleon = -1
+        self.trump = -1
+        self.bid_count = 0
+        self.adj_card = -1
+        self.adj_seat = -1
+        self.alone_declared = False
+        self.adj_named = False
+        self.exchanged = False
+        self.discards = 0
+        self.taken = [0] * n
+        self.call_active = False
+        self.early = False
+        self.trick = []
+        self.tricks = []
+        self.leader = self.opener
+        self.led = NO_SUIT
+        self.played = 0
+
+    def _check_deal(self, deal: Mapping[str, Any]) -> tuple[list[CardSet], CardSet]:
+        if not isinstance(deal, Mapping) or "hands" not in deal:
+            raise DealError('a Napoleon deal is {"hands": [[card, …] per seat], "widow": [...]}')
+        hands_in = deal["hands"]
+        if not isinstance(hands_in, list | tuple) or len(hands_in) != self.n:
+            raise DealError(f"the deal must have {self.n} hands")
+        seen = 0
+        hands = []
+        try:
+            for i, hand in enumerate(hands_in):
+                s = parse_cards(hand)
+                if s.bit_count() != self.hand_size:
+                    raise DealError(
+                        f"hand {i} has {s.bit_count()} cards, the rules deal {self.hand_size}"
+                    )
+                if s & seen:
+                    raise DealError(f"hand {i} repeats {card_list(s & seen)}")
+                seen |= s
+                hands.append(s)
+            widow = parse_cards(deal.get("widow", []))
+        except CardError as e:
+            raise DealError(f"bad card in deal: {e}") from None
+        if widow.bit_count() != self.widow_size or widow & seen:
+            raise DealError(f"the widow must hold {self.widow_size} cards not in any hand")
+        if seen | widow != self.deck_set:
+            raise DealError(
+                "the deal's cards differ from the rules' deck: "
+                f"missing {card_list(self.deck_set & ~(seen | widow))}, "
+                f"extra {card_list((seen | widow) & ~self.deck_set)}"
+            )
+        return hands, widow
+
+    def _deal_json(self) -> dict[str, Any]:
+        return {"hands": [card_list(h) for h in self.hands], "widow": card_list(self.widow)}
+
+    def _deal_record(self) -> dict[str, Any]:
+        return self.initial_deal
+
+    def _record_extra(self) -> dict[str, Any]:
+        return {"first_bidder": self.opener}
+
+    # ---------------------------------------------------------------- contract state
+    @property
+    def to_play(self) -> Seat | None:
+        return None if self.phase_id == PHASE_OVER else self.turn
+
+    @property
+    def phase(self) -> str:
+        return PHASE_NAMES[self.phase_id]
+
+    @property
+    def contract(self) -> str | None:
+        """The winning bid, e.g. ``13S``, once the auction is over."""
+        return None if self.napoleon < 0 else bid_str(self.high)
+
+    def action_str(self, move: Move) -> str:
+        s = _ACTION_STRS.get(move)
+        if s is not None:
+            return s
+        if move == CALL:
+            return f"play {card_str(self.call_card)} call"
+        if move & DISCARD:
+            return "discard " + " ".join(card_str(c) for c in _canonical_order(move ^ DISCARD))
+        raise IllegalAction(f"not a Napoleon move: {move!r}")
+
+    def parse_action(self, action: str) -> Move:
+        m = _ACTION_MOVES.get(action)
+        if m is not None:
+            return m
+        words = action.split()
+        if not words:
+            raise IllegalAction("empty action")
+        verb = words[0].lower()
+        try:
+            if verb == "play" and len(words) in (2, 3):
+                card = parse_card(words[1])
+                if len(words) == 3:
+                    if words[2].lower() != "call":
+                        raise IllegalAction(f"{action!r}: write 'play CARD' or 'play CARD call'")
+                    if card != self.call_card:
+                        raise IllegalAction(
+                            f"{action!r}: only {self._call_name()} may be led with a call"
+                        )
+                    return CALL
+                return card
+            if verb == "bid" and len(words) == 2:
+                w = words[1].upper().replace("NT", "N")
+                if len(w) >= 2 and w[:-1].isdigit() and w[-1] in BID_SUITS:
+                    count = int(w[:-1])
+                    if 1 <= count <= 20:
+                        return bid_move(count, w[-1])
+                raise IllegalAction(f"{action!r}: a bid is a count 1-20 and a suit, e.g. 'bid 13S'")
+            if verb == "pass" and len(words) == 1:
+                return PASS
+            if verb == "alone" and len(words) == 1:
+                return ALONE
+            if verb == "adjutant" and len(words) == 2:
+                return ADJ_BASE + parse_card(words[1])
+            if verb == "discard" and len(words) >= 2:
+                return DISCARD | parse_cards(words[1:])
+        except CardError as e:
+            raise IllegalAction(f"{action!r}: {e}") from None
+        raise IllegalAction(
+            f"not a Napoleon action: {action!r} (actions: 'bid 13S', 'pass', 'adjutant AS', "
+            "'alone', 'discard 2C 3D', 'play QH', 'play 3S call')"
+        )
+
+    def _call_name(self) -> str:
+        return "no card (no joker_call)" if self.call_card < 0 else card_str(self.call_card)
+
+    # ---------------------------------------------------------------- legal moves
+    def legal_moves(self) -> list[Move]:
+        ph = self.phase_id
+        if ph == PHASE_PLAY:
+            mask = self._play_mask(self.turn)
+            out = []
+            while mask:
+                low = mask & -mask
+                out.append(low.bit_length() - 1)
+                mask ^= low
+            if not self.trick and self._can_call(self.turn):
+                out.append(CALL)
+            return out
+        if ph == PHASE_BID:
+            lo = max(self.high + 1, BID_BASE + self.min_bid * 5)
+            top = BID_BASE + 20 * 5 + (4 if self.rules["no_trump"] else 3)
+            nt = self.rules["no_trump"]
+            return [PASS] + [m for m in range(lo, top + 1) if nt or (m - BID_BASE) % 5 != 4]
+        if ph == PHASE_ADJUTANT:
+            moves = [ADJ_BASE + c for c in sorted(set(self.deck_cards))]
+            if self.rules["declare_alone"]:
+                moves.append(ALONE)
+            return moves
+        if ph == PHASE_EXCHANGE:
+            return [
+                DISCARD | sum(1 << c for c in combo)
+                for combo in combinations(cards_of(self.hands[self.napoleon]), self.widow_size)
+            ]
+        return []
+
+    def _can_call(self, seat: Seat) -> bool:
+        c = self.call_card
+        return (
+            c >= 0
+            and bool(self.hands[seat] >> c & 1)
+            and not self.played & JOKER_BIT
+            and not self.hands[seat] & JOKER_BIT
+        )
+
+    def _play_mask(self, seat: Seat) -> CardSet:
+        hand = self.hands[seat]
+        if not self.trick:
+            return hand
+        if self.call_active and hand & JOKER_BIT:
+            return JOKER_BIT
+        led = self.led
+        if led < 0:
+            return hand
+        m = hand & self.suit_masks[led]
+        if not m:
+            return hand
+        if self.joker_request and hand & JOKER_BIT:
+            m |= JOKER_BIT
+        return m
+
+    def _illegal_reason(self, move: Move) -> str | None:
+        ph = self.phase_id
+        seat = self.turn
+        if ph == PHASE_PLAY:
+            if move == CALL:
+                if self.trick:
+                    return "only the leader may call for the joker"
+                if not self._can_call(seat):
+                    return self._why_no_call(seat)
+                return None
+            if not 0 <= move <= JOKER:
+                return f"it is the play phase: play a card ({self._phase_hint()})"
+            if not self.hands[seat] >> move & 1:
+                return f"{card_str(move)} is not in your hand"
+            if self._play_mask(seat) >> move & 1:
+                return None
+            return self._why_not_playable(seat)
+        if ph == PHASE_BID:
+            if move == PASS:
+                return None
+            if not BID_BASE <= move < ADJ_BASE:
+                return f"it is the auction: bid or pass ({self._phase_hint()})"
+            count, b = divmod(move - BID_BASE, 5)
+            if b == 4 and not self.rules["no_trump"]:
+                return "no-trump bids are off (option no_trump)"
+            if count < self.min_bid:
+                return f"the lowest bid is {self.min_bid} (option min_bid)"
+            if count > 20:
+                return "there are only 20 honors"
+            if move <= self.high:
+                return f"a bid must beat the highest bid {bid_str(self.high)}"
+            return None
+        if ph == PHASE_ADJUTANT:
+            if move == ALONE:
+                return None if self.rules["declare_alone"] else "declaring alone is off (option declare_alone)"
+            if ADJ_BASE <= move <= ADJ_BASE + JOKER:
+                c = move - ADJ_BASE
+                if not self.deck_set >> c & 1:
+                    return f"{card_str(c)} is not in this game's deck"
+                return None
+            return f"the Napoleon names the adjutant card now ({self._phase_hint()})"
+        if ph == PHASE_EXCHANGE:
+            if not move & DISCARD:
+                return f"the Napoleon discards now ({self._phase_hint()})"
+            cards = move ^ DISCARD
+            if cards.bit_count() != self.widow_size:
+                return f"discard exactly {self.widow_size} cards, as many as the widow had"
+            extra = cards & ~self.hands[seat]
+            if extra:
+                return f"{' '.join(card_list(extra))} not in your hand"
+            return None
+        return "the game is over"
+
+    def _phase_hint(self) -> str:
+        return {
+            PHASE_BID: "e.g. 'bid 13S' or 'pass'",
+            PHASE_ADJUTANT: "e.g. 'adjutant AS'" + (" or 'alone'" if self.rules["declare_alone"] else ""),
+            PHASE_EXCHANGE: f"e.g. 'discard' and {self.widow_size} cards",
+            PHASE_PLAY: "e.g. 'play QH'",
+        }.get(self.phase_id, "")
+
+    def _why_no_call(self, seat: Seat) -> str:
+        if self.call_card < 0:
+            return "there is no joker call in these rules (option joker_call)"
+        if not self.hands[seat] >> self.call_card & 1:
+            return f"you do not hold {card_str(self.call_card)}"
+        if self.played & JOKER_BIT:
+            return "the joker has already been played"
+        return "you hold the joker yourself"
+
+    def _why_not_playable(self, seat: Seat) -> str:
+        hand = self.hands[seat]
+        if self.call_active and hand & JOKER_BIT:
+            return "the joker was called: you must play JK"
+        led_name = SUIT_LETTERS[self.led] if self.led < 4 else "JK"
+        must = card_list(hand & self.suit_masks[self.led])
+        if self.trick[0] == JOKER and self.joker_request:
+            return f"the led joker requests trumps ({led_name}): play one of {' '.join(must)}"
+        return f"must follow suit {led_name}: play one of {' '.join(must)}"
+
+    # ---------------------------------------------------------------- applying moves
+    def _apply(self, move: Move) -> None:
+        seat = self.turn
+        self.history.append((seat, move))
+        ph = self.phase_id
+        if ph == PHASE_PLAY:
+            if move == CALL:
+                self.call_active = True
+                move = self.call_card
+            self._play_card(seat, move)
+        elif ph == PHASE_BID:
+            self._bid(seat, move)
+        elif ph == PHASE_ADJUTANT:
+            if move == ALONE:
+                self.alone_declared = True
+            else:
+                self.adj_card = move - ADJ_BASE
+            self.adj_named = True
+            self._after_contract_step()
+        elif ph == PHASE_EXCHANGE:
+            cards = move ^ DISCARD
+            self.hands[seat] &= ~cards
+            self.discards = cards
+            self.exchanged = True
+            self._after_contract_step()
+
+    def _bid(self, seat: Seat, move: Move) -> None:
+        self.auction.append((seat, move))
+        n = self.n
+        if move == PASS:
+            self.passes += 1
+            self.passed |= 1 << seat
+            if self.high_seat < 0 and self.passes == n:
+                self._redeal()
+                return
+            if self.high_seat >= 0 and (
+                (self.soft_pass and self.passes == n - 1)
+                or (not self.soft_pass and self.passed.bit_count() == n - 1)
+            ):
+                self._win_auction()
+                return
+        else:
+            self.high = move
+            self.high_seat = seat
+            self.passes = 0
+        nxt = (seat + 1) % n
+        if not self.soft_pass:
+            while self.passed >> nxt & 1:
+                nxt = (nxt + 1) % n
+        self.turn = nxt
+
+    def _redeal(self) -> None:
+        self.redeals += 1
+        self._deal(None)
+
+    def _win_auction(self) -> None:
+        nap = self.napoleon = self.high_seat
+        count, b = divmod(self.high - BID_BASE, 5)
+        self.bid_count = count
+        self.trump = _BID_TO_SUIT[b]
+        self._setup_suits()
+        self.turn = nap
+        if self.rules["adjutant_timing"] == "before_exchange":
+            self.phase_id = PHASE_ADJUTANT
+        else:
+            self._start_exchange()
+
+    def _start_exchange(self) -> None:
+        self.phase_id = PHASE_EXCHANGE
+        self.hands[self.napoleon] |= self.widow
+
+    def _after_contract_step(self) -> None:
+        if not self.exchanged:
+            self._start_exchange()
+        elif not self.adj_named:
+            self.phase_id = PHASE_ADJUTANT
+        else:
+            self._start_play()
+
+    def _start_play(self) -> None:
+        nap = self.napoleon
+        self.adj_seat = nap
+        if self.adj_card >= 0:
+            for s in range(self.n):
+                if self.hands[s] >> self.adj_card & 1:
+                    self.adj_seat = s
+        self.phase_id = PHASE_PLAY
+        self._start_tricks(nap)
+
+    def _setup_suits(self) -> None:
+        """Which cards follow as which suit under this contract (``suit_masks``, ``eff_suit``)."""
+        t = self.trump
+        masks = [*SUIT_MASKS, 0]
+        eff = [c // 13 for c in range(52)] + [NO_SUIT]
+        self.sei_j = self.ura_j = -1
+        if t != NO_TRUMP:
+            self.sei_j = make_card(JACK, t)
+            self.ura_j = make_card(JACK, _OTHER_JACK_SUIT[t])
+            if self.rules["ura_jack_suit"] == "trump":
+                u = self.ura_j
+                masks[u // 13] &= ~(1 << u)
+                masks[t] |= 1 << u
+                eff[u] = t
+        if not self.joker_request:  # trump_top: the joker follows as a trump (no trump: own suit)
+            js = t if t != NO_TRUMP else 4
+            masks[js] |= JOKER_BIT
+            eff[JOKER] = js
+        self.suit_masks = masks
+        self.eff_suit = eff
+
+    # ---------------------------------------------------------------- tricks
+    def _lead_suit(self, card: Card) -> int:
+        if card == JOKER and self.joker_request:
+            return self.trump if self.trump != NO_TRUMP else NO_SUIT
+        return self.eff_suit[card]
+
+    def _judge(self) -> tuple[int, Reason]:  # noqa: C901 - one rule per branch, kept together
+        cards = self.trick
+        r = self.rules
+        trump = self.trump
+        led = self.led
+        first = not self.tricks
+        trump_power = r["first_trick_trumps"] or not first
+        sei, ura = self.sei_j, self.ura_j
+        strength = []
+        for i, c in enumerate(cards):
+            if c == JOKER:
+                if self.joker_request:
+                    if i == 0:
+                        v = S_JOKER_STRONG if r["joker_mode"] == "request_strong" else S_JOKER_WEAK
+                    else:
+                        v = 0
+                else:
+                    v = 0 if (self.call_active and i > 0) else S_JOKER_TOP
+            elif c == MIGHTY:
+                v = S_MIGHTY
+            elif c == sei:
+                v = S_SEI
+            elif c == ura:
+                v = S_URA
+            else:
+                s = c // 13
+                if s == trump and (trump_power or s == led):
+                    v = S_TRUMP + c % 13
+                elif s == led:
+                    v = S_LED + c % 13
+                else:
+                    v = 0
+            strength.append(v)
+        reasons: dict[int, Reason] = {}
+        # killer Queens (governs QH when on together with よろめき)
+        if r["killers"]:
+            kills: list[tuple[int, int, int]] = []  # (strength, killer index, victim card)
+            for killer, victim in ((_QH, MIGHTY), (_QD, sei), (_QC, ura)):
+                if victim >= 0 and killer in cards and victim in cards:
+                    ki, vi = cards.index(killer), cards.index(victim)
+                    kills.append((strength[vi], ki, victim))
+                    strength[ki] = strength[vi]
+                    strength[vi] = 0
+                    reasons[ki] = Reason("killer", killer, victim)
+            if kills and _QS in cards:
+                best_kill = max(kills)
+                qi = cards.index(_QS)
+                strength[qi] = best_kill[0]
+                strength[best_kill[1]] = 0
+                reasons[qi] = Reason("steal", _QS, best_kill[2], extra=cards[best_kill[1]])
+        elif r["yoromeki"] and _QH in cards and MIGHTY in cards:
+            qi = cards.index(_QH)
+            strength[qi] = S_YOROMEKI
+            reasons[qi] = Reason("yoromeki", _QH, MIGHTY)
+        # same-two
+        if r["same_two"] and 0 <= led < 4 and (r["same_two_first_trick"] or not first):
+            two = led * 13
+            if two in cards:
+                eff = self.eff_suit
+                jk_ok = self.joker_request or eff[JOKER] == led
+                if all(eff[c] == led if c != JOKER else jk_ok for c in cards):
+                    ti = cards.index(two)
+                    strength[ti] = S_SAME2_TOP if r["same_two_beats_specials"] else S_SAME2
+                    reasons[ti] = Reason("same_two", two, suit=led)
+        best = max(range(len(cards)), key=strength.__getitem__)
+        if best in reasons and strength[best] > 0:
+            return best, reasons[best]
+        c, v = cards[best], strength[best]
+        if v == S_JOKER_STRONG:
+            return best, Reason("joker_led_strong", c)
+        if v == S_JOKER_TOP:
+            return best, Reason("joker_top", c)
+        if v == S_JOKER_WEAK:
+            return best, Reason("joker_led", c)
+        if v == S_MIGHTY:
+            return best, Reason("mighty", c)
+        if v == S_SEI:
+            return best, Reason("sei_j", c, suit=trump)
+        if v == S_URA:
+            return best, Reason("ura_j", c, suit=trump)
+        if v >= S_TRUMP:
+            return best, Reason("trump", c, suit=trump)
+        if not trump_power and any(
+            x != JOKER and x // 13 == trump and x not in (sei, ura, MIGHTY) for x in cards
+        ):
+            return best, Reason("led_first_trick", c, suit=led)
+        if v >= S_LED:
+            return best, Reason("led", c, suit=led)
+        return best, Reason("lead_only", c)
+
+    def _points(self, cards: CardSet) -> CardSet:
+        return cards & HONORS
+
+    def _won(self, winner: Seat, cards: CardSet) -> None:
+        self.taken[winner] |= cards & HONORS
+        if self.adj_card >= 0 and cards >> self.adj_card & 1:
+            self.tricks[-1].note["adjutant_revealed"] = self.adj_seat
+        self.call_active = False
+
+    def _tricks_done(self) -> bool:
+        if not self.hands[self.turn]:
+            return True
+        if self.rules["early_end"] and self._outcome_certain():
+            self.early = True
+            return True
+        return False
+
+    def army_honors(self) -> int:
+        """Honors taken in tricks by the Napoleon and the adjutant."""
+        return (self.taken[self.napoleon] | self.taken[self.adj_seat]).bit_count()
+
+    def _outcome_certain(self) -> bool:
+        army = self.army_honors()
+        taken_all = 0
+        for t in self.taken:
+            taken_all |= t
+        disc = (self.discards & HONORS).bit_count()
+        open_honors = 20 - taken_all.bit_count() - disc
+        if army + open_honors < self.bid_count:
+            return True
+        if army >= self.bid_count:
+            if self.rules["all_twenty"] != "lose" or self.bid_count == 20:
+                return True
+            return army + open_honors < 20  # the army can no longer take all 20
+        return False
+
+    def _finish(self) -> None:
+        self.phase_id = PHASE_OVER
+        self.turn = -1
+
+    # ---------------------------------------------------------------- results
+    @property
+    def alone(self) -> bool:
+        """True when the Napoleon has no adjutant (declared, own card, or card in widow)."""
+        return self.adj_seat == self.napoleon
+
+    def adjutant_known_to(self, seat: Seat | None) -> bool:
+        """Whether ``seat`` (``None``: everyone) knows who the adjutant is."""
+        if self.phase_id == PHASE_OVER or self.alone_declared:
+            return True
+        if self.adj_card < 0 or self.phase_id != PHASE_PLAY:
+            return False
+        if self.played >> self.adj_card & 1 or self.revealed_discards() >> self.adj_card & 1:
+            return True
+        if seat is None:
+            return False
+        if seat == self.adj_seat:
+            return True
+        return seat == self.napoleon and bool(
+            (self.hands[seat] | self.discards | self.played) >> self.adj_card & 1
+        )
+
+    def revealed_discards(self) -> CardSet:
+        mode = self.rules["reveal_discards"]
+        if mode == "all":
+            return self.discards
+        if mode == "honors":
+            return self.discards & HONORS
+        return 0
+
+    def result(self) -> dict[str, Any]:
+        if self.phase_id != PHASE_OVER:
+            return {"scores": [0] * self.n, "winners": [], "over": False}
+        n, nap, adj = self.n, self.napoleon, self.adj_seat
+        army_set = {nap, adj}
+        army = self.army_honors()
+        disc = (self.discards & HONORS).bit_count()
+        allied = 20 - army - disc
+        if self.rules["discarded_honors"] == "allies":
+            allied += disc
+        # honors not yet taken (early end) are nobody's
+        taken_all = 0
+        for t in self.taken:
+            taken_all |= t
+        allied -= 20 - disc - taken_all.bit_count()
+        all_twenty = army == 20
+        won = army >= self.bid_count
+        lose20 = self.rules["all_twenty"] == "lose"
+        if lose20 and all_twenty and self.bid_count < 20:
+            won = False
+        factor = 2 if lose20 and all_twenty else 1
+        scores = [0] * n
+        if self.rules["scoring"] == "points":
+            sign = 1 if won else -1
+            for s in range(n):
+                if s == nap:
+                    scores[s] = sign * (4 if self.alone else 2)
+                elif s in army_set:
+                    scores[s] = sign
+                else:
+                    scores[s] = -sign
+        else:
+            for s in range(n):
+                scores[s] = 1 if (s in army_set) == won else -1
+        scores = [v * factor for v in scores]
+        winners = [s for s in range(n) if (s in army_set) == won]
+        return {
+            "scores": scores,
+            "winners": winners,
+            "napoleon": nap,
+            "adjutant": None if self.alone else adj,
+            "alone": self.alone,
+            "alone_declared": self.alone_declared,
+            "adjutant_card": None if self.adj_card < 0 else card_str(self.adj_card),
+            "contract": bid_str(self.high),
+            "army_honors": army,
+            "allied_honors": allied,
+            "discarded_honors": disc,
+            "army_won": won,
+            "all_twenty": all_twenty,
+            "doubled": factor == 2,
+            "early_end": self.early,
+            "redeals": self.redeals,
+        }
+
+    # ---------------------------------------------------------------- views
+    def view(self, seat: Seat | None) -> dict[str, Any]:
+        if seat is not None and (not isinstance(seat, int) or not 0 <= seat < self.n):
+            raise ValueError(f"seat must be 0..{self.n - 1} or None, not {seat!r}")
+        ph = self.phase_id
+        hand_sizes = [h.bit_count() for h in self.hands]
+        v: dict[str, Any] = {
+            "game": self.name,
+            "rules": dict(self.rules),
+            "players": self.n,
+            "seat": seat,
+            "dealer": self.dealer,
+            "first_bidder": self.opener,
+            "phase": self.phase,
+            "to_play": self.to_play,
+            "hand": card_list(self.hands[seat]) if seat is not None else None,
+            "hand_sizes": hand_sizes,
+            "widow_size": self.widow_size,
+            "redeals": self.redeals,
+            "auction": [{"seat": s, "action": self.action_str(m)} for s, m in self.auction],
+            "high_bid": bid_str(self.high) if self.high else None,
+            "high_bidder": self.high_seat if self.high_seat >= 0 else None,
+            "napoleon": self.napoleon if self.napoleon >= 0 else None,
+            "contract": self.contract,
+            "trump": None if self.trump < 0 else ("N" if self.trump == NO_TRUMP else SUIT_LETTERS[self.trump]),
+            "adjutant_card": card_str(self.adj_card) if self.adj_card >= 0 else None,
+            "alone_declared": self.alone_declared,
+        }
+        known = self.adjutant_known_to(seat)
+        v["adjutant"] = (None if self.alone else self.adj_seat) if known else None
+        v["adjutant_known"] = known
+        v["alone"] = self.alone if known else None
+        if seat is not None and seat == self.napoleon and ph == PHASE_EXCHANGE:
+            v["widow"] = card_list(self.widow)
+        if self.exchanged:
+            shown = self.revealed_discards()
+            if seat is not None and seat == self.napoleon:
+                shown = self.discards
+            v["discards"] = card_list(shown)
+            v["discards_count"] = self.discards.bit_count()
+        v["trick"] = self.current_trick_json() if ph == PHASE_PLAY else []
+        v["call"] = self.call_active
+        v["tricks"] = [t.as_json(self.n) for t in self.tricks]
+        v["honors_taken"] = [card_list(t) for t in self.taken]
+        v["honor_counts"] = [t.bit_count() for t in self.taken]
+        v["legal_actions"] = self.legal_actions() if seat is not None and seat == self.to_play else []
+        if ph == PHASE_OVER:
+            v["result"] = self.result()
+        return v
+
+    def explain_trick(self, i: int, lang: str = "en") -> str:
+        """The explanation of trick ``i``, e.g. ``'JD wins: 裏J (trump H)'``."""
+        return explain(self.tricks[i].reason, "ja" if lang == "ja" else "en")
+
+    # ---------------------------------------------------------------- search support
+    def clone(self) -> Napoleon:
+        g = object.__new__(Napoleon)
+        g.__dict__.update(self.__dict__)
+        g.hands = list(self.hands)
+        g.taken = list(self.taken)
+        g.trick = list(self.trick)
+        g.tricks = list(self.tricks)
+        g.history = list(self.history)
+        g.auction = list(self.auction)
+        g.rng = random.Random()
+        g.rng.setstate(self.rng.getstate())
+        return g
+
+
+def new_napoleon(
+    rules: str | Mapping[str, Any] | None = "classic",
+    players: int | None = None,
+    seed: int | None = None,
+    deal: Mapping[str, Any] | None = None,
+    dealer: Seat = 0,
+    first_bidder: Seat | None = None,
+) -> Napoleon:
+    """A new Napoleon game (see :func:`torampu.new_game`)."""
+    resolved = SPEC.resolve(rules, players=players)
+    return Napoleon(resolved, new_seed() if seed is None else seed, deal, dealer, first_bidder)
