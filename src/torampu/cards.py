@@ -17,7 +17,9 @@ True
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Iterator
+from random import Random
 from typing import Final
 
 from torampu.errors import CardError
@@ -195,6 +197,28 @@ def pretty(card: Card) -> str:
         return "JK"
     rank = RANK_LETTERS[card % 13]
     return SUIT_SYMBOLS[card // 13] + ("10" if rank == "T" else rank)
+
+
+def shuffled(rng: Random, cards: list[Card]) -> list[Card]:
+    """A shuffled copy of ``cards``, drawing all its randomness from ``rng`` in one call.
+
+    Fisher–Yates driven by one big random integer (64 bits more than ``log2(n!)``, so the bias is
+    below 2**-64): far cheaper than ``Random.shuffle`` and just as reproducible from a seed.
+    """
+    out = list(cards)
+    n = len(out)
+    x = rng.getrandbits(_PERM_BITS[n] if n < len(_PERM_BITS) else _perm_bits(n))
+    for i in range(n - 1, 0, -1):
+        x, j = divmod(x, i + 1)
+        out[i], out[j] = out[j], out[i]
+    return out
+
+
+def _perm_bits(n: int) -> int:
+    return math.factorial(n).bit_length() + 64
+
+
+_PERM_BITS: Final = [_perm_bits(n) for n in range(60)]
 
 
 def deck(jokers: int = 0, removed: CardSet = 0) -> list[Card]:

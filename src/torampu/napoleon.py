@@ -46,7 +46,9 @@ Rulings beyond ``rules.md``
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from bisect import bisect_right
+from dataclasses import dataclass
 from itertools import combinations
 from typing import Any, Final
 
@@ -72,12 +74,13 @@ from torampu.cards import (
     make_card,
     parse_card,
     parse_cards,
+    shuffled,
 )
 from torampu.errors import CardError, DealError, IllegalAction, RulesError
 from torampu.explain import Reason, explain
 from torampu.game import Game, Move, Seat, new_seed
 from torampu.options import Option, Rules, RuleSpec
-from torampu.trick import NO_SUIT, TrickGame
+from torampu.trick import _BIT, _MOVES_OF, _STRS_OF, NO_SUIT, TrickGame, _moves_of, suit_masks_plain
 
 # ---------------------------------------------------------------------------------------- options
 OPTIONS: Final = [
@@ -357,9 +360,119 @@ for _c in range(53):
 _ACTION_MOVES: dict[str, Move] = {s: m for m, s in _ACTION_STRS.items()}
 
 
+_CANON_KEY: Final = [(c % 13) * 4 + c // 13 for c in range(52)] + [99]
+_CARD_STRS: Final = [card_str(c) for c in range(53)]
+
+
 def _canonical_order(cards: CardSet) -> list[Card]:
     """Cards for a multi-card action: ascending rank (2..A, joker last), then suit S H D C."""
-    return sorted(cards_of(cards), key=lambda c: (13, 0) if c == JOKER else (c % 13, c // 13))
+    return sorted(cards_of(cards), key=_CANON_KEY.__getitem__)
+
+
+@dataclass(frozen=True)
+class _Table:
+    """What a game's rules fix once: the deck, hand and widow sizes, the bid ladder."""
+
+    removed: CardSet
+    deck_cards: list[Card]
+    deck_set: CardSet
+    hand_size: int
+    widow_size: int
+    bids: tuple[Move, ...]
+    adjutant_moves: tuple[Move, ...]
+    call_card: int
+    bid_strs: tuple[str, ...] = ()
+    adjutant_strs: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "bid_strs", tuple(_ACTION_STRS[m] for m in self.bids))
+        object.__setattr__(self, "adjutant_strs", tuple(_ACTION_STRS[m] for m in self.adjutant_moves))
+
+
+_TABLES: dict[tuple[Any, ...], _Table] = {}
+
+
+def _table(r: Rules) -> _Table:
+    key = (
+        r["players"],
+        r["jokers"],
+        tuple(r["removed_cards"]),
+        r["min_bid"],
+        r["no_trump"],
+        r["declare_alone"],
+        r["joker_call"],
+    )
+    t = _TABLES.get(key)
+    if t is None:
+        removed = parse_cards(r["removed_cards"])
+        cards = deck(r["jokers"], removed)
+        hand = (len(cards) - 2) // r["players"]
+        bids = tuple(
+            bid_move(count, b)
+            for count in range(r["min_bid"], 21)
+            for b in (BID_SUITS if r["no_trump"] else BID_SUITS[:4])
+        )
+        adj = tuple(ADJ_BASE + c for c in sorted(set(cards))) + ((ALONE,) if r["declare_alone"] else ())
+        call = -1 if r["joker_call"] == "none" else parse_card(r["joker_call"])
+        t = _TABLES[key] = _Table(
+            removed, cards, sum(1 << c for c in cards), hand, len(cards) - hand * r["players"],
+            bids, adj, call,
+        )
+    return t
+
+
+_LEVEL_CODES: Final = {
+    S_JOKER_STRONG: "joker_led_strong",
+    S_JOKER_TOP: "joker_top",
+    S_JOKER_WEAK: "joker_led",
+    S_MIGHTY: "mighty",
+    S_SEI: "sei_j",
+    S_URA: "ura_j",
+}
+
+
+_STRENGTHS: dict[tuple[int, bool, bool], list[list[int]]] = {}
+_REASON_MEMO: dict[tuple[int, str], dict[Card, Reason]] = {}
+
+
+def _strength_tables(
+    trump: int, sei: int, ura: int, trump_power: bool, joker_request: bool
+) -> list[list[int]]:
+    """Strength of every card, per led suit (index 0..3, 4 = the joker's own suit, -1 = none).
+
+    A led request joker and a called joker are adjusted by the judge; killers, よろめき and
+    same-two are applied on top. Memoized per contract (the tables are never mutated).
+    """
+    key = (trump, trump_power, joker_request)
+    tables = _STRENGTHS.get(key)
+    if tables is None:
+        tables = _STRENGTHS[key] = _build_strengths(trump, sei, ura, trump_power, joker_request)
+    return tables
+
+
+def _build_strengths(
+    trump: int, sei: int, ura: int, trump_power: bool, joker_request: bool
+) -> list[list[int]]:
+    tables = []
+    for led in (0, 1, 2, 3, 4, NO_SUIT):
+        tab = []
+        for c in range(52):
+            if c == MIGHTY:
+                v = S_MIGHTY
+            elif c == sei:
+                v = S_SEI
+            elif c == ura:
+                v = S_URA
+            elif c // 13 == trump and (trump_power or trump == led):
+                v = S_TRUMP + c % 13
+            elif c // 13 == led:
+                v = S_LED + c % 13
+            else:
+                v = 0
+            tab.append(v)
+        tab.append(0 if joker_request else S_JOKER_TOP)
+        tables.append(tab)
+    return tables
 
 
 # ---------------------------------------------------------------------------------------- game
@@ -371,6 +484,7 @@ class Napoleon(TrickGame):
 
     name = "napoleon"
     spec = SPEC
+    point_cards = HONORS
 
     def __init__(
         self,
@@ -393,29 +507,30 @@ class Napoleon(TrickGame):
         self.dealer = dealer
         self.opener = first_bidder
         self.rng = random.Random(seed)
-        self.removed = parse_cards(r["removed_cards"])
-        self.deck_cards = deck(r["jokers"], self.removed)
-        self.deck_set = sum(1 << c for c in self.deck_cards)
-        self.hand_size = (len(self.deck_cards) - 2) // n
-        self.widow_size = len(self.deck_cards) - self.hand_size * n
+        t = self.table = _table(r)
+        self.removed = t.removed
+        self.deck_cards = t.deck_cards
+        self.deck_set = t.deck_set
+        self.hand_size = t.hand_size
+        self.widow_size = t.widow_size
         # rule flags, read on hot paths
         self.min_bid: int = r["min_bid"]
         self.soft_pass: bool = not r["pass_is_final"]
         self.joker_request: bool = r["joker_mode"] != "trump_top"
-        self.call_card: int = -1 if r["joker_call"] == "none" else parse_card(r["joker_call"])
+        self.call_card: int = t.call_card
         self.history = []
         self.redeals = 0
         self._deal(deal)
-        self.initial_deal = self._deal_json()
+        self.initial = (tuple(self.hands), self.widow)
 
     # ---------------------------------------------------------------- dealing and bidding
     def _deal(self, deal: Mapping[str, Any] | None) -> None:
-        cards = list(self.deck_cards)
-        self.rng.shuffle(cards)  # always, so that later redeals replay the same from the seed
+        cards = shuffled(self.rng, self.deck_cards)  # always: redeals then replay from the seed
         h, n = self.hand_size, self.n
         if deal is None:
-            self.hands = [sum(1 << c for c in cards[i * h : (i + 1) * h]) for i in range(n)]
-            self.widow = sum(1 << c for c in cards[n * h :])
+            bits = [_BIT[c] for c in cards]
+            self.hands = [sum(bits[i * h : (i + 1) * h]) for i in range(n)]
+            self.widow = sum(bits[n * h :])
         else:
             self.hands, self.widow = self._check_deal(deal)
         self.phase_id = PHASE_BID
@@ -436,6 +551,9 @@ class Napoleon(TrickGame):
         self.discards = 0
         self.taken = [0] * n
         self.call_active = False
+        self.forced = 0
+        self.free = 0
+        self.has_lead_extras = self.call_card >= 0
         self.early = False
         self.trick = []
         self.tricks = []
@@ -479,7 +597,8 @@ class Napoleon(TrickGame):
         return {"hands": [card_list(h) for h in self.hands], "widow": card_list(self.widow)}
 
     def _deal_record(self) -> dict[str, Any]:
-        return self.initial_deal
+        hands, widow = self.initial
+        return {"hands": [card_list(h) for h in hands], "widow": card_list(widow)}
 
     def _record_extra(self) -> dict[str, Any]:
         return {"first_bidder": self.opener}
@@ -557,31 +676,48 @@ class Napoleon(TrickGame):
     def legal_moves(self) -> list[Move]:
         ph = self.phase_id
         if ph == PHASE_PLAY:
-            mask = self._play_mask(self.turn)
-            out = []
-            while mask:
-                low = mask & -mask
-                out.append(low.bit_length() - 1)
-                mask ^= low
-            if not self.trick and self._can_call(self.turn):
-                out.append(CALL)
-            return out
+            mask = self.hands[self.turn]
+            if self.trick:
+                mask = self._follow_mask(self.turn)
+            moves = _MOVES_OF.get(mask)
+            if moves is None:
+                moves = _moves_of(mask)
+            if not self.trick and self.call_card >= 0 and self._can_call(self.turn):
+                return [*moves, CALL]
+            return list(moves)
         if ph == PHASE_BID:
-            lo = max(self.high + 1, BID_BASE + self.min_bid * 5)
-            top = BID_BASE + 20 * 5 + (4 if self.rules["no_trump"] else 3)
-            nt = self.rules["no_trump"]
-            return [PASS] + [m for m in range(lo, top + 1) if nt or (m - BID_BASE) % 5 != 4]
+            bids = self.table.bids
+            return [PASS, *bids[bisect_right(bids, self.high) :]]
         if ph == PHASE_ADJUTANT:
-            moves = [ADJ_BASE + c for c in sorted(set(self.deck_cards))]
-            if self.rules["declare_alone"]:
-                moves.append(ALONE)
-            return moves
+            return list(self.table.adjutant_moves)
         if ph == PHASE_EXCHANGE:
-            return [
-                DISCARD | sum(1 << c for c in combo)
-                for combo in combinations(cards_of(self.hands[self.napoleon]), self.widow_size)
-            ]
+            bits = [1 << c for c in _canonical_order(self.hands[self.napoleon])]
+            return [DISCARD | s for s in map(sum, combinations(bits, self.widow_size))]
         return []
+
+    def legal_actions(self) -> list[str]:
+        ph = self.phase_id
+        if ph == PHASE_PLAY:
+            mask = self._follow_mask(self.turn)
+            strs = _STRS_OF.get(mask)
+            if strs is None:
+                strs = _STRS_OF[mask] = tuple(_ACTION_STRS[c] for c in _moves_of(mask))
+            if not self.trick and self.call_card >= 0 and self._can_call(self.turn):
+                return [*strs, self.action_str(CALL)]
+            return list(strs)
+        t = self.table
+        if ph == PHASE_BID:
+            return ["pass", *t.bid_strs[bisect_right(t.bids, self.high) :]]
+        if ph == PHASE_ADJUTANT:
+            return list(t.adjutant_strs)
+        if ph == PHASE_EXCHANGE:
+            strs = [_CARD_STRS[c] for c in _canonical_order(self.hands[self.napoleon])]
+            return ["discard " + " ".join(combo) for combo in combinations(strs, self.widow_size)]
+        return []
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase_id == PHASE_OVER
 
     def _can_call(self, seat: Seat) -> bool:
         c = self.call_card
@@ -592,21 +728,36 @@ class Napoleon(TrickGame):
             and not self.hands[seat] & JOKER_BIT
         )
 
-    def _play_mask(self, seat: Seat) -> CardSet:
-        hand = self.hands[seat]
-        if not self.trick:
-            return hand
-        if self.call_active and hand & JOKER_BIT:
-            return JOKER_BIT
-        led = self.led
-        if led < 0:
-            return hand
-        m = hand & self.suit_masks[led]
-        if not m:
-            return hand
-        if self.joker_request and hand & JOKER_BIT:
-            m |= JOKER_BIT
-        return m
+    def _lead_extras(self, seat: Seat) -> tuple[int, ...]:
+        return (CALL,) if self.call_card >= 0 and self._can_call(seat) else ()
+
+    def _card_of_move(self, move: Move) -> Card:
+        if move == CALL:
+            self.call_active = True
+            self.forced = JOKER_BIT
+            return self.call_card
+        return move
+
+    def _random_move(self, rand: Callable[[], float]) -> Move:
+        ph = self.phase_id
+        t = self.table
+        if ph == PHASE_BID:
+            i = bisect_right(t.bids, self.high)
+            k = int(rand() * (len(t.bids) - i + 1))
+            return PASS if k == 0 else t.bids[i + k - 1]
+        if ph == PHASE_ADJUTANT:
+            return t.adjutant_moves[int(rand() * len(t.adjutant_moves))]
+        if ph == PHASE_EXCHANGE:
+            cards = cards_of(self.hands[self.napoleon])
+            out = 0
+            for _ in range(self.widow_size):  # a uniform k-subset, drawn one card at a time
+                out |= _BIT[cards.pop(int(rand() * len(cards)))]
+            return DISCARD | out
+        moves = self.legal_moves()
+        return moves[int(rand() * len(moves))]
+
+    def _in_tricks(self) -> bool:
+        return self.phase_id == PHASE_PLAY
 
     def _illegal_reason(self, move: Move) -> str | None:
         ph = self.phase_id
@@ -622,7 +773,7 @@ class Napoleon(TrickGame):
                 return f"it is the play phase: play a card ({self._phase_hint()})"
             if not self.hands[seat] >> move & 1:
                 return f"{card_str(move)} is not in your hand"
-            if self._play_mask(seat) >> move & 1:
+            if self._follow_mask(seat) >> move & 1:
                 return None
             return self._why_not_playable(seat)
         if ph == PHASE_BID:
@@ -680,7 +831,7 @@ class Napoleon(TrickGame):
 
     def _why_not_playable(self, seat: Seat) -> str:
         hand = self.hands[seat]
-        if self.call_active and hand & JOKER_BIT:
+        if hand & self.forced:
             return "the joker was called: you must play JK"
         led_name = SUIT_LETTERS[self.led] if self.led < 4 else "JK"
         must = card_list(hand & self.suit_masks[self.led])
@@ -689,15 +840,13 @@ class Napoleon(TrickGame):
         return f"must follow suit {led_name}: play one of {' '.join(must)}"
 
     # ---------------------------------------------------------------- applying moves
-    def _apply(self, move: Move) -> None:
+    def apply(self, move: Move) -> None:
+        """Fast path: apply a move from :meth:`legal_moves` without checking it."""
         seat = self.turn
         self.history.append((seat, move))
         ph = self.phase_id
         if ph == PHASE_PLAY:
-            if move == CALL:
-                self.call_active = True
-                move = self.call_card
-            self._play_card(seat, move)
+            self._play_card(seat, move if move <= JOKER else self._card_of_move(move))
         elif ph == PHASE_BID:
             self._bid(seat, move)
         elif ph == PHASE_ADJUTANT:
@@ -713,6 +862,8 @@ class Napoleon(TrickGame):
             self.discards = cards
             self.exchanged = True
             self._after_contract_step()
+
+    _apply = apply
 
     def _bid(self, seat: Seat, move: Move) -> None:
         self.auction.append((seat, move))
@@ -780,7 +931,7 @@ class Napoleon(TrickGame):
     def _setup_suits(self) -> None:
         """Which cards follow as which suit under this contract (``suit_masks``, ``eff_suit``)."""
         t = self.trump
-        masks = [*SUIT_MASKS, 0]
+        masks = suit_masks_plain()
         eff = [c // 13 for c in range(52)] + [NO_SUIT]
         self.sei_j = self.ura_j = -1
         if t != NO_TRUMP:
@@ -797,51 +948,60 @@ class Napoleon(TrickGame):
             eff[JOKER] = js
         self.suit_masks = masks
         self.eff_suit = eff
+        lead = list(eff)
+        if self.joker_request:  # a led joker requests trumps (nothing under no trump)
+            lead[JOKER] = t if t != NO_TRUMP else NO_SUIT
+            self.free = JOKER_BIT  # and a followed joker may be played at any time
+        self.lead_suit = lead
+        self.str_tab = _strength_tables(t, self.sei_j, self.ura_j, True, self.joker_request)
+        self.str_tab_first = (
+            self.str_tab
+            if self.rules["first_trick_trumps"]
+            else _strength_tables(t, self.sei_j, self.ura_j, False, self.joker_request)
+        )
+        r = self.rules
+        self.modifiers = r["killers"] or r["yoromeki"] or r["same_two"]
+        self.reason_memo = _REASON_MEMO.setdefault((t, r["joker_mode"]), {})
 
     # ---------------------------------------------------------------- tricks
-    def _lead_suit(self, card: Card) -> int:
-        if card == JOKER and self.joker_request:
-            return self.trump if self.trump != NO_TRUMP else NO_SUIT
-        return self.eff_suit[card]
-
-    def _judge(self) -> tuple[int, Reason]:  # noqa: C901 - one rule per branch, kept together
+    def _judge(self) -> tuple[int, Reason]:
         cards = self.trick
-        r = self.rules
-        trump = self.trump
-        led = self.led
         first = not self.tricks
-        trump_power = r["first_trick_trumps"] or not first
-        sei, ura = self.sei_j, self.ura_j
-        strength = []
-        for i, c in enumerate(cards):
-            if c == JOKER:
-                if self.joker_request:
-                    if i == 0:
-                        v = S_JOKER_STRONG if r["joker_mode"] == "request_strong" else S_JOKER_WEAK
-                    else:
-                        v = 0
-                else:
-                    v = 0 if (self.call_active and i > 0) else S_JOKER_TOP
-            elif c == MIGHTY:
-                v = S_MIGHTY
-            elif c == sei:
-                v = S_SEI
-            elif c == ura:
-                v = S_URA
-            else:
-                s = c // 13
-                if s == trump and (trump_power or s == led):
-                    v = S_TRUMP + c % 13
-                elif s == led:
-                    v = S_LED + c % 13
-                else:
-                    v = 0
-            strength.append(v)
+        st = (self.str_tab_first if first else self.str_tab)[self.led]
+        strength = [st[c] for c in cards]
+        if JOKER in cards:
+            ji = cards.index(JOKER)
+            if ji == 0 and self.joker_request:
+                strong = self.rules["joker_mode"] == "request_strong"
+                strength[0] = S_JOKER_STRONG if strong else S_JOKER_WEAK
+            elif ji > 0 and self.call_active:
+                strength[ji] = 0
         reasons: dict[int, Reason] = {}
-        # killer Queens (governs QH when on together with よろめき)
+        if self.modifiers:
+            self._modify(cards, strength, reasons, first)
+        v = max(strength)
+        best = strength.index(v)
+        if best in reasons:
+            return best, reasons[best]
+        if first:
+            return best, self._plain_reason(cards, best, v, first)
+        # after the first trick a plain win's reason depends only on the card (memoized)
+        c = cards[best]
+        memo = self.reason_memo
+        reason = memo.get(c)
+        if reason is None:
+            reason = memo[c] = self._plain_reason(cards, best, v, first)
+        return best, reason
+
+    def _modify(
+        self, cards: list[Card], strength: list[int], reasons: dict[int, Reason], first: bool
+    ) -> None:
+        """Killer Queens (which govern QH when on with よろめき), よろめき, and same-two."""
+        r = self.rules
+        led = self.led
         if r["killers"]:
             kills: list[tuple[int, int, int]] = []  # (strength, killer index, victim card)
-            for killer, victim in ((_QH, MIGHTY), (_QD, sei), (_QC, ura)):
+            for killer, victim in ((_QH, MIGHTY), (_QD, self.sei_j), (_QC, self.ura_j)):
                 if victim >= 0 and killer in cards and victim in cards:
                     ki, vi = cards.index(killer), cards.index(victim)
                     kills.append((strength[vi], ki, victim))
@@ -858,7 +1018,6 @@ class Napoleon(TrickGame):
             qi = cards.index(_QH)
             strength[qi] = S_YOROMEKI
             reasons[qi] = Reason("yoromeki", _QH, MIGHTY)
-        # same-two
         if r["same_two"] and 0 <= led < 4 and (r["same_two_first_trick"] or not first):
             two = led * 13
             if two in cards:
@@ -868,39 +1027,29 @@ class Napoleon(TrickGame):
                     ti = cards.index(two)
                     strength[ti] = S_SAME2_TOP if r["same_two_beats_specials"] else S_SAME2
                     reasons[ti] = Reason("same_two", two, suit=led)
-        best = max(range(len(cards)), key=strength.__getitem__)
-        if best in reasons and strength[best] > 0:
-            return best, reasons[best]
-        c, v = cards[best], strength[best]
-        if v == S_JOKER_STRONG:
-            return best, Reason("joker_led_strong", c)
-        if v == S_JOKER_TOP:
-            return best, Reason("joker_top", c)
-        if v == S_JOKER_WEAK:
-            return best, Reason("joker_led", c)
-        if v == S_MIGHTY:
-            return best, Reason("mighty", c)
-        if v == S_SEI:
-            return best, Reason("sei_j", c, suit=trump)
-        if v == S_URA:
-            return best, Reason("ura_j", c, suit=trump)
-        if v >= S_TRUMP:
-            return best, Reason("trump", c, suit=trump)
-        if not trump_power and any(
-            x != JOKER and x // 13 == trump and x not in (sei, ura, MIGHTY) for x in cards
-        ):
-            return best, Reason("led_first_trick", c, suit=led)
-        if v >= S_LED:
-            return best, Reason("led", c, suit=led)
-        return best, Reason("lead_only", c)
 
-    def _points(self, cards: CardSet) -> CardSet:
-        return cards & HONORS
+    def _plain_reason(self, cards: list[Card], best: int, v: int, first: bool) -> Reason:
+        c = cards[best]
+        trump = self.trump
+        if v >= S_TRUMP:
+            code = _LEVEL_CODES.get(v)
+            if code is None:
+                return Reason("trump", c, suit=trump)
+            return Reason(code, c, suit=trump if code in ("sei_j", "ura_j") else -1)
+        if first and not self.rules["first_trick_trumps"] and any(
+            x != JOKER and x // 13 == trump and x not in (self.sei_j, self.ura_j, MIGHTY)
+            for x in cards
+        ):
+            return Reason("led_first_trick", c, suit=self.led)
+        if v >= S_LED:
+            return Reason("led", c, suit=self.led)
+        return Reason("lead_only", c)
 
     def _won(self, winner: Seat, cards: CardSet) -> None:
         self.taken[winner] |= cards & HONORS
+        self.forced = 0
         if self.adj_card >= 0 and cards >> self.adj_card & 1:
-            self.tricks[-1].note["adjutant_revealed"] = self.adj_seat
+            self.tricks[-1].note = {"adjutant_revealed": self.adj_seat}
         self.call_active = False
 
     def _tricks_done(self) -> bool:

@@ -115,6 +115,7 @@ class RuleSpec:
     check: Callable[[Rules], None] = field(default=lambda rules: None)
     preset_notes: Mapping[str, str] = field(default_factory=dict)
     derived: Mapping[str, str] = field(default_factory=dict)
+    _cache: dict[str, Rules] = field(default_factory=dict, compare=False, repr=False)
 
     def option(self, name: str) -> Option:
         for o in self.options:
@@ -127,6 +128,11 @@ class RuleSpec:
 
         Keyword ``overrides`` whose value is ``None`` are ignored (e.g. ``players=None``).
         """
+        if isinstance(rules, str) and not any(v is not None for v in overrides.values()):
+            cached = self._cache.get(rules)
+            if cached is None:
+                cached = self._cache[rules] = self.resolve({"preset": rules})
+            return dict(cached)
         if rules is None:
             given: dict[str, Any] = {}
         elif isinstance(rules, str):

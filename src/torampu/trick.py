@@ -18,9 +18,10 @@ explanation. A game plugs in what its rules say through three hooks:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass, field
-from typing import Any
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from random import Random
+from typing import Any, Final
 
 from torampu.cards import JOKER, SUIT_LETTERS, SUIT_MASKS, Card, CardSet, card_str
 from torampu.explain import Reason, explain
@@ -28,6 +29,33 @@ from torampu.game import Game, Seat
 
 NO_SUIT = -1
 """The effective suit of a card that belongs to no suit (a joker in most rules)."""
+
+_BIT: Final = [1 << c for c in range(53)]
+_CHUNKS: Final = [
+    [tuple(s * 13 + r for r in range(13) if m >> r & 1) for m in range(1 << 13)] for s in range(4)
+]
+_MOVES_OF: dict[CardSet, tuple[int, ...]] = {}
+"""Memo: a card set -> its cards as a tuple (the play moves of a legal mask)."""
+_STRS_OF: dict[CardSet, tuple[str, ...]] = {}
+"""Memo: a card set -> its ``play`` action strings."""
+_CACHE_LIMIT: Final = 1 << 20
+
+
+def _moves_of(mask: CardSet) -> tuple[int, ...]:
+    """The cards of a set as a tuple, in index order, memoized (the hot path of every playout)."""
+    t = (
+        _CHUNKS[0][mask & 8191]
+        + _CHUNKS[1][mask >> 13 & 8191]
+        + _CHUNKS[2][mask >> 26 & 8191]
+        + _CHUNKS[3][mask >> 39 & 8191]
+    )
+    if mask >> JOKER & 1:
+        t += (JOKER,)
+    if len(_MOVES_OF) > _CACHE_LIMIT:
+        _MOVES_OF.clear()
+        _STRS_OF.clear()
+    _MOVES_OF[mask] = t
+    return t
 
 
 def plain_winner(cards: Sequence[Card], led: int, trump: int) -> int:
@@ -56,7 +84,7 @@ class Trick:
     winner: Seat
     reason: Reason
     points: CardSet = 0
-    note: dict[str, Any] = field(default_factory=dict)
+    note: dict[str, Any] | None = None
 
     def seat_of(self, i: int, n: int) -> Seat:
         return (self.leader + i) % n
@@ -68,21 +96,32 @@ class Trick:
             "winner": self.winner,
             "reason": self.reason.code,
             "why": {"en": explain(self.reason, "en"), "ja": explain(self.reason, "ja")},
-            **self.note,
+            **(self.note or {}),
         }
 
 
 class TrickGame(Game):
     """A game whose play phase is tricks: must follow, highest wins, winner leads.
 
-    Subclasses set ``hands``, ``suit_masks`` (one card set per effective suit), ``eff_suit`` (the
-    effective suit of every card index) and call :meth:`_start_tricks`; then :meth:`_play_card`
-    runs the tricks and calls :meth:`_judge`, :meth:`_won` and :meth:`_tricks_done`.
+    Following is data, not code, so every trick game shares one fast loop. A subclass sets:
+
+    * ``suit_masks`` — per effective suit (index 0..3, 4 = a joker's own suit), the cards that
+      follow as that suit; index -1 (``NO_SUIT``, nothing to follow) must be every card;
+    * ``lead_suit`` — per card, the suit the others must follow when it is led;
+    * ``free`` — cards that may always be played when following (a request-mode joker);
+    * ``forced`` — cards that must be played when held (a called joker), usually 0;
+
+    and implements :meth:`_judge` (and :meth:`_won`, :meth:`_tricks_done`, :meth:`_finish`).
+    The rule is then: a leader plays anything; a follower holding a ``forced`` card plays it;
+    otherwise one holding a card of the led suit plays one of those (or a ``free`` card);
+    otherwise anything.
     """
 
     hands: list[CardSet]
     suit_masks: list[CardSet]
-    eff_suit: list[int]
+    lead_suit: list[int]
+    free: CardSet
+    forced: CardSet
     trick: list[Card]
     leader: Seat
     turn: Seat
@@ -98,17 +137,6 @@ class TrickGame(Game):
         self.played = 0
 
     # ------------------------------------------------------------------ hooks
-    def _lead_suit(self, card: Card) -> int:
-        """The suit that others must follow when ``card`` is led."""
-        return self.eff_suit[card]
-
-    def _follow_mask(self, seat: Seat) -> CardSet:
-        """The cards ``seat`` may play now: must follow the led suit if able."""
-        hand = self.hands[seat]
-        if not self.trick or self.led < 0:
-            return hand
-        return hand & self.suit_masks[self.led] or hand
-
     def _judge(self) -> tuple[int, Reason]:
         """Index (in play order) of the card that wins the full trick, and why."""
         raise NotImplementedError
@@ -124,38 +152,136 @@ class TrickGame(Game):
         """End the game: score it."""
         raise NotImplementedError
 
+    point_cards: CardSet = 0
+    """The scoring cards (Napoleon: the honors); a trick records which of them it held."""
+
+    def _lead_extras(self, seat: Seat) -> tuple[int, ...]:
+        """Moves besides the cards themselves open to a leader (Napoleon's joker call)."""
+        return ()
+
+    has_lead_extras = False
+    """Whether :meth:`_lead_extras` can return anything (saves a call per trick when not)."""
+
+    def _card_of_move(self, move: int) -> Card:
+        """The card a play move above ``JOKER`` plays (and its side effect, e.g. a call)."""
+        return move
+
+    def _in_tricks(self) -> bool:
+        """Whether the game is in its play phase (tricks under way)."""
+        return self.phase == "play"
+
+    def _random_move(self, rand: Callable[[], float]) -> int:
+        """A uniformly random legal move outside the play phase (override to avoid lists)."""
+        moves = self.legal_moves()
+        return moves[int(rand() * len(moves))]
+
     # ------------------------------------------------------------------ mechanism
     @property
     def trick_no(self) -> int:
         """0-based number of the trick in progress."""
         return len(self.tricks)
 
+    def _follow_mask(self, seat: Seat) -> CardSet:
+        """The cards ``seat`` may play now (see the class docstring for the rule)."""
+        hand = self.hands[seat]
+        if not self.trick:
+            return hand
+        f = hand & self.forced
+        if f:
+            return f
+        m = hand & self.suit_masks[self.led]
+        return m | (hand & self.free) if m else hand
+
     def _play_card(self, seat: Seat, card: Card) -> None:
-        self.hands[seat] ^= 1 << card
-        self.played |= 1 << card
+        b = _BIT[card]
+        self.hands[seat] ^= b
+        self.played |= b
         trick = self.trick
         if not trick:
-            self.led = self._lead_suit(card)
+            self.led = self.lead_suit[card]
         trick.append(card)
         if len(trick) < self.n:
-            self.turn = (seat + 1) % self.n
-            return
+            seat += 1
+            self.turn = seat if seat < self.n else 0
+        else:
+            self._close_trick()
+
+    def _close_trick(self, cards: CardSet = -1) -> bool:
+        """Judge and credit the full trick; the winner leads. True when the game ended.
+
+        ``cards`` is the trick's card set when the caller has it at hand.
+        """
+        trick = self.trick
         idx, reason = self._judge()
         winner = (self.leader + idx) % self.n
-        cards = 0
-        for c in trick:
-            cards |= 1 << c
-        self.tricks.append(Trick(self.leader, trick, winner, reason, self._points(cards)))
+        if cards < 0:
+            cards = sum(map(_BIT.__getitem__, trick))
+        self.tricks.append(Trick(self.leader, trick, winner, reason, cards & self.point_cards))
         self._won(winner, cards)
         self.trick = []
         self.leader = self.turn = winner
         self.led = NO_SUIT
         if self._tricks_done():
             self._finish()
+            return True
+        return False
 
-    def _points(self, cards: CardSet) -> CardSet:
-        """The scoring cards among a trick's cards (Napoleon: honors)."""
-        return 0
+    def playout(self, rng: Random) -> None:
+        """Finish the game with uniformly random legal moves: the rollout of search bots.
+
+        Moves are drawn exactly as from :meth:`legal_moves` (uniform over the legal ones) and
+        recorded in the history; the trick loop applies the class docstring's rule inline.
+        """
+        rand = rng.random
+        while not self.is_over and not self._in_tricks():
+            self.apply(self._random_move(rand))
+        if self.is_over:
+            return
+        hands = self.hands
+        history = self.history
+        memo = _MOVES_OF
+        masks = self.suit_masks
+        free = self.free
+        lead_suit = self.lead_suit
+        extras = self._lead_extras if self.has_lead_extras else None
+        n = self.n
+        joker = JOKER
+        bits = _BIT
+        while True:
+            trick = self.trick
+            seat = self.turn
+            led = self.led
+            played = sum(map(bits.__getitem__, trick)) if trick else 0
+            while True:
+                hand = hands[seat]
+                if trick:
+                    f = hand & self.forced
+                    if f:
+                        mask = f
+                    else:
+                        m = hand & masks[led]
+                        mask = m | (hand & free) if m else hand
+                    moves = memo.get(mask) or _moves_of(mask)
+                else:
+                    moves = memo.get(hand) or _moves_of(hand)
+                    if extras is not None:
+                        moves = moves + extras(seat)
+                mv = moves[int(rand() * len(moves))]
+                history.append((seat, mv))
+                card = mv if mv <= joker else self._card_of_move(mv)
+                b = bits[card]
+                hands[seat] = hand ^ b
+                played |= b
+                if not trick:
+                    led = self.led = lead_suit[card]
+                trick.append(card)
+                if len(trick) == n:
+                    break
+                seat = seat + 1 if seat + 1 < n else 0
+            self.played |= played
+            self.turn = seat
+            if self._close_trick(played):
+                return
 
     def led_suit_name(self) -> str:
         return SUIT_LETTERS[self.led] if 0 <= self.led < 4 else "-"
@@ -168,10 +294,10 @@ class TrickGame(Game):
 
 
 def suit_masks_plain() -> list[CardSet]:
-    """The four printed suits, plus an empty fifth slot for 'no suit'."""
-    return [*SUIT_MASKS, 0]
+    """The four printed suits, an empty joker suit, and (index -1) every card."""
+    return [*SUIT_MASKS, 0, (1 << 53) - 1]
 
 
-def eff_suit_plain() -> list[int]:
-    """Every card's printed suit; the joker has none."""
+def lead_suit_plain() -> list[int]:
+    """Every card leads its printed suit; a led joker asks for nothing."""
     return [c // 13 for c in range(52)] + [NO_SUIT]

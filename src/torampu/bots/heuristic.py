@@ -1,0 +1,1 @@
+"""Heuristic bots (placeholder module: filled in by the heuristic bot work)."""
