@@ -79,6 +79,10 @@ def new_game(
     values and contradictory combinations raise :class:`RulesError` before any card is dealt.
     """
     spec, cls, _ = _lookup(game)
+    for key in extra:
+        if key not in cls.extra_args:
+            allowed = ", ".join(cls.extra_args) or "none"
+            raise RulesError(f"unknown argument {key!r} for {game} (game arguments: {allowed})")
     resolved = spec.resolve(rules, players=players)
     if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
         raise RulesError(f"seed must be an int, not {seed!r}")
@@ -160,7 +164,7 @@ def replay_match(record: Mapping[str, Any]) -> Match:
     check_record_header(record)
     if not record.get("match"):
         raise RecordError("this is a single-game record: use torampu.replay")
-    _, cls, match_cls = _lookup(record["game"])
+    _lookup(record["game"])
     try:
         m = new_match(
             record["game"],

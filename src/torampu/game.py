@@ -22,7 +22,7 @@ from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from torampu.errors import IllegalAction, RecordError
-from torampu.options import RuleSpec, Rules
+from torampu.options import Rules, RuleSpec
 
 Move = int
 """An action on the fast path: a small ``int`` whose meaning each game defines."""
@@ -44,6 +44,8 @@ class Game(ABC):
     """The game's public name: ``"napoleon"``, ``"nap"``, ``"hell"``, ``"daifugo"``."""
     spec: ClassVar[RuleSpec]
     """Its options and presets."""
+    extra_args: ClassVar[tuple[str, ...]] = ()
+    """Game-specific keyword arguments of :func:`torampu.new_game` (Napoleon: first_bidder)."""
 
     rules: Rules
     n: int

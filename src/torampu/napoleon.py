@@ -46,8 +46,8 @@ Rulings beyond ``rules.md``
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping
 from bisect import bisect_right
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from itertools import combinations
 from typing import Any, Final
@@ -64,7 +64,6 @@ from torampu.cards import (
     QUEEN,
     SPADES,
     SUIT_LETTERS,
-    SUIT_MASKS,
     Card,
     CardSet,
     card_list,
@@ -78,7 +77,7 @@ from torampu.cards import (
 )
 from torampu.errors import CardError, DealError, IllegalAction, RulesError
 from torampu.explain import Reason, explain
-from torampu.game import Game, Move, Seat, new_seed
+from torampu.game import Move, Seat, new_seed
 from torampu.options import Option, Rules, RuleSpec
 from torampu.trick import _BIT, _MOVES_OF, _STRS_OF, NO_SUIT, TrickGame, _moves_of, suit_masks_plain
 
@@ -94,7 +93,9 @@ OPTIONS: Final = [
         "2-card widow; with same_two remove 3s/4s, not 2s)",
         source="000",
     ),
-    Option("min_bid", "int", (11, *range(10, 11), *range(12, 21)), "lowest bid count", source="000/001"),
+    Option(
+        "min_bid", "int", (11, *range(10, 11), *range(12, 21)), "lowest bid count", source="000/001"
+    ),
     Option("no_trump", "bool", (False, True), "allow no-trump bids (12N)", source="002"),
     Option(
         "first_bidder",
@@ -152,7 +153,13 @@ OPTIONS: Final = [
         "false: on the first trick plain trumps have no power (002)",
         source="002",
     ),
-    Option("same_two", "bool", (False, True), "セイムツー: an all-one-suit trick is won by its 2", source="000/001/002"),
+    Option(
+        "same_two",
+        "bool",
+        (False, True),
+        "セイムツー: an all-one-suit trick is won by its 2",
+        source="000/001/002",
+    ),
     Option(
         "same_two_first_trick",
         "bool",
@@ -167,7 +174,13 @@ OPTIONS: Final = [
         "true: the same-two 2 beats even Mighty, the jacks and a led joker",
         source="000",
     ),
-    Option("yoromeki", "bool", (False, True), "よろめき: QH beats Mighty in the same trick", source="001"),
+    Option(
+        "yoromeki",
+        "bool",
+        (False, True),
+        "よろめき: QH beats Mighty in the same trick",
+        source="001",
+    ),
     Option(
         "killers",
         "bool",
@@ -189,7 +202,9 @@ OPTIONS: Final = [
         "leading this card with a call forces the joker out (002: 3S, 001: 8S)",
         source="001/002",
     ),
-    Option("early_end", "bool", (False, True), "stop as soon as the outcome is certain", source="002"),
+    Option(
+        "early_end", "bool", (False, True), "stop as soon as the outcome is certain", source="002"
+    ),
     Option(
         "scoring",
         "choice",
@@ -201,7 +216,8 @@ OPTIONS: Final = [
         "all_twenty",
         "choice",
         ("normal", "lose"),
-        "lose: an army taking all 20 honors without bidding 20 loses; games with all 20 score double",
+        "lose: an army taking all 20 honors without bidding 20 loses; "
+        "games with all 20 score double",
         source="001",
     ),
 ]
@@ -268,9 +284,7 @@ def _check(r: Rules) -> None:
                 "(000: remove 3s or 4s, keep the 2s)"
             )
         if r["joker_call"] != "none" and card_str(c) == r["joker_call"]:
-            raise RulesError(
-                f"option 'removed_cards' removes {card_str(c)}, the 'joker_call' card"
-            )
+            raise RulesError(f"option 'removed_cards' removes {card_str(c)}, the 'joker_call' card")
     size = 52 - len(removed) + r["jokers"]
     hand = (size - 2) // r["players"]
     if hand < 1:
@@ -301,7 +315,7 @@ CALL: Final = 53
 """Lead the joker-call card and call for the joker (``play 3S call``)."""
 PASS: Final = 99
 BID_BASE: Final = 100
-"""``bid`` moves are ``BID_BASE + count * 5 + b`` with b = 0 C, 1 D, 2 H, 3 S, 4 N: bigger is higher."""
+"""``bid`` moves are ``BID_BASE + count * 5 + b``, b = 0 C, 1 D, 2 H, 3 S, 4 N: bigger is higher."""
 ADJ_BASE: Final = 300
 ALONE: Final = 400
 DISCARD: Final = 1 << 60
@@ -386,7 +400,9 @@ class _Table:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "bid_strs", tuple(_ACTION_STRS[m] for m in self.bids))
-        object.__setattr__(self, "adjutant_strs", tuple(_ACTION_STRS[m] for m in self.adjutant_moves))
+        object.__setattr__(
+            self, "adjutant_strs", tuple(_ACTION_STRS[m] for m in self.adjutant_moves)
+        )
 
 
 _TABLES: dict[tuple[Any, ...], _Table] = {}
@@ -412,11 +428,19 @@ def _table(r: Rules) -> _Table:
             for count in range(r["min_bid"], 21)
             for b in (BID_SUITS if r["no_trump"] else BID_SUITS[:4])
         )
-        adj = tuple(ADJ_BASE + c for c in sorted(set(cards))) + ((ALONE,) if r["declare_alone"] else ())
+        adj = tuple(ADJ_BASE + c for c in sorted(set(cards))) + (
+            (ALONE,) if r["declare_alone"] else ()
+        )
         call = -1 if r["joker_call"] == "none" else parse_card(r["joker_call"])
         t = _TABLES[key] = _Table(
-            removed, cards, sum(1 << c for c in cards), hand, len(cards) - hand * r["players"],
-            bids, adj, call,
+            removed,
+            cards,
+            sum(1 << c for c in cards),
+            hand,
+            len(cards) - hand * r["players"],
+            bids,
+            adj,
+            call,
         )
     return t
 
@@ -484,6 +508,7 @@ class Napoleon(TrickGame):
 
     name = "napoleon"
     spec = SPEC
+    extra_args = ("first_bidder",)
     point_cards = HONORS
 
     def __init__(
@@ -711,8 +736,8 @@ class Napoleon(TrickGame):
         if ph == PHASE_ADJUTANT:
             return list(t.adjutant_strs)
         if ph == PHASE_EXCHANGE:
-            strs = [_CARD_STRS[c] for c in _canonical_order(self.hands[self.napoleon])]
-            return ["discard " + " ".join(combo) for combo in combinations(strs, self.widow_size)]
+            names = [_CARD_STRS[c] for c in _canonical_order(self.hands[self.napoleon])]
+            return ["discard " + " ".join(combo) for combo in combinations(names, self.widow_size)]
         return []
 
     @property
@@ -793,7 +818,11 @@ class Napoleon(TrickGame):
             return None
         if ph == PHASE_ADJUTANT:
             if move == ALONE:
-                return None if self.rules["declare_alone"] else "declaring alone is off (option declare_alone)"
+                return (
+                    None
+                    if self.rules["declare_alone"]
+                    else "declaring alone is off (option declare_alone)"
+                )
             if ADJ_BASE <= move <= ADJ_BASE + JOKER:
                 c = move - ADJ_BASE
                 if not self.deck_set >> c & 1:
@@ -815,7 +844,8 @@ class Napoleon(TrickGame):
     def _phase_hint(self) -> str:
         return {
             PHASE_BID: "e.g. 'bid 13S' or 'pass'",
-            PHASE_ADJUTANT: "e.g. 'adjutant AS'" + (" or 'alone'" if self.rules["declare_alone"] else ""),
+            PHASE_ADJUTANT: "e.g. 'adjutant AS'"
+            + (" or 'alone'" if self.rules["declare_alone"] else ""),
             PHASE_EXCHANGE: f"e.g. 'discard' and {self.widow_size} cards",
             PHASE_PLAY: "e.g. 'play QH'",
         }.get(self.phase_id, "")
@@ -1036,9 +1066,13 @@ class Napoleon(TrickGame):
             if code is None:
                 return Reason("trump", c, suit=trump)
             return Reason(code, c, suit=trump if code in ("sei_j", "ura_j") else -1)
-        if first and not self.rules["first_trick_trumps"] and any(
-            x != JOKER and x // 13 == trump and x not in (self.sei_j, self.ura_j, MIGHTY)
-            for x in cards
+        if (
+            first
+            and not self.rules["first_trick_trumps"]
+            and any(
+                x != JOKER and x // 13 == trump and x not in (self.sei_j, self.ura_j, MIGHTY)
+                for x in cards
+            )
         ):
             return Reason("led_first_trick", c, suit=self.led)
         if v >= S_LED:
@@ -1120,14 +1154,13 @@ class Napoleon(TrickGame):
         army_set = {nap, adj}
         army = self.army_honors()
         disc = (self.discards & HONORS).bit_count()
-        allied = 20 - army - disc
+        allied_set = 0
+        for s, t in enumerate(self.taken):
+            if s not in army_set:
+                allied_set |= t
+        allied = allied_set.bit_count()
         if self.rules["discarded_honors"] == "allies":
             allied += disc
-        # honors not yet taken (early end) are nobody's
-        taken_all = 0
-        for t in self.taken:
-            taken_all |= t
-        allied -= 20 - disc - taken_all.bit_count()
         all_twenty = army == 20
         won = army >= self.bid_count
         lose20 = self.rules["all_twenty"] == "lose"
@@ -1192,7 +1225,9 @@ class Napoleon(TrickGame):
             "high_bidder": self.high_seat if self.high_seat >= 0 else None,
             "napoleon": self.napoleon if self.napoleon >= 0 else None,
             "contract": self.contract,
-            "trump": None if self.trump < 0 else ("N" if self.trump == NO_TRUMP else SUIT_LETTERS[self.trump]),
+            "trump": None
+            if self.trump < 0
+            else ("N" if self.trump == NO_TRUMP else SUIT_LETTERS[self.trump]),
             "adjutant_card": card_str(self.adj_card) if self.adj_card >= 0 else None,
             "alone_declared": self.alone_declared,
         }
@@ -1213,7 +1248,9 @@ class Napoleon(TrickGame):
         v["tricks"] = [t.as_json(self.n) for t in self.tricks]
         v["honors_taken"] = [card_list(t) for t in self.taken]
         v["honor_counts"] = [t.bit_count() for t in self.taken]
-        v["legal_actions"] = self.legal_actions() if seat is not None and seat == self.to_play else []
+        v["legal_actions"] = (
+            self.legal_actions() if seat is not None and seat == self.to_play else []
+        )
         if ph == PHASE_OVER:
             v["result"] = self.result()
         return v

@@ -92,7 +92,10 @@ class Trick:
     def as_json(self, n: int) -> dict[str, Any]:
         return {
             "leader": self.leader,
-            "cards": [{"seat": (self.leader + i) % n, "card": card_str(c)} for i, c in enumerate(self.cards)],
+            "cards": [
+                {"seat": (self.leader + i) % n, "card": card_str(c)}
+                for i, c in enumerate(self.cards)
+            ],
             "winner": self.winner,
             "reason": self.reason.code,
             "why": {"en": explain(self.reason, "en"), "ja": explain(self.reason, "ja")},
