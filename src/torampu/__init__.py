@@ -24,6 +24,8 @@ from torampu.errors import (
     TorampuError,
 )
 from torampu.game import Game, check_record_header, new_seed
+from torampu.hell import SPEC as HELL_SPEC
+from torampu.hell import Hell, HellMatch
 from torampu.match import Match, NapoleonMatch
 from torampu.napoleon import SPEC as NAPOLEON_SPEC
 from torampu.napoleon import Napoleon
@@ -50,6 +52,7 @@ __version__ = "0.1.0"
 
 _GAMES: dict[str, tuple[RuleSpec, Any, type[Match]]] = {
     "napoleon": (NAPOLEON_SPEC, Napoleon, NapoleonMatch),
+    "hell": (HELL_SPEC, Hell, HellMatch),
 }
 
 
@@ -94,11 +97,14 @@ def new_match(
     game: str,
     rules: str | Mapping[str, Any] | None = None,
     players: int | None = None,
-    games: int = 5,
+    games: int | None = None,
     seed: int | None = None,
     dealer: int = 0,
 ) -> Match:
-    """A match of ``games`` games with cumulative scores, the deal moving on each game."""
+    """A match of ``games`` games with cumulative scores, the deal moving on each game.
+
+    ``games`` defaults per game: Napoleon 5 (001: "about 5"); Hell the whole series 1..max..1.
+    """
     spec, cls, match_cls = _lookup(game)
     resolved = spec.resolve(rules, players=players)
     return match_cls(game, cls, resolved, games, new_seed() if seed is None else seed, dealer)
@@ -118,11 +124,8 @@ def presets(game: str) -> dict[str, dict[str, Any]]:
     }
 
 
-def _game_args(record: Mapping[str, Any]) -> dict[str, Any]:
-    extra = {}
-    if record.get("game") == "napoleon" and "first_bidder" in record:
-        extra["first_bidder"] = record["first_bidder"]
-    return extra
+def _game_args(cls: type[Game], record: Mapping[str, Any]) -> dict[str, Any]:
+    return {key: record[key] for key in cls.extra_args if key in record}
 
 
 def replay(record: Mapping[str, Any]) -> Game:
@@ -139,7 +142,9 @@ def replay(record: Mapping[str, Any]) -> Game:
     seed = record["seed"]
     if not isinstance(seed, int):
         raise RecordError(f"record seed must be an int, not {seed!r}")
-    g: Game = cls(resolved, seed, record.get("deal"), record.get("dealer", 0), **_game_args(record))
+    g: Game = cls(
+        resolved, seed, record.get("deal"), record.get("dealer", 0), **_game_args(cls, record)
+    )
     _replay_actions(g, record.get("actions", []))
     return g
 
@@ -169,7 +174,7 @@ def replay_match(record: Mapping[str, Any]) -> Match:
         m = new_match(
             record["game"],
             record["rules"],
-            games=record["games"],
+            games=record.get("games"),
             seed=record["seed"],
             dealer=record.get("dealer", 0),
         )

@@ -21,15 +21,19 @@ GameFactory = Callable[..., Game]
 class Match:
     """A match of ``games`` games of one kind, with cumulative scores."""
 
+    default_games = 5
+
     def __init__(
         self,
         name: str,
         factory: GameFactory,
         rules: Rules,
-        games: int,
+        games: int | None,
         seed: int,
         dealer: Seat = 0,
     ) -> None:
+        if games is None:
+            games = self.default_games
         if not isinstance(games, int) or isinstance(games, bool) or games < 1:
             raise ValueError(f"games must be a whole number ≥ 1, not {games!r}")
         self.name = name
