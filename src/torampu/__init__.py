@@ -27,6 +27,8 @@ from torampu.game import Game, check_record_header, new_seed
 from torampu.hell import SPEC as HELL_SPEC
 from torampu.hell import Hell, HellMatch
 from torampu.match import Match, NapoleonMatch
+from torampu.nap import SPEC as NAP_SPEC
+from torampu.nap import Nap, NapMatch
 from torampu.napoleon import SPEC as NAPOLEON_SPEC
 from torampu.napoleon import Napoleon
 from torampu.options import RuleSpec
@@ -52,6 +54,7 @@ __version__ = "0.1.0"
 
 _GAMES: dict[str, tuple[RuleSpec, Any, type[Match]]] = {
     "napoleon": (NAPOLEON_SPEC, Napoleon, NapoleonMatch),
+    "nap": (NAP_SPEC, Nap, NapMatch),
     "hell": (HELL_SPEC, Hell, HellMatch),
 }
 

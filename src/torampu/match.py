@@ -56,6 +56,10 @@ class Match:
         """Game-specific arguments of the next game, given the one that just ended."""
         return {}
 
+    def _next_dealer(self, finished: Game) -> Seat:
+        """The next game's dealer: the next seat."""
+        return (finished.dealer + 1) % self.n
+
     # -------------------------------------------------------------- mechanism
     def _make_game(self, dealer: Seat, kwargs: Mapping[str, Any]) -> Game:
         seed = self.rng.getrandbits(63)
@@ -100,7 +104,7 @@ class Match:
             self.totals[s] += v
         self.records.append(g.to_record())
         if not self.is_over:
-            self.game = self._make_game((g.dealer + 1) % self.n, self._next_kwargs(g))
+            self.game = self._make_game(self._next_dealer(g), self._next_kwargs(g))
 
     def view(self, seat: Seat | None) -> dict[str, Any]:
         """The current game's view for ``seat``, with the match standings."""

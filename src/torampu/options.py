@@ -23,7 +23,7 @@ from typing import Any, Literal
 from torampu.cards import card_str, parse_card
 from torampu.errors import CardError, RulesError
 
-Kind = Literal["int", "bool", "choice", "cards", "set"]
+Kind = Literal["int", "bool", "choice", "cards", "set", "pair"]
 Rules = dict[str, Any]
 """Resolved rules: every option of a game by name, JSON-safe."""
 
@@ -50,6 +50,8 @@ class Option:
             return self.default
         if self.kind in ("cards", "set"):
             return []
+        if self.kind == "pair":
+            return list(self.values[0])
         return self.values[0]
 
     def check(self, game: str, value: Any) -> Any:
@@ -67,6 +69,16 @@ class Option:
             if value not in self.values or isinstance(value, bool):
                 raise RulesError(f"{where} takes one of {_show(self.values)}, not {value!r}")
             return value
+        if self.kind == "pair":
+            if (
+                not isinstance(value, list | tuple)
+                or len(value) != 2
+                or not all(isinstance(v, int) and not isinstance(v, bool) for v in value)
+            ):
+                raise RulesError(
+                    f"{where} takes a pair [win, loss] of whole numbers, not {value!r}"
+                )
+            return [int(value[0]), int(value[1])]
         if isinstance(value, str):
             value = value.replace(",", " ").split()
         if not isinstance(value, list | tuple):

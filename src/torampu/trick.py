@@ -165,6 +165,19 @@ class TrickGame(Game):
     has_lead_extras = False
     """Whether :meth:`_lead_extras` can return anything (saves a call per trick when not)."""
 
+    restricts = False
+    """Whether :meth:`_restrict` narrows the cards further (Nap's Wellington plays lowest)."""
+
+    def _restrict(self, seat: Seat, mask: CardSet) -> CardSet:
+        """Narrow the cards ``seat`` may play beyond must-follow (if ``restricts``)."""
+        return mask
+
+    has_lead_hook = False
+    """Whether :meth:`_on_lead` must be called when a trick is led (Nap's trump)."""
+
+    def _on_lead(self, card: Card) -> None:
+        """Called when ``card`` leads a trick, before it is played (if ``has_lead_hook``)."""
+
     def _card_of_move(self, move: int) -> Card:
         """The card a play move above ``JOKER`` plays (and its side effect, e.g. a call)."""
         return move
@@ -195,12 +208,19 @@ class TrickGame(Game):
         m = hand & self.suit_masks[self.led]
         return m | (hand & self.free) if m else hand
 
+    def _legal_mask(self, seat: Seat) -> CardSet:
+        """The cards ``seat`` may play: must-follow, then any further restriction."""
+        mask = self._follow_mask(seat)
+        return self._restrict(seat, mask) if self.restricts else mask
+
     def _play_card(self, seat: Seat, card: Card) -> None:
         b = _BIT[card]
         self.hands[seat] ^= b
         self.played |= b
         trick = self.trick
         if not trick:
+            if self.has_lead_hook:
+                self._on_lead(card)
             self.led = self.lead_suit[card]
         trick.append(card)
         if len(trick) < self.n:
@@ -247,6 +267,7 @@ class TrickGame(Game):
         free = self.free
         lead_suit = self.lead_suit
         extras = self._lead_extras if self.has_lead_extras else None
+        restrict = self._restrict if self.restricts else None
         n = self.n
         joker = JOKER
         bits = _BIT
@@ -264,9 +285,12 @@ class TrickGame(Game):
                     else:
                         m = hand & masks[led]
                         mask = m | (hand & free) if m else hand
+                    if restrict is not None:
+                        mask = restrict(seat, mask)
                     moves = memo.get(mask) or _moves_of(mask)
                 else:
-                    moves = memo.get(hand) or _moves_of(hand)
+                    mask = hand if restrict is None else restrict(seat, hand)
+                    moves = memo.get(mask) or _moves_of(mask)
                     if extras is not None:
                         moves = moves + extras(seat)
                 mv = moves[int(rand() * len(moves))]
@@ -276,6 +300,8 @@ class TrickGame(Game):
                 hands[seat] = hand ^ b
                 played |= b
                 if not trick:
+                    if self.has_lead_hook:
+                        self._on_lead(card)
                     led = self.led = lead_suit[card]
                 trick.append(card)
                 if len(trick) == n:
