@@ -100,6 +100,19 @@ class Game(ABC):
     def clone(self) -> Game:
         """An independent copy of this state (for search)."""
 
+    def hidden_from(self, seat: Seat | None) -> int:
+        """The cards (a card set) that ``seat`` may not know the place of now.
+
+        Every other hand, and the undealt or discarded cards the rules keep face down. Used by
+        :func:`torampu.testing.api_test` to check that no view leaks them.
+        """
+        hands: list[int] = getattr(self, "hands", [])
+        out = 0
+        for s, h in enumerate(hands):
+            if s != seat:
+                out |= h
+        return out
+
     def _illegal_reason(self, move: Move) -> str | None:
         """Why ``move`` is not legal now, or ``None`` when it is. Subclasses make it precise."""
         if move in self.legal_moves():

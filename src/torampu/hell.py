@@ -351,6 +351,13 @@ class Hell(TrickGame):
             v["result"] = self.result()
         return v
 
+    def hidden_from(self, seat: Seat | None) -> CardSet:
+        dealt: CardSet = 0
+        for h in self.initial[0]:
+            dealt |= h
+        stock = ((1 << 52) - 1) & ~dealt & ~_BIT[self.upcard]
+        return int(super().hidden_from(seat) | stock)
+
     def _deal_record(self) -> dict[str, Any]:
         hands, up = self.initial
         return {"hands": [card_list(h) for h in hands], "upcard": card_str(up)}

@@ -540,6 +540,9 @@ class Nap(TrickGame):
             v["result"] = self.result()
         return v
 
+    def hidden_from(self, seat: Seat | None) -> CardSet:
+        return super().hidden_from(seat) | self.stock
+
     def _deal_record(self) -> dict[str, Any]:
         hands, stock = self.initial
         return {"hands": [card_list(h) for h in hands], "stock": [card_str(c) for c in stock]}

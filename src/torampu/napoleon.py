@@ -1139,6 +1139,17 @@ class Napoleon(TrickGame):
             (self.hands[seat] | self.discards | self.played) >> self.adj_card & 1
         )
 
+    def hidden_from(self, seat: Seat | None) -> CardSet:
+        out = super().hidden_from(seat)
+        nap = seat is not None and seat == self.napoleon
+        if not self.exchanged and not (nap and self.phase_id == PHASE_EXCHANGE):
+            out |= self.widow  # the widow, until the Napoleon takes it
+        if self.exchanged and not nap:
+            out |= self.discards & ~self.revealed_discards()
+        if self.phase_id == PHASE_EXCHANGE and not nap:
+            out |= self.widow
+        return out
+
     def revealed_discards(self) -> CardSet:
         mode = self.rules["reveal_discards"]
         if mode == "all":

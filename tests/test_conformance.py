@@ -1,0 +1,39 @@
+"""Every game passes the reusable contract test (torampu.testing.api_test)."""
+
+from __future__ import annotations
+
+import pytest
+
+import torampu
+from torampu.testing import api_test
+
+
+@pytest.mark.parametrize("preset", list(torampu.presets("napoleon")))
+@pytest.mark.parametrize("players", [4, 5, 6])
+def test_napoleon_presets(preset: str, players: int) -> None:
+    assert api_test("napoleon", preset, players, games=4, seed=players) == 4
+
+
+@pytest.mark.parametrize("players", range(2, 9))
+@pytest.mark.parametrize(
+    "rules",
+    [
+        {},
+        {"blucher": True, "wellington_leads_lowest": True},
+        {"light_shuffle": True},
+        {"early_end": False},
+    ],
+)
+def test_nap(players: int, rules: dict[str, object]) -> None:
+    assert api_test("nap", rules, players, games=6, seed=players) == 6
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_nap_short_deck(players: int) -> None:
+    assert api_test("nap", {"deck": "short"}, players, games=6, seed=players) == 6
+
+
+@pytest.mark.parametrize("players", range(2, 8))
+def test_hell(players: int) -> None:
+    for cards in (1, 51 // players):
+        assert api_test("hell", players=players, games=3, seed=players, cards=cards) == 3
