@@ -96,9 +96,19 @@ class Game(ABC):
     def _deal_record(self) -> dict[str, Any]:
         """The initial deal as JSON (as accepted by the ``deal`` argument)."""
 
-    @abstractmethod
+    _copied: ClassVar[tuple[str, ...]] = ("history",)
+    """The mutable list attributes that :meth:`clone` copies (everything else is immutable)."""
+
     def clone(self) -> Game:
-        """An independent copy of this state (for search)."""
+        """An independent copy of this state (for search): the lists in ``_copied`` and the
+        random generator are copied, the rest (ints, tuples, shared tables) is shared."""
+        g = object.__new__(type(self))
+        g.__dict__.update(self.__dict__)
+        for name in self._copied:
+            setattr(g, name, list(getattr(self, name)))
+        g.rng = random.Random()
+        g.rng.setstate(self.rng.getstate())
+        return g
 
     def hidden_from(self, seat: Seat | None) -> int:
         """The cards (a card set) that ``seat`` may not know the place of now.

@@ -365,18 +365,7 @@ class Hell(TrickGame):
     def _record_extra(self) -> dict[str, Any]:
         return {"cards": self.cards}
 
-    def clone(self) -> Hell:
-        g = object.__new__(Hell)
-        g.__dict__.update(self.__dict__)
-        g.hands = list(self.hands)
-        g.trick = list(self.trick)
-        g.tricks = list(self.tricks)
-        g.history = list(self.history)
-        g.bids = list(self.bids)
-        g.tricks_won = list(self.tricks_won)
-        g.rng = random.Random()
-        g.rng.setstate(self.rng.getstate())
-        return g
+    _copied = ("hands", "trick", "tricks", "history", "bids", "tricks_won")
 
 
 def series(players: int) -> list[int]:

@@ -552,18 +552,7 @@ class Nap(TrickGame):
             return {}
         return {"deck_order": list(self.deck_order_in)}
 
-    def clone(self) -> Nap:
-        g = object.__new__(Nap)
-        g.__dict__.update(self.__dict__)
-        g.hands = list(self.hands)
-        g.trick = list(self.trick)
-        g.tricks = list(self.tricks)
-        g.history = list(self.history)
-        g.auction = list(self.auction)
-        g.tricks_won = list(self.tricks_won)
-        g.rng = random.Random()
-        g.rng.setstate(self.rng.getstate())
-        return g
+    _copied = ("hands", "trick", "tricks", "history", "auction", "tricks_won")
 
 
 class NapMatch(Match):

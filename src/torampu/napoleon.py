@@ -1271,18 +1271,7 @@ class Napoleon(TrickGame):
         return explain(self.tricks[i].reason, "ja" if lang == "ja" else "en")
 
     # ---------------------------------------------------------------- search support
-    def clone(self) -> Napoleon:
-        g = object.__new__(Napoleon)
-        g.__dict__.update(self.__dict__)
-        g.hands = list(self.hands)
-        g.taken = list(self.taken)
-        g.trick = list(self.trick)
-        g.tricks = list(self.tricks)
-        g.history = list(self.history)
-        g.auction = list(self.auction)
-        g.rng = random.Random()
-        g.rng.setstate(self.rng.getstate())
-        return g
+    _copied = ("hands", "taken", "trick", "tricks", "history", "auction")
 
 
 def new_napoleon(
