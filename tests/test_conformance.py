@@ -37,3 +37,20 @@ def test_nap_short_deck(players: int) -> None:
 def test_hell(players: int) -> None:
     for cards in (1, 51 // players):
         assert api_test("hell", players=players, games=3, seed=players, cards=cards) == 3
+
+
+def test_hell_bids_are_scored_per_seat() -> None:
+    # seats bid in order 1, 2, 0 (left of dealer 0); seat 0 bids 1 and must be scored on 1
+    g = torampu.new_game("hell", players=3, seed=1, cards=2)
+    g.play("bid 2")
+    g.play("bid 0")
+    assert g.view(0)["bids"] == [None, 2, 0]
+    assert g.legal_actions() == ["bid 1", "bid 2"]  # hook: 0 would make the total 2
+    g.play("bid 1")
+    while not g.is_over:
+        g.play(g.legal_actions()[0])
+    res = g.result()
+    assert res["bids"] == [1, 2, 0]
+    for s in range(3):
+        bid, won = res["bids"][s], res["tricks"][s]
+        assert res["scores"][s] == (10 + 3 * bid if bid == won else -3 * abs(bid - won))

@@ -142,7 +142,8 @@ class Hell(TrickGame):
         self.lead_suit = lead_suit_plain()
         self.free = 0
         self.forced = 0
-        self.bids: list[int] = []
+        self.bids: list[int] = [0] * n  # per seat
+        self.bids_made = 0
         self.tricks_won = [0] * n
         self.phase_id = PHASE_BID
         self.turn = (dealer + 1) % n
@@ -191,7 +192,7 @@ class Hell(TrickGame):
 
     def _forbidden_bid(self) -> int:
         """The bid the hook forbids the dealer now (-1: none)."""
-        if not self.rules["hook"] or len(self.bids) != self.n - 1:
+        if not self.rules["hook"] or self.bids_made != self.n - 1:
             return -1
         k = self.cards - sum(self.bids)
         return k if k >= 0 else -1
@@ -271,8 +272,9 @@ class Hell(TrickGame):
         if self.phase_id == PHASE_PLAY:
             self._play_card(seat, move)
             return
-        self.bids.append(move - BID_BASE)
-        if len(self.bids) == self.n:
+        self.bids[seat] = move - BID_BASE
+        self.bids_made += 1
+        if self.bids_made == self.n:
             self.phase_id = PHASE_PLAY
             self.turn = self.leader = self.dealer
         else:
@@ -338,7 +340,10 @@ class Hell(TrickGame):
             "hand_sizes": [h.bit_count() for h in self.hands],
             "upcard": card_str(self.upcard),
             "trump": "SHDC"[self.trump],
-            "bids": list(self.bids),
+            "bids": [
+                b if (s - self.dealer - 1) % self.n < self.bids_made else None
+                for s, b in enumerate(self.bids)
+            ],
             "forbidden_bid": None if self._forbidden_bid() < 0 else self._forbidden_bid(),
             "tricks_won": list(self.tricks_won),
             "trick": self.current_trick_json() if self.phase_id == PHASE_PLAY else [],
