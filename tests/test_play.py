@@ -105,7 +105,7 @@ def test_cli_watch_match_writes_a_replayable_record(tmp_path: Path) -> None:
     assert m.is_over and m.games_played == 2
     story = runner.invoke(app, ["replay", str(rec), "--lang", "ja"])
     assert story.exit_code == 0
-    assert "トリック" in story.stdout and "seat 0" in story.stdout
+    assert "トリック" in story.stdout and "席0" in story.stdout
 
 
 def test_cli_human_session_with_bad_input(tmp_path: Path) -> None:
