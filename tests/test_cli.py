@@ -368,7 +368,8 @@ def test_replay_of_a_single_game_in_japanese(tmp_path: Path) -> None:
     assert out.exit_code == 0, out.stdout
     text = flat(out.stdout)
     assert "ルール: house-002" in text and "配札" in text and "競り" in text
-    assert "第1トリック" in text and "席0" in text and "記録を検証しました" in text
+    assert "席0" in text and "記録を検証しました" in text
+    assert ("第1トリック" in text) == bool(g.view(None)["tricks"])
     for trick in g.view(None)["tricks"]:
         assert plain(prettify(trick["why"]["ja"])) in text
 

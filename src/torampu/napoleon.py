@@ -957,6 +957,9 @@ class Napoleon(TrickGame):
                     self.adj_seat = s
         self.phase_id = PHASE_PLAY
         self._start_tricks(nap)
+        if self.rules["early_end"] and self._outcome_certain():  # e.g. honors discarded
+            self.early = True
+            self._finish()
 
     def _setup_suits(self) -> None:
         """Which cards follow as which suit under this contract (``suit_masks``, ``eff_suit``)."""
@@ -1110,7 +1113,7 @@ class Napoleon(TrickGame):
         if army >= self.bid_count:
             if self.rules["all_twenty"] != "lose" or self.bid_count == 20:
                 return True
-            return army + open_honors < 20  # the army can no longer take all 20
+            return army == 20 or army + open_honors < 20  # all 20 taken (a loss) or out of reach
         return False
 
     def _finish(self) -> None:
