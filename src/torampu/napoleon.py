@@ -914,6 +914,9 @@ class Napoleon(TrickGame):
             self.high = move
             self.high_seat = seat
             self.passes = 0
+            if not self.soft_pass and self.passed.bit_count() == n - 1:
+                self._win_auction()  # everyone else has passed for good
+                return
         nxt = (seat + 1) % n
         if not self.soft_pass:
             while self.passed >> nxt & 1:
@@ -1124,7 +1127,7 @@ class Napoleon(TrickGame):
     @property
     def alone(self) -> bool:
         """True when the Napoleon has no adjutant (declared, own card, or card in widow)."""
-        return self.adj_seat == self.napoleon
+        return self.alone_declared or self.adj_seat == self.napoleon
 
     def adjutant_known_to(self, seat: Seat | None) -> bool:
         """Whether ``seat`` (``None``: everyone) knows who the adjutant is."""
@@ -1246,7 +1249,7 @@ class Napoleon(TrickGame):
             "alone_declared": self.alone_declared,
         }
         known = self.adjutant_known_to(seat)
-        v["adjutant"] = (None if self.alone else self.adj_seat) if known else None
+        v["adjutant"] = None if not known or self.alone or self.adj_seat < 0 else self.adj_seat
         v["adjutant_known"] = known
         v["alone"] = self.alone if known else None
         if seat is not None and seat == self.napoleon and ph == PHASE_EXCHANGE:
