@@ -459,7 +459,7 @@ _STRENGTHS: dict[tuple[int, bool, bool], list[list[int]]] = {}
 _REASON_MEMO: dict[tuple[int, str], dict[Card, Reason]] = {}
 
 
-def _strength_tables(
+def strength_tables(
     trump: int, sei: int, ura: int, trump_power: bool, joker_request: bool
 ) -> list[list[int]]:
     """Strength of every card, per led suit (index 0..3, 4 = the joker's own suit, -1 = none).
@@ -989,11 +989,11 @@ class Napoleon(TrickGame):
             lead[JOKER] = t if t != NO_TRUMP else NO_SUIT
             self.free = JOKER_BIT  # and a followed joker may be played at any time
         self.lead_suit = lead
-        self.str_tab = _strength_tables(t, self.sei_j, self.ura_j, True, self.joker_request)
+        self.str_tab = strength_tables(t, self.sei_j, self.ura_j, True, self.joker_request)
         self.str_tab_first = (
             self.str_tab
             if self.rules["first_trick_trumps"]
-            else _strength_tables(t, self.sei_j, self.ura_j, False, self.joker_request)
+            else strength_tables(t, self.sei_j, self.ura_j, False, self.joker_request)
         )
         r = self.rules
         self.modifiers = r["killers"] or r["yoromeki"] or r["same_two"]

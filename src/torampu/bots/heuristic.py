@@ -29,10 +29,18 @@ from typing import Any, Final
 
 from torampu.bots.base import Bot, BotError, View, register
 from torampu.cards import HONORS, JOKER, card_str
+from torampu.napoleon import (  # the engine's strength scale and tables (pure helpers)
+    MIGHTY,
+    S_JOKER_STRONG,
+    S_JOKER_WEAK,
+    S_SAME2,
+    S_SAME2_TOP,
+    S_YOROMEKI,
+    strength_tables,
+)
 
 # ------------------------------------------------------------------------------------ cards
 JK: Final = JOKER
-MIGHTY: Final = 12  # AS: suit 0 (S), rank 12 (A)
 QH: Final = 1 * 13 + 10
 QD: Final = 2 * 13 + 10
 QC: Final = 3 * 13 + 10
@@ -47,19 +55,6 @@ _STR: Final = [card_str(c) for c in range(53)]
 _IDX: Final = {s: i for i, s in enumerate(_STR)}
 _CANON_KEY: Final = [(c % 13) * 4 + c // 13 for c in range(52)] + [99]
 """The engine's order of cards in a ``discard`` action: rank 2..A, then suit S H D C, joker last."""
-
-# strengths in a trick (the engine's scale)
-S_SAME2_TOP: Final = 2000
-S_JOKER_STRONG: Final = 1000
-S_JOKER_TOP: Final = 900
-S_YOROMEKI: Final = 850
-S_MIGHTY: Final = 800
-S_SEI: Final = 700
-S_URA: Final = 600
-S_JOKER_WEAK: Final = 500
-S_SAME2: Final = 450
-S_TRUMP: Final = 200
-S_LED: Final = 100
 
 
 def is_honor(c: int) -> bool:
@@ -113,8 +108,12 @@ class Contract:
             lead[JK] = t if t < 4 else NO_SUIT
         self.lead = lead
         """The suit the others must follow when a card is led."""
-        self.tab = self._tables(True)
-        self.tab_first = self.tab if rules["first_trick_trumps"] else self._tables(False)
+        self.tab = strength_tables(t, self.sei, self.ura, True, self.request)
+        self.tab_first = (
+            self.tab
+            if rules["first_trick_trumps"]
+            else strength_tables(t, self.sei, self.ura, False, self.request)
+        )
         self.killers = bool(rules["killers"])
         self.yoromeki = bool(rules["yoromeki"]) and not self.killers
         self.same_two = bool(rules["same_two"])
@@ -131,29 +130,6 @@ class Contract:
             mask[eff[JK]] |= 1 << JK
         self.suit_mask = mask
         """Per suit (0..4), the cards that follow as that suit."""
-
-    def _tables(self, trump_power: bool) -> list[list[int]]:
-        t, sei, ura = self.trump, self.sei, self.ura
-        out = []
-        for led in (0, 1, 2, 3, 4, NO_SUIT):  # index -1 is NO_SUIT
-            tab = []
-            for c in range(52):
-                if c == MIGHTY:
-                    v = S_MIGHTY
-                elif c == sei:
-                    v = S_SEI
-                elif c == ura:
-                    v = S_URA
-                elif c // 13 == t and (trump_power or t == led):
-                    v = S_TRUMP + c % 13
-                elif c // 13 == led:
-                    v = S_LED + c % 13
-                else:
-                    v = 0
-                tab.append(v)
-            tab.append(0 if self.request else S_JOKER_TOP)
-            out.append(tab)
-        return out
 
     def strengths(self, cards: Sequence[int], first: bool, call: bool) -> list[int]:
         """The strength of every card of a (possibly partial) trick; the first maximum wins."""
