@@ -107,6 +107,9 @@ class Hell(TrickGame):
 
     name = "hell"
     spec = SPEC
+    phase_names = PHASE_NAMES
+    play_phase = PHASE_PLAY
+    over_phase = PHASE_OVER
     extra_args = ("cards",)
 
     def __init__(
@@ -175,21 +178,6 @@ class Hell(TrickGame):
         return hands, up
 
     # ---------------------------------------------------------------- contract
-    @property
-    def to_play(self) -> Seat | None:
-        return None if self.phase_id == PHASE_OVER else self.turn
-
-    @property
-    def is_over(self) -> bool:
-        return self.phase_id == PHASE_OVER
-
-    @property
-    def phase(self) -> str:
-        return PHASE_NAMES[self.phase_id]
-
-    def _in_tricks(self) -> bool:
-        return self.phase_id == PHASE_PLAY
-
     def _forbidden_bid(self) -> int:
         """The bid the hook forbids the dealer now (-1: none)."""
         if not self.rules["hook"] or self.bids_made != self.n - 1:

@@ -156,6 +156,9 @@ class Nap(TrickGame):
 
     name = "nap"
     spec = SPEC
+    phase_names = PHASE_NAMES
+    play_phase = PHASE_PLAY
+    over_phase = PHASE_OVER
     extra_args = ("deck_order",)
 
     def __init__(
@@ -276,21 +279,6 @@ class Nap(TrickGame):
         return out
 
     # ---------------------------------------------------------------- contract
-    @property
-    def to_play(self) -> Seat | None:
-        return None if self.phase_id == PHASE_OVER else self.turn
-
-    @property
-    def is_over(self) -> bool:
-        return self.phase_id == PHASE_OVER
-
-    @property
-    def phase(self) -> str:
-        return PHASE_NAMES[self.phase_id]
-
-    def _in_tricks(self) -> bool:
-        return self.phase_id == PHASE_PLAY
-
     def _top_bid(self) -> int:
         return BLUCHER if self.rules["blucher"] else WELLINGTON
 

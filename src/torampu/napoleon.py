@@ -508,6 +508,9 @@ class Napoleon(TrickGame):
 
     name = "napoleon"
     spec = SPEC
+    phase_names = PHASE_NAMES
+    play_phase = PHASE_PLAY
+    over_phase = PHASE_OVER
     extra_args = ("first_bidder",)
     point_cards = HONORS
 
@@ -630,14 +633,6 @@ class Napoleon(TrickGame):
 
     # ---------------------------------------------------------------- contract state
     @property
-    def to_play(self) -> Seat | None:
-        return None if self.phase_id == PHASE_OVER else self.turn
-
-    @property
-    def phase(self) -> str:
-        return PHASE_NAMES[self.phase_id]
-
-    @property
     def contract(self) -> str | None:
         """The winning bid, e.g. ``13S``, once the auction is over."""
         return None if self.napoleon < 0 else bid_str(self.high)
@@ -740,10 +735,6 @@ class Napoleon(TrickGame):
             return ["discard " + " ".join(combo) for combo in combinations(names, self.widow_size)]
         return []
 
-    @property
-    def is_over(self) -> bool:
-        return self.phase_id == PHASE_OVER
-
     def _can_call(self, seat: Seat) -> bool:
         c = self.call_card
         return (
@@ -780,9 +771,6 @@ class Napoleon(TrickGame):
             return DISCARD | out
         moves = self.legal_moves()
         return moves[int(rand() * len(moves))]
-
-    def _in_tricks(self) -> bool:
-        return self.phase_id == PHASE_PLAY
 
     def _illegal_reason(self, move: Move) -> str | None:
         ph = self.phase_id

@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from random import Random
-from typing import Any, Final
+from typing import Any, ClassVar, Final
 
 from torampu.cards import JOKER, SUIT_LETTERS, SUIT_MASKS, Card, CardSet, card_str
 from torampu.explain import Reason, explain
@@ -182,9 +182,29 @@ class TrickGame(Game):
         """The card a play move above ``JOKER`` plays (and its side effect, e.g. a call)."""
         return move
 
+    phase_names: ClassVar[tuple[str, ...]]
+    """The game's phases in ``phase_id`` order, e.g. ``("bid", "play", "over")``."""
+    play_phase: ClassVar[int]
+    """The ``phase_id`` of the tricks."""
+    over_phase: ClassVar[int]
+    """The ``phase_id`` of a finished game."""
+    phase_id: int
+
+    @property
+    def to_play(self) -> Seat | None:
+        return None if self.phase_id == self.over_phase else self.turn
+
+    @property
+    def phase(self) -> str:
+        return self.phase_names[self.phase_id]
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase_id == self.over_phase
+
     def _in_tricks(self) -> bool:
         """Whether the game is in its play phase (tricks under way)."""
-        return self.phase == "play"
+        return self.phase_id == self.play_phase
 
     def _random_move(self, rand: Callable[[], float]) -> int:
         """A uniformly random legal move outside the play phase (override to avoid lists)."""
