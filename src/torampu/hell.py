@@ -28,7 +28,7 @@ import random
 from collections.abc import Mapping
 from typing import Any, Final
 
-from torampu.cards import JOKER, CardSet, card_list, card_str, parse_card, parse_cards, shuffled
+from torampu.cards import JOKER, CardSet, card_list, card_str, parse_card, shuffled
 from torampu.errors import CardError, DealError, IllegalAction, RulesError
 from torampu.explain import Reason
 from torampu.game import Game, Move, Seat, new_seed
@@ -41,6 +41,7 @@ from torampu.trick import (
     TrickGame,
     _moves_of,
     lead_suit_plain,
+    parse_hands,
     plain_winner,
     suit_masks_plain,
 )
@@ -154,25 +155,15 @@ class Hell(TrickGame):
         self.turn = (dealer + 1) % n
 
     def _check_deal(self, deal: Mapping[str, Any]) -> tuple[list[CardSet], int]:
-        if not isinstance(deal, Mapping) or "hands" not in deal or "upcard" not in deal:
-            raise DealError('a Hell deal is {"hands": [[card, …] per seat], "upcard": "7H"}')
-        hands_in = deal["hands"]
-        if not isinstance(hands_in, list | tuple) or len(hands_in) != self.n:
-            raise DealError(f"the deal must have {self.n} hands")
-        seen = 0
-        hands = []
+        shape = '{"hands": [[card, …] per seat], "upcard": "7H"}'
+        hands = parse_hands(deal, self.n, self.cards, (1 << 52) - 1, shape)
+        seen = sum(hands)
+        if "upcard" not in deal:
+            raise DealError(f"a deal is {shape}")
         try:
-            for i, h in enumerate(hands_in):
-                s = parse_cards(h)
-                if s.bit_count() != self.cards:
-                    raise DealError(f"hand {i} has {s.bit_count()} cards, not {self.cards}")
-                if s & seen or s >> JOKER & 1:
-                    raise DealError(f"hand {i} repeats a card or holds a joker")
-                seen |= s
-                hands.append(s)
             up = parse_card(str(deal["upcard"]))
         except CardError as e:
-            raise DealError(f"bad card in deal: {e}") from None
+            raise DealError(f"bad upcard: {e}") from None
         if up == JOKER or seen >> up & 1:
             raise DealError("the upcard must be a card not in any hand")
         return hands, up

@@ -40,7 +40,7 @@ import random
 from collections.abc import Mapping
 from typing import Any, Final
 
-from torampu.cards import JOKER, CardSet, card_list, card_str, parse_card, parse_cards, shuffled
+from torampu.cards import JOKER, CardSet, card_list, card_str, parse_card, shuffled
 from torampu.errors import CardError, DealError, IllegalAction, RulesError
 from torampu.explain import Reason
 from torampu.game import Game, Move, Seat
@@ -53,6 +53,7 @@ from torampu.trick import (
     TrickGame,
     _moves_of,
     lead_suit_plain,
+    parse_hands,
     plain_winner,
     suit_masks_plain,
 )
@@ -243,31 +244,18 @@ class Nap(TrickGame):
 
     def _check_deal(self, deal: Mapping[str, Any]) -> tuple[list[CardSet], list[int]]:
         """Hands and the undealt stock (in the deal's order, else in index order)."""
-        if not isinstance(deal, Mapping) or "hands" not in deal:
-            raise DealError('a Nap deal is {"hands": [[5 cards] per seat], "stock": [...]}')
-        hands_in = deal["hands"]
-        if not isinstance(hands_in, list | tuple) or len(hands_in) != self.n:
-            raise DealError(f"the deal must have {self.n} hands")
-        seen = 0
-        hands = []
+        hands = parse_hands(
+            deal, self.n, 5, self.deck_set, '{"hands": [[5 cards] per seat], "stock": [...]}'
+        )
+        rest = self.deck_set & ~sum(hands)
+        if "stock" not in deal:
+            return hands, [c for c in self.deck_cards if rest >> c & 1]
         try:
-            for i, h in enumerate(hands_in):
-                s = parse_cards(h)
-                if s.bit_count() != 5:
-                    raise DealError(f"hand {i} has {s.bit_count()} cards, not 5")
-                if s & seen or s & ~self.deck_set:
-                    raise DealError(f"hand {i} repeats a card or holds one not in the deck")
-                seen |= s
-                hands.append(s)
-            rest = self.deck_set & ~seen
-            if "stock" in deal:
-                stock = [parse_card(str(c)) for c in deal["stock"]]
-                if sum(_BIT[c] for c in stock) != rest or len(stock) != rest.bit_count():
-                    raise DealError("the stock must hold exactly the cards not dealt")
-            else:
-                stock = [c for c in self.deck_cards if rest >> c & 1]
+            stock = [parse_card(str(c)) for c in deal["stock"]]
         except CardError as e:
-            raise DealError(f"bad card in deal: {e}") from None
+            raise DealError(f"bad card in the stock: {e}") from None
+        if sum(_BIT[c] for c in stock) != rest or len(stock) != rest.bit_count():
+            raise DealError("the stock must hold exactly the cards not dealt")
         return hands, stock
 
     def gathered(self) -> list[int]:

@@ -79,7 +79,16 @@ from torampu.errors import CardError, DealError, IllegalAction, RulesError
 from torampu.explain import Reason, explain
 from torampu.game import Move, Seat, new_seed
 from torampu.options import Option, Rules, RuleSpec
-from torampu.trick import _BIT, _MOVES_OF, _STRS_OF, NO_SUIT, TrickGame, _moves_of, suit_masks_plain
+from torampu.trick import (
+    _BIT,
+    _MOVES_OF,
+    _STRS_OF,
+    NO_SUIT,
+    TrickGame,
+    _moves_of,
+    parse_hands,
+    suit_masks_plain,
+)
 
 # ---------------------------------------------------------------------------------------- options
 OPTIONS: Final = [
@@ -590,27 +599,18 @@ class Napoleon(TrickGame):
         self.played = 0
 
     def _check_deal(self, deal: Mapping[str, Any]) -> tuple[list[CardSet], CardSet]:
-        if not isinstance(deal, Mapping) or "hands" not in deal:
-            raise DealError('a Napoleon deal is {"hands": [[card, …] per seat], "widow": [...]}')
-        hands_in = deal["hands"]
-        if not isinstance(hands_in, list | tuple) or len(hands_in) != self.n:
-            raise DealError(f"the deal must have {self.n} hands")
-        seen = 0
-        hands = []
+        hands = parse_hands(
+            deal,
+            self.n,
+            self.hand_size,
+            self.deck_set,
+            '{"hands": [[card, …] per seat], "widow": [...]}',
+        )
+        seen = sum(hands)
         try:
-            for i, hand in enumerate(hands_in):
-                s = parse_cards(hand)
-                if s.bit_count() != self.hand_size:
-                    raise DealError(
-                        f"hand {i} has {s.bit_count()} cards, the rules deal {self.hand_size}"
-                    )
-                if s & seen:
-                    raise DealError(f"hand {i} repeats {card_list(s & seen)}")
-                seen |= s
-                hands.append(s)
             widow = parse_cards(deal.get("widow", []))
         except CardError as e:
-            raise DealError(f"bad card in deal: {e}") from None
+            raise DealError(f"bad card in the widow: {e}") from None
         if widow.bit_count() != self.widow_size or widow & seen:
             raise DealError(f"the widow must hold {self.widow_size} cards not in any hand")
         if seen | widow != self.deck_set:
@@ -620,9 +620,6 @@ class Napoleon(TrickGame):
                 f"extra {card_list((seen | widow) & ~self.deck_set)}"
             )
         return hands, widow
-
-    def _deal_json(self) -> dict[str, Any]:
-        return {"hands": [card_list(h) for h in self.hands], "widow": card_list(self.widow)}
 
     def _deal_record(self) -> dict[str, Any]:
         hands, widow = self.initial

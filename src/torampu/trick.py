@@ -18,12 +18,22 @@ explanation. A game plugs in what its rules say through three hooks:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from random import Random
 from typing import Any, ClassVar, Final
 
-from torampu.cards import JOKER, SUIT_LETTERS, SUIT_MASKS, Card, CardSet, card_str
+from torampu.cards import (
+    JOKER,
+    SUIT_LETTERS,
+    SUIT_MASKS,
+    Card,
+    CardSet,
+    card_list,
+    card_str,
+    parse_cards,
+)
+from torampu.errors import CardError, DealError
 from torampu.explain import Reason, explain
 from torampu.game import Game, Seat
 
@@ -340,6 +350,35 @@ class TrickGame(Game):
         return [
             {"seat": (self.leader + i) % n, "card": card_str(c)} for i, c in enumerate(self.trick)
         ]
+
+
+def parse_hands(
+    deal: Mapping[str, Any], n: int, size: int, deck: CardSet, shape: str
+) -> list[CardSet]:
+    """The hands of a fixed deal, checked: ``n`` hands of ``size`` cards each, no card twice,
+    every card in ``deck``. Raises :class:`DealError` naming the problem (``shape`` describes
+    the game's deal format for the message)."""
+    if not isinstance(deal, Mapping) or "hands" not in deal:
+        raise DealError(f"a deal is {shape}")
+    hands_in = deal["hands"]
+    if not isinstance(hands_in, list | tuple) or len(hands_in) != n:
+        raise DealError(f"the deal must have {n} hands")
+    seen = 0
+    hands = []
+    for i, hand in enumerate(hands_in):
+        try:
+            s = parse_cards(hand)
+        except CardError as e:
+            raise DealError(f"bad card in hand {i}: {e}") from None
+        if s.bit_count() != size:
+            raise DealError(f"hand {i} has {s.bit_count()} cards, the rules deal {size}")
+        if s & seen:
+            raise DealError(f"hand {i} repeats {card_list(s & seen)}")
+        if s & ~deck:
+            raise DealError(f"hand {i} holds {card_list(s & ~deck)}, not in this game's deck")
+        seen |= s
+        hands.append(s)
+    return hands
 
 
 def suit_masks_plain() -> list[CardSet]:
