@@ -54,3 +54,16 @@ def test_hell_bids_are_scored_per_seat() -> None:
     for s in range(3):
         bid, won = res["bids"][s], res["tricks"][s]
         assert res["scores"][s] == (10 + 3 * bid if bid == won else -3 * abs(bid - won))
+
+
+@pytest.mark.parametrize("preset", ["standard", "yaita"])
+@pytest.mark.parametrize("players", [2, 3, 4, 5, 6, 8])
+def test_daifugo(preset: str, players: int) -> None:
+    assert api_test("daifugo", preset, players, games=3, seed=players) == 3
+
+
+@pytest.mark.parametrize("preset", ["standard", "yaita"])
+def test_daifugo_later_games(preset: str) -> None:
+    """A later game of a match: titles from the last game, so the exchange (or 天変地異) runs."""
+    titles = [4, 3, 2, 1, 0]
+    assert api_test("daifugo", preset, 5, games=4, seed=11, titles=titles, defense=1) == 4

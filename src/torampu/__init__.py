@@ -15,6 +15,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from torampu.daifugo import SPEC as DAIFUGO_SPEC
+from torampu.daifugo import Daifugo, DaifugoMatch
 from torampu.errors import (
     CardError,
     DealError,
@@ -56,6 +58,7 @@ _GAMES: dict[str, tuple[RuleSpec, Any, type[Match]]] = {
     "napoleon": (NAPOLEON_SPEC, Napoleon, NapoleonMatch),
     "nap": (NAP_SPEC, Nap, NapMatch),
     "hell": (HELL_SPEC, Hell, HellMatch),
+    "daifugo": (DAIFUGO_SPEC, Daifugo, DaifugoMatch),
 }
 
 

@@ -16,9 +16,10 @@ from torampu.errors import IllegalAction
 from torampu.game import Game
 
 _CARD_NAMES = {card_str(c): c for c in range(53)}
-_NOT_SCANNED = ("rules", "legal_actions", "adjutant_card")
+_NOT_SCANNED = ("rules", "legal_actions", "adjutant_card", "stands_for")
 """View keys that name cards without placing them, skipped at any depth: the rules (e.g.
-``joker_call: 3S``), the legal actions (``adjutant AS`` names any card) and the adjutant card."""
+``joker_call: 3S``), the legal actions (``adjutant AS`` names any card), the adjutant card and
+what a Daifugo joker stands for (``6S`` when a joker fills that cell of a run)."""
 
 
 def _strings(obj: Any) -> Iterator[str]:

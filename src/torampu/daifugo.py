@@ -1,0 +1,1356 @@
+"""Daifugo (大富豪 / 大貧民), with every house rule of source 004 as an option.
+
+The rules (source 004; digest in ``spec/rules.md`` §4)
+-----------------------------------------------------
+2–8 players; 52 cards and ``jokers`` jokers, all dealt. Ranks from weak to strong:
+3 4 5 6 7 8 9 T J Q K A 2, then the joker. A play is a single, a group (2+ cards of one rank) or,
+with ``stairs``, a run (3+ consecutive ranks of one suit); with ``joker_wild`` a joker stands for
+any card of a group or run, and alone it is the strongest single. On an empty table the leader
+plays anything; afterwards a play must have the same shape and size and be stronger (a run beats
+a run whose highest card is below its lowest). A player may pass (``pass_rejoin``: and play again
+later in the round). When play comes back to the last player with everyone else passing, the
+table is flushed (流す) and that player leads. Going out in order gives the titles 大富豪, 富豪,
+平民…, 貧民, 大貧民; a match (:class:`DaifugoMatch`) carries them into the next game, whose
+exchange makes the poor give their best cards (automatically) and the rich return cards of their
+choice (``exchange …``).
+
+House rules, each an option: 革命 (4+ of a rank reverse the order until another revolution),
+8切り, 11バック, 5とび, 7渡し (``give …``), 10捨て (``discard …``), Qリバース, 砂嵐, ビッグセブン,
+クーデター, 階段 and 階段革命, 縛り / 激縛 / 逆縛, 都落ち, 防衛, 天変地異, 大革命, ♠3返し,
+forbidden finishes (反則上がり) and the finishing play staying on the table.
+
+Rulings beyond ``rules.md`` (the source is silent or ambiguous)
+---------------------------------------------------------------
+* Jokers stand for the rank of the group or the cell of the run they are in, for every rule that
+  counts cards (8切り, 5とび, 7渡し, 革命, 砂嵐, ビッグセブン, クーデター). A group of jokers only
+  is the strongest group of its size. Without ``joker_wild`` a joker may only be played alone.
+* A lone joker is never wild: it ignores locks, beats every single and is beaten only by ♠3
+  (``spade3_return``, which obeys a lock like any card).
+* Locks (縛り): a play's suits are those of its real cards. Two consecutive plays "have the same
+  suits" when the first has no joker (or was made under the lock) and the second's real suits are
+  the same set; a joker then takes the missing suit. Under a lock a play's real cards must all be
+  of the locked suits (a lone joker excepted).
+* 激縛 (``strict_lock``) forms when the plays that form a lock are also consecutive in rank (each
+  the next stronger one; for runs, the next run starts just above the last); then only the same
+  suits at the next rank may follow. With ``strict_lock`` but not ``lock`` only this form locks.
+* 逆縛 (``reverse_lock``) applies to singles and groups without jokers: the same suits one rank
+  weaker than the table (in the current order) may be played and lock at once; not under 激縛.
+* 11バック toggles: a second J play while it is in force restores the order until the flush.
+* クーデター toggles the order like a revolution and then fixes it for the rest of the game
+  (no revolution, counter-revolution or stair revolution changes it).
+* 5とび skips 2k−1 players who could play now (active, and not out of the round under
+  ``pass_rejoin: false``); when that reaches back to the player, the table is flushed.
+* 7渡し gives to the next player still in the game in the direction of play. Going out by giving
+  or discarding is never a foul, except under ``8JK`` when the 7/10 play used a joker.
+* 都落ち: the dropped 大富豪's hand is put face up on the discard pile.
+* 大革命 flips the previous titles in full (the middle 平民 stay).
+* The poor give their best cards by rank (jokers first); between equal ranks ♠ ♥ ♦ ♣.
+  Under 防衛 the 大富豪–大貧民 exchange grows by one card per defended title, without asking.
+* Dealing: the cards go round from the dealer's left in game 1 and from the 大富豪 later (004 ①1:
+  "階級の上の人から"), so extra cards go to those seats. A fixed deal may leave cards out (シケ);
+  if nobody holds the ``first_lead`` card, the player after the dealer leads game 1 freely.
+* Points per game (option ``points``): ``rank`` gives n for 大富豪 down to 1 for 大貧民 (as the
+  UECda tournaments), ``zero_sum`` gives +2 大富豪, +1 富豪, 0 平民, −1 貧民, −2 大貧民.
+
+>>> import torampu
+>>> g = torampu.new_game("daifugo", rules="standard", players=4, seed=1)
+>>> g.phase, g.to_play, g.legal_actions()[:3]
+('play', 1, ['play 3D', 'play 3D 3H', 'play 3D 4D 5D'])
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from itertools import pairwise
+from typing import Any, Final
+
+from torampu.cards import card_str, parse_card, shuffled
+from torampu.daifugo_plays import (
+    D2,
+    D3,
+    D4,
+    D5,
+    D7,
+    D8,
+    D9,
+    D10,
+    DA,
+    DISCARD,
+    DJ,
+    DQ,
+    DRANK,
+    EXCHANGE,
+    GIVE,
+    GROUP,
+    JOKER_RANK,
+    JSHIFT,
+    K_DISCARD,
+    K_EXCHANGE,
+    K_GIVE,
+    K_PASS,
+    K_PLAY,
+    KING_HEARTS,
+    KSHIFT,
+    PASS,
+    REAL,
+    RUN,
+    SHAPES,
+    SINGLE,
+    THREE_SPADES,
+    TWOS,
+    Info,
+    all_plays,
+    cards_words,
+    info,
+    parse_cards_jokers,
+    parse_play,
+    play_str,
+    stands_for,
+    strongest,
+    subsets,
+)
+from torampu.errors import CardError, DealError, IllegalAction, RulesError
+from torampu.game import Game, Move, Seat
+from torampu.match import Match
+from torampu.options import Option, Rules, RuleSpec
+
+_BOOL_ON = (False, True)
+_BOOL_OFF = (True, False)
+
+OPTIONS: Final = [
+    Option("players", "int", (5, 2, 3, 4, 6, 7, 8), "number of players", source="004"),
+    Option(
+        "jokers", "int", (1, 0, 2, 3), "jokers in the deck (004's house rules: 3)", source="004"
+    ),
+    Option(
+        "joker_wild",
+        "bool",
+        _BOOL_OFF,
+        "a joker may stand for any card in a group or run; alone it is the strongest single",
+        source="004",
+    ),
+    Option(
+        "spade3_return",
+        "bool",
+        _BOOL_OFF,
+        "3S alone beats a lone joker and flushes the table",
+        source="004",
+    ),
+    Option(
+        "first_lead",
+        "choice",
+        ("3D", "4D", "3C", "3H", "3S"),
+        "the holder of this card leads game 1 and must include it",
+        source="004",
+    ),
+    Option(
+        "later_lead",
+        "choice",
+        ("daihinmin", "first_lead"),
+        "who leads games 2+: the 大貧民, or the holder of the first_lead card",
+        source="004",
+    ),
+    Option(
+        "exchange",
+        "bool",
+        _BOOL_OFF,
+        "from game 2 the poor give their best cards; the rich return cards of their choice",
+        source="004",
+    ),
+    Option(
+        "pass_rejoin",
+        "bool",
+        _BOOL_OFF,
+        "a player who passed may play again later in the same round (false: out until the flush)",
+        source="004",
+    ),
+    Option("revolution", "bool", _BOOL_OFF, "4+ of a rank reverse the order (革命)", source="004"),
+    Option(
+        "eight_cut", "bool", _BOOL_OFF, "a play with an 8 flushes the table (8切り)", source="004"
+    ),
+    Option("eleven_back", "bool", _BOOL_ON, "a J reverses the order until the flush", source="004"),
+    Option("five_skip", "bool", _BOOL_ON, "k fives skip 2k-1 players (5とび)", source="004"),
+    Option("seven_pass", "bool", _BOOL_ON, "k sevens: give up to k cards (7渡し)", source="004"),
+    Option("ten_discard", "bool", _BOOL_ON, "k tens: discard up to k cards (10捨て)", source="004"),
+    Option(
+        "queen_reverse",
+        "bool",
+        _BOOL_ON,
+        "an odd number of Qs reverses the direction",
+        source="004",
+    ),
+    Option(
+        "sandstorm",
+        "bool",
+        _BOOL_ON,
+        "three 3s or four 4s (in revolution three 2s, four As) go over anything and flush",
+        source="004",
+    ),
+    Option("big_seven", "bool", _BOOL_ON, "three 7s: everyone passes their hand on", source="004"),
+    Option(
+        "coup", "bool", _BOOL_ON, "three 9s: a revolution that cannot be reversed", source="004"
+    ),
+    Option("stairs", "bool", _BOOL_OFF, "runs of 3+ in one suit (階段)", source="004"),
+    Option("stair_revolution", "bool", _BOOL_ON, "a run of 5+ causes a revolution", source="004"),
+    Option(
+        "lock",
+        "bool",
+        _BOOL_ON,
+        "縛り: consecutive plays of the same suits lock them",
+        source="004",
+    ),
+    Option(
+        "strict_lock", "bool", _BOOL_ON, "激縛: same suits at the next rank lock both", source="004"
+    ),
+    Option(
+        "reverse_lock",
+        "bool",
+        _BOOL_ON,
+        "逆縛: same suit one rank below locks at once",
+        source="004",
+    ),
+    Option(
+        "miyako_ochi", "bool", _BOOL_ON, "都落ち: the old 大富豪 drops out if beaten", source="004"
+    ),
+    Option(
+        "defense", "bool", _BOOL_ON, "防衛: a defended 大富豪 exchanges one card more", source="004"
+    ),
+    Option(
+        "tenpen", "bool", _BOOL_ON, "天変地異: a 大貧民 with only 3–10 swaps hands", source="004"
+    ),
+    Option(
+        "great_revolution",
+        "bool",
+        _BOOL_ON,
+        "大革命: the 大貧民 going out first ends the game and flips the titles",
+        source="004",
+    ),
+    Option(
+        "forbidden_finish",
+        "set",
+        ("2", "JK", "KH", "8JK"),
+        "going out with any of these makes the player last (8JK: an 8-cut, 7- or 10-play "
+        "with a joker)",
+        source="004",
+    ),
+    Option(
+        "finish_stays",
+        "bool",
+        _BOOL_OFF,
+        "the cards a player goes out with stay on the table for the next player to beat",
+        source="004",
+    ),
+    Option(
+        "points",
+        "choice",
+        ("rank", "zero_sum"),
+        "points per game: rank = n for 大富豪 … 1 for 大貧民; zero_sum = +2 +1 0 -1 -2",
+    ),
+]
+
+_YAITA_ON = [
+    *("eleven_back", "five_skip", "seven_pass", "ten_discard", "queen_reverse", "sandstorm"),
+    *("big_seven", "coup", "stair_revolution", "lock", "strict_lock", "reverse_lock"),
+    *("miyako_ochi", "defense", "tenpen", "great_revolution"),
+]
+
+
+def _check(r: Rules) -> None:
+    if r["stair_revolution"] and not r["stairs"]:
+        raise RulesError("option 'stair_revolution' needs 'stairs' (runs) on")
+    if r["defense"] and not r["exchange"]:
+        raise RulesError("option 'defense' changes the exchange: it needs 'exchange' on")
+
+
+SPEC: Final = RuleSpec(
+    "daifugo",
+    OPTIONS,
+    {
+        "standard": {},
+        "yaita": {
+            "jokers": 3,
+            "first_lead": "4D",
+            "forbidden_finish": ["2", "JK", "KH", "8JK"],
+            **dict.fromkeys(_YAITA_ON, True),
+        },
+    },
+    "standard",
+    check=_check,
+    preset_notes={
+        "standard": "004's basic rules: 1 joker, 3D leads, revolution, exchange, stairs, 8-cut",
+        "yaita": "004's house rules (ヤイタ式): 3 jokers, 4D leads, every house rule on",
+    },
+)
+
+TITLES: Final = ("daifugo", "fugo", "heimin", "hinmin", "daihinmin")
+TITLES_JA: Final = {
+    "daifugo": "大富豪",
+    "fugo": "富豪",
+    "heimin": "平民",
+    "hinmin": "貧民",
+    "daihinmin": "大貧民",
+}
+
+
+def title_names(n: int) -> list[str]:
+    """The title of each finishing position for ``n`` players.
+
+    >>> title_names(5)
+    ['daifugo', 'fugo', 'heimin', 'hinmin', 'daihinmin']
+    >>> title_names(3)
+    ['daifugo', 'heimin', 'daihinmin']
+    """
+    if n == 2:
+        return ["daifugo", "daihinmin"]
+    if n == 3:
+        return ["daifugo", "heimin", "daihinmin"]
+    return ["daifugo", "fugo"] + ["heimin"] * (n - 4) + ["hinmin", "daihinmin"]
+
+
+def points_for(rules: Rules, n: int) -> list[int]:
+    """Points per finishing position under the ``points`` option."""
+    if rules["points"] == "rank":
+        return list(range(n, 0, -1))
+    value = {"daifugo": 2, "fugo": 1, "heimin": 0, "hinmin": -1, "daihinmin": -2}
+    return [value[t] for t in title_names(n)]
+
+
+# ------------------------------------------------------------------------------ explanations
+_SUIT_NAMES = {"S": ("♠", "♠"), "H": ("♥", "♥"), "D": ("♦", "♦"), "C": ("♣", "♣")}
+
+MESSAGES: Final[dict[str, tuple[str, str]]] = {
+    "flush": ("everyone passed: the table is flushed, {p} leads", "全員パス: 場が流れ、{p}から"),
+    "eight_cut": ("8切り: the table is flushed, {p} leads", "8切り: 場が流れ、{p}から"),
+    "spade3": ("♠3 beats the lone joker: the table is flushed", "スペ3返し: 場が流れる"),
+    "sandstorm": ("砂嵐: played over anything, the table is flushed", "砂嵐: 場が流れる"),
+    "revolution": ("革命: the order is reversed (3 strongest, 2 weakest)", "革命: 強弱が逆転"),
+    "counter_revolution": ("革命返し: the order is normal again", "革命返し: 強弱が元に戻る"),
+    "stair_revolution": ("階段革命: a run of 5+ reverses the order", "階段革命: 強弱が逆転"),
+    "coup": (
+        "クーデター: three 9s reverse the order for the rest of the game",
+        "クーデター: 9三枚で革命 (この試合は返せない)",
+    ),
+    "coup_fixed": (
+        "no revolution: the coup fixed the order for this game",
+        "クーデター中: 革命は起きない",
+    ),
+    "eleven_back": (
+        "11バック: the order is reversed until the flush",
+        "11バック: 流れるまで強弱が逆",
+    ),
+    "eleven_back_off": ("11バック again: the order is normal until the flush", "11バック返し"),
+    "five_skip": ("5とび: {k} player(s) skipped", "5とび: {k}人とばし"),
+    "five_skip_back": (
+        "5とび: the skip comes back round, the table is flushed",
+        "5とび: 自分に戻り場が流れる",
+    ),
+    "seven_pass": (
+        "7渡し: {p} may give up to {k} card(s) to {q}",
+        "7渡し: {p}が{q}に{k}枚まで渡せる",
+    ),
+    "ten_discard": (
+        "10捨て: {p} may discard up to {k} card(s)",
+        "10捨て: {p}が{k}枚まで捨てられる",
+    ),
+    "queen_reverse": ("Qリバース: the direction of play is reversed", "Qリバース: 順番が逆回り"),
+    "big_seven": (
+        "ビッグセブン: every player passes their whole hand to the next",
+        "ビッグセブン: 全員が手札を次の人へ渡す",
+    ),
+    "lock": ("縛り: {suits} only until the flush", "縛り: {suits}のみ"),
+    "strict_lock": ("激縛: {suits} at the next rank only", "激縛: {suits}の次の数字のみ"),
+    "reverse_lock": ("逆縛: one rank below in {suits} locks at once", "逆縛: {suits}で縛り"),
+    "out": ("{p} goes out", "{p}があがり"),
+    "finish_stays": ("the finishing cards stay on the table", "あがりの札は場に残る"),
+    "finish_flush": ("the table is flushed after a finish; {q} leads", "あがりで場が流れ、{q}から"),
+    "foul": (
+        "反則上がり: finished with {card} → ranked last",
+        "反則上がり: {card}であがり → 大貧民",
+    ),
+    "miyako_ochi": (
+        "都落ち: {q} went out first, the previous 大富豪 {p} drops out",
+        "都落ち: {q}が先にあがり、前の大富豪{p}は脱落",
+    ),
+    "great_revolution": (
+        "大革命: the 大貧民 went out first; the game ends and every title flips",
+        "大革命: 大貧民が一番にあがり、試合終了・地位が逆転",
+    ),
+    "tenpen": (
+        "天変地異: the 大貧民's hand is all 3–10, so it swaps hands with the 大富豪 (no exchange)",
+        "天変地異: 大貧民の手札が3〜10のみ、大富豪と手札を全部交換 (カード交換なし)",
+    ),
+    "game_over": ("the game is over", "試合終了"),
+}
+
+
+def why(code: str, **params: Any) -> dict[str, str]:
+    """A ruling as ``{"code", "en", "ja"}``; ``p``/``q`` are seats, ``suits`` a suit set."""
+    en_t, ja_t = MESSAGES[code]
+    en_p: dict[str, Any] = dict(params)
+    ja_p: dict[str, Any] = dict(params)
+    for key in ("p", "q"):
+        if key in params:
+            en_p[key] = f"seat {params[key]}"
+            ja_p[key] = f"{params[key]}番"
+    if "suits" in params:
+        sym = "".join("♠♥♦♣"[s] for s in range(4) if params["suits"] >> s & 1)
+        en_p["suits"] = ja_p["suits"] = sym
+    return {"code": code, "en": en_t.format(**en_p), "ja": ja_t.format(**ja_p)}
+
+
+# ------------------------------------------------------------------------------------ phases
+PH_EXCHANGE: Final = 0
+PH_PLAY: Final = 1
+PH_GIVE: Final = 2
+PH_DISCARD: Final = 3
+PH_OVER: Final = 4
+PHASE_NAMES: Final = ("exchange", "play", "give", "discard", "over")
+
+_FIRST_LEAD_CARDS: Final = {s: parse_card(s) for s in ("3D", "4D", "3C", "3H", "3S")}
+
+
+def _seats(bits: int) -> list[int]:
+    return [s for s in range(bits.bit_length()) if bits >> s & 1]
+
+
+class Daifugo(Game):
+    """One game of Daifugo. Create it with ``torampu.new_game("daifugo", …)``.
+
+    ``titles`` (a finishing position per seat from the previous game, 0 = 大富豪) makes it a
+    later game of a match: exchange, 都落ち, 大革命 and 天変地異 need it; ``defense`` is how
+    many times in a row the 大富豪 has defended the title.
+    """
+
+    name = "daifugo"
+    spec = SPEC
+    extra_args = ("titles", "defense")
+
+    def __init__(
+        self,
+        rules: Rules,
+        seed: int,
+        deal: Mapping[str, Any] | None = None,
+        dealer: Seat = 0,
+        titles: Sequence[int] | None = None,
+        defense: int = 0,
+    ) -> None:
+        self.rules = r = rules
+        self.n = n = r["players"]
+        if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < n:
+            raise DealError(f"dealer must be a seat 0..{n - 1}, not {dealer!r}")
+        if titles is not None:
+            if (
+                not isinstance(titles, list | tuple)
+                or any(isinstance(t, bool) or not isinstance(t, int) for t in titles)
+                or sorted(titles) != list(range(n))
+            ):
+                raise DealError(
+                    f"titles must give each seat a distinct position 0..{n - 1}, not {titles!r}"
+                )
+            titles = list(titles)
+        if isinstance(defense, bool) or not isinstance(defense, int) or defense < 0:
+            raise DealError(f"defense must be a whole number ≥ 0, not {defense!r}")
+        self.seed = seed
+        self.dealer = dealer
+        self.titles: list[int] | None = titles
+        self.defense = defense
+        self.rng = random.Random(seed)
+        self.history = []
+        self.njokers = r["jokers"]
+        self.wild = r["joker_wild"]
+        if deal is None:
+            self.hands, self.jok = self._deal()
+        else:
+            self.hands, self.jok = self._check_deal(deal)
+        self.initial = (tuple(self.hands), tuple(self.jok))
+        self.set_aside = REAL & ~sum(self.hands)
+        self.known = list(self.hands)
+        """Cards each seat has legitimately seen in some hand (its own, given, received)."""
+        self.public = 0
+        """Cards everyone knows the place of (天変地異's revealed hand)."""
+        self.active = (1 << n) - 1
+        self.finished: list[Seat] = []
+        self.fouls: list[Seat] = []
+        self.fallen = -1
+        self.ranking: list[Seat] = []
+        self.great = False
+        self.revolution = False
+        self.fixed = False
+        self.eleven = False
+        self.direction = 1
+        self.table = 0
+        self.table_info: Info | None = None
+        self.table_by = -1
+        self.round_real = 0
+        self.round_jokers = 0
+        self.pile_real = 0
+        self.pile_jokers = 0
+        self.trash_real = 0
+        self.trash_jokers = 0
+        self.recent: tuple[tuple[int, Info], ...] = ()
+        self.plays_in_round = 0
+        self.lock_suits = 0
+        self.strict = False
+        self.passed = 0
+        self.pending = 0  # cards that may be given or discarded now
+        self.pending_play = 0
+        self.must_include = -1
+        self.log: list[dict[str, Any]] = []
+        self.exchanges: list[dict[str, Any]] = []
+        self.exchange_queue: list[tuple[Seat, Seat, int]] = []
+        self.tenpen: dict[str, Any] | None = None
+        self.phase_id = PH_PLAY
+        self.turn: int = -1
+        self._start()
+
+    # ------------------------------------------------------------------ dealing and exchange
+    def _deal(self) -> tuple[list[int], list[int]]:
+        n = self.n
+        cards = shuffled(self.rng, list(range(52)) + [52] * self.njokers)
+        if self.titles is None:
+            order = [(self.dealer + 1 + i) % n for i in range(n)]
+        else:
+            order = sorted(range(n), key=lambda s: self.titles[s])  # type: ignore[index]
+        hands = [0] * n
+        jok = [0] * n
+        for i, c in enumerate(cards):
+            s = order[i % n]
+            if c == 52:
+                jok[s] += 1
+            else:
+                hands[s] |= 1 << c
+        return hands, jok
+
+    def _check_deal(self, deal: Mapping[str, Any]) -> tuple[list[int], list[int]]:
+        shape = '{"hands": [[card, …] per seat]}'
+        if not isinstance(deal, Mapping) or not isinstance(deal.get("hands"), list):
+            raise DealError(f"a Daifugo deal is {shape}")
+        rows = deal["hands"]
+        if len(rows) != self.n:
+            raise DealError(f"the deal has {len(rows)} hands for {self.n} players")
+        hands = [0] * self.n
+        jok = [0] * self.n
+        seen = 0
+        for s, row in enumerate(rows):
+            if not isinstance(row, list) or not all(isinstance(w, str) for w in row):
+                raise DealError(f"hand {s} must be a list of card strings, as in {shape}")
+            for w in row:
+                try:
+                    c = parse_card(w)
+                except CardError as e:
+                    raise DealError(f"hand {s}: {e}") from None
+                if c == 52:
+                    jok[s] += 1
+                    continue
+                if seen >> c & 1:
+                    raise DealError(f"{card_str(c)} is dealt twice")
+                seen |= 1 << c
+                hands[s] |= 1 << c
+        if sum(jok) > self.njokers:
+            raise DealError(f"the deal has {sum(jok)} jokers; the rules have {self.njokers}")
+        if not any(hands) and not any(jok):
+            raise DealError("the deal gives nobody any card")
+        return hands, jok
+
+    def _start(self) -> None:
+        r = self.rules
+        titles = self.titles
+        if titles is not None and self.n >= 2:
+            rich = titles.index(0)
+            poor = titles.index(self.n - 1)
+            if (
+                r["tenpen"]
+                and self.jok[poor] == 0
+                and self.hands[poor]
+                and all(DRANK[c] <= D10 for c in _cards(self.hands[poor]))
+            ):
+                revealed = self.hands[poor]
+                self.tenpen = {"poor": poor, "rich": rich, "hand": cards_words(revealed, 0)}
+                self.hands[poor], self.hands[rich] = self.hands[rich], self.hands[poor]
+                self.jok[poor], self.jok[rich] = self.jok[rich], self.jok[poor]
+                self.known[poor] |= self.hands[poor]
+                self.known[rich] |= self.hands[rich]
+                self.public |= revealed
+                self.log.append({"seat": poor, "action": "tenpen", "why": [why("tenpen")]})
+            elif r["exchange"]:
+                pairs = [(rich, poor, 2 + (self.defense if r["defense"] else 0))]
+                if self.n >= 4:
+                    pairs.append((titles.index(1), titles.index(self.n - 2), 1))
+                for rich_s, poor_s, k in pairs:
+                    k = min(k, self.hands[poor_s].bit_count() + self.jok[poor_s])
+                    if k <= 0:
+                        continue
+                    real, j = strongest(self.hands[poor_s], self.jok[poor_s], k)
+                    self.hands[poor_s] &= ~real
+                    self.jok[poor_s] -= j
+                    self.hands[rich_s] |= real
+                    self.jok[rich_s] += j
+                    self.known[rich_s] |= real
+                    self.exchanges.append(
+                        {
+                            "rich": rich_s,
+                            "poor": poor_s,
+                            "count": k,
+                            "given": cards_words(real, j),
+                            "returned": None,
+                        }
+                    )
+                    self.exchange_queue.append((rich_s, poor_s, k))
+        if self.exchange_queue:
+            self.phase_id = PH_EXCHANGE
+            self.turn = self.exchange_queue[0][0]
+        else:
+            self._start_play()
+
+    def _start_play(self) -> None:
+        self.phase_id = PH_PLAY
+        first = _FIRST_LEAD_CARDS[self.rules["first_lead"]]
+        if self.titles is not None and self.rules["later_lead"] == "daihinmin":
+            self.turn = self.titles.index(self.n - 1)
+            return
+        for s in range(self.n):
+            if self.hands[s] >> first & 1:
+                self.turn = s
+                self.must_include = first
+                return
+        self.turn = (self.dealer + 1) % self.n
+
+    # ------------------------------------------------------------------ the contract
+    @property
+    def to_play(self) -> Seat | None:
+        return None if self.phase_id == PH_OVER else self.turn
+
+    @property
+    def phase(self) -> str:
+        return PHASE_NAMES[self.phase_id]
+
+    @property
+    def reversed(self) -> bool:
+        """Whether lower ranks beat higher ones now (革命 xor 11バック)."""
+        return self.revolution != self.eleven
+
+    def legal_moves(self) -> list[Move]:
+        ph = self.phase_id
+        s = self.turn
+        if ph == PH_PLAY:
+            return self._legal_plays(s)
+        if ph == PH_EXCHANGE:
+            k = self.exchange_queue[0][2]
+            return [EXCHANGE | m for m in subsets(self.hands[s], self.jok[s], k, k)]
+        if ph == PH_GIVE:
+            return [GIVE | m for m in subsets(self.hands[s], self.jok[s], 0, self.pending)]
+        if ph == PH_DISCARD:
+            return [DISCARD | m for m in subsets(self.hands[s], self.jok[s], 0, self.pending)]
+        return []
+
+    def _legal_plays(self, s: Seat) -> list[Move]:
+        plays = all_plays(self.hands[s], self.jok[s], self.wild, self.rules["stairs"])
+        if self.table_info is None:
+            if self.must_include >= 0:
+                bit = 1 << self.must_include
+                return [m for m in plays if m & bit]
+            return list(plays)
+        beats = self._beats
+        return [PASS, *(m for m in plays if beats(m) is not None)]
+
+    def _is_sandstorm(self, i: Info) -> bool:
+        if i.kind != GROUP:
+            return False
+        if i.size == 3:
+            return i.rank == (D2 if self.revolution else D3)
+        if i.size == 4:
+            return i.rank == (DA if self.revolution else D4)
+        return False
+
+    def _next_rank(self, rank: int) -> int:
+        return rank - 1 if self.reversed else rank + 1
+
+    def _beats(self, m: int) -> str | None:
+        """How ``m`` may follow the table: ``"beat"``, ``"sandstorm"``, ``"spade3"``,
+        ``"reverse_lock"``, or ``None`` when it may not."""
+        i = info(m)
+        t = self.table_info
+        assert t is not None
+        r = self.rules
+        if r["sandstorm"] and self._is_sandstorm(i):
+            return "sandstorm"
+        if t.kind == SINGLE and t.rank == JOKER_RANK:
+            if (
+                r["spade3_return"]
+                and m == 1 << THREE_SPADES
+                and not self.strict
+                and (not self.lock_suits or self.lock_suits & 1)
+            ):
+                return "spade3"
+            return None
+        if i.kind != t.kind or i.size != t.size:
+            return None
+        if i.kind == SINGLE and i.rank == JOKER_RANK:
+            return "beat"
+        rev = self.reversed
+        if self.lock_suits and i.suits & ~self.lock_suits:
+            return None
+        if self.strict:
+            if i.kind == RUN:
+                ok = i.high == t.rank - 1 if rev else i.rank == t.high + 1
+            else:
+                ok = i.rank == self._next_rank(t.rank) or (
+                    i.rank == JOKER_RANK and t.rank != JOKER_RANK
+                )
+            return "beat" if ok else None
+        if i.kind == RUN:
+            if (i.high < t.rank) if rev else (i.rank > t.high):
+                return "beat"
+            return None
+        if i.rank == JOKER_RANK:
+            return "beat" if t.rank != JOKER_RANK else None
+        if t.rank == JOKER_RANK:
+            return None
+        if (i.rank < t.rank) if rev else (i.rank > t.rank):
+            return "beat"
+        if (
+            r["reverse_lock"]
+            and i.jokers == 0
+            and t.jokers == 0
+            and i.suits == t.suits
+            and i.rank == (t.rank + 1 if rev else t.rank - 1)
+        ):
+            return "reverse_lock"
+        return None
+
+    def action_str(self, move: Move) -> str:
+        kind = move >> KSHIFT & 7
+        if kind == K_PASS:
+            return "pass"
+        if kind == K_PLAY:
+            return "play " + play_str(move)
+        words = cards_words(move & REAL, move >> JSHIFT & 3)
+        verb = {K_GIVE: "give", K_DISCARD: "discard", K_EXCHANGE: "exchange"}.get(kind)
+        if verb is None:
+            raise IllegalAction(f"not a Daifugo move: {move!r}")
+        return " ".join([verb, *words])
+
+    def parse_action(self, action: str) -> Move:
+        words = action.split()
+        if not words:
+            raise IllegalAction("an empty action (try 'play 3D', 'pass')")
+        verb = words[0].lower()
+        if verb == "pass" and len(words) == 1:
+            return PASS
+        if verb == "play":
+            if len(words) == 1:
+                raise IllegalAction("'play' needs cards, e.g. 'play 3D 3H'")
+            return parse_play(" ".join(words[1:]))
+        kinds = {"give": GIVE, "discard": DISCARD, "exchange": EXCHANGE}
+        if verb in kinds:
+            real, j = parse_cards_jokers(words[1:])
+            return kinds[verb] | real | j << JSHIFT
+        raise IllegalAction(
+            f"not a Daifugo action: {action!r} (play CARDS, pass, give CARDS, discard CARDS, "
+            "exchange CARDS)"
+        )
+
+    def _illegal_reason(self, move: Move) -> str | None:
+        if move in self.legal_moves():
+            return None
+        s = self.turn
+        kind = move >> KSHIFT & 7
+        ph = self.phase_id
+        want = {
+            PH_EXCHANGE: (K_EXCHANGE, "it is the exchange: return cards with 'exchange …'"),
+            PH_GIVE: (K_GIVE, "7渡し: give up to {k} card(s) with 'give …' (or 'give')"),
+            PH_DISCARD: (K_DISCARD, "10捨て: discard up to {k} card(s) with 'discard …'"),
+            PH_PLAY: (K_PLAY, "it is time to play cards or pass"),
+        }[ph]
+        if kind != want[0] and not (ph == PH_PLAY and kind == K_PASS):
+            return want[1].format(k=self.pending)
+        real = move & REAL
+        j = move >> JSHIFT & 3
+        missing = real & ~self.hands[s]
+        if missing:
+            return f"you do not hold {' '.join(cards_words(missing, 0))}"
+        if j > self.jok[s]:
+            return f"you hold {self.jok[s]} joker(s), not {j}"
+        if ph == PH_EXCHANGE:
+            return f"return exactly {self.exchange_queue[0][2]} card(s)"
+        if ph in (PH_GIVE, PH_DISCARD):
+            return f"at most {self.pending} card(s)"
+        if kind == K_PASS:
+            return "the leader of a round cannot pass"
+        return self._why_not(move)
+
+    def _why_not(self, m: int) -> str:
+        i = info(m)
+        r = self.rules
+        if i.jokers and i.size > 1 and not self.wild:
+            return "jokers are not wild under these rules (joker_wild: false): play a joker alone"
+        if i.kind == RUN and not r["stairs"]:
+            return "runs (stairs) are not played under these rules"
+        t = self.table_info
+        if t is None:
+            if self.must_include >= 0:
+                return f"the first play must include {card_str(self.must_include)}"
+            return "it is not a play"
+        if t.kind == SINGLE and t.rank == JOKER_RANK:
+            return "only ♠3 beats a lone joker" if r["spade3_return"] else "nothing beats the joker"
+        if i.kind != t.kind or i.size != t.size:
+            return f"the table is a {SHAPES[t.kind]} of {t.size}: play the same shape and size"
+        if self.lock_suits and i.suits & ~self.lock_suits:
+            sym = "".join("♠♥♦♣"[s] for s in range(4) if self.lock_suits >> s & 1)
+            if self.strict:
+                return f"激縛: {sym} at the next rank only"
+            return f"縛り: {sym} only"
+        if self.strict:
+            return "激縛: only the next rank may follow"
+        order = []
+        if self.revolution:
+            order.append("革命")
+        if self.eleven:
+            order.append("11バック")
+        how = f" ({', '.join(order)}: lower wins)" if self.reversed else ""
+        return f"it must beat {play_str(self.table)}{how}"
+
+    # ------------------------------------------------------------------ applying moves
+    def _apply(self, move: Move) -> None:
+        s = self.turn
+        self.history.append((s, move))
+        kind = move >> KSHIFT & 7
+        if kind == K_PLAY:
+            self._play(s, move)
+        elif kind == K_PASS:
+            self._pass(s)
+        elif kind == K_EXCHANGE:
+            self._return_cards(s, move)
+        else:
+            self._give_or_discard(s, move, kind)
+
+    def _take(self, s: Seat, move: int) -> tuple[int, int]:
+        real = move & REAL
+        j = move >> JSHIFT & 3
+        self.hands[s] &= ~real
+        self.jok[s] -= j
+        return real, j
+
+    def _return_cards(self, s: Seat, move: int) -> None:
+        rich, poor, _ = self.exchange_queue.pop(0)
+        real, j = self._take(rich, move)
+        self.hands[poor] |= real
+        self.jok[poor] += j
+        self.known[poor] |= real
+        for idx, e in enumerate(self.exchanges):
+            if e["rich"] == rich and e["returned"] is None:
+                self.exchanges[idx] = {**e, "returned": cards_words(real, j)}
+                break
+        if self.exchange_queue:
+            self.turn = self.exchange_queue[0][0]
+        else:
+            self._start_play()
+
+    def _play(self, s: Seat, m: int) -> None:
+        r = self.rules
+        i = info(m)
+        how = "lead" if self.table_info is None else self._beats(m)
+        storm = r["sandstorm"] and self._is_sandstorm(i)
+        self.must_include = -1
+        real, j = self._take(s, m)
+        self.round_real |= real
+        self.round_jokers += j
+        events: list[dict[str, str]] = []
+        entry: dict[str, Any] = {"seat": s, "action": "play " + play_str(m), "why": events}
+        if any(w.startswith("JK") for w in entry["action"].split()) and i.kind != SINGLE:
+            entry["stands_for"] = stands_for(m)
+        self.log.append(entry)
+        self.table = m
+        self.table_info = i
+        self.table_by = s
+        if r["pass_rejoin"]:
+            self.passed = 0
+        self._update_lock(i, how == "reverse_lock", events)
+        if storm:
+            events.append(why("sandstorm"))
+        else:
+            quad = r["revolution"] and i.kind == GROUP and i.size >= 4
+            stair = r["stair_revolution"] and i.kind == RUN and i.size >= 5
+            if quad or stair:
+                self._revolt(events, "stair_revolution" if stair and not quad else "revolution")
+            if r["coup"] and i.kind == GROUP and i.size == 3 and i.effect == D9:
+                if self.fixed:
+                    events.append(why("coup_fixed"))
+                else:
+                    self.revolution = not self.revolution
+                    self.fixed = True
+                    events.append(why("coup"))
+        eff, cnt = i.effect, i.n_effect
+        if r["eleven_back"] and eff == DJ:
+            self.eleven = not self.eleven
+            events.append(why("eleven_back" if self.eleven else "eleven_back_off"))
+        if r["queen_reverse"] and eff == DQ and cnt % 2 == 1:
+            self.direction = -self.direction
+            events.append(why("queen_reverse"))
+        big7 = r["big_seven"] and i.kind == GROUP and i.size == 3 and eff == D7
+        flush = storm or how == "spade3" or (r["eight_cut"] and eff == D8)
+        skip = 2 * cnt - 1 if r["five_skip"] and eff == D5 else 0
+        give = cnt if r["seven_pass"] and eff == D7 and not big7 else 0
+        discard = cnt if r["ten_discard"] and eff == D10 else 0
+        if how == "spade3":
+            events.append(why("spade3"))
+        out = not self.hands[s] and not self.jok[s]
+        if out:
+            self._go_out(s, m, events)
+            if self.phase_id == PH_OVER:
+                return
+        if big7:
+            self._big_seven(events)
+        if flush:
+            self._flush()
+            leader = s if self.active >> s & 1 else self._next_active(s)
+            if eff == D8 and not storm and how != "spade3":
+                events.append(why("eight_cut", p=leader))
+            self.turn = leader
+            return
+        if out and not r["finish_stays"]:
+            self._flush()
+            self.turn = self._next_active(s)
+            events.append(why("finish_flush", q=self.turn))
+            return
+        if out:
+            events.append(why("finish_stays"))
+        if give or discard:
+            left = self.hands[s].bit_count() + self.jok[s]
+            if left:
+                self.pending = min(give or discard, left)
+                self.pending_play = m
+                self.phase_id = PH_GIVE if give else PH_DISCARD
+                if give:
+                    events.append(why("seven_pass", p=s, q=self._next_active(s), k=self.pending))
+                else:
+                    events.append(why("ten_discard", p=s, k=self.pending))
+                return
+        self._next_turn(s, skip, events)
+
+    def _revolt(self, events: list[dict[str, str]], code: str) -> None:
+        if self.fixed:
+            events.append(why("coup_fixed"))
+            return
+        self.revolution = not self.revolution
+        if code == "revolution" and not self.revolution:
+            code = "counter_revolution"
+        events.append(why(code))
+
+    def _update_lock(self, i: Info, reverse: bool, events: list[dict[str, str]]) -> None:
+        r = self.rules
+        suits = i.suits if i.jokers == 0 or i.kind == RUN else (self.lock_suits or -1)
+        if i.kind == SINGLE and i.rank == JOKER_RANK:
+            suits = self.lock_suits or -1
+        self.recent = (*self.recent[-2:], (suits, i))
+        self.plays_in_round += 1
+        if reverse and not self.lock_suits:
+            self.lock_suits = i.suits
+            events.append(why("reverse_lock", suits=i.suits))
+            return
+        if self.lock_suits or not (r["lock"] or r["strict_lock"]):
+            return
+        k = self.plays_in_round
+        chain = self.recent[-2:] if k == 2 else self.recent[-3:] if k >= 3 else ()
+        if len(chain) < 2 or chain[0][0] <= 0 or any(c[0] != chain[0][0] for c in chain):
+            return
+        consecutive = all(
+            (b.rank == a.high + 1 if not self.reversed else b.high == a.rank - 1)
+            if b.kind == RUN
+            else b.rank == self._next_rank(a.rank)
+            for (_, a), (_, b) in pairwise(chain)
+        )
+        if r["strict_lock"] and consecutive:
+            self.lock_suits = chain[0][0]
+            self.strict = True
+            events.append(why("strict_lock", suits=self.lock_suits))
+        elif r["lock"]:
+            self.lock_suits = chain[0][0]
+            events.append(why("lock", suits=self.lock_suits))
+
+    def _big_seven(self, events: list[dict[str, str]]) -> None:
+        seats = self._active_in_order(self.turn)
+        if len(seats) < 2:
+            return
+        hands = [(self.hands[s], self.jok[s]) for s in seats]
+        for idx in range(len(seats)):
+            to = seats[(idx + 1) % len(seats)]
+            self.hands[to], self.jok[to] = hands[idx]
+            self.known[to] |= hands[idx][0]
+        events.append(why("big_seven"))
+
+    def _give_or_discard(self, s: Seat, move: int, kind: int) -> None:
+        real, j = self._take(s, move)
+        self.phase_id = PH_PLAY
+        self.pending = 0
+        events: list[dict[str, str]] = []
+        if kind == K_GIVE:
+            to = self._next_active(s)
+            self.hands[to] |= real
+            self.jok[to] += j
+            self.known[to] |= real
+            self.log.append(
+                {
+                    "seat": s,
+                    "action": "give",
+                    "to": to,
+                    "count": real.bit_count() + j,
+                    "cards": cards_words(real, j),
+                    "private": [s, to],
+                    "why": events,
+                }
+            )
+        else:
+            self.trash_real |= real
+            self.trash_jokers += j
+            self.log.append(
+                {"seat": s, "action": "discard " + " ".join(cards_words(real, j)), "why": events}
+            )
+            self.log[-1]["action"] = self.log[-1]["action"].strip()
+        if not self.hands[s] and not self.jok[s]:
+            self._go_out(s, self.pending_play, events, by_play=False)
+            if self.phase_id == PH_OVER:
+                return
+            if not self.rules["finish_stays"]:
+                self._flush()
+                self.turn = self._next_active(s)
+                events.append(why("finish_flush", q=self.turn))
+                return
+        self._next_turn(s, 0, events)
+
+    def _pass(self, s: Seat) -> None:
+        self.passed |= 1 << s
+        self.log.append({"seat": s, "action": "pass", "why": []})
+        c = self._next_eligible(s)
+        if c < 0 or c == self.table_by or (self.rules["pass_rejoin"] and self.passed >> c & 1):
+            self._flush_round(self.log[-1]["why"])
+        else:
+            self.turn = c
+
+    def _flush_round(self, events: list[dict[str, str]], say: bool = True) -> None:
+        """Flush the table; the last player leads (or the next one still in)."""
+        last = self.table_by
+        self._flush()
+        leader = last if self.active >> last & 1 else self._next_active(last)
+        self.turn = leader
+        if say:
+            events.append(why("flush", p=leader))
+
+    def _flush(self) -> None:
+        self.pile_real |= self.round_real
+        self.pile_jokers += self.round_jokers
+        self.round_real = 0
+        self.round_jokers = 0
+        self.table = 0
+        self.table_info = None
+        self.eleven = False
+        self.lock_suits = 0
+        self.strict = False
+        self.recent = ()
+        self.plays_in_round = 0
+        self.passed = 0
+
+    # ------------------------------------------------------------------ turn order
+    def _active_in_order(self, start: Seat) -> list[Seat]:
+        """Active seats in the direction of play, beginning with ``start``."""
+        n, d = self.n, self.direction
+        return [x for x in ((start + d * k) % n for k in range(n)) if self.active >> x & 1]
+
+    def _next_active(self, s: Seat) -> Seat:
+        n, d = self.n, self.direction
+        for k in range(1, n + 1):
+            x = (s + d * k) % n
+            if self.active >> x & 1:
+                return x
+        return s
+
+    def _eligible_after(self, s: Seat) -> list[Seat]:
+        n, d = self.n, self.direction
+        out = []
+        blocked = 0 if self.rules["pass_rejoin"] else self.passed
+        for k in range(1, n):
+            x = (s + d * k) % n
+            if self.active >> x & 1 and not blocked >> x & 1:
+                out.append(x)
+        return out
+
+    def _next_eligible(self, s: Seat) -> Seat:
+        after = self._eligible_after(s)
+        return after[0] if after else -1
+
+    def _next_turn(self, s: Seat, skip: int, events: list[dict[str, str]]) -> None:
+        after = [x for x in self._eligible_after(s) if x != self.table_by]
+        if skip:
+            if skip >= len(after):
+                events.append(why("five_skip_back"))
+                self._flush_round(events, say=False)
+                return
+            events.append(why("five_skip", k=skip))
+            after = after[skip:]
+        if not after:
+            self._flush_round(events)
+            return
+        self.turn = after[0]
+
+    # ------------------------------------------------------------------ going out
+    def _foul(self, s: Seat, m: int, by_play: bool) -> str | None:
+        bad = self.rules["forbidden_finish"]
+        if not bad:
+            return None
+        i = info(m)
+        if by_play:
+            if "2" in bad and i.real & TWOS:
+                return "2"
+            if "JK" in bad and i.jokers:
+                return "JK"
+            if "KH" in bad and i.real >> KING_HEARTS & 1:
+                return "KH"
+        if "8JK" in bad and i.jokers:
+            r = self.rules
+            if by_play and r["eight_cut"] and i.effect == D8:
+                return "8 + JK"
+            if not by_play and i.effect in (D7, D10):
+                return f"{'7' if i.effect == D7 else 'T'} + JK"
+        return None
+
+    def _go_out(self, s: Seat, m: int, events: list[dict[str, str]], by_play: bool = True) -> None:
+        self.active &= ~(1 << s)
+        foul = self._foul(s, m, by_play)
+        if foul is not None:
+            self.fouls.append(s)
+            events.append(why("foul", card=foul))
+        else:
+            self.finished.append(s)
+            events.append(why("out", p=s))
+            titles = self.titles
+            if titles is not None and len(self.finished) == 1:
+                if self.rules["great_revolution"] and titles[s] == self.n - 1:
+                    self.great = True
+                    events.append(why("great_revolution"))
+                    order = sorted(range(self.n), key=lambda x: titles[x])
+                    self._end(list(reversed(order)))
+                    return
+                old = titles.index(0)
+                if self.rules["miyako_ochi"] and s != old and self.active >> old & 1:
+                    self.fallen = old
+                    self.active &= ~(1 << old)
+                    self.trash_real |= self.hands[old]
+                    self.trash_jokers += self.jok[old]
+                    self.hands[old] = 0
+                    self.jok[old] = 0
+                    events.append(why("miyako_ochi", p=old, q=s))
+        if self.active.bit_count() <= 1:
+            rest = _seats(self.active)
+            fallen = [self.fallen] if self.fallen >= 0 else []
+            self._end(self.finished + rest + fallen + self.fouls)
+
+    def _end(self, ranking: list[Seat]) -> None:
+        self.ranking = ranking
+        self.phase_id = PH_OVER
+        self.turn = -1
+
+    # ------------------------------------------------------------------ results and views
+    def result(self) -> dict[str, Any]:
+        n = self.n
+        over = self.phase_id == PH_OVER
+        names = title_names(n)
+        pts = points_for(self.rules, n)
+        scores = [0] * n
+        titles: list[str | None] = [None] * n
+        if over:
+            for pos, s in enumerate(self.ranking):
+                scores[s] = pts[pos]
+                titles[s] = names[pos]
+        return {
+            "scores": scores,
+            "winners": [self.ranking[0]] if over else [],
+            "ranking": list(self.ranking),
+            "titles": titles,
+            "titles_ja": [TITLES_JA[t] if t else None for t in titles],
+            "fouls": list(self.fouls),
+            "fallen": self.fallen if self.fallen >= 0 else None,
+            "great_revolution": self.great,
+        }
+
+    def positions(self) -> list[int]:
+        """Each seat's finishing position (0 = 大富豪) once the game is over."""
+        pos = [0] * self.n
+        for p, s in enumerate(self.ranking):
+            pos[s] = p
+        return pos
+
+    def view(self, seat: Seat | None) -> dict[str, Any]:
+        if seat is not None and (
+            isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.n
+        ):
+            raise ValueError(f"seat must be 0..{self.n - 1} or None, not {seat!r}")
+        n = self.n
+        names = title_names(n)
+        table = None
+        if self.table_info is not None:
+            i = self.table_info
+            table = {
+                "by": self.table_by,
+                "cards": play_str(self.table).split(),
+                "stands_for": stands_for(self.table),
+                "shape": SHAPES[i.kind],
+                "size": i.size,
+            }
+        v: dict[str, Any] = {
+            "game": self.name,
+            "rules": dict(self.rules),
+            "players": n,
+            "seat": seat,
+            "phase": self.phase,
+            "to_play": self.to_play,
+            "hand": cards_words(self.hands[seat], self.jok[seat]) if seat is not None else None,
+            "hand_sizes": [self.hands[s].bit_count() + self.jok[s] for s in range(n)],
+            "titles": None if self.titles is None else [names[self.titles[s]] for s in range(n)],
+            "defense": self.defense,
+            "exchange": self._exchange_view(seat),
+            "tenpen": self.tenpen,
+            "table": table,
+            "last_player": self.table_by if self.table_info is not None else None,
+            "passed": _seats(self.passed),
+            "direction": self.direction,
+            "revolution": self.revolution,
+            "coup": self.fixed,
+            "eleven_back": self.eleven,
+            "reversed": self.reversed,
+            "lock": None
+            if not self.lock_suits
+            else {
+                "suits": ["SHDC"[s] for s in range(4) if self.lock_suits >> s & 1],
+                "strict": self.strict,
+            },
+            "out": [*self.finished, *([self.fallen] if self.fallen >= 0 else []), *self.fouls],
+            "finished": list(self.finished),
+            "fouls": list(self.fouls),
+            "fallen": self.fallen if self.fallen >= 0 else None,
+            "discarded": cards_words(self.trash_real, self.trash_jokers),
+            "pending": self.pending if seat == self.turn and self.pending else 0,
+            "log": [self._log_entry(e, seat) for e in self.log],
+            "legal_actions": self.legal_actions()
+            if seat is not None and seat == self.to_play
+            else [],
+        }
+        if self.phase_id == PH_OVER:
+            v["result"] = self.result()
+        return v
+
+    def _exchange_view(self, seat: Seat | None) -> list[dict[str, Any]]:
+        out = []
+        for e in self.exchanges:
+            row = {"rich": e["rich"], "poor": e["poor"], "count": e["count"]}
+            if seat in (e["rich"], e["poor"]):
+                row["given"] = e["given"]
+                row["returned"] = e["returned"]
+            out.append(row)
+        return out
+
+    @staticmethod
+    def _log_entry(e: Mapping[str, Any], seat: Seat | None) -> dict[str, Any]:
+        private = e.get("private")
+        if private is None:
+            return dict(e)
+        out = {k: v for k, v in e.items() if k not in ("private", "cards")}
+        if seat in private:
+            out["cards"] = e["cards"]
+        return out
+
+    def hidden_from(self, seat: Seat | None) -> int:
+        out = self.set_aside
+        for s, h in enumerate(self.hands):
+            if s != seat:
+                out |= h
+        if seat is not None:
+            out &= ~self.known[seat]
+        return out & ~self.public
+
+    def _deal_record(self) -> dict[str, Any]:
+        hands, jok = self.initial
+        return {"hands": [cards_words(h, j) for h, j in zip(hands, jok, strict=True)]}
+
+    def _record_extra(self) -> dict[str, Any]:
+        return {"titles": self.titles, "defense": self.defense}
+
+    def cards_accounted(self) -> tuple[int, int]:
+        """(real cards, jokers) in hands, on the table, flushed, discarded and set aside: the
+        whole deck, whatever happened (a check for tests)."""
+        real = self.set_aside | self.round_real | self.pile_real | self.trash_real
+        jokers = self.round_jokers + self.pile_jokers + self.trash_jokers
+        for h, j in zip(self.hands, self.jok, strict=True):
+            real |= h
+            jokers += j
+        return real, jokers
+
+    def playout(self, rng: random.Random) -> None:
+        """Play to the end with uniformly random legal moves (fast path)."""
+        rand = rng.random
+        while self.phase_id != PH_OVER:
+            moves = self.legal_moves()
+            self._apply(moves[int(rand() * len(moves))])
+
+    _copied = (
+        "history",
+        "hands",
+        "jok",
+        "known",
+        "finished",
+        "fouls",
+        "log",
+        "exchanges",
+        "exchange_queue",
+        "ranking",
+    )
+
+
+def _cards(s: int) -> list[int]:
+    out = []
+    while s:
+        low = s & -s
+        out.append(low.bit_length() - 1)
+        s ^= low
+    return out
+
+
+class DaifugoMatch(Match):
+    """Games of Daifugo with titles carried over: exchange, 都落ち, 防衛, 大革命 follow."""
+
+    default_games = 10
+
+    def _next_kwargs(self, finished: Game) -> dict[str, Any]:
+        assert isinstance(finished, Daifugo)
+        pos = finished.positions()
+        defense = 0
+        if finished.titles is not None and finished.titles.index(0) == finished.ranking[0]:
+            defense = finished.defense + 1
+        return {"titles": pos, "defense": defense}
+
+    def _next_dealer(self, finished: Game) -> Seat:
+        return finished.dealer
+
+    def standings(self) -> dict[str, Any]:
+        st = super().standings()
+        names = title_names(self.n)
+        rows = []
+        for rec in self.records:
+            res = rec["result"]
+            rows.append(
+                {
+                    "ranking": res["ranking"],
+                    "titles": res["titles"],
+                    "scores": res["scores"],
+                    "fouls": res["fouls"],
+                    "fallen": res["fallen"],
+                    "great_revolution": res["great_revolution"],
+                }
+            )
+        last = self.records[-1]["result"]["titles"] if self.records else [None] * self.n
+        st["titles"] = last
+        st["titles_ja"] = [TITLES_JA[t] if t else None for t in last]
+        st["title_names"] = names
+        st["points"] = points_for(self.rules, self.n)
+        st["games_detail"] = rows
+        return st

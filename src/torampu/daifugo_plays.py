@@ -1,0 +1,421 @@
+"""Daifugo plays: their integer encoding, canonical strings, shape and enumeration.
+
+Daifugo ranks run 3 4 5 … K A 2 (``drank`` 0..12), then the joker (13). A *play* is a single, a
+group (2+ cards standing for one rank) or a run (3+ consecutive ranks of one suit); jokers may
+stand in for any card of a group or a run. Jokers are interchangeable, so a hand holds its real
+cards as a card set and its jokers as a count.
+
+A move is an ``int`` (see :mod:`torampu.game`):
+
+* bits 0..51: the real cards played (or given, discarded, returned);
+* bits 52..53: how many jokers;
+* bits 54..105: for a run, the cells the jokers stand for (as cards of the run's suit);
+* bit 109: the play is a run; bits 106..108: the kind of action (play, pass, give, discard,
+  exchange).
+
+The canonical string of a play lists its cards ascending (groups by suit ♣ ♦ ♥ ♠, jokers last;
+runs by rank, each joker in the place it stands for). A run with one real card is written with
+its jokers' places, ``JK=6H``, so that it differs from a group (``5H JK JK`` is three 5s).
+
+>>> m = parse_play("5H JK 7H")
+>>> play_str(m), info(m).kind == RUN, info(m).high == drank_of(parse_card("7H"))
+('5H JK 7H', True, True)
+>>> play_str(parse_play("JK 3H 3D"))
+'3D 3H JK'
+>>> [play_str(p) for p in all_plays(parse_cards("3D 3H 4H 5H"), 0, True, True)]
+['3D', '3H', '4H', '5H', '3D 3H', '3H 4H 5H']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from itertools import combinations
+from typing import Final, NamedTuple
+
+from torampu.cards import CardSet, card_str, parse_card, parse_cards  # noqa: F401 (doctests)
+from torampu.errors import CardError, IllegalAction
+
+REAL: Final = (1 << 52) - 1
+JSHIFT: Final = 52
+CSHIFT: Final = 54
+KSHIFT: Final = 106
+RUN_FLAG: Final = 1 << 109
+
+K_PLAY: Final = 0
+K_PASS: Final = 1
+K_GIVE: Final = 2
+K_DISCARD: Final = 3
+K_EXCHANGE: Final = 4
+
+PASS: Final = K_PASS << KSHIFT
+GIVE: Final = K_GIVE << KSHIFT
+DISCARD: Final = K_DISCARD << KSHIFT
+EXCHANGE: Final = K_EXCHANGE << KSHIFT
+
+SINGLE: Final = 1
+GROUP: Final = 2
+RUN: Final = 3
+SHAPES: Final = {SINGLE: "single", GROUP: "group", RUN: "run"}
+
+JOKER_RANK: Final = 13
+"""The daifugo rank of a joker alone, or of a group of jokers only: above the 2."""
+
+DRANK_NAMES: Final = "3456789TJQKA2"
+D3, D4, D5, D7, D8, D9, D10, DJ, DQ, DK, DA, D2 = 0, 1, 2, 4, 5, 6, 7, 8, 9, 10, 11, 12
+
+
+def drank_of(card: int) -> int:
+    """The daifugo rank of a card: 3 is 0 … A is 11, 2 is 12."""
+    return (card % 13 + 12) % 13
+
+
+def card_at(drank: int, suit: int) -> int:
+    """The card of daifugo rank ``drank`` in ``suit`` (0 S, 1 H, 2 D, 3 C)."""
+    return suit * 13 + (drank + 1) % 13
+
+
+DRANK: Final = tuple(drank_of(c) for c in range(52))
+RANK_SET: Final = tuple(sum(1 << card_at(d, s) for s in range(4)) for d in range(13))
+"""The four cards of each daifugo rank, as card sets."""
+SUIT_SET: Final = tuple(((1 << 13) - 1) << (13 * s) for s in range(4))
+THREE_SPADES: Final = card_at(D3, 0)
+KING_HEARTS: Final = card_at(DK, 1)
+TWOS: Final = RANK_SET[D2]
+
+_GROUP_SUIT_ORDER: Final = (3, 2, 1, 0)  # ascending strength for display: C D H S
+
+
+class Info(NamedTuple):
+    """The shape of a play, as the rules need it."""
+
+    kind: int
+    """SINGLE, GROUP or RUN."""
+    size: int
+    rank: int
+    """Single/group: the rank it stands for (JOKER_RANK for jokers only); run: its lowest rank."""
+    high: int
+    """Run: its highest rank; otherwise = rank."""
+    suits: int
+    """Suits of the real cards (bit s for suit s); a run's one suit."""
+    jokers: int
+    effect: int
+    """The rank whose card effects apply (a run: its highest card); -1 for jokers alone."""
+    n_effect: int
+    """How many cards of ``effect`` (a run: 1)."""
+    real: CardSet
+
+
+_INFO: dict[int, Info] = {}
+
+
+def info(move: int) -> Info:
+    """The shape of a play move (memoized)."""
+    got = _INFO.get(move)
+    if got is not None:
+        return got
+    real = move & REAL
+    j = move >> JSHIFT & 3
+    size = real.bit_count() + j
+    suits = 0
+    r = real
+    while r:
+        low = r & -r
+        suits |= 1 << ((low.bit_length() - 1) // 13)
+        r ^= low
+    if move & RUN_FLAG:
+        cells = real | (move >> CSHIFT & REAL)
+        ranks = [DRANK[c] for c in _cards(cells)]
+        lo, hi = min(ranks), max(ranks)
+        got = Info(RUN, size, lo, hi, suits, j, hi, 1, real)
+    elif size == 1:
+        if j:
+            got = Info(SINGLE, 1, JOKER_RANK, JOKER_RANK, 0, 1, -1, 1, 0)
+        else:
+            d = DRANK[real.bit_length() - 1]
+            got = Info(SINGLE, 1, d, d, suits, 0, d, 1, real)
+    else:
+        d = DRANK[real.bit_length() - 1] if real else JOKER_RANK
+        got = Info(GROUP, size, d, d, suits, j, d if real else -1, size, real)
+    _INFO[move] = got
+    return got
+
+
+def _cards(s: CardSet) -> list[int]:
+    out = []
+    while s:
+        low = s & -s
+        out.append(low.bit_length() - 1)
+        s ^= low
+    return out
+
+
+# ------------------------------------------------------------------------------------- strings
+def _group_key(c: int) -> tuple[int, int]:
+    return (DRANK[c], _GROUP_SUIT_ORDER[c // 13])
+
+
+def cards_words(real: CardSet, jokers: int) -> list[str]:
+    """Card strings of a set of real cards and jokers: ascending rank, suits ♣ ♦ ♥ ♠, jokers last.
+
+    >>> cards_words(parse_cards("2S 3H 3C"), 1)
+    ['3C', '3H', '2S', 'JK']
+    """
+    return [card_str(c) for c in sorted(_cards(real), key=_group_key)] + ["JK"] * jokers
+
+
+def play_words(move: int) -> list[str]:
+    """The cards of a play in canonical order (jokers of a run in their place)."""
+    real = move & REAL
+    j = move >> JSHIFT & 3
+    if not move & RUN_FLAG:
+        return cards_words(real, j)
+    cells = move >> CSHIFT & REAL
+    explicit = real.bit_count() == 1
+    out = []
+    for c in sorted(_cards(real | cells), key=lambda c: DRANK[c]):
+        if real >> c & 1:
+            out.append(card_str(c))
+        else:
+            out.append(f"JK={card_str(c)}" if explicit else "JK")
+    return out
+
+
+def stands_for(move: int) -> list[str]:
+    """What each card of a play stands for (a group's jokers: its rank, as ``5*``)."""
+    real = move & REAL
+    j = move >> JSHIFT & 3
+    if move & RUN_FLAG:
+        cells = real | (move >> CSHIFT & REAL)
+        return [card_str(c) for c in sorted(_cards(cells), key=lambda c: DRANK[c])]
+    inf = info(move)
+    rank = "JK" if inf.rank == JOKER_RANK else DRANK_NAMES[inf.rank] + "*"
+    return cards_words(real, 0) + [rank] * j
+
+
+def play_str(move: int) -> str:
+    """The canonical text of a play's cards: ``3D 3H``, ``5H 6H JK``, ``JK``."""
+    return " ".join(play_words(move))
+
+
+def parse_play(text: str) -> int:
+    """Parse the cards of a play (``5H 6H JK``, ``3D 3H``, ``5H JK=6H JK=7H``) into a move.
+
+    Raises :class:`IllegalAction` naming the problem when the cards make no play.
+
+    >>> play_str(parse_play("5h jk jk"))
+    '5H JK JK'
+    >>> parse_play("5H 7D")
+    Traceback (most recent call last):
+    ...
+    torampu.errors.IllegalAction: '5H 7D' is not a play: cards of different ranks must be a run \
+of one suit
+    """
+    words = text.replace(",", " ").split()
+    if not words:
+        raise IllegalAction("a play needs at least one card")
+    if len(words) > 16:
+        raise IllegalAction(f"{text!r} is not a play: too many cards")
+    real = 0
+    jokers = 0
+    cells = 0
+    explicit = False
+    slots: list[tuple[int, bool]] = []  # (card, is_joker) in the order given
+    for w in words:
+        up = w.upper()
+        try:
+            if up.startswith("JK="):
+                c = parse_card(up[3:])
+                explicit = True
+                jokers += 1
+                cells |= 1 << c
+                slots.append((c, True))
+                continue
+            c = parse_card(w)
+        except CardError as e:
+            raise IllegalAction(f"{text!r} is not a play: {e}") from None
+        if c == 52:
+            jokers += 1
+            slots.append((-1, True))
+            continue
+        if real >> c & 1:
+            raise IllegalAction(f"{text!r} is not a play: {card_str(c)} twice")
+        real |= 1 << c
+        slots.append((c, False))
+    if jokers > 3:
+        raise IllegalAction(f"{text!r} is not a play: at most 3 jokers")
+    jbits = jokers << JSHIFT
+    if explicit or not (_same_rank(real) or len(words) == 1):
+        return _parse_run(text, slots, real, jbits, explicit, cells)
+    return real | jbits
+
+
+def _same_rank(real: CardSet) -> bool:
+    ranks = {DRANK[c] for c in _cards(real)}
+    return len(ranks) <= 1
+
+
+def _parse_run(
+    text: str, slots: list[tuple[int, bool]], real: CardSet, jbits: int, explicit: bool, cells: int
+) -> int:
+    suits = {c // 13 for c, joker in slots if not joker or explicit}
+    if len(suits) != 1 or not real:
+        raise IllegalAction(
+            f"{text!r} is not a play: cards of different ranks must be a run of one suit"
+        )
+    if len(slots) < 3:
+        raise IllegalAction(f"{text!r} is not a play: a run needs 3 or more cards")
+    suit = suits.pop()
+    first_real = next(i for i, (_, joker) in enumerate(slots) if not joker)
+    base = DRANK[slots[first_real][0]] - first_real
+    if base < 0 or base + len(slots) > 13:
+        raise IllegalAction(f"{text!r} is not a run: it runs past the 3 or the 2")
+    want_cells = 0
+    for i, (c, joker) in enumerate(slots):
+        want = card_at(base + i, suit)
+        if joker:
+            if explicit and c != want:
+                raise IllegalAction(
+                    f"{text!r} is not a run: a joker cannot stand for {card_str(c)}"
+                )
+            want_cells |= 1 << want
+        elif c != want:
+            raise IllegalAction(
+                f"{text!r} is not a run: write its cards ascending, jokers in their places"
+            )
+    if explicit and cells != want_cells:
+        raise IllegalAction(f"{text!r} is not a run")
+    if explicit and real.bit_count() != 1:
+        raise IllegalAction(f"{text!r}: write JK=… only in a run with one real card")
+    if not explicit and real.bit_count() == 1:
+        raise IllegalAction(f"{text!r}: a run with one real card names its jokers' places (JK=6H)")
+    return real | jbits | want_cells << CSHIFT | RUN_FLAG
+
+
+def parse_cards_jokers(words: list[str]) -> tuple[CardSet, int]:
+    """Real cards and a joker count from card words (give, discard, exchange)."""
+    real = 0
+    jokers = 0
+    for w in words:
+        try:
+            c = parse_card(w)
+        except CardError as e:
+            raise IllegalAction(str(e)) from None
+        if c == 52:
+            jokers += 1
+        elif real >> c & 1:
+            raise IllegalAction(f"card {card_str(c)} given twice")
+        else:
+            real |= 1 << c
+    if jokers > 3:
+        raise IllegalAction("at most 3 jokers")
+    return real, jokers
+
+
+# --------------------------------------------------------------------------------- enumeration
+_PLAYS: dict[tuple[int, int, bool, bool], tuple[int, ...]] = {}
+
+
+def all_plays(hand: CardSet, jokers: int, wild: bool, stairs: bool) -> tuple[int, ...]:
+    """Every play a hand can make on an empty table, in canonical order (memoized).
+
+    Order: singles, then groups, then runs; each by size, then rank, then cards.
+    """
+    key = (hand, jokers, wild, stairs)
+    got = _PLAYS.get(key)
+    if got is not None:
+        return got
+    if len(_PLAYS) > 50_000:
+        _PLAYS.clear()
+    singles = sorted(_cards(hand), key=_group_key)
+    out: list[int] = [1 << c for c in singles]
+    if jokers:
+        out.append(1 << JSHIFT)
+    groups: list[tuple[int, int, int]] = []  # (size, rank, move)
+    wj = jokers if wild else 0
+    for d in range(13):
+        have = _cards(hand & RANK_SET[d])
+        for k in range(1, len(have) + 1):
+            for combo in combinations(have, k):
+                bits = sum(1 << c for c in combo)
+                for j in range(0, wj + 1):
+                    if k + j >= 2:
+                        groups.append((k + j, d, bits | j << JSHIFT))
+    for j in range(2, wj + 1):
+        groups.append((j, JOKER_RANK, j << JSHIFT))
+    groups.sort(key=lambda t: (t[0], t[1], play_str(t[2])))
+    out.extend(g for _, _, g in groups)
+    if stairs:
+        runs = list(_runs(hand, wj))
+        runs.sort(key=lambda t: (t[0], t[1], play_str(t[2])))
+        out.extend(r for _, _, r in runs)
+    got = tuple(out)
+    _PLAYS[key] = got
+    return got
+
+
+def _runs(hand: CardSet, jokers: int) -> Iterator[tuple[int, int, int]]:
+    """(size, low rank, move) of every run of 3+ in one suit, jokers filling any cells."""
+    for suit in range(4):
+        cards = [card_at(d, suit) for d in range(13)]
+        held = [hand >> c & 1 == 1 for c in cards]
+        if sum(held) == 0:
+            continue
+        for lo in range(11):
+            # partial runs from lo: (real bits, cell bits, jokers used)
+            partial: list[tuple[int, int, int]] = [(0, 0, 0)]
+            for d in range(lo, 13):
+                c = cards[d]
+                nxt: list[tuple[int, int, int]] = []
+                for real, cells, used in partial:
+                    if held[d]:
+                        nxt.append((real | 1 << c, cells, used))
+                    if used < jokers:
+                        nxt.append((real, cells | 1 << c, used + 1))
+                partial = nxt
+                if not partial:
+                    break
+                length = d - lo + 1
+                if length >= 3:
+                    for real, cells, used in partial:
+                        if real:
+                            yield (
+                                length,
+                                lo,
+                                real | used << JSHIFT | cells << CSHIFT | RUN_FLAG,
+                            )
+
+
+def subsets(hand: CardSet, jokers: int, low: int, high: int) -> list[int]:
+    """Every choice of ``low``..``high`` cards from a hand (jokers interchangeable), as card bits
+    plus joker count, ordered by size then canonical text."""
+    cards = sorted(_cards(hand), key=_group_key)
+    out: list[tuple[int, list[str], int]] = []
+    for k in range(low, high + 1):
+        for j in range(0, min(jokers, k) + 1):
+            for combo in combinations(cards, k - j):
+                bits = sum(1 << c for c in combo)
+                out.append((k, cards_words(bits, j), bits | j << JSHIFT))
+    out.sort(key=lambda t: (t[0], [(_word_key(w)) for w in t[1]]))
+    return [m for _, _, m in out]
+
+
+def _word_key(word: str) -> tuple[int, int]:
+    c = parse_card(word)
+    return (14, 0) if c == 52 else _group_key(c)
+
+
+def strongest(hand: CardSet, jokers: int, k: int) -> tuple[CardSet, int]:
+    """The ``k`` strongest cards of a hand in the normal order: jokers, then 2 A K … 3; among
+    equal ranks ♠ ♥ ♦ ♣ (the ruling for which suit the poor give)."""
+    j = min(jokers, k)
+    left = k - j
+    chosen = 0
+    for d in range(12, -1, -1):
+        for s in range(4):
+            if left == 0:
+                return chosen, j
+            c = card_at(d, s)
+            if hand >> c & 1:
+                chosen |= 1 << c
+                left -= 1
+    return chosen, j
