@@ -1,0 +1,155 @@
+"""Information-set Monte Carlo tree search (single-observer ISMCTS), generic over the contract.
+
+The searcher never sees the real game. Each iteration it asks a game-specific *sampler* for a
+determinization — a whole game, rebuilt from the searching seat's ``view`` with the hidden
+cards dealt at random consistently with everything that seat has seen — then walks one shared
+tree keyed by moves (the fast-path ``int`` actions, which mean the same in every
+determinization), choosing by UCB over the moves legal in that determinization (counting their
+*availability*, as Cowling, Powley and Whitehouse's SO-ISMCTS), expands one move, finishes the
+game with a rollout and backs up each seat's normalized score.
+
+Game knowledge lives outside: a :data:`Sampler` per game (see :mod:`torampu.search.samplers`)
+and, optionally, a rollout policy. The search itself is one loop.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from torampu.game import Game, Move
+
+View = Mapping[str, Any]
+Sampler = Callable[[View, random.Random], Game]
+"""``sampler(view, rng)``: a game consistent with ``view``, the hidden cards dealt at random."""
+Rollout = Callable[[Game, random.Random], None]
+"""Play a game to its end (default: the game's own uniformly random ``playout``)."""
+
+
+def random_rollout(game: Game, rng: random.Random) -> None:
+    """The game's own fast random playout."""
+    game.playout(rng)  # type: ignore[attr-defined]
+
+
+class _Node:
+    __slots__ = ("avail", "children", "seat", "total", "visits")
+
+    def __init__(self, seat: int) -> None:
+        self.seat = seat  # who moved into this node (-1 at the root)
+        self.visits = 0
+        self.total = 0.0
+        self.avail = 0
+        self.children: dict[Move, _Node] = {}
+
+
+@dataclass
+class SearchResult:
+    """What a search found: the chosen move and its statistics."""
+
+    move: Move
+    action: str
+    iterations: int
+    seconds: float
+    visits: dict[str, int] = field(default_factory=dict)
+    values: dict[str, float] = field(default_factory=dict)
+
+
+def scores_to_rewards(scores: Sequence[float]) -> list[float]:
+    """Map one game's scores to rewards in [0, 1] (best seat 1, worst 0, all equal 0.5)."""
+    lo, hi = min(scores), max(scores)
+    if hi == lo:
+        return [0.5] * len(scores)
+    span = hi - lo
+    return [(s - lo) / span for s in scores]
+
+
+def ismcts(
+    view: View,
+    sampler: Sampler,
+    rng: random.Random,
+    iterations: int | None = 1000,
+    seconds: float | None = None,
+    exploration: float = 0.7,
+    rollout: Rollout = random_rollout,
+    reward: Callable[[Game], Sequence[float]] | None = None,
+) -> SearchResult:
+    """Search from ``view`` (the searching seat's) and return the most visited root move.
+
+    Stops after ``iterations`` or ``seconds`` (whichever comes first; at least one iteration).
+    ``reward(game)`` gives each seat's reward in [0, 1] at the end of a finished game (default:
+    :func:`scores_to_rewards` of ``result()["scores"]``).
+    """
+    root = _Node(-1)
+    start = time.perf_counter()
+    deadline = None if seconds is None else start + seconds
+    limit = iterations if iterations is not None else 1 << 62
+    rewarder = reward or (lambda g: scores_to_rewards(g.result()["scores"]))
+    log = math.log
+    sqrt = math.sqrt
+    done = 0
+    first: Game | None = None
+    while done < limit:
+        if done and deadline is not None and (done & 15) == 0 and time.perf_counter() > deadline:
+            break
+        g = sampler(view, rng)
+        if first is None:
+            first = g
+            g = g.clone()
+        node = root
+        path = [node]
+        # selection and expansion
+        while not g.is_over:
+            legal = g.legal_moves()
+            mover = g.to_play
+            assert mover is not None
+            children = node.children
+            untried = [m for m in legal if m not in children]
+            for m in legal:
+                c = children.get(m)
+                if c is not None:
+                    c.avail += 1
+            if untried:
+                m = untried[int(rng.random() * len(untried))]
+                child = children[m] = _Node(mover)
+                child.avail = 1
+                g.apply(m)
+                path.append(child)
+                break
+            best = -1.0
+            pick = legal[0]
+            for m in legal:
+                c = children[m]
+                v = c.total / c.visits + exploration * sqrt(log(c.avail) / c.visits)
+                if v > best:
+                    best, pick = v, m
+            node = children[pick]
+            g.apply(pick)
+            path.append(node)
+        if not g.is_over:
+            rollout(g, rng)
+        rewards = rewarder(g)
+        for nd in path:
+            nd.visits += 1
+            if nd.seat >= 0:
+                nd.total += rewards[nd.seat]
+        done += 1
+    elapsed = time.perf_counter() - start
+    assert first is not None
+    legal_root = first.legal_moves()
+    stats = {m: root.children[m] for m in legal_root if m in root.children}
+    best_move = (
+        max(stats, key=lambda m: (stats[m].visits, stats[m].total)) if stats else legal_root[0]
+    )
+    name = first.action_str
+    return SearchResult(
+        move=best_move,
+        action=name(best_move),
+        iterations=done,
+        seconds=elapsed,
+        visits={name(m): c.visits for m, c in stats.items()},
+        values={name(m): c.total / c.visits for m, c in stats.items() if c.visits},
+    )

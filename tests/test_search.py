@@ -1,0 +1,89 @@
+"""Search: samplers rebuild a game the seat cannot tell from the real one; ISMCTS plays legally."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import torampu
+from torampu.search import ismcts, sampler_for
+from torampu.search.samplers import deal_hidden
+
+
+def _random_state(players: int, cards: int, seed: int, steps: int) -> torampu.Game:
+    g = torampu.new_game("hell", players=players, cards=cards, seed=seed, dealer=seed % players)
+    rng = random.Random(seed)
+    for _ in range(steps):
+        if g.is_over:
+            break
+        legal = g.legal_moves()
+        g.apply(legal[int(rng.random() * len(legal))])
+    return g
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_hell_sample_is_indistinguishable(seed: int) -> None:
+    """The sampled game shows the seat exactly its real view, while other hands differ."""
+    players = 3 + seed % 5
+    g = _random_state(players, 51 // players, seed, steps=seed * 2 % 40)
+    if g.is_over:
+        return
+    seat = g.to_play
+    assert seat is not None
+    view = g.view(seat)
+    rng = random.Random(seed)
+    differs = False
+    for _ in range(5):
+        s = sampler_for("hell")(view, rng)
+        assert s.view(seat) == view
+        assert s.hands[seat] == g.hands[seat]  # type: ignore[attr-defined]
+        differs |= s.hands != g.hands  # type: ignore[attr-defined]
+        # nobody holds a card of a suit they have shown void in
+        for t in s.tricks:  # type: ignore[attr-defined]
+            led = t.cards[0] // 13
+            for i, c in enumerate(t.cards[1:], 1):
+                if c // 13 != led:
+                    holder = (t.leader + i) % players
+                    assert not s.hands[holder] & (((1 << 13) - 1) << (13 * led))  # type: ignore[attr-defined]
+    hidden_cards = sum(g.view(seat)["hand_sizes"]) - len(view["hand"])
+    if hidden_cards > 2:
+        assert differs, "five samples all dealt the real hands"
+
+
+def test_deal_hidden_respects_voids_and_counts() -> None:
+    rng = random.Random(3)
+    unknown = (1 << 52) - 1
+    voids = [0b0001, 0, 0b0110, 0]
+    for _ in range(50):
+        out = deal_hidden(unknown, [13, 13, 13, 13], voids, rng)
+        assert [h.bit_count() for h in out] == [13, 13, 13, 13]
+        assert sum(out) == unknown
+        assert not out[0] & ((1 << 13) - 1)  # void in spades
+        assert not out[2] & (((1 << 26) - 1) << 13)  # void in hearts and diamonds
+
+
+def test_ismcts_answers_legally_and_beats_random_in_hell() -> None:
+    rng = random.Random(1)
+    totals = [0.0, 0.0]
+    for gi in range(12):
+        g = torampu.new_game("hell", cards=5, seed=gi, dealer=gi % 5)
+        brng = random.Random(gi)
+        while not g.is_over:
+            s = g.to_play
+            legal = g.legal_actions()
+            if s == 0:
+                a = ismcts(g.view(0), sampler_for("hell"), rng, iterations=200).action
+                assert a in legal
+            else:
+                a = legal[int(brng.random() * len(legal))]
+            g.play(a)
+        sc = g.result()["scores"]
+        totals[0] += sc[0]
+        totals[1] += sum(sc[1:]) / 4
+    assert totals[0] > totals[1] + 12 * 4, totals
+
+
+def test_no_sampler_is_a_clear_error() -> None:
+    with pytest.raises(torampu.TorampuError, match="no search sampler"):
+        sampler_for("no-such-game")
