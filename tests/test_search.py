@@ -87,3 +87,28 @@ def test_ismcts_answers_legally_and_beats_random_in_hell() -> None:
 def test_no_sampler_is_a_clear_error() -> None:
     with pytest.raises(torampu.TorampuError, match="no search sampler"):
         sampler_for("no-such-game")
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_nap_sample_is_indistinguishable(seed: int) -> None:
+    """Apart from the count of redeals (the sample starts at the current deal), the sampled Nap
+    game shows the seat exactly its real view."""
+    players = 2 + seed % 7
+    rules = {"deck": "short"} if players in (3, 4, 5) and seed % 2 else {}
+    g = torampu.new_game("nap", rules=rules, players=players, seed=seed)
+    rng = random.Random(seed)
+    for _ in range(seed % 25):
+        if g.is_over:
+            break
+        legal = g.legal_moves()
+        g.apply(legal[int(rng.random() * len(legal))])
+    if g.is_over:
+        return
+    seat = g.to_play
+    assert seat is not None
+    view = g.view(seat)
+    for _ in range(3):
+        s = sampler_for("nap")(view, rng)
+        got = s.view(seat)
+        got["redeals"] = view["redeals"]
+        assert got == view

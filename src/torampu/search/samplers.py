@@ -18,6 +18,7 @@ from torampu.errors import TorampuError
 from torampu.game import Game
 from torampu.hell import BID_BASE as HELL_BID_BASE
 from torampu.hell import Hell
+from torampu.nap import Nap, nap_deck
 
 View = Mapping[str, Any]
 Sampler = Callable[[View, random.Random], Game]
@@ -127,7 +128,42 @@ def sample_hell(view: View, rng: random.Random) -> Game:
     return g
 
 
-_SAMPLERS: dict[str, Sampler] = {"hell": sample_hell}
+def _hand_of(words: Sequence[str]) -> int:
+    out = 0
+    for w in words:
+        out |= 1 << parse_card(w)
+    return out
+
+
+def sample_nap(view: View, rng: random.Random) -> Game:
+    """A Nap deal consistent with ``view``: the current deal (after any redeals) is dealt with
+    the hidden cards at random, the stock takes the rest; the auction and plays are replayed."""
+    n = view["players"]
+    seat = view["seat"]
+    rules = dict(view["rules"])
+    hand = _hand_of(view["hand"])
+    played, voids, order = _trick_info(n, view["tricks"], view["trick"])
+    deck = sum(1 << c for c in nap_deck(rules))
+    seen = hand
+    for p in played:
+        seen |= p
+    need = [0 if s == seat else view["hand_sizes"][s] for s in range(n)]
+    dealt = deal_hidden(deck & ~seen, need, voids, rng)
+    dealt[seat] = hand
+    g = Nap(
+        rules,
+        rng.getrandbits(63),
+        {"hands": [card_list(dealt[s] | played[s]) for s in range(n)]},
+        view["dealer"],
+    )
+    for step in view["auction"]:
+        g.apply(g.parse_action(step["action"]))
+    for c in order:
+        g.apply(c)
+    return g
+
+
+_SAMPLERS: dict[str, Sampler] = {"hell": sample_hell, "nap": sample_nap}
 
 
 def sampler_for(game: str) -> Sampler:
