@@ -60,7 +60,7 @@ def make_bot(kind: str, seed: int = 0, game: str = "napoleon") -> Bot:
 
 def _load_builtin() -> None:
     # importing the modules registers their bots
-    from torampu.bots import heuristic  # noqa: F401
+    from torampu.bots import heuristic, search  # noqa: F401
 
 
 class RandomBot:
