@@ -14,7 +14,8 @@ from rich.text import Text
 from typer.testing import CliRunner
 
 import torampu
-from torampu.bots import make_bot, play_game
+from torampu.bots import BotError, make_bot, play_game
+from torampu.bots import base as bots_base
 from torampu.cards import parse_card, pretty
 from torampu.cli import app, interpret, prettify, resolve_input, show_bid, show_hand
 
@@ -316,17 +317,45 @@ def test_bad_play_options_are_clean_errors(args: list[str], message: str) -> Non
     assert "Traceback" not in out.stdout
 
 
-def test_a_bot_kind_that_does_not_play_the_game_is_a_clean_error() -> None:
-    out = invoke("play", "nap", "--seat", "none", "--games", "1")
+def test_a_bot_kind_that_does_not_play_the_game_is_a_clean_error(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    def napoleon_only(seed: int, game: str) -> Any:
+        if game != "napoleon":
+            raise BotError(f"the picky bot plays napoleon, not {game!r}")
+        return make_bot("random", seed=seed)
+
+    monkeypatch.setitem(bots_base._REGISTRY, "picky", napoleon_only)
+    out = invoke("play", "nap", "--seat", "none", "--games", "1", "--bots", "picky")
     assert out.exit_code == 1
-    assert "heuristic" in out.stdout and "--bots" in out.stdout
+    assert "the picky bot plays napoleon, not 'nap'" in flat(out.stdout)
+    assert "--bots: " in out.stdout and "Traceback" not in out.stdout
+
+
+def test_without_bots_the_heuristic_bot_plays_where_it_can_else_random(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    def napoleon_only(seed: int, game: str) -> Any:
+        if game != "napoleon":
+            raise BotError("napoleon only")
+        return make_bot("random", seed=seed)
+
+    monkeypatch.setitem(bots_base._REGISTRY, "heuristic", napoleon_only)
+    out = invoke("play", "nap", "--watch", "--games", "1", "--seed", "1")
+    assert out.exit_code == 0, out.stdout
+    text = flat(out.stdout)
+    assert "There is no heuristic bot for nap yet: the other seats are random bots." in text
+    assert "Watching 4 bots (random)." in text
 
 
 def test_other_games_can_be_watched() -> None:
-    for game in ("nap", "hell"):
+    for game, end in (
+        ("nap", "Match standings after 2 of 2 games"),
+        ("hell", "Score sheet after 2 of 2 deals"),  # Hell's games are the deals of a series
+    ):
         out = invoke("play", game, "--watch", "--games", "2", "--bots", "random", "--seed", "3")
         assert out.exit_code == 0, out.stdout
-        assert "Trick 1:" in out.stdout and "Match standings after 2 of 2 games" in out.stdout
+        assert "Trick 1:" in out.stdout and end in out.stdout
 
 
 # ------------------------------------------------------------------------------------ replay
