@@ -106,8 +106,10 @@ class Game(ABC):
         g.__dict__.update(self.__dict__)
         for name in self._copied:
             setattr(g, name, list(getattr(self, name)))
-        g.rng = random.Random()
-        g.rng.setstate(self.rng.getstate())
+        rng = self.__dict__.get("rng")
+        if rng is not None:  # a game that draws nothing after its deal keeps no generator
+            g.rng = random.Random()
+            g.rng.setstate(rng.getstate())
         return g
 
     def hidden_from(self, seat: Seat | None) -> int:

@@ -24,11 +24,10 @@ numbered in the direction of play, so "next" means the same everywhere.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Mapping
 from typing import Any, Final
 
-from torampu.cards import JOKER, CardSet, card_list, card_str, parse_card, shuffled
+from torampu.cards import JOKER, CardSet, card_list, card_str, parse_card, seeded_shuffle
 from torampu.errors import CardError, DealError, IllegalAction, RulesError
 from torampu.explain import Reason
 from torampu.game import Game, Move, Seat, new_seed
@@ -98,6 +97,9 @@ _ACTION_STRS: Final = {c: "play " + card_str(c) for c in range(52)} | {
 _ACTION_MOVES: Final = {s: m for m, s in _ACTION_STRS.items()}
 
 
+_DECK: Final = list(range(52))
+
+
 def max_cards(players: int) -> int:
     """The peak of the series: a card must be left to turn up (5 players: 10)."""
     return 51 // players
@@ -112,6 +114,7 @@ class Hell(TrickGame):
     play_phase = PHASE_PLAY
     over_phase = PHASE_OVER
     extra_args = ("cards",)
+    plain_rules = True
 
     def __init__(
         self,
@@ -131,9 +134,8 @@ class Hell(TrickGame):
         self.seed = seed
         self.dealer = dealer
         self.cards = cards
-        self.rng = random.Random(seed)
         self.history = []
-        deck = shuffled(self.rng, list(range(52)))
+        deck = seeded_shuffle(seed, _DECK)  # the deal is all Hell draws: no generator kept
         if deal is None:
             bits = [_BIT[c] for c in deck]
             self.hands = [sum(bits[i * cards : (i + 1) * cards]) for i in range(n)]
@@ -218,6 +220,18 @@ class Hell(TrickGame):
         except CardError as e:
             raise IllegalAction(f"{action!r}: {e}") from None
         raise IllegalAction(f"not a Hell action: {action!r} (actions: 'bid 2', 'play AS')")
+
+    def _random_move(self, rand: Any) -> Move:
+        """A uniformly random bid without building the list: the same draw as from
+        :meth:`legal_moves` (skipping the forbidden bid)."""
+        if self.phase_id != PHASE_BID:
+            moves = self.legal_moves()
+            return moves[int(rand() * len(moves))]
+        no = self._forbidden_bid()
+        k = int(rand() * (self.cards + (1 if no < 0 else 0)))
+        if 0 <= no <= k:
+            k += 1
+        return BID_BASE + k
 
     def _illegal_reason(self, move: Move) -> str | None:
         seat = self.turn

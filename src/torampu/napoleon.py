@@ -952,7 +952,7 @@ class Napoleon(TrickGame):
     def _setup_suits(self) -> None:
         """Which cards follow as which suit under this contract (``suit_masks``, ``eff_suit``)."""
         t = self.trump
-        masks = suit_masks_plain()
+        masks = list(suit_masks_plain())
         eff = [c // 13 for c in range(52)] + [NO_SUIT]
         self.sei_j = self.ura_j = -1
         if t != NO_TRUMP:

@@ -127,7 +127,7 @@ class RuleSpec:
     check: Callable[[Rules], None] = field(default=lambda rules: None)
     preset_notes: Mapping[str, str] = field(default_factory=dict)
     derived: Mapping[str, str] = field(default_factory=dict)
-    _cache: dict[str, Rules] = field(default_factory=dict, compare=False, repr=False)
+    _cache: dict[Any, Rules] = field(default_factory=dict, compare=False, repr=False)
 
     def option(self, name: str) -> Option:
         for o in self.options:
@@ -140,11 +140,18 @@ class RuleSpec:
 
         Keyword ``overrides`` whose value is ``None`` are ignored (e.g. ``players=None``).
         """
-        if isinstance(rules, str) and not any(v is not None for v in overrides.values()):
-            cached = self._cache.get(rules)
-            if cached is None:
-                cached = self._cache[rules] = self.resolve({"preset": rules})
-            return dict(cached)
+        if rules is None or isinstance(rules, str):
+            given_over = tuple(sorted((k, v) for k, v in overrides.items() if v is not None))
+            if all(isinstance(v, int | str) for _, v in given_over):
+                key = (rules, given_over)
+                cached = self._cache.get(key)
+                if cached is None:
+                    base: dict[str, Any] = {} if rules is None else {"preset": rules}
+                    cached = self._cache[key] = self._resolve(base | dict(given_over))
+                return dict(cached)
+        return self._resolve(rules, **overrides)
+
+    def _resolve(self, rules: str | Mapping[str, Any] | None = None, **overrides: Any) -> Rules:
         if rules is None:
             given: dict[str, Any] = {}
         elif isinstance(rules, str):

@@ -46,9 +46,26 @@ _CHUNKS: Final = [
 ]
 _MOVES_OF: dict[CardSet, tuple[int, ...]] = {}
 """Memo: a card set -> its cards as a tuple (the play moves of a legal mask)."""
+_SHIFTED_CHUNKS: Final = tuple((13 * s, _CHUNKS[s]) for s in range(4))
 _STRS_OF: dict[CardSet, tuple[str, ...]] = {}
 """Memo: a card set -> its ``play`` action strings."""
 _CACHE_LIMIT: Final = 1 << 20
+
+_PLAIN_KEYS: Final = tuple(
+    tuple(
+        tuple(
+            100 + c % 13 if c // 13 == trump else (c % 13 if c // 13 == led else -1)
+            for c in range(53)
+        )
+        for led in range(4)
+    )
+    for trump in (0, 1, 2, 3, -1)
+)
+"""``_PLAIN_KEYS[trump][led][card]``: the card's strength in a plain trick (trump -1: none)."""
+_SEATS_AFTER: Final = tuple(
+    tuple(tuple((leader + k) % n for k in range(1, n)) for leader in range(n)) for n in range(9)
+)
+"""``_SEATS_AFTER[n][leader]``: the seats that follow the leader, in order."""
 
 
 def _moves_of(mask: CardSet) -> tuple[int, ...]:
@@ -279,6 +296,13 @@ class TrickGame(Game):
             return True
         return False
 
+    plain_rules: ClassVar[bool] = False
+    """Whether play is plain: printed suits, no forced/free/restricted cards, no lead extras or
+    hook, and :func:`plain_winner` judges every trick with reason ``trump`` or ``led``. Such games
+    (Hell) roll out through :meth:`_plain_playout`, which judges each trick as it is played."""
+
+    trump: int
+
     def playout(self, rng: Random) -> None:
         """Finish the game with uniformly random legal moves: the rollout of search bots.
 
@@ -289,6 +313,9 @@ class TrickGame(Game):
         while not self.is_over and not self._in_tricks():
             self.apply(self._random_move(rand))
         if self.is_over:
+            return
+        if self.plain_rules:
+            self._plain_playout(rand)
             return
         hands = self.hands
         history = self.history
@@ -342,6 +369,116 @@ class TrickGame(Game):
             if self._close_trick(played):
                 return
 
+    def _plain_playout(self, rand: Callable[[], float]) -> None:
+        """The rollout of a plain game: the same draws as :meth:`playout`, each trick judged as
+        its cards fall (a card's key under the trump and the led suit: :data:`_PLAIN_KEYS`)."""
+        if self.trick:  # finish a trick in progress the general way
+            self._finish_trick_randomly(rand)
+            if self.is_over:
+                return
+        hands = self.hands
+        history = self.history
+        append = history.append
+        tricks = self.tricks
+        n = self.n
+        bits = _BIT
+        trump = self.trump
+        keys_of = _PLAIN_KEYS[trump]
+        points = self.point_cards
+        won = self._won
+        after = _SEATS_AFTER[n]
+        chunk_tables = _CHUNKS
+        shifted_chunks = _SHIFTED_CHUNKS
+        card = 0
+        seat = self.turn
+        all_played = self.played
+        while True:
+            leader = seat
+            hand = hands[seat]
+            # the lead: the k-th card of the hand in index order, found suit by suit (a whole
+            # hand is rarely seen twice, so it is not worth a memo entry)
+            k = int(rand() * hand.bit_count())
+            for sh, chunks in shifted_chunks:
+                chunk = hand >> sh & 8191
+                c = chunk.bit_count()
+                if k < c:
+                    card = chunks[chunk][k]
+                    break
+                k -= c
+            append((seat, card))
+            hands[seat] = hand ^ bits[card]
+            played = bits[card]
+            led = card // 13
+            led_shift = 13 * led
+            led_chunks = chunk_tables[led]
+            keys = keys_of[led]
+            trick = [card]
+            best = 0
+            best_key = keys[card]
+            for i, seat in enumerate(after[leader], 1):
+                hand = hands[seat]
+                chunk = hand >> led_shift & 8191
+                if chunk:  # follow suit: the suit's cards in index order
+                    moves = led_chunks[chunk]
+                    card = moves[int(rand() * len(moves))]
+                else:  # void: any card, the k-th of the hand
+                    k = int(rand() * hand.bit_count())
+                    for sh, chunks in shifted_chunks:
+                        chunk = hand >> sh & 8191
+                        c = chunk.bit_count()
+                        if k < c:
+                            card = chunks[chunk][k]
+                            break
+                        k -= c
+                append((seat, card))
+                b = bits[card]
+                hands[seat] = hand ^ b
+                played |= b
+                trick.append(card)
+                key = keys[card]
+                if key > best_key:
+                    best, best_key = i, key
+            win_card = trick[best]
+            winner = (leader + best) % n
+            reason = (
+                Reason("trump", win_card, suit=trump)
+                if win_card // 13 == trump
+                else Reason("led", win_card, suit=led)
+            )
+            tricks.append(Trick(leader, trick, winner, reason, played & points))
+            all_played |= played
+            won(winner, played)
+            seat = winner
+            if not hands[winner]:
+                self.played = all_played
+                self.trick = []
+                self.leader = self.turn = winner
+                self.led = NO_SUIT
+                self._finish()
+                return
+
+    def _finish_trick_randomly(self, rand: Callable[[], float]) -> None:
+        """Play the trick in progress to its end with random legal cards, then close it."""
+        hands = self.hands
+        trick = self.trick
+        seat = self.turn
+        n = self.n
+        played = sum(map(_BIT.__getitem__, trick))
+        led_mask = SUIT_MASKS[self.led]
+        while len(trick) < n:
+            hand = hands[seat]
+            mask = hand & led_mask or hand
+            moves = _MOVES_OF.get(mask) or _moves_of(mask)
+            card = moves[int(rand() * len(moves))]
+            self.history.append((seat, card))
+            hands[seat] = hand ^ _BIT[card]
+            played |= _BIT[card]
+            trick.append(card)
+            seat = seat + 1 if seat + 1 < n else 0
+        self.played |= played
+        self.turn = seat
+        self._close_trick(played)
+
     def led_suit_name(self) -> str:
         return SUIT_LETTERS[self.led] if 0 <= self.led < 4 else "-"
 
@@ -381,11 +518,16 @@ def parse_hands(
     return hands
 
 
+_SUIT_MASKS_PLAIN: Final = [*SUIT_MASKS, 0, (1 << 53) - 1]
+_LEAD_SUIT_PLAIN: Final = [c // 13 for c in range(52)] + [NO_SUIT]
+
+
 def suit_masks_plain() -> list[CardSet]:
-    """The four printed suits, an empty joker suit, and (index -1) every card."""
-    return [*SUIT_MASKS, 0, (1 << 53) - 1]
+    """The four printed suits, an empty joker suit, and (index -1) every card (one shared list:
+    do not mutate it)."""
+    return _SUIT_MASKS_PLAIN
 
 
 def lead_suit_plain() -> list[int]:
-    """Every card leads its printed suit; a led joker asks for nothing."""
-    return [c // 13 for c in range(52)] + [NO_SUIT]
+    """Every card leads its printed suit; a led joker asks for nothing (shared: do not mutate)."""
+    return _LEAD_SUIT_PLAIN
