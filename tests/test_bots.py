@@ -130,10 +130,11 @@ def test_bots_receive_only_a_view_dict_and_a_list_of_strings() -> None:
             assert spy.arg_types == {(dict, list)}  # never the game itself
 
 
-def test_heuristic_is_napoleon_only() -> None:
+def test_heuristic_kinds_per_game() -> None:
     with pytest.raises(BotError, match="napoleon"):
-        make_bot("heuristic", seed=0, game="hell")
-    assert make_bot("heuristic", seed=0, game="napoleon").name == "heuristic"
+        make_bot("heuristic", seed=0, game="no-such-game")
+    for game in ("napoleon", "nap", "hell"):
+        assert make_bot("heuristic", seed=0, game=game).name == "heuristic"
 
 
 # ---------------------------------------------------------------------------------- its rules

@@ -812,6 +812,14 @@ NapoleonHeuristic.play_class = _Play
 
 @register("heuristic")
 def _heuristic(seed: int, game: str) -> Bot:
+    if game == "nap":
+        from torampu.bots.nap import make_nap_bot  # imported lazily: no import cycles
+
+        return make_nap_bot(seed)
+    if game == "hell":
+        from torampu.bots.hell import make_hell_bot
+
+        return make_hell_bot(seed)
     if game != "napoleon":
-        raise BotError(f"the heuristic bot plays napoleon, not {game!r} (yet)")
+        raise BotError(f"the heuristic bot plays napoleon, nap and hell, not {game!r} (yet)")
     return NapoleonHeuristic(seed)
