@@ -139,3 +139,12 @@ def test_cli_replay_rejects_a_malformed_record(tmp_path: Path) -> None:
     out = runner.invoke(app, ["replay", str(bad)])
     assert out.exit_code == 1
     assert "cannot replay" in out.stdout
+
+
+def test_replay_match_rejects_malformed_records_clearly() -> None:
+    m = torampu.new_match("hell", players=3, games=2, seed=4)
+    rec = m.to_record()
+    with pytest.raises(torampu.RecordError, match="match seed must be an int"):
+        torampu.replay_match({**rec, "seed": "4"})
+    with pytest.raises(torampu.RecordError, match="game 0 of the match record must be an object"):
+        torampu.replay_match({**rec, "records": [7]})

@@ -176,6 +176,8 @@ def replay_match(record: Mapping[str, Any]) -> Match:
     if not record.get("match"):
         raise RecordError("this is a single-game record: use torampu.replay")
     _lookup(record["game"])
+    if not isinstance(record["seed"], int) or isinstance(record["seed"], bool):
+        raise RecordError(f"match seed must be an int, not {record['seed']!r}")
     try:
         m = new_match(
             record["game"],
@@ -190,6 +192,8 @@ def replay_match(record: Mapping[str, Any]) -> Match:
     if not isinstance(games_in, list):
         raise RecordError("match 'records' must be a list")
     for i, game_rec in enumerate(games_in):
+        if not isinstance(game_rec, Mapping):
+            raise RecordError(f"game {i} of the match record must be an object, not {game_rec!r}")
         if m.is_over:
             raise RecordError(f"match record has more than {m.games_total} games")
         if game_rec.get("seed") != m.game.seed:
