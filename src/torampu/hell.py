@@ -35,8 +35,10 @@ from torampu.match import Match
 from torampu.options import Option, Rules, RuleSpec
 from torampu.trick import (
     _BIT,
+    _LED_REASONS,
     _MOVES_OF,
     _STRS_OF,
+    _TRUMP_REASONS,
     TrickGame,
     _moves_of,
     lead_suit_plain,
@@ -281,8 +283,8 @@ class Hell(TrickGame):
         i = plain_winner(cards, self.led, self.trump)
         c = cards[i]
         if c // 13 == self.trump:
-            return i, Reason("trump", c, suit=self.trump)
-        return i, Reason("led", c, suit=self.led)
+            return i, _TRUMP_REASONS[c]
+        return i, _LED_REASONS[c]
 
     def _won(self, winner: Seat, cards: CardSet) -> None:
         self.tricks_won[winner] += 1

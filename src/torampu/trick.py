@@ -62,6 +62,10 @@ _PLAIN_KEYS: Final = tuple(
     for trump in (0, 1, 2, 3, -1)
 )
 """``_PLAIN_KEYS[trump][led][card]``: the card's strength in a plain trick (trump -1: none)."""
+_TRUMP_REASONS: Final = tuple(Reason("trump", c, suit=c // 13) for c in range(52))
+_LED_REASONS: Final = tuple(Reason("led", c, suit=c // 13) for c in range(52))
+"""The two reasons of a plain trick, per winning card (a card's suit is the trump or the led suit
+it won as): shared immutable values, built once."""
 _SEATS_AFTER: Final = tuple(
     tuple(tuple((leader + k) % n for k in range(1, n)) for leader in range(n)) for n in range(9)
 )
@@ -389,6 +393,8 @@ class TrickGame(Game):
         after = _SEATS_AFTER[n]
         chunk_tables = _CHUNKS
         shifted_chunks = _SHIFTED_CHUNKS
+        trump_reasons = _TRUMP_REASONS
+        led_reasons = _LED_REASONS
         card = 0
         seat = self.turn
         all_played = self.played
@@ -440,11 +446,7 @@ class TrickGame(Game):
                     best, best_key = i, key
             win_card = trick[best]
             winner = (leader + best) % n
-            reason = (
-                Reason("trump", win_card, suit=trump)
-                if win_card // 13 == trump
-                else Reason("led", win_card, suit=led)
-            )
+            reason = (trump_reasons if win_card // 13 == trump else led_reasons)[win_card]
             tricks.append(Trick(leader, trick, winner, reason, played & points))
             all_played |= played
             won(winner, played)
