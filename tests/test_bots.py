@@ -133,7 +133,7 @@ def test_bots_receive_only_a_view_dict_and_a_list_of_strings() -> None:
 def test_heuristic_kinds_per_game() -> None:
     with pytest.raises(BotError, match="napoleon"):
         make_bot("heuristic", seed=0, game="no-such-game")
-    for game in ("napoleon", "nap", "hell"):
+    for game in ("napoleon", "nap", "hell", "daifugo"):
         assert make_bot("heuristic", seed=0, game=game).name == "heuristic"
 
 

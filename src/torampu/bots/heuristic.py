@@ -820,6 +820,12 @@ def _heuristic(seed: int, game: str) -> Bot:
         from torampu.bots.hell import make_hell_bot
 
         return make_hell_bot(seed)
+    if game == "daifugo":
+        from torampu.bots.daifugo import make_daifugo_bot
+
+        return make_daifugo_bot(seed)
     if game != "napoleon":
-        raise BotError(f"the heuristic bot plays napoleon, nap and hell, not {game!r} (yet)")
+        raise BotError(
+            f"the heuristic bot plays napoleon, nap, hell and daifugo, not {game!r} (yet)"
+        )
     return NapoleonHeuristic(seed)
