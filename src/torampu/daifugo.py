@@ -41,7 +41,14 @@ Rulings beyond ``rules.md`` (the source is silent or ambiguous)
 * 5とび skips 2k−1 players who could play now (active, and not out of the round under
   ``pass_rejoin: false``); when that reaches back to the player, the table is flushed.
 * 7渡し gives to the next player still in the game in the direction of play. Going out by giving
-  or discarding is never a foul, except under ``8JK`` when the 7/10 play used a joker.
+  or discarding is never a foul, except under ``8JK`` when the 7/10 play used a joker. Going out
+  with the 7/10 play itself is judged like any finishing play (a joker in it is the ``JK`` foul).
+  004 ★23 also lists a 砂嵐 made with a joker: it is read, like the rest of the list, as a way of
+  going out (the ``JK`` foul), not as a foul when played earlier.
+* Runs never overlap the table's run (004 ★17: on ♥3-4-5, ♠5-6-7 is refused and ♦6-7-8
+  allowed), in a revolution too, where a run must lie wholly below the table's. 004 ★18's
+  example of a stair 革命返し (♦5-9 on ♠6-T) overlaps and contradicts ★17, so it is refused; a
+  stair 革命返し needs a run below the first (♦3-7 on ♠8-Q).
 * 都落ち: the dropped 大富豪's hand is put face up on the discard pile.
 * 大革命 flips the previous titles in full (the middle 平民 stay).
 * The poor give their best cards by rank (jokers first); between equal ranks ♠ ♥ ♦ ♣.
@@ -792,12 +799,14 @@ class Daifugo(Game):
             if self.must_include >= 0:
                 return f"the first play must include {card_str(self.must_include)}"
             return "it is not a play"
+        sym = "".join("♠♥♦♣"[s] for s in range(4) if self.lock_suits >> s & 1)
         if t.kind == SINGLE and t.rank == JOKER_RANK:
+            if r["spade3_return"] and m == 1 << THREE_SPADES:  # ♠3 obeys a lock
+                return f"激縛: {sym} at the next rank only" if self.strict else f"縛り: {sym} only"
             return "only ♠3 beats a lone joker" if r["spade3_return"] else "nothing beats the joker"
         if i.kind != t.kind or i.size != t.size:
             return f"the table is a {SHAPES[t.kind]} of {t.size}: play the same shape and size"
         if self.lock_suits and i.suits & ~self.lock_suits:
-            sym = "".join("♠♥♦♣"[s] for s in range(4) if self.lock_suits >> s & 1)
             if self.strict:
                 return f"激縛: {sym} at the next rank only"
             return f"縛り: {sym} only"
