@@ -72,7 +72,7 @@ from collections.abc import Mapping, Sequence
 from itertools import pairwise
 from typing import Any, Final
 
-from torampu.cards import card_str, parse_card, shuffled
+from torampu.cards import card_str, cards_of, parse_card, shuffled
 from torampu.daifugo_plays import (
     D2,
     D3,
@@ -570,7 +570,7 @@ class Daifugo(Game):
                 r["tenpen"]
                 and self.jok[poor] == 0
                 and self.hands[poor]
-                and all(DRANK[c] <= D10 for c in _cards(self.hands[poor]))
+                and all(DRANK[c] <= D10 for c in cards_of(self.hands[poor]))
             ):
                 revealed = self.hands[poor]
                 self.tenpen = {"poor": poor, "rich": rich, "hand": cards_words(revealed, 0)}
@@ -1313,15 +1313,6 @@ class Daifugo(Game):
         "exchange_queue",
         "ranking",
     )
-
-
-def _cards(s: int) -> list[int]:
-    out = []
-    while s:
-        low = s & -s
-        out.append(low.bit_length() - 1)
-        s ^= low
-    return out
 
 
 class DaifugoMatch(Match):

@@ -32,7 +32,7 @@ from collections.abc import Iterator
 from itertools import combinations
 from typing import Final, NamedTuple
 
-from torampu.cards import CardSet, card_str, parse_card, parse_cards  # noqa: F401 (doctests)
+from torampu.cards import CardSet, card_str, cards_of, parse_card, parse_cards  # noqa: F401
 from torampu.errors import CardError, IllegalAction
 
 REAL: Final = (1 << 52) - 1
@@ -124,7 +124,7 @@ def info(move: int) -> Info:
         r ^= low
     if move & RUN_FLAG:
         cells = real | (move >> CSHIFT & REAL)
-        ranks = [DRANK[c] for c in _cards(cells)]
+        ranks = [DRANK[c] for c in cards_of(cells)]
         lo, hi = min(ranks), max(ranks)
         got = Info(RUN, size, lo, hi, suits, j, hi, 1, real)
     elif size == 1:
@@ -140,15 +140,6 @@ def info(move: int) -> Info:
     return got
 
 
-def _cards(s: CardSet) -> list[int]:
-    out = []
-    while s:
-        low = s & -s
-        out.append(low.bit_length() - 1)
-        s ^= low
-    return out
-
-
 # ------------------------------------------------------------------------------------- strings
 def _group_key(c: int) -> tuple[int, int]:
     return (DRANK[c], _GROUP_SUIT_ORDER[c // 13])
@@ -160,7 +151,7 @@ def cards_words(real: CardSet, jokers: int) -> list[str]:
     >>> cards_words(parse_cards("2S 3H 3C"), 1)
     ['3C', '3H', '2S', 'JK']
     """
-    return [card_str(c) for c in sorted(_cards(real), key=_group_key)] + ["JK"] * jokers
+    return [card_str(c) for c in sorted(cards_of(real), key=_group_key)] + ["JK"] * jokers
 
 
 def play_words(move: int) -> list[str]:
@@ -172,7 +163,7 @@ def play_words(move: int) -> list[str]:
     cells = move >> CSHIFT & REAL
     explicit = real.bit_count() == 1
     out = []
-    for c in sorted(_cards(real | cells), key=lambda c: DRANK[c]):
+    for c in sorted(cards_of(real | cells), key=lambda c: DRANK[c]):
         if real >> c & 1:
             out.append(card_str(c))
         else:
@@ -186,7 +177,7 @@ def stands_for(move: int) -> list[str]:
     j = move >> JSHIFT & 3
     if move & RUN_FLAG:
         cells = real | (move >> CSHIFT & REAL)
-        return [card_str(c) for c in sorted(_cards(cells), key=lambda c: DRANK[c])]
+        return [card_str(c) for c in sorted(cards_of(cells), key=lambda c: DRANK[c])]
     inf = info(move)
     rank = "JK" if inf.rank == JOKER_RANK else DRANK_NAMES[inf.rank] + "*"
     return cards_words(real, 0) + [rank] * j
@@ -250,7 +241,7 @@ of one suit
 
 
 def _same_rank(real: CardSet) -> bool:
-    ranks = {DRANK[c] for c in _cards(real)}
+    ranks = {DRANK[c] for c in cards_of(real)}
     return len(ranks) <= 1
 
 
@@ -326,14 +317,14 @@ def all_plays(hand: CardSet, jokers: int, wild: bool, stairs: bool) -> tuple[int
         return got
     if len(_PLAYS) > 50_000:
         _PLAYS.clear()
-    singles = sorted(_cards(hand), key=_group_key)
+    singles = sorted(cards_of(hand), key=_group_key)
     out: list[int] = [1 << c for c in singles]
     if jokers:
         out.append(1 << JSHIFT)
     groups: list[tuple[int, int, int]] = []  # (size, rank, move)
     wj = jokers if wild else 0
     for d in range(13):
-        have = _cards(hand & RANK_SET[d])
+        have = cards_of(hand & RANK_SET[d])
         for k in range(1, len(have) + 1):
             for combo in combinations(have, k):
                 bits = sum(1 << c for c in combo)
@@ -388,7 +379,7 @@ def _runs(hand: CardSet, jokers: int) -> Iterator[tuple[int, int, int]]:
 def subsets(hand: CardSet, jokers: int, low: int, high: int) -> list[int]:
     """Every choice of ``low``..``high`` cards from a hand (jokers interchangeable), as card bits
     plus joker count, ordered by size then canonical text."""
-    cards = sorted(_cards(hand), key=_group_key)
+    cards = sorted(cards_of(hand), key=_group_key)
     out: list[tuple[int, list[str], int]] = []
     for k in range(low, high + 1):
         for j in range(0, min(jokers, k) + 1):

@@ -269,14 +269,12 @@ BREAK_WEIGHT: Final = 1.0
 """Points per trick taken from (or left to) an opponent for whom that trick is bad."""
 
 
-class HellHeuristic:
-    """Bids its expected tricks, then plays to make the bid exactly (see the module docstring)."""
+class BidPlayBot:
+    """The shape of a bot for a game of bids then tricks: ``choose`` sends the ``bid`` and
+    ``play`` phases to :meth:`_bid` and :meth:`_play`, and falls back to the first legal action
+    on a view it cannot read (never an illegal move)."""
 
     name = "heuristic"
-
-    def __init__(self, seed: int = 0, break_weight: float = BREAK_WEIGHT) -> None:
-        self.seed = seed
-        self.break_weight = break_weight
 
     def choose(self, view: View, legal: Sequence[str]) -> str:
         if len(legal) == 1:
@@ -289,6 +287,22 @@ class HellHeuristic:
         except (KeyError, TypeError, ValueError):  # an unexpected view: never an illegal move
             pass
         return legal[0]
+
+    def _bid(self, view: View, legal: Sequence[str]) -> str:
+        raise NotImplementedError
+
+    def _play(self, view: View, legal: Sequence[str]) -> str:
+        raise NotImplementedError
+
+
+class HellHeuristic(BidPlayBot):
+    """Bids its expected tricks, then plays to make the bid exactly (see the module docstring)."""
+
+    name = "heuristic"
+
+    def __init__(self, seed: int = 0, break_weight: float = BREAK_WEIGHT) -> None:
+        self.seed = seed
+        self.break_weight = break_weight
 
     # ------------------------------------------------------------------ scoring
     @staticmethod

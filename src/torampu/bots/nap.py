@@ -56,7 +56,17 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
 from torampu.bots.base import View
-from torampu.bots.hell import CARD, HIGHER, LOWER, SUIT_MASK, Seen, beats, p_none, poisson_binomial
+from torampu.bots.hell import (
+    CARD,
+    HIGHER,
+    LOWER,
+    SUIT_MASK,
+    BidPlayBot,
+    Seen,
+    beats,
+    p_none,
+    poisson_binomial,
+)
 from torampu.nap import BID_TRICKS, BIDS, MISERE, NAP, SHORT_DECK_LOW, WELLINGTON
 
 TRUMP_FLOOR: Final = (0.0, 0.0, 0.65, 0.85, 0.9, 0.95)
@@ -107,7 +117,7 @@ def cost(c: int, trump: int) -> int:
     return c % 13 + (13 if c // 13 == trump else 0)
 
 
-class NapHeuristic:
+class NapHeuristic(BidPlayBot):
     """Bids from the hand's trick chances and plays declarer, defender and Misère by rules of
     thumb (see the module docstring)."""
 
@@ -115,18 +125,6 @@ class NapHeuristic:
 
     def __init__(self, seed: int = 0) -> None:
         self.seed = seed
-
-    def choose(self, view: View, legal: Sequence[str]) -> str:
-        if len(legal) == 1:
-            return legal[0]
-        try:
-            if view["phase"] == "bid":
-                return self._bid(view, legal)
-            if view["phase"] == "play":
-                return self._play(view, legal)
-        except (KeyError, TypeError, ValueError):  # an unexpected view: never an illegal move
-            pass
-        return legal[0]
 
     # ------------------------------------------------------------------ hand evaluation
     @staticmethod

@@ -13,7 +13,7 @@ import random
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from torampu.cards import card_list, parse_card
+from torampu.cards import card_list, parse_card, parse_cards
 from torampu.errors import TorampuError
 from torampu.game import Game
 from torampu.hell import BID_BASE as HELL_BID_BASE
@@ -96,9 +96,7 @@ def sample_hell(view: View, rng: random.Random) -> Game:
     """A Hell deal consistent with ``view``: replays the bids and plays on a random deal."""
     n = view["players"]
     seat = view["seat"]
-    hand = 0
-    for w in view["hand"]:
-        hand |= 1 << parse_card(w)
+    hand = parse_cards(view["hand"])
     played, voids, order = _trick_info(n, view["tricks"], view["trick"])
     up = parse_card(view["upcard"])
     seen = hand | 1 << up
@@ -128,20 +126,13 @@ def sample_hell(view: View, rng: random.Random) -> Game:
     return g
 
 
-def _hand_of(words: Sequence[str]) -> int:
-    out = 0
-    for w in words:
-        out |= 1 << parse_card(w)
-    return out
-
-
 def sample_nap(view: View, rng: random.Random) -> Game:
     """A Nap deal consistent with ``view``: the current deal (after any redeals) is dealt with
     the hidden cards at random, the stock takes the rest; the auction and plays are replayed."""
     n = view["players"]
     seat = view["seat"]
     rules = dict(view["rules"])
-    hand = _hand_of(view["hand"])
+    hand = parse_cards(view["hand"])
     played, voids, order = _trick_info(n, view["tricks"], view["trick"])
     deck = sum(1 << c for c in nap_deck(rules))
     seen = hand
