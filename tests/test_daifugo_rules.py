@@ -1343,6 +1343,9 @@ def test_reverse_lock_source_example(on: bool) -> None:
     # さらに強いカードを出すこともできます
     assert g.legal_actions() == ["pass", "play 8S", "play JS"]
     illegal(g, "play JD", "縛り")
+    run(g, "8S")  # 逆縛 again, into the lock it made: still told why it may follow
+    assert codes(g) == ["reverse_lock_locked"]
+    assert "1つ下" in last(g)["why"][0]["ja"]
 
 
 def test_reverse_lock_pairs_but_not_with_jokers() -> None:

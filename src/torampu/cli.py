@@ -35,7 +35,6 @@ from torampu.cli_show import (
     interpret,
     match_legal,
     menu,
-    menu_order,
     prettify,
     resolve_input,
     show_action,
@@ -141,7 +140,7 @@ def ask_human(g: torampu.Game, m: torampu.Match, r: Renderer) -> str:
     seat = ctx.human
     assert seat is not None
     view = g.view(seat)
-    legal = menu_order(g.legal_actions())
+    legal = r.order(g.legal_actions())
     console.print()
     console.rule(f"[bold]{ctx.tx('your_turn', phase=ctx.phase(view['phase']))}[/]", align="left")
     secret = bool(view.get("adjutant_known")) and not g.view(None).get("adjutant_known")
@@ -150,9 +149,10 @@ def ask_human(g: torampu.Game, m: torampu.Match, r: Renderer) -> str:
         console.print(f"[dim]{ctx.tx('only_choice')}[/] {r.label(legal[0])}")
         m.play(legal[0])
         return legal[0]
-    numbered = len(legal) <= MENU_MAX
+    shown = r.menu_actions(legal, view)
+    numbered = bool(shown)
     if numbered:
-        console.print(menu(r.menu_entries(legal, view)))
+        console.print(menu(r.menu_entries(shown, view)))
     hint = r.menu_hint(view, legal, numbered)
     if hint:
         console.print(f"[dim]{hint}[/]")

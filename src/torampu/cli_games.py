@@ -26,6 +26,7 @@ from torampu.cli_show import (
     action_phase,
     console,
     interpret,
+    menu_order,
     padded_score,
     score,
     show_action,
@@ -127,6 +128,15 @@ class Renderer:
 
     def hand_lines(self, view: View) -> list[str]:
         return [f"{self.ctx.tx('hand')}: {show_hand(view.get('hand') or [])}"]
+
+    def order(self, legal: Sequence[str]) -> list[str]:
+        """The legal actions in the order the human is shown them (cards as a hand is sorted)."""
+        return menu_order(legal)
+
+    def menu_actions(self, legal: Sequence[str], view: View) -> list[str]:
+        """The actions the numbered menu lists (entry k is the k-th), or none when there are
+        too many to number: then the human types the action."""
+        return list(legal) if len(legal) <= MENU_MAX else []
 
     def menu_entries(self, legal: Sequence[str], view: View) -> list[tuple[str, str]]:
         """The menu: (what to type, what it does); by default numbered from 1."""
@@ -915,7 +925,7 @@ class HellRenderer(Renderer):
 
 
 class GenericRenderer(Renderer):
-    """A game without a renderer of its own (Daifugo, for now): each play is told as it is made."""
+    """A game without a renderer of its own: each play is told as it is made."""
 
     trick_game = False
 
@@ -929,6 +939,9 @@ _RENDERERS: dict[str, type[Renderer]] = {
 
 def renderer_for(game: str, ctx: Ctx) -> Renderer:
     """The renderer of ``game`` (any other game is told generically); sets ``ctx.game``, so that
-    the game's own words (``nap_…``, ``hell_…``) are used."""
+    the game's own words (``nap_…``, ``hell_…``, ``daifugo_…``) are used."""
+    from torampu.cli_daifugo import DaifugoRenderer  # it builds on this module's Renderer
+
     ctx.game = game
-    return _RENDERERS.get(game, GenericRenderer)(ctx)
+    renderers: dict[str, type[Renderer]] = {**_RENDERERS, "daifugo": DaifugoRenderer}
+    return renderers.get(game, GenericRenderer)(ctx)

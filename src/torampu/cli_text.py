@@ -435,3 +435,146 @@ _MORE: dict[str, dict[str, str]] = {
 }
 for _lang, _words in _MORE.items():
     TEXT[_lang].update(_words)
+
+# The words of Daifugo (``daifugo_…``).
+_DAIFUGO: dict[str, dict[str, str]] = {
+    "en": {
+        "daifugo_header": "Game {no} of {total} — Daifugo (大富豪), {players} players",
+        "daifugo_titles": "Titles from the last game",
+        "daifugo_phase_give": "7渡し (give)",
+        "daifugo_phase_discard": "10捨て (discard)",
+        "daifugo_phase_exchange": "the exchange",
+        "daifugo_defense": "防衛: the 大富豪 has defended the title {n} time(s) in a row",
+        "daifugo_first_game": "First game: the holder of {card} leads, and must play it.",
+        "daifugo_tenpen": (
+            "天変地異: {poor} held only 3…10 ({hand}) and swaps hands with {rich}; no exchange"
+        ),
+        "daifugo_tenpen_plain": "天変地異: hands swapped; no exchange this game",
+        "daifugo_gift": "Exchange: {poor} gives {k} best card(s) to {rich}{cards}",
+        "daifugo_place": "out #{k}",
+        "daifugo_fallen_short": "都落ち",
+        "daifugo_foul_short": "foul",
+        "daifugo_cards_left": "{k} cards",
+        "daifugo_passed_short": "(passed)",
+        "daifugo_flag_revolution": "革命 (revolution)",
+        "daifugo_flag_coup": "クーデター (coup)",
+        "daifugo_flag_eleven": "11バック (until the flush)",
+        "daifugo_flag_reversed_order": "Qリバース: play goes the other way",
+        "daifugo_flag_lock": "縛り: {suits} only",
+        "daifugo_flag_strict": "激縛: {suits}, next rank only",
+        "daifugo_lower_wins": "lower cards win",
+        "daifugo_higher_wins": "higher cards win",
+        "daifugo_table_empty": "The table is empty.",
+        "daifugo_must_include": "The first play must include {card}.",
+        "daifugo_you_lead": "The table is empty: you lead (any play).",
+        "daifugo_table_line": "On the table: {cards} by {who}",
+        "daifugo_exchange_now": (
+            "You received {cards} from {who}: return {k} card(s) of your choice."
+        ),
+        "daifugo_give_now": "7渡し: you may give up to {k} card(s) to {who}.",
+        "daifugo_discard_now": "10捨て: you may discard up to {k} card(s).",
+        "daifugo_menu_nothing": "nothing",
+        "daifugo_hint_play": "Type a number, the cards (3h 3d, jk, 5h jk 7h) or p to pass.",
+        "daifugo_hint_more": (
+            "{k} more plays with jokers are not listed: type their cards (5h jk 7h, 3d jk, jk)."
+        ),
+        "daifugo_hint_exchange": "Type the {k} card(s) to return, e.g. {example}.",
+        "daifugo_hint_give": "Type up to {k} card(s) to give (e.g. {example}), or none.",
+        "daifugo_hint_discard": "Type up to {k} card(s) to discard (e.g. {example}), or none.",
+        "daifugo_unreadable_why": "cannot read {text!r}: {why}",
+        "daifugo_ambiguous": "the cards fit several plays — type one of: {options}",
+        "daifugo_ev_discarded": "discarded {cards}",
+        "daifugo_ev_discard_none": "discarded nothing",
+        "daifugo_ev_gave": "gave {cards} to {who}",
+        "daifugo_ev_gave_n": "gave {k} card(s) to {who}",
+        "daifugo_ev_gave_none": "gave nothing to {who}",
+        "daifugo_ev_returned": "returned {cards} to {who}",
+        "daifugo_ev_returned_n": "returned {k} card(s) to {who}",
+        "daifugo_play_starts": "The play begins: {who} leads.",
+        "daifugo_ranking": "Ranking",
+        "daifugo_res_foul": "反則上がり: {who} finished on a forbidden card and is ranked last.",
+        "daifugo_res_fallen": "都落ち: {who}, the last 大富豪, dropped out.",
+        "daifugo_res_great": "大革命: the 大貧民 went out first; every title is turned over.",
+        "daifugo_col_place": "place",
+        "daifugo_col_title": "title",
+        "daifugo_story_auction": "The play",
+        "daifugo_help": (
+            "Type a menu number, or the cards: '3h 3d' (any order), 'jk' for a joker, "
+            "'5h jk 7h' or '5h 7h jk=6h' for a run with a joker; 'p' or 'pass' to pass. "
+            "In the exchange, 7渡し or 10捨て type the cards ('give 3h', 'none'). "
+            "'quit' leaves (the record is saved)."
+        ),
+    },
+    "ja": {
+        "daifugo_header": "第{no}/{total}ゲーム — 大富豪、{players}人",
+        "daifugo_titles": "前のゲームの階級",
+        "daifugo_phase_give": "7渡し",
+        "daifugo_phase_discard": "10捨て",
+        "daifugo_phase_exchange": "カード交換",
+        "daifugo_defense": "防衛: 大富豪が{n}回連続で防衛中",
+        "daifugo_first_game": "最初のゲーム: {card}を持つ人が、それを含めて出します。",
+        "daifugo_tenpen": (
+            "天変地異: {poor}の手札が3〜10だけ ({hand}) なので{rich}と手札を交換 (カード交換なし)"
+        ),
+        "daifugo_tenpen_plain": "天変地異: 手札を交換 (このゲームはカード交換なし)",
+        "daifugo_gift": "カード交換: {poor}が一番強い{k}枚を{rich}へ{cards}",
+        "daifugo_place": "{k}位あがり",
+        "daifugo_fallen_short": "都落ち",
+        "daifugo_foul_short": "反則",
+        "daifugo_cards_left": "{k}枚",
+        "daifugo_passed_short": "(パス)",
+        "daifugo_flag_revolution": "革命中",
+        "daifugo_flag_coup": "クーデター",
+        "daifugo_flag_eleven": "11バック (場が流れるまで)",
+        "daifugo_flag_reversed_order": "Qリバース: 逆回り",
+        "daifugo_flag_lock": "縛り: {suits}のみ",
+        "daifugo_flag_strict": "激縛: {suits}の次の数字のみ",
+        "daifugo_lower_wins": "弱いカードが強い",
+        "daifugo_higher_wins": "強いカードが強い",
+        "daifugo_table_empty": "場は空です。",
+        "daifugo_must_include": "最初の出し札には{card}を含めてください。",
+        "daifugo_you_lead": "場は空です: あなたから (何でも出せます)。",
+        "daifugo_table_line": "場: {cards} ({who})",
+        "daifugo_exchange_now": (
+            "{who}から{cards}を受け取りました: 好きなカードを{k}枚返してください。"
+        ),
+        "daifugo_give_now": "7渡し: {who}に{k}枚まで渡せます。",
+        "daifugo_discard_now": "10捨て: {k}枚まで捨てられます。",
+        "daifugo_menu_nothing": "なし",
+        "daifugo_hint_play": "番号、カード (3h 3d、jk、5h jk 7h) か p (パス) を入力。",
+        "daifugo_hint_more": (
+            "ジョーカーを使う出し方があと{k}通りあります: カードを入力してください "
+            "(5h jk 7h、3d jk、jk)。"
+        ),
+        "daifugo_hint_exchange": "返すカード{k}枚を入力 (例: {example})。",
+        "daifugo_hint_give": "渡すカードを{k}枚まで入力 (例: {example})、渡さないなら none。",
+        "daifugo_hint_discard": (
+            "捨てるカードを{k}枚まで入力 (例: {example})、捨てないなら none。"
+        ),
+        "daifugo_unreadable_why": "{text!r} を読み取れません: {why}",
+        "daifugo_ambiguous": "複数の出し方に当てはまります — 次のどれかを入力: {options}",
+        "daifugo_ev_discarded": "{cards} を捨てた",
+        "daifugo_ev_discard_none": "何も捨てなかった",
+        "daifugo_ev_gave": "{who}に{cards}を渡した",
+        "daifugo_ev_gave_n": "{who}に{k}枚渡した",
+        "daifugo_ev_gave_none": "{who}に何も渡さなかった",
+        "daifugo_ev_returned": "{who}に{cards}を返した",
+        "daifugo_ev_returned_n": "{who}に{k}枚返した",
+        "daifugo_play_starts": "プレイ開始: {who}から。",
+        "daifugo_ranking": "順位",
+        "daifugo_res_foul": "反則上がり: {who}は禁止カードであがったので最下位。",
+        "daifugo_res_fallen": "都落ち: 前の大富豪{who}が脱落。",
+        "daifugo_res_great": "大革命: 大貧民が最初にあがり、階級がすべて入れ替わります。",
+        "daifugo_col_place": "順位",
+        "daifugo_col_title": "階級",
+        "daifugo_story_auction": "プレイ",
+        "daifugo_help": (
+            "メニューの番号か、カードを入力: '3h 3d' (順不同)、ジョーカーは 'jk'、"
+            "ジョーカー入りの階段は '5h jk 7h' か '5h 7h jk=6h'、パスは 'p'。"
+            "カード交換・7渡し・10捨てはカードを入力 ('give 3h'、'none')。"
+            "'quit' で終了 (記録は保存されます)。"
+        ),
+    },
+}
+for _lang, _words in _DAIFUGO.items():
+    TEXT[_lang].update(_words)

@@ -368,6 +368,10 @@ MESSAGES: Final[dict[str, tuple[str, str]]] = {
     "lock": ("縛り: {suits} only until the flush", "縛り: {suits}のみ"),
     "strict_lock": ("激縛: {suits} at the next rank only", "激縛: {suits}の次の数字のみ"),
     "reverse_lock": ("逆縛: one rank below in {suits} locks at once", "逆縛: {suits}で縛り"),
+    "reverse_lock_locked": (
+        "逆縛: one rank below in {suits}, played into the lock",
+        "逆縛: {suits}の1つ下",
+    ),
     "out": ("{p} goes out", "{p}があがり"),
     "finish_stays": ("the finishing cards stay on the table", "あがりの札は場に残る"),
     "finish_flush": ("the table is flushed after a finish; {q} leads", "あがりで場が流れ、{q}から"),
@@ -954,7 +958,10 @@ class Daifugo(Game):
             suits = self.lock_suits or -1
         self.recent = (*self.recent[-2:], (suits, i))
         self.plays_in_round += 1
-        if reverse and not self.lock_suits:
+        if reverse:
+            if self.lock_suits:
+                events.append(why("reverse_lock_locked", suits=i.suits))
+                return
             self.lock_suits = i.suits
             events.append(why("reverse_lock", suits=i.suits))
             return
