@@ -39,28 +39,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import torampu
+from _common import Timed, ci95
 from torampu.bots import Bot, make_bot, play_game
 from torampu.bots.base import View
 
 PLAYERS = 5
 SEED = 424242
-
-
-class Timed:
-    """Wraps a bot and times its decisions."""
-
-    def __init__(self, inner: Bot) -> None:
-        self.inner = inner
-        self.name = inner.name
-        self.calls = 0
-        self.seconds = 0.0
-
-    def choose(self, view: View, legal: Sequence[str]) -> str:
-        t = time.perf_counter()
-        action = self.inner.choose(view, legal)
-        self.seconds += time.perf_counter() - t
-        self.calls += 1
-        return action
 
 
 @dataclass
@@ -167,13 +151,6 @@ def napoleon_vs_random(preset: str, games: int) -> dict[str, Any]:
         "mean_score": statistics.mean(scores),
         "mean_contract": statistics.mean(contracts),
     }
-
-
-def ci95(xs: Sequence[float]) -> tuple[float, float]:
-    """Mean and the half-width of its 95% confidence interval (normal approximation)."""
-    mean = statistics.mean(xs)
-    half = 1.96 * statistics.stdev(xs) / len(xs) ** 0.5 if len(xs) > 1 else float("nan")
-    return mean, half
 
 
 @dataclass

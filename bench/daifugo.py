@@ -18,19 +18,19 @@ Run: .venv/bin/python bench/daifugo.py [--games N] [--hands N] [--vs-games N] [-
 from __future__ import annotations
 
 import argparse
-import gc
 import json
 import platform
 import random
 import statistics
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
+from functools import partial
 from typing import Any
 
 import torampu
+from _common import Timed, best_of, ci95, run_fast, run_public
 from torampu.bots import Bot, make_bot, play_game
-from torampu.bots.base import View
 from torampu.bots.daifugo import make_daifugo_bot
 from torampu.cards import card_str
 
@@ -43,64 +43,10 @@ TABLES["run"] = ["4C", "5C", "6C"]
 FILLER = "KS"
 """The card the player who leads the table keeps (so that it does not go out)."""
 
-Run = tuple[float, int]
-"""(seconds spent in the step loops, steps taken)."""
-
 
 # ------------------------------------------------------------------------------ (a) playouts
 def new(preset: str, i: int) -> Any:
     return torampu.new_game("daifugo", preset, players=PLAYERS, seed=SEED + i)
-
-
-def run_fast(preset: str, games: int) -> Run:
-    rand = random.Random(SEED).random
-    clock = time.perf_counter
-    steps = 0
-    inside = 0.0
-    for i in range(games):
-        g = new(preset, i)
-        t = clock()
-        while not g.is_over:
-            moves = g.legal_moves()
-            g.apply(moves[int(rand() * len(moves))])
-            steps += 1
-        inside += clock() - t
-    return inside, steps
-
-
-def run_public(preset: str, games: int) -> Run:
-    rand = random.Random(SEED).random
-    clock = time.perf_counter
-    steps = 0
-    inside = 0.0
-    for i in range(games):
-        g = new(preset, i)
-        t = clock()
-        while not g.is_over:
-            legal = g.legal_actions()
-            g.play(legal[int(rand() * len(legal))])
-            steps += 1
-        inside += clock() - t
-    return inside, steps
-
-
-def best_of(fn: Callable[[str, int], Run], preset: str, games: int) -> dict[str, float]:
-    """A warm-up (fills the engine's memo tables), then the best of ``REPEATS`` timed runs."""
-    fn(preset, max(20, games // 10))
-    best: dict[str, float] = {}
-    for _ in range(REPEATS):
-        gc.collect()
-        t0 = time.perf_counter()
-        inside, steps = fn(preset, games)
-        wall = time.perf_counter() - t0
-        if not best or wall < best["seconds"]:
-            best = {
-                "seconds": wall,
-                "games_per_s": games / wall,
-                "steps_per_game": steps / games,
-                "us_per_step": inside / steps * 1e6,
-            }
-    return best
 
 
 # ------------------------------------------------------------------------------ (b) legal_actions
@@ -149,28 +95,6 @@ def legal_timing(preset: str, hands: int, warm_reps: int = 5) -> dict[str, dict[
 
 
 # ------------------------------------------------------------------------------ (c) strength
-class Timed:
-    """Wraps a bot and times its decisions."""
-
-    def __init__(self, inner: Bot) -> None:
-        self.inner = inner
-        self.name = inner.name
-        self.calls = 0
-        self.seconds = 0.0
-
-    def choose(self, view: View, legal: Sequence[str]) -> str:
-        t = time.perf_counter()
-        action = self.inner.choose(view, legal)
-        self.seconds += time.perf_counter() - t
-        self.calls += 1
-        return action
-
-
-def ci95(xs: Sequence[float]) -> tuple[float, float]:
-    """Mean and the half-width of its 95% confidence interval (normal approximation)."""
-    return statistics.mean(xs), 1.96 * statistics.stdev(xs) / len(xs) ** 0.5
-
-
 def vs_random(preset: str, games: int) -> dict[str, Any]:
     heur: list[float] = []
     rand: list[float] = []
@@ -226,8 +150,8 @@ def main(argv: Sequence[str] | None = None) -> None:
 
     print(f"\n(a) random playouts, {PLAYERS} players, {args.games} games/run, best of {REPEATS}")
     for preset in presets:
-        res = {"fast": best_of(run_fast, preset, args.games)}
-        res["public"] = best_of(run_public, preset, args.games)
+        res = {"fast": best_of(run_fast, partial(new, preset), args.games, SEED)}
+        res["public"] = best_of(run_public, partial(new, preset), args.games, SEED)
         out["playouts"][preset] = res
         for key, label in (
             ("fast", "legal_moves()+apply(int)"),

@@ -21,10 +21,11 @@ import random
 import sys
 import time
 import tracemalloc
-from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 import torampu
+from _common import best_of, run_fast, run_new, run_playout, run_public
 
 PRESETS = ("classic", "house-001")
 PLAYERS = 5
@@ -36,87 +37,9 @@ REFERENCE = (
     "OpenSpiel C++ oh_hell from Python ≈ 5,000 games/s"
 )
 
-Run = tuple[float, int]
-"""(seconds spent inside the step loops, steps taken)."""
-
 
 def new(preset: str, i: int) -> Any:
     return torampu.new_game("napoleon", preset, players=PLAYERS, seed=SEED + i)
-
-
-def run_public(preset: str, games: int) -> Run:
-    rng = random.Random(SEED)
-    rand = rng.random
-    clock = time.perf_counter
-    steps = 0
-    inside = 0.0
-    for i in range(games):
-        g = new(preset, i)
-        t = clock()
-        while not g.is_over:
-            legal = g.legal_actions()
-            g.play(legal[int(rand() * len(legal))])
-            steps += 1
-        inside += clock() - t
-    return inside, steps
-
-
-def run_fast(preset: str, games: int) -> Run:
-    rng = random.Random(SEED)
-    rand = rng.random
-    clock = time.perf_counter
-    steps = 0
-    inside = 0.0
-    for i in range(games):
-        g = new(preset, i)
-        t = clock()
-        while not g.is_over:
-            moves = g.legal_moves()
-            g.apply(moves[int(rand() * len(moves))])
-            steps += 1
-        inside += clock() - t
-    return inside, steps
-
-
-def run_playout(preset: str, games: int) -> Run:
-    rng = random.Random(SEED)
-    clock = time.perf_counter
-    steps = 0
-    inside = 0.0
-    for i in range(games):
-        g = new(preset, i)
-        t = clock()
-        g.playout(rng)
-        inside += clock() - t
-        steps += len(g.history)
-    return inside, steps
-
-
-def run_new(preset: str, games: int) -> Run:
-    clock = time.perf_counter
-    t = clock()
-    for i in range(games):
-        new(preset, i)
-    return clock() - t, games
-
-
-def best_of(fn: Callable[[str, int], Run], preset: str, games: int) -> dict[str, float]:
-    """Warm up (fills the engine's memo tables), then the best of ``REPEATS`` timed runs."""
-    fn(preset, max(50, games // 10))
-    best: dict[str, float] = {}
-    for _ in range(REPEATS):
-        gc.collect()
-        t0 = time.perf_counter()
-        inside, steps = fn(preset, games)
-        wall = time.perf_counter() - t0
-        if not best or wall < best["seconds"]:
-            best = {
-                "seconds": wall,
-                "games_per_s": games / wall,
-                "steps_per_game": steps / games,
-                "us_per_step": inside / steps * 1e6,
-            }
-    return best
 
 
 def mid_game(preset: str) -> Any:
@@ -187,7 +110,7 @@ def main() -> None:
             ("playout", run_playout),
             ("new_game", run_new),
         ):
-            res[key] = best_of(fn, preset, games)
+            res[key] = best_of(fn, partial(new, preset), games, SEED, warm_up=50)
         res["memory"] = memory(preset)
         out["presets"][preset] = res
         print(f"\n{preset}")
