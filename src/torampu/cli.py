@@ -45,6 +45,7 @@ from torampu.cli_show import (
     show_suit,
 )
 from torampu.cli_text import TEXT
+from torampu.cli_tournament import tournament
 from torampu.errors import CardError, IllegalAction, RecordError, TorampuError
 from torampu.game import check_record_header
 
@@ -570,6 +571,9 @@ def rules(
         f"[dim]torampu play {escape(game)} --rules {escape(example)}   or   "
         f'--rules \'{{"preset": "{escape(example)}", "players": 4}}\'[/]'
     )
+
+
+app.command()(tournament)
 
 
 def main() -> None:

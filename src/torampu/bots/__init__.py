@@ -14,6 +14,24 @@ True
 
 from __future__ import annotations
 
-from torampu.bots.base import Bot, BotError, bot_kinds, make_bot, play_game, register
+from torampu.bots.base import (
+    Bot,
+    BotError,
+    bot_kinds,
+    bot_options,
+    make_bot,
+    parse_bot_spec,
+    play_game,
+    register,
+)
 
-__all__ = ["Bot", "BotError", "bot_kinds", "make_bot", "play_game", "register"]
+__all__ = [
+    "Bot",
+    "BotError",
+    "bot_kinds",
+    "bot_options",
+    "make_bot",
+    "parse_bot_spec",
+    "play_game",
+    "register",
+]

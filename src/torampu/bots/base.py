@@ -1,8 +1,23 @@
-"""The bot interface, the registry of bot kinds, and a driver that plays a game with bots."""
+"""The bot interface, the registry of bot kinds, and a driver that plays a game with bots.
+
+A bot kind may take options (the ``ismcts`` bot: ``think``, ``iterations``): keyword arguments of
+its factory, passed on by ``make_bot(kind, seed, game, **options)``. A *bot spec* names a kind
+and its options in one string, ``kind:key=value:key=value`` (``ismcts:think=0.5``,
+``ismcts:iterations=2000``), read by :func:`parse_bot_spec`.
+
+>>> parse_bot_spec("ismcts:iterations=200:think=0.5")
+('ismcts', {'iterations': 200, 'think': 0.5})
+>>> make_bot("random", seed=1, game="nap", colour="blue")
+Traceback (most recent call last):
+...
+torampu.bots.base.BotError: the random bot takes no option 'colour' (options: none)
+"""
 
 from __future__ import annotations
 
+import inspect
 import random
+import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Protocol, TypeVar
 
@@ -28,8 +43,12 @@ class Bot(Protocol):
         ...
 
 
-BotFactory = Callable[[int, str], Bot]
-"""``factory(seed, game_name)`` -> a bot for that game."""
+BotFactory = Callable[..., Bot]
+"""``factory(seed, game_name, **options)`` -> a bot for that game.
+
+The options a kind accepts are its factory's keyword parameters after ``seed`` and ``game``; a
+factory of ``(seed, game)`` alone takes none. A factory checks its options' values and raises
+:class:`BotError` naming a bad one."""
 
 _REGISTRY: dict[str, BotFactory] = {}
 
@@ -50,12 +69,89 @@ def bot_kinds() -> list[str]:
     return sorted(_REGISTRY)
 
 
-def make_bot(kind: str, seed: int = 0, game: str = "napoleon") -> Bot:
-    """A new bot of ``kind`` (``random``, ``heuristic``, …) for ``game``, seeded."""
+def _factory(kind: str) -> BotFactory:
     _load_builtin()
     if kind not in _REGISTRY:
         raise BotError(f"unknown bot kind {kind!r} (kinds: {', '.join(sorted(_REGISTRY))})")
-    return _REGISTRY[kind](seed, game)
+    return _REGISTRY[kind]
+
+
+def bot_options(kind: str) -> list[str]:
+    """The options ``make_bot(kind, …)`` accepts (``[]`` if none); :class:`BotError` for an
+    unknown kind.
+
+    >>> bot_options("ismcts")
+    ['exploration', 'iterations', 'think']
+    """
+    params = list(inspect.signature(_factory(kind)).parameters.values())[2:]
+    return sorted(p.name for p in params if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY))
+
+
+def make_bot(kind: str, seed: int = 0, game: str = "napoleon", **options: Any) -> Bot:
+    """A new bot of ``kind`` (``random``, ``heuristic``, ``ismcts``, …) for ``game``, seeded.
+
+    ``options`` go to the kind's factory (``make_bot("ismcts", 1, "hell", iterations=200)``); an
+    unknown kind, an option the kind does not take or a bad value raise :class:`BotError`.
+    """
+    factory = _factory(kind)
+    if options:
+        accepted = bot_options(kind)
+        for key in options:
+            if key not in accepted:
+                known = ", ".join(accepted) or "none"
+                raise BotError(f"the {kind} bot takes no option {key!r} (options: {known})")
+    return factory(seed, game, **options)
+
+
+_SPEC_KEY = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+
+
+def _spec_value(text: str) -> bool | int | float | str:
+    low = text.lower()
+    if low in ("true", "yes", "on"):
+        return True
+    if low in ("false", "no", "off"):
+        return False
+    try:
+        return int(text)
+    except ValueError:
+        pass
+    try:
+        return float(text)
+    except ValueError:
+        return text
+
+
+def parse_bot_spec(spec: str) -> tuple[str, dict[str, Any]]:
+    """``"kind"`` or ``"kind:key=value:key=value"`` -> ``(kind, options)``.
+
+    Values become ints, floats or booleans (``true``/``false``) where they read as one, else
+    stay strings. Whether the kind exists and takes those options is :func:`make_bot`'s check; a
+    malformed spec (no kind, an option without ``=``, an empty or repeated key) raises
+    :class:`BotError` naming it.
+    """
+    if not isinstance(spec, str) or not spec.strip():
+        raise BotError(
+            f"empty bot spec {spec!r}: give a kind, e.g. 'heuristic' or 'ismcts:think=0.5'"
+        )
+    kind, *parts = (p.strip() for p in spec.strip().split(":"))
+    if not kind or "=" in kind:
+        raise BotError(
+            f"bot spec {spec!r} does not start with a bot kind "
+            "(write kind:key=value, e.g. 'ismcts:iterations=2000')"
+        )
+    options: dict[str, Any] = {}
+    for part in parts:
+        key, eq, value = (x.strip() for x in part.partition("="))
+        if not eq or not _SPEC_KEY.match(key) or not value:
+            raise BotError(
+                f"bot spec {spec!r}: option {part!r} is not key=value "
+                "(e.g. 'ismcts:think=0.5:iterations=2000')"
+            )
+        if key in options:
+            raise BotError(f"bot spec {spec!r} gives option {key!r} twice")
+        options[key] = _spec_value(value)
+    return kind, options
 
 
 def _load_builtin() -> None:

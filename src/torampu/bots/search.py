@@ -4,6 +4,12 @@ It rebuilds determinizations of the game from ``view(seat)`` with the game's sam
 (:mod:`torampu.search.samplers`), so it sees exactly what the seat may see, and plays the most
 visited move after a fixed number of iterations or a time budget.
 
+Options (``make_bot("ismcts", seed, game, **options)`` or the spec ``ismcts:think=0.5``):
+``iterations`` (per decision, default 1000), ``think`` (seconds per decision; with
+``iterations`` too, whichever limit comes first) and ``exploration`` (the UCB constant, 0.7).
+A time budget makes the bot depend on the machine's speed: only an iteration budget is
+reproducible from the seed.
+
 >>> import torampu
 >>> from torampu.bots import make_bot
 >>> g = torampu.new_game("hell", cards=2, seed=5)
@@ -14,6 +20,7 @@ True
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Sequence
 
@@ -26,7 +33,8 @@ DEFAULT_ITERATIONS = 1000
 
 
 class IsmctsBot:
-    """Plays by ISMCTS with ``iterations`` per decision, or ``think`` seconds if given."""
+    """Plays by ISMCTS with ``iterations`` per decision and/or ``think`` seconds (whichever limit
+    comes first); with neither, :data:`DEFAULT_ITERATIONS`."""
 
     name = "ismcts"
 
@@ -34,13 +42,13 @@ class IsmctsBot:
         self,
         sampler: Sampler,
         seed: int = 0,
-        iterations: int | None = DEFAULT_ITERATIONS,
+        iterations: int | None = None,
         think: float | None = None,
         exploration: float = 0.7,
     ) -> None:
         self.sampler = sampler
         self.rng = random.Random(seed)
-        self.iterations = iterations if think is None else None
+        self.iterations = DEFAULT_ITERATIONS if iterations is None and think is None else iterations
         self.think = think
         self.exploration = exploration
         self.last_iterations = 0
@@ -62,10 +70,35 @@ class IsmctsBot:
         return res.action
 
 
+def _positive(name: str, value: object, whole: bool) -> None:
+    ok = isinstance(value, int if whole else (int, float)) and not isinstance(value, bool)
+    if not ok or not 0 < value < math.inf:  # type: ignore[operator]  # also refuses nan
+        kind = "a whole number" if whole else "a number of seconds"
+        raise BotError(f"ismcts option {name} must be {kind} > 0, not {value!r}")
+
+
 @register("ismcts")
-def _ismcts(seed: int, game: str) -> Bot:
+def _ismcts(
+    seed: int,
+    game: str,
+    *,
+    iterations: int | None = None,
+    think: float | None = None,
+    exploration: float = 0.7,
+) -> Bot:
+    if iterations is not None:
+        _positive("iterations", iterations, whole=True)
+    if think is not None:
+        _positive("think", think, whole=False)
+    _positive("exploration", exploration, whole=False)
     try:
         sampler = sampler_for(game)
     except TorampuError as e:
         raise BotError(str(e)) from None
-    return IsmctsBot(sampler, seed)
+    return IsmctsBot(
+        sampler,
+        seed,
+        iterations=iterations,
+        think=None if think is None else float(think),
+        exploration=float(exploration),
+    )
