@@ -46,6 +46,7 @@ from torampu.cli_show import (
 )
 from torampu.cli_text import TEXT
 from torampu.cli_tournament import tournament
+from torampu.cli_uecda import uecda_app
 from torampu.errors import CardError, IllegalAction, RecordError, TorampuError
 from torampu.game import check_record_header
 
@@ -571,6 +572,9 @@ def rules(
         f"[dim]torampu play {escape(game)} --rules {escape(example)}   or   "
         f'--rules \'{{"preset": "{escape(example)}", "players": 4}}\'[/]'
     )
+
+
+app.add_typer(uecda_app, name="uecda")  # torampu uecda client / server
 
 
 app.command()(tournament)

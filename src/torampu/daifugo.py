@@ -59,6 +59,52 @@ Rulings beyond ``rules.md`` (the source is silent or ambiguous)
 * Points per game (option ``points``): ``rank`` gives n for 大富豪 down to 1 for 大貧民 (as the
   UECda tournaments), ``zero_sum`` gives +2 大富豪, +1 富豪, 0 平民, −1 貧民, −2 大貧民.
 
+The ``uecda`` preset (the computer Daihinmin tournament's rules, as its server tndhms plays them)
+-------------------------------------------------------------------------------------------------
+5 players, 1 wild joker, runs of 3+ (jokers fill any cell), 革命 by 4+ of a rank or a run of 5+,
+8切り, 縛り, ♠3 over a lone joker, the exchange (2/1, the rich choose what to return), the
+finishing cards stay on the table, a player who passed waits for the flush (``pass_rejoin:
+false``), points 5/4/3/2/1; no 11バック, 5とび or forbidden finishes. Where 004's rules differ,
+an option says how (each off by default):
+
+* ``first_lead_include: false`` with ``later_lead: first_lead``: the ♦3 holder (after the
+  exchange) leads every game with any play.
+* ``lead_pass``: the leader of a round may pass; a first leader who passes loses the duty to
+  include the ``first_lead`` card.
+* ``flush_when: one_left``: after every turn, when at most one player still in the game has not
+  passed since the last flush, the table is flushed and the last player to play (or to lead,
+  if nobody played) leads, or the next player still in after them. So once the player who made
+  the table's play has gone out, the round ends when all but one of the others have passed
+  (tndhms counts passes against "players still in − 1"), and that one does not get a turn.
+  Play coming back to the last player still flushes, as under ``all_passed``.
+* ``stalemate_passes: 20``: passes in a row (a refused play counts as a pass at the server),
+  across flushes and reset by any play; the 20th ends the game and the players still in get the
+  remaining places in an order drawn from the game's seed (tndhms draws them at random).
+* ``lock_plays: 2``: any play of exactly the suits of the play it follows locks the table to
+  those suits until the flush (tndhms compares each play with the table, passes in between or
+  not). ``joker_unlocks``: a lone joker ends a lock, so ♠3 may return it whatever the lock
+  (tndhms drops the lock flag on a lone joker).
+* ``joker_suit: lowest``: tndhms reads a group's joker as the suit of the row its player puts
+  it in; torampu's plays do not say, so the joker takes the lowest suit (♠ ♥ ♦ ♣) that the
+  group's cards leave free — under a lock the missing locked suit —, which is where UECda's
+  default client puts it (and where ``torampu.uecda`` puts it). With all four suits real (five
+  of a kind) it has no suit and never matches. Under ``wild`` (004) such a play makes no lock.
+* ``run_effects: any``: a run triggers the effect of every rank it spans (a run through an 8,
+  or a joker standing for one, is an 8切り); when a run spans both 7 and 10, 7渡し is the one
+  that applies.
+* ``deal_from: seats``: later games deal one card at a time from the 大富豪 round the table,
+  so the 大富豪 and the two seats after them get the 11th cards (game 1: from the dealer's left).
+* ``seat_change`` and ``rank_reset`` (matches only, :class:`DaifugoMatch`): new random seats
+  (the ``seating`` game argument: seats in the order of play) before games 1, N+1, …, and titles
+  forgotten before games N+1, 2N+1, … (no exchange, a random dealer), as tndhms's
+  ``RULE_SEKIGAE_NUM`` (5) and ``FLASH_MIBUN_NUMBER`` (100).
+
+Known differences from tndhms that the preset does not express (``torampu.uecda`` documents
+the protocol side): tndhms also accepts a run whose joker stands below the 3 or above the 2
+(``JK 3S 4S``), which torampu's play encoding cannot name; and a player may put a group's
+joker in any free row, so under tndhms it may make (or keep out of) a lock where torampu's
+``joker_suit: lowest`` decides for them.
+
 >>> import torampu
 >>> g = torampu.new_game("daifugo", rules="standard", players=4, seed=1)
 >>> g.phase, g.to_play, g.legal_actions()[:3]
@@ -124,6 +170,8 @@ from torampu.options import Option, Rules, RuleSpec
 
 _BOOL_ON = (False, True)
 _BOOL_OFF = (True, False)
+_EVERY = (0, 1, 2, 3, 4, 5, 10, 20, 25, 50, 100, 200, 500, 1000)
+"""Values of the "every N games" options (0 = never)."""
 
 OPTIONS: Final = [
     Option("players", "int", (5, 2, 3, 4, 6, 7, 8), "number of players", source="004"),
@@ -254,6 +302,90 @@ OPTIONS: Final = [
         ("rank", "zero_sum"),
         "points per game: rank = n for 大富豪 … 1 for 大貧民; zero_sum = +2 +1 0 -1 -2",
     ),
+    Option(
+        "first_lead_include",
+        "bool",
+        _BOOL_OFF,
+        "the first_lead holder's first play must include that card (false: any play; UECda)",
+        source="UECda",
+    ),
+    Option(
+        "lead_pass",
+        "bool",
+        _BOOL_ON,
+        "the leader of a round may pass (UECda)",
+        source="UECda",
+    ),
+    Option(
+        "flush_when",
+        "choice",
+        ("all_passed", "one_left"),
+        "when the table is flushed: all_passed = play comes back to the last player (004); "
+        "one_left = at most one player still in has not passed since the flush (UECda)",
+        source="UECda",
+    ),
+    Option(
+        "stalemate_passes",
+        "int",
+        (0, 20, 10, 30, 50, 100),
+        "this many passes in a row (across flushes) end the game; the players still in are "
+        "ranked at random (UECda: 20); 0 = never",
+        source="UECda",
+    ),
+    Option(
+        "lock_plays",
+        "choice",
+        ("004", "2"),
+        "plays of the same suits that lock (縛り): 004 = 2 right after a flush, 3 later in the "
+        "round; 2 = any 2 consecutive plays (UECda)",
+        source="UECda",
+    ),
+    Option(
+        "joker_unlocks",
+        "bool",
+        _BOOL_ON,
+        "a lone joker ends a lock, so ♠3 may return it in any suit (UECda)",
+        source="UECda",
+    ),
+    Option(
+        "joker_suit",
+        "choice",
+        ("wild", "lowest"),
+        "a group's joker for 縛り: wild = no suit (the play makes no lock; 004); lowest = the "
+        "lowest suit ♠♥♦♣ its cards leave free, the missing suit under a lock (UECda)",
+        source="UECda",
+    ),
+    Option(
+        "run_effects",
+        "choice",
+        ("top", "any"),
+        "the ranks of a run whose effects (8切り …) apply: top = its highest card (004); "
+        "any = every rank it spans (UECda)",
+        source="UECda",
+    ),
+    Option(
+        "deal_from",
+        "choice",
+        ("titles", "seats"),
+        "later games deal from the 大富豪 in order of titles (004) or round the table (UECda)",
+        source="UECda",
+    ),
+    Option(
+        "seat_change",
+        "int",
+        _EVERY,
+        "matches: players take new random seats before games 1, N+1, 2N+1, … (席替え; "
+        "UECda: 5); 0 = never",
+        source="UECda",
+    ),
+    Option(
+        "rank_reset",
+        "int",
+        _EVERY,
+        "matches: titles are forgotten before games N+1, 2N+1, … (no exchange; UECda: 100); "
+        "0 = never",
+        source="UECda",
+    ),
 ]
 
 _YAITA_ON = [
@@ -281,12 +413,33 @@ SPEC: Final = RuleSpec(
             "forbidden_finish": ["2", "JK", "KH", "8JK"],
             **dict.fromkeys(_YAITA_ON, True),
         },
+        "uecda": {
+            "players": 5,
+            "later_lead": "first_lead",
+            "first_lead_include": False,
+            "pass_rejoin": False,
+            "lead_pass": True,
+            "finish_stays": True,
+            "stair_revolution": True,
+            "lock": True,
+            "lock_plays": "2",
+            "joker_unlocks": True,
+            "joker_suit": "lowest",
+            "run_effects": "any",
+            "flush_when": "one_left",
+            "stalemate_passes": 20,
+            "deal_from": "seats",
+            "seat_change": 5,
+            "rank_reset": 100,
+        },
     },
     "standard",
     check=_check,
     preset_notes={
         "standard": "004's basic rules: 1 joker, 3D leads, revolution, exchange, stairs, 8-cut",
         "yaita": "004's house rules (ヤイタ式): 3 jokers, 4D leads, every house rule on",
+        "uecda": "the UECda computer Daihinmin rules (tndhms): 5 players, 1 joker, ♦3 leads "
+        "every game, exchange, revolution, 8-cut, lock, runs; seats and titles as its server",
     },
 )
 
@@ -392,6 +545,11 @@ MESSAGES: Final[dict[str, tuple[str, str]]] = {
         "天変地異: 大貧民の手札が3〜10のみ、大富豪と手札を全部交換 (カード交換なし)",
     ),
     "game_over": ("the game is over", "試合終了"),
+    "joker_unlocks": ("the lone joker ends the lock", "ジョーカー単騎で縛りが解ける"),
+    "stalemate": (
+        "{k} passes in a row: the game ends, the players still in are ranked at random",
+        "{k}回連続パス: 試合終了、残りの順位は抽選",
+    ),
 }
 
 
@@ -435,7 +593,7 @@ class Daifugo(Game):
 
     name = "daifugo"
     spec = SPEC
-    extra_args = ("titles", "defense")
+    extra_args = ("titles", "defense", "seating")
 
     def __init__(
         self,
@@ -445,6 +603,7 @@ class Daifugo(Game):
         dealer: Seat = 0,
         titles: Sequence[int] | None = None,
         defense: int = 0,
+        seating: Sequence[int] | None = None,
     ) -> None:
         self.rules = r = rules
         self.n = n = r["players"]
@@ -462,6 +621,20 @@ class Daifugo(Game):
             titles = list(titles)
         if isinstance(defense, bool) or not isinstance(defense, int) or defense < 0:
             raise DealError(f"defense must be a whole number ≥ 0, not {defense!r}")
+        if seating is None:
+            seating = list(range(n))
+        elif (
+            not isinstance(seating, list | tuple)
+            or any(isinstance(t, bool) or not isinstance(t, int) for t in seating)
+            or sorted(seating) != list(range(n))
+        ):
+            raise DealError(
+                f"seating must list every seat 0..{n - 1} once, in the order of play, "
+                f"not {seating!r}"
+            )
+        self.seating: tuple[int, ...] = tuple(seating)
+        """The seats in the order of play round the table (席順; UECda's seat changes)."""
+        self.pos: tuple[int, ...] = tuple(self.seating.index(s) for s in range(n))
         self.seed = seed
         self.dealer = dealer
         self.titles: list[int] | None = titles
@@ -504,6 +677,8 @@ class Daifugo(Game):
         self.lock_suits = 0
         self.strict = False
         self.passed = 0
+        self.pass_run = 0
+        """Passes in a row, across flushes (``stalemate_passes``)."""
         self.pending = 0  # cards that may be given or discarded now
         self.pending_play = 0
         self.must_include = -1
@@ -519,8 +694,12 @@ class Daifugo(Game):
     def _deal(self) -> tuple[list[int], list[int]]:
         n = self.n
         cards = shuffled(self.rng, list(range(52)) + [52] * self.njokers)
+        seating, pos = self.seating, self.pos
         if self.titles is None:
-            order = [(self.dealer + 1 + i) % n for i in range(n)]
+            order = [seating[(pos[self.dealer] + 1 + i) % n] for i in range(n)]
+        elif self.rules["deal_from"] == "seats":
+            rich = pos[self.titles.index(0)]
+            order = [seating[(rich + i) % n] for i in range(n)]
         else:
             order = sorted(range(n), key=lambda s: self.titles[s])  # type: ignore[index]
         hands = [0] * n
@@ -616,16 +795,19 @@ class Daifugo(Game):
 
     def _start_play(self) -> None:
         self.phase_id = PH_PLAY
+        self.turn = self._first_leader()
+        self.table_by = self.turn
+
+    def _first_leader(self) -> Seat:
         first = _FIRST_LEAD_CARDS[self.rules["first_lead"]]
         if self.titles is not None and self.rules["later_lead"] == "daihinmin":
-            self.turn = self.titles.index(self.n - 1)
-            return
+            return self.titles.index(self.n - 1)
         for s in range(self.n):
             if self.hands[s] >> first & 1:
-                self.turn = s
-                self.must_include = first
-                return
-        self.turn = (self.dealer + 1) % self.n
+                if self.rules["first_lead_include"]:
+                    self.must_include = first
+                return s
+        return self.seating[(self.pos[self.dealer] + 1) % self.n]
 
     # ------------------------------------------------------------------ the contract
     @property
@@ -660,8 +842,8 @@ class Daifugo(Game):
         if self.table_info is None:
             if self.must_include >= 0:
                 bit = 1 << self.must_include
-                return [m for m in plays if m & bit]
-            return list(plays)
+                plays = tuple(m for m in plays if m & bit)
+            return [PASS, *plays] if self.rules["lead_pass"] else list(plays)
         beats = self._beats
         return [PASS, *(m for m in plays if beats(m) is not None)]
 
@@ -877,6 +1059,7 @@ class Daifugo(Game):
         self.table = m
         self.table_info = i
         self.table_by = s
+        self.pass_run = 0
         if r["pass_rejoin"]:
             self.passed = 0
         self._update_lock(i, how == "reverse_lock", events)
@@ -894,18 +1077,19 @@ class Daifugo(Game):
                     self.revolution = not self.revolution
                     self.fixed = True
                     events.append(why("coup"))
-        eff, cnt = i.effect, i.n_effect
-        if r["eleven_back"] and eff == DJ:
+        eff = self._effects(i)
+        if r["eleven_back"] and DJ in eff:
             self.eleven = not self.eleven
             events.append(why("eleven_back" if self.eleven else "eleven_back_off"))
-        if r["queen_reverse"] and eff == DQ and cnt % 2 == 1:
+        if r["queen_reverse"] and eff.get(DQ, 0) % 2 == 1:
             self.direction = -self.direction
             events.append(why("queen_reverse"))
-        big7 = r["big_seven"] and i.kind == GROUP and i.size == 3 and eff == D7
-        flush = storm or how == "spade3" or (r["eight_cut"] and eff == D8)
-        skip = 2 * cnt - 1 if r["five_skip"] and eff == D5 else 0
-        give = cnt if r["seven_pass"] and eff == D7 and not big7 else 0
-        discard = cnt if r["ten_discard"] and eff == D10 else 0
+        big7 = r["big_seven"] and i.kind == GROUP and i.size == 3 and i.effect == D7
+        cut = r["eight_cut"] and D8 in eff
+        flush = storm or how == "spade3" or cut
+        skip = 2 * eff[D5] - 1 if r["five_skip"] and D5 in eff else 0
+        give = eff.get(D7, 0) if r["seven_pass"] and not big7 else 0
+        discard = eff.get(D10, 0) if r["ten_discard"] else 0
         if how == "spade3":
             events.append(why("spade3"))
         out = not self.hands[s] and not self.jok[s]
@@ -916,15 +1100,13 @@ class Daifugo(Game):
         if big7:
             self._big_seven(events)
         if flush:
-            self._flush()
             leader = s if self.active >> s & 1 else self._next_active(s)
-            if eff == D8 and not storm and how != "spade3":
+            self._flush_to(leader)
+            if cut and not storm and how != "spade3":
                 events.append(why("eight_cut", p=leader))
-            self.turn = leader
             return
         if out and not r["finish_stays"]:
-            self._flush()
-            self.turn = self._next_active(s)
+            self._flush_to(self._next_active(s))
             events.append(why("finish_flush", q=self.turn))
             return
         if out:
@@ -942,6 +1124,14 @@ class Daifugo(Game):
                 return
         self._next_turn(s, skip, events)
 
+    def _effects(self, i: Info) -> dict[int, int]:
+        """The ranks whose card effects a play triggers, with their counts: a group's rank (its
+        size), a run's highest rank, or under ``run_effects: any`` every rank a run spans (1
+        each). Jokers alone trigger nothing."""
+        if i.kind == RUN and self.rules["run_effects"] == "any":
+            return dict.fromkeys(range(i.rank, i.high + 1), 1)
+        return {} if i.effect < 0 else {i.effect: i.n_effect}
+
     def _revolt(self, events: list[dict[str, str]], code: str) -> None:
         if self.fixed:
             events.append(why("coup_fixed"))
@@ -953,9 +1143,22 @@ class Daifugo(Game):
 
     def _update_lock(self, i: Info, reverse: bool, events: list[dict[str, str]]) -> None:
         r = self.rules
-        suits = i.suits if i.jokers == 0 or i.kind == RUN else (self.lock_suits or -1)
-        if i.kind == SINGLE and i.rank == JOKER_RANK:
-            suits = self.lock_suits or -1
+        lone_joker = i.kind == SINGLE and i.rank == JOKER_RANK
+        if lone_joker and r["joker_unlocks"] and self.lock_suits:
+            self.lock_suits = 0
+            self.strict = False
+            events.append(why("joker_unlocks"))
+        if i.jokers == 0 or i.kind == RUN:
+            suits = i.suits
+        elif self.lock_suits:
+            suits = self.lock_suits
+        elif r["joker_suit"] == "lowest" and not lone_joker:
+            suits = i.suits
+            for _ in range(i.jokers):
+                free = ~suits & 15
+                suits |= free & -free if free else 16
+        else:
+            suits = -1
         self.recent = (*self.recent[-2:], (suits, i))
         self.plays_in_round += 1
         if reverse:
@@ -968,7 +1171,10 @@ class Daifugo(Game):
         if self.lock_suits or not (r["lock"] or r["strict_lock"]):
             return
         k = self.plays_in_round
-        chain = self.recent[-2:] if k == 2 else self.recent[-3:] if k >= 3 else ()
+        if r["lock_plays"] == "2":
+            chain = self.recent[-2:] if k >= 2 else ()
+        else:
+            chain = self.recent[-2:] if k == 2 else self.recent[-3:] if k >= 3 else ()
         if len(chain) < 2 or chain[0][0] <= 0 or any(c[0] != chain[0][0] for c in chain):
             return
         consecutive = all(
@@ -1029,29 +1235,56 @@ class Daifugo(Game):
             if self.phase_id == PH_OVER:
                 return
             if not self.rules["finish_stays"]:
-                self._flush()
-                self.turn = self._next_active(s)
+                self._flush_to(self._next_active(s))
                 events.append(why("finish_flush", q=self.turn))
                 return
         self._next_turn(s, 0, events)
 
     def _pass(self, s: Seat) -> None:
+        r = self.rules
         self.passed |= 1 << s
-        self.log.append({"seat": s, "action": "pass", "why": []})
+        self.must_include = -1  # a first leader who passes loses the duty (lead_pass)
+        events: list[dict[str, str]] = []
+        self.log.append({"seat": s, "action": "pass", "why": events})
+        self.pass_run += 1
+        if r["stalemate_passes"] and self.pass_run >= r["stalemate_passes"]:
+            rest = self._active_in_order(s)
+            # drawn from the seed and the step (not from self.rng, which a fixed deal leaves
+            # unused), so that a record replays to the same places
+            random.Random(f"{self.seed}/stalemate/{len(self.history)}").shuffle(rest)
+            events.append(why("stalemate", k=self.pass_run))
+            fallen = [self.fallen] if self.fallen >= 0 else []
+            self._end(self.finished + rest + fallen + self.fouls)
+            return
         c = self._next_eligible(s)
-        if c < 0 or c == self.table_by or (self.rules["pass_rejoin"] and self.passed >> c & 1):
-            self._flush_round(self.log[-1]["why"])
+        if (
+            c < 0
+            or c == self.table_by
+            or (r["pass_rejoin"] and self.passed >> c & 1)
+            or (r["flush_when"] == "one_left" and self._one_left())
+        ):
+            self._flush_round(events)
         else:
             self.turn = c
 
+    def _one_left(self) -> bool:
+        """``flush_when: one_left``: at most one player still in has not passed."""
+        left: int = (self.active & ~self.passed).bit_count()
+        return left <= 1
+
     def _flush_round(self, events: list[dict[str, str]], say: bool = True) -> None:
-        """Flush the table; the last player leads (or the next one still in)."""
+        """Flush the table; the last player to play (or to lead) leads, or the next one in."""
         last = self.table_by
-        self._flush()
         leader = last if self.active >> last & 1 else self._next_active(last)
-        self.turn = leader
+        self._flush_to(leader)
         if say:
             events.append(why("flush", p=leader))
+
+    def _flush_to(self, leader: Seat) -> None:
+        """Flush the table and give the lead to ``leader``."""
+        self._flush()
+        self.turn = leader
+        self.table_by = leader
 
     def _flush(self) -> None:
         self.pile_real |= self.round_real
@@ -1070,23 +1303,23 @@ class Daifugo(Game):
     # ------------------------------------------------------------------ turn order
     def _active_in_order(self, start: Seat) -> list[Seat]:
         """Active seats in the direction of play, beginning with ``start``."""
-        n, d = self.n, self.direction
-        return [x for x in ((start + d * k) % n for k in range(n)) if self.active >> x & 1]
+        n, d, seating, p = self.n, self.direction, self.seating, self.pos[start]
+        return [x for x in (seating[(p + d * k) % n] for k in range(n)) if self.active >> x & 1]
 
     def _next_active(self, s: Seat) -> Seat:
-        n, d = self.n, self.direction
+        n, d, seating, p = self.n, self.direction, self.seating, self.pos[s]
         for k in range(1, n + 1):
-            x = (s + d * k) % n
+            x = seating[(p + d * k) % n]
             if self.active >> x & 1:
                 return x
         return s
 
     def _eligible_after(self, s: Seat) -> list[Seat]:
-        n, d = self.n, self.direction
+        n, d, seating, p = self.n, self.direction, self.seating, self.pos[s]
         out = []
         blocked = 0 if self.rules["pass_rejoin"] else self.passed
         for k in range(1, n):
-            x = (s + d * k) % n
+            x = seating[(p + d * k) % n]
             if self.active >> x & 1 and not blocked >> x & 1:
                 out.append(x)
         return out
@@ -1096,6 +1329,9 @@ class Daifugo(Game):
         return after[0] if after else -1
 
     def _next_turn(self, s: Seat, skip: int, events: list[dict[str, str]]) -> None:
+        if self.rules["flush_when"] == "one_left" and self._one_left():
+            self._flush_round(events)
+            return
         after = [x for x in self._eligible_after(s) if x != self.table_by]
         if skip:
             if skip >= len(after):
@@ -1124,10 +1360,11 @@ class Daifugo(Game):
                 return "KH"
         if "8JK" in bad and i.jokers:
             r = self.rules
-            if by_play and r["eight_cut"] and i.effect == D8:
+            eff = self._effects(i)
+            if by_play and r["eight_cut"] and D8 in eff:
                 return "8 + JK"
-            if not by_play and i.effect in (D7, D10):
-                return f"{'7' if i.effect == D7 else 'T'} + JK"
+            if not by_play and (D7 in eff or D10 in eff):
+                return f"{'7' if D7 in eff else 'T'} + JK"
         return None
 
     def _go_out(self, s: Seat, m: int, events: list[dict[str, str]], by_play: bool = True) -> None:
@@ -1230,6 +1467,7 @@ class Daifugo(Game):
             "last_player": self.table_by if self.table_info is not None else None,
             "passed": _seats(self.passed),
             "direction": self.direction,
+            "seating": list(self.seating),
             "revolution": self.revolution,
             "coup": self.fixed,
             "eleven_back": self.eleven,
@@ -1289,7 +1527,10 @@ class Daifugo(Game):
         return {"hands": [cards_words(h, j) for h, j in zip(hands, jok, strict=True)]}
 
     def _record_extra(self) -> dict[str, Any]:
-        return {"titles": self.titles, "defense": self.defense}
+        extra: dict[str, Any] = {"titles": self.titles, "defense": self.defense}
+        if self.seating != tuple(range(self.n)):
+            extra["seating"] = list(self.seating)
+        return extra
 
     def cards_accounted(self) -> tuple[int, int]:
         """(real cards, jokers) in hands, on the table, flushed, discarded and set aside: the
@@ -1323,19 +1564,47 @@ class Daifugo(Game):
 
 
 class DaifugoMatch(Match):
-    """Games of Daifugo with titles carried over: exchange, 都落ち, 防衛, 大革命 follow."""
+    """Games of Daifugo with titles carried over: exchange, 都落ち, 防衛, 大革命 follow.
+
+    ``seat_change: N`` draws a new seating (the order of play round the table) from the match's
+    generator before games 1, N+1, 2N+1, …; ``rank_reset: N`` starts games N+1, 2N+1, … afresh
+    (no titles, no exchange, a dealer drawn at random), as UECda's server does.
+    """
 
     default_games = 10
 
+    def _fresh(self, game_no: int) -> bool:
+        """Whether game ``game_no`` (1-based) starts without titles (``rank_reset``)."""
+        every = self.rules["rank_reset"]
+        return game_no == 1 or (every > 0 and (game_no - 1) % every == 0)
+
+    def _seating(self, game_no: int, current: Sequence[int]) -> dict[str, Any]:
+        every = self.rules["seat_change"]
+        if every > 0 and (game_no - 1) % every == 0:
+            seating = list(range(self.n))
+            self.rng.shuffle(seating)
+        else:
+            seating = list(current)
+        return {} if seating == list(range(self.n)) else {"seating": seating}
+
+    def _first_kwargs(self) -> dict[str, Any]:
+        return self._seating(1, range(self.n))
+
     def _next_kwargs(self, finished: Game) -> dict[str, Any]:
         assert isinstance(finished, Daifugo)
+        game_no = len(self.records) + 1
+        seats = self._seating(game_no, finished.seating)
+        if self._fresh(game_no):
+            return seats
         pos = finished.positions()
         defense = 0
         if finished.titles is not None and finished.titles.index(0) == finished.ranking[0]:
             defense = finished.defense + 1
-        return {"titles": pos, "defense": defense}
+        return {"titles": pos, "defense": defense, **seats}
 
     def _next_dealer(self, finished: Game) -> Seat:
+        if self._fresh(len(self.records) + 1):
+            return self.rng.randrange(self.n)
         return finished.dealer
 
     def standings(self) -> dict[str, Any]:

@@ -1,0 +1,128 @@
+"""``torampu uecda client`` and ``torampu uecda server``: Daifugo over the UECda protocol.
+
+The client plays on a UECda server (tndhms, or ours) with a torampu bot until the server says
+all games are over; the server lets five UECda clients (the devkit's default client, ours, …)
+play torampu's ``uecda`` rules and writes a torampu record of every game. See
+:mod:`torampu.uecda.client` and :mod:`torampu.uecda.server`.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from torampu.bots import BotError
+from torampu.errors import RulesError
+from torampu.uecda.client import make_client_bot
+from torampu.uecda.client import play as play_client
+from torampu.uecda.codec import DEFAULT_PORT, UecdaProtocolError
+from torampu.uecda.server import ServerConfig, serve
+
+uecda_app = typer.Typer(
+    help="Daifugo over the UECda protocol (computer Daihinmin, protocol 20070).",
+    no_args_is_help=True,
+    add_completion=False,
+)
+
+
+def _fail(message: str) -> typer.Exit:
+    typer.echo(f"error: {message}", err=True)
+    return typer.Exit(1)
+
+
+@uecda_app.command()
+def client(
+    host: Annotated[str, typer.Option(help="the server's address")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="the server's port")] = DEFAULT_PORT,
+    name: Annotated[str, typer.Option(help="our name (ASCII; the server keeps 9)")] = "torampu",
+    bot: Annotated[str, typer.Option(help="heuristic, ismcts or random")] = "heuristic",
+    seed: Annotated[int, typer.Option(help="the bot's seed")] = 0,
+    timeout: Annotated[
+        float, typer.Option(help="seconds to wait for the server before giving up")
+    ] = 300.0,
+    quiet: Annotated[bool, typer.Option(help="print only the summary")] = False,
+    report: Annotated[
+        Path | None, typer.Option(help="write the per-game report here as JSON")
+    ] = None,
+) -> None:
+    """Connect to a UECda server and play every game with a torampu bot."""
+    try:
+        make_client_bot(bot, seed)
+    except (BotError, RulesError, ValueError) as e:
+        raise _fail(f"no {bot!r} bot that plays daifugo: {e}") from None
+    try:
+        rep = play_client(host, port, name, bot=bot, seed=seed, timeout=timeout, quiet=quiet)
+    except UecdaProtocolError as e:
+        raise _fail(str(e)) from None
+    if quiet:
+        typer.echo(rep.summary())
+    if report is not None:
+        report.write_text(
+            json.dumps(
+                {
+                    "player": rep.player,
+                    "name": rep.name,
+                    "games": len(rep.games),
+                    "total_points": rep.total_points,
+                    "average_points": rep.average_points,
+                    "places": rep.positions(),
+                    "refused": rep.refused,
+                    "fallbacks": rep.fallbacks,
+                    "narrowed": rep.narrowed,
+                    "per_game": [
+                        {
+                            "game": g.number,
+                            "place": g.position,
+                            "points": g.points,
+                            "refused": g.refused,
+                            "fallbacks": g.fallbacks,
+                            "notes": g.notes,
+                        }
+                        for g in rep.games
+                    ],
+                },
+                ensure_ascii=False,
+                indent=1,
+            )
+            + "\n",
+            encoding="utf-8",
+        )
+
+
+@uecda_app.command()
+def server(
+    port: Annotated[int, typer.Option(help="the port to listen on")] = DEFAULT_PORT,
+    games: Annotated[int, typer.Option(help="how many games", min=1)] = 100,
+    records: Annotated[
+        Path, typer.Option(help="directory for the torampu records of the games")
+    ] = Path("uecda-records"),
+    seed: Annotated[int | None, typer.Option(help="the seed of the deals (default: fresh)")] = None,
+    seat_change: Annotated[
+        int | None, typer.Option(help="new seats every N games (0: never; default 5)")
+    ] = None,
+    rank_reset: Annotated[
+        int | None, typer.Option(help="titles forgotten every N games (0: never; default 100)")
+    ] = None,
+    timeout: Annotated[float, typer.Option(help="seconds to wait for a client's answer")] = 120.0,
+    host: Annotated[str, typer.Option(help="the address to listen on")] = "0.0.0.0",
+) -> None:
+    """Let five UECda clients play torampu's ``uecda`` rules; print places and points."""
+    overrides = {
+        k: v for k, v in (("seat_change", seat_change), ("rank_reset", rank_reset)) if v is not None
+    }
+    config = ServerConfig(
+        port=port,
+        host=host,
+        games=games,
+        seed=seed,
+        records=records,
+        timeout=timeout,
+        rules=overrides,
+    )
+    try:
+        serve(config)
+    except (UecdaProtocolError, RulesError) as e:
+        raise _fail(str(e)) from None

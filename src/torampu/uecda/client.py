@@ -1,0 +1,644 @@
+"""Our UECda client: plays Daifugo on a UECda server (protocol 20070) with a torampu bot.
+
+The bot sees what it sees in a torampu game: ``view(seat)`` and legal action strings. The
+client keeps a *mirror*: a torampu game under the ``uecda`` rules that has gone through the same
+turns as the server's game. Only our hand and the cards already played are known, so the mirror
+is dealt our hand (as it was after the exchange), each other player the cards they have played
+so far plus unseen cards up to their hand size (♦3, if unseen, to whoever led first), and every
+turn the server reported is replayed on it; the player numbers are the torampu seats and the
+server's seats its ``seating``. The bot gets the mirror's ``view(me)``, whose hidden cards are
+placeholders the view does not show; so the bot sees the truth. (It does not see which cards
+it gave or received in the exchange: the mirror starts after it.)
+
+Safety: every candidate play is also judged by :func:`torampu.uecda.tndhms.judge` — tndhms's own
+test, on the server's hand table, table of cards and flags — and only plays both torampu and
+tndhms accept are offered to the bot; with none, the client passes. So against a correct
+server it never sends a play the server refuses. A turn the mirror cannot follow (a play
+torampu cannot name, such as a run with its joker below the 3, is replayed with the joker at the
+run's other end; a turn order that differs, which should not happen) makes the rest of the game
+fall back to the weakest play both accept, and is counted in the report.
+
+Exchange: as 大富豪/富豪 the bot chooses the cards to return, on a torampu game in its
+exchange phase built the same way (the cards the poor gave are taken to be our best ones).
+
+>>> from torampu.uecda.client import ClientReport
+>>> ClientReport(player=0, name="t").average_points
+0.0
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, TextIO
+
+import torampu
+from torampu.bots.base import Bot, BotError, make_bot
+from torampu.cards import CardSet, cards_of
+from torampu.daifugo import Daifugo
+from torampu.daifugo_plays import (
+    CSHIFT,
+    JSHIFT,
+    PASS,
+    REAL,
+    RUN_FLAG,
+    all_plays,
+    card_at,
+    cards_words,
+    parse_play,
+    strongest,
+)
+from torampu.errors import IllegalAction, TorampuError
+from torampu.uecda.codec import (
+    ACCEPTED,
+    ALL_GAMES_OVER,
+    GAME_GOES_ON,
+    REFUSED,
+    Status,
+    Table,
+    UecdaProtocolError,
+    UnrepresentablePlay,
+    card_cell,
+    check_answer,
+    check_game_code,
+    empty_table,
+    play_table,
+    play_text,
+    profile_table,
+    read_status,
+    table_hand,
+    table_play,
+)
+from torampu.uecda.tndhms import EMPTY_STAGE, JOKER_TYPE, judge, stage_of
+from torampu.uecda.wire import Tap, Wire, connect
+
+PLAYERS = 5
+DIAMOND3 = card_at(0, 2)
+RULES = "uecda"
+
+
+class MirrorError(TorampuError):
+    """The mirror cannot follow the server's game (the report counts these turns)."""
+
+
+@dataclass
+class GameReport:
+    """One game as our client saw it."""
+
+    number: int
+    position: int | None = None
+    """0 = 大富豪 … 4 = 大貧民; None when the server did not let us know (a stalemate in the
+    last game, or before a rank reset)."""
+    ranking: list[int] | None = None
+    decisions: int = 0
+    refused: int = 0
+    """Our plays (not passes) the server answered 8."""
+    fallbacks: int = 0
+    """Decisions taken without the mirror."""
+    narrowed: int = 0
+    """Decisions where tndhms refused some play torampu allowed."""
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def points(self) -> int | None:
+        return None if self.position is None else PLAYERS - self.position
+
+
+@dataclass
+class ClientReport:
+    """All the games of a session."""
+
+    player: int
+    name: str
+    games: list[GameReport] = field(default_factory=list)
+
+    @property
+    def known(self) -> list[GameReport]:
+        return [g for g in self.games if g.position is not None]
+
+    @property
+    def total_points(self) -> int:
+        return sum(g.points or 0 for g in self.known)
+
+    @property
+    def average_points(self) -> float:
+        k = self.known
+        return self.total_points / len(k) if k else 0.0
+
+    @property
+    def refused(self) -> int:
+        return sum(g.refused for g in self.games)
+
+    @property
+    def fallbacks(self) -> int:
+        return sum(g.fallbacks for g in self.games)
+
+    @property
+    def narrowed(self) -> int:
+        return sum(g.narrowed for g in self.games)
+
+    def positions(self) -> list[int]:
+        """How many games we finished in each place (0 = 大富豪 …)."""
+        out = [0] * PLAYERS
+        for g in self.known:
+            assert g.position is not None
+            out[g.position] += 1
+        return out
+
+    def summary(self) -> str:
+        return (
+            f"player {self.player} ({self.name}): {len(self.games)} games, "
+            f"{self.total_points} points over {len(self.known)} ranked games "
+            f"(average {self.average_points:.3f}; 3.0 is even), places {self.positions()}, "
+            f"refused plays {self.refused}, fallback decisions {self.fallbacks}"
+        )
+
+
+def _size(real: CardSet, jokers: int) -> int:
+    return real.bit_count() + jokers
+
+
+def _stand_in(e: UnrepresentablePlay) -> int:
+    """A run torampu can name with the same cards: the joker moved to the run's other end."""
+    # column 0: one above the highest real card; column 14: one below the lowest
+    cell = card_at(e.size - 1, e.suit) if e.low == 0 else card_at(e.low - 2, e.suit)
+    return e.real | e.jokers << JSHIFT | (1 << cell) << CSHIFT | RUN_FLAG
+
+
+class GameTracker:
+    """One game from our seat: what the server told us, and the mirror built from it."""
+
+    def __init__(self, me: int, number: int, deal: Table, rules: dict[str, Any]) -> None:
+        self.me = me
+        self.number = number
+        self.rules = rules
+        self.deal_status = read_status(deal)
+        self.deal_hand = table_hand(deal)
+        self.start_hand: tuple[CardSet, int] | None = None
+        self.start_sizes: tuple[int, ...] = ()
+        self.seating: tuple[int, ...] = self.deal_status.seating
+        self.first_leader = -1
+        self.events: list[tuple[int, int]] = []
+        self.finished: list[int] = []
+        self.hand_table = deal
+        self.status = self.deal_status
+        self.stage_table = empty_table()
+        self.sizes_before: tuple[int, ...] = self.deal_status.hand_sizes
+        self.fallback = False
+        self.report = GameReport(number)
+        self._mirror: Daifugo | None = None
+        self._mirror_events = 0
+
+    # ------------------------------------------------------------------ what the server says
+    def on_hand(self, t: Table) -> Status:
+        st = read_status(t)
+        if st.deal:
+            raise UecdaProtocolError("a deal table in the middle of a game")
+        if self.start_hand is None:
+            self.start_hand = table_hand(t)
+            self.start_sizes = st.hand_sizes
+            self.seating = st.seating
+            self.first_leader = st.turn
+        elif st.seating != self.seating:
+            raise UecdaProtocolError("the seats changed during a game")
+        if st.my_turn and st.turn != self.me:
+            raise UecdaProtocolError(f"our turn, says [5][2], but [5][3] names player {st.turn}")
+        self.hand_table = t
+        self.status = st
+        self.sizes_before = st.hand_sizes
+        return st
+
+    def on_stage(self, t: Table) -> None:
+        st = read_status(t)
+        actor = st.turn
+        before, after = self.sizes_before, st.hand_sizes
+        move = PASS
+        if after[actor] < before[actor]:
+            try:
+                move = table_play(t)
+                n = _size(move & REAL, move >> JSHIFT & 3)
+                if before[actor] - after[actor] != n:
+                    raise UecdaProtocolError(
+                        f"player {actor} lost {before[actor] - after[actor]} cards but the "
+                        f"table shows {n}"
+                    )
+            except UnrepresentablePlay as e:
+                move = _stand_in(e)
+                self.report.notes.append(f"turn {len(self.events)}: {e}")
+            except UecdaProtocolError as e:  # the mirror cannot follow: play on without it
+                self.fallback = True
+                self.report.notes.append(f"turn {len(self.events)}: {e}")
+        self.events.append((actor, move))
+        for p in range(PLAYERS):
+            if before[p] > 0 and after[p] == 0 and p not in self.finished:
+                self.finished.append(p)
+        self.stage_table = t
+
+    def finish(self) -> GameReport:
+        """The game is over: our place if the server's tables tell it."""
+        left = [p for p in range(PLAYERS) if p not in self.finished]
+        if len(left) == 1:
+            ranking = self.finished + left
+            self.report.ranking = ranking
+            self.report.position = ranking.index(self.me)
+        return self.report
+
+    # ------------------------------------------------------------------ the mirror
+    def mirror(self) -> Daifugo:
+        """The torampu game after every turn so far (see the module docstring)."""
+        if self.start_hand is None:
+            raise MirrorError("the game has not started")
+        g = self._mirror
+        if g is not None and self._extend(g):
+            return g
+        g = self._build()
+        self._mirror = g
+        self._mirror_events = 0
+        if not self._extend(g):
+            raise MirrorError("the mirror's deal does not hold the cards played")
+        return g
+
+    def _extend(self, g: Daifugo) -> bool:
+        """Replay the new turns on ``g``; False if a player plays cards its mirror hand lacks."""
+        for p, move in self.events[self._mirror_events :]:
+            if g.is_over:
+                raise MirrorError("the server's game went on after torampu's ended")
+            if g.to_play != p:
+                raise MirrorError(
+                    f"the server let player {p} act where torampu expected {g.to_play}"
+                )
+            real = move & REAL
+            if real & ~g.hands[p] or (move >> JSHIFT & 3) > g.jok[p]:
+                return False
+            try:
+                g.play(g.action_str(move))
+            except IllegalAction:
+                if move == PASS:
+                    raise MirrorError(f"torampu does not let player {p} pass here") from None
+                g.apply(move)  # tndhms took it where torampu's rules differ: follow the server
+                self.report.notes.append(f"turn {self._mirror_events}: forced {g.action_str(move)}")
+            self._mirror_events += 1
+        return True
+
+    def _build(self) -> Daifugo:
+        assert self.start_hand is not None
+        me = self.me
+        mine, my_jok = self.start_hand
+        hands = [0] * PLAYERS
+        jok = [0] * PLAYERS
+        hands[me], jok[me] = mine, my_jok
+        seen = mine
+        seen_jok = my_jok
+        for p, move in self.events:
+            if p == me:
+                continue
+            hands[p] |= move & REAL
+            jok[p] += move >> JSHIFT & 3
+            seen |= move & REAL
+            seen_jok += move >> JSHIFT & 3
+        need = [0] * PLAYERS
+        for p in range(PLAYERS):
+            if p != me:
+                need[p] = self.start_sizes[p] - _size(hands[p], jok[p])
+                if need[p] < 0:
+                    raise MirrorError(f"player {p} played more cards than it held")
+        unseen = [c for c in range(52) if not (seen >> c & 1)]
+        jokers_left = 1 - seen_jok
+        if jokers_left < 0:
+            raise MirrorError("more than one joker was played")
+        if sum(need) != len(unseen) + jokers_left:
+            raise MirrorError(
+                f"the hand sizes ({sum(need)} unseen cards) do not add up "
+                f"({len(unseen) + jokers_left} unseen)"
+            )
+        rng = random.Random(self.number * 7919 + len(self.events))
+        leader = self.first_leader
+        if DIAMOND3 in unseen and leader != me:
+            if need[leader] <= 0:
+                raise MirrorError("♦3 is unseen, but its holder (the first leader) is out")
+            unseen.remove(DIAMOND3)
+            hands[leader] |= 1 << DIAMOND3
+            need[leader] -= 1
+        pool: list[int] = unseen + [52] * jokers_left
+        rng.shuffle(pool)
+        k = 0
+        for p in range(PLAYERS):
+            for c in pool[k : k + need[p]]:
+                if c == 52:
+                    jok[p] += 1
+                else:
+                    hands[p] |= 1 << c
+            k += need[p]
+        deal = {"hands": [cards_words(hands[p], jok[p]) for p in range(PLAYERS)]}
+        g = torampu.new_game(
+            "daifugo", rules=self.rules, seed=self.number, deal=deal, seating=list(self.seating)
+        )
+        assert isinstance(g, Daifugo)
+        if g.to_play != leader:
+            raise MirrorError(f"the mirror's first leader is {g.to_play}, the server's {leader}")
+        return g
+
+    # ------------------------------------------------------------------ deciding
+    def server_lock_suits(self, stage: tuple[int, int, int, int]) -> int:
+        return stage[2] & 15 if self.status.lock and stage[0] >= 0 else 0
+
+    def candidates(self) -> tuple[Daifugo | None, list[str]]:
+        """(mirror or None, the actions both torampu and tndhms accept), pass first."""
+        st = self.status
+        stage = stage_of(self.stage_table, st.new_round) if self.events else EMPTY_STAGE
+        lock_suits = self.server_lock_suits(stage)
+        real, jokers = table_hand(self.hand_table)
+        g: Daifugo | None = None
+        if not self.fallback:
+            try:
+                g = self.mirror()
+                if g.to_play != self.me or g.phase != "play":
+                    raise MirrorError(f"torampu's game waits for {g.to_play} ({g.phase})")
+                if g.hands[self.me] != real or g.jok[self.me] != jokers:
+                    raise MirrorError("the mirror's hand is not ours")
+            except MirrorError as e:
+                self.fallback = True
+                self.report.notes.append(f"mirror lost at turn {len(self.events)}: {e}")
+                g = None
+        if g is not None:
+            legal = g.legal_actions()
+        else:
+            legal = ["pass", *(play_text(m) for m in all_plays(real, jokers, True, True))]
+        ok = []
+        for a in legal:
+            if a == "pass":
+                ok.append(a)
+                continue
+            v = judge(
+                self.hand_table,
+                play_table(parse_play(a[5:]), lock_suits),
+                stage,
+                revolution=st.revolution,
+                eleven_back=st.eleven_back,
+                lock=int(st.lock),
+                joker_single=stage[3] == JOKER_TYPE,
+            )
+            if not v.error:
+                ok.append(a)
+        if g is not None and len(ok) < len(legal):
+            self.report.narrowed += 1
+        if "pass" not in ok:
+            ok.insert(0, "pass")
+        return g, ok
+
+    def submission(self, action: str) -> tuple[int, Table]:
+        """(move, table) for an action chosen among :meth:`candidates`."""
+        if action == "pass":
+            return PASS, empty_table()
+        stage = stage_of(self.stage_table, self.status.new_round) if self.events else EMPTY_STAGE
+        move = parse_play(action[5:])
+        return move, play_table(move, self.server_lock_suits(stage))
+
+
+def exchange_game(
+    me: int,
+    hand: tuple[CardSet, int],
+    count: int,
+    status: Status,
+    rules: dict[str, Any],
+    seed: int,
+) -> Daifugo:
+    """A torampu game in its exchange phase where ``me`` (大富豪 or 富豪, with ``hand`` after
+    receiving) returns ``count`` cards: the poor are dealt, besides our best ``count`` cards
+    (taken to be what they gave), unseen cards weaker than those, so that torampu's exchange
+    hands us exactly ``hand``."""
+    titles = list(status.ranks)
+    if sorted(titles) != list(range(PLAYERS)):
+        raise MirrorError(f"no titles to exchange by: {titles}")
+    mine, my_jok = hand
+    rich_title = titles[me]
+    if rich_title not in (0, 1) or count != (2 if rich_title == 0 else 1):
+        raise MirrorError(f"title {rich_title} does not return {count} cards")
+    poor = titles.index(PLAYERS - 1 - rich_title)
+    got, got_jok = strongest(mine, my_jok, count)
+    order = [52] + [card_at(d, s) for d in range(12, -1, -1) for s in range(4)]
+    floor = max((order.index(c) for c in cards_of(got)), default=0)
+    hands = [0] * PLAYERS
+    jok = [0] * PLAYERS
+    hands[me], jok[me] = mine & ~got, my_jok - got_jok
+    hands[poor], jok[poor] = got, got_jok
+    sizes = list(status.hand_sizes)
+    unseen = [c for c in order if (c == 52 and not my_jok) or (c != 52 and not mine >> c & 1)]
+    weak = [c for c in unseen if order.index(c) > floor]
+    rng = random.Random(seed)
+    rng.shuffle(weak)
+    need_poor = sizes[poor] - count
+    if need_poor > len(weak):
+        raise MirrorError("not enough weak unseen cards for the poor player's hand")
+    for c in weak[:need_poor]:
+        hands[poor] |= 1 << c
+    rest = [c for c in unseen if c == 52 or not (hands[poor] >> c & 1)]
+    rng.shuffle(rest)
+    k = 0
+    for p in range(PLAYERS):
+        if p in (me, poor):
+            continue
+        for c in rest[k : k + sizes[p]]:
+            if c == 52:
+                jok[p] += 1
+            else:
+                hands[p] |= 1 << c
+        k += sizes[p]
+    deal = {"hands": [cards_words(hands[p], jok[p]) for p in range(PLAYERS)]}
+    g = torampu.new_game(
+        "daifugo",
+        rules=rules,
+        seed=seed,
+        deal=deal,
+        titles=titles,
+        seating=list(status.seating),
+    )
+    assert isinstance(g, Daifugo)
+    while g.phase == "exchange" and g.to_play != me:
+        g.play(g.legal_actions()[0])
+    if g.phase != "exchange" or g.hands[me] != mine or g.jok[me] != my_jok:
+        raise MirrorError("torampu's exchange does not give us our hand")
+    return g
+
+
+class UecdaClient:
+    """Connects to a UECda server and plays until it says all games are over."""
+
+    def __init__(
+        self,
+        host: str,
+        port: int,
+        name: str,
+        bot: Bot,
+        timeout: float | None = 300.0,
+        rules: dict[str, Any] | None = None,
+        out: TextIO | None = None,
+        tap: Tap | None = None,
+        quiet: bool = False,
+    ) -> None:
+        self.host = host
+        self.port = port
+        self.name = name
+        self.bot = bot
+        self.timeout = timeout
+        self.rules: dict[str, Any] = dict(rules or {"preset": RULES})
+        self.out = out or sys.stdout
+        self.tap = tap
+        self.quiet = quiet
+
+    def say(self, text: str) -> None:
+        if not self.quiet:
+            print(text, file=self.out, flush=True)
+
+    def run(self, wire: Wire | None = None) -> ClientReport:
+        w = wire or connect(self.host, self.port, self.timeout, self.tap)
+        try:
+            return self._session(w)
+        finally:
+            w.close()
+
+    def _session(self, w: Wire) -> ClientReport:
+        w.send_table(profile_table(self.name), "our profile")
+        me = w.recv_int("our player number")
+        if not 0 <= me < PLAYERS:
+            raise UecdaProtocolError(f"the server gave us player number {me}")
+        report = ClientReport(player=me, name=self.name)
+        self.say(f"connected as player {me} ({self.name})")
+        number = 0
+        while True:
+            number += 1
+            code = self._game(w, me, number, report)
+            if code == ALL_GAMES_OVER:
+                break
+        self.say(report.summary())
+        return report
+
+    def _game(self, w: Wire, me: int, number: int, report: ClientReport) -> int:
+        deal = w.recv_table(f"the deal table of game {number}")
+        st = read_status(deal)
+        if not st.deal:
+            raise UecdaProtocolError(f"game {number}: the first table is not a deal ([5][0] = 0)")
+        if (
+            report.games
+            and report.games[-1].position is None
+            and sorted(st.ranks) == list(range(PLAYERS))
+        ):
+            prev = report.games[-1]
+            prev.position = st.ranks[me]
+            prev.ranking = sorted(range(PLAYERS), key=lambda p: st.ranks[p])
+        tracker = GameTracker(me, number, deal, self.rules)
+        if 0 < st.exchange < 100:
+            w.send_table(self._exchange(tracker, st), f"the cards we return in game {number}")
+        while True:
+            hand = w.recv_table(f"the hand table (game {number}, turn {len(tracker.events)})")
+            hst = tracker.on_hand(hand)
+            if hst.my_turn:
+                move, sub = self._decide(tracker)
+                w.send_table(sub, f"our play (game {number})")
+                answer = check_answer(w.recv_int(f"the answer to our play (game {number})"))
+                if answer == REFUSED and move != PASS:
+                    tracker.report.refused += 1
+                    tracker.report.notes.append(f"the server refused {play_text(move)}")
+                    self.say(f"game {number}: the server refused our play (answer {answer})")
+                elif answer != ACCEPTED and move != PASS:  # pragma: no cover - check_answer
+                    raise UecdaProtocolError(f"answer {answer}")
+            tracker.on_stage(w.recv_table(f"the table of cards (game {number})"))
+            code = check_game_code(w.recv_int(f"the game-over flag (game {number})"))
+            if code != GAME_GOES_ON:
+                break
+        game = tracker.finish()
+        report.games.append(game)
+        where = "?" if game.position is None else str(game.position)
+        self.say(
+            f"game {number}: place {where}"
+            + ("" if game.points is None else f", {game.points} points")
+            + (f", {game.fallbacks} fallback decisions" if game.fallbacks else "")
+        )
+        return code
+
+    def _decide(self, tracker: GameTracker) -> tuple[int, Table]:
+        tracker.report.decisions += 1
+        g, ok = tracker.candidates()
+        action = ""
+        if g is not None:
+            try:
+                action = self.bot.choose(g.view(tracker.me), ok)
+            except TorampuError as e:
+                tracker.report.notes.append(f"the bot failed: {e}")
+            if action and action not in ok:
+                tracker.report.notes.append(f"the bot chose {action!r}, which was not offered")
+                action = ""
+        if not action:  # no mirror, or no answer from the bot: the weakest play both accept
+            tracker.report.fallbacks += 1
+            plays = [a for a in ok if a != "pass"]
+            action = plays[0] if plays else "pass"
+        return tracker.submission(action)
+
+    def _exchange(self, tracker: GameTracker, st: Status) -> Table:
+        k = st.exchange
+        real, jokers = tracker.deal_hand
+        try:
+            g = exchange_game(tracker.me, (real, jokers), k, st, self.rules, tracker.number)
+            action = self.bot.choose(g.view(tracker.me), g.legal_actions())
+            words = action.split()[1:]
+            if action.split()[0] != "exchange" or len(words) != k:
+                raise MirrorError(f"the bot chose {action!r} in the exchange")
+        except TorampuError as e:
+            tracker.report.notes.append(f"exchange by the weakest cards: {e}")
+            words = cards_words(*_weakest(real, jokers, k))[:k]
+        t = empty_table()
+        for word in words:
+            move = parse_play(word)
+            if move >> JSHIFT & 3:
+                t[4][1] = 2
+            else:
+                i, j = card_cell((move & REAL).bit_length() - 1)
+                t[i][j] = 1
+        return t
+
+
+def _weakest(real: CardSet, jokers: int, k: int) -> tuple[CardSet, int]:
+    order = [card_at(d, s) for d in range(13) for s in range(3, -1, -1)]
+    out = 0
+    for c in order:
+        if out.bit_count() == k:
+            break
+        if real >> c & 1:
+            out |= 1 << c
+    return out, max(0, k - out.bit_count()) if jokers else 0
+
+
+def make_client_bot(kind: str, seed: int) -> Bot:
+    """A torampu bot for Daifugo (``heuristic``, ``ismcts``, ``random``), tried once on a
+    ``uecda`` position so that a bot that cannot play Daifugo fails here, not in game 1."""
+    bot = make_bot(kind, seed=seed, game="daifugo")
+    g = torampu.new_game("daifugo", rules=RULES, seed=seed)
+    seat = g.to_play
+    assert seat is not None
+    legal = g.legal_actions()
+    if bot.choose(g.view(seat), legal) not in legal:
+        raise BotError(f"the {kind!r} bot answers a Daifugo position with no legal action")
+    return make_bot(kind, seed=seed, game="daifugo")
+
+
+def play(
+    host: str,
+    port: int,
+    name: str,
+    bot: str = "heuristic",
+    seed: int = 0,
+    timeout: float | None = 300.0,
+    quiet: bool = False,
+    out: TextIO | None = None,
+    on_report: Callable[[ClientReport], None] | None = None,
+) -> ClientReport:
+    """Connect, play every game, return the report (``torampu uecda client``)."""
+    client = UecdaClient(
+        host, port, name, make_client_bot(bot, seed), timeout=timeout, out=out, quiet=quiet
+    )
+    report = client.run()
+    if on_report is not None:
+        on_report(report)
+    return report

@@ -1,0 +1,411 @@
+"""A UECda server (protocol 20070) that plays torampu's ``uecda`` rules with torampu's engine.
+
+Existing UECda clients connect to it as to tndhms: five clients, player numbers in the order they
+connect, then ``games`` games of a :class:`torampu.daifugo.DaifugoMatch` (seat changes and rank
+resets per the ``seat_change`` / ``rank_reset`` options, by default every 5 and 100 games as
+``tndhms.cfg``). Each game goes as in tndhms (see :mod:`torampu.uecda.codec` for the messages):
+
+* the deal tables, sent in the order of the previous game's places: the poor see their hand
+  from before they gave their best cards, the rich with them, ``[5][1]`` = cards to return;
+* the 大富豪's then the 富豪's table of cards to return; an invalid one (wrong number of cards,
+  cards not held) returns the rich player's strongest cards instead, as tndhms does;
+* every turn: the hand tables to all, the submission of the player to act, the answer (9, or 8
+  for a play torampu refuses — which then counts as a pass — and, as tndhms, for a pass while
+  cards are on the table), the table of cards to all (the last accepted play as its player laid
+  it out; zero after a flush), and 0/1/2 to all.
+
+After each game it prints the places and the running totals (5/4/3/2/1 points) the way tndhms
+does, and writes the game's torampu record (``game-00001.json`` …, plus ``match.json`` at the
+end) into the records directory; :func:`torampu.replay` reads them back.
+
+It never waits forever on a client: every read has a timeout, and a client that disconnects,
+stalls or breaks the protocol during the games stops the server with a
+:class:`~torampu.uecda.codec.UecdaConnectionError` naming it (the other clients are
+disconnected). A connection that does not start with a 20070 profile is refused and the server
+waits for another client.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import socket
+import sys
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any, TextIO
+
+import torampu
+from torampu.daifugo import SPEC, Daifugo
+from torampu.daifugo_plays import PASS, REAL, cards_words, strongest
+from torampu.errors import IllegalAction, RulesError
+from torampu.game import new_seed
+from torampu.match import Match
+from torampu.uecda.codec import (
+    ACCEPTED,
+    ALL_GAMES_OVER,
+    COLS,
+    DEAL_TURN_MARK,
+    GAME_GOES_ON,
+    GAME_OVER,
+    REFUSED,
+    Status,
+    Table,
+    UecdaConnectionError,
+    UecdaProtocolError,
+    UnrepresentablePlay,
+    cell_card,
+    empty_table,
+    hand_table,
+    read_profile,
+    table_play,
+    write_status,
+)
+from torampu.uecda.wire import Wire
+
+PLAYERS = 5
+TITLE_LINES = ("daihugou  ", "hugou     ", "heimin    ", "himmin    ", "daihinnmin")
+"""tndhms's console lines for the places."""
+
+
+def ranks_row(mibun: Sequence[int], fresh: bool) -> tuple[int, ...]:
+    """``[6][5..9]`` as tndhms writes it: ``row[mibun[i]] = i`` for i = 0..4, where ``mibun`` is
+    the previous game's places with this game's finishers written over them as they go out
+    (so a player can appear twice and another not at all: its entry stays 0); all 0 in a game
+    that starts without titles.
+
+    >>> ranks_row([3, 0, 1, 4, 2], False)
+    (1, 2, 4, 0, 3)
+    >>> ranks_row([2, 0, 1, 4, 2], False)
+    (1, 2, 4, 0, 3)
+    """
+    row = [0] * PLAYERS
+    if not fresh:
+        for i, p in enumerate(mibun):
+            row[p] = i
+    return tuple(row)
+
+
+@dataclass
+class ServerConfig:
+    """How to run: port (0 = any free port), games, seed (None = fresh), records directory,
+    per-read ``timeout`` and ``accept_timeout`` (None = wait for clients forever) in seconds,
+    and rule overrides on top of the ``uecda`` preset (e.g. ``{"seat_change": 0}``)."""
+
+    port: int = 42485
+    host: str = "0.0.0.0"
+    games: int = 100
+    seed: int | None = None
+    records: Path | None = None
+    timeout: float = 120.0
+    accept_timeout: float | None = None
+    rules: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class ServerResult:
+    """What the games gave."""
+
+    names: list[str]
+    rankings: list[list[int]] = field(default_factory=list)
+    """Per game, the players from 大富豪 to 大貧民."""
+    totals: list[int] = field(default_factory=lambda: [0] * PLAYERS)
+    refused: list[int] = field(default_factory=lambda: [0] * PLAYERS)
+    """Plays (not passes) refused, per player."""
+    unnamed: list[int] = field(default_factory=lambda: [0] * PLAYERS)
+    """Of those, plays tndhms takes but torampu cannot name (a joker beyond the 3 or the 2)."""
+    bad_exchanges: list[int] = field(default_factory=lambda: [0] * PLAYERS)
+    records: list[dict[str, Any]] = field(default_factory=list)
+    match_record: dict[str, Any] | None = None
+
+
+class UecdaServer:
+    """The server: :meth:`bind` (optional, to learn the port), then :meth:`serve`."""
+
+    def __init__(
+        self, config: ServerConfig, out: TextIO | None = None, err: TextIO | None = None
+    ) -> None:
+        self.config = config
+        self.rules = SPEC.resolve({"preset": "uecda", **config.rules})  # RulesError at once
+        if self.rules["players"] != PLAYERS or self.rules["jokers"] != 1:
+            raise RulesError("the UECda protocol plays 5 players and 1 joker")
+        self.out = out or sys.stdout
+        self.err = err or sys.stderr
+        self.listener: socket.socket | None = None
+        self.wires: list[Wire] = []
+
+    def say(self, text: str) -> None:
+        print(text, file=self.out, flush=True)
+
+    def warn(self, text: str) -> None:
+        print(text, file=self.err, flush=True)
+
+    # ------------------------------------------------------------------ connections
+    def bind(self) -> int:
+        """Listen; returns the port (useful with port 0)."""
+        if self.listener is None:
+            sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            try:
+                sock.bind((self.config.host, self.config.port))
+            except OSError as e:
+                sock.close()
+                raise UecdaConnectionError(
+                    f"cannot listen on {self.config.host}:{self.config.port}: {e}"
+                ) from None
+            sock.listen(PLAYERS)
+            self.listener = sock
+        port: int = self.listener.getsockname()[1]
+        return port
+
+    def close(self) -> None:
+        for w in self.wires:
+            w.close()
+        self.wires = []
+        if self.listener is not None:
+            self.listener.close()
+            self.listener = None
+
+    def _accept(self) -> list[str]:
+        assert self.listener is not None
+        names: list[str] = []
+        deadline = (
+            None
+            if self.config.accept_timeout is None
+            else time.monotonic() + self.config.accept_timeout
+        )
+        while len(self.wires) < PLAYERS:
+            left = None if deadline is None else deadline - time.monotonic()
+            if left is not None and left <= 0:
+                raise UecdaConnectionError(
+                    f"only {len(self.wires)} of {PLAYERS} clients connected within "
+                    f"{self.config.accept_timeout:g} s"
+                )
+            self.listener.settimeout(left)
+            try:
+                sock, addr = self.listener.accept()
+            except TimeoutError:
+                continue
+            k = len(self.wires)
+            w = Wire(sock, f"the client at {addr[0]}:{addr[1]}", self.config.timeout)
+            try:
+                _, name = read_profile(w.recv_table("its profile table (protocol 20070)"))
+                w.peer = f"player {k} ({name})"
+                w.send_int(k, "its player number")
+            except UecdaProtocolError as e:
+                self.warn(f"refused a connection from {addr[0]}:{addr[1]}: {e}")
+                w.close()
+                continue
+            self.wires.append(w)
+            names.append(name)
+            self.say(f"player {k}: {name} from {addr[0]}")
+        return names
+
+    # ------------------------------------------------------------------ games
+    def serve(self) -> ServerResult:
+        """Accept the five clients and play every game. Raises
+        :class:`UecdaConnectionError` if a client fails; the connections are closed either
+        way."""
+        self.bind()
+        try:
+            names = self._accept()
+            return self._play(names)
+        finally:
+            self.close()
+
+    def _play(self, names: list[str]) -> ServerResult:
+        cfg = self.config
+        seed = new_seed() if cfg.seed is None else cfg.seed
+        rng = random.Random(seed)
+        rules = self.rules
+        match_seed = rng.getrandbits(63)
+        m = torampu.new_match(
+            "daifugo", rules=rules, games=cfg.games, seed=match_seed, dealer=rng.randrange(5)
+        )
+        result = ServerResult(names=names)
+        mibun = list(range(PLAYERS))
+        if cfg.records is not None:
+            cfg.records.mkdir(parents=True, exist_ok=True)
+        for number in range(1, cfg.games + 1):
+            g = m.game
+            assert isinstance(g, Daifugo)
+            mibun = self._game(m, g, number, mibun, result)
+            rec = g.to_record()
+            rec["uecda"] = {"game": number, "names": names, "server_seed": seed}
+            result.records.append(rec)
+            if cfg.records is not None:
+                path = cfg.records / f"game-{number:05d}.json"
+                path.write_text(json.dumps(rec, ensure_ascii=False) + "\n", encoding="utf-8")
+        result.match_record = m.to_record()
+        if cfg.records is not None:
+            (cfg.records / "match.json").write_text(
+                json.dumps(result.match_record, ensure_ascii=False) + "\n", encoding="utf-8"
+            )
+        self.say("All games are overed ")
+        return result
+
+    def _send_all(self, tables: Sequence[Table], what: str) -> None:
+        for w, t in zip(self.wires, tables, strict=True):
+            w.send_table(t, what)
+
+    def _game(
+        self, m: Match, g: Daifugo, number: int, mibun: list[int], result: ServerResult
+    ) -> list[int]:
+        fresh = g.titles is None
+        seating = tuple(g.seating)
+        hands0, jok0 = g.initial
+        pre_sizes = tuple(h.bit_count() + j for h, j in zip(hands0, jok0, strict=True))
+        returns = {e["rich"]: e["count"] for e in g.exchanges}
+        poor = {e["poor"] for e in g.exchanges}
+        ranks = ranks_row(mibun, fresh)
+        for p in mibun:
+            hand = (hands0[p], jok0[p]) if p in poor else (g.hands[p], g.jok[p])
+            st = Status(
+                deal=True,
+                exchange=returns.get(p, 0),
+                turn=DEAL_TURN_MARK,
+                hand_sizes=pre_sizes,
+                ranks=ranks,
+                seating=seating,
+            )
+            self.wires[p].send_table(write_status(hand_table(*hand), st), f"game {number}'s deal")
+        while g.phase == "exchange":
+            rich = g.to_play
+            assert rich is not None
+            k = g.exchange_queue[0][2]
+            t = self.wires[rich].recv_table(f"the {k} card(s) to return in game {number}")
+            action = _exchange_action(g, rich, t, k)
+            if action is None:
+                result.bad_exchanges[rich] += 1
+                real, j = strongest(g.hands[rich], g.jok[rich], k)
+                action = " ".join(["exchange", *cards_words(real, j)])
+                self.warn(f"game {number}: player {rich} returned no valid {k} card(s): {action}")
+            m.play(action)
+        stage = empty_table()
+        mib = list(mibun)
+        out_order: list[int] = []
+        turn = 0
+        while not g.is_over:
+            turn += 1
+            actor = g.to_play
+            assert actor is not None
+            p = actor
+            sizes = tuple(g.hands[q].bit_count() + g.jok[q] for q in range(PLAYERS))
+            ranks = ranks_row(mib, fresh)
+            base = Status(
+                turn=p,
+                new_round=g.table_info is None,
+                revolution=g.revolution,
+                lock=bool(g.lock_suits),
+                hand_sizes=sizes,
+                ranks=ranks,
+                seating=seating,
+            )
+            self._send_all(
+                [
+                    write_status(hand_table(g.hands[q], g.jok[q]), replace(base, my_turn=q == p))
+                    for q in range(PLAYERS)
+                ],
+                f"the hand tables (game {number}, turn {turn})",
+            )
+            sub = self.wires[p].recv_table(f"its play (game {number}, turn {turn})")
+            action, answer, note = self._judge(g, p, sub)
+            if note:
+                result.refused[p] += 1
+                if "torampu cannot name" in note:
+                    result.unnamed[p] += 1
+                self.warn(f"game {number}, turn {turn}: player {p}: {note}")
+            self.wires[p].send_int(answer, "the answer to its play")
+            locked_before = bool(g.lock_suits)
+            m.play(action)
+            if action != "pass":
+                stage = [list(row) for row in sub[:5]] + [[0] * COLS for _ in range(3)]
+                codes = {w["code"] for w in g.log[-1]["why"]}
+                lock = (locked_before and "joker_unlocks" not in codes) or "lock" in codes
+            else:
+                lock = locked_before
+            after = tuple(g.hands[q].bit_count() + g.jok[q] for q in range(PLAYERS))
+            for q in range(PLAYERS):
+                if sizes[q] > 0 and after[q] == 0 and q not in out_order:
+                    out_order.append(q)
+                    mib[len(out_order) - 1] = q
+            empty = all(v == 0 for row in stage[:5] for v in row)
+            st = Status(
+                turn=p,
+                new_round=empty,
+                revolution=g.revolution,
+                lock=lock,
+                hand_sizes=after,
+                ranks=ranks_row(mib, fresh),
+                seating=seating,
+            )
+            self._send_all(
+                [write_status(stage, st)] * PLAYERS, f"the table of cards (game {number})"
+            )
+            if g.table_info is None:
+                stage = empty_table()
+            code = GAME_GOES_ON
+            if g.is_over:
+                code = ALL_GAMES_OVER if number == self.config.games else GAME_OVER
+            for w in self.wires:
+                w.send_int(code, "the game-over flag")
+        ranking: list[int] = g.result()["ranking"]
+        result.rankings.append(ranking)
+        for pos, q in enumerate(ranking):
+            result.totals[q] += PLAYERS - pos
+        self.say(f"================ game {number} ")
+        for line, q in zip(TITLE_LINES, ranking, strict=True):
+            self.say(f"{line} {q}")
+        self.say("--------- total point")
+        self.say(" ".join(str(v) for v in result.totals))
+        return list(ranking)
+
+    def _judge(self, g: Daifugo, p: int, sub: Table) -> tuple[str, int, str]:
+        """(action to play, answer, why it was refused or "")."""
+        try:
+            move = table_play(sub)
+        except UnrepresentablePlay as e:
+            return "pass", REFUSED, f"{e} (refused, counted as a pass)"
+        except UecdaProtocolError as e:
+            return "pass", REFUSED, f"an invalid table: {e} (counted as a pass)"
+        if move == PASS:
+            return "pass", ACCEPTED if g.table_info is None else REFUSED, ""
+        action = g.action_str(move)
+        if move not in g.legal_moves():
+            try:
+                g.clone().play(action)
+                reason = "not legal"  # pragma: no cover - legal_moves and play agree
+            except IllegalAction as e:
+                reason = str(e)
+            return "pass", REFUSED, f"{reason} (counted as a pass)"
+        return action, ACCEPTED, ""
+
+
+def _exchange_action(g: Daifugo, rich: int, t: Table, k: int) -> str | None:
+    """The ``exchange …`` action a returned table names, or None if it is not ``k`` cards the
+    rich player holds (tndhms then returns the strongest ones)."""
+    real = 0
+    jokers = 0
+    for i in range(5):
+        for j in range(COLS):
+            v = t[i][j]
+            if v == 0:
+                continue
+            if v == 2:
+                jokers += 1
+            elif v == 1 and i < 4 and 1 <= j <= 13:
+                real |= 1 << cell_card(i, j)
+            else:
+                return None
+    if real.bit_count() + jokers != k or real & ~g.hands[rich] or jokers > g.jok[rich]:
+        return None
+    return " ".join(["exchange", *cards_words(real & REAL, jokers)])
+
+
+def serve(
+    config: ServerConfig, out: TextIO | None = None, err: TextIO | None = None
+) -> ServerResult:
+    """Run a server until every game is played (``torampu uecda server``)."""
+    return UecdaServer(config, out, err).serve()

@@ -1,0 +1,109 @@
+"""Sockets for the UECda protocol: whole tables and ints, with timeouts and clear errors.
+
+:class:`Wire` wraps a connected TCP socket. Every read waits at most ``timeout`` seconds and reads
+exactly the bytes it needs; a peer that closes the connection, resets it, or stays silent raises
+:class:`~torampu.uecda.codec.UecdaConnectionError` naming the peer and what was awaited. Each
+table is written with one ``sendall`` (the default client reads a table with one ``read`` of
+480 bytes). ``tap``, if given, sees every byte in both directions (for captures and tests).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import socket
+from collections.abc import Callable
+
+from torampu.uecda.codec import (
+    INT_BYTES,
+    TABLE_BYTES,
+    Table,
+    UecdaConnectionError,
+    decode_int,
+    decode_table,
+    encode_int,
+    encode_table,
+)
+
+Tap = Callable[[str, bytes], None]
+"""``tap(direction, data)``: direction ``"in"`` (received) or ``"out"`` (sent)."""
+
+
+class Wire:
+    """A connected socket speaking UECda: ``peer`` names it in error messages."""
+
+    def __init__(
+        self, sock: socket.socket, peer: str, timeout: float | None = 60.0, tap: Tap | None = None
+    ) -> None:
+        self.sock = sock
+        self.peer = peer
+        self.timeout = timeout
+        self.tap = tap
+        sock.settimeout(timeout)
+        with contextlib.suppress(OSError):  # not every socket is TCP
+            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+
+    def recv_exact(self, n: int, what: str) -> bytes:
+        """Exactly ``n`` bytes, or :class:`UecdaConnectionError`."""
+        buf = bytearray()
+        while len(buf) < n:
+            try:
+                chunk = self.sock.recv(n - len(buf))
+            except TimeoutError:
+                raise UecdaConnectionError(
+                    f"{self.peer} sent nothing for {self.timeout:g} s while we waited for {what} "
+                    f"({len(buf)} of {n} bytes)"
+                ) from None
+            except OSError as e:
+                raise UecdaConnectionError(
+                    f"the connection to {self.peer} failed while we waited for {what}: {e}"
+                ) from None
+            if not chunk:
+                raise UecdaConnectionError(
+                    f"{self.peer} closed the connection while we waited for {what} "
+                    f"({len(buf)} of {n} bytes)"
+                )
+            buf += chunk
+        data = bytes(buf)
+        if self.tap is not None:
+            self.tap("in", data)
+        return data
+
+    def send(self, data: bytes, what: str) -> None:
+        try:
+            self.sock.sendall(data)
+        except TimeoutError:
+            raise UecdaConnectionError(
+                f"{self.peer} took no data for {self.timeout:g} s when we sent {what}"
+            ) from None
+        except OSError as e:
+            raise UecdaConnectionError(
+                f"the connection to {self.peer} failed when we sent {what}: {e}"
+            ) from None
+        if self.tap is not None:
+            self.tap("out", data)
+
+    def recv_table(self, what: str) -> Table:
+        return decode_table(self.recv_exact(TABLE_BYTES, what))
+
+    def send_table(self, t: Table, what: str) -> None:
+        self.send(encode_table(t), what)
+
+    def recv_int(self, what: str) -> int:
+        return decode_int(self.recv_exact(INT_BYTES, what))
+
+    def send_int(self, v: int, what: str) -> None:
+        self.send(encode_int(v), what)
+
+    def close(self) -> None:
+        with contextlib.suppress(OSError):
+            self.sock.shutdown(socket.SHUT_RDWR)
+        self.sock.close()
+
+
+def connect(host: str, port: int, timeout: float | None, tap: Tap | None = None) -> Wire:
+    """A :class:`Wire` to a UECda server, or :class:`UecdaConnectionError`."""
+    try:
+        sock = socket.create_connection((host, port), timeout=timeout)
+    except OSError as e:
+        raise UecdaConnectionError(f"cannot connect to the server {host}:{port}: {e}") from None
+    return Wire(sock, f"the server {host}:{port}", timeout, tap)

@@ -1,0 +1,324 @@
+"""Our UECda server against five of our UECda clients on 127.0.0.1 (an ephemeral port), and
+against clients that misbehave: a bad handshake, garbage tables, a client that disconnects, and
+our client against a server that hangs up. Nothing may hang: every socket has a timeout and
+every thread is joined with one.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import socket
+import threading
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import torampu
+from torampu.errors import RulesError
+from torampu.uecda.client import ClientReport, UecdaClient, make_client_bot
+from torampu.uecda.codec import (
+    GAME_GOES_ON,
+    TABLE_BYTES,
+    UecdaConnectionError,
+    UecdaProtocolError,
+    empty_table,
+    encode_int,
+    encode_table,
+    profile_table,
+    read_status,
+)
+from torampu.uecda.server import ServerConfig, ServerResult, UecdaServer
+from torampu.uecda.wire import Wire, connect
+
+JOIN = 60.0  # seconds: a thread still alive after this means something hung
+
+
+class Runner:
+    """A server in a thread, and clients in threads, with their results or errors."""
+
+    def __init__(
+        self,
+        tmp: Path | None,
+        games: int,
+        timeout: float = 10.0,
+        accept_timeout: float = 10.0,
+        **rules: Any,
+    ) -> None:
+        self.out = io.StringIO()
+        self.err = io.StringIO()
+        self.server = UecdaServer(
+            ServerConfig(
+                port=0,
+                host="127.0.0.1",
+                games=games,
+                seed=11,
+                records=tmp,
+                timeout=timeout,
+                accept_timeout=accept_timeout,
+                rules=dict(rules),
+            ),
+            self.out,
+            self.err,
+        )
+        self.port = self.server.bind()
+        self.result: ServerResult | None = None
+        self.server_error: BaseException | None = None
+        self.threads: list[threading.Thread] = []
+        self.players = 0
+        self.reports: dict[str, ClientReport] = {}
+        self.client_errors: dict[str, BaseException] = {}
+        t = threading.Thread(target=self._serve, daemon=True)
+        t.start()
+        self.server_thread = t
+
+    def _serve(self) -> None:
+        try:
+            self.result = self.server.serve()
+        except BaseException as e:
+            self.server_error = e
+
+    def client(self, name: str, bot: str = "heuristic", seed: int = 0) -> None:
+        def go() -> None:
+            c = UecdaClient(
+                "127.0.0.1", self.port, name, make_client_bot(bot, seed), timeout=10, quiet=True
+            )
+            try:
+                self.reports[name] = c.run()
+            except BaseException as e:
+                self.client_errors[name] = e
+
+        self.start(go)
+
+    def raw(self, name: str, body: Callable[[Wire], None]) -> None:
+        """A hand-written client: connects, sends its profile, reads its number, then ``body``."""
+
+        def go() -> None:
+            w = connect("127.0.0.1", self.port, 10.0)
+            try:
+                w.send_table(profile_table(name), "profile")
+                w.recv_int("player number")
+                body(w)
+            except BaseException as e:
+                self.client_errors[name] = e
+            finally:
+                w.close()
+
+        self.start(go)
+
+    def start(self, fn: Callable[[], None], player: bool = True) -> None:
+        """Run ``fn`` in a thread; for a player, wait until the server has numbered it, so
+        that player numbers follow the calls."""
+        t = threading.Thread(target=fn, daemon=True)
+        t.start()
+        self.threads.append(t)
+        self.players += player
+        for _ in range(500):
+            if len(self.server.wires) >= self.players or not t.is_alive():
+                break
+            threading.Event().wait(0.01)
+
+    def join(self) -> None:
+        self.server_thread.join(JOIN)
+        for t in self.threads:
+            t.join(JOIN)
+        assert not self.server_thread.is_alive(), "the server hung"
+        assert not any(t.is_alive() for t in self.threads), "a client hung"
+
+
+def test_five_of_our_clients_play_our_server(tmp_path: Path) -> None:
+    games = 4
+    r = Runner(tmp_path, games, seat_change=2, rank_reset=3)
+    bots = ["heuristic", "random", "heuristic", "random", "heuristic"]
+    for k, bot in enumerate(bots):
+        r.client(f"bot{k}", bot, seed=k)
+    r.join()
+    assert r.server_error is None and not r.client_errors, (r.server_error, r.client_errors)
+    res = r.result
+    assert res is not None
+    assert res.names == [f"bot{k}" for k in range(5)]
+    assert len(res.rankings) == games
+    assert all(sorted(rk) == [0, 1, 2, 3, 4] for rk in res.rankings)
+    assert sum(res.totals) == 15 * games
+    assert res.refused == [0] * 5 and res.bad_exchanges == [0] * 5
+    for k in range(5):
+        rep = r.reports[f"bot{k}"]
+        assert rep.player == k and len(rep.games) == games
+        assert rep.refused == 0 and rep.fallbacks == 0
+        # every client knows its places (games 2..4 confirmed by the next deal's ranks)
+        assert [g.position for g in rep.games] == [rk.index(k) for rk in res.rankings]
+        assert rep.total_points == res.totals[k]
+    # the tndhms-style console output
+    text = r.out.getvalue()
+    assert text.count("================ game ") == games
+    assert "--------- total point\n" + " ".join(map(str, res.totals)) in text
+    # records: one per game and the match, each replays
+    files = sorted(tmp_path.glob("game-*.json"))
+    assert [f.name for f in files] == [f"game-{k:05d}.json" for k in range(1, games + 1)]
+    for f, ranking in zip(files, res.rankings, strict=True):
+        rec = json.loads(f.read_text(encoding="utf-8"))
+        assert rec["uecda"]["names"] == res.names
+        del rec["uecda"]
+        g = torampu.replay(rec)
+        assert g.to_record() == rec and g.result()["ranking"] == ranking
+        assert sum(g.result()["scores"]) == 15
+    mrec = json.loads((tmp_path / "match.json").read_text(encoding="utf-8"))
+    m = torampu.replay_match(mrec)
+    assert m.to_record() == mrec and m.standings()["totals"] == res.totals
+    # rank_reset 3: game 4 starts without titles; seat_change 2: game 2 keeps game 1's seats
+    recs = mrec["records"]
+    assert [rec["titles"] is None for rec in recs] == [True, False, False, True]
+    assert recs[1].get("seating") == recs[0].get("seating")
+
+
+def test_a_bad_handshake_is_refused_and_the_games_go_on() -> None:
+    r = Runner(None, 1)
+
+    def garbage() -> None:
+        s = socket.create_connection(("127.0.0.1", r.port), timeout=10)
+        s.sendall(b"\xff" * TABLE_BYTES)
+        s.settimeout(10)
+        assert s.recv(4) == b""  # the server hangs up on it
+        s.close()
+
+    r.start(garbage, player=False)
+    for k in range(5):
+        r.client(f"ok{k}", "random", seed=k)
+    r.join()
+    assert r.server_error is None and not r.client_errors
+    assert "refused a connection" in r.err.getvalue()
+    assert "protocol -1" in r.err.getvalue()
+    assert r.result is not None and len(r.result.rankings) == 1
+
+
+def test_too_few_clients_is_a_clear_error_not_a_hang() -> None:
+    r = Runner(None, 1, accept_timeout=1.0)
+    r.client("lonely", "random")
+    r.join()
+    assert isinstance(r.server_error, UecdaConnectionError)
+    assert "only 1 of 5 clients connected within 1 s" in str(r.server_error)
+    # the client waiting for its deal is told the server went away
+    err = r.client_errors["lonely"]
+    assert isinstance(err, UecdaConnectionError) and "closed the connection" in str(err)
+
+
+def test_garbage_tables_count_as_passes() -> None:
+    """A client answering every turn (and the exchange) with nonsense is refused (8) and
+    passes, as under tndhms; the games still end."""
+    answers: list[int] = []
+
+    def nonsense(w: Wire) -> None:
+        junk = empty_table()
+        junk[0][3] = 7
+        junk[2][5] = 1
+        junk[2][9] = 1
+        code = GAME_GOES_ON
+        while True:
+            deal = read_status(w.recv_table("deal"))
+            if deal.exchange:
+                w.send_table(junk, "exchange")
+            while True:
+                st = read_status(w.recv_table("hand"))
+                if st.my_turn:
+                    w.send_table(junk, "play")
+                    answers.append(w.recv_int("answer"))
+                w.recv_table("stage")
+                code = w.recv_int("code")
+                if code != GAME_GOES_ON:
+                    break
+            if code == 2:
+                return
+
+    r = Runner(None, 3, timeout=10.0)
+    r.raw("junk", nonsense)
+    for k in range(1, 5):
+        r.client(f"ok{k}", "heuristic", seed=k)
+    r.join()
+    assert r.server_error is None and not r.client_errors, (r.server_error, r.client_errors)
+    assert r.result is not None and len(r.result.rankings) == 3
+    assert answers and set(answers) == {8}
+    assert r.result.refused[0] == len(answers)
+    assert "an invalid table" in r.err.getvalue()
+
+
+def test_a_client_that_disconnects_stops_the_server_with_its_name() -> None:
+    def quitter(w: Wire) -> None:
+        w.recv_table("deal")  # then hang up
+
+    r = Runner(None, 2, timeout=5.0)
+    for k in range(4):
+        r.client(f"ok{k}", "random", seed=k)
+    r.raw("quitter", quitter)
+    r.join()
+    assert isinstance(r.server_error, UecdaConnectionError)
+    assert "player 4 (quitter)" in str(r.server_error)
+    for k in range(4):  # the others learn that the server went away
+        assert isinstance(r.client_errors[f"ok{k}"], UecdaConnectionError)
+
+
+def test_our_client_reports_a_server_that_hangs_up() -> None:
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(1)
+    port = listener.getsockname()[1]
+
+    def half_a_server() -> None:
+        conn, _ = listener.accept()
+        conn.settimeout(10)
+        got = b""
+        while len(got) < TABLE_BYTES:
+            got += conn.recv(TABLE_BYTES - len(got))
+        conn.sendall(encode_int(3) + encode_table(empty_table())[:100])
+        conn.close()
+
+    t = threading.Thread(target=half_a_server, daemon=True)
+    t.start()
+    client = UecdaClient(
+        "127.0.0.1", port, "alone", make_client_bot("random", 0), timeout=10, quiet=True
+    )
+    with pytest.raises(
+        UecdaConnectionError,
+        match=r"closed the connection while we waited for the deal table of game 1 "
+        r"\(100 of 480 bytes\)",
+    ):
+        client.run()
+    t.join(JOIN)
+    listener.close()
+
+
+def test_our_client_refuses_a_table_that_is_not_a_deal() -> None:
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(1)
+    port = listener.getsockname()[1]
+
+    def odd_server() -> None:
+        conn, _ = listener.accept()
+        conn.settimeout(10)
+        got = b""
+        while len(got) < TABLE_BYTES:
+            got += conn.recv(TABLE_BYTES - len(got))
+        t = empty_table()
+        t[6][10:15] = [0, 1, 2, 3, 4]
+        conn.sendall(encode_int(0) + encode_table(t))
+        conn.recv(1)
+        conn.close()
+
+    th = threading.Thread(target=odd_server, daemon=True)
+    th.start()
+    client = UecdaClient(
+        "127.0.0.1", port, "alone", make_client_bot("random", 0), timeout=10, quiet=True
+    )
+    with pytest.raises(UecdaProtocolError, match=r"the first table is not a deal"):
+        client.run()
+    th.join(JOIN)
+    listener.close()
+
+
+def test_the_server_checks_its_rules_before_any_client_connects() -> None:
+    with pytest.raises(RulesError, match="seat_change"):
+        UecdaServer(ServerConfig(port=0, rules={"seat_change": 7}))
+    with pytest.raises(RulesError, match="5 players and 1 joker"):
+        UecdaServer(ServerConfig(port=0, rules={"players": 4}))
