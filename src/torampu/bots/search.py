@@ -27,6 +27,7 @@ from collections.abc import Sequence
 from torampu.bots.base import Bot, BotError, View, register
 from torampu.errors import TorampuError
 from torampu.search import ismcts, sampler_for
+from torampu.search.daifugo_sampler import SamplerError
 from torampu.search.ismcts import Sampler
 
 DEFAULT_ITERATIONS = 1000
@@ -45,8 +46,11 @@ class IsmctsBot:
         iterations: int | None = None,
         think: float | None = None,
         exploration: float = 0.7,
+        fallback: Bot | None = None,
     ) -> None:
         self.sampler = sampler
+        self.fallback = fallback
+        """Answers where the sampler cannot rebuild the game (Daifugo's exchange)."""
         self.rng = random.Random(seed)
         self.iterations = DEFAULT_ITERATIONS if iterations is None and think is None else iterations
         self.think = think
@@ -56,14 +60,20 @@ class IsmctsBot:
     def choose(self, view: View, legal: Sequence[str]) -> str:
         if len(legal) == 1:
             return legal[0]
-        res = ismcts(
-            view,
-            self.sampler,
-            self.rng,
-            iterations=self.iterations,
-            seconds=self.think,
-            exploration=self.exploration,
-        )
+        try:
+            res = ismcts(
+                view,
+                self.sampler,
+                self.rng,
+                iterations=self.iterations,
+                seconds=self.think,
+                exploration=self.exploration,
+            )
+        except SamplerError:
+            if self.fallback is None:
+                raise
+            self.last_iterations = 0
+            return self.fallback.choose(view, legal)
         self.last_iterations = res.iterations
         if res.action not in legal:  # a sampler bug must never become an illegal move
             raise BotError(f"ismcts chose {res.action!r}, which is not legal here")
@@ -95,9 +105,15 @@ def _ismcts(
         sampler = sampler_for(game)
     except TorampuError as e:
         raise BotError(str(e)) from None
+    fallback = None
+    if game == "daifugo":  # the exchange (and a rare unrebuildable view) is the heuristic's
+        from torampu.bots.daifugo import make_daifugo_bot
+
+        fallback = make_daifugo_bot(seed)
     return IsmctsBot(
         sampler,
         seed,
+        fallback=fallback,
         iterations=iterations,
         think=None if think is None else float(think),
         exploration=float(exploration),

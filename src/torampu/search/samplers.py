@@ -19,6 +19,7 @@ from torampu.game import Game
 from torampu.hell import BID_BASE as HELL_BID_BASE
 from torampu.hell import Hell
 from torampu.nap import Nap, nap_deck
+from torampu.search.daifugo_sampler import pooled, sample_daifugo
 
 View = Mapping[str, Any]
 Sampler = Callable[[View, random.Random], Game]
@@ -154,7 +155,11 @@ def sample_nap(view: View, rng: random.Random) -> Game:
     return g
 
 
-_SAMPLERS: dict[str, Sampler] = {"hell": sample_hell, "nap": sample_nap}
+_SAMPLERS: dict[str, Sampler] = {
+    "hell": sample_hell,
+    "nap": sample_nap,
+    "daifugo": pooled(sample_daifugo),
+}
 
 
 def sampler_for(game: str) -> Sampler:

@@ -1,0 +1,331 @@
+"""The Daifugo sampler: a whole game rebuilt from one seat's view, the hidden cards at random.
+
+Daifugo has no voids to respect, but cards move between hands: 7渡し gives (seen only by the
+giver and the receiver), ビッグセブン (every hand passes on) and, before play, the exchange and
+天変地異. The sampler works backwards from now: every seat's hand now (the seat's own exactly, the
+others as so many unknown cards), then, undoing the log entry by entry, the cards each seat
+played or discarded go back into its hand, a give goes back from receiver to giver (the cards
+themselves when the seat saw them, else unknown cards or cards the receiver later played), and a
+ビッグセブン turns the hands back round. What is left is every seat's hand when play began; the
+unknown cards are dealt from the cards nobody has seen. The game is then built on that deal
+*after* the exchange (the rules' ``exchange``, ``defense`` and ``tenpen`` off, the titles kept,
+so the same seat leads and the same later rulings apply) and the log is replayed; a sample whose
+replay does not reach the seat's own view is drawn again.
+
+The exchange itself is not searched: during it the sampler raises :class:`SamplerError` and the
+bot answers with its fallback (the heuristic's choice).
+
+>>> import random, torampu
+>>> g = torampu.new_game("daifugo", rules="yaita", seed=4)
+>>> while g.phase != "play" or len(g.view(None)["log"]) < 12:
+...     g.play(g.legal_actions()[-1])
+>>> s = sample_daifugo(g.view(g.to_play), random.Random(1))
+>>> s.view(g.to_play)["hand"] == g.view(g.to_play)["hand"], s.to_play == g.to_play
+(True, True)
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from torampu.cards import card_str, parse_card
+from torampu.daifugo import SPEC, Daifugo, title_names
+from torampu.errors import TorampuError
+from torampu.game import Game
+
+View = Mapping[str, Any]
+Sampler = Callable[[View, random.Random], Game]
+JOKER = 52
+STARTS_AFTER = frozenset({"rules", "exchange", "defense", "tenpen"})
+"""What a sample's view may tell differently: it starts after the exchange (rules to match)."""
+
+
+class SamplerError(TorampuError):
+    """No determinization could be built from this view (the bot falls back)."""
+
+
+def _cards(words: Sequence[str]) -> list[int]:
+    return [parse_card(w) for w in words]
+
+
+def _title_positions(titles: Sequence[str | None], n: int) -> list[int] | None:
+    """Positions 0..n-1 from title names (several 平民 take their positions in seat order)."""
+    if not titles or any(t is None for t in titles):
+        return None
+    free: dict[str, list[int]] = {}
+    for pos, name in enumerate(title_names(n)):
+        free.setdefault(name, []).append(pos)
+    out = []
+    for t in titles:
+        assert t is not None
+        out.append(free[t].pop(0))
+    return out
+
+
+class _Hand:
+    """A hand during the backward pass: cards whose identity is fixed, and unknown cards."""
+
+    __slots__ = ("known", "unknown")
+
+    def __init__(self, known: list[int] | None = None, unknown: int = 0) -> None:
+        self.known: list[int] = list(known or [])
+        self.unknown = unknown
+
+    def take(self, k: int, rng: random.Random) -> list[int | None]:
+        """Remove ``k`` cards: unknown ones first (``None``), then known ones at random."""
+        out: list[int | None] = []
+        u = min(k, self.unknown)
+        self.unknown -= u
+        out += [None] * u
+        for _ in range(k - u):
+            if not self.known:
+                raise SamplerError("a give takes more cards than the hand had")
+            out.append(self.known.pop(rng.randrange(len(self.known))))
+        return out
+
+    def remove(self, card: int) -> None:
+        if card in self.known:
+            self.known.remove(card)
+        elif self.unknown > 0:
+            self.unknown -= 1
+        else:
+            raise SamplerError(f"{card_str(card)} is not in the hand")
+
+
+def _fallen_cards(view: View) -> list[int]:
+    """The hand the old 大富豪 had when it fell (都落ち): the discards that no 10捨て made."""
+    cards = _cards(view.get("discarded") or [])
+    for e in view["log"]:
+        words = str(e["action"]).split()
+        if words[0] == "discard":
+            for w in words[1:]:
+                cards.remove(parse_card(w))
+    return cards
+
+
+def _order_info(view: View) -> tuple[list[int], list[int]]:
+    """For each log entry: the direction of play and the seats still in, just after it."""
+    n = view["players"]
+    direction = 1
+    active = (1 << n) - 1
+    dirs: list[int] = []
+    actives: list[int] = []
+    fallen = view.get("fallen")
+    for e in view["log"]:
+        for w in e.get("why") or []:
+            code = w.get("code")
+            if code == "queen_reverse":
+                direction = -direction
+            elif code in ("out", "foul"):
+                active &= ~(1 << e["seat"])
+            elif code == "miyako_ochi" and isinstance(fallen, int):
+                active &= ~(1 << fallen)
+        dirs.append(direction)
+        actives.append(active)
+    return dirs, actives
+
+
+def sample_daifugo(view: View, rng: random.Random, tries: int = 30) -> Game:
+    """A Daifugo game consistent with ``view`` (see the module docstring)."""
+    if view.get("phase") == "exchange":
+        raise SamplerError("the exchange is not searched")
+    rules = dict(view["rules"])
+    n = int(view["players"])
+    me = int(view["seat"])
+    log: list[Mapping[str, Any]] = list(view["log"])
+    seating = list(view.get("seating") or range(n))
+    pos = {s: i for i, s in enumerate(seating)}
+    titles = _title_positions(view.get("titles") or [], n)
+    dirs, actives = _order_info(view)
+    njokers = int(rules.get("jokers", 1))
+    deck = list(range(52)) + [JOKER] * njokers
+    last: Exception | None = None
+    for _ in range(tries):
+        try:
+            return _attempt(view, rng, rules, n, me, log, seating, pos, titles, dirs, actives, deck)
+        except (TorampuError, ValueError) as e:  # an inconsistent draw: draw again
+            last = e
+    raise SamplerError(f"no consistent Daifugo sample in {tries} tries: {last}")
+
+
+def _attempt(
+    view: View,
+    rng: random.Random,
+    rules: dict[str, Any],
+    n: int,
+    me: int,
+    log: list[Mapping[str, Any]],
+    seating: list[int],
+    pos: dict[int, int],
+    titles: list[int] | None,
+    dirs: list[int],
+    actives: list[int],
+    deck: list[int],
+) -> Game:
+    sizes = list(view["hand_sizes"])
+    hands = [_Hand(unknown=sizes[s]) for s in range(n)]
+    hands[me] = _Hand(known=_cards(view["hand"]))
+    gives: dict[int, list[int | None]] = {}  # log index -> the cards given (None: unknown)
+    start = 0
+    for i, e in enumerate(log):
+        if e["action"] == "tenpen":
+            start = i + 1
+    for i in range(len(log) - 1, start - 1, -1):
+        e = log[i]
+        words = str(e["action"]).split()
+        verb = words[0]
+        x = int(e["seat"])
+        codes = {w.get("code") for w in e.get("why") or []}
+        if "miyako_ochi" in codes:  # the old 大富豪's hand went to the discards: take it back
+            fallen = int(view["fallen"])
+            if hands[fallen].known or hands[fallen].unknown:
+                raise SamplerError("the fallen seat held cards after its fall")
+            hands[fallen] = _Hand(known=_fallen_cards(view))
+        if "big_seven" in codes:  # hands went round after the play: turn them back
+            active, d = actives[i], dirs[i]
+            seats = [s for s in range(n) if active >> s & 1 or s == x]
+            nxt = {
+                s: next(
+                    t
+                    for t in (seating[(pos[s] + d * k) % n] for k in range(1, n + 1))
+                    if t in seats
+                )
+                for s in seats
+            }
+            before = {s: hands[nxt[s]] for s in seats}
+            for s in seats:
+                hands[s] = before[s]
+        if verb in ("play", "discard"):
+            for w in words[1:]:
+                hands[x].known.append(JOKER if w.startswith("JK") else parse_card(w))
+        elif verb == "give":
+            to = int(e["to"])
+            seen = e.get("cards")
+            if seen is not None:
+                cards: list[int | None] = list(_cards(seen))
+                for c in cards:
+                    assert c is not None
+                    hands[to].remove(c)
+            else:
+                cards = hands[to].take(int(e.get("count") or 0), rng)
+            gives[i] = cards
+            for c in cards:
+                if c is None:
+                    hands[x].unknown += 1
+                else:
+                    hands[x].known.append(c)
+    # deal the unknown cards from those nobody's hand is known to hold
+    pool = list(deck)
+    for h in hands:
+        for c in h.known:
+            pool.remove(c)
+    first_lead = rules.get("first_lead")
+    holder_leads = titles is None or rules.get("later_lead") == "first_lead"
+    if holder_leads and first_lead and log[start:]:
+        card = parse_card(str(first_lead))
+        leader = int(log[start]["seat"])
+        if card in pool and hands[leader].unknown > 0:
+            pool.remove(card)
+            hands[leader].known.append(card)
+            hands[leader].unknown -= 1
+    rng.shuffle(pool)
+    fills: list[list[int]] = []
+    for h in hands:
+        if h.unknown > len(pool):
+            raise SamplerError("more unknown cards than cards unseen")
+        fills.append(pool[: h.unknown])
+        del pool[: h.unknown]
+    # unknown cards that went round in gives are the receiver's draws: give them identities
+    deal = [h.known + fills[s] for s, h in enumerate(hands)]
+    deal_words = [[card_str(c) for c in sorted(cards)] for cards in deal]
+    play_rules = {**rules, "exchange": False, "defense": False, "tenpen": False}
+    extra: dict[str, Any] = {}
+    if titles is not None:
+        extra["titles"] = titles
+    if view.get("seating"):
+        extra["seating"] = seating
+    g = Daifugo(
+        SPEC.resolve(play_rules),
+        rng.getrandbits(63),
+        {"hands": deal_words},
+        int(view.get("dealer") or 0),
+        **extra,
+    )
+    given_unknown = _give_identities(g, log, start, gives, rng)
+    for i in range(start, len(log)):
+        e = log[i]
+        action = str(e["action"])
+        if action.split()[0] == "give":
+            action = " ".join(["give", *given_unknown[i]])
+        g.apply(g.parse_action(action))
+    mine = g.view(me)
+    for key, value in view.items():
+        if key not in STARTS_AFTER and mine.get(key) != value:
+            raise SamplerError(f"the replay does not reach the view: its {key} differs")
+    return g
+
+
+def _give_identities(
+    g: Game,
+    log: list[Mapping[str, Any]],
+    start: int,
+    gives: dict[int, list[int | None]],
+    rng: random.Random,
+) -> dict[int, list[str]]:
+    """The cards of each give, unknown ones drawn when the give is replayed: a replay on a copy
+    that picks, for each unknown card, one the giver holds then and does not play later."""
+    out: dict[int, list[str]] = {}
+    if not gives:
+        return out
+    sim = g.clone()
+    later_needed: dict[int, set[int]] = {}
+    for i in range(start, len(log)):
+        e = log[i]
+        words = str(e["action"]).split() + list(e.get("cards") or [])
+        if words[0] in ("play", "discard", "give"):
+            for w in words[1:]:
+                later_needed.setdefault(int(e["seat"]), set()).add(
+                    JOKER if w.startswith("JK") else parse_card(w)
+                )
+    for i in range(start, len(log)):
+        e = log[i]
+        words = str(e["action"]).split()
+        if words[0] == "give":
+            x = int(e["seat"])
+            fixed = [c for c in gives.get(i, []) if c is not None]
+            unknown = sum(1 for c in gives.get(i, []) if c is None)
+            hand = _cards(sim.view(x)["hand"])
+            spare = [c for c in hand if c not in fixed and c not in later_needed.get(x, set())]
+            if len(spare) < unknown:
+                raise SamplerError("the giver has too few spare cards")
+            rng.shuffle(spare)
+            cards = fixed + spare[:unknown]
+            out[i] = [card_str(c) for c in cards]
+            sim.apply(sim.parse_action(" ".join(["give", *out[i]])))
+            continue
+        sim.apply(sim.parse_action(str(e["action"])))
+    return out
+
+
+def pooled(sampler: Callable[[View, random.Random], Game], size: int = 24) -> Sampler:
+    """``sampler`` with its determinizations reused: for one view (the same object, as a search
+    asks for many), the first ``size`` calls build samples and later calls return clones of
+    them in turn. A replay costs about a millisecond and a clone some 30 µs, so a search makes
+    several times more iterations, each still on a game consistent with the view."""
+    state: dict[str, Any] = {"view": None, "pool": [], "next": 0}
+
+    def sample(view: View, rng: random.Random) -> Game:
+        if state["view"] is not view:
+            state.update(view=view, pool=[], next=0)
+        pool: list[Game] = state["pool"]
+        if len(pool) < size:
+            g = sampler(view, rng)
+            pool.append(g)
+            return g.clone()
+        k: int = state["next"]
+        state["next"] = (k + 1) % size
+        return pool[k].clone()
+
+    return sample

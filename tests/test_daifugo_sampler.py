@@ -1,0 +1,134 @@
+"""The Daifugo sampler: determinizations rebuilt from one seat's view.
+
+A sample must be a game the seat cannot tell from the real one: from the seat's own view, every
+public fact and its own hand are the same (everything but the exchange's bookkeeping, which the
+sample starts after); the hidden cards vary from sample to sample; and the sample is a function
+of the view alone.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+import torampu
+from torampu.bots import make_bot
+from torampu.search import sampler_for
+from torampu.search.daifugo_sampler import STARTS_AFTER, SamplerError, pooled, sample_daifugo
+
+
+def positions(preset: str, seeds: range, every: float = 0.2) -> Iterator[tuple[Any, int]]:
+    """Decision points of random 3-game matches (play, 7渡し and 10捨て; titles from game 2)."""
+    for seed in seeds:
+        m = torampu.new_match("daifugo", rules=preset, games=3, seed=seed)
+        bots = [make_bot("random", seed=seed * 10 + s, game="daifugo") for s in range(m.n)]
+        pick = random.Random(seed)
+        while not m.is_over:
+            g = m.game
+            s = g.to_play
+            assert s is not None
+            if g.phase != "exchange" and pick.random() < every:
+                yield g, s
+            m.play(bots[s].choose(g.view(s), g.legal_actions()))
+
+
+@pytest.mark.parametrize("preset", ["standard", "yaita", "uecda"])
+def test_samples_look_the_same_from_the_seat(preset: str) -> None:
+    built = failed = 0
+    for g, s in positions(preset, range(6)):
+        view = g.view(s)
+        try:
+            sample = sample_daifugo(view, random.Random(built))
+        except SamplerError:
+            failed += 1
+            continue
+        built += 1
+        mine = sample.view(s)
+        for key, value in view.items():
+            if key not in STARTS_AFTER:
+                assert mine[key] == value, key
+        assert sample.legal_actions() == g.legal_actions()
+    assert built > 100
+    assert failed <= built * 0.02, (failed, built)  # the bot falls back to its heuristic
+
+
+def test_hidden_cards_vary_and_depend_on_the_view_alone() -> None:
+    g = torampu.new_game("daifugo", rules="yaita", seed=8)
+    bots = [make_bot("random", seed=s, game="daifugo") for s in range(5)]
+    while len(g.view(None)["log"]) < 20:
+        s = g.to_play
+        assert s is not None
+        g.play(bots[s].choose(g.view(s), g.legal_actions()))
+    s = g.to_play
+    assert s is not None
+    view = g.view(s)
+    others = [o for o in range(5) if o != s]
+    hands = set()
+    for k in range(20):
+        sample = sample_daifugo(view, random.Random(k))
+        hands.add(tuple(tuple(sample.view(o)["hand"]) for o in others))
+        # the same view, rebuilt from JSON, with the same generator: the same sample
+        again = sample_daifugo(json.loads(json.dumps(view)), random.Random(k))
+        assert [again.view(o)["hand"] for o in range(5)] == [
+            sample.view(o)["hand"] for o in range(5)
+        ]
+    assert len(hands) == 20
+
+
+def test_the_exchange_is_not_searched_and_the_bot_falls_back() -> None:
+    m = torampu.new_match("daifugo", rules="standard", games=2, seed=3)
+    bots = [make_bot("heuristic", seed=s, game="daifugo") for s in range(5)]
+    while m.games_played < 1:
+        s = m.game.to_play
+        assert s is not None
+        m.play(bots[s].choose(m.game.view(s), m.game.legal_actions()))
+    g = m.game
+    assert g.phase == "exchange"
+    s = g.to_play
+    assert s is not None
+    with pytest.raises(SamplerError, match="exchange"):
+        sample_daifugo(g.view(s), random.Random(0))
+    bot = make_bot("ismcts", seed=1, game="daifugo", iterations=20)
+    heuristic = make_bot("heuristic", seed=1, game="daifugo")
+    legal = g.legal_actions()
+    assert bot.choose(g.view(s), legal) == heuristic.choose(g.view(s), legal)
+
+
+def test_pooled_samples_are_clones_of_a_few() -> None:
+    g = torampu.new_game("daifugo", rules="standard", seed=2)
+    g.play(g.legal_actions()[0])
+    s = g.to_play
+    assert s is not None
+    view = g.view(s)
+    sample = pooled(sample_daifugo, size=3)
+    rng = random.Random(0)
+    games = [sample(view, rng) for _ in range(7)]
+    deals = [tuple(tuple(x.view(o)["hand"]) for o in range(5)) for x in games]
+    assert deals[3] == deals[0] and deals[4] == deals[1] and deals[6] == deals[0]
+    games[0].play(games[0].legal_actions()[-1])  # a clone: the pool is not changed
+    assert sample(view, rng).view(None)["log"] == view["log"]
+    assert sampler_for("daifugo")(view, rng).to_play == s
+
+
+@pytest.mark.parametrize("preset", ["standard", "yaita"])
+def test_ismcts_plays_legal_moves_at_every_kind_of_decision(preset: str) -> None:
+    m = torampu.new_match("daifugo", rules=preset, games=2, seed=5)
+    bot = make_bot("ismcts", seed=2, game="daifugo", iterations=8)
+    rand = make_bot("random", seed=2, game="daifugo")
+    phases = set()
+    while not m.is_over:
+        g = m.game
+        s = g.to_play
+        assert s is not None
+        legal = g.legal_actions()
+        who = bot if s in (0, 1) else rand
+        action = who.choose(g.view(s), legal)
+        assert action in legal
+        if who is bot:
+            phases.add(g.phase)
+        m.play(action)
+    assert "play" in phases
