@@ -38,7 +38,9 @@ def client(
     host: Annotated[str, typer.Option(help="the server's address")] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="the server's port")] = DEFAULT_PORT,
     name: Annotated[str, typer.Option(help="our name (ASCII; the server keeps 9)")] = "torampu",
-    bot: Annotated[str, typer.Option(help="heuristic, ismcts or random")] = "heuristic",
+    bot: Annotated[
+        str, typer.Option(help="heuristic, ismcts or random; options as ismcts:iterations=300")
+    ] = "heuristic",
     seed: Annotated[int, typer.Option(help="the bot's seed")] = 0,
     timeout: Annotated[
         float, typer.Option(help="seconds to wait for the server before giving up")

@@ -38,8 +38,9 @@ from torampu.game import Game
 View = Mapping[str, Any]
 Sampler = Callable[[View, random.Random], Game]
 JOKER = 52
-STARTS_AFTER = frozenset({"rules", "exchange", "defense", "tenpen"})
-"""What a sample's view may tell differently: it starts after the exchange (rules to match)."""
+STARTS_AFTER = frozenset({"rules", "exchange", "defense", "tenpen", "match"})
+"""What a sample's view may tell differently: it starts after the exchange (rules to match), and
+it is a game, not a match (a match's view adds the match's standings)."""
 
 
 class SamplerError(TorampuError):

@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 from typing import Any, TextIO
 
 import torampu
-from torampu.bots.base import Bot, BotError, make_bot
+from torampu.bots.base import Bot, BotError, make_bot, parse_bot_spec
 from torampu.cards import CardSet, cards_of
 from torampu.daifugo import Daifugo
 from torampu.daifugo_plays import (
@@ -611,16 +611,18 @@ def _weakest(real: CardSet, jokers: int, k: int) -> tuple[CardSet, int]:
 
 
 def make_client_bot(kind: str, seed: int) -> Bot:
-    """A torampu bot for Daifugo (``heuristic``, ``ismcts``, ``random``), tried once on a
-    ``uecda`` position so that a bot that cannot play Daifugo fails here, not in game 1."""
-    bot = make_bot(kind, seed=seed, game="daifugo")
+    """A torampu bot for Daifugo (``heuristic``, ``ismcts``, ``random``, or a spec with options
+    such as ``ismcts:iterations=300``), tried once on a ``uecda`` position so that a bot that
+    cannot play Daifugo fails here, not in game 1."""
+    kind, options = parse_bot_spec(kind)
+    bot = make_bot(kind, seed=seed, game="daifugo", **options)
     g = torampu.new_game("daifugo", rules=RULES, seed=seed)
     seat = g.to_play
     assert seat is not None
     legal = g.legal_actions()
     if bot.choose(g.view(seat), legal) not in legal:
         raise BotError(f"the {kind!r} bot answers a Daifugo position with no legal action")
-    return make_bot(kind, seed=seed, game="daifugo")
+    return make_bot(kind, seed=seed, game="daifugo", **options)
 
 
 def play(
