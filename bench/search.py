@@ -1,0 +1,187 @@
+"""Search speed: ISMCTS iterations per second, beside random playouts per second, on one core.
+
+For each game with a search sampler it times ``torampu.search.ismcts`` (one searching seat,
+``--iterations`` per decision, best of 3 positions) from the first trick or the first play, and
+from the bidding where a game has bids; beside it, whole random games per second through
+``playout(rng)`` from the same kind of position. In the same run, OpenSpiel's ISMCTS on
+``oh_hell`` (5 players, 10 tricks) from the first trick: its Python ``ISMCTSBot`` and its C++
+``pyspiel.ISMCTSBot``, both with a random-rollout evaluator (one rollout per iteration).
+
+Reference points on this machine (from the issue): OpenSpiel's Python ISMCTS ≈ 1,500
+iterations/s, its C++ ISMCTS ≈ 37,000/s, a tight pure-Python prototype ≈ 15,000/s from the first
+trick; the target for 5-player Napoleon from the first trick is ≥ 10,000/s.
+
+Run: .venv/bin/python bench/search.py [--iterations N] [--json FILE]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import random
+import sys
+import time
+from collections.abc import Callable
+from typing import Any
+
+import torampu
+from torampu.search import ismcts, sampler_for
+
+SEED = 20241122
+
+
+def to_first_play(game: str, rules: Any, seed: int, extra: dict[str, Any]) -> Any:
+    """A game at its first trick (first play), reached by random bids/choices."""
+    g = torampu.new_game(game, rules, seed=seed, **extra)
+    rng = random.Random(seed)
+    while g.phase != "play":
+        legal = g.legal_actions()
+        g.play(legal[int(rng.random() * len(legal))])
+    return g
+
+
+def ours(make: Callable[[int], Any], iterations: int) -> dict[str, float]:
+    """ISMCTS iterations/s (best of 3 positions) and random playouts/s from the same position."""
+    best = 0.0
+    for k in range(3):
+        g = make(k)
+        seat = g.to_play
+        view = g.view(seat)
+        sampler = sampler_for(g.name)
+        rng = random.Random(k)
+        t = time.perf_counter()
+        res = ismcts(view, sampler, rng, iterations=iterations)
+        best = max(best, res.iterations / (time.perf_counter() - t))
+    g = make(0)
+    rng = random.Random(1)
+    games = 0
+    t = time.perf_counter()
+    while time.perf_counter() - t < 1.0:
+        c = g.clone()
+        c.playout(rng)
+        games += 1
+    return {"iterations_per_s": best, "playouts_per_s": games / (time.perf_counter() - t)}
+
+
+def openspiel(iterations: int) -> dict[str, float]:
+    """OpenSpiel ISMCTS (Python and C++) on oh_hell, 5 players, 10 tricks, from the first trick."""
+    import numpy as np
+    import pyspiel
+    from open_spiel.python.algorithms import ismcts as py_ismcts
+    from open_spiel.python.algorithms import mcts
+
+    game = pyspiel.load_game("oh_hell", {"players": 5, "num_tricks_fixed": 10})
+    out: dict[str, float] = {}
+    rng = np.random.RandomState(SEED)
+
+    def first_trick(k: int) -> Any:
+        s = game.new_initial_state()
+        r = random.Random(k)
+        bids = 0
+        while bids < 5:
+            if s.is_chance_node():
+                outcomes = [a for a, _ in s.chance_outcomes()]
+                s.apply_action(outcomes[int(r.random() * len(outcomes))])
+            else:
+                legal = s.legal_actions()
+                s.apply_action(legal[int(r.random() * len(legal))])
+                bids += 1
+        return s
+
+    evaluator = mcts.RandomRolloutEvaluator(1, rng)
+    best = 0.0
+    for k in range(3):
+        bot = py_ismcts.ISMCTSBot(game, evaluator, 1.4, iterations, random_state=rng)
+        s = first_trick(k)
+        t = time.perf_counter()
+        bot.run_search(s)
+        best = max(best, iterations / (time.perf_counter() - t))
+    out["python_iterations_per_s"] = best
+    cpp_iters = iterations * 10
+    best = 0.0
+    for k in range(3):
+        cpp_eval = pyspiel.RandomRolloutEvaluator(1, SEED + k)
+        bot = pyspiel.ISMCTSBot(
+            SEED + k,
+            cpp_eval,
+            1.4,
+            cpp_iters,
+            -1,
+            pyspiel.ISMCTSFinalPolicyType.MAX_VISIT_COUNT,
+            False,
+            False,
+        )
+        s = first_trick(k)
+        t = time.perf_counter()
+        bot.step(s)
+        best = max(best, cpp_iters / (time.perf_counter() - t))
+    out["cpp_iterations_per_s"] = best
+    s = first_trick(0)
+    games = 0
+    r = random.Random(3)
+    t = time.perf_counter()
+    while time.perf_counter() - t < 1.0:
+        c = s.clone()
+        while not c.is_terminal():
+            legal = c.legal_actions()
+            c.apply_action(legal[int(r.random() * len(legal))])
+        games += 1
+    out["playouts_per_s"] = games / (time.perf_counter() - t)
+    return out
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    ap.add_argument("--iterations", type=int, default=1000)
+    ap.add_argument("--json", metavar="FILE")
+    args = ap.parse_args(argv)
+    n = args.iterations
+    rows: dict[str, Callable[[int], Any]] = {
+        "hell 5p 10 cards, first trick": lambda k: to_first_play(
+            "hell", None, SEED + k, {"cards": 10, "players": 5}
+        ),
+        "hell 5p 10 cards, bidding": lambda k: torampu.new_game(
+            "hell", None, players=5, seed=SEED + k, cards=10
+        ),
+        "nap 4p, first trick": lambda k: to_first_play("nap", None, SEED + k, {}),
+        "daifugo standard 5p, first play": lambda k: torampu.new_game(
+            "daifugo", "standard", players=5, seed=SEED + k
+        ),
+        "daifugo yaita 5p, first play": lambda k: torampu.new_game(
+            "daifugo", "yaita", players=5, seed=SEED + k
+        ),
+    }
+    results: dict[str, Any] = {"iterations": n, "python": sys.version.split()[0]}
+    print(
+        f"ISMCTS, {n} iterations per search, best of 3 positions; one core ({platform.machine()})"
+    )
+    print(f"{'position':36} {'iterations/s':>13} {'playouts/s':>12}")
+    for name, make in rows.items():
+        r = ours(make, n)
+        results[name] = r
+        print(f"{name:36} {r['iterations_per_s']:13,.0f} {r['playouts_per_s']:12,.0f}")
+    for game in ("napoleon",):
+        try:
+            sampler_for(game)
+        except torampu.TorampuError as e:
+            print(f"{game:36} {'-':>13} ({e})")
+    try:
+        peer = openspiel(max(100, n // 5))
+    except ImportError as e:  # open-spiel is a test-only dependency
+        print(f"OpenSpiel not installed: {e}")
+    else:
+        results["openspiel oh_hell 5p 10 tricks"] = peer
+        print(
+            f"{'OpenSpiel oh_hell 5p 10, first trick':36} "
+            f"Python ISMCTS {peer['python_iterations_per_s']:,.0f}/s, "
+            f"C++ ISMCTS {peer['cpp_iterations_per_s']:,.0f}/s, "
+            f"playouts {peer['playouts_per_s']:,.0f}/s"
+        )
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(results, f, indent=2)
+
+
+if __name__ == "__main__":
+    main()
