@@ -27,8 +27,8 @@ from collections.abc import Sequence
 from torampu.bots.base import Bot, BotError, View, register
 from torampu.errors import TorampuError
 from torampu.search import ismcts, sampler_for
-from torampu.search.daifugo_sampler import SamplerError
-from torampu.search.ismcts import Sampler
+from torampu.search.daifugo_sampler import SamplerError, greedy_rollout
+from torampu.search.ismcts import Rollout, Sampler, random_rollout
 
 DEFAULT_ITERATIONS = 1000
 
@@ -47,7 +47,9 @@ class IsmctsBot:
         think: float | None = None,
         exploration: float = 0.7,
         fallback: Bot | None = None,
+        rollout: Rollout = random_rollout,
     ) -> None:
+        self.rollout = rollout
         self.sampler = sampler
         self.fallback = fallback
         """Answers where the sampler cannot rebuild the game (Daifugo's exchange)."""
@@ -68,6 +70,7 @@ class IsmctsBot:
                 iterations=self.iterations,
                 seconds=self.think,
                 exploration=self.exploration,
+                rollout=self.rollout,
             )
         except SamplerError:
             if self.fallback is None:
@@ -106,14 +109,17 @@ def _ismcts(
     except TorampuError as e:
         raise BotError(str(e)) from None
     fallback = None
+    rollout: Rollout = random_rollout
     if game == "daifugo":  # the exchange (and a rare unrebuildable view) is the heuristic's
         from torampu.bots.daifugo import make_daifugo_bot
 
         fallback = make_daifugo_bot(seed)
+        rollout = greedy_rollout
     return IsmctsBot(
         sampler,
         seed,
         fallback=fallback,
+        rollout=rollout,
         iterations=iterations,
         think=None if think is None else float(think),
         exploration=float(exploration),

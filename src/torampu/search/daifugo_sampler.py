@@ -31,7 +31,8 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from torampu.cards import card_str, parse_card
-from torampu.daifugo import SPEC, Daifugo, title_names
+from torampu.daifugo import PH_OVER, PH_PLAY, SPEC, Daifugo, title_names
+from torampu.daifugo_plays import JOKER_RANK, PASS, info
 from torampu.errors import TorampuError
 from torampu.game import Game
 
@@ -330,3 +331,30 @@ def pooled(sampler: Callable[[View, random.Random], Game], size: int = 24) -> Sa
         return pool[k].clone()
 
     return sample
+
+
+def greedy_rollout(game: Game, rng: random.Random, explore: float = 0.15) -> None:
+    """Play a Daifugo game to its end the way a simple player does: shed the weakest play
+    (in the order of the moment; a run or group before a single of the same rank), now and then
+    (``explore``) any legal move; gives and discards at random. Much stronger than a uniformly
+    random playout, at a few microseconds a move."""
+    assert isinstance(game, Daifugo)
+    g = game
+    rand = rng.random
+    while g.phase_id != PH_OVER:
+        moves = g.legal_moves()
+        pick = moves[0]
+        if len(moves) > 1:
+            if g.phase_id != PH_PLAY or rand() < explore:
+                pick = moves[int(rand() * len(moves))]
+            else:
+                rev = g.reversed
+                best: tuple[int, int] | None = None
+                for m in moves:
+                    if m == PASS:
+                        continue
+                    i = info(m)
+                    key = (i.rank if i.rank == JOKER_RANK or not rev else -i.rank, -i.size)
+                    if best is None or key < best:
+                        best, pick = key, m
+        g._apply(pick)
