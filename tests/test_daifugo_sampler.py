@@ -20,7 +20,6 @@ from torampu.bots import make_bot
 from torampu.search import sampler_for
 from torampu.search.daifugo_sampler import STARTS_AFTER, SamplerError, pooled, sample_daifugo
 
-
 MATCHES: dict[int, Any] = {}
 
 
@@ -143,3 +142,18 @@ def test_ismcts_plays_legal_moves_at_every_kind_of_decision(preset: str) -> None
             phases.add(g.phase)
         m.play(action)
     assert "play" in phases
+
+
+@pytest.mark.parametrize("preset", ["standard", "yaita", "uecda"])
+def test_greedy_rollout_finishes_games_by_the_rules(preset: str) -> None:
+    from torampu.search.daifugo_sampler import greedy_rollout
+
+    for seed in range(10):
+        g = torampu.new_game("daifugo", rules=preset, seed=seed)
+        a, b = g.clone(), g.clone()
+        greedy_rollout(a, random.Random(seed))
+        greedy_rollout(b, random.Random(seed))
+        assert a.is_over and a.result() == b.result()
+        assert sorted(a.result()["scores"]) == [1, 2, 3, 4, 5]
+        # every move it made is legal: its record replays
+        assert torampu.replay(a.to_record()).result() == a.result()
