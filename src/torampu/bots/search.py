@@ -115,6 +115,10 @@ def _ismcts(
 
         fallback = make_daifugo_bot(seed)
         rollout = greedy_rollout
+    elif game == "napoleon":  # the auction, the call and the discards are the heuristic's
+        from torampu.bots.base import make_bot
+
+        fallback = make_bot("heuristic", seed, game)
     return IsmctsBot(
         sampler,
         seed,

@@ -1,0 +1,85 @@
+"""The Napoleon sampler: determinizations rebuilt from one seat's view, from the first trick on.
+
+From the seat's own view a sample must be the real game (every key of the view equal, the same
+legal actions); the hidden cards — other hands, the Napoleon's unshown discards, a secret
+adjutant's seat — must vary; and outside the play the sampler declines (the bot's heuristic
+answers the auction, the call and the discards).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+import torampu
+from torampu.bots import make_bot
+from torampu.search.daifugo_sampler import SamplerError
+from torampu.search.samplers import sample_napoleon
+
+
+def positions(preset: str, seeds: range, every: float = 0.3) -> Iterator[tuple[Any, int]]:
+    for seed in seeds:
+        g = torampu.new_game("napoleon", rules=preset, seed=seed)
+        bots = [make_bot("heuristic", seed=s, game="napoleon") for s in range(g.n)]
+        pick = random.Random(seed)
+        while not g.is_over:
+            s = g.to_play
+            assert s is not None
+            if g.phase == "play" and pick.random() < every:
+                yield g, s
+            g.play(bots[s].choose(g.view(s), g.legal_actions()))
+
+
+@pytest.mark.parametrize("preset", sorted(torampu.presets("napoleon")))
+def test_samples_look_the_same_from_the_seat(preset: str) -> None:
+    built = failed = 0
+    for g, s in positions(preset, range(6)):
+        view = g.view(s)
+        try:
+            sample = sample_napoleon(view, random.Random(built))
+        except SamplerError:
+            failed += 1
+            continue
+        built += 1
+        mine = sample.view(s)
+        for key, value in view.items():
+            assert mine[key] == value, key
+        assert sample.legal_actions() == g.legal_actions()
+    assert built >= 40
+    assert failed <= built * 0.05, (failed, built)
+
+
+def test_hidden_cards_and_a_secret_adjutant_vary() -> None:
+    for g, s in positions("classic", range(20), every=1.0):
+        view = g.view(s)
+        if s == view["napoleon"] or view["adjutant_known"] or len(view["tricks"]) != 1:
+            continue
+        card = view["adjutant_card"]
+        holders = set()
+        hands = set()
+        for k in range(40):
+            sample = sample_napoleon(json.loads(json.dumps(view)), random.Random(k))
+            hands.add(tuple(tuple(sample.view(o)["hand"]) for o in range(5) if o != s))
+            full = sample.view(None)
+            holders.add(next((o for o in range(5) if card in sample.view(o)["hand"]), None))
+            assert full["napoleon"] == view["napoleon"]
+        assert len(hands) == 40
+        assert len(holders) >= 2, holders  # the seat cannot tell who holds the called card
+        return
+    pytest.fail("no position with a secret adjutant")
+
+
+def test_outside_the_play_the_sampler_declines_and_the_bot_uses_its_heuristic() -> None:
+    g = torampu.new_game("napoleon", rules="classic", seed=3)
+    s = g.to_play
+    assert s is not None
+    with pytest.raises(SamplerError, match="first trick"):
+        sample_napoleon(g.view(s), random.Random(0))
+    bot = make_bot("ismcts", seed=4, game="napoleon", iterations=10)
+    heuristic = make_bot("heuristic", seed=4, game="napoleon")
+    legal = g.legal_actions()
+    assert bot.choose(g.view(s), legal) == heuristic.choose(g.view(s), legal)
