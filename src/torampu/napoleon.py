@@ -944,6 +944,7 @@ class Napoleon(TrickGame):
                 if self.hands[s] >> self.adj_card & 1:
                     self.adj_seat = s
         self.phase_id = PHASE_PLAY
+        del self.rng  # every card is dealt: nothing more is drawn, and clones skip the generator
         self._start_tricks(nap)
         if self.rules["early_end"] and self._outcome_certain():  # e.g. honors discarded
             self.early = True
