@@ -83,3 +83,17 @@ def test_outside_the_play_the_sampler_declines_and_the_bot_uses_its_heuristic() 
     heuristic = make_bot("heuristic", seed=4, game="napoleon")
     legal = g.legal_actions()
     assert bot.choose(g.view(s), legal) == heuristic.choose(g.view(s), legal)
+
+
+@pytest.mark.parametrize(
+    ("game", "preset"),
+    [(g, p) for g in ("napoleon",) for p in sorted(torampu.presets(g))]
+    + [("nap", None), ("hell", None), ("daifugo", "yaita")],
+)
+def test_scores_is_the_result_s_scores(game: str, preset: str | None) -> None:
+    """Search rewards come from ``scores()``, which Napoleon computes without the result."""
+    for seed in range(40):
+        g = torampu.new_game(game, rules=preset, seed=seed)
+        assert g.scores() == g.result()["scores"]  # not over: zeros
+        g.playout(random.Random(seed))  # type: ignore[attr-defined]
+        assert g.scores() == g.result()["scores"]

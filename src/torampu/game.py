@@ -88,6 +88,12 @@ class Game(ABC):
     def result(self) -> dict[str, Any]:
         """JSON-safe result: at least ``scores`` (per seat) and ``winners`` (seats)."""
 
+    def scores(self) -> list[int]:
+        """``result()["scores"]``; a game may compute them alone, faster (search calls it at
+        the end of every rollout)."""
+        scores: list[int] = self.result()["scores"]
+        return scores
+
     @abstractmethod
     def view(self, seat: Seat | None) -> dict[str, Any]:
         """Everything ``seat`` may know now, and nothing more (``None``: a spectator)."""

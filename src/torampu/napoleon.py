@@ -1150,20 +1150,12 @@ class Napoleon(TrickGame):
             return self.discards & HONORS
         return 0
 
-    def result(self) -> dict[str, Any]:
-        if self.phase_id != PHASE_OVER:
-            return {"scores": [0] * self.n, "winners": [], "over": False}
+    def _outcome(self) -> tuple[list[int], bool, int, bool, int]:
+        """(scores, the army won, army honors, all twenty, the doubling factor) of a finished
+        game."""
         n, nap, adj = self.n, self.napoleon, self.adj_seat
         army_set = {nap, adj}
         army = self.army_honors()
-        disc = (self.discards & HONORS).bit_count()
-        allied_set = 0
-        for s, t in enumerate(self.taken):
-            if s not in army_set:
-                allied_set |= t
-        allied = allied_set.bit_count()
-        if self.rules["discarded_honors"] == "allies":
-            allied += disc
         all_twenty = army == 20
         won = army >= self.bid_count
         lose20 = self.rules["all_twenty"] == "lose"
@@ -1183,7 +1175,27 @@ class Napoleon(TrickGame):
         else:
             for s in range(n):
                 scores[s] = 1 if (s in army_set) == won else -1
-        scores = [v * factor for v in scores]
+        return [v * factor for v in scores], won, army, all_twenty, factor
+
+    def scores(self) -> list[int]:
+        if self.phase_id != PHASE_OVER:
+            return [0] * self.n
+        return self._outcome()[0]
+
+    def result(self) -> dict[str, Any]:
+        if self.phase_id != PHASE_OVER:
+            return {"scores": [0] * self.n, "winners": [], "over": False}
+        n, nap, adj = self.n, self.napoleon, self.adj_seat
+        army_set = {nap, adj}
+        scores, won, army, all_twenty, factor = self._outcome()
+        disc = (self.discards & HONORS).bit_count()
+        allied_set = 0
+        for s, t in enumerate(self.taken):
+            if s not in army_set:
+                allied_set |= t
+        allied = allied_set.bit_count()
+        if self.rules["discarded_honors"] == "allies":
+            allied += disc
         winners = [s for s in range(n) if (s in army_set) == won]
         return {
             "scores": scores,

@@ -81,13 +81,13 @@ def ismcts(
 
     Stops after ``iterations`` or ``seconds`` (whichever comes first; at least one iteration).
     ``reward(game)`` gives each seat's reward in [0, 1] at the end of a finished game (default:
-    :func:`scores_to_rewards` of ``result()["scores"]``).
+    :func:`scores_to_rewards` of ``scores()``).
     """
     root = _Node(-1)
     start = time.perf_counter()
     deadline = None if seconds is None else start + seconds
     limit = iterations if iterations is not None else 1 << 62
-    rewarder = reward or (lambda g: scores_to_rewards(g.result()["scores"]))
+    rewarder = reward or (lambda g: scores_to_rewards(g.scores()))
     log = math.log
     sqrt = math.sqrt
     done = 0
