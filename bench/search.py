@@ -1,17 +1,19 @@
 """Search speed: ISMCTS iterations per second, beside random playouts per second, on one core.
 
-For each game with a search sampler it times ``torampu.search.ismcts`` (one searching seat,
-``--iterations`` per decision, best of 3 positions) from the first trick or the first play, and
-from the bidding where a game has bids; beside it, whole random games per second through
-``playout(rng)`` from the same kind of position. In the same run, OpenSpiel's ISMCTS on
-``oh_hell`` (5 players, 10 tricks) from the first trick: its Python ``ISMCTSBot`` and its C++
-``pyspiel.ISMCTSBot``, both with a random-rollout evaluator (one rollout per iteration).
+For each game it times ``torampu.search.ismcts`` (one searching seat, ``--iterations`` per
+decision, the rollout the ``ismcts`` bot uses: ``rollout_for(game)``; best of 3 positions) from
+the first trick or the first play, and from the bidding where a game has bids; beside it, whole
+random games per second through ``random_rollout`` (the game's ``playout``; for Napoleon the
+search's faster equivalent, the same draws) from the same kind of position. In the same run,
+OpenSpiel's ISMCTS on ``oh_hell`` (5 players, 10 tricks) from the first trick: its Python
+``ISMCTSBot`` and its C++ ``pyspiel.ISMCTSBot``, both with a random-rollout evaluator (one
+rollout per iteration).
 
 Reference points on this machine (from the issue): OpenSpiel's Python ISMCTS ≈ 1,500
 iterations/s, its C++ ISMCTS ≈ 37,000/s, a tight pure-Python prototype ≈ 15,000/s from the first
-trick; the target for 5-player Napoleon from the first trick is ≥ 10,000/s. Napoleon, and the
-Daifugo exchange, are searched from the first trick / first play only (the auction, the call and
-the discards are the heuristic's).
+trick; the target for 5-player Napoleon from the first trick is ≥ 10,000/s. Each position is a
+new search: a sampler builds its first determinization by replaying the game, then re-deals
+the hidden cards for every iteration.
 
 Run: .venv/bin/python bench/search.py [--iterations N] [--json FILE]
 """
@@ -28,7 +30,7 @@ from collections.abc import Callable
 from typing import Any
 
 import torampu
-from torampu.search import ismcts, sampler_for
+from torampu.search import ismcts, random_rollout, rollout_for, sampler_for
 
 SEED = 20241122
 
@@ -53,7 +55,7 @@ def ours(make: Callable[[int], Any], iterations: int) -> dict[str, float]:
         sampler = sampler_for(g.name)
         rng = random.Random(k)
         t = time.perf_counter()
-        res = ismcts(view, sampler, rng, iterations=iterations)
+        res = ismcts(view, sampler, rng, iterations=iterations, rollout=rollout_for(g.name))
         best = max(best, res.iterations / (time.perf_counter() - t))
     g = make(0)
     rng = random.Random(1)
@@ -61,7 +63,7 @@ def ours(make: Callable[[int], Any], iterations: int) -> dict[str, float]:
     t = time.perf_counter()
     while time.perf_counter() - t < 1.0:
         c = g.clone()
-        c.playout(rng)
+        random_rollout(c, rng)
         games += 1
     return {"iterations_per_s": best, "playouts_per_s": games / (time.perf_counter() - t)}
 
@@ -142,6 +144,9 @@ def main(argv: list[str] | None = None) -> None:
     rows: dict[str, Callable[[int], Any]] = {
         "napoleon classic 5p, first trick": lambda k: to_first_play(
             "napoleon", "classic", SEED + k, {}
+        ),
+        "napoleon classic 5p, bidding": lambda k: torampu.new_game(
+            "napoleon", "classic", seed=SEED + k
         ),
         "hell 5p 10 cards, first trick": lambda k: to_first_play(
             "hell", None, SEED + k, {"cards": 10, "players": 5}

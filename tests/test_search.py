@@ -112,3 +112,59 @@ def test_nap_sample_is_indistinguishable(seed: int) -> None:
         got = s.view(seat)
         got["redeals"] = view["redeals"]
         assert got == view
+
+
+def test_search_is_reproducible_from_the_seed() -> None:
+    """With an iteration budget, the same view and seed give the same search (each sampler is
+    fresh: ``sampler_for`` returns a new one per call)."""
+    for game, rules in (("napoleon", "classic"), ("daifugo", "yaita"), ("hell", None)):
+        g = torampu.new_game(game, rules=rules, seed=4)
+        s = g.to_play
+        assert s is not None
+        runs = [
+            ismcts(g.view(s), sampler_for(game), random.Random(9), iterations=60) for _ in range(2)
+        ]
+        assert runs[0].action == runs[1].action
+        assert runs[0].visits == runs[1].visits
+
+
+def test_napoleon_auction_search_branches_on_the_searchers_bids_only() -> None:
+    """Other seats' contract moves follow the policy (scripted), the searcher's own later
+    decisions (call, discards) are left to their own search."""
+    from torampu.search.rollouts import napoleon_scripted
+
+    g = torampu.new_game("napoleon", rules="classic", seed=2)
+    s = g.to_play
+    assert s is not None
+    root = g.clone()
+    assert napoleon_scripted(g, root, random.Random(0).random) is None  # the searcher bids
+    g.play("bid 12S")
+    step = napoleon_scripted(g, root, random.Random(0).random)
+    assert step is not None and step[1]  # another seat's bid: scripted, and seen
+    assert g.action_str(step[0]) in g.legal_actions()
+    res = ismcts(g.view(g.to_play), sampler_for("napoleon"), random.Random(0), iterations=300)
+    assert res.action in g.legal_actions()
+    assert set(res.visits) <= set(g.legal_actions())
+    assert len(res.visits) <= 16  # a pass and the three cheapest bids of each suit
+    while g.phase == "bid":
+        g.play("pass")
+    assert g.phase == "adjutant"
+    sample = sampler_for("napoleon")(g.view(g.to_play), random.Random(1))
+    sample.play(sample.legal_actions()[1])
+    step = napoleon_scripted(sample, g, random.Random(0).random)
+    assert step is not None and step[1]  # the Napoleon's discard, in a later phase: scripted
+
+
+def test_rollouts_by_game() -> None:
+    from torampu.search import rollout_for
+    from torampu.search.daifugo_sampler import greedy_rollout
+    from torampu.search.ismcts import random_rollout
+    from torampu.search.rollouts import napoleon_rollout
+
+    assert rollout_for("napoleon") is napoleon_rollout
+    assert rollout_for("daifugo") is greedy_rollout
+    assert rollout_for("hell") is random_rollout
+    for game in ("napoleon", "nap", "hell", "daifugo"):
+        g = torampu.new_game(game, seed=3)
+        rollout_for(game)(g, random.Random(0))
+        assert g.is_over

@@ -1076,6 +1076,8 @@ class Napoleon(TrickGame):
         self.forced = 0
         if self.adj_card >= 0 and cards >> self.adj_card & 1:
             self.tricks[-1].note = {"adjutant_revealed": self.adj_seat}
+        if self.call_active:  # public: the lead called for the joker (its view says so)
+            self.tricks[-1].note = {**(self.tricks[-1].note or {}), "called": True}
         self.call_active = False
 
     def _tricks_done(self) -> bool:

@@ -26,8 +26,8 @@ from collections.abc import Sequence
 
 from torampu.bots.base import Bot, BotError, View, register
 from torampu.errors import TorampuError
-from torampu.search import ismcts, sampler_for
-from torampu.search.daifugo_sampler import SamplerError, greedy_rollout
+from torampu.search import ismcts, rollout_for, sampler_for
+from torampu.search.daifugo_sampler import SamplerError
 from torampu.search.ismcts import Rollout, Sampler, random_rollout
 
 DEFAULT_ITERATIONS = 1000
@@ -109,13 +109,12 @@ def _ismcts(
     except TorampuError as e:
         raise BotError(str(e)) from None
     fallback = None
-    rollout: Rollout = random_rollout
-    if game == "daifugo":  # the exchange (and a rare unrebuildable view) is the heuristic's
+    rollout: Rollout = rollout_for(game)
+    if game == "daifugo":  # a rare view the sampler cannot rebuild is the heuristic's
         from torampu.bots.daifugo import make_daifugo_bot
 
         fallback = make_daifugo_bot(seed)
-        rollout = greedy_rollout
-    elif game == "napoleon":  # the auction, the call and the discards are the heuristic's
+    elif game == "napoleon":  # likewise
         from torampu.bots.base import make_bot
 
         fallback = make_bot("heuristic", seed, game)

@@ -10,7 +10,20 @@ True
 
 from __future__ import annotations
 
-from torampu.search.ismcts import SearchResult, ismcts, random_rollout, scores_to_rewards
+from torampu.search.ismcts import (
+    SearchResult,
+    ismcts,
+    random_rollout,
+    rollout_for,
+    scores_to_rewards,
+)
 from torampu.search.samplers import sampler_for
 
-__all__ = ["SearchResult", "ismcts", "random_rollout", "sampler_for", "scores_to_rewards"]
+__all__ = [
+    "SearchResult",
+    "ismcts",
+    "random_rollout",
+    "rollout_for",
+    "sampler_for",
+    "scores_to_rewards",
+]

@@ -12,8 +12,12 @@ unknown cards are dealt from the cards nobody has seen. The game is then built o
 so the same seat leads and the same later rulings apply) and the log is replayed; a sample whose
 replay does not reach the seat's own view is drawn again.
 
-The exchange itself is not searched: during it the sampler raises :class:`SamplerError` and the
-bot answers with its fallback (the heuristic's choice).
+During the exchange (:func:`sample_exchange`) the game is built *before* it instead: every
+hand as dealt, so that the engine's own exchange makes the poor give their best cards. What the
+seat took part in is known to it — the cards it received (the poor held nothing stronger than the
+weakest of them, and no joker unless it gave every joker it had) or gave, and what came back —,
+the other pair's exchange is the engine's from the sampled hands, and a return the seat did not
+see is drawn at random.
 
 >>> import random, torampu
 >>> g = torampu.new_game("daifugo", rules="yaita", seed=4)
@@ -32,7 +36,7 @@ from typing import Any
 
 from torampu.cards import card_str, parse_card
 from torampu.daifugo import PH_OVER, PH_PLAY, SPEC, Daifugo, title_names
-from torampu.daifugo_plays import JOKER_RANK, PASS, info
+from torampu.daifugo_plays import JOKER_RANK, PASS, card_at, info
 from torampu.errors import TorampuError
 from torampu.game import Game
 
@@ -132,7 +136,7 @@ def _order_info(view: View) -> tuple[list[int], list[int]]:
 def sample_daifugo(view: View, rng: random.Random, tries: int = 30) -> Game:
     """A Daifugo game consistent with ``view`` (see the module docstring)."""
     if view.get("phase") == "exchange":
-        raise SamplerError("the exchange is not searched")
+        return sample_exchange(view, rng, tries)
     rules = dict(view["rules"])
     n = int(view["players"])
     me = int(view["seat"])
@@ -150,6 +154,122 @@ def sample_daifugo(view: View, rng: random.Random, tries: int = 30) -> Game:
         except (TorampuError, ValueError) as e:  # an inconsistent draw: draw again
             last = e
     raise SamplerError(f"no consistent Daifugo sample in {tries} tries: {last}")
+
+
+def _strength_order() -> list[int]:
+    """Real cards from the strongest, in the order the poor give them (2 A K … 3; ♠ ♥ ♦ ♣)."""
+    return [card_at(d, su) for d in range(12, -1, -1) for su in range(4)]
+
+
+_STRONG_FIRST: list[int] = _strength_order()
+
+
+def _stronger_than(card: int) -> int:
+    """The real cards the poor would have given before ``card`` (a card set)."""
+    out = 0
+    for c in _STRONG_FIRST:
+        if c == card:
+            return out
+        out |= 1 << c
+    raise AssertionError(card)
+
+
+def sample_exchange(view: View, rng: random.Random, tries: int = 30) -> Game:
+    """A Daifugo game in its exchange, consistent with ``view`` (see the module docstring)."""
+    last: Exception | None = None
+    for _ in range(tries):
+        try:
+            return _exchange_attempt(view, rng)
+        except (TorampuError, ValueError) as e:
+            last = e
+    raise SamplerError(f"no consistent Daifugo exchange sample in {tries} tries: {last}")
+
+
+def _exchange_attempt(view: View, rng: random.Random) -> Game:
+    rules = dict(view["rules"])
+    n = int(view["players"])
+    me = int(view["seat"])
+    titles = _title_positions(view.get("titles") or [], n)
+    if titles is None:
+        raise SamplerError("an exchange without titles")
+    rows = list(view["exchange"])
+    now = int(view["to_play"])
+    done = next((i for i, r in enumerate(rows) if r["rich"] == now), len(rows))
+    sizes = [int(x) for x in view["hand_sizes"]]
+    mine = _cards(view["hand"])
+    fixed: list[list[int]] = [[] for _ in range(n)]  # cards a seat surely held when dealt
+    forbid = [0] * n  # cards a seat surely did not hold when dealt (bit 52: another joker)
+    for i, r in enumerate(rows):
+        rich, poor, k = int(r["rich"]), int(r["poor"]), int(r["count"])
+        returned = i < done
+        sizes[rich] += -k + (k if returned else 0)
+        sizes[poor] += k - (k if returned else 0)
+        if me not in (rich, poor):
+            continue
+        given = _cards(r["given"])
+        back = _cards(r["returned"]) if returned else []
+        if me == rich:
+            mine += back  # (it may return cards it was given)
+            for c in given:
+                mine.remove(c)
+            fixed[poor] += given
+            real = [c for c in given if c != JOKER]
+            if real:  # the poor gave every joker it had, and then its best real cards
+                forbid[poor] |= 1 << JOKER | _stronger_than(max(real, key=_STRONG_FIRST.index))
+        else:
+            mine += given
+            for c in back:
+                mine.remove(c)
+            own = list(given)
+            for c in back:  # what came back and was not ours to begin with
+                if c in own:
+                    own.remove(c)
+                else:
+                    fixed[rich].append(c)
+            forbid[rich] |= sum(1 << c for c in given if c != JOKER)
+    njokers = int(rules.get("jokers", 1))
+    pool = list(range(52)) + [JOKER] * njokers
+    for c in mine:
+        pool.remove(c)
+    for cards in fixed:
+        for c in cards:
+            pool.remove(c)
+    rng.shuffle(pool)
+    deal: list[list[int]] = [[] for _ in range(n)]
+    deal[me] = mine
+    order = sorted((s for s in range(n) if s != me), key=lambda s: -forbid[s].bit_count())
+    for s in order:
+        need = sizes[s] - len(fixed[s])
+        got = [c for c in pool if not forbid[s] >> c & 1][:need]
+        if len(got) < need:
+            raise SamplerError("the exchange leaves no deal")
+        for c in got:
+            pool.remove(c)
+        deal[s] = fixed[s] + got
+    if pool or [len(h) for h in deal] != sizes:
+        raise SamplerError("the view's hand sizes do not add up to the deck")
+    extra: dict[str, Any] = {"titles": titles, "defense": int(view.get("defense") or 0)}
+    if view.get("seating"):
+        extra["seating"] = list(view["seating"])
+    g = Daifugo(
+        SPEC.resolve(rules),
+        rng.getrandbits(63),
+        {"hands": [[card_str(c) for c in sorted(h)] for h in deal]},
+        int(view.get("dealer") or 0),
+        **extra,
+    )
+    for i in range(done):
+        r = rows[i]
+        if "returned" in r and r["returned"] is not None:
+            g.apply(g.parse_action(" ".join(["exchange", *r["returned"]])))
+        else:  # a return the seat did not see
+            moves = g.legal_moves()
+            g.apply(moves[int(rng.random() * len(moves))])
+    got_view = g.view(me)
+    for key, value in view.items():
+        if key != "match" and got_view.get(key) != value:
+            raise SamplerError(f"the rebuilt exchange does not reach the view: its {key} differs")
+    return g
 
 
 def _attempt(

@@ -22,17 +22,46 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from torampu.game import Game, Move
+from torampu.napoleon import Napoleon
+from torampu.search.daifugo_sampler import greedy_rollout
+from torampu.search.rollouts import (
+    candidate_moves,
+    napoleon_playout,
+    napoleon_rollout,
+    scripted_moves,
+)
 
 View = Mapping[str, Any]
 Sampler = Callable[[View, random.Random], Game]
 """``sampler(view, rng)``: a game consistent with ``view``, the hidden cards dealt at random."""
 Rollout = Callable[[Game, random.Random], None]
 """Play a game to its end (default: the game's own uniformly random ``playout``)."""
+Scripted = Callable[[Game, Game, Callable[[], float]], tuple[Move, bool] | None]
+"""``scripted(game, root, rand)``: ``(move, seen by the searcher)`` when the move at ``game`` is
+not the tree's to choose (``root``: the search's first determinization), else ``None``."""
+Prune = Callable[[Game, list[Move]], list[Move]]
+"""``prune(game, legal)``: the legal moves the tree considers at this decision (a non-empty
+subset of ``legal``)."""
 
 
 def random_rollout(game: Game, rng: random.Random) -> None:
-    """The game's own fast random playout."""
-    game.playout(rng)  # type: ignore[attr-defined]
+    """Uniformly random legal moves to the end: the game's own ``playout``, or for Napoleon
+    :func:`~torampu.search.rollouts.napoleon_playout` (the same draws and scores, faster)."""
+    fast = _FAST_PLAYOUTS.get(type(game))
+    if fast is not None:
+        fast(game, rng)
+    else:
+        game.playout(rng)  # type: ignore[attr-defined]
+
+
+_FAST_PLAYOUTS: dict[type, Rollout] = {Napoleon: napoleon_playout}
+
+
+def rollout_for(game: str) -> Rollout:
+    """The rollout a search of ``game`` uses by default: Napoleon's contract policy with random
+    tricks (:func:`~torampu.search.rollouts.napoleon_rollout`), Daifugo's greedy shedding
+    (:func:`~torampu.search.daifugo_sampler.greedy_rollout`), else uniformly random moves."""
+    return {"napoleon": napoleon_rollout, "daifugo": greedy_rollout}.get(game, random_rollout)
 
 
 class _Node:
@@ -76,12 +105,20 @@ def ismcts(
     exploration: float = 0.7,
     rollout: Rollout = random_rollout,
     reward: Callable[[Game], Sequence[float]] | None = None,
+    prune: Prune | None = candidate_moves,
+    scripted: Scripted | None = scripted_moves,
 ) -> SearchResult:
     """Search from ``view`` (the searching seat's) and return the most visited root move.
 
     Stops after ``iterations`` or ``seconds`` (whichever comes first; at least one iteration).
     ``reward(game)`` gives each seat's reward in [0, 1] at the end of a finished game (default:
-    :func:`scores_to_rewards` of ``scores()``).
+    :func:`scores_to_rewards` of ``scores()``). ``prune(game, legal)`` narrows the moves the
+    tree considers where a decision has too many (default :func:`candidate_moves`: Napoleon's
+    auction, call and discards, Daifugo's exchange, 7渡し and 10捨て); ``None`` searches every
+    legal move. ``scripted(game, root, rand)`` plays moves the tree does not choose between
+    (default :func:`scripted_moves`: in Napoleon's contract phases, the other seats' moves and
+    the searcher's own in later phases follow a policy), as ``(move, seen)``: a move the
+    searcher sees gets its own node, so the searcher's later decisions depend on it.
     """
     root = _Node(-1)
     start = time.perf_counter()
@@ -103,29 +140,50 @@ def ismcts(
         path = [node]
         # selection and expansion
         while not g.is_over:
+            if scripted is not None:
+                step = scripted(g, first, rng.random)
+                if step is not None:
+                    m, seen = step
+                    if seen:
+                        child = node.children.get(m)
+                        if child is None:
+                            child = node.children[m] = _Node(g.to_play)  # type: ignore[arg-type]
+                        node = child
+                        path.append(node)
+                    g.apply(m)
+                    continue
             legal = g.legal_moves()
+            if prune is not None:
+                legal = prune(g, legal)
             mover = g.to_play
             assert mover is not None
             children = node.children
-            untried = [m for m in legal if m not in children]
+            # one pass: count each existing child's availability, note untried moves, and
+            # (while none is untried) keep the best child by UCB
+            untried = None
+            best = -1.0
+            pick = legal[0]
             for m in legal:
                 c = children.get(m)
-                if c is not None:
-                    c.avail += 1
-            if untried:
+                if c is None:
+                    if untried is None:
+                        untried = [m]
+                    else:
+                        untried.append(m)
+                    continue
+                a = c.avail = c.avail + 1
+                if untried is None:
+                    n = c.visits
+                    v = c.total / n + exploration * sqrt(log(a) / n)
+                    if v > best:
+                        best, pick = v, m
+            if untried is not None:
                 m = untried[int(rng.random() * len(untried))]
                 child = children[m] = _Node(mover)
                 child.avail = 1
                 g.apply(m)
                 path.append(child)
                 break
-            best = -1.0
-            pick = legal[0]
-            for m in legal:
-                c = children[m]
-                v = c.total / c.visits + exploration * sqrt(log(c.avail) / c.visits)
-                if v > best:
-                    best, pick = v, m
             node = children[pick]
             g.apply(pick)
             path.append(node)
@@ -140,6 +198,8 @@ def ismcts(
     elapsed = time.perf_counter() - start
     assert first is not None
     legal_root = first.legal_moves()
+    if prune is not None:
+        legal_root = prune(first, legal_root)
     stats = {m: root.children[m] for m in legal_root if m in root.children}
     best_move = (
         max(stats, key=lambda m: (stats[m].visits, stats[m].total)) if stats else legal_root[0]

@@ -13,14 +13,14 @@ import random
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from torampu.cards import HONORS, card_list, parse_card, parse_cards
+from torampu.cards import card_list, parse_card, parse_cards
 from torampu.errors import TorampuError
 from torampu.game import Game
 from torampu.hell import BID_BASE as HELL_BID_BASE
 from torampu.hell import Hell
 from torampu.nap import Nap, nap_deck
-from torampu.napoleon import Napoleon
 from torampu.search.daifugo_sampler import pooled, sample_daifugo
+from torampu.search.napoleon_sampler import NapoleonSampler, sample_napoleon  # noqa: F401
 
 View = Mapping[str, Any]
 Sampler = Callable[[View, random.Random], Game]
@@ -156,104 +156,23 @@ def sample_nap(view: View, rng: random.Random) -> Game:
     return g
 
 
-def sample_napoleon(view: View, rng: random.Random, tries: int = 20) -> Game:
-    """A Napoleon deal consistent with ``view``, from the first trick on.
-
-    The cards the seat cannot see (other hands, and the Napoleon's discards unless the seat is
-    the Napoleon) are dealt at random, respecting the voids play has shown; a hidden adjutant
-    card lands wherever the draw puts it (in a hand, or among the discards: then the Napoleon is
-    alone, which the seat cannot yet tell). The widow is drawn from the Napoleon's cards. The
-    auction, the adjutant call, the discards and the tricks are replayed, and a sample is kept
-    only when it looks to the seat exactly like the real game (a play that was legal only by a
-    rule the void reading missed is drawn again). The auction, the call and the discards
-    themselves are not searched: :class:`SamplerError` there (the bot's heuristic answers),
-    as after a redeal.
-    """
-    from torampu.search.daifugo_sampler import SamplerError
-
-    if view.get("phase") != "play":
-        raise SamplerError("Napoleon is searched from the first trick on")
-    if view.get("redeals"):
-        raise SamplerError("a redealt Napoleon game is not rebuilt")
-    last: Exception | None = None
-    for _ in range(tries):
-        try:
-            return _napoleon_attempt(view, rng)
-        except (TorampuError, ValueError) as e:
-            last = e
-    raise SamplerError(f"no consistent Napoleon sample in {tries} tries: {last}")
-
-
-def _napoleon_attempt(view: View, rng: random.Random) -> Game:
-    from torampu.search.daifugo_sampler import SamplerError
-
-    n = view["players"]
-    seat = view["seat"]
-    rules = dict(view["rules"])
-    hand = parse_cards(view["hand"])
-    played, voids, order = _trick_info(n, view["tricks"], view["trick"])
-    nap = int(view["napoleon"])
-    k = int(view["discards_count"])
-    deck = _FULL | (sum(1 << c for c in range(52, 52 + int(rules.get("jokers", 0) or 0))))
-    seen = hand
-    for p in played:
-        seen |= p
-    shown = parse_cards(view.get("discards") or [])  # all of them to the Napoleon
-    seen |= shown
-    discards = shown
-    if seat != nap:  # the unshown discards: unseen cards the rules would not have shown
-        hide = {"all": _FULL, "honors": HONORS}.get(str(rules.get("reveal_discards")), 0)
-        fits = [c for c in range(64) if (deck & ~seen & ~hide) >> c & 1]
-        rng.shuffle(fits)
-        for c in fits[: k - shown.bit_count()]:
-            discards |= 1 << c
-        seen |= discards
-    need = [0 if s == seat else view["hand_sizes"][s] for s in range(n)]
-    dealt = deal_hidden(deck & ~seen, need, voids, rng)
-    dealt[seat] = hand
-    start = [dealt[s] | played[s] for s in range(n)]
-    # the widow: any widow_size of the Napoleon's cards before the discard
-    pool = card_list(start[nap] | discards)
-    rng.shuffle(pool)
-    widow = pool[: int(view["widow_size"])]
-    start[nap] = (start[nap] | discards) & ~parse_cards(widow)
-    g = Napoleon(
-        rules,
-        rng.getrandbits(63),
-        {"hands": [card_list(h) for h in start], "widow": widow},
-        view["dealer"],
-        first_bidder=view.get("first_bidder"),
-    )
-    for step in view["auction"]:
-        g.apply(g.parse_action(step["action"]))
-    if view.get("alone_declared"):
-        g.apply(g.parse_action("alone"))
-    else:
-        g.apply(g.parse_action(f"adjutant {view['adjutant_card']}"))
-    named = list(view.get("discards") or []) if seat == nap else card_list(discards)
-    g.apply(g.parse_action("discard " + " ".join(named)))
-    for c in order:
-        g.apply(c)
-    mine = g.view(seat)
-    for key, value in view.items():
-        if key not in ("legal_actions", "match") and mine.get(key) != value:
-            raise SamplerError(f"the replay does not reach the view: its {key} differs")
-    return g
-
-
-_SAMPLERS: dict[str, Sampler] = {
-    "hell": sample_hell,
-    "nap": sample_nap,
-    "daifugo": pooled(sample_daifugo),
-    "napoleon": pooled(sample_napoleon),
+_FACTORIES: dict[str, Callable[[], Sampler]] = {
+    "hell": lambda: sample_hell,
+    "nap": lambda: sample_nap,
+    "daifugo": lambda: pooled(sample_daifugo),
+    "napoleon": NapoleonSampler,
 }
 
 
 def sampler_for(game: str) -> Sampler:
-    """The sampler of a game (``TorampuError`` if there is none yet)."""
+    """A sampler for ``game`` (``TorampuError`` if there is none yet).
+
+    Each call returns a new sampler: some keep the last view's determinization to re-deal it
+    cheaply, so give each searcher its own.
+    """
     try:
-        return _SAMPLERS[game]
+        return _FACTORIES[game]()
     except KeyError:
         raise TorampuError(
-            f"no search sampler for {game!r} yet (games: {', '.join(_SAMPLERS)})"
+            f"no search sampler for {game!r} yet (games: {', '.join(_FACTORIES)})"
         ) from None

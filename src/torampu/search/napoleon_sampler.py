@@ -1,0 +1,350 @@
+"""The Napoleon sampler: determinizations rebuilt from one seat's view, in every phase.
+
+What the seat cannot see is dealt at random into *slots*: the other seats' hands (as many cards
+as each holds now), the widow until the Napoleon takes it, and the Napoleon's discards that the
+rules did not show (``reveal_discards``: a hidden discard is never a card the rules would have
+shown). Everything the seat has seen stays where it is: its hand, the cards played, the shown
+discards, the widow when the seat is the Napoleon taking it. Play restricts the slots:
+
+* a seat that did not follow the led suit (by the contract's effective suits: 裏J as a trump
+  under ``ura_jack_suit: trump``, a led joker requesting trumps, the joker following as a trump
+  in ``trump_top``) holds none of it — unless it played a card free to play anyway (a request
+  joker);
+* after a joker call (``play 3S call``, public) every seat that did not answer with the joker
+  does not hold it, nor does the caller.
+
+The adjutant is never assumed: while its card is unseen it lands wherever the deal puts it — in
+a hand (that seat is the adjutant), the Napoleon's own hand or among the hidden discards (the
+Napoleon is alone) — and the sample's adjutant follows the card. Bids and passes are public and
+replayed as they are; they do not shape the deal (no inference from bidding).
+
+A sample is built once per view (the deal as it was, found by replaying the auction, the call,
+the discards and the tricks on a fixed ``deal=``), checked against the view — from the seat,
+the sample must look exactly like the real game, every key of ``view(seat)`` — and then every
+further sample for that view is a clone of it with the hidden cards dealt again into the slots.
+That is a few microseconds instead of a replay; the state is consistent because nothing public
+depends on where the hidden cards are now (the tricks fix the played cards, the adjutant is
+recomputed from its card).
+
+>>> import random, torampu
+>>> g = torampu.new_game("napoleon", rules="classic", seed=5)
+>>> s = sample_napoleon(g.view(g.to_play), random.Random(1))
+>>> s.view(g.to_play) == g.view(g.to_play), s.hands == g.hands
+(True, False)
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from typing import Any
+
+from torampu.cards import HONORS, JOKER, JOKER_BIT, card_list, card_str, parse_card, parse_cards
+from torampu.errors import TorampuError
+from torampu.game import Game, Move
+from torampu.napoleon import (
+    CALL,
+    PHASE_EXCHANGE,
+    PHASE_PLAY,
+    SPEC,
+    Napoleon,
+)
+from torampu.search.daifugo_sampler import SamplerError
+from torampu.trick import NO_SUIT
+
+View = Mapping[str, Any]
+
+_IGNORED = frozenset({"match"})
+"""View keys a sample does not reproduce: a match's standings (a sample is one game)."""
+
+
+def _bits(cards: int) -> list[int]:
+    out = []
+    while cards:
+        low = cards & -cards
+        out.append(low.bit_length() - 1)
+        cards ^= low
+    return out
+
+
+class _Slot:
+    """A place hidden cards go: a seat's hand (``seat`` ≥ 0), the widow (-1), the discards (-2)."""
+
+    __slots__ = ("forbid", "seat", "size")
+
+    def __init__(self, seat: int, size: int, forbid: int) -> None:
+        self.seat = seat
+        self.size = size
+        self.forbid = forbid
+
+
+WIDOW = -1
+DISCARDS = -2
+
+
+class NapoleonBase:
+    """One view's consistent game and the slots its hidden cards may be dealt into."""
+
+    def __init__(self, view: View, rng: random.Random, tries: int = 20) -> None:
+        self.view = view
+        self.seat: int = int(view["seat"])
+        self._read(view)
+        last: Exception | None = None
+        for _ in range(tries):
+            try:
+                self.game, self.hidden = self._build(rng)
+                return
+            except (TorampuError, ValueError) as e:
+                last = e
+        raise SamplerError(f"no consistent Napoleon sample in {tries} tries: {last}")
+
+    # ------------------------------------------------------------------ reading the view
+    def _read(self, view: View) -> None:
+        if view.get("game") != "napoleon":
+            raise SamplerError("not a Napoleon view")
+        rules = SPEC.resolve(dict(view["rules"]))
+        self.rules = rules
+        n = self.n = int(view["players"])
+        seat = self.seat
+        ph = self.phase = str(view["phase"])
+        if ph == "over":
+            raise SamplerError("the game is over")
+        probe = Napoleon(rules, 0, None, int(view["dealer"]), view.get("first_bidder"))
+        self.deck = probe.deck_set
+        self.widow_size = probe.widow_size
+        self.hand = parse_cards(view["hand"])
+        self.nap = -1 if view.get("napoleon") is None else int(view["napoleon"])
+        self.exchanged = "discards_count" in view
+        shown = parse_cards(view.get("discards") or [])
+        self.shown_discards = shown
+        # the contract's following rules, for reading voids from the tricks
+        for step in view["auction"]:
+            probe.apply(probe.parse_action(step["action"]))
+        played = [0] * n
+        forbid = [0] * n
+        moves: list[Move] = []
+        tricks = [(t["cards"], bool(t.get("called"))) for t in view["tricks"]]
+        if view.get("trick"):
+            tricks.append((view["trick"], bool(view.get("call"))))
+        if tricks and probe.phase_id < PHASE_EXCHANGE and probe.napoleon < 0:
+            raise SamplerError("tricks before a contract")
+        masks = getattr(probe, "suit_masks", None)
+        lead_suit = getattr(probe, "lead_suit", None)
+        free = getattr(probe, "free", 0)
+        for cards, called in tricks:
+            led = NO_SUIT
+            for i, e in enumerate(cards):
+                c = parse_card(e["card"])
+                s = int(e["seat"])
+                played[s] |= 1 << c
+                if i == 0:
+                    assert lead_suit is not None
+                    led = lead_suit[c]
+                    moves.append(CALL if called else c)
+                    if called:
+                        forbid[s] |= JOKER_BIT
+                    continue
+                moves.append(c)
+                if called:
+                    if c == JOKER:
+                        continue
+                    forbid[s] |= JOKER_BIT
+                assert masks is not None
+                if not (masks[led] >> c & 1 or free >> c & 1):
+                    forbid[s] |= masks[led]  # did not follow: void in the led suit
+        self.played = played
+        self.moves = moves
+        self.forbid = forbid
+        known = self.hand | shown
+        for p in played:
+            known |= p
+        if ph == "exchange" and seat == self.nap:
+            known |= parse_cards(view.get("widow") or [])
+        self.pool = self.deck & ~known
+        slots: list[_Slot] = []
+        sizes = view["hand_sizes"]
+        for s in range(n):
+            if s != seat:
+                slots.append(_Slot(s, int(sizes[s]), forbid[s]))
+        if ph in ("bid", "adjutant") and not self.exchanged:
+            slots.append(_Slot(WIDOW, self.widow_size, 0))
+        if self.exchanged and seat != self.nap:
+            reveal = str(rules["reveal_discards"])
+            hide = {"all": self.deck, "honors": HONORS}.get(reveal, 0)
+            k = int(view["discards_count"]) - shown.bit_count()
+            slots.append(_Slot(DISCARDS, k, hide))
+        slots.sort(key=lambda sl: -sl.forbid.bit_count())  # the most constrained first
+        self.slots = slots
+        if sum(sl.size for sl in slots) != self.pool.bit_count():
+            raise SamplerError("the view's hand sizes do not add up to the unseen cards")
+        self.pool_bits = [1 << c for c in _bits(self.pool)]
+        adj = view.get("adjutant_card")
+        self.adj_card = -1 if adj is None else parse_card(adj)
+        self.all_played = 0
+        for p in played:
+            self.all_played |= p
+
+    # ------------------------------------------------------------------ dealing the hidden cards
+    def deal(self, rng: random.Random, tries: int = 8) -> dict[int, int] | None:
+        """The hidden cards dealt into the slots at random (slot -> card set), or ``None`` when
+        ``tries`` random deals all ran into a restriction."""
+        bits = list(self.pool_bits)
+        rand = rng.random
+        slots = self.slots
+        for _ in range(tries):
+            for i in range(len(bits) - 1, 0, -1):  # Fisher–Yates
+                j = int(rand() * (i + 1))
+                bits[i], bits[j] = bits[j], bits[i]
+            out: dict[int, int] = {}
+            rest = bits
+            at = 0
+            for sl in slots:
+                k = sl.size
+                bad = sl.forbid
+                if not bad:
+                    out[sl.seat] = sum(rest[at : at + k])
+                    at += k
+                    continue
+                got = 0
+                left = rest[:at]
+                taken = 0
+                for b in rest[at:]:
+                    if taken < k and not b & bad:
+                        got |= b
+                        taken += 1
+                    else:
+                        left.append(b)
+                if taken < k:
+                    break
+                out[sl.seat] = got
+                rest = left
+            else:
+                return out
+        return None
+
+    # ------------------------------------------------------------------ the first sample
+    def _build(self, rng: random.Random) -> tuple[Napoleon, dict[int, int]]:
+        view = self.view
+        n, seat, nap = self.n, self.seat, self.nap
+        adj = view.get("adjutant_card")
+        call = "alone" if view.get("alone_declared") else f"adjutant {adj}"
+        hidden = self.deal(rng, tries=50)
+        if hidden is None:
+            raise SamplerError("the restrictions of play leave no deal")
+        now = [hidden.get(s, 0) for s in range(n)]
+        now[seat] = self.hand
+        start = [now[s] | self.played[s] for s in range(n)]
+        if self.exchanged:
+            discards = self.shown_discards | hidden.get(DISCARDS, 0)
+            full = _bits(start[nap] | discards)
+            rng.shuffle(full)
+            widow = sum(1 << c for c in full[: self.widow_size])
+            start[nap] = (start[nap] | discards) & ~widow
+        elif self.phase == "exchange":
+            if seat == nap:
+                widow = parse_cards(view.get("widow") or [])
+            else:
+                cards = _bits(start[nap])
+                rng.shuffle(cards)
+                widow = sum(1 << c for c in cards[: self.widow_size])
+            start[nap] &= ~widow
+            discards = 0
+        else:
+            widow = hidden.get(WIDOW, 0)
+            discards = 0
+        g = Napoleon(
+            self.rules,
+            rng.getrandbits(63),
+            {"hands": [card_list(h) for h in start], "widow": card_list(widow)},
+            int(view["dealer"]),
+            first_bidder=view.get("first_bidder"),
+        )
+        for step in view["auction"]:
+            g.apply(g.parse_action(step["action"]))
+        g.redeals = int(view.get("redeals") or 0)
+        while g.phase_id < PHASE_PLAY:
+            if g.phase == "adjutant" and (adj or view.get("alone_declared")):
+                g.apply(g.parse_action(call))
+            elif g.phase == "exchange" and self.exchanged:
+                g.apply(g.parse_action("discard " + " ".join(card_list(discards))))
+            else:
+                break
+        for m in self.moves:
+            g.apply(m)
+        self.check(g)
+        return g, hidden
+
+    def check(self, g: Game) -> None:
+        """:class:`SamplerError` unless ``g`` looks to the seat exactly like the view."""
+        mine = g.view(self.seat)
+        for key, value in self.view.items():
+            if key not in _IGNORED and mine.get(key) != value:
+                raise SamplerError(f"the replay does not reach the view: its {key} differs")
+        if set(mine) - set(self.view) - _IGNORED:
+            raise SamplerError("the replay's view has keys the real one lacks")
+
+    # ------------------------------------------------------------------ further samples
+    def sample(self, rng: random.Random) -> Napoleon:
+        """A clone of the first sample with the hidden cards dealt again."""
+        base = self.game
+        g = base.clone()
+        assert isinstance(g, Napoleon)
+        hidden = self.deal(rng)
+        if hidden is None:
+            return g  # the first sample is always consistent
+        hands = g.hands
+        for s, cards in hidden.items():
+            if s >= 0:
+                hands[s] = cards
+        ph = g.phase_id
+        if WIDOW in hidden:
+            g.widow = hidden[WIDOW]
+        elif ph == PHASE_EXCHANGE and self.seat != self.nap:
+            held = _bits(hands[self.nap])
+            w = 0
+            for _ in range(self.widow_size):
+                w |= 1 << held.pop(int(rng.random() * len(held)))
+            g.widow = w
+        if DISCARDS in hidden:
+            g.discards = self.shown_discards | hidden[DISCARDS]
+        adj = self.adj_card
+        unseen = adj >= 0 and not self.all_played >> adj & 1
+        if ph == PHASE_PLAY and unseen and not g.alone_declared:
+            holder = self.nap
+            for s in range(self.n):
+                if hands[s] >> adj & 1:
+                    holder = s
+                    break
+            g.adj_seat = holder
+        return g
+
+
+class NapoleonSampler:
+    """``sampler(view, rng)``: a determinization of ``view``; the first call for a view builds
+    and checks it (:class:`NapoleonBase`), later calls for the same view object re-deal it."""
+
+    def __init__(self) -> None:
+        self._base: NapoleonBase | None = None
+
+    def __call__(self, view: View, rng: random.Random) -> Game:
+        base = self._base
+        if base is None or base.view is not view:
+            base = self._base = NapoleonBase(view, rng)
+            return base.game.clone()
+        return base.sample(rng)
+
+
+def sample_napoleon(view: View, rng: random.Random) -> Napoleon:
+    """One Napoleon determinization of ``view`` (built and checked from scratch)."""
+    base = NapoleonBase(view, rng)
+    return base.sample(rng)
+
+
+def hidden_summary(g: Napoleon, seat: int) -> tuple[Any, ...]:
+    """What a sample put where the seat cannot see (for tests: samples should differ)."""
+    return (
+        tuple(card_str(c) for s in range(g.n) if s != seat for c in _bits(g.hands[s])),
+        g.widow,
+        g.discards,
+        g.adj_seat,
+    )
