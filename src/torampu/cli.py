@@ -27,6 +27,7 @@ from rich.table import Table
 import torampu
 from torampu.bots import Bot, BotError, bot_kinds, make_bot
 from torampu.cli_games import Renderer, renderer_for
+from torampu.cli_serve import serve
 from torampu.cli_show import (
     MENU_MAX,
     Ctx,
@@ -578,6 +579,7 @@ app.add_typer(uecda_app, name="uecda")  # torampu uecda client / server
 
 
 app.command()(tournament)
+app.command()(serve)
 
 
 def main() -> None:

@@ -1,0 +1,329 @@
+"""Storage of the web tables: SQLAlchemy models, Alembic migrations, and the one write path.
+
+A table is stored as what it was created with (game, resolved rules, players, match length,
+seed), its seats, and the list of actions applied to it; the match itself is never stored, it is
+rebuilt by replaying the actions (the engine is pure and seeded, so the rebuild is exact).
+
+Every action goes through :meth:`Store.append_action`, one transaction that moves the table's
+``version`` from *v* to *v + 1* only if it is still *v* and inserts the action under that
+version (the primary key ``(table_id, version)`` refuses a second one): two writers can never
+both apply a move to the same version. The loser gets :class:`StaleVersion`.
+
+>>> s = Store("sqlite://")
+>>> s.create_table("t1", "hell", {"players": 3}, 3, 1, 7, "h", ["open"] * 3).version
+0
+>>> s.append_action("t1", 0, 0, "bid 1", "human")
+1
+>>> s.append_action("t1", 0, 1, "bid 0", "human")
+Traceback (most recent call last):
+...
+torampu.web.store.StaleVersion: table t1 is at version 1, not 0
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import (
+    BigInteger,
+    DateTime,
+    ForeignKey,
+    Integer,
+    String,
+    Text,
+    create_engine,
+    event,
+    func,
+    select,
+    update,
+)
+from sqlalchemy.engine import Engine
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
+from sqlalchemy.pool import StaticPool
+
+from torampu.errors import TorampuError
+
+MIGRATIONS = Path(__file__).parent / "migrations"
+
+
+class StoreError(TorampuError):
+    """A storage problem (no such table, a conflicting write)."""
+
+
+class StaleVersion(StoreError):
+    """Another writer applied an action first: the table's version moved on."""
+
+
+class Base(DeclarativeBase):
+    pass
+
+
+class TableRow(Base):
+    __tablename__ = "tables"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    game: Mapped[str] = mapped_column(String(16))
+    rules: Mapped[str] = mapped_column(Text)  # JSON: the resolved options
+    players: Mapped[int] = mapped_column(Integer)
+    games: Mapped[int] = mapped_column(Integer)
+    seed: Mapped[int] = mapped_column(BigInteger)
+    host_token: Mapped[str] = mapped_column(String(64))  # SHA-256 hex of the host token
+    status: Mapped[str] = mapped_column(String(16), default="waiting")
+    version: Mapped[int] = mapped_column(Integer, default=0)
+    created: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
+
+
+class SeatRow(Base):
+    __tablename__ = "seats"
+
+    table_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True
+    )
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    kind: Mapped[str] = mapped_column(String(8))  # open | human | bot
+    name: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    token: Mapped[str | None] = mapped_column(String(64), nullable=True)  # SHA-256 hex
+    bot: Mapped[str | None] = mapped_column(String(64), nullable=True)
+
+
+class ActionRow(Base):
+    __tablename__ = "actions"
+
+    table_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True
+    )
+    version: Mapped[int] = mapped_column(Integer, primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer)
+    action: Mapped[str] = mapped_column(String(200))
+    by: Mapped[str] = mapped_column(String(8))  # human | bot | away | timeout
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+@dataclass(frozen=True)
+class Seat:
+    seat: int
+    kind: str
+    name: str | None
+    token: str | None
+    bot: str | None
+
+
+@dataclass(frozen=True)
+class Action:
+    version: int
+    seat: int
+    action: str
+    by: str
+
+
+@dataclass(frozen=True)
+class Table:
+    id: str
+    game: str
+    rules: dict[str, Any]
+    players: int
+    games: int
+    seed: int
+    host_token: str
+    status: str
+    version: int
+    created: datetime
+    seats: tuple[Seat, ...]
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+def normalize_url(url: str) -> str:
+    """The SQLAlchemy URL of a ``--database`` value: ``postgresql://`` uses psycopg 3."""
+    for prefix in ("postgresql://", "postgres://"):
+        if url.startswith(prefix):
+            return "postgresql+psycopg://" + url[len(prefix) :]
+    return url
+
+
+def migrate(engine: Engine) -> None:
+    """Create or upgrade the schema to the newest Alembic revision."""
+    from alembic import command
+    from alembic.config import Config
+
+    cfg = Config()
+    cfg.set_main_option("script_location", str(MIGRATIONS))
+    with engine.begin() as conn:
+        cfg.attributes["connection"] = conn
+        command.upgrade(cfg, "head")
+
+
+class Store:
+    """The database of the web tables (SQLite or PostgreSQL, by URL)."""
+
+    def __init__(self, url: str) -> None:
+        url = normalize_url(url)
+        self.url = url
+        self.dialect = url.split(":", 1)[0].split("+", 1)[0]
+        kwargs: dict[str, Any] = {}
+        if self.dialect == "sqlite":
+            kwargs["connect_args"] = {"check_same_thread": False}
+            if url in ("sqlite://", "sqlite:///:memory:"):
+                kwargs["poolclass"] = StaticPool
+        else:
+            kwargs["pool_pre_ping"] = True
+        self.engine = create_engine(url, **kwargs)
+        if self.dialect == "sqlite":
+            event.listen(self.engine, "connect", _sqlite_pragmas)
+        migrate(self.engine)
+        self._session = sessionmaker(self.engine, expire_on_commit=False)
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    # ---------------------------------------------------------------- reads
+    def table(self, table_id: str) -> Table | None:
+        with self._session() as s:
+            row = s.get(TableRow, table_id)
+            return None if row is None else self._table(s, row)
+
+    def tables(self, limit: int = 200) -> list[Table]:
+        with self._session() as s:
+            rows = s.scalars(select(TableRow).order_by(TableRow.created.desc()).limit(limit))
+            return [self._table(s, r) for r in rows]
+
+    def table_ids(self, status: str | None = None) -> list[str]:
+        with self._session() as s:
+            q = select(TableRow.id)
+            if status is not None:
+                q = q.where(TableRow.status == status)
+            return list(s.scalars(q))
+
+    def count_tables(self) -> int:
+        with self._session() as s:
+            return int(s.scalar(select(func.count()).select_from(TableRow)) or 0)
+
+    def actions(self, table_id: str) -> list[Action]:
+        with self._session() as s:
+            rows = s.scalars(
+                select(ActionRow).where(ActionRow.table_id == table_id).order_by(ActionRow.version)
+            )
+            return [Action(r.version, r.seat, r.action, r.by) for r in rows]
+
+    def _table(self, s: Session, row: TableRow) -> Table:
+        seats = s.scalars(select(SeatRow).where(SeatRow.table_id == row.id).order_by(SeatRow.seat))
+        return Table(
+            row.id,
+            row.game,
+            json.loads(row.rules),
+            row.players,
+            row.games,
+            row.seed,
+            row.host_token,
+            row.status,
+            row.version,
+            row.created,
+            tuple(Seat(x.seat, x.kind, x.name, x.token, x.bot) for x in seats),
+        )
+
+    # ---------------------------------------------------------------- writes
+    def create_table(
+        self,
+        table_id: str,
+        game: str,
+        rules: dict[str, Any],
+        players: int,
+        games: int,
+        seed: int,
+        host_token: str,
+        seats: list[str],
+    ) -> Table:
+        """Store a new table; ``seats`` holds ``"open"`` or a bot spec per seat."""
+        with self._session.begin() as s:
+            row = TableRow(
+                id=table_id,
+                game=game,
+                rules=json.dumps(rules, sort_keys=True),
+                players=players,
+                games=games,
+                seed=seed,
+                host_token=host_token,
+                status="waiting",
+                version=0,
+                created=_now(),
+            )
+            s.add(row)
+            s.flush()
+            for i, spec in enumerate(seats):
+                bot = None if spec == "open" else spec
+                s.add(SeatRow(table_id=table_id, seat=i, kind="bot" if bot else "open", bot=bot))
+        table = self.table(table_id)
+        assert table is not None
+        return table
+
+    def set_seat(
+        self,
+        table_id: str,
+        seat: int,
+        kind: str,
+        name: str | None = None,
+        token: str | None = None,
+        bot: str | None = None,
+        only_if_open: bool = False,
+    ) -> bool:
+        """Change a seat; with ``only_if_open`` only an open seat (``False`` if it was taken)."""
+        with self._session.begin() as s:
+            q = update(SeatRow).where(SeatRow.table_id == table_id, SeatRow.seat == seat)
+            if only_if_open:
+                q = q.where(SeatRow.kind == "open")
+            done = s.execute(q.values(kind=kind, name=name, token=token, bot=bot))
+            return bool(done.rowcount)  # type: ignore[attr-defined]
+
+    def set_status(self, table_id: str, status: str) -> None:
+        with self._session.begin() as s:
+            s.execute(update(TableRow).where(TableRow.id == table_id).values(status=status))
+
+    def append_action(
+        self, table_id: str, version: int, seat: int, action: str, by: str, status: str = ""
+    ) -> int:
+        """Store the action that moves ``table_id`` from ``version`` to ``version + 1`` (and
+        its new ``status`` if given); :class:`StaleVersion` if the table is no longer there."""
+        values: dict[str, Any] = {"version": version + 1}
+        if status:
+            values["status"] = status
+        try:
+            with self._session.begin() as s:
+                moved = s.execute(
+                    update(TableRow)
+                    .where(TableRow.id == table_id, TableRow.version == version)
+                    .values(**values)
+                )
+                if not moved.rowcount:  # type: ignore[attr-defined]
+                    now = s.scalar(select(TableRow.version).where(TableRow.id == table_id))
+                    if now is None:
+                        raise StoreError(f"no table {table_id}")
+                    raise StaleVersion(f"table {table_id} is at version {now}, not {version}")
+                s.add(
+                    ActionRow(
+                        table_id=table_id,
+                        version=version + 1,
+                        seat=seat,
+                        action=action,
+                        by=by,
+                        at=_now(),
+                    )
+                )
+        except IntegrityError:
+            raise StaleVersion(f"table {table_id}: version {version + 1} was written") from None
+        return version + 1
+
+
+def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
+    cur = dbapi_conn.cursor()
+    cur.execute("PRAGMA foreign_keys=ON")
+    cur.execute("PRAGMA journal_mode=WAL")
+    cur.execute("PRAGMA synchronous=NORMAL")
+    cur.execute("PRAGMA busy_timeout=5000")
+    cur.close()

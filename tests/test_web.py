@@ -1,0 +1,435 @@
+"""The web server (``torampu serve``): every HTTP route and websocket message, bad input that
+changes nothing, reconnection, absence and turn timers, restarts, two writers, and the leak test.
+
+The server runs in-process (Starlette's TestClient) on a temporary SQLite store; bots move with
+no delay. Storage against PostgreSQL is in ``test_web_store.py``.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import torampu
+from torampu.cards import card_str
+from torampu.testing import cards_mentioned
+from torampu.web.store import Store
+from web_helpers import auth, client, new_table, play_through
+
+
+# ------------------------------------------------------------------------------------ HTTP
+def test_health_games_bots(tmp_path: Path) -> None:
+    with client(tmp_path) as c:
+        h = c.get("/api/health")
+        assert h.status_code == 200
+        assert h.json() == {"status": "ok", "database": "sqlite", "tables": 0, "version": "0.1.0"}
+        games = {g["name"]: g for g in c.get("/api/games").json()["games"]}
+        assert set(games) == {"napoleon", "nap", "hell", "daifugo"}
+        assert "classic" in games["napoleon"]["presets"]
+        assert "yaita" in games["daifugo"]["presets"]
+        assert {o["name"] for o in games["napoleon"]["options"]} >= {"killers", "joker_mode"}
+        assert games["napoleon"]["players"]["default"] == 5
+        specs = [b["spec"] for b in c.get("/api/bots").json()["bots"]]
+        assert "heuristic" in specs and "random" in specs
+    assert (tmp_path / "torampu.db").exists()  # created on first start
+
+
+def test_the_page_is_served(tmp_path: Path) -> None:
+    with client(tmp_path) as c:
+        for path in ("/", "/t/abc", "/t/abc/replay/0"):
+            r = c.get(path)
+            assert r.status_code == 200
+            assert "<html" in r.text.lower()
+
+
+def test_create_join_seat_start(tmp_path: Path) -> None:
+    with client(tmp_path) as c:
+        r = c.post(
+            "/api/tables",
+            json={
+                "game": "hell",
+                "rules": {"hook": False},
+                "players": 4,
+                "games": 3,
+                "seats": ["open", "bot:random", "open", "open"],
+            },
+        )
+        assert r.status_code == 201, r.text
+        table, host = r.json()["table"], r.json()["host_token"]
+        tid = table["id"]
+        assert table["status"] == "waiting" and table["players"] == 4 and table["games"] == 3
+        assert table["rules"]["hook"] is False
+        assert [s["kind"] for s in table["seats"]] == ["open", "bot", "open", "open"]
+        j = c.post(f"/api/tables/{tid}/join", json={"name": "Aki"}).json()
+        assert j["seat"] == 0 and j["table"]["seats"][0] == {
+            "seat": 0,
+            "kind": "human",
+            "name": "Aki",
+            "bot": None,
+            "connected": False,
+            "away": False,
+        }
+        assert c.post(f"/api/tables/{tid}/join", json={"name": "Ben", "seat": 0}).status_code == 409
+        assert c.post(f"/api/tables/{tid}/join", json={"name": "Ben", "seat": 1}).status_code == 409
+        assert c.post(f"/api/tables/{tid}/join", json={"name": "Ben", "seat": 9}).status_code == 404
+        assert c.post(f"/api/tables/{tid}/join", json={"name": ""}).status_code == 400
+        assert c.post(f"/api/tables/{tid}/join", json={"name": "B", "seat": "2"}).status_code == 400
+        assert (
+            c.post(f"/api/tables/{tid}/join", json={"name": "Ben", "seat": 2}).json()["seat"] == 2
+        )
+        # seats: host only, before the start
+        seat3 = f"/api/tables/{tid}/seats/3"
+        assert c.post(seat3, json={"bot": "heuristic"}).status_code == 401
+        assert c.post(seat3, json={"bot": "heuristic"}, headers=auth("nope")).status_code == 403
+        assert c.post(seat3, json={"bot": "nosuch"}, headers=auth(host)).status_code == 400
+        assert c.post(seat3, json={"x": 1}, headers=auth(host)).status_code == 400
+        t = c.post(seat3, json={"bot": "heuristic"}, headers=auth(host)).json()
+        assert t["seats"][3]["kind"] == "bot" and t["seats"][3]["bot"] == "heuristic"
+        t = c.post(seat3, json={"open": True}, headers=auth(host)).json()
+        assert t["seats"][3]["kind"] == "open"
+        start = f"/api/tables/{tid}/start"
+        r = c.post(start, json={}, headers=auth(host))
+        assert r.status_code == 409 and "seat 3" in r.json()["error"]["message"]
+        assert c.get(f"/api/tables/{tid}").json()["status"] == "waiting"
+        assert c.post(start, json={"fill": "heuristic"}, headers=auth("bad")).status_code == 403
+        t = c.post(start, json={"fill": "heuristic"}, headers=auth(host)).json()
+        assert t["status"] == "playing" and t["seats"][3]["bot"] == "heuristic"
+        assert c.post(start, json={"fill": "heuristic"}, headers=auth(host)).status_code == 409
+        assert c.post(seat3, json={"open": True}, headers=auth(host)).status_code == 409
+        assert c.post(f"/api/tables/{tid}/join", json={"name": "Cy"}).status_code == 409
+        listed = c.get("/api/tables").json()["tables"]
+        assert [x["id"] for x in listed] == [tid]
+        assert c.get("/api/health").json()["tables"] == 1
+
+
+@pytest.mark.parametrize(
+    ("body", "status", "words"),
+    [
+        ({"game": "chess"}, 400, "unknown game"),
+        ({"game": "napoleon", "rules": {"killerz": True}}, 400, "killerz"),
+        ({"game": "napoleon", "rules": "nosuch"}, 400, "nosuch"),
+        ({"game": "napoleon", "players": 12}, 400, "players"),
+        ({"game": "napoleon", "games": 0}, 400, "games"),
+        ({"game": "napoleon", "games": "5"}, 400, "games"),
+        ({"game": "napoleon", "seats": ["open"]}, 400, "seats"),
+        ({"game": "napoleon", "seats": ["open", "bot:zzz", "open", "open", "open"]}, 400, "zzz"),
+        ({"game": "napoleon", "seats": "open"}, 400, "seats"),
+        ({}, 400, "game"),
+    ],
+)
+def test_create_rejects_bad_tables(
+    tmp_path: Path, body: dict[str, Any], status: int, words: str
+) -> None:
+    with client(tmp_path) as c:
+        r = c.post("/api/tables", json=body)
+        assert r.status_code == status, r.text
+        assert words in r.json()["error"]["message"]
+        assert c.get("/api/tables").json()["tables"] == []
+
+
+def test_malformed_and_oversized_bodies(tmp_path: Path) -> None:
+    with client(tmp_path) as c:
+        r = c.post("/api/tables", content=b"{nope", headers={"content-type": "application/json"})
+        assert r.status_code == 400 and r.json()["error"]["code"] == "bad_request"
+        r = c.post("/api/tables", content=b"[1, 2]")
+        assert r.status_code == 400 and "object" in r.json()["error"]["message"]
+        r = c.post("/api/tables", content=b'{"game": "' + b"x" * 70000 + b'"}')
+        assert r.status_code == 413
+        assert c.get("/api/tables/nosuch").status_code == 404
+        assert c.post("/api/tables/nosuch/join", json={"name": "A"}).status_code == 404
+        assert c.get("/api/tables").json()["tables"] == []
+
+
+# ------------------------------------------------------------------------------------ websocket
+def _hello(ws: Any, token: str | None, version: int | None = None) -> dict[str, Any]:
+    ws.send_json({"type": "hello", "token": token, "version": version})
+    msg = ws.receive_json()
+    assert msg["type"] == "snapshot", msg
+    return msg
+
+
+def _error(ws: Any, payload: Any, code: str) -> dict[str, Any]:
+    if isinstance(payload, bytes):
+        ws.send_bytes(payload)
+    elif isinstance(payload, str):
+        ws.send_text(payload)
+    else:
+        ws.send_json(payload)
+    msg = ws.receive_json()
+    assert msg["type"] == "error" and msg["code"] == code, msg
+    assert msg["message"]
+    return msg
+
+
+def test_every_bad_message_gets_an_error_and_changes_nothing(tmp_path: Path) -> None:
+    with client(tmp_path) as c:
+        # before the start: the snapshot has no view and acting is refused
+        r = c.post("/api/tables", json={"game": "napoleon", "rules": "classic", "games": 1})
+        tid, host = r.json()["table"]["id"], r.json()["host_token"]
+        tok0 = c.post(f"/api/tables/{tid}/join", json={"name": "A", "seat": 0}).json()["token"]
+        tok1 = c.post(f"/api/tables/{tid}/join", json={"name": "B", "seat": 1}).json()["token"]
+        with c.websocket_connect(f"/ws/tables/{tid}") as ws:
+            _error(ws, {"type": "act", "action": "pass"}, "bad_message")  # hello first
+            _error(ws, {"type": "hello", "token": "forged"}, "unauthorized")
+            _error(ws, {"type": "hello", "token": 5}, "unauthorized")
+            snap = _hello(ws, tok0)
+            assert snap["seat"] == 0 and snap["view"] is None and snap["legal"] == []
+            _error(ws, {"type": "act", "action": "pass", "version": 0}, "not_started")
+        c.post(f"/api/tables/{tid}/start", json={"fill": "heuristic"}, headers=auth(host))
+        with c.websocket_connect(f"/ws/tables/{tid}") as ws0:
+            snap = _hello(ws0, tok1)  # seat 0 deals: seat 1 bids first
+            version, view = snap["version"], snap["view"]
+            assert version == 0 and snap["legal"]
+            assert snap["seat"] == 1 and view["seat"] == 1 and view["hand"]
+            _error(ws0, "{not json", "bad_message")
+            _error(ws0, b"\x00\x01", "bad_message")
+            _error(ws0, [1, 2], "bad_message")
+            _error(ws0, {"kind": "act"}, "bad_message")
+            _error(ws0, {"type": "dance"}, "bad_message")
+            _error(ws0, {"type": "act", "action": "x" * 20000}, "too_large")
+            _error(ws0, {"type": "act", "action": "bid 99Z", "version": version}, "illegal")
+            e = _error(ws0, {"type": "act", "action": "play AS", "version": version}, "illegal")
+            assert "play AS" in e["message"]
+            _error(ws0, {"type": "act", "action": 7, "version": version}, "bad_message")
+            _error(ws0, {"type": "act", "action": "pass", "version": version - 1}, "stale_version")
+            ws0.send_json({"type": "ping"})
+            assert ws0.receive_json() == {"type": "pong"}
+            # nothing changed: the same version and view
+            again = _hello(ws0, tok1, version)
+            assert again["version"] == version and again["view"] == view
+            with c.websocket_connect(f"/ws/tables/{tid}") as ws1:
+                other = _hello(ws1, tok0)
+                assert other["legal"] == []
+                _error(ws1, {"type": "act", "action": "pass", "version": version}, "not_your_turn")
+            with c.websocket_connect(f"/ws/tables/{tid}") as spectator:
+                watch = _hello(spectator, None)
+                assert watch["seat"] is None and watch["view"]["hand"] is None
+                _error(spectator, {"type": "act", "action": "pass"}, "unauthorized")
+        assert c.get(f"/api/tables/{tid}").json()["version"] == version
+        with c.websocket_connect("/ws/tables/nosuch") as ws:
+            assert ws.receive_json()["code"] == "not_found"
+
+
+def test_a_whole_match_over_the_websocket_then_records_and_replays(tmp_path: Path) -> None:
+    with client(tmp_path) as c:
+        tid, _, (tok,) = new_table(c, "nap", None, games=2)
+        with c.websocket_connect(f"/ws/tables/{tid}") as ws:
+            last = play_through(ws, first=_hello(ws, tok))
+        assert last["table"]["status"] == "over" and last["table"]["games_played"] == 2
+        assert last["legal"] == []
+        finished = c.get(f"/api/tables/{tid}/games").json()["games"]
+        assert [g["index"] for g in finished] == [0, 1]
+        rec = c.get(f"/api/tables/{tid}/games/1/record")
+        assert rec.status_code == 200 and "attachment" in rec.headers["content-disposition"]
+        g = torampu.replay(rec.json())
+        assert g.is_over and g.result() == finished[1]["result"]
+        whole = c.get(f"/api/tables/{tid}/record").json()
+        m = torampu.replay_match(whole)
+        assert m.is_over and m.standings()["totals"] == last["view"]["match"]["totals"]
+        rp = c.get(f"/api/tables/{tid}/games/0/replay", params={"seat": 0}).json()
+        first = torampu.replay(c.get(f"/api/tables/{tid}/games/0/record").json())
+        assert len(rp["steps"]) == len(first.history) + 1
+        assert rp["steps"][0]["action"] is None and rp["steps"][-1]["view"] == first.view(0)
+        watch = c.get(f"/api/tables/{tid}/games/0/replay").json()["steps"]
+        assert all(s["view"]["hand"] is None for s in watch)
+        assert c.get(f"/api/tables/{tid}/games/2/record").status_code == 404
+        assert c.get(f"/api/tables/{tid}/games/0/replay", params={"seat": 9}).status_code == 404
+
+
+def test_the_match_record_waits_for_the_end(tmp_path: Path) -> None:
+    with client(tmp_path) as c:
+        tid, _, _ = new_table(c, "hell", None, games=2)
+        r = c.get(f"/api/tables/{tid}/record")
+        assert r.status_code == 409 and r.json()["error"]["code"] == "not_over"
+
+
+def test_reconnect_gets_a_fresh_snapshot(tmp_path: Path) -> None:
+    with client(tmp_path) as c:
+        tid, _, (tok,) = new_table(c, "napoleon", "classic")
+        with c.websocket_connect(f"/ws/tables/{tid}") as ws:
+            before = play_through(
+                ws,
+                first=_hello(ws, tok),
+                until=lambda m: m["view"]["phase"] == "play" and m["legal"],
+            )
+        assert c.get(f"/api/tables/{tid}").json()["seats"][0]["connected"] is False
+        with c.websocket_connect(f"/ws/tables/{tid}") as ws:
+            snap = _hello(ws, tok, before["version"])
+            assert snap["version"] == before["version"] and snap["view"] == before["view"]
+            assert snap["table"]["seats"][0]["connected"] is True
+            assert play_through(ws, first=snap)["table"]["status"] == "over"
+
+
+# ------------------------------------------------------------------------------------ leaks
+def _hidden_at(record: dict[str, Any], version: int, seat: int | None) -> tuple[Any, int]:
+    """The match replayed to ``version`` actions, and the cards hidden from ``seat`` then."""
+    m = torampu.new_match(
+        record["game"], record["rules"], games=record["games"], seed=record["seed"]
+    )
+    actions = [a for g in record["records"] for a in g["actions"]]
+    for a in actions[:version]:
+        m.play(a["action"])
+    return m, m.game.hidden_from(seat)
+
+
+@pytest.mark.parametrize(
+    ("game", "rules", "games"),
+    [
+        ("napoleon", "classic", 1),
+        ("napoleon", "house-001", 1),
+        ("daifugo", "yaita", 2),
+        ("hell", None, 2),
+    ],
+)
+def test_no_message_ever_names_a_card_the_seat_may_not_know(
+    tmp_path: Path, game: str, rules: str | None, games: int
+) -> None:
+    """Every message seat 0 (and a spectator) receives through a whole match: its view is the
+    engine's ``view(seat)`` at that version, and nothing in it names a card hidden from the seat
+    then (the other hands, unshown discards, a secret adjutant's holder; a Daifugo exchange)."""
+    with client(tmp_path) as c:
+        tid, _, (tok,) = new_table(c, game, rules, games=games)
+        seen: list[dict[str, Any]] = []
+        watched: list[dict[str, Any]] = []
+        with c.websocket_connect(f"/ws/tables/{tid}") as spectator:
+            watched.append(_hello(spectator, None))
+            with c.websocket_connect(f"/ws/tables/{tid}") as ws:
+                ws.send_json({"type": "hello", "token": tok, "version": None})
+                play_through(ws, seen=seen)
+            while watched[-1]["table"]["status"] != "over":
+                watched.append(spectator.receive_json())
+        record = c.get(f"/api/tables/{tid}/record").json()
+    snapshots = [m for m in seen if m["type"] == "snapshot"]
+    assert len(snapshots) > 10
+    for seat, messages in ((0, snapshots), (None, watched)):
+        for msg in messages:
+            m, hidden = _hidden_at(record, msg["version"], seat)
+            assert msg["view"] == m.view(seat)
+            assert msg["legal"] == (m.legal_actions() if m.to_play == seat is not None else [])
+            # the legal actions name cards without placing them (``adjutant AS``); the match
+            # block speaks of finished games only (a past upcard may be in a hand of this deal)
+            # and is compared whole with the engine's just above
+            rest = {k: v for k, v in msg.items() if k != "legal"}
+            rest["view"] = {k: v for k, v in (msg["view"] or {}).items() if k != "match"}
+            leaked = cards_mentioned(json.loads(json.dumps(rest))) & hidden
+            assert not leaked, (
+                seat,
+                msg["version"],
+                [card_str(x) for x in range(53) if leaked >> x & 1],
+            )
+
+
+def test_another_seats_discard_is_shown_without_its_cards(tmp_path: Path) -> None:
+    with client(tmp_path) as c:
+        tid, _, (tok,) = new_table(c, "napoleon", "classic")
+        with c.websocket_connect(f"/ws/tables/{tid}") as ws:
+            ws.send_json({"type": "hello", "token": tok, "version": None})
+            seen: list[dict[str, Any]] = []
+            play_through(ws, seen=seen)
+        record = c.get(f"/api/tables/{tid}/games/0/record").json()
+    napoleon = record["result"]["napoleon"]
+    lasts = [m["last"] for m in seen if m["type"] == "snapshot" and m["last"]]
+    discards = [x for x in lasts if x["action"].startswith("discard")]
+    assert discards
+    if napoleon != 0:
+        assert all(x["action"] == "discard" for x in discards)
+    else:
+        assert all(len(x["action"].split()) > 1 for x in discards)
+
+
+# ------------------------------------------------------------------------------------ restart
+def test_a_restart_mid_game_resumes_exactly(tmp_path: Path) -> None:
+    with client(tmp_path) as c:
+        tid, _, (tok,) = new_table(c, "napoleon", "house-001", games=2)
+        with c.websocket_connect(f"/ws/tables/{tid}") as ws:
+            before = play_through(
+                ws,
+                first=_hello(ws, tok),
+                until=lambda m: (
+                    m["view"]["phase"] == "play" and len(m["view"]["tricks"]) >= 3 and m["legal"]
+                ),
+            )
+    # the server is gone; a new one on the same data directory
+    with client(tmp_path) as c:
+        assert c.get(f"/api/tables/{tid}").json()["version"] == before["version"]
+        with c.websocket_connect(f"/ws/tables/{tid}") as ws:
+            snap = _hello(ws, tok, before["version"])
+            assert snap["view"] == before["view"] and snap["legal"] == before["legal"]
+            last = play_through(ws, first=snap)
+        assert last["table"]["status"] == "over"
+        record = c.get(f"/api/tables/{tid}/record").json()
+    m = torampu.replay_match(record)
+    assert m.is_over and m.standings()["totals"] == last["view"]["match"]["totals"]
+
+
+def test_bots_resume_after_a_restart_without_anyone_connected(tmp_path: Path) -> None:
+    with client(tmp_path, bot_delay=30.0) as c:  # bots too slow to move before the stop
+        tid, _, _ = new_table(c, "hell", None, games=2, humans=0)
+        assert c.get(f"/api/tables/{tid}").json()["version"] == 0
+    with client(tmp_path) as c:
+        for _ in range(400):
+            t = c.get(f"/api/tables/{tid}").json()
+            if t["status"] == "over":
+                break
+            time.sleep(0.02)
+        assert t["status"] == "over" and t["version"] > 0
+
+
+# ------------------------------------------------------------------------------------ absence
+def test_an_absent_player_is_replaced_by_a_bot_until_they_return(tmp_path: Path) -> None:
+    with client(tmp_path, away_timeout=0.3) as c:
+        tid, _, (_tok,) = new_table(c, "hell", None, games=3)
+        # never connected: after the timeout the stand-in plays seat 0
+        for _ in range(300):
+            t = c.get(f"/api/tables/{tid}").json()
+            if t["status"] == "over":
+                break
+            time.sleep(0.02)
+        assert t["status"] == "over" and t["seats"][0]["away"] is False
+    store = Store(f"sqlite:///{tmp_path / 'torampu.db'}")
+    by = {a.by for a in store.actions(tid) if a.seat == 0}
+    store.close()
+    assert by == {"away"}
+
+
+def test_a_present_player_keeps_the_seat_and_a_slow_one_times_out(tmp_path: Path) -> None:
+    with client(tmp_path, away_timeout=30.0, turn_timeout=0.3) as c:
+        tid, _, (tok,) = new_table(c, "hell", None, games=1)
+        with c.websocket_connect(f"/ws/tables/{tid}") as ws:
+            _hello(ws, tok)
+            # connected, but idle: each of our turns is made after turn_timeout, as "timeout"
+            while True:
+                msg = ws.receive_json()
+                if msg["type"] == "snapshot" and msg["table"]["status"] == "over":
+                    break
+    store = Store(f"sqlite:///{tmp_path / 'torampu.db'}")
+    by = {a.by for a in store.actions(tid) if a.seat == 0}
+    store.close()
+    assert by == {"timeout"}
+
+
+# ------------------------------------------------------------------------------------ writers
+def test_two_servers_on_one_database_never_both_apply_a_move(tmp_path: Path) -> None:
+    with client(tmp_path) as a:
+        tid, _host, toks = new_table(a, "napoleon", "classic", humans=5)
+        with client(tmp_path) as b:  # a second process on the same store
+            with a.websocket_connect(f"/ws/tables/{tid}") as wa:
+                sa = _hello(wa, toks[1])  # seat 1 bids first (seat 0 deals)
+                with b.websocket_connect(f"/ws/tables/{tid}") as wb:
+                    sb = _hello(wb, toks[1])
+                    assert sa["version"] == sb["version"] == 0 and sa["legal"] == sb["legal"]
+                    wa.send_json({"type": "act", "action": "pass", "version": 0})
+                    assert wa.receive_json()["version"] == 1
+                    # b still holds version 0 in memory: its write must lose, then b reloads
+                    bid = next(x for x in sb["legal"] if x != "pass")
+                    _error(wb, {"type": "act", "action": bid, "version": 0}, "stale_version")
+                    fresh = _hello(wb, toks[1], 0)
+                    assert fresh["version"] == 1 and fresh["legal"] == []
+            assert b.get(f"/api/tables/{tid}").json()["version"] == 1
+    store = Store(f"sqlite:///{tmp_path / 'torampu.db'}")
+    assert [(x.version, x.action) for x in store.actions(tid)] == [(1, "pass")]
+    store.close()

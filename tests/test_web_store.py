@@ -1,0 +1,96 @@
+"""Storage of the web tables, against SQLite always and PostgreSQL (127.0.0.1:5432) when it is
+reachable — in CI it must be: ``web_helpers.postgres_database`` fails there instead of skipping.
+
+The same tests run on both: migrations (twice: the second start finds the schema current), the
+write path with its version check (two stores, one database: one write wins), and a whole
+server — a game played, the server stopped mid-game and started again, the game finished.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from sqlalchemy import inspect, text
+
+import torampu
+from torampu.web.store import StaleVersion, Store, StoreError
+from web_helpers import client, new_table, play_through, postgres_database
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path / 'torampu.db'}"
+    else:
+        with postgres_database() as u:
+            yield u
+
+
+def test_migrations_create_the_schema_once(url: str) -> None:
+    s = Store(url)
+    names = set(inspect(s.engine).get_table_names())
+    assert {"tables", "seats", "actions", "alembic_version"} <= names
+    with s.engine.connect() as conn:
+        assert conn.execute(text("select version_num from alembic_version")).scalar() == "0001"
+    s.close()
+    again = Store(url)  # a second start: nothing to do, nothing lost
+    assert again.count_tables() == 0
+    again.close()
+
+
+def test_tables_seats_and_actions_round_trip(url: str) -> None:
+    s = Store(url)
+    big_seed = 2**62 + 12345  # seeds are 63-bit
+    t = s.create_table("abc", "napoleon", {"players": 5}, 5, 3, big_seed, "h" * 64, ["open"] * 5)
+    assert (t.seed, t.version, t.status, t.games) == (big_seed, 0, "waiting", 3)
+    assert s.set_seat("abc", 1, "human", "Aki", "x" * 64, None, only_if_open=True)
+    assert not s.set_seat("abc", 1, "human", "Ben", "y" * 64, None, only_if_open=True)
+    s.set_seat("abc", 2, "bot", bot="ismcts:think=0.3")
+    s.set_status("abc", "playing")
+    assert s.append_action("abc", 0, 1, "pass", "human") == 1
+    assert s.append_action("abc", 1, 2, "bid 13S", "bot", status="playing") == 2
+    t2 = s.table("abc")
+    assert t2 is not None and t2.version == 2 and t2.status == "playing"
+    assert [(x.kind, x.name, x.bot) for x in t2.seats][:3] == [
+        ("open", None, None),
+        ("human", "Aki", None),
+        ("bot", None, "ismcts:think=0.3"),
+    ]
+    assert [(a.version, a.seat, a.action, a.by) for a in s.actions("abc")] == [
+        (1, 1, "pass", "human"),
+        (2, 2, "bid 13S", "bot"),
+    ]
+    assert s.table_ids("playing") == ["abc"] and s.table("nope") is None
+    with pytest.raises(StoreError, match="no table"):
+        s.append_action("nope", 0, 0, "pass", "human")
+    s.close()
+
+
+def test_two_writers_on_one_version_one_wins(url: str) -> None:
+    a, b = Store(url), Store(url)
+    a.create_table("t", "hell", {"players": 3}, 3, 1, 1, "h", ["open"] * 3)
+    assert a.append_action("t", 0, 0, "bid 1", "human") == 1
+    with pytest.raises(StaleVersion, match="at version 1, not 0"):
+        b.append_action("t", 0, 0, "bid 0", "human")
+    assert [x.action for x in b.actions("t")] == ["bid 1"]
+    a.close()
+    b.close()
+
+
+def test_a_server_on_this_database_survives_a_restart(url: str, tmp_path: Path) -> None:
+    with client(tmp_path, database=url) as c:
+        assert c.get("/api/health").json()["database"] == url.split(":")[0].split("+")[0]
+        tid, _, (tok,) = new_table(c, "daifugo", "standard", games=2)
+        with c.websocket_connect(f"/ws/tables/{tid}") as ws:
+            ws.send_json({"type": "hello", "token": tok, "version": None})
+            before = play_through(ws, until=lambda m: m["version"] >= 20 and m["legal"])
+    with client(tmp_path, database=url) as c:
+        with c.websocket_connect(f"/ws/tables/{tid}") as ws:
+            ws.send_json({"type": "hello", "token": tok, "version": before["version"]})
+            snap = ws.receive_json()
+            assert snap["version"] == before["version"] and snap["view"] == before["view"]
+            last = play_through(ws, first=snap)
+        m = torampu.replay_match(c.get(f"/api/tables/{tid}/record").json())
+    assert m.is_over and m.standings()["totals"] == last["view"]["match"]["totals"]

@@ -1,0 +1,111 @@
+"""Shared pieces of the web server tests: apps on a temporary store, a PostgreSQL database made
+for one test, and a websocket player that plays through a table."""
+
+from __future__ import annotations
+
+import os
+import secrets
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from torampu.web.app import create_app
+from torampu.web.rooms import Settings
+
+PG_ADMIN = os.environ.get("TORAMPU_TEST_PG", "postgresql://postgres@127.0.0.1:5432/postgres")
+
+
+@contextmanager
+def postgres_database() -> Iterator[str]:
+    """A fresh PostgreSQL database for one test (dropped after it). Skipped when no server is
+    reachable, except in CI (``CI`` set), where it fails: CI has the local server."""
+    psycopg = pytest.importorskip("psycopg")
+    try:
+        admin = psycopg.connect(PG_ADMIN, autocommit=True, connect_timeout=3)
+    except psycopg.OperationalError as e:
+        if os.environ.get("CI"):
+            pytest.fail(f"PostgreSQL is not reachable at {PG_ADMIN} in CI: {e}")
+        pytest.skip(f"no PostgreSQL reachable at {PG_ADMIN} (outside CI): {e}")
+    name = f"torampu_test_{os.getpid()}_{secrets.token_hex(4)}"
+    admin.execute(f'CREATE DATABASE "{name}"')
+    try:
+        yield PG_ADMIN.rsplit("/", 1)[0] + "/" + name
+    finally:
+        admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        admin.close()
+
+
+def settings(tmp: Path, **kw: Any) -> Settings:
+    kw.setdefault("bot_delay", 0.0)
+    kw.setdefault("away_timeout", 3600.0)
+    return Settings(data_dir=tmp, **kw)
+
+
+@contextmanager
+def client(tmp: Path, **kw: Any) -> Iterator[TestClient]:
+    with TestClient(create_app(settings(tmp, **kw))) as c:
+        yield c
+
+
+def new_table(
+    c: TestClient,
+    game: str = "napoleon",
+    rules: Any = "classic",
+    games: int = 1,
+    humans: int = 1,
+    fill: str = "heuristic",
+    **body: Any,
+) -> tuple[str, str, list[str]]:
+    """A started table with ``humans`` people in the first seats: (id, host token, tokens)."""
+    r = c.post("/api/tables", json={"game": game, "rules": rules, "games": games, **body})
+    assert r.status_code == 201, r.text
+    tid, host = r.json()["table"]["id"], r.json()["host_token"]
+    tokens = []
+    for i in range(humans):
+        j = c.post(f"/api/tables/{tid}/join", json={"name": f"P{i}", "seat": i})
+        assert j.status_code == 200, j.text
+        tokens.append(j.json()["token"])
+    s = c.post(f"/api/tables/{tid}/start", json={"fill": fill}, headers=auth(host))
+    assert s.status_code == 200, s.text
+    return tid, host, tokens
+
+
+def auth(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+Chooser = Callable[[dict[str, Any]], str]
+
+
+def first_legal(msg: dict[str, Any]) -> str:
+    legal: list[str] = msg["legal"]
+    return legal[0]
+
+
+def play_through(
+    ws: Any,
+    choose: Chooser = first_legal,
+    until: Callable[[dict[str, Any]], bool] | None = None,
+    seen: list[dict[str, Any]] | None = None,
+    first: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """Answer snapshots on ``ws`` (hello already sent) until ``until(snapshot)`` or the table is
+    over, starting with ``first`` if given (a snapshot already received); every message received
+    is appended to ``seen``. Returns the last snapshot."""
+    acted: int | None = None
+    while True:
+        msg, first = (first, None) if first is not None else (ws.receive_json(), None)
+        if seen is not None:
+            seen.append(msg)
+        assert msg["type"] != "error", msg
+        if msg["type"] != "snapshot":
+            continue
+        if msg["table"]["status"] == "over" or (until is not None and until(msg)):
+            return msg
+        if msg["legal"] and msg["version"] != acted:
+            acted = msg["version"]
+            ws.send_json({"type": "act", "action": choose(msg), "version": msg["version"]})
