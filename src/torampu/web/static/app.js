@@ -1,0 +1,39 @@
+// Entry point: the header (language switch, connection), then the page for the address.
+
+import { h } from "./dom.js";
+import { lang, onLangChange, setLang, t } from "./i18n.js";
+import { lobbyPage } from "./lobby.js";
+import { replayPage } from "./replay.js";
+import { tablePage } from "./table.js";
+
+function header() {
+  const toggle = h("button", { type: "button", class: "ghost lang", id: "lang", onclick: () => setLang(lang() === "ja" ? "en" : "ja") }, t("language"));
+  onLangChange(() => (toggle.textContent = t("language")));
+  return h("header", { class: "top" },
+    h("a", { class: "brand", href: "/" }, h("span", { class: "logo" }, "🂡"), " torampu"),
+    h("span", { class: "conn", id: "conn" }),
+    toggle);
+}
+
+function route(root) {
+  const path = location.pathname.replace(/\/+$/, "");
+  const replay = /^\/t\/([^/]+)\/replay\/(\d+)$/.exec(path);
+  if (replay) return replayPage(root, decodeURIComponent(replay[1]), Number(replay[2]));
+  const table = /^\/t\/([^/]+)$/.exec(path);
+  if (table) return tablePage(root, decodeURIComponent(table[1]));
+  return lobbyPage(root);
+}
+
+function main() {
+  document.title = t("title");
+  const root = h("main", { id: "app" });
+  document.body.prepend(header(), root);
+  const page = route(root);
+  onLangChange(() => {
+    document.title = t("title");
+    if (page.rerender) page.rerender();
+    else if (page.render) page.render();
+  });
+}
+
+main();

@@ -1,0 +1,81 @@
+// The table's websocket: hello with the token and last version, automatic reconnection with
+// backoff, pings to keep the line open.
+
+const PING_MS = 25000;
+const MAX_BACKOFF_MS = 10000;
+
+export class Connection {
+  /** handlers: {snapshot(msg), error(msg), status("open"|"closed")} */
+  constructor(tableId, token, handlers) {
+    this.tableId = tableId;
+    this.token = token;
+    this.handlers = handlers;
+    this.version = null;
+    this.backoff = 500;
+    this.closed = false;
+    this.open();
+  }
+
+  url() {
+    const scheme = location.protocol === "https:" ? "wss:" : "ws:";
+    return `${scheme}//${location.host}/ws/tables/${encodeURIComponent(this.tableId)}`;
+  }
+
+  open() {
+    const ws = new WebSocket(this.url());
+    this.ws = ws;
+    ws.onopen = () => {
+      this.backoff = 500;
+      this.send({ type: "hello", token: this.token, version: this.version });
+      this.pinger = setInterval(() => this.send({ type: "ping" }), PING_MS);
+      this.handlers.status("open");
+    };
+    ws.onmessage = (event) => this.receive(event.data);
+    ws.onclose = () => this.lost();
+  }
+
+  receive(data) {
+    let msg;
+    try {
+      msg = JSON.parse(data);
+    } catch {
+      return;
+    }
+    if (msg.type === "snapshot") {
+      this.version = msg.version;
+      this.handlers.snapshot(msg);
+    } else if (msg.type === "error") this.handlers.error(msg);
+  }
+
+  lost() {
+    clearInterval(this.pinger);
+    this.handlers.status("closed");
+    if (this.closed) return;
+    setTimeout(() => this.open(), this.backoff);
+    this.backoff = Math.min(this.backoff * 2, MAX_BACKOFF_MS);
+  }
+
+  send(msg) {
+    if (this.ws && this.ws.readyState === WebSocket.OPEN) {
+      this.ws.send(JSON.stringify(msg));
+      return true;
+    }
+    return false;
+  }
+
+  act(action) {
+    return this.send({ type: "act", action, version: this.version });
+  }
+
+  /** A new identity (after taking a seat): reconnect and say hello with it. */
+  setToken(token) {
+    this.token = token;
+    this.backoff = 50;
+    if (this.ws) this.ws.close();
+  }
+
+  close() {
+    this.closed = true;
+    if (this.ws) this.ws.close();
+  }
+}

@@ -1,0 +1,340 @@
+// The table in play: seats around the felt with the current trick, the hand, the action bar.
+
+import { actionsForCard, extendable, matching, planActions } from "./actions.js";
+import { backSVG, cardSVG, parseCard } from "./cards.js";
+import { fill, h, markup } from "./dom.js";
+import { pick, t } from "./i18n.js";
+import { actionHTML, bidHTML, cardHTML, cardsHTML, suitHTML } from "./labels.js";
+
+const TITLE_JA = { daifugo: "大富豪", fugo: "富豪", heimin: "平民", hinmin: "貧民", daihinmin: "大貧民" };
+const TITLE_EN = { daifugo: "Daifugo", fugo: "Fugo", heimin: "Heimin", hinmin: "Hinmin", daihinmin: "Daihinmin" };
+
+export function titleName(title) {
+  if (!title) return "";
+  return (document.documentElement.lang === "ja" ? TITLE_JA : TITLE_EN)[title] || title;
+}
+
+/** The seat's display name: the player's name, or "Seat n". */
+export function seatName(table, seat) {
+  const seats = table?.seats || [];
+  const own = (s) => (s && (s.name || s.bot)) || null;
+  const name = own(seats[seat]);
+  if (!name) return t("seat", { n: seat });
+  const twins = seats.filter((s) => own(s) === name).length;
+  return twins > 1 ? `${name} ${seat}` : name;
+}
+
+export const BOT_ICON =
+  '<svg class="bot-icon" viewBox="0 0 16 16" width="13" height="13" aria-hidden="true">' +
+  '<rect x="2.5" y="5" width="11" height="8.5" rx="2.2" fill="#44607f"/>' +
+  '<circle cx="6" cy="9.2" r="1.3" fill="#fff"/><circle cx="10" cy="9.2" r="1.3" fill="#fff"/>' +
+  '<rect x="7.3" y="2.2" width="1.4" height="3" fill="#44607f"/><circle cx="8" cy="2" r="1.3" fill="#e7b10a"/></svg>';
+
+// ------------------------------------------------------------------ status line
+
+export function statusText(view, ctx) {
+  if (!view) return "";
+  if (view.phase === "over" && view.match && view.match.games_played >= view.match.games) return t("matchOver");
+  const phase = t(`phase_${view.phase}`);
+  if (view.to_play == null) return phase;
+  if (view.to_play === ctx.mySeat && ctx.live) return `${t("yourTurn")} — ${phase}`;
+  return `${t("turnOf", { name: seatName(ctx.table, view.to_play) })} — ${phase}`;
+}
+
+// ------------------------------------------------------------------ the felt
+
+const NARROW = window.matchMedia("(max-width: 600px)");
+
+function seatPosition(rel, n) {
+  const angle = ((90 + (rel * 360) / n) * Math.PI) / 180;
+  const rx = NARROW.matches ? 34 : 41;
+  return { x: 50 + rx * Math.cos(angle), y: 50 + 39 * Math.sin(angle) };
+}
+
+function relative(seat, ctx, n) {
+  const bottom = ctx.mySeat ?? 0;
+  return (seat - bottom + n) % n;
+}
+
+/** Draw the felt: seat boxes around, the trick (or Daifugo's table) in the middle. */
+export function renderFelt(el, view, ctx) {
+  const n = view.players || view.hand_sizes.length;
+  el.className = `felt n${n} game-${view.game}`;
+  const seats = [];
+  for (let s = 0; s < n; s++) seats.push(seatBox(view, ctx, s, seatPosition(relative(s, ctx, n), n)));
+  fill(el, seats, centre(view, ctx, n));
+}
+
+function seatBox(view, ctx, s, pos) {
+  const info = ctx.table?.seats?.[s] || {};
+  const classes = ["seat-box"];
+  if (view.to_play === s) classes.push("turn");
+  if (s === ctx.mySeat) classes.push("me");
+  if (isOut(view, s)) classes.push("out");
+  return h(
+    "div",
+    { class: classes.join(" "), dataset: { seat: s }, style: `left:${pos.x}%;top:${pos.y}%` },
+    h(
+      "div",
+      { class: "seat-name" },
+      presence(info),
+      h("span", { class: "name" }, seatName(ctx.table, s)),
+      s === ctx.mySeat ? h("span", { class: "you" }, ` (${t("you")})`) : null,
+    ),
+    h("div", { class: "seat-meta" }, seatMeta(view, s)),
+    badges(view, s),
+    bubble(view, s),
+  );
+}
+
+function presence(info) {
+  if (info.kind === "bot") return h("span", { class: "pres bot", title: t("bot"), html: BOT_ICON });
+  if (info.away) return h("span", { class: "pres away", title: t("away") }, "☾");
+  const on = info.connected;
+  return h("span", { class: `pres dot ${on ? "on" : "off"}`, title: on ? t("connected") : t("offline") });
+}
+
+function isOut(view, s) {
+  return view.game === "daifugo" && (view.out || []).includes(s);
+}
+
+function seatMeta(view, s) {
+  const parts = [h("span", { class: "count", title: t("cardsLeft", { n: view.hand_sizes[s] }) },
+    markup(backSVG(), "mini-back"), String(view.hand_sizes[s]))];
+  if (view.game === "napoleon") parts.push(h("span", { class: "honors", title: t("honors") }, `★${view.honor_counts?.[s] ?? 0}`));
+  if (view.game === "nap") parts.push(h("span", { title: t("tricksWon") }, `✓${view.tricks_won?.[s] ?? 0}`));
+  if (view.game === "hell") {
+    const bid = view.bids?.[s];
+    parts.push(h("span", { class: "hell-bt", title: `${t("bids")} / ${t("tricksWon")}` },
+      `${bid == null ? "–" : bid} / ${view.tricks_won?.[s] ?? 0}`));
+  }
+  return parts;
+}
+
+function badges(view, s) {
+  const out = [];
+  if (view.dealer === s) out.push(h("span", { class: "badge dealer", title: t("dealer") }, t("dealer")));
+  if (view.game === "napoleon") {
+    if (view.napoleon === s) out.push(h("span", { class: "badge nap" }, t("napoleon")));
+    if (view.adjutant_known && view.adjutant === s && view.adjutant !== view.napoleon)
+      out.push(h("span", { class: "badge adj" }, t("adjutant")));
+  }
+  if (view.game === "nap" && view.declarer === s) out.push(h("span", { class: "badge nap" }, t("declarer")));
+  if (view.game === "daifugo") {
+    const title = view.titles?.[s];
+    if (title) out.push(h("span", { class: `badge title-${title}` }, titleName(title)));
+    const place = (view.out || []).indexOf(s);
+    if (place >= 0) out.push(h("span", { class: "badge outb" }, `${t("out")} ${place + 1}`));
+  }
+  return out.length ? h("div", { class: "badges" }, out) : null;
+}
+
+/** A speech bubble with the seat's latest bid or pass. */
+function bubble(view, s) {
+  let text = null;
+  if (view.phase === "bid" && Array.isArray(view.auction)) {
+    const mine = view.auction.filter((a) => a.seat === s);
+    if (mine.length) {
+      const last = mine[mine.length - 1].action;
+      text = last === "pass" ? t("pass") : bidHTML(last.split(" ")[1], view.game);
+    }
+  }
+  if (view.game === "daifugo" && view.phase === "play" && (view.passed || []).includes(s)) text = t("pass");
+  return text == null ? null : markup(text, "bubble");
+}
+
+function centre(view, ctx, n) {
+  if (view.game === "daifugo") return daifugoCentre(view, ctx);
+  const live = view.trick || [];
+  const done = (view.tricks || [])[view.tricks.length - 1];
+  const showDone = !live.length && done && view.phase !== "bid";
+  const cards = showDone ? done.cards : live;
+  const nodes = cards.map((c) => trickCard(c, ctx, n, showDone && c.seat === done.winner));
+  if (showDone && done.why) nodes.push(h("div", { class: "why" }, pick(done.why)));
+  if (!cards.length) nodes.push(centreInfo(view));
+  return h("div", { class: `centre ${showDone ? "done" : ""}` }, nodes);
+}
+
+function trickCard(c, ctx, n, winner) {
+  const p = seatPosition(relative(c.seat, ctx, n), n);
+  const x = 50 + (p.x - 50) * 0.42;
+  const y = 50 + (p.y - 50) * 0.4;
+  return h("div", {
+    class: `trick-card ${winner ? "winner" : ""}`,
+    style: `left:${x}%;top:${y}%`,
+    dataset: { trickSeat: c.seat, trickCard: c.card },
+    html: cardSVG(c.card),
+  });
+}
+
+function centreInfo(view) {
+  if (view.game === "napoleon" && view.contract)
+    return markup(`${t("contract")} ${bidHTML(view.contract, view.game)}`, "centre-info");
+  if (view.game === "hell" && view.upcard)
+    return h("div", { class: "centre-info upcard" }, markup(cardSVG(view.upcard), "mini-card"),
+      h("span", {}, t("upcard")));
+  return null;
+}
+
+function daifugoCentre(view, ctx) {
+  const tb = view.table;
+  const nodes = [];
+  if (tb && tb.cards?.length) {
+    nodes.push(h("div", { class: "table-cards" }, tb.cards.map((c) => markup(cardSVG(c), "tcard"))));
+    nodes.push(h("div", { class: "why" }, seatName(ctx.table, tb.by)));
+  } else nodes.push(h("div", { class: "muted centre-info" }, t("tableEmpty")));
+  const last = (view.log || []).at(-1);
+  if (last?.why?.length) nodes.push(h("div", { class: "why" }, last.why.map((w) => pick(w)).join(" · ")));
+  const flags = daifugoFlags(view);
+  if (flags.length) nodes.push(h("div", { class: "flags" }, flags));
+  return h("div", { class: "centre daifugo" }, nodes);
+}
+
+export function daifugoFlags(view) {
+  const out = [];
+  if (view.revolution) out.push(h("span", { class: "flag rev" }, t("revolution")));
+  if (view.eleven_back) out.push(h("span", { class: "flag" }, t("elevenBack")));
+  if (view.lock) out.push(markup(`${t("lock")} ${lockText(view.lock)}`, "flag lock"));
+  if (view.reversed) out.push(h("span", { class: "flag" }, t("reversed")));
+  return out;
+}
+
+function lockText(lock) {
+  if (Array.isArray(lock)) return lock.map((s) => suitHTML(s)).join("");
+  if (typeof lock === "string") return lock.split("").map((s) => (/[SHDC]/.test(s) ? suitHTML(s) : s)).join("");
+  return "";
+}
+
+// ------------------------------------------------------------------ the hand and the actions
+
+/**
+ * Draw the hand and the action bar. `ui` keeps the selection between snapshots:
+ * {selected: [hand indices], choice: card with several actions or null}.
+ */
+export function renderPlay(handEl, actionsEl, view, ctx, ui) {
+  const plan = planActions(ctx.legal, view.game);
+  ui.selected = ui.selected.filter((i) => i < (view.hand || []).length);
+  renderHand(handEl, view, ctx, ui, plan);
+  renderActions(actionsEl, view, ctx, ui, plan);
+}
+
+function renderHand(el, view, ctx, ui, plan) {
+  const hand = view.hand || [];
+  const chosen = ui.selected.map((i) => hand[i]);
+  el.dataset.mode = plan.mode;
+  if (plan.need != null) el.dataset.need = plan.need;
+  else delete el.dataset.need;
+  const cards = hand.map((card, i) => {
+    const legal = plan.legalCards.has(card);
+    const idle = plan.mode === "none";
+    const selected = ui.selected.includes(i);
+    const reachable = plan.mode !== "select" || selected || extendable(plan.cardActs, chosen, card);
+    return h("button", {
+      type: "button",
+      class: `card ${legal ? "legal" : idle ? "idle" : "dim"} ${selected ? "selected" : ""} ${legal && !reachable ? "faint" : ""}`,
+      dataset: { card, index: i, legal: legal ? "1" : "0" },
+      disabled: legal ? null : true,
+      "aria-pressed": plan.mode === "select" ? String(selected) : null,
+      html: cardSVG(card),
+      onclick: () => ctx.onCard(i, card, plan),
+    });
+  });
+  fill(el, cards);
+  el.style.setProperty("--n", String(Math.max(hand.length, 1)));
+  el.hidden = !hand.length && view.hand == null;
+}
+
+/** Handle a tap on a hand card (called by the page with the same `ui`). */
+export function tapCard(ui, i, card, plan, act) {
+  if (plan.mode === "direct") {
+    const acts = actionsForCard(plan.cardActs, card);
+    if (acts.length === 1) return act(acts[0].raw);
+    ui.choice = acts.length ? card : null;
+    return null;
+  }
+  if (plan.mode !== "select") return null;
+  if (ui.selected.includes(i)) {
+    ui.selected = ui.selected.filter((x) => x !== i);
+    return null;
+  }
+  const hand = ui.hand || [];
+  const chosen = ui.selected.map((x) => hand[x]);
+  ui.selected = extendable(plan.cardActs, chosen, card) ? [...ui.selected, i] : [i];
+  return null;
+}
+
+function actionButton(raw, view, ctx, cls = "") {
+  return h("button", {
+    type: "button",
+    class: `act ${cls}`,
+    dataset: { action: raw },
+    html: actionHTML(raw, view.game),
+    onclick: () => ctx.act(raw),
+  });
+}
+
+function renderActions(el, view, ctx, ui, plan) {
+  const parts = [];
+  if (plan.mode === "select") parts.push(selectBar(view, ctx, ui, plan));
+  if (plan.mode === "direct" && ui.choice) {
+    const acts = actionsForCard(plan.cardActs, ui.choice);
+    parts.push(h("div", { class: "choice" }, acts.map((a) => actionButton(a.raw, view, ctx, "primary"))));
+  }
+  if (plan.adjutant.length) parts.push(adjutantPicker(view, ctx, plan));
+  if (plan.buttons.length) parts.push(buttonBar(view, ctx, plan));
+  fill(el, parts);
+  el.hidden = !parts.length;
+}
+
+function selectBar(view, ctx, ui, plan) {
+  const hand = view.hand || [];
+  const chosen = ui.selected.map((i) => hand[i]);
+  const matches = matching(plan.cardActs, chosen);
+  const hint = plan.need ? t("select", { k: plan.need }) : t("selectCards");
+  const buttons = matches.map((a) => actionButton(a.raw, view, ctx, "primary"));
+  if (!matches.length && chosen.length) buttons.push(h("span", { class: "muted" }, t("noMatch")));
+  return h(
+    "div",
+    { class: "select-bar" },
+    h("span", { class: "hint" }, hint, " ", markup(cardsHTML(chosen), "chosen")),
+    h("div", { class: "row" }, buttons,
+      chosen.length ? h("button", { type: "button", class: "act ghost", dataset: { clear: "1" }, onclick: () => ctx.clear() }, t("clear")) : null),
+  );
+}
+
+function buttonBar(view, ctx, plan) {
+  const bids = plan.buttons.filter((a) => a.verb === "bid");
+  const others = plan.buttons.filter((a) => a.verb !== "bid");
+  const grid = view.game === "napoleon" && bids.length > 6;
+  return h(
+    "div",
+    { class: "buttons" },
+    h("div", { class: "row" }, others.map((a) => actionButton(a.raw, view, ctx, a.verb === "pass" ? "pass" : ""))),
+    bids.length ? h("div", { class: "hint" }, `${t("bid")}:`) : null,
+    bids.length ? h("div", { class: grid ? "bid-grid" : "row bids" }, bids.map((a) => actionButton(a.raw, view, ctx, "bidbtn"))) : null,
+  );
+}
+
+function adjutantPicker(view, ctx, plan) {
+  const mine = new Set(view.hand || []);
+  const bySuit = {};
+  for (const a of plan.adjutant) {
+    const suit = parseCard(a.cards[0]).suit || "JK";
+    (bySuit[suit] ||= []).push(a);
+  }
+  const rows = Object.entries(bySuit).map(([suit, acts]) =>
+    h("div", { class: "adj-row" }, acts.map((a) =>
+      h("button", {
+        type: "button",
+        class: `act adj-card ${mine.has(a.cards[0]) ? "in-hand" : ""}`,
+        dataset: { action: a.raw },
+        title: a.cards[0],
+        html: cardSVG(a.cards[0]),
+        onclick: () => ctx.act(a.raw),
+      }),
+    )),
+  );
+  return h("div", { class: "adjutant-picker" }, h("div", { class: "hint" }, t("pickAdjutant")), rows);
+}
+
+export { cardHTML };

@@ -1,0 +1,370 @@
+// The lobby: the list of tables and the form that creates one.
+
+import { api, tokens } from "./api.js";
+import { fill, h, toast } from "./dom.js";
+import { gameName, pick, t } from "./i18n.js";
+
+const REFRESH_MS = 4000;
+
+export function lobbyPage(root) {
+  const state = { games: [], bots: [], tables: [], form: null };
+  const list = h("section", { class: "panel tables", id: "tables" });
+  const form = h("section", { class: "panel create", id: "create" });
+  fill(root, h("div", { class: "lobby" }, list, form));
+
+  const render = () => {
+    renderTables(list, state.tables);
+    renderForm(form, state);
+  };
+  const refresh = async () => {
+    try {
+      state.tables = (await api.tables()).tables;
+      renderTables(list, state.tables);
+    } catch (e) {
+      toast(e.message);
+    }
+  };
+  Promise.all([api.games(), api.bots()])
+    .then(([g, b]) => {
+      state.games = g.games;
+      state.bots = b.bots;
+      state.form = defaultForm(state.games[0]);
+      render();
+    })
+    .catch((e) => toast(e.message));
+  refresh();
+  const timer = setInterval(refresh, REFRESH_MS);
+  return { rerender: render, stop: () => clearInterval(timer) };
+}
+
+// ------------------------------------------------------------------ table list
+
+function renderTables(el, tables) {
+  const rows = tables.map(tableRow);
+  fill(
+    el,
+    h("h2", {}, t("tables")),
+    rows.length ? h("ul", { class: "table-list" }, rows) : h("p", { class: "muted" }, t("noTables")),
+  );
+}
+
+function tableRow(tb) {
+  const seats = tb.seats.map((s) =>
+    h("span", { class: `chip ${s.kind}` }, s.kind === "open" ? t("openShort") : s.name || s.bot),
+  );
+  const progress =
+    tb.status === "waiting" ? "" : t("gameOf", { k: Math.min(tb.games_played + 1, tb.games), n: tb.games });
+  return h(
+    "li",
+    { class: "table-row", dataset: { table: tb.id } },
+    h(
+      "a",
+      { href: `/t/${tb.id}` },
+      h("strong", {}, gameName(tb.game)),
+      h("span", { class: `badge ${tb.status}` }, t(`status_${tb.status}`)),
+      h("span", { class: "muted" }, progress ? `${tb.players}P · ${progress}` : `${tb.players}P`),
+      h("span", { class: "muted small" }, t("created", { t: when(tb.created) })),
+    ),
+    h("div", { class: "chips" }, seats),
+  );
+}
+
+function when(created) {
+  const d = typeof created === "number" ? new Date(created * 1000) : new Date(created);
+  if (Number.isNaN(d.getTime())) return String(created ?? "");
+  return d.toLocaleString(undefined, { month: "short", day: "numeric", hour: "2-digit", minute: "2-digit" });
+}
+
+// ------------------------------------------------------------------ the form
+
+function defaultForm(game) {
+  const presets = Object.keys(game.presets);
+  return {
+    game: game.name,
+    preset: presets[0],
+    players: game.players.default,
+    games: "",
+    seats: Array(game.players.default).fill("open"),
+    overrides: {},
+  };
+}
+
+function currentGame(state) {
+  return state.games.find((g) => g.name === state.form.game);
+}
+
+function presetValue(game, preset, opt) {
+  const over = game.presets[preset]?.options || {};
+  return opt.name in over ? over[opt.name] : opt.default;
+}
+
+function renderForm(el, state) {
+  if (!state.form) return;
+  const game = currentGame(state);
+  const f = state.form;
+  const rerender = () => renderForm(el, state);
+  fill(
+    el,
+    h("h2", {}, t("newTable")),
+    h(
+      "form",
+      { id: "create-form", onsubmit: (e) => submit(e, state) },
+      field(t("game"), gameSelect(state, rerender)),
+      field(t("preset"), presetSelect(game, f, rerender), h("small", { class: "muted" }, presetNote(game, f))),
+      h(
+        "div",
+        { class: "row2" },
+        field(t("players"), playersInput(game, f, rerender)),
+        field(
+          t("games"),
+          h("input", {
+            type: "number",
+            name: "games",
+            min: "1",
+            max: "50",
+            placeholder: t("gamesDefault"),
+            value: f.games,
+            oninput: (e) => (f.games = e.target.value),
+          }),
+        ),
+      ),
+      seatsFieldset(state),
+      optionsForm(game, f),
+      h("button", { type: "submit", class: "primary big", id: "create-btn" }, t("create")),
+    ),
+  );
+}
+
+function field(label, ...controls) {
+  return h("label", { class: "field" }, h("span", { class: "label" }, label), ...controls);
+}
+
+function gameSelect(state, rerender) {
+  return h(
+    "select",
+    {
+      name: "game",
+      onchange: (e) => {
+        state.form = defaultForm(state.games.find((g) => g.name === e.target.value));
+        rerender();
+      },
+    },
+    state.games.map((g) =>
+      h("option", { value: g.name, selected: g.name === state.form.game }, gameName(g.name)),
+    ),
+  );
+}
+
+function presetSelect(game, f, rerender) {
+  return h(
+    "select",
+    {
+      name: "preset",
+      onchange: (e) => {
+        f.preset = e.target.value;
+        f.overrides = {};
+        rerender();
+      },
+    },
+    Object.keys(game.presets).map((p) => h("option", { value: p, selected: p === f.preset }, p)),
+  );
+}
+
+function presetNote(game, f) {
+  return pick(game.presets[f.preset]?.note || "");
+}
+
+function playerChoices(game) {
+  const opt = game.options.find((o) => o.name === "players");
+  if (opt && Array.isArray(opt.values) && opt.values.length) return [...opt.values].sort((a, b) => a - b);
+  const out = [];
+  for (let n = game.players.min; n <= game.players.max; n++) out.push(n);
+  return out;
+}
+
+function playersInput(game, f, rerender) {
+  return h(
+    "select",
+    {
+      name: "players",
+      onchange: (e) => {
+        f.players = Number(e.target.value);
+        f.seats = Array.from({ length: f.players }, (_, i) => f.seats[i] || "open");
+        rerender();
+      },
+    },
+    playerChoices(game).map((n) => h("option", { value: n, selected: n === f.players }, String(n))),
+  );
+}
+
+function seatsFieldset(state) {
+  const f = state.form;
+  const rows = f.seats.map((value, i) =>
+    h(
+      "label",
+      { class: "seat-choice" },
+      h("span", { class: "label" }, t("seat", { n: i })),
+      h(
+        "select",
+        { name: `seat-${i}`, dataset: { seatChoice: i }, onchange: (e) => (f.seats[i] = e.target.value) },
+        h("option", { value: "open", selected: value === "open" }, t("open")),
+        state.bots.map((b) =>
+          h("option", { value: `bot:${b.spec}`, selected: value === `bot:${b.spec}` }, pick(b.label)),
+        ),
+      ),
+    ),
+  );
+  return h("fieldset", { class: "seats-field" }, h("legend", {}, t("seats")), h("div", { class: "seat-grid" }, rows));
+}
+
+// ------------------------------------------------------------------ rule options
+
+function optionsForm(game, f) {
+  const rows = game.options.filter((o) => o.name !== "players").map((o) => optionRow(game, f, o));
+  const reset = h(
+    "button",
+    {
+      type: "button",
+      class: "link",
+      onclick: (e) => {
+        f.overrides = {};
+        const details = e.target.closest("details");
+        details.replaceWith(openDetails(optionsForm(game, f)));
+      },
+    },
+    t("reset"),
+  );
+  const count = Object.keys(f.overrides).length;
+  return h(
+    "details",
+    { class: "options", id: "options" },
+    h("summary", {}, t("options"), count ? ` (${count})` : ""),
+    h("p", { class: "muted small" }, t("optionsHint"), " ", reset),
+    h("div", { class: "option-grid" }, rows),
+  );
+}
+
+function openDetails(el) {
+  el.open = true;
+  return el;
+}
+
+function optionRow(game, f, opt) {
+  const base = presetValue(game, f.preset, opt);
+  const value = opt.name in f.overrides ? f.overrides[opt.name] : base;
+  const set = (v) => {
+    if (JSON.stringify(v) === JSON.stringify(base)) delete f.overrides[opt.name];
+    else f.overrides[opt.name] = v;
+    row.classList.toggle("changed", opt.name in f.overrides);
+  };
+  const row = h(
+    "div",
+    { class: `option ${opt.name in f.overrides ? "changed" : ""}`, title: opt.description || "" },
+    h("span", { class: "opt-name" }, opt.name),
+    optionControl(opt, value, set),
+    h("small", { class: "muted opt-desc" }, opt.description || ""),
+  );
+  return row;
+}
+
+function optionControl(opt, value, set) {
+  const name = `opt-${opt.name}`;
+  switch (opt.type) {
+    case "bool":
+      return h("input", { type: "checkbox", name, checked: !!value, onchange: (e) => set(e.target.checked) });
+    case "choice":
+      return h(
+        "select",
+        { name, onchange: (e) => set(opt.values.find((v) => String(v) === e.target.value)) },
+        opt.values.map((v) => h("option", { value: String(v), selected: v === value }, String(v))),
+      );
+    case "int": {
+      const nums = opt.values || [];
+      return h("input", {
+        type: "number",
+        name,
+        value: String(value),
+        min: nums.length ? Math.min(...nums) : null,
+        max: nums.length ? Math.max(...nums) : null,
+        step: "1",
+        onchange: (e) => set(Number(e.target.value)),
+      });
+    }
+    case "set":
+      return h(
+        "span",
+        { class: "set" },
+        (opt.values || []).map((v) =>
+          h(
+            "label",
+            { class: "inline" },
+            h("input", {
+              type: "checkbox",
+              checked: (value || []).includes(v),
+              onchange: (e) => {
+                const box = e.target.closest(".set");
+                const chosen = [...box.querySelectorAll("input")]
+                  .map((inp, i) => (inp.checked ? opt.values[i] : null))
+                  .filter((x) => x !== null);
+                set(chosen);
+              },
+            }),
+            String(v),
+          ),
+        ),
+      );
+    case "pair":
+      return pairControl(name, value, set);
+    default:
+      // "cards" and anything new: space-separated words
+      return h("input", {
+        type: "text",
+        name,
+        value: Array.isArray(value) ? value.join(" ") : String(value ?? ""),
+        placeholder: "2C 2D …",
+        onchange: (e) => set(e.target.value.split(/[\s,]+/).filter(Boolean).map((w) => w.toUpperCase())),
+      });
+  }
+}
+
+function pairControl(name, value, set) {
+  const pair = Array.isArray(value) ? [...value] : [0, 0];
+  const input = (i) =>
+    h("input", {
+      type: "number",
+      class: "narrow",
+      value: String(pair[i]),
+      onchange: (e) => {
+        pair[i] = Number(e.target.value);
+        set([...pair]);
+      },
+    });
+  return h("span", { class: "pair", dataset: { name } }, input(0), " / ", input(1));
+}
+
+// ------------------------------------------------------------------ submit
+
+async function submit(event, state) {
+  event.preventDefault();
+  const f = state.form;
+  const button = event.target.querySelector("#create-btn");
+  const overrides = f.overrides;
+  const body = {
+    game: f.game,
+    rules: Object.keys(overrides).length ? { preset: f.preset, ...overrides } : f.preset,
+    players: f.players,
+    seats: f.seats,
+  };
+  if (f.games) body.games = Number(f.games);
+  button.disabled = true;
+  button.textContent = t("creating");
+  try {
+    const res = await api.create(body);
+    tokens.setHost(res.table.id, res.host_token);
+    location.assign(`/t/${res.table.id}`);
+  } catch (e) {
+    toast(e.message);
+    button.disabled = false;
+    button.textContent = t("create");
+  }
+}

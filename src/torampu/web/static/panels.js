@@ -1,0 +1,200 @@
+// The side panels: contract and trump, auction, previous trick, honors, standings, the Hell
+// score sheet, the Daifugo log, the last game's result, finished games and unknown view keys.
+
+import { cardSVG } from "./cards.js";
+import { h, markup } from "./dom.js";
+import { pick, t } from "./i18n.js";
+import { actionHTML, bidHTML, cardHTML, cardsHTML, suitHTML } from "./labels.js";
+import { daifugoFlags, seatName, titleName } from "./game.js";
+
+const KNOWN = new Set(
+  (
+    "game rules players seat dealer first_bidder phase to_play hand hand_sizes widow_size redeals " +
+    "auction high_bid high_bidder napoleon contract trump adjutant_card alone_declared adjutant " +
+    "adjutant_known alone widow discards discards_count trick call tricks honors_taken honor_counts " +
+    "legal_actions match result declarer tricks_won cards upcard bids forbidden_bid titles table " +
+    "last_player passed revolution eleven_back reversed lock out finished log"
+  ).split(" "),
+);
+
+function panel(id, title, ...body) {
+  return h("section", { class: "panel side", id }, h("h3", {}, title), ...body);
+}
+
+function dl(pairs) {
+  return h("dl", { class: "kv" }, pairs.filter(Boolean).map(([k, v]) => [h("dt", {}, k), h("dd", {}, v)]));
+}
+
+/** All panels for a view, in order; `ctx` has table, mySeat, lastResult, finished, tableId. */
+export function sidePanels(view, ctx) {
+  const out = [];
+  if (ctx.lastResult) out.push(resultPanel(view, ctx));
+  out.push(infoPanel(view, ctx));
+  if (view.game === "napoleon" || view.game === "nap") out.push(auctionPanel(view, ctx));
+  if (view.game !== "daifugo") out.push(lastTrickPanel(view, ctx));
+  if (view.game === "napoleon") out.push(honorsPanel(view, ctx));
+  if (view.game === "daifugo") out.push(logPanel(view, ctx));
+  out.push(standingsPanel(view, ctx));
+  if (view.match?.sheet?.length) out.push(sheetPanel(view, ctx));
+  if (ctx.finished?.length) out.push(finishedPanel(ctx));
+  out.push(detailsPanel(view));
+  return out.filter(Boolean);
+}
+
+// ------------------------------------------------------------------ info
+
+function infoPanel(view, ctx) {
+  const name = (s) => (s == null ? "–" : seatName(ctx.table, s));
+  const rows = [];
+  if (view.game === "napoleon") {
+    rows.push([t("contract"), view.contract ? markup(`${bidHTML(view.contract, "napoleon")} · ${name(view.napoleon)}`) : "–"]);
+    rows.push([t("trump"), view.contract ? markup(suitHTML(view.trump)) : "–"]);
+    rows.push([t("adjutantCard"), view.adjutant_card ? markup(cardHTML(view.adjutant_card)) : "–"]);
+    let adj = view.adjutant_card ? t("adjutantUnknown") : "–";
+    if (view.alone || view.alone_declared) adj = t("alone");
+    else if (view.adjutant_known && view.adjutant != null) adj = name(view.adjutant);
+    rows.push([t("adjutant"), adj]);
+    if (view.widow?.length) rows.push([t("widow"), markup(cardsHTML(view.widow))]);
+    if (view.discards?.length) rows.push([t("discards"), markup(cardsHTML(view.discards))]);
+  } else if (view.game === "nap") {
+    rows.push([t("contract"), view.contract ? markup(`${bidHTML(view.contract, "nap")} · ${name(view.declarer)}`) : "–"]);
+    rows.push([t("trump"), view.trump ? markup(suitHTML(view.trump)) : "–"]);
+  } else if (view.game === "hell") {
+    rows.push([t("cardsThisRound", { n: view.cards }), ""]);
+    rows.push([t("trump"), markup(`${suitHTML(view.trump)} ${view.upcard ? `(${t("upcard")} ${cardHTML(view.upcard)})` : ""}`)]);
+    if (view.forbidden_bid != null) rows.push([t("forbidden", { n: view.forbidden_bid }), ""]);
+    rows.push(["", bidsTable(view, ctx)]);
+  } else if (view.game === "daifugo") {
+    const flags = daifugoFlags(view);
+    if (flags.length) rows.push(["", h("span", { class: "flags" }, flags)]);
+    if (view.titles) rows.push([t("titles"), view.titles.map((ti, s) => `${seatName(ctx.table, s)}: ${titleName(ti)}`).join(", ")]);
+    if (view.passed?.length) rows.push([t("passed"), view.passed.map((s) => name(s)).join(", ")]);
+    if (view.out?.length) rows.push([t("out"), view.out.map((s, i) => `${i + 1}. ${name(s)}`).join("  ")]);
+  }
+  rows.push([t("dealerLabel"), view.dealer != null ? name(view.dealer) : null]);
+  return panel("info", t(`game_${view.game}`), dl(rows.filter((r) => r[1] !== null)));
+}
+
+function bidsTable(view, ctx) {
+  const rows = (view.bids || []).map((b, s) =>
+    h("tr", {}, h("th", {}, seatName(ctx.table, s)), h("td", { class: "num" }, b == null ? "–" : String(b)),
+      h("td", { class: "num" }, String(view.tricks_won?.[s] ?? 0))));
+  return h("table", { class: "grid" }, h("thead", {}, h("tr", {}, h("th", {}, ""), h("th", { class: "num" }, t("bids")),
+    h("th", { class: "num" }, t("tricksWon")))), h("tbody", {}, rows));
+}
+
+// ------------------------------------------------------------------ auction and tricks
+
+function auctionPanel(view, ctx) {
+  const rows = (view.auction || []).map((a) =>
+    h("li", {}, h("span", { class: "who" }, seatName(ctx.table, a.seat)), markup(actionHTML(a.action, view.game))));
+  return panel("auction", t("auction"), rows.length ? h("ol", { class: "auction" }, rows) : h("p", { class: "muted" }, t("noBids")));
+}
+
+function trickRow(trick, ctx) {
+  return h("div", { class: "trick-row" }, trick.cards.map((c) =>
+    h("div", { class: `mini ${c.seat === trick.winner ? "winner" : ""}` },
+      markup(cardSVG(c.card), "mini-card"), h("span", { class: "small" }, seatName(ctx.table, c.seat)))));
+}
+
+function lastTrickPanel(view, ctx) {
+  const tricks = view.tricks || [];
+  if (!tricks.length) return null;
+  const last = tricks[tricks.length - 1];
+  return panel(
+    "last-trick",
+    `${t("lastTrick")} · ${t("trick", { n: tricks.length })}`,
+    trickRow(last, ctx),
+    last.why ? h("p", { class: "why-text" }, pick(last.why)) : null,
+  );
+}
+
+function honorsPanel(view, ctx) {
+  const rows = (view.honors_taken || []).map((cards, s) =>
+    h("tr", {}, h("th", {}, seatName(ctx.table, s)), h("td", { class: "num" }, String(view.honor_counts?.[s] ?? cards.length)),
+      h("td", {}, markup(cardsHTML(cards)))));
+  return panel("honors", t("honors"), h("table", { class: "grid" }, h("tbody", {}, rows)));
+}
+
+function logPanel(view, ctx) {
+  const entries = (view.log || []).slice(-14).reverse();
+  const rows = entries.map((e) =>
+    h("li", {}, h("span", { class: "who" }, seatName(ctx.table, e.seat)), markup(actionHTML(e.action, view.game)),
+      e.why?.length ? h("div", { class: "why-text" }, e.why.map((w) => pick(w)).join(" · ")) : null));
+  return panel("log", t("log"), h("ul", { class: "log" }, rows));
+}
+
+// ------------------------------------------------------------------ scores
+
+function standingsPanel(view, ctx) {
+  const m = view.match;
+  if (!m) return null;
+  const n = m.totals.length;
+  const head = h("tr", {}, h("th", {}, ""), m.per_game.map((_, k) => h("th", { class: "num" }, `#${k + 1}`)), h("th", { class: "num" }, t("total")));
+  const rows = [];
+  for (let s = 0; s < n; s++) {
+    rows.push(h("tr", { class: m.leaders?.includes(s) && m.games_played ? "lead" : "" },
+      h("th", {}, seatName(ctx.table, s)),
+      m.per_game.map((g) => h("td", { class: "num" }, String(g[s]))),
+      h("td", { class: "num total", dataset: { totalSeat: s } }, String(m.totals[s]))));
+  }
+  return panel("standings", `${t("standings")} · ${t("gameOf", { k: Math.min(m.games_played + 1, m.games), n: m.games })}`,
+    h("div", { class: "scroll" }, h("table", { class: "grid" }, h("thead", {}, head), h("tbody", {}, rows))));
+}
+
+function sheetPanel(view, ctx) {
+  const sheet = view.match.sheet;
+  const n = sheet[0].bids.length;
+  const head = h("tr", {}, h("th", {}, "#"), h("th", {}, t("trump")),
+    Array.from({ length: n }, (_, s) => h("th", {}, seatName(ctx.table, s))));
+  const rows = sheet.map((r) => h("tr", {}, h("td", { class: "num" }, String(r.cards)), h("td", { html: suitHTML(r.trump) }),
+    r.bids.map((b, s) => h("td", { class: `num ${b === r.tricks[s] ? "hit" : "miss"}` }, `${b}/${r.tricks[s]} `, h("b", {}, String(r.totals[s]))))));
+  return panel("sheet", t("sheet"), h("div", { class: "scroll" }, h("table", { class: "grid" }, h("thead", {}, head), h("tbody", {}, rows))));
+}
+
+/** The previous game's result: scores from match.per_game, details from the games API. */
+function resultPanel(view, ctx) {
+  const { index, scores, detail } = ctx.lastResult;
+  const winners = new Set(detail?.winners || []);
+  const rows = scores.map((v, s) => h("tr", { class: winners.has(s) ? "lead" : "" },
+    h("th", {}, seatName(ctx.table, s)), h("td", { class: "num score", dataset: { scoreSeat: s } }, String(v))));
+  const extra = detail ? resultDetail(detail, view.game, ctx) : null;
+  return h("section", { class: `panel side result ${ctx.freshResult ? "fresh" : ""}`, id: "result", dataset: { game: index } },
+    h("h3", {}, t("resultOf", { k: index + 1 })), extra, h("table", { class: "grid" }, h("tbody", {}, rows)));
+}
+
+function resultDetail(d, game, ctx) {
+  const name = (s) => (s == null ? "–" : seatName(ctx.table, s));
+  const pairs = [];
+  if (game === "napoleon") {
+    pairs.push([t("napoleon"), name(d.napoleon)], [t("contract"), markup(bidHTML(d.contract, game))]);
+    pairs.push([t("adjutant"), d.alone ? t("alone") : name(d.adjutant)]);
+    if (d.army_honors != null) pairs.push([t("armyHonors"), `${d.army_honors}`]);
+    pairs.push([t("result"), d.army_won ? t("made") : t("failed")]);
+  } else if (game === "nap") {
+    pairs.push([t("declarer"), name(d.declarer)], [t("contract"), markup(bidHTML(d.contract, game))]);
+    pairs.push([t("result"), `${d.made ? t("made") : t("failed")} (${d.declarer_tricks})`]);
+  } else if (game === "daifugo" && d.titles) {
+    pairs.push([t("titles"), d.titles.map((ti, s) => `${name(s)}: ${titleName(ti)}`).join(", ")]);
+  } else if (game === "hell" && d.bids) {
+    pairs.push([t("bids"), d.bids.map((b, s) => `${name(s)} ${b}/${d.tricks[s]}`).join(", ")]);
+  }
+  if (d.winners?.length) pairs.push([t("winners"), d.winners.map(name).join(", ")]);
+  return dl(pairs);
+}
+
+function finishedPanel(ctx) {
+  const rows = ctx.finished.map((g) => h("li", {},
+    h("span", {}, `#${g.index + 1}`),
+    h("a", { href: ctx.recordUrl(g.index), download: `${ctx.tableId}-game${g.index + 1}.json`, dataset: { record: g.index } }, t("record")),
+    h("a", { href: `/t/${ctx.tableId}/replay/${g.index}`, dataset: { replay: g.index } }, t("replay")),
+    h("span", { class: "muted small" }, (g.result?.scores || []).join(" / "))));
+  return panel("finished", t("finishedGames"), h("ul", { class: "finished" }, rows));
+}
+
+function detailsPanel(view) {
+  const extra = Object.entries(view).filter(([k]) => !KNOWN.has(k));
+  const rules = view.rules ? h("details", {}, h("summary", {}, t("preset")), h("pre", {}, JSON.stringify(view.rules, null, 1))) : null;
+  const body = extra.map(([k, v]) => h("div", { class: "detail" }, h("code", {}, k), h("pre", {}, JSON.stringify(v))));
+  return h("details", { class: "panel side details", id: "details" }, h("summary", {}, t("details")), body, rules);
+}

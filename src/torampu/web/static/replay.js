@@ -1,0 +1,91 @@
+// The replay viewer: steps through a finished game's views, for a chosen seat or a spectator.
+
+import { api } from "./api.js";
+import { fill, h, markup, toast } from "./dom.js";
+import { renderFelt, renderPlay, seatName } from "./game.js";
+import { gameName, t } from "./i18n.js";
+import { actionHTML } from "./labels.js";
+import { sidePanels } from "./panels.js";
+
+export function replayPage(root, id, k) {
+  const state = { table: null, steps: [], at: 0, seat: null };
+  const el = {
+    head: h("div", { class: "table-head" }),
+    controls: h("div", { class: "replay-controls", id: "replay-controls" }),
+    status: h("div", { id: "status", class: "status" }),
+    felt: h("div", { class: "felt", id: "felt" }),
+    actions: h("div", { class: "actions", hidden: true }),
+    hand: h("div", { class: "hand replay", id: "hand" }),
+    side: h("aside", { class: "side-col", id: "side" }),
+  };
+  fill(root, h("div", { class: "table-page replay-page" }, el.head, el.controls,
+    h("div", { class: "play-layout" }, h("div", { class: "play-main" }, el.status, el.felt, el.actions, el.hand), el.side)));
+
+  const show = () => render(state, el, k, id, show);
+  const load = async () => {
+    try {
+      state.steps = (await api.replay(id, k, state.seat)).steps;
+      state.at = Math.min(state.at, state.steps.length - 1);
+      show();
+    } catch (e) {
+      toast(e.message);
+    }
+  };
+  state.load = load;
+  document.addEventListener("keydown", (e) => {
+    if (e.target.matches?.("input[type=text], select")) return;
+    if (e.key === "ArrowLeft" || e.key === "ArrowRight") {
+      e.preventDefault();
+      go(state, state.at + (e.key === "ArrowLeft" ? -1 : 1), show);
+    }
+  });
+  api.table(id).then((tb) => {
+    state.table = tb;
+    load();
+  }).catch((e) => toast(e.message));
+  return { rerender: show };
+}
+
+function go(state, i, show) {
+  const next = Math.max(0, Math.min(state.steps.length - 1, i));
+  if (next !== state.at) {
+    state.at = next;
+    show();
+  }
+}
+
+function render(state, el, k, id, show) {
+  const tb = state.table;
+  if (!tb || !state.steps.length) return;
+  fill(el.head, h("div", { class: "title-line" }, h("h1", {}, gameName(tb.game)), h("span", { class: "muted" }, t("replayOf", { k: Number(k) + 1 }))),
+    h("div", { class: "share" }, h("a", { href: `/t/${id}` }, t("backTable")), h("a", { href: api.recordUrl(id, k), download: `${id}-game${Number(k) + 1}.json` }, t("record"))));
+  renderControls(state, el.controls, show);
+  const step = state.steps[state.at];
+  const view = step.view;
+  const ctx = { table: tb, mySeat: state.seat, live: false, legal: [], act: () => {}, clear: () => {}, onCard: () => {} };
+  el.status.innerHTML = "";
+  el.status.append(step.action == null ? t("start_step") : `${seatName(tb, step.seat)}: `);
+  if (step.action != null) el.status.append(markup(actionHTML(step.action, view.game)));
+  renderFelt(el.felt, view, ctx);
+  renderPlay(el.hand, el.actions, view, ctx, { selected: [], choice: null });
+  el.actions.hidden = true;
+  fill(el.side, sidePanels(view, { table: tb, mySeat: state.seat, finished: [], tableId: id, recordUrl: (x) => api.recordUrl(id, x) }));
+}
+
+function renderControls(state, el, show) {
+  const n = state.steps.length;
+  const slider = h("input", { type: "range", id: "replay-slider", min: "0", max: String(n - 1), value: String(state.at),
+    oninput: (e) => go(state, Number(e.target.value), show) });
+  const seatSel = h("select", { id: "replay-seat", onchange: (e) => {
+    state.seat = e.target.value === "" ? null : Number(e.target.value);
+    state.load();
+  } }, h("option", { value: "", selected: state.seat == null }, t("spectator")),
+  state.table.seats.map((s) => h("option", { value: String(s.seat), selected: state.seat === s.seat }, seatName(state.table, s.seat))));
+  fill(el,
+    h("button", { type: "button", id: "replay-prev", disabled: state.at === 0, onclick: () => go(state, state.at - 1, show) }, t("prev")),
+    slider,
+    h("button", { type: "button", id: "replay-next", disabled: state.at === n - 1, onclick: () => go(state, state.at + 1, show) }, t("next")),
+    h("span", { class: "step-no", id: "replay-step" }, t("step", { i: state.at, n: n - 1 })),
+    h("label", { class: "inline-field" }, h("span", { class: "label" }, t("viewAs")), seatSel));
+  slider.focus({ preventScroll: true });
+}

@@ -1,0 +1,338 @@
+// The table page: seats before the start, then the game in play from websocket snapshots.
+
+import { api, tokens } from "./api.js";
+import { Connection } from "./conn.js";
+import { fill, h, markup, toast } from "./dom.js";
+import { BOT_ICON, renderFelt, renderPlay, seatName, statusText, tapCard } from "./game.js";
+import { gameName, pick, t } from "./i18n.js";
+import { actionHTML } from "./labels.js";
+import { sidePanels } from "./panels.js";
+import { installKeyboard } from "./keys.js";
+
+export function tablePage(root, id) {
+  const page = new TablePage(root, id);
+  page.start();
+  return page;
+}
+
+class TablePage {
+  constructor(root, id) {
+    this.root = root;
+    this.id = id;
+    this.host = tokens.host(id);
+    const mine = tokens.seat(id);
+    this.seatToken = mine?.token || null;
+    this.snap = null;
+    this.table = null;
+    this.bots = [];
+    this.ui = { selected: [], choice: null, hand: [] };
+    this.legalKey = "";
+    this.pending = false;
+    this.finished = [];
+    this.lastResult = null;
+    this.seenGames = null;
+    this.build();
+  }
+
+  build() {
+    this.el = {
+      head: h("div", { class: "table-head" }),
+      seats: h("section", { class: "panel seats-panel", id: "seats" }),
+      status: h("div", { id: "status", class: "status", role: "status", "aria-live": "polite" }),
+      last: h("div", { class: "last-move muted small", id: "last-move" }),
+      felt: h("div", { class: "felt", id: "felt" }),
+      actions: h("div", { class: "actions", id: "actions" }),
+      hand: h("div", { class: "hand", id: "hand", "aria-label": t("hand") }),
+      side: h("aside", { class: "side-col", id: "side" }),
+    };
+    const e = this.el;
+    e.playMain = h("div", { class: "play-main", id: "play" }, e.status, e.felt, e.last, e.actions, e.hand);
+    e.play = h("div", { class: "play-layout" }, e.playMain, e.side);
+    fill(this.root, h("div", { class: "table-page" }, e.head, e.seats, e.play));
+    installKeyboard(e.playMain, () => this.isMyTurn());
+  }
+
+  async start() {
+    try {
+      this.table = await api.table(this.id);
+    } catch (e) {
+      fill(this.root, h("div", { class: "panel" }, h("p", {}, e.status === 404 ? t("notFound") : e.message),
+        h("a", { href: "/" }, t("back"))));
+      return;
+    }
+    api.bots().then((b) => { this.bots = b.bots; this.render(); }).catch(() => {});
+    this.render();
+    this.conn = new Connection(this.id, this.seatToken, {
+      snapshot: (m) => this.onSnapshot(m),
+      error: (m) => this.onError(m),
+      status: (s) => this.onStatus(s),
+    });
+  }
+
+  // ---------------------------------------------------------------- events
+
+  onSnapshot(msg) {
+    this.snap = msg;
+    window.torampu = { snapshot: msg }; // for tests and the curious: this client's own data
+    this.table = msg.table;
+    this.pending = false;
+    const key = JSON.stringify([msg.view?.hand, msg.legal]);
+    if (key !== this.legalKey) {
+      this.ui.selected = [];
+      this.ui.choice = null;
+      this.legalKey = key;
+    }
+    this.trackResults(msg.view);
+    this.render();
+  }
+
+  onError(msg) {
+    this.pending = false;
+    toast(`${msg.message || t("err_unknown")} (${msg.code})`);
+    this.render();
+  }
+
+  onStatus(state) {
+    this.connState = state;
+    this.showConn();
+  }
+
+  showConn() {
+    const el = document.getElementById("conn");
+    if (!el || !this.connState) return;
+    document.body.dataset.conn = this.connState;
+    el.textContent = this.connState === "open" ? t("online") : t("reconnecting");
+    el.className = `conn ${this.connState}`;
+  }
+
+  trackResults(view) {
+    const played = view?.match?.per_game?.length ?? 0;
+    if (this.seenGames === null || played !== this.seenGames) {
+      const fresh = this.seenGames !== null && played > this.seenGames;
+      this.seenGames = played;
+      if (played > 0) {
+        this.lastResult = { index: played - 1, scores: view.match.per_game[played - 1], detail: null };
+        this.freshResult = fresh;
+        this.loadFinished();
+      }
+    }
+  }
+
+  async loadFinished() {
+    try {
+      this.finished = (await api.finished(this.id)).games;
+      const last = this.finished.find((g) => g.index === this.lastResult?.index);
+      if (last && this.lastResult) this.lastResult.detail = last.result;
+      this.render();
+    } catch {
+      /* the panel shows the scores from the snapshot anyway */
+    }
+  }
+
+  isMyTurn() {
+    const v = this.snap?.view;
+    return !!v && this.snap.seat != null && v.to_play === this.snap.seat && this.snap.legal.length > 0;
+  }
+
+  act(action) {
+    if (this.pending) return;
+    if (!this.conn.act(action)) {
+      toast(t("reconnecting"));
+      return;
+    }
+    this.pending = true;
+    this.el.playMain.classList.add("pending");
+  }
+
+  // ---------------------------------------------------------------- rendering
+
+  render() {
+    if (!this.table) return;
+    this.showConn();
+    this.renderHead();
+    const started = this.table.status !== "waiting" && this.snap?.view;
+    this.el.seats.hidden = !!started;
+    this.el.play.hidden = !started;
+    if (started) this.renderGame();
+    else this.renderSeats();
+  }
+
+  renderHead() {
+    const tb = this.table;
+    const link = `${location.origin}/t/${tb.id}`;
+    const input = h("input", { class: "share-link", id: "share-link", readonly: true, value: link, onfocus: (e) => e.target.select() });
+    const copy = h("button", { type: "button", class: "ghost", id: "copy-link", onclick: () => copyLink(input) }, t("copy"));
+    const progress = tb.status === "waiting" ? "" : t("gameOf", { k: Math.min(tb.games_played + 1, tb.games), n: tb.games });
+    fill(
+      this.el.head,
+      h("div", { class: "title-line" },
+        h("h1", {}, gameName(tb.game)),
+        h("span", { class: `badge ${tb.status}` }, t(`status_${tb.status}`)),
+        h("span", { class: "muted" }, `${tb.players}P ${progress}`)),
+      h("div", { class: "share" }, h("span", { class: "label" }, t("share")), input, copy),
+    );
+  }
+
+  // before the start ------------------------------------------------
+
+  renderSeats() {
+    const tb = this.table;
+    const mySeat = this.snap?.seat ?? tokens.seat(this.id)?.seat ?? null;
+    const haveSeat = this.seatToken != null && mySeat != null;
+    const nameInput = h("input", {
+      id: "player-name", type: "text", maxlength: "24", value: tokens.name(), placeholder: t("yourName"),
+      oninput: (e) => tokens.setName(e.target.value),
+    });
+    const rows = tb.seats.map((s) => this.seatRow(s, haveSeat, mySeat));
+    const parts = [h("h2", {}, t("seats"))];
+    if (!haveSeat && tb.seats.some((s) => s.kind === "open")) parts.push(h("label", { class: "field inline-field" }, h("span", { class: "label" }, t("yourName")), nameInput));
+    parts.push(h("ul", { class: "seat-list" }, rows));
+    if (this.host && tb.status === "waiting") parts.push(this.startRow());
+    else if (tb.status === "waiting") parts.push(h("p", { class: "muted" }, haveSeat ? t("waitingStart") : t("watching")));
+    fill(this.el.seats, parts);
+  }
+
+  seatRow(s, haveSeat, mySeat) {
+    const who = s.kind === "open" ? h("span", { class: "muted" }, t("openShort")) : h("strong", {}, s.name || s.bot);
+    const kind = s.kind === "bot" ? markup(`${BOT_ICON} ${t("bot")}`) : s.kind === "human" ? `${t("human")} · ${s.connected ? t("connected") : t("offline")}` : "";
+    const controls = [];
+    if (s.kind === "open" && !haveSeat)
+      controls.push(h("button", { type: "button", class: "primary", dataset: { take: s.seat }, onclick: () => this.take(s.seat) }, t("takeSeat")));
+    if (this.host && this.table.status === "waiting" && s.seat !== mySeat) controls.push(this.hostSelect(s));
+    return h("li", { class: `seat-row ${s.kind} ${s.seat === mySeat ? "me" : ""}`, dataset: { seat: s.seat } },
+      h("span", { class: "seat-no" }, t("seat", { n: s.seat })), who,
+      s.seat === mySeat ? h("span", { class: "you" }, `(${t("you")})`) : null,
+      s.away ? h("span", { class: "badge" }, t("away")) : null,
+      h("span", { class: "muted small" }, kind), h("span", { class: "controls" }, controls));
+  }
+
+  hostSelect(s) {
+    const value = s.kind === "bot" ? `bot:${s.bot}` : s.kind === "open" ? "open" : "";
+    const opts = [h("option", { value: "open", selected: value === "open" }, t("openShort"))];
+    if (s.kind === "human") opts.unshift(h("option", { value: "", selected: true, disabled: true }, s.name || t("human")));
+    for (const b of this.bots) opts.push(h("option", { value: `bot:${b.spec}`, selected: value === `bot:${b.spec}` }, pick(b.label)));
+    return h("select", { dataset: { hostSeat: s.seat }, "aria-label": t("seat", { n: s.seat }), onchange: (e) => this.setSeat(s.seat, e.target.value) }, opts);
+  }
+
+  startRow() {
+    const fillSel = h("select", { id: "fill-bot" },
+      this.bots.map((b) => h("option", { value: b.spec, selected: b.spec === "heuristic" }, pick(b.label))),
+      h("option", { value: "" }, t("fillNone")));
+    return h("div", { class: "start-row" }, h("label", { class: "field inline-field" }, h("span", { class: "label" }, t("fill")), fillSel),
+      h("button", { type: "button", class: "primary big", id: "start-btn", onclick: () => this.startGame(fillSel.value) }, t("start")),
+      h("span", { class: "muted small" }, t("host")));
+  }
+
+  async take(seat) {
+    const typed = (document.getElementById("player-name")?.value || "").trim();
+    const name = typed.slice(0, 40) || t("playerN", { n: seat });
+    try {
+      const res = await api.join(this.id, { name, seat });
+      tokens.setSeat(this.id, res.seat, res.token);
+      this.seatToken = res.token;
+      this.table = res.table;
+      this.conn.setToken(res.token);
+      this.render();
+    } catch (e) {
+      toast(e.message);
+    }
+  }
+
+  async setSeat(seat, value) {
+    const body = value === "open" ? { open: true } : { bot: value.slice(4) };
+    try {
+      this.table = await api.setSeat(this.id, seat, body, this.host);
+      this.render();
+    } catch (e) {
+      toast(e.message);
+      this.render();
+    }
+  }
+
+  async startGame(fillBot) {
+    try {
+      this.table = await api.start(this.id, fillBot ? { fill: fillBot } : {}, this.host);
+      this.render();
+    } catch (e) {
+      toast(e.message);
+    }
+  }
+
+  // in play ----------------------------------------------------------
+
+  renderGame() {
+    const { view, legal, seat } = this.snap;
+    const ctx = this.playContext(legal, seat);
+    this.ui.hand = view.hand || [];
+    const status = this.el.status;
+    status.textContent = statusText(view, ctx);
+    status.dataset.myTurn = this.isMyTurn() ? "1" : "0";
+    status.dataset.phase = view.phase;
+    status.dataset.version = String(this.snap.version);
+    status.classList.toggle("mine", this.isMyTurn());
+    this.renderLast();
+    renderFelt(this.el.felt, view, ctx);
+    const focus = rememberFocus();
+    renderPlay(this.el.hand, this.el.actions, view, ctx, this.ui);
+    this.el.playMain.classList.toggle("pending", this.pending);
+    fill(this.el.side, sidePanels(view, {
+      table: this.table, mySeat: seat, lastResult: this.lastResult, freshResult: this.freshResult,
+      finished: this.finished, tableId: this.id, recordUrl: (k) => api.recordUrl(this.id, k),
+    }));
+    restoreFocus(focus);
+  }
+
+  playContext(legal, seat) {
+    return {
+      table: this.table,
+      mySeat: seat,
+      live: true,
+      legal: this.pending ? [] : legal,
+      act: (a) => this.act(a),
+      clear: () => { this.ui.selected = []; this.render(); },
+      onCard: (i, card, plan) => {
+        tapCard(this.ui, i, card, plan, (a) => this.act(a));
+        this.render();
+      },
+    };
+  }
+
+  renderLast() {
+    const last = this.snap.last;
+    if (!last) {
+      fill(this.el.last);
+      return;
+    }
+    const who = seatName(this.table, last.seat) + (last.by && last.by !== "human" ? ` (${t(`by_${last.by}`)})` : "");
+    this.el.last.innerHTML = "";
+    this.el.last.append(t("lastMove", { who, what: "" }).replace(/\s*$/, " "));
+    const span = document.createElement("span");
+    span.innerHTML = actionHTML(last.action, this.snap.view.game);
+    this.el.last.append(span);
+  }
+}
+
+function rememberFocus() {
+  const a = document.activeElement;
+  if (!a) return null;
+  if (a.dataset?.card) return `[data-card="${a.dataset.card}"][data-index="${a.dataset.index}"]`;
+  if (a.dataset?.action) return `[data-action="${a.dataset.action}"]`;
+  return null;
+}
+
+function restoreFocus(selector) {
+  if (!selector) return;
+  const el = document.querySelector(selector);
+  if (el && !el.disabled) el.focus({ preventScroll: true });
+}
+
+async function copyLink(input) {
+  try {
+    await navigator.clipboard.writeText(input.value);
+    toast(t("copied"), "info");
+  } catch {
+    input.select();
+    const ok = document.execCommand && document.execCommand("copy");
+    toast(ok ? t("copied") : t("copyFail"), ok ? "info" : "error");
+  }
+}

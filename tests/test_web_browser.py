@@ -1,0 +1,286 @@
+"""The browser front end of ``torampu serve``, driven by a real Chromium through Playwright.
+
+(a) One person creates a Napoleon table in the lobby, takes seat 0, fills the rest with bots and
+plays a whole one-game match by clicking legal cards and buttons; the result panel must show the
+scores the API reports. (b) Two browser contexts share a table; both see the turns move and
+neither page ever shows the other player's hand.
+
+Skipped when /usr/bin/chromium is missing outside CI; in CI (``CI`` set) that is a failure.
+Screenshots go to ``artifacts/web/``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+CHROMIUM = Path("/usr/bin/chromium")
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+SHOTS = Path(__file__).resolve().parent.parent / "artifacts" / "web"
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 900}
+
+if not CHROMIUM.exists():
+    if os.environ.get("CI"):
+        pytest.fail(f"{CHROMIUM} is missing in CI", pytrace=False)
+    pytest.skip(f"{CHROMIUM} is missing (outside CI)", allow_module_level=True)
+
+sync_api = pytest.importorskip("playwright.sync_api")
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _get(url: str) -> Any:
+    with urllib.request.urlopen(url, timeout=5) as r:
+        return json.loads(r.read())
+
+
+def _torampu() -> list[str]:
+    exe = Path(sys.executable).parent / "torampu"
+    if exe.exists():
+        return [str(exe)]
+    found = shutil.which("torampu")
+    assert found, "the torampu command is not installed"
+    return [found]
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    port = _free_port()
+    data = tmp_path_factory.mktemp("web-data")
+    cmd = [*_torampu(), "serve", "--port", str(port), "--data-dir", str(data)]
+    proc = subprocess.Popen(
+        [*cmd, "--bot-delay", "0.05"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT
+    )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                if _get(f"{base}/api/health")["status"] == "ok":
+                    break
+            except OSError:
+                pass
+            if proc.poll() is not None or time.monotonic() > deadline:
+                out = proc.stdout.read().decode() if proc.stdout else ""
+                pytest.fail(f"torampu serve did not start: {out}")
+            time.sleep(0.1)
+        yield base
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+def _page(browser: Any, viewport: dict[str, int], lang: str = "en") -> Any:
+    ctx = browser.new_context(viewport=viewport)
+    ctx.add_init_script(f"localStorage.setItem('torampu.lang', '{lang}')")
+    page = ctx.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.errors = errors
+    page.set_default_timeout(15000)
+    return page
+
+
+def _create_table(page: Any, base: str, players: int = 5) -> str:
+    """Create a one-game Napoleon classic table from the lobby form; returns its id."""
+    page.goto(f"{base}/")
+    page.wait_for_selector("#create-form")
+    page.select_option("select[name=game]", "napoleon")
+    page.select_option("select[name=preset]", "classic")
+    page.select_option("select[name=players]", str(players))
+    page.fill("input[name=games]", "1")
+    page.click("#create-btn")
+    page.wait_for_url("**/t/*")
+    page.wait_for_selector("[data-seat='0']")
+    return page.url.rstrip("/").rsplit("/", 1)[1]
+
+
+def _take_seat(page: Any, seat: int, name: str) -> None:
+    page.fill("#player-name", name)
+    page.click(f"[data-take='{seat}']")
+    page.wait_for_selector(f".seat-row.me[data-seat='{seat}']")
+
+
+def _version(page: Any) -> str | None:
+    return page.locator("#status").get_attribute("data-version")
+
+
+def _my_turn(page: Any) -> bool:
+    status = page.locator("#status")
+    return status.count() == 1 and status.get_attribute("data-my-turn") == "1"
+
+
+def _play_one(page: Any, state: dict[str, Any]) -> None:
+    """Make one move by clicking, as a person would: a legal card, a selection then its
+    confirm button, or an action button (the first bid once, then pass)."""
+    before = _version(page)
+    hand = page.locator("#hand")
+    mode = hand.get_attribute("data-mode")
+    if mode == "direct":
+        page.locator('#hand .card[data-legal="1"]').first.click()
+        choice = page.locator("#actions .choice [data-action]")
+        if choice.count():
+            choice.first.click()
+    elif mode == "select":
+        need = int(hand.get_attribute("data-need") or "1")
+        cards = page.locator('#hand .card[data-legal="1"]')
+        for i in range(need):
+            cards.nth(i).click()
+        confirm = page.locator("#actions .select-bar [data-action]")
+        assert confirm.count() >= 1, "a legal selection offers its action"
+        if not state.get("shot_select"):
+            state["shot_select"] = True
+            page.screenshot(path=str(SHOTS / "napoleon-discard.png"), full_page=True)
+        confirm.first.click()
+    else:
+        bids = page.locator('#actions [data-action^="bid "]')
+        adjutant = page.locator("#actions .adjutant-picker [data-action]")
+        if bids.count() and not state.get("bid"):
+            state["bid"] = True
+            page.screenshot(path=str(SHOTS / "napoleon-bid.png"), full_page=True)
+            bids.first.click()
+        elif adjutant.count():
+            page.screenshot(path=str(SHOTS / "napoleon-adjutant.png"), full_page=True)
+            adjutant.first.click()
+        elif page.locator('#actions [data-action="pass"]').count():
+            page.locator('#actions [data-action="pass"]').click()
+        else:
+            page.locator("#actions [data-action]").first.click()
+    page.wait_for_function(
+        "v => document.querySelector('#status')?.dataset.version !== v", arg=before
+    )
+
+
+def test_play_a_whole_game_by_clicking(server: str, browser: Any) -> None:
+    page = _page(browser, DESKTOP)
+    table_id = _create_table(page, server)
+    page.screenshot(path=str(SHOTS / "table-waiting.png"), full_page=True)
+    _take_seat(page, 0, "Aki")
+    page.select_option("#fill-bot", "heuristic")
+    page.click("#start-btn")
+    page.wait_for_selector("#felt [data-seat='0']")
+    state: dict[str, Any] = {}
+    moves = 0
+    deadline = time.monotonic() + 40
+    while page.locator("#result").count() == 0:
+        assert time.monotonic() < deadline, "the game did not finish in time"
+        if _my_turn(page):
+            _play_one(page, state)
+            moves += 1
+            if moves == 4:
+                page.screenshot(path=str(SHOTS / "napoleon-play.png"), full_page=True)
+        else:
+            page.wait_for_timeout(50)
+    assert moves >= 10, "seat 0 played at least its ten cards"
+    page.wait_for_selector("#result [data-score-seat]")
+    page.screenshot(path=str(SHOTS / "napoleon-result.png"), full_page=True)
+    games = _get(f"{server}/api/tables/{table_id}/games")["games"]
+    assert len(games) == 1
+    shown = [int(page.locator(f"#result [data-score-seat='{s}']").inner_text()) for s in range(5)]
+    assert shown == games[0]["result"]["scores"]
+    # the record and replay links of the finished game
+    page.wait_for_selector("[data-record='0']")
+    href = page.locator("[data-replay='0']").get_attribute("href")
+    assert href == f"/t/{table_id}/replay/0"
+    page.goto(server + href)
+    page.wait_for_selector("#replay-slider")
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowRight")
+    assert page.locator("#replay-step").inner_text().startswith("Step 2")
+    page.screenshot(path=str(SHOTS / "replay.png"), full_page=True)
+    assert not page.errors, page.errors
+
+
+def _hand_in_dom(page: Any) -> list[str]:
+    return page.eval_on_selector_all("#hand [data-card]", "els => els.map(e => e.dataset.card)")
+
+
+def _own_hand(page: Any) -> tuple[int | None, list[str]]:
+    snap = page.evaluate("window.torampu && window.torampu.snapshot")
+    view = (snap or {}).get("view") or {}
+    return snap.get("seat") if snap else None, view.get("hand") or []
+
+
+def test_two_players_share_a_table(server: str, browser: Any) -> None:
+    host = _page(browser, DESKTOP)
+    guest = _page(browser, PHONE, lang="ja")
+    _create_table(host, server)
+    _take_seat(host, 0, "Host")
+    link = host.locator("#share-link").input_value()
+    guest.goto(link)
+    _take_seat(guest, 1, "Guest")
+    host.wait_for_selector(".seat-row.human[data-seat='1']")
+    host.select_option("#fill-bot", "heuristic")
+    host.click("#start-btn")
+    for p in (host, guest):
+        p.wait_for_selector("#felt [data-seat='1']")
+    pages = {0: host, 1: guest}
+    seen: dict[int, set[str | None]] = {0: set(), 1: set()}
+    mine: dict[int, int] = {0: 0, 1: 0}
+    state: dict[str, Any] = {"bid": True}
+    deadline = time.monotonic() + 25
+    shot = False
+    while time.monotonic() < deadline and min(mine.values()) < 4:
+        hands = {}
+        for seat, p in pages.items():
+            snap_seat, hand = _own_hand(p)
+            assert snap_seat == seat
+            dom = _hand_in_dom(p)
+            assert sorted(dom) == sorted(hand), "the page shows exactly its own hand"
+            hands[seat] = set(dom)
+            seen[seat].add(p.locator("#status").get_attribute("data-version"))
+        assert not hands[0] & hands[1], "no page shows the other's cards"
+        acted = False
+        for seat, p in pages.items():
+            if _my_turn(p):
+                if not shot and seat == 1:
+                    shot = True
+                    p.screenshot(path=str(SHOTS / "guest-phone-ja.png"), full_page=True)
+                _play_one(p, state)
+                mine[seat] += 1
+                acted = True
+        if not acted:
+            host.wait_for_timeout(50)
+    assert min(mine.values()) >= 4, f"both players moved several times: {mine}"
+    assert len(seen[0]) > 3 and len(seen[1]) > 3, "both pages saw the turns move"
+    host.screenshot(path=str(SHOTS / "host-desktop.png"), full_page=True)
+    assert not host.errors and not guest.errors, host.errors + guest.errors
