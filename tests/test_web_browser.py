@@ -283,4 +283,14 @@ def test_two_players_share_a_table(server: str, browser: Any) -> None:
     assert min(mine.values()) >= 4, f"both players moved several times: {mine}"
     assert len(seen[0]) > 3 and len(seen[1]) > 3, "both pages saw the turns move"
     host.screenshot(path=str(SHOTS / "host-desktop.png"), full_page=True)
-    assert not host.errors and not guest.errors, host.errors + guest.errors
+    # the guest's private seat link takes seat 1 back on another device, and leaves the address
+    seat_link = guest.locator("#seat-link").input_value()
+    assert "#seat=" in seat_link
+    other = _page(browser, PHONE)
+    other.goto(seat_link)
+    other.wait_for_selector("#felt [data-seat='1']")
+    assert _own_hand(other)[0] == 1
+    assert "#seat=" not in other.url
+    assert not host.errors and not guest.errors and not other.errors, (
+        host.errors + guest.errors + other.errors
+    )

@@ -20,6 +20,7 @@ class TablePage {
     this.root = root;
     this.id = id;
     this.host = tokens.host(id);
+    adoptSeatLink(id);
     const mine = tokens.seat(id);
     this.seatToken = mine?.token || null;
     this.snap = null;
@@ -170,7 +171,20 @@ class TablePage {
         h("span", { class: `badge ${tb.status}` }, t(`status_${tb.status}`)),
         h("span", { class: "muted" }, `${tb.players}P ${progress}`)),
       h("div", { class: "share" }, h("span", { class: "label" }, t("share")), input, copy),
+      this.seatToken ? this.mySeatLink() : null,
     );
+  }
+
+  // a private link that takes this seat on another device (the token travels in the fragment,
+  // which browsers never send to the server)
+  mySeatLink() {
+    const link = `${location.origin}/t/${this.id}#seat=${encodeURIComponent(this.seatToken)}`;
+    const input = h("input", { class: "share-link", id: "seat-link", readonly: true, value: link, onfocus: (e) => e.target.select() });
+    const copy = h("button", { type: "button", class: "ghost", id: "copy-seat-link", onclick: () => copyLink(input) }, t("copy"));
+    return h("details", { class: "share seat-link" },
+      h("summary", {}, t("seatLink")),
+      h("p", { class: "muted" }, t("seatLinkHelp")),
+      h("div", { class: "share" }, input, copy));
   }
 
   // before the start ------------------------------------------------
@@ -310,6 +324,15 @@ class TablePage {
     span.innerHTML = actionHTML(last.action, this.snap.view.game);
     this.el.last.append(span);
   }
+}
+
+// Opened with #seat=<token> (a player's own link, on another device): keep the token for this
+// table and drop it from the address bar, so that it is not shared by accident.
+function adoptSeatLink(id) {
+  const m = /(?:^#|&)seat=([^&]+)/.exec(location.hash);
+  if (!m) return;
+  tokens.setSeat(id, tokens.seat(id)?.seat ?? null, decodeURIComponent(m[1]));
+  history.replaceState(null, "", location.pathname + location.search);
 }
 
 function rememberFocus() {
