@@ -433,3 +433,15 @@ def test_two_servers_on_one_database_never_both_apply_a_move(tmp_path: Path) -> 
     store = Store(f"sqlite:///{tmp_path / 'torampu.db'}")
     assert [(x.version, x.action) for x in store.actions(tid)] == [(1, "pass")]
     store.close()
+
+
+# ------------------------------------------------------------------------------------ command
+def test_serve_refuses_a_bad_database_or_delay_clearly() -> None:
+    from typer.testing import CliRunner
+
+    from torampu.cli import app
+
+    r = CliRunner().invoke(app, ["serve", "--database", "foo://nowhere"])
+    assert r.exit_code == 2 and "cannot use the database" in r.output and "foo" in r.output
+    r = CliRunner().invoke(app, ["serve", "--bot-delay", "-1"])
+    assert r.exit_code == 2 and "≥ 0" in r.output

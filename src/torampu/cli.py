@@ -72,7 +72,8 @@ __all__ = [
 ]
 
 app = typer.Typer(
-    help="torampu: Japanese house-rule card games (Napoleon, Nap, Hell, …) in the terminal.",
+    help="torampu: Japanese house-rule card games (Napoleon, Nap, Hell, Daifugo) in the terminal "
+    "and the browser.",
     no_args_is_help=True,
     add_completion=False,
 )

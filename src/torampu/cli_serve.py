@@ -29,13 +29,12 @@ def serve(
     ] = 0.0,
     log_level: Annotated[str, typer.Option(help="uvicorn's log level.")] = "warning",
 ) -> None:
-    """Start the web table: open the printed address in a browser, create a table, share its
-    link with friends and fill the empty seats with bots."""
+    """Start the web table: open the address, create a table, share its link, add bots."""
     import uvicorn
 
     from torampu.web.app import create_app
     from torampu.web.rooms import Settings
-    from torampu.web.store import normalize_url
+    from torampu.web.store import Store, normalize_url
 
     if bot_delay < 0 or away_timeout < 0 or turn_timeout < 0:
         raise typer.BadParameter("delays and timeouts are seconds ≥ 0")
@@ -47,6 +46,11 @@ def serve(
         turn_timeout=turn_timeout,
     )
     where = normalize_url(database).split("@")[-1] if database else settings.database_url()
+    try:  # open and migrate the database now, so that a bad URL is a clear error, not a trace
+        Store(settings.database_url()).close()
+    except Exception as e:
+        typer.echo(f"torampu serve: cannot use the database {where}: {e}", err=True)
+        raise typer.Exit(2) from None
     shown = "localhost" if host in ("127.0.0.1", "0.0.0.0") else host
     typer.echo(f"torampu: serving on http://{shown}:{port}/  (database: {where})", err=False)
     typer.echo("Press Ctrl-C to stop; tables resume where they were on the next start.")
