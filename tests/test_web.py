@@ -62,7 +62,7 @@ def test_create_join_seat_start(tmp_path: Path) -> None:
         table, host = r.json()["table"], r.json()["host_token"]
         tid = table["id"]
         assert table["status"] == "waiting" and table["players"] == 4 and table["games"] == 3
-        assert table["rules"]["hook"] is False
+        assert table["rules"]["hook"] is False and table["preset"] is None
         assert [s["kind"] for s in table["seats"]] == ["open", "bot", "open", "open"]
         j = c.post(f"/api/tables/{tid}/join", json={"name": "Aki"}).json()
         assert j["seat"] == 0 and j["table"]["seats"][0] == {
@@ -103,7 +103,9 @@ def test_create_join_seat_start(tmp_path: Path) -> None:
         assert c.post(f"/api/tables/{tid}/join", json={"name": "Cy"}).status_code == 409
         listed = c.get("/api/tables").json()["tables"]
         assert [x["id"] for x in listed] == [tid]
-        assert c.get("/api/health").json()["tables"] == 1
+        r = c.post("/api/tables", json={"game": "daifugo", "rules": {"preset": "yaita"}})
+        assert r.json()["table"]["preset"] == "yaita"
+        assert c.get("/api/health").json()["tables"] == 2
 
 
 @pytest.mark.parametrize(

@@ -33,11 +33,44 @@ def test_migrations_create_the_schema_once(url: str) -> None:
     names = set(inspect(s.engine).get_table_names())
     assert {"tables", "seats", "actions", "alembic_version"} <= names
     with s.engine.connect() as conn:
-        assert conn.execute(text("select version_num from alembic_version")).scalar() == "0001"
+        assert conn.execute(text("select version_num from alembic_version")).scalar() == "0002"
     s.close()
     again = Store(url)  # a second start: nothing to do, nothing lost
     assert again.count_tables() == 0
     again.close()
+
+
+def test_a_database_of_an_older_revision_is_upgraded_keeping_its_tables(url: str) -> None:
+    """A database left at revision 0001 (before ``tables.preset``) by an older server: the next
+    start upgrades it, and its tables are still there (with no preset)."""
+    from alembic import command
+    from alembic.config import Config
+    from sqlalchemy import create_engine
+
+    from torampu.web.store import MIGRATIONS, normalize_url
+
+    engine = create_engine(normalize_url(url))
+    cfg = Config()
+    cfg.set_main_option("script_location", str(MIGRATIONS))
+    with engine.begin() as conn:
+        cfg.attributes["connection"] = conn
+        command.upgrade(cfg, "0001")
+        conn.execute(
+            text(
+                "insert into tables (id, game, rules, players, games, seed, host_token, status,"
+                " version, created) values ('old', 'hell', '{\"players\": 3}', 3, 1, 5, 'h',"
+                " 'waiting', 0, CURRENT_TIMESTAMP)"
+            )
+        )
+        assert "preset" not in {c["name"] for c in inspect(conn).get_columns("tables")}
+    engine.dispose()
+    s = Store(url)
+    old = s.table("old")
+    assert old is not None and old.rules == {"players": 3} and old.preset is None
+    assert s.create_table("new", "hell", {}, 3, 1, 5, "h", ["open"] * 3, "classic").preset == (
+        "classic"
+    )
+    s.close()
 
 
 def test_tables_seats_and_actions_round_trip(url: str) -> None:

@@ -27,7 +27,7 @@ import logging
 import random
 import secrets
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -118,6 +118,7 @@ class Room:
     version: int
     created: str
     seats: list[SeatState]
+    preset: str | None = None
     match: Match | None = None
     last: dict[str, Any] | None = None
     clients: set[Client] = field(default_factory=set)
@@ -136,6 +137,15 @@ def make_table_bot(spec: str, seed: int, game: str) -> Bot:
     """A bot from a spec such as ``heuristic`` or ``ismcts:think=0.3``."""
     kind, options = parse_bot_spec(spec)
     return make_bot(kind, seed, game, **options)
+
+
+def _preset_name(rules: Any) -> str | None:
+    """The preset a table's ``rules`` argument names (``"classic"``, or ``{"preset": …}``)."""
+    if isinstance(rules, str):
+        return rules
+    if isinstance(rules, Mapping) and isinstance(rules.get("preset"), str):
+        return str(rules["preset"])
+    return None
 
 
 class Lobby:
@@ -193,6 +203,7 @@ class Lobby:
                 table.version,
                 table.created.isoformat(),
                 seats,
+                table.preset,
             )
             now = self.clock()
             room.away_since = {s: now for s in range(table.players)}
@@ -254,6 +265,7 @@ class Lobby:
             seed,
             token_hash(token),
             specs,
+            _preset_name(rules),
         )
         room = self._load(table)
         self.rooms[table_id] = room
@@ -440,6 +452,7 @@ class Lobby:
             "id": room.id,
             "game": room.game,
             "rules": room.rules,
+            "preset": room.preset,
             "players": room.players,
             "games": room.games,
             "status": room.status,

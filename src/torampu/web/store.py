@@ -76,6 +76,7 @@ class TableRow(Base):
     status: Mapped[str] = mapped_column(String(16), default="waiting")
     version: Mapped[int] = mapped_column(Integer, default=0)
     created: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
+    preset: Mapped[str | None] = mapped_column(String(32), nullable=True)  # as created
 
 
 class SeatRow(Base):
@@ -134,6 +135,7 @@ class Table:
     version: int
     created: datetime
     seats: tuple[Seat, ...]
+    preset: str | None = None
 
 
 def _now() -> datetime:
@@ -226,6 +228,7 @@ class Store:
             row.version,
             row.created,
             tuple(Seat(x.seat, x.kind, x.name, x.token, x.bot) for x in seats),
+            row.preset,
         )
 
     # ---------------------------------------------------------------- writes
@@ -239,8 +242,10 @@ class Store:
         seed: int,
         host_token: str,
         seats: list[str],
+        preset: str | None = None,
     ) -> Table:
-        """Store a new table; ``seats`` holds ``"open"`` or a bot spec per seat."""
+        """Store a new table; ``seats`` holds ``"open"`` or a bot spec per seat, ``preset`` the
+        preset its rules were made from (shown in the lobby)."""
         with self._session.begin() as s:
             row = TableRow(
                 id=table_id,
@@ -253,6 +258,7 @@ class Store:
                 status="waiting",
                 version=0,
                 created=_now(),
+                preset=preset,
             )
             s.add(row)
             s.flush()

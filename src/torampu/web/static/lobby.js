@@ -61,6 +61,7 @@ function tableRow(tb) {
       "a",
       { href: `/t/${tb.id}` },
       h("strong", {}, gameName(tb.game)),
+      tb.preset ? h("span", { class: "muted preset" }, tb.preset) : null,
       h("span", { class: `badge ${tb.status}` }, t(`status_${tb.status}`)),
       h("span", { class: "muted" }, progress ? `${tb.players}P · ${progress}` : `${tb.players}P`),
       h("span", { class: "muted small" }, t("created", { t: when(tb.created) })),
