@@ -37,7 +37,7 @@ from torampu.bots import Bot, BotError, make_bot, parse_bot_spec
 from torampu.errors import IllegalAction, TorampuError
 from torampu.match import Match
 from torampu.testing import cards_mentioned
-from torampu.web.store import StaleVersion, Store, StoreError, Table
+from torampu.web.store import Seat, StaleVersion, Store, StoreError, Table
 
 log = logging.getLogger("torampu.web")
 
@@ -97,28 +97,15 @@ class Client:
     send: Send
 
 
-@dataclass(frozen=True)
-class SeatState:
-    kind: str  # open | human | bot
-    name: str | None = None
-    token: str | None = None  # SHA-256 of the seat token
-    bot: str | None = None
-
-
 @dataclass(eq=False)
 class Room:
-    id: str
-    game: str
-    rules: dict[str, Any]
-    players: int
-    games: int
-    seed: int
-    host_token: str
-    status: str
+    """A table being played: its stored row (what it was created with), its seats and version,
+    and the live state that is never stored (the match, rebuilt from the actions; clients,
+    bots, timers)."""
+
+    table: Table
+    seats: list[Seat]
     version: int
-    created: str
-    seats: list[SeatState]
-    preset: str | None = None
     match: Match | None = None
     last: dict[str, Any] | None = None
     clients: set[Client] = field(default_factory=set)
@@ -128,6 +115,17 @@ class Room:
     turn_started: float = 0.0
     bots: dict[int, Bot] = field(default_factory=dict)
     driver: asyncio.Task[None] | None = None
+
+    @property
+    def id(self) -> str:
+        return self.table.id
+
+    @property
+    def status(self) -> str:
+        """``waiting`` before the start, then ``playing`` until the match is ``over``."""
+        if self.match is None:
+            return "waiting"
+        return "over" if self.match.is_over else "playing"
 
     def connected(self, seat: int) -> bool:
         return any(c.seat == seat for c in self.clients)
@@ -189,27 +187,13 @@ class Lobby:
         return room
 
     def _load(self, table: Table, room: Room | None = None) -> Room:
-        seats = [SeatState(s.kind, s.name, s.token, s.bot) for s in table.seats]
         if room is None:
-            room = Room(
-                table.id,
-                table.game,
-                table.rules,
-                table.players,
-                table.games,
-                table.seed,
-                table.host_token,
-                table.status,
-                table.version,
-                table.created.isoformat(),
-                seats,
-                table.preset,
-            )
+            room = Room(table, list(table.seats), table.version)
             now = self.clock()
             room.away_since = {s: now for s in range(table.players)}
             room.turn_started = now
         else:
-            room.seats, room.status, room.version = seats, table.status, table.version
+            room.table, room.seats, room.version = table, list(table.seats), table.version
         room.match = None
         if table.status != "waiting":
             m = self._new_match(room)
@@ -223,13 +207,15 @@ class Lobby:
         return room
 
     def _new_match(self, room: Room) -> Match:
-        return torampu.new_match(room.game, room.rules, games=room.games, seed=room.seed)
+        return torampu.new_match(
+            room.table.game, room.table.rules, games=room.table.games, seed=room.table.seed
+        )
 
     def _make_bots(self, room: Room) -> None:
         room.bots = {}
         for s, st in enumerate(room.seats):
             spec = st.bot if st.kind == "bot" and st.bot else self.settings.standin
-            room.bots[s] = make_table_bot(spec, room.seed ^ (s * 7919 + 1), room.game)
+            room.bots[s] = make_table_bot(spec, room.table.seed ^ (s * 7919 + 1), room.table.game)
 
     # ------------------------------------------------------------------ tables
     def create(
@@ -282,7 +268,7 @@ class Lobby:
     def check_host(self, room: Room, token: str | None) -> None:
         if not token:
             raise ActError("unauthorized", "this needs the table's host token", 401)
-        if not secrets.compare_digest(token_hash(token), room.host_token):
+        if not secrets.compare_digest(token_hash(token), room.table.host_token):
             raise ActError("unauthorized", "wrong host token", 403)
 
     def seat_of(self, room: Room, token: str | None) -> int | None:
@@ -309,10 +295,12 @@ class Lobby:
                 seat = free[0]
             if not isinstance(seat, int) or isinstance(seat, bool):
                 raise ActError("bad_request", f"seat must be a number, not {seat!r}", 400)
-            if not 0 <= seat < room.players:
-                raise ActError("not_found", f"no seat {seat} (seats 0..{room.players - 1})", 404)
+            if not 0 <= seat < room.table.players:
+                raise ActError(
+                    "not_found", f"no seat {seat} (seats 0..{room.table.players - 1})", 404
+                )
             token = new_token()
-            st = SeatState("human", name.strip(), token_hash(token))
+            st = Seat(seat, "human", name.strip(), token_hash(token))
             taken = await asyncio.to_thread(
                 self.store.set_seat, room.id, seat, st.kind, st.name, st.token, None, True
             )
@@ -329,12 +317,14 @@ class Lobby:
         async with room.lock:
             if room.status != "waiting":
                 raise ActError("started", "seats change only before the start")
-            if not 0 <= seat < room.players:
-                raise ActError("not_found", f"no seat {seat} (seats 0..{room.players - 1})", 404)
+            if not 0 <= seat < room.table.players:
+                raise ActError(
+                    "not_found", f"no seat {seat} (seats 0..{room.table.players - 1})", 404
+                )
             if bot is not None:
-                self._check_bot(bot, room.game)
+                self._check_bot(bot, room.table.game)
                 bot = bot.removeprefix("bot:")
-            st = SeatState("bot", bot=bot) if bot is not None else SeatState("open")
+            st = Seat(seat, "bot", bot=bot) if bot is not None else Seat(seat, "open")
             await asyncio.to_thread(self.store.set_seat, room.id, seat, st.kind, bot=st.bot)
             room.seats[seat] = st
         await self.broadcast(room)
@@ -344,21 +334,20 @@ class Lobby:
             if room.status != "waiting":
                 raise ActError("started", "the table has already started")
             if fill is not None:
-                self._check_bot(fill, room.game)
+                self._check_bot(fill, room.table.game)
                 fill = fill.removeprefix("bot:")
             for s, st in enumerate(room.seats):
                 if st.kind == "open":
                     if fill is None:
                         raise ActError("seat_open", f"seat {s} is open: seat someone or a bot")
-                    room.seats[s] = SeatState("bot", bot=fill)
+                    room.seats[s] = Seat(s, "bot", bot=fill)
                     await asyncio.to_thread(self.store.set_seat, room.id, s, "bot", bot=fill)
             await asyncio.to_thread(self.store.set_status, room.id, "playing")
-            room.status = "playing"
             room.match = self._new_match(room)
             self._make_bots(room)
             now = self.clock()
             room.turn_started = now
-            room.away_since = {s: now for s in range(room.players) if not room.connected(s)}
+            room.away_since = {s: now for s in range(room.table.players) if not room.connected(s)}
         self._ensure_driver(room)
         await self.broadcast(room)
 
@@ -407,9 +396,7 @@ class Lobby:
                 code = "stale_version" if isinstance(e, StaleVersion) else "storage"
                 raise ActError(code, f"not applied: {e}") from None
             m.play(canon)
-            status = "over" if m.is_over else "playing"
             room.version += 1
-            room.status = status
             room.last = {"seat": seat, "action": canon, "by": by}
             room.turn_started = self.clock()
             room.changed.set()
@@ -450,15 +437,15 @@ class Lobby:
         m = room.match
         return {
             "id": room.id,
-            "game": room.game,
-            "rules": room.rules,
-            "preset": room.preset,
-            "players": room.players,
-            "games": room.games,
+            "game": room.table.game,
+            "rules": room.table.rules,
+            "preset": room.table.preset,
+            "players": room.table.players,
+            "games": room.table.games,
             "status": room.status,
             "version": room.version,
             "games_played": m.games_played if m is not None else 0,
-            "created": room.created,
+            "created": room.table.created.isoformat(),
             "to_play": m.to_play if m is not None else None,
             "seats": [
                 {

@@ -108,10 +108,10 @@ class ActionRow(Base):
 @dataclass(frozen=True)
 class Seat:
     seat: int
-    kind: str
-    name: str | None
-    token: str | None
-    bot: str | None
+    kind: str  # open | human | bot
+    name: str | None = None
+    token: str | None = None  # SHA-256 of the seat token
+    bot: str | None = None
 
 
 @dataclass(frozen=True)
