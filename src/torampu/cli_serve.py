@@ -34,7 +34,7 @@ def serve(
 
     from torampu.web.app import create_app
     from torampu.web.rooms import Settings
-    from torampu.web.store import Store, normalize_url
+    from torampu.web.store import Store
 
     if bot_delay < 0 or away_timeout < 0 or turn_timeout < 0:
         raise typer.BadParameter("delays and timeouts are seconds ≥ 0")
@@ -45,9 +45,10 @@ def serve(
         away_timeout=away_timeout,
         turn_timeout=turn_timeout,
     )
-    where = normalize_url(database).split("@")[-1] if database else settings.database_url()
+    url = settings.database_url()
+    where = url.split("@")[-1]  # no password on the screen
     try:  # open and migrate the database now, so that a bad URL is a clear error, not a trace
-        Store(settings.database_url()).close()
+        store = Store(url)
     except Exception as e:
         typer.echo(f"torampu serve: cannot use the database {where}: {e}", err=True)
         raise typer.Exit(2) from None
@@ -55,7 +56,7 @@ def serve(
     typer.echo(f"torampu: serving on http://{shown}:{port}/  (database: {where})", err=False)
     typer.echo("Press Ctrl-C to stop; tables resume where they were on the next start.")
     uvicorn.run(
-        create_app(settings),
+        create_app(settings, store),
         host=host,
         port=port,
         log_level=log_level,

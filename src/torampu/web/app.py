@@ -13,6 +13,7 @@ sizes, tokens) and passed to :class:`~torampu.web.rooms.Lobby`, which owns the t
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import logging
 from collections.abc import AsyncIterator
@@ -68,6 +69,7 @@ def _bearer(request: Request) -> str | None:
     return auth[7:].strip() if auth.lower().startswith("bearer ") else None
 
 
+@functools.cache
 def _games_info() -> list[dict[str, Any]]:
     out = []
     for name in torampu.games():
@@ -88,22 +90,23 @@ def _games_info() -> list[dict[str, Any]]:
     return out
 
 
-def create_app(settings: Settings | None = None) -> FastAPI:
-    """The server application (its store is opened and migrated when it starts)."""
+def create_app(settings: Settings | None = None, store: Store | None = None) -> FastAPI:
+    """The server application, on ``store`` (else one opened and migrated from ``settings``
+    when it starts); the store is closed when the application stops."""
     settings = settings or Settings()
     state: dict[str, Lobby] = {}
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
-        store = Store(settings.database_url())
-        lobby = Lobby(store, settings)
+        db = store if store is not None else Store(settings.database_url())
+        lobby = Lobby(db, settings)
         state["lobby"] = lobby
         await lobby.start()
         try:
             yield
         finally:
             await lobby.stop()
-            store.close()
+            db.close()
 
     app = FastAPI(title="torampu", lifespan=lifespan, docs_url="/api/docs", redoc_url=None)
     app.state.settings = settings
