@@ -160,24 +160,23 @@ async def http(
 # --------------------------------------------------------------------------- PostgreSQL
 
 
-def pg_create(name: str) -> None:
+def _pg_admin(sql: str) -> None:
+    """Run one statement as the local server's superuser, outside a transaction."""
     import psycopg
 
     with psycopg.connect(
         host=HOST, port=PG_PORT, user="postgres", dbname="postgres", connect_timeout=5
     ) as conn:
         conn.autocommit = True
-        conn.execute(f'CREATE DATABASE "{name}"')
+        conn.execute(sql)
+
+
+def pg_create(name: str) -> None:
+    _pg_admin(f'CREATE DATABASE "{name}"')
 
 
 def pg_drop(name: str) -> None:
-    import psycopg
-
-    with psycopg.connect(
-        host=HOST, port=PG_PORT, user="postgres", dbname="postgres", connect_timeout=5
-    ) as conn:
-        conn.autocommit = True
-        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    _pg_admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
 # --------------------------------------------------------------------------- the client
