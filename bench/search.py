@@ -1,4 +1,5 @@
-"""Search speed: ISMCTS iterations per second, beside random playouts per second, on one core.
+"""Search speed: ISMCTS iterations per second, beside random playouts per second, on one core;
+and for the games the bot searches by PIMC, its deals and heuristic playouts per second.
 
 For each game it times ``torampu.search.ismcts`` (one searching seat, ``--iterations`` per
 decision, the rollout the ``ismcts`` bot uses: ``rollout_for(game)``; best of 3 positions) from
@@ -31,6 +32,8 @@ from typing import Any
 
 import torampu
 from torampu.search import ismcts, random_rollout, rollout_for, sampler_for
+from torampu.search.pimc import PolicyRollout, pimc
+from torampu.search.rollouts import pimc_candidates
 
 SEED = 20241122
 
@@ -66,6 +69,25 @@ def ours(make: Callable[[int], Any], iterations: int) -> dict[str, float]:
         random_rollout(c, rng)
         games += 1
     return {"iterations_per_s": best, "playouts_per_s": games / (time.perf_counter() - t)}
+
+
+def ours_pimc(make: Callable[[int], Any], game: str) -> dict[str, float]:
+    """PIMC (the ``ismcts`` bot's default in Napoleon, Nap and Hell): deals searched per second
+    (every candidate move played out by the heuristic bots on each) and heuristic playouts per
+    second, over 1 s from the first of the positions."""
+    g = make(0)
+    seat = g.to_play
+    view = g.view(seat)
+    policy = PolicyRollout(game)
+    res = pimc(
+        view, sampler_for(game), random.Random(1), policy, seconds=1.0, prune=pimc_candidates
+    )
+    playouts = res.iterations * max(1, len(res.visits))
+    return {
+        "pimc_samples_per_s": res.iterations / res.seconds,
+        "pimc_candidates": float(len(res.visits)),
+        "heuristic_playouts_per_s": playouts / res.seconds,
+    }
 
 
 def openspiel(iterations: int) -> dict[str, float]:
@@ -166,11 +188,24 @@ def main(argv: list[str] | None = None) -> None:
     print(
         f"ISMCTS, {n} iterations per search, best of 3 positions; one core ({platform.machine()})"
     )
-    print(f"{'position':36} {'iterations/s':>13} {'playouts/s':>12}")
+    print("(PIMC: deals/s, each playing out every candidate move with the heuristic bots)")
+    print(
+        f"{'position':36} {'iterations/s':>13} {'playouts/s':>12}"
+        f" {'PIMC deals/s':>13} {'moves':>6} {'heur. playouts/s':>17}"
+    )
     for name, make in rows.items():
         r = ours(make, n)
+        game = name.split()[0]
+        if game != "daifugo":
+            r.update(ours_pimc(make, game))
         results[name] = r
-        print(f"{name:36} {r['iterations_per_s']:13,.0f} {r['playouts_per_s']:12,.0f}")
+        extra = (
+            f" {r['pimc_samples_per_s']:13,.1f} {r['pimc_candidates']:6.0f}"
+            f" {r['heuristic_playouts_per_s']:17,.0f}"
+            if "pimc_samples_per_s" in r
+            else ""
+        )
+        print(f"{name:36} {r['iterations_per_s']:13,.0f} {r['playouts_per_s']:12,.0f}{extra}")
     try:
         peer = openspiel(max(100, n // 5))
     except ImportError as e:  # open-spiel is a test-only dependency

@@ -42,8 +42,15 @@ PHASES = {
     "hell": {"bid", "play"},
     "daifugo": {"exchange", "give", "discard", "play"},
 }
-SEARCH_OPTIONS = {"ismcts": {"iterations": 12}}
-"""Tiny budgets for search bots: the contract, not the strength, is under test."""
+SEARCH_OPTIONS: dict[str, list[dict[str, Any]]] = {
+    "ismcts": [
+        {"iterations": 12, "samples": 2},  # auto: PIMC or the tree, as the game measured best
+        {"iterations": 12, "algorithm": "tree"},
+        {"samples": 2, "algorithm": "pimc"},
+    ]
+}
+"""Tiny budgets for search bots, in each of their ways to decide: the contract, not the
+strength, is under test."""
 PLAY_EVERY = 12
 """Every 12th play decision of a game is kept as a position (every decision of a rarer phase is)."""
 
@@ -81,18 +88,24 @@ def positions(game: str, preset: str, as_match: bool, seeds: range) -> list[Posi
     return out
 
 
+def _label(options: dict[str, Any]) -> str:
+    return "-" + str(options.get("algorithm", "auto")) if options else ""
+
+
 def kinds_for(game: str) -> Iterator[tuple[str, dict[str, Any]]]:
     for kind in bot_kinds():
-        options = SEARCH_OPTIONS.get(kind, {})
-        try:
-            make_bot(kind, 0, game, **options)
-        except BotError:
-            continue  # this kind does not play this game (yet)
-        yield kind, options
+        for options in SEARCH_OPTIONS.get(kind, [{}]):
+            try:
+                make_bot(kind, 0, game, **options)
+            except BotError:
+                continue  # this kind does not play this game (yet)
+            yield kind, options
 
 
 PARAMS = [
-    pytest.param(game, preset, as_match, kind, options, id=f"{game}-{preset}-{kind}")
+    pytest.param(
+        game, preset, as_match, kind, options, id=f"{game}-{preset}-{kind}{_label(options)}"
+    )
     for game, preset, as_match in CASES
     for kind, options in kinds_for(game)
 ]

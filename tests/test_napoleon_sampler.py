@@ -96,3 +96,32 @@ def test_scores_is_the_result_s_scores(game: str, preset: str | None) -> None:
         assert g.scores() == g.result()["scores"]  # not over: zeros
         g.playout(random.Random(seed))  # type: ignore[attr-defined]
         assert g.scores() == g.result()["scores"]
+
+
+def test_inferring_bids_deals_hands_that_support_them() -> None:
+    """With ``infer_bids`` the other seats' sampled hands support their bids (by the heuristic
+    bidder's estimate) far more often than uniform deals do, and still look the same from the
+    seat; the real hands always support their bids."""
+    from torampu.search.napoleon_sampler import BidEvidence, NapoleonSampler
+
+    fits = {False: 0, True: 0}
+    total = checked = 0
+    for g, s in positions("classic", range(12), every=0.15):
+        view = g.view(s)
+        evidence = BidEvidence(view)
+        if not evidence.bids:
+            continue
+        assert evidence.gap(g) == 0.0  # heuristic bidders: the truth supports the bids
+        checked += 1
+        for infer in (False, True):
+            sampler = NapoleonSampler(infer_bids=infer)
+            rng = random.Random(checked)
+            for _ in range(20):
+                sample = sampler(view, rng)
+                fits[infer] += evidence.gap(sample) == 0.0
+                if infer:
+                    assert sample.view(s) == view
+        total += 20
+    assert checked >= 10
+    assert fits[True] >= 0.9 * total
+    assert fits[True] > fits[False] + 0.3 * total

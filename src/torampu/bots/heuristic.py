@@ -38,6 +38,7 @@ from torampu.napoleon import (  # the engine's strength scale and tables (pure h
     S_YOROMEKI,
     strength_tables,
 )
+from torampu.trick import _MOVES_OF, _moves_of
 
 # ------------------------------------------------------------------------------------ cards
 JK: Final = JOKER
@@ -74,6 +75,9 @@ def to_set(cards: Sequence[int]) -> int:
 
 
 def cards_in(s: int) -> list[int]:
+    """The cards of set ``s`` in index order (memoized through the engine's table)."""
+    if s >> 53 == 0:
+        return list(_MOVES_OF.get(s) or _moves_of(s))
     out: list[int] = []
     while s:
         low = s & -s

@@ -1,14 +1,23 @@
-"""The ``ismcts`` bot: information-set Monte Carlo tree search from the seat's view.
+"""The ``ismcts`` bot: search from the seat's view, by PIMC or by information-set MCTS.
 
 It rebuilds determinizations of the game from ``view(seat)`` with the game's sampler
-(:mod:`torampu.search.samplers`), so it sees exactly what the seat may see, and plays the most
-visited move after a fixed number of iterations or a time budget.
+(:mod:`torampu.search.samplers`), so it sees exactly what the seat may see, and decides in one
+of two ways (``algorithm``):
+
+* ``pimc`` — :func:`~torampu.search.pimc.pimc`: every candidate move is played out on the same
+  sampled deals by the heuristic bots, and the heuristic's own move is replaced only by one whose
+  paired advantage exceeds ``z`` standard errors;
+* ``tree`` — :func:`~torampu.search.ismcts.ismcts`, one tree over all the determinizations with
+  fast rollouts;
+* ``auto`` (the default) — where each was measured stronger (:data:`PIMC_PHASES`): PIMC in
+  Napoleon, Nap and Hell, the tree in Daifugo.
 
 Options (``make_bot("ismcts", seed, game, **options)`` or the spec ``ismcts:think=0.5``):
-``iterations`` (per decision, default 1000), ``think`` (seconds per decision; with
-``iterations`` too, whichever limit comes first) and ``exploration`` (the UCB constant, 0.7).
-A time budget makes the bot depend on the machine's speed: only an iteration budget is
-reproducible from the seed.
+``think`` (seconds per decision), ``iterations`` (tree iterations per decision, default 1000),
+``samples`` (PIMC deals per decision: default 48, or up to 256 under ``think``), ``exploration``
+(the tree's UCB constant, 0.7), ``z`` (PIMC's bar, 1.0), ``infer_bids`` (Napoleon: deals fit the
+other seats' bids, true) and ``algorithm``. A time budget makes the bot depend on the machine's
+speed: only an iteration or sample budget is reproducible from the seed.
 
 >>> import torampu
 >>> from torampu.bots import make_bot
@@ -29,8 +38,29 @@ from torampu.errors import TorampuError
 from torampu.search import ismcts, rollout_for, sampler_for
 from torampu.search.daifugo_sampler import SamplerError
 from torampu.search.ismcts import Rollout, Sampler, random_rollout
+from torampu.search.napoleon_sampler import NapoleonSampler
+from torampu.search.pimc import PolicyRollout, pimc
+from torampu.search.rollouts import pimc_candidates
 
 DEFAULT_ITERATIONS = 1000
+DEFAULT_SAMPLES = 48
+"""PIMC samples per decision when neither ``samples`` nor ``think`` is given."""
+MAX_SAMPLES = 256
+"""PIMC samples per decision under a ``think`` budget: more would not change the choice."""
+PIMC_PHASES: dict[str, frozenset[str]] = {
+    "napoleon": frozenset({"bid", "adjutant", "exchange", "play"}),
+    "nap": frozenset({"bid", "play"}),
+    "hell": frozenset({"bid", "play"}),
+}
+"""Where ``algorithm=auto`` decides by PIMC with heuristic playouts rather than the tree (by
+measurement: see the README's figures; Daifugo's tree already beats its heuristic)."""
+ALL_PHASES: dict[str, frozenset[str]] = {
+    "napoleon": frozenset({"bid", "adjutant", "exchange", "play"}),
+    "nap": frozenset({"bid", "play"}),
+    "hell": frozenset({"bid", "play"}),
+    "daifugo": frozenset({"exchange", "give", "discard", "play"}),
+}
+"""The phases of each game with choices: ``algorithm=pimc`` decides them all by PIMC."""
 
 
 class IsmctsBot:
@@ -48,8 +78,20 @@ class IsmctsBot:
         exploration: float = 0.7,
         fallback: Bot | None = None,
         rollout: Rollout = random_rollout,
+        policy: PolicyRollout | None = None,
+        pimc_phases: frozenset[str] = frozenset(),
+        z: float = 1.0,
+        samples: int | None = None,
     ) -> None:
         self.rollout = rollout
+        self.policy = policy
+        """The policy PIMC plays out with (the heuristic bots), where it is used."""
+        self.pimc_phases = pimc_phases
+        """The phases (``view["phase"]``) decided by :func:`~torampu.search.pimc.pimc`."""
+        self.z = z
+        self.samples = (
+            samples if samples is not None else (MAX_SAMPLES if think else DEFAULT_SAMPLES)
+        )
         self.sampler = sampler
         self.fallback = fallback
         """Answers where the sampler cannot rebuild the game (Daifugo's exchange)."""
@@ -63,15 +105,27 @@ class IsmctsBot:
         if len(legal) == 1:
             return legal[0]
         try:
-            res = ismcts(
-                view,
-                self.sampler,
-                self.rng,
-                iterations=self.iterations,
-                seconds=self.think,
-                exploration=self.exploration,
-                rollout=self.rollout,
-            )
+            if self.policy is not None and view.get("phase") in self.pimc_phases:
+                res = pimc(
+                    view,
+                    self.sampler,
+                    self.rng,
+                    self.policy,
+                    iterations=self.samples,
+                    seconds=self.think,
+                    prune=pimc_candidates,
+                    z=self.z,
+                )
+            else:
+                res = ismcts(
+                    view,
+                    self.sampler,
+                    self.rng,
+                    iterations=self.iterations,
+                    seconds=self.think,
+                    exploration=self.exploration,
+                    rollout=self.rollout,
+                )
         except SamplerError:
             if self.fallback is None:
                 raise
@@ -98,14 +152,28 @@ def _ismcts(
     iterations: int | None = None,
     think: float | None = None,
     exploration: float = 0.7,
+    algorithm: str = "auto",
+    samples: int | None = None,
+    z: float = 1.0,
+    infer_bids: bool = True,
 ) -> Bot:
     if iterations is not None:
         _positive("iterations", iterations, whole=True)
     if think is not None:
         _positive("think", think, whole=False)
     _positive("exploration", exploration, whole=False)
+    if samples is not None:
+        _positive("samples", samples, whole=True)
+    if isinstance(z, bool) or not isinstance(z, (int, float)) or not 0 <= z < math.inf:
+        raise BotError(f"ismcts option z must be a number >= 0, not {z!r}")
+    if algorithm not in ("auto", "tree", "pimc"):
+        raise BotError(f"ismcts option algorithm must be auto, tree or pimc, not {algorithm!r}")
+    if not isinstance(infer_bids, bool):
+        raise BotError(f"ismcts option infer_bids must be true or false, not {infer_bids!r}")
     try:
-        sampler = sampler_for(game)
+        sampler = (
+            NapoleonSampler(infer_bids=infer_bids) if game == "napoleon" else sampler_for(game)
+        )
     except TorampuError as e:
         raise BotError(str(e)) from None
     fallback = None
@@ -118,6 +186,12 @@ def _ismcts(
         from torampu.bots.base import make_bot
 
         fallback = make_bot("heuristic", seed, game)
+    if algorithm == "tree":
+        phases: frozenset[str] = frozenset()
+    elif algorithm == "pimc":
+        phases = ALL_PHASES.get(game, frozenset())
+    else:
+        phases = PIMC_PHASES.get(game, frozenset())
     return IsmctsBot(
         sampler,
         seed,
@@ -126,4 +200,8 @@ def _ismcts(
         iterations=iterations,
         think=None if think is None else float(think),
         exploration=float(exploration),
+        policy=PolicyRollout(game, seed=seed) if phases else None,
+        pimc_phases=phases,
+        z=float(z),
+        samples=samples,
     )

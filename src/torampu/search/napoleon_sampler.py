@@ -321,17 +321,81 @@ class NapoleonBase:
 
 class NapoleonSampler:
     """``sampler(view, rng)``: a determinization of ``view``; the first call for a view builds
-    and checks it (:class:`NapoleonBase`), later calls for the same view object re-deal it."""
+    and checks it (:class:`NapoleonBase`), later calls for the same view object re-deal it.
 
-    def __init__(self) -> None:
+    With ``infer_bids``, a deal is also made to fit the bids (:class:`BidEvidence`): of up to
+    ``tries`` re-deals, the first in which every other seat's hand supports its highest bid
+    (or else the one that comes closest) is returned. A uniform deal gives the Napoleon of a
+    13-honor spade contract two or three spades; its allies, searching on such deals, would
+    play against a Napoleon that does not exist.
+    """
+
+    def __init__(self, infer_bids: bool = False, tries: int = 16) -> None:
         self._base: NapoleonBase | None = None
+        self._evidence: BidEvidence | None = None
+        self.infer_bids = infer_bids
+        self.tries = tries
 
     def __call__(self, view: View, rng: random.Random) -> Game:
         base = self._base
         if base is None or base.view is not view:
             base = self._base = NapoleonBase(view, rng)
-            return base.game.clone()
-        return base.sample(rng)
+            self._evidence = BidEvidence(view) if self.infer_bids else None
+            if self._evidence is None or not self._evidence.bids:
+                return base.game.clone()
+        evidence = self._evidence
+        if evidence is None or not evidence.bids:
+            return base.sample(rng)
+        best: Napoleon | None = None
+        best_gap = 0.0
+        for _ in range(self.tries):
+            g = base.sample(rng)
+            gap = evidence.gap(g)
+            if gap <= 0.0:
+                return g
+            if best is None or gap < best_gap:
+                best, best_gap = g, gap
+        assert best is not None
+        return best
+
+
+class BidEvidence:
+    """What the auction says about the other seats' hands: each seat that bid holds (with what
+    it has played since) a hand the heuristic bidder's estimate (:func:`~torampu.bots.heuristic.
+    hand_estimate`) puts within ``slack`` honors of its highest bid."""
+
+    def __init__(self, view: View, slack: float = 1.0) -> None:
+        from torampu.bots.heuristic import hand_estimate
+
+        self.estimate = hand_estimate
+        self.rules = dict(view["rules"])
+        self.players = int(view["players"])
+        seat = int(view["seat"])
+        highest: dict[int, tuple[int, str]] = {}
+        for step in view["auction"]:
+            a = str(step["action"])
+            s = int(step["seat"])
+            if s != seat and a.startswith("bid "):
+                count, suit = int(a[4:-1]), a[-1]
+                if s not in highest or count >= highest[s][0]:
+                    highest[s] = (count, suit)
+        self.bids = [(s, count - slack, suit) for s, (count, suit) in highest.items()]
+        played: dict[int, int] = {}
+        tricks = [t["cards"] for t in view["tricks"]] + [view.get("trick") or []]
+        for cards in tricks:
+            for e in cards:
+                played[e["seat"]] = played.get(e["seat"], 0) | 1 << parse_card(e["card"])
+        self.played = played
+
+    def gap(self, g: Napoleon) -> float:
+        """Honors by which the deal's hands fall short of their bids (0: all supported)."""
+        total = 0.0
+        for s, need, suit in self.bids:
+            held = _bits(g.hands[s] | self.played.get(s, 0))
+            short = need - self.estimate(held, suit, self.rules, self.players)
+            if short > 0:
+                total += short
+        return total
 
 
 def sample_napoleon(view: View, rng: random.Random) -> Napoleon:

@@ -353,6 +353,27 @@ def napoleon_candidates(g: Napoleon, legal: list[Move]) -> list[Move]:
     return legal
 
 
+def napoleon_pimc_candidates(g: Napoleon, legal: list[Move]) -> list[Move]:
+    """The moves PIMC scores in Napoleon, where every candidate costs a whole playout per
+    sample: in the auction a pass and the *cheapest* legal bid of each suit (a higher count
+    of the same suit pays the same and is harder to make), the adjutant call as
+    :func:`napoleon_candidates`, the six likeliest discards; every card in the tricks."""
+    ph = g.phase_id
+    if ph == PHASE_BID:
+        out = [PASS] if PASS in legal else []
+        seen = 0
+        for m in sorted(legal):
+            if m >= BID_BASE:
+                b = (m - BID_BASE) % 5
+                if not seen >> b & 1:
+                    seen |= 1 << b
+                    out.append(m)
+        return out or legal
+    if ph == PHASE_EXCHANGE:
+        return discard_candidates(g, limit=6)
+    return napoleon_candidates(g, legal)
+
+
 # ---------------------------------------------------------------------------------- Daifugo
 def daifugo_candidates(g: Daifugo, legal: list[Move]) -> list[Move]:
     """Daifugo's exchange, 7渡し and 10捨て: only choices among the weakest cards of the hand
@@ -404,6 +425,17 @@ def candidate_moves(game: Game, legal: list[Move]) -> list[Move]:
     return legal
 
 
+def pimc_candidates(game: Game, legal: list[Move]) -> list[Move]:
+    """The moves PIMC scores at ``game``'s decision (Napoleon:
+    :func:`napoleon_pimc_candidates`; Daifugo: :func:`daifugo_candidates`; elsewhere every
+    legal move)."""
+    if isinstance(game, Napoleon):
+        return napoleon_pimc_candidates(game, legal)
+    if isinstance(game, Daifugo):
+        return daifugo_candidates(game, legal)
+    return legal
+
+
 __all__ = [
     "adjutant_order",
     "candidate_moves",
@@ -411,8 +443,10 @@ __all__ = [
     "discard_candidates",
     "napoleon_candidates",
     "napoleon_contract_move",
+    "napoleon_pimc_candidates",
     "napoleon_playout",
     "napoleon_rollout",
     "napoleon_scripted",
+    "pimc_candidates",
     "scripted_moves",
 ]
