@@ -152,3 +152,22 @@ def test_the_bot_uses_pimc_where_the_algorithm_says() -> None:
 def test_bad_search_options_are_named(options: dict[str, Any], words: str) -> None:
     with pytest.raises(BotError, match=words):
         make_bot("ismcts", 1, "nap", **options)
+
+
+def test_racing_stops_playing_out_moves_out_of_contention() -> None:
+    """A move clearly worse than the policy's, or never different from it, stops being played
+    out after ``drop_after`` samples; with ``drop_z=None`` every move gets every sample."""
+    worse = pimc({"seat": 0}, _sampler([1.0, 0.0, 2.0], 0.2), random.Random(2), FirstMove(), 30)  # type: ignore[arg-type]
+    assert worse.visits == {"pick 0": 30, "pick 1": 8, "pick 2": 30}
+    assert worse.action == "pick 2"
+    same = pimc({"seat": 0}, _sampler([1.0, 1.0], 0.0), random.Random(2), FirstMove(), 30)  # type: ignore[arg-type]
+    assert same.iterations == 8 and same.action == "pick 0"
+    full = pimc(
+        {"seat": 0},
+        _sampler([1.0, 0.0, 2.0], 0.2),
+        random.Random(2),
+        FirstMove(),  # type: ignore[arg-type]
+        30,
+        drop_z=None,
+    )
+    assert set(full.visits.values()) == {30}

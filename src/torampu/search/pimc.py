@@ -69,6 +69,17 @@ class PolicyRollout:
             g.apply(legal[0] if len(legal) == 1 else self.move(g))
 
 
+def _paired(a: list[float], b: list[float]) -> tuple[float, float]:
+    """Mean and standard error of ``a - b`` over their common samples."""
+    n = min(len(a), len(b))
+    diffs = [x - y for x, y in zip(a[:n], b[:n], strict=True)]
+    mean = sum(diffs) / n
+    if n < 2:
+        return mean, math.inf
+    var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+    return mean, math.sqrt(var / n)
+
+
 def pimc(
     view: View,
     sampler: Sampler,
@@ -79,18 +90,25 @@ def pimc(
     prune: Prune | None = None,
     z: float = 1.0,
     min_samples: int = 4,
+    drop_z: float | None = 2.0,
+    drop_after: int = 8,
 ) -> SearchResult:
     """Sample determinizations of ``view`` until ``iterations`` samples or ``seconds`` (at least
     one sample), score every candidate move in each by ``policy``'s playout, and return the
     policy's own move unless another beats it by more than ``z`` paired standard errors (after
     at least ``min_samples`` samples). ``prune(game, legal)`` narrows the candidates (default:
-    every legal move). ``SearchResult.values`` are mean scores, ``visits`` sample counts."""
+    every legal move). ``SearchResult.values`` are mean scores, ``visits`` sample counts.
+
+    *Racing*: from ``drop_after`` samples on, a candidate worse than the policy's move by more
+    than ``drop_z`` paired standard errors, or no different from it on any sample so far, is
+    no longer played out, so the samples go to the moves still in contention (``drop_z=None``:
+    every candidate on every sample)."""
     seat = view["seat"]
     start = time.perf_counter()
     deadline = None if seconds is None else start + seconds
     limit = iterations if iterations is not None else (1 << 62 if seconds is not None else 100)
     first: Game | None = None
-    cands: list[Move] = []
+    active: list[Move] = []
     base: Move = 0
     scores: dict[Move, list[float]] = {}
     done = 0
@@ -101,33 +119,45 @@ def pimc(
         if first is None:
             first = g
             legal = g.legal_moves()
-            cands = prune(g, legal) if prune is not None else legal
+            active = prune(g, legal) if prune is not None else list(legal)
             base = policy.move(g.clone())
-            if base not in cands:
-                cands = [base, *cands]
-            scores = {m: [] for m in cands}
-            if len(cands) == 1:
+            if base not in active:
+                active = [base, *active]
+            scores = {m: [] for m in active}
+            if len(active) == 1:
                 done = 1
                 break
-        for m in cands:
+        for m in active:
             h = g.clone()
             h.apply(m)
             policy.finish(h)
             scores[m].append(float(h.scores()[seat]))
         done += 1
+        if drop_z is not None and done >= drop_after and len(active) > 1:
+            mine = scores[base]
+            keep = [base]
+            for m in active:
+                if m == base:
+                    continue
+                mean, se = _paired(scores[m], mine)
+                same = se == 0.0 and mean == 0.0
+                if not same and mean + drop_z * se >= 0.0:
+                    keep.append(m)
+            active = keep
+            if len(active) == 1:
+                break
     elapsed = time.perf_counter() - start
     assert first is not None
-    n = min(len(v) for v in scores.values()) if scores else 0
-    means = {m: sum(v[:n]) / n for m, v in scores.items()} if n else {}
     choice = base
-    if n >= min_samples and len(cands) > 1:
-        best = max(cands, key=lambda m: (means[m], m == base))
-        if best != base:
-            diffs = [a - b for a, b in zip(scores[best][:n], scores[base][:n], strict=True)]
-            mean = sum(diffs) / n
-            var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
-            if mean > 0 and mean > z * math.sqrt(var / n):
-                choice = best
+    mine = scores[base]
+    if len(mine) >= min_samples:
+        best_gain = 0.0
+        for m in active:
+            if m == base:
+                continue
+            mean, se = _paired(scores[m], mine)
+            if mean > best_gain and mean > z * se:
+                best_gain, choice = mean, m
     name = first.action_str
     return SearchResult(
         move=choice,
@@ -135,5 +165,5 @@ def pimc(
         iterations=done,
         seconds=elapsed,
         visits={name(m): len(v) for m, v in scores.items()},
-        values={name(m): means[m] for m in means},
+        values={name(m): sum(v) / len(v) for m, v in scores.items() if v},
     )
