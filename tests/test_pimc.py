@@ -171,3 +171,19 @@ def test_racing_stops_playing_out_moves_out_of_contention() -> None:
         drop_z=None,
     )
     assert set(full.visits.values()) == {30}
+
+
+def test_the_corrected_bar_switches_less_on_noise() -> None:
+    """Among ten alternatives that are all pure noise, the best often clears the bar meant for
+    one; with ``correct`` the bar rises with the number of alternatives."""
+    noise = _sampler([0.0] * 11, 1.0)
+
+    def switches(correct: bool) -> int:
+        return sum(
+            pimc({"seat": 0}, noise, random.Random(s), FirstMove(), 10, correct=correct).action  # type: ignore[arg-type]
+            != "pick 0"
+            for s in range(60)
+        )
+
+    plain, corrected = switches(False), switches(True)
+    assert corrected < plain

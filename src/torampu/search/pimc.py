@@ -19,8 +19,9 @@ in Napoleon, a made contract of 16 is worth more than one of 13.
 >>> import random, torampu
 >>> from torampu.search import sampler_for
 >>> g = torampu.new_game("nap", seed=3)
+>>> g.play("bid two")  # the first bidder takes a contract; the others pass
 >>> while g.phase != "play":
-...     g.play(g.legal_actions()[0])
+...     g.play("pass")
 >>> view = g.view(g.to_play)
 >>> res = pimc(view, sampler_for("nap"), random.Random(1), PolicyRollout("nap"), iterations=8)
 >>> res.action in g.legal_actions(), res.iterations
@@ -33,12 +34,14 @@ import math
 import random
 import time
 from collections.abc import Callable, Mapping
+from statistics import NormalDist
 from typing import Any
 
 from torampu.game import Game, Move
 from torampu.search.ismcts import Prune, Sampler, SearchResult
 
 View = Mapping[str, Any]
+_NORMAL = NormalDist()
 
 
 class PolicyRollout:
@@ -69,6 +72,20 @@ class PolicyRollout:
             g.apply(legal[0] if len(legal) == 1 else self.move(g))
 
 
+def corrected_z(z: float, k: int) -> float:
+    """The bar for the best of ``k`` alternatives with the false-switch rate of one at ``z``
+    (Šidák: each alternative passes by noise with probability ``1 - (1 - p)^(1/k)``).
+
+    >>> round(corrected_z(1.0, 1), 3), round(corrected_z(1.0, 5), 2), round(corrected_z(1.0, 10), 2)
+    (1.0, 1.83, 2.12)
+    """
+    if k <= 1:
+        return z
+    p = 1.0 - _NORMAL.cdf(z)
+    q = (1.0 - p) ** (1.0 / k)
+    return _NORMAL.inv_cdf(q) if 0.0 < q < 1.0 else z
+
+
 def _paired(a: list[float], b: list[float]) -> tuple[float, float]:
     """Mean and standard error of ``a - b`` over their common samples."""
     n = min(len(a), len(b))
@@ -92,6 +109,7 @@ def pimc(
     min_samples: int = 4,
     drop_z: float | None = 2.0,
     drop_after: int = 8,
+    correct: bool = False,
 ) -> SearchResult:
     """Sample determinizations of ``view`` until ``iterations`` samples or ``seconds`` (at least
     one sample), score every candidate move in each by ``policy``'s playout, and return the
@@ -102,7 +120,11 @@ def pimc(
     *Racing*: from ``drop_after`` samples on, a candidate worse than the policy's move by more
     than ``drop_z`` paired standard errors, or no different from it on any sample so far, is
     no longer played out, so the samples go to the moves still in contention (``drop_z=None``:
-    every candidate on every sample)."""
+    every candidate on every sample).
+
+    With ``correct`` the bar ``z`` is for one alternative and is raised for
+    ``k`` (:func:`corrected_z`): the best of many noisy alternatives looks better than it is,
+    and a Napoleon auction's six candidates would otherwise turn passes into losing bids."""
     seat = view["seat"]
     start = time.perf_counter()
     deadline = None if seconds is None else start + seconds
@@ -151,12 +173,13 @@ def pimc(
     choice = base
     mine = scores[base]
     if len(mine) >= min_samples:
+        bar = corrected_z(z, len(scores) - 1) if correct else z
         best_gain = 0.0
         for m in active:
             if m == base:
                 continue
             mean, se = _paired(scores[m], mine)
-            if mean > best_gain and mean > z * se:
+            if mean > best_gain and mean > bar * se:
                 best_gain, choice = mean, m
     name = first.action_str
     return SearchResult(
