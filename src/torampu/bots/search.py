@@ -64,8 +64,9 @@ ALL_PHASES: dict[str, frozenset[str]] = {
 
 
 class IsmctsBot:
-    """Plays by ISMCTS with ``iterations`` per decision and/or ``think`` seconds (whichever limit
-    comes first); with neither, :data:`DEFAULT_ITERATIONS`."""
+    """Decides by PIMC in ``pimc_phases`` (``samples`` deals per decision and/or ``think``
+    seconds, playing out with ``policy``) and by the ISMCTS tree elsewhere (``iterations`` and/or
+    ``think``; whichever limit comes first; with neither, :data:`DEFAULT_ITERATIONS`)."""
 
     name = "ismcts"
 
