@@ -79,9 +79,10 @@ def test_the_auction_is_searched_too() -> None:
     s = g.to_play
     assert s is not None
     assert sample_napoleon(g.view(s), random.Random(0)).view(s) == g.view(s)
-    bot = make_bot("ismcts", seed=4, game="napoleon", iterations=10)
-    assert bot.choose(g.view(s), g.legal_actions()) in g.legal_actions()
-    assert bot.last_iterations == 10  # type: ignore[attr-defined]
+    for options in ({"iterations": 10, "algorithm": "tree"}, {"samples": 10}):
+        bot = make_bot("ismcts", seed=4, game="napoleon", **options)
+        assert bot.choose(g.view(s), g.legal_actions()) in g.legal_actions()
+        assert bot.last_iterations == 10  # type: ignore[attr-defined]
 
 
 @pytest.mark.parametrize(
