@@ -82,7 +82,7 @@ def ours_pimc(make: Callable[[int], Any], game: str) -> dict[str, float]:
     res = pimc(
         view, sampler_for(game), random.Random(1), policy, seconds=1.0, prune=pimc_candidates
     )
-    playouts = res.iterations * max(1, len(res.visits))
+    playouts = sum(res.visits.values()) or res.iterations  # racing drops some candidates
     return {
         "pimc_samples_per_s": res.iterations / res.seconds,
         "pimc_candidates": float(len(res.visits)),
