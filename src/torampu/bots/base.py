@@ -81,7 +81,7 @@ def bot_options(kind: str) -> list[str]:
     unknown kind.
 
     >>> bot_options("ismcts")
-    ['algorithm', 'exploration', 'infer_bids', 'iterations', 'samples', 'think', 'z']
+    ['algorithm', 'correct', 'exploration', 'infer_bids', 'iterations', 'samples', 'think', 'z']
     """
     params = list(inspect.signature(_factory(kind)).parameters.values())[2:]
     return sorted(p.name for p in params if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY))

@@ -15,7 +15,8 @@ of two ways (``algorithm``):
 Options (``make_bot("ismcts", seed, game, **options)`` or the spec ``ismcts:think=0.5``):
 ``think`` (seconds per decision), ``iterations`` (tree iterations per decision, default 1000),
 ``samples`` (PIMC deals per decision: default 48, or up to 256 under ``think``), ``exploration``
-(the tree's UCB constant, 0.7), ``z`` (PIMC's bar, 1.0), ``infer_bids`` (Napoleon: deals fit the
+(the tree's UCB constant, 0.7), ``z`` (PIMC's bar, 1.0), ``correct`` (raise that bar with the
+number of alternatives, false), ``infer_bids`` (Napoleon: deals fit the
 other seats' bids, true) and ``algorithm``. A time budget makes the bot depend on the machine's
 speed: only an iteration or sample budget is reproducible from the seed.
 
@@ -83,6 +84,7 @@ class IsmctsBot:
         pimc_phases: frozenset[str] = frozenset(),
         z: float = 1.0,
         samples: int | None = None,
+        correct: bool = False,
     ) -> None:
         self.rollout = rollout
         self.policy = policy
@@ -90,6 +92,9 @@ class IsmctsBot:
         self.pimc_phases = pimc_phases
         """The phases (``view["phase"]``) decided by :func:`~torampu.search.pimc.pimc`."""
         self.z = z
+        self.correct = correct
+        """Raise PIMC's bar with the number of alternatives (see
+        :func:`~torampu.search.pimc.corrected_z`)."""
         self.samples = (
             samples if samples is not None else (MAX_SAMPLES if think else DEFAULT_SAMPLES)
         )
@@ -116,6 +121,7 @@ class IsmctsBot:
                     seconds=self.think,
                     prune=pimc_candidates,
                     z=self.z,
+                    correct=self.correct,
                 )
             else:
                 res = ismcts(
@@ -157,6 +163,7 @@ def _ismcts(
     samples: int | None = None,
     z: float = 1.0,
     infer_bids: bool = True,
+    correct: bool = False,
 ) -> Bot:
     if iterations is not None:
         _positive("iterations", iterations, whole=True)
@@ -169,6 +176,8 @@ def _ismcts(
         raise BotError(f"ismcts option z must be a number >= 0, not {z!r}")
     if algorithm not in ("auto", "tree", "pimc"):
         raise BotError(f"ismcts option algorithm must be auto, tree or pimc, not {algorithm!r}")
+    if not isinstance(correct, bool):
+        raise BotError(f"ismcts option correct must be true or false, not {correct!r}")
     if not isinstance(infer_bids, bool):
         raise BotError(f"ismcts option infer_bids must be true or false, not {infer_bids!r}")
     try:
@@ -205,4 +214,5 @@ def _ismcts(
         pimc_phases=phases,
         z=float(z),
         samples=samples,
+        correct=correct,
     )
