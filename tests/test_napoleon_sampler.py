@@ -103,13 +103,13 @@ def test_inferring_bids_deals_hands_that_support_them() -> None:
     """With ``infer_bids`` the other seats' sampled hands support their bids (by the heuristic
     bidder's estimate) far more often than uniform deals do, and still look the same from the
     seat; the real hands always support their bids."""
-    from torampu.search.napoleon_sampler import BidEvidence, NapoleonSampler
+    from torampu.search.napoleon_sampler import BidEvidence, NapoleonBase, NapoleonSampler
 
     fits = {False: 0, True: 0}
     total = checked = 0
     for g, s in positions("classic", range(12), every=0.15):
         view = g.view(s)
-        evidence = BidEvidence(view)
+        evidence = BidEvidence(view, NapoleonBase(view, random.Random(0)).played)
         if not evidence.bids:
             continue
         assert evidence.gap(g) == 0.0  # heuristic bidders: the truth supports the bids

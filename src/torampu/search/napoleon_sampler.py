@@ -340,11 +340,12 @@ class NapoleonSampler:
         base = self._base
         if base is None or base.view is not view:
             base = self._base = NapoleonBase(view, rng)
-            self._evidence = BidEvidence(view) if self.infer_bids else None
-            if self._evidence is None or not self._evidence.bids:
+            evidence = BidEvidence(view, base.played) if self.infer_bids else None
+            self._evidence = evidence if evidence is not None and evidence.bids else None
+            if self._evidence is None:
                 return base.game.clone()
         evidence = self._evidence
-        if evidence is None or not evidence.bids:
+        if evidence is None:
             return base.sample(rng)
         best: Napoleon | None = None
         best_gap = 0.0
@@ -361,10 +362,11 @@ class NapoleonSampler:
 
 class BidEvidence:
     """What the auction says about the other seats' hands: each seat that bid holds (with what
-    it has played since) a hand the heuristic bidder's estimate (:func:`~torampu.bots.heuristic.
-    hand_estimate`) puts within ``slack`` honors of its highest bid."""
+    it has played since, ``played[seat]``) a hand the heuristic bidder's estimate
+    (:func:`~torampu.bots.heuristic.hand_estimate`) puts within ``slack`` honors of its
+    highest bid."""
 
-    def __init__(self, view: View, slack: float = 1.0) -> None:
+    def __init__(self, view: View, played: list[int], slack: float = 1.0) -> None:
         from torampu.bots.heuristic import hand_estimate
 
         self.estimate = hand_estimate
@@ -380,18 +382,13 @@ class BidEvidence:
                 if s not in highest or count >= highest[s][0]:
                     highest[s] = (count, suit)
         self.bids = [(s, count - slack, suit) for s, (count, suit) in highest.items()]
-        played: dict[int, int] = {}
-        tricks = [t["cards"] for t in view["tricks"]] + [view.get("trick") or []]
-        for cards in tricks:
-            for e in cards:
-                played[e["seat"]] = played.get(e["seat"], 0) | 1 << parse_card(e["card"])
         self.played = played
 
     def gap(self, g: Napoleon) -> float:
         """Honors by which the deal's hands fall short of their bids (0: all supported)."""
         total = 0.0
         for s, need, suit in self.bids:
-            held = _bits(g.hands[s] | self.played.get(s, 0))
+            held = _bits(g.hands[s] | self.played[s])
             short = need - self.estimate(held, suit, self.rules, self.players)
             if short > 0:
                 total += short
