@@ -86,15 +86,30 @@ def corrected_z(z: float, k: int) -> float:
     return _NORMAL.inv_cdf(q) if 0.0 < q < 1.0 else z
 
 
-def _paired(a: list[float], b: list[float]) -> tuple[float, float]:
-    """Mean and standard error of ``a - b`` over their common samples."""
-    n = min(len(a), len(b))
-    diffs = [x - y for x, y in zip(a[:n], b[:n], strict=True)]
-    mean = sum(diffs) / n
-    if n < 2:
-        return mean, math.inf
-    var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
-    return mean, math.sqrt(var / n)
+class _Paired:
+    """Running paired differences of one candidate's scores against the base move's, on the
+    samples both were played out on: their count, sum and sum of squares."""
+
+    __slots__ = ("n", "squares", "total")
+
+    def __init__(self) -> None:
+        self.n = 0
+        self.total = 0.0
+        self.squares = 0.0
+
+    def add(self, d: float) -> None:
+        self.n += 1
+        self.total += d
+        self.squares += d * d
+
+    def mean_se(self) -> tuple[float, float]:
+        """Mean and standard error of the differences (``inf`` with fewer than two)."""
+        n = self.n
+        mean = self.total / n
+        if n < 2:
+            return mean, math.inf
+        var = max(0.0, (self.squares - self.total * mean) / (n - 1))
+        return mean, math.sqrt(var / n)
 
 
 def pimc(
@@ -133,6 +148,7 @@ def pimc(
     active: list[Move] = []
     base: Move = 0
     scores: dict[Move, list[float]] = {}
+    paired: dict[Move, _Paired] = {}
     done = 0
     while done < limit:
         if done and deadline is not None and time.perf_counter() > deadline:
@@ -146,6 +162,7 @@ def pimc(
             if base not in active:
                 active = [base, *active]
             scores = {m: [] for m in active}
+            paired = {m: _Paired() for m in active if m != base}
             if len(active) == 1:
                 done = 1
                 break
@@ -154,15 +171,18 @@ def pimc(
             h.apply(m)
             policy.finish(h)
             scores[m].append(float(h.scores()[seat]))
+        mine = scores[base][-1]
+        for m in active:
+            if m != base:
+                paired[m].add(scores[m][-1] - mine)
         done += 1
         if drop_z is not None and done >= drop_after and len(active) > 1:
-            mine = scores[base]
             keep = [base]
             for m in active:
                 if m == base:
                     continue
-                mean, se = _paired(scores[m], mine)
-                same = se == 0.0 and mean == 0.0
+                mean, se = paired[m].mean_se()
+                same = paired[m].squares == 0.0  # never different from the base move
                 if not same and mean + drop_z * se >= 0.0:
                     keep.append(m)
             active = keep
@@ -171,14 +191,13 @@ def pimc(
     elapsed = time.perf_counter() - start
     assert first is not None
     choice = base
-    mine = scores[base]
-    if len(mine) >= min_samples:
+    if len(scores[base]) >= min_samples:
         bar = corrected_z(z, len(scores) - 1) if correct else z
         best_gain = 0.0
         for m in active:
             if m == base:
                 continue
-            mean, se = _paired(scores[m], mine)
+            mean, se = paired[m].mean_se()
             if mean > best_gain and mean > bar * se:
                 best_gain, choice = mean, m
     name = first.action_str
