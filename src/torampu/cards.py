@@ -20,6 +20,7 @@ from __future__ import annotations
 import hashlib
 import math
 from collections.abc import Iterable, Iterator
+from functools import lru_cache
 from random import Random
 from typing import Final
 
@@ -173,8 +174,20 @@ def cards_str(cards: CardSet | Iterable[Card]) -> str:
 
 
 def card_list(cards: CardSet | Iterable[Card]) -> list[str]:
-    """Canonical strings of cards in display order, as a JSON-safe list."""
+    """Canonical strings of cards in display order, as a JSON-safe list (a new list each call).
+
+    >>> card_list(parse_cards("2S AS JK"))
+    ['AS', '2S', 'JK']
+    """
+    if isinstance(cards, int):
+        return list(_set_strs(cards))
     return [_CARD_STRS[c] for c in sorted_cards(cards)]
+
+
+@lru_cache(maxsize=1 << 15)
+def _set_strs(cards: CardSet) -> tuple[str, ...]:
+    """``card_list`` of a set, memoized: views list the same hands and piles over and over."""
+    return tuple(_CARD_STRS[c] for c in sorted_cards(cards))
 
 
 def parse_cards(text: str | Iterable[str]) -> CardSet:

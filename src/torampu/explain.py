@@ -13,6 +13,7 @@ this module turns it into words. Disputes at a real table are about exactly thes
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Literal
 
 from torampu.cards import SUIT_LETTERS, card_str
@@ -73,8 +74,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
 }
 
 
+@lru_cache(maxsize=1 << 14)
 def explain(reason: Reason, lang: Lang = "en") -> str:
-    """The phrase for a reason, in ``lang`` (``"en"`` or ``"ja"``)."""
+    """The phrase for a reason, in ``lang`` (``"en"`` or ``"ja"``).
+
+    Memoized: a closed trick is explained again in every later view (reasons are frozen).
+    """
     en, ja = MESSAGES.get(reason.code, (reason.code, reason.code))
     s = SUIT_LETTERS[reason.suit] if 0 <= reason.suit < 4 else ("NT" if reason.suit == 4 else "-")
     params = {

@@ -58,9 +58,12 @@ _CANON_KEY: Final = [(c % 13) * 4 + c // 13 for c in range(52)] + [99]
 """The engine's order of cards in a ``discard`` action: rank 2..A, then suit S H D C, joker last."""
 
 
+_HONOR: Final = [c != JK and bool(HONORS >> c & 1) for c in range(53)]
+
+
 def is_honor(c: int) -> bool:
     """A K Q J T (the joker is no honor)."""
-    return c != JK and bool(HONORS >> c & 1)
+    return _HONOR[c]
 
 
 def to_cards(strs: Sequence[str]) -> list[int]:
@@ -134,6 +137,51 @@ class Contract:
             mask[eff[JK]] |= 1 << JK
         self.suit_mask = mask
         """Per suit (0..4), the cards that follow as that suit."""
+        self._above: dict[tuple[bool, int, int], int] = {}
+        self._evidence: dict[tuple[tuple[int, ...], tuple[int, ...], bool, int], list[float]] = {}
+
+    def above(self, first: bool, led: int, top: int) -> int:
+        """The set of cards whose plain strength (``tab``) under ``led`` exceeds ``top``."""
+        key = (first, led, top)
+        m = self._above.get(key)
+        if m is None:
+            tab = (self.tab_first if first else self.tab)[led]
+            m = 0
+            for x, v in enumerate(tab):
+                if v > top:
+                    m |= 1 << x
+            self._above[key] = m
+        return m
+
+    def trick_evidence(
+        self, cards: Sequence[int], seats: Sequence[int], first: bool, nap: int
+    ) -> list[float]:
+        """Per seat, the odds factor that it is the adjutant from one trick with the Napoleon
+        (see ``_Play._evidence``); memoized, since every later decision reads the trick again."""
+        key = (tuple(cards), tuple(seats), first, nap)
+        ev = self._evidence.get(key)
+        if ev is not None:
+            return ev
+        ev = [1.0] * (max(seats) + 1)
+        for i in range(1, len(cards)):
+            s = seats[i]
+            if s == nap:
+                continue
+            before = self.winner(cards[:i], first, False)
+            nap_winning = seats[before] == nap
+            after = self.winner(cards[: i + 1], first, False)
+            c = cards[i]
+            off_suit = c != JK and self.eff[c] != self.lead[cards[0]]
+            if nap_winning and after == i and seats.index(nap) < i:
+                ev[s] *= 0.5  # took it off the Napoleon
+            elif nap_winning and is_honor(c):
+                ev[s] *= 3.0 if off_suit else 1.5
+            elif not nap_winning and is_honor(c) and off_suit:
+                ev[s] *= 0.6
+        if len(self._evidence) >= _MEMO_LIMIT:
+            self._evidence.clear()
+        self._evidence[key] = ev
+        return ev
 
     def strengths(self, cards: Sequence[int], first: bool, call: bool) -> list[int]:
         """The strength of every card of a (possibly partial) trick; the first maximum wins."""
@@ -181,6 +229,8 @@ class Contract:
 
 
 _CONTRACTS: dict[tuple[Any, ...], Contract] = {}
+_MEMO_LIMIT: Final = 1 << 16
+"""Entries a contract's trick memo holds before it starts again (memory stays bounded)."""
 _RULE_KEYS: Final = (
     "jokers",
     "joker_mode",
@@ -559,21 +609,9 @@ class _Play:
         for k, (cards, seats) in enumerate(all_tricks):
             if nap not in seats:
                 continue
-            for i in range(1, len(cards)):
-                s = seats[i]
-                if s == nap:
-                    continue
-                before = ct.winner(cards[:i], k == 0, False)
-                nap_winning = seats[before] == nap
-                after = ct.winner(cards[: i + 1], k == 0, False)
-                c = cards[i]
-                off_suit = c != JK and ct.eff[c] != ct.lead[cards[0]]
-                if nap_winning and after == i and seats.index(nap) < i:
-                    ev[s] *= 0.5  # took it off the Napoleon
-                elif nap_winning and is_honor(c):
-                    ev[s] *= 3.0 if off_suit else 1.5
-                elif not nap_winning and is_honor(c) and off_suit:
-                    ev[s] *= 0.6
+            for s, f in enumerate(ct.trick_evidence(cards, seats, k == 0, nap)):
+                if f != 1.0:
+                    ev[s] *= f
         return ev
 
     def _adj_candidates(self, card: int, exclude: set[int]) -> list[int]:
@@ -628,21 +666,18 @@ class _Play:
         first, call = self.first, self.call
         st = ct.strengths(cards, first, call)
         top = st[idx]
-        out = []
         led = ct.lead[cards[0]]
-        tab = (ct.tab_first if first else ct.tab)[led]
-        quick = not ct.modifiers
+        if not ct.modifiers:
+            # plain strengths: the unseen cards stronger than ``top`` (a called joker has none)
+            stronger = self.unknown & ct.above(first, led, top)
+            if call:
+                stronger &= ~(1 << JK)
+            return cards_in(stronger)
+        out = []
         for x in cards_in(self.unknown):
-            if quick:
-                v = tab[x]
-                if x == JK and call:
-                    v = 0
-                if v > top:
-                    out.append(x)
-            else:
-                # x wins, or undoes our hold another way (e.g. breaks a same-two)
-                if ct.winner([*cards, x], first, call) != idx:
-                    out.append(x)
+            # x wins, or undoes our hold another way (e.g. breaks a same-two)
+            if ct.winner([*cards, x], first, call) != idx:
+                out.append(x)
         return out
 
     def hold_chances(self, cards: list[int], idx: int, later: list[int]) -> tuple[float, float]:
@@ -656,16 +691,22 @@ class _Play:
         led = ct.lead[cards[0]]
         keep_opp = 1.0
         keep_part = 1.0
+        eff = ct.eff
+        by_suit: dict[int, int] = {}
+        for x in bs:
+            sx = eff[x]
+            by_suit[sx] = by_suit.get(sx, 0) + 1
+        any_suit = led in (NO_SUIT, NT)
         for s in later:
             pv = self.p_void(s, led)
+            hold = self.hold[s]
             miss = 1.0
-            for x in bs:
-                sx = ct.eff[x]
-                ph = self.hold[s][sx]
+            for sx, k in by_suit.items():
+                ph = hold[sx]
                 if ph <= 0:
                     continue
-                can = 1.0 if sx == led or led in (NO_SUIT, NT) else pv
-                miss *= 1.0 - ph * can
+                can = 1.0 if sx == led or any_suit else pv
+                miss *= (1.0 - ph * can) ** k
             beat = 1.0 - miss
             keep_opp *= 1.0 - (1.0 - self.p[s]) * beat
             keep_part *= 1.0 - self.p[s] * beat * self.part_trust
@@ -754,7 +795,7 @@ class _Play:
         cards = [*self.trick, c]
         idx = len(self.trick)
         w = ct.winner(cards, self.first, self.call)
-        honors = sum(1 for x in cards if is_honor(x))
+        honors = sum(1 for x in cards if _HONOR[x])
         extra = self.extra * len(later)
         if w == idx:
             r_opp, _ = self.hold_chances(cards, idx, later)
