@@ -17,7 +17,8 @@ Options (``make_bot("ismcts", seed, game, **options)`` or the spec ``ismcts:thin
 ``samples`` (PIMC deals per decision: default 48, or up to 256 under ``think``), ``exploration``
 (the tree's UCB constant, 0.7), ``z`` (PIMC's bar, 1.0), ``correct`` (raise that bar with the
 number of alternatives, false), ``infer_bids`` (Napoleon: deals fit the
-other seats' bids, true) and ``algorithm``. A time budget makes the bot depend on the machine's
+other seats' bids, true), ``infer_adjutant`` (Napoleon: the secret adjutant is sampled where the
+play points, true) and ``algorithm``. A time budget makes the bot depend on the machine's
 speed: only an iteration or sample budget is reproducible from the seed.
 
 >>> import torampu
@@ -161,6 +162,7 @@ def _ismcts(
     z: float = 1.0,
     infer_bids: bool = True,
     correct: bool = False,
+    infer_adjutant: bool = True,
 ) -> Bot:
     if iterations is not None:
         _positive("iterations", iterations, whole=True)
@@ -175,11 +177,14 @@ def _ismcts(
         raise BotError(f"ismcts option algorithm must be auto, tree or pimc, not {algorithm!r}")
     if not isinstance(correct, bool):
         raise BotError(f"ismcts option correct must be true or false, not {correct!r}")
-    if not isinstance(infer_bids, bool):
-        raise BotError(f"ismcts option infer_bids must be true or false, not {infer_bids!r}")
+    for name, flag in (("infer_bids", infer_bids), ("infer_adjutant", infer_adjutant)):
+        if not isinstance(flag, bool):
+            raise BotError(f"ismcts option {name} must be true or false, not {flag!r}")
     try:
         sampler = (
-            NapoleonSampler(infer_bids=infer_bids) if game == "napoleon" else sampler_for(game)
+            NapoleonSampler(infer_bids=infer_bids, infer_adjutant=infer_adjutant)
+            if game == "napoleon"
+            else sampler_for(game)
         )
     except TorampuError as e:
         raise BotError(str(e)) from None

@@ -16,7 +16,8 @@ discards, the widow when the seat is the Napoleon taking it. Play restricts the 
 The adjutant is never assumed: while its card is unseen it lands wherever the deal puts it — in
 a hand (that seat is the adjutant), the Napoleon's own hand or among the hidden discards (the
 Napoleon is alone) — and the sample's adjutant follows the card. Bids and passes are public and
-replayed as they are; they do not shape the deal (no inference from bidding).
+replayed as they are; they do not shape the deal here (:class:`NapoleonSampler` can make deals
+fit the bids and the signs of a secret adjutant: ``infer_bids``, ``infer_adjutant``).
 
 A sample is built once per view (the deal as it was, found by replaying the auction, the call,
 the discards and the tricks on a fixed ``deal=``), checked against the view — from the seat,
@@ -327,13 +328,18 @@ class NapoleonSampler:
     ``tries`` re-deals, the first in which every other seat's hand supports its highest bid
     (or else the one that comes closest) is returned. A uniform deal gives the Napoleon of a
     13-honor spade contract two or three spades; its allies, searching on such deals, would
-    play against a Napoleon that does not exist.
+    play against a Napoleon that does not exist. With ``infer_adjutant``, a deal must also pass
+    :class:`AdjutantEvidence` (a secret adjutant sits where the play points).
     """
 
-    def __init__(self, infer_bids: bool = False, tries: int = 16) -> None:
+    def __init__(
+        self, infer_bids: bool = False, tries: int = 16, infer_adjutant: bool = False
+    ) -> None:
         self._base: NapoleonBase | None = None
         self._evidence: BidEvidence | None = None
+        self._adjutant: AdjutantEvidence | None = None
         self.infer_bids = infer_bids
+        self.infer_adjutant = infer_adjutant
         self.tries = tries
 
     def __call__(self, view: View, rng: random.Random) -> Game:
@@ -342,22 +348,82 @@ class NapoleonSampler:
             base = self._base = NapoleonBase(view, rng)
             evidence = BidEvidence(view, base.played) if self.infer_bids else None
             self._evidence = evidence if evidence is not None and evidence.bids else None
-            if self._evidence is None:
+            adjutant = AdjutantEvidence(view, base) if self.infer_adjutant else None
+            self._adjutant = adjutant if adjutant is not None and adjutant.informative else None
+            if self._evidence is None and self._adjutant is None:
                 return base.game.clone()
-        evidence = self._evidence
-        if evidence is None:
+        evidence, adjutant = self._evidence, self._adjutant
+        if evidence is None and adjutant is None:
             return base.sample(rng)
         best: Napoleon | None = None
         best_gap = 0.0
         for _ in range(self.tries):
             g = base.sample(rng)
-            gap = evidence.gap(g)
+            gap = 0.0 if evidence is None else evidence.gap(g)
+            if adjutant is not None and not adjutant.accept(g, rng):
+                gap += _REJECTED
             if gap <= 0.0:
                 return g
             if best is None or gap < best_gap:
                 best, best_gap = g, gap
         assert best is not None
         return best
+
+
+_REJECTED = 1000.0
+"""The gap of a deal whose adjutant was rejected: more than any bid's shortfall, so that when
+every try falls short the fallback is a deal whose adjutant was accepted, if there was one."""
+
+
+class AdjutantEvidence:
+    """Who the secret adjutant is likely to be, from how each seat treated the Napoleon's
+    tricks: the heuristic bot's reading (:meth:`Contract.trick_evidence
+    <torampu.bots.heuristic.Contract.trick_evidence>`: an honor put on a trick the Napoleon is
+    winning multiplies a seat's odds by 1.5, or 3 when it was a discard; taking a trick off the
+    Napoleon halves them; an honor discarded onto another seat's trick, 0.6).
+
+    A deal that puts the adjutant card in seat ``s`` is kept with probability
+    ``weight[s] / max(weight)`` — rejection sampling with those odds as likelihoods. The card in
+    the Napoleon's hand or the hidden discards (a Napoleon alone) has weight 1. It says nothing
+    once the card is seen, outside play, or to a seat that holds the card.
+    """
+
+    def __init__(self, view: View, base: NapoleonBase) -> None:
+        from torampu.bots.heuristic import _IDX, contract_for
+
+        self.weight: list[float] = [1.0] * base.n
+        self.informative = False
+        adj = base.adj_card
+        if (
+            base.phase != "play"
+            or adj < 0
+            or base.all_played >> adj & 1
+            or base.hand >> adj & 1
+            or view.get("alone_declared")
+            or view.get("adjutant_known")
+        ):
+            return
+        nap = base.nap
+        ct = contract_for(view["rules"], str(view["trump"]))
+        tricks = [t["cards"] for t in view["tricks"]]
+        if view.get("trick"):
+            tricks.append(view["trick"])
+        for k, cards in enumerate(tricks):
+            seats = [int(x["seat"]) for x in cards]
+            if nap not in seats:
+                continue
+            idx = [_IDX[x["card"]] for x in cards]
+            for s, f in enumerate(ct.trick_evidence(idx, seats, k == 0, nap)):
+                self.weight[s] *= f
+        self.weight[nap] = 1.0  # the card in the Napoleon's hand or discards: alone
+        top = max(self.weight)
+        self.accept_p = [w / top for w in self.weight]
+        self.informative = min(self.accept_p) < 1.0
+
+    def accept(self, g: Napoleon, rng: random.Random) -> bool:
+        """Keep the deal ``g`` (whose adjutant is ``g.adj_seat``)?"""
+        p = self.accept_p[g.adj_seat]
+        return p >= 1.0 or rng.random() < p
 
 
 class BidEvidence:
