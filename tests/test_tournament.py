@@ -439,3 +439,27 @@ def test_cli_search_options_reach_the_search_bot(tmp_path: Path) -> None:
     ]
     for p in summary["pairs"]:  # one verdict line per pair
         assert pair_verdict(p) in " ".join(out.output.split())
+
+
+def _die_on_deal_2(setup: Any, deal: int) -> list[dict[str, Any]]:
+    """A deal player for a worker: deal 2 kills its worker process, as the system's OOM killer
+    would; the others are played."""
+    import os
+
+    from torampu.tournament import play_deal
+
+    if deal == 2:
+        os._exit(9)
+    return play_deal(setup, deal)
+
+
+def test_a_dead_worker_is_a_clear_error_and_keeps_finished_deals(tmp_path: Path) -> None:
+    from torampu.tournament import WorkerDied, _in_pool, plan_tournament
+
+    setup = plan_tournament("nap", ["heuristic", "random"], 6, seed=3)
+    got: list[int] = []
+    with pytest.raises(WorkerDied, match=r"worker process died .* deals? .*2") as err:
+        for rows in _in_pool(setup, 6, 2, play=_die_on_deal_2):
+            got.append(rows[0]["deal"])
+    assert "finished deals are saved" in str(err.value)
+    assert 2 not in got  # what was yielded is only deals that finished

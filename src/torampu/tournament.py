@@ -66,6 +66,7 @@ import signal
 import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -105,6 +106,11 @@ OnDeal = Callable[[int, int, list[dict[str, Any]]], None]
 
 class TournamentError(TorampuError):
     """A tournament that cannot run: bad bots, sizes or options (the message names it)."""
+
+
+class WorkerDied(TorampuError):
+    """A worker process died in the middle of a deal (killed from outside, or by the system
+    when memory ran out); the finished deals are saved."""
 
 
 # --------------------------------------------------------------------------------- bots
@@ -511,23 +517,49 @@ def _in_process(setup: Plan, deals: int) -> Iterator[list[dict[str, Any]]]:
         yield play_deal(setup, d)
 
 
-def _in_pool(setup: Plan, deals: int, jobs: int) -> Iterator[list[dict[str, Any]]]:
+def _in_pool(
+    setup: Plan,
+    deals: int,
+    jobs: int,
+    play: Callable[[Plan, int], list[dict[str, Any]]] = play_deal,
+) -> Iterator[list[dict[str, Any]]]:
     ctx = multiprocessing.get_context("spawn")  # no fork of a process with threads (Rich)
     ex = ProcessPoolExecutor(max_workers=jobs, mp_context=ctx, initializer=_ignore_sigint)
     pending: set[Future[list[dict[str, Any]]]] = set()
+    deal_of: dict[Future[list[dict[str, Any]]], int] = {}
+
+    def submit(d: int) -> None:
+        fut = ex.submit(play, setup, d)
+        deal_of[fut] = d
+        pending.add(fut)
+
     try:
         todo = iter(range(deals))
         for d in todo:  # keep at most 2 deals per worker queued: cancelling is then immediate
-            pending.add(ex.submit(play_deal, setup, d))
+            submit(d)
             if len(pending) >= 2 * jobs:
                 break
         while pending:
             done, pending = wait(pending, return_when=FIRST_COMPLETED)
-            for fut in sorted(done, key=id):
-                for d in todo:
-                    pending.add(ex.submit(play_deal, setup, d))
-                    break
-                yield fut.result()
+            broken: list[int] = []
+            for fut in sorted(done, key=lambda f: deal_of[f]):
+                try:
+                    rows = fut.result()
+                except BrokenProcessPool:
+                    broken.append(deal_of[fut])
+                    continue
+                if not broken:
+                    for d in todo:
+                        submit(d)
+                        break
+                yield rows
+            if broken:
+                lost = sorted([*broken, *(deal_of[f] for f in pending)])
+                raise WorkerDied(
+                    "a worker process died (killed from outside, or out of memory?) with "
+                    f"deal{'s' if len(lost) > 1 else ''} {', '.join(map(str, lost))} "
+                    "unfinished; the finished deals are saved"
+                )
     finally:
         if pending:  # interrupted, or a deal failed: stop the rest now
             for fut in pending:
