@@ -80,8 +80,9 @@ def bot_options(kind: str) -> list[str]:
     """The options ``make_bot(kind, …)`` accepts (``[]`` if none); :class:`BotError` for an
     unknown kind.
 
-    >>> bot_options("ismcts")
-    ['algorithm', 'correct', 'exploration', 'infer_bids', 'iterations', 'samples', 'think', 'z']
+    >>> bot_options("ismcts")  # doctest: +NORMALIZE_WHITESPACE
+    ['algorithm', 'correct', 'exploration', 'infer_adjutant', 'infer_bids', 'iterations',
+     'samples', 'think', 'z']
     """
     params = list(inspect.signature(_factory(kind)).parameters.values())[2:]
     return sorted(p.name for p in params if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY))
