@@ -157,7 +157,7 @@ class Contract:
         self, cards: Sequence[int], seats: Sequence[int], first: bool, nap: int
     ) -> list[float]:
         """Per seat, the odds factor that it is the adjutant from one trick with the Napoleon
-        (see ``_Play._evidence``); memoized, since every later decision reads the trick again."""
+        (see :func:`adjutant_odds`); memoized, since every later decision reads the trick again."""
         key = (tuple(cards), tuple(seats), first, nap)
         ev = self._evidence.get(key)
         if ev is not None:
@@ -252,6 +252,37 @@ def contract_for(rules: Mapping[str, Any], trump: str) -> Contract:
     if c is None:
         c = _CONTRACTS[key] = Contract(rules, trump)
     return c
+
+
+def view_tricks(view: View) -> list[tuple[list[int], list[int]]]:
+    """The view's tricks, closed ones and then the current one if begun, as (cards, seats)."""
+    out = [
+        ([_IDX[x["card"]] for x in t["cards"]], [x["seat"] for x in t["cards"]])
+        for t in view["tricks"]
+    ]
+    if view.get("trick"):
+        out.append(([_IDX[x["card"]] for x in view["trick"]], [x["seat"] for x in view["trick"]]))
+    return out
+
+
+def adjutant_odds(
+    ct: Contract, tricks: Sequence[tuple[Sequence[int], Sequence[int]]], nap: int, n: int
+) -> list[float]:
+    """Odds factors that each seat is the adjutant, from how it treated the Napoleon's tricks
+    (``tricks`` in play order, the first trick first; see :meth:`Contract.trick_evidence`).
+
+    Putting an honor on a trick the Napoleon is winning smells of the adjutant; taking a trick
+    off the Napoleon, or giving honors to another seat's trick, of an ally. The Napoleon's own
+    factor stays 1.
+    """
+    ev = [1.0] * n
+    for k, (cards, seats) in enumerate(tricks):
+        if nap not in seats:
+            continue
+        for s, f in enumerate(ct.trick_evidence(cards, seats, k == 0, nap)):
+            if f != 1.0:
+                ev[s] *= f
+    return ev
 
 
 def deck_set(rules: Mapping[str, Any]) -> int:
@@ -524,12 +555,7 @@ class _Play:
         voids = [0] * n
         eff, lead = ct.eff, ct.lead
         led_count = [0] * 5
-        all_tricks = [
-            ([_IDX[x["card"]] for x in t["cards"]], [x["seat"] for x in t["cards"]])
-            for t in view["tricks"]
-        ]
-        if self.trick:
-            all_tricks.append((self.trick, self.trick_seats))
+        all_tricks = view_tricks(view)
         for cards, seats in all_tricks:
             played |= to_set(cards)
             led = lead[cards[0]]
@@ -599,20 +625,8 @@ class _Play:
         self.p = p
 
     def _evidence(self, all_tricks: list[tuple[list[int], list[int]]], nap: int) -> list[float]:
-        """Odds factors that a seat is the adjutant, from how it treated the Napoleon's tricks.
-
-        Putting an honor on a trick the Napoleon is winning smells of the adjutant; taking a
-        trick off the Napoleon, or giving honors to another seat's trick, of an ally.
-        """
-        ct = self.ct
-        ev = [1.0] * self.n
-        for k, (cards, seats) in enumerate(all_tricks):
-            if nap not in seats:
-                continue
-            for s, f in enumerate(ct.trick_evidence(cards, seats, k == 0, nap)):
-                if f != 1.0:
-                    ev[s] *= f
-        return ev
+        """Odds factors that a seat is the adjutant (:func:`adjutant_odds`)."""
+        return adjutant_odds(self.ct, all_tricks, nap, self.n)
 
     def _adj_candidates(self, card: int, exclude: set[int]) -> list[int]:
         out = []

@@ -389,7 +389,7 @@ class AdjutantEvidence:
     """
 
     def __init__(self, view: View, base: NapoleonBase) -> None:
-        from torampu.bots.heuristic import _IDX, contract_for
+        from torampu.bots.heuristic import adjutant_odds, contract_for, view_tricks
 
         self.weight: list[float] = [1.0] * base.n
         self.informative = False
@@ -403,19 +403,9 @@ class AdjutantEvidence:
             or view.get("adjutant_known")
         ):
             return
-        nap = base.nap
         ct = contract_for(view["rules"], str(view["trump"]))
-        tricks = [t["cards"] for t in view["tricks"]]
-        if view.get("trick"):
-            tricks.append(view["trick"])
-        for k, cards in enumerate(tricks):
-            seats = [int(x["seat"]) for x in cards]
-            if nap not in seats:
-                continue
-            idx = [_IDX[x["card"]] for x in cards]
-            for s, f in enumerate(ct.trick_evidence(idx, seats, k == 0, nap)):
-                self.weight[s] *= f
-        self.weight[nap] = 1.0  # the card in the Napoleon's hand or discards: alone
+        # the Napoleon's own weight stays 1: the card in its hand or discards (alone)
+        self.weight = adjutant_odds(ct, view_tricks(view), base.nap, base.n)
         top = max(self.weight)
         self.accept_p = [w / top for w in self.weight]
         self.informative = min(self.accept_p) < 1.0
