@@ -147,6 +147,7 @@ def test_the_bot_uses_pimc_where_the_algorithm_says() -> None:
         ({"algorithm": "deep"}, "algorithm must be auto, tree or pimc"),
         ({"samples": 0}, "samples must be a whole number > 0"),
         ({"z": -1}, "z must be a number >= 0"),
+        ({"bid_z": "high"}, "bid_z must be a number >= 0"),
         ({"correct": "yes"}, "correct must be true or false"),
         ({"infer_adjutant": 1}, "infer_adjutant must be true or false"),
     ],
@@ -189,3 +190,27 @@ def test_the_corrected_bar_switches_less_on_noise() -> None:
 
     plain, corrected = switches(False), switches(True)
     assert corrected < plain
+
+
+def test_bid_z_is_the_bar_in_the_auction_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``bid_z`` replaces ``z`` when the view's phase is ``bid`` and nowhere else; without it
+    the auction uses ``z``."""
+    import torampu.bots.search as search
+
+    bars: list[tuple[str, float]] = []
+    real = search.pimc
+
+    def spy(view: Any, *args: Any, **kw: Any) -> Any:
+        bars.append((view["phase"], kw["z"]))
+        return real(view, *args, **kw)
+
+    monkeypatch.setattr(search, "pimc", spy)
+    strict = make_bot("ismcts", 1, "napoleon", samples=2, z=0.5, bid_z=3)
+    plain = make_bot("ismcts", 1, "napoleon", samples=2, z=0.5)
+    for phase in ("bid", "play"):
+        g = _position("napoleon", phase, 4)
+        s = g.to_play
+        assert s is not None
+        strict.choose(g.view(s), g.legal_actions())
+        plain.choose(g.view(s), g.legal_actions())
+    assert bars == [("bid", 3.0), ("bid", 0.5), ("play", 0.5), ("play", 0.5)]

@@ -15,8 +15,9 @@ of two ways (``algorithm``):
 Options (``make_bot("ismcts", seed, game, **options)`` or the spec ``ismcts:think=0.5``):
 ``think`` (seconds per decision), ``iterations`` (tree iterations per decision, default 1000),
 ``samples`` (PIMC deals per decision: default 48, or up to 256 under ``think``), ``exploration``
-(the tree's UCB constant, 0.7), ``z`` (PIMC's bar, 1.0), ``correct`` (raise that bar with the
-number of alternatives, false), ``infer_bids`` (Napoleon: deals fit the
+(the tree's UCB constant, 0.7), ``z`` (PIMC's bar, 1.0), ``bid_z`` (PIMC's bar in the auction
+phase ``bid`` only; default ``z``), ``correct`` (raise that bar with the number of alternatives,
+false), ``infer_bids`` (Napoleon: deals fit the
 other seats' bids, true), ``infer_adjutant`` (Napoleon: the secret adjutant is sampled where the
 play points, true) and ``algorithm``. A time budget makes the bot depend on the machine's
 speed: only an iteration or sample budget is reproducible from the seed.
@@ -83,6 +84,7 @@ class IsmctsBot:
         z: float = 1.0,
         samples: int | None = None,
         correct: bool = False,
+        bid_z: float | None = None,
     ) -> None:
         self.rollout = rollout
         self.policy = policy
@@ -90,6 +92,8 @@ class IsmctsBot:
         self.pimc_phases = pimc_phases
         """The phases (``view["phase"]``) decided by :func:`~torampu.search.pimc.pimc`."""
         self.z = z
+        self.bid_z = z if bid_z is None else bid_z
+        """PIMC's bar in the auction (phase ``bid``): a bid is a bigger commitment than a card."""
         self.correct = correct
         """Raise PIMC's bar with the number of alternatives (see
         :func:`~torampu.search.pimc.corrected_z`)."""
@@ -118,7 +122,7 @@ class IsmctsBot:
                     iterations=self.samples,
                     seconds=self.think,
                     prune=pimc_candidates,
-                    z=self.z,
+                    z=self.bid_z if view.get("phase") == "bid" else self.z,
                     correct=self.correct,
                 )
             else:
@@ -160,6 +164,7 @@ def _ismcts(
     algorithm: str = "auto",
     samples: int | None = None,
     z: float = 1.0,
+    bid_z: float | None = None,
     infer_bids: bool = True,
     correct: bool = False,
     infer_adjutant: bool = True,
@@ -171,8 +176,11 @@ def _ismcts(
     _positive("exploration", exploration, whole=False)
     if samples is not None:
         _positive("samples", samples, whole=True)
-    if isinstance(z, bool) or not isinstance(z, (int, float)) or not 0 <= z < math.inf:
-        raise BotError(f"ismcts option z must be a number >= 0, not {z!r}")
+    for name, bar in (("z", z), ("bid_z", bid_z)):
+        if bar is None and name == "bid_z":
+            continue
+        if isinstance(bar, bool) or not isinstance(bar, (int, float)) or not 0 <= bar < math.inf:
+            raise BotError(f"ismcts option {name} must be a number >= 0, not {bar!r}")
     if algorithm not in ("auto", "tree", "pimc"):
         raise BotError(f"ismcts option algorithm must be auto, tree or pimc, not {algorithm!r}")
     if not isinstance(correct, bool):
@@ -217,4 +225,5 @@ def _ismcts(
         z=float(z),
         samples=samples,
         correct=correct,
+        bid_z=None if bid_z is None else float(bid_z),
     )
