@@ -8,7 +8,8 @@ actions through the public API. Checked at every step or at the end:
 * random legal play ends within a bound;
 * cards are conserved: ``cards_accounted()`` is the whole deck (52 cards and the jokers) at every
   step, hand sizes add up, and the hands each seat sees are disjoint;
-* the legal actions are distinct, deterministic, and the fast path names the same moves;
+* the legal actions are distinct, deterministic, and the fast path names the same moves; with
+  a table, they are exactly the plays of the hand that may follow it, in the order of all plays;
 * the result's ranking and titles are a permutation of the seats / of the titles for n players,
   fouls rank last and the scores follow ``points``;
 * records replay to the same record (after a JSON round trip; matches with ``replay_match``);
@@ -29,6 +30,7 @@ from hypothesis import strategies as st
 
 import torampu
 from torampu import IllegalAction, RulesError
+from torampu.daifugo_plays import PASS, all_plays
 from torampu.testing import check_no_leak
 
 OPTIONS = {o["name"]: o for o in torampu.rules("daifugo")}
@@ -140,6 +142,10 @@ def check_legal(g: Any) -> list[str]:
     assert len(set(legal)) == len(legal), "a legal action is listed twice"
     assert legal == g.legal_actions()
     assert [g.action_str(m) for m in g.legal_moves()] == legal
+    if g.phase == "play" and g.table_info is not None:  # the by-shape shortcut is exact
+        s = g.to_play
+        every = all_plays(g.hands[s], g.jok[s], g.wild, g.rules["stairs"])
+        assert g.legal_moves() == [PASS, *(m for m in every if g._beats(m) is not None)]
     for a in legal:  # cards ascending: each action is its own canonical form
         if a.startswith("play "):
             assert g.action_str(g.parse_action(a)) == a

@@ -159,6 +159,7 @@ from torampu.daifugo_plays import (
     parse_cards_jokers,
     parse_play,
     play_str,
+    plays_by_shape,
     stands_for,
     strongest,
     subsets,
@@ -845,7 +846,22 @@ class Daifugo(Game):
                 plays = tuple(m for m in plays if m & bit)
             return [PASS, *plays] if self.rules["lead_pass"] else list(plays)
         beats = self._beats
-        return [PASS, *(m for m in plays if beats(m) is not None)]
+        t = self.table_info
+        parts = plays_by_shape(self.hands[s], self.jok[s], self.wild, self.rules["stairs"])
+        # only a play of the table's shape can follow it, or a sandstorm (a group of 3 or 4)
+        same = parts.get((t.kind, t.size), ())
+        if self.rules["sandstorm"]:
+            storms = [
+                m
+                for shape in ((GROUP, 3), (GROUP, 4))
+                if shape != (t.kind, t.size)
+                for m in parts.get(shape, ())
+                if self._is_sandstorm(info(m))
+            ]
+            if storms:  # back into the order of all plays
+                rank = {m: k for k, m in enumerate(plays)}
+                same = tuple(sorted((*same, *storms), key=rank.__getitem__))
+        return [PASS, *(m for m in same if beats(m) is not None)]
 
     def _is_sandstorm(self, i: Info) -> bool:
         if i.kind != GROUP:
@@ -1053,7 +1069,7 @@ class Daifugo(Game):
         self.round_jokers += j
         events: list[dict[str, str]] = []
         entry: dict[str, Any] = {"seat": s, "action": "play " + play_str(m), "why": events}
-        if any(w.startswith("JK") for w in entry["action"].split()) and i.kind != SINGLE:
+        if j and i.kind != SINGLE:  # jokers in a group or a run: say what they stand for
             entry["stands_for"] = stands_for(m)
         self.log.append(entry)
         self.table = m

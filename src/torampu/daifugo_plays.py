@@ -183,9 +183,17 @@ def stands_for(move: int) -> list[str]:
     return cards_words(real, 0) + [rank] * j
 
 
+_STR: dict[int, str] = {}
+
+
 def play_str(move: int) -> str:
-    """The canonical text of a play's cards: ``3D 3H``, ``5H 6H JK``, ``JK``."""
-    return " ".join(play_words(move))
+    """The canonical text of a play's cards: ``3D 3H``, ``5H 6H JK``, ``JK`` (memoized)."""
+    got = _STR.get(move)
+    if got is None:
+        if len(_STR) > 50_000:
+            _STR.clear()
+        got = _STR[move] = " ".join(play_words(move))
+    return got
 
 
 def parse_play(text: str) -> int:
@@ -344,6 +352,35 @@ def all_plays(hand: CardSet, jokers: int, wild: bool, stairs: bool) -> tuple[int
     return got
 
 
+Shape = tuple[int, int]
+"""A play's (kind, size): only a play of the table's shape can follow it (bar a sandstorm)."""
+_BY_SHAPE: dict[tuple[int, int, bool, bool], dict[Shape, tuple[int, ...]]] = {}
+
+
+def plays_by_shape(
+    hand: CardSet, jokers: int, wild: bool, stairs: bool
+) -> dict[Shape, tuple[int, ...]]:
+    """:func:`all_plays` split by (kind, size), each part in the same order (memoized).
+
+    >>> parts = plays_by_shape(parse_cards("3D 3H 4H 5H"), 0, True, True)
+    >>> {shape: [play_str(p) for p in ps] for shape, ps in parts.items()}
+    {(1, 1): ['3D', '3H', '4H', '5H'], (2, 2): ['3D 3H'], (3, 3): ['3H 4H 5H']}
+    """
+    key = (hand, jokers, wild, stairs)
+    got = _BY_SHAPE.get(key)
+    if got is not None:
+        return got
+    if len(_BY_SHAPE) > 50_000:
+        _BY_SHAPE.clear()
+    parts: dict[Shape, list[int]] = {}
+    for m in all_plays(hand, jokers, wild, stairs):
+        i = info(m)
+        parts.setdefault((i.kind, i.size), []).append(m)
+    got = {shape: tuple(ms) for shape, ms in parts.items()}
+    _BY_SHAPE[key] = got
+    return got
+
+
 def _runs(hand: CardSet, jokers: int) -> Iterator[tuple[int, int, int]]:
     """(size, low rank, move) of every run of 3+ in one suit, jokers filling any cells."""
     for suit in range(4):
@@ -380,19 +417,20 @@ def subsets(hand: CardSet, jokers: int, low: int, high: int) -> list[int]:
     """Every choice of ``low``..``high`` cards from a hand (jokers interchangeable), as card bits
     plus joker count, ordered by size then canonical text."""
     cards = sorted(cards_of(hand), key=_group_key)
-    out: list[tuple[int, list[str], int]] = []
+    keys = [_group_key(c) for c in cards]
+    out: list[tuple[int, list[tuple[int, int]], int]] = []
     for k in range(low, high + 1):
         for j in range(0, min(jokers, k) + 1):
-            for combo in combinations(cards, k - j):
-                bits = sum(1 << c for c in combo)
-                out.append((k, cards_words(bits, j), bits | j << JSHIFT))
-    out.sort(key=lambda t: (t[0], [(_word_key(w)) for w in t[1]]))
+            # a combination keeps the cards' order, which is their canonical (display) order
+            for combo in combinations(range(len(cards)), k - j):
+                bits = sum(1 << cards[x] for x in combo)
+                out.append((k, [keys[x] for x in combo] + [_JOKER_KEY] * j, bits | j << JSHIFT))
+    out.sort(key=lambda t: (t[0], t[1]))
     return [m for _, _, m in out]
 
 
-def _word_key(word: str) -> tuple[int, int]:
-    c = parse_card(word)
-    return (14, 0) if c == 52 else _group_key(c)
+_JOKER_KEY: Final = (14, 0)
+"""A joker's place in the canonical order of cards: after every real card."""
 
 
 def strongest(hand: CardSet, jokers: int, k: int) -> tuple[CardSet, int]:
