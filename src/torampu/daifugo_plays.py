@@ -317,7 +317,9 @@ _PLAYS: dict[tuple[int, int, bool, bool], tuple[int, ...]] = {}
 def all_plays(hand: CardSet, jokers: int, wild: bool, stairs: bool) -> tuple[int, ...]:
     """Every play a hand can make on an empty table, in canonical order (memoized).
 
-    Order: singles, then groups, then runs; each by size, then rank, then cards.
+    Order: singles, then groups, then runs; each by size, then rank, then cards. Built from
+    the plays of each rank (:func:`_rank_groups`) and of each suit (:func:`_suit_runs`), which
+    recur across hands far more often than whole hands do.
     """
     key = (hand, jokers, wild, stairs)
     got = _PLAYS.get(key)
@@ -325,30 +327,64 @@ def all_plays(hand: CardSet, jokers: int, wild: bool, stairs: bool) -> tuple[int
         return got
     if len(_PLAYS) > 50_000:
         _PLAYS.clear()
-    singles = sorted(cards_of(hand), key=_group_key)
-    out: list[int] = [1 << c for c in singles]
+    out: list[int] = [1 << c for c in _DISPLAY_ORDER if hand >> c & 1]
     if jokers:
         out.append(1 << JSHIFT)
-    groups: list[tuple[int, int, int]] = []  # (size, rank, move)
     wj = jokers if wild else 0
-    for d in range(13):
-        have = cards_of(hand & RANK_SET[d])
-        for k in range(1, len(have) + 1):
-            for combo in combinations(have, k):
-                bits = sum(1 << c for c in combo)
-                for j in range(0, wj + 1):
-                    if k + j >= 2:
-                        groups.append((k + j, d, bits | j << JSHIFT))
-    for j in range(2, wj + 1):
-        groups.append((j, JOKER_RANK, j << JSHIFT))
-    groups.sort(key=lambda t: (t[0], t[1], play_str(t[2])))
-    out.extend(g for _, _, g in groups)
+    per_rank = [_rank_groups(d, hand & RANK_SET[d], wj) for d in range(13)]
+    for size in range(2, 5 + wj):
+        for by_size in per_rank:
+            out.extend(by_size.get(size, ()))
+        if size <= wj:  # jokers alone stand for the rank above the 2
+            out.append(size << JSHIFT)
     if stairs:
-        runs = list(_runs(hand, wj))
-        runs.sort(key=lambda t: (t[0], t[1], play_str(t[2])))
-        out.extend(r for _, _, r in runs)
+        runs: list[tuple[int, int, str, int]] = []
+        for suit in range(4):
+            runs.extend(_suit_runs(suit, hand & SUIT_SET[suit], wj))
+        runs.sort()
+        out.extend(r[3] for r in runs)
     got = tuple(out)
     _PLAYS[key] = got
+    return got
+
+
+_DISPLAY_ORDER: Final = tuple(sorted(range(52), key=lambda c: _group_key(c)))
+"""The 52 cards in canonical order: ascending rank, suits ♣ ♦ ♥ ♠."""
+_RANK_GROUPS: dict[tuple[int, int, int], dict[int, tuple[int, ...]]] = {}
+_SUIT_RUNS: dict[tuple[int, int, int], tuple[tuple[int, int, str, int], ...]] = {}
+
+
+def _rank_groups(d: int, held: CardSet, wj: int) -> dict[int, tuple[int, ...]]:
+    """The groups (2+ cards) of daifugo rank ``d`` from the cards ``held`` of that rank and up
+    to ``wj`` jokers, by size, each size in canonical text order (memoized)."""
+    key = (d, held, wj)
+    got = _RANK_GROUPS.get(key)
+    if got is not None:
+        return got
+    have = cards_of(held)
+    by_size: dict[int, list[int]] = {}
+    for k in range(1, len(have) + 1):
+        for combo in combinations(have, k):
+            bits = sum(1 << c for c in combo)
+            for j in range(0, wj + 1):
+                if k + j >= 2:
+                    by_size.setdefault(k + j, []).append(bits | j << JSHIFT)
+    got = {size: tuple(sorted(ms, key=play_str)) for size, ms in by_size.items()}
+    _RANK_GROUPS[key] = got
+    return got
+
+
+def _suit_runs(suit: int, held: CardSet, wj: int) -> tuple[tuple[int, int, str, int], ...]:
+    """(size, low rank, text, move) of every run in ``suit`` from its cards ``held`` and up to
+    ``wj`` jokers (memoized: at most 3 * 8192 entries a suit)."""
+    key = (suit, held, wj)
+    got = _SUIT_RUNS.get(key)
+    if got is None:
+        if len(_SUIT_RUNS) > 50_000:
+            _SUIT_RUNS.clear()
+        got = _SUIT_RUNS[key] = tuple(
+            (size, lo, play_str(m), m) for size, lo, m in _runs(held, wj, (suit,))
+        )
     return got
 
 
@@ -381,9 +417,11 @@ def plays_by_shape(
     return got
 
 
-def _runs(hand: CardSet, jokers: int) -> Iterator[tuple[int, int, int]]:
+def _runs(
+    hand: CardSet, jokers: int, suits: tuple[int, ...] = (0, 1, 2, 3)
+) -> Iterator[tuple[int, int, int]]:
     """(size, low rank, move) of every run of 3+ in one suit, jokers filling any cells."""
-    for suit in range(4):
+    for suit in suits:
         cards = [card_at(d, suit) for d in range(13)]
         held = [hand >> c & 1 == 1 for c in cards]
         if sum(held) == 0:
