@@ -194,7 +194,7 @@ def test_the_corrected_bar_switches_less_on_noise() -> None:
 
 def test_bid_z_is_the_bar_in_the_auction_only(monkeypatch: pytest.MonkeyPatch) -> None:
     """``bid_z`` replaces ``z`` when the view's phase is ``bid`` and nowhere else; without it
-    the auction uses ``z``."""
+    the auction uses the game's default (Napoleon 2) or else ``z`` (Nap)."""
     import torampu.bots.search as search
 
     bars: list[tuple[str, float]] = []
@@ -213,4 +213,11 @@ def test_bid_z_is_the_bar_in_the_auction_only(monkeypatch: pytest.MonkeyPatch) -
         assert s is not None
         strict.choose(g.view(s), g.legal_actions())
         plain.choose(g.view(s), g.legal_actions())
-    assert bars == [("bid", 3.0), ("bid", 0.5), ("play", 0.5), ("play", 0.5)]
+    assert bars == [("bid", 3.0), ("bid", 2.0), ("play", 0.5), ("play", 0.5)]
+    bars.clear()
+    nap = make_bot("ismcts", 1, "nap", samples=2, z=0.5)
+    g = _position("nap", "bid", 4)
+    s = g.to_play
+    assert s is not None
+    nap.choose(g.view(s), g.legal_actions())
+    assert bars == [("bid", 0.5)]
