@@ -34,9 +34,9 @@ import random
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from torampu.cards import card_str, cards_of, parse_card
-from torampu.daifugo import PH_DISCARD, PH_GIVE, PH_OVER, PH_PLAY, SPEC, Daifugo, title_names
-from torampu.daifugo_plays import DISCARD, DRANK, GIVE, JOKER_RANK, PASS, card_at, info
+from torampu.cards import card_str, parse_card
+from torampu.daifugo import PH_OVER, PH_PLAY, SPEC, Daifugo, title_names
+from torampu.daifugo_plays import JOKER_RANK, PASS, card_at, info
 from torampu.errors import TorampuError
 from torampu.game import Game
 
@@ -455,10 +455,9 @@ def pooled(sampler: Callable[[View, random.Random], Game], size: int = 24) -> Sa
 
 def greedy_rollout(game: Game, rng: random.Random, explore: float = 0.15) -> None:
     """Play a Daifugo game to its end the way a simple player does: shed the weakest play
-    (in the order of the moment; a run or group before a single of the same rank), give or
-    discard (7渡し, 10捨て) as many of the weakest real cards as allowed
-    (:func:`weakest_away`), now and then (``explore``) any legal move; the exchange at random.
-    Much stronger than a uniformly random playout, at a few microseconds a move."""
+    (in the order of the moment; a run or group before a single of the same rank), now and then
+    (``explore``) any legal move; gives and discards at random. Much stronger than a uniformly
+    random playout, at a few microseconds a move."""
     assert isinstance(game, Daifugo)
     g = game
     rand = rng.random
@@ -466,10 +465,8 @@ def greedy_rollout(game: Game, rng: random.Random, explore: float = 0.15) -> Non
         moves = g.legal_moves()
         pick = moves[0]
         if len(moves) > 1:
-            ph = g.phase_id
-            if ph != PH_PLAY or rand() < explore:
-                away = weakest_away(g) if ph in (PH_GIVE, PH_DISCARD) else None
-                pick = away if away is not None else moves[int(rand() * len(moves))]
+            if g.phase_id != PH_PLAY or rand() < explore:
+                pick = moves[int(rand() * len(moves))]
             else:
                 rev = g.reversed
                 best: tuple[int, int] | None = None
@@ -481,16 +478,3 @@ def greedy_rollout(game: Game, rng: random.Random, explore: float = 0.15) -> Non
                     if best is None or key < best:
                         best, pick = key, m
         g._apply(pick)
-
-
-def weakest_away(g: Daifugo) -> int | None:
-    """After a 7渡し or 10捨て play: give or discard the ``pending`` weakest real cards of the
-    hand (weakest under the revolution, which outlasts an 11バック; never a joker; all of them
-    when the hand holds no more), the simple player's choice. None outside those phases."""
-    ph = g.phase_id
-    if ph not in (PH_GIVE, PH_DISCARD):
-        return None
-    rev = g.revolution
-    cards = sorted(cards_of(g.hands[g.turn]), key=lambda c: -DRANK[c] if rev else DRANK[c])
-    bits = sum(1 << c for c in cards[: g.pending])
-    return (GIVE if ph == PH_GIVE else DISCARD) | bits
