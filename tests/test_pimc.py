@@ -148,6 +148,7 @@ def test_the_bot_uses_pimc_where_the_algorithm_says() -> None:
         ({"samples": 0}, "samples must be a whole number > 0"),
         ({"z": -1}, "z must be a number >= 0"),
         ({"bid_z": "high"}, "bid_z must be a number >= 0"),
+        ({"guard": -0.5}, "guard must be a number >= 0"),
         ({"correct": "yes"}, "correct must be true or false"),
         ({"infer_adjutant": 1}, "infer_adjutant must be true or false"),
     ],

@@ -168,3 +168,60 @@ def test_rollouts_by_game() -> None:
         g = torampu.new_game(game, seed=3)
         rollout_for(game)(g, random.Random(0))
         assert g.is_over
+
+
+def _daifugo_positions(n: int) -> list[torampu.Game]:
+    from torampu.bots import make_bot
+
+    out = []
+    for seed in range(n):
+        g = torampu.new_game("daifugo", rules="yaita", seed=seed)
+        heur = make_bot("heuristic", 0, "daifugo")
+        steps = 0
+        while g.phase != "play" or len(g.legal_actions()) < 3 or steps < 6 + seed:
+            s = g.to_play
+            assert s is not None
+            g.play(heur.choose(g.view(s), g.legal_actions()))
+            steps += 1
+        out.append(g)
+    return out
+
+
+def test_root_spreads_are_the_reward_deviation_below_each_move() -> None:
+    g = _daifugo_positions(1)[0]
+    s = g.to_play
+    assert s is not None
+    res = ismcts(g.view(s), sampler_for("daifugo"), random.Random(3), iterations=120)
+    assert res.spreads.keys() == res.values.keys()
+    # rewards are in [0, 1], so a deviation is at most 1/2, and some move's rewards vary
+    assert all(0.0 <= d <= 0.5 for d in res.spreads.values())
+    assert any(d > 0.05 for d in res.spreads.values())
+
+
+def test_guard_keeps_the_heuristics_move_unless_the_tree_proves_better() -> None:
+    """``guard``: an impossible bar is exactly the heuristic's move; no guard is exactly the
+    tree's; a usual bar is always one of the two, and the tree's only where the root's figures
+    clear the bar."""
+    from torampu.bots import make_bot
+    from torampu.search.ismcts import guarded
+
+    switched = kept = 0
+    for g in _daifugo_positions(8):
+        s = g.to_play
+        assert s is not None
+        view, legal = g.view(s), g.legal_actions()
+        own = make_bot("heuristic", 4, "daifugo").choose(view, legal)
+        tree = make_bot("ismcts", 4, "daifugo", iterations=150)
+        bar = make_bot("ismcts", 4, "daifugo", iterations=150, guard=1.0)
+        wall = make_bot("ismcts", 4, "daifugo", iterations=150, guard=1e9)
+        free = tree.choose(view, legal)
+        assert wall.choose(view, legal) == own
+        # same seed, same search: the guarded bot's answer is the bar applied to that search
+        res = ismcts(view, sampler_for("daifugo"), random.Random(0), iterations=150)
+        assert guarded(res, own, 1.0) in (res.action, own)
+        got = bar.choose(view, legal)
+        assert got in (free, own)
+        if free != own:
+            switched += got == free
+            kept += got == own
+    assert kept >= 1  # the tree disagreed somewhere without proving it

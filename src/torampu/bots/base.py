@@ -81,7 +81,7 @@ def bot_options(kind: str) -> list[str]:
     unknown kind.
 
     >>> bot_options("ismcts")  # doctest: +NORMALIZE_WHITESPACE
-    ['algorithm', 'bid_z', 'correct', 'exploration', 'infer_adjutant', 'infer_bids',
+    ['algorithm', 'bid_z', 'correct', 'exploration', 'guard', 'infer_adjutant', 'infer_bids',
      'iterations', 'samples', 'think', 'z']
     """
     params = list(inspect.signature(_factory(kind)).parameters.values())[2:]

@@ -19,7 +19,9 @@ Options (``make_bot("ismcts", seed, game, **options)`` or the spec ``ismcts:thin
 phase ``bid`` only; default :data:`DEFAULT_BID_Z`, else ``z``), ``correct`` (raise that bar
 with the number of alternatives, false), ``infer_bids`` (Napoleon: deals fit the other seats'
 bids, true), ``infer_adjutant`` (Napoleon: the secret adjutant is sampled where the
-play points, true) and ``algorithm``. A time budget makes the bot depend on the machine's
+play points, true), ``guard`` (the tree's move only where it beats the heuristic's by that many
+standard errors at the root, see :func:`~torampu.search.ismcts.guarded`; off) and
+``algorithm``. A time budget makes the bot depend on the machine's
 speed: only an iteration or sample budget is reproducible from the seed.
 
 >>> import torampu
@@ -35,12 +37,13 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Sequence
+from dataclasses import replace
 
-from torampu.bots.base import Bot, BotError, View, register
+from torampu.bots.base import Bot, BotError, View, make_bot, register
 from torampu.errors import TorampuError
 from torampu.search import ismcts, rollout_for, sampler_for
 from torampu.search.daifugo_sampler import SamplerError
-from torampu.search.ismcts import Rollout, Sampler, random_rollout
+from torampu.search.ismcts import Rollout, Sampler, guarded, random_rollout
 from torampu.search.napoleon_sampler import NapoleonSampler
 from torampu.search.pimc import PolicyRollout, pimc
 from torampu.search.rollouts import pimc_candidates
@@ -92,8 +95,13 @@ class IsmctsBot:
         samples: int | None = None,
         correct: bool = False,
         bid_z: float | None = None,
+        guard: float | None = None,
+        baseline: Bot | None = None,
     ) -> None:
         self.rollout = rollout
+        self.guard = guard
+        self.baseline = baseline
+        """With ``guard``: the policy whose move the tree must beat (the heuristic bot)."""
         self.policy = policy
         """The policy PIMC plays out with (the heuristic bots), where it is used."""
         self.pimc_phases = pimc_phases
@@ -142,6 +150,11 @@ class IsmctsBot:
                     exploration=self.exploration,
                     rollout=self.rollout,
                 )
+                if self.guard is not None and self.baseline is not None:
+                    own = self.baseline.choose(view, legal)
+                    action = guarded(res, own, self.guard)
+                    if action != res.action:
+                        res = replace(res, action=action)
         except SamplerError:
             if self.fallback is None:
                 raise
@@ -175,6 +188,7 @@ def _ismcts(
     infer_bids: bool = True,
     correct: bool = False,
     infer_adjutant: bool = True,
+    guard: float | None = None,
 ) -> Bot:
     if iterations is not None:
         _positive("iterations", iterations, whole=True)
@@ -183,8 +197,8 @@ def _ismcts(
     _positive("exploration", exploration, whole=False)
     if samples is not None:
         _positive("samples", samples, whole=True)
-    for name, bar in (("z", z), ("bid_z", bid_z)):
-        if bar is None and name == "bid_z":
+    for name, bar in (("z", z), ("bid_z", bid_z), ("guard", guard)):
+        if bar is None and name != "z":
             continue
         if isinstance(bar, bool) or not isinstance(bar, (int, float)) or not 0 <= bar < math.inf:
             raise BotError(f"ismcts option {name} must be a number >= 0, not {bar!r}")
@@ -212,8 +226,6 @@ def _ismcts(
 
         fallback = make_daifugo_bot(seed)
     elif game == "napoleon":  # likewise
-        from torampu.bots.base import make_bot
-
         fallback = make_bot("heuristic", seed, game)
     if algorithm == "tree":
         phases: frozenset[str] = frozenset()
@@ -235,4 +247,6 @@ def _ismcts(
         samples=samples,
         correct=correct,
         bid_z=None if bid_z is None else float(bid_z),
+        guard=None if guard is None else float(guard),
+        baseline=None if guard is None else make_bot("heuristic", seed, game),
     )

@@ -65,12 +65,13 @@ def rollout_for(game: str) -> Rollout:
 
 
 class _Node:
-    __slots__ = ("avail", "children", "seat", "total", "visits")
+    __slots__ = ("avail", "children", "seat", "squares", "total", "visits")
 
     def __init__(self, seat: int) -> None:
         self.seat = seat  # who moved into this node (-1 at the root)
         self.visits = 0
         self.total = 0.0
+        self.squares = 0.0  # kept for the root's children only
         self.avail = 0
         self.children: dict[Move, _Node] = {}
 
@@ -85,6 +86,8 @@ class SearchResult:
     seconds: float
     visits: dict[str, int] = field(default_factory=dict)
     values: dict[str, float] = field(default_factory=dict)
+    spreads: dict[str, float] = field(default_factory=dict)
+    """The tree's root moves: the standard deviation of the searcher's rewards below each."""
 
 
 def scores_to_rewards(scores: Sequence[float]) -> list[float]:
@@ -194,6 +197,8 @@ def ismcts(
             nd.visits += 1
             if nd.seat >= 0:
                 nd.total += rewards[nd.seat]
+        if len(path) > 1 and path[1].seat >= 0:
+            path[1].squares += rewards[path[1].seat] ** 2
         done += 1
     elapsed = time.perf_counter() - start
     assert first is not None
@@ -212,4 +217,31 @@ def ismcts(
         seconds=elapsed,
         visits={name(m): c.visits for m, c in stats.items()},
         values={name(m): c.total / c.visits for m, c in stats.items() if c.visits},
+        spreads={name(m): _spread(c) for m, c in stats.items() if c.visits},
     )
+
+
+def _spread(c: _Node) -> float:
+    mean = c.total / c.visits
+    return math.sqrt(max(0.0, c.squares / c.visits - mean * mean))
+
+
+def guarded(res: SearchResult, baseline: str, z: float) -> str:
+    """The tree's move only where it beats ``baseline`` (a policy's own move) by more than ``z``
+    standard errors of the two moves' mean rewards at the root; else ``baseline``. A move the
+    tree did not try twice cannot beat or be beaten: ``baseline`` stands.
+
+    >>> r = SearchResult(move=0, action="b", iterations=60, seconds=0.1,
+    ...                  visits={"a": 30, "b": 30}, values={"a": 0.4, "b": 0.6},
+    ...                  spreads={"a": 0.3, "b": 0.3})
+    >>> guarded(r, "a", 1.0), guarded(r, "a", 3.0), guarded(r, "b", 3.0)
+    ('b', 'a', 'b')
+    """
+    best = res.action
+    if best == baseline:
+        return best
+    n_b, n_h = res.visits.get(best, 0), res.visits.get(baseline, 0)
+    if n_b < 2 or n_h < 2:
+        return baseline
+    se = math.sqrt(res.spreads[best] ** 2 / n_b + res.spreads[baseline] ** 2 / n_h)
+    return best if res.values[best] - res.values[baseline] > z * se else baseline
