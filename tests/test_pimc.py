@@ -149,6 +149,7 @@ def test_the_bot_uses_pimc_where_the_algorithm_says() -> None:
         ({"z": -1}, "z must be a number >= 0"),
         ({"bid_z": "high"}, "bid_z must be a number >= 0"),
         ({"guard": -0.5}, "guard must be a number >= 0"),
+        ({"guard": True}, "guard must be a number >= 0"),
         ({"correct": "yes"}, "correct must be true or false"),
         ({"infer_adjutant": 1}, "infer_adjutant must be true or false"),
     ],

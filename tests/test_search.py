@@ -211,8 +211,9 @@ def test_guard_keeps_the_heuristics_move_unless_the_tree_proves_better() -> None
         assert s is not None
         view, legal = g.view(s), g.legal_actions()
         own = make_bot("heuristic", 4, "daifugo").choose(view, legal)
-        tree = make_bot("ismcts", 4, "daifugo", iterations=150)
+        tree = make_bot("ismcts", 4, "daifugo", iterations=150, guard=False)
         bar = make_bot("ismcts", 4, "daifugo", iterations=150, guard=1.0)
+        default = make_bot("ismcts", 4, "daifugo", iterations=150)
         wall = make_bot("ismcts", 4, "daifugo", iterations=150, guard=1e9)
         free = tree.choose(view, legal)
         assert wall.choose(view, legal) == own
@@ -221,7 +222,24 @@ def test_guard_keeps_the_heuristics_move_unless_the_tree_proves_better() -> None
         assert guarded(res, own, 1.0) in (res.action, own)
         got = bar.choose(view, legal)
         assert got in (free, own)
+        assert default.choose(view, legal) == got  # Daifugo is guarded at 1 by default
         if free != own:
             switched += got == free
             kept += got == own
     assert kept >= 1  # the tree disagreed somewhere without proving it
+
+
+def test_guard_defaults_by_game_and_turns_off() -> None:
+    from torampu.bots import make_bot
+    from torampu.bots.search import IsmctsBot
+
+    def guard_of(game: str, **kw: object) -> float | None:
+        bot = make_bot("ismcts", 1, game, **kw)
+        assert isinstance(bot, IsmctsBot)
+        return bot.guard
+
+    assert guard_of("daifugo") == 1.0
+    assert guard_of("daifugo", guard=2) == 2.0
+    assert guard_of("daifugo", guard=False) is None
+    assert guard_of("hell") is None and guard_of("nap") is None
+    assert guard_of("hell", guard=0.5) == 0.5
