@@ -348,7 +348,7 @@ def all_plays(hand: CardSet, jokers: int, wild: bool, stairs: bool) -> tuple[int
     return got
 
 
-_DISPLAY_ORDER: Final = tuple(sorted(range(52), key=lambda c: _group_key(c)))
+_DISPLAY_ORDER: Final = tuple(sorted(range(52), key=_group_key))
 """The 52 cards in canonical order: ascending rank, suits ♣ ♦ ♥ ♠."""
 _RANK_GROUPS: dict[tuple[int, int, int], dict[int, tuple[int, ...]]] = {}
 _SUIT_RUNS: dict[tuple[int, int, int], tuple[tuple[int, int, str, int], ...]] = {}
@@ -376,7 +376,7 @@ def _rank_groups(d: int, held: CardSet, wj: int) -> dict[int, tuple[int, ...]]:
 
 def _suit_runs(suit: int, held: CardSet, wj: int) -> tuple[tuple[int, int, str, int], ...]:
     """(size, low rank, text, move) of every run in ``suit`` from its cards ``held`` and up to
-    ``wj`` jokers (memoized: at most 3 * 8192 entries a suit)."""
+    ``wj`` jokers (memoized; cleared past 50,000 entries)."""
     key = (suit, held, wj)
     got = _SUIT_RUNS.get(key)
     if got is None:

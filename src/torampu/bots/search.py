@@ -38,7 +38,6 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Sequence
-from dataclasses import replace
 
 from torampu.bots.base import Bot, BotError, View, make_bot, register
 from torampu.errors import TorampuError
@@ -146,6 +145,7 @@ class IsmctsBot:
                     z=self.bid_z if view.get("phase") == "bid" else self.z,
                     correct=self.correct,
                 )
+                action = res.action
             else:
                 res = ismcts(
                     view,
@@ -156,20 +156,18 @@ class IsmctsBot:
                     exploration=self.exploration,
                     rollout=self.rollout,
                 )
+                action = res.action
                 if self.guard is not None and self.baseline is not None:
-                    own = self.baseline.choose(view, legal)
-                    action = guarded(res, own, self.guard)
-                    if action != res.action:
-                        res = replace(res, action=action)
+                    action = guarded(res, self.baseline.choose(view, legal), self.guard)
         except SamplerError:
             if self.fallback is None:
                 raise
             self.last_iterations = 0
             return self.fallback.choose(view, legal)
         self.last_iterations = res.iterations
-        if res.action not in legal:  # a sampler bug must never become an illegal move
-            raise BotError(f"ismcts chose {res.action!r}, which is not legal here")
-        return res.action
+        if action not in legal:  # a sampler bug must never become an illegal move
+            raise BotError(f"ismcts chose {action!r}, which is not legal here")
+        return action
 
 
 def _positive(name: str, value: object, whole: bool) -> None:
