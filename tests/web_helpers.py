@@ -42,6 +42,8 @@ def postgres_database() -> Iterator[str]:
 def settings(tmp: Path, **kw: Any) -> Settings:
     kw.setdefault("bot_delay", 0.0)
     kw.setdefault("away_timeout", 3600.0)
+    kw.setdefault("bot_workers", 0)  # bots in one thread: quick to start (test_web_abuse: processes)
+    kw.setdefault("create_rate", 1000)
     return Settings(data_dir=tmp, **kw)
 
 

@@ -13,22 +13,41 @@ sizes, tokens) and passed to :class:`~torampu.web.rooms.Lobby`, which owns the t
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import json
 import logging
+import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
-from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
+from fastapi import FastAPI, Request, WebSocket
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
+from limits import RateLimitItemPerMinute
+from limits.storage import MemoryStorage
+from limits.strategies import MovingWindowRateLimiter
+from sqlalchemy.exc import SQLAlchemyError
 
 import torampu
 from torampu.bots import bot_kinds
-from torampu.web.rooms import BOT_SPECS, ActError, Client, Lobby, Room, Settings
+from torampu.web import validate
+from torampu.web.outbox import Behind, Outbox, TokenBucket
+from torampu.web.rooms import (
+    BOT_SPECS,
+    ActError,
+    Client,
+    Lobby,
+    Room,
+    Settings,
+    error_id,
+    storage_unavailable,
+)
 from torampu.web.store import Store
+from torampu.web.validate import Invalid, parse_object
 
 STATIC = Path(__file__).parent / "static"
 MAX_BODY = 65536
@@ -82,23 +101,49 @@ async def _body(request: Request) -> dict[str, Any]:
     length = request.headers.get("content-length")
     if length is not None and length.isdigit() and int(length) > MAX_BODY:
         raise ActError("too_large", f"the body is over {MAX_BODY} bytes", 413)
-    raw = await request.body()
-    if len(raw) > MAX_BODY:
-        raise ActError("too_large", f"the body is over {MAX_BODY} bytes", 413)
+    raw = b""
+    async for chunk in request.stream():
+        raw += chunk
+        if len(raw) > MAX_BODY:
+            raise ActError("too_large", f"the body is over {MAX_BODY} bytes", 413)
     if not raw.strip():
         return {}
     try:
-        data = json.loads(raw)
-    except (ValueError, UnicodeDecodeError) as e:
-        raise ActError("bad_request", f"the body is not JSON: {e}", 400) from None
-    if not isinstance(data, dict):
-        raise ActError("bad_request", "the body must be a JSON object", 400)
-    return data
+        return parse_object(raw)
+    except Invalid as e:
+        raise ActError("bad_request", f"the body: {e}", 400) from None
 
 
 def _bearer(request: Request) -> str | None:
     auth = request.headers.get("authorization", "")
     return auth[7:].strip() if auth.lower().startswith("bearer ") else None
+
+
+def _address(conn: Request | WebSocket) -> str:
+    """The client's address (behind a proxy, uvicorn's ``--forwarded-allow-ips`` sets it)."""
+    return conn.client.host if conn.client is not None else "unknown"
+
+
+class SecurityHeaders:
+    """ASGI middleware: :data:`SECURITY_HEADERS` on every HTTP response, errors included."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+        self.headers = [(k.lower().encode(), v.encode()) for k, v in SECURITY_HEADERS.items()]
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def with_headers(message: Any) -> None:
+            if message["type"] == "http.response.start":
+                have = {k.lower() for k, _ in message.get("headers", [])}
+                extra = [(k, v) for k, v in self.headers if k not in have]
+                message = {**message, "headers": [*message.get("headers", []), *extra]}
+            await send(message)
+
+        await self.app(scope, receive, with_headers)
 
 
 @functools.cache
@@ -127,6 +172,8 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
     when it starts); the store is closed when the application stops."""
     settings = settings or Settings()
     state: dict[str, Lobby] = {}
+    creations = MovingWindowRateLimiter(MemoryStorage())
+    per_minute = RateLimitItemPerMinute(max(1, settings.create_rate))
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -142,23 +189,40 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
 
     app = FastAPI(title="torampu", lifespan=lifespan, docs_url=None, redoc_url=None)
     app.state.settings = settings
-
-    @app.middleware("http")
-    async def security_headers(request: Request, call_next: Any) -> Response:
-        response: Response = await call_next(request)
-        for key, value in SECURITY_HEADERS.items():
-            response.headers.setdefault(key, value)
-        return response
+    app.add_middleware(SecurityHeaders)
 
     def lobby() -> Lobby:
         return state["lobby"]
 
-    def room(table_id: str) -> Room:
-        return lobby().room(table_id)
+    async def room(table_id: str) -> Room:
+        try:
+            validate.table_id(table_id)
+        except Invalid:
+            raise ActError(
+                "not_found", "no such table (a table id is letters and digits)", 404
+            ) from None
+        return await lobby().room(table_id)
 
     @app.exception_handler(ActError)
     async def on_act_error(_request: Request, e: ActError) -> JSONResponse:
         return _error(e)
+
+    @app.exception_handler(RequestValidationError)
+    async def on_bad_params(_request: Request, e: RequestValidationError) -> JSONResponse:
+        where = ", ".join(".".join(str(x) for x in err.get("loc", ())) for err in e.errors())
+        return _error(ActError("bad_request", f"malformed request ({where or 'parameters'})", 400))
+
+    @app.exception_handler(SQLAlchemyError)
+    async def on_storage(_request: Request, e: SQLAlchemyError) -> JSONResponse:
+        return _error(storage_unavailable(e))
+
+    @app.exception_handler(Exception)
+    async def on_internal(_request: Request, e: Exception) -> JSONResponse:
+        eid = error_id()
+        log.error("internal error %s", eid, exc_info=e)
+        return JSONResponse(
+            {"error": {"code": "internal", "message": f"internal error (error {eid})"}}, 500
+        )
 
     # ---------------------------------------------------------------- pages
     if STATIC.is_dir():
@@ -177,7 +241,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         return index()
 
     @app.get("/t/{table_id}/replay/{k}", include_in_schema=False)
-    async def replay_page(table_id: str, k: int) -> Response:
+    async def replay_page(table_id: str, k: str) -> Response:
         return index()
 
     # ---------------------------------------------------------------- API
@@ -187,7 +251,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         return {
             "status": "ok",
             "database": lb.store.dialect,
-            "tables": lb.store.count_tables(),
+            "tables": await lb.db(lb.store.count_tables),
             "version": torampu.__version__,
         }
 
@@ -198,13 +262,16 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
     @app.get("/api/bots")
     async def bots() -> dict[str, Any]:
         kinds = set(bot_kinds())
-        return {
-            "bots": [
-                {"spec": spec, "label": {"en": en, "ja": ja}}
-                for spec, (en, ja) in BOT_LABELS.items()
-                if spec.split(":")[0] in kinds and spec in BOT_SPECS
-            ]
-        }
+        out = []
+        for spec, (en, ja) in BOT_LABELS.items():
+            if spec.split(":")[0] not in kinds or spec not in BOT_SPECS:
+                continue
+            try:
+                lobby().check_bot(spec)
+            except ActError:
+                continue  # above this server's think ceiling
+            out.append({"spec": spec, "label": {"en": en, "ja": ja}})
+        return {"bots": out, "max_think": settings.max_bot_think}
 
     @app.post("/api/tables", status_code=201)
     async def create_table(request: Request) -> dict[str, Any]:
@@ -221,33 +288,43 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
             v = body.get(key)
             if v is not None and (not isinstance(v, int) or isinstance(v, bool)):
                 raise ActError("bad_request", f"{key} must be a whole number, not {v!r}", 400)
-        r, token = lobby().create(
+        if not creations.hit(per_minute, _address(request)):
+            raise ActError(
+                "rate_limited",
+                f"at most {settings.create_rate} new tables a minute from one address",
+                429,
+            )
+        r, token = await lobby().create(
             game, body.get("rules"), body.get("players"), body.get("games"), seats
         )
         return {"table": lobby().public_table(r), "host_token": token}
 
     @app.get("/api/tables")
-    async def list_tables() -> dict[str, Any]:
+    async def list_tables(offset: int = 0, limit: int = 50) -> dict[str, Any]:
+        if not 0 <= offset <= 10**6 or not 1 <= limit <= 100:
+            raise ActError("bad_request", "offset is 0 or more, limit 1 to 100", 400)
         lb = lobby()
+        rows = await lb.db(lb.store.tables, limit, offset)
         out = []
-        for t in lb.store.tables():
-            out.append(lb.public_table(lb.room(t.id)))
-        return {"tables": out}
+        for t in rows:
+            loaded = lb.rooms.get(t.id)
+            out.append(lb.public_table(loaded) if loaded else lb.public_row(t, t.seats))
+        return {"tables": out, "offset": offset, "limit": limit}
 
     @app.get("/api/tables/{table_id}")
     async def get_table(table_id: str) -> dict[str, Any]:
-        return lobby().public_table(room(table_id))
+        return lobby().public_table(await room(table_id))
 
     @app.post("/api/tables/{table_id}/join")
     async def join(table_id: str, request: Request) -> dict[str, Any]:
-        r = room(table_id)
+        r = await room(table_id)
         body = await _body(request)
         seat, token = await lobby().join(r, body.get("name"), body.get("seat"))
         return {"seat": seat, "token": token, "table": lobby().public_table(r)}
 
     @app.post("/api/tables/{table_id}/seats/{seat}")
     async def set_seat(table_id: str, seat: int, request: Request) -> dict[str, Any]:
-        r = room(table_id)
+        r = await room(table_id)
         lobby().check_host(r, _bearer(request))
         body = await _body(request)
         if body.get("open") is True:
@@ -260,7 +337,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
 
     @app.post("/api/tables/{table_id}/start")
     async def start(table_id: str, request: Request) -> dict[str, Any]:
-        r = room(table_id)
+        r = await room(table_id)
         lobby().check_host(r, _bearer(request))
         body = await _body(request)
         fill = body.get("fill")
@@ -278,13 +355,13 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
 
     @app.get("/api/tables/{table_id}/games")
     async def finished_games(table_id: str) -> dict[str, Any]:
-        m = room(table_id).match
+        m = (await room(table_id)).match
         records = [] if m is None else m.records
         return {"games": [{"index": k, "result": rec["result"]} for k, rec in enumerate(records)]}
 
     @app.get("/api/tables/{table_id}/games/{k}/record")
     async def game_record(table_id: str, k: int) -> Response:
-        rec = _finished(room(table_id), k)
+        rec = _finished(await room(table_id), k)
         return JSONResponse(
             rec,
             headers={"Content-Disposition": f'attachment; filename="{table_id}-game{k + 1}.json"'},
@@ -292,7 +369,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
 
     @app.get("/api/tables/{table_id}/games/{k}/replay")
     async def game_replay(table_id: str, k: int, seat: int | None = None) -> dict[str, Any]:
-        rec = _finished(room(table_id), k)
+        rec = _finished(await room(table_id), k)
         if seat is not None and not 0 <= seat < int(rec["players"]):
             raise ActError("not_found", f"no seat {seat}", 404)
         g = torampu.replay({**rec, "actions": []})
@@ -304,7 +381,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
 
     @app.get("/api/tables/{table_id}/record")
     async def match_record(table_id: str) -> Response:
-        r = room(table_id)
+        r = await room(table_id)
         if r.match is None or not r.match.is_over:
             raise ActError("not_over", "the match record is there once the match is over")
         return JSONResponse(
@@ -315,70 +392,168 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
     # ---------------------------------------------------------------- websocket
     @app.websocket("/ws/tables/{table_id}")
     async def table_socket(ws: WebSocket, table_id: str) -> None:
-        await ws.accept()
-        lock = asyncio.Lock()
-
-        async def send(message: dict[str, Any]) -> None:
-            async with lock:
-                await ws.send_text(json.dumps(message, ensure_ascii=False))
-
-        async def error(code: str, message: str) -> None:
-            await send({"type": "error", "code": code, "message": message})
-
-        lb = lobby()
-        try:
-            r = lb.room(table_id)
-        except ActError as e:
-            await error(e.code, str(e))
-            await ws.close(code=4404)
-            return
-        client: Client | None = None
-        try:
-            while True:
-                msg = await ws.receive()
-                if msg["type"] == "websocket.disconnect":
-                    break
-                text = msg.get("text")
-                if text is None:
-                    await error("bad_message", "messages are JSON text, not binary")
-                    continue
-                if len(text.encode()) > settings.max_message:
-                    await error("too_large", f"a message is at most {settings.max_message} bytes")
-                    continue
-                try:
-                    data = json.loads(text)
-                except ValueError as e:
-                    await error("bad_message", f"not JSON: {e}")
-                    continue
-                if not isinstance(data, dict) or not isinstance(data.get("type"), str):
-                    await error("bad_message", 'a message is an object with a "type"')
-                    continue
-                kind = data["type"]
-                if kind == "ping":
-                    await send({"type": "pong"})
-                elif kind == "hello":
-                    try:
-                        seat = lb.seat_of(r, data.get("token"))
-                    except ActError as e:
-                        await error(e.code, str(e))
-                        continue
-                    if client is not None:
-                        await lb.disconnect(r, client)
-                    client = Client(seat, send)
-                    await lb.connect(r, client)
-                elif client is None:
-                    await error("bad_message", 'send "hello" first')
-                elif kind == "act":
-                    try:
-                        await lb.act(r, client.seat, data.get("action"), data.get("version"))
-                    except ActError as e:
-                        await error(e.code, str(e))
-                else:
-                    await error("bad_message", f"unknown message type {kind!r}")
-        except WebSocketDisconnect:
-            pass
-        finally:
-            if client is not None:
-                await lb.disconnect(r, client)
+        await Socket(ws, lobby(), settings).serve(table_id)
 
     return app
+
+
+class Socket:
+    """One websocket to a table: limits, the hello, the messages, and its outbox."""
+
+    def __init__(self, ws: WebSocket, lobby: Lobby, settings: Settings) -> None:
+        self.ws = ws
+        self.lobby = lobby
+        self.settings = settings
+        self.addr = _address(ws)
+        self.client = Client(None, addr=self.addr)
+        self.room: Room | None = None
+        self.joined = False
+        now = time.monotonic()
+        self.hellos = TokenBucket(settings.hello_rate, settings.hello_burst, now)
+        self.messages = TokenBucket(settings.message_rate, settings.message_burst, now)
+        self.outbox = Outbox(self._send, self._snapshot, settings.send_timeout, settings.outbox_max)
+        self.client.outbox = self.outbox
+
+    async def _send(self, text: str) -> None:
+        await self.ws.send_text(text)
+
+    def _snapshot(self) -> str | None:
+        if self.room is None or not self.joined:
+            return None
+        return self.lobby.snapshot_text(self.room, self.client.seat)
+
+    def error(self, code: str, message: str) -> None:
+        self.outbox.push({"type": "error", "code": code, "message": message})
+
+    async def refuse(self, code: str, message: str, close: int) -> None:
+        """Say why in one error message, then close (without waiting on a slow client)."""
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(
+                self.ws.send_text(json.dumps({"type": "error", "code": code, "message": message})),
+                2.0,
+            )
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(self.ws.close(code=close, reason=code), 2.0)
+
+    async def serve(self, table_id: str) -> None:
+        lb, st = self.lobby, self.settings
+        await self.ws.accept()
+        if sum(lb.sockets.values()) >= st.max_sockets:
+            await self.refuse("too_many_sockets", "the server has its most connections", 1013)
+            return
+        if lb.sockets[self.addr] >= st.sockets_per_address:
+            await self.refuse(
+                "too_many_sockets",
+                f"at most {st.sockets_per_address} connections from one address",
+                1008,
+            )
+            return
+        try:
+            validate.table_id(table_id)
+            self.room = await lb.room(table_id)
+        except Invalid:
+            await self.refuse("not_found", "no such table", 4404)
+            return
+        except ActError as e:
+            await self.refuse(e.code, str(e), 4404 if e.status == 404 else 1011)
+            return
+        room = self.room
+        if lb.table_sockets[table_id] >= st.sockets_per_table:
+            await self.refuse(
+                "too_many_sockets", f"at most {st.sockets_per_table} connections to a table", 1008
+            )
+            return
+        lb.sockets[self.addr] += 1
+        lb.table_sockets[table_id] += 1
+        writer = asyncio.ensure_future(self.outbox.run())
+        reader = asyncio.ensure_future(self._read())
+        try:
+            done, _ = await asyncio.wait({writer, reader}, return_when=asyncio.FIRST_COMPLETED)
+            if writer in done and isinstance(writer.exception(), Behind):
+                log.info(
+                    "table %s: a client at %s is behind (%s): closed",
+                    table_id,
+                    self.addr,
+                    writer.exception(),
+                )
+                reader.cancel()
+                with contextlib.suppress(Exception):
+                    await asyncio.wait_for(self.ws.close(code=4008, reason="too slow"), 1.0)
+        finally:
+            for t in (writer, reader):
+                t.cancel()
+            for t in (writer, reader):
+                with contextlib.suppress(BaseException):
+                    await t
+            lb.disconnect(room, self.client)
+            lb.sockets[self.addr] -= 1
+            if lb.sockets[self.addr] <= 0:
+                del lb.sockets[self.addr]
+            lb.table_sockets[table_id] -= 1
+            if lb.table_sockets[table_id] <= 0:
+                del lb.table_sockets[table_id]
+
+    async def _read(self) -> None:
+        st = self.settings
+        while True:
+            timeout = None if self.joined else st.hello_timeout
+            try:
+                msg = await asyncio.wait_for(self.ws.receive(), timeout)
+            except TimeoutError:
+                await self.refuse("hello_timeout", f"say hello within {timeout:g} s", 1008)
+                return
+            if msg["type"] == "websocket.disconnect":
+                return
+            text = msg.get("text")
+            if not self.messages.take(time.monotonic()):
+                self.error("rate_limited", f"at most {st.message_rate:g} messages a second")
+                continue
+            if text is None:
+                self.error("bad_message", "messages are JSON text, not binary")
+                continue
+            if len(text) > st.max_message or len(text.encode()) > st.max_message:
+                self.error("too_large", f"a message is at most {st.max_message} bytes")
+                continue
+            try:
+                data = parse_object(text)
+            except Invalid as e:
+                self.error("bad_message", str(e))
+                continue
+            if not isinstance(data.get("type"), str):
+                self.error("bad_message", 'a message is an object with a "type"')
+                continue
+            try:
+                await self._handle(data)
+            except ActError as e:
+                self.error(e.code, str(e))
+            except Exception as e:
+                eid = error_id()
+                log.error("internal error %s on a websocket message", eid, exc_info=e)
+                self.error("internal", f"internal error (error {eid})")
+
+    async def _handle(self, data: dict[str, Any]) -> None:
+        lb, room, kind = self.lobby, self.room, data["type"]
+        assert room is not None
+        if kind == "ping":
+            self.outbox.push({"type": "pong"})
+        elif kind == "hello":
+            if not self.hellos.take(time.monotonic()):
+                raise ActError("rate_limited", "too many hellos: wait a little")
+            seat, holder = lb.seat_of(room, data.get("token"))
+            if self.joined:
+                lb.disconnect(room, self.client)
+            self.client.seat, self.client.holder = seat, holder
+            self.joined = True
+            lb.connect(room, self.client)
+        elif not self.joined:
+            raise ActError("bad_message", 'send "hello" first', 400)
+        elif kind == "act":
+            await lb.act(
+                room,
+                self.client.seat,
+                data.get("action"),
+                data.get("version"),
+                holder=self.client.holder,
+            )
+        else:
+            raise ActError("bad_message", f"unknown message type {kind!r}", 400)

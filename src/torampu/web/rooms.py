@@ -6,13 +6,22 @@ connected clients and a lock: the one writer of that table. :class:`Lobby` owns 
 
 * :meth:`Lobby.act` validates an action with the engine (an illegal one raises
   :class:`ActError` and leaves the match as it was), stores it with the version check, and only
-  then broadcasts a snapshot to every client;
-* each client's snapshot is built from ``view(seat)`` of its own seat (``view(None)`` for a
-  spectator) and the public table; the ``last`` action is shown whole only when it names no card
-  hidden from the client (another seat's discard shows as ``discard``);
-* a driver task per room plays the bots' turns after a short delay, stands in for a human who has
-  been away past ``away_timeout`` (until they are back), and makes the move of a human whose turn
-  ran past ``turn_timeout``.
+  then tells the clients;
+* each client's snapshot is built from ``view(seat)`` of the seat it *currently* holds
+  (``view(None)`` for a spectator) and the public table; the ``last`` action is shown whole only
+  when it names no card hidden from the client (another seat's discard shows as ``discard``);
+* a seat has one holder: a client is bound to the seat token it said ``hello`` with, and when
+  the seat changes hands (reopened, given to a bot, taken by someone else) every client bound to
+  the old holding is demoted to a spectator at once (an ``error`` ``seat_revoked``) — it never
+  sees the new holder's hand nor acts for them;
+* clients are told through their :class:`~torampu.web.outbox.Outbox`: a table never waits for
+  a slow reader;
+* a driver task per room plays the bots' turns after a short delay (the move itself is computed
+  by the :class:`~torampu.web.bots.BotPool`, in worker processes), stands in for a human who has
+  been away past ``away_timeout`` (until they are back), makes the move of a human whose turn
+  ran past ``turn_timeout``, and stops — the table waits — once nobody has been connected for
+  ``abandon_after``;
+* rooms nobody uses leave memory after ``room_idle`` seconds and are loaded again on demand.
 
 Nothing here touches the engine's internals: only ``torampu.new_match``, ``play``, ``view``,
 ``legal_actions``, records, and the bots' ``choose(view, legal)``.
@@ -23,31 +32,42 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hashlib
+import json
 import logging
 import random
 import secrets
 import time
-from collections.abc import Awaitable, Callable, Mapping
+from collections import Counter
+from collections.abc import Callable, Mapping
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
+
+from sqlalchemy.exc import SQLAlchemyError
 
 import torampu
-from torampu.bots import Bot, BotError, make_bot, parse_bot_spec
 from torampu.errors import IllegalAction, TorampuError
 from torampu.match import Match
 from torampu.testing import cards_mentioned
+from torampu.web.bots import BotJob, BotPool, BotRefused, check_spec
+from torampu.web.outbox import Outbox
 from torampu.web.store import Seat, StaleVersion, Store, StoreError, Table
+from torampu.web.validate import Invalid, display_name
 
 log = logging.getLogger("torampu.web")
 
 BOT_SPECS = ("heuristic", "random", "ismcts:think=0.3", "ismcts:think=1")
-"""The bots a table offers (any spec ``make_bot`` takes is accepted through the API)."""
+"""The bots the page offers (named strengths); any spec :func:`~torampu.web.bots.check_spec`
+allows is accepted through the API."""
+
+T = TypeVar("T")
 
 
 @dataclass
 class Settings:
-    """How a server runs (the ``torampu serve`` options)."""
+    """How a server runs (the ``torampu serve`` options), with its limits."""
 
     data_dir: Path = Path("torampu-data")
     database: str | None = None
@@ -61,6 +81,48 @@ class Settings:
     standin: str = "heuristic"
     """The bot that plays for an absent human."""
     max_message: int = 16384
+    """The largest websocket message a client may send, in bytes."""
+    # ---- bots
+    max_bot_think: float = 1.0
+    """The largest ``think`` (seconds per move) a table's search bot may have."""
+    bot_workers: int = 1
+    """Worker processes for the search bots (plus one for the quick bots); 0: one thread in
+    this process instead (tests, embedding)."""
+    db_threads: int = 4
+    """Threads that talk to the database (bots never run there)."""
+    # ---- limits
+    max_tables: int = 2000
+    """Open tables (waiting or playing, changed within ``table_expiry``) per server."""
+    table_expiry: float = 86400.0
+    """Seconds after its last change that an unfinished table stops counting as open."""
+    create_rate: int = 10
+    """Tables one address may create per minute."""
+    max_games: int = 50
+    """The longest match (games) a table may have."""
+    max_name: int = 40
+    """The longest display name, in characters."""
+    sockets_per_table: int = 64
+    sockets_per_address: int = 32
+    max_sockets: int = 5000
+    """Websockets per table, per client address, and in all."""
+    send_timeout: float = 10.0
+    """Seconds one send to a client may take before the client counts as behind (closed)."""
+    outbox_max: int = 32
+    """Messages (besides the newest snapshot) that may wait for one client."""
+    hello_timeout: float = 10.0
+    """Seconds a new websocket has to say ``hello``."""
+    hello_rate: float = 0.5
+    hello_burst: int = 5
+    """``hello`` messages per second per socket, and how many at once."""
+    message_rate: float = 20.0
+    message_burst: int = 60
+    """Messages per second per socket, and how many at once."""
+    room_idle: float = 300.0
+    """Seconds a room nobody uses stays in memory."""
+    abandon_after: float = 600.0
+    """Seconds with nobody connected after which a table's bots stop and it waits."""
+    resume_limit: int = 1000
+    """At start, at most this many recently active tables resume their bots."""
 
     def database_url(self) -> str:
         if self.database:
@@ -78,6 +140,20 @@ class ActError(TorampuError):
         self.status = status
 
 
+def error_id() -> str:
+    """A short id that ties a logged internal error to what the client was told."""
+    return secrets.token_hex(4)
+
+
+def storage_unavailable(e: BaseException) -> ActError:
+    """Log a database failure with an id; the client gets only the code and that id."""
+    eid = error_id()
+    log.error("storage error %s: %s", eid, e, exc_info=e)
+    return ActError(
+        "storage_unavailable", f"the table's storage is unavailable; try again (error {eid})", 503
+    )
+
+
 def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
@@ -86,22 +162,30 @@ def new_token() -> str:
     return secrets.token_urlsafe(32)
 
 
-Send = Callable[[dict[str, Any]], Awaitable[None]]
-
-
 @dataclass(eq=False)
 class Client:
-    """One websocket connection: its seat (``None``: a spectator) and how to send to it."""
+    """One websocket connection: the seat it holds (``None``: a spectator), the seat token's
+    hash it holds it by, its address and its outbox."""
 
     seat: int | None
-    send: Send
+    holder: str | None = None
+    addr: str = ""
+    outbox: Outbox | None = None
+
+    def tell(self, message: dict[str, Any]) -> None:
+        if self.outbox is not None:
+            self.outbox.push(message)
+
+    def refresh(self) -> None:
+        if self.outbox is not None:
+            self.outbox.want_snapshot()
 
 
 @dataclass(eq=False)
 class Room:
     """A table being played: its stored row (what it was created with), its seats and version,
     and the live state that is never stored (the match, rebuilt from the actions; clients,
-    bots, timers)."""
+    timers)."""
 
     table: Table
     seats: list[Seat]
@@ -113,8 +197,12 @@ class Room:
     changed: asyncio.Event = field(default_factory=asyncio.Event)
     away_since: dict[int, float] = field(default_factory=dict)
     turn_started: float = 0.0
-    bots: dict[int, Bot] = field(default_factory=dict)
+    empty_since: float = 0.0
+    touched: float = 0.0
     driver: asyncio.Task[None] | None = None
+    revision: int = 0
+    """Moves on with every change a client can see (snapshots are cached per revision)."""
+    cache: dict[int | None, tuple[int, str]] = field(default_factory=dict)
 
     @property
     def id(self) -> str:
@@ -131,10 +219,9 @@ class Room:
         return any(c.seat == seat for c in self.clients)
 
 
-def make_table_bot(spec: str, seed: int, game: str) -> Bot:
-    """A bot from a spec such as ``heuristic`` or ``ismcts:think=0.3``."""
-    kind, options = parse_bot_spec(spec)
-    return make_bot(kind, seed, game, **options)
+def bot_seed(table_seed: int, seat: int, version: int) -> int:
+    """The seed of a bot's move: the same table, seat and version give the same move."""
+    return (table_seed ^ (seat * 7919 + 1) ^ (version * 104_729)) & (2**63 - 1)
 
 
 def _preset_name(rules: Any) -> str | None:
@@ -150,60 +237,117 @@ class Lobby:
     """Every table of one server, over one store."""
 
     def __init__(
-        self, store: Store, settings: Settings, clock: Callable[[], float] = time.monotonic
+        self,
+        store: Store,
+        settings: Settings,
+        clock: Callable[[], float] = time.monotonic,
+        pool: BotPool | None = None,
     ) -> None:
         self.store = store
         self.settings = settings
         self.clock = clock
         self.rooms: dict[str, Room] = {}
+        self.pool = pool if pool is not None else BotPool(settings.bot_workers)
+        self._own_pool = pool is None
+        self._db_pool = ThreadPoolExecutor(settings.db_threads, thread_name_prefix="torampu-db")
+        self._loading: dict[str, asyncio.Future[Room]] = {}
         self._closing = False
+        self._sweeper: asyncio.Task[None] | None = None
         self._jitter = random.Random()  # only the bots' pauses: no game randomness here
+        self.sockets: Counter[str] = Counter()
+        """Open websockets per client address."""
+        self.table_sockets: Counter[str] = Counter()
+        """Open websockets per table."""
 
     # ------------------------------------------------------------------ life cycle
     async def start(self) -> None:
-        """Load every table in play from the store and resume its bots and timers."""
-        for table_id in self.store.table_ids("playing"):
-            room = self.room(table_id)
+        """Resume the bots and timers of the tables in play that were active lately (the rest
+        load when someone opens them); start the sweeper that lets idle rooms go."""
+        since = datetime.now(UTC) - timedelta(seconds=self.settings.abandon_after)
+        ids = await self.db(self.store.active_ids, "playing", since, self.settings.resume_limit)
+        for table_id in ids:
+            try:
+                room = await self.room(table_id)
+            except Exception:
+                log.exception("table %s could not be resumed", table_id)
+                continue
             self._ensure_driver(room)
+        self._sweeper = asyncio.get_running_loop().create_task(self._sweep())
 
     async def stop(self) -> None:
         self._closing = True
         tasks = [r.driver for r in self.rooms.values() if r.driver is not None]
+        if self._sweeper is not None:
+            tasks.append(self._sweeper)
         for t in tasks:
             t.cancel()
         for t in tasks:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await t
+        if self._own_pool:
+            self.pool.close()
+        self._db_pool.shutdown(wait=True)
 
-    def room(self, table_id: str) -> Room:
+    async def db(self, fn: Callable[..., T], *args: Any) -> T:
+        """Run a store call on the database threads; a database failure becomes a logged
+        ``storage_unavailable`` error (a refused write — :class:`StaleVersion` — passes)."""
+        loop = asyncio.get_running_loop()
+        try:
+            return await loop.run_in_executor(self._db_pool, lambda: fn(*args))
+        except StaleVersion:
+            raise
+        except (SQLAlchemyError, StoreError, OSError) as e:
+            raise storage_unavailable(e) from None
+
+    async def room(self, table_id: str) -> Room:
         """The room of a table, loaded from the store if needed (:class:`ActError` 404)."""
         room = self.rooms.get(table_id)
-        if room is None:
-            table = self.store.table(table_id) if isinstance(table_id, str) else None
+        if room is not None:
+            room.touched = self.clock()
+            return room
+        loading = self._loading.get(table_id)
+        if loading is not None:
+            return await asyncio.shield(loading)
+        fut: asyncio.Future[Room] = asyncio.get_running_loop().create_future()
+        self._loading[table_id] = fut
+        try:
+            table = await self.db(self.store.table, table_id)
             if table is None:
                 raise ActError("not_found", f"no table {table_id!r}", 404)
-            room = self._load(table)
+            actions = await self.db(self.store.actions, table_id) if table.version else []
+            room = self._load(table, actions)
             self.rooms[table_id] = room
-        return room
+            if room.status == "playing" and not self._closing:
+                self._ensure_driver(room)
+            fut.set_result(room)
+            return room
+        except BaseException as e:
+            fut.set_exception(e)
+            fut.exception()  # retrieved: no "never retrieved" warning when nobody waits
+            raise
+        finally:
+            del self._loading[table_id]
 
-    def _load(self, table: Table, room: Room | None = None) -> Room:
+    def _load(self, table: Table, actions: list[Any], room: Room | None = None) -> Room:
+        now = self.clock()
         if room is None:
             room = Room(table, list(table.seats), table.version)
-            now = self.clock()
             room.away_since = {s: now for s in range(table.players)}
             room.turn_started = now
+            room.empty_since = now
         else:
             room.table, room.seats, room.version = table, list(table.seats), table.version
+        room.touched = now
         room.match = None
+        room.revision += 1
         if table.status != "waiting":
             m = self._new_match(room)
-            for a in self.store.actions(table.id):
+            for a in actions:
                 if m.to_play != a.seat:
                     raise StoreError(f"table {table.id}: stored action {a.version} out of turn")
                 m.play(a.action)
                 room.last = {"seat": a.seat, "action": a.action, "by": a.by}
             room.match = m
-            self._make_bots(room)
         return room
 
     def _new_match(self, room: Room) -> Match:
@@ -211,14 +355,27 @@ class Lobby:
             room.table.game, room.table.rules, games=room.table.games, seed=room.table.seed
         )
 
-    def _make_bots(self, room: Room) -> None:
-        room.bots = {}
-        for s, st in enumerate(room.seats):
-            spec = st.bot if st.kind == "bot" and st.bot else self.settings.standin
-            room.bots[s] = make_table_bot(spec, room.table.seed ^ (s * 7919 + 1), room.table.game)
+    async def _sweep(self) -> None:
+        """Let rooms nobody uses leave memory (the store keeps everything)."""
+        every = max(1.0, min(30.0, self.settings.room_idle / 4))
+        while not self._closing:
+            await asyncio.sleep(every)
+            now = self.clock()
+            for table_id, room in list(self.rooms.items()):
+                busy = room.clients or room.lock.locked() or self._driving(room)
+                if not busy and now - room.touched >= self.settings.room_idle:
+                    if room.driver is not None:
+                        room.driver.cancel()
+                    del self.rooms[table_id]
+
+    def _driving(self, room: Room) -> bool:
+        """Whether the room's driver still has moves to make now (not waiting for a person)."""
+        if room.driver is None or room.driver.done() or room.match is None:
+            return False
+        return self._who_moves(room)[0] is not None
 
     # ------------------------------------------------------------------ tables
-    def create(
+    async def create(
         self,
         game: str,
         rules: Any,
@@ -226,23 +383,41 @@ class Lobby:
         games: int | None,
         seats: list[str] | None,
     ) -> tuple[Room, str]:
-        """A new table (:class:`ActError` 400 for a bad game, option, seat or bot)."""
+        """A new table (:class:`ActError` 400 for a bad game, option, seat or bot; 503 when the
+        server holds its most open tables)."""
+        if games is not None and not 1 <= games <= self.settings.max_games:
+            raise ActError(
+                "bad_request", f"games must be 1 to {self.settings.max_games} on this server", 400
+            )
         try:
             probe = torampu.new_match(game, rules, players=players, games=games, seed=0)
         except (TorampuError, ValueError, TypeError) as e:
             raise ActError("bad_request", str(e), 400) from None
+        if probe.games_total > self.settings.max_games:
+            raise ActError(
+                "bad_request",
+                f"a match is at most {self.settings.max_games} games on this server "
+                f"(this one is {probe.games_total})",
+                400,
+            )
         n = probe.n
         specs = list(seats) if seats is not None else ["open"] * n
         if len(specs) != n:
             raise ActError("bad_request", f"seats lists {len(specs)} seats for {n} players", 400)
-        for spec in specs:
-            if spec != "open":
-                self._check_bot(spec, game)
-        specs = [s if s == "open" else s.removeprefix("bot:") for s in specs]
+        specs = [s if s == "open" else self.check_bot(s) for s in specs]
+        since = datetime.now(UTC) - timedelta(seconds=self.settings.table_expiry)
+        if await self.db(self.store.count_open, since) >= self.settings.max_tables:
+            raise ActError(
+                "too_many_tables",
+                f"this server holds its most open tables ({self.settings.max_tables}); "
+                "try again later",
+                503,
+            )
         token = new_token()
         table_id = secrets.token_urlsafe(6).replace("-", "x").replace("_", "y")
         seed = random.SystemRandom().getrandbits(63)
-        table = self.store.create_table(
+        table = await self.db(
+            self.store.create_table,
             table_id,
             game,
             dict(probe.rules),
@@ -253,17 +428,16 @@ class Lobby:
             specs,
             _preset_name(rules),
         )
-        room = self._load(table)
+        room = self._load(table, [])
         self.rooms[table_id] = room
         return room, token
 
-    def _check_bot(self, spec: str, game: str) -> None:
-        if not isinstance(spec, str):
-            raise ActError("bad_request", f"a seat is 'open' or a bot spec, not {spec!r}", 400)
+    def check_bot(self, spec: Any) -> str:
+        """The canonical spec of a bot this server seats (:class:`ActError` 400 otherwise)."""
         try:
-            make_table_bot(spec.removeprefix("bot:"), 0, game)
-        except (BotError, TorampuError, ValueError, TypeError) as e:
-            raise ActError("bad_request", f"bot {spec!r}: {e}", 400) from None
+            return check_spec(spec, self.settings.max_bot_think)
+        except BotRefused as e:
+            raise ActError("bad_bot", str(e), 400) from None
 
     def check_host(self, room: Room, token: str | None) -> None:
         if not token:
@@ -271,22 +445,25 @@ class Lobby:
         if not secrets.compare_digest(token_hash(token), room.table.host_token):
             raise ActError("unauthorized", "wrong host token", 403)
 
-    def seat_of(self, room: Room, token: str | None) -> int | None:
-        """The seat a seat token holds (``None`` for no token); :class:`ActError` if wrong."""
+    def seat_of(self, room: Room, token: Any) -> tuple[int | None, str | None]:
+        """The seat a seat token holds and the token's hash (``(None, None)`` for no token);
+        :class:`ActError` if the token holds no seat here."""
         if token is None:
-            return None
-        if not isinstance(token, str):
-            raise ActError("unauthorized", "a token is a string", 401)
+            return None, None
+        if not isinstance(token, str) or len(token) > 128:
+            raise ActError("unauthorized", "a token is a string from this server", 401)
         h = token_hash(token)
         for s, st in enumerate(room.seats):
             if st.token is not None and secrets.compare_digest(st.token, h):
-                return s
+                return s, h
         raise ActError("unauthorized", "this token holds no seat at this table", 403)
 
     async def join(self, room: Room, name: Any, seat: Any) -> tuple[int, str]:
         """Take an open seat (the first one if ``seat`` is ``None``)."""
-        if not isinstance(name, str) or not name.strip() or len(name) > 40:
-            raise ActError("bad_request", "name must be 1 to 40 characters", 400)
+        try:
+            name = display_name(name, self.settings.max_name)
+        except Invalid as e:
+            raise ActError("bad_request", str(e), 400) from None
         async with room.lock:
             if seat is None:
                 free = [s for s, st in enumerate(room.seats) if st.kind == "open"]
@@ -300,16 +477,14 @@ class Lobby:
                     "not_found", f"no seat {seat} (seats 0..{room.table.players - 1})", 404
                 )
             token = new_token()
-            st = Seat(seat, "human", name.strip(), token_hash(token))
-            taken = await asyncio.to_thread(
+            st = Seat(seat, "human", name, token_hash(token))
+            taken = await self.db(
                 self.store.set_seat, room.id, seat, st.kind, st.name, st.token, None, True
             )
             if not taken:
                 raise ActError("seat_taken", f"seat {seat} is taken")
-            room.seats[seat] = st
-            if room.match is not None:
-                self._make_bots(room)
-        await self.broadcast(room)
+            self._seat_changed(room, seat, st)
+        self.broadcast(room)
         return seat, token
 
     async def set_seat(self, room: Room, seat: int, bot: str | None) -> None:
@@ -322,49 +497,77 @@ class Lobby:
                     "not_found", f"no seat {seat} (seats 0..{room.table.players - 1})", 404
                 )
             if bot is not None:
-                self._check_bot(bot, room.table.game)
-                bot = bot.removeprefix("bot:")
+                bot = self.check_bot(bot)
             st = Seat(seat, "bot", bot=bot) if bot is not None else Seat(seat, "open")
-            await asyncio.to_thread(self.store.set_seat, room.id, seat, st.kind, bot=st.bot)
-            room.seats[seat] = st
-        await self.broadcast(room)
+            await self.db(self.store.set_seat, room.id, seat, st.kind, None, None, st.bot)
+            self._seat_changed(room, seat, st)
+        self.broadcast(room)
+
+    def _seat_changed(self, room: Room, seat: int, st: Seat) -> None:
+        """``seat`` now has the holding ``st``: every client bound to another holding of it is
+        demoted to a spectator at once, and told why."""
+        room.seats[seat] = st
+        room.revision += 1
+        for c in list(room.clients):
+            if c.seat == seat and c.holder != st.token:
+                c.seat, c.holder = None, None
+                c.tell(
+                    {
+                        "type": "error",
+                        "code": "seat_revoked",
+                        "message": f"seat {seat} changed hands: you are watching now",
+                    }
+                )
+        if not room.connected(seat):
+            room.away_since.setdefault(seat, self.clock())
 
     async def start_table(self, room: Room, fill: str | None) -> None:
         async with room.lock:
             if room.status != "waiting":
                 raise ActError("started", "the table has already started")
             if fill is not None:
-                self._check_bot(fill, room.table.game)
-                fill = fill.removeprefix("bot:")
+                fill = self.check_bot(fill)
+            for s, st in enumerate(room.seats):
+                if st.kind == "open" and fill is None:
+                    raise ActError("seat_open", f"seat {s} is open: seat someone or a bot")
             for s, st in enumerate(room.seats):
                 if st.kind == "open":
-                    if fill is None:
-                        raise ActError("seat_open", f"seat {s} is open: seat someone or a bot")
-                    room.seats[s] = Seat(s, "bot", bot=fill)
-                    await asyncio.to_thread(self.store.set_seat, room.id, s, "bot", bot=fill)
-            await asyncio.to_thread(self.store.set_status, room.id, "playing")
+                    await self.db(self.store.set_seat, room.id, s, "bot", None, None, fill)
+                    self._seat_changed(room, s, Seat(s, "bot", bot=fill))
+            await self.db(self.store.set_status, room.id, "playing")
             room.match = self._new_match(room)
-            self._make_bots(room)
             now = self.clock()
             room.turn_started = now
             room.away_since = {s: now for s in range(room.table.players) if not room.connected(s)}
         self._ensure_driver(room)
-        await self.broadcast(room)
+        self.broadcast(room)
 
     # ------------------------------------------------------------------ actions
     async def act(
-        self, room: Room, seat: int | None, action: Any, version: Any, by: str = "human"
+        self,
+        room: Room,
+        seat: int | None,
+        action: Any,
+        version: Any,
+        by: str = "human",
+        holder: str | None = None,
     ) -> None:
-        """Apply ``action`` for ``seat`` if it is legal now, store it, then broadcast."""
+        """Apply ``action`` for ``seat`` if it is legal now, store it, then tell the clients.
+        A human's ``holder`` (the hash of the seat token the client holds the seat by) must
+        still hold the seat."""
         async with room.lock:
             m = room.match
+            if seat is None:
+                raise ActError("unauthorized", "a spectator cannot act", 403)
+            if by == "human" and (holder is None or room.seats[seat].token != holder):
+                raise ActError("seat_revoked", f"seat {seat} is no longer yours")
             if m is None:
                 raise ActError("not_started", "the table has not started")
             if m.is_over:
                 raise ActError("over", "the match is over")
-            if seat is None:
-                raise ActError("unauthorized", "a spectator cannot act", 403)
-            if version is not None and version != room.version:
+            if version is None:
+                raise ActError("bad_message", "act needs the version it acts on", 400)
+            if version != room.version:
                 raise ActError(
                     "stale_version",
                     f"the table is at version {room.version}, not {version}: "
@@ -382,81 +585,120 @@ class Lobby:
                     raise ActError("illegal", f"{canon!r} is not legal now")  # pragma: no cover
             except (IllegalAction, TorampuError, ValueError) as e:
                 raise ActError("illegal", str(e)) from None
-            # stored first, off the event loop (the other tables go on while this write
+            # stored first, on the database threads (the other tables go on while this write
             # commits); the match and every snapshot move on only once it is stored
+            status, played = self._after(m, canon)
             try:
-                after = self._status_after(m, canon)
-                await asyncio.to_thread(
-                    self.store.append_action, room.id, room.version, seat, canon, by, after
+                await self.db(
+                    self.store.append_action,
+                    room.id,
+                    room.version,
+                    seat,
+                    canon,
+                    by,
+                    status,
+                    played,
                 )
-            except Exception as e:  # another writer moved first, or the database failed
+            except (StaleVersion, ActError) as e:
                 log.warning("table %s: write refused (%s); reloading", room.id, e)
                 with contextlib.suppress(Exception):
-                    self._reload(room)
-                code = "stale_version" if isinstance(e, StaleVersion) else "storage"
-                raise ActError(code, f"not applied: {e}") from None
+                    await self._reload(room)
+                self.broadcast(room)
+                if isinstance(e, StaleVersion):
+                    raise ActError("stale_version", "another move was stored first") from None
+                raise
             m.play(canon)
             room.version += 1
+            room.revision += 1
             room.last = {"seat": seat, "action": canon, "by": by}
             room.turn_started = self.clock()
+            room.touched = room.turn_started
             room.changed.set()
-        await self.broadcast(room)
+        self.broadcast(room)
 
     @staticmethod
-    def _status_after(m: Match, action: str) -> str:
-        """The table's status once ``action`` (legal) is played: ``over`` if it ends the
-        match (the last game, and no seat left to play after it), else ``playing``."""
-        if m.games_played < m.games_total - 1:
-            return "playing"
+    def _after(m: Match, action: str) -> tuple[str, int | None]:
+        """The table's status once ``action`` (legal) is played — ``over`` if it ends the
+        match — and its games played if that action finishes a game (else ``None``)."""
         g = m.game.clone()
         g.play(action)
-        return "over" if g.is_over else "playing"
+        if not g.is_over:
+            return "playing", None
+        played = m.games_played + 1
+        return ("over" if played >= m.games_total else "playing"), played
 
-    def _reload(self, room: Room) -> None:
-        table = self.store.table(room.id)
+    async def _reload(self, room: Room) -> None:
+        table = await self.db(self.store.table, room.id)
         if table is None:  # pragma: no cover - tables are never deleted
             raise StoreError(f"table {room.id} vanished")
-        self._load(table, room)
+        actions = await self.db(self.store.actions, room.id)
+        self._load(table, actions, room)
 
     # ------------------------------------------------------------------ clients
-    async def connect(self, room: Room, client: Client) -> None:
+    def connect(self, room: Room, client: Client) -> None:
+        """A client said ``hello``: it gets a snapshot; the others only if a seat's presence
+        changed (a spectator arriving changes nothing they see)."""
+        was = client.seat is not None and room.connected(client.seat)
         room.clients.add(client)
-        if client.seat is not None:
+        room.touched = self.clock()
+        room.changed.set()
+        if client.seat is not None and not was:
             room.away_since.pop(client.seat, None)
-        room.changed.set()
-        await self.broadcast(room)
+            self.broadcast(room)
+        else:
+            client.refresh()
 
-    async def disconnect(self, room: Room, client: Client) -> None:
+    def disconnect(self, room: Room, client: Client) -> None:
+        if client not in room.clients:
+            return
         room.clients.discard(client)
+        now = self.clock()
+        room.touched = now
+        if not room.clients:
+            room.empty_since = now
+            room.changed.set()
         if client.seat is not None and not room.connected(client.seat):
-            room.away_since[client.seat] = self.clock()
-        room.changed.set()
-        await self.broadcast(room)
+            room.away_since[client.seat] = now
+            room.changed.set()
+            self.broadcast(room)
 
     def public_table(self, room: Room) -> dict[str, Any]:
         m = room.match
+        out = self.public_row(room.table, room.seats, room)
+        out.update(
+            status=room.status,
+            version=room.version,
+            games_played=m.games_played if m is not None else 0,
+            to_play=m.to_play if m is not None else None,
+        )
+        return out
+
+    def public_row(
+        self, table: Table, seats: list[Seat] | tuple[Seat, ...], room: Room | None = None
+    ) -> dict[str, Any]:
+        """The public face of a table from its stored row (presence only if it is loaded)."""
         return {
-            "id": room.id,
-            "game": room.table.game,
-            "rules": room.table.rules,
-            "preset": room.table.preset,
-            "players": room.table.players,
-            "games": room.table.games,
-            "status": room.status,
-            "version": room.version,
-            "games_played": m.games_played if m is not None else 0,
-            "created": room.table.created.isoformat(),
-            "to_play": m.to_play if m is not None else None,
+            "id": table.id,
+            "game": table.game,
+            "rules": table.rules,
+            "preset": table.preset,
+            "players": table.players,
+            "games": table.games,
+            "status": table.status,
+            "version": table.version,
+            "games_played": table.games_played,
+            "created": table.created.isoformat(),
+            "to_play": None,
             "seats": [
                 {
                     "seat": s,
                     "kind": st.kind,
                     "name": st.name,
                     "bot": st.bot,
-                    "connected": st.kind == "bot" or room.connected(s),
-                    "away": self._away(room, s),
+                    "connected": st.kind == "bot" or (room is not None and room.connected(s)),
+                    "away": room is not None and self._away(room, s),
                 }
-                for s, st in enumerate(room.seats)
+                for s, st in enumerate(seats)
             ],
         }
 
@@ -488,21 +730,29 @@ class Lobby:
             "last": last,
         }
 
+    def snapshot_text(self, room: Room, seat: int | None) -> str:
+        """:meth:`snapshot` as JSON, built once per seat and revision however many clients
+        watch (the ``away`` flags move with the clock: a snapshot is rebuilt when one turns)."""
+        key = room.revision * 2 + any(self._away(room, s) for s in range(room.table.players))
+        hit = room.cache.get(seat)
+        if hit is not None and hit[0] == key:
+            return hit[1]
+        text = json.dumps(self.snapshot(room, seat), ensure_ascii=False)
+        room.cache[seat] = (key, text)
+        return text
+
     @staticmethod
     def _private(action: str) -> bool:
         """Actions whose cards stay private even once they are out of the hand: discards,
         exchanges and gives go face down to one seat or out of the game."""
         return action.split()[0] in ("discard", "exchange", "give")
 
-    async def send(self, client: Client, message: dict[str, Any]) -> None:
-        try:
-            await client.send(message)
-        except Exception:  # a broken connection: its handler will disconnect it
-            log.debug("send failed", exc_info=True)
-
-    async def broadcast(self, room: Room) -> None:
+    def broadcast(self, room: Room) -> None:
+        """Every client of the room will get a fresh snapshot (its writer builds and sends it
+        when the client is ready: nothing here waits for a client)."""
+        room.revision += 1
         for client in list(room.clients):
-            await self.send(client, self.snapshot(room, client.seat))
+            client.refresh()
 
     # ------------------------------------------------------------------ bots and timers
     def _ensure_driver(self, room: Room) -> None:
@@ -511,22 +761,30 @@ class Lobby:
 
     def _who_moves(self, room: Room) -> tuple[str | None, float]:
         """Who makes the next move for the server (``bot``, ``away``, ``timeout``) and when
-        (seconds from now; ``inf`` and ``None`` when it is a present human's to make)."""
+        (seconds from now; ``inf`` and ``None`` when it is a present human's to make, or when
+        nobody has been connected for ``abandon_after``: the table waits for someone)."""
         m = room.match
         assert m is not None
         seat = m.to_play
         assert seat is not None
+        now = self.clock()
+        if not room.clients and now - room.empty_since >= self.settings.abandon_after:
+            return None, float("inf")
+        abandon = (
+            room.empty_since + self.settings.abandon_after - now
+            if not room.clients
+            else float("inf")
+        )
         st = room.seats[seat]
         if st.kind != "human":
             return "bot", 0.0
-        now = self.clock()
-        wait = float("inf")
+        wait = abandon
         since = room.away_since.get(seat)
         if since is not None:
             left = since + self.settings.away_timeout - now
             if left <= 0:
                 return "away", 0.0
-            wait = left
+            wait = min(wait, left)
         if self.settings.turn_timeout > 0:
             left = room.turn_started + self.settings.turn_timeout - now
             if left <= 0:
@@ -547,6 +805,8 @@ class Lobby:
                     await asyncio.wait_for(
                         room.changed.wait(), None if wait == float("inf") else wait
                     )
+                if not room.changed.is_set():
+                    self.broadcast(room)  # an away flag may have turned
                 continue
             version = room.version
             if delay > 0:  # a natural pause: between 3/4 and 5/4 of the delay
@@ -555,17 +815,20 @@ class Lobby:
                     continue  # something happened meanwhile (the human came back, say)
             seat = m.to_play
             assert seat is not None
-            view, legal = m.view(seat), m.legal_actions()
-            bot = room.bots[seat]
+            st = room.seats[seat]
+            spec = st.bot if st.kind == "bot" and st.bot else self.settings.standin
+            job = BotJob(
+                spec,
+                room.table.game,
+                bot_seed(room.table.seed, seat, version),
+                m.view(seat),
+                m.legal_actions(),
+            )
+            answer = await self.pool.move(job)
+            if room.version != version:
+                continue  # the table moved on while the bot thought
             try:
-                action = await asyncio.to_thread(bot.choose, view, legal)
-            except Exception:
-                log.exception(
-                    "table %s: the bot of seat %s failed; it plays %s", room.id, seat, legal[0]
-                )
-                action = legal[0]
-            try:
-                await self.act(room, seat, action, version, who)
+                await self.act(room, seat, answer.action, version, who)
             except ActError as e:
                 log.info("table %s: the bot's move was refused: %s", room.id, e)
-                await asyncio.sleep(0.05)
+                await asyncio.sleep(1.0 if e.code == "storage_unavailable" else 0.05)

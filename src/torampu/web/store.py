@@ -77,6 +77,8 @@ class TableRow(Base):
     version: Mapped[int] = mapped_column(Integer, default=0)
     created: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
     preset: Mapped[str | None] = mapped_column(String(32), nullable=True)  # as created
+    updated: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    games_played: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
 
 
 class SeatRow(Base):
@@ -136,6 +138,8 @@ class Table:
     created: datetime
     seats: tuple[Seat, ...]
     preset: str | None = None
+    updated: datetime | None = None
+    games_played: int = 0
 
 
 def _now() -> datetime:
@@ -191,10 +195,33 @@ class Store:
             row = s.get(TableRow, table_id)
             return None if row is None else self._table(s, row)
 
-    def tables(self, limit: int = 200) -> list[Table]:
+    def tables(self, limit: int = 50, offset: int = 0, status: str | None = None) -> list[Table]:
+        """A page of tables, newest first (``status``: only those)."""
         with self._session() as s:
-            rows = s.scalars(select(TableRow).order_by(TableRow.created.desc()).limit(limit))
-            return [self._table(s, r) for r in rows]
+            q = select(TableRow)
+            if status is not None:
+                q = q.where(TableRow.status == status)
+            q = q.order_by(TableRow.created.desc(), TableRow.id).limit(limit).offset(offset)
+            rows = list(s.scalars(q))
+            seats: dict[str, list[Seat]] = {r.id: [] for r in rows}
+            if rows:
+                q2 = select(SeatRow).where(SeatRow.table_id.in_(list(seats)))
+                for x in s.scalars(q2.order_by(SeatRow.table_id, SeatRow.seat)):
+                    seats[x.table_id].append(Seat(x.seat, x.kind, x.name, x.token, x.bot))
+            return [self._table(s, r, seats[r.id]) for r in rows]
+
+    def count_open(self, since: datetime) -> int:
+        """Tables waiting or in play that changed after ``since``."""
+        with self._session() as s:
+            q = select(func.count()).select_from(TableRow)
+            q = q.where(TableRow.status != "over", TableRow.updated >= since)
+            return int(s.scalar(q) or 0)
+
+    def active_ids(self, status: str, since: datetime, limit: int) -> list[str]:
+        """Up to ``limit`` tables of ``status`` that changed after ``since``, latest first."""
+        with self._session() as s:
+            q = select(TableRow.id).where(TableRow.status == status, TableRow.updated >= since)
+            return list(s.scalars(q.order_by(TableRow.updated.desc()).limit(limit)))
 
     def table_ids(self, status: str | None = None) -> list[str]:
         with self._session() as s:
@@ -214,8 +241,10 @@ class Store:
             )
             return [Action(r.version, r.seat, r.action, r.by) for r in rows]
 
-    def _table(self, s: Session, row: TableRow) -> Table:
-        seats = s.scalars(select(SeatRow).where(SeatRow.table_id == row.id).order_by(SeatRow.seat))
+    def _table(self, s: Session, row: TableRow, seats: list[Seat] | None = None) -> Table:
+        if seats is None:
+            q = select(SeatRow).where(SeatRow.table_id == row.id).order_by(SeatRow.seat)
+            seats = [Seat(x.seat, x.kind, x.name, x.token, x.bot) for x in s.scalars(q)]
         return Table(
             row.id,
             row.game,
@@ -227,8 +256,10 @@ class Store:
             row.status,
             row.version,
             row.created,
-            tuple(Seat(x.seat, x.kind, x.name, x.token, x.bot) for x in seats),
+            tuple(seats),
             row.preset,
+            row.updated,
+            row.games_played or 0,
         )
 
     # ---------------------------------------------------------------- writes
@@ -259,6 +290,8 @@ class Store:
                 version=0,
                 created=_now(),
                 preset=preset,
+                updated=_now(),
+                games_played=0,
             )
             s.add(row)
             s.flush()
@@ -285,20 +318,33 @@ class Store:
             if only_if_open:
                 q = q.where(SeatRow.kind == "open")
             done = s.execute(q.values(kind=kind, name=name, token=token, bot=bot))
+            if done.rowcount:  # type: ignore[attr-defined]
+                s.execute(update(TableRow).where(TableRow.id == table_id).values(updated=_now()))
             return bool(done.rowcount)  # type: ignore[attr-defined]
 
     def set_status(self, table_id: str, status: str) -> None:
         with self._session.begin() as s:
-            s.execute(update(TableRow).where(TableRow.id == table_id).values(status=status))
+            q = update(TableRow).where(TableRow.id == table_id)
+            s.execute(q.values(status=status, updated=_now()))
 
     def append_action(
-        self, table_id: str, version: int, seat: int, action: str, by: str, status: str = ""
+        self,
+        table_id: str,
+        version: int,
+        seat: int,
+        action: str,
+        by: str,
+        status: str = "",
+        games_played: int | None = None,
     ) -> int:
         """Store the action that moves ``table_id`` from ``version`` to ``version + 1`` (and
-        its new ``status`` if given); :class:`StaleVersion` if the table is no longer there."""
-        values: dict[str, Any] = {"version": version + 1}
+        its new ``status`` and ``games_played`` if given); :class:`StaleVersion` if the table
+        is no longer there."""
+        values: dict[str, Any] = {"version": version + 1, "updated": _now()}
         if status:
             values["status"] = status
+        if games_played is not None:
+            values["games_played"] = games_played
         try:
             with self._session.begin() as s:
                 moved = s.execute(

@@ -1,0 +1,238 @@
+"""The server's bots: which specs a table may seat, and where their moves are computed.
+
+**Which bots.** A table seats only what :func:`check_spec` allows: ``random`` and ``heuristic``
+(no options), and ``ismcts`` with a ``think`` budget of at most the operator's ceiling
+(``--max-bot-think``, default 1 s), optionally ``algorithm`` and capped ``iterations`` /
+``samples``. Everything else — an unbounded ``iterations=10**15``, ``think=100000``, an unknown
+kind or option, a spec over 64 characters — is refused with a message naming the problem.
+
+>>> check_spec("ismcts:think=0.3", max_think=1.0)
+'ismcts:think=0.3'
+>>> check_spec("bot:heuristic", max_think=1.0)
+'heuristic'
+>>> check_spec("ismcts:think=100000", max_think=1.0)
+Traceback (most recent call last):
+...
+torampu.web.bots.BotRefused: bot 'ismcts:think=100000': think is at most 1 s on this server
+>>> check_spec("ismcts:iterations=10000000", max_think=1.0)  # doctest: +ELLIPSIS
+Traceback (most recent call last):
+...
+torampu.web.bots.BotRefused: bot 'ismcts:iterations=10000000': a search bot needs a think budget...
+
+**Where.** A bot move is a :class:`BotJob` — spec, game, seed, the seat's ``view`` and its legal
+actions — and :func:`compute_move` is a pure function of it: the bot is made afresh from the
+spec and a seed derived from the table's seed, the seat and the version, so the move does not
+depend on which process computes it. :class:`BotPool` computes jobs in worker *processes*
+(:mod:`pebble` pools, started with ``forkserver``, at a lower CPU priority than the web
+process), never in the threads that write to the database: one pool for the search bots
+(``--bot-workers``), one for the quick ones, so a search never holds up a heuristic move. Every
+job has a hard deadline (its think budget plus a grace period); past it the worker is killed
+and replaced, and the heuristic answers instead (``by_fallback``). ``workers=0`` computes in one
+dedicated thread instead (for tests and embedding; not for a public server).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import math
+import multiprocessing
+import os
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from typing import Any
+
+from torampu.bots import BotError, make_bot, parse_bot_spec
+from torampu.errors import TorampuError
+
+log = logging.getLogger("torampu.web")
+
+MAX_SPEC = 64
+"""The longest bot spec a table stores."""
+QUICK_KINDS = ("random", "heuristic")
+MAX_ITERATIONS = 200_000
+MAX_SAMPLES = 256
+ALGORITHMS = ("auto", "tree", "pimc")
+GRACE = 2.0
+"""Seconds a job may run past its think budget before its worker is killed."""
+QUICK_DEADLINE = 5.0
+"""The hard deadline of a quick (random, heuristic) move."""
+SEARCH_NICE = 10
+QUICK_NICE = 5
+
+
+class BotRefused(TorampuError):
+    """A bot spec this server does not seat (the message says why)."""
+
+
+def check_spec(spec: Any, max_think: float) -> str:
+    """The canonical spec (``bot:`` prefix dropped) if this server seats it, else
+    :class:`BotRefused` naming the problem."""
+    if not isinstance(spec, str):
+        raise BotRefused(f"a bot is a spec string such as 'heuristic', not {spec!r}")
+    if len(spec) > MAX_SPEC:
+        raise BotRefused(f"a bot spec is at most {MAX_SPEC} characters")
+    text = spec.strip().removeprefix("bot:")
+    shown = text if text.isprintable() else repr(text)
+    try:
+        kind, options = parse_bot_spec(text)
+    except BotError as e:
+        raise BotRefused(str(e)) from None
+    if kind in QUICK_KINDS:
+        if options:
+            raise BotRefused(f"bot {shown!r}: the {kind} bot takes no options here")
+        return kind
+    if kind != "ismcts":
+        allowed = ", ".join((*QUICK_KINDS, "ismcts:think=S"))
+        raise BotRefused(f"bot {shown!r}: this server seats only {allowed}")
+    extra = sorted(set(options) - {"think", "iterations", "samples", "algorithm"})
+    if extra:
+        raise BotRefused(
+            f"bot {shown!r}: option {extra[0]!r} is not allowed here "
+            "(allowed: think, iterations, samples, algorithm)"
+        )
+    think = options.get("think")
+    if think is None:
+        raise BotRefused(
+            f"bot {shown!r}: a search bot needs a think budget "
+            f"(think=S, at most {max_think:g} s on this server)"
+        )
+    if isinstance(think, bool) or not isinstance(think, int | float) or not 0 < think < math.inf:
+        raise BotRefused(f"bot {shown!r}: think is a number of seconds above 0")
+    if think > max_think:
+        raise BotRefused(f"bot {shown!r}: think is at most {max_think:g} s on this server")
+    for key, cap in (("iterations", MAX_ITERATIONS), ("samples", MAX_SAMPLES)):
+        v = options.get(key)
+        if v is not None and (isinstance(v, bool) or not isinstance(v, int) or not 0 < v <= cap):
+            raise BotRefused(f"bot {shown!r}: {key} is a whole number from 1 to {cap}")
+    if "algorithm" in options and options["algorithm"] not in ALGORITHMS:
+        raise BotRefused(f"bot {shown!r}: algorithm is one of {', '.join(ALGORITHMS)}")
+    return text
+
+
+def think_of(spec: str) -> float:
+    """The think budget of a checked spec (0 for the quick bots)."""
+    kind, options = parse_bot_spec(spec)
+    return float(options.get("think", 0.0)) if kind == "ismcts" else 0.0
+
+
+@dataclass(frozen=True)
+class BotJob:
+    """One bot move to compute: everything the bot may know, and nothing else."""
+
+    spec: str
+    game: str
+    seed: int
+    view: dict[str, Any]
+    legal: list[str]
+
+    @property
+    def quick(self) -> bool:
+        return think_of(self.spec) == 0.0
+
+    @property
+    def deadline(self) -> float:
+        """Seconds after which the job is abandoned and the heuristic answers."""
+        return QUICK_DEADLINE if self.quick else think_of(self.spec) + GRACE
+
+
+@dataclass(frozen=True)
+class BotAnswer:
+    action: str
+    by_fallback: bool = False
+    """The job failed or ran past its deadline: the heuristic (or the first legal action)
+    answered instead."""
+
+
+def compute_move(job: BotJob) -> str:
+    """The bot's move for ``job`` (a legal action); raises if the bot fails."""
+    kind, options = parse_bot_spec(job.spec)
+    bot = make_bot(kind, job.seed, job.game, **options)
+    action = bot.choose(job.view, job.legal)
+    if action not in job.legal:
+        raise BotError(f"bot {job.spec!r} chose {action!r}, which is not legal")
+    return action
+
+
+def fallback_move(job: BotJob) -> str:
+    """The heuristic's move for ``job``, or its first legal action if even that fails."""
+    try:
+        return compute_move(BotJob("heuristic", job.game, job.seed, job.view, job.legal))
+    except Exception:  # pragma: no cover - the heuristic is total on legal positions
+        log.exception("the heuristic fallback failed; playing the first legal action")
+        return job.legal[0]
+
+
+def _lower_priority(nice: int) -> None:  # pragma: no cover - runs in the worker processes
+    with contextlib.suppress(OSError):
+        os.nice(nice)
+    import torampu.bots  # noqa: F401  (warm the imports once per worker)
+
+
+class BotPool:
+    """Computes :class:`BotJob` s off the event loop: in worker processes (``workers`` for the
+    search bots, one more for the quick ones), or with ``workers=0`` in one dedicated thread."""
+
+    def __init__(self, workers: int) -> None:
+        self.workers = workers
+        self._search: Any = None
+        self._quick: Any = None
+        self._thread: ThreadPoolExecutor | None = None
+        self.fallbacks = 0
+        """Jobs answered by the fallback (failed or past their deadline) since the start."""
+        if workers <= 0:
+            self._thread = ThreadPoolExecutor(1, thread_name_prefix="torampu-bot")
+            return
+        from pebble import ProcessPool
+
+        ctx = multiprocessing.get_context("forkserver")
+        self._search = ProcessPool(
+            workers, initializer=_lower_priority, initargs=(SEARCH_NICE,), context=ctx
+        )
+        self._quick = ProcessPool(
+            1, initializer=_lower_priority, initargs=(QUICK_NICE,), context=ctx
+        )
+
+    async def move(self, job: BotJob) -> BotAnswer:
+        """The bot's action for ``job``; never raises: a failure or a job past its deadline is
+        logged and answered by the heuristic."""
+        try:
+            if self._thread is not None:
+                loop = asyncio.get_running_loop()
+                fut = loop.run_in_executor(self._thread, compute_move, job)
+                action = await asyncio.wait_for(fut, job.deadline)
+            else:
+                pool = self._quick if job.quick else self._search
+                pfut = pool.schedule(compute_move, (job,), timeout=job.deadline)
+                action = await asyncio.wrap_future(pfut)
+            return BotAnswer(action)
+        except asyncio.CancelledError:
+            raise
+        except Exception as e:
+            self.fallbacks += 1
+            why = "ran past its deadline" if isinstance(e, TimeoutError) else f"failed ({e!r})"
+            log.warning(
+                "bot %s %s after %.1f s; the heuristic answers", job.spec, why, job.deadline
+            )
+        return BotAnswer(await self._fallback(job), by_fallback=True)
+
+    async def _fallback(self, job: BotJob) -> str:
+        quick = BotJob("heuristic", job.game, job.seed, job.view, job.legal)
+        try:
+            if self._quick is not None:
+                pfut = self._quick.schedule(compute_move, (quick,), timeout=QUICK_DEADLINE)
+                return str(await asyncio.wrap_future(pfut))
+        except Exception:
+            log.warning("the heuristic fallback failed too; playing the first legal action")
+            return job.legal[0]
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._thread, fallback_move, job)
+
+    def close(self) -> None:
+        for pool in (self._search, self._quick):
+            if pool is not None:
+                pool.stop()
+                pool.join(timeout=5)
+        if self._thread is not None:
+            self._thread.shutdown(wait=False, cancel_futures=True)

@@ -1,0 +1,105 @@
+"""Backpressure for the websockets: a bounded outbox per connection, and per-socket rate limits.
+
+A table never waits for a client. :meth:`Outbox.want_snapshot` only marks that the client needs
+a fresh snapshot; the connection's own writer task (:meth:`Outbox.run`) builds it when it is
+ready to send, so snapshots supersede each other — a client that falls behind gets the newest
+state, not a backlog. Other messages (errors, pongs) queue up to ``max_items``. Each send has a
+timeout; a client whose send times out, or whose queue overflows, is *behind*: :meth:`run`
+raises :class:`Behind` and the server closes that connection. Nothing one client does (or fails
+to do) delays another client, its table or any other table.
+
+>>> b = TokenBucket(rate=1.0, burst=2, now=0.0)
+>>> [b.take(0.0), b.take(0.0), b.take(0.0), b.take(1.0)]
+[True, True, False, True]
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections import deque
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+
+class Behind(Exception):
+    """The client does not read fast enough (a send timed out, or its queue overflowed)."""
+
+
+class Outbox:
+    """What one connection still has to receive."""
+
+    def __init__(
+        self,
+        send_text: Callable[[str], Awaitable[None]],
+        snapshot: Callable[[], str | None],
+        timeout: float,
+        max_items: int = 32,
+    ) -> None:
+        self._send_text = send_text
+        self._snapshot = snapshot
+        self.timeout = timeout
+        self.max_items = max_items
+        self._items: deque[str] = deque()
+        self._snapshot_due = False
+        self._wake = asyncio.Event()
+        self.overflowed = False
+        self.sent = 0
+
+    def want_snapshot(self) -> None:
+        """The client should see the table's newest state (built when it is sent)."""
+        self._snapshot_due = True
+        self._wake.set()
+
+    def push(self, message: dict[str, Any]) -> None:
+        """Queue one message; past ``max_items`` waiting the client is behind."""
+        if len(self._items) >= self.max_items:
+            self.overflowed = True
+        else:
+            self._items.append(json.dumps(message, ensure_ascii=False))
+        self._wake.set()
+
+    @property
+    def pending(self) -> int:
+        return len(self._items) + self._snapshot_due
+
+    async def run(self) -> None:
+        """Send until cancelled; :class:`Behind` when the client cannot keep up."""
+        while True:
+            await self._wake.wait()
+            self._wake.clear()
+            while True:
+                if self.overflowed:
+                    raise Behind(f"more than {self.max_items} messages waiting")
+                if self._items:
+                    text: str | None = self._items.popleft()
+                elif self._snapshot_due:
+                    self._snapshot_due = False
+                    text = self._snapshot()
+                else:
+                    break
+                if text is None:
+                    continue
+                try:
+                    await asyncio.wait_for(self._send_text(text), self.timeout)
+                except TimeoutError:
+                    raise Behind(f"a send took over {self.timeout:g} s") from None
+                self.sent += 1
+
+
+class TokenBucket:
+    """At most ``burst`` at once, refilled at ``rate`` per second."""
+
+    def __init__(self, rate: float, burst: int, now: float) -> None:
+        self.rate = rate
+        self.burst = burst
+        self.tokens = float(burst)
+        self.at = now
+
+    def take(self, now: float) -> bool:
+        self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
+        self.at = now
+        if self.tokens >= 1:
+            self.tokens -= 1
+            return True
+        return False
