@@ -42,7 +42,9 @@ def postgres_database() -> Iterator[str]:
 def settings(tmp: Path, **kw: Any) -> Settings:
     kw.setdefault("bot_delay", 0.0)
     kw.setdefault("away_timeout", 3600.0)
-    kw.setdefault("bot_workers", 0)  # bots in one thread: quick to start (test_web_abuse: processes)
+    kw.setdefault(
+        "bot_workers", 0
+    )  # bots in one thread: quick to start (test_web_abuse: processes)
     kw.setdefault("create_rate", 1000)
     return Settings(data_dir=tmp, **kw)
 
@@ -111,3 +113,41 @@ def play_through(
         if msg["legal"] and msg["version"] != acted:
             acted = msg["version"]
             ws.send_json({"type": "act", "action": choose(msg), "version": msg["version"]})
+
+
+@contextmanager
+def live_server(tmp: Path, ping: float = 20.0, **kw: Any) -> Iterator[str]:
+    """``torampu serve``'s application under a real uvicorn on a free loopback port (in a
+    thread of this process), for tests that need real sockets: ``ws://127.0.0.1:PORT``.
+    ``ping``: seconds between websocket pings, and to wait for the pong (``--ws-ping``)."""
+    import socket
+    import threading
+    import time
+
+    import uvicorn
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = int(s.getsockname()[1])
+    config = uvicorn.Config(
+        create_app(settings(tmp, **kw)),
+        host="127.0.0.1",
+        port=port,
+        log_level="warning",
+        ws="websockets-sansio",
+        ws_max_size=65536,
+        ws_ping_interval=ping,
+        ws_ping_timeout=ping,
+    )
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 30
+    while not server.started:
+        assert thread.is_alive() and time.monotonic() < deadline, "uvicorn did not start"
+        time.sleep(0.02)
+    try:
+        yield f"127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(30)

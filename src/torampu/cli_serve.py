@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import logging
+import os
 from pathlib import Path
 from typing import Annotated
 
@@ -27,6 +29,52 @@ def serve(
     turn_timeout: Annotated[
         float, typer.Option(help="Seconds a player may take for a move (0: no limit).")
     ] = 0.0,
+    max_bot_think: Annotated[
+        float, typer.Option(help="The most seconds per move a table's search bot may think.")
+    ] = 1.0,
+    bot_workers: Annotated[
+        int | None,
+        typer.Option(help="Worker processes for search bots (default: cores - 1, at least 1)."),
+    ] = None,
+    max_tables: Annotated[
+        int, typer.Option(help="Open tables (waiting or playing) the server holds at most.")
+    ] = 2000,
+    create_rate: Annotated[
+        int, typer.Option(help="New tables one address may create per minute.")
+    ] = 10,
+    max_games: Annotated[int, typer.Option(help="The longest match a table may have.")] = 50,
+    max_name: Annotated[int, typer.Option(help="The longest display name (characters).")] = 40,
+    sockets_per_table: Annotated[
+        int, typer.Option(help="Websockets (players and spectators) per table.")
+    ] = 64,
+    sockets_per_address: Annotated[
+        int, typer.Option(help="Websockets from one client address.")
+    ] = 32,
+    max_sockets: Annotated[int, typer.Option(help="Websockets in all.")] = 5000,
+    send_timeout: Annotated[
+        float, typer.Option(help="Seconds a send may take before a slow client is closed.")
+    ] = 10.0,
+    room_idle: Annotated[
+        float, typer.Option(help="Seconds an unused table stays in memory (it reloads).")
+    ] = 300.0,
+    abandon_after: Annotated[
+        float,
+        typer.Option(help="Seconds with nobody connected after which a table's bots stop."),
+    ] = 600.0,
+    ws_ping: Annotated[
+        float,
+        typer.Option(
+            help="Seconds between websocket pings, and to wait for the answer: a client that "
+            "stops reading is closed."
+        ),
+    ] = 20.0,
+    forwarded_allow_ips: Annotated[
+        str | None,
+        typer.Option(
+            help="Behind a TLS proxy: the proxy's address, whose X-Forwarded-For is trusted "
+            "for the client address (limits per address)."
+        ),
+    ] = None,
     log_level: Annotated[str, typer.Option(help="uvicorn's log level.")] = "warning",
 ) -> None:
     """Start the web table: open the address, create a table, share its link, add bots."""
@@ -36,14 +84,39 @@ def serve(
     from torampu.web.rooms import Settings
     from torampu.web.store import Store
 
-    if bot_delay < 0 or away_timeout < 0 or turn_timeout < 0:
+    if min(bot_delay, away_timeout, turn_timeout) < 0:
         raise typer.BadParameter("delays and timeouts are seconds ≥ 0")
+    if min(max_bot_think, send_timeout, room_idle, abandon_after, ws_ping) <= 0:
+        raise typer.BadParameter("--max-bot-think and the timeouts are seconds > 0")
+    counts = (max_tables, create_rate, max_games, max_name, sockets_per_table)
+    if min(*counts, sockets_per_address, max_sockets) < 1:
+        raise typer.BadParameter("every limit is a whole number ≥ 1")
+    if bot_workers is None:
+        bot_workers = max(1, (os.cpu_count() or 2) - 1)
+    if bot_workers < 1:
+        raise typer.BadParameter("--bot-workers is at least 1")
     settings = Settings(
         data_dir=data_dir,
         database=database,
         bot_delay=bot_delay,
         away_timeout=away_timeout,
         turn_timeout=turn_timeout,
+        max_bot_think=max_bot_think,
+        bot_workers=bot_workers,
+        max_tables=max_tables,
+        create_rate=create_rate,
+        max_games=max_games,
+        max_name=max_name,
+        sockets_per_table=sockets_per_table,
+        sockets_per_address=sockets_per_address,
+        max_sockets=max_sockets,
+        send_timeout=send_timeout,
+        room_idle=room_idle,
+        abandon_after=abandon_after,
+    )
+    logging.basicConfig(
+        level=logging.INFO if log_level in ("info", "debug", "trace") else logging.WARNING,
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
     )
     url = settings.database_url()
     where = url.split("@")[-1]  # no password on the screen
@@ -60,5 +133,11 @@ def serve(
         host=host,
         port=port,
         log_level=log_level,
+        ws="websockets-sansio",
         ws_max_size=65536,
+        ws_ping_interval=ws_ping,
+        ws_ping_timeout=ws_ping,
+        proxy_headers=forwarded_allow_ips is not None,
+        forwarded_allow_ips=forwarded_allow_ips,
+        server_header=False,
     )

@@ -180,6 +180,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         db = store if store is not None else Store(settings.database_url())
         lobby = Lobby(db, settings)
         state["lobby"] = lobby
+        _app.state.lobby = lobby
         await lobby.start()
         try:
             yield

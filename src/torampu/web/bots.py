@@ -126,6 +126,8 @@ class BotJob:
     seed: int
     view: dict[str, Any]
     legal: list[str]
+    limit: float | None = None
+    """The deadline in seconds, if not the spec's (its think budget plus :data:`GRACE`)."""
 
     @property
     def quick(self) -> bool:
@@ -134,6 +136,8 @@ class BotJob:
     @property
     def deadline(self) -> float:
         """Seconds after which the job is abandoned and the heuristic answers."""
+        if self.limit is not None:
+            return self.limit
         return QUICK_DEADLINE if self.quick else think_of(self.spec) + GRACE
 
 

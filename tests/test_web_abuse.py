@@ -1,0 +1,670 @@
+"""The web table under attack: one test per finding of the security review, each performing
+the attack (issue: "Safe on the open internet").
+
+1. hostile display names are text everywhere (the browser half is in
+   ``test_web_abuse_browser.py``; here: the security headers, the strict CSP);
+2. a socket keeps no seat it no longer holds (reopened, given to a bot, taken by another);
+3. bots are the server's choice within the operator's ceiling, computed in worker processes: an
+   unbounded spec is refused, and a human is answered at once while the strongest bots think;
+4. a socket that never reads, with hello spam beside it, stops neither its table nor another;
+5. every limit (sockets, creations, open tables, match length, names, hellos, messages, idle
+   rooms, abandoned tables);
+6. malformed input gets a 4xx and changes nothing, on SQLite and PostgreSQL; a database outage
+   is reported as ``storage_unavailable`` with an id, never as the driver's message.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import contextlib
+import json
+import os
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from sqlalchemy.exc import OperationalError
+from websockets.sync.client import connect
+
+import torampu
+from torampu.web.bots import BotJob, BotPool, compute_move
+from torampu.web.outbox import Behind, Outbox
+from web_helpers import auth, client, live_server, new_table, postgres_database
+
+
+def _hello(ws: Any, token: str | None) -> dict[str, Any]:
+    ws.send_json({"type": "hello", "token": token})
+    msg = ws.receive_json()
+    assert msg["type"] == "snapshot", msg
+    return msg
+
+
+def _next(ws: Any, kind: str) -> dict[str, Any]:
+    while True:
+        msg = ws.receive_json()
+        if msg["type"] == kind:
+            return dict(msg)
+
+
+def _table(c: TestClient, game: str = "napoleon", **body: Any) -> tuple[str, str]:
+    r = c.post("/api/tables", json={"game": game, "games": 1, **body})
+    assert r.status_code == 201, r.text
+    return r.json()["table"]["id"], r.json()["host_token"]
+
+
+# ------------------------------------------------------------------ 1. headers and CSP
+def test_every_response_has_a_strict_csp_and_security_headers(tmp_path: Path) -> None:
+    with client(tmp_path) as c:
+        tid, _ = _table(c)
+        for path in ("/", f"/t/{tid}", "/static/app.js", "/api/health", "/api/tables/nosuch"):
+            r = c.get(path)
+            csp = r.headers["content-security-policy"]
+            assert "script-src 'self'" in csp and "frame-ancestors 'none'" in csp, path
+            assert "unsafe-inline" not in csp and "unsafe-eval" not in csp
+            assert "require-trusted-types-for 'script'" in csp
+            assert r.headers["x-content-type-options"] == "nosniff"
+            assert r.headers["referrer-policy"] == "no-referrer"
+        page = c.get("/").text
+        assert "<script>" not in page and " style=" not in page and " on" not in page.lower()
+        assert c.get("/api/docs").status_code == 404  # no page with outside scripts
+
+
+# ------------------------------------------------------------------ 2. seat holders
+def test_a_socket_loses_its_seat_when_the_host_reopens_it_and_someone_else_takes_it(
+    tmp_path: Path,
+) -> None:
+    with client(tmp_path) as c:
+        tid, host = _table(c)
+        old = c.post(f"/api/tables/{tid}/join", json={"name": "Old", "seat": 1}).json()["token"]
+        with c.websocket_connect(f"/ws/tables/{tid}") as ws:
+            assert _hello(ws, old)["seat"] == 1
+            r = c.post(f"/api/tables/{tid}/seats/1", json={"open": True}, headers=auth(host))
+            assert r.status_code == 200
+            e = _next(ws, "error")
+            assert e["code"] == "seat_revoked" and "seat 1" in e["message"]
+            assert _next(ws, "snapshot")["seat"] is None  # demoted to a spectator at once
+            new = c.post(f"/api/tables/{tid}/join", json={"name": "New", "seat": 1}).json()
+            c.post(f"/api/tables/{tid}/start", json={"fill": "heuristic"}, headers=auth(host))
+            snap = _next(ws, "snapshot")
+            while snap["view"] is None:
+                snap = _next(ws, "snapshot")
+            # the old socket sees the game as a spectator: never the new holder's hand
+            assert snap["seat"] is None and snap["view"]["hand"] is None and snap["legal"] == []
+            ws.send_json({"type": "act", "action": "pass", "version": snap["version"]})
+            assert _next(ws, "error")["code"] == "unauthorized"
+            # the old token holds nothing any more; the new one holds seat 1
+            ws.send_json({"type": "hello", "token": old})
+            assert _next(ws, "error")["code"] == "unauthorized"
+            with c.websocket_connect(f"/ws/tables/{tid}") as ws2:
+                mine = _hello(ws2, new["token"])
+                assert mine["seat"] == 1 and mine["view"]["hand"]
+
+
+def test_a_socket_loses_its_seat_when_the_host_seats_a_bot_there(tmp_path: Path) -> None:
+    with client(tmp_path) as c:
+        tid, host = _table(c)
+        old = c.post(f"/api/tables/{tid}/join", json={"name": "Old", "seat": 2}).json()["token"]
+        with c.websocket_connect(f"/ws/tables/{tid}") as ws:
+            assert _hello(ws, old)["seat"] == 2
+            body = {"bot": "heuristic"}
+            assert c.post(f"/api/tables/{tid}/seats/2", json=body, headers=auth(host)).is_success
+            assert _next(ws, "error")["code"] == "seat_revoked"
+            assert _next(ws, "snapshot")["seat"] is None
+            c.post(f"/api/tables/{tid}/start", json={"fill": "heuristic"}, headers=auth(host))
+            snap = _next(ws, "snapshot")
+            while snap["view"] is None:
+                snap = _next(ws, "snapshot")
+            assert snap["seat"] is None and snap["view"]["hand"] is None
+
+
+def test_an_act_from_a_socket_whose_holding_changed_is_refused(tmp_path: Path) -> None:
+    """Defence in depth: even a client still bound to a seat number acts only if the seat token
+    it said hello with still holds the seat."""
+    with client(tmp_path) as c:
+        tid, _, toks = new_table(c, humans=2)
+        lobby = c.app.state.lobby  # type: ignore[attr-defined]
+        with c.websocket_connect(f"/ws/tables/{tid}") as ws:
+            snap = _hello(ws, toks[1])  # seat 1 bids first
+            room = lobby.rooms[tid]
+            (me,) = [x for x in room.clients if x.seat == 1]
+            me.holder = "f" * 64  # as if the seat had changed hands under it
+            ws.send_json({"type": "act", "action": "pass", "version": snap["version"]})
+            assert _next(ws, "error")["code"] == "seat_revoked"
+        assert c.get(f"/api/tables/{tid}").json()["version"] == 0
+
+
+# ------------------------------------------------------------------ 3. bots
+@pytest.mark.parametrize(
+    "spec",
+    [
+        "ismcts:think=100000",
+        "ismcts:iterations=1000000000000000",
+        "ismcts:samples=100000000",
+        "ismcts:algorithm=tree",
+        "ismcts:think=0.5:iterations=1000000000",
+        "ismcts:think=0.5:exploration=5",
+        "ismcts:think=nan",
+        "ismcts:think=inf",
+        "ismcts:think=-1",
+        "ismcts:think=0.5" + ":algorithm=tree" * 10,
+        "heuristic:think=5",
+        "nosuch",
+        "",
+    ],
+)
+def test_an_unbounded_or_unknown_bot_spec_is_refused_everywhere(tmp_path: Path, spec: str) -> None:
+    with client(tmp_path) as c:
+        r = c.post("/api/tables", json={"game": "nap", "seats": [spec, "open", "open", "open"]})
+        assert r.status_code == 400 and r.json()["error"]["code"] in ("bad_bot", "bad_request")
+        assert r.json()["error"]["message"]
+        tid, host = _table(c, "nap")
+        r = c.post(f"/api/tables/{tid}/seats/1", json={"bot": spec}, headers=auth(host))
+        assert r.status_code == 400, r.text
+        r = c.post(f"/api/tables/{tid}/start", json={"fill": spec}, headers=auth(host))
+        assert r.status_code == 400, r.text
+        t = c.get(f"/api/tables/{tid}").json()
+        assert t["status"] == "waiting" and [s["kind"] for s in t["seats"]] == ["open"] * 4
+
+
+def test_the_think_ceiling_is_the_operators(tmp_path: Path) -> None:
+    with client(tmp_path, max_bot_think=0.5) as c:
+        specs = [b["spec"] for b in c.get("/api/bots").json()["bots"]]
+        assert "ismcts:think=0.3" in specs and "ismcts:think=1" not in specs
+        r = c.post("/api/tables", json={"game": "hell", "seats": ["ismcts:think=1"] * 5})
+        assert r.status_code == 400 and "at most 0.5 s" in r.json()["error"]["message"]
+        r = c.post("/api/tables", json={"game": "hell", "seats": ["ismcts:think=0.5"] * 5})
+        assert r.status_code == 201
+
+
+def test_a_bot_past_its_deadline_is_answered_by_the_heuristic_and_its_worker_replaced() -> None:
+    g = torampu.new_game("napoleon", "classic", seed=3)
+    view, legal = g.view(g.to_play), g.legal_actions()
+
+    async def run() -> None:
+        pool = BotPool(1)
+        try:
+            slow = BotJob("ismcts:think=1", "napoleon", 5, view, legal, limit=0.05)
+            answer = await pool.move(slow)
+            assert answer.by_fallback and answer.action in legal
+            assert answer.action == compute_move(BotJob("heuristic", "napoleon", 5, view, legal))
+            quick = await pool.move(BotJob("ismcts:think=0.1", "napoleon", 5, view, legal))
+            assert not quick.by_fallback and quick.action in legal  # a fresh worker answers
+            assert pool.fallbacks == 1
+        finally:
+            pool.close()
+
+    asyncio.run(run())
+
+
+def test_a_human_is_answered_at_once_while_the_strongest_bots_think_elsewhere(
+    tmp_path: Path,
+) -> None:
+    """Four tables of search bots at the ceiling (5 s a move here, so that each search is long)
+    think in the worker process; a human's action on another table is stored and answered well
+    within a second each time (it was blocked behind the bots when they ran in the database
+    threads)."""
+    with client(tmp_path, bot_workers=1, max_bot_think=5.0) as c:
+        for _ in range(4):
+            tid, host = _table(c, "hell", seats=["ismcts:think=5"] * 5)
+            assert c.post(f"/api/tables/{tid}/start", json={}, headers=auth(host)).is_success
+        tid, _, (tok,) = new_table(c, "napoleon", "classic")
+        waits = []
+        with c.websocket_connect(f"/ws/tables/{tid}") as ws:
+            snap = _hello(ws, tok)
+            while len(waits) < 8 and snap["table"]["status"] != "over":
+                if snap["legal"]:
+                    t0 = time.monotonic()
+                    ws.send_json(
+                        {"type": "act", "action": snap["legal"][0], "version": snap["version"]}
+                    )
+                    mine = _next(ws, "snapshot")
+                    while mine["version"] <= snap["version"]:
+                        mine = _next(ws, "snapshot")
+                    waits.append(time.monotonic() - t0)
+                    assert mine["last"]["seat"] == 0 and mine["last"]["by"] == "human"
+                    snap = mine
+                else:
+                    snap = _next(ws, "snapshot")
+        assert len(waits) >= 4
+        assert max(waits) < 1.0, waits
+
+
+# ------------------------------------------------------------------ 4. slow readers
+def _raw_socket(addr: str, path: str) -> socket.socket:
+    """A websocket that will never read: a tiny receive buffer, the handshake by hand."""
+    host, port = addr.split(":")
+    s = socket.socket()
+    s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 2048)
+    s.connect((host, int(port)))
+    key = base64.b64encode(os.urandom(16)).decode()
+    s.sendall(
+        (
+            f"GET {path} HTTP/1.1\r\nHost: {addr}\r\nUpgrade: websocket\r\n"
+            f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
+            "Sec-WebSocket-Version: 13\r\n\r\n"
+        ).encode()
+    )
+    head = b""
+    while b"\r\n\r\n" not in head:
+        head += s.recv(1)
+    assert b" 101 " in head.split(b"\r\n")[0], head
+    return s
+
+
+def _frame(text: str) -> bytes:
+    data = text.encode()
+    mask = os.urandom(4)
+    assert len(data) < 126
+    return (
+        bytes([0x81, 0x80 | len(data)]) + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(data))
+    )
+
+
+def _closed_by_server(s: socket.socket, within: float) -> bool:
+    """Read whatever the server sent; True once it has closed the connection."""
+    s.settimeout(0.5)
+    end = time.monotonic() + within
+    while time.monotonic() < end:
+        try:
+            if not s.recv(65536):
+                return True
+        except TimeoutError:
+            continue
+        except OSError:
+            return True
+    return False
+
+
+def _play_as_human(addr: str, tid: str, token: str, moves: int) -> list[float]:
+    """Play up to ``moves`` moves for the seat ``token`` holds (fewer if the match ends first);
+    the wait for each own update."""
+    waits: list[float] = []
+
+    def snapshot(ws: Any) -> dict[str, Any]:
+        while True:
+            msg = json.loads(ws.recv(timeout=20))
+            assert msg["type"] != "error", msg
+            if msg["type"] == "snapshot":
+                return dict(msg)
+
+    with connect(f"ws://{addr}/ws/tables/{tid}", open_timeout=10) as ws:
+        ws.send(json.dumps({"type": "hello", "token": token}))
+        snap = snapshot(ws)
+        while len(waits) < moves and snap["table"]["status"] != "over":
+            if not snap["legal"]:
+                snap = snapshot(ws)
+                continue
+            t0 = time.monotonic()
+            act = {"type": "act", "action": snap["legal"][0], "version": snap["version"]}
+            ws.send(json.dumps(act))
+            mine = snapshot(ws)
+            while mine["version"] <= snap["version"]:
+                mine = snapshot(ws)
+            waits.append(time.monotonic() - t0)
+            snap = mine
+    return waits
+
+
+def test_a_reader_that_never_reads_and_hello_spam_stop_no_table(tmp_path: Path) -> None:
+    with live_server(tmp_path, ping=1.0, send_timeout=1.0, create_rate=100) as addr:
+        with http_client(addr) as http:
+            tid, _, (tok,) = new_table(http, "napoleon", "classic", games=2)
+            other, _, (tok2,) = new_table(http, "napoleon", "classic")
+        stuck = [_raw_socket(addr, f"/ws/tables/{tid}") for _ in range(3)]
+        for s in stuck:
+            s.sendall(_frame('{"type":"hello","token":null}'))
+        stop = threading.Event()
+        spam_errors: list[str] = []
+
+        def spam() -> None:
+            try:
+                with connect(f"ws://{addr}/ws/tables/{tid}") as ws:
+                    while not stop.is_set():
+                        ws.send('{"type":"hello","token":null}')
+                        with contextlib.suppress(TimeoutError):
+                            while True:
+                                ws.recv(timeout=0.02)
+            except Exception as e:  # the server may close a spammer: that is fine
+                spam_errors.append(repr(e))
+
+        spammer = threading.Thread(target=spam, daemon=True)
+        spammer.start()
+        try:
+            waits = _play_as_human(addr, tid, tok, 40)
+            others = _play_as_human(addr, other, tok2, 10)
+        finally:
+            stop.set()
+            spammer.join(10)
+        assert len(waits) >= 20 and len(others) >= 5
+        assert max(waits) < 5.0 and max(others) < 5.0, (max(waits), max(others))
+        # the readers that never read (nor answer pings) were cut off, not waited for
+        assert all(_closed_by_server(s, 15.0) for s in stuck)
+        with http_client(addr) as http:  # and the server is fine
+            assert http.get("/api/health").json()["status"] == "ok"
+        for s in stuck:
+            s.close()
+
+
+@contextlib.contextmanager
+def http_client(addr: str) -> Iterator[Any]:
+    """Plain HTTP to a live server, with TestClient's interface (``post``, ``get``)."""
+    import httpx2 as httpx
+
+    with httpx.Client(base_url=f"http://{addr}", timeout=30) as http:
+        yield http
+
+
+def test_an_outbox_keeps_only_the_newest_snapshot_and_gives_up_on_a_stalled_client() -> None:
+    async def run() -> None:
+        sent: list[str] = []
+        gate = asyncio.Event()
+        version = 0
+
+        async def send(text: str) -> None:
+            await gate.wait()
+            sent.append(text)
+
+        box = Outbox(send, lambda: json.dumps({"v": version}), timeout=0.2, max_items=4)
+        writer = asyncio.ensure_future(box.run())
+        for version in range(1, 50):  # noqa: B007 - read by the snapshot builder
+            box.want_snapshot()
+            await asyncio.sleep(0)
+        gate.set()
+        await asyncio.sleep(0.05)
+        # the first send was in flight; of the 48 snapshots after it only the newest is sent
+        assert [json.loads(t)["v"] for t in sent] == [1, 49]
+        gate.clear()
+        box.want_snapshot()  # a client that stops reading: the send times out
+        with pytest.raises(Behind, match=r"took over 0\.2 s"):
+            await asyncio.wait_for(writer, 2)
+
+        box2 = Outbox(send, lambda: None, timeout=5, max_items=4)
+        writer2 = asyncio.ensure_future(box2.run())
+        for _ in range(6):  # errors pile up behind a stalled send: the queue overflows
+            box2.push({"type": "error"})
+        with pytest.raises(Behind, match="more than 4 messages"):
+            await asyncio.wait_for(writer2, 2)
+
+    asyncio.run(run())
+
+
+# ------------------------------------------------------------------ 5. limits
+def test_sockets_per_table_and_per_address_are_limited(tmp_path: Path) -> None:
+    with client(tmp_path, sockets_per_table=2, sockets_per_address=3) as c:
+        tid, _ = _table(c)
+        other, _ = _table(c)
+        with (
+            c.websocket_connect(f"/ws/tables/{tid}") as a,
+            c.websocket_connect(f"/ws/tables/{tid}") as b,
+        ):
+            _hello(a, None)
+            _hello(b, None)
+            with c.websocket_connect(f"/ws/tables/{tid}") as third:
+                e = third.receive_json()
+                assert e["code"] == "too_many_sockets" and "a table" in e["message"]
+            with c.websocket_connect(f"/ws/tables/{other}") as x:
+                _hello(x, None)  # the third from this address, at another table
+                with c.websocket_connect(f"/ws/tables/{other}") as y:
+                    e = y.receive_json()
+                    assert e["code"] == "too_many_sockets" and "address" in e["message"]
+        with c.websocket_connect(f"/ws/tables/{tid}") as again:  # freed when they closed
+            _hello(again, None)
+
+
+def test_table_creations_per_address_and_open_tables_are_limited(tmp_path: Path) -> None:
+    with client(tmp_path, create_rate=3) as c:
+        for _ in range(3):
+            _table(c)
+        r = c.post("/api/tables", json={"game": "napoleon"})
+        assert r.status_code == 429 and r.json()["error"]["code"] == "rate_limited"
+    with client(tmp_path / "b", max_tables=2) as c:
+        _table(c)
+        _table(c)
+        r = c.post("/api/tables", json={"game": "napoleon"})
+        assert r.status_code == 503 and r.json()["error"]["code"] == "too_many_tables"
+        assert len(c.get("/api/tables").json()["tables"]) == 2
+
+
+@pytest.mark.parametrize("games", [10**12, 2**31, 51, 0, -1])
+def test_match_length_is_limited(tmp_path: Path, games: int) -> None:
+    with client(tmp_path) as c:
+        r = c.post("/api/tables", json={"game": "napoleon", "games": games})
+        assert r.status_code == 400 and "games" in r.json()["error"]["message"]
+        assert c.post("/api/tables", json={"game": "napoleon", "games": 50}).status_code == 201
+
+
+@pytest.mark.parametrize(
+    "name", ["x" * 11, "", "   ", "a\x00b", "a\nb", "\u200b" * 0 + "\x1b[31m", 7, None]
+)
+def test_names_are_limited_text(tmp_path: Path, name: Any) -> None:
+    with client(tmp_path, max_name=10) as c:
+        tid, _ = _table(c)
+        r = c.post(f"/api/tables/{tid}/join", json={"name": name})
+        assert r.status_code == 400 and "name" in r.json()["error"]["message"]
+        assert c.get(f"/api/tables/{tid}").json()["seats"][0]["kind"] == "open"
+        ok = c.post(f"/api/tables/{tid}/join", json={"name": "  ナポレオン　"})
+        assert ok.status_code == 200 and ok.json()["table"]["seats"][0]["name"] == "ナポレオン"
+
+
+def test_hello_and_messages_are_rate_limited_and_hello_is_due_at_once(tmp_path: Path) -> None:
+    with client(
+        tmp_path,
+        hello_burst=2,
+        hello_rate=0.01,
+        message_burst=5,
+        message_rate=0.01,
+        hello_timeout=0.5,
+    ) as c:
+        tid, _ = _table(c)
+        with c.websocket_connect(f"/ws/tables/{tid}") as ws:
+            _hello(ws, None)
+            _hello(ws, None)
+            ws.send_json({"type": "hello", "token": None})
+            assert _next(ws, "error")["code"] == "rate_limited"
+            for _ in range(3):
+                ws.send_json({"type": "ping"})
+            codes = []
+            for _ in range(3):
+                codes.append(ws.receive_json().get("code", "pong"))
+            assert codes == ["pong", "pong", "rate_limited"]
+        with c.websocket_connect(f"/ws/tables/{tid}") as silent:
+            e = silent.receive_json()  # no hello within hello_timeout: closed with a reason
+            assert e["code"] == "hello_timeout"
+
+
+def test_idle_rooms_leave_memory_and_load_again(tmp_path: Path) -> None:
+    with client(tmp_path, room_idle=0.2) as c:
+        tid, _, (tok,) = new_table(c, "hell", None)
+        lobby = c.app.state.lobby  # type: ignore[attr-defined]
+        assert tid in lobby.rooms
+        for _ in range(100):
+            if tid not in lobby.rooms:
+                break
+            time.sleep(0.05)
+        assert tid not in lobby.rooms
+        assert c.get(f"/api/tables/{tid}").json()["status"] == "playing"  # loaded on demand
+        assert tid in lobby.rooms
+        with c.websocket_connect(f"/ws/tables/{tid}") as ws:
+            assert _hello(ws, tok)["view"]["hand"]
+
+
+def test_a_table_nobody_is_at_stops_its_bots_and_resumes_when_someone_returns(
+    tmp_path: Path,
+) -> None:
+    with client(tmp_path, away_timeout=0.05, abandon_after=0.6, bot_delay=0.02) as c:
+        tid, _, _ = new_table(c, "hell", None, games=3)
+
+        def version() -> int:
+            return int(c.get(f"/api/tables/{tid}").json()["version"])
+
+        time.sleep(1.0)
+        paused = version()
+        assert paused > 0  # the stand-in and the bots played a while
+        time.sleep(1.0)
+        assert version() == paused  # then stopped: nobody is there
+        assert c.get(f"/api/tables/{tid}").json()["status"] == "playing"
+        with c.websocket_connect(f"/ws/tables/{tid}") as ws:
+            _hello(ws, None)  # someone watches again: it goes on
+            for _ in range(100):
+                if version() > paused:
+                    break
+                time.sleep(0.05)
+            assert version() > paused
+
+
+# ------------------------------------------------------------------ 6. malformed input
+@pytest.fixture(params=["sqlite", "postgresql"])
+def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path / 'abuse.db'}"
+    else:
+        with postgres_database() as u:
+            yield u
+
+
+BAD_BODIES = [
+    ("deep", b'{"game": ' + b"[" * 5000 + b"]" * 5000 + b"}"),
+    ("deep-object", b'{"a":' * 3000 + b"1" + b"}" * 3000),
+    ("surrogate", b'{"game": "napoleon", "rules": {"preset": "\\ud800"}}'),
+    ("nul", b'{"game": "napoleon\\u0000"}'),
+    ("big-int", b'{"game": "napoleon", "players": 2147483648}'),
+    ("huge-int", b'{"game": "napoleon", "games": 100000000000000000000000}'),
+    ("nan", b'{"game": "napoleon", "players": NaN}'),
+    ("long-spec", b'{"game": "nap", "seats": ["ismcts:think=0.5' + b":a=1" * 40 + b'"]}'),
+    ("not-utf8", b'{"game": "\xff\xfe"}'),
+]
+
+
+@pytest.mark.parametrize(("what", "body"), BAD_BODIES, ids=[b[0] for b in BAD_BODIES])
+def test_malformed_bodies_get_a_4xx_on_both_databases(
+    tmp_path: Path, db_url: str, what: str, body: bytes
+) -> None:
+    with client(tmp_path, database=db_url) as c:
+        r = c.post("/api/tables", content=body, headers={"content-type": "application/json"})
+        assert 400 <= r.status_code < 500, (what, r.status_code, r.text)
+        assert r.json()["error"]["code"] and r.json()["error"]["message"]
+        assert c.get("/api/health").json()["tables"] == 0
+
+
+def test_malformed_names_seats_ids_and_messages_on_both_databases(
+    tmp_path: Path, db_url: str
+) -> None:
+    with client(tmp_path, database=db_url) as c:
+        tid, host = _table(c)
+        join = f"/api/tables/{tid}/join"
+        for raw in (
+            b'{"name": "a\\u0000b"}',
+            b'{"name": "\\udc80"}',
+            b'{"name": "A", "seat": 2147483648}',
+            b'{"name": "A", "seat": -9223372036854775809}',
+            b'{"name": "' + "長".encode() * 41 + b'"}',
+        ):
+            r = c.post(join, content=raw, headers={"content-type": "application/json"})
+            assert 400 <= r.status_code < 500, (raw[:40], r.status_code, r.text)
+        for path in (
+            "/api/tables/%00abc",
+            "/api/tables/" + "a" * 300,
+            "/api/tables/x'%3B--",
+            f"/api/tables/{tid}/games/99999999999999999999999/record",
+            f"/api/tables/{tid}/games/0/replay?seat=99999999999999999999",
+        ):
+            r = c.get(path)
+            assert 400 <= r.status_code < 500, (path, r.status_code, r.text)
+        seat = f"/api/tables/{tid}/seats/2147483648"
+        assert c.post(seat, json={"open": True}, headers=auth(host)).status_code == 404
+        long_spec = {"bot": "heuristic" + " " * 100}
+        r = c.post(f"/api/tables/{tid}/seats/1", json=long_spec, headers=auth(host))
+        assert r.status_code == 400
+        toks = [c.post(join, json={"name": f"P{i}", "seat": i}).json()["token"] for i in (0, 1)]
+        c.post(f"/api/tables/{tid}/start", json={"fill": "heuristic"}, headers=auth(host))
+        with c.websocket_connect(f"/ws/tables/{tid}") as ws:
+            for raw in (
+                '{"type": "hello", "token": "\\ud800"}',
+                '{"type": "hello", "token": "a\\u0000"}',
+                '{"type": "hello", "token": ' + "[" * 100 + "]" * 100 + "}",
+            ):
+                ws.send_text(raw)
+                e = ws.receive_json()
+                assert e["type"] == "error" and e["code"] in ("bad_message", "unauthorized"), e
+            snap = _hello(ws, toks[1])
+            ws.send_json({"type": "act", "action": "pass"})  # no version
+            e = _next(ws, "error")
+            assert e["code"] == "bad_message" and "version" in e["message"]
+            ws.send_json({"type": "act", "action": "pass", "version": 2**70})
+            assert _next(ws, "error")["code"] in ("bad_message", "stale_version")
+            ws.send_json({"type": "ping"})
+            assert _next(ws, "pong")
+        t = c.get(f"/api/tables/{tid}").json()
+        assert t["version"] == snap["version"] == 0
+
+
+def test_a_database_failure_is_reported_with_an_id_never_the_drivers_words(
+    tmp_path: Path, db_url: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    secret = "host 10.9.8.7 port 5433 database secret_db user torampu"
+    with client(tmp_path, database=db_url) as c:
+        tid, _, toks = new_table(c, humans=2)
+        store = c.app.state.lobby.store  # type: ignore[attr-defined]
+        real = store.append_action
+
+        def down(*_: Any, **__: Any) -> int:
+            raise OperationalError("INSERT", {}, Exception(f"could not connect to {secret}"))
+
+        store.append_action = down
+        with c.websocket_connect(f"/ws/tables/{tid}") as ws:
+            snap = _hello(ws, toks[1])
+            ws.send_json({"type": "act", "action": "pass", "version": snap["version"]})
+            e = _next(ws, "error")
+            assert e["code"] == "storage_unavailable"
+            assert "10.9.8.7" not in e["message"] and "secret_db" not in e["message"]
+            eid = e["message"].rsplit("error ", 1)[1].rstrip(")")
+            assert any(eid in r.getMessage() for r in caplog.records)  # logged with its id
+            r = c.post(f"/api/tables/{tid}/join", json={"name": "X", "seat": 3})
+            store.set_seat, saved = (lambda *a, **k: down()), store.set_seat
+            r = c.post(f"/api/tables/{tid}/join", json={"name": "X"})
+            store.set_seat = saved
+            assert r.status_code == 409 or r.json()["error"]["code"] == "storage_unavailable"
+            assert "secret_db" not in r.text
+            store.append_action = real  # the database is back: the same move now goes through
+            snap = _next(ws, "snapshot")
+            ws.send_json({"type": "act", "action": "pass", "version": snap["version"]})
+            after = _next(ws, "snapshot")
+            while after["version"] == snap["version"]:
+                after = _next(ws, "snapshot")
+            assert after["version"] == snap["version"] + 1
+
+
+def test_a_real_postgresql_outage_gives_storage_unavailable_and_play_resumes(
+    tmp_path: Path,
+) -> None:
+    import psycopg
+
+    from web_helpers import PG_ADMIN
+
+    with postgres_database() as url:
+        dbname = url.rsplit("/", 1)[1]
+        admin = psycopg.connect(PG_ADMIN, autocommit=True)
+        with client(tmp_path, database=url) as c:
+            tid, _host = _table(c)
+            admin.execute(f'ALTER DATABASE "{dbname}" ALLOW_CONNECTIONS false')
+            admin.execute(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = %s",
+                (dbname,),
+            )
+            try:
+                r = c.post(f"/api/tables/{tid}/join", json={"name": "Aki", "seat": 0})
+                assert r.status_code == 503, r.text
+                err = r.json()["error"]
+                assert err["code"] == "storage_unavailable" and "error " in err["message"]
+                assert dbname not in r.text and "5432" not in r.text and "127.0.0.1" not in r.text
+            finally:
+                admin.execute(f'ALTER DATABASE "{dbname}" ALLOW_CONNECTIONS true')
+            r = c.post(f"/api/tables/{tid}/join", json={"name": "Aki", "seat": 0})
+            assert r.status_code == 200 and r.json()["seat"] == 0
+        admin.close()
