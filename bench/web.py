@@ -18,14 +18,48 @@ to receiving the snapshot of version v + 1), the errors (HTTP failures, websocke
 messages, stalls of 30 s, protocol surprises), the server's CPU use over the run and its peak
 RSS (``VmHWM``). Server and client share the machine: keep it otherwise idle (2 cores suffice).
 
+Abuse mode (``--abuse``): does play stay quick at the honest tables while others abuse the
+server? A 2×2 grid of cells, each on a FRESH server (SQLite in a temporary dir, ``--bot-delay 0
+--away-timeout 600``), each ``--seconds`` long (default 20):
+
+* N = ``--tables`` human tables (default 20): seat 0 a scripted human, the others ``--bots``;
+  a match of ``--match-games`` games (default 10, so that a table usually lasts the cell; one
+  that ends is replaced, its abusers move to the new one). The human thinks 0.2–0.5 s (seeded)
+  after its snapshot offers legal actions, then sends ``act`` on that version v;
+* M = ``--bot-tables`` (default 4; 0 in two cells): every seat ``--strong-bot`` (default
+  ``ismcts:think=1``, the strongest bot the page offers), one spectator socket each reading
+  normally (the table is watched), a new table when a match ends;
+* K = ``--readers`` (default 50; 0 in two cells) non-reading sockets spread round-robin over the
+  human tables: a raw TCP socket with ``SO_RCVBUF`` = 4096 set before ``connect``, the websocket
+  handshake by hand, one ``hello`` (token null), then never read again. Beside them, one
+  "hello spam" socket per abused table sends ``hello`` (token null) every 50 ms and reads.
+
+Per cell a row: the human actions sent; p50 / p99 / max of *human action -> own update* (from
+sending ``act`` on version v to receiving its own snapshot with a version > v), in ms; the
+timeouts (an ``act`` unanswered after 10 s: the human leaves that table for a new one, and the
+action enters p50 / p99 / max as 10,000 ms); the stalls (a human waiting for the other seats
+whose table's version did not move for 10 s: it leaves too; not in the latencies); the errors
+(HTTP failures, websocket ``error`` replies, broken connections, on any socket); the moves the
+strong bots made ("bot mv"); the server's CPU use over the cell (100% = one core). After
+``--seconds`` a drain of at most 10 s: no new action, but each action sent gets its answer or
+its timeout, and each waiting human sees its table move or counts a stall, so that a table
+frozen near the end is counted too. At the end, p99 of each cell over p99 of the clean cell
+(K=0, M=0) with PASS (≤ 2× and no timeout or stall) or FAIL. ``--server-arg=ARG`` (repeatable)
+passes an option on to ``torampu serve`` (e.g. ``--server-arg=--max-bot-think=1``), in both
+modes. ``--json FILE`` writes the figures (also: p50 / p99 of the abused tables alone, the
+hello-spam counts, client CPU, server log warnings).
+
 Run: .venv/bin/python bench/web.py [--quick] [--tables N] [--seconds S] [--bots random]
-     [--databases sqlite,postgresql] [--json FILE]
+     [--databases sqlite,postgresql] [--json FILE] [--server-arg=ARG ...]
+     .venv/bin/python bench/web.py --abuse [--tables N] [--bot-tables M] [--readers K]
+     [--seconds S] [--strong-bot SPEC] [--json FILE] [--server-arg=ARG ...]
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import base64
 import contextlib
 import json
 import os
@@ -85,7 +119,9 @@ def cpu_seconds(pid: int) -> float | None:
 class Server:
     """``torampu serve`` as a subprocess, its output in a log file."""
 
-    def __init__(self, data_dir: Path, database: str | None) -> None:
+    def __init__(
+        self, data_dir: Path, database: str | None, extra: list[str] | None = None
+    ) -> None:
         self.port = free_port()
         self.log_path = data_dir / "server.log"
         exe = Path(sys.executable).with_name("torampu")
@@ -93,6 +129,7 @@ class Server:
         cmd += ["--data-dir", str(data_dir), "--bot-delay", "0", "--away-timeout", "600"]
         if database:
             cmd += ["--database", database]
+        cmd += extra or []  # --server-arg: options the server may gain (--max-bot-think=1, …)
         self.log = open(self.log_path, "wb")  # noqa: SIM115 - closed in stop()
         self.proc = subprocess.Popen(cmd, stdout=self.log, stderr=subprocess.STDOUT)
 
@@ -364,7 +401,7 @@ async def run_one(name: str, args: argparse.Namespace) -> dict[str, Any] | None:
         database = f"postgresql://postgres@{HOST}:{PG_PORT}/{db_name}"
     try:
         with tempfile.TemporaryDirectory(prefix="torampu-bench-web-") as tmp:
-            server = Server(Path(tmp), database)
+            server = Server(Path(tmp), database, args.server_arg)
             peak_kb: int | None = None
             try:
                 health = await server.wait_healthy()
@@ -432,10 +469,520 @@ async def run_one(name: str, args: argparse.Namespace) -> dict[str, Any] | None:
     }
 
 
+# --------------------------------------------------------------------------- abuse mode
+
+ACT_TIMEOUT = 10.0
+"""Abuse mode: seconds a human waits for the answer to its ``act`` (or, while it is not its
+turn, for the table's version to move) before it counts a timeout (or a stall) and leaves."""
+THINK = (0.2, 0.5)
+"""Abuse mode: the human's think time before each action (seconds, seeded uniform)."""
+SPAM_EVERY = 0.05
+"""Abuse mode: seconds between two ``hello`` of a hello-spam socket."""
+RCVBUF = 4096
+"""Abuse mode: ``SO_RCVBUF`` of a non-reading socket, set before it connects (the kernel
+doubles it), so that its receive window stays small and the server's buffers fill."""
+HTTP_TIMEOUT = 10.0
+
+
+@dataclass
+class AbuseStats:
+    """What the client saw during one cell of the abuse grid."""
+
+    latencies: list[float] = field(default_factory=list)
+    """Human action -> own update, seconds; a timeout enters as ``ACT_TIMEOUT``."""
+    abused: list[float] = field(default_factory=list)
+    """The same, only the actions at tables with non-reading sockets."""
+    human: int = 0
+    timeouts: int = 0
+    stalls: int = 0
+    tables: int = 0
+    finished: int = 0
+    bot_tables: int = 0
+    bot_moves: int = 0
+    non_readers: int = 0
+    spam_hellos: int = 0
+    spam_replies: int = 0
+    errors: Counter[str] = field(default_factory=Counter)
+    error_samples: list[str] = field(default_factory=list)
+    closing: bool = False
+    """Set after ``--seconds``: no new action; what is pending gets its answer or its timeout."""
+
+    def error(self, code: str, detail: str) -> None:
+        self.errors[code] += 1
+        if len(self.error_samples) < 10:
+            self.error_samples.append(f"{code}: {detail}"[:300])
+
+
+async def api(
+    port: int, method: str, path: str, body: Any = None, token: str | None = None
+) -> tuple[int, dict[str, Any]]:
+    """:func:`http` bounded by ``HTTP_TIMEOUT`` (a timeout is status 0)."""
+    try:
+        return await asyncio.wait_for(http(port, method, path, body, token), HTTP_TIMEOUT)
+    except TimeoutError:
+        return 0, {"error": {"code": "timeout", "message": f"no answer in {HTTP_TIMEOUT:g} s"}}
+
+
+def ws_text_frame(text: str) -> bytes:
+    """One masked websocket text frame (a client's frames are masked)."""
+    payload = text.encode()
+    mask = os.urandom(4)
+    n = len(payload)
+    if n < 126:
+        head = bytes([0x81, 0x80 | n])
+    elif n < 65536:
+        head = bytes([0x81, 0x80 | 126]) + n.to_bytes(2, "big")
+    else:
+        head = bytes([0x81, 0x80 | 127]) + n.to_bytes(8, "big")
+    return head + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
+
+
+async def non_reader(port: int, table_id: str) -> socket.socket:
+    """A websocket to ``table_id`` that says ``hello`` as a spectator and never reads again.
+
+    A raw non-blocking socket (``SO_RCVBUF`` = ``RCVBUF`` before ``connect``) with the handshake
+    done by hand: nothing reads it in the background, so once its small kernel receive buffer
+    and the server's send buffer are full, every further ``send`` of the server to it waits."""
+    loop = asyncio.get_running_loop()
+    s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    try:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, RCVBUF)
+        s.setblocking(False)
+        async with asyncio.timeout(HTTP_TIMEOUT):
+            await loop.sock_connect(s, (HOST, port))
+            key = base64.b64encode(os.urandom(16)).decode()
+            request = (
+                f"GET /ws/tables/{table_id} HTTP/1.1\r\nHost: {HOST}:{port}\r\n"
+                "Upgrade: websocket\r\nConnection: Upgrade\r\n"
+                f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n"
+            )
+            await loop.sock_sendall(s, request.encode())
+            answer = b""
+            while b"\r\n\r\n" not in answer:  # the server sends nothing more before our hello
+                chunk = await loop.sock_recv(s, 1024)
+                if not chunk:
+                    raise OSError("closed during the handshake")
+                answer += chunk
+            if not answer.startswith(b"HTTP/1.1 101"):
+                raise OSError(f"handshake refused: {answer.splitlines()[0]!r}")
+            hello = {"type": "hello", "token": None, "version": None}
+            await loop.sock_sendall(s, ws_text_frame(json.dumps(hello)))
+        return s
+    except BaseException:
+        s.close()
+        raise
+
+
+async def hello_spam(port: int, table_id: str, st: AbuseStats) -> None:
+    """A spectator socket that sends ``hello`` every ``SPAM_EVERY`` seconds, reading replies."""
+    hello = json.dumps({"type": "hello", "token": None, "version": None})
+    try:
+        async with connect(
+            f"ws://{HOST}:{port}/ws/tables/{table_id}",
+            open_timeout=HTTP_TIMEOUT,
+            close_timeout=1,
+        ) as ws:
+
+            async def read() -> None:
+                async for _ in ws:
+                    st.spam_replies += 1
+
+            reader = asyncio.create_task(read())
+            try:
+                while True:
+                    await ws.send(hello)
+                    st.spam_hellos += 1
+                    await asyncio.sleep(SPAM_EVERY)
+            finally:
+                reader.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await reader
+    except (OSError, TimeoutError) as e:
+        st.error("spam_connection", f"table {table_id}: {type(e).__name__}: {e}")
+    except Exception as e:  # websockets' ConnectionClosed
+        st.error("spam_" + type(e).__name__, f"table {table_id}: {e}")
+
+
+async def abuse_human(
+    ws: Any, table_id: str, rng: random.Random, st: AbuseStats, abused: bool
+) -> str:
+    """Seat 0 of one table at a human's pace: how it left (``over``, ``timeout``, ``stall``, or
+    ``end`` once ``st.closing``: an action thought of is then not sent, one sent waits for its
+    answer, and a human waiting for the others leaves when the table moves)."""
+    loop = asyncio.get_running_loop()
+    acted: int | None = None  # the version acted on, until an update past it arrives
+    sent = 0.0
+    due: float | None = None  # when to act on due_version
+    due_version, due_action = -1, ""
+    last_version, last_acted = -1, -1
+    progress = loop.time()  # when the version last moved (or the turn came)
+    closing_version = -1  # the last version seen before st.closing
+    lat = st.abused if abused else None
+    while True:
+        if not st.closing:
+            closing_version = last_version
+        elif acted is None and (due is not None or last_version > closing_version):
+            return "end"
+        if acted is not None:
+            limit = sent + ACT_TIMEOUT
+        elif due is not None:
+            limit = due
+        else:
+            limit = progress + ACT_TIMEOUT
+        try:
+            async with asyncio.timeout_at(limit):
+                raw = await ws.recv()
+        except TimeoutError:
+            if acted is not None:
+                st.timeouts += 1
+                st.latencies.append(ACT_TIMEOUT)
+                if lat is not None:
+                    lat.append(ACT_TIMEOUT)
+                return "timeout"
+            if due is not None:
+                if st.closing:
+                    return "end"
+                msg = {"type": "act", "action": due_action, "version": due_version}
+                await ws.send(json.dumps(msg))
+                acted, sent, due = due_version, loop.time(), None
+                st.human += 1
+                continue
+            st.stalls += 1
+            return "stall"
+        now = loop.time()
+        msg = json.loads(raw)
+        kind = msg.get("type")
+        if kind == "error":
+            st.error(f"ws_{msg.get('code')}", f"table {table_id}: {msg.get('message')}")
+            acted = None
+            progress = now
+            continue
+        if kind != "snapshot":
+            st.error("protocol", f"table {table_id}: unexpected message {kind!r}")
+            continue
+        version = msg.get("version", -1)
+        if version > last_version:
+            last_version, progress = version, now
+        if acted is not None and version > acted:
+            st.latencies.append(now - sent)
+            if lat is not None:
+                lat.append(now - sent)
+            acted = None
+        if due is not None and version > due_version:
+            due = None  # the table moved on without us: think again
+        if (msg.get("table") or {}).get("status") == "over":
+            st.finished += 1
+            return "over"
+        legal = msg.get("legal") or []
+        if legal and acted is None and due is None and version > last_acted:
+            last_acted = version
+            due_version, due_action = version, legal[int(rng.random() * len(legal))]
+            due = now + rng.uniform(*THINK)
+            progress = now
+
+
+async def human_slot(
+    port: int, args: argparse.Namespace, slot: int, readers: int, st: AbuseStats
+) -> None:
+    """One human table after another (each with its ``readers`` non-reading sockets and, if
+    any, a hello-spam socket), until ``st.closing``."""
+    k = 0
+    while not st.closing:
+        rng = random.Random(args.seed * 100_003 + slot * 1009 + k)
+        k += 1
+        body: dict[str, Any] = {"game": args.game, "games": args.match_games}
+        if args.rules:
+            body["rules"] = args.rules
+        status, created = await api(port, "POST", "/api/tables", body)
+        if status != 201:
+            st.error(f"http_create_{status}", json.dumps(created)[:200])
+            await asyncio.sleep(0.5)
+            continue
+        table_id, host_token = created["table"]["id"], created["host_token"]
+        status, joined = await api(
+            port, "POST", f"/api/tables/{table_id}/join", {"name": "bench", "seat": 0}
+        )
+        if status != 200:
+            st.error(f"http_join_{status}", json.dumps(joined)[:200])
+            await asyncio.sleep(0.5)
+            continue
+        token = joined["token"]
+        socks: list[socket.socket] = []
+        spam: asyncio.Task[None] | None = None
+        try:
+            status, started = await api(
+                port, "POST", f"/api/tables/{table_id}/start", {"fill": args.bots}, host_token
+            )
+            if status != 200:
+                st.error(f"http_start_{status}", json.dumps(started)[:200])
+                await asyncio.sleep(0.5)
+                continue
+            st.tables += 1
+            for _ in range(readers):
+                try:
+                    socks.append(await non_reader(port, table_id))
+                    st.non_readers += 1
+                except (OSError, TimeoutError) as e:
+                    st.error("non_reader", f"table {table_id}: {type(e).__name__}: {e}")
+            if readers:
+                spam = asyncio.create_task(hello_spam(port, table_id, st))
+            async with connect(
+                f"ws://{HOST}:{port}/ws/tables/{table_id}",
+                open_timeout=HTTP_TIMEOUT,
+                close_timeout=1,
+            ) as ws:
+                await ws.send(json.dumps({"type": "hello", "token": token, "version": None}))
+                await abuse_human(ws, table_id, rng, st, readers > 0)
+        except (OSError, TimeoutError) as e:
+            st.error("ws_connection", f"table {table_id}: {type(e).__name__}: {e}")
+        except (ValueError, KeyError) as e:
+            st.error("client", f"table {table_id}: {type(e).__name__}: {e}")
+        except Exception as e:  # websockets' ConnectionClosed
+            st.error("ws_" + type(e).__name__, f"table {table_id}: {e}")
+        finally:
+            if spam is not None:
+                spam.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await asyncio.wait_for(spam, 3)
+            for s in socks:
+                s.close()
+
+
+async def bot_table(port: int, args: argparse.Namespace, players: int, st: AbuseStats) -> None:
+    """Tables whose every seat is ``--strong-bot``, one after another, each watched by one
+    spectator socket that reads normally, until cancelled."""
+    while True:
+        body: dict[str, Any] = {"game": args.game, "games": 1, "seats": [args.strong_bot] * players}
+        if args.rules:
+            body["rules"] = args.rules
+        status, created = await api(port, "POST", "/api/tables", body)
+        if status != 201:
+            st.error(f"bots_create_{status}", json.dumps(created)[:200])
+            await asyncio.sleep(1)
+            continue
+        table_id, host_token = created["table"]["id"], created["host_token"]
+        status, started = await api(port, "POST", f"/api/tables/{table_id}/start", {}, host_token)
+        if status != 200:
+            st.error(f"bots_start_{status}", json.dumps(started)[:200])
+            await asyncio.sleep(1)
+            continue
+        st.bot_tables += 1
+        seen = 0
+        try:
+            async with connect(
+                f"ws://{HOST}:{port}/ws/tables/{table_id}",
+                open_timeout=HTTP_TIMEOUT,
+                close_timeout=1,
+            ) as ws:
+                await ws.send(json.dumps({"type": "hello", "token": None, "version": None}))
+                while True:
+                    msg = json.loads(await ws.recv())
+                    if msg.get("type") != "snapshot":
+                        st.error("bots_protocol", f"table {table_id}: {msg.get('type')!r}")
+                        continue
+                    version = msg.get("version", 0)
+                    st.bot_moves += max(0, version - seen)
+                    seen = max(seen, version)
+                    if (msg.get("table") or {}).get("status") == "over":
+                        break
+        except (OSError, TimeoutError) as e:
+            st.error("bots_connection", f"table {table_id}: {type(e).__name__}: {e}")
+            await asyncio.sleep(1)
+        except Exception as e:  # websockets' ConnectionClosed
+            st.error("bots_" + type(e).__name__, f"table {table_id}: {e}")
+            await asyncio.sleep(1)
+
+
+async def run_cell(args: argparse.Namespace, readers: int, bot_tables: int) -> dict[str, Any]:
+    """One cell of the grid on a fresh server: ``readers`` non-reading sockets spread over the
+    human tables, ``bot_tables`` tables of strong bots."""
+    st = AbuseStats()
+    with tempfile.TemporaryDirectory(prefix="torampu-bench-abuse-") as tmp:
+        server = Server(Path(tmp), None, args.server_arg)
+        tasks: list[asyncio.Task[None]] = []
+        try:
+            await server.wait_healthy()
+            _, info = await api(server.port, "GET", "/api/games")
+            game = next(g for g in info.get("games", []) if g["name"] == args.game)
+            players = game["players"]["default"]
+            for preset, p in (game.get("presets") or {}).items():  # a preset may fix players
+                if preset == args.rules and isinstance(p, dict):
+                    players = (p.get("options") or {}).get("players", players)
+            # the bot tables first, so that they are searching when the humans start
+            tasks += [
+                asyncio.create_task(bot_table(server.port, args, players, st))
+                for _ in range(bot_tables)
+            ]
+            per_slot = [
+                readers // args.tables + (1 if i < readers % args.tables else 0)
+                for i in range(args.tables)
+            ]
+            cpu0 = cpu_seconds(server.proc.pid)
+            t0 = time.perf_counter()
+            client0 = time.process_time()
+            humans = [
+                asyncio.create_task(human_slot(server.port, args, i, per_slot[i], st))
+                for i in range(args.tables)
+            ]
+            tasks += humans
+            await asyncio.wait(tasks, timeout=args.seconds)
+            wall = time.perf_counter() - t0
+            cpu1 = cpu_seconds(server.proc.pid)
+            client_cpu = time.process_time() - client0
+            # the drain: no new action; each one sent gets its answer or its timeout, each
+            # human waiting for the others sees the table move or counts a stall
+            st.closing = True
+            t1 = time.perf_counter()
+            await asyncio.wait(humans, timeout=ACT_TIMEOUT + 5)
+            drain = time.perf_counter() - t1
+            for task in tasks:  # a worker only ends early by an exception the bench missed
+                if task.done() and not task.cancelled() and task.exception() is not None:
+                    st.error("client_crash", repr(task.exception()))
+            alive = server.proc.poll() is None
+        finally:
+            for t in tasks:
+                t.cancel()
+            if tasks:
+                await asyncio.wait(tasks, timeout=15)
+            server.stop()
+            log_text = server.log_path.read_text(errors="replace")
+    noisy = [
+        ln
+        for ln in log_text.splitlines()
+        if any(w in ln for w in ("WARNING", "ERROR", "Traceback", "Exception"))
+    ]
+    lat = st.latencies
+    return {
+        "cell": f"K={readers} M={bot_tables}",
+        "readers": readers,
+        "bot_tables": bot_tables,
+        "seconds": wall,
+        "drain_seconds": drain,
+        "human_tables": st.tables,
+        "human_tables_finished": st.finished,
+        "human_actions": st.human,
+        "answered": len(lat) - st.timeouts,
+        "latency_ms": {
+            "n": len(lat),
+            "p50": pct(lat, 0.50),
+            "p99": pct(lat, 0.99),
+            "max": max(lat, default=float("nan")) * 1000,
+        },
+        "abused_tables_latency_ms": {
+            "n": len(st.abused),
+            "p50": pct(st.abused, 0.50),
+            "p99": pct(st.abused, 0.99),
+        },
+        "timeouts": st.timeouts,
+        "stalls": st.stalls,
+        "errors": sum(st.errors.values()),
+        "error_codes": dict(st.errors),
+        "error_samples": st.error_samples,
+        "bot_tables_started": st.bot_tables,
+        "bot_moves": st.bot_moves,
+        "non_readers_opened": st.non_readers,
+        "spam_hellos": st.spam_hellos,
+        "spam_replies": st.spam_replies,
+        "server_alive_at_end": alive,
+        "server_cpu_percent": (
+            100 * (cpu1 - cpu0) / wall if cpu0 is not None and cpu1 is not None else None
+        ),
+        "client_cpu_percent": 100 * client_cpu / wall,
+        "server_log_warnings": noisy[:20],
+    }
+
+
+def main_abuse(args: argparse.Namespace) -> None:
+    """The 2×2 grid: K = 0 / ``--readers``, M = 0 / ``--bot-tables``; one fresh server each."""
+    ks = sorted({0, args.readers})
+    ms = sorted({0, args.bot_tables})
+    cells = [(k, m) for m in ms for k in ks]
+    print(
+        f"torampu serve --bot-delay 0 --away-timeout 600 {' '.join(args.server_arg)}".rstrip()
+        + f" (SQLite), abuse grid, {args.seconds:g} s per cell "
+        f"({platform.machine()}, {os.cpu_count()} cores)\n"
+        f"  N = {args.tables} human tables ({args.game} {args.rules or 'default'}, "
+        f"{args.match_games} games, seat 0 a human thinking {THINK[0]:g}-{THINK[1]:g} s, "
+        f"the others {args.bots});\n"
+        f"  M = tables of {args.strong_bot} on every seat, each watched by one spectator;\n"
+        f"  K = non-reading spectator sockets spread over the human tables (SO_RCVBUF "
+        f"{RCVBUF}), plus one hello-spam socket ({SPAM_EVERY * 1000:.0f} ms) per abused table"
+    )
+    head = (
+        f"{'cell':13} {'actions':>7} {'p50 ms':>8} {'p99 ms':>8} {'max ms':>8} {'timeouts':>8} "
+        f"{'stalls':>6} {'errors':>6} {'bot mv':>6} {'srv CPU':>7}"
+    )
+    rows = []
+    print(head)
+    for k, m in cells:
+        r = asyncio.run(run_cell(args, k, m))
+        rows.append(r)
+        lat = r["latency_ms"]
+        cpu = r["server_cpu_percent"]
+        print(
+            f"{r['cell']:13} {r['human_actions']:7} {lat['p50']:8.1f} {lat['p99']:8.1f} "
+            f"{lat['max']:8.1f} {r['timeouts']:8} {r['stalls']:6} {r['errors']:6} "
+            f"{r['bot_moves']:6} {'-' if cpu is None else f'{cpu:.0f}%':>7}",
+            flush=True,
+        )
+    base = rows[0]["latency_ms"]["p99"]
+    print(f"p99 against the clean cell ({rows[0]['cell']}, {base:.1f} ms); limit 2×:")
+    verdicts = {}
+    for r in rows[1:]:
+        ratio = r["latency_ms"]["p99"] / base if base > 0 else float("nan")
+        why = []
+        if not ratio <= 2:
+            why.append(f"p99 {ratio:.1f}×")
+        if r["timeouts"] or r["stalls"]:
+            why.append(f"{r['timeouts']} timeouts, {r['stalls']} stalls")
+        verdict = "FAIL" if why else "PASS"
+        verdicts[r["cell"]] = {"ratio": ratio, "verdict": verdict}
+        because = f"  ({'; '.join(why)})" if why else ""
+        print(f"  {r['cell']:13} {ratio:6.1f}×  {verdict}{because}")
+    for r in rows:
+        if r["errors"]:
+            print(f"{r['cell']}: errors {r['error_codes']}")
+            for s in r["error_samples"][:5]:
+                print(f"  {s}")
+        if not r["server_alive_at_end"]:
+            print(f"{r['cell']}: the server had exited by the end of the cell")
+        if r["server_log_warnings"]:
+            print(f"{r['cell']}: server log, first warnings:")
+            for ln in r["server_log_warnings"][:3]:
+                print(f"  {ln[:200]}")
+    if args.json:
+        out = {
+            "mode": "abuse",
+            "game": args.game,
+            "rules": args.rules,
+            "bots": args.bots,
+            "strong_bot": args.strong_bot,
+            "tables": args.tables,
+            "bot_tables": args.bot_tables,
+            "readers": args.readers,
+            "seconds": args.seconds,
+            "match_games": args.match_games,
+            "server_args": args.server_arg,
+            "act_timeout_s": ACT_TIMEOUT,
+            "think_s": list(THINK),
+            "seed": args.seed,
+            "python": sys.version.split()[0],
+            "cells": rows,
+            "base_p99_ms": base,
+            "verdicts": verdicts,
+        }
+        with open(args.json, "w") as f:
+            json.dump(out, f, indent=2)
+
+
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
-    ap.add_argument("--tables", type=int, default=20, help="tables in play at once (default 20)")
-    ap.add_argument("--seconds", type=float, default=20.0, help="run length per database")
+    ap.add_argument(
+        "--tables", type=int, default=20, help="(human) tables in play at once (default 20)"
+    )
+    ap.add_argument(
+        "--seconds", type=float, default=20.0, help="run length per database (--abuse: per cell)"
+    )
     ap.add_argument("--game", default="napoleon")
     ap.add_argument("--rules", default=None, help="preset (default: classic for napoleon)")
     ap.add_argument("--bots", default="heuristic", help="the fill bot (heuristic, random, …)")
@@ -444,11 +991,33 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--seed", type=int, default=SEED)
     ap.add_argument("--quick", action="store_true", help="a smoke run: 5 tables, 5 seconds")
     ap.add_argument("--json", metavar="FILE")
+    ap.add_argument(
+        "--server-arg",
+        action="append",
+        default=[],
+        metavar="ARG",
+        help="one more argument for torampu serve (repeatable): --server-arg=--max-bot-think=1",
+    )
+    abuse = ap.add_argument_group("abuse mode (--abuse: the 2×2 grid, SQLite)")
+    abuse.add_argument("--abuse", action="store_true", help="run the abuse grid instead")
+    abuse.add_argument("--bot-tables", type=int, default=4, help="M: strong-bot tables (4)")
+    abuse.add_argument("--readers", type=int, default=50, help="K: non-reading sockets (50)")
+    abuse.add_argument(
+        "--strong-bot", default="ismcts:think=1", help="the bot of the M tables (ismcts:think=1)"
+    )
+    abuse.add_argument(
+        "--match-games", type=int, default=10, help="games per human table's match (10)"
+    )
     args = ap.parse_args(argv)
     if args.quick:
         args.tables, args.seconds = 5, 5.0
     if args.rules is None and args.game == "napoleon":
         args.rules = "classic"
+    if args.abuse:
+        if args.tables < 1 or args.readers < 0 or args.bot_tables < 0:
+            ap.error("--tables ≥ 1, --readers ≥ 0, --bot-tables ≥ 0")
+        main_abuse(args)
+        return
     names = [d.strip() for d in args.databases.split(",") if d.strip()]
     for n in names:
         if n not in ("sqlite", "postgresql"):
