@@ -35,6 +35,7 @@ from sqlalchemy.exc import SQLAlchemyError
 import torampu
 from torampu.bots import bot_kinds
 from torampu.web import validate
+from torampu.web.bus import Bus, RedisBus
 from torampu.web.outbox import Behind, Outbox, TokenBucket
 from torampu.web.rooms import (
     BOT_SPECS,
@@ -48,6 +49,7 @@ from torampu.web.rooms import (
 )
 from torampu.web.store import Store
 from torampu.web.validate import Invalid, parse_object
+from torampu.web.workers import RedisWorkers, Workers
 
 STATIC = Path(__file__).parent / "static"
 MAX_BODY = 65536
@@ -178,7 +180,13 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         db = store if store is not None else Store(settings.database_url())
-        lobby = Lobby(db, settings)
+        bus: Bus | None = None
+        workers: Workers | None = None
+        if settings.redis:
+            redis_bus = RedisBus(settings.redis)
+            bus = redis_bus
+            workers = RedisWorkers(redis_bus.redis, settings.job_timeout)
+        lobby = Lobby(db, settings, bus=bus, workers=workers)
         state["lobby"] = lobby
         _app.state.lobby = lobby
         await lobby.start()
@@ -249,12 +257,18 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
     @app.get("/api/health")
     async def health() -> dict[str, Any]:
         lb = lobby()
-        return {
+        out = {
             "status": "ok",
             "database": lb.store.dialect,
             "tables": await lb.db(lb.store.count_tables),
             "version": torampu.__version__,
         }
+        if settings.redis:
+            out["bus"] = "ok" if lb.bus.healthy else "unavailable"
+            out["process"] = lb.bus.process
+            if not lb.bus.healthy:
+                out["status"] = "degraded"
+        return out
 
     @app.get("/api/games")
     async def games() -> dict[str, Any]:
@@ -540,7 +554,7 @@ class Socket:
         elif kind == "hello":
             if not self.hellos.take(time.monotonic()):
                 raise ActError("rate_limited", "too many hellos: wait a little")
-            seat, holder = lb.seat_of(room, data.get("token"))
+            seat, holder = await lb.seat_of(room, data.get("token"))
             if self.joined:
                 lb.disconnect(room, self.client)
             self.client.seat, self.client.holder = seat, holder

@@ -51,10 +51,12 @@ import torampu
 from torampu.errors import IllegalAction, TorampuError
 from torampu.match import Match
 from torampu.testing import cards_mentioned
-from torampu.web.bots import BotJob, BotPool, BotRefused, check_spec
+from torampu.web.bots import BotPool, BotRefused, check_spec
+from torampu.web.bus import Bus, BusError, LocalBus
 from torampu.web.outbox import Outbox
-from torampu.web.store import Seat, StaleVersion, Store, StoreError, Table
+from torampu.web.store import Refused, Seat, StaleVersion, Store, StoreError, Table
 from torampu.web.validate import Invalid, display_name
+from torampu.web.workers import LocalWorkers, MoveJob, Workers, status_after
 
 log = logging.getLogger("torampu.web")
 
@@ -123,6 +125,14 @@ class Settings:
     """Seconds with nobody connected after which a table's bots stop and it waits."""
     resume_limit: int = 1000
     """At start, at most this many recently active tables resume their bots."""
+    # ---- scale-out
+    redis: str | None = None
+    """A Redis URL: events, presence and driver leases on Redis, bots in ``torampu worker``
+    processes (``None``: one process, bots in this process's pool)."""
+    lease_ttl: float = 5.0
+    """Seconds a table's driver lease lasts unless renewed (another process takes over after)."""
+    job_timeout: float = 30.0
+    """Seconds the driver waits for a worker to make a bot move before it asks again."""
 
     def database_url(self) -> str:
         if self.database:
@@ -203,6 +213,11 @@ class Room:
     revision: int = 0
     """Moves on with every change a client can see (snapshots are cached per revision)."""
     cache: dict[int | None, tuple[int, str]] = field(default_factory=dict)
+    remote_seats: set[int] = field(default_factory=set)
+    remote_clients: int = 0
+    """Seats connected, and clients, in other processes (from the bus)."""
+    driving: bool = False
+    """This process holds the table's driver lease."""
 
     @property
     def id(self) -> str:
@@ -216,12 +231,16 @@ class Room:
         return "over" if self.match.is_over else "playing"
 
     def connected(self, seat: int) -> bool:
-        return any(c.seat == seat for c in self.clients)
+        """Whether someone holding ``seat`` is connected, to this process or another."""
+        return seat in self.remote_seats or any(c.seat == seat for c in self.clients)
 
+    @property
+    def attended(self) -> bool:
+        """Whether anyone at all (player or spectator, any process) is connected."""
+        return bool(self.clients) or self.remote_clients > 0
 
-def bot_seed(table_seed: int, seat: int, version: int) -> int:
-    """The seed of a bot's move: the same table, seat and version give the same move."""
-    return (table_seed ^ (seat * 7919 + 1) ^ (version * 104_729)) & (2**63 - 1)
+    def local_presence(self) -> tuple[list[int], int]:
+        return sorted({c.seat for c in self.clients if c.seat is not None}), len(self.clients)
 
 
 def _preset_name(rules: Any) -> str | None:
@@ -242,13 +261,18 @@ class Lobby:
         settings: Settings,
         clock: Callable[[], float] = time.monotonic,
         pool: BotPool | None = None,
+        bus: Bus | None = None,
+        workers: Workers | None = None,
     ) -> None:
         self.store = store
         self.settings = settings
         self.clock = clock
         self.rooms: dict[str, Room] = {}
-        self.pool = pool if pool is not None else BotPool(settings.bot_workers)
-        self._own_pool = pool is None
+        self.pool = pool or BotPool(settings.bot_workers if workers is None else 0)
+        self.bus: Bus = bus if bus is not None else LocalBus()
+        self.workers: Workers = workers if workers is not None else LocalWorkers(self.pool)
+        self._heartbeat: asyncio.Task[None] | None = None
+        self._tasks: set[asyncio.Task[None]] = set()
         self._db_pool = ThreadPoolExecutor(settings.db_threads, thread_name_prefix="torampu-db")
         self._loading: dict[str, asyncio.Future[Room]] = {}
         self._closing = False
@@ -263,6 +287,10 @@ class Lobby:
     async def start(self) -> None:
         """Resume the bots and timers of the tables in play that were active lately (the rest
         load when someone opens them); start the sweeper that lets idle rooms go."""
+        await self.bus.start(self._on_event)
+        if hasattr(self.bus, "on_reconnect"):
+            self.bus.on_reconnect = self._reload_all
+        self._heartbeat = asyncio.get_running_loop().create_task(self._beat())
         since = datetime.now(UTC) - timedelta(seconds=self.settings.abandon_after)
         ids = await self.db(self.store.active_ids, "playing", since, self.settings.resume_limit)
         for table_id in ids:
@@ -277,24 +305,31 @@ class Lobby:
     async def stop(self) -> None:
         self._closing = True
         tasks = [r.driver for r in self.rooms.values() if r.driver is not None]
-        if self._sweeper is not None:
-            tasks.append(self._sweeper)
+        tasks += [t for t in (self._sweeper, self._heartbeat) if t is not None]
         for t in tasks:
             t.cancel()
         for t in tasks:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await t
-        if self._own_pool:
-            self.pool.close()
+        for room in self.rooms.values():
+            if room.driving:
+                await self.bus.release(room.id)
+            if room.clients:
+                with contextlib.suppress(Exception):
+                    await self.bus.set_presence(room.id, [], 0)
+        await self.workers.close()
+        await self.bus.stop()
+        self.pool.close()
         self._db_pool.shutdown(wait=True)
 
     async def db(self, fn: Callable[..., T], *args: Any) -> T:
         """Run a store call on the database threads; a database failure becomes a logged
-        ``storage_unavailable`` error (a refused write — :class:`StaleVersion` — passes)."""
+        ``storage_unavailable`` error (a refused write — :class:`StaleVersion`,
+        :class:`Refused` — passes)."""
         loop = asyncio.get_running_loop()
         try:
             return await loop.run_in_executor(self._db_pool, lambda: fn(*args))
-        except StaleVersion:
+        except (StaleVersion, Refused):
             raise
         except (SQLAlchemyError, StoreError, OSError) as e:
             raise storage_unavailable(e) from None
@@ -316,6 +351,8 @@ class Lobby:
                 raise ActError("not_found", f"no table {table_id!r}", 404)
             actions = await self.db(self.store.actions, table_id) if table.version else []
             room = self._load(table, actions)
+            with contextlib.suppress(BusError):
+                room.remote_seats, room.remote_clients = await self.bus.presence(table_id)
             self.rooms[table_id] = room
             if room.status == "playing" and not self._closing:
                 self._ensure_driver(room)
@@ -366,6 +403,8 @@ class Lobby:
                 if not busy and now - room.touched >= self.settings.room_idle:
                     if room.driver is not None:
                         room.driver.cancel()
+                    if room.driving:
+                        await self.bus.release(table_id)
                     del self.rooms[table_id]
 
     def _driving(self, room: Room) -> bool:
@@ -445,17 +484,21 @@ class Lobby:
         if not secrets.compare_digest(token_hash(token), room.table.host_token):
             raise ActError("unauthorized", "wrong host token", 403)
 
-    def seat_of(self, room: Room, token: Any) -> tuple[int | None, str | None]:
+    async def seat_of(self, room: Room, token: Any) -> tuple[int | None, str | None]:
         """The seat a seat token holds and the token's hash (``(None, None)`` for no token);
-        :class:`ActError` if the token holds no seat here."""
+        :class:`ActError` if the token holds no seat here. A token this process does not know
+        is looked up in the database (another process may have issued it)."""
         if token is None:
             return None, None
         if not isinstance(token, str) or len(token) > 128:
             raise ActError("unauthorized", "a token is a string from this server", 401)
         h = token_hash(token)
-        for s, st in enumerate(room.seats):
-            if st.token is not None and secrets.compare_digest(st.token, h):
-                return s, h
+        for attempt in range(2):
+            for s, st in enumerate(room.seats):
+                if st.token is not None and secrets.compare_digest(st.token, h):
+                    return s, h
+            if attempt == 0:
+                await self._refresh_row(room)
         raise ActError("unauthorized", "this token holds no seat at this table", 403)
 
     async def join(self, room: Room, name: Any, seat: Any) -> tuple[int, str]:
@@ -482,9 +525,11 @@ class Lobby:
                 self.store.set_seat, room.id, seat, st.kind, st.name, st.token, None, True
             )
             if not taken:
+                await self._refresh_row(room)
                 raise ActError("seat_taken", f"seat {seat} is taken")
             self._seat_changed(room, seat, st)
         self.broadcast(room)
+        await self._publish(room, {"kind": "table"})
         return seat, token
 
     async def set_seat(self, room: Room, seat: int, bot: str | None) -> None:
@@ -499,9 +544,14 @@ class Lobby:
             if bot is not None:
                 bot = self.check_bot(bot)
             st = Seat(seat, "bot", bot=bot) if bot is not None else Seat(seat, "open")
-            await self.db(self.store.set_seat, room.id, seat, st.kind, None, None, st.bot)
+            try:
+                await self.db(self.store.set_waiting_seat, room.id, seat, st.kind, st.bot)
+            except Refused as e:
+                await self._refresh_row(room)
+                raise ActError(e.code, str(e)) from None
             self._seat_changed(room, seat, st)
         self.broadcast(room)
+        await self._publish(room, {"kind": "table"})
 
     def _seat_changed(self, room: Room, seat: int, st: Seat) -> None:
         """``seat`` now has the holding ``st``: every client bound to another holding of it is
@@ -527,20 +577,22 @@ class Lobby:
                 raise ActError("started", "the table has already started")
             if fill is not None:
                 fill = self.check_bot(fill)
-            for s, st in enumerate(room.seats):
-                if st.kind == "open" and fill is None:
-                    raise ActError("seat_open", f"seat {s} is open: seat someone or a bot")
-            for s, st in enumerate(room.seats):
-                if st.kind == "open":
-                    await self.db(self.store.set_seat, room.id, s, "bot", None, None, fill)
-                    self._seat_changed(room, s, Seat(s, "bot", bot=fill))
-            await self.db(self.store.set_status, room.id, "playing")
+            try:  # one transaction: two starts (on two processes) give one result
+                table = await self.db(self.store.start_table, room.id, fill)
+            except Refused as e:
+                await self._refresh_row(room)
+                raise ActError(e.code, str(e)) from None
+            room.table = table
+            for s, st in enumerate(table.seats):
+                if st != room.seats[s]:
+                    self._seat_changed(room, s, st)
             room.match = self._new_match(room)
             now = self.clock()
             room.turn_started = now
             room.away_since = {s: now for s in range(room.table.players) if not room.connected(s)}
         self._ensure_driver(room)
         self.broadcast(room)
+        await self._publish(room, {"kind": "table"})
 
     # ------------------------------------------------------------------ actions
     async def act(
@@ -587,7 +639,7 @@ class Lobby:
                 raise ActError("illegal", str(e)) from None
             # stored first, on the database threads (the other tables go on while this write
             # commits); the match and every snapshot move on only once it is stored
-            status, played = self._after(m, canon)
+            status, played = status_after(m, canon)
             try:
                 await self.db(
                     self.store.append_action,
@@ -615,30 +667,168 @@ class Lobby:
             room.touched = room.turn_started
             room.changed.set()
         self.broadcast(room)
+        await self._publish(room, {"kind": "action", "version": room.version})
 
-    @staticmethod
-    def _after(m: Match, action: str) -> tuple[str, int | None]:
-        """The table's status once ``action`` (legal) is played — ``over`` if it ends the
-        match — and its games played if that action finishes a game (else ``None``)."""
-        g = m.game.clone()
-        g.play(action)
-        if not g.is_over:
-            return "playing", None
-        played = m.games_played + 1
-        return ("over" if played >= m.games_total else "playing"), played
+    async def _publish(self, room: Room, event: dict[str, Any]) -> None:
+        """Tell the other processes (a failure only delays them: they read the database again
+        when the bus is back, and poll it meanwhile)."""
+        try:
+            await self.bus.publish(room.id, event)
+        except BusError as e:
+            log.warning("table %s: event not published (%s)", room.id, e)
 
     async def _reload(self, room: Room) -> None:
+        await self._refresh_row(room)
+
+    # ------------------------------------------------------------------ other processes
+    async def _on_event(self, table_id: str, event: dict[str, Any]) -> None:
+        """Another process changed a table this process has loaded: read what changed from the
+        database (the event only says that something did) and tell the clients here."""
+        room = self.rooms.get(table_id)
+        if room is None:
+            return
+        kind = event.get("kind")
+        if kind == "presence":
+            await self._refresh_presence(room)
+            return
+        async with room.lock:
+            if kind == "action":
+                version = event.get("version")
+                if isinstance(version, int) and version > room.version:
+                    await self._catch_up(room)
+            elif kind == "table":
+                await self._refresh_row(room)
+
+    async def _catch_up(self, room: Room) -> None:
+        """Play the actions stored after this room's version (by another process)."""
+        actions = await self.db(self.store.actions, room.id, room.version)
+        if actions and room.match is None:
+            await self._refresh_row(room)
+            return
+        if self._apply_actions(room, actions):
+            self.broadcast(room)
+
+    def _apply_actions(self, room: Room, actions: list[Any]) -> bool:
+        m = room.match
+        moved = False
+        for a in actions:
+            if m is None or a.version != room.version + 1:
+                continue
+            if m.to_play != a.seat:
+                raise StoreError(f"table {room.id}: stored action {a.version} out of turn")
+            m.play(a.action)
+            room.version = a.version
+            room.last = {"seat": a.seat, "action": a.action, "by": a.by}
+            moved = True
+        if moved:
+            room.revision += 1
+            room.turn_started = room.touched = self.clock()
+            room.changed.set()
+        return moved
+
+    async def _refresh_row(self, room: Room) -> None:
+        """Read the table's row (seats, status) and any actions this room has not seen."""
         table = await self.db(self.store.table, room.id)
         if table is None:  # pragma: no cover - tables are never deleted
-            raise StoreError(f"table {room.id} vanished")
-        actions = await self.db(self.store.actions, room.id)
-        self._load(table, actions, room)
+            return
+        changed = False
+        for s, st in enumerate(table.seats):
+            if st != room.seats[s]:
+                self._seat_changed(room, s, st)
+                changed = True
+        room.table = table
+        if table.status != "waiting" and room.match is None:
+            room.match = self._new_match(room)
+            now = self.clock()
+            room.turn_started = now
+            room.away_since = {s: now for s in range(table.players) if not room.connected(s)}
+            changed = True
+            if not self._closing:
+                self._ensure_driver(room)
+        if table.version > room.version:
+            actions = await self.db(self.store.actions, room.id, room.version)
+            changed = self._apply_actions(room, actions) or changed
+        if changed:
+            room.changed.set()
+            self.broadcast(room)
+
+    async def _refresh_presence(self, room: Room) -> None:
+        """Who is connected to this table in other processes."""
+        try:
+            room.remote_seats, room.remote_clients = await self.bus.presence(room.id)
+        except BusError:
+            return
+        self._presence_moved(room)
+
+    def _presence_moved(self, room: Room) -> None:
+        now = self.clock()
+        for seat in range(room.table.players):
+            if room.connected(seat):
+                room.away_since.pop(seat, None)
+            else:
+                room.away_since.setdefault(seat, now)
+        if not room.attended:
+            room.empty_since = now if room.empty_since < room.touched else room.empty_since
+        room.changed.set()
+        self.broadcast(room)
+
+    def _share_presence(self, room: Room) -> None:
+        """Tell the other processes who is connected here (nothing to tell in one process)."""
+        if isinstance(self.bus, LocalBus) or self._closing:
+            return
+        seats, clients = room.local_presence()
+
+        async def share() -> None:
+            try:
+                await self.bus.set_presence(room.id, seats, clients)
+                await self.bus.publish(room.id, {"kind": "presence"})
+            except BusError as e:
+                log.warning("table %s: presence not shared (%s)", room.id, e)
+
+        task = asyncio.get_running_loop().create_task(share())
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _beat(self) -> None:
+        """Keep this process's presence fresh on the bus; while the bus is down, poll the
+        database for what other processes stored."""
+        from torampu.web.bus import PRESENCE_TTL
+
+        every = PRESENCE_TTL / 3
+        while not self._closing:
+            await asyncio.sleep(every if self.bus.healthy else 2.0)
+            for room in list(self.rooms.values()):
+                try:
+                    if room.clients and not isinstance(self.bus, LocalBus):
+                        seats, clients = room.local_presence()
+                        await self.bus.set_presence(room.id, seats, clients)
+                    if not self.bus.healthy:
+                        async with room.lock:
+                            await self._refresh_row(room)
+                except (BusError, ActError):
+                    continue
+                except Exception:
+                    log.exception("table %s: heartbeat failed", room.id)
+
+    async def _reload_all(self) -> None:
+        """The bus is back after an outage: read every loaded table again."""
+        for room in list(self.rooms.values()):
+            try:
+                async with room.lock:
+                    await self._refresh_row(room)
+                await self._refresh_presence(room)
+                if room.clients:
+                    seats, clients = room.local_presence()
+                    await self.bus.set_presence(room.id, seats, clients)
+            except (BusError, ActError):
+                continue
 
     # ------------------------------------------------------------------ clients
     def connect(self, room: Room, client: Client) -> None:
         """A client said ``hello``: it gets a snapshot; the others only if a seat's presence
         changed (a spectator arriving changes nothing they see)."""
         was = client.seat is not None and room.connected(client.seat)
+        first = not room.clients
         room.clients.add(client)
         room.touched = self.clock()
         room.changed.set()
@@ -647,6 +837,8 @@ class Lobby:
             self.broadcast(room)
         else:
             client.refresh()
+        if first or (client.seat is not None and not was):
+            self._share_presence(room)
 
     def disconnect(self, room: Room, client: Client) -> None:
         if client not in room.clients:
@@ -654,13 +846,17 @@ class Lobby:
         room.clients.discard(client)
         now = self.clock()
         room.touched = now
-        if not room.clients:
+        if not room.attended:
             room.empty_since = now
             room.changed.set()
-        if client.seat is not None and not room.connected(client.seat):
+        seat_left = client.seat is not None and not room.connected(client.seat)
+        if seat_left:
+            assert client.seat is not None
             room.away_since[client.seat] = now
             room.changed.set()
             self.broadcast(room)
+        if seat_left or not room.clients:
+            self._share_presence(room)
 
     def public_table(self, room: Room) -> dict[str, Any]:
         m = room.match
@@ -768,11 +964,11 @@ class Lobby:
         seat = m.to_play
         assert seat is not None
         now = self.clock()
-        if not room.clients and now - room.empty_since >= self.settings.abandon_after:
+        if not room.attended and now - room.empty_since >= self.settings.abandon_after:
             return None, float("inf")
         abandon = (
             room.empty_since + self.settings.abandon_after - now
-            if not room.clients
+            if not room.attended
             else float("inf")
         )
         st = room.seats[seat]
@@ -792,43 +988,47 @@ class Lobby:
             wait = min(wait, left)
         return None, wait
 
+    async def _lead(self, room: Room) -> bool:
+        """Take or keep this table's driver lease (always ours in one process)."""
+        try:
+            room.driving = await self.bus.lease(room.id, self.settings.lease_ttl)
+        except BusError:
+            room.driving = False
+        return room.driving
+
     async def _drive(self, room: Room) -> None:
         delay = self.settings.bot_delay
-        while not self._closing:
-            m = room.match
-            if m is None or m.is_over:
-                return
-            room.changed.clear()
-            who, wait = self._who_moves(room)
-            if who is None:
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(
-                        room.changed.wait(), None if wait == float("inf") else wait
-                    )
-                if not room.changed.is_set():
-                    self.broadcast(room)  # an away flag may have turned
-                continue
-            version = room.version
-            if delay > 0:  # a natural pause: between 3/4 and 5/4 of the delay
-                await asyncio.sleep(delay * (0.75 + 0.5 * self._jitter.random()))
-                if room.version != version or self._who_moves(room)[0] is None:
-                    continue  # something happened meanwhile (the human came back, say)
-            seat = m.to_play
-            assert seat is not None
-            st = room.seats[seat]
-            spec = st.bot if st.kind == "bot" and st.bot else self.settings.standin
-            job = BotJob(
-                spec,
-                room.table.game,
-                bot_seed(room.table.seed, seat, version),
-                m.view(seat),
-                m.legal_actions(),
-            )
-            answer = await self.pool.move(job)
-            if room.version != version:
-                continue  # the table moved on while the bot thought
-            try:
-                await self.act(room, seat, answer.action, version, who)
-            except ActError as e:
-                log.info("table %s: the bot's move was refused: %s", room.id, e)
-                await asyncio.sleep(1.0 if e.code == "storage_unavailable" else 0.05)
+        renew = self.settings.lease_ttl / 3
+        try:
+            while not self._closing:
+                m = room.match
+                if m is None or m.is_over:
+                    return
+                room.changed.clear()
+                if not await self._lead(room):
+                    # another process drives this table; take over if its lease runs out
+                    with contextlib.suppress(TimeoutError):
+                        await asyncio.wait_for(room.changed.wait(), renew)
+                    continue
+                who, wait = self._who_moves(room)
+                if who is None:
+                    with contextlib.suppress(TimeoutError):
+                        await asyncio.wait_for(room.changed.wait(), min(wait, renew))
+                    if not room.changed.is_set():
+                        self.broadcast(room)  # an away flag may have turned
+                    continue
+                version = room.version
+                if delay > 0:  # a natural pause: between 3/4 and 5/4 of the delay
+                    await asyncio.sleep(delay * (0.75 + 0.5 * self._jitter.random()))
+                    if room.version != version or self._who_moves(room)[0] is None:
+                        continue  # something happened meanwhile (the human came back, say)
+                seat = m.to_play
+                assert seat is not None
+                st = room.seats[seat]
+                spec = st.bot if st.kind == "bot" and st.bot else self.settings.standin
+                await self.workers.move(self, room, MoveJob(room.id, version, seat, spec, who))
+        finally:
+            if room.driving and (room.match is None or room.match.is_over or self._closing):
+                room.driving = False
+                with contextlib.suppress(Exception):
+                    await self.bus.release(room.id)

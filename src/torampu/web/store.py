@@ -59,6 +59,15 @@ class StaleVersion(StoreError):
     """Another writer applied an action first: the table's version moved on."""
 
 
+class Refused(StoreError):
+    """A change the table's stored state does not allow (it has started, a seat is open);
+    ``code`` is the protocol's error code."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
 class Base(DeclarativeBase):
     pass
 
@@ -234,11 +243,11 @@ class Store:
         with self._session() as s:
             return int(s.scalar(select(func.count()).select_from(TableRow)) or 0)
 
-    def actions(self, table_id: str) -> list[Action]:
+    def actions(self, table_id: str, after: int = 0) -> list[Action]:
+        """The table's actions after version ``after``, in order."""
         with self._session() as s:
-            rows = s.scalars(
-                select(ActionRow).where(ActionRow.table_id == table_id).order_by(ActionRow.version)
-            )
+            q = select(ActionRow).where(ActionRow.table_id == table_id, ActionRow.version > after)
+            rows = s.scalars(q.order_by(ActionRow.version))
             return [Action(r.version, r.seat, r.action, r.by) for r in rows]
 
     def _table(self, s: Session, row: TableRow, seats: list[Seat] | None = None) -> Table:
@@ -321,6 +330,46 @@ class Store:
             if done.rowcount:  # type: ignore[attr-defined]
                 s.execute(update(TableRow).where(TableRow.id == table_id).values(updated=_now()))
             return bool(done.rowcount)  # type: ignore[attr-defined]
+
+    def set_waiting_seat(self, table_id: str, seat: int, kind: str, bot: str | None = None) -> None:
+        """Before the start only: seat a bot or open ``seat`` (:class:`Refused` ``started``
+        once the table has started, whichever process started it)."""
+        with self._session.begin() as s:
+            moved = s.execute(
+                update(TableRow)
+                .where(TableRow.id == table_id, TableRow.status == "waiting")
+                .values(updated=_now())
+            )  # also locks the row until the commit (PostgreSQL): one seat change at a time
+            if not moved.rowcount:  # type: ignore[attr-defined]
+                raise Refused("started", "seats change only before the start")
+            q = update(SeatRow).where(SeatRow.table_id == table_id, SeatRow.seat == seat)
+            s.execute(q.values(kind=kind, name=None, token=None, bot=bot))
+
+    def start_table(self, table_id: str, fill: str | None) -> Table:
+        """Start a waiting table in one transaction: its open seats get the ``fill`` bot
+        (:class:`Refused` ``seat_open`` if there is none), its status becomes ``playing``
+        (:class:`Refused` ``started`` if another request started it first)."""
+        with self._session.begin() as s:
+            moved = s.execute(
+                update(TableRow)
+                .where(TableRow.id == table_id, TableRow.status == "waiting")
+                .values(status="playing", updated=_now())
+            )
+            if not moved.rowcount:  # type: ignore[attr-defined]
+                raise Refused("started", "the table has already started")
+            q = select(SeatRow.seat).where(SeatRow.table_id == table_id, SeatRow.kind == "open")
+            open_seats = list(s.scalars(q.order_by(SeatRow.seat)))
+            if open_seats and fill is None:
+                raise Refused("seat_open", f"seat {open_seats[0]} is open: seat someone or a bot")
+            if open_seats:
+                s.execute(
+                    update(SeatRow)
+                    .where(SeatRow.table_id == table_id, SeatRow.kind == "open")
+                    .values(kind="bot", bot=fill, name=None, token=None)
+                )
+        table = self.table(table_id)
+        assert table is not None
+        return table
 
     def set_status(self, table_id: str, status: str) -> None:
         with self._session.begin() as s:

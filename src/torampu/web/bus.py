@@ -1,0 +1,263 @@
+"""The bus between server processes: table events, presence, and who drives a table.
+
+The database is the only truth; the bus only says *that* something changed, so that every
+process can read it and tell its own clients. Two implementations of one interface:
+
+* :class:`LocalBus` — the embedded default (``torampu serve`` alone): one process, so events have
+  no one else to reach, nobody else is present, and this process drives every table;
+* :class:`RedisBus` — ``--redis URL``: events on the channel ``torampu:t:<table id>`` (Redis
+  pub/sub), each process's presence at a table in the hash ``torampu:presence:<table id>``
+  (refreshed by a heartbeat; entries older than :data:`PRESENCE_TTL` are ignored, so a dead
+  process's clients vanish), and one driver per table under a lease ``torampu:lease:<table id>``
+  (``SET NX PX``, renewed by its holder, taken over by another process when it expires).
+
+An event is a small JSON object: ``{"kind": "action", "version": v}`` (a stored action moved the
+table to version v), ``{"kind": "table"}`` (seats or status changed: read the row again),
+``{"kind": "presence"}`` (someone came or went).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import secrets
+import time
+from collections.abc import Awaitable, Callable
+from typing import Any, Protocol
+
+log = logging.getLogger("torampu.web")
+
+Handler = Callable[[str, dict[str, Any]], Awaitable[None]]
+"""``handler(table_id, event)``: called for every event another process published."""
+
+PRESENCE_TTL = 30.0
+"""Seconds after which a process's presence entry is stale (its heartbeat is every third)."""
+CHANNEL = "torampu:t:"
+LEASE = "torampu:lease:"
+PRESENCE = "torampu:presence:"
+
+
+class BusError(Exception):
+    """The bus (Redis) is unreachable."""
+
+
+class Bus(Protocol):
+    process: str
+    """This process's id on the bus."""
+
+    async def start(self, handler: Handler) -> None: ...
+
+    async def stop(self) -> None: ...
+
+    async def publish(self, table_id: str, event: dict[str, Any]) -> None: ...
+
+    async def set_presence(self, table_id: str, seats: list[int], clients: int) -> None: ...
+
+    async def presence(self, table_id: str) -> tuple[set[int], int]:
+        """The seats connected, and the clients, at ``table_id`` in *other* processes."""
+        ...
+
+    async def lease(self, table_id: str, ttl: float) -> bool:
+        """Take or renew the right to drive ``table_id`` for ``ttl`` seconds."""
+        ...
+
+    async def release(self, table_id: str) -> None: ...
+
+    @property
+    def healthy(self) -> bool: ...
+
+
+class LocalBus:
+    """One process: nothing to tell anyone, nobody else present, every lease ours."""
+
+    def __init__(self) -> None:
+        self.process = "local"
+
+    async def start(self, handler: Handler) -> None:
+        return None
+
+    async def stop(self) -> None:
+        return None
+
+    async def publish(self, table_id: str, event: dict[str, Any]) -> None:
+        return None
+
+    async def set_presence(self, table_id: str, seats: list[int], clients: int) -> None:
+        return None
+
+    async def presence(self, table_id: str) -> tuple[set[int], int]:
+        return set(), 0
+
+    async def lease(self, table_id: str, ttl: float) -> bool:
+        return True
+
+    async def release(self, table_id: str) -> None:
+        return None
+
+    @property
+    def healthy(self) -> bool:
+        return True
+
+
+_RENEW = """
+if redis.call('get', KEYS[1]) == ARGV[1] then
+  return redis.call('pexpire', KEYS[1], ARGV[2])
+end
+return redis.call('set', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) and 1 or 0
+"""
+_RELEASE = """
+if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end
+return 0
+"""
+
+
+class RedisBus:
+    """The bus on Redis (``redis://host:port/db``)."""
+
+    def __init__(self, url: str) -> None:
+        import redis.asyncio as aioredis
+
+        self.url = url
+        self.process = f"{secrets.token_hex(4)}"
+        self.redis: Any = aioredis.from_url(
+            url, socket_timeout=5, socket_connect_timeout=3, health_check_interval=10
+        )
+        self._handler: Handler | None = None
+        self._listener: asyncio.Task[None] | None = None
+        self._healthy = True
+        self._renew = self.redis.register_script(_RENEW)
+        self._release = self.redis.register_script(_RELEASE)
+        self.on_reconnect: Callable[[], Awaitable[None]] | None = None
+        """Called when the subscription is back after an outage (read everything again)."""
+
+    @property
+    def healthy(self) -> bool:
+        return self._healthy
+
+    async def start(self, handler: Handler) -> None:
+        self._handler = handler
+        try:
+            await self.redis.ping()
+        except Exception as e:
+            raise BusError(f"Redis at {_where(self.url)} is unreachable: {e}") from None
+        self._listener = asyncio.get_running_loop().create_task(self._listen())
+
+    async def stop(self) -> None:
+        if self._listener is not None:
+            self._listener.cancel()
+            with contextlib.suppress(BaseException):
+                await self._listener
+        with contextlib.suppress(Exception):
+            await self.redis.aclose()
+
+    async def _listen(self) -> None:
+        """Follow every table's channel; after an outage, resubscribe and ask for a reload."""
+        backoff = 0.2
+        first = True
+        while True:
+            pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
+            try:
+                await pubsub.psubscribe(CHANNEL + "*")
+                if not first:
+                    log.warning("the bus is back: reading the tables again")
+                    if self.on_reconnect is not None:
+                        await self.on_reconnect()
+                first = False
+                self._healthy = True
+                backoff = 0.2
+                async for msg in pubsub.listen():
+                    if msg.get("type") != "pmessage":
+                        continue
+                    await self._deliver(msg)
+            except asyncio.CancelledError:
+                with contextlib.suppress(BaseException):
+                    await pubsub.aclose()
+                raise
+            except Exception as e:
+                if self._healthy:
+                    log.warning("the bus is unreachable (%s); retrying", type(e).__name__)
+                self._healthy = False
+                first = False
+                with contextlib.suppress(BaseException):
+                    await pubsub.aclose()
+                await asyncio.sleep(backoff)
+                backoff = min(backoff * 2, 5.0)
+
+    async def _deliver(self, msg: dict[str, Any]) -> None:
+        channel = msg["channel"].decode() if isinstance(msg["channel"], bytes) else msg["channel"]
+        try:
+            event = json.loads(msg["data"])
+        except (ValueError, TypeError):
+            return
+        if not isinstance(event, dict) or event.get("from") == self.process:
+            return
+        assert self._handler is not None
+        try:
+            await self._handler(channel.removeprefix(CHANNEL), event)
+        except Exception:
+            log.exception("a bus event for %s failed", channel)
+
+    async def publish(self, table_id: str, event: dict[str, Any]) -> None:
+        try:
+            await self.redis.publish(
+                CHANNEL + table_id, json.dumps({**event, "from": self.process})
+            )
+        except Exception as e:
+            self._healthy = False
+            raise BusError(f"publish failed: {type(e).__name__}") from None
+
+    async def set_presence(self, table_id: str, seats: list[int], clients: int) -> None:
+        key = PRESENCE + table_id
+        try:
+            if clients:
+                value = json.dumps({"seats": seats, "clients": clients, "at": time.time()})
+                async with self.redis.pipeline(transaction=False) as p:
+                    p.hset(key, self.process, value)
+                    p.expire(key, int(PRESENCE_TTL * 4))
+                    await p.execute()
+            else:
+                await self.redis.hdel(key, self.process)
+        except Exception as e:
+            self._healthy = False
+            raise BusError(f"presence failed: {type(e).__name__}") from None
+
+    async def presence(self, table_id: str) -> tuple[set[int], int]:
+        try:
+            entries = await self.redis.hgetall(PRESENCE + table_id)
+        except Exception as e:
+            self._healthy = False
+            raise BusError(f"presence failed: {type(e).__name__}") from None
+        seats: set[int] = set()
+        clients = 0
+        now = time.time()
+        for proc, raw in entries.items():
+            if (proc.decode() if isinstance(proc, bytes) else proc) == self.process:
+                continue
+            try:
+                entry = json.loads(raw)
+                if now - float(entry["at"]) > PRESENCE_TTL:
+                    continue
+                seats.update(int(s) for s in entry["seats"])
+                clients += int(entry["clients"])
+            except (ValueError, TypeError, KeyError):
+                continue
+        return seats, clients
+
+    async def lease(self, table_id: str, ttl: float) -> bool:
+        try:
+            got = await self._renew(keys=[LEASE + table_id], args=[self.process, int(ttl * 1000)])
+        except Exception as e:
+            self._healthy = False
+            raise BusError(f"lease failed: {type(e).__name__}") from None
+        return bool(got)
+
+    async def release(self, table_id: str) -> None:
+        with contextlib.suppress(Exception):
+            await self._release(keys=[LEASE + table_id], args=[self.process])
+
+
+def _where(url: str) -> str:
+    """A Redis URL without its password, for messages."""
+    return url.split("@")[-1]

@@ -1,0 +1,296 @@
+"""Who computes and stores the bots' moves: a pool in this process, or workers on Redis.
+
+A table's driver (the one process holding its lease) decides *that* a bot moves now — a bot's
+seat, a stand-in for an absent player, a turn timeout — and hands a :class:`MoveJob` (table,
+version, seat, spec, why) to one of two implementations of one interface:
+
+* :class:`LocalWorkers` — without ``--redis``: the move is computed by this process's
+  :class:`~torampu.web.bots.BotPool` (worker processes) and stored by the driver;
+* :class:`RedisWorkers` — with ``--redis``: the job goes on the Redis stream
+  ``torampu:bot-jobs``; ``torampu worker`` processes (any number, on any machine) take jobs
+  through the consumer group ``torampu-bots``, rebuild the game from the database, compute the
+  move in their own pool, store it with the version check, publish it on the bus, and only then
+  acknowledge the job. A job whose worker died stays pending and is claimed by another worker
+  after ``reclaim_after`` seconds (``XAUTOCLAIM``); the version check makes a move that two
+  workers computed count once. The driver waits for the table to move and asks again (the same
+  job) if it has not after ``job_timeout``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import secrets
+import signal
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Protocol
+
+import torampu
+from torampu.match import Match
+from torampu.web.bots import BotJob, BotPool
+from torampu.web.store import StaleVersion, Store, StoreError
+
+if TYPE_CHECKING:
+    from torampu.web.rooms import Lobby, Room
+
+log = logging.getLogger("torampu.web")
+
+STREAM = "torampu:bot-jobs"
+GROUP = "torampu-bots"
+JOB = "torampu:job:"
+"""``torampu:job:<table>:<version>``: set while a job for that move is queued (no duplicates)."""
+
+
+@dataclass(frozen=True)
+class MoveJob:
+    """A move the server makes: at ``table`` at ``version``, for ``seat``, by the bot ``spec``;
+    ``by`` is why (``bot``, ``away``, ``timeout``)."""
+
+    table: str
+    version: int
+    seat: int
+    spec: str
+    by: str
+
+    def fields(self) -> dict[str, str]:
+        return {
+            "table": self.table,
+            "version": str(self.version),
+            "seat": str(self.seat),
+            "spec": self.spec,
+            "by": self.by,
+        }
+
+    @classmethod
+    def from_fields(cls, raw: dict[Any, Any]) -> MoveJob:
+        f = {_text(k): _text(v) for k, v in raw.items()}
+        return cls(f["table"], int(f["version"]), int(f["seat"]), f["spec"], f["by"])
+
+
+def _text(x: Any) -> str:
+    return x.decode() if isinstance(x, bytes) else str(x)
+
+
+def bot_seed(table_seed: int, seat: int, version: int) -> int:
+    """The seed of a bot's move: the same table, seat and version give the same move, whichever
+    process computes it."""
+    return (table_seed ^ (seat * 7919 + 1) ^ (version * 104_729)) & (2**63 - 1)
+
+
+def status_after(m: Match, action: str) -> tuple[str, int | None]:
+    """A table's status once ``action`` (legal) is played — ``over`` if it ends the match — and
+    its games played if that action finishes a game (else ``None``)."""
+    g = m.game.clone()
+    g.play(action)
+    if not g.is_over:
+        return "playing", None
+    played = m.games_played + 1
+    return ("over" if played >= m.games_total else "playing"), played
+
+
+class Workers(Protocol):
+    async def move(self, lobby: Lobby, room: Room, job: MoveJob) -> None:
+        """Have the move of ``job`` made (or return once it is no longer wanted)."""
+        ...
+
+    async def close(self) -> None: ...
+
+
+class LocalWorkers:
+    """Moves computed by this process's bot pool, stored by the driver."""
+
+    def __init__(self, pool: BotPool) -> None:
+        self.pool = pool
+
+    async def move(self, lobby: Lobby, room: Room, job: MoveJob) -> None:
+        m = room.match
+        assert m is not None
+        bot = BotJob(
+            job.spec,
+            room.table.game,
+            bot_seed(room.table.seed, job.seat, job.version),
+            m.view(job.seat),
+            m.legal_actions(),
+        )
+        answer = await self.pool.move(bot)
+        if room.version != job.version:
+            return  # the table moved on while the bot thought
+        from torampu.web.rooms import ActError
+
+        try:
+            await lobby.act(room, job.seat, answer.action, job.version, job.by)
+        except ActError as e:
+            log.info("table %s: the bot's move was refused: %s", room.id, e)
+            await asyncio.sleep(1.0 if e.code == "storage_unavailable" else 0.05)
+
+    async def close(self) -> None:
+        return None
+
+
+class RedisWorkers:
+    """Moves queued on the Redis stream for ``torampu worker`` processes."""
+
+    def __init__(self, redis: Any, job_timeout: float = 30.0) -> None:
+        self.redis = redis
+        self.job_timeout = job_timeout
+
+    async def move(self, lobby: Lobby, room: Room, job: MoveJob) -> None:
+        key = f"{JOB}{job.table}:{job.version}"
+        try:
+            if await self.redis.set(key, job.seat, nx=True, ex=max(1, int(self.job_timeout))):
+                await self.redis.xadd(STREAM, job.fields(), maxlen=100_000, approximate=True)
+        except Exception as e:
+            log.warning("table %s: the bot job was not queued (%s)", room.id, type(e).__name__)
+            await asyncio.sleep(1.0)
+            return
+        end = asyncio.get_running_loop().time() + self.job_timeout
+        while room.version == job.version and room.match is not None:
+            left = end - asyncio.get_running_loop().time()
+            if left <= 0:
+                log.warning(
+                    "table %s: no worker made the move of version %s in %.0f s",
+                    room.id,
+                    job.version,
+                    self.job_timeout,
+                )
+                return
+            room.changed.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(room.changed.wait(), min(left, 2.0))
+
+    async def close(self) -> None:
+        return None
+
+
+# ---------------------------------------------------------------------- the worker process
+class Worker:
+    """``torampu worker``: takes bot jobs from the stream, makes and stores the moves."""
+
+    def __init__(
+        self,
+        store: Store,
+        redis_url: str,
+        processes: int = 1,
+        reclaim_after: float = 15.0,
+        name: str | None = None,
+    ) -> None:
+        import redis.asyncio as aioredis
+
+        from torampu.web.bus import RedisBus
+
+        self.store = store
+        self.redis: Any = aioredis.from_url(redis_url, socket_timeout=10, socket_connect_timeout=3)
+        self.bus = RedisBus(redis_url)
+        self.pool = BotPool(processes)
+        self.processes = max(1, processes)
+        self.reclaim_after = reclaim_after
+        self.name = name or f"worker-{secrets.token_hex(3)}"
+        self.db = ThreadPoolExecutor(2, thread_name_prefix="torampu-worker-db")
+        self.done = 0
+        self._stop = asyncio.Event()
+
+    async def _db(self, fn: Callable[..., Any], *args: Any) -> Any:
+        return await asyncio.get_running_loop().run_in_executor(self.db, lambda: fn(*args))
+
+    async def run(self) -> None:
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            with contextlib.suppress(NotImplementedError, RuntimeError):
+                loop.add_signal_handler(sig, self._stop.set)
+        try:
+            await self.redis.xgroup_create(STREAM, GROUP, id="0", mkstream=True)
+        except Exception as e:
+            if "BUSYGROUP" not in str(e):
+                raise
+        slots = asyncio.Semaphore(self.processes)
+        tasks: set[asyncio.Task[None]] = set()
+        log.warning("worker %s: taking bot jobs (%d at a time)", self.name, self.processes)
+        try:
+            while not self._stop.is_set():
+                try:
+                    entries = await self._take()
+                except Exception as e:
+                    log.warning(
+                        "worker %s: Redis unreachable (%s); retrying", self.name, type(e).__name__
+                    )
+                    await asyncio.sleep(1.0)
+                    continue
+                for entry_id, fields in entries:
+                    await slots.acquire()
+                    t = loop.create_task(self._handle(entry_id, fields))
+                    t.add_done_callback(lambda _t: slots.release())
+                    tasks.add(t)
+                    t.add_done_callback(tasks.discard)
+        finally:
+            for t in list(tasks):
+                t.cancel()
+            self.pool.close()
+            self.db.shutdown(wait=False)
+            with contextlib.suppress(Exception):
+                await self.redis.aclose()
+            await self.bus.stop()
+
+    async def _take(self) -> list[tuple[Any, dict[Any, Any]]]:
+        """Jobs whose worker died (pending past ``reclaim_after``), then new ones."""
+        claimed = await self.redis.xautoclaim(
+            STREAM, GROUP, self.name, int(self.reclaim_after * 1000), "0-0", count=self.processes
+        )
+        out = [e for e in claimed[1] if e and e[1]]
+        if out:
+            return out
+        fresh = await self.redis.xreadgroup(
+            GROUP, self.name, {STREAM: ">"}, count=self.processes, block=1000
+        )
+        return [e for _stream, entries in fresh for e in entries]
+
+    async def _handle(self, entry_id: Any, fields: dict[Any, Any]) -> None:
+        try:
+            job = MoveJob.from_fields(fields)
+            await self._make(job)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("worker %s: job %s failed", self.name, entry_id)
+        with contextlib.suppress(Exception):
+            await self.redis.xack(STREAM, GROUP, entry_id)
+
+    async def _make(self, job: MoveJob) -> None:
+        table = await self._db(self.store.table, job.table)
+        if table is None or table.version != job.version or table.status != "playing":
+            return  # the move was made (or the table is gone): nothing to do
+        actions = await self._db(self.store.actions, job.table)
+        m = torampu.new_match(table.game, table.rules, games=table.games, seed=table.seed)
+        for a in actions:
+            m.play(a.action)
+        if m.is_over or m.to_play != job.seat:
+            return
+        bot = BotJob(
+            job.spec,
+            table.game,
+            bot_seed(table.seed, job.seat, job.version),
+            m.view(job.seat),
+            m.legal_actions(),
+        )
+        answer = await self.pool.move(bot)
+        status, played = status_after(m, answer.action)
+        try:
+            await self._db(
+                self.store.append_action,
+                job.table,
+                job.version,
+                job.seat,
+                answer.action,
+                job.by,
+                status,
+                played,
+            )
+        except StaleVersion:
+            return  # another worker (or the driver) stored this move first
+        except StoreError:
+            raise
+        self.done += 1
+        with contextlib.suppress(Exception):
+            await self.bus.publish(job.table, {"kind": "action", "version": job.version + 1})
