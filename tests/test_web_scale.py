@@ -1,0 +1,448 @@
+"""The scaled-out table: several ``torampu serve`` processes and ``torampu worker`` s on one
+PostgreSQL database and one Redis (issue: "One community, many processes").
+
+Every test runs real processes: two web servers (``--redis``) and one or two workers, on a fresh
+PostgreSQL database (127.0.0.1:5432) and a Redis of its own (``redis-server`` on a free port when
+the binary is installed, so that a test can stop and restart it; else the one at
+127.0.0.1:6379, database 15). Outside CI a missing service skips these tests, saying so; in CI
+(``CI`` set) it fails them.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from websockets.sync.client import connect
+
+import torampu
+from web_helpers import postgres_database
+
+pytestmark = pytest.mark.timeout(300) if hasattr(pytest.mark, "timeout") else []
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _need(what: str, why: str) -> None:
+    if os.environ.get("CI"):
+        pytest.fail(f"{what} is needed in CI: {why}")
+    pytest.skip(f"{what} is not available here (outside CI): {why}")
+
+
+class RedisServer:
+    """A redis-server of the test's own, which it may stop and start again."""
+
+    def __init__(self, tmp: Path) -> None:
+        self.port = _free_port()
+        self.tmp = tmp
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    def start(self) -> None:
+        self.proc = subprocess.Popen(
+            ["redis-server", "--port", str(self.port), "--save", "", "--appendonly", "no",
+             "--dir", str(self.tmp), "--bind", "127.0.0.1"],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", self.port)):
+                return
+            time.sleep(0.05)
+        raise RuntimeError("redis-server did not start")
+
+    def stop(self) -> None:
+        if self.proc is not None:
+            self.proc.kill()
+            self.proc.wait(10)
+            self.proc = None
+
+
+@pytest.fixture
+def redis_server(tmp_path: Path) -> Iterator[RedisServer]:
+    if shutil.which("redis-server") is None:
+        _need("redis-server", "these tests run a Redis of their own")
+    r = RedisServer(tmp_path)
+    r.start()
+    try:
+        yield r
+    finally:
+        r.stop()
+
+
+@pytest.fixture
+def pg() -> Iterator[str]:
+    with postgres_database() as url:
+        yield url
+
+
+def _torampu() -> list[str]:
+    exe = Path(sys.executable).parent / "torampu"
+    return [str(exe)] if exe.exists() else [sys.executable, "-m", "torampu.cli"]
+
+
+def _get(url: str, timeout: float = 5) -> Any:
+    with urllib.request.urlopen(url, timeout=timeout) as r:
+        return json.loads(r.read())
+
+
+def _post(url: str, body: Any, token: str | None = None) -> tuple[int, Any]:
+    req = urllib.request.Request(url, data=json.dumps(body).encode(), method="POST")
+    req.add_header("Content-Type", "application/json")
+    if token:
+        req.add_header("Authorization", f"Bearer {token}")
+    try:
+        with urllib.request.urlopen(req, timeout=20) as r:
+            return r.status, json.loads(r.read())
+    except urllib.error.HTTPError as e:
+        return e.code, json.loads(e.read())
+
+
+class Proc:
+    """``torampu serve`` or ``torampu worker`` as a subprocess, its output in a file."""
+
+    def __init__(self, args: list[str], log: Path) -> None:
+        self.log_path = log
+        self.log = open(log, "wb")  # noqa: SIM115 - closed in stop()
+        self.proc = subprocess.Popen([*_torampu(), *args], stdout=self.log, stderr=subprocess.STDOUT)
+
+    def output(self) -> str:
+        self.log.flush()
+        return self.log_path.read_text(errors="replace")
+
+    def kill(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGKILL)
+            self.proc.wait(10)
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(15)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(5)
+        self.log.close()
+
+
+class Web(Proc):
+    def __init__(self, tmp: Path, name: str, pg: str, redis: str, *extra: str) -> None:
+        self.port = _free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        super().__init__(
+            ["serve", "--port", str(self.port), "--database", pg, "--redis", redis,
+             "--bot-delay", "0.05", "--lease-ttl", "2", "--job-timeout", "8",
+             "--away-timeout", "600", "--create-rate", "100", *extra],
+            tmp / f"{name}.log",
+        )
+
+    def wait(self) -> dict[str, Any]:
+        deadline = time.monotonic() + 40
+        while True:
+            with contextlib.suppress(OSError, ValueError):
+                h = _get(f"{self.base}/api/health", 2)
+                if h.get("bus") == "ok":
+                    return dict(h)
+            if self.proc.poll() is not None or time.monotonic() > deadline:
+                pytest.fail(f"torampu serve did not start:\n{self.output()}")
+            time.sleep(0.1)
+
+    @property
+    def ws(self) -> str:
+        return f"ws://127.0.0.1:{self.port}"
+
+
+def _worker(tmp: Path, name: str, pg: str, redis: str, *extra: str) -> Proc:
+    return Proc(
+        ["worker", "--database", pg, "--redis", redis, "--name", name,
+         "--reclaim-after", "2", *extra],
+        tmp / f"{name}.log",
+    )
+
+
+@contextlib.contextmanager
+def cluster(tmp: Path, pg: str, redis: str, workers: int = 1) -> Iterator[list[Any]]:
+    webs = [Web(tmp, "a", pg, redis), Web(tmp, "b", pg, redis)]
+    ws = [_worker(tmp, f"w{i + 1}", pg, redis) for i in range(workers)]
+    try:
+        for w in webs:
+            w.wait()
+        yield [*webs, *ws]
+    finally:
+        for p in [*webs, *ws]:
+            p.stop()
+
+
+def _table(web: Web, game: str = "napoleon", seats: list[str] | None = None,
+           **body: Any) -> tuple[str, str]:
+    status, r = _post(f"{web.base}/api/tables", {"game": game, "games": 1, "seats": seats, **body})
+    assert status == 201, r
+    return r["table"]["id"], r["host_token"]
+
+
+class Player(threading.Thread):
+    """A person at one seat (or a spectator, ``token`` None) on one server: plays the first
+    legal action whenever it may, records every snapshot version it sees, and moves to another
+    server when its connection breaks (``fallbacks``)."""
+
+    def __init__(self, servers: list[Web], tid: str, token: str | None) -> None:
+        super().__init__(daemon=True)
+        self.servers = servers
+        self.tid = tid
+        self.token = token
+        self.versions: list[int] = []
+        self.final: dict[str, Any] | None = None
+        self.errors: list[Any] = []
+        self.reconnects = 0
+
+    def run(self) -> None:
+        deadline = time.monotonic() + 150
+        at = 0
+        while time.monotonic() < deadline and self.final is None:
+            server = self.servers[at % len(self.servers)]
+            try:
+                self._play(server, deadline)
+            except Exception as e:  # a server killed under us: go to the next one
+                self.errors.append(repr(e))
+                self.reconnects += 1
+                at += 1
+                time.sleep(0.3)
+
+    def _play(self, server: Web, deadline: float) -> None:
+        with connect(f"{server.ws}/ws/tables/{self.tid}", open_timeout=10) as ws:
+            ws.send(json.dumps({"type": "hello", "token": self.token}))
+            acted = -1
+            while time.monotonic() < deadline:
+                msg = json.loads(ws.recv(timeout=30))
+                if msg["type"] == "error":
+                    if msg["code"] not in ("stale_version", "not_your_turn"):
+                        self.errors.append(msg)
+                    continue
+                if msg["type"] != "snapshot":
+                    continue
+                self.versions.append(msg["version"])
+                if msg["table"]["status"] == "over":
+                    self.final = msg
+                    return
+                if msg["legal"] and msg["version"] != acted:
+                    acted = msg["version"]
+                    act = {"type": "act", "action": msg["legal"][0], "version": msg["version"]}
+                    ws.send(json.dumps(act))
+
+
+def _record(web: Web, tid: str) -> dict[str, Any]:
+    return dict(_get(f"{web.base}/api/tables/{tid}/record"))
+
+
+# ---------------------------------------------------------------------------------- tests
+def test_two_processes_and_a_worker_play_one_table_each_client_seeing_every_move(
+    tmp_path: Path, pg: str, redis_server: RedisServer
+) -> None:
+    with cluster(tmp_path, pg, redis_server.url) as (a, b, _w):
+        tid, host = _table(a, "napoleon", rules="classic")
+        toks = []
+        for seat, web in ((0, a), (1, b)):  # a token issued by one process works on the other
+            status, r = _post(f"{web.base}/api/tables/{tid}/join", {"name": f"P{seat}", "seat": seat})
+            assert status == 200, r
+            toks.append(r["token"])
+        status, r = _post(f"{b.base}/api/tables/{tid}/start", {"fill": "heuristic"}, host)
+        assert status == 200, r
+        p0, p1 = Player([a], tid, toks[1]), Player([b], tid, toks[0])  # crossed on purpose
+        watch_a, watch_b = Player([a], tid, None), Player([b], tid, None)
+        for p in (p0, p1, watch_a, watch_b):
+            p.start()
+        for p in (p0, p1, watch_a, watch_b):
+            p.join(160)
+            assert p.final is not None, (p.errors, p.versions[-5:])
+            assert not p.errors, p.errors
+        final = p0.final["version"]  # type: ignore[index]
+        for p in (p0, p1, watch_a, watch_b):
+            assert p.final["version"] == final  # type: ignore[index]
+            seen = set(p.versions)
+            # live: each client saw nearly every version as it happened, not a jump at the end
+            assert len(seen & set(range(1, final + 1))) >= 0.8 * final, (len(seen), final)
+        assert watch_a.final["view"] == watch_b.final["view"]  # type: ignore[index]
+        rec = _record(a, tid)
+        assert torampu.replay_match(rec).is_over and rec == _record(b, tid)
+
+
+def test_killing_the_driving_process_hands_the_table_to_the_other(
+    tmp_path: Path, pg: str, redis_server: RedisServer
+) -> None:
+    import redis
+
+    r = redis.Redis.from_url(redis_server.url)
+    with cluster(tmp_path, pg, redis_server.url) as (a, b, _w):
+        procs = {a.wait()["process"]: a, b.wait()["process"]: b}
+        tid, host = _table(a, "napoleon", rules="classic", games=2)
+        status, j = _post(f"{a.base}/api/tables/{tid}/join", {"name": "Aki", "seat": 0})
+        _post(f"{a.base}/api/tables/{tid}/start", {"fill": "heuristic"}, host)
+        human = Player([a, b], tid, j["token"])
+        watchers = [Player([a], tid, None), Player([b], tid, None)]
+        human.start()
+        for w in watchers:
+            w.start()
+        deadline = time.monotonic() + 20
+        while len(human.versions) < 3 or human.versions[-1] < 15:
+            assert time.monotonic() < deadline, human.versions
+            time.sleep(0.05)
+        holder = r.get(f"torampu:lease:{tid}")
+        assert holder is not None
+        driver = procs[holder.decode()]
+        other = b if driver is a else a
+        driver.kill()  # mid-game, without a chance to release its lease
+        human.join(160)
+        assert human.final is not None, (human.errors, human.versions[-5:])
+        assert r.get(f"torampu:lease:{tid}") in (None, other.wait()["process"].encode())
+        rec = _record(other, tid)
+        m = torampu.replay_match(rec)
+        assert m.is_over and m.games_played == 2
+
+
+def test_a_worker_killed_in_the_middle_of_a_bot_move_has_the_move_made_once(
+    tmp_path: Path, pg: str, redis_server: RedisServer
+) -> None:
+    import redis
+
+    r = redis.Redis.from_url(redis_server.url)
+    with cluster(tmp_path, pg, redis_server.url, workers=2) as (a, _b, w1, w2):
+        workers = {"w1": w1, "w2": w2}
+        tid, host = _table(a, "nap", seats=["ismcts:think=1"] * 4)
+        watcher = Player([a], tid, None)
+        assert _post(f"{a.base}/api/tables/{tid}/start", {}, host)[0] == 200
+        watcher.start()
+        killed = None
+        deadline = time.monotonic() + 30
+        while killed is None:
+            assert time.monotonic() < deadline, "no worker took a job"
+            with contextlib.suppress(Exception):
+                for entry in r.xpending_range("torampu:bot-jobs", "torampu-bots", "-", "+", 10):
+                    name = entry["consumer"].decode()
+                    if name in workers:
+                        killed = name
+                        version = int(_get(f"{a.base}/api/tables/{tid}")["version"])
+                        workers[name].kill()
+                        break
+            time.sleep(0.02)
+        watcher.join(160)
+        assert watcher.final is not None, (watcher.errors, watcher.versions[-5:])
+        rec = _record(a, tid)
+        actions = [x for g in rec["records"] for x in g["actions"]]
+        assert len(actions) > version and actions[version]["seat"] is not None
+        assert torampu.replay_match(rec).is_over  # every move exactly once, in turn
+        survivor = workers["w2" if killed == "w1" else "w1"]
+        assert "taking bot jobs" in survivor.output()
+
+
+def test_simultaneous_starts_and_seat_changes_on_two_processes_give_one_result(
+    tmp_path: Path, pg: str, redis_server: RedisServer
+) -> None:
+    with cluster(tmp_path, pg, redis_server.url) as (a, b, _w):
+        for _round in range(3):
+            tid, host = _table(a, "napoleon")
+            for seat in (0, 1, 2):
+                _post(f"{a.base}/api/tables/{tid}/join", {"name": f"P{seat}", "seat": seat})
+            results: list[int] = []
+
+            def start(web: Web, tid: str = tid, host: str = host) -> None:
+                results.append(_post(f"{web.base}/api/tables/{tid}/start",
+                                     {"fill": "random"}, host)[0])
+
+            threads = [threading.Thread(target=start, args=(w,)) for w in (a, b)]
+            for t in threads:
+                t.start()
+            for t in threads:
+                t.join(30)
+            assert sorted(results) == [200, 409], results
+            for web in (a, b):
+                seats = _get(f"{web.base}/api/tables/{tid}")["seats"]
+                assert [s["kind"] for s in seats] == ["human"] * 3 + ["bot"] * 2, seats
+        # two seat changes at once on the two processes: one wins, both show the same
+        tid, host = _table(a, "napoleon")
+        outcomes: list[int] = []
+
+        def change(web: Web, body: dict[str, Any]) -> None:
+            outcomes.append(_post(f"{web.base}/api/tables/{tid}/seats/3", body, host)[0])
+
+        threads = [
+            threading.Thread(target=change, args=(a, {"bot": "heuristic"})),
+            threading.Thread(target=change, args=(b, {"bot": "random"})),
+        ]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(30)
+        assert outcomes == [200, 200]
+        time.sleep(0.5)
+        shown = {_get(f"{w.base}/api/tables/{tid}")["seats"][3]["bot"] for w in (a, b)}
+        assert len(shown) == 1 and shown <= {"heuristic", "random"}
+
+
+def test_redis_down_gives_clear_errors_loses_no_action_and_play_resumes(
+    tmp_path: Path, pg: str, redis_server: RedisServer
+) -> None:
+    with cluster(tmp_path, pg, redis_server.url) as (a, b, _w):
+        tid, host = _table(a, "napoleon", rules="classic")
+        toks = [
+            _post(f"{a.base}/api/tables/{tid}/join", {"name": f"P{s}", "seat": s})[1]["token"]
+            for s in range(5)
+        ]
+        assert _post(f"{a.base}/api/tables/{tid}/start", {}, host)[0] == 200
+        # five people, so no bot (and no worker) is needed while Redis is down
+        redis_server.stop()
+        deadline = time.monotonic() + 15
+        while _get(f"{a.base}/api/health").get("bus") != "unavailable":
+            assert time.monotonic() < deadline
+            time.sleep(0.2)
+        h = _get(f"{a.base}/api/health")
+        assert h["status"] == "degraded" and "6379" not in json.dumps(h)
+        stored: list[str] = []
+        with connect(f"{a.ws}/ws/tables/{tid}") as ws:
+            ws.send(json.dumps({"type": "hello", "token": toks[1]}))  # seat 1 bids first
+            snap = json.loads(ws.recv(timeout=10))
+            ws.send(json.dumps({"type": "act", "action": "pass", "version": snap["version"]}))
+            after = json.loads(ws.recv(timeout=10))
+            assert after["type"] == "snapshot" and after["version"] == snap["version"] + 1
+            stored.append("pass")
+        # the other process sees it from the database even before the bus is back
+        deadline = time.monotonic() + 15
+        while _get(f"{b.base}/api/tables/{tid}")["version"] < 1:
+            assert time.monotonic() < deadline, "b never caught up"
+            time.sleep(0.2)
+        redis_server.start()
+        deadline = time.monotonic() + 20
+        while _get(f"{b.base}/api/health").get("bus") != "ok":
+            assert time.monotonic() < deadline
+            time.sleep(0.2)
+        players = [Player([a if s % 2 else b], tid, toks[s]) for s in range(5)]
+        for p in players:
+            p.start()
+        for p in players:
+            p.join(160)
+            assert p.final is not None, (p.errors, p.versions[-5:])
+        rec = _record(b, tid)
+        assert rec["records"][0]["actions"][0]["action"] == "pass"
+        assert torampu.replay_match(rec).is_over
