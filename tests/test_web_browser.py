@@ -5,119 +5,46 @@ plays a whole one-game match by clicking legal cards and buttons; the result pan
 scores the API reports. (b) Two browser contexts share a table; both see the turns move and
 neither page ever shows the other player's hand.
 
-Skipped when /usr/bin/chromium is missing outside CI; in CI (``CI`` set) that is a failure.
+Every page is served with the strict Content-Security-Policy (Trusted Types required): a script
+error or a CSP violation on any page fails the test. Skipped when /usr/bin/chromium is missing
+outside CI; in CI (``CI`` set) that is a failure.
 Screenshots go to ``artifacts/web/``.
 """
 
 from __future__ import annotations
 
-import json
-import os
-import shutil
-import socket
-import subprocess
-import sys
 import time
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-CHROMIUM = Path("/usr/bin/chromium")
-ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
+from browser_helpers import chromium, get, new_page, problems, require_chromium, serve
+
 SHOTS = Path(__file__).resolve().parent.parent / "artifacts" / "web"
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 900}
 
-if not CHROMIUM.exists():
-    if os.environ.get("CI"):
-        pytest.fail(f"{CHROMIUM} is missing in CI", pytrace=False)
-    pytest.skip(f"{CHROMIUM} is missing (outside CI)", allow_module_level=True)
-
-sync_api = pytest.importorskip("playwright.sync_api")
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def _get(url: str) -> Any:
-    with urllib.request.urlopen(url, timeout=5) as r:
-        return json.loads(r.read())
-
-
-def _torampu() -> list[str]:
-    exe = Path(sys.executable).parent / "torampu"
-    if exe.exists():
-        return [str(exe)]
-    found = shutil.which("torampu")
-    assert found, "the torampu command is not installed"
-    return [found]
+sync_api = require_chromium()
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    port = _free_port()
-    data = tmp_path_factory.mktemp("web-data")
-    cmd = [*_torampu(), "serve", "--port", str(port), "--data-dir", str(data)]
-    proc = subprocess.Popen(
-        [*cmd, "--bot-delay", "0.05"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT
-    )
-    base = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 20
-        while True:
-            try:
-                if _get(f"{base}/api/health")["status"] == "ok":
-                    break
-            except OSError:
-                pass
-            if proc.poll() is not None or time.monotonic() > deadline:
-                out = proc.stdout.read().decode() if proc.stdout else ""
-                pytest.fail(f"torampu serve did not start: {out}")
-            time.sleep(0.1)
+    with serve(tmp_path_factory.mktemp("web-data")) as base:
         yield base
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
 
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
     SHOTS.mkdir(parents=True, exist_ok=True)
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        try:
-            yield b
-        finally:
-            b.close()
+    with chromium(sync_api) as b:
+        yield b
 
 
 def _page(browser: Any, viewport: dict[str, int], lang: str = "en") -> Any:
-    ctx = browser.new_context(viewport=viewport)
-    ctx.add_init_script(f"localStorage.setItem('torampu.lang', '{lang}')")
-    page = ctx.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.errors = errors
-    page.set_default_timeout(15000)
-    return page
+    """A page whose script errors and Content-Security-Policy violations the tests check."""
+    return new_page(browser, viewport, lang)
 
 
 def _create_table(page: Any, base: str, players: int = 5) -> str:
@@ -213,7 +140,7 @@ def test_play_a_whole_game_by_clicking(server: str, browser: Any) -> None:
     assert moves >= 10, "seat 0 played at least its ten cards"
     page.wait_for_selector("#result [data-score-seat]")
     page.screenshot(path=str(SHOTS / "napoleon-result.png"), full_page=True)
-    games = _get(f"{server}/api/tables/{table_id}/games")["games"]
+    games = get(f"{server}/api/tables/{table_id}/games")["games"]
     assert len(games) == 1
     shown = [int(page.locator(f"#result [data-score-seat='{s}']").inner_text()) for s in range(5)]
     assert shown == games[0]["result"]["scores"]
@@ -227,7 +154,7 @@ def test_play_a_whole_game_by_clicking(server: str, browser: Any) -> None:
     page.keyboard.press("ArrowRight")
     assert page.locator("#replay-step").inner_text().startswith("Step 2")
     page.screenshot(path=str(SHOTS / "replay.png"), full_page=True)
-    assert not page.errors, page.errors
+    assert not problems(page), problems(page)
 
 
 def _hand_in_dom(page: Any) -> list[str]:
@@ -291,6 +218,5 @@ def test_two_players_share_a_table(server: str, browser: Any) -> None:
     other.wait_for_selector("#felt [data-seat='1']")
     assert _own_hand(other)[0] == 1
     assert "#seat=" not in other.url
-    assert not host.errors and not guest.errors and not other.errors, (
-        host.errors + guest.errors + other.errors
-    )
+    found = problems(host) + problems(guest) + problems(other)
+    assert not found, found

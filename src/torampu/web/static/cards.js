@@ -1,5 +1,9 @@
 // Playing cards drawn as SVG: corner indices, pips for 2-10, framed court cards, the joker,
 // and a card back. Cards are named as the engine names them: "AS", "TD", "2C", "JK".
+// The drawings are SVG markup built only from the fixed tables below: a card name is checked
+// with isCard() before it is drawn, so no text from the server ever reaches the markup.
+
+import { svgElement } from "./dom.js";
 
 const SUIT_PATHS = {
   S:
@@ -62,9 +66,10 @@ export function cardText(name) {
   return `${RANK_LABEL[rank] || rank}${SUIT_GLYPH[suit]}`;
 }
 
-/** Inline SVG markup of a suit symbol, for text (bids, trump). */
+/** Inline SVG markup of a suit symbol, for text (bids, trump); null for anything but S H D C. */
 export function suitIcon(suit, size = 14) {
-  if (!SUIT_PATHS[suit]) return `<span class="nt">NT</span>`;
+  if (!Object.hasOwn(SUIT_PATHS, suit)) return null;
+  size = Number(size) || 14;
   return (
     `<svg class="suit-icon" viewBox="0 0 100 100" width="${size}" height="${size}" ` +
     `aria-hidden="true"><path d="${SUIT_PATHS[suit]}" fill="${suitColor(suit)}"/></svg>`
@@ -124,9 +129,9 @@ const FRAME =
   '<rect x="0.75" y="0.75" width="58.5" height="82.5" rx="5" fill="#fff" stroke="#9a9a9a" ' +
   'stroke-width="1.5"/>';
 
-/** SVG markup of a card face (or the back for name "back" / null). */
+/** SVG markup of a card face; the back for "back", null or anything that is not a card name. */
 export function cardSVG(name) {
-  if (!name || name === "back") return backSVG();
+  if (!name || name === "back" || !isCard(String(name))) return backSVG();
   const { rank, suit } = parseCard(name);
   const label = cardLabel(name);
   const body =
@@ -160,4 +165,20 @@ export function cardLabel(name) {
   const { rank, suit } = parseCard(name);
   if (!suit) return "Joker";
   return `${RANK_WORD[rank] || rank} of ${SUIT_WORD[suit]}`;
+}
+
+/** The <svg> element of a card (the back for anything that is not a card name). */
+export function cardImage(name) {
+  return svgElement(cardSVG(name));
+}
+
+/** The <svg> element of the card back. */
+export function backImage() {
+  return svgElement(backSVG());
+}
+
+/** The <svg> element of a suit symbol (S H D C), or null. */
+export function suitImage(suit, size = 14) {
+  const svg = suitIcon(suit, size);
+  return svg && svgElement(svg);
 }

@@ -1,10 +1,10 @@
 // The table in play: seats around the felt with the current trick, the hand, the action bar.
 
 import { actionsForCard, extendable, matching, planActions } from "./actions.js";
-import { backSVG, cardSVG, parseCard } from "./cards.js";
-import { fill, h, markup } from "./dom.js";
+import { backImage, cardImage, parseCard } from "./cards.js";
+import { fill, h, svgElement } from "./dom.js";
 import { pick, t } from "./i18n.js";
-import { actionHTML, bidHTML, cardHTML, cardsHTML, suitHTML } from "./labels.js";
+import { actionNode, bidNode, cardsNode, suitNode } from "./labels.js";
 
 const TITLE_JA = { daifugo: "大富豪", fugo: "富豪", heimin: "平民", hinmin: "貧民", daihinmin: "大貧民" };
 const TITLE_EN = { daifugo: "Daifugo", fugo: "Fugo", heimin: "Heimin", hinmin: "Hinmin", daihinmin: "Daihinmin" };
@@ -24,6 +24,7 @@ export function seatName(table, seat) {
   return twins > 1 ? `${name} ${seat}` : name;
 }
 
+/** SVG markup of the bot icon (for svgElement / svgNode). */
 export const BOT_ICON =
   '<svg class="bot-icon" viewBox="0 0 16 16" width="13" height="13" aria-hidden="true">' +
   '<rect x="2.5" y="5" width="11" height="8.5" rx="2.2" fill="#44607f"/>' +
@@ -73,7 +74,7 @@ function seatBox(view, ctx, s, pos) {
   if (isOut(view, s)) classes.push("out");
   return h(
     "div",
-    { class: classes.join(" "), dataset: { seat: s }, style: `left:${pos.x}%;top:${pos.y}%` },
+    { class: classes.join(" "), dataset: { seat: s }, style: { left: `${pos.x}%`, top: `${pos.y}%` } },
     h(
       "div",
       { class: "seat-name" },
@@ -88,7 +89,7 @@ function seatBox(view, ctx, s, pos) {
 }
 
 function presence(info) {
-  if (info.kind === "bot") return h("span", { class: "pres bot", title: t("bot"), html: BOT_ICON });
+  if (info.kind === "bot") return h("span", { class: "pres bot", title: t("bot") }, svgElement(BOT_ICON));
   if (info.away) return h("span", { class: "pres away", title: t("away") }, "☾");
   const on = info.connected;
   return h("span", { class: `pres dot ${on ? "on" : "off"}`, title: on ? t("connected") : t("offline") });
@@ -100,7 +101,7 @@ function isOut(view, s) {
 
 function seatMeta(view, s) {
   const parts = [h("span", { class: "count", title: t("cardsLeft", { n: view.hand_sizes[s] }) },
-    markup(backSVG(), "mini-back"), String(view.hand_sizes[s]))];
+    h("span", { class: "mini-back" }, backImage()), String(view.hand_sizes[s]))];
   if (view.game === "napoleon") parts.push(h("span", { class: "honors", title: t("honors") }, `★${view.honor_counts?.[s] ?? 0}`));
   if (view.game === "nap") parts.push(h("span", { title: t("tricksWon") }, `✓${view.tricks_won?.[s] ?? 0}`));
   if (view.game === "hell") {
@@ -136,11 +137,11 @@ function bubble(view, s) {
     const mine = view.auction.filter((a) => a.seat === s);
     if (mine.length) {
       const last = mine[mine.length - 1].action;
-      text = last === "pass" ? t("pass") : bidHTML(last.split(" ")[1], view.game);
+      text = last === "pass" ? t("pass") : bidNode(last.split(" ")[1], view.game);
     }
   }
   if (view.game === "daifugo" && view.phase === "play" && (view.passed || []).includes(s)) text = t("pass");
-  return text == null ? null : markup(text, "bubble");
+  return text == null ? null : h("span", { class: "bubble" }, text);
 }
 
 function centre(view, ctx, n) {
@@ -159,19 +160,22 @@ function trickCard(c, ctx, n, winner) {
   const p = seatPosition(relative(c.seat, ctx, n), n);
   const x = 50 + (p.x - 50) * 0.42;
   const y = 50 + (p.y - 50) * 0.4;
-  return h("div", {
-    class: `trick-card ${winner ? "winner" : ""}`,
-    style: `left:${x}%;top:${y}%`,
-    dataset: { trickSeat: c.seat, trickCard: c.card },
-    html: cardSVG(c.card),
-  });
+  return h(
+    "div",
+    {
+      class: `trick-card ${winner ? "winner" : ""}`,
+      style: { left: `${x}%`, top: `${y}%` },
+      dataset: { trickSeat: c.seat, trickCard: c.card },
+    },
+    cardImage(c.card),
+  );
 }
 
 function centreInfo(view) {
   if (view.game === "napoleon" && view.contract)
-    return markup(`${t("contract")} ${bidHTML(view.contract, view.game)}`, "centre-info");
+    return h("span", { class: "centre-info" }, `${t("contract")} `, bidNode(view.contract, view.game));
   if (view.game === "hell" && view.upcard)
-    return h("div", { class: "centre-info upcard" }, markup(cardSVG(view.upcard), "mini-card"),
+    return h("div", { class: "centre-info upcard" }, h("span", { class: "mini-card" }, cardImage(view.upcard)),
       h("span", {}, t("upcard")));
   return null;
 }
@@ -180,7 +184,7 @@ function daifugoCentre(view, ctx) {
   const tb = view.table;
   const nodes = [];
   if (tb && tb.cards?.length) {
-    nodes.push(h("div", { class: "table-cards" }, tb.cards.map((c) => markup(cardSVG(c), "tcard"))));
+    nodes.push(h("div", { class: "table-cards" }, tb.cards.map((c) => h("span", { class: "tcard" }, cardImage(c)))));
     nodes.push(h("div", { class: "why" }, seatName(ctx.table, tb.by)));
   } else nodes.push(h("div", { class: "muted centre-info" }, t("tableEmpty")));
   const last = (view.log || []).at(-1);
@@ -194,15 +198,15 @@ export function daifugoFlags(view) {
   const out = [];
   if (view.revolution) out.push(h("span", { class: "flag rev" }, t("revolution")));
   if (view.eleven_back) out.push(h("span", { class: "flag" }, t("elevenBack")));
-  if (view.lock) out.push(markup(`${t("lock")} ${lockText(view.lock)}`, "flag lock"));
+  if (view.lock) out.push(h("span", { class: "flag lock" }, `${t("lock")} `, lockNodes(view.lock)));
   if (view.reversed) out.push(h("span", { class: "flag" }, t("reversed")));
   return out;
 }
 
-function lockText(lock) {
-  if (Array.isArray(lock)) return lock.map((s) => suitHTML(s)).join("");
-  if (typeof lock === "string") return lock.split("").map((s) => (/[SHDC]/.test(s) ? suitHTML(s) : s)).join("");
-  return "";
+function lockNodes(lock) {
+  if (Array.isArray(lock)) return lock.map((s) => suitNode(s));
+  if (typeof lock === "string") return lock.split("").map((s) => (/[SHDC]/.test(s) ? suitNode(s) : s));
+  return [];
 }
 
 // ------------------------------------------------------------------ the hand and the actions
@@ -235,9 +239,8 @@ function renderHand(el, view, ctx, ui, plan) {
       dataset: { card, index: i, legal: legal ? "1" : "0" },
       disabled: legal ? null : true,
       "aria-pressed": plan.mode === "select" ? String(selected) : null,
-      html: cardSVG(card),
       onclick: () => ctx.onCard(i, card, plan),
-    });
+    }, cardImage(card));
   });
   fill(el, cards);
   el.style.setProperty("--n", String(Math.max(hand.length, 1)));
@@ -268,9 +271,8 @@ function actionButton(raw, view, ctx, cls = "") {
     type: "button",
     class: `act ${cls}`,
     dataset: { action: raw },
-    html: actionHTML(raw, view.game),
     onclick: () => ctx.act(raw),
-  });
+  }, actionNode(raw, view.game));
 }
 
 function renderActions(el, view, ctx, ui, plan) {
@@ -296,7 +298,7 @@ function selectBar(view, ctx, ui, plan) {
   return h(
     "div",
     { class: "select-bar" },
-    h("span", { class: "hint" }, hint, " ", markup(cardsHTML(chosen), "chosen")),
+    h("span", { class: "hint" }, hint, " ", h("span", { class: "chosen" }, cardsNode(chosen))),
     h("div", { class: "row" }, buttons,
       chosen.length ? h("button", { type: "button", class: "act ghost", dataset: { clear: "1" }, onclick: () => ctx.clear() }, t("clear")) : null),
   );
@@ -329,12 +331,10 @@ function adjutantPicker(view, ctx, plan) {
         class: `act adj-card ${mine.has(a.cards[0]) ? "in-hand" : ""}`,
         dataset: { action: a.raw },
         title: a.cards[0],
-        html: cardSVG(a.cards[0]),
         onclick: () => ctx.act(a.raw),
-      }),
+      }, cardImage(a.cards[0])),
     )),
   );
   return h("div", { class: "adjutant-picker" }, h("div", { class: "hint" }, t("pickAdjutant")), rows);
 }
 
-export { cardHTML };

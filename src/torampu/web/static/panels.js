@@ -1,10 +1,10 @@
 // The side panels: contract and trump, auction, previous trick, honors, standings, the Hell
 // score sheet, the Daifugo log, the last game's result, finished games and unknown view keys.
 
-import { cardSVG } from "./cards.js";
-import { h, markup } from "./dom.js";
+import { cardImage } from "./cards.js";
+import { h } from "./dom.js";
 import { pick, t } from "./i18n.js";
-import { actionHTML, bidHTML, cardHTML, cardsHTML, suitHTML } from "./labels.js";
+import { actionNode, bidNode, cardNode, cardsNode, suitNode } from "./labels.js";
 import { daifugoFlags, seatName, titleName } from "./game.js";
 
 const KNOWN = new Set(
@@ -19,6 +19,11 @@ const KNOWN = new Set(
 
 function panel(id, title, ...body) {
   return h("section", { class: "panel side", id }, h("h3", {}, title), ...body);
+}
+
+/** A span of nodes and strings (strings as text): the label of a value in a panel. */
+function span(...parts) {
+  return h("span", {}, ...parts);
 }
 
 function dl(pairs) {
@@ -47,21 +52,21 @@ function infoPanel(view, ctx) {
   const name = (s) => (s == null ? "–" : seatName(ctx.table, s));
   const rows = [];
   if (view.game === "napoleon") {
-    rows.push([t("contract"), view.contract ? markup(`${bidHTML(view.contract, "napoleon")} · ${name(view.napoleon)}`) : "–"]);
-    rows.push([t("trump"), view.contract ? markup(suitHTML(view.trump)) : "–"]);
-    rows.push([t("adjutantCard"), view.adjutant_card ? markup(cardHTML(view.adjutant_card)) : "–"]);
+    rows.push([t("contract"), view.contract ? span(bidNode(view.contract, "napoleon"), ` · ${name(view.napoleon)}`) : "–"]);
+    rows.push([t("trump"), view.contract ? span(suitNode(view.trump)) : "–"]);
+    rows.push([t("adjutantCard"), view.adjutant_card ? span(cardNode(view.adjutant_card)) : "–"]);
     let adj = view.adjutant_card ? t("adjutantUnknown") : "–";
     if (view.alone || view.alone_declared) adj = t("alone");
     else if (view.adjutant_known && view.adjutant != null) adj = name(view.adjutant);
     rows.push([t("adjutant"), adj]);
-    if (view.widow?.length) rows.push([t("widow"), markup(cardsHTML(view.widow))]);
-    if (view.discards?.length) rows.push([t("discards"), markup(cardsHTML(view.discards))]);
+    if (view.widow?.length) rows.push([t("widow"), span(cardsNode(view.widow))]);
+    if (view.discards?.length) rows.push([t("discards"), span(cardsNode(view.discards))]);
   } else if (view.game === "nap") {
-    rows.push([t("contract"), view.contract ? markup(`${bidHTML(view.contract, "nap")} · ${name(view.declarer)}`) : "–"]);
-    rows.push([t("trump"), view.trump ? markup(suitHTML(view.trump)) : "–"]);
+    rows.push([t("contract"), view.contract ? span(bidNode(view.contract, "nap"), ` · ${name(view.declarer)}`) : "–"]);
+    rows.push([t("trump"), view.trump ? span(suitNode(view.trump)) : "–"]);
   } else if (view.game === "hell") {
     rows.push([t("cardsThisRound", { n: view.cards }), ""]);
-    rows.push([t("trump"), markup(`${suitHTML(view.trump)} ${view.upcard ? `(${t("upcard")} ${cardHTML(view.upcard)})` : ""}`)]);
+    rows.push([t("trump"), span(suitNode(view.trump), " ", view.upcard ? ["(", `${t("upcard")} `, cardNode(view.upcard), ")"] : null)]);
     if (view.forbidden_bid != null) rows.push([t("forbidden", { n: view.forbidden_bid }), ""]);
     rows.push(["", bidsTable(view, ctx)]);
   } else if (view.game === "daifugo") {
@@ -87,14 +92,14 @@ function bidsTable(view, ctx) {
 
 function auctionPanel(view, ctx) {
   const rows = (view.auction || []).map((a) =>
-    h("li", {}, h("span", { class: "who" }, seatName(ctx.table, a.seat)), markup(actionHTML(a.action, view.game))));
+    h("li", {}, h("span", { class: "who" }, seatName(ctx.table, a.seat)), span(actionNode(a.action, view.game))));
   return panel("auction", t("auction"), rows.length ? h("ol", { class: "auction" }, rows) : h("p", { class: "muted" }, t("noBids")));
 }
 
 function trickRow(trick, ctx) {
   return h("div", { class: "trick-row" }, trick.cards.map((c) =>
     h("div", { class: `mini ${c.seat === trick.winner ? "winner" : ""}` },
-      markup(cardSVG(c.card), "mini-card"), h("span", { class: "small" }, seatName(ctx.table, c.seat)))));
+      h("span", { class: "mini-card" }, cardImage(c.card)), h("span", { class: "small" }, seatName(ctx.table, c.seat)))));
 }
 
 function lastTrickPanel(view, ctx) {
@@ -112,14 +117,14 @@ function lastTrickPanel(view, ctx) {
 function honorsPanel(view, ctx) {
   const rows = (view.honors_taken || []).map((cards, s) =>
     h("tr", {}, h("th", {}, seatName(ctx.table, s)), h("td", { class: "num" }, String(view.honor_counts?.[s] ?? cards.length)),
-      h("td", {}, markup(cardsHTML(cards)))));
+      h("td", {}, span(cardsNode(cards)))));
   return panel("honors", t("honors"), h("table", { class: "grid" }, h("tbody", {}, rows)));
 }
 
 function logPanel(view, ctx) {
   const entries = (view.log || []).slice(-14).reverse();
   const rows = entries.map((e) =>
-    h("li", {}, h("span", { class: "who" }, seatName(ctx.table, e.seat)), markup(actionHTML(e.action, view.game)),
+    h("li", {}, h("span", { class: "who" }, seatName(ctx.table, e.seat)), span(actionNode(e.action, view.game)),
       e.why?.length ? h("div", { class: "why-text" }, e.why.map((w) => pick(w)).join(" · ")) : null));
   return panel("log", t("log"), h("ul", { class: "log" }, rows));
 }
@@ -147,7 +152,7 @@ function sheetPanel(view, ctx) {
   const n = sheet[0].bids.length;
   const head = h("tr", {}, h("th", {}, "#"), h("th", {}, t("trump")),
     Array.from({ length: n }, (_, s) => h("th", {}, seatName(ctx.table, s))));
-  const rows = sheet.map((r) => h("tr", {}, h("td", { class: "num" }, String(r.cards)), h("td", { html: suitHTML(r.trump) }),
+  const rows = sheet.map((r) => h("tr", {}, h("td", { class: "num" }, String(r.cards)), h("td", {}, suitNode(r.trump)),
     r.bids.map((b, s) => h("td", { class: `num ${b === r.tricks[s] ? "hit" : "miss"}` }, `${b}/${r.tricks[s]} `, h("b", {}, String(r.totals[s]))))));
   return panel("sheet", t("sheet"), h("div", { class: "scroll" }, h("table", { class: "grid" }, h("thead", {}, head), h("tbody", {}, rows))));
 }
@@ -167,12 +172,12 @@ function resultDetail(d, game, ctx) {
   const name = (s) => (s == null ? "–" : seatName(ctx.table, s));
   const pairs = [];
   if (game === "napoleon") {
-    pairs.push([t("napoleon"), name(d.napoleon)], [t("contract"), markup(bidHTML(d.contract, game))]);
+    pairs.push([t("napoleon"), name(d.napoleon)], [t("contract"), span(bidNode(d.contract, game))]);
     pairs.push([t("adjutant"), d.alone ? t("alone") : name(d.adjutant)]);
     if (d.army_honors != null) pairs.push([t("armyHonors"), `${d.army_honors}`]);
     pairs.push([t("result"), d.army_won ? t("made") : t("failed")]);
   } else if (game === "nap") {
-    pairs.push([t("declarer"), name(d.declarer)], [t("contract"), markup(bidHTML(d.contract, game))]);
+    pairs.push([t("declarer"), name(d.declarer)], [t("contract"), span(bidNode(d.contract, game))]);
     pairs.push([t("result"), `${d.made ? t("made") : t("failed")} (${d.declarer_tricks})`]);
   } else if (game === "daifugo" && d.titles) {
     pairs.push([t("titles"), d.titles.map((ti, s) => `${name(s)}: ${titleName(ti)}`).join(", ")]);

@@ -1,10 +1,10 @@
 // The replay viewer: steps through a finished game's views, for a chosen seat or a spectator.
 
 import { api } from "./api.js";
-import { fill, h, markup, toast } from "./dom.js";
+import { fill, h, toast } from "./dom.js";
 import { renderFelt, renderPlay, seatName } from "./game.js";
 import { gameName, t } from "./i18n.js";
-import { actionHTML } from "./labels.js";
+import { actionNode } from "./labels.js";
 import { sidePanels } from "./panels.js";
 
 export function replayPage(root, id, k) {
@@ -63,9 +63,8 @@ function render(state, el, k, id, show) {
   const step = state.steps[state.at];
   const view = step.view;
   const ctx = { table: tb, mySeat: state.seat, live: false, legal: [], act: () => {}, clear: () => {}, onCard: () => {} };
-  el.status.innerHTML = "";
-  el.status.append(step.action == null ? t("start_step") : `${seatName(tb, step.seat)}: `);
-  if (step.action != null) el.status.append(markup(actionHTML(step.action, view.game)));
+  fill(el.status, step.action == null ? t("start_step") : `${seatName(tb, step.seat)}: `,
+    step.action != null ? h("span", {}, actionNode(step.action, view.game)) : null);
   renderFelt(el.felt, view, ctx);
   renderPlay(el.hand, el.actions, view, ctx, { selected: [], choice: null });
   el.actions.hidden = true;

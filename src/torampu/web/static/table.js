@@ -2,10 +2,10 @@
 
 import { api, tokens } from "./api.js";
 import { Connection } from "./conn.js";
-import { fill, h, markup, toast } from "./dom.js";
+import { fill, h, svgElement, toast } from "./dom.js";
 import { BOT_ICON, renderFelt, renderPlay, seatName, statusText, tapCard } from "./game.js";
 import { gameName, pick, t } from "./i18n.js";
-import { actionHTML } from "./labels.js";
+import { actionNode } from "./labels.js";
 import { sidePanels } from "./panels.js";
 import { installKeyboard } from "./keys.js";
 
@@ -208,7 +208,7 @@ class TablePage {
 
   seatRow(s, haveSeat, mySeat) {
     const who = s.kind === "open" ? h("span", { class: "muted" }, t("openShort")) : h("strong", {}, s.name || s.bot);
-    const kind = s.kind === "bot" ? markup(`${BOT_ICON} ${t("bot")}`) : s.kind === "human" ? `${t("human")} · ${s.connected ? t("connected") : t("offline")}` : "";
+    const kind = s.kind === "bot" ? h("span", {}, svgElement(BOT_ICON), ` ${t("bot")}`) : s.kind === "human" ? `${t("human")} · ${s.connected ? t("connected") : t("offline")}` : "";
     const controls = [];
     if (s.kind === "open" && !haveSeat)
       controls.push(h("button", { type: "button", class: "primary", dataset: { take: s.seat }, onclick: () => this.take(s.seat) }, t("takeSeat")));
@@ -318,11 +318,8 @@ class TablePage {
       return;
     }
     const who = seatName(this.table, last.seat) + (last.by && last.by !== "human" ? ` (${t(`by_${last.by}`)})` : "");
-    this.el.last.innerHTML = "";
-    this.el.last.append(t("lastMove", { who, what: "" }).replace(/\s*$/, " "));
-    const span = document.createElement("span");
-    span.innerHTML = actionHTML(last.action, this.snap.view.game);
-    this.el.last.append(span);
+    fill(this.el.last, t("lastMove", { who, what: "" }).replace(/\s*$/, " "),
+      h("span", {}, actionNode(last.action, this.snap.view.game)));
   }
 }
 
@@ -338,8 +335,8 @@ function adoptSeatLink(id) {
 function rememberFocus() {
   const a = document.activeElement;
   if (!a) return null;
-  if (a.dataset?.card) return `[data-card="${a.dataset.card}"][data-index="${a.dataset.index}"]`;
-  if (a.dataset?.action) return `[data-action="${a.dataset.action}"]`;
+  if (a.dataset?.card) return `[data-card="${CSS.escape(a.dataset.card)}"][data-index="${CSS.escape(a.dataset.index)}"]`;
+  if (a.dataset?.action) return `[data-action="${CSS.escape(a.dataset.action)}"]`;
   return null;
 }
 

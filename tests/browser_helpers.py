@@ -1,0 +1,148 @@
+"""Shared pieces of the browser tests: Chromium (skipped outside CI when missing, a failure in
+CI), ``torampu serve`` as a subprocess, and pages that record script errors and
+Content-Security-Policy violations (including Trusted Types ones) for the test to check."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+CHROMIUM = Path("/usr/bin/chromium")
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+# Every CSP violation of a page, pushed to window.__csp and reported to the test through a
+# binding (window.__csp starts again empty on each navigation; the binding's list does not).
+CSP_LISTENER = """
+document.addEventListener('securitypolicyviolation', e => {
+  const v = e.violatedDirective + ' ' + e.blockedURI + ' ' + (e.sample || '');
+  (window.__csp = window.__csp || []).push(v);
+  if (window.__torampuCsp) window.__torampuCsp(v);
+});
+"""
+
+
+def require_chromium() -> Any:
+    """Skip the calling test module when Chromium is missing (fail in CI); Playwright's sync
+    API otherwise. Call at module level."""
+    if not CHROMIUM.exists():
+        if os.environ.get("CI"):
+            pytest.fail(f"{CHROMIUM} is missing in CI", pytrace=False)
+        pytest.skip(f"{CHROMIUM} is missing (outside CI)", allow_module_level=True)
+    return pytest.importorskip("playwright.sync_api")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def get(url: str) -> Any:
+    with urllib.request.urlopen(url, timeout=5) as r:
+        return json.loads(r.read())
+
+
+def post(url: str, body: dict[str, Any], token: str | None = None) -> Any:
+    headers = {"Content-Type": "application/json"}
+    if token:
+        headers["Authorization"] = f"Bearer {token}"
+    req = urllib.request.Request(url, json.dumps(body).encode(), headers, method="POST")
+    with urllib.request.urlopen(req, timeout=10) as r:
+        return json.loads(r.read())
+
+
+def _torampu() -> list[str]:
+    exe = Path(sys.executable).parent / "torampu"
+    if exe.exists():
+        return [str(exe)]
+    found = shutil.which("torampu")
+    assert found, "the torampu command is not installed"
+    return [found]
+
+
+@contextmanager
+def serve(data: Path, bot_delay: float = 0.05) -> Iterator[str]:
+    """``torampu serve`` on a free port with its store in ``data``; yields the base URL."""
+    port = free_port()
+    cmd = [*_torampu(), "serve", "--port", str(port), "--data-dir", str(data)]
+    proc = subprocess.Popen(
+        [*cmd, "--bot-delay", str(bot_delay)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT
+    )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                if get(f"{base}/api/health")["status"] == "ok":
+                    break
+            except OSError:
+                pass
+            if proc.poll() is not None or time.monotonic() > deadline:
+                out = proc.stdout.read().decode() if proc.stdout else ""
+                pytest.fail(f"torampu serve did not start: {out}")
+            time.sleep(0.1)
+        yield base
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+
+
+@contextmanager
+def chromium(sync_api: Any) -> Iterator[Any]:
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+def new_page(
+    browser: Any, viewport: dict[str, int], lang: str = "en", init: str | None = None
+) -> Any:
+    """A page in a fresh context: ``page.errors`` collects uncaught script errors and
+    ``page.csp`` every Content-Security-Policy violation; ``init`` is more init script."""
+    ctx = browser.new_context(viewport=viewport)
+    csp: list[str] = []
+    ctx.expose_function("__torampuCsp", lambda v: csp.append(str(v)))
+    ctx.add_init_script(CSP_LISTENER)
+    ctx.add_init_script(f"localStorage.setItem('torampu.lang', '{lang}')")
+    if init:
+        ctx.add_init_script(init)
+    page = ctx.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.errors = errors
+    page.csp = csp
+    page.set_default_timeout(15000)
+    return page
+
+
+def problems(page: Any) -> list[str]:
+    """Script errors and CSP violations of the page so far (window.__csp included)."""
+    here = page.evaluate("window.__csp || []")
+    return [*page.errors, *page.csp, *(v for v in here if v not in page.csp)]
