@@ -23,6 +23,7 @@ import contextlib
 import logging
 import secrets
 import signal
+from collections import OrderedDict
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -31,7 +32,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 import torampu
 from torampu.match import Match
 from torampu.web.bots import BotJob, BotPool
-from torampu.web.store import StaleVersion, Store, StoreError
+from torampu.web.store import StaleVersion, Store, StoreError, Table
 
 if TYPE_CHECKING:
     from torampu.web.rooms import Lobby, Room
@@ -40,6 +41,7 @@ log = logging.getLogger("torampu.web")
 
 STREAM = "torampu:bot-jobs"
 GROUP = "torampu-bots"
+MATCH_CACHE = 512
 JOB = "torampu:job:"
 """``torampu:job:<table>:<version>``: set while a job for that move is queued (no duplicates)."""
 
@@ -138,6 +140,9 @@ class RedisWorkers:
         self.job_timeout = job_timeout
 
     async def move(self, lobby: Lobby, room: Room, job: MoveJob) -> None:
+        """Queue the job (once: a job already queued for this move is not queued again until
+        ``job_timeout`` has passed), then wait a little for the table to move; the driver calls
+        again (renewing its lease in between) until it has."""
         key = f"{JOB}{job.table}:{job.version}"
         try:
             if await self.redis.set(key, job.seat, nx=True, ex=max(1, int(self.job_timeout))):
@@ -146,20 +151,10 @@ class RedisWorkers:
             log.warning("table %s: the bot job was not queued (%s)", room.id, type(e).__name__)
             await asyncio.sleep(1.0)
             return
-        end = asyncio.get_running_loop().time() + self.job_timeout
-        while room.version == job.version and room.match is not None:
-            left = end - asyncio.get_running_loop().time()
-            if left <= 0:
-                log.warning(
-                    "table %s: no worker made the move of version %s in %.0f s",
-                    room.id,
-                    job.version,
-                    self.job_timeout,
-                )
-                return
+        if room.version == job.version:
             room.changed.clear()
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(room.changed.wait(), min(left, 2.0))
+                await asyncio.wait_for(room.changed.wait(), lobby.settings.lease_ttl / 3)
 
     async def close(self) -> None:
         return None
@@ -190,6 +185,8 @@ class Worker:
         self.name = name or f"worker-{secrets.token_hex(3)}"
         self.db = ThreadPoolExecutor(2, thread_name_prefix="torampu-worker-db")
         self.done = 0
+        self.matches: OrderedDict[str, tuple[int, Match]] = OrderedDict()
+        """Recent tables' matches and the version each is at (at most :data:`MATCH_CACHE`)."""
         self._stop = asyncio.Event()
 
     async def _db(self, fn: Callable[..., Any], *args: Any) -> Any:
@@ -246,6 +243,23 @@ class Worker:
         )
         return [e for _stream, entries in fresh for e in entries]
 
+    async def _match(self, table: Table) -> Match:
+        """The table's match at its stored version: kept from the last job at this table and
+        brought up to date with the actions stored since, or rebuilt from all of them."""
+        cached = self.matches.pop(table.id, None)
+        if cached is None or cached[0] > table.version:
+            m = torampu.new_match(table.game, table.rules, games=table.games, seed=table.seed)
+            done = 0
+        else:
+            done, m = cached
+        for a in await self._db(self.store.actions, table.id, done):
+            m.play(a.action)
+            done = a.version
+        self.matches[table.id] = (done, m)
+        while len(self.matches) > MATCH_CACHE:
+            self.matches.popitem(last=False)
+        return m
+
     async def _handle(self, entry_id: Any, fields: dict[Any, Any]) -> None:
         try:
             job = MoveJob.from_fields(fields)
@@ -261,10 +275,7 @@ class Worker:
         table = await self._db(self.store.table, job.table)
         if table is None or table.version != job.version or table.status != "playing":
             return  # the move was made (or the table is gone): nothing to do
-        actions = await self._db(self.store.actions, job.table)
-        m = torampu.new_match(table.game, table.rules, games=table.games, seed=table.seed)
-        for a in actions:
-            m.play(a.action)
+        m = await self._match(table)
         if m.is_over or m.to_play != job.seat:
             return
         bot = BotJob(

@@ -72,6 +72,11 @@ export const tokens = {
     save("torampu.host", all);
   },
   seat: (id) => load("torampu.seats")[id] || null,
+  clearSeat(id) {
+    const all = load("torampu.seats");
+    delete all[id];
+    save("torampu.seats", all);
+  },
   setSeat(id, seat, token) {
     const all = load("torampu.seats");
     all[id] = { seat, token };

@@ -90,6 +90,15 @@ class TablePage {
   onError(msg) {
     this.pending = false;
     toast(`${msg.message || t("err_unknown")} (${msg.code})`);
+    // our seat changed hands (or our token holds nothing any more): forget the token and
+    // watch as a spectator instead of saying hello with a dead token on every reconnect
+    const dead = msg.code === "seat_revoked" || (msg.code === "unauthorized" && this.seatToken && this.snap?.seat == null);
+    if (dead) {
+      tokens.clearSeat(this.id);
+      this.seatToken = null;
+      if (msg.code === "seat_revoked") this.conn.token = null;
+      else this.conn.setToken(null);
+    }
     this.render();
   }
 
