@@ -21,9 +21,10 @@ from typer.testing import CliRunner
 import torampu
 from torampu.bots import make_bot
 from torampu.cards import card_list
-from torampu.cli import _bot_seed, app
-from torampu.cli_daifugo import DaifugoRenderer, show_dhand
-from torampu.cli_show import MENU_MAX, Ctx
+from torampu.cli import app
+from torampu.cli.commands import _bot_seed
+from torampu.cli.daifugo import DaifugoRenderer, show_dhand
+from torampu.cli.show import MENU_MAX, Ctx
 from torampu.errors import IllegalAction
 
 runner = CliRunner()

@@ -22,10 +22,11 @@ import torampu
 from torampu.bots import base as bots_base
 from torampu.bots import make_bot
 from torampu.cards import card_list, parse_card, pretty
-from torampu.cli import _bot_seed, app, show_hand
-from torampu.cli_games import HellRenderer, NapRenderer
-from torampu.cli_show import Ctx, menu_order
-from torampu.cli_text import TEXT
+from torampu.cli import app, show_hand
+from torampu.cli.commands import _bot_seed
+from torampu.cli.games import HellRenderer, NapRenderer
+from torampu.cli.show import Ctx, menu_order
+from torampu.cli.text import TEXT
 
 runner = CliRunner()
 

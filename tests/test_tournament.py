@@ -17,7 +17,7 @@ from typer.testing import CliRunner
 
 from torampu.bots import BotError, bot_options, make_bot, parse_bot_spec
 from torampu.cli import app
-from torampu.cli_tournament import pair_verdict, split_bots
+from torampu.cli.tournament import pair_verdict, split_bots
 from torampu.tournament import (
     ROLES,
     TournamentError,

@@ -33,7 +33,7 @@ from rich.progress import (
 )
 from rich.table import Table
 
-from torampu.cli_show import console, error
+from torampu.cli.show import console, error
 from torampu.errors import TorampuError
 from torampu.tournament import ROLES, TournamentError, plan_tournament, run_tournament, unit_games
 
@@ -254,7 +254,7 @@ def tournament(
     lang: Annotated[Lang, typer.Option(help="language of the tables")] = Lang.en,
 ) -> None:
     """Compare bots on duplicate deals: mean scores with 95% confidence intervals."""
-    from torampu.cli import _parse_rules  # imported late: torampu.cli imports this module
+    from torampu.cli.commands import _parse_rules  # imported late: commands imports this module
 
     w = TEXT[lang.value]
     if seed is None:

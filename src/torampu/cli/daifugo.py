@@ -12,7 +12,7 @@ cards of a play in any order and spelling (``3h 3d``, ``♥3 ♦3``, ``jk``), wi
 when it matters (``5h jk 7h`` or ``5h 7h jk=6h``), and the same bare cards for the exchange, a
 7渡し give or a 10捨て discard (``give 3h``; ``none`` gives or discards nothing).
 
->>> from torampu.cli_show import Ctx
+>>> from torampu.cli.show import Ctx
 >>> r = DaifugoRenderer(Ctx(lang="en", n=4, game="daifugo"))
 >>> legal = ["pass", "play 5H", "play 5H 6H JK", "play JK 5H 6H"]
 >>> view = {"phase": "play"}
@@ -31,8 +31,8 @@ from rich.table import Table
 
 import torampu
 from torampu.cards import card_str, parse_card
-from torampu.cli_games import Renderer
-from torampu.cli_show import MENU_MAX, prettify, score, show_card, show_suit
+from torampu.cli.games import Renderer
+from torampu.cli.show import MENU_MAX, prettify, score, show_card, show_suit
 from torampu.daifugo import TITLES_JA
 from torampu.daifugo_plays import (
     cards_words,

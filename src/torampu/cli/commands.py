@@ -4,9 +4,9 @@ Built on the public contract only: the human sees ``view(seat)`` of their own se
 own view, and the story of a replay is told from the record by replaying it step by step.
 
 This module holds the commands and the play loop. What is shared by every game (cards on screen,
-reading input, menus, trick lines, standings) is in :mod:`torampu.cli_show`; how each game looks
-(Napoleon, Nap, Hell) is a renderer in :mod:`torampu.cli_games`; the words of the interface, in
-English and Japanese, are in :mod:`torampu.cli_text`.
+reading input, menus, trick lines, standings) is in :mod:`torampu.cli.show`; how each game looks
+(Napoleon, Nap, Hell) is a renderer in :mod:`torampu.cli.games`; the words of the interface, in
+English and Japanese, are in :mod:`torampu.cli.text`.
 """
 
 from __future__ import annotations
@@ -26,9 +26,9 @@ from rich.table import Table
 
 import torampu
 from torampu.bots import Bot, BotError, bot_kinds, make_bot
-from torampu.cli_games import Renderer, renderer_for
-from torampu.cli_serve import serve
-from torampu.cli_show import (
+from torampu.cli.games import Renderer, renderer_for
+from torampu.cli.serve import serve
+from torampu.cli.show import (
     MENU_MAX,
     Ctx,
     console,
@@ -45,9 +45,9 @@ from torampu.cli_show import (
     show_hand,
     show_suit,
 )
-from torampu.cli_text import TEXT
-from torampu.cli_tournament import tournament
-from torampu.cli_uecda import uecda_app
+from torampu.cli.text import TEXT
+from torampu.cli.tournament import tournament
+from torampu.cli.uecda import uecda_app
 from torampu.errors import CardError, IllegalAction, RecordError, TorampuError
 from torampu.game import check_record_header
 
@@ -586,7 +586,3 @@ app.command()(serve)
 def main() -> None:
     """Entry point of the ``torampu`` command."""
     app(prog_name="torampu")
-
-
-if __name__ == "__main__":
-    main()

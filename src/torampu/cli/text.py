@@ -258,7 +258,7 @@ TEXT: dict[str, dict[str, str]] = {
     },
 }
 
-# The words of Nap and Hell (``nap_…``, ``hell_…``: see :meth:`torampu.cli_show.Ctx.tx`), and the
+# The words of Nap and Hell (``nap_…``, ``hell_…``: see :meth:`torampu.cli.show.Ctx.tx`), and the
 # common words that came with them.
 _MORE: dict[str, dict[str, str]] = {
     "en": {

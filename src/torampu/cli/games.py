@@ -20,7 +20,7 @@ from rich.markup import escape
 from rich.table import Table
 
 import torampu
-from torampu.cli_show import (
+from torampu.cli.show import (
     MENU_MAX,
     Ctx,
     action_phase,
@@ -940,7 +940,7 @@ _RENDERERS: dict[str, type[Renderer]] = {
 def renderer_for(game: str, ctx: Ctx) -> Renderer:
     """The renderer of ``game`` (any other game is told generically); sets ``ctx.game``, so that
     the game's own words (``nap_…``, ``hell_…``, ``daifugo_…``) are used."""
-    from torampu.cli_daifugo import DaifugoRenderer  # it builds on this module's Renderer
+    from torampu.cli.daifugo import DaifugoRenderer  # it builds on this module's Renderer
 
     ctx.game = game
     renderers: dict[str, type[Renderer]] = {**_RENDERERS, "daifugo": DaifugoRenderer}

@@ -2,7 +2,7 @@
 and words (:class:`Ctx`), menus, trick lines and score tables.
 
 Every function here is game-agnostic; what differs between Napoleon, Nap and Hell lives in the
-renderers of :mod:`torampu.cli_games`. Display functions return Rich markup (strings) or tables.
+renderers of :mod:`torampu.cli.games`. Display functions return Rich markup (strings) or tables.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from torampu.cards import HONORS, SUIT_LETTERS, SUIT_SYMBOLS, card_str, parse_card, sort_key
-from torampu.cli_text import TEXT
+from torampu.cli.text import TEXT
 from torampu.errors import CardError, IllegalAction
 
 console = Console(highlight=False)
