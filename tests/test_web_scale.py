@@ -32,8 +32,6 @@ from websockets.sync.client import connect
 import torampu
 from web_helpers import postgres_database
 
-pytestmark = pytest.mark.timeout(300) if hasattr(pytest.mark, "timeout") else []
-
 
 def _free_port() -> int:
     with socket.socket() as s:
@@ -61,8 +59,19 @@ class RedisServer:
 
     def start(self) -> None:
         self.proc = subprocess.Popen(
-            ["redis-server", "--port", str(self.port), "--save", "", "--appendonly", "no",
-             "--dir", str(self.tmp), "--bind", "127.0.0.1"],
+            [
+                "redis-server",
+                "--port",
+                str(self.port),
+                "--save",
+                "",
+                "--appendonly",
+                "no",
+                "--dir",
+                str(self.tmp),
+                "--bind",
+                "127.0.0.1",
+            ],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
         )
@@ -126,7 +135,8 @@ class Proc:
     def __init__(self, args: list[str], log: Path) -> None:
         self.log_path = log
         self.log = open(log, "wb")  # noqa: SIM115 - closed in stop()
-        self.proc = subprocess.Popen([*_torampu(), *args], stdout=self.log, stderr=subprocess.STDOUT)
+        cmd = [*_torampu(), *args]
+        self.proc = subprocess.Popen(cmd, stdout=self.log, stderr=subprocess.STDOUT)
 
     def output(self) -> str:
         self.log.flush()
@@ -153,9 +163,26 @@ class Web(Proc):
         self.port = _free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         super().__init__(
-            ["serve", "--port", str(self.port), "--database", pg, "--redis", redis,
-             "--bot-delay", "0.05", "--lease-ttl", "2", "--job-timeout", "8",
-             "--away-timeout", "600", "--create-rate", "100", *extra],
+            [
+                "serve",
+                "--port",
+                str(self.port),
+                "--database",
+                pg,
+                "--redis",
+                redis,
+                "--bot-delay",
+                "0.05",
+                "--lease-ttl",
+                "2",
+                "--job-timeout",
+                "8",
+                "--away-timeout",
+                "600",
+                "--create-rate",
+                "100",
+                *extra,
+            ],
             tmp / f"{name}.log",
         )
 
@@ -177,8 +204,18 @@ class Web(Proc):
 
 def _worker(tmp: Path, name: str, pg: str, redis: str, *extra: str) -> Proc:
     return Proc(
-        ["worker", "--database", pg, "--redis", redis, "--name", name,
-         "--reclaim-after", "2", *extra],
+        [
+            "worker",
+            "--database",
+            pg,
+            "--redis",
+            redis,
+            "--name",
+            name,
+            "--reclaim-after",
+            "2",
+            *extra,
+        ],
         tmp / f"{name}.log",
     )
 
@@ -190,14 +227,21 @@ def cluster(tmp: Path, pg: str, redis: str, workers: int = 1) -> Iterator[list[A
     try:
         for w in webs:
             w.wait()
+        for w in ws:
+            deadline = time.monotonic() + 40
+            while "taking bot jobs" not in w.output():
+                if w.proc.poll() is not None or time.monotonic() > deadline:
+                    pytest.fail(f"torampu worker did not start:\n{w.output()}")
+                time.sleep(0.1)
         yield [*webs, *ws]
     finally:
         for p in [*webs, *ws]:
             p.stop()
 
 
-def _table(web: Web, game: str = "napoleon", seats: list[str] | None = None,
-           **body: Any) -> tuple[str, str]:
+def _table(
+    web: Web, game: str = "napoleon", seats: list[str] | None = None, **body: Any
+) -> tuple[str, str]:
     status, r = _post(f"{web.base}/api/tables", {"game": game, "games": 1, "seats": seats, **body})
     assert status == 201, r
     return r["table"]["id"], r["host_token"]
@@ -205,8 +249,9 @@ def _table(web: Web, game: str = "napoleon", seats: list[str] | None = None,
 
 class Player(threading.Thread):
     """A person at one seat (or a spectator, ``token`` None) on one server: plays the first
-    legal action whenever it may, records every snapshot version it sees, and moves to another
-    server when its connection breaks (``fallbacks``)."""
+    legal action other than ``pass`` whenever it may (so that an auction of people ends),
+    records every snapshot version it sees, and moves to another server when its connection
+    breaks."""
 
     def __init__(self, servers: list[Web], tid: str, token: str | None) -> None:
         super().__init__(daemon=True)
@@ -249,7 +294,8 @@ class Player(threading.Thread):
                     return
                 if msg["legal"] and msg["version"] != acted:
                     acted = msg["version"]
-                    act = {"type": "act", "action": msg["legal"][0], "version": msg["version"]}
+                    move = next((x for x in msg["legal"] if x != "pass"), msg["legal"][0])
+                    act = {"type": "act", "action": move, "version": msg["version"]}
                     ws.send(json.dumps(act))
 
 
@@ -258,6 +304,15 @@ def _record(web: Web, tid: str) -> dict[str, Any]:
 
 
 # ---------------------------------------------------------------------------------- tests
+def test_processes_started_together_migrate_a_fresh_database_once(pg: str) -> None:
+    code = f"from torampu.web.store import Store; Store({pg!r}).close()"
+    procs = [
+        subprocess.Popen([sys.executable, "-c", code], stderr=subprocess.PIPE) for _ in range(5)
+    ]
+    errors = [p.communicate(timeout=60)[1].decode() for p in procs]
+    assert [p.returncode for p in procs] == [0] * 5, errors
+
+
 def test_two_processes_and_a_worker_play_one_table_each_client_seeing_every_move(
     tmp_path: Path, pg: str, redis_server: RedisServer
 ) -> None:
@@ -265,7 +320,8 @@ def test_two_processes_and_a_worker_play_one_table_each_client_seeing_every_move
         tid, host = _table(a, "napoleon", rules="classic")
         toks = []
         for seat, web in ((0, a), (1, b)):  # a token issued by one process works on the other
-            status, r = _post(f"{web.base}/api/tables/{tid}/join", {"name": f"P{seat}", "seat": seat})
+            body = {"name": f"P{seat}", "seat": seat}
+            status, r = _post(f"{web.base}/api/tables/{tid}/join", body)
             assert status == 200, r
             toks.append(r["token"])
         status, r = _post(f"{b.base}/api/tables/{tid}/start", {"fill": "heuristic"}, host)
@@ -298,7 +354,7 @@ def test_killing_the_driving_process_hands_the_table_to_the_other(
     with cluster(tmp_path, pg, redis_server.url) as (a, b, _w):
         procs = {a.wait()["process"]: a, b.wait()["process"]: b}
         tid, host = _table(a, "napoleon", rules="classic", games=2)
-        status, j = _post(f"{a.base}/api/tables/{tid}/join", {"name": "Aki", "seat": 0})
+        _, j = _post(f"{a.base}/api/tables/{tid}/join", {"name": "Aki", "seat": 0})
         _post(f"{a.base}/api/tables/{tid}/start", {"fill": "heuristic"}, host)
         human = Player([a, b], tid, j["token"])
         watchers = [Player([a], tid, None), Player([b], tid, None)]
@@ -367,9 +423,11 @@ def test_simultaneous_starts_and_seat_changes_on_two_processes_give_one_result(
                 _post(f"{a.base}/api/tables/{tid}/join", {"name": f"P{seat}", "seat": seat})
             results: list[int] = []
 
-            def start(web: Web, tid: str = tid, host: str = host) -> None:
-                results.append(_post(f"{web.base}/api/tables/{tid}/start",
-                                     {"fill": "random"}, host)[0])
+            def start(
+                web: Web, tid: str = tid, host: str = host, results: list[int] = results
+            ) -> None:
+                url = f"{web.base}/api/tables/{tid}/start"
+                results.append(_post(url, {"fill": "random"}, host)[0])
 
             threads = [threading.Thread(target=start, args=(w,)) for w in (a, b)]
             for t in threads:

@@ -48,6 +48,7 @@ from torampu.cli.show import (
 from torampu.cli.text import TEXT
 from torampu.cli.tournament import tournament
 from torampu.cli.uecda import uecda_app
+from torampu.cli.worker import worker
 from torampu.errors import CardError, IllegalAction, RecordError, TorampuError
 from torampu.game import check_record_header
 
@@ -581,6 +582,7 @@ app.add_typer(uecda_app, name="uecda")  # torampu uecda client / server
 
 app.command()(tournament)
 app.command()(serve)
+app.command()(worker)
 
 
 def main() -> None:

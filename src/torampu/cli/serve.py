@@ -61,6 +61,20 @@ def serve(
         float,
         typer.Option(help="Seconds with nobody connected after which a table's bots stop."),
     ] = 600.0,
+    redis: Annotated[
+        str | None,
+        typer.Option(
+            help="A Redis URL (redis://host:6379/0): run as one of many processes on one "
+            "PostgreSQL database, bots in `torampu worker` processes (docs/deploy.md)."
+        ),
+    ] = None,
+    lease_ttl: Annotated[
+        float, typer.Option(help="With --redis: seconds a table's driver lease lasts.")
+    ] = 5.0,
+    job_timeout: Annotated[
+        float,
+        typer.Option(help="With --redis: seconds to wait for a worker's bot move, then ask again."),
+    ] = 30.0,
     ws_ping: Annotated[
         float,
         typer.Option(
@@ -86,7 +100,7 @@ def serve(
 
     if min(bot_delay, away_timeout, turn_timeout) < 0:
         raise typer.BadParameter("delays and timeouts are seconds ≥ 0")
-    if min(max_bot_think, send_timeout, room_idle, abandon_after, ws_ping) <= 0:
+    if min(max_bot_think, send_timeout, room_idle, abandon_after, ws_ping, lease_ttl) <= 0:
         raise typer.BadParameter("--max-bot-think and the timeouts are seconds > 0")
     counts = (max_tables, create_rate, max_games, max_name, sockets_per_table)
     if min(*counts, sockets_per_address, max_sockets) < 1:
@@ -113,6 +127,9 @@ def serve(
         send_timeout=send_timeout,
         room_idle=room_idle,
         abandon_after=abandon_after,
+        redis=redis,
+        lease_ttl=lease_ttl,
+        job_timeout=job_timeout,
     )
     logging.basicConfig(
         level=logging.INFO if log_level in ("info", "debug", "trace") else logging.WARNING,
@@ -120,6 +137,21 @@ def serve(
     )
     url = settings.database_url()
     where = url.split("@")[-1]  # no password on the screen
+    if redis and url.startswith("sqlite"):
+        typer.echo(
+            "torampu serve: --redis needs a database all processes share "
+            "(--database postgresql://…), not SQLite",
+            err=True,
+        )
+        raise typer.Exit(2)
+    if redis:
+        try:
+            import redis as redis_lib
+
+            redis_lib.Redis.from_url(redis, socket_connect_timeout=3).ping()
+        except Exception as e:
+            typer.echo(f"torampu serve: cannot use Redis at {redis.split('@')[-1]}: {e}", err=True)
+            raise typer.Exit(2) from None
     try:  # open and migrate the database now, so that a bad URL is a clear error, not a trace
         store = Store(url)
     except Exception as e:

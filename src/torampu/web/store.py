@@ -39,6 +39,7 @@ from sqlalchemy import (
     event,
     func,
     select,
+    text,
     update,
 )
 from sqlalchemy.engine import Engine
@@ -49,6 +50,7 @@ from sqlalchemy.pool import StaticPool
 from torampu.errors import TorampuError
 
 MIGRATIONS = Path(__file__).parent / "migrations"
+MIGRATION_LOCK = 0x7470_6D75  # "tpmu": the advisory lock held while the schema is migrated
 
 
 class StoreError(TorampuError):
@@ -171,6 +173,9 @@ def migrate(engine: Engine) -> None:
     cfg = Config()
     cfg.set_main_option("script_location", str(MIGRATIONS))
     with engine.begin() as conn:
+        if engine.dialect.name == "postgresql":
+            # processes started together on a fresh database migrate one after the other
+            conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK})
         cfg.attributes["connection"] = conn
         command.upgrade(cfg, "head")
 

@@ -1,0 +1,65 @@
+"""``torampu worker``: makes the bots' moves for ``torampu serve --redis`` processes."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+
+def worker(
+    redis: Annotated[str, typer.Option(help="The Redis URL the web servers use.")],
+    database: Annotated[
+        str | None,
+        typer.Option(help="The database URL the web servers use, e.g. postgresql://…/torampu."),
+    ] = None,
+    data_dir: Annotated[
+        Path, typer.Option(help="Where the SQLite database lives, without --database.")
+    ] = Path("torampu-data"),
+    processes: Annotated[
+        int | None,
+        typer.Option(help="Bot moves computed at once, each in its own process (default: cores)."),
+    ] = None,
+    reclaim_after: Annotated[
+        float,
+        typer.Option(help="Seconds after which a job whose worker died is taken by another."),
+    ] = 15.0,
+    name: Annotated[
+        str | None, typer.Option(help="This worker's name in the consumer group.")
+    ] = None,
+    log_level: Annotated[str, typer.Option(help="info, warning or error.")] = "warning",
+) -> None:
+    """Take bot-move jobs from Redis, compute them, store them, tell the web servers."""
+    from torampu.web.rooms import Settings
+    from torampu.web.store import Store
+    from torampu.web.workers import Worker
+
+    logging.basicConfig(
+        level=getattr(logging, log_level.upper(), logging.WARNING),
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+    )
+    if processes is None:
+        processes = os.cpu_count() or 1
+    if processes < 1 or reclaim_after <= 0:
+        raise typer.BadParameter("--processes is at least 1, --reclaim-after above 0")
+    url = Settings(data_dir=data_dir, database=database).database_url()
+    where = url.split("@")[-1]
+    try:
+        store = Store(url)
+    except Exception as e:
+        typer.echo(f"torampu worker: cannot use the database {where}: {e}", err=True)
+        raise typer.Exit(2) from None
+    try:
+        w = Worker(store, redis, processes, reclaim_after, name)
+    except Exception as e:
+        typer.echo(f"torampu worker: cannot use Redis: {e}", err=True)
+        raise typer.Exit(2) from None
+    typer.echo(f"torampu worker {w.name}: {processes} at a time (database: {where})")
+    try:
+        asyncio.run(w.run())
+    finally:
+        store.close()
