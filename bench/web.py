@@ -49,10 +49,60 @@ passes an option on to ``torampu serve`` (e.g. ``--server-arg=--max-bot-think=1`
 modes. ``--json FILE`` writes the figures (also: p50 / p99 of the abused tables alone, the
 hello-spam counts, client CPU, server log warnings).
 
+Every mode raises the server's limits that all-loopback clients would hit (``--sockets-per-address
+100000 --max-sockets 100000 --max-tables 100000 --create-rate 100000 --sockets-per-table 64``).
+
+Scale mode (``--scale``): the scaled-out table, measured in three layouts under two loads.
+Layouts (``--layouts``, letters or names, default all): ``a`` = ``single-sqlite`` (one ``torampu
+serve``, SQLite in a temporary dir, its own bot process pool), ``b`` = ``single-pg`` (the same on
+PostgreSQL), ``c`` = ``scaled`` (two ``torampu serve --redis`` on PostgreSQL + a private
+``redis-server --save '' --appendonly no`` on a free port, and one ``torampu worker
+--processes 1``). PostgreSQL: a fresh ``torampu_bench_<pid>`` per cell, dropped after it. Loads
+(``--loads``): ``realistic`` — the server's natural bot delay (0.8 s; no ``--bot-delay`` given),
+the human acting after a think time drawn uniformly from 1–3 s (seeded) — at each of
+``--counts`` tables (default 100,300,1000,3000); ``saturation`` — ``--bot-delay 0``, the human
+acting at once (the default mode's load) — at each of ``--sat-counts`` (default 100,300). Each
+cell is a fresh set-up of the layout. A table is ``--game`` (``--rules``; napoleon ``classic``),
+one game, seat 0 a scripted human, the others ``--bots``; a match that ends is replaced by a new
+table. Per table, one observer socket (a spectator, ``hello`` with token null) on the OTHER web
+process in ``scaled`` (on the same one otherwise); table k's HTTP requests and human go to web
+process k % 2, as a load balancer would spread them. Set-up (≤ ``--setup-timeout``, 30 s; 32
+set-ups in flight), ``--warmup`` (5 s), then ``--seconds`` (30) measured, then a drain of ≤ 5 s in
+which the actions sent in the window get their answers (those still unanswered enter the
+latencies as the time waited, a lower bound; a human unanswered for 20 s, or whose table does
+not move for 20 s, counts a timeout or a stall and moves on to a new table).
+
+Per cell a row (and ``--json FILE``, rewritten after each cell): the tables requested and held
+(median of one sample a second in the window), actions/s (every seat: the versions the humans
+saw advance in the window), the human actions sent in the window, p50 / p99 / max of *human
+action -> own update* (``act`` on version v -> the human's next snapshot with a version > v),
+p50 / p99 of *human action -> other seat's update* (-> the observer's first snapshot with a
+version > v), the errors, the server CPU (user + system of every web and worker process and
+their children, i.e. the bot pools; 100% = one core) and CPU ms per action, the CPU of the
+PostgreSQL backends serving the database plus Redis ("pg+rd"), the client's own CPU, and the
+peak RSS (``VmHWM``) of each web / worker process (its children's in the JSON). The client is
+one asyncio process kept lean: observers read only ``"version": N`` from the head of each
+snapshot's text, humans parse only the ``legal`` list and only when it is not ``[]``; a note
+follows when the client used ≥ 85% of a core (it may be the bottleneck) or server + client
+≥ 180% of the 2 cores. At the end, per layout and load, the largest count held (≥ 95%) with p99
+(own update) < 100 ms and where p99 crosses 100 ms (interpolated in log(count)).
+
+``--profile LAYOUT:LOAD:COUNT`` runs that one cell with ``py-spy record`` (``pip install
+py-spy``) attached to web process 1 for ``--profile-seconds`` (15) of the window: 100 Hz, not
+pausing the process, only the thread holding the GIL (``--gil``: where the Python side of the
+server is busy, not threads waiting in ``epoll`` or on a database socket), collapsed stacks by
+function. It prints the share per thread kind (event loop / thread pool of database calls),
+own time per package, the top 25 functions by own time and torampu's top functions by
+inclusive time. py-spy attaches here (root); without it the cell runs and says why there is no
+profile (no cProfile fallback).
+
 Run: .venv/bin/python bench/web.py [--quick] [--tables N] [--seconds S] [--bots random]
      [--databases sqlite,postgresql] [--json FILE] [--server-arg=ARG ...]
      .venv/bin/python bench/web.py --abuse [--tables N] [--bot-tables M] [--readers K]
      [--seconds S] [--strong-bot SPEC] [--json FILE] [--server-arg=ARG ...]
+     .venv/bin/python bench/web.py --scale [--layouts a,b,c] [--loads realistic,saturation]
+     [--counts 100,300,1000,3000] [--sat-counts 100,300] [--seconds S] [--warmup S]
+     [--profile single-pg:realistic:300] [--json FILE] [--server-arg=ARG ...]
 """
 
 from __future__ import annotations
@@ -85,6 +135,11 @@ STALL = 30.0
 """Seconds without a message from the server after which a table counts as stalled."""
 BY = {"human", "bot", "away", "timeout"}
 SNAPSHOT_KEYS = {"type", "version", "seat", "table", "view", "legal", "last"}
+LOOPBACK_LIMITS = ["--sockets-per-address", "100000", "--max-sockets", "100000"]
+LOOPBACK_LIMITS += ["--max-tables", "100000", "--create-rate", "100000"]
+LOOPBACK_LIMITS += ["--sockets-per-table", "64"]
+"""Every client of the bench comes from 127.0.0.1: the server's limits per address (and on
+tables and sockets in all) are raised, in every mode; ``--server-arg`` comes after them."""
 
 
 # --------------------------------------------------------------------------- the server
@@ -128,6 +183,7 @@ class Server:
         exe = Path(sys.executable).with_name("torampu")
         cmd = [str(exe), "serve", "--host", HOST, "--port", str(self.port)]
         cmd += ["--data-dir", str(data_dir), "--bot-delay", "0", "--away-timeout", "600"]
+        cmd += LOOPBACK_LIMITS
         if database:
             cmd += ["--database", database]
         cmd += extra or []  # --server-arg: options the server may gain (--max-bot-think=1, …)
@@ -983,21 +1039,6 @@ LAYOUTS = {"a": "single-sqlite", "b": "single-pg", "c": "scaled"}
 LOADS = ("realistic", "saturation")
 REALISTIC_THINK = (1.0, 3.0)
 """Scale mode, realistic load: the human's think time (seconds, seeded uniform)."""
-SCALE_LIMITS = [
-    "--sockets-per-address",
-    "100000",
-    "--max-sockets",
-    "100000",
-    "--max-tables",
-    "100000",
-    "--create-rate",
-    "100000",
-    "--sockets-per-table",
-    "64",
-    "--away-timeout",
-    "600",
-]
-"""Scale mode: every client comes from 127.0.0.1, so the per-address limits are raised."""
 SCALE_STALL = 20.0
 """Scale mode: seconds a human waits for its answer, or for its table to move, before it counts
 a timeout (or a stall) and moves on to a new table."""
@@ -1198,7 +1239,7 @@ async def layout_up(layout: str, load: str, args: argparse.Namespace) -> Any:
         if db_name:
             await asyncio.to_thread(pg_drop, db_name)
             await asyncio.to_thread(pg_create, db_name)
-        common = ["--host", HOST, "--data-dir", str(tmp), *SCALE_LIMITS]
+        common = ["--host", HOST, "--data-dir", str(tmp), *LOOPBACK_LIMITS, "--away-timeout", "600"]
         if load == "saturation":
             common += ["--bot-delay", "0"]
         if database:
@@ -1499,11 +1540,13 @@ def cpu_delta(a: dict[int, float], b: dict[int, float]) -> float:
 
 
 async def py_spy(pid: int, seconds: float, out: Path) -> tuple[bool, str]:
-    """``py-spy record`` of ``pid`` for ``seconds`` (collapsed stacks by function, all threads,
-    sampling without pausing the process); (ok, its messages)."""
+    """``py-spy record`` of ``pid`` for ``seconds``: collapsed stacks by function, 100 samples
+    a second without pausing the process, only of the thread holding the GIL (so a thread
+    waiting in ``epoll`` or on a database socket is not sampled: the samples are where the
+    Python side of the server is busy); (ok, its messages)."""
     exe = Path(sys.executable).with_name("py-spy")
     cmd = [str(exe) if exe.exists() else "py-spy", "record", "--pid", str(pid)]
-    cmd += ["--duration", str(max(1, round(seconds))), "--rate", "100", "--nonblocking"]
+    cmd += ["--duration", str(max(1, round(seconds))), "--rate", "100", "--nonblocking", "--gil"]
     cmd += ["--function", "--format", "raw", "--output", str(out)]
     try:
         p = await asyncio.create_subprocess_exec(
@@ -1517,10 +1560,14 @@ async def py_spy(pid: int, seconds: float, out: Path) -> tuple[bool, str]:
 
 
 def profile_top(path: Path, n: int = 25) -> dict[str, Any]:
-    """The top functions of a py-spy collapsed-stack file: by own samples (the frame on top)
-    and by total samples (anywhere on the stack, once per sample)."""
+    """A py-spy collapsed-stack file, summed up: the top functions by own samples (the frame on
+    top), torampu's functions by total samples (anywhere on the stack, once per sample), own
+    samples per package (per module for torampu), and the samples per thread kind (the event
+    loop, the thread pool that runs the database calls, others)."""
     own: Counter[str] = Counter()
     total: Counter[str] = Counter()
+    package: Counter[str] = Counter()
+    threads: Counter[str] = Counter()
     samples = 0
     for line in path.read_text(errors="replace").splitlines():
         stack, _, count = line.rpartition(" ")
@@ -1530,13 +1577,37 @@ def profile_top(path: Path, n: int = 25) -> dict[str, Any]:
         samples += c
         frames = [short_frame(f) for f in stack.split(";")]
         own[frames[-1]] += c
+        package[frame_package(frames[-1])] += c
         for f in set(frames):
-            total[f] += c
+            if "(torampu/" in f and "(torampu/cli/" not in f and "torampu:" not in f:
+                total[f] += c
+        if any("run_forever" in f for f in frames):
+            threads["event loop"] += c
+        elif any("concurrent/futures/thread.py" in f for f in frames):
+            threads["thread pool (database calls)"] += c
+        else:
+            threads["other threads"] += c
+
+    def top(counter: Counter[str], k: int) -> list[tuple[str, int, float]]:
+        return [(f, c, 100 * c / max(1, samples)) for f, c in counter.most_common(k)]
+
     return {
         "samples": samples,
-        "own": [(f, c, 100 * c / max(1, samples)) for f, c in own.most_common(n)],
-        "total": [(f, c, 100 * c / max(1, samples)) for f, c in total.most_common(n)],
+        "threads": top(threads, 3),
+        "packages": top(package, 12),
+        "own": top(own, n),
+        "total": top(total, 15),
     }
+
+
+def frame_package(frame: str) -> str:
+    """The package of a shortened frame (``torampu/web/rooms.py`` for torampu's modules)."""
+    i = frame.rfind("(")
+    where = frame[i + 1 :].rsplit(":", 1)[0] if i >= 0 else frame
+    parts = where.split("/")
+    if parts[0] == "torampu":
+        return "/".join(parts[:3]) if parts[1:2] == ["web"] else "/".join(parts[:2])
+    return parts[0] if len(parts) > 1 else where
 
 
 def short_frame(frame: str) -> str:
@@ -1571,7 +1642,8 @@ async def scale_cell(
             prof_task = None
             prof_path = Path(tempfile.gettempdir()) / f"torampu-bench-pyspy-{os.getpid()}.txt"
             if profile:
-                secs = min(args.profile_seconds, args.seconds)
+                secs = max(1, round(min(args.profile_seconds, args.seconds)))
+                row["profile_seconds"] = secs
                 prof_task = asyncio.create_task(py_spy(env.webs[0].pid, secs, prof_path))
             cpu0 = await asyncio.to_thread(env.cpu)
             client0 = time.process_time()
@@ -1833,9 +1905,19 @@ def main_scale(args: argparse.Namespace) -> None:
         if "error" in prof:
             print(f"failed: {prof['error']}")
             continue
-        print(f"{prof['samples']} samples (100 Hz, all threads, busy only)")
-        for key, title in (("own", "own time"), ("total", "total (inclusive) time")):
-            print(f"  top by {title}:")
+        busy = prof["samples"] / (100 * r["profile_seconds"])
+        print(
+            f"{prof['samples']} samples in {r['profile_seconds']} s at 100 Hz of the thread "
+            f"holding the GIL (held {100 * busy:.0f}% of the time)"
+        )
+        sections = (
+            ("threads", "samples per thread"),
+            ("packages", "own time per package (torampu: per module)"),
+            ("own", "own time, per function"),
+            ("total", "total (inclusive) time, torampu's functions"),
+        )
+        for key, title in sections:
+            print(f"  {title}:")
             for frame, _, p in prof[key]:
                 print(f"    {p:5.1f}%  {frame[:150]}")
     if args.json:
