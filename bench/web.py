@@ -1678,6 +1678,11 @@ async def scale_cell(
     servers = [p for p in cpu1 if p not in ("postgresql", "redis")]
     per = {name: 100 * cpu_delta(cpu0.get(name, {}), cpu1[name]) / wall for name in cpu1}
     server_cpu = sum(per[name] for name in servers)
+    pids = {p.name: p.pid for p in env.procs}
+    own_cpu = {  # the process alone, without its bot pool
+        name: 100 * (cpu1[name].get(pid, 0.0) - cpu0.get(name, {}).get(pid, 0.0)) / wall
+        for name, pid in pids.items()
+    }
     samples.sort()
     row.update(
         {
@@ -1707,6 +1712,7 @@ async def scale_cell(
             "error_samples": st.error_samples,
             "server_cpu_percent": server_cpu,
             "cpu_percent": per,
+            "cpu_percent_without_children": own_cpu,
             "cpu_ms_per_action": 10 * server_cpu * wall / st.actions if st.actions else None,
             "client_cpu_percent": 100 * client_cpu / wall,
             "peak_rss_mb": rss,
