@@ -1581,23 +1581,32 @@ def profile_top(path: Path, n: int = 25) -> dict[str, Any]:
         for f in set(frames):
             if "(torampu/" in f and "(torampu/cli/" not in f and "torampu:" not in f:
                 total[f] += c
-        if any("run_forever" in f for f in frames):
-            threads["event loop"] += c
-        elif any("concurrent/futures/thread.py" in f for f in frames):
-            threads["thread pool (database calls)"] += c
-        else:
-            threads["other threads"] += c
+        threads[thread_kind(frames)] += c
 
     def top(counter: Counter[str], k: int) -> list[tuple[str, int, float]]:
         return [(f, c, 100 * c / max(1, samples)) for f, c in counter.most_common(k)]
 
     return {
         "samples": samples,
-        "threads": top(threads, 3),
+        "threads": top(threads, 6),
         "packages": top(package, 12),
         "own": top(own, n),
         "total": top(total, 15),
     }
+
+
+def thread_kind(frames: list[str]) -> str:
+    """What a sampled thread is: the event loop, or the function its ``Thread`` runs (the
+    thread pool's ``_worker`` runs the database calls; pebble's threads feed the bot pool)."""
+    if any("run_forever" in f for f in frames):
+        return "event loop"
+    for i, f in enumerate(frames[:-1]):
+        if f.startswith("Thread.run "):
+            target = frames[i + 1]
+            if target.startswith("_worker (concurrent/futures/thread.py"):
+                return "thread pool: _worker (database calls)"
+            return "thread: " + target
+    return "event loop"  # a coroutine's stack that py-spy caught without the loop's frames
 
 
 def frame_package(frame: str) -> str:
