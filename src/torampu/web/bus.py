@@ -34,6 +34,8 @@ Handler = Callable[[str, dict[str, Any]], Awaitable[None]]
 
 PRESENCE_TTL = 30.0
 """Seconds after which a process's presence entry is stale (its heartbeat is every third)."""
+MAX_CONNECTIONS = 64
+"""Redis connections per process (commands wait for a free one, at most 5 s)."""
 CHANNEL = "torampu:t:"
 LEASE = "torampu:lease:"
 PRESENCE = "torampu:presence:"
@@ -121,9 +123,15 @@ class RedisBus:
 
         self.url = url
         self.process = f"{secrets.token_hex(4)}"
-        self.redis: Any = aioredis.from_url(
-            url, socket_timeout=5, socket_connect_timeout=3, health_check_interval=10
-        )
+        pool = aioredis.BlockingConnectionPool.from_url(
+            url,
+            max_connections=MAX_CONNECTIONS,
+            timeout=5,
+            socket_timeout=5,
+            socket_connect_timeout=3,
+            health_check_interval=10,
+        )  # blocking: under load a command waits for a connection instead of failing
+        self.redis: Any = aioredis.Redis(connection_pool=pool)
         self._handler: Handler | None = None
         self._listener: asyncio.Task[None] | None = None
         self._healthy = True

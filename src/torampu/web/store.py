@@ -38,6 +38,7 @@ from sqlalchemy import (
     create_engine,
     event,
     func,
+    insert,
     select,
     text,
     update,
@@ -411,8 +412,8 @@ class Store:
                     if now is None:
                         raise StoreError(f"no table {table_id}")
                     raise StaleVersion(f"table {table_id} is at version {now}, not {version}")
-                s.add(
-                    ActionRow(
+                s.execute(  # Core, not the ORM's unit of work: this is the hot path
+                    insert(ActionRow).values(
                         table_id=table_id,
                         version=version + 1,
                         seat=seat,

@@ -42,6 +42,9 @@ log = logging.getLogger("torampu.web")
 STREAM = "torampu:bot-jobs"
 GROUP = "torampu-bots"
 MATCH_CACHE = 512
+JOBS_PER_PROCESS = 4
+"""Jobs a worker takes at once per process: while some wait for the database, others compute
+(the bot pool bounds the computing itself)."""
 JOB = "torampu:job:"
 """``torampu:job:<table>:<version>``: set while a job for that move is queued (no duplicates)."""
 
@@ -132,21 +135,36 @@ class LocalWorkers:
         return None
 
 
+_QUEUE = """
+if redis.call('set', KEYS[1], '1', 'NX', 'EX', ARGV[1]) then
+  local fields = {}
+  for i = 2, #ARGV do fields[#fields + 1] = ARGV[i] end
+  redis.call('xadd', KEYS[2], 'MAXLEN', '~', '100000', '*', unpack(fields))
+  return 1
+end
+return 0
+"""
+
+
 class RedisWorkers:
     """Moves queued on the Redis stream for ``torampu worker`` processes."""
 
     def __init__(self, redis: Any, job_timeout: float = 30.0) -> None:
         self.redis = redis
         self.job_timeout = job_timeout
+        self._queue = redis.register_script(_QUEUE)
 
     async def move(self, lobby: Lobby, room: Room, job: MoveJob) -> None:
         """Queue the job (once: a job already queued for this move is not queued again until
         ``job_timeout`` has passed), then wait a little for the table to move; the driver calls
         again (renewing its lease in between) until it has."""
         key = f"{JOB}{job.table}:{job.version}"
-        try:
-            if await self.redis.set(key, job.seat, nx=True, ex=max(1, int(self.job_timeout))):
-                await self.redis.xadd(STREAM, job.fields(), maxlen=100_000, approximate=True)
+        fields = job.fields()
+        args: list[str | int] = [max(1, int(self.job_timeout))]
+        for k, v in fields.items():
+            args += [k, v]
+        try:  # one script: the job is queued if and only if its key is set
+            await self._queue(keys=[key, STREAM], args=args)
         except Exception as e:
             log.warning("table %s: the bot job was not queued (%s)", room.id, type(e).__name__)
             await asyncio.sleep(1.0)
@@ -177,13 +195,15 @@ class Worker:
         from torampu.web.bus import RedisBus
 
         self.store = store
-        self.redis: Any = aioredis.from_url(redis_url, socket_timeout=10, socket_connect_timeout=3)
+        self.redis: Any = aioredis.from_url(
+            redis_url, socket_timeout=10, socket_connect_timeout=3, max_connections=32
+        )
         self.bus = RedisBus(redis_url)
         self.pool = BotPool(processes)
         self.processes = max(1, processes)
         self.reclaim_after = reclaim_after
         self.name = name or f"worker-{secrets.token_hex(3)}"
-        self.db = ThreadPoolExecutor(2, thread_name_prefix="torampu-worker-db")
+        self.db = ThreadPoolExecutor(4, thread_name_prefix="torampu-worker-db")
         self.done = 0
         self.matches: OrderedDict[str, tuple[int, Match]] = OrderedDict()
         """Recent tables' matches and the version each is at (at most :data:`MATCH_CACHE`)."""
@@ -202,7 +222,7 @@ class Worker:
         except Exception as e:
             if "BUSYGROUP" not in str(e):
                 raise
-        slots = asyncio.Semaphore(self.processes)
+        slots = asyncio.Semaphore(self.processes * JOBS_PER_PROCESS)
         tasks: set[asyncio.Task[None]] = set()
         log.warning("worker %s: taking bot jobs (%d at a time)", self.name, self.processes)
         try:
@@ -233,13 +253,18 @@ class Worker:
     async def _take(self) -> list[tuple[Any, dict[Any, Any]]]:
         """Jobs whose worker died (pending past ``reclaim_after``), then new ones."""
         claimed = await self.redis.xautoclaim(
-            STREAM, GROUP, self.name, int(self.reclaim_after * 1000), "0-0", count=self.processes
+            STREAM,
+            GROUP,
+            self.name,
+            int(self.reclaim_after * 1000),
+            "0-0",
+            count=self.processes * JOBS_PER_PROCESS,
         )
         out = [e for e in claimed[1] if e and e[1]]
         if out:
             return out
         fresh = await self.redis.xreadgroup(
-            GROUP, self.name, {STREAM: ">"}, count=self.processes, block=1000
+            GROUP, self.name, {STREAM: ">"}, count=self.processes * JOBS_PER_PROCESS, block=1000
         )
         return [e for _stream, entries in fresh for e in entries]
 
