@@ -473,6 +473,13 @@ def test_hello_and_messages_are_rate_limited_and_hello_is_due_at_once(tmp_path: 
             for _ in range(3):
                 codes.append(ws.receive_json().get("code", "pong"))
             assert codes == ["pong", "pong", "rate_limited"]
+            for _ in range(30):  # a client that goes on regardless is closed
+                ws.send_json({"type": "hello", "token": None})
+            codes = []
+            with contextlib.suppress(Exception):
+                while True:
+                    codes.append(ws.receive_json().get("code"))
+            assert set(codes) == {"rate_limited"} and len(codes) <= 20
         with c.websocket_connect(f"/ws/tables/{tid}") as silent:
             e = silent.receive_json()  # no hello within hello_timeout: closed with a reason
             assert e["code"] == "hello_timeout"

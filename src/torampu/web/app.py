@@ -412,6 +412,10 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
     return app
 
 
+MAX_REFUSALS = 20
+"""Rate-limit refusals after which a socket is closed."""
+
+
 class Socket:
     """One websocket to a table: limits, the hello, the messages, and its outbox."""
 
@@ -427,6 +431,7 @@ class Socket:
         self.hellos = TokenBucket(settings.hello_rate, settings.hello_burst, now)
         self.messages = TokenBucket(settings.message_rate, settings.message_burst, now)
         self.outbox = Outbox(self._send, self._snapshot, settings.send_timeout, settings.outbox_max)
+        self.refusals = 0
         self.client.outbox = self.outbox
 
     async def _send(self, text: str) -> None:
@@ -522,6 +527,8 @@ class Socket:
             text = msg.get("text")
             if not self.messages.take(time.monotonic()):
                 self.error("rate_limited", f"at most {st.message_rate:g} messages a second")
+                if await self._flooding():
+                    return
                 continue
             if text is None:
                 self.error("bad_message", "messages are JSON text, not binary")
@@ -541,10 +548,22 @@ class Socket:
                 await self._handle(data)
             except ActError as e:
                 self.error(e.code, str(e))
+                if e.code == "rate_limited" and await self._flooding():
+                    return
             except Exception as e:
                 eid = error_id()
                 log.error("internal error %s on a websocket message", eid, exc_info=e)
                 self.error("internal", f"internal error (error {eid})")
+
+    async def _flooding(self) -> bool:
+        """Count a refusal for rate; a client refused :data:`MAX_REFUSALS` times is flooding
+        and is closed (its refusals cost the server more than its messages are worth)."""
+        self.refusals += 1
+        if self.refusals < MAX_REFUSALS:
+            return False
+        log.info("a client at %s floods its socket: closed", self.addr)
+        await self.refuse("rate_limited", "too many messages: closed", 1008)
+        return True
 
     async def _handle(self, data: dict[str, Any]) -> None:
         lb, room, kind = self.lobby, self.room, data["type"]
