@@ -11,8 +11,9 @@ process can read it and tell its own clients. Two implementations of one interfa
   process's clients vanish), and one driver per table under a lease ``torampu:lease:<table id>``
   (``SET NX PX``, renewed by its holder, taken over by another process when it expires).
 
-An event is a small JSON object: ``{"kind": "action", "version": v}`` (a stored action moved the
-table to version v), ``{"kind": "table"}`` (seats or status changed: read the row again),
+An event is a small JSON object: ``{"kind": "action", "version": v, "action": {"seat", "action",
+"by"}}`` (a stored action moved the table to version v; a process one version behind plays it as
+is, any other reads the database), ``{"kind": "table"}`` (seats or status changed: read the row again),
 ``{"kind": "presence"}`` (someone came or went).
 """
 

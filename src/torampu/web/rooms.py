@@ -54,7 +54,7 @@ from torampu.testing import cards_mentioned
 from torampu.web.bots import BotPool, BotRefused, check_spec
 from torampu.web.bus import Bus, BusError, LocalBus
 from torampu.web.outbox import Outbox
-from torampu.web.store import Refused, Seat, StaleVersion, Store, StoreError, Table
+from torampu.web.store import Action, Refused, Seat, StaleVersion, Store, StoreError, Table
 from torampu.web.validate import Invalid, display_name
 from torampu.web.workers import LocalWorkers, MoveJob, Workers, status_after
 
@@ -667,7 +667,8 @@ class Lobby:
             room.touched = room.turn_started
             room.changed.set()
         self.broadcast(room)
-        await self._publish(room, {"kind": "action", "version": room.version})
+        step = {"seat": seat, "action": canon, "by": by}
+        await self._publish(room, {"kind": "action", "version": room.version, "action": step})
 
     async def _publish(self, room: Room, event: dict[str, Any]) -> None:
         """Tell the other processes (a failure only delays them: they read the database again
@@ -694,8 +695,23 @@ class Lobby:
         async with room.lock:
             if kind == "action":
                 version = event.get("version")
-                if isinstance(version, int) and version > room.version:
-                    await self._catch_up(room)
+                if not isinstance(version, int) or version <= room.version:
+                    return
+                step = event.get("action")
+                if version == room.version + 1 and isinstance(step, dict) and room.match:
+                    # the event carries what was stored: the next action, played as is (the
+                    # engine checks it); anything else is read from the database
+                    try:
+                        action = Action(
+                            version, int(step["seat"]), str(step["action"]), str(step["by"])
+                        )
+                        if room.match.to_play == action.seat:
+                            self._apply_actions(room, [action])
+                            self.broadcast(room)
+                            return
+                    except (KeyError, TypeError, ValueError, TorampuError):
+                        pass
+                await self._catch_up(room)
             elif kind == "table":
                 await self._refresh_row(room)
 

@@ -329,4 +329,6 @@ class Worker:
             raise
         self.done += 1
         with contextlib.suppress(Exception):
-            await self.bus.publish(job.table, {"kind": "action", "version": job.version + 1})
+            step = {"seat": job.seat, "action": answer.action, "by": job.by}
+            event = {"kind": "action", "version": job.version + 1, "action": step}
+            await self.bus.publish(job.table, event)
