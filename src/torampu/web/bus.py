@@ -13,8 +13,8 @@ process can read it and tell its own clients. Two implementations of one interfa
 
 An event is a small JSON object: ``{"kind": "action", "version": v, "action": {"seat", "action",
 "by"}}`` (a stored action moved the table to version v; a process one version behind plays it as
-is, any other reads the database), ``{"kind": "table"}`` (seats or status changed: read the row again),
-``{"kind": "presence"}`` (someone came or went).
+is, any other reads the database), ``{"kind": "table"}`` (seats or status changed: read the
+row again), ``{"kind": "presence"}`` (someone came or went).
 """
 
 from __future__ import annotations
