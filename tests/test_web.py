@@ -19,6 +19,7 @@ from torampu.cards import card_str
 from torampu.testing import cards_mentioned
 from torampu.web.store import Store
 from web_helpers import auth, client, new_table, play_through
+from web_helpers import hello as _hello
 
 
 # ------------------------------------------------------------------------------------ HTTP
@@ -147,13 +148,6 @@ def test_malformed_and_oversized_bodies(tmp_path: Path) -> None:
 
 
 # ------------------------------------------------------------------------------------ websocket
-def _hello(ws: Any, token: str | None, version: int | None = None) -> dict[str, Any]:
-    ws.send_json({"type": "hello", "token": token, "version": version})
-    msg = ws.receive_json()
-    assert msg["type"] == "snapshot", msg
-    return msg
-
-
 def _error(ws: Any, payload: Any, code: str) -> dict[str, Any]:
     if isinstance(payload, bytes):
         ws.send_bytes(payload)

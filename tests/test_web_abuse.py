@@ -36,13 +36,7 @@ import torampu
 from torampu.web.bots import BotJob, BotPool, compute_move
 from torampu.web.outbox import Behind, Outbox
 from web_helpers import auth, client, live_server, new_table, postgres_database
-
-
-def _hello(ws: Any, token: str | None) -> dict[str, Any]:
-    ws.send_json({"type": "hello", "token": token})
-    msg = ws.receive_json()
-    assert msg["type"] == "snapshot", msg
-    return msg
+from web_helpers import hello as _hello
 
 
 def _next(ws: Any, kind: str) -> dict[str, Any]:

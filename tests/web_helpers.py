@@ -78,6 +78,14 @@ def new_table(
     return tid, host, tokens
 
 
+def hello(ws: Any, token: str | None, version: int | None = None) -> dict[str, Any]:
+    """Say hello on a table's websocket; the snapshot that answers."""
+    ws.send_json({"type": "hello", "token": token, "version": version})
+    msg = ws.receive_json()
+    assert msg["type"] == "snapshot", msg
+    return dict(msg)
+
+
 def auth(token: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"}
 

@@ -506,12 +506,10 @@ class Socket:
                 with contextlib.suppress(BaseException):
                     await t
             lb.disconnect(room, self.client)
-            lb.sockets[self.addr] -= 1
-            if lb.sockets[self.addr] <= 0:
-                del lb.sockets[self.addr]
-            lb.table_sockets[table_id] -= 1
-            if lb.table_sockets[table_id] <= 0:
-                del lb.table_sockets[table_id]
+            for counter, key in ((lb.sockets, self.addr), (lb.table_sockets, table_id)):
+                counter[key] -= 1
+                if counter[key] <= 0:
+                    del counter[key]
 
     async def _read(self) -> None:
         st = self.settings

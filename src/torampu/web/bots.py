@@ -159,15 +159,6 @@ def compute_move(job: BotJob) -> str:
     return action
 
 
-def fallback_move(job: BotJob) -> str:
-    """The heuristic's move for ``job``, or its first legal action if even that fails."""
-    try:
-        return compute_move(BotJob("heuristic", job.game, job.seed, job.view, job.legal))
-    except Exception:  # pragma: no cover - the heuristic is total on legal positions
-        log.exception("the heuristic fallback failed; playing the first legal action")
-        return job.legal[0]
-
-
 def _lower_priority(nice: int) -> None:  # pragma: no cover - runs in the worker processes
     with contextlib.suppress(OSError):
         os.nice(nice)
@@ -222,16 +213,17 @@ class BotPool:
         return BotAnswer(await self._fallback(job), by_fallback=True)
 
     async def _fallback(self, job: BotJob) -> str:
+        """The heuristic's move for ``job``, or its first legal action if even that fails."""
         quick = BotJob("heuristic", job.game, job.seed, job.view, job.legal)
         try:
             if self._quick is not None:
                 pfut = self._quick.schedule(compute_move, (quick,), timeout=QUICK_DEADLINE)
                 return str(await asyncio.wrap_future(pfut))
+            loop = asyncio.get_running_loop()
+            return await loop.run_in_executor(self._thread, compute_move, quick)
         except Exception:
             log.warning("the heuristic fallback failed too; playing the first legal action")
             return job.legal[0]
-        loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._thread, fallback_move, job)
 
     def close(self) -> None:
         for pool in (self._search, self._quick):

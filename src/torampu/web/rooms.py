@@ -311,9 +311,7 @@ class Lobby:
         for t in tasks:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await t
-        for room in self.rooms.values():
-            if room.driving:
-                await self.bus.release(room.id)
+        for room in self.rooms.values():  # (each driver released its lease as it stopped)
             if room.clients:
                 with contextlib.suppress(Exception):
                     await self.bus.set_presence(room.id, [], 0)
@@ -365,26 +363,17 @@ class Lobby:
         finally:
             del self._loading[table_id]
 
-    def _load(self, table: Table, actions: list[Any], room: Room | None = None) -> Room:
+    def _load(self, table: Table, actions: list[Any]) -> Room:
+        """A room for ``table``, its match rebuilt by playing its stored ``actions``."""
         now = self.clock()
-        if room is None:
-            room = Room(table, list(table.seats), table.version)
-            room.away_since = {s: now for s in range(table.players)}
-            room.turn_started = now
-            room.empty_since = now
-        else:
-            room.table, room.seats, room.version = table, list(table.seats), table.version
-        room.touched = now
-        room.match = None
-        room.revision += 1
+        room = Room(table, list(table.seats), 0)
+        room.away_since = {s: now for s in range(table.players)}
+        room.turn_started = room.empty_since = room.touched = now
         if table.status != "waiting":
-            m = self._new_match(room)
-            for a in actions:
-                if m.to_play != a.seat:
-                    raise StoreError(f"table {table.id}: stored action {a.version} out of turn")
-                m.play(a.action)
-                room.last = {"seat": a.seat, "action": a.action, "by": a.by}
-            room.match = m
+            room.match = self._new_match(room)
+            self._apply_actions(room, actions)
+        if room.version != table.version:
+            raise StoreError(f"table {table.id}: {room.version} of {table.version} actions stored")
         return room
 
     def _new_match(self, room: Room) -> Match:
@@ -654,7 +643,7 @@ class Lobby:
             except (StaleVersion, ActError) as e:
                 log.warning("table %s: write refused (%s); reloading", room.id, e)
                 with contextlib.suppress(Exception):
-                    await self._reload(room)
+                    await self._refresh_row(room)
                 self.broadcast(room)
                 if isinstance(e, StaleVersion):
                     raise ActError("stale_version", "another move was stored first") from None
@@ -677,9 +666,6 @@ class Lobby:
             await self.bus.publish(room.id, event)
         except BusError as e:
             log.warning("table %s: event not published (%s)", room.id, e)
-
-    async def _reload(self, room: Room) -> None:
-        await self._refresh_row(room)
 
     # ------------------------------------------------------------------ other processes
     async def _on_event(self, table_id: str, event: dict[str, Any]) -> None:
