@@ -5,6 +5,7 @@ import { backImage, cardImage, parseCard } from "./cards.js";
 import { fill, h, svgElement } from "./dom.js";
 import { pick, t } from "./i18n.js";
 import { actionNode, bidNode, cardsNode, suitNode } from "./labels.js";
+import { handOrder } from "./sort.js";
 
 const TITLE_JA = { daifugo: "大富豪", fugo: "富豪", heimin: "平民", hinmin: "貧民", daihinmin: "大貧民" };
 const TITLE_EN = { daifugo: "Daifugo", fugo: "Fugo", heimin: "Heimin", hinmin: "Hinmin", daihinmin: "Daihinmin" };
@@ -228,7 +229,9 @@ function renderHand(el, view, ctx, ui, plan) {
   el.dataset.mode = plan.mode;
   if (plan.need != null) el.dataset.need = plan.need;
   else delete el.dataset.need;
-  const cards = hand.map((card, i) => {
+  // drawn in the order the player chose; each card keeps its index in view.hand
+  const cards = handOrder(hand, view).map((i) => {
+    const card = hand[i];
     const legal = plan.legalCards.has(card);
     const idle = plan.mode === "none";
     const selected = ui.selected.includes(i);

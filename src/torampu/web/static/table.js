@@ -8,6 +8,7 @@ import { gameName, pick, t } from "./i18n.js";
 import { actionNode } from "./labels.js";
 import { sidePanels } from "./panels.js";
 import { installKeyboard } from "./keys.js";
+import { Feel } from "./feel.js";
 
 export function tablePage(root, id) {
   const page = new TablePage(root, id);
@@ -51,6 +52,7 @@ class TablePage {
     e.play = h("div", { class: "play-layout" }, e.playMain, e.side);
     fill(this.root, h("div", { class: "table-page" }, e.head, e.seats, e.play));
     installKeyboard(e.playMain, () => this.isMyTurn());
+    this.feel = new Feel(this); // hand order, rules, sounds, title call, card motion
   }
 
   async start() {
@@ -84,6 +86,7 @@ class TablePage {
       this.legalKey = key;
     }
     this.trackResults(msg.view);
+    this.feel.snapshot(msg);
     this.render();
   }
 
@@ -152,6 +155,7 @@ class TablePage {
     }
     this.pending = true;
     this.el.playMain.classList.add("pending");
+    this.feel.acted();
   }
 
   // ---------------------------------------------------------------- rendering
@@ -294,7 +298,7 @@ class TablePage {
     status.dataset.version = String(this.snap.version);
     status.classList.toggle("mine", this.isMyTurn());
     this.renderLast();
-    renderFelt(this.el.felt, view, ctx);
+    renderFelt(this.el.felt, this.feel.feltView(view), ctx);
     const focus = rememberFocus();
     renderPlay(this.el.hand, this.el.actions, view, ctx, this.ui);
     this.el.playMain.classList.toggle("pending", this.pending);
@@ -303,6 +307,7 @@ class TablePage {
       finished: this.finished, tableId: this.id, recordUrl: (k) => api.recordUrl(this.id, k),
     }));
     restoreFocus(focus);
+    this.feel.rendered();
   }
 
   playContext(legal, seat) {

@@ -1,0 +1,209 @@
+// Card motion on the felt and the pause to read a finished trick.
+//
+// A card that appears in the trick (or on Daifugo's table) travels there from its player's seat;
+// a finished trick stays on the felt for TRICK_PAUSE_MS, even when the next snapshot has already
+// moved on (a bot led the next trick), then sweeps to its winner before the felt shows the
+// present. Daifugo: a play that was flushed at once (8切り, the last pass) stays as long. The
+// motion uses the Web Animations API (element.animate, allowed by the Content-Security-Policy);
+// under prefers-reduced-motion nothing moves but the pause stays. Only the felt waits: the hand
+// and the action buttons always show the present, and a move of the player's own ends the pause.
+
+/** How long a finished trick stays readable (ms). */
+export const TRICK_PAUSE_MS = 1200;
+const FLY_MS = 320;
+const SWEEP_MS = 380;
+
+const REDUCED = window.matchMedia("(prefers-reduced-motion: reduce)");
+
+// the explanations (why codes) of Daifugo moves that flush the table
+const FLUSHES = new Set(["flush", "eight_cut", "spade3", "sandstorm", "five_skip_back", "finish_flush"]);
+
+function playedCards(entry) {
+  return /^play\s/.test(entry?.action || "") ? entry.action.trim().split(/\s+/).slice(1) : null;
+}
+
+export class Motion {
+  /** `rerender()` draws the page again (when a pause ends). */
+  constructor(rerender, pause = TRICK_PAUSE_MS) {
+    this.rerender = rerender;
+    this.pause = pause;
+    this.prev = null; // the last view observed
+    this.hold = null; // what the felt keeps showing: {kind: "trick"|"table", …}
+    this.timer = null;
+    this.felt = null;
+    this.shown = null; // keys of the cards on the felt at the last drawing
+  }
+
+  get reduced() {
+    return REDUCED.matches;
+  }
+
+  /**
+   * A new view arrived (before it is drawn). Returns what happened since the previous one:
+   * {played: cards newly played, trick: a trick was won (or Daifugo's table was flushed)}.
+   */
+  observe(view) {
+    const prev = this.prev;
+    this.prev = view;
+    const ev = { played: 0, trick: false };
+    if (!prev || !view || prev.game !== view.game) {
+      this.stop();
+      return ev;
+    }
+    return view.game === "daifugo" ? this.observeTable(prev, view, ev) : this.observeTrick(prev, view, ev);
+  }
+
+  observeTrick(prev, view, ev) {
+    const before = prev.tricks || [];
+    const now = view.tricks || [];
+    const live = view.trick || [];
+    if (now.length < before.length) {
+      this.stop(); // a new deal
+      ev.played = live.length;
+      return ev;
+    }
+    if (now.length > before.length) {
+      const done = now[now.length - 1];
+      const seen = new Set((prev.trick || []).map((c) => c.card));
+      ev.played = done.cards.filter((c) => !seen.has(c.card)).length + live.length;
+      ev.trick = true;
+      this.start({ kind: "trick", index: now.length, winner: done.winner, cards: done.cards });
+    } else {
+      ev.played = Math.max(0, live.length - (prev.trick || []).length);
+    }
+    return ev;
+  }
+
+  observeTable(prev, view, ev) {
+    const before = prev.log || [];
+    const log = view.log || [];
+    if (log.length < before.length) {
+      this.stop();
+      return ev;
+    }
+    const fresh = log.slice(before.length);
+    ev.played = fresh.filter((e) => playedCards(e)).length;
+    // the table was flushed by one of the new moves: keep showing the last play before it
+    let flushAt = -1;
+    for (let i = fresh.length - 1; i >= 0 && flushAt < 0; i--)
+      if ((fresh[i].why || []).some((w) => FLUSHES.has(w.code))) flushAt = before.length + i;
+    if (flushAt < 0) return ev;
+    let at = flushAt;
+    while (at >= 0 && !playedCards(log[at])) at--;
+    if (at < 0) return ev;
+    ev.trick = true;
+    const why = log.slice(at, flushAt + 1).flatMap((e) => e.why || []);
+    this.start({ kind: "table", seat: log[at].seat, cards: playedCards(log[at]), why, logLength: at });
+    return ev;
+  }
+
+  start(hold) {
+    clearTimeout(this.timer);
+    this.hold = hold;
+    this.timer = setTimeout(() => this.release(), this.pause);
+  }
+
+  /** Forget any pause at once (a new deal, another game). */
+  stop() {
+    clearTimeout(this.timer);
+    this.hold = null;
+  }
+
+  /** The player moved: the felt shows the present now (after a quick sweep). */
+  acted() {
+    if (this.hold) this.release();
+  }
+
+  /** The view to draw on the felt: the held trick or table while a pause lasts. */
+  feltView(view) {
+    const hold = this.hold;
+    if (!hold || !view || view.game !== this.prev?.game) return view;
+    if (hold.kind === "trick") {
+      if ((view.tricks || []).length < hold.index) return view;
+      return { ...view, trick: [], tricks: view.tricks.slice(0, hold.index) };
+    }
+    const entry = { seat: hold.seat, action: `play ${hold.cards.join(" ")}`, why: hold.why };
+    return {
+      ...view,
+      table: { by: hold.seat, cards: hold.cards, stands_for: hold.cards, shape: "", size: hold.cards.length },
+      log: [...(view.log || []).slice(0, hold.logLength), entry],
+    };
+  }
+
+  async release() {
+    clearTimeout(this.timer);
+    const hold = this.hold;
+    if (!hold || hold.sweeping) return;
+    hold.sweeping = true;
+    try {
+      await this.sweep(hold);
+    } catch {
+      /* an animation refused: show the present anyway */
+    }
+    if (this.hold === hold) this.hold = null;
+    this.rerender();
+  }
+
+  sweep(hold) {
+    const felt = this.felt;
+    if (!felt || this.reduced || typeof Element.prototype.animate !== "function") return Promise.resolve();
+    const cards = [...felt.querySelectorAll(".centre .trick-card, .centre .tcard")];
+    const target = hold.kind === "trick" ? felt.querySelector(`.seat-box[data-seat="${hold.winner}"]`) : null;
+    const runs = cards.map((el) => {
+      const base = el.classList.contains("trick-card") ? "translate(-50%, -50%) " : "";
+      const { dx, dy } = target ? offset(el, target) : { dx: 0, dy: 0 };
+      return el.animate(
+        [{ transform: `${base}translate(0px, 0px) scale(1)`, opacity: 1 },
+          { transform: `${base}translate(${dx}px, ${dy}px) scale(${target ? 0.35 : 0.8})`, opacity: 0 }],
+        { duration: SWEEP_MS, easing: "ease-in", fill: "forwards" },
+      ).finished;
+    });
+    const limit = new Promise((resolve) => setTimeout(resolve, SWEEP_MS + 150));
+    return Promise.race([Promise.all(runs), limit]);
+  }
+
+  /** After the felt was drawn from `shownView`: cards that just arrived travel from their seat. */
+  animate(felt, shownView) {
+    this.felt = felt;
+    if (this.hold) felt.dataset.hold = this.hold.kind;
+    else delete felt.dataset.hold;
+    const cards = [...felt.querySelectorAll(".centre .trick-card, .centre .tcard")];
+    const keyed = cards.map((el, i) => [cardKey(el, i, shownView), el]);
+    const first = this.shown === null;
+    const before = this.shown || new Set();
+    this.shown = new Set(keyed.map(([k]) => k));
+    if (first || this.reduced || typeof Element.prototype.animate !== "function") return;
+    for (const [key, el] of keyed) {
+      if (before.has(key)) continue;
+      const seat = el.dataset.trickSeat ?? shownView?.table?.by;
+      const from = seat == null ? null : felt.querySelector(`.seat-box[data-seat="${seat}"]`);
+      if (from) fly(el, from);
+    }
+  }
+}
+
+function cardKey(el, i, view) {
+  if (el.dataset.trickCard) return `t ${el.dataset.trickSeat} ${el.dataset.trickCard}`;
+  const tb = view?.table;
+  return `d ${tb?.by} ${(tb?.cards || []).join(" ")} ${i}`;
+}
+
+function offset(el, target) {
+  const a = el.getBoundingClientRect();
+  const b = target.getBoundingClientRect();
+  return { dx: b.left + b.width / 2 - (a.left + a.width / 2), dy: b.top + b.height / 2 - (a.top + a.height / 2) };
+}
+
+function fly(el, from) {
+  const base = el.classList.contains("trick-card") ? "translate(-50%, -50%) " : "";
+  const { dx, dy } = offset(el, from);
+  try {
+    el.animate(
+      [{ transform: `${base}translate(${dx}px, ${dy}px) scale(0.55)` },
+        { transform: `${base}translate(0px, 0px) scale(1)` }],
+      { duration: FLY_MS, easing: "cubic-bezier(0.2, 0.7, 0.3, 1)" },
+    );
+  } catch {
+    /* no animation: the card is simply there */
+  }
+}

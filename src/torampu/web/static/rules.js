@@ -1,0 +1,134 @@
+// The rules of this table, one click away: a dialog listing every option in force (the table's
+// resolved options and its preset) with its explanation from torampu.rules (served by
+// GET /api/games), in the player's language. Options that differ from the preset are marked.
+//
+// Option metadata may carry Japanese texts (label_ja, description_ja) and an English label
+// (label); whichever is missing falls back to the English description and the option's name.
+
+import { api } from "./api.js";
+import { isCard } from "./cards.js";
+import { fill, h } from "./dom.js";
+import { gameName, lang, pick, t } from "./i18n.js";
+import { cardsNode } from "./labels.js";
+
+let games = null; // the promise of GET /api/games, fetched once
+
+function gameInfo(game) {
+  games ||= api.games().catch((e) => {
+    games = null;
+    throw e;
+  });
+  return games.then((all) => (all.games || all).find((g) => g.name === game) || null);
+}
+
+function textOf(o, field) {
+  const ja = lang() === "ja";
+  const v = ja ? o[`${field}_ja`] ?? o[field] : o[`${field}_en`] ?? o[field];
+  return v == null ? "" : pick(v);
+}
+
+/** The name of an option as shown: its label in the player's language, else its name. */
+export function optionLabel(o) {
+  return textOf(o, "label") || o.name;
+}
+
+/** The explanation of an option in the player's language (English when there is no other). */
+export function optionText(o) {
+  return textOf(o, "description");
+}
+
+/** The options of the preset (defaults overridden by the preset's own options). */
+export function presetDefaults(info, preset) {
+  const out = {};
+  for (const o of info.options) out[o.name] = o.default;
+  const p = preset && info.presets ? info.presets[preset] : null;
+  if (p?.options) Object.assign(out, p.options);
+  return out;
+}
+
+function same(a, b) {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+/** One value as text or nodes: on/off, a card list, a number, a choice. */
+export function valueNode(o, v) {
+  if (typeof v === "boolean") return t(v ? "on" : "off");
+  if (Array.isArray(v)) {
+    if (!v.length) return t("feelNone");
+    return v.every((x) => typeof x === "string" && isCard(x)) ? cardsNode(v) : v.join(", ");
+  }
+  if (typeof v === "string" && isCard(v)) return cardsNode([v]);
+  const labels = lang() === "ja" ? o.value_labels_ja ?? o.value_labels : o.value_labels;
+  if (labels && Object.hasOwn(labels, String(v))) return pick(labels[String(v)]);
+  return v == null ? "–" : String(v);
+}
+
+/** The rows of the rules list for a table: [{option, value, default, changed}]. */
+export function rulesRows(info, table) {
+  const inForce = table.rules || {};
+  const base = presetDefaults(info, table.preset);
+  return info.options.map((o) => {
+    const value = Object.hasOwn(inForce, o.name) ? inForce[o.name] : base[o.name];
+    return { option: o, value, preset: base[o.name], changed: !same(value, base[o.name]) };
+  });
+}
+
+function rowNode({ option, value, preset, changed }) {
+  return h("li", { class: `feel-rule ${changed ? "changed" : ""}`, dataset: { option: option.name, changed: changed ? "1" : "0" } },
+    h("div", { class: "feel-rule-head" },
+      h("span", { class: "feel-rule-name" }, optionLabel(option)),
+      h("span", { class: "feel-rule-value" }, valueNode(option, value)),
+      changed ? h("span", { class: "feel-rule-changed" }, t("feelChanged"), " · ", t("feelPresetValue", { v: "" }), valueNode(option, preset)) : null),
+    h("p", { class: "feel-rule-desc" }, optionText(option)),
+    optionLabel(option) !== option.name ? h("code", { class: "feel-rule-key muted small" }, option.name) : null);
+}
+
+/** The dialog element (one per page); `table()` gives the table's public data when opened. */
+export class RulesDialog {
+  constructor(table) {
+    this.table = table;
+    this.body = h("div", { class: "feel-rules-body", id: "rules-body" });
+    this.title = h("h2", { id: "rules-title" });
+    this.el = h("dialog", { class: "feel-rules", id: "rules-dialog", "aria-labelledby": "rules-title" },
+      h("div", { class: "feel-rules-top" }, this.title,
+        h("button", { type: "button", class: "ghost", id: "rules-close", onclick: () => this.el.close() }, t("feelClose"))),
+      this.body);
+    // a click on the backdrop (outside the box) closes it
+    this.el.addEventListener("click", (e) => {
+      if (e.target === this.el) this.el.close();
+    });
+    document.body.append(this.el);
+  }
+
+  async open() {
+    if (!this.el.open) this.el.showModal();
+    await this.render();
+  }
+
+  async render() {
+    const tb = this.table();
+    this.title.textContent = t("feelRulesTitle");
+    this.el.querySelector("#rules-close").textContent = t("feelClose");
+    if (!tb) return;
+    fill(this.body, h("p", { class: "muted" }, t("feelLoading")));
+    let info;
+    try {
+      info = await gameInfo(tb.game);
+    } catch {
+      info = null;
+    }
+    if (!info) {
+      fill(this.body, h("p", {}, t("feelRulesFail")));
+      return;
+    }
+    const rows = rulesRows(info, tb);
+    const preset = tb.preset && info.presets?.[tb.preset];
+    const changed = rows.filter((r) => r.changed).length;
+    fill(this.body,
+      h("p", { class: "feel-rules-preset" }, h("strong", {}, `${gameName(tb.game)} · ${t("feelPreset")}: `),
+        h("span", { id: "rules-preset" }, tb.preset || t("feelNoPreset")),
+        preset?.note ? h("span", { class: "muted" }, ` — ${pick(lang() === "ja" ? preset.note_ja ?? preset.note : preset.note)}`) : null),
+      changed ? h("p", { class: "feel-rules-count" }, t("feelChangedCount", { n: changed })) : null,
+      h("ul", { class: "feel-rule-list", id: "rules-list" }, rows.map(rowNode)));
+  }
+}
