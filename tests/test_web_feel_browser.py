@@ -1,0 +1,387 @@
+"""How the web table feels, in a real Chromium: hand sorting (by suit / by strength, under the
+trump, the joker's mode, Mighty and the jacks in Napoleon, under the revolution in Daifugo), the
+choice kept across a reload and a click still playing the card clicked; the rules dialog listing
+every option of the table with its explanation in English and Japanese and marking what differs
+from the preset; the sound switch (off by default, persisted, silent and error-free without
+audio); the tab title calling the player while the page is hidden; card motion and the pause that
+keeps a finished trick on the felt after the snapshot has moved on (still there, without motion,
+under prefers-reduced-motion).
+
+Every page runs under the strict Content-Security-Policy (Trusted Types required): a script error
+or a CSP violation fails the test. Skipped when /usr/bin/chromium is missing outside CI; in CI
+(``CI`` set) that is a failure. Screenshots go to ``artifacts/feel/``.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from browser_helpers import chromium, get, new_page, post, problems, require_chromium, serve
+
+SHOTS = Path(__file__).resolve().parent.parent / "artifacts" / "feel"
+DESKTOP = {"width": 1280, "height": 800}
+PHONE = {"width": 390, "height": 844}
+
+sync_api = require_chromium()
+
+# document.hidden as the test says (window.__hidden), so that a visibilitychange can be faked
+HIDDEN = """
+Object.defineProperty(Document.prototype, 'hidden',
+  {configurable: true, get() { return !!window.__hidden; }});
+Object.defineProperty(Document.prototype, 'visibilityState',
+  {configurable: true, get() { return window.__hidden ? 'hidden' : 'visible'; }});
+"""
+
+NO_AUDIO = "delete window.AudioContext; delete window.webkitAudioContext;"
+
+DAIFUGO_STRENGTH = "3456789TJQKA2"
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    with serve(tmp_path_factory.mktemp("web-feel-data")) as base:
+        yield base
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    with chromium(sync_api) as b:
+        yield b
+
+
+HOSTS: dict[str, str] = {}
+
+
+def _table(base: str, game: str, rules: Any = None) -> str:
+    """A one-game table: seat 0 open for the page, the others heuristic bots; its id."""
+    n = {"napoleon": 5, "daifugo": 4}.get(game, 4)
+    body: dict[str, Any] = {"game": game, "games": 1, "players": n}
+    body["seats"] = ["open", *["heuristic"] * (n - 1)]
+    if rules is not None:
+        body["rules"] = rules
+    res = post(f"{base}/api/tables", body)
+    table_id = str(res["table"]["id"])
+    HOSTS[table_id] = str(res["host_token"])
+    return table_id
+
+
+def _sit(page: Any, base: str, table_id: str) -> None:
+    """Take seat 0 of a table whose other seats are bots, and start it."""
+    page.goto(f"{base}/t/{table_id}")
+    page.fill("#player-name", "Aki")
+    page.click("[data-take='0']")
+    page.wait_for_selector(".seat-row.me[data-seat='0']")
+    post(f"{base}/api/tables/{table_id}/start", {}, HOSTS[table_id])
+    page.wait_for_selector("#felt [data-seat='0']")
+
+
+def _snap(page: Any) -> dict[str, Any]:
+    return dict(page.evaluate("window.torampu.snapshot"))
+
+
+def _hand(page: Any) -> list[str]:
+    cards = page.eval_on_selector_all("#hand [data-card]", "els => els.map(e => e.dataset.card)")
+    return list(cards)
+
+
+def _version(page: Any) -> str | None:
+    return page.locator("#status").get_attribute("data-version")
+
+
+def _my_turn(page: Any) -> bool:
+    return page.locator("#status").get_attribute("data-my-turn") == "1"
+
+
+def _wait_moved(page: Any, before: str | None) -> None:
+    page.wait_for_function(
+        "v => document.querySelector('#status')?.dataset.version !== v", arg=before
+    )
+
+
+def _order(page: Any, hand: list[str], view: dict[str, Any], mode: str) -> list[str]:
+    """The display order sort.js gives `hand` in `view`."""
+    return list(
+        page.evaluate(
+            """([hand, view, mode]) => import('/static/sort.js')
+                 .then(m => m.handOrder(hand, view, mode).map(i => hand[i]))""",
+            [hand, view, mode],
+        )
+    )
+
+
+# ------------------------------------------------------------------ hand sorting
+
+
+def test_sort_orders(server: str, browser: Any) -> None:
+    page = new_page(browser, DESKTOP)
+    page.goto(f"{server}/")
+    page.wait_for_selector("#create-form")
+    nap = {"game": "napoleon", "trump": "H", "rules": {"joker_mode": "trump_top"}}
+    hand = ["2H", "AS", "JD", "JH", "KC", "JK", "5S", "AH", "QC"]
+    # by strength: joker (trump_top), Mighty, 正J, 裏J, trumps high to low, then plain cards
+    assert _order(page, hand, nap, "strength") == [
+        *("JK", "AS", "JH", "JD", "AH", "2H", "KC", "QC", "5S"),
+    ]
+    # by suit: the joker, the trump suit, then ♠ ♣ ♦ (♥ is the trump), each high to low
+    assert _order(page, hand, nap, "suit") == [
+        *("JK", "AH", "JH", "2H", "AS", "5S", "KC", "QC", "JD"),
+    ]
+    # a weak request joker leads at 500: below the jacks, above the trumps
+    weak = {**nap, "rules": {"joker_mode": "request_weak"}}
+    assert _order(page, hand, weak, "strength")[:5] == ["AS", "JH", "JD", "JK", "AH"]
+    # before the contract (no trump yet): Mighty first, then by rank, the suits equal
+    bidding = {"game": "napoleon", "trump": None, "rules": {}}
+    assert _order(page, ["KC", "AS", "AH", "2D"], bidding, "strength") == ["AS", "AH", "KC", "2D"]
+    # Hell and Nap: the trump suit first, no special card
+    hell = {"game": "hell", "trump": "C"}
+    assert _order(page, ["AS", "2C", "KD", "JS"], hell, "strength") == ["2C", "AS", "KD", "JS"]
+    assert _order(page, ["AS", "2C", "KD", "JS"], hell, "suit") == ["2C", "AS", "JS", "KD"]
+    # Daifugo, weakest to strongest left to right; 革命 reverses the ranks, jokers stay on top
+    dai = ["2S", "3H", "JK", "AC", "TD", "3C"]
+    normal = {"game": "daifugo", "revolution": False, "eleven_back": False}
+    assert _order(page, dai, normal, "strength") == ["3H", "3C", "TD", "AC", "2S", "JK"]
+    revolution = {**normal, "revolution": True}
+    assert _order(page, dai, revolution, "strength") == ["2S", "AC", "TD", "3H", "3C", "JK"]
+    # 11バック during a revolution: the order is normal again (the engine's `reversed`)
+    both = {**revolution, "eleven_back": True}
+    assert _order(page, dai, both, "strength") == ["3H", "3C", "TD", "AC", "2S", "JK"]
+    assert _order(page, dai, {**both, "reversed": True}, "strength")[0] == "2S"
+    # by suit: ♠ ♥ ♣ ♦ groups, each weak to strong, jokers last
+    assert _order(page, dai, normal, "suit") == ["2S", "3H", "3C", "AC", "TD", "JK"]
+    assert not problems(page), problems(page)
+
+
+def _daifugo_rank(card: str) -> int:
+    return 99 if card == "JK" else DAIFUGO_STRENGTH.index(card[:-1])
+
+
+def test_sort_choice_persists_and_clicks_play_the_card(server: str, browser: Any) -> None:
+    page = new_page(browser, DESKTOP, lang="ja")
+    table_id = _table(server, "daifugo")
+    _sit(page, server, table_id)
+    page.wait_for_selector("#hand-sort [data-sort='suit']")
+    # Daifugo starts sorted by strength (weak to strong under the present order)
+    assert page.get_attribute("#hand-sort [data-sort='strength']", "aria-pressed") == "true"
+    view = _snap(page)["view"]
+    shown = _hand(page)
+    assert sorted(shown) == sorted(view["hand"])
+    ranks = [_daifugo_rank(c) for c in shown]
+    assert ranks == sorted(ranks, reverse=bool(view.get("reversed")))
+    page.click("#hand-sort [data-sort='suit']")
+    shown = _hand(page)
+    suits = [c[-1] if c != "JK" else "Z" for c in shown]
+    groups = [s for i, s in enumerate(suits) if i == 0 or suits[i - 1] != s]
+    assert len(groups) == len(set(groups)), f"each suit in one group: {shown}"
+    assert groups == sorted(groups, key=lambda s: "SHCDZ".index(s))
+    page.screenshot(path=str(SHOTS / "daifugo-sort-suit.png"))
+    page.reload()
+    page.wait_for_selector("#hand [data-card]")
+    assert page.get_attribute("#hand-sort [data-sort='suit']", "aria-pressed") == "true"
+    assert _hand(page) == _order(page, _snap(page)["view"]["hand"], _snap(page)["view"], "suit")
+    # a click selects the card clicked (its index in view.hand), and the move sent plays it
+    deadline = time.monotonic() + 40
+    singles: set[str] = set()
+    while not singles:
+        assert time.monotonic() < deadline, "seat 0 never had a single card to play"
+        snap = _snap(page)
+        if not (_my_turn(page) and snap["view"]["phase"] == "play"):
+            page.wait_for_timeout(40)
+            continue
+        singles = {a.split()[1] for a in snap["legal"] if len(a.split()) == 2 and "JK" not in a}
+        if not singles:  # only pairs or more beat the table: pass and wait for another turn
+            before = _version(page)
+            page.click('#actions [data-action="pass"]')
+            _wait_moved(page, before)
+    shown = _hand(page)
+    card = max(singles, key=shown.index)  # the rightmost card that may be played alone
+    before = _version(page)
+    page.click(f'#hand [data-card="{card}"]')
+    assert page.locator("#hand .card.selected").get_attribute("data-card") == card
+    page.click(f'#actions .select-bar [data-action="play {card}"]')
+    _wait_moved(page, before)
+    mine = [e["action"] for e in _snap(page)["view"]["log"] if e["seat"] == 0]
+    assert mine[-1] == f"play {card}"
+    assert not problems(page), problems(page)
+
+
+# ------------------------------------------------------------------ the rules of the table
+
+
+def test_rules_dialog_lists_every_option(server: str, browser: Any) -> None:
+    table_id = _table(server, "napoleon", {"preset": "house-001", "min_bid": 12})
+    info = next(g for g in get(f"{server}/api/games")["games"] if g["name"] == "napoleon")
+    names = [o["name"] for o in info["options"]]
+    table = get(f"{server}/api/tables/{table_id}")
+    preset = {o["name"]: o["default"] for o in info["options"]}
+    preset.update(info["presets"]["house-001"]["options"])
+    differ = {k for k in names if table["rules"].get(k, preset[k]) != preset[k]}
+    assert "min_bid" in differ
+    page = new_page(browser, PHONE)
+    page.goto(f"{server}/t/{table_id}")
+    page.wait_for_selector("[data-seat='0']")
+    for lang, title in (("en", "Rules of this table"), ("ja", "このテーブルのルール")):
+        if lang == "ja":
+            page.click("#lang")
+        page.click("#rules-btn")
+        page.wait_for_selector("#rules-list li")
+        assert page.inner_text("#rules-title") == title
+        rows = page.eval_on_selector_all(
+            "#rules-list li",
+            """els => els.map(e => ({name: e.dataset.option, changed: e.dataset.changed,
+                 label: e.querySelector('.feel-rule-name').textContent,
+                 value: e.querySelector('.feel-rule-value').textContent,
+                 text: e.querySelector('.feel-rule-desc').textContent}))""",
+        )
+        assert [r["name"] for r in rows] == names, "every option of the game, in order"
+        for r, o in zip(rows, info["options"], strict=True):
+            assert r["text"].strip(), f"{r['name']} has an explanation"
+            assert r["value"].strip(), f"{r['name']} shows its value"
+            ja_text = o.get("description_ja")
+            if lang == "ja" and ja_text:
+                assert r["text"] == ja_text
+            if lang == "en":
+                assert r["text"] == o["description"]
+        assert {r["name"] for r in rows if r["changed"] == "1"} == differ
+        assert page.inner_text("#rules-preset") == "house-001"
+        page.screenshot(path=str(SHOTS / f"rules-{lang}-phone.png"))
+        page.click("#rules-close")
+        assert not page.locator("#rules-dialog").evaluate("d => d.open")
+    assert not problems(page), problems(page)
+
+
+# ------------------------------------------------------------------ sounds
+
+
+def test_sound_switch(server: str, browser: Any) -> None:
+    table_id = _table(server, "hell")
+    for init, audible in ((None, True), (NO_AUDIO, False)):
+        page = new_page(browser, DESKTOP, init=init)
+        page.goto(f"{server}/t/{table_id}")
+        button = page.locator("#sound-btn")
+        assert button.get_attribute("aria-pressed") == "false", "off by default"
+        play = "name => import('/static/sound.js').then(m => m.playSound(name))"
+        assert page.evaluate(play, "turn") is False, "silent while off"
+        button.click()
+        assert button.get_attribute("aria-pressed") == "true"
+        assert page.evaluate("localStorage.getItem('torampu.sound')") == "on"
+        for name in ("turn", "play", "trick", "over"):
+            assert page.evaluate(play, name) is audible
+        page.reload()
+        assert page.locator("#sound-btn").get_attribute("aria-pressed") == "true", "kept"
+        page.click("#sound-btn")
+        assert page.evaluate("localStorage.getItem('torampu.sound')") == "off"
+        assert page.evaluate(play, "turn") is False
+        assert not problems(page), problems(page)
+
+
+# ------------------------------------------------------------------ the background tab
+
+
+def test_title_calls_while_hidden(server: str, browser: Any) -> None:
+    page = new_page(browser, DESKTOP, lang="ja", init=HIDDEN)
+    table_id = _table(server, "daifugo")
+    _sit(page, server, table_id)
+    plain = page.title()
+    assert not plain.startswith("●")
+    page.evaluate("window.__hidden = true; document.dispatchEvent(new Event('visibilitychange'))")
+    page.wait_for_function("() => document.title.startsWith('● あなたの番')", timeout=30000)
+    assert _my_turn(page)
+    # seen again: the title is the page's own
+    page.evaluate("window.__hidden = false; document.dispatchEvent(new Event('visibilitychange'))")
+    assert page.title() == plain
+    page.evaluate("window.__hidden = true; document.dispatchEvent(new Event('visibilitychange'))")
+    assert page.title().startswith("● ")
+    # the turn passes while hidden: the title goes back
+    before = _version(page)
+    page.locator("#actions [data-action]").last.click()
+    _wait_moved(page, before)
+    page.wait_for_function(
+        "() => !document.title.startsWith('●') || window.torampu.snapshot.view.to_play === 0"
+    )
+    if not _my_turn(page):
+        assert page.title() == plain
+    assert not problems(page), problems(page)
+
+
+# ------------------------------------------------------------------ motion and the pause
+
+# Samples the felt every 40 ms: what it shows while a pause holds it, what the snapshot says, and
+# how many script animations (element.animate) run on the page.
+RECORDER = """
+window.__feel = {samples: [], animations: 0};
+setInterval(() => {
+  const felt = document.querySelector('#felt');
+  const view = window.torampu && window.torampu.snapshot && window.torampu.snapshot.view;
+  if (!felt || !view) return;
+  const own = document.getAnimations().filter(a => a.constructor === Animation).length;
+  window.__feel.animations += own;
+  if (!felt.dataset.hold) return;
+  window.__feel.samples.push({
+    shown: [...felt.querySelectorAll('.centre .trick-card')].map(e => e.dataset.trickCard).sort(),
+    winner: [...felt.querySelectorAll('.centre .trick-card.winner')].map(e => e.dataset.trickSeat),
+    live: (view.trick || []).length,
+    tricks: (view.tricks || []).map(t => t.cards.map(c => c.card).sort()),
+    winners: (view.tricks || []).map(t => String(t.winner)),
+    own,
+  });
+}, 40);
+"""
+
+
+def _play_napoleon(page: Any, until: float, tricks: int) -> None:
+    """Pass in the auction and play legal cards (the first one shown) until `tricks` are done."""
+    while len(_snap(page)["view"].get("tricks") or []) < tricks:
+        assert time.monotonic() < until, "the game did not go on in time"
+        if not _my_turn(page):
+            page.wait_for_timeout(40)
+            continue
+        before = _version(page)
+        mode = page.locator("#hand").get_attribute("data-mode")
+        if mode == "direct":
+            card = page.locator('#hand .card[data-legal="1"]').first
+            name = card.get_attribute("data-card")
+            card.click()
+            _wait_moved(page, before)
+            view = _snap(page)["view"]
+            played = [*view["trick"], *(c for t in view["tricks"] for c in t["cards"])]
+            assert {"seat": 0, "card": name} in played, "the card clicked was played"
+        else:
+            buttons = page.locator('#actions [data-action="pass"]')
+            (buttons if buttons.count() else page.locator("#actions [data-action]")).first.click()
+            _wait_moved(page, before)
+
+
+def test_finished_trick_pause_and_motion(server: str, browser: Any) -> None:
+    strength = """localStorage.setItem('torampu.sort', '{"napoleon": "strength"}')"""
+    page = new_page(browser, DESKTOP, init=strength)
+    table_id = _table(server, "napoleon", "classic")
+    _sit(page, server, table_id)
+    page.evaluate(RECORDER)
+    until = time.monotonic() + 60
+    _play_napoleon(page, until, 3)
+    assert page.get_attribute("#hand-sort [data-sort='strength']", "aria-pressed") == "true"
+    view = _snap(page)["view"]
+    assert _hand(page) == _order(page, view["hand"], view, "strength")
+    page.screenshot(path=str(SHOTS / "napoleon-strength-sorted.png"))
+    moving = page.evaluate("window.__feel.animations")
+    assert moving > 0, "cards travel (element.animate) without reduced motion"
+    # the rest of the game under prefers-reduced-motion: the pause stays, nothing moves
+    page.emulate_media(reduced_motion="reduce")
+    page.evaluate("window.__feel.samples = []; window.__feel.animations = 0")
+    _play_napoleon(page, until, 8)
+    samples = page.evaluate("window.__feel.samples")
+    assert samples, "a finished trick was held on the felt"
+    for s in samples:
+        held = s["tricks"].index(s["shown"])  # the held cards are one whole finished trick
+        assert s["winner"] == [s["winners"][held]], "its winner is marked"
+    moved_on = [s for s in samples if s["live"] or s["tricks"][-1] != s["shown"]]
+    assert moved_on, "the felt kept the finished trick after the snapshot had moved on"
+    assert page.evaluate("window.__feel.animations") == 0, "no motion under reduced motion"
+    page.wait_for_function("() => !document.querySelector('#felt').dataset.hold")
+    assert not problems(page), problems(page)
