@@ -87,8 +87,18 @@ export function daifugoStrength(card, view) {
   return reversed ? 12 - base : base;
 }
 
+// The suit a card is grouped with: its own, but Napoleon's 裏J goes with the trumps when it
+// follows as one (ura_jack_suit "trump").
+function groupSuit(card, view) {
+  const { rank, suit } = parseCard(card);
+  const trump = knownTrump(view);
+  if (view.game === "napoleon" && trump && rank === "J" && suit === OTHER_JACK[trump] && view.rules?.ura_jack_suit === "trump")
+    return trump;
+  return suit;
+}
+
 function suitIndex(card, view) {
-  const { suit } = parseCard(card);
+  const suit = view.game === "daifugo" ? parseCard(card).suit : groupSuit(card, view);
   if (!suit) return -1;
   const trump = view.game === "daifugo" ? null : knownTrump(view);
   if (trump) return suit === trump ? 0 : 1 + SUIT_ORDER[suit];
@@ -97,7 +107,7 @@ function suitIndex(card, view) {
 
 /**
  * The indices of `hand` in display order. Trick games: by suit (the joker first, then the trump
- * suit when known, each suit high to low) or by strength (strongest first). Daifugo: weakest to
+ * suit when known, each suit strongest first) or by strength (strongest first). Daifugo: weakest to
  * strongest left to right, by strength or grouped by suit (jokers last).
  */
 export function handOrder(hand, view, mode = sortMode(view.game)) {
@@ -110,7 +120,8 @@ function trickCompare(view, mode) {
   const rank = (c) => rankValue(parseCard(c).rank);
   if (mode === "strength")
     return (a, b) => trickStrength(b, view) - trickStrength(a, view) || suitIndex(a, view) - suitIndex(b, view);
-  return (a, b) => suitIndex(a, view) - suitIndex(b, view) || rank(b) - rank(a);
+  // within a suit by strength (the trump suit opens with 正J and 裏J), then by rank
+  return (a, b) => suitIndex(a, view) - suitIndex(b, view) || trickStrength(b, view) - trickStrength(a, view) || rank(b) - rank(a);
 }
 
 function daifugoCompare(view, mode) {
