@@ -168,6 +168,11 @@ export class Motion {
     if (this.hold) felt.dataset.hold = this.hold.kind;
     else delete felt.dataset.hold;
     const cards = [...felt.querySelectorAll(".centre .trick-card, .centre .tcard")];
+    if (this.hold?.sweeping && !this.reduced) {
+      // drawn again while the held trick sweeps away: it has already left
+      for (const el of cards) el.style.opacity = "0";
+      return;
+    }
     const keyed = cards.map((el, i) => [cardKey(el, i, shownView), el]);
     const first = this.shown === null;
     const before = this.shown || new Set();
