@@ -350,7 +350,8 @@ setInterval(() => {
 
 
 def _play_napoleon(page: Any, until: float, tricks: int) -> None:
-    """Pass in the auction and play legal cards (the first one shown) until `tricks` are done."""
+    """Pass in the auction and play legal cards (the last one shown: with the hand sorted by
+    strength, the weakest, so that bots win tricks and lead on at once) until `tricks` are done."""
     while len(_snap(page)["view"].get("tricks") or []) < tricks:
         assert time.monotonic() < until, "the game did not go on in time"
         if not _my_turn(page):
@@ -359,7 +360,7 @@ def _play_napoleon(page: Any, until: float, tricks: int) -> None:
         before = _version(page)
         mode = page.locator("#hand").get_attribute("data-mode")
         if mode == "direct":
-            card = page.locator('#hand .card[data-legal="1"]').first
+            card = page.locator('#hand .card[data-legal="1"]').last  # the weakest: bots win
             name = card.get_attribute("data-card")
             card.click()
             _wait_moved(page, before)
@@ -388,6 +389,11 @@ def test_finished_trick_pause_and_motion(server: str, browser: Any) -> None:
     assert moving > 0, "cards travel (element.animate) without reduced motion"
     # the rest of the game under prefers-reduced-motion: the pause stays, nothing moves
     page.emulate_media(reduced_motion="reduce")
+    # (a card or a trick already on its way when the setting changed lands first)
+    page.wait_for_function(
+        "() => !document.getAnimations().some(a => a.constructor === Animation"
+        " && a.playState === 'running')"
+    )
     page.evaluate("window.__feel.samples = []; window.__feel.animations = 0")
     _play_napoleon(page, until, 8)
     samples = page.evaluate("window.__feel.samples")
