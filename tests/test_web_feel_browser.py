@@ -116,14 +116,16 @@ def _order(page: Any, hand: list[str], view: dict[str, Any], mode: str) -> list[
 
 
 def _any_move(page: Any) -> None:
-    """A Daifugo move by clicking: pass, or else a legal card and the play it makes."""
+    """A Daifugo move by clicking: pass, or else the cards of a legal play and its button."""
     before = _version(page)
     passing = page.locator('#actions [data-action="pass"]')
     if passing.count():
         passing.click()
     else:
-        page.locator('#hand .card[data-legal="1"]').first.click()
-        page.locator("#actions .select-bar [data-action]").first.click()
+        play = next(a for a in _snap(page)["legal"] if a.startswith("play "))
+        for word in play.split()[1:]:
+            page.click(f'#hand [data-card="{word.split("=")[0]}"]:not(.selected)')
+        page.locator(f'#actions .select-bar [data-action="{play}"]').click()
     _wait_moved(page, before)
 
 
