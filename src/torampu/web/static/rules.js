@@ -2,8 +2,9 @@
 // resolved options and its preset) with its explanation from torampu.rules (served by
 // GET /api/games), in the player's language. Options that differ from the preset are marked.
 //
-// Option metadata may carry Japanese texts (label_ja, description_ja) and an English label
-// (label); whichever is missing falls back to the English description and the option's name.
+// Option metadata may carry Japanese texts (label_ja, description_ja, values_ja for the values of
+// a choice or set; a preset's name_ja and note_ja) and an English label (label); whichever is
+// missing falls back to the English description, the option's name and the raw value.
 
 import { api } from "./api.js";
 import { isCard } from "./cards.js";
@@ -50,17 +51,22 @@ function same(a, b) {
   return JSON.stringify(a) === JSON.stringify(b);
 }
 
+/** The label of one choice or set member: Japanese (values_ja) in Japanese, else the value. */
+function memberLabel(o, v) {
+  const labels = lang() === "ja" ? o.values_ja : o.values_en;
+  return labels && Object.hasOwn(labels, String(v)) ? pick(labels[String(v)]) : String(v);
+}
+
 /** One value as text or nodes: on/off, a card list, a number, a choice. */
 export function valueNode(o, v) {
   if (typeof v === "boolean") return t(v ? "on" : "off");
   if (Array.isArray(v)) {
     if (!v.length) return t("feelNone");
-    return v.every((x) => typeof x === "string" && isCard(x)) ? cardsNode(v) : v.join(", ");
+    if (v.every((x) => typeof x === "string" && isCard(x)) && !o.values_ja) return cardsNode(v);
+    return v.map((x) => (Array.isArray(x) ? x.join(" / ") : memberLabel(o, x))).join(", ");
   }
-  if (typeof v === "string" && isCard(v)) return cardsNode([v]);
-  const labels = lang() === "ja" ? o.value_labels_ja ?? o.value_labels : o.value_labels;
-  if (labels && Object.hasOwn(labels, String(v))) return pick(labels[String(v)]);
-  return v == null ? "–" : String(v);
+  if (typeof v === "string" && isCard(v) && !(lang() === "ja" && o.values_ja?.[v])) return cardsNode([v]);
+  return v == null ? "–" : memberLabel(o, v);
 }
 
 /** The rows of the rules list for a table: [{option, value, default, changed}]. */
@@ -81,6 +87,11 @@ function rowNode({ option, value, preset, changed }) {
       changed ? h("span", { class: "feel-rule-changed" }, t("feelChanged"), " · ", t("feelPresetValue", { v: "" }), valueNode(option, preset)) : null),
     h("p", { class: "feel-rule-desc" }, optionText(option)),
     optionLabel(option) !== option.name ? h("code", { class: "feel-rule-key muted small" }, option.name) : null);
+}
+
+function presetName(name, preset) {
+  if (!name) return t("feelNoPreset");
+  return lang() === "ja" && preset?.name_ja && preset.name_ja !== name ? `${preset.name_ja} (${name})` : name;
 }
 
 /** The dialog element (one per page); `table()` gives the table's public data when opened. */
@@ -126,7 +137,7 @@ export class RulesDialog {
     const changed = rows.filter((r) => r.changed).length;
     fill(this.body,
       h("p", { class: "feel-rules-preset" }, h("strong", {}, `${gameName(tb.game)} · ${t("feelPreset")}: `),
-        h("span", { id: "rules-preset" }, tb.preset || t("feelNoPreset")),
+        h("span", { id: "rules-preset" }, presetName(tb.preset, preset)),
         preset?.note ? h("span", { class: "muted" }, ` — ${pick(lang() === "ja" ? preset.note_ja ?? preset.note : preset.note)}`) : null),
       changed ? h("p", { class: "feel-rules-count" }, t("feelChangedCount", { n: changed })) : null,
       h("ul", { class: "feel-rule-list", id: "rules-list" }, rows.map(rowNode)));
