@@ -1,11 +1,11 @@
 // The table in play: seats around the felt with the current trick, the hand, the action bar.
 
+import { handOrder } from "./sort.js";
 import { actionsForCard, extendable, matching, planActions } from "./actions.js";
 import { backImage, cardImage, parseCard } from "./cards.js";
 import { fill, h, svgElement } from "./dom.js";
 import { pick, t } from "./i18n.js";
 import { actionNode, bidNode, cardsNode, suitNode } from "./labels.js";
-import { handOrder } from "./sort.js";
 
 const TITLE_JA = { daifugo: "大富豪", fugo: "富豪", heimin: "平民", hinmin: "貧民", daihinmin: "大貧民" };
 const TITLE_EN = { daifugo: "Daifugo", fugo: "Fugo", heimin: "Heimin", hinmin: "Hinmin", daihinmin: "Daihinmin" };
