@@ -69,7 +69,7 @@ export function valueNode(o, v) {
   return v == null ? "–" : memberLabel(o, v);
 }
 
-/** The rows of the rules list for a table: [{option, value, default, changed}]. */
+/** The rows of the rules list for a table: [{option, value, preset, changed}]. */
 export function rulesRows(info, table) {
   const inForce = table.rules || {};
   const base = presetDefaults(info, table.preset);
