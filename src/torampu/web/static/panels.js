@@ -219,11 +219,14 @@ function standingsPanel(view, ctx) {
 function sheetPanel(view, ctx) {
   const sheet = view.match.sheet;
   const n = sheet[0].bids.length;
-  const head = h("tr", {}, h("th", {}, "#"), h("th", {}, t("trump")),
-    Array.from({ length: n }, (_, s) => h("th", {}, seatName(ctx.table, s))));
-  const rows = sheet.map((r) => h("tr", {}, h("td", { class: "num" }, String(r.cards)), h("td", {}, suitNode(r.trump)),
+  // one column per player, as on the paper sheet (002): bid/tricks and the running total; the
+  // first column (cards dealt and trump) stays put while the players' columns scroll sideways
+  const head = h("tr", {}, h("th", { class: "sticky" }, `${t("sheetCards")}`),
+    Array.from({ length: n }, (_, s) => h("th", { class: "num", title: seatName(ctx.table, s) }, seatName(ctx.table, s, true))));
+  const rows = sheet.map((r) => h("tr", {}, h("th", { class: "sticky num" }, `${r.cards} `, suitNode(r.trump)),
     r.bids.map((b, s) => h("td", { class: `num ${b === r.tricks[s] ? "hit" : "miss"}` }, `${b}/${r.tricks[s]} `, h("b", {}, String(r.totals[s]))))));
-  return panel("sheet", t("sheet"), h("div", { class: "scroll" }, h("table", { class: "grid" }, h("thead", {}, head), h("tbody", {}, rows))));
+  return panel("sheet", t("sheet"), h("p", { class: "muted small sheet-key" }, t("sheetKey")),
+    h("div", { class: "scroll" }, h("table", { class: "grid sheet-table" }, h("thead", {}, head), h("tbody", {}, rows))));
 }
 
 /** The previous game's result: scores from match.per_game, details from the games API. */
