@@ -5,7 +5,7 @@
 import { cardImage } from "./cards.js";
 import { h } from "./dom.js";
 import { pick, t } from "./i18n.js";
-import { actionNode, bidNode, cardNode, cardsNode, daifugoWhy, logActionNode, suitNode } from "./labels.js";
+import { actionNode, bidNode, cardNode, cardsNode, daifugoWhy, logActionNode, suitNode, whyText } from "./labels.js";
 import { daifugoFlags, seatName, titleName } from "./game.js";
 
 function panel(id, title, ...body) {
@@ -179,7 +179,7 @@ function lastTrickPanel(view, ctx) {
     "last-trick",
     `${t("lastTrick")} · ${t("trick", { n: tricks.length })}`,
     trickRow(last, ctx),
-    last.why ? h("p", { class: "why-text" }, pick(last.why)) : null,
+    last.why ? h("p", { class: "why-text" }, whyText(last.why)) : null,
   );
 }
 

@@ -186,7 +186,7 @@ class TablePage {
       h("div", { class: "title-line" },
         h("h1", {}, gameName(tb.game)),
         h("span", { class: `badge ${tb.status}` }, t(`status_${tb.status}`)),
-        h("span", { class: "muted" }, `${t("playersN", { n: tb.players })} ${progress}`)),
+        h("span", { class: "muted" }, progress ? `${t("playersN", { n: tb.players })} · ${progress}` : t("playersN", { n: tb.players }))),
       shareBlock,
       this.seatToken && !inPlay ? this.mySeatLink() : null,
     );
