@@ -42,7 +42,7 @@ export const BOT_ICON =
 export function statusText(view, ctx) {
   if (!view) return "";
   if (view.phase === "over" && view.match && view.match.games_played >= view.match.games) return t("matchOver");
-  const phase = t(`phase_${view.phase}`);
+  const phase = view.game === "hell" && view.phase === "bid" ? t("phase_bid_hell") : t(`phase_${view.phase}`);
   if (view.to_play == null) return phase;
   if (view.to_play === ctx.mySeat && ctx.live) return `${t("yourTurn")} — ${phase}`;
   return `${t("turnOf", { name: seatName(ctx.table, view.to_play) })} — ${phase}`;
@@ -388,7 +388,8 @@ function buttonBar(view, ctx, plan) {
     "div",
     { class: "buttons" },
     h("div", { class: "row" }, others.map((a) => actionButton(a.raw, view, ctx, a.verb === "pass" ? "pass" : ""))),
-    bids.length ? h("div", { class: "hint" }, `${t("bid")}:`) : null,
+    bids.length ? h("div", { class: "hint" }, `${view.game === "hell" ? t("bidHell") : t("bid")}:`,
+      view.game === "hell" && view.forbidden_bid != null && view.dealer === ctx.mySeat ? ` ${t("forbidden", { n: view.forbidden_bid })}` : null) : null,
     bids.length ? h("div", { class: grid ? "bid-grid" : "row bids" }, bids.map((a) => actionButton(a.raw, view, ctx, "bidbtn"))) : null,
   );
 }

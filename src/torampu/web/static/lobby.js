@@ -74,7 +74,7 @@ function tableRow(tb, games) {
       h("strong", {}, gameName(tb.game)),
       tb.preset ? h("span", { class: "muted preset" }, presetName(games, tb.game, tb.preset)) : null,
       h("span", { class: `badge ${tb.status}` }, t(`status_${tb.status}`)),
-      h("span", { class: "muted" }, progress ? `${tb.players}P · ${progress}` : `${tb.players}P`),
+      h("span", { class: "muted" }, progress ? `${t("playersN", { n: tb.players })} · ${progress}` : t("playersN", { n: tb.players })),
       h("span", { class: "muted small" }, t("created", { t: when(tb.created) })),
     ),
     h("div", { class: "chips" }, seats),
@@ -84,7 +84,7 @@ function tableRow(tb, games) {
 function when(created) {
   const d = typeof created === "number" ? new Date(created * 1000) : new Date(created);
   if (Number.isNaN(d.getTime())) return String(created ?? "");
-  return d.toLocaleString(undefined, { month: "short", day: "numeric", hour: "2-digit", minute: "2-digit" });
+  return d.toLocaleString(lang() === "ja" ? "ja-JP" : undefined, { month: "short", day: "numeric", hour: "2-digit", minute: "2-digit" });
 }
 
 // ------------------------------------------------------------------ the form

@@ -60,7 +60,7 @@ function infoPanel(view, ctx) {
     if (view.forbidden_bid != null) rows.push([t("forbidden", { n: view.forbidden_bid }), ""]);
     rows.push(["", bidsTable(view, ctx)]);
   } else if (view.game === "daifugo") {
-    daifugoRows(view, ctx, rows, name);
+    daifugoRows(view, ctx, rows, (s) => (s == null ? "–" : seatName(ctx.table, s, true)));
   }
   rows.push([t("dealerLabel"), view.dealer != null ? name(view.dealer) : null]);
   return panel("info", t(`game_${view.game}`), dl(rows.filter((r) => r[1] !== null)));
@@ -96,17 +96,20 @@ function daifugoRows(view, ctx, rows, name) {
 }
 
 function exchangeList(view, ctx) {
-  const name = (s) => seatName(ctx.table, s);
+  const name = (s) => seatName(ctx.table, s, true);
   const me = ctx.mySeat;
   const title = (s) => titleName(view.titles?.[s]);
   const items = [];
-  for (const e of view.exchange) {
+  // the exchange rows are settled in order: before the one whose 大富豪/富豪 is to return now
+  const current = view.phase === "exchange" ? view.exchange.findIndex((e) => e.rich === view.to_play) : view.exchange.length;
+  for (const [i, e] of view.exchange.entries()) {
+    const settled = e.returned != null || (current >= 0 && i < current);
     const up = t("exchangeUp", { poorTitle: title(e.poor), poor: name(e.poor), richTitle: title(e.rich), rich: name(e.rich), k: e.count });
     const down = t("exchangeDown", { poorTitle: title(e.poor), poor: name(e.poor), richTitle: title(e.rich), rich: name(e.rich), k: e.count });
     items.push(h("li", { dataset: { exchangeRich: e.rich, exchangePoor: e.poor } },
       h("div", {}, up, e.given && (me === e.rich || me === e.poor) ? [" ", h("span", { class: "ex-cards" }, cardsNode(e.given))] : null),
-      h("div", {}, down, " ", e.returned ? (me === e.rich || me === e.poor ? h("span", { class: "ex-cards" }, cardsNode(e.returned)) : t("done"))
-        : h("span", { class: "muted" }, t("exchangeWaiting")))));
+      h("div", {}, down, " ", e.returned?.length ? h("span", { class: "ex-cards" }, cardsNode(e.returned))
+        : settled ? h("span", { class: "muted" }, t("done")) : h("span", { class: "muted" }, t("exchangeWaiting")))));
   }
   const mine = view.exchange.find((e) => e.rich === me || e.poor === me);
   let got = null;

@@ -338,8 +338,10 @@ class TablePage {
     }
     const isBot = this.table.seats?.[last.seat]?.kind === "bot";
     const who = seatName(this.table, last.seat) + (last.by && last.by !== "human" && !(isBot && last.by === "bot") ? ` (${t(`by_${last.by}`)})` : "");
-    fill(this.el.last, t("lastMove", { who, what: "" }).replace(/\s*$/, " "),
-      h("span", {}, actionNode(last.action, this.snap.view.game)));
+    const raw = String(last.action);
+    let what = last.hidden ? t("hiddenMove", { verb: t(raw.split(/\s+/)[0]) }) : actionNode(raw, this.snap.view.game);
+    if (raw.startsWith("bid ")) what = h("span", {}, `${t("bid")} `, what);
+    fill(this.el.last, t("lastMove", { who, what: "" }).replace(/\s*$/, " "), h("span", {}, what));
   }
 }
 
