@@ -224,7 +224,7 @@ class TablePage {
   }
 
   seatRow(s, haveSeat, mySeat) {
-    const who = s.kind === "open" ? h("span", { class: "muted" }, t("openShort")) : h("strong", {}, s.name || s.bot);
+    const who = s.kind === "open" ? h("span", { class: "muted" }, t("openShort")) : h("strong", {}, seatName(this.table, s.seat));
     const kind = s.kind === "bot" ? h("span", {}, svgElement(BOT_ICON), ` ${t("bot")}`) : s.kind === "human" ? `${t("human")} · ${s.connected ? t("connected") : t("offline")}` : "";
     const controls = [];
     if (s.kind === "open" && !haveSeat)
