@@ -78,6 +78,7 @@ function seatBox(view, ctx, s, pos) {
   if (view.to_play === s) classes.push("turn");
   if (s === ctx.mySeat) classes.push("me");
   if (isOut(view, s)) classes.push("out");
+  if (pos.y < 40) classes.push("upper"); // its speech bubble goes below, inside the felt
   return h(
     "div",
     { class: classes.join(" "), dataset: { seat: s }, style: { left: `${pos.x}%`, top: `${pos.y}%` } },

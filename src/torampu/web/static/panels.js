@@ -2,7 +2,7 @@
 // score sheet, the Daifugo log, the last game's result and finished games. Every piece of the
 // view a player needs has its labelled place here or on the felt; nothing is shown raw.
 
-import { cardImage } from "./cards.js";
+import { cardImage, cardText } from "./cards.js";
 import { h } from "./dom.js";
 import { pick, t } from "./i18n.js";
 import { actionNode, bidNode, cardNode, cardsNode, daifugoWhy, logActionNode, suitNode, whyText } from "./labels.js";
@@ -51,6 +51,8 @@ function infoPanel(view, ctx) {
     rows.push([t("adjutant"), adj]);
     if (view.widow?.length) rows.push([t("widow"), span(cardsNode(view.widow))]);
     if (view.discards?.length) rows.push([t("discards"), span(cardsNode(view.discards))]);
+    else if (view.discards_count) rows.push([t("discards"), t("discardsHidden", { n: view.discards_count })]);
+    if (view.call) rows.push([t("call"), t("callActive", { card: view.rules?.joker_call ? cardText(view.rules.joker_call) : "" })]);
   } else if (view.game === "nap") {
     rows.push([t("contract"), view.contract ? span(bidNode(view.contract, "nap"), ` · ${name(view.declarer)}`) : "–"]);
     rows.push([t("trump"), view.trump ? span(suitNode(view.trump)) : "–"]);
@@ -61,6 +63,9 @@ function infoPanel(view, ctx) {
     rows.push(["", bidsTable(view, ctx)]);
   } else if (view.game === "daifugo") {
     daifugoRows(view, ctx, rows, (s) => (s == null ? "–" : seatName(ctx.table, s, true)));
+  }
+  if ((view.game === "napoleon" || view.game === "nap") && view.redeals) {
+    rows.push([t("redealsLabel"), t("redealsText", { n: view.redeals })]);
   }
   rows.push([t("dealerLabel"), view.dealer != null ? name(view.dealer) : null]);
   return panel("info", t(`game_${view.game}`), dl(rows.filter((r) => r[1] !== null)));
