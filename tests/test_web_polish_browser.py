@@ -139,6 +139,21 @@ def _tap(card: Any) -> None:
     card.click(position={"x": 6, "y": 24})
 
 
+def _covered_strips(page: Any) -> list[str]:
+    """The hand cards whose visible strip does not get the tap (a chosen, raised card must
+    not cover its neighbour). The pointer moves away first: a hovered card rises on purpose."""
+    page.mouse.move(1, 1)
+    return list(
+        page.evaluate(
+            """() => [...document.querySelectorAll('#hand .card')].filter((c) => {
+              const r = c.getBoundingClientRect();
+              const hit = document.elementFromPoint(r.left + 6, r.top + 24);
+              return !hit || hit.closest('.card') !== c;
+            }).map((c) => c.dataset.card)"""
+        )
+    )
+
+
 def _hint(page: Any) -> tuple[str, str]:
     el = page.locator("#select-hint")
     return str(el.get_attribute("data-state")), el.inner_text().strip()
@@ -239,6 +254,7 @@ def test_daifugo_exchange_and_texts_on_a_phone(server: str, browser: Any) -> Non
             for word in single.split()[1:]:
                 card = word.split("=")[0].upper()
                 _tap(page.locator(f'#hand .card[data-card="{card}"]:not(.selected)').first)
+            assert not _covered_strips(page), _covered_strips(page)
             page.locator("#actions .select-bar [data-action]").first.click()
         _after(page, before)
     # game 2: this seat (last in game 1) handed its best cards up; the panel says so
