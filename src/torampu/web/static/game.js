@@ -132,8 +132,10 @@ function badges(view, s) {
   if (view.game === "daifugo") {
     const title = view.titles?.[s];
     if (title) out.push(h("span", { class: `badge title-${title}` }, titleName(title)));
-    const place = (view.out || []).indexOf(s);
-    if (place >= 0) out.push(h("span", { class: "badge outb" }, `${t("out")} ${place + 1}`));
+    const place = (view.finished || view.out || []).indexOf(s);
+    if ((view.fouls || []).includes(s)) out.push(h("span", { class: "badge outb foul" }, t("foulBadge")));
+    else if (view.fallen === s) out.push(h("span", { class: "badge outb foul" }, t("fallenBadge")));
+    else if (place >= 0) out.push(h("span", { class: "badge outb" }, t("outPlace", { n: place + 1 })));
   }
   return out.length ? h("div", { class: "badges" }, out) : null;
 }
