@@ -380,6 +380,7 @@ def test_hell_sheet_on_a_phone_and_hover_styles(server: str, browser: Any) -> No
         )
         box = page.eval_on_selector("#sheet .scroll", "el => el.getBoundingClientRect().left")
         assert abs(left - box) < 2, (left, box)
+    page.locator("#sheet").scroll_into_view_if_needed()
     page.screenshot(path=str(SHOTS / "polish-hell-sheet-phone.png"), full_page=False)
     # every :hover rule sits inside @media (hover: hover): no sticky hover after a tap
     loose = page.evaluate(

@@ -83,8 +83,9 @@ const GLYPH = { S: "♠", H: "♥", D: "♦", C: "♣" };
 
 /** A ruling text with its card codes written as cards ("8Sの勝ち" → "♠8の勝ち"). */
 export function prettyCards(s) {
-  return String(s).replace(CARD_IN_TEXT, (m, rank, suit) =>
-    suit ? `${GLYPH[suit]}${rank === "T" ? "10" : rank}` : t("joker"));
+  return String(s)
+    .replace(CARD_IN_TEXT, (m, rank, suit) => (suit ? `${GLYPH[suit]}${rank === "T" ? "10" : rank}` : t("joker")))
+    .replace(/\((trump )?([SHDC])\)/g, (m, word, suit) => `(${word || ""}${GLYPH[suit]})`); // "(trump H)" → "(trump ♥)"
 }
 
 /** A trick's or ruling's {en, ja} text in the page's language, cards written as cards. */

@@ -176,7 +176,7 @@ function auctionPanel(view, ctx) {
 function trickRow(trick, ctx) {
   return h("div", { class: "trick-row" }, trick.cards.map((c) =>
     h("div", { class: `mini ${c.seat === trick.winner ? "winner" : ""}` },
-      h("span", { class: "mini-card" }, cardImage(c.card)), h("span", { class: "small" }, seatName(ctx.table, c.seat)))));
+      h("span", { class: "mini-card" }, cardImage(c.card)), h("span", { class: "small" }, seatName(ctx.table, c.seat, true)))));
 }
 
 function lastTrickPanel(view, ctx) {
