@@ -274,6 +274,9 @@ def test_daifugo_exchange_and_texts_on_a_phone(server: str, browser: Any) -> Non
           const base = {game: 'daifugo', players: 4, seating: [0, 1, 2, 3], direction: 1, out: [],
             titles: ['daifugo', 'fugo', 'hinmin', 'daihinmin']};
           const ctx = {table, mySeat: 0};
+          const acts = await import('/static/actions.js');
+          const plan = acts.planActions(
+            ['pass', 'play 5H', 'play 5D 5H', 'play 5D 5H 5S', 'play 6C'], 'daifugo');
           const text = (v) => { const d = document.createElement('div');
             const parts = [g.selectPurpose({...base, ...v}, ctx)].flat(Infinity);
             d.append(...parts.filter((x) => x != null && x !== false)); return d.textContent; };
@@ -283,6 +286,10 @@ def test_daifugo_exchange_and_texts_on_a_phone(server: str, browser: Any) -> Non
             give: text({phase: 'give', pending: 2}),
             discard: text({phase: 'discard', pending: 1}),
             name3: g.seatName(table, 3),
+            progress: [[], ['5H'], ['5H', '5D', '5S'], ['5D'], ['5H', '6C']].map((ch) => {
+              const p = g.selectProgress(plan, ch, acts.matching(plan.cardActs, ch));
+              return [p.state, p.text];
+            }),
           };
         }"""
     )
@@ -291,6 +298,10 @@ def test_daifugo_exchange_and_texts_on_a_phone(server: str, browser: Any) -> Non
     assert "7渡し" in texts["give"] and "2枚" in texts["give"] and "ミナ" in texts["give"], texts
     assert "10捨て" in texts["discard"] and "1枚" in texts["discard"], texts
     assert texts["name3"].endswith("(CPU・強)"), texts
+    # a Daifugo play of one, two or three cards: the message follows the selection
+    states = [state for state, _ in texts["progress"]]
+    assert states == ["empty", "ready", "ready", "more", "none"], texts["progress"]
+    assert "あと2枚まで" in texts["progress"][1][1], texts["progress"]
     assert not problems(page), problems(page)
 
 

@@ -342,7 +342,8 @@ function maxSelectable(view) {
   return view.pending || Math.max(0, ...(view.legal_actions || []).map((a) => a.split(/\s+/).length - 1));
 }
 
-function nextSeat(view, s) {
+/** The next seat still in after `s`, in the order of play (seating, turned by Qリバース). */
+export function nextSeat(view, s) {
   const order = Array.isArray(view.seating) ? view.seating : [...Array(view.players).keys()];
   const out = new Set(view.out || []);
   const n = order.length;
@@ -359,10 +360,10 @@ function nextSeat(view, s) {
  * more", "ready: confirm", "you may choose up to 1 more", or "no legal action".
  */
 export function selectProgress(plan, chosen, matches) {
-  const sizes = plan.cardActs.map((a) => a.cards.length);
-  const most = sizes.length ? Math.max(...sizes) : 0;
-  const reachable = plan.cardActs.some((a) => a.cards.length > chosen.length && matching([a], chosen).length === 0 &&
-    extendableTo(a, chosen));
+  // the legal actions that hold the chosen cards and more
+  const longer = plan.cardActs.filter((a) => extendableTo(a, chosen));
+  const reachable = longer.length > 0;
+  const most = Math.max(chosen.length, ...longer.map((a) => a.cards.length));
   if (plan.need != null) {
     const left = plan.need - chosen.length;
     if (left > 0) return { state: "more", text: t("selectMore", { k: left }) };

@@ -6,7 +6,7 @@ import { cardImage, cardText } from "./cards.js";
 import { h } from "./dom.js";
 import { pick, t } from "./i18n.js";
 import { actionNode, bidNode, cardNode, cardsNode, daifugoWhy, logActionNode, suitNode, whyText } from "./labels.js";
-import { daifugoFlags, seatName, titleName } from "./game.js";
+import { daifugoFlags, nextSeat, seatName, titleName } from "./game.js";
 
 function panel(id, title, ...body) {
   return h("section", { class: "panel side", id }, h("h3", {}, title), ...body);
@@ -88,7 +88,7 @@ function daifugoRows(view, ctx, rows, name) {
   if (view.phase === "give" || view.phase === "discard") {
     const who = name(view.to_play);
     const text = view.phase === "give"
-      ? t("givingNow", { who, to: name(nextActive(view, view.to_play)) })
+      ? t("givingNow", { who, to: name(nextSeat(view, view.to_play)) })
       : t("discardingNow", { who });
     rows.push([t(`phase_${view.phase}`), text]);
   }
@@ -126,19 +126,6 @@ function exchangeList(view, ctx) {
 
 function isIdentity(seating) {
   return !Array.isArray(seating) || seating.every((s, i) => s === i);
-}
-
-/** The seats still in, in order of play from `s` (seating order, turned by Qリバース). */
-function nextActive(view, s) {
-  const order = Array.isArray(view.seating) ? view.seating : [...Array(view.players).keys()];
-  const out = new Set(view.out || []);
-  const n = order.length;
-  let i = order.indexOf(s);
-  for (let k = 0; k < n; k++) {
-    i = (i + (view.direction === -1 ? -1 : 1) + n) % n;
-    if (!out.has(order[i])) return order[i];
-  }
-  return null;
 }
 
 function playOrder(view, name) {
