@@ -1721,7 +1721,8 @@ def test_explanations_in_en_and_ja_in_every_view() -> None:
     run(g, "8S")
     w = last(g)["why"][0]
     assert w["en"] == "8切り: the table is flushed, seat 0 leads"
-    assert w["ja"] == "8切り: 場が流れ、0番から"
+    assert w["ja"] == "8切り: 場が流れ、0番席から"  # "0番" alone would read as a finishing place
+    assert w["seats"] == {"p": 0}, "the seats named, for a screen to put names in their place"
 
 
 # --------------------------------------------------------------------------------- presets

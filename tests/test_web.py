@@ -332,9 +332,9 @@ def test_another_seats_discard_is_shown_without_its_cards(tmp_path: Path) -> Non
     discards = [x for x in lasts if x["action"].startswith("discard")]
     assert discards
     if napoleon != 0:
-        assert all(x["action"] == "discard" for x in discards)
+        assert all(x["action"] == "discard" and x["hidden"] is True for x in discards)
     else:
-        assert all(len(x["action"].split()) > 1 for x in discards)
+        assert all(len(x["action"].split()) > 1 and "hidden" not in x for x in discards)
 
 
 # ------------------------------------------------------------------------------------ restart

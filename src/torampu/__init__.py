@@ -34,6 +34,7 @@ from torampu.nap import Nap, NapMatch
 from torampu.napoleon import SPEC as NAPOLEON_SPEC
 from torampu.napoleon import Napoleon
 from torampu.options import RuleSpec
+from torampu.options_ja import MEMBERS_JA, PRESETS_JA, VALUES_JA, option_ja
 
 __all__ = [
     "CardError",
@@ -117,15 +118,33 @@ def new_match(
 
 
 def rules(game: str) -> list[dict[str, Any]]:
-    """Every option of ``game``: name, type, allowed values, default, description, source."""
-    return _lookup(game)[0].table()
+    """Every option of ``game``: name, type, allowed values, default, description, source,
+    and in Japanese ``label_ja`` and ``description_ja`` (a ``choice`` option also
+    ``values_ja``: each value's Japanese label)."""
+    out = _lookup(game)[0].table()
+    for o in out:
+        o["label_ja"], o["description_ja"] = option_ja(game, o["name"])
+        if o["type"] == "choice":
+            labels = VALUES_JA[game].get(o["name"], {})
+            o["values_ja"] = {str(v): labels.get(str(v), str(v)) for v in o["values"]}
+        elif o["type"] == "set":
+            members = MEMBERS_JA.get(game, {}).get(o["name"], {})
+            o["values_ja"] = {str(v): members.get(str(v), str(v)) for v in o["values"]}
+    return out
 
 
 def presets(game: str) -> dict[str, dict[str, Any]]:
-    """The presets of ``game``: name -> {"options": overrides of the defaults, "note": …}."""
+    """The presets of ``game``: name -> {"options": overrides of the defaults, "note": …,
+    "name_ja": …, "note_ja": …}."""
     spec = _lookup(game)[0]
+    ja = PRESETS_JA[game]
     return {
-        name: {"options": dict(opts), "note": spec.preset_notes.get(name, "")}
+        name: {
+            "options": dict(opts),
+            "note": spec.preset_notes.get(name, ""),
+            "name_ja": ja[name][0] if name in ja else name,
+            "note_ja": ja[name][1] if name in ja else spec.preset_notes.get(name, ""),
+        }
         for name, opts in spec.presets.items()
     }
 

@@ -554,19 +554,29 @@ MESSAGES: Final[dict[str, tuple[str, str]]] = {
 }
 
 
-def why(code: str, **params: Any) -> dict[str, str]:
-    """A ruling as ``{"code", "en", "ja"}``; ``p``/``q`` are seats, ``suits`` a suit set."""
+def why(code: str, **params: Any) -> dict[str, Any]:
+    """A ruling as ``{"code", "en", "ja"}``; ``p``/``q`` are seats, ``suits`` a suit set.
+
+    A ruling that names seats also carries them as ``"seats": {"p": 1, …}``, so that a screen
+    can put the players' names in place of "seat 1" / "1番席" (a bare "1番" would read as a
+    finishing place).
+    """
     en_t, ja_t = MESSAGES[code]
     en_p: dict[str, Any] = dict(params)
     ja_p: dict[str, Any] = dict(params)
+    seats: dict[str, int] = {}
     for key in ("p", "q"):
         if key in params:
             en_p[key] = f"seat {params[key]}"
-            ja_p[key] = f"{params[key]}番"
+            ja_p[key] = f"{params[key]}番席"
+            seats[key] = params[key]
     if "suits" in params:
         sym = "".join("♠♥♦♣"[s] for s in range(4) if params["suits"] >> s & 1)
         en_p["suits"] = ja_p["suits"] = sym
-    return {"code": code, "en": en_t.format(**en_p), "ja": ja_t.format(**ja_p)}
+    out: dict[str, Any] = {"code": code, "en": en_t.format(**en_p), "ja": ja_t.format(**ja_p)}
+    if seats:
+        out["seats"] = seats
+    return out
 
 
 # ------------------------------------------------------------------------------------ phases
@@ -1067,7 +1077,7 @@ class Daifugo(Game):
         real, j = self._take(s, m)
         self.round_real |= real
         self.round_jokers += j
-        events: list[dict[str, str]] = []
+        events: list[dict[str, Any]] = []
         entry: dict[str, Any] = {"seat": s, "action": "play " + play_str(m), "why": events}
         if j and i.kind != SINGLE:  # jokers in a group or a run: say what they stand for
             entry["stands_for"] = stands_for(m)
@@ -1148,7 +1158,7 @@ class Daifugo(Game):
             return dict.fromkeys(range(i.rank, i.high + 1), 1)
         return {} if i.effect < 0 else {i.effect: i.n_effect}
 
-    def _revolt(self, events: list[dict[str, str]], code: str) -> None:
+    def _revolt(self, events: list[dict[str, Any]], code: str) -> None:
         if self.fixed:
             events.append(why("coup_fixed"))
             return
@@ -1157,7 +1167,7 @@ class Daifugo(Game):
             code = "counter_revolution"
         events.append(why(code))
 
-    def _update_lock(self, i: Info, reverse: bool, events: list[dict[str, str]]) -> None:
+    def _update_lock(self, i: Info, reverse: bool, events: list[dict[str, Any]]) -> None:
         r = self.rules
         lone_joker = i.kind == SINGLE and i.rank == JOKER_RANK
         if lone_joker and r["joker_unlocks"] and self.lock_suits:
@@ -1207,7 +1217,7 @@ class Daifugo(Game):
             self.lock_suits = chain[0][0]
             events.append(why("lock", suits=self.lock_suits))
 
-    def _big_seven(self, events: list[dict[str, str]]) -> None:
+    def _big_seven(self, events: list[dict[str, Any]]) -> None:
         seats = self._active_in_order(self.turn)
         if len(seats) < 2:
             return
@@ -1222,7 +1232,7 @@ class Daifugo(Game):
         real, j = self._take(s, move)
         self.phase_id = PH_PLAY
         self.pending = 0
-        events: list[dict[str, str]] = []
+        events: list[dict[str, Any]] = []
         if kind == K_GIVE:
             to = self._next_active(s)
             self.hands[to] |= real
@@ -1260,7 +1270,7 @@ class Daifugo(Game):
         r = self.rules
         self.passed |= 1 << s
         self.must_include = -1  # a first leader who passes loses the duty (lead_pass)
-        events: list[dict[str, str]] = []
+        events: list[dict[str, Any]] = []
         self.log.append({"seat": s, "action": "pass", "why": events})
         self.pass_run += 1
         if r["stalemate_passes"] and self.pass_run >= r["stalemate_passes"]:
@@ -1288,7 +1298,7 @@ class Daifugo(Game):
         left: int = (self.active & ~self.passed).bit_count()
         return left <= 1
 
-    def _flush_round(self, events: list[dict[str, str]], say: bool = True) -> None:
+    def _flush_round(self, events: list[dict[str, Any]], say: bool = True) -> None:
         """Flush the table; the last player to play (or to lead) leads, or the next one in."""
         last = self.table_by
         leader = last if self.active >> last & 1 else self._next_active(last)
@@ -1344,7 +1354,7 @@ class Daifugo(Game):
         after = self._eligible_after(s)
         return after[0] if after else -1
 
-    def _next_turn(self, s: Seat, skip: int, events: list[dict[str, str]]) -> None:
+    def _next_turn(self, s: Seat, skip: int, events: list[dict[str, Any]]) -> None:
         if self.rules["flush_when"] == "one_left" and self._one_left():
             self._flush_round(events)
             return
@@ -1383,7 +1393,7 @@ class Daifugo(Game):
                 return f"{'7' if D7 in eff else 'T'} + JK"
         return None
 
-    def _go_out(self, s: Seat, m: int, events: list[dict[str, str]], by_play: bool = True) -> None:
+    def _go_out(self, s: Seat, m: int, events: list[dict[str, Any]], by_play: bool = True) -> None:
         self.active &= ~(1 << s)
         foul = self._foul(s, m, by_play)
         if foul is not None:

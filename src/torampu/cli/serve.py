@@ -4,10 +4,37 @@ from __future__ import annotations
 
 import logging
 import os
+import socket
 from pathlib import Path
 from typing import Annotated
 
 import typer
+
+
+def serving_lines(host: str, port: int) -> list[str]:
+    """Where the table can be opened, as told at start. Never "localhost" for an address that
+    others can reach: the page builds its share links from the address it was opened with, so
+    the address printed here is the one a host will share.
+
+    >>> serving_lines("127.0.0.1", 8000)  # doctest: +ELLIPSIS
+    ['torampu: serving on http://127.0.0.1:8000/ (this computer only; ...)']
+    >>> serving_lines("192.168.1.5", 8000)
+    ['torampu: serving on http://192.168.1.5:8000/']
+    """
+    if host in ("0.0.0.0", "::", ""):
+        name = socket.gethostname()
+        return [
+            f"torampu: serving on http://{name}:{port}/ (open the table through this computer's "
+            "network name or address, so that the share links work for others)",
+            f"torampu: on this computer also http://127.0.0.1:{port}/",
+        ]
+    shown = f"[{host}]" if ":" in host else host
+    if host == "::1" or host.startswith("127.") or host == "localhost":
+        return [
+            f"torampu: serving on http://{shown}:{port}/ (this computer only; "
+            "--host 0.0.0.0 lets others on your network join)"
+        ]
+    return [f"torampu: serving on http://{shown}:{port}/"]
 
 
 def serve(
@@ -157,8 +184,9 @@ def serve(
     except Exception as e:
         typer.echo(f"torampu serve: cannot use the database {where}: {e}", err=True)
         raise typer.Exit(2) from None
-    shown = "localhost" if host in ("127.0.0.1", "0.0.0.0") else host
-    typer.echo(f"torampu: serving on http://{shown}:{port}/  (database: {where})", err=False)
+    for line in serving_lines(host, port):
+        typer.echo(line, err=False)
+    typer.echo(f"torampu: database {where}", err=False)
     typer.echo("Press Ctrl-C to stop; tables resume where they were on the next start.")
     uvicorn.run(
         create_app(settings, store),

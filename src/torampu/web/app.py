@@ -88,10 +88,10 @@ SECURITY_HEADERS = {
 """Sent with every HTTP response (pages, static files, the API)."""
 
 BOT_LABELS = {
-    "heuristic": ("Heuristic (fast, solid)", "ヒューリスティック(速い・堅実)"),
-    "random": ("Random (beginner)", "ランダム(初心者)"),
-    "ismcts:think=0.3": ("Search, 0.3 s a move", "探索(1手0.3秒)"),
-    "ismcts:think=1": ("Search, 1 s a move (strongest)", "探索(1手1秒・最強)"),
+    "heuristic": ("Bot (normal): quick rules of thumb", "CPU・普通 (経験則ですばやく打つ)"),
+    "random": ("Bot (easy): random legal moves", "CPU・弱 (ランダムに打つ)"),
+    "ismcts:think=0.3": ("Bot (strong): search, 0.3 s a move", "CPU・強 (探索、1手0.3秒)"),
+    "ismcts:think=1": ("Bot (strongest): search, 1 s a move", "CPU・最強 (探索、1手1秒)"),
 }
 
 

@@ -917,7 +917,8 @@ class Lobby:
         if last is not None and last["seat"] != seat and m is not None:
             hidden = m.game.hidden_from(seat)
             if cards_mentioned(last["action"]) & hidden or self._private(last["action"]):
-                last = {**last, "action": last["action"].split()[0]}
+                # the verb alone, marked hidden: "give" here is not "give nothing"
+                last = {**last, "action": last["action"].split()[0], "hidden": True}
         return {
             "type": "snapshot",
             "version": room.version,

@@ -59,11 +59,11 @@ export function suitColor(suit) {
   return suit === "H" || suit === "D" ? RED : BLACK;
 }
 
-/** A short text for a card: "10♥", "A♠", "JK". */
+/** A short text for a card, suit first as players write it: "♥10", "♠A", "JK". */
 export function cardText(name) {
   const { rank, suit } = parseCard(name);
   if (!suit) return "JK";
-  return `${RANK_LABEL[rank] || rank}${SUIT_GLYPH[suit]}`;
+  return `${SUIT_GLYPH[suit]}${RANK_LABEL[rank] || rank}`;
 }
 
 /** Inline SVG markup of a suit symbol, for text (bids, trump); null for anything but S H D C. */

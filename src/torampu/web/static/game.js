@@ -4,8 +4,8 @@ import { handOrder } from "./sort.js";
 import { actionsForCard, extendable, matching, planActions } from "./actions.js";
 import { backImage, cardImage, parseCard } from "./cards.js";
 import { fill, h, svgElement } from "./dom.js";
-import { pick, t } from "./i18n.js";
-import { actionNode, bidNode, cardsNode, suitNode } from "./labels.js";
+import { t } from "./i18n.js";
+import { actionNode, bidNode, botName, botStrengthLabel, cardsNode, daifugoWhy, suitNode, whyText } from "./labels.js";
 
 const TITLE_JA = { daifugo: "大富豪", fugo: "富豪", heimin: "平民", hinmin: "貧民", daihinmin: "大貧民" };
 const TITLE_EN = { daifugo: "Daifugo", fugo: "Fugo", heimin: "Heimin", hinmin: "Hinmin", daihinmin: "Daihinmin" };
@@ -15,14 +15,20 @@ export function titleName(title) {
   return (document.documentElement.lang === "ja" ? TITLE_JA : TITLE_EN)[title] || title;
 }
 
-/** The seat's display name: the player's name, or "Seat n". */
-export function seatName(table, seat) {
+/**
+ * The seat's display name: the player's name; a bot's friendly name with its strength
+ * ("ハル (CPU・強)"; `short`: the name alone); else "Seat n".
+ */
+export function seatName(table, seat, short = false) {
   const seats = table?.seats || [];
-  const own = (s) => (s && (s.name || s.bot)) || null;
-  const name = own(seats[seat]);
+  const own = (s) => (s ? s.name || (s.kind === "bot" ? botName(s.seat ?? seats.indexOf(s)) : null) : null);
+  const info = seats[seat];
+  const name = own(info);
   if (!name) return t("seat", { n: seat });
   const twins = seats.filter((s) => own(s) === name).length;
-  return twins > 1 ? `${name} ${seat}` : name;
+  const base = twins > 1 ? `${name} ${seat}` : name;
+  if (info.kind === "bot" && !info.name && !short) return `${base} (${botStrengthLabel(info.bot)})`;
+  return base;
 }
 
 /** SVG markup of the bot icon (for svgElement / svgNode). */
@@ -37,7 +43,7 @@ export const BOT_ICON =
 export function statusText(view, ctx) {
   if (!view) return "";
   if (view.phase === "over" && view.match && view.match.games_played >= view.match.games) return t("matchOver");
-  const phase = t(`phase_${view.phase}`);
+  const phase = view.game === "hell" && view.phase === "bid" ? t("phase_bid_hell") : t(`phase_${view.phase}`);
   if (view.to_play == null) return phase;
   if (view.to_play === ctx.mySeat && ctx.live) return `${t("yourTurn")} — ${phase}`;
   return `${t("turnOf", { name: seatName(ctx.table, view.to_play) })} — ${phase}`;
@@ -73,6 +79,7 @@ function seatBox(view, ctx, s, pos) {
   if (view.to_play === s) classes.push("turn");
   if (s === ctx.mySeat) classes.push("me");
   if (isOut(view, s)) classes.push("out");
+  if (pos.y < 40) classes.push("upper"); // its speech bubble goes below, inside the felt
   return h(
     "div",
     { class: classes.join(" "), dataset: { seat: s }, style: { left: `${pos.x}%`, top: `${pos.y}%` } },
@@ -80,9 +87,10 @@ function seatBox(view, ctx, s, pos) {
       "div",
       { class: "seat-name" },
       presence(info),
-      h("span", { class: "name" }, seatName(ctx.table, s)),
+      h("span", { class: "name" }, seatName(ctx.table, s, true)),
       s === ctx.mySeat ? h("span", { class: "you" }, ` (${t("you")})`) : null,
     ),
+    info.kind === "bot" && !info.name ? h("div", { class: "bot-level" }, botStrengthLabel(info.bot)) : null,
     h("div", { class: "seat-meta" }, seatMeta(view, s)),
     badges(view, s),
     bubble(view, s),
@@ -125,8 +133,10 @@ function badges(view, s) {
   if (view.game === "daifugo") {
     const title = view.titles?.[s];
     if (title) out.push(h("span", { class: `badge title-${title}` }, titleName(title)));
-    const place = (view.out || []).indexOf(s);
-    if (place >= 0) out.push(h("span", { class: "badge outb" }, `${t("out")} ${place + 1}`));
+    const place = (view.finished || view.out || []).indexOf(s);
+    if ((view.fouls || []).includes(s)) out.push(h("span", { class: "badge outb foul" }, t("foulBadge")));
+    else if (view.fallen === s) out.push(h("span", { class: "badge outb foul" }, t("fallenBadge")));
+    else if (place >= 0) out.push(h("span", { class: "badge outb" }, t("outPlace", { n: place + 1 })));
   }
   return out.length ? h("div", { class: "badges" }, out) : null;
 }
@@ -152,7 +162,7 @@ function centre(view, ctx, n) {
   const showDone = !live.length && done && view.phase !== "bid";
   const cards = showDone ? done.cards : live;
   const nodes = cards.map((c) => trickCard(c, ctx, n, showDone && c.seat === done.winner));
-  if (showDone && done.why) nodes.push(h("div", { class: "why" }, pick(done.why)));
+  if (showDone && done.why) nodes.push(h("div", { class: "why" }, whyText(done.why)));
   if (!cards.length) nodes.push(centreInfo(view));
   return h("div", { class: `centre ${showDone ? "done" : ""}` }, nodes);
 }
@@ -186,10 +196,10 @@ function daifugoCentre(view, ctx) {
   const nodes = [];
   if (tb && tb.cards?.length) {
     nodes.push(h("div", { class: "table-cards" }, tb.cards.map((c) => h("span", { class: "tcard" }, cardImage(c)))));
-    nodes.push(h("div", { class: "why" }, seatName(ctx.table, tb.by)));
+    nodes.push(h("div", { class: "why" }, seatName(ctx.table, tb.by, true)));
   } else nodes.push(h("div", { class: "muted centre-info" }, t("tableEmpty")));
   const last = (view.log || []).at(-1);
-  if (last?.why?.length) nodes.push(h("div", { class: "why" }, last.why.map((w) => pick(w)).join(" · ")));
+  if (last?.why?.length) nodes.push(h("div", { class: "why" }, last.why.map((w) => daifugoWhy(w, (s) => seatName(ctx.table, s, true))).join(" · ")));
   const flags = daifugoFlags(view);
   if (flags.length) nodes.push(h("div", { class: "flags" }, flags));
   return h("div", { class: "centre daifugo" }, nodes);
@@ -197,17 +207,17 @@ function daifugoCentre(view, ctx) {
 
 export function daifugoFlags(view) {
   const out = [];
-  if (view.revolution) out.push(h("span", { class: "flag rev" }, t("revolution")));
+  if (view.revolution) out.push(h("span", { class: "flag rev" }, view.coup ? t("coupFlag") : t("revolution")));
   if (view.eleven_back) out.push(h("span", { class: "flag" }, t("elevenBack")));
-  if (view.lock) out.push(h("span", { class: "flag lock" }, `${t("lock")} `, lockNodes(view.lock)));
-  if (view.reversed) out.push(h("span", { class: "flag" }, t("reversed")));
+  if (view.reversed) out.push(h("span", { class: "flag" }, t("strengthReversed")));
+  if (view.lock) out.push(h("span", { class: "flag lock" }, `${view.lock.strict ? t("strictLock") : t("lock")} `, lockNodes(view.lock)));
+  if (view.direction === -1) out.push(h("span", { class: "flag" }, t("directionReversed")));
   return out;
 }
 
 function lockNodes(lock) {
-  if (Array.isArray(lock)) return lock.map((s) => suitNode(s));
-  if (typeof lock === "string") return lock.split("").map((s) => (/[SHDC]/.test(s) ? suitNode(s) : s));
-  return [];
+  const suits = Array.isArray(lock) ? lock : Array.isArray(lock?.suits) ? lock.suits : typeof lock === "string" ? lock.split("") : [];
+  return suits.map((s) => (/^[SHDC]$/.test(s) ? suitNode(s) : s));
 }
 
 // ------------------------------------------------------------------ the hand and the actions
@@ -265,7 +275,9 @@ export function tapCard(ui, i, card, plan, act) {
   }
   const hand = ui.hand || [];
   const chosen = ui.selected.map((x) => hand[x]);
-  ui.selected = extendable(plan.cardActs, chosen, card) ? [...ui.selected, i] : [i];
+  if (extendable(plan.cardActs, chosen, card)) ui.selected = [...ui.selected, i];
+  else if (ui.selected.length && extendable(plan.cardActs, chosen.slice(1), card)) ui.selected = [...ui.selected.slice(1), i]; // full: the oldest choice makes way
+  else ui.selected = [i];
   return null;
 }
 
@@ -295,16 +307,84 @@ function selectBar(view, ctx, ui, plan) {
   const hand = view.hand || [];
   const chosen = ui.selected.map((i) => hand[i]);
   const matches = matching(plan.cardActs, chosen);
-  const hint = plan.need ? t("select", { k: plan.need }) : t("selectCards");
   const buttons = matches.map((a) => actionButton(a.raw, view, ctx, "primary"));
-  if (!matches.length && chosen.length) buttons.push(h("span", { class: "muted" }, t("noMatch")));
+  const progress = selectProgress(plan, chosen, matches);
   return h(
     "div",
     { class: "select-bar" },
-    h("span", { class: "hint" }, hint, " ", h("span", { class: "chosen" }, cardsNode(chosen))),
+    h("div", { class: "hint purpose", id: "select-purpose" }, selectPurpose(view, ctx)),
+    h("span", { class: "hint", id: "select-hint", dataset: { chosen: chosen.length, state: progress.state } },
+      progress.text, " ", h("span", { class: "chosen" }, cardsNode(chosen))),
     h("div", { class: "row" }, buttons,
       chosen.length ? h("button", { type: "button", class: "act ghost", dataset: { clear: "1" }, onclick: () => ctx.clear() }, t("clear")) : null),
   );
+}
+
+/** What the selection is for: the widow discard, the Daifugo exchange (what this seat received
+ * and whom it returns cards to, and why), 7渡し, 10捨て, a play. */
+export function selectPurpose(view, ctx) {
+  const name = (s) => seatName(ctx.table, s, true);
+  if (view.game === "daifugo") {
+    if (view.phase === "exchange") {
+      const row = (view.exchange || []).find((e) => e.rich === ctx.mySeat && !e.returned);
+      if (row) {
+        const titles = view.titles || [];
+        return [t("exchangeReturn", { richTitle: titleName(titles[row.rich]), poorTitle: titleName(titles[row.poor]), poor: name(row.poor), k: row.count }),
+          row.given?.length ? [" ", t("youReceived", { who: name(row.poor) }), " ", cardsNode(row.given)] : null];
+      }
+    }
+    if (view.phase === "give") return t("givePrompt", { k: maxSelectable(view), to: name(nextSeat(view, ctx.mySeat)) });
+    if (view.phase === "discard") return t("discardPrompt", { k: maxSelectable(view) });
+    return t("playPrompt");
+  }
+  if (view.game === "napoleon" && view.phase === "exchange") return t("widowPrompt", { k: view.widow_size ?? view.discards_count ?? 2 });
+  return t("selectCards");
+}
+
+function maxSelectable(view) {
+  return view.pending || Math.max(0, ...(view.legal_actions || []).map((a) => a.split(/\s+/).length - 1));
+}
+
+/** The next seat still in after `s`, in the order of play (seating, turned by Qリバース). */
+export function nextSeat(view, s) {
+  const order = Array.isArray(view.seating) ? view.seating : [...Array(view.players).keys()];
+  const out = new Set(view.out || []);
+  const n = order.length;
+  let i = order.indexOf(s);
+  for (let k = 0; k < n; k++) {
+    i = (i + (view.direction === -1 ? -1 : 1) + n) % n;
+    if (!out.has(order[i])) return order[i];
+  }
+  return s;
+}
+
+/**
+ * How far the selection is, from the selection itself (never from earlier clicks): "choose 2
+ * more", "ready: confirm", "you may choose up to 1 more", or "no legal action".
+ */
+export function selectProgress(plan, chosen, matches) {
+  // the legal actions that hold the chosen cards and more
+  const longer = plan.cardActs.filter((a) => extendableTo(a, chosen));
+  const reachable = longer.length > 0;
+  const most = Math.max(chosen.length, ...longer.map((a) => a.cards.length));
+  if (plan.need != null) {
+    const left = plan.need - chosen.length;
+    if (left > 0) return { state: "more", text: t("selectMore", { k: left }) };
+    return matches.length ? { state: "ready", text: t("selectReady") } : { state: "none", text: t("noMatch") };
+  }
+  if (!chosen.length) return { state: "empty", text: t("selectStart") };
+  if (matches.length) return { state: "ready", text: reachable ? t("selectReadyMore", { k: most - chosen.length }) : t("selectReady") };
+  return reachable ? { state: "more", text: t("selectContinue") } : { state: "none", text: t("noMatch") };
+}
+
+function extendableTo(action, chosen) {
+  const left = [...action.cards];
+  for (const c of chosen) {
+    const i = left.indexOf(c);
+    if (i < 0) return false;
+    left.splice(i, 1);
+  }
+  return left.length > 0;
 }
 
 function buttonBar(view, ctx, plan) {
@@ -315,7 +395,8 @@ function buttonBar(view, ctx, plan) {
     "div",
     { class: "buttons" },
     h("div", { class: "row" }, others.map((a) => actionButton(a.raw, view, ctx, a.verb === "pass" ? "pass" : ""))),
-    bids.length ? h("div", { class: "hint" }, `${t("bid")}:`) : null,
+    bids.length ? h("div", { class: "hint" }, `${view.game === "hell" ? t("bidHell") : t("bid")}:`,
+      view.game === "hell" && view.forbidden_bid != null && view.dealer === ctx.mySeat ? ` ${t("forbidden", { n: view.forbidden_bid })}` : null) : null,
     bids.length ? h("div", { class: grid ? "bid-grid" : "row bids" }, bids.map((a) => actionButton(a.raw, view, ctx, "bidbtn"))) : null,
   );
 }

@@ -5,7 +5,7 @@
 import { cardText, parseCard, suitImage } from "./cards.js";
 import { parseAction } from "./actions.js";
 import { h } from "./dom.js";
-import { t } from "./i18n.js";
+import { pick, t } from "./i18n.js";
 
 /** A DocumentFragment of nodes and strings (strings become text). */
 function frag(...parts) {
@@ -26,7 +26,7 @@ export function cardNode(word) {
   const [card, stands] = String(word).split("=");
   const { suit } = parseCard(card);
   const cls = suit === "H" || suit === "D" ? "red" : suit ? "black" : "joker";
-  const main = h("span", { class: `ct ${cls}` }, cardText(card));
+  const main = h("span", { class: `ct ${cls}` }, suit ? cardText(card) : t("joker"));
   return stands ? frag(main, h("span", { class: "muted" }, "(", cardNode(stands), ")")) : main;
 }
 
@@ -46,7 +46,7 @@ export function bidNode(value, game) {
   const s = String(value);
   if (game === "nap") return text(t(`nap_${s}`));
   const m = /^(\d+)([SHDCN])$/.exec(s);
-  if (m) return h("span", { class: "bid" }, m[1], m[2] === "N" ? "NT" : suitImage(m[2], 14));
+  if (m) return h("span", { class: "bid" }, m[1], m[2] === "N" ? t("ntBid") : suitImage(m[2], 14));
   return text(s);
 }
 
@@ -66,11 +66,89 @@ export function actionNode(raw, game) {
     case "discard":
     case "exchange":
     case "give": {
-      const cards = a.words.length ? cardsNode(a.words) : t("nothing");
+      // "give" / "discard" with no card: 7渡し or 10捨て declined ("渡さない", "捨てない")
+      if (!a.words.length) return text(t(`${a.verb}None`));
       const call = a.extra.includes("call") ? [" ", h("span", { class: "tag" }, t("call"))] : null;
-      return frag(t(a.verb), " ", cards, call);
+      return frag(t(a.verb), " ", cardsNode(a.words), call);
     }
     default:
       return text(raw);
   }
+}
+
+// card codes inside a server's ruling text ("8S wins", "QHがASに勝つ"): shown as players write
+// cards, suit first ("♠8", "♥Q"); the joker by name
+const CARD_IN_TEXT = /(?<![0-9A-Za-z])(10|[2-9TJQKA])([SHDC])(?![0-9A-Za-z])|(?<![0-9A-Za-z])JK(?![0-9A-Za-z])/g;
+const GLYPH = { S: "♠", H: "♥", D: "♦", C: "♣" };
+
+/** A ruling text with its card codes written as cards ("8Sの勝ち" → "♠8の勝ち"). */
+export function prettyCards(s) {
+  return String(s)
+    .replace(CARD_IN_TEXT, (m, rank, suit) => (suit ? `${GLYPH[suit]}${rank === "T" ? "10" : rank}` : t("joker")))
+    .replace(/\((trump )?([SHDC])\)/g, (m, word, suit) => `(${word || ""}${GLYPH[suit]})`); // "(trump H)" → "(trump ♥)"
+}
+
+/** A trick's or ruling's {en, ja} text in the page's language, cards written as cards. */
+export function whyText(why) {
+  return prettyCards(pick(why));
+}
+
+/**
+ * A Daifugo ruling ({code, en, ja, seats?}) in the page's language with seat numbers replaced
+ * by the players' names (`nameOf(seat)`): "1番席があがり" → "Aki があがり".
+ */
+export function daifugoWhy(w, nameOf) {
+  let s = whyText(w);
+  for (const seat of Object.values(w?.seats || {})) {
+    if (!Number.isInteger(seat)) continue;
+    const name = nameOf(seat);
+    s = s.replace(new RegExp(`(?<![0-9])${seat}番席`, "g"), name).replace(new RegExp(`\\bseat ${seat}\\b`, "g"), name);
+  }
+  return s;
+}
+
+/**
+ * One entry of Daifugo's play log as a label: a play, a pass, 7渡し (to whom, how many; the
+ * cards only when this seat gave or received them), 10捨て, 天変地異.
+ */
+export function logActionNode(e, game, nameOf) {
+  const raw = String(e.action || "");
+  if (raw === "give") {
+    const to = e.to != null ? nameOf(e.to) : "?";
+    if (!e.count) return text(t("giveNone"));
+    return frag(t("gaveTo", { to, k: e.count }), e.cards?.length ? [" ", cardsNode(e.cards)] : null);
+  }
+  if (raw === "tenpen") return text(t("tenpenLabel"));
+  return actionNode(raw, game);
+}
+
+// ------------------------------------------------------------------ bots: a name and a strength
+
+const BOT_NAMES = {
+  ja: ["ハル", "ミナ", "ソラ", "レン", "ユイ", "カイ", "ナナ", "リク"],
+  en: ["Hal", "Mina", "Sora", "Ren", "Yui", "Kai", "Nana", "Riku"],
+};
+
+/** The strength of a bot spec: "easy" (random), "normal" (heuristic), "strong" (a search of
+ * under a second a move), "strongest" (a search of a second or more). */
+export function botStrength(spec) {
+  const [kind, ...opts] = String(spec || "").replace(/^bot:/, "").split(":");
+  if (kind === "random") return "easy";
+  if (kind === "heuristic") return "normal";
+  if (kind === "ismcts") {
+    const m = /(?:^|,)think=([0-9.]+)/.exec(opts.join(":"));
+    return m && Number(m[1]) >= 1 ? "strongest" : "strong";
+  }
+  return "normal";
+}
+
+/** A bot's friendly name for a seat (one name per seat, in the page's language). */
+export function botName(seat) {
+  const names = BOT_NAMES[document.documentElement.lang === "ja" ? "ja" : "en"];
+  return names[(Number(seat) || 0) % names.length];
+}
+
+/** "CPU・強" / "Bot (strong)" for a bot spec. */
+export function botStrengthLabel(spec) {
+  return t(`botLevel_${botStrength(spec)}`);
 }

@@ -2,7 +2,8 @@
 
 import { api, tokens } from "./api.js";
 import { fill, h, toast } from "./dom.js";
-import { gameName, pick, t } from "./i18n.js";
+import { gameName, lang, pick, t } from "./i18n.js";
+import { botName, botStrengthLabel } from "./labels.js";
 
 const REFRESH_MS = 4000;
 
@@ -13,13 +14,13 @@ export function lobbyPage(root) {
   fill(root, h("div", { class: "lobby" }, list, form));
 
   const render = () => {
-    renderTables(list, state.tables);
+    renderTables(list, state.tables, state.games);
     renderForm(form, state);
   };
   const refresh = async () => {
     try {
       state.tables = (await api.tables()).tables;
-      renderTables(list, state.tables);
+      renderTables(list, state.tables, state.games);
     } catch (e) {
       toast(e.message);
     }
@@ -39,8 +40,8 @@ export function lobbyPage(root) {
 
 // ------------------------------------------------------------------ table list
 
-function renderTables(el, tables) {
-  const rows = tables.map(tableRow);
+function renderTables(el, tables, games) {
+  const rows = tables.map((tb) => tableRow(tb, games));
   fill(
     el,
     h("h2", {}, t("tables")),
@@ -48,10 +49,20 @@ function renderTables(el, tables) {
   );
 }
 
-function tableRow(tb) {
-  const seats = tb.seats.map((s) =>
-    h("span", { class: `chip ${s.kind}` }, s.kind === "open" ? t("openShort") : s.name || s.bot),
-  );
+function seatLabel(s, i) {
+  if (s.kind === "open") return t("openShort");
+  if (s.kind === "bot" && !s.name) return `${botName(s.seat ?? i)} (${botStrengthLabel(s.bot)})`;
+  return s.name || s.bot;
+}
+
+/** A preset's name in the page's language. */
+export function presetName(games, game, preset) {
+  const info = (games || []).find((g) => g.name === game)?.presets?.[preset];
+  return lang() === "ja" && info?.name_ja ? info.name_ja : preset;
+}
+
+function tableRow(tb, games) {
+  const seats = tb.seats.map((s, i) => h("span", { class: `chip ${s.kind}` }, seatLabel(s, i)));
   const progress =
     tb.status === "waiting" ? "" : t("gameOf", { k: Math.min(tb.games_played + 1, tb.games), n: tb.games });
   return h(
@@ -61,9 +72,9 @@ function tableRow(tb) {
       "a",
       { href: `/t/${tb.id}` },
       h("strong", {}, gameName(tb.game)),
-      tb.preset ? h("span", { class: "muted preset" }, tb.preset) : null,
+      tb.preset ? h("span", { class: "muted preset" }, presetName(games, tb.game, tb.preset)) : null,
       h("span", { class: `badge ${tb.status}` }, t(`status_${tb.status}`)),
-      h("span", { class: "muted" }, progress ? `${tb.players}P · ${progress}` : `${tb.players}P`),
+      h("span", { class: "muted" }, progress ? `${t("playersN", { n: tb.players })} · ${progress}` : t("playersN", { n: tb.players })),
       h("span", { class: "muted small" }, t("created", { t: when(tb.created) })),
     ),
     h("div", { class: "chips" }, seats),
@@ -73,7 +84,7 @@ function tableRow(tb) {
 function when(created) {
   const d = typeof created === "number" ? new Date(created * 1000) : new Date(created);
   if (Number.isNaN(d.getTime())) return String(created ?? "");
-  return d.toLocaleString(undefined, { month: "short", day: "numeric", hour: "2-digit", minute: "2-digit" });
+  return d.toLocaleString(lang() === "ja" ? "ja-JP" : undefined, { month: "short", day: "numeric", hour: "2-digit", minute: "2-digit" });
 }
 
 // ------------------------------------------------------------------ the form
@@ -167,12 +178,25 @@ function presetSelect(game, f, rerender) {
         rerender();
       },
     },
-    Object.keys(game.presets).map((p) => h("option", { value: p, selected: p === f.preset }, p)),
+    Object.keys(game.presets).map((p) =>
+      h("option", { value: p, selected: p === f.preset }, lang() === "ja" ? game.presets[p].name_ja || p : p),
+    ),
   );
 }
 
 function presetNote(game, f) {
-  return pick(game.presets[f.preset]?.note || "");
+  const p = game.presets[f.preset];
+  return lang() === "ja" && p?.note_ja ? p.note_ja : pick(p?.note || "");
+}
+
+/** An option's name, explanation and value labels in the page's language. */
+function optionText(opt) {
+  const ja = lang() === "ja";
+  return {
+    label: ja && opt.label_ja ? opt.label_ja : opt.name,
+    description: (ja ? opt.description_ja : opt.description) || opt.description || "",
+    value: (v) => (ja && opt.values_ja && String(v) in opt.values_ja ? opt.values_ja[String(v)] : String(v)),
+  };
 }
 
 function playerChoices(game) {
@@ -258,17 +282,18 @@ function optionRow(game, f, opt) {
     else f.overrides[opt.name] = v;
     row.classList.toggle("changed", opt.name in f.overrides);
   };
+  const text = optionText(opt);
   const row = h(
     "div",
-    { class: `option ${opt.name in f.overrides ? "changed" : ""}`, title: opt.description || "" },
-    h("span", { class: "opt-name" }, opt.name),
-    optionControl(opt, value, set),
-    h("small", { class: "muted opt-desc" }, opt.description || ""),
+    { class: `option ${opt.name in f.overrides ? "changed" : ""}`, title: text.description, dataset: { option: opt.name } },
+    h("span", { class: `opt-name ${lang() === "ja" ? "ja" : ""}` }, text.label),
+    optionControl(opt, value, set, text),
+    h("small", { class: "muted opt-desc" }, text.description),
   );
   return row;
 }
 
-function optionControl(opt, value, set) {
+function optionControl(opt, value, set, text) {
   const name = `opt-${opt.name}`;
   switch (opt.type) {
     case "bool":
@@ -277,7 +302,7 @@ function optionControl(opt, value, set) {
       return h(
         "select",
         { name, onchange: (e) => set(opt.values.find((v) => String(v) === e.target.value)) },
-        opt.values.map((v) => h("option", { value: String(v), selected: v === value }, String(v))),
+        opt.values.map((v) => h("option", { value: String(v), selected: v === value }, text.value(v))),
       );
     case "int": {
       const nums = opt.values || [];
@@ -310,7 +335,7 @@ function optionControl(opt, value, set) {
                 set(chosen);
               },
             }),
-            String(v),
+            text.value(v),
           ),
         ),
       );

@@ -1,21 +1,12 @@
 // The side panels: contract and trump, auction, previous trick, honors, standings, the Hell
-// score sheet, the Daifugo log, the last game's result, finished games and unknown view keys.
+// score sheet, the Daifugo log, the last game's result and finished games. Every piece of the
+// view a player needs has its labelled place here or on the felt; nothing is shown raw.
 
-import { cardImage } from "./cards.js";
+import { cardImage, cardText } from "./cards.js";
 import { h } from "./dom.js";
 import { pick, t } from "./i18n.js";
-import { actionNode, bidNode, cardNode, cardsNode, suitNode } from "./labels.js";
-import { daifugoFlags, seatName, titleName } from "./game.js";
-
-const KNOWN = new Set(
-  (
-    "game rules players seat dealer first_bidder phase to_play hand hand_sizes widow_size redeals " +
-    "auction high_bid high_bidder napoleon contract trump adjutant_card alone_declared adjutant " +
-    "adjutant_known alone widow discards discards_count trick call tricks honors_taken honor_counts " +
-    "legal_actions match result declarer tricks_won cards upcard bids forbidden_bid titles table " +
-    "last_player passed revolution eleven_back reversed lock out finished log"
-  ).split(" "),
-);
+import { actionNode, bidNode, cardNode, cardsNode, daifugoWhy, logActionNode, suitNode, whyText } from "./labels.js";
+import { daifugoFlags, nextSeat, seatName, titleName } from "./game.js";
 
 function panel(id, title, ...body) {
   return h("section", { class: "panel side", id }, h("h3", {}, title), ...body);
@@ -42,7 +33,6 @@ export function sidePanels(view, ctx) {
   out.push(standingsPanel(view, ctx));
   if (view.match?.sheet?.length) out.push(sheetPanel(view, ctx));
   if (ctx.finished?.length) out.push(finishedPanel(ctx));
-  out.push(detailsPanel(view));
   return out.filter(Boolean);
 }
 
@@ -61,6 +51,8 @@ function infoPanel(view, ctx) {
     rows.push([t("adjutant"), adj]);
     if (view.widow?.length) rows.push([t("widow"), span(cardsNode(view.widow))]);
     if (view.discards?.length) rows.push([t("discards"), span(cardsNode(view.discards))]);
+    else if (view.discards_count) rows.push([t("discards"), t("discardsHidden", { n: view.discards_count })]);
+    if (view.call) rows.push([t("call"), t("callActive", { card: view.rules?.joker_call ? cardText(view.rules.joker_call) : "" })]);
   } else if (view.game === "nap") {
     rows.push([t("contract"), view.contract ? span(bidNode(view.contract, "nap"), ` · ${name(view.declarer)}`) : "–"]);
     rows.push([t("trump"), view.trump ? span(suitNode(view.trump)) : "–"]);
@@ -70,14 +62,86 @@ function infoPanel(view, ctx) {
     if (view.forbidden_bid != null) rows.push([t("forbidden", { n: view.forbidden_bid }), ""]);
     rows.push(["", bidsTable(view, ctx)]);
   } else if (view.game === "daifugo") {
-    const flags = daifugoFlags(view);
-    if (flags.length) rows.push(["", h("span", { class: "flags" }, flags)]);
-    if (view.titles) rows.push([t("titles"), view.titles.map((ti, s) => `${seatName(ctx.table, s)}: ${titleName(ti)}`).join(", ")]);
-    if (view.passed?.length) rows.push([t("passed"), view.passed.map((s) => name(s)).join(", ")]);
-    if (view.out?.length) rows.push([t("out"), view.out.map((s, i) => `${i + 1}. ${name(s)}`).join("  ")]);
+    daifugoRows(view, ctx, rows, (s) => (s == null ? "–" : seatName(ctx.table, s, true)));
+  }
+  if ((view.game === "napoleon" || view.game === "nap") && view.redeals) {
+    rows.push([t("redealsLabel"), t("redealsText", { n: view.redeals })]);
   }
   rows.push([t("dealerLabel"), view.dealer != null ? name(view.dealer) : null]);
   return panel("info", t(`game_${view.game}`), dl(rows.filter((r) => r[1] !== null)));
+}
+
+/** Daifugo's state, each piece under its name: titles, the exchange (who gives how many cards
+ * to whom, and what this seat received), 天変地異, 7渡し / 10捨て in progress, the cards
+ * discarded, the order of play, the finishing order with 反則上がり and 都落ち. */
+function daifugoRows(view, ctx, rows, name) {
+  const flags = daifugoFlags(view);
+  if (flags.length) rows.push([t("tableState"), h("span", { class: "flags" }, flags)]);
+  if (view.titles) rows.push([t("titles"), h("span", { class: "title-list" }, view.titles.map((ti, s) =>
+    h("span", { class: "title-item" }, `${name(s)}: `, h("b", {}, titleName(ti)))))]);
+  if (view.exchange?.length) rows.push([t("exchangeTitle"), exchangeList(view, ctx)]);
+  if (view.defense > 0 && view.rules?.defense) rows.push([t("defenseLabel"), t("defenseText", { n: view.defense })]);
+  if (view.tenpen) {
+    rows.push([t("tenpenLabel"), span(t("tenpenText", { poor: name(view.tenpen.poor), rich: name(view.tenpen.rich) }), " ",
+      cardsNode(view.tenpen.hand || []))]);
+  }
+  if (view.phase === "give" || view.phase === "discard") {
+    const who = name(view.to_play);
+    const text = view.phase === "give"
+      ? t("givingNow", { who, to: name(nextSeat(view, view.to_play)) })
+      : t("discardingNow", { who });
+    rows.push([t(`phase_${view.phase}`), text]);
+  }
+  if (view.discarded?.length) rows.push([t("discardedLabel"), span(cardsNode(view.discarded))]);
+  if (view.rules?.queen_reverse || view.direction === -1 || !isIdentity(view.seating)) {
+    rows.push([t("orderLabel"), playOrder(view, name)]);
+  }
+  if (view.passed?.length) rows.push([t("passed"), view.passed.map((s) => name(s)).join(", ")]);
+  if (view.out?.length) rows.push([t("outOrder"), outList(view, name)]);
+}
+
+function exchangeList(view, ctx) {
+  const name = (s) => seatName(ctx.table, s, true);
+  const me = ctx.mySeat;
+  const title = (s) => titleName(view.titles?.[s]);
+  const items = [];
+  // the exchange rows are settled in order: before the one whose 大富豪/富豪 is to return now
+  const current = view.phase === "exchange" ? view.exchange.findIndex((e) => e.rich === view.to_play) : view.exchange.length;
+  for (const [i, e] of view.exchange.entries()) {
+    const settled = e.returned != null || (current >= 0 && i < current);
+    const up = t("exchangeUp", { poorTitle: title(e.poor), poor: name(e.poor), richTitle: title(e.rich), rich: name(e.rich), k: e.count });
+    const down = t("exchangeDown", { poorTitle: title(e.poor), poor: name(e.poor), richTitle: title(e.rich), rich: name(e.rich), k: e.count });
+    items.push(h("li", { dataset: { exchangeRich: e.rich, exchangePoor: e.poor } },
+      h("div", {}, up, e.given && (me === e.rich || me === e.poor) ? [" ", h("span", { class: "ex-cards" }, cardsNode(e.given))] : null),
+      h("div", {}, down, " ", e.returned?.length ? h("span", { class: "ex-cards" }, cardsNode(e.returned))
+        : settled ? h("span", { class: "muted" }, t("done")) : h("span", { class: "muted" }, t("exchangeWaiting")))));
+  }
+  const mine = view.exchange.find((e) => e.rich === me || e.poor === me);
+  let got = null;
+  if (mine && me === mine.rich && mine.given?.length) got = [t("youReceived", { who: name(mine.poor) }), " ", cardsNode(mine.given)];
+  if (mine && me === mine.poor && mine.returned?.length) got = [t("youReceived", { who: name(mine.rich) }), " ", cardsNode(mine.returned)];
+  return h("div", { class: "exchange-info", id: "exchange-info" }, h("ul", { class: "plain" }, items),
+    got ? h("p", { class: "received", id: "exchange-received" }, got) : null);
+}
+
+function isIdentity(seating) {
+  return !Array.isArray(seating) || seating.every((s, i) => s === i);
+}
+
+function playOrder(view, name) {
+  const order = Array.isArray(view.seating) ? [...view.seating] : [...Array(view.players).keys()];
+  if (view.direction === -1) order.reverse();
+  return span(view.direction === -1 ? t("directionReversed") : t("directionNormal"), ": ", order.map(name).join(" → "));
+}
+
+function outList(view, name) {
+  const fouls = new Set(view.fouls || []);
+  return h("ol", { class: "out-list" }, (view.out || []).map((s) => {
+    let note = null;
+    if (fouls.has(s)) note = t("foulNote");
+    else if (view.fallen === s) note = t("fallenNote");
+    return h("li", {}, name(s), note ? h("span", { class: "muted small" }, ` (${note})`) : null);
+  }));
 }
 
 function bidsTable(view, ctx) {
@@ -99,7 +163,7 @@ function auctionPanel(view, ctx) {
 function trickRow(trick, ctx) {
   return h("div", { class: "trick-row" }, trick.cards.map((c) =>
     h("div", { class: `mini ${c.seat === trick.winner ? "winner" : ""}` },
-      h("span", { class: "mini-card" }, cardImage(c.card)), h("span", { class: "small" }, seatName(ctx.table, c.seat)))));
+      h("span", { class: "mini-card" }, cardImage(c.card)), h("span", { class: "small" }, seatName(ctx.table, c.seat, true)))));
 }
 
 function lastTrickPanel(view, ctx) {
@@ -110,7 +174,7 @@ function lastTrickPanel(view, ctx) {
     "last-trick",
     `${t("lastTrick")} · ${t("trick", { n: tricks.length })}`,
     trickRow(last, ctx),
-    last.why ? h("p", { class: "why-text" }, pick(last.why)) : null,
+    last.why ? h("p", { class: "why-text" }, whyText(last.why)) : null,
   );
 }
 
@@ -124,8 +188,8 @@ function honorsPanel(view, ctx) {
 function logPanel(view, ctx) {
   const entries = (view.log || []).slice(-14).reverse();
   const rows = entries.map((e) =>
-    h("li", {}, h("span", { class: "who" }, seatName(ctx.table, e.seat)), span(actionNode(e.action, view.game)),
-      e.why?.length ? h("div", { class: "why-text" }, e.why.map((w) => pick(w)).join(" · ")) : null));
+    h("li", {}, h("span", { class: "who" }, seatName(ctx.table, e.seat)), span(logActionNode(e, view.game, (s) => seatName(ctx.table, s))),
+      e.why?.length ? h("div", { class: "why-text" }, e.why.map((w) => daifugoWhy(w, (s) => seatName(ctx.table, s))).join(" · ")) : null));
   return panel("log", t("log"), h("ul", { class: "log" }, rows));
 }
 
@@ -150,11 +214,14 @@ function standingsPanel(view, ctx) {
 function sheetPanel(view, ctx) {
   const sheet = view.match.sheet;
   const n = sheet[0].bids.length;
-  const head = h("tr", {}, h("th", {}, "#"), h("th", {}, t("trump")),
-    Array.from({ length: n }, (_, s) => h("th", {}, seatName(ctx.table, s))));
-  const rows = sheet.map((r) => h("tr", {}, h("td", { class: "num" }, String(r.cards)), h("td", {}, suitNode(r.trump)),
+  // one column per player, as on the paper sheet (002): bid/tricks and the running total; the
+  // first column (cards dealt and trump) stays put while the players' columns scroll sideways
+  const head = h("tr", {}, h("th", { class: "sticky" }, `${t("sheetCards")}`),
+    Array.from({ length: n }, (_, s) => h("th", { class: "num", title: seatName(ctx.table, s) }, seatName(ctx.table, s, true))));
+  const rows = sheet.map((r) => h("tr", {}, h("th", { class: "sticky num" }, `${r.cards} `, suitNode(r.trump)),
     r.bids.map((b, s) => h("td", { class: `num ${b === r.tricks[s] ? "hit" : "miss"}` }, `${b}/${r.tricks[s]} `, h("b", {}, String(r.totals[s]))))));
-  return panel("sheet", t("sheet"), h("div", { class: "scroll" }, h("table", { class: "grid" }, h("thead", {}, head), h("tbody", {}, rows))));
+  return panel("sheet", t("sheet"), h("p", { class: "muted small sheet-key" }, t("sheetKey")),
+    h("div", { class: "scroll" }, h("table", { class: "grid sheet-table" }, h("thead", {}, head), h("tbody", {}, rows))));
 }
 
 /** The previous game's result: scores from match.per_game, details from the games API. */
@@ -195,11 +262,4 @@ function finishedPanel(ctx) {
     h("a", { href: `/t/${ctx.tableId}/replay/${g.index}`, dataset: { replay: g.index } }, t("replay")),
     h("span", { class: "muted small" }, (g.result?.scores || []).join(" / "))));
   return panel("finished", t("finishedGames"), h("ul", { class: "finished" }, rows));
-}
-
-function detailsPanel(view) {
-  const extra = Object.entries(view).filter(([k]) => !KNOWN.has(k));
-  const rules = view.rules ? h("details", {}, h("summary", {}, t("preset")), h("pre", {}, JSON.stringify(view.rules, null, 1))) : null;
-  const body = extra.map(([k, v]) => h("div", { class: "detail" }, h("code", {}, k), h("pre", {}, JSON.stringify(v))));
-  return h("details", { class: "panel side details", id: "details" }, h("summary", {}, t("details")), body, rules);
 }

@@ -165,6 +165,7 @@ class TablePage {
     this.showConn();
     this.renderHead();
     const started = this.table.status !== "waiting" && this.snap?.view;
+    document.body.classList.toggle("in-play", !!started);
     this.el.seats.hidden = !!started;
     this.el.play.hidden = !started;
     if (started) this.renderGame();
@@ -173,25 +174,32 @@ class TablePage {
 
   renderHead() {
     const tb = this.table;
-    const link = `${location.origin}/t/${tb.id}`;
+    const link = shareLink(tb.id);
     const input = h("input", { class: "share-link", id: "share-link", readonly: true, value: link, onfocus: (e) => e.target.select() });
     const copy = h("button", { type: "button", class: "ghost", id: "copy-link", onclick: () => copyLink(input) }, t("copy"));
     const progress = tb.status === "waiting" ? "" : t("gameOf", { k: Math.min(tb.games_played + 1, tb.games), n: tb.games });
+    // a link made from a loopback address (localhost, 127.0.0.1) opens only on this computer
+    const local = isLoopback(location.hostname) ? h("p", { class: "muted share-note", id: "share-local" }, t("shareLocal")) : null;
+    const share = h("div", { class: "share" }, h("span", { class: "label" }, t("share")), input, copy);
+    const inPlay = tb.status !== "waiting" && this.snap?.view;
+    const shareBlock = inPlay
+      ? h("details", { class: "share-box" }, h("summary", {}, t("share")), h("div", { class: "share" }, input, copy, local))
+      : [share, local];
     fill(
       this.el.head,
       h("div", { class: "title-line" },
         h("h1", {}, gameName(tb.game)),
         h("span", { class: `badge ${tb.status}` }, t(`status_${tb.status}`)),
-        h("span", { class: "muted" }, `${tb.players}P ${progress}`)),
-      h("div", { class: "share" }, h("span", { class: "label" }, t("share")), input, copy),
-      this.seatToken ? this.mySeatLink() : null,
+        h("span", { class: "muted" }, progress ? `${t("playersN", { n: tb.players })} · ${progress}` : t("playersN", { n: tb.players }))),
+      shareBlock,
+      this.seatToken && !inPlay ? this.mySeatLink() : null,
     );
   }
 
   // a private link that takes this seat on another device (the token travels in the fragment,
   // which browsers never send to the server)
   mySeatLink() {
-    const link = `${location.origin}/t/${this.id}#seat=${encodeURIComponent(this.seatToken)}`;
+    const link = `${shareLink(this.id)}#seat=${encodeURIComponent(this.seatToken)}`;
     const input = h("input", { class: "share-link", id: "seat-link", readonly: true, value: link, onfocus: (e) => e.target.select() });
     const copy = h("button", { type: "button", class: "ghost", id: "copy-seat-link", onclick: () => copyLink(input) }, t("copy"));
     return h("details", { class: "share seat-link" },
@@ -220,7 +228,7 @@ class TablePage {
   }
 
   seatRow(s, haveSeat, mySeat) {
-    const who = s.kind === "open" ? h("span", { class: "muted" }, t("openShort")) : h("strong", {}, s.name || s.bot);
+    const who = s.kind === "open" ? h("span", { class: "muted" }, t("openShort")) : h("strong", {}, seatName(this.table, s.seat));
     const kind = s.kind === "bot" ? h("span", {}, svgElement(BOT_ICON), ` ${t("bot")}`) : s.kind === "human" ? `${t("human")} · ${s.connected ? t("connected") : t("offline")}` : "";
     const controls = [];
     if (s.kind === "open" && !haveSeat)
@@ -292,7 +300,9 @@ class TablePage {
     const ctx = this.playContext(legal, seat);
     this.ui.hand = view.hand || [];
     const status = this.el.status;
-    status.textContent = statusText(view, ctx);
+    const jump = h("button", { type: "button", class: "ghost side-jump", id: "side-jump",
+      onclick: () => this.el.side.scrollIntoView({ behavior: "smooth", block: "start" }) }, t("sideJump"));
+    fill(status, h("span", { class: "status-text" }, statusText(view, ctx)), jump);
     status.dataset.myTurn = this.isMyTurn() ? "1" : "0";
     status.dataset.phase = view.phase;
     status.dataset.version = String(this.snap.version);
@@ -305,7 +315,7 @@ class TablePage {
     fill(this.el.side, sidePanels(view, {
       table: this.table, mySeat: seat, lastResult: this.lastResult, freshResult: this.freshResult,
       finished: this.finished, tableId: this.id, recordUrl: (k) => api.recordUrl(this.id, k),
-    }));
+    }), this.seatToken ? h("section", { class: "panel side" }, this.mySeatLink()) : null);
     restoreFocus(focus);
     this.feel.rendered();
   }
@@ -331,10 +341,23 @@ class TablePage {
       fill(this.el.last);
       return;
     }
-    const who = seatName(this.table, last.seat) + (last.by && last.by !== "human" ? ` (${t(`by_${last.by}`)})` : "");
-    fill(this.el.last, t("lastMove", { who, what: "" }).replace(/\s*$/, " "),
-      h("span", {}, actionNode(last.action, this.snap.view.game)));
+    const isBot = this.table.seats?.[last.seat]?.kind === "bot";
+    const who = seatName(this.table, last.seat) + (last.by && last.by !== "human" && !(isBot && last.by === "bot") ? ` (${t(`by_${last.by}`)})` : "");
+    const raw = String(last.action);
+    let what = last.hidden ? t("hiddenMove", { verb: t(raw.split(/\s+/)[0]) }) : actionNode(raw, this.snap.view.game);
+    if (raw.startsWith("bid ")) what = h("span", {}, `${t("bid")} `, what);
+    fill(this.el.last, t("lastMove", { who, what: "" }).replace(/\s*$/, " "), h("span", {}, what));
   }
+}
+
+/** The table's address as this browser reached the server (scheme, host name and port of the
+ * page itself): never a name the server guessed. */
+export function shareLink(id) {
+  return `${location.protocol}//${location.host}/t/${encodeURIComponent(id)}`;
+}
+
+function isLoopback(host) {
+  return host === "localhost" || host.endsWith(".localhost") || /^127\./.test(host) || host === "[::1]" || host === "::1";
 }
 
 // Opened with #seat=<token> (a player's own link, on another device): keep the token for this

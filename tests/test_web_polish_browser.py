@@ -1,0 +1,413 @@
+"""The web table as players see it (issue 20's defects), in a real Chromium through Playwright.
+
+(a) Napoleon at 1366×650 in Japanese, the person becoming the Napoleon: in the auction, the
+adjutant call, the widow exchange and trick play the hand and the action bar are inside the
+viewport without scrolling; the exchange's selection message follows the selection through
+select / deselect / replace / clear; no element shows raw JSON; rulings write cards as ♠8, not
+8S; bots show a friendly name and a strength, never their spec. (b) Daifugo at 390×844: the
+exchange of game 2 names who gives how many cards to whom, and the selection texts of the
+exchange, 7渡し and 10捨て say why and to whom. (c) The share link is built from the address
+the page was opened with (127.0.0.1, localhost, another host name). (d) The lobby in Japanese
+shows no English option name, explanation or value. (e) Hell's score sheet on a phone scrolls
+sideways with its first column sticky; hover styles only apply on hover-capable screens.
+
+Skipped when /usr/bin/chromium is missing outside CI (a failure in CI). Screenshots go to
+``artifacts/web/``.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+import pytest
+
+from browser_helpers import (
+    ARGS,
+    CHROMIUM,
+    chromium,
+    new_page,
+    post,
+    problems,
+    require_chromium,
+    serve,
+)
+
+SHOTS = Path(__file__).resolve().parent.parent / "artifacts" / "web"
+LAPTOP = {"width": 1366, "height": 650}
+PHONE = {"width": 390, "height": 844}
+CARD_CODE = re.compile(r"(?<![0-9A-Za-z])(10|[2-9TJQKA])[SHDC](?![0-9A-Za-z])")
+SPEC = re.compile(r"heuristic|ismcts|random")
+
+sync_api = require_chromium()
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    with serve(tmp_path_factory.mktemp("polish-data"), bot_delay=0.01) as base:
+        yield base
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    with chromium(sync_api) as b:
+        yield b
+
+
+def _table(base: str, game: str, rules: Any, players: int, games: int = 1) -> dict[str, Any]:
+    """A started table: seat 0 taken by a person ("あき"), the others heuristic bots."""
+    seats = ["open"] + ["bot:heuristic"] * (players - 1)
+    made = post(
+        f"{base}/api/tables",
+        {"game": game, "rules": rules, "players": players, "seats": seats, "games": games},
+    )
+    tid, host = made["table"]["id"], made["host_token"]
+    joined = post(f"{base}/api/tables/{tid}/join", {"name": "あき", "seat": 0})
+    post(f"{base}/api/tables/{tid}/start", {}, host)
+    return {"id": tid, "host": host, "token": joined["token"]}
+
+
+def _open(browser: Any, base: str, tb: dict[str, Any], viewport: dict[str, int], lang: str) -> Any:
+    init = (
+        f"localStorage.setItem('torampu.seats', JSON.stringify({{'{tb['id']}': "
+        f"{{seat: 0, token: '{tb['token']}'}}}}));"
+    )
+    page = new_page(browser, viewport, lang, init=init)
+    page.goto(f"{base}/t/{tb['id']}")
+    page.wait_for_selector("#felt [data-seat='0']")
+    return page
+
+
+def _wait_my_turn(page: Any, timeout: float = 20) -> str:
+    """Wait for this seat's turn (or the end of the match); the phase, or "over"."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        over = page.evaluate(
+            "(() => { const m = window.torampu?.snapshot?.view?.match;"
+            " return !!m && m.games_played >= m.games; })()"
+        )
+        if over:
+            return "over"
+        status = page.locator("#status")
+        if status.get_attribute("data-my-turn") == "1":
+            return str(status.get_attribute("data-phase"))
+        page.wait_for_timeout(40)
+    raise AssertionError("this seat's turn did not come")
+
+
+def _after(page: Any, before: str | None) -> None:
+    page.wait_for_function(
+        "v => document.querySelector('#status')?.dataset.version !== v", arg=before
+    )
+
+
+def _in_viewport(page: Any, where: str) -> None:
+    """The hand and the action bar are fully visible, the page not scrolled."""
+    box = page.evaluate(
+        """() => {
+          const r = (sel) => { const el = document.querySelector(sel);
+            if (!el || el.hidden) return null; const b = el.getBoundingClientRect();
+            return {top: b.top, bottom: b.bottom, left: b.left, right: b.right}; };
+          return {hand: r('#hand'), actions: r('#actions'), w: innerWidth, h: innerHeight,
+                  scroll: document.scrollingElement.scrollTop};
+        }"""
+    )
+    assert box["hand"], f"{where}: the hand is shown"
+    for key in ("hand", "actions"):
+        b = box[key]
+        if b is None:
+            continue
+        assert b["top"] >= 0 and b["bottom"] <= box["h"] + 0.5, f"{where}: #{key} {b} of {box}"
+        assert b["left"] >= 0 and b["right"] <= box["w"] + 0.5, f"{where}: #{key} {b} of {box}"
+    assert box["scroll"] == 0, f"{where}: the page scrolled"
+
+
+def _no_raw(page: Any, where: str) -> None:
+    text = page.locator("body").inner_text()
+    assert '{"' not in text and '":' not in text, f"{where}: raw JSON on the page"
+    assert page.locator("#details").count() == 0, "no raw 'other information' panel"
+
+
+def _tap(card: Any) -> None:
+    """Tap a hand card where it shows: cards overlap on a narrow screen, the left strip of
+    each stays visible."""
+    card.click(position={"x": 6, "y": 24})
+
+
+def _covered_strips(page: Any) -> list[str]:
+    """The hand cards whose visible strip does not get the tap (a chosen, raised card must
+    not cover its neighbour). The pointer moves away first: a hovered card rises on purpose."""
+    page.mouse.move(1, 1)
+    return list(
+        page.evaluate(
+            """() => [...document.querySelectorAll('#hand .card')].filter((c) => {
+              const r = c.getBoundingClientRect();
+              const hit = document.elementFromPoint(r.left + 6, r.top + 24);
+              return !hit || hit.closest('.card') !== c;
+            }).map((c) => c.dataset.card)"""
+        )
+    )
+
+
+def _hint(page: Any) -> tuple[str, str]:
+    el = page.locator("#select-hint")
+    return str(el.get_attribute("data-state")), el.inner_text().strip()
+
+
+def test_napoleon_as_the_napoleon_at_1366x650(server: str, browser: Any) -> None:
+    tb = _table(server, "napoleon", "classic", 5)
+    page = _open(browser, server, tb, LAPTOP, "ja")
+    seen: set[str] = set()
+    plays = 0
+    while True:
+        phase = _wait_my_turn(page)
+        if phase == "over" or plays >= 4:
+            break
+        _in_viewport(page, phase)
+        _no_raw(page, phase)
+        before = page.locator("#status").get_attribute("data-version")
+        if phase == "bid":
+            bids = page.locator('#actions [data-action^="bid "]')
+            if "bid" not in seen:
+                page.screenshot(path=str(SHOTS / "polish-napoleon-bid-1366.png"))
+                bids.last.click()  # the highest bid: nobody outbids 20
+            else:
+                page.locator('#actions [data-action="pass"]').click()
+        elif phase == "adjutant":
+            page.screenshot(path=str(SHOTS / "polish-napoleon-adjutant-1366.png"))
+            page.locator("#actions .adjutant-picker [data-action]").first.click()
+        elif phase == "exchange":
+            _widow_exchange(page)
+        else:
+            _tap(page.locator('#hand .card[data-legal="1"]').first)
+            plays += 1
+        seen.add(phase)
+        _after(page, before)
+    assert {"bid", "adjutant", "exchange", "play"} <= seen, seen
+    # the finished tricks' rulings write cards as players do
+    page.wait_for_function("document.querySelectorAll('#last-trick .why-text').length > 0")
+    why = page.locator("#last-trick .why-text").inner_text()
+    assert not CARD_CODE.search(why) and re.search("[♠♥♦♣]", why), why
+    # bots: a friendly name and a strength, never the spec
+    felt = page.locator("#felt").inner_text()
+    assert "CPU・普通" in felt and not SPEC.search(felt), felt
+    side = page.locator("#side").inner_text()
+    assert not SPEC.search(side), side
+    page.screenshot(path=str(SHOTS / "polish-napoleon-play-1366.png"))
+    assert not problems(page), problems(page)
+
+
+def _widow_exchange(page: Any) -> None:
+    """Select, deselect, replace and clear cards: the message always matches the selection."""
+    page.screenshot(path=str(SHOTS / "polish-napoleon-exchange-1366.png"))
+    assert "伏せ札" in page.locator("#select-purpose").inner_text()
+    cards = page.locator('#hand .card[data-legal="1"]')
+    assert _hint(page) == ("more", "あと2枚選んでください。")
+    _tap(cards.nth(0))
+    assert _hint(page)[0] == "more" and "あと1枚" in _hint(page)[1]
+    _tap(cards.nth(0))  # deselect
+    assert _hint(page) == ("more", "あと2枚選んでください。")
+    _tap(cards.nth(1))
+    _tap(cards.nth(2))
+    assert _hint(page)[0] == "ready"
+    _tap(cards.nth(3))  # a third card: the oldest choice makes way, still two chosen
+    assert page.locator("#hand .card.selected").count() == 2
+    assert _hint(page)[0] == "ready"
+    chosen = page.eval_on_selector_all(
+        "#hand .card.selected", "els => els.map(e => e.dataset.card)"
+    )
+    assert len(page.locator("#actions .select-bar [data-action]").all()) == 1
+    action = page.locator("#actions .select-bar [data-action]").get_attribute("data-action")
+    assert sorted(action.split()[1:]) == sorted(chosen)
+    page.locator('#actions [data-clear="1"]').click()
+    assert _hint(page) == ("more", "あと2枚選んでください。")
+    _tap(cards.nth(4))
+    _tap(cards.nth(5))
+    _in_viewport(page, "exchange, two chosen")
+    page.locator("#actions .select-bar [data-action]").click()
+
+
+def test_daifugo_exchange_and_texts_on_a_phone(server: str, browser: Any) -> None:
+    tb = _table(server, "daifugo", {"preset": "standard"}, 4, games=2)
+    page = _open(browser, server, tb, PHONE, "ja")
+    deadline = time.monotonic() + 90
+    # game 1: pass whenever allowed (the bots go out first), else play the first legal single
+    while page.evaluate("window.torampu.snapshot.view.match.games_played") < 1:
+        assert time.monotonic() < deadline, "game 1 did not end"
+        phase = _wait_my_turn(page)
+        if page.evaluate("window.torampu.snapshot.view.match.games_played") >= 1:
+            break
+        _in_viewport(page, f"daifugo {phase}")
+        before = page.locator("#status").get_attribute("data-version")
+        if page.locator('#actions [data-action="pass"]').count():
+            page.locator('#actions [data-action="pass"]').click()
+        else:
+            single = page.evaluate(
+                "window.torampu.snapshot.legal.find(a => /^play \\S+$/.test(a))"
+                " || window.torampu.snapshot.legal[0]"
+            )
+            for word in single.split()[1:]:
+                card = word.split("=")[0].upper()
+                _tap(page.locator(f'#hand .card[data-card="{card}"]:not(.selected)').first)
+            assert not _covered_strips(page), _covered_strips(page)
+            page.locator("#actions .select-bar [data-action]").first.click()
+        _after(page, before)
+    # game 2: this seat (last in game 1) handed its best cards up; the panel says so
+    page.wait_for_selector("#exchange-info")
+    info = page.locator("#exchange-info").inner_text()
+    assert "大貧民のあき" in info and "大富豪の" in info and "2枚" in info, info
+    assert "最も強いカード" in info and "返す" in info, info
+    page.screenshot(path=str(SHOTS / "polish-daifugo-exchange-phone.png"))
+    _no_raw(page, "daifugo game 2")
+    # the selection texts of the exchange (rich side), 7渡し and 10捨て, from the page's own code
+    texts = page.evaluate(
+        """async () => {
+          const g = await import('/static/game.js');
+          const table = {seats: [{seat: 0, kind: 'human', name: 'あき'},
+            {seat: 1, kind: 'bot', bot: 'heuristic'}, {seat: 2, kind: 'bot', bot: 'random'},
+            {seat: 3, kind: 'bot', bot: 'ismcts:think=0.3'}]};
+          const base = {game: 'daifugo', players: 4, seating: [0, 1, 2, 3], direction: 1, out: [],
+            titles: ['daifugo', 'fugo', 'hinmin', 'daihinmin']};
+          const ctx = {table, mySeat: 0};
+          const acts = await import('/static/actions.js');
+          const plan = acts.planActions(
+            ['pass', 'play 5H', 'play 5D 5H', 'play 5D 5H 5S', 'play 6C'], 'daifugo');
+          const text = (v) => { const d = document.createElement('div');
+            const parts = [g.selectPurpose({...base, ...v}, ctx)].flat(Infinity);
+            d.append(...parts.filter((x) => x != null && x !== false)); return d.textContent; };
+          return {
+            exchange: text({phase: 'exchange', exchange: [{rich: 0, poor: 3, count: 2,
+              given: ['2S', 'AH'], returned: null}]}),
+            give: text({phase: 'give', pending: 2}),
+            discard: text({phase: 'discard', pending: 1}),
+            name3: g.seatName(table, 3),
+            progress: [[], ['5H'], ['5H', '5D', '5S'], ['5D'], ['5H', '6C']].map((ch) => {
+              const p = g.selectProgress(plan, ch, acts.matching(plan.cardActs, ch));
+              return [p.state, p.text];
+            }),
+          };
+        }"""
+    )
+    assert "大富豪" in texts["exchange"] and "大貧民" in texts["exchange"], texts
+    assert "2枚" in texts["exchange"] and "♠2" in texts["exchange"], texts
+    assert "7渡し" in texts["give"] and "2枚" in texts["give"] and "ミナ" in texts["give"], texts
+    assert "10捨て" in texts["discard"] and "1枚" in texts["discard"], texts
+    assert texts["name3"].endswith("(CPU・強)"), texts
+    # a Daifugo play of one, two or three cards: the message follows the selection
+    states = [state for state, _ in texts["progress"]]
+    assert states == ["empty", "ready", "ready", "more", "none"], texts["progress"]
+    assert "あと2枚まで" in texts["progress"][1][1], texts["progress"]
+    assert not problems(page), problems(page)
+
+
+@pytest.mark.parametrize("lang", ["ja"])
+def test_lobby_in_japanese_shows_no_english_option(server: str, browser: Any, lang: str) -> None:
+    page = new_page(browser, LAPTOP, lang)
+    page.goto(f"{server}/")
+    page.wait_for_selector("#create-form")
+    english = re.compile(r"(?<![A-Za-z])(?!UECda(?![A-Za-z]))[A-Za-z]{2,}")
+    for game in ("napoleon", "nap", "hell", "daifugo"):
+        page.select_option("select[name=game]", game)
+        page.locator("#options summary").click()
+        names = page.eval_on_selector_all(
+            "#options .opt-name", "els => els.map(e => e.textContent)"
+        )
+        descs = page.eval_on_selector_all(
+            "#options .opt-desc", "els => els.map(e => e.textContent)"
+        )
+        values = page.eval_on_selector_all(
+            "#options select option, #options .set label, select[name=preset] option",
+            "els => els.map(e => e.textContent)",
+        )
+        assert names and len(names) == len(descs)
+        for text in [*names, *descs, *values]:
+            assert not english.search(text), f"{game}: {text!r}"
+    page.screenshot(path=str(SHOTS / "polish-lobby-options-ja.png"), full_page=True)
+    assert not problems(page), problems(page)
+
+
+def test_share_link_uses_the_address_the_page_was_opened_with(server: str, browser: Any) -> None:
+    port = urlsplit(server).port
+    tb = _table(server, "hell", "standard", 3)
+    # a second Chromium that resolves another host name to this machine (no network needed)
+    args = [*ARGS, "--host-resolver-rules=MAP table.torampu.test 127.0.0.1"]
+    other = browser.browser_type.launch(executable_path=str(CHROMIUM), args=args)
+    try:
+        for host, local in (
+            ("127.0.0.1", True),
+            ("localhost", True),
+            ("table.torampu.test", False),
+        ):
+            page = new_page(other, LAPTOP, "en")
+            page.goto(f"http://{host}:{port}/t/{tb['id']}")
+            page.wait_for_selector("#felt [data-seat='0']")
+            page.locator(".share-box summary").click()  # in play the link folds away
+            link = page.locator("#share-link").input_value()
+            assert link == f"http://{host}:{port}/t/{tb['id']}", link
+            assert (page.locator("#share-local").count() == 1) == local, host
+            assert not problems(page), problems(page)
+            page.context.close()
+    finally:
+        other.close()
+
+
+def test_hell_sheet_on_a_phone_and_hover_styles(server: str, browser: Any) -> None:
+    tb = _table(server, "hell", "standard", 6, games=2)
+    page = _open(browser, server, tb, PHONE, "en")
+    while True:
+        phase = _wait_my_turn(page)
+        if phase == "over":
+            break
+        _in_viewport(page, f"hell {phase}")
+        before = page.locator("#status").get_attribute("data-version")
+        if phase == "bid":
+            page.locator('#actions [data-action^="bid "]').first.click()
+        else:
+            _tap(page.locator('#hand .card[data-legal="1"]').first)
+        _after(page, before)
+    page.wait_for_selector("#sheet table")
+    page.locator("#side-jump").click()
+    sheet = page.evaluate(
+        """() => {
+          const box = document.querySelector('#sheet .scroll');
+          const first = document.querySelector('#sheet tbody tr > :first-child');
+          const heads = [...document.querySelectorAll('#sheet thead th')];
+          return {scrollable: box.scrollWidth > box.clientWidth,
+            sticky: getComputedStyle(first).position,
+            inPanel: box.getBoundingClientRect().right <= innerWidth, heads: heads.length};
+        }"""
+    )
+    assert sheet["heads"] == 7, "one column per player plus the round"
+    assert sheet["sticky"] == "sticky" and sheet["inPanel"], sheet
+    if sheet["scrollable"]:  # the players' columns scroll sideways, the round column stays
+        page.eval_on_selector("#sheet .scroll", "el => { el.scrollLeft = el.scrollWidth; }")
+        left = page.eval_on_selector(
+            "#sheet tbody tr > :first-child", "el => el.getBoundingClientRect().left"
+        )
+        box = page.eval_on_selector("#sheet .scroll", "el => el.getBoundingClientRect().left")
+        assert abs(left - box) < 2, (left, box)
+    page.locator("#sheet").scroll_into_view_if_needed()
+    page.screenshot(path=str(SHOTS / "polish-hell-sheet-phone.png"), full_page=False)
+    # every :hover rule sits inside @media (hover: hover): no sticky hover after a tap
+    loose = page.evaluate(
+        """() => {
+          const out = [];
+          const walk = (rules, hover) => {
+            for (const r of rules) {
+              const media = r instanceof CSSMediaRule;
+              if (media) walk(r.cssRules, hover || r.conditionText.includes('hover: hover'));
+              const sel = r.selectorText || '';
+              if (!media && sel.includes(':hover') && !hover) out.push(sel);
+            }
+          };
+          for (const s of document.styleSheets) walk(s.cssRules, false);
+          return out;
+        }"""
+    )
+    assert loose == [], loose
+    assert not problems(page), problems(page)
