@@ -1,0 +1,302 @@
+"""The table as a player meets it, in a real Chromium: every phase of every game, at the three
+screen sizes players use (a 1366×650 laptop, 1280×800, a 390×844 phone) and in both languages.
+
+For each game one person plays a whole match by clicking, as a person would: Napoleon as the
+Napoleon (the highest bid, the adjutant call, the widow exchange), Nap and Hell through the
+auction and the tricks, Daifugo through the exchange of cards between titles, 7渡し and 10捨て.
+Whenever the person meets a new phase on their turn, the page is shown at every size and in both
+languages: the hand and the action buttons must lie inside the viewport without scrolling, and a
+screenshot of each goes to ``artifacts/table/`` (``GAME-PHASE-SIZE-LANG.png``) to be looked at.
+
+A script error or a Content-Security-Policy violation on any page fails the test. Skipped when
+/usr/bin/chromium is missing outside CI; in CI that is a failure.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from browser_helpers import chromium, get, new_page, post, problems, require_chromium, serve
+
+SHOTS = Path(__file__).resolve().parent.parent / "artifacts" / "table"
+SIZES: dict[str, dict[str, int]] = {
+    "laptop": {"width": 1366, "height": 650},
+    "desktop": {"width": 1280, "height": 800},
+    "phone": {"width": 390, "height": 844},
+}
+LANGS = ("en", "ja")
+
+sync_api = require_chromium()
+
+Chooser = Callable[[dict[str, Any], list[str]], str]
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    with serve(tmp_path_factory.mktemp("table-data")) as base:
+        yield base
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    with chromium(sync_api) as b:
+        yield b
+
+
+# ------------------------------------------------------------------ driving the page
+
+
+def _open_table(
+    browser: Any,
+    base: str,
+    game: str,
+    rules: Any,
+    players: int,
+    games: int,
+    bot: str = "heuristic",
+) -> tuple[Any, str, str]:
+    """Create a table (seat 0 open, bots elsewhere), take seat 0 in a page and start the match.
+    Returns (page, table id, host token)."""
+    made = post(
+        f"{base}/api/tables",
+        {
+            "game": game,
+            "rules": rules,
+            "players": players,
+            "games": games,
+            "seats": ["open"] + [f"bot:{bot}"] * (players - 1),
+        },
+    )
+    table_id, host = made["table"]["id"], made["host_token"]
+    page = new_page(browser, SIZES["laptop"], "en")
+    page.goto(f"{base}/t/{table_id}")
+    page.fill("#player-name", "Aki")
+    page.click("[data-take='0']")
+    page.wait_for_selector(".seat-row.me[data-seat='0']")
+    post(f"{base}/api/tables/{table_id}/start", {}, token=host)
+    page.wait_for_selector("#felt [data-seat='0']")
+    return page, table_id, host
+
+
+def _snapshot(page: Any) -> dict[str, Any]:
+    snap = page.evaluate("window.torampu && window.torampu.snapshot")
+    return snap or {}
+
+
+def _my_turn(page: Any) -> bool:
+    status = page.locator("#status")
+    return status.count() == 1 and status.get_attribute("data-my-turn") == "1"
+
+
+def _version(page: Any) -> str | None:
+    return page.locator("#status").get_attribute("data-version")
+
+
+def _click_action(page: Any, raw: str) -> None:
+    """Make the move ``raw`` by clicking: its cards in the hand then its button, or its
+    button alone (bids, pass, the adjutant picker)."""
+    before = _version(page)
+    verb, *words = raw.split()
+    cards = [w.split("=")[0].upper() for w in words if w != "call"]
+    mode = page.locator("#hand").get_attribute("data-mode")
+    if cards and verb != "adjutant" and mode in ("direct", "select"):
+        used: set[tuple[str, int]] = set()
+        for card in cards:
+            slots = page.locator(f'#hand .card[data-card="{card}"]')
+            free = [
+                i
+                for i in range(slots.count())
+                if (card, i) not in used and slots.nth(i).get_attribute("aria-pressed") != "true"
+            ]
+            dom = page.eval_on_selector_all(
+                "#hand [data-card]", "els => els.map(e => e.dataset.card)"
+            )
+            assert free, f"{raw}: no {card} to click in the hand {dom}"
+            index = free[0]
+            used.add((card, index))
+            slots.nth(index).click()
+        if mode == "select" or page.locator("#actions .choice [data-action]").count():
+            page.locator(f'#actions [data-action="{raw}"]').first.click()
+    else:
+        page.locator(f'#actions [data-action="{raw}"]').first.click()
+    page.wait_for_function(
+        "v => document.querySelector('#status')?.dataset.version !== v", arg=before
+    )
+
+
+def _set_lang(page: Any, code: str) -> None:
+    if page.evaluate("document.documentElement.lang") != code:
+        page.click("#lang")
+        page.wait_for_function("c => document.documentElement.lang === c", arg=code)
+
+
+def _inside(page: Any, selector: str) -> list[str]:
+    """Why the elements matching ``selector`` are not wholly inside the viewport ([] if they
+    are, or if there is none)."""
+    return list(
+        page.evaluate(
+            """sel => [...document.querySelectorAll(sel)]
+              .filter(e => e.offsetParent !== null)
+              .map(e => [e, e.getBoundingClientRect()])
+              .filter(([e, r]) => r.top < -1 || r.bottom > innerHeight + 1
+                                   || r.left < -1 || r.right > innerWidth + 1)
+              .map(([e, r]) => `${sel} ${e.dataset.card || e.dataset.action || e.id}: ` +
+                   `${Math.round(r.left)},${Math.round(r.top)}-${Math.round(r.right)},` +
+                   `${Math.round(r.bottom)} in ${innerWidth}x${innerHeight}`)""",
+            selector,
+        )
+    )
+
+
+def _show_everywhere(page: Any, name: str, *, turn: bool) -> None:
+    """Look at the page at every size and in both languages: screenshots, and (on the
+    person's turn) the hand and the buttons that act must be in view without scrolling."""
+    for size, viewport in SIZES.items():
+        page.set_viewport_size(viewport)
+        page.wait_for_timeout(60)
+        if turn:
+            page.evaluate("window.scrollTo(0, 0)")
+            off = _inside(page, "#hand") + _inside(page, "#actions")
+            # the hand may scroll sideways on a phone, but the strip itself must be in view
+            assert not off, f"{name} at {size}: not in view without scrolling: {off}"
+        for code in LANGS:
+            _set_lang(page, code)
+            page.screenshot(path=str(SHOTS / f"{name}-{size}-{code}.png"))
+    page.set_viewport_size(SIZES["laptop"])
+    _set_lang(page, "en")
+
+
+def _play_match(
+    page: Any,
+    game: str,
+    choose: Chooser,
+    *,
+    budget: float,
+    stop: Callable[[set[str]], bool] | None = None,
+) -> set[str]:
+    """Play seat 0 by clicking until the match is over (or ``stop(seen)``); every phase seen
+    for the first time on the person's turn is shown at every size and language. Returns the
+    phases the person acted in, plus ``over``."""
+    seen: set[str] = set()
+    deadline = time.monotonic() + budget
+    while True:
+        assert time.monotonic() < deadline, f"{game}: the match did not finish (seen {seen})"
+        # the snapshot and the page drawn from it, read at one moment
+        snap, turn = page.evaluate(
+            "[window.torampu && window.torampu.snapshot,"
+            " document.querySelector('#status')?.dataset.myTurn === '1'"
+            " && !document.querySelector('#play')?.classList.contains('pending')]"
+        )
+        snap = snap or {}
+        table = snap.get("table") or {}
+        if table.get("status") == "over":
+            break
+        if stop and stop(seen):
+            break
+        view, legal = snap.get("view"), snap.get("legal")
+        if not turn or not view or not legal:
+            page.wait_for_timeout(40)
+            continue
+        phase = view["phase"]
+        if phase not in seen:
+            seen.add(phase)
+            _show_everywhere(page, f"{game}-{phase}", turn=True)
+        _click_action(page, choose(view, legal))
+    if table.get("status") == "over":
+        page.wait_for_selector("#result")
+        _show_everywhere(page, f"{game}-over", turn=False)
+        seen.add("over")
+    return seen
+
+
+# ------------------------------------------------------------------ strategies
+
+
+def _napoleon_as_napoleon(view: dict[str, Any], legal: list[str]) -> str:
+    """Bid the highest bid at once (nobody can outbid it), call an adjutant, discard the
+    first legal set, then play the first legal card."""
+    bids = [a for a in legal if a.startswith("bid ")]
+    if bids:
+        return bids[-1]
+    adjutants = [a for a in legal if a.startswith("adjutant ")]
+    if adjutants:
+        hand = set(view.get("hand") or [])
+        outside = [a for a in adjutants if a.split()[1] not in hand]
+        return (outside or adjutants)[0]
+    return legal[0]
+
+
+def _first_bid_then_first(view: dict[str, Any], legal: list[str]) -> str:
+    bids = [a for a in legal if a.startswith("bid ")]
+    return bids[0] if bids else legal[0]
+
+
+def _rank(card: str) -> str:
+    return card[:-1] if card != "JK" else "JK"
+
+
+def _daifugo_seven_ten(view: dict[str, Any], legal: list[str]) -> str:
+    """Prefer a play with a 7 or a 10 (to meet 7渡し and 10捨て); give or discard one card;
+    otherwise the play of the most cards, lowest first."""
+    if view["phase"] in ("give", "discard"):
+        one = [a for a in legal if len(a.split()) == 2]
+        return (one or legal)[0]
+    plays = [a for a in legal if a.startswith("play ") and len(a.split()) > 1]
+    special = [a for a in plays if any(_rank(w.split("=")[0]) in ("7", "T") for w in a.split()[1:])]
+    if special:
+        return special[0]
+    if plays:
+        return max(plays, key=lambda a: len(a.split()))
+    return legal[0]
+
+
+# ------------------------------------------------------------------ the tests
+
+
+def test_napoleon_as_the_napoleon(server: str, browser: Any) -> None:
+    """The person wins the auction with the highest bid, calls the adjutant, exchanges with the
+    widow and plays the game out, all by clicking; every phase at every size and language."""
+    page, table_id, _ = _open_table(browser, server, "napoleon", "classic", 5, 1)
+    hand_before: list[str] = []
+
+    def choose(view: dict[str, Any], legal: list[str]) -> str:
+        if view["phase"] == "exchange" and not hand_before:
+            hand_before.extend(view["hand"])
+        return _napoleon_as_napoleon(view, legal)
+
+    seen = _play_match(page, "napoleon", choose, budget=90)
+    assert {"bid", "adjutant", "exchange", "play", "over"} <= seen, seen
+    final = _snapshot(page)["view"]
+    assert final["napoleon"] == 0, "seat 0 was the Napoleon"
+    assert hand_before, "seat 0 exchanged with the widow"
+    assert len(get(f"{server}/api/tables/{table_id}/games")["games"]) == 1
+    assert not problems(page), problems(page)
+
+
+@pytest.mark.parametrize(
+    ("game", "rules", "players"), [("nap", "standard", 4), ("hell", "standard", 5)]
+)
+def test_trick_games_in_every_phase(
+    server: str, browser: Any, game: str, rules: str, players: int
+) -> None:
+    page, _, _ = _open_table(browser, server, game, rules, players, 1)
+    seen = _play_match(page, game, _first_bid_then_first, budget=90)
+    assert {"bid", "play", "over"} <= seen, seen
+    assert not problems(page), problems(page)
+
+
+def test_daifugo_exchange_seven_and_ten(server: str, browser: Any) -> None:
+    """A Daifugo match with 7渡し and 10捨て against random players: the person plays until they
+    have given cards in the exchange, passed cards with a 7 and discarded with a 10."""
+    rules = {"preset": "standard", "seven_pass": True, "ten_discard": True}
+    page, _, _ = _open_table(browser, server, "daifugo", rules, 4, 8, bot="random")
+    want = {"exchange", "give", "discard", "play"}
+    seen = _play_match(page, "daifugo", _daifugo_seven_ten, budget=150, stop=lambda s: want <= s)
+    assert want <= seen, seen
+    assert not problems(page), problems(page)
