@@ -16,7 +16,8 @@ cards; the rest is the widow, face down. Honors (絵札) are the 20 cards A K Q 
    in the widow, the Napoleon plays alone. ``adjutant_timing`` puts this before or after:
 3. **Exchange** (``discard 2C 3D``): the Napoleon takes the widow and puts back as many cards.
    Discarded honors count for the allies (``discarded_honors``); ``reveal_discards`` says which are
-   shown to everyone.
+   shown to everyone. In 000's 4-player game the four discards are put down face up, so the
+   classic presets with 4 players resolve ``reveal_discards`` to ``all`` unless it is given.
 4. **Play**: the Napoleon leads; must follow suit; the winner of a trick leads the next; honors in
    a trick go to its winner. Strength: Mighty ``AS``, 正J (jack of trumps), 裏J (the other jack of
    the trump's colour), trumps, the led suit; anything else never wins. Local rules change this:
@@ -259,7 +260,7 @@ PRESETS: Final[dict[str, dict[str, Any]]] = {
 }
 
 PRESET_NOTES: Final = {
-    "classic": "000's base rules: 52 cards, min bid 11",
+    "classic": "000's base rules: 52 cards, min bid 11 (4 players: discards face up)",
     "classic-joker": "classic with a joker, the strongest card and a trump",
     "killers": "classic with killer Queens and the ♠Q steal",
     "house-001": "001: 53 cards, min bid 10, weak joker, ♠8 call, same-two, よろめき, points",
@@ -302,6 +303,18 @@ def _check(r: Rules) -> None:
         )
 
 
+CLASSIC_PRESETS: Final = ("classic", "classic-joker", "killers")
+"""The presets built on 000's base rules."""
+
+
+def _refine(preset: str, given: frozenset[str], r: Rules) -> None:
+    """000's 4-player game puts the Napoleon's four discards down face up (「不必要な4枚を表向きに
+    捨てる」): the classic presets with 4 players show every discard unless ``reveal_discards``
+    is given explicitly."""
+    if preset in CLASSIC_PRESETS and r["players"] == 4 and "reveal_discards" not in given:
+        r["reveal_discards"] = "all"
+
+
 SPEC: Final = RuleSpec(
     "napoleon",
     OPTIONS,
@@ -310,6 +323,7 @@ SPEC: Final = RuleSpec(
     _check,
     PRESET_NOTES,
     derived={"hand_size": "(deck - 2) // players; the rest is the widow"},
+    refine=_refine,
 )
 
 # ---------------------------------------------------------------------------------------- moves
