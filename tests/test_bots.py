@@ -16,7 +16,7 @@ from torampu.bots.base import View
 from torampu.bots.heuristic import NapoleonHeuristic, contract_for, hand_estimate, to_cards
 from torampu.game import Game
 
-PRESETS = ["classic", "classic-joker", "killers", "house-001", "house-002"]
+PRESETS = ["classic", "classic-joker", "killers", "house-001", "house-002", "napoleon-web"]
 PLAYERS = [4, 5, 6]
 
 
@@ -245,7 +245,10 @@ def test_heuristic_beats_random_by_a_wide_margin(preset: str) -> None:
     # outbids it in every auction, and the army of a random Napoleon nearly always loses, so
     # about +0.6 — +1 as an ally, -1 as the unlucky adjutant — is close to the most it can get.)
     assert statistics.mean(heur) > 0.35
-    assert statistics.mean(heur) - statistics.mean(rand) > 0.5
+    # napoleon-web scores win/loss (+1/-1 each): a random Napoleon's loss gives each of the four
+    # random allies +1, so random's mean is positive there (measured +0.23, heuristic +0.62)
+    margin = 0.3 if torampu.presets("napoleon")[preset]["options"].get("scoring") else 0.5
+    assert statistics.mean(heur) - statistics.mean(rand) > margin
 
 
 @pytest.mark.parametrize("preset", ["classic", "house-001"])

@@ -25,6 +25,8 @@ DEFAULTS: dict[str, Any] = {
     "jokers": 0,
     "removed_cards": [],
     "min_bid": 11,
+    "max_bid": 20,
+    "all_pass": "redeal",
     "no_trump": False,
     "first_bidder": "dealer_left",
     "pass_is_final": False,
@@ -36,6 +38,7 @@ DEFAULTS: dict[str, Any] = {
     "first_trick_trumps": True,
     "same_two": False,
     "same_two_first_trick": False,
+    "same_two_joker": "matches",
     "same_two_beats_specials": False,
     "yoromeki": False,
     "killers": False,
@@ -1396,10 +1399,23 @@ PRESET_OPTIONS: dict[str, dict[str, Any]] = {
         "joker_call": "3S",
         "early_end": True,
     },
+    # not in rules.md: eletim/napoleon-web's rules (documented in napoleon.py's docstring)
+    "napoleon-web": {
+        "jokers": 1,
+        "min_bid": 13,
+        "max_bid": 19,
+        "all_pass": "first_bidder_12S",
+        "discarded_honors": "napoleon",
+        "same_two": True,
+        "same_two_joker": "blocks",
+        "yoromeki": True,
+        "joker_mode": "request_lowest",
+        "scoring": "win_loss",
+    },
 }
 
 
-def test_presets_are_the_five_of_rules_md() -> None:
+def test_presets_are_the_five_of_rules_md_and_napoleon_web() -> None:
     assert sorted(torampu.presets("napoleon")) == sorted(PRESET_OPTIONS)
 
 
@@ -1419,7 +1435,13 @@ def test_option_table_matches_rules_md() -> None:
         assert table[name]["default"] == default, name
     assert set(table["players"]["values"]) == {4, 5, 6}
     assert set(table["min_bid"]["values"]) == set(range(10, 21))
-    assert set(table["joker_mode"]["values"]) == {"trump_top", "request_weak", "request_strong"}
+    assert set(table["joker_mode"]["values"]) == {
+        "trump_top",
+        "request_weak",
+        "request_strong",
+        "request_lowest",  # napoleon-web's, beyond rules.md
+    }
+    assert set(table["discarded_honors"]["values"]) == {"allies", "nobody", "napoleon"}
     assert set(table["joker_call"]["values"]) == {"none", "3S", "8S"}
     assert set(table["reveal_discards"]["values"]) == {"honors", "all", "none"}
 

@@ -142,3 +142,49 @@ def test_illegal_follow_changes_nothing() -> None:
     with pytest.raises(torampu.IllegalAction, match="must follow suit D"):
         g.play("play 2S")
     assert (g.to_record(), [g.view(s) for s in range(5)]) == before
+
+
+# ------------------------------------------------------------ 000: 4 players discard face up
+def _four_player_game(rules: dict[str, Any], preset: str = "classic") -> torampu.Game:
+    """4 players, 12 cards each and the rest (4 cards, 5 with a joker) as the widow; seat 1 bids
+    13S, names AS, and discards an honor from the widow and low hearts from its hand."""
+    hands = [ALL[i * 12 : (i + 1) * 12] for i in range(4)]
+    widow = ALL[48:] + (["JK"] if preset == "classic-joker" else [])
+    deal = {"hands": hands, "widow": widow}
+    g = torampu.new_game("napoleon", {"preset": preset, **rules}, players=4, seed=0, deal=deal)
+    g.play("bid 13S")
+    for _ in range(3):
+        g.play("pass")
+    g.play("adjutant AS")
+    g.play(f"discard {widow[0]} " + " ".join(hands[1][1 : len(widow)]))
+    assert g.phase == "play"
+    return g
+
+
+@pytest.mark.parametrize("preset", ["classic", "classic-joker", "killers"])
+def test_four_player_classic_discards_are_face_up(preset: str) -> None:
+    # 000: 「ナポレオンは場の4枚を取り、不必要な4枚を表向きに捨てる」
+    g = _four_player_game({}, preset)
+    assert g.rules["reveal_discards"] == "all"
+    nap_discards = sorted(g.view(1)["discards"])
+    assert len(nap_discards) == g.view(None)["widow_size"]
+    for seat in (0, 2, 3, None):
+        assert sorted(g.view(seat)["discards"]) == nap_discards
+
+
+@pytest.mark.parametrize("mode", ["honors", "none"])
+def test_four_player_classic_keeps_an_explicit_reveal_discards(mode: str) -> None:
+    g = _four_player_game({"reveal_discards": mode})
+    assert g.rules["reveal_discards"] == mode
+    shown = g.view(2)["discards"]
+    nap = g.view(1)["discards"]
+    honors = [c for c in nap if c[0] in "AKQJT"]
+    assert len(nap) == 4 and len(honors) == 1
+    assert sorted(shown) == (sorted(honors) if mode == "honors" else [])
+
+
+def test_five_player_classic_still_shows_only_discarded_honors() -> None:
+    assert torampu.new_game("napoleon", "classic", seed=0).rules["reveal_discards"] == "honors"
+    # house-002 is 002's rules, not 000's: its 4-player game keeps 002's default
+    g = torampu.new_game("napoleon", "house-002", players=4, seed=0)
+    assert g.rules["reveal_discards"] == "honors"

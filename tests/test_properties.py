@@ -48,7 +48,7 @@ CARDS52 = [r + s for s in SUITS for r in RANKS]
 ALL_CARDS = [*CARDS52, "JK"]
 HONORS = frozenset(r + s for s in SUITS for r in "TJQKA")
 LOW_CARDS = [r + s for s in SUITS for r in "23456789"]
-PRESETS = ["classic", "classic-joker", "killers", "house-001", "house-002"]
+PRESETS = ["classic", "classic-joker", "killers", "house-001", "house-002", "napoleon-web"]
 OPTIONS = {o["name"]: o for o in torampu.rules("napoleon")}
 RULE_NAMES = [name for name in OPTIONS if name != "players"]
 DEFAULTS = {name: o["default"] for name, o in OPTIONS.items()}
@@ -135,6 +135,9 @@ def rule_choices(draw: st.DrawFn, valid_bias: bool) -> str | dict[str, Any]:
             out["joker_mode"], out["joker_call"] = "trump_top", "none"
         if not resolved["same_two"]:
             out["same_two_first_trick"] = out["same_two_beats_specials"] = False
+            out["same_two_joker"] = "matches"
+        if resolved["max_bid"] < resolved["min_bid"]:
+            out["max_bid"] = 20
         bad = {"JK", *HONORS, resolved["joker_call"]}
         if resolved["same_two"]:
             bad |= {"2" + s for s in SUITS}
@@ -157,10 +160,15 @@ def expected_rules(rules: str | Mapping[str, Any], players: int | None) -> dict[
     """Rules resolved independently of the engine: defaults, then the preset, then overrides."""
     given_ = {"preset": rules} if isinstance(rules, str) else dict(rules)
     out = dict(DEFAULTS)
-    out.update(PRESET_OPTIONS[given_.pop("preset", "classic")])
+    preset = given_.pop("preset", "classic")
+    out.update(PRESET_OPTIONS[preset])
     out.update(given_)
     if players is not None:
         out["players"] = players
+    # rules.md: 000's 4-player game discards face up, unless reveal_discards is given
+    classic = preset in ("classic", "classic-joker", "killers")
+    if classic and out["players"] == 4 and "reveal_discards" not in given_:
+        out["reveal_discards"] = "all"
     return out
 
 
@@ -174,6 +182,10 @@ def contradictions(r: Mapping[str, Any]) -> set[str]:
             faults.add("joker_call")
     if not r["same_two"]:  # sub-options of same-two
         faults |= {k for k in ("same_two_first_trick", "same_two_beats_specials") if r[k]}
+        if r["same_two_joker"] != "matches":
+            faults.add("same_two_joker")
+    if r["max_bid"] < r["min_bid"]:  # no bid could be made
+        faults.add("max_bid")
     removed = set(r["removed_cards"])
     if (
         "JK" in removed  # the joker is `jokers`, not a removed card
@@ -330,8 +342,12 @@ class Model:
         if self.nap is None and pub["napoleon"] is not None:
             self.nap = pub["napoleon"]
             bids = [a for a in pub["auction"] if a["action"] != "pass"]
-            assert bids and bids[-1]["seat"] == self.nap, "the Napoleon is not the last bidder"
-            assert pub["contract"] == bids[-1]["action"].split()[1]
+            if not bids:  # all passed: napoleon-web's forced contract
+                assert self.r["all_pass"] == "first_bidder_12S"
+                assert self.nap == pub["first_bidder"] and pub["contract"] == "12S"
+            else:
+                assert bids[-1]["seat"] == self.nap, "the Napoleon is not the last bidder"
+                assert pub["contract"] == bids[-1]["action"].split()[1]
             self.bid = int(pub["contract"][:-1])
         if pub["phase"] == "exchange" and self.widow:
             assert self.nap is not None
@@ -639,6 +655,8 @@ def check_result(g: Any, m: Model) -> dict[str, Any]:
     allied = sum(len(taken[s]) for s in range(n) if s not in army_side)
     disc = len(m.discards & HONORS)
     untaken = len(set(left) & HONORS)
+    if r["discarded_honors"] == "napoleon":
+        army += disc
     assert res["army_honors"] == army
     assert res["discarded_honors"] == disc
     allies_get = disc if r["discarded_honors"] == "allies" else 0
@@ -653,7 +671,7 @@ def check_result(g: Any, m: Model) -> dict[str, Any]:
     if r["early_end"]:
         outcomes = {army_wins(r, bid, army + k) for k in range(untaken + 1)}
         assert len(outcomes) == 1, "the game ended early, but the outcome was open"
-        army_k = 0
+        army_k = disc if r["discarded_honors"] == "napoleon" else 0
         open_k = 20 - disc
         for i, t in enumerate([None, *tricks[:-1]]):
             if t is not None:

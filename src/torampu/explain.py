@@ -54,6 +54,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{c} wins: a led joker wins unconditionally",
         "{c}の勝ち: リードのジョーカーは無条件で勝ち",
     ),
+    "joker_led_low": (
+        "{c} wins: a led joker is the lowest trump, and no trump was played",
+        "{c}の勝ち: リードのジョーカーは最弱の切り札で、切り札が出なかった",
+    ),
     "same_two": ("{c} wins: same-two", "{c}の勝ち: セイムツー"),
     "yoromeki": ("{c} beats {o}: よろめき", "{c}が{o}に勝つ: よろめき"),
     "killer": ("{c} beats {o}: killer", "{c}が{o}に勝つ: キラー"),

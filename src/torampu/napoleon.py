@@ -10,13 +10,15 @@ cards; the rest is the widow, face down. Honors (絵札) are the 20 cards A K Q 
    ``no_trump``). A bid beats another with a higher count, or the same count and a higher suit,
    ``N > S > H > D > C``. A passed player may bid again (soft pass) unless ``pass_is_final``. When
    all but the highest bidder have passed in a row, the highest bidder is the Napoleon. If all
-   pass, the cards are redealt by the same dealer.
+   pass, the cards are redealt by the same dealer (``all_pass``). ``max_bid`` caps the count.
 2. **Adjutant** (``adjutant AS`` or, with ``declare_alone``, ``alone``). The Napoleon names a card;
    its holder is the secret adjutant until the card is played. If the Napoleon holds it, or it is
    in the widow, the Napoleon plays alone. ``adjutant_timing`` puts this before or after:
 3. **Exchange** (``discard 2C 3D``): the Napoleon takes the widow and puts back as many cards.
-   Discarded honors count for the allies (``discarded_honors``); ``reveal_discards`` says which are
-   shown to everyone.
+   Discarded honors count for the allies, nobody, or the army (``discarded_honors``);
+   ``reveal_discards`` says which are
+   shown to everyone. In 000's 4-player game the four discards are put down face up, so the
+   classic presets with 4 players resolve ``reveal_discards`` to ``all`` unless it is given.
 4. **Play**: the Napoleon leads; must follow suit; the winner of a trick leads the next; honors in
    a trick go to its winner. Strength: Mighty ``AS``, 正J (jack of trumps), 裏J (the other jack of
    the trump's colour), trumps, the led suit; anything else never wins. Local rules change this:
@@ -24,6 +26,28 @@ cards; the rest is the widow, face down. Honors (絵札) are the 20 cards A K Q 
    following, no trumping on the first trick.
 5. **Result**: the army (Napoleon and adjutant) wins with at least the bid count of honors.
    ``scoring`` is 001's points table or win/loss; ``all_twenty`` is 001's all-20 rule.
+
+The napoleon-web preset
+-----------------------
+``napoleon-web`` is the rule set of eletim/napoleon-web (its ``packages/game-core``), an outside
+program with a learned player (the ``onnx-napoleon`` bot plays it). What 000-002 do not have is
+switched by these options:
+
+* ``max_bid: 19`` — bids run 13..19 (``bidding.ts``: ``maxBidTargetPointCards``).
+* ``all_pass: first_bidder_12S`` — when all five pass, the first bidder is the Napoleon with the
+  contract 12S instead of a redeal (``game.ts``, ``pass``).
+* ``discarded_honors: napoleon`` — honors the Napoleon discards count for the army
+  (``awardedPointCards`` go to the Napoleon in ``scoring.ts``); they are shown (``honors``).
+* ``joker_mode: request_lowest`` — led, the joker requests trumps and is itself the lowest trump
+  (the 2 of trumps beats it; it wins only if no trump is played); followed, it is the lowest card
+  of the led suit and may be played at any time (``trick.ts``: joker rank 1, category trump when
+  led, lead when followed). It never wins when followed.
+* ``same_two_joker: blocks`` — a joker anywhere in the trick stops same-two (``trick.ts``,
+  ``findSameTwoWinner``); with ``matches`` (the default) a followed request joker is wild.
+
+Their same-two also skips the first trick and gives way to Mighty and the jacks (our
+``same_two_first_trick: false``, ``same_two_beats_specials: false``), their よろめき is ours, the
+adjutant is named before the exchange, and their result is win or loss (``scoring: win_loss``).
 
 Rulings beyond ``rules.md``
 ---------------------------
@@ -105,6 +129,21 @@ OPTIONS: Final = [
     Option(
         "min_bid", "int", (11, *range(10, 11), *range(12, 21)), "lowest bid count", source="000/001"
     ),
+    Option(
+        "max_bid",
+        "int",
+        (20, *range(10, 20)),
+        "highest bid count (napoleon-web: 19)",
+        source="napoleon-web",
+    ),
+    Option(
+        "all_pass",
+        "choice",
+        ("redeal", "first_bidder_12S"),
+        "when everyone passes: redeal (000), or the first bidder is the Napoleon at 12S "
+        "(napoleon-web)",
+        source="000/napoleon-web",
+    ),
     Option("no_trump", "bool", (False, True), "allow no-trump bids (12N)", source="002"),
     Option(
         "first_bidder",
@@ -144,9 +183,10 @@ OPTIONS: Final = [
     Option(
         "discarded_honors",
         "choice",
-        ("allies", "nobody"),
-        "who scores honors that the Napoleon discards",
-        source="000",
+        ("allies", "nobody", "napoleon"),
+        "who scores honors that the Napoleon discards (napoleon: they count for the army, "
+        "as in napoleon-web)",
+        source="000/napoleon-web",
     ),
     Option(
         "ura_jack_suit",
@@ -177,6 +217,14 @@ OPTIONS: Final = [
         source="001/002",
     ),
     Option(
+        "same_two_joker",
+        "choice",
+        ("matches", "blocks"),
+        "matches: a joker in the trick counts as the suit for same-two (request modes: any "
+        "suit; trump_top: trumps); blocks: a joker in the trick stops same-two (napoleon-web)",
+        source="001/napoleon-web",
+    ),
+    Option(
         "same_two_beats_specials",
         "bool",
         (False, True),
@@ -200,9 +248,10 @@ OPTIONS: Final = [
     Option(
         "joker_mode",
         "choice",
-        ("trump_top", "request_weak", "request_strong"),
-        "the joker: strongest trump (000), or a led trump request (001 weak, 002 strong)",
-        source="000/001/002",
+        ("trump_top", "request_weak", "request_strong", "request_lowest"),
+        "the joker: strongest trump (000), or a led trump request (001 weak, 002 strong; "
+        "request_lowest: led it is the lowest trump, followed the lowest card, napoleon-web)",
+        source="000/001/002/napoleon-web",
     ),
     Option(
         "joker_call",
@@ -245,6 +294,18 @@ PRESETS: Final[dict[str, dict[str, Any]]] = {
         "yoromeki": True,
         "scoring": "points",
     },
+    "napoleon-web": {
+        "jokers": 1,
+        "min_bid": 13,
+        "max_bid": 19,
+        "all_pass": "first_bidder_12S",
+        "discarded_honors": "napoleon",
+        "same_two": True,
+        "same_two_joker": "blocks",
+        "yoromeki": True,
+        "joker_mode": "request_lowest",
+        "scoring": "win_loss",
+    },
     "house-002": {
         "jokers": 1,
         "no_trump": True,
@@ -259,10 +320,13 @@ PRESETS: Final[dict[str, dict[str, Any]]] = {
 }
 
 PRESET_NOTES: Final = {
-    "classic": "000's base rules: 52 cards, min bid 11",
+    "classic": "000's base rules: 52 cards, min bid 11 (4 players: discards face up)",
     "classic-joker": "classic with a joker, the strongest card and a trump",
     "killers": "classic with killer Queens and the ♠Q steal",
     "house-001": "001: 53 cards, min bid 10, weak joker, ♠8 call, same-two, よろめき, points",
+    "napoleon-web": "eletim/napoleon-web's rules: 53 cards, bids 13-19, all pass: first bidder "
+    "12S, discarded honors count for the army, lowest joker, same-two (not with a joker), "
+    "よろめき",
     "house-002": "002: 53 cards, no-trump bids, alone, 裏J as trump, no first-trick trumps, "
     "strong joker, ♠3 call, early end",
 }
@@ -278,6 +342,12 @@ def _check(r: Rules) -> None:
         for sub in ("same_two_first_trick", "same_two_beats_specials"):
             if r[sub]:
                 raise RulesError(f"option {sub!r} needs 'same_two': true")
+        if r["same_two_joker"] != "matches":
+            raise RulesError("option 'same_two_joker' needs 'same_two': true")
+    if r["max_bid"] < r["min_bid"]:
+        raise RulesError(
+            f"option 'max_bid' {r['max_bid']} is below option 'min_bid' {r['min_bid']}"
+        )
     removed = [parse_card(c) for c in r["removed_cards"]]
     for c in removed:
         if c == JOKER:
@@ -302,6 +372,18 @@ def _check(r: Rules) -> None:
         )
 
 
+CLASSIC_PRESETS: Final = ("classic", "classic-joker", "killers")
+"""The presets built on 000's base rules."""
+
+
+def _refine(preset: str, given: frozenset[str], r: Rules) -> None:
+    """000's 4-player game puts the Napoleon's four discards down face up (「不必要な4枚を表向きに
+    捨てる」): the classic presets with 4 players show every discard unless ``reveal_discards``
+    is given explicitly."""
+    if preset in CLASSIC_PRESETS and r["players"] == 4 and "reveal_discards" not in given:
+        r["reveal_discards"] = "all"
+
+
 SPEC: Final = RuleSpec(
     "napoleon",
     OPTIONS,
@@ -310,6 +392,7 @@ SPEC: Final = RuleSpec(
     _check,
     PRESET_NOTES,
     derived={"hand_size": "(deck - 2) // players; the rest is the widow"},
+    refine=_refine,
 )
 
 # ---------------------------------------------------------------------------------------- moves
@@ -346,6 +429,16 @@ S_MIGHTY: Final = 800
 S_SEI: Final = 700
 S_URA: Final = 600
 S_JOKER_WEAK: Final = 500
+S_JOKER_LOW: Final = 199
+"""A led ``request_lowest`` joker: below the 2 of trumps (``S_TRUMP``), above any other suit."""
+LED_JOKER: Final = {
+    "request_weak": S_JOKER_WEAK,
+    "request_strong": S_JOKER_STRONG,
+    "request_lowest": S_JOKER_LOW,
+}
+"""The strength of a led joker in each request mode (a followed one never wins: 0)."""
+ALL_PASS_CONTRACT: Final = 100 + 12 * 5 + 3
+"""``all_pass: first_bidder_12S``: the contract 12S (``bid_move(12, "S")``)."""
 S_SAME2: Final = 450
 S_TRUMP: Final = 200
 S_LED: Final = 100
@@ -423,6 +516,7 @@ def _table(r: Rules) -> _Table:
         r["jokers"],
         tuple(r["removed_cards"]),
         r["min_bid"],
+        r["max_bid"],
         r["no_trump"],
         r["declare_alone"],
         r["joker_call"],
@@ -434,7 +528,7 @@ def _table(r: Rules) -> _Table:
         hand = (len(cards) - 2) // r["players"]
         bids = tuple(
             bid_move(count, b)
-            for count in range(r["min_bid"], 21)
+            for count in range(r["min_bid"], r["max_bid"] + 1)
             for b in (BID_SUITS if r["no_trump"] else BID_SUITS[:4])
         )
         adj = tuple(ADJ_BASE + c for c in sorted(set(cards))) + (
@@ -552,8 +646,10 @@ class Napoleon(TrickGame):
         self.widow_size = t.widow_size
         # rule flags, read on hot paths
         self.min_bid: int = r["min_bid"]
+        self.max_bid: int = r["max_bid"]
         self.soft_pass: bool = not r["pass_is_final"]
         self.joker_request: bool = r["joker_mode"] != "trump_top"
+        self.led_joker: int = LED_JOKER.get(r["joker_mode"], S_JOKER_TOP)
         self.call_card: int = t.call_card
         self.history = []
         self.redeals = 0
@@ -796,8 +892,12 @@ class Napoleon(TrickGame):
                 return "no-trump bids are off (option no_trump)"
             if count < self.min_bid:
                 return f"the lowest bid is {self.min_bid} (option min_bid)"
-            if count > 20:
-                return "there are only 20 honors"
+            if count > self.max_bid:
+                return (
+                    "there are only 20 honors"
+                    if self.max_bid == 20
+                    else f"the highest bid is {self.max_bid} (option max_bid)"
+                )
             if move <= self.high:
                 return f"a bid must beat the highest bid {bid_str(self.high)}"
             return None
@@ -887,7 +987,10 @@ class Napoleon(TrickGame):
             self.passes += 1
             self.passed |= 1 << seat
             if self.high_seat < 0 and self.passes == n:
-                self._redeal()
+                if self.rules["all_pass"] == "first_bidder_12S":
+                    self._all_passed()
+                else:
+                    self._redeal()
                 return
             if self.high_seat >= 0 and (
                 (self.soft_pass and self.passes == n - 1)
@@ -907,6 +1010,13 @@ class Napoleon(TrickGame):
             while self.passed >> nxt & 1:
                 nxt = (nxt + 1) % n
         self.turn = nxt
+
+    def _all_passed(self) -> None:
+        """``all_pass: first_bidder_12S`` (napoleon-web): the first bidder is the Napoleon with
+        the contract 12S, below any bid that could have been made."""
+        self.high = ALL_PASS_CONTRACT
+        self.high_seat = self.opener
+        self._win_auction()
 
     def _redeal(self) -> None:
         self.redeals += 1
@@ -994,8 +1104,7 @@ class Napoleon(TrickGame):
         if JOKER in cards:
             ji = cards.index(JOKER)
             if ji == 0 and self.joker_request:
-                strong = self.rules["joker_mode"] == "request_strong"
-                strength[0] = S_JOKER_STRONG if strong else S_JOKER_WEAK
+                strength[0] = self.led_joker
             elif ji > 0 and self.call_active:
                 strength[ji] = 0
         reasons: dict[int, Reason] = {}
@@ -1044,7 +1153,9 @@ class Napoleon(TrickGame):
             two = led * 13
             if two in cards:
                 eff = self.eff_suit
-                jk_ok = self.joker_request or eff[JOKER] == led
+                jk_ok = r["same_two_joker"] == "matches" and (
+                    self.joker_request or eff[JOKER] == led
+                )
                 if all(eff[c] == led if c != JOKER else jk_ok for c in cards):
                     ti = cards.index(two)
                     strength[ti] = S_SAME2_TOP if r["same_two_beats_specials"] else S_SAME2
@@ -1058,6 +1169,8 @@ class Napoleon(TrickGame):
             if code is None:
                 return Reason("trump", c, suit=trump)
             return Reason(code, c, suit=trump if code in ("sei_j", "ura_j") else -1)
+        if v == S_JOKER_LOW and c == JOKER:
+            return Reason("joker_led_low", c)
         if (
             first
             and not self.rules["first_trick_trumps"]
@@ -1089,8 +1202,12 @@ class Napoleon(TrickGame):
         return False
 
     def army_honors(self) -> int:
-        """Honors taken in tricks by the Napoleon and the adjutant."""
-        return (self.taken[self.napoleon] | self.taken[self.adj_seat]).bit_count()
+        """Honors taken in tricks by the Napoleon and the adjutant, and the discarded honors with
+        ``discarded_honors: napoleon``."""
+        army = (self.taken[self.napoleon] | self.taken[self.adj_seat]).bit_count()
+        if self.rules["discarded_honors"] == "napoleon":
+            army += (self.discards & HONORS).bit_count()
+        return army
 
     def _outcome_certain(self) -> bool:
         army = self.army_honors()

@@ -127,6 +127,10 @@ class RuleSpec:
     check: Callable[[Rules], None] = field(default=lambda rules: None)
     preset_notes: Mapping[str, str] = field(default_factory=dict)
     derived: Mapping[str, str] = field(default_factory=dict)
+    refine: Callable[[str, frozenset[str], Rules], None] = field(default=lambda p, g, r: None)
+    """Adjusts resolved rules in place from the preset's name and the option names given
+    explicitly (not by the preset), before :attr:`check`: a preset's default that depends on
+    another option, e.g. Napoleon's ``classic`` showing a 4-player game's discards."""
     _cache: dict[Any, Rules] = field(default_factory=dict, compare=False, repr=False)
 
     def option(self, name: str) -> Option:
@@ -182,6 +186,7 @@ class RuleSpec:
                         f"unknown option {k!r} for {self.game} (options: {', '.join(names)})"
                     )
                 resolved[k] = self.option(k).check(self.game, v)
+        self.refine(preset, frozenset(given), resolved)
         self.check(resolved)
         return resolved
 

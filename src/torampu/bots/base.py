@@ -157,7 +157,7 @@ def parse_bot_spec(spec: str) -> tuple[str, dict[str, Any]]:
 
 def _load_builtin() -> None:
     # importing the modules registers their bots
-    from torampu.bots import heuristic, search  # noqa: F401
+    from torampu.bots import heuristic, onnx_napoleon, search  # noqa: F401
 
 
 class RandomBot:

@@ -30,9 +30,9 @@ from typing import Any, Final
 from torampu.bots.base import Bot, BotError, View, register
 from torampu.cards import HONORS, JOKER, card_str
 from torampu.napoleon import (  # the engine's strength scale and tables (pure helpers)
+    LED_JOKER,
     MIGHTY,
-    S_JOKER_STRONG,
-    S_JOKER_WEAK,
+    S_JOKER_TOP,
     S_SAME2,
     S_SAME2_TOP,
     S_YOROMEKI,
@@ -103,6 +103,8 @@ class Contract:
         self.jokers = bool(rules["jokers"])
         self.request = mode != "trump_top"
         self.strong = mode == "request_strong"
+        self.low = mode == "request_lowest"
+        self.led_joker = LED_JOKER.get(mode, S_JOKER_TOP)
         eff = [c // 13 for c in range(52)] + [NO_SUIT]
         if t < 4 and rules["ura_jack_suit"] == "trump":
             eff[self.ura] = t
@@ -126,6 +128,7 @@ class Contract:
         self.same_two = bool(rules["same_two"])
         self.same_two_first = bool(rules["same_two_first_trick"])
         self.same_two_top = bool(rules["same_two_beats_specials"])
+        self.same_two_joker = rules["same_two_joker"] == "matches"
         self.modifiers = bool(rules["killers"] or rules["yoromeki"] or rules["same_two"])
         call = rules["joker_call"]
         self.call_card = -1 if call == "none" else _IDX[call]
@@ -191,7 +194,7 @@ class Contract:
         if JK in cards:
             ji = cards.index(JK)
             if ji == 0 and self.request:
-                st[0] = S_JOKER_STRONG if self.strong else S_JOKER_WEAK
+                st[0] = self.led_joker
             elif ji > 0 and call:
                 st[ji] = 0
         if self.modifiers:
@@ -223,7 +226,7 @@ class Contract:
             two = led * 13
             if two in cards:
                 eff = self.eff
-                jk_ok = self.request or eff[JK] == led
+                jk_ok = self.same_two_joker and (self.request or eff[JK] == led)
                 if all(eff[c] == led if c != JK else jk_ok for c in cards):
                     st[cards.index(two)] = S_SAME2_TOP if self.same_two_top else S_SAME2
 
@@ -241,6 +244,7 @@ _RULE_KEYS: Final = (
     "same_two",
     "same_two_first_trick",
     "same_two_beats_specials",
+    "same_two_joker",
     "joker_call",
 )
 
@@ -314,7 +318,7 @@ def hand_estimate(hand: Sequence[int], trump: str, rules: Mapping[str, Any], pla
     if t < 4:
         score += 1.65 * (hs >> ct.sei & 1) + 1.3 * (hs >> ct.ura & 1)
     if hs >> JK & 1:
-        score += 0.7 if not ct.request else (0.8 if ct.strong else 0.7)
+        score += 0.7 if not ct.request else (0.8 if ct.strong else 0.3 if ct.low else 0.7)
         if not ct.request:
             score += 0.8
     n_tr = 0
@@ -450,7 +454,8 @@ class NapoleonHeuristic:
         t = ct.trump
         hand = to_cards(view["hand"])
         k = len(legal[0].split()) - 1
-        honors_cost = 1.0 if rules["discarded_honors"] == "allies" else 0.5
+        # a discarded honor goes to the allies, to nobody, or is banked for the army
+        honors_cost = {"allies": 1.0, "nobody": 0.5, "napoleon": -0.2}[rules["discarded_honors"]]
         adj = view.get("adjutant_card")
         by_suit: dict[int, list[int]] = {s: [] for s in range(4)}
         keep_always: list[int] = []
@@ -746,6 +751,8 @@ class _Play:
             else:
                 live = [x for x in ct.specials if self.unknown >> x & 1]
                 p = 0.5 if not live else 0.3
+                if ct.low:  # the lowest trump: it wins only when nobody else has a trump
+                    p *= 0.5
             return p * (self.per_trick + 0.5)
         if c == MIGHTY:
             danger = (ct.killers or ct.yoromeki) and bool(self.unknown >> QH & 1)

@@ -516,7 +516,7 @@ class NapoleonRenderer(Renderer):
                 ctx.tx(
                     "res_discarded",
                     n=res["discarded_honors"],
-                    side=ctx.tx("side_allies" if side == "allies" else "side_nobody"),
+                    side=ctx.tx(f"side_{side}"),
                 )
             )
         if res.get("early_end"):

@@ -208,8 +208,9 @@ def tournament(
     bots: Annotated[
         str,
         typer.Option(
-            help="comma-separated bot specs: a kind (random, heuristic, ismcts) with options "
-            "after ':' — e.g. ismcts,heuristic,random or ismcts:think=0.1,ismcts:think=0.5"
+            help="comma-separated bot specs: a kind (random, heuristic, ismcts; Napoleon under "
+            "--rules napoleon-web also onnx-napoleon:model=PATH) with options after ':' — e.g. "
+            "ismcts,heuristic,random or ismcts:think=0.1,ismcts:think=0.5"
         ),
     ] = "heuristic,random",
     games: Annotated[

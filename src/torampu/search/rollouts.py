@@ -46,8 +46,6 @@ from torampu.napoleon import (
     PHASE_EXCHANGE,
     PHASE_OVER,
     PHASE_PLAY,
-    S_JOKER_STRONG,
-    S_JOKER_WEAK,
     Napoleon,
 )
 from torampu.trick import _MOVES_OF, _SHIFTED_CHUNKS, _moves_of
@@ -91,7 +89,7 @@ def _random_tricks(g: Napoleon, rand: Rand) -> None:
     tab_first = g.str_tab_first
     call_card = g.call_card
     request = g.joker_request
-    strong_joker = S_JOKER_STRONG if g.rules["joker_mode"] == "request_strong" else S_JOKER_WEAK
+    led_joker = g.led_joker
     modify = g._modify if g.modifiers else None
     early = bool(g.rules["early_end"])
     jokers = bool(g.deck_set & JOKER_BIT)
@@ -165,7 +163,7 @@ def _random_tricks(g: Napoleon, rand: Rand) -> None:
         if jokers and cards & JOKER_BIT:
             ji = trick.index(JOKER)
             if ji == 0 and request:
-                strength[0] = strong_joker
+                strength[0] = led_joker
             elif ji > 0 and forced:
                 strength[ji] = 0
         if modify is not None:
@@ -218,7 +216,7 @@ def napoleon_contract_move(g: Napoleon, rand: Rand) -> Move:
                 hc, hb = divmod(g.high - BID_BASE, 5)
                 count = hc if b > hb else hc + 1
             room = limit - count
-            if room < 0 or count > 20:
+            if room < 0 or count > g.max_bid:
                 continue
             key = (room, -count)
             if best is None or key > best:
