@@ -12,9 +12,10 @@ import torampu
 from torampu.options_ja import MEMBERS_JA, OPTIONS_JA, PRESETS_JA, VALUES_JA
 
 JAPANESE = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")
-# a run of Latin letters: a word of English or a value code ("dealer_left"); "UECda" is the name
-# of the computer Daihinmin contest and stays as written
-ENGLISH = re.compile(r"(?<![A-Za-z])(?!UECda(?![A-Za-z]))[A-Za-z]{2,}")
+# a run of Latin letters: a word of English or a value code ("dealer_left"); proper names stay as
+# written: "UECda" (the computer Daihinmin contest) and "napoleon-web" (the program whose rules a
+# preset follows)
+ENGLISH = re.compile(r"(?<![A-Za-z-])(?!UECda(?![A-Za-z])|napoleon-web)[A-Za-z]{2,}")
 
 
 @pytest.mark.parametrize("game", torampu.games())

@@ -21,6 +21,11 @@ OPTIONS_JA: dict[str, dict[str, tuple[str, str]]] = {
             "セイムツーありなら2ではなく3や4を抜く)",
         ),
         "min_bid": ("最低宣言枚数", "宣言できる絵札の最少枚数"),
+        "max_bid": ("最高宣言枚数", "宣言できる絵札の最多枚数 (napoleon-web: 19)"),
+        "all_pass": (
+            "全員パスのとき",
+            "全員がパスしたら配り直す (000) か、最初の宣言者が12♠でナポレオンになる (napoleon-web)",
+        ),
         "no_trump": ("ノートランプ宣言", "切り札なし (ノートランプ) の宣言を認める"),
         "first_bidder": (
             "最初の宣言者",
@@ -41,7 +46,8 @@ OPTIONS_JA: dict[str, dict[str, tuple[str, str]]] = {
         "reveal_discards": ("捨て札の公開", "ナポレオンが捨てた札のうち全員に見せるもの"),
         "discarded_honors": (
             "捨てた絵札の扱い",
-            "ナポレオンが捨てた絵札を誰の取り分にするか: 連合軍、または誰のものでもない",
+            "ナポレオンが捨てた絵札を誰の取り分にするか: 連合軍、誰のものでもない、"
+            "またはナポレオン軍 (napoleon-web)",
         ),
         "ura_jack_suit": (
             "裏Jのスート",
@@ -52,6 +58,11 @@ OPTIONS_JA: dict[str, dict[str, tuple[str, str]]] = {
             "なし: 1巡目 (最初のトリック) では普通の切り札に効力がない (002)",
         ),
         "same_two": ("セイムツー", "全員が同じスートを出したトリックはそのスートの2が勝つ"),
+        "same_two_joker": (
+            "セイムツーとジョーカー",
+            "トリックにジョーカーがあるとき: スートの札とみなす (請求ならどのスートでも、"
+            "最強の切り札なら切り札) か、セイムツーを止める (napoleon-web) か",
+        ),
         "same_two_first_trick": (
             "1巡目のセイムツー",
             "なし: 1巡目にはセイムツーを適用しない (001/002)",
@@ -68,7 +79,7 @@ OPTIONS_JA: dict[str, dict[str, tuple[str, str]]] = {
         "joker_mode": (
             "ジョーカーの強さ",
             "ジョーカーを最強の切り札とする (000) か、リードで切り札請求とする"
-            " (001: 弱い請求、002: 強い請求) か",
+            " (001: 弱い請求、002: 強い請求、napoleon-web: 最弱の切り札) か",
         ),
         "joker_call": (
             "ジョーカー請求",
@@ -237,12 +248,19 @@ VALUES_JA: dict[str, dict[str, dict[str, str]]] = {
             "after_exchange": "伏せ札を取った後",
         },
         "reveal_discards": {"honors": "絵札だけ", "all": "すべて", "none": "見せない"},
-        "discarded_honors": {"allies": "連合軍のもの", "nobody": "誰のものでもない"},
+        "discarded_honors": {
+            "allies": "連合軍のもの",
+            "nobody": "誰のものでもない",
+            "napoleon": "ナポレオン軍のもの",
+        },
+        "all_pass": {"redeal": "配り直し", "first_bidder_12S": "最初の宣言者が12♠でナポレオン"},
+        "same_two_joker": {"matches": "スートの札とみなす", "blocks": "セイムツーを止める"},
         "ura_jack_suit": {"own": "印刷どおりのスート (000)", "trump": "切り札 (002)"},
         "joker_mode": {
             "trump_top": "最強の切り札 (000)",
             "request_weak": "切り札請求・弱 (001)",
             "request_strong": "切り札請求・強 (002)",
+            "request_lowest": "切り札請求・最弱の切り札 (napoleon-web)",
         },
         "joker_call": {"none": "なし", "3S": "♠3", "8S": "♠8"},
         "scoring": {"points": "得点表 (001)", "win_loss": "勝ち+1・負け−1"},
@@ -286,6 +304,11 @@ PRESETS_JA: dict[str, dict[str, tuple[str, str]]] = {
         "house-001": (
             "001のルール",
             "001: 53枚、最低宣言10、弱い切り札請求、♠8コール、セイムツー、よろめき、得点表",
+        ),
+        "napoleon-web": (
+            "napoleon-webのルール",
+            "napoleon-webのルール: 53枚、宣言13〜19、全員パスなら最初の宣言者が12♠、"
+            "捨てた絵札はナポレオン軍、ジョーカーは最弱の切り札、セイムツー (ジョーカーがあれば無効)、よろめき",
         ),
         "house-002": (
             "002のルール",
