@@ -871,13 +871,12 @@ class Lobby:
             b.ready |= await self.db(self.store.ready_seats, room.id, b.game)
 
     def _all_ready(self, room: Room) -> bool:
+        """Every connected human seat said ready (bots always are; with nobody connected,
+        nobody can say it: the countdown runs out)."""
         b = room.between
         assert b is not None
-        return all(
-            s in b.ready
-            for s, st in enumerate(room.seats)
-            if st.kind == "human" and room.connected(s)
-        )
+        present = [s for s, st in enumerate(room.seats) if st.kind == "human" and room.connected(s)]
+        return bool(present) and all(s in b.ready for s in present)
 
     def _between_open(self, room: Room) -> bool:
         """Whether the next game must still wait; a pause that has run out (its deadline, or
@@ -1201,7 +1200,9 @@ class Lobby:
         m = room.match
         view = m.view(seat) if m is not None else None
         legal = (
-            m.legal_actions() if m is not None and seat is not None and m.to_play == seat else []
+            m.legal_actions()
+            if m is not None and seat is not None and m.to_play == seat and room.between is None
+            else []
         )
         last = room.last
         if last is not None and last["seat"] != seat and m is not None:
