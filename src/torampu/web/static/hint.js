@@ -42,7 +42,7 @@ export class HintBox {
         const d = best.value - next.value;
         margin = a.measure === "reward" ? t("sc_hintBy", { d: `${Math.round(d * 100)}%` }) : t("sc_hintByPts", { d: d.toFixed(1) });
       }
-      parts.push(h("span", { class: "hint-answer", id: "hint-answer", dataset: { action: a.action } }, t("sc_hintSays"), " ",
+      parts.push(h("span", { class: "hint-answer", id: "hint-answer", dataset: { hintAction: a.action } }, t("sc_hintSays"), " ",
         actionNode(a.action, snap.table.game), margin ? ` ${margin}` : ""));
     }
     fill(this.el, parts);
