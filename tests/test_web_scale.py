@@ -181,6 +181,8 @@ class Web(Proc):
                 "600",
                 "--create-rate",
                 "100",
+                "--next-game-delay",
+                "0",
                 *extra,
             ],
             tmp / f"{name}.log",

@@ -31,9 +31,9 @@ def url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
 def test_migrations_create_the_schema_once(url: str) -> None:
     s = Store(url)
     names = set(inspect(s.engine).get_table_names())
-    assert {"tables", "seats", "actions", "alembic_version"} <= names
+    assert {"tables", "seats", "actions", "chat", "ready", "alembic_version"} <= names
     with s.engine.connect() as conn:
-        assert conn.execute(text("select version_num from alembic_version")).scalar() == "0003"
+        assert conn.execute(text("select version_num from alembic_version")).scalar() == "0004"
     s.close()
     again = Store(url)  # a second start: nothing to do, nothing lost
     assert again.count_tables() == 0

@@ -43,7 +43,7 @@ from torampu.bots.base import Bot, BotError, View, make_bot, register
 from torampu.errors import TorampuError
 from torampu.search import ismcts, rollout_for, sampler_for
 from torampu.search.daifugo_sampler import SamplerError
-from torampu.search.ismcts import Rollout, Sampler, guarded, random_rollout
+from torampu.search.ismcts import Rollout, Sampler, SearchResult, guarded, random_rollout
 from torampu.search.napoleon_sampler import NapoleonSampler
 from torampu.search.pimc import PolicyRollout, pimc
 from torampu.search.rollouts import pimc_candidates
@@ -128,8 +128,12 @@ class IsmctsBot:
         self.think = think
         self.exploration = exploration
         self.last_iterations = 0
+        self.last_result: SearchResult | None = None
+        """The statistics of the last search (``None`` when no search ran: one legal move,
+        or the fallback answered)."""
 
     def choose(self, view: View, legal: Sequence[str]) -> str:
+        self.last_result = None
         if len(legal) == 1:
             return legal[0]
         try:
@@ -165,6 +169,7 @@ class IsmctsBot:
             self.last_iterations = 0
             return self.fallback.choose(view, legal)
         self.last_iterations = res.iterations
+        self.last_result = res
         if action not in legal:  # a sampler bug must never become an illegal move
             raise BotError(f"ismcts chose {action!r}, which is not legal here")
         return action

@@ -56,6 +56,20 @@ def serve(
     turn_timeout: Annotated[
         float, typer.Option(help="Seconds a player may take for a move (0: no limit).")
     ] = 0.0,
+    next_game_delay: Annotated[
+        float,
+        typer.Option(
+            help="Seconds between the games of a match, unless every player says ready "
+            "sooner (0: no pause)."
+        ),
+    ] = 20.0,
+    chat_rate: Annotated[
+        float, typer.Option(help="Chat messages (texts, reactions) per second per connection.")
+    ] = 0.5,
+    hint_think: Annotated[
+        float,
+        typer.Option(help="Seconds the search bot thinks for a learner's hint (≤ max-bot-think)."),
+    ] = 0.5,
     max_bot_think: Annotated[
         float, typer.Option(help="The most seconds per move a table's search bot may think.")
     ] = 1.0,
@@ -125,10 +139,12 @@ def serve(
     from torampu.web.rooms import Settings
     from torampu.web.store import Store
 
-    if min(bot_delay, away_timeout, turn_timeout) < 0:
+    if min(bot_delay, away_timeout, turn_timeout, next_game_delay) < 0:
         raise typer.BadParameter("delays and timeouts are seconds ≥ 0")
     if min(max_bot_think, send_timeout, room_idle, abandon_after, ws_ping, lease_ttl) <= 0:
         raise typer.BadParameter("--max-bot-think and the timeouts are seconds > 0")
+    if min(chat_rate, hint_think) <= 0:
+        raise typer.BadParameter("--chat-rate and --hint-think are numbers > 0")
     counts = (max_tables, create_rate, max_games, max_name, sockets_per_table)
     if min(*counts, sockets_per_address, max_sockets) < 1:
         raise typer.BadParameter("every limit is a whole number ≥ 1")
@@ -142,6 +158,9 @@ def serve(
         bot_delay=bot_delay,
         away_timeout=away_timeout,
         turn_timeout=turn_timeout,
+        next_game_delay=next_game_delay,
+        chat_rate=chat_rate,
+        hint_think=hint_think,
         max_bot_think=max_bot_think,
         bot_workers=bot_workers,
         max_tables=max_tables,

@@ -309,8 +309,16 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
                 f"at most {settings.create_rate} new tables a minute from one address",
                 429,
             )
+        chat = body.get("chat", {})
+        if not isinstance(chat, dict) or set(chat) - {"spectators"}:
+            raise ActError("bad_request", 'chat is {"spectators": true or false}', 400)
+        features = {"spectator_chat": chat.get("spectators", False), "hints": body.get("hints")}
+        features["hints"] = False if features["hints"] is None else features["hints"]
+        for key, v in features.items():
+            if not isinstance(v, bool):
+                raise ActError("bad_request", f"{key.replace('_', ' ')} is true or false", 400)
         r, token = await lobby().create(
-            game, body.get("rules"), body.get("players"), body.get("games"), seats
+            game, body.get("rules"), body.get("players"), body.get("games"), seats, features
         )
         return {"table": lobby().public_table(r), "host_token": token}
 
@@ -360,6 +368,13 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
             raise ActError("bad_request", "fill must be a bot spec", 400)
         await lobby().start_table(r, fill)
         return lobby().public_table(r)
+
+    @app.post("/api/tables/{table_id}/rematch")
+    async def rematch(table_id: str, request: Request) -> dict[str, Any]:
+        r = await room(table_id)
+        await _body(request)
+        new = await lobby().rematch(r, _bearer(request))
+        return {"table": lobby().public_table(new), "from": r.id}
 
     def _finished(r: Room, k: int) -> dict[str, Any]:
         m = r.match
@@ -430,6 +445,8 @@ class Socket:
         now = time.monotonic()
         self.hellos = TokenBucket(settings.hello_rate, settings.hello_burst, now)
         self.messages = TokenBucket(settings.message_rate, settings.message_burst, now)
+        self.chats = TokenBucket(settings.chat_rate, settings.chat_burst, now)
+        self.hints = TokenBucket(settings.hint_rate, settings.hint_burst, now)
         self.outbox = Outbox(self._send, self._snapshot, settings.send_timeout, settings.outbox_max)
         self.refusals = 0
         self.client.outbox = self.outbox
@@ -577,6 +594,9 @@ class Socket:
             self.client.seat, self.client.holder = seat, holder
             self.joined = True
             lb.connect(room, self.client)
+            history = lb.chat_history(room, self.client)
+            if history is not None:
+                self.outbox.after_snapshot(history)
         elif not self.joined:
             raise ActError("bad_message", 'send "hello" first', 400)
         elif kind == "act":
@@ -587,5 +607,22 @@ class Socket:
                 data.get("version"),
                 holder=self.client.holder,
             )
+        elif kind == "ready":
+            await lb.ready(room, self.client)
+        elif kind in ("chat", "react"):
+            if not lb.may_chat(room, self.client):
+                raise ActError("chat_closed", "spectators may not chat at this table", 403)
+            if not self.chats.take(time.monotonic()):
+                raise ActError(
+                    "rate_limited", f"at most {self.settings.chat_rate:g} chat messages a second"
+                )
+            if kind == "chat":
+                await lb.chat(room, self.client, data.get("text"), None)
+            else:
+                await lb.chat(room, self.client, None, data.get("id"))
+        elif kind == "hint":
+            if not self.hints.take(time.monotonic()):
+                raise ActError("rate_limited", "too many hint requests: wait a little")
+            self.outbox.push(await lb.hint(room, self.client))
         else:
             raise ActError("bad_message", f"unknown message type {kind!r}", 400)

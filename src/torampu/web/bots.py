@@ -159,6 +159,39 @@ def compute_move(job: BotJob) -> str:
     return action
 
 
+HINT_ALTERNATIVES = 5
+"""The most alternatives a hint lists."""
+
+
+def compute_hint(job: BotJob) -> dict[str, Any]:
+    """The search bot's move for ``job`` and the moves it weighed: ``{"action", "measure",
+    "alternatives": [{"action", "value", "visits"}, …]}``, best value first. ``measure`` says
+    what ``value`` is: ``reward`` (the tree's mean reward, 0 to 1) or ``score`` (PIMC's mean
+    points). A pure function of the job: only the seat's view and legal actions go in."""
+    kind, options = parse_bot_spec(job.spec)
+    bot = make_bot(kind, job.seed, job.game, **options)
+    action = bot.choose(job.view, job.legal)
+    if action not in job.legal:
+        raise BotError(f"bot {job.spec!r} chose {action!r}, which is not legal")
+    res = getattr(bot, "last_result", None)
+    if res is None or not res.values:
+        return {"action": action, "measure": None, "alternatives": []}
+    pimc = getattr(bot, "policy", None) is not None and job.view.get("phase") in getattr(
+        bot, "pimc_phases", ()
+    )
+    ranked = sorted(res.values, key=lambda a: (-res.values[a], a))[:HINT_ALTERNATIVES]
+    if action not in ranked and action in res.values:
+        ranked = [*ranked[:-1], action]
+    return {
+        "action": action,
+        "measure": "score" if pimc else "reward",
+        "alternatives": [
+            {"action": a, "value": round(res.values[a], 4), "visits": res.visits.get(a, 0)}
+            for a in ranked
+        ],
+    }
+
+
 def _lower_priority(nice: int) -> None:  # pragma: no cover - runs in the worker processes
     with contextlib.suppress(OSError):
         os.nice(nice)
@@ -224,6 +257,23 @@ class BotPool:
         except Exception:
             log.warning("the heuristic fallback failed too; playing the first legal action")
             return job.legal[0]
+
+    async def hint(self, job: BotJob) -> dict[str, Any] | None:
+        """:func:`compute_hint` of ``job`` on the search pool, within its deadline (``None``
+        if it failed or ran past it: a hint has no fallback)."""
+        try:
+            if self._thread is not None:
+                loop = asyncio.get_running_loop()
+                fut = loop.run_in_executor(self._thread, compute_hint, job)
+                return await asyncio.wait_for(fut, job.deadline)
+            pfut = self._search.schedule(compute_hint, (job,), timeout=job.deadline)
+            out: dict[str, Any] = await asyncio.wrap_future(pfut)
+            return out
+        except asyncio.CancelledError:
+            raise
+        except Exception as e:
+            log.warning("a hint (%s) failed: %r", job.spec, e)
+            return None
 
     def close(self) -> None:
         for pool in (self._search, self._quick):

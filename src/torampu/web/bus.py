@@ -12,9 +12,11 @@ process can read it and tell its own clients. Two implementations of one interfa
   (``SET NX PX``, renewed by its holder, taken over by another process when it expires).
 
 An event is a small JSON object: ``{"kind": "action", "version": v, "action": {"seat", "action",
-"by"}}`` (a stored action moved the table to version v; a process one version behind plays it as
-is, any other reads the database), ``{"kind": "table"}`` (seats or status changed: read the
-row again), ``{"kind": "presence"}`` (someone came or went).
+"by", "at"}}`` (a stored action moved the table to version v; a process one version behind plays it
+as is, any other reads the database), ``{"kind": "table"}`` (seats, status or rematch changed: read
+the row again), ``{"kind": "presence"}`` (someone came or went), ``{"kind": "ready", "game",
+"seat"}`` (a seat said ready after game ``game``; the mark is also stored), ``{"kind": "chat",
+"message"}`` (a chat message, already stored, for the other processes' clients).
 """
 
 from __future__ import annotations

@@ -42,6 +42,7 @@ class Outbox:
         self.max_items = max_items
         self._items: deque[str] = deque()
         self._snapshot_due = False
+        self._after: list[str] = []
         self._wake = asyncio.Event()
         self.overflowed = False
         self.sent = 0
@@ -59,6 +60,12 @@ class Outbox:
             self._items.append(json.dumps(message, ensure_ascii=False))
         self._wake.set()
 
+    def after_snapshot(self, message: dict[str, Any]) -> None:
+        """Queue one message to follow the next snapshot (what answers a ``hello`` comes
+        first)."""
+        self._after.append(json.dumps(message, ensure_ascii=False))
+        self.want_snapshot()
+
     @property
     def pending(self) -> int:
         return len(self._items) + self._snapshot_due
@@ -71,11 +78,13 @@ class Outbox:
             while True:
                 if self.overflowed:
                     raise Behind(f"more than {self.max_items} messages waiting")
+                snapshot = False
                 if self._items:
                     text: str | None = self._items.popleft()
                 elif self._snapshot_due:
-                    self._snapshot_due = False
+                    self._snapshot_due = snapshot = False
                     text = self._snapshot()
+                    snapshot = text is not None
                 else:
                     break
                 if text is None:
@@ -85,6 +94,9 @@ class Outbox:
                 except TimeoutError:
                     raise Behind(f"a send took over {self.timeout:g} s") from None
                 self.sent += 1
+                if snapshot and self._after:
+                    self._items.extend(self._after)
+                    self._after.clear()
 
 
 class TokenBucket:

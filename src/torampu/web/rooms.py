@@ -37,7 +37,7 @@ import logging
 import random
 import secrets
 import time
-from collections import Counter
+from collections import Counter, deque
 from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -51,11 +51,20 @@ import torampu
 from torampu.errors import IllegalAction, TorampuError
 from torampu.match import Match
 from torampu.testing import cards_mentioned
-from torampu.web.bots import BotPool, BotRefused, check_spec
+from torampu.web.bots import GRACE, BotJob, BotPool, BotRefused, check_spec
 from torampu.web.bus import Bus, BusError, LocalBus
 from torampu.web.outbox import Outbox
-from torampu.web.store import Action, Refused, Seat, StaleVersion, Store, StoreError, Table
-from torampu.web.validate import Invalid, display_name
+from torampu.web.store import (
+    Action,
+    Chat,
+    Refused,
+    Seat,
+    StaleVersion,
+    Store,
+    StoreError,
+    Table,
+)
+from torampu.web.validate import Invalid, chat_text, display_name
 from torampu.web.workers import LocalWorkers, MoveJob, Workers, status_after
 
 log = logging.getLogger("torampu.web")
@@ -63,6 +72,11 @@ log = logging.getLogger("torampu.web")
 BOT_SPECS = ("heuristic", "random", "ismcts:think=0.3", "ismcts:think=1")
 """The bots the page offers (named strengths); any spec :func:`~torampu.web.bots.check_spec`
 allows is accepted through the API."""
+
+REACTIONS = ("hello", "nice", "thanks", "dontmind", "gg", "wow", "sorry", "oops")
+"""The quick reactions a chat may carry (the page shows each in the reader's language:
+hello 「よろしく」, nice 「ナイス！」, thanks 「ありがとう」, dontmind 「ドンマイ」, gg
+「おつかれさま」, wow 「すごい！」, sorry 「ごめん」, oops 「しまった」)."""
 
 T = TypeVar("T")
 
@@ -125,6 +139,22 @@ class Settings:
     """Seconds with nobody connected after which a table's bots stop and it waits."""
     resume_limit: int = 1000
     """At start, at most this many recently active tables resume their bots."""
+    # ---- between games, chat, hints
+    next_game_delay: float = 20.0
+    """Seconds between the games of a match: the next game waits until every connected player
+    has said ``ready`` or this long after the last game's final action (0: no pause)."""
+    chat_rate: float = 0.5
+    chat_burst: int = 5
+    """Chat messages (texts and reactions) per second per socket, and how many at once."""
+    max_chat: int = 200
+    """The longest chat text, in characters."""
+    chat_history: int = 50
+    """Chat messages a client gets on ``hello``."""
+    hint_think: float = 0.5
+    """Seconds the search bot thinks for a learner's hint (at most ``max_bot_think``)."""
+    hint_rate: float = 0.2
+    hint_burst: int = 2
+    """Hint requests per second per socket, and how many at once (one hint per turn anyway)."""
     # ---- scale-out
     redis: str | None = None
     """A Redis URL: events, presence and driver leases on Redis, bots in ``torampu worker``
@@ -172,6 +202,10 @@ def new_token() -> str:
     return secrets.token_urlsafe(32)
 
 
+def new_table_id() -> str:
+    return secrets.token_urlsafe(6).replace("-", "x").replace("_", "y")
+
+
 @dataclass(eq=False)
 class Client:
     """One websocket connection: the seat it holds (``None``: a spectator), the seat token's
@@ -189,6 +223,17 @@ class Client:
     def refresh(self) -> None:
         if self.outbox is not None:
             self.outbox.want_snapshot()
+
+
+@dataclass
+class Between:
+    """The pause after game ``game`` (0-based) of a match: the next game starts once every
+    connected human seat is in ``ready`` or at ``deadline`` (seconds since the epoch: the time
+    the game's last action was stored plus ``next_game_delay``, the same in every process)."""
+
+    game: int
+    deadline: float
+    ready: set[int] = field(default_factory=set)
 
 
 @dataclass(eq=False)
@@ -212,12 +257,18 @@ class Room:
     driver: asyncio.Task[None] | None = None
     revision: int = 0
     """Moves on with every change a client can see (snapshots are cached per revision)."""
-    cache: dict[int | None, tuple[int, str]] = field(default_factory=dict)
+    cache: dict[int | None, tuple[tuple[int, int, int], str]] = field(default_factory=dict)
     remote_seats: set[int] = field(default_factory=set)
     remote_clients: int = 0
     """Seats connected, and clients, in other processes (from the bus)."""
     driving: bool = False
     """This process holds the table's driver lease."""
+    between: Between | None = None
+    """The pause between two games, while it lasts."""
+    chat: deque[dict[str, Any]] = field(default_factory=lambda: deque(maxlen=50))
+    """The newest chat messages (as sent)."""
+    hinted: dict[int, int] = field(default_factory=dict)
+    """The version at which each seat last got a hint (one per turn)."""
 
     @property
     def id(self) -> str:
@@ -267,6 +318,8 @@ class Lobby:
         self.store = store
         self.settings = settings
         self.clock = clock
+        self.wall: Callable[[], float] = time.time
+        """Seconds since the epoch: the between-games deadline is derived from stored times."""
         self.rooms: dict[str, Room] = {}
         self.pool = pool or BotPool(settings.bot_workers if workers is None else 0)
         self.bus: Bus = bus if bus is not None else LocalBus()
@@ -282,6 +335,8 @@ class Lobby:
         """Open websockets per client address."""
         self.table_sockets: Counter[str] = Counter()
         """Open websockets per table."""
+        self._hints = asyncio.Semaphore(max(1, settings.bot_workers))
+        """Hints computed at once (beyond it a request is refused ``hint_busy``)."""
 
     # ------------------------------------------------------------------ life cycle
     async def start(self) -> None:
@@ -349,6 +404,9 @@ class Lobby:
                 raise ActError("not_found", f"no table {table_id!r}", 404)
             actions = await self.db(self.store.actions, table_id) if table.version else []
             room = self._load(table, actions)
+            chat = await self.db(self.store.recent_chat, table_id, self.settings.chat_history)
+            room.chat.extend(self._chat_message(c) for c in chat)
+            await self._read_ready(room)
             with contextlib.suppress(BusError):
                 room.remote_seats, room.remote_clients = await self.bus.presence(table_id)
             self.rooms[table_id] = room
@@ -367,6 +425,7 @@ class Lobby:
         """A room for ``table``, its match rebuilt by playing its stored ``actions``."""
         now = self.clock()
         room = Room(table, list(table.seats), 0)
+        room.chat = deque(maxlen=max(1, self.settings.chat_history))
         room.away_since = {s: now for s in range(table.players)}
         room.turn_started = room.empty_since = room.touched = now
         if table.status != "waiting":
@@ -410,9 +469,11 @@ class Lobby:
         players: int | None,
         games: int | None,
         seats: list[str] | None,
+        features: dict[str, bool] | None = None,
     ) -> tuple[Room, str]:
         """A new table (:class:`ActError` 400 for a bad game, option, seat or bot; 503 when the
-        server holds its most open tables)."""
+        server holds its most open tables); ``features``: what the host allows
+        (``spectator_chat``, ``hints``)."""
         if games is not None and not 1 <= games <= self.settings.max_games:
             raise ActError(
                 "bad_request", f"games must be 1 to {self.settings.max_games} on this server", 400
@@ -433,16 +494,9 @@ class Lobby:
         if len(specs) != n:
             raise ActError("bad_request", f"seats lists {len(specs)} seats for {n} players", 400)
         specs = [s if s == "open" else self.check_bot(s) for s in specs]
-        since = datetime.now(UTC) - timedelta(seconds=self.settings.table_expiry)
-        if await self.db(self.store.count_open, since) >= self.settings.max_tables:
-            raise ActError(
-                "too_many_tables",
-                f"this server holds its most open tables ({self.settings.max_tables}); "
-                "try again later",
-                503,
-            )
+        await self._check_capacity()
         token = new_token()
-        table_id = secrets.token_urlsafe(6).replace("-", "x").replace("_", "y")
+        table_id = new_table_id()
         seed = random.SystemRandom().getrandbits(63)
         table = await self.db(
             self.store.create_table,
@@ -455,10 +509,51 @@ class Lobby:
             token_hash(token),
             specs,
             _preset_name(rules),
+            {k: v for k, v in (features or {}).items() if v},
         )
         room = self._load(table, [])
         self.rooms[table_id] = room
         return room, token
+
+    async def _check_capacity(self) -> None:
+        since = datetime.now(UTC) - timedelta(seconds=self.settings.table_expiry)
+        if await self.db(self.store.count_open, since) >= self.settings.max_tables:
+            raise ActError(
+                "too_many_tables",
+                f"this server holds its most open tables ({self.settings.max_tables}); "
+                "try again later",
+                503,
+            )
+
+    async def rematch(self, room: Room, token: str | None) -> Room:
+        """The table that continues ``room`` once its match is over: the same game, rules,
+        length, seats (held by the same seat tokens) and host token, already playing. Any seat
+        token of the table or its host token may ask; asking again gives the same table."""
+        if not token or not isinstance(token, str) or len(token) > 128:
+            raise ActError("unauthorized", "a rematch needs a seat token or the host token", 401)
+        h = token_hash(token)
+        holders = [room.table.host_token] + [st.token for st in room.seats if st.token]
+        if not any(secrets.compare_digest(h, x) for x in holders):
+            raise ActError("unauthorized", "this token holds no seat at this table", 403)
+        new_id = room.table.rematch
+        if new_id is None:
+            if room.match is None or not room.match.is_over:
+                raise ActError("not_over", "a rematch is there once the match is over")
+            await self._check_capacity()
+            seed = random.SystemRandom().getrandbits(63)
+            try:
+                new_id, made = await self.db(
+                    self.store.create_rematch, room.id, new_table_id(), seed
+                )
+            except Refused as e:
+                raise ActError(e.code, str(e)) from None
+            async with room.lock:
+                await self._refresh_row(room)
+            if made:
+                self.broadcast(room)
+                await self._publish(room, {"kind": "table"})
+        assert new_id is not None
+        return await self.room(new_id)
 
     def check_bot(self, spec: Any) -> str:
         """The canonical spec of a bot this server seats (:class:`ActError` 400 otherwise)."""
@@ -616,6 +711,11 @@ class Lobby:
                 )
             if m.to_play != seat:
                 raise ActError("not_your_turn", f"it is seat {m.to_play}'s turn, not {seat}'s")
+            if self._between_open(room):
+                raise ActError(
+                    "between_games",
+                    "the next game starts once every player is ready or the countdown ends",
+                )
             if not isinstance(action, str) or not action.strip():
                 raise ActError("bad_message", "an action is a non-empty string", 400)
             g = m.game
@@ -629,6 +729,7 @@ class Lobby:
             # stored first, on the database threads (the other tables go on while this write
             # commits); the match and every snapshot move on only once it is stored
             status, played = status_after(m, canon)
+            at = datetime.now(UTC)
             try:
                 await self.db(
                     self.store.append_action,
@@ -639,6 +740,7 @@ class Lobby:
                     by,
                     status,
                     played,
+                    at,
                 )
             except (StaleVersion, ActError) as e:
                 log.warning("table %s: write refused (%s); reloading", room.id, e)
@@ -648,15 +750,17 @@ class Lobby:
                 if isinstance(e, StaleVersion):
                     raise ActError("stale_version", "another move was stored first") from None
                 raise
+            before = m.games_played
             m.play(canon)
             room.version += 1
             room.revision += 1
             room.last = {"seat": seat, "action": canon, "by": by}
+            self._moved(room, before, at.timestamp())
             room.turn_started = self.clock()
             room.touched = room.turn_started
             room.changed.set()
         self.broadcast(room)
-        step = {"seat": seat, "action": canon, "by": by}
+        step = {"seat": seat, "action": canon, "by": by, "at": at.isoformat()}
         await self._publish(room, {"kind": "action", "version": room.version, "action": step})
 
     async def _publish(self, room: Room, event: dict[str, Any]) -> None:
@@ -678,6 +782,18 @@ class Lobby:
         if kind == "presence":
             await self._refresh_presence(room)
             return
+        if kind == "chat":
+            msg = event.get("message")
+            if isinstance(msg, dict) and msg.get("type") == "chat":
+                self._tell_chat(room, msg)
+            return
+        if kind == "ready":
+            b, seat = room.between, event.get("seat")
+            if b is not None and event.get("game") == b.game and isinstance(seat, int):
+                b.ready.add(seat)
+                self._between_open(room)
+                self.broadcast(room)
+            return
         async with room.lock:
             if kind == "action":
                 version = event.get("version")
@@ -688,8 +804,13 @@ class Lobby:
                     # the event carries what was stored: the next action, played as is (the
                     # engine checks it); anything else is read from the database
                     try:
+                        at = step.get("at")
                         action = Action(
-                            version, int(step["seat"]), str(step["action"]), str(step["by"])
+                            version,
+                            int(step["seat"]),
+                            str(step["action"]),
+                            str(step["by"]),
+                            datetime.fromisoformat(at) if isinstance(at, str) else None,
                         )
                         if room.match.to_play == action.seat:
                             self._apply_actions(room, [action])
@@ -708,6 +829,7 @@ class Lobby:
             await self._refresh_row(room)
             return
         if self._apply_actions(room, actions):
+            await self._read_ready(room)
             self.broadcast(room)
 
     def _apply_actions(self, room: Room, actions: list[Any]) -> bool:
@@ -718,9 +840,11 @@ class Lobby:
                 continue
             if m.to_play != a.seat:
                 raise StoreError(f"table {room.id}: stored action {a.version} out of turn")
+            played = m.games_played
             m.play(a.action)
             room.version = a.version
             room.last = {"seat": a.seat, "action": a.action, "by": a.by}
+            self._moved(room, played, a.at.timestamp() if a.at is not None else self.wall())
             moved = True
         if moved:
             room.revision += 1
@@ -728,12 +852,173 @@ class Lobby:
             room.changed.set()
         return moved
 
+    def _moved(self, room: Room, played: int, at: float) -> None:
+        """An action stored at ``at`` (epoch seconds) was played, with ``played`` games finished
+        before it: the pause between games ends with the next game's first action, and starts
+        when an action finishes a game that is not the match's last."""
+        m = room.match
+        assert m is not None
+        room.between = None
+        room.hinted.clear()
+        delay = self.settings.next_game_delay
+        if m.games_played > played and not m.is_over and delay > 0:
+            room.between = Between(played, at + delay)
+
+    async def _read_ready(self, room: Room) -> None:
+        """The ready marks of the pause (if any), from the database."""
+        b = room.between
+        if b is not None:
+            b.ready |= await self.db(self.store.ready_seats, room.id, b.game)
+
+    def _all_ready(self, room: Room) -> bool:
+        """Every connected human seat said ready (bots always are; with nobody connected,
+        nobody can say it: the countdown runs out)."""
+        b = room.between
+        assert b is not None
+        present = [s for s, st in enumerate(room.seats) if st.kind == "human" and room.connected(s)]
+        return bool(present) and all(s in b.ready for s in present)
+
+    def _between_open(self, room: Room) -> bool:
+        """Whether the next game must still wait; a pause that has run out (its deadline, or
+        everyone ready) ends here, and the first turn of the next game starts now."""
+        b = room.between
+        if b is None:
+            return False
+        if self.wall() < b.deadline and not self._all_ready(room):
+            return True
+        room.between = None
+        room.turn_started = self.clock()
+        room.revision += 1
+        room.changed.set()
+        return False
+
+    async def ready(self, room: Room, client: Client) -> None:
+        """A seated player is ready for the next game."""
+        seat = client.seat
+        if seat is None:
+            raise ActError("unauthorized", "a spectator has no seat to make ready", 403)
+        if room.seats[seat].token != client.holder:
+            raise ActError("seat_revoked", f"seat {seat} is no longer yours")
+        b = room.between
+        if b is None or not self._between_open(room):
+            raise ActError("not_between", "no game is waiting to start")
+        if seat not in b.ready:
+            await self.db(self.store.mark_ready, room.id, b.game, seat)
+            b.ready.add(seat)
+            await self._publish(room, {"kind": "ready", "game": b.game, "seat": seat})
+        self._between_open(room)
+        self.broadcast(room)
+
+    # ------------------------------------------------------------------ chat and hints
+    @staticmethod
+    def may_chat(room: Room, client: Client) -> bool:
+        """Whether ``client`` reads and writes the table's chat: a seated player, or a
+        spectator where the host allowed it."""
+        return client.seat is not None or bool(room.table.features.get("spectator_chat"))
+
+    @staticmethod
+    def _chat_message(c: Chat) -> dict[str, Any]:
+        return {
+            "type": "chat",
+            "id": c.id,
+            "seat": c.seat,
+            "name": c.name,
+            "text": c.text,
+            "reaction": c.reaction,
+            "at": int(c.at.timestamp() * 1000),
+        }
+
+    def chat_history(self, room: Room, client: Client) -> dict[str, Any] | None:
+        """The newest messages, for a client that may read them (sent after ``hello``, when
+        there are any)."""
+        if not room.chat or not self.may_chat(room, client):
+            return None
+        return {"type": "chat_history", "messages": list(room.chat)}
+
+    def _tell_chat(self, room: Room, msg: dict[str, Any]) -> None:
+        if any(old.get("id") == msg.get("id") for old in room.chat):
+            return
+        room.chat.append(msg)
+        for c in list(room.clients):
+            if self.may_chat(room, c):
+                c.tell(msg)
+
+    async def chat(self, room: Room, client: Client, text: Any, reaction: Any) -> None:
+        """A chat text or a quick reaction from ``client``: checked, stored, then told to
+        every client that may read the chat (in every process)."""
+        if not self.may_chat(room, client):
+            raise ActError("chat_closed", "spectators may not chat at this table", 403)
+        seat = client.seat
+        if seat is not None and room.seats[seat].token != client.holder:
+            raise ActError("seat_revoked", f"seat {seat} is no longer yours")
+        if reaction is not None:
+            if text is not None or reaction not in REACTIONS:
+                raise ActError("bad_message", "a reaction is one of " + ", ".join(REACTIONS), 400)
+        else:
+            try:
+                text = chat_text(text, self.settings.max_chat)
+            except Invalid as e:
+                raise ActError("bad_message", str(e), 400) from None
+        name = room.seats[seat].name if seat is not None else None
+        c = await self.db(self.store.add_chat, room.id, seat, name, text, reaction)
+        msg = self._chat_message(c)
+        self._tell_chat(room, msg)
+        await self._publish(room, {"kind": "chat", "message": msg})
+
+    def hint_job(self, room: Room, seat: int) -> BotJob:
+        """The search the hint for ``seat`` runs: the seat's own ``view`` and legal actions
+        (nothing else of the match), a seed unrelated to the deal, and the server's limits."""
+        m = room.match
+        assert m is not None
+        think = min(self.settings.hint_think, self.settings.max_bot_think)
+        return BotJob(
+            f"ismcts:think={think:g}",
+            room.table.game,
+            random.SystemRandom().getrandbits(63),
+            m.view(seat),
+            m.legal_actions(),
+            limit=think + GRACE,
+        )
+
+    async def hint(self, room: Room, client: Client) -> dict[str, Any]:
+        """The search bot's suggestion for the seat to play, computed from its view on the
+        bot pool: one a turn, where the host allowed hints."""
+        if not room.table.features.get("hints"):
+            raise ActError("hints_off", "the host did not allow hints at this table", 403)
+        seat = client.seat
+        if seat is None:
+            raise ActError("unauthorized", "a spectator has no hand to hint", 403)
+        if room.seats[seat].token != client.holder:
+            raise ActError("seat_revoked", f"seat {seat} is no longer yours")
+        m = room.match
+        if m is None:
+            raise ActError("not_started", "the table has not started")
+        if m.is_over:
+            raise ActError("over", "the match is over")
+        if m.to_play != seat:
+            raise ActError("not_your_turn", "a hint is for the seat whose turn it is")
+        if self._between_open(room):
+            raise ActError("between_games", "the next game has not started")
+        version = room.version
+        if room.hinted.get(seat) == version:
+            raise ActError("hint_used", "one hint a turn")
+        if self._hints.locked():
+            raise ActError("hint_busy", "the bots are busy: try again in a moment", 503)
+        room.hinted[seat] = version
+        job = self.hint_job(room, seat)
+        async with self._hints:
+            answer = await self.pool.hint(job)
+        if answer is None:
+            room.hinted.pop(seat, None)
+            raise ActError("hint_failed", "no hint this time (the search failed)", 503)
+        return {"type": "hint", "version": version, "seat": seat, **answer}
+
     async def _refresh_row(self, room: Room) -> None:
         """Read the table's row (seats, status) and any actions this room has not seen."""
         table = await self.db(self.store.table, room.id)
         if table is None:  # pragma: no cover - tables are never deleted
             return
-        changed = False
+        changed = table.rematch != room.table.rematch
         for s, st in enumerate(table.seats):
             if st != room.seats[s]:
                 self._seat_changed(room, s, st)
@@ -750,6 +1035,7 @@ class Lobby:
         if table.version > room.version:
             actions = await self.db(self.store.actions, room.id, room.version)
             changed = self._apply_actions(room, actions) or changed
+            await self._read_ready(room)
         if changed:
             room.changed.set()
             self.broadcast(room)
@@ -887,6 +1173,9 @@ class Lobby:
             "games_played": table.games_played,
             "created": table.created.isoformat(),
             "to_play": None,
+            "rematch": table.rematch,
+            "chat": {"spectators": bool(table.features.get("spectator_chat"))},
+            "hints": bool(table.features.get("hints")),
             "seats": [
                 {
                     "seat": s,
@@ -911,7 +1200,9 @@ class Lobby:
         m = room.match
         view = m.view(seat) if m is not None else None
         legal = (
-            m.legal_actions() if m is not None and seat is not None and m.to_play == seat else []
+            m.legal_actions()
+            if m is not None and seat is not None and m.to_play == seat and room.between is None
+            else []
         )
         last = room.last
         if last is not None and last["seat"] != seat and m is not None:
@@ -927,12 +1218,50 @@ class Lobby:
             "view": view,
             "legal": legal,
             "last": last,
+            "between": self._between_info(room),
+            "timer": self._timer_info(room),
         }
+
+    def _between_info(self, room: Room) -> dict[str, Any] | None:
+        b = room.between
+        if b is None or not self._between_open(room):
+            return None
+        waiting = [
+            s
+            for s, st in enumerate(room.seats)
+            if st.kind == "human" and room.connected(s) and s not in b.ready
+        ]
+        return {
+            "game": b.game,
+            "seconds_left": round(max(0.0, b.deadline - self.wall()), 1),
+            "delay": self.settings.next_game_delay,
+            "ready": sorted(b.ready),
+            "waiting": waiting,
+        }
+
+    def _timer_info(self, room: Room) -> dict[str, Any] | None:
+        """The turn timer (``--turn-timeout``) of the human seat to play, if it runs."""
+        m, timeout = room.match, self.settings.turn_timeout
+        if timeout <= 0 or m is None or m.is_over or m.to_play is None:
+            return None
+        if room.seats[m.to_play].kind != "human" or room.between is not None:
+            return None
+        left = room.turn_started + timeout - self.clock()
+        return {"seat": m.to_play, "seconds_left": round(max(0.0, left), 1), "timeout": timeout}
 
     def snapshot_text(self, room: Room, seat: int | None) -> str:
         """:meth:`snapshot` as JSON, built once per seat and revision however many clients
-        watch (the ``away`` flags move with the clock: a snapshot is rebuilt when one turns)."""
-        key = room.revision * 2 + any(self._away(room, s) for s in range(room.table.players))
+        watch (the ``away`` flags move with the clock: a snapshot is rebuilt when one turns;
+        while a countdown runs, at most once a second)."""
+        self._between_open(room)  # a pause that has run out ends before anyone sees it
+        timed = room.between is not None or (
+            self.settings.turn_timeout > 0 and room.status == "playing"
+        )
+        key = (
+            room.revision,
+            int(any(self._away(room, s) for s in range(room.table.players))),
+            int(self.wall()) if timed else 0,
+        )
         hit = room.cache.get(seat)
         if hit is not None and hit[0] == key:
             return hit[1]
@@ -974,6 +1303,9 @@ class Lobby:
             if not room.attended
             else float("inf")
         )
+        if self._between_open(room):
+            assert room.between is not None
+            return None, min(abandon, max(0.05, room.between.deadline - self.wall()))
         st = room.seats[seat]
         if st.kind != "human":
             return "bot", 0.0

@@ -23,7 +23,7 @@ torampu.web.store.StaleVersion: table t1 is at version 1, not 0
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -91,6 +91,8 @@ class TableRow(Base):
     preset: Mapped[str | None] = mapped_column(String(32), nullable=True)  # as created
     updated: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
     games_played: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    features: Mapped[str | None] = mapped_column(Text, nullable=True)  # JSON: host's choices
+    rematch: Mapped[str | None] = mapped_column(String(32), nullable=True)  # the next table
 
 
 class SeatRow(Base):
@@ -119,6 +121,28 @@ class ActionRow(Base):
     at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 
+class ChatRow(Base):
+    __tablename__ = "chat"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    table_id: Mapped[str] = mapped_column(String(32), ForeignKey("tables.id", ondelete="CASCADE"))
+    seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    name: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    text: Mapped[str | None] = mapped_column(String(1000), nullable=True)
+    reaction: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class ReadyRow(Base):
+    __tablename__ = "ready"
+
+    table_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True
+    )
+    game: Mapped[int] = mapped_column(Integer, primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+
+
 @dataclass(frozen=True)
 class Seat:
     seat: int
@@ -134,6 +158,20 @@ class Action:
     seat: int
     action: str
     by: str
+    at: datetime | None = None
+    """When it was stored (UTC)."""
+
+
+@dataclass(frozen=True)
+class Chat:
+    """One chat message: ``text`` or a ``reaction`` id, by ``seat`` (``None``: a spectator)."""
+
+    id: int
+    seat: int | None
+    name: str | None
+    text: str | None
+    reaction: str | None
+    at: datetime
 
 
 @dataclass(frozen=True)
@@ -152,6 +190,15 @@ class Table:
     preset: str | None = None
     updated: datetime | None = None
     games_played: int = 0
+    features: dict[str, Any] = field(default_factory=dict)
+    """What the host allowed at creation: ``spectator_chat``, ``hints`` (booleans)."""
+    rematch: str | None = None
+    """The table that continues this one after a rematch."""
+
+
+def utc(at: datetime) -> datetime:
+    """``at`` as an aware UTC time (SQLite hands back naive times, which are UTC here)."""
+    return at.replace(tzinfo=UTC) if at.tzinfo is None else at
 
 
 def _now() -> datetime:
@@ -254,7 +301,22 @@ class Store:
         with self._session() as s:
             q = select(ActionRow).where(ActionRow.table_id == table_id, ActionRow.version > after)
             rows = s.scalars(q.order_by(ActionRow.version))
-            return [Action(r.version, r.seat, r.action, r.by) for r in rows]
+            return [Action(r.version, r.seat, r.action, r.by, utc(r.at)) for r in rows]
+
+    def recent_chat(self, table_id: str, limit: int) -> list[Chat]:
+        """The table's ``limit`` newest chat messages, oldest first."""
+        with self._session() as s:
+            q = select(ChatRow).where(ChatRow.table_id == table_id)
+            rows = list(s.scalars(q.order_by(ChatRow.id.desc()).limit(limit)))
+            return [
+                Chat(r.id, r.seat, r.name, r.text, r.reaction, utc(r.at)) for r in reversed(rows)
+            ]
+
+    def ready_seats(self, table_id: str, game: int) -> set[int]:
+        """The seats that said ready after game ``game`` (0-based) finished."""
+        with self._session() as s:
+            q = select(ReadyRow.seat).where(ReadyRow.table_id == table_id, ReadyRow.game == game)
+            return set(s.scalars(q))
 
     def _table(self, s: Session, row: TableRow, seats: list[Seat] | None = None) -> Table:
         if seats is None:
@@ -275,6 +337,8 @@ class Store:
             row.preset,
             row.updated,
             row.games_played or 0,
+            json.loads(row.features) if row.features else {},
+            row.rematch,
         )
 
     # ---------------------------------------------------------------- writes
@@ -289,9 +353,11 @@ class Store:
         host_token: str,
         seats: list[str],
         preset: str | None = None,
+        features: dict[str, Any] | None = None,
     ) -> Table:
         """Store a new table; ``seats`` holds ``"open"`` or a bot spec per seat, ``preset`` the
-        preset its rules were made from (shown in the lobby)."""
+        preset its rules were made from (shown in the lobby), ``features`` what the host
+        allowed."""
         with self._session.begin() as s:
             row = TableRow(
                 id=table_id,
@@ -307,6 +373,7 @@ class Store:
                 preset=preset,
                 updated=_now(),
                 games_played=0,
+                features=json.dumps(features, sort_keys=True) if features else None,
             )
             s.add(row)
             s.flush()
@@ -391,11 +458,13 @@ class Store:
         by: str,
         status: str = "",
         games_played: int | None = None,
+        at: datetime | None = None,
     ) -> int:
         """Store the action that moves ``table_id`` from ``version`` to ``version + 1`` (and
-        its new ``status`` and ``games_played`` if given); :class:`StaleVersion` if the table
-        is no longer there."""
-        values: dict[str, Any] = {"version": version + 1, "updated": _now()}
+        its new ``status`` and ``games_played`` if given) at time ``at`` (default now);
+        :class:`StaleVersion` if the table is no longer there."""
+        at = at or _now()
+        values: dict[str, Any] = {"version": version + 1, "updated": at}
         if status:
             values["status"] = status
         if games_played is not None:
@@ -419,12 +488,95 @@ class Store:
                         seat=seat,
                         action=action,
                         by=by,
-                        at=_now(),
+                        at=at,
                     )
                 )
         except IntegrityError:
             raise StaleVersion(f"table {table_id}: version {version + 1} was written") from None
         return version + 1
+
+    def add_chat(
+        self,
+        table_id: str,
+        seat: int | None,
+        name: str | None,
+        text: str | None,
+        reaction: str | None,
+    ) -> Chat:
+        """Store one chat message (text or a reaction id, checked by the caller)."""
+        at = _now()
+        with self._session.begin() as s:
+            row = ChatRow(
+                table_id=table_id, seat=seat, name=name, text=text, reaction=reaction, at=at
+            )
+            s.add(row)
+            s.flush()
+            return Chat(row.id, seat, name, text, reaction, at)
+
+    def mark_ready(self, table_id: str, game: int, seat: int) -> None:
+        """``seat`` is ready for the game after game ``game`` (a second mark changes nothing)."""
+        try:
+            with self._session.begin() as s:
+                s.execute(insert(ReadyRow).values(table_id=table_id, game=game, seat=seat))
+        except IntegrityError:
+            return
+
+    def create_rematch(self, table_id: str, new_id: str, seed: int) -> tuple[str, bool]:
+        """The table that continues ``table_id`` (over) with the same game, rules, seats (the
+        same names, seat-token hashes and bots), length, features and host token: made now
+        under ``new_id`` and ``seed`` and already playing, or the one made before (one
+        transaction: two requests, on any processes, give one table). ``(id, made now)``."""
+        with self._session.begin() as s:
+            moved = s.execute(
+                update(TableRow)
+                .where(
+                    TableRow.id == table_id,
+                    TableRow.status == "over",
+                    TableRow.rematch.is_(None),
+                )
+                .values(rematch=new_id, updated=_now())
+            )  # takes the row's lock first: a concurrent request waits, then finds it set
+            if not moved.rowcount:  # type: ignore[attr-defined]
+                old = s.get(TableRow, table_id)
+                if old is None:
+                    raise StoreError(f"no table {table_id}")
+                if old.rematch is None:
+                    raise Refused("not_over", "a rematch is there once the match is over")
+                return old.rematch, False
+            old = s.get(TableRow, table_id)
+            assert old is not None
+            s.add(
+                TableRow(
+                    id=new_id,
+                    game=old.game,
+                    rules=old.rules,
+                    players=old.players,
+                    games=old.games,
+                    seed=seed,
+                    host_token=old.host_token,
+                    status="playing",
+                    version=0,
+                    created=_now(),
+                    preset=old.preset,
+                    updated=_now(),
+                    games_played=0,
+                    features=old.features,
+                )
+            )
+            s.flush()
+            q = select(SeatRow).where(SeatRow.table_id == table_id).order_by(SeatRow.seat)
+            for x in list(s.scalars(q)):
+                s.add(
+                    SeatRow(
+                        table_id=new_id,
+                        seat=x.seat,
+                        kind=x.kind,
+                        name=x.name,
+                        token=x.token,
+                        bot=x.bot,
+                    )
+                )
+            return new_id, True
 
 
 def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:

@@ -136,6 +136,31 @@ def display_name(value: Any, max_length: int) -> str:
     return name
 
 
+BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+"""Characters that reorder the text around them (a chat line could pass for another)."""
+
+
+def chat_text(value: Any, max_length: int) -> str:
+    """A chat message: text of 1 to ``max_length`` characters after trimming, NFC normalized,
+    without control characters (line breaks included) or bidirectional overrides.
+
+    >>> chat_text("  <b>ナイス</b>  ", 200)
+    '<b>ナイス</b>'
+    >>> chat_text("a\\u202eb", 200)
+    Traceback (most recent call last):
+    ...
+    torampu.web.validate.Invalid: a chat message must not hold control characters
+    """
+    if not isinstance(value, str):
+        raise Invalid(f"a chat message is text of 1 to {max_length} characters")
+    text = unicodedata.normalize("NFC", value.strip())
+    if not text or len(text) > max_length:
+        raise Invalid(f"a chat message is 1 to {max_length} characters")
+    if any(unicodedata.category(c) in ("Cc", "Cs") or c in BIDI_CONTROLS for c in text):
+        raise Invalid("a chat message must not hold control characters")
+    return text
+
+
 def table_id(value: str) -> str:
     """A table id as the server makes them (letters and digits), else :class:`Invalid`."""
     if not TABLE_ID.match(value):

@@ -27,6 +27,7 @@ from collections import OrderedDict
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, Protocol
 
 import torampu
@@ -312,6 +313,7 @@ class Worker:
         )
         answer = await self.pool.move(bot)
         status, played = status_after(m, answer.action)
+        at = datetime.now(UTC)
         try:
             await self._db(
                 self.store.append_action,
@@ -322,6 +324,7 @@ class Worker:
                 job.by,
                 status,
                 played,
+                at,
             )
         except StaleVersion:
             return  # another worker (or the driver) stored this move first
@@ -329,6 +332,6 @@ class Worker:
             raise
         self.done += 1
         with contextlib.suppress(Exception):
-            step = {"seat": job.seat, "action": answer.action, "by": job.by}
+            step = {"seat": job.seat, "action": answer.action, "by": job.by, "at": at.isoformat()}
             event = {"kind": "action", "version": job.version + 1, "action": step}
             await self.bus.publish(job.table, event)

@@ -44,6 +44,7 @@ export const api = {
   replay: (id, k, seat) =>
     request("GET", `/api/tables/${enc(id)}/games/${k}/replay${seat == null ? "" : `?seat=${seat}`}`),
   recordUrl: (id, k) => `/api/tables/${enc(id)}/games/${k}/record`,
+  rematch: (id, token) => request("POST", `/api/tables/${enc(id)}/rematch`, {}, token),
 };
 
 function enc(s) {

@@ -45,6 +45,7 @@ export class Connection {
       this.version = msg.version;
       this.handlers.snapshot(msg);
     } else if (msg.type === "error") this.handlers.error(msg);
+    else if (this.handlers.message) this.handlers.message(msg); // chat, chat_history, hint
   }
 
   lost() {

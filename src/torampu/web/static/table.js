@@ -9,6 +9,10 @@ import { actionNode } from "./labels.js";
 import { sidePanels } from "./panels.js";
 import { installKeyboard } from "./keys.js";
 import { Feel } from "./feel.js";
+import { BetweenPanel } from "./between.js";
+import { ChatPanel } from "./chat.js";
+import { HintBox } from "./hint.js";
+import { TurnTimer } from "./timer.js";
 
 export function tablePage(root, id) {
   const page = new TablePage(root, id);
@@ -48,8 +52,11 @@ class TablePage {
       side: h("aside", { class: "side-col", id: "side" }),
     };
     const e = this.el;
-    e.playMain = h("div", { class: "play-main", id: "play" }, e.status, e.felt, e.last, e.actions, e.hand);
-    e.play = h("div", { class: "play-layout" }, e.playMain, e.side);
+    // social: between-games result, turn timer, hint, chat (their own modules)
+    this.social = { between: new BetweenPanel(this), timer: new TurnTimer(), hint: new HintBox(this), chat: new ChatPanel(this) };
+    const so = this.social;
+    e.playMain = h("div", { class: "play-main", id: "play" }, so.between.el, e.status, so.timer.el, e.felt, e.last, e.actions, so.hint.el, e.hand);
+    e.play = h("div", { class: "play-layout" }, e.playMain, h("div", { class: "side-stack" }, e.side, so.chat.el));
     fill(this.root, h("div", { class: "table-page" }, e.head, e.seats, e.play));
     installKeyboard(e.playMain, () => this.isMyTurn());
     this.feel = new Feel(this); // hand order, rules, sounds, title call, card motion
@@ -69,6 +76,7 @@ class TablePage {
       snapshot: (m) => this.onSnapshot(m),
       error: (m) => this.onError(m),
       status: (s) => this.onStatus(s),
+      message: (m) => (m.type === "hint" ? this.social.hint.onHint(m) : this.social.chat.onMessage(m)),
     });
   }
 
@@ -88,6 +96,7 @@ class TablePage {
     this.trackResults(msg.view);
     this.feel.snapshot(msg);
     this.render();
+    for (const part of Object.values(this.social)) part.onSnapshot(msg, this.el.playMain);
   }
 
   onError(msg) {

@@ -1,0 +1,100 @@
+// Between games and after the match: the finished game's result, the standings, a Ready button
+// with the server's countdown, and the rematch. The server decides when the next game starts
+// (snapshot.between); this only shows it and says "ready".
+
+import { api, tokens } from "./api.js";
+import { fill, h, toast } from "./dom.js";
+import { seatName } from "./game.js";
+import { t } from "./i18n.js";
+
+export class BetweenPanel {
+  /** page: the TablePage (its conn, snap, id, seatToken, host, lastResult). */
+  constructor(page) {
+    this.page = page;
+    this.el = h("section", { class: "panel between", id: "between", hidden: true, "aria-live": "polite" });
+    this.deadline = 0;
+    this.ticker = null;
+    this.moving = false;
+  }
+
+  onSnapshot(msg) {
+    const b = msg.between;
+    if (b) this.deadline = performance.now() + b.seconds_left * 1000;
+    if (msg.table?.rematch) this.follow(msg.table.rematch, msg.seat);
+    this.render();
+  }
+
+  secondsLeft() {
+    return Math.max(0, Math.ceil((this.deadline - performance.now()) / 1000));
+  }
+
+  render() {
+    const snap = this.page.snap;
+    const b = snap?.between;
+    const over = snap?.table?.status === "over";
+    clearInterval(this.ticker);
+    this.ticker = null;
+    if (!snap || (!b && !over)) {
+      this.el.hidden = true;
+      return;
+    }
+    this.el.hidden = false;
+    const m = snap.view?.match;
+    const k = b ? b.game : (m?.games_played ?? 1) - 1;
+    const parts = [h("h2", {}, over ? t("sc_matchOver") : t("sc_gameOver", { k: k + 1 }))];
+    parts.push(this.results(snap, k));
+    if (b) {
+      const count = h("span", { class: "countdown", id: "between-countdown" }, String(this.secondsLeft()));
+      parts.push(h("p", { class: "between-count" }, t("sc_nextIn"), " ", count, " ", t("sc_seconds")));
+      this.ticker = setInterval(() => { count.textContent = String(this.secondsLeft()); }, 250);
+      const names = (seats) => seats.map((s) => this.name(s)).join("、");
+      if (b.ready.length) parts.push(h("p", { class: "muted small", id: "between-ready" }, t("sc_readyList", { names: names(b.ready) })));
+      if (b.waiting.length) parts.push(h("p", { class: "muted small", id: "between-waiting" }, t("sc_waitingList", { names: names(b.waiting) })));
+      const mine = snap.seat != null && !b.ready.includes(snap.seat);
+      if (snap.seat != null)
+        parts.push(h("button", { type: "button", class: "primary", id: "ready-button", disabled: !mine,
+          onclick: () => this.page.conn.send({ type: "ready" }) }, mine ? t("sc_ready") : t("sc_readyDone")));
+    } else if (over && (this.page.seatToken || this.page.host)) {
+      parts.push(h("button", { type: "button", class: "primary", id: "rematch-button", onclick: () => this.rematch() }, t("sc_rematch")));
+    }
+    parts.push(h("a", { href: `/t/${encodeURIComponent(this.page.id)}/replay/${k}`, class: "small", id: "between-replay" }, t("sc_review")));
+    fill(this.el, parts);
+  }
+
+  name(seat) {
+    return seatName(this.page.table, seat);
+  }
+
+  results(snap, k) {
+    const m = snap.view?.match;
+    if (!m) return null;
+    const change = m.per_game?.[k] || [];
+    const rows = (m.totals || []).map((total, s) => ({ s, total, delta: change[s] ?? 0 }));
+    rows.sort((a, b) => b.total - a.total);
+    const fmt = (d) => (d > 0 ? `+${d}` : String(d));
+    return h("table", { class: "between-scores", id: "between-scores" },
+      h("thead", {}, h("tr", {}, h("th", {}, t("sc_player")), h("th", {}, t("sc_change")), h("th", {}, t("sc_total")))),
+      h("tbody", {}, rows.map((r) => h("tr", { class: r.s === snap.seat ? "me" : "", dataset: { seat: r.s } },
+        h("td", {}, this.name(r.s)), h("td", { class: r.delta >= 0 ? "up" : "down" }, fmt(r.delta)), h("td", {}, String(r.total))))));
+  }
+
+  async rematch() {
+    const token = this.page.seatToken || this.page.host;
+    try {
+      const res = await api.rematch(this.page.id, token);
+      this.follow(res.table.id, this.page.snap?.seat);
+    } catch (e) {
+      toast(`${e.message} (${e.code})`);
+    }
+  }
+
+  /** Every client of the old table moves to the new one; its seat and host tokens go with it. */
+  follow(newId, seat) {
+    if (this.moving) return;
+    this.moving = true;
+    if (this.page.seatToken && seat != null) tokens.setSeat(newId, seat, this.page.seatToken);
+    if (this.page.host) tokens.setHost(newId, this.page.host);
+    toast(t("sc_rematchGo"), "info");
+    setTimeout(() => location.assign(`/t/${encodeURIComponent(newId)}`), 800);
+  }
+}

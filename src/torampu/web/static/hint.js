@@ -1,0 +1,62 @@
+// The learner's hint (tables created with "hints": true): ask the server's search bot for the
+// move of this seat, from this seat's own view, once a turn; highlight it and say by how much it
+// scored above the next best.
+
+import { fill, h } from "./dom.js";
+import { t } from "./i18n.js";
+import { actionNode } from "./labels.js";
+
+export class HintBox {
+  constructor(page) {
+    this.page = page;
+    this.el = h("div", { class: "hint-box", id: "hint", hidden: true });
+    this.answer = null;
+    this.asked = null;
+  }
+
+  onSnapshot(msg) {
+    if (this.answer && this.answer.version !== msg.version) this.answer = null;
+    this.render();
+  }
+
+  onHint(msg) {
+    this.answer = msg;
+    this.render();
+  }
+
+  render() {
+    const snap = this.page.snap;
+    const can = !!snap?.table?.hints && this.page.isMyTurn();
+    this.el.hidden = !can;
+    if (!can) return;
+    const asked = this.asked === snap.version;
+    const parts = [h("button", { type: "button", class: "ghost", id: "hint-button", disabled: asked,
+      onclick: () => { this.asked = snap.version; this.page.conn.send({ type: "hint" }); this.render(); } }, t("sc_hint"))];
+    const a = this.answer;
+    if (a && a.version === snap.version) {
+      const alts = a.alternatives || [];
+      const best = alts.find((x) => x.action === a.action);
+      const next = alts.find((x) => x.action !== a.action);
+      let margin = "";
+      if (best && next) {
+        const d = best.value - next.value;
+        margin = a.measure === "reward" ? t("sc_hintBy", { d: `${Math.round(d * 100)}%` }) : t("sc_hintByPts", { d: d.toFixed(1) });
+      }
+      parts.push(h("span", { class: "hint-answer", id: "hint-answer", dataset: { hintAction: a.action } }, t("sc_hintSays"), " ",
+        actionNode(a.action, snap.table.game), margin ? ` ${margin}` : ""));
+    }
+    fill(this.el, parts);
+    this.highlight();
+  }
+
+  /** Mark the suggested action's button, or the cards it plays. */
+  highlight() {
+    const root = this.page.el.playMain;
+    for (const el of root.querySelectorAll(".hinted")) el.classList.remove("hinted");
+    const a = this.answer;
+    if (!a || a.version !== this.page.snap?.version) return;
+    for (const el of root.querySelectorAll("[data-action]")) if (el.dataset.action === a.action) el.classList.add("hinted");
+    const cards = a.action.split(" ").slice(1);
+    for (const el of root.querySelectorAll("[data-card]")) if (cards.includes(el.dataset.card)) el.classList.add("hinted");
+  }
+}

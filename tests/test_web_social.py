@@ -1,0 +1,587 @@
+"""The table's social side on the server: the pause between games (ready marks, countdown),
+rematches, chat and reactions, the turn timer, and learner hints — each with the attacks it
+defends against (spectators, floods, hostile text, wrong tokens, hints for another seat).
+
+The server runs in-process (Starlette's TestClient) on a temporary SQLite store; bots move with
+no delay. The scaled-out layout (two processes, Redis, PostgreSQL) is in ``test_web_scale.py``.
+"""
+
+from __future__ import annotations
+
+import time
+from contextlib import ExitStack
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+import torampu
+from torampu.web.bots import BotJob, compute_hint
+from web_helpers import auth, client, hello, play_through
+
+HELL3 = {"players": 3}
+"""Hell for three: the first to play in game 1 is seat 1, in game 2 seat 2."""
+
+
+def _table(
+    c: TestClient,
+    seats: list[str],
+    game: str = "hell",
+    rules: Any = None,
+    games: int = 2,
+    start: bool = True,
+    **body: Any,
+) -> tuple[str, str, dict[int, str]]:
+    """A table (started unless ``start`` is false) whose ``"open"`` seats are taken by people
+    named P<seat>: (id, host token, {seat: token})."""
+    r = c.post(
+        "/api/tables",
+        json={"game": game, "rules": HELL3 if rules is None else rules, "games": games}
+        | {"seats": seats}
+        | body,
+    )
+    assert r.status_code == 201, r.text
+    tid, host = r.json()["table"]["id"], r.json()["host_token"]
+    tokens = {}
+    for s, spec in enumerate(seats):
+        if spec == "open":
+            j = c.post(f"/api/tables/{tid}/join", json={"name": f"P{s}", "seat": s})
+            assert j.status_code == 200, j.text
+            tokens[s] = j.json()["token"]
+    if start:
+        _start(c, tid, host)
+    return tid, host, tokens
+
+
+def _start(c: TestClient, tid: str, host: str) -> None:
+    st = c.post(f"/api/tables/{tid}/start", json={}, headers=auth(host))
+    assert st.status_code == 200, st.text
+
+
+def _until(ws: Any, pred: Any, seen: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+    """The first message on ``ws`` for which ``pred`` holds (errors fail the test)."""
+    for _ in range(2000):
+        msg = ws.receive_json()
+        if seen is not None:
+            seen.append(msg)
+        if pred(msg):
+            return dict(msg)
+        assert msg["type"] != "error", msg
+    raise AssertionError("no such message")
+
+
+def _between(msg: dict[str, Any]) -> bool:
+    return msg["type"] == "snapshot" and msg["between"] is not None
+
+
+def _error(ws: Any, payload: dict[str, Any]) -> dict[str, Any]:
+    ws.send_json(payload)
+    msg = _until(ws, lambda m: m["type"] == "error")
+    return msg
+
+
+# ------------------------------------------------------------------------ between games
+def test_after_a_game_nobody_acts_until_the_player_is_ready(tmp_path: Path) -> None:
+    """The human plays seat 2, who opens game 2: the finished game stays on the table, the
+    human's move is refused ``between_games`` and offers no legal moves, a spectator cannot say
+    ready; once the human is ready the game goes on."""
+    with client(tmp_path, next_game_delay=60.0) as c:
+        tid, _, tok = _table(c, ["heuristic", "heuristic", "open"])
+        with c.websocket_connect(f"/ws/tables/{tid}") as ws:
+            first = hello(ws, tok[2])
+            snap = play_through(ws, until=_between, first=first)
+            b = snap["between"]
+            assert (b["game"], b["ready"], b["waiting"], b["delay"]) == (0, [], [2], 60.0)
+            assert 50 < b["seconds_left"] <= 60
+            assert snap["view"]["match"]["games_played"] == 1
+            assert snap["table"]["to_play"] == 2 and snap["legal"] == []
+            version = snap["version"]
+            # the finished game is still there to read
+            games = c.get(f"/api/tables/{tid}/games").json()["games"]
+            assert [g["index"] for g in games] == [0]
+            err = _error(ws, {"type": "act", "action": "bid 0", "version": version})
+            assert err["code"] == "between_games"
+            with c.websocket_connect(f"/ws/tables/{tid}") as spectator:
+                hello(spectator, None)
+                assert _error(spectator, {"type": "ready"})["code"] == "unauthorized"
+                assert _error(spectator, {"type": "act", "action": "bid 0", "version": version})[
+                    "code"
+                ] in ("unauthorized",)
+            assert c.get(f"/api/tables/{tid}").json()["version"] == version  # nothing moved
+            ws.send_json({"type": "ready"})
+            after = _until(ws, lambda m: m["type"] == "snapshot" and m["between"] is None)
+            assert after["legal"] and after["table"]["to_play"] == 2
+            err = _error(ws, {"type": "ready"})
+            assert err["code"] == "not_between"
+            final = play_through(ws, first=after)
+            assert final["table"]["status"] == "over" and final["between"] is None
+
+
+def test_bots_wait_for_the_ready_player_and_a_match_end_has_no_pause(tmp_path: Path) -> None:
+    """Game 2 opens with a bot's turn: it waits for the human's ready (however long the bots
+    could have played meanwhile); the last game of the match ends the match, no pause."""
+    with client(tmp_path, next_game_delay=60.0) as c:
+        tid, _, tok = _table(c, ["open", "heuristic", "heuristic"])
+        with c.websocket_connect(f"/ws/tables/{tid}") as ws:
+            snap = play_through(ws, until=_between, first=hello(ws, tok[0]))
+            assert snap["table"]["to_play"] == 2 and snap["between"]["waiting"] == [0]
+            version = snap["version"]
+            time.sleep(0.5)  # the bots move at once (no delay) when they may
+            assert c.get(f"/api/tables/{tid}").json()["version"] == version
+            ws.send_json({"type": "ready"})
+            seen: list[dict[str, Any]] = []
+            final = play_through(ws, seen=seen)
+            assert final["table"]["status"] == "over" and final["between"] is None
+            assert max(m["version"] for m in seen if m["type"] == "snapshot") > version + 1
+
+
+def test_the_countdown_starts_the_next_game_without_ready(tmp_path: Path) -> None:
+    with client(tmp_path, next_game_delay=1.0) as c:
+        tid, _, tok = _table(c, ["open", "heuristic", "heuristic"])
+        with c.websocket_connect(f"/ws/tables/{tid}") as ws:
+            snap = play_through(ws, until=_between, first=hello(ws, tok[0]))
+            assert 0 < snap["between"]["seconds_left"] <= 1.0
+            final = play_through(ws, first=snap)  # never says ready
+            assert final["table"]["status"] == "over"
+            assert final["view"]["match"]["games_played"] == 2
+
+
+def test_a_disabled_pause_deals_on_at_once(tmp_path: Path) -> None:
+    with client(tmp_path, next_game_delay=0.0) as c:
+        tid, _, tok = _table(c, ["open", "heuristic", "heuristic"])
+        with c.websocket_connect(f"/ws/tables/{tid}") as ws:
+            seen: list[dict[str, Any]] = []
+            play_through(ws, first=hello(ws, tok[0]), seen=seen)
+            assert all(m["between"] is None for m in seen if m["type"] == "snapshot")
+
+
+def test_the_pause_and_its_ready_marks_survive_a_restart(tmp_path: Path) -> None:
+    """Two people; the second's game-1 moves are a stand-in's (away). After game 1, the first
+    says ready; the server restarts; the pause is rebuilt from the database — the deadline from
+    the stored time of the game's last action, the ready mark as stored — and ends when the
+    second says ready."""
+    kw: dict[str, Any] = {"next_game_delay": 120.0, "away_timeout": 0.01}
+    with client(tmp_path, **kw) as c:
+        tid, host, tok = _table(c, ["open", "heuristic", "open"], start=False)
+        with ExitStack() as b_stack, ExitStack() as a_stack:
+            a = a_stack.enter_context(c.websocket_connect(f"/ws/tables/{tid}"))
+            hello(a, tok[0])  # present from the start: no stand-in for seat 0
+            _start(c, tid, host)
+            snap = play_through(a, until=_between)
+            b = b_stack.enter_context(c.websocket_connect(f"/ws/tables/{tid}"))
+            hello(b, tok[2])
+            _until(a, lambda m: m["type"] == "snapshot" and m["between"]["waiting"] == [0, 2])
+            a.send_json({"type": "ready"})
+            s = _until(a, lambda m: m["type"] == "snapshot" and m["between"]["ready"] == [0])
+            assert s["between"]["waiting"] == [2]
+            left = s["between"]["seconds_left"]
+            a_stack.close()  # the ready player leaves first: the other is still to say it
+            s = _until(
+                b,
+                lambda m: m["type"] == "snapshot" and m["table"]["seats"][0]["connected"] is False,
+            )
+            assert s["between"]["waiting"] == [2]
+    time.sleep(1.1)
+    with client(tmp_path, **kw) as c, c.websocket_connect(f"/ws/tables/{tid}") as b:
+        s = hello(b, tok[2])
+        assert s["between"]["ready"] == [0] and s["between"]["waiting"] == [2]
+        assert s["between"]["seconds_left"] <= left - 1.0
+        assert s["version"] == snap["version"]
+        b.send_json({"type": "ready"})
+        s = _until(b, lambda m: m["type"] == "snapshot" and m["between"] is None)
+        assert s["version"] >= snap["version"]
+
+
+def test_every_stored_action_carries_its_time(tmp_path: Path) -> None:
+    from torampu.web.store import Store
+
+    with client(tmp_path) as c:
+        tid, _, tok = _table(c, ["open", "heuristic", "heuristic"], games=1)
+        with c.websocket_connect(f"/ws/tables/{tid}") as ws:
+            play_through(ws, first=hello(ws, tok[0]))
+    s = Store(f"sqlite:///{tmp_path / 'torampu.db'}")
+    times = [a.at for a in s.actions(tid)]
+    s.close()
+    assert times and all(t is not None and t.tzinfo is not None for t in times)
+    assert times == sorted(times)  # type: ignore[type-var]
+
+
+# ------------------------------------------------------------------------ the turn timer
+def test_the_snapshot_carries_the_turn_timer_of_a_human_to_play(tmp_path: Path) -> None:
+    with client(tmp_path, turn_timeout=30.0) as c:
+        tid, _, tok = _table(c, ["heuristic", "open", "heuristic"], games=1)
+        with c.websocket_connect(f"/ws/tables/{tid}") as ws:
+            seen: list[dict[str, Any]] = []
+            play_through(ws, first=hello(ws, tok[1]), seen=seen)
+        snaps = [m for m in seen if m["type"] == "snapshot" and m["table"]["status"] == "playing"]
+        mine = [m for m in snaps if m["table"]["to_play"] == 1]
+        others = [m for m in snaps if m["table"]["to_play"] != 1]
+        assert mine and all(m["timer"]["seat"] == 1 and m["timer"]["timeout"] == 30.0 for m in mine)
+        assert all(0 < m["timer"]["seconds_left"] <= 30.0 for m in mine)
+        assert all(m["timer"] is None for m in others)  # a bot's turn has no timer
+    with client(tmp_path / "off") as c:
+        tid, _, tok = _table(c, ["heuristic", "open", "heuristic"], games=1)
+        with c.websocket_connect(f"/ws/tables/{tid}") as ws:
+            assert hello(ws, tok[1])["timer"] is None
+
+
+# ------------------------------------------------------------------------ rematch
+def test_a_rematch_keeps_the_seats_and_moves_everyone_over(tmp_path: Path) -> None:
+    """Two players (the second played by a stand-in while away) and a spectator: a wrong token
+    is refused, the first player's click makes the new table, the second's and the host's
+    give the same one; players and the spectator are told; each token holds its own seat at
+    the new table and nobody else can take one."""
+    with client(tmp_path, away_timeout=0.01) as c:
+        tid, host, tok = _table(
+            c,
+            ["open", "ismcts:think=0.1", "open"],
+            games=1,
+            start=False,
+            hints=True,
+            chat={"spectators": True},
+        )
+        with (
+            c.websocket_connect(f"/ws/tables/{tid}") as p0,
+            c.websocket_connect(f"/ws/tables/{tid}") as spectator,
+        ):
+            hello(p0, tok[0])
+            _start(c, tid, host)
+            r = c.post(f"/api/tables/{tid}/rematch", headers=auth(tok[0]))
+            assert r.status_code == 409 and r.json()["error"]["code"] == "not_over"
+            play_through(p0)
+            hello(spectator, None)
+            for headers, code in (
+                ({}, 401),
+                (auth("not-a-token"), 403),
+                (auth("x" * 500), 401),
+            ):
+                r = c.post(f"/api/tables/{tid}/rematch", headers=headers)
+                assert r.status_code == code and r.json()["error"]["code"] == "unauthorized"
+            assert c.get(f"/api/tables/{tid}").json()["rematch"] is None
+            r = c.post(f"/api/tables/{tid}/rematch", headers=auth(tok[0]))
+            assert r.status_code == 200, r.text
+            new = r.json()["table"]
+            for who in (tok[2], host, tok[0]):  # idempotent, whoever clicks
+                again = c.post(f"/api/tables/{tid}/rematch", headers=auth(who))
+                assert again.json()["table"]["id"] == new["id"]
+            for ws in (p0, spectator):
+                s = _until(ws, lambda m: m["type"] == "snapshot" and m["table"]["rematch"])
+                assert s["table"]["rematch"] == new["id"]
+        old = c.get(f"/api/tables/{tid}").json()
+        assert old["rematch"] == new["id"] and old["status"] == "over"
+        assert new["id"] != tid and new["status"] == "playing" and new["rematch"] is None
+        same = ("game", "rules", "players", "games", "preset", "chat", "hints")
+        assert {k: new[k] for k in same} == {k: old[k] for k in same}
+        assert [(s["kind"], s["name"], s["bot"]) for s in new["seats"]] == [
+            (s["kind"], s["name"], s["bot"]) for s in old["seats"]
+        ]
+        nid = new["id"]
+        for seat in (0, 2):
+            with c.websocket_connect(f"/ws/tables/{nid}") as ws:
+                assert hello(ws, tok[seat])["seat"] == seat
+        j = c.post(f"/api/tables/{nid}/join", json={"name": "Intruder"})
+        assert j.status_code == 409 and j.json()["error"]["code"] == "seat_taken"
+        # the host token is the same one
+        r = c.post(f"/api/tables/{nid}/start", headers=auth(host))
+        assert r.status_code == 409 and r.json()["error"]["code"] == "started"
+        r = c.post(f"/api/tables/{nid}/start", headers=auth(tok[0]))
+        assert r.status_code == 403
+
+
+def test_a_rematch_of_a_table_that_is_not_over_is_refused(tmp_path: Path) -> None:
+    with client(tmp_path) as c:
+        r = c.post("/api/tables", json={"game": "hell", "rules": HELL3})
+        tid, host = r.json()["table"]["id"], r.json()["host_token"]
+        r = c.post(f"/api/tables/{tid}/rematch", headers=auth(host))
+        assert r.status_code == 409 and r.json()["error"]["code"] == "not_over"
+        assert c.post("/api/tables/nope/rematch", headers=auth(host)).status_code == 404
+
+
+# ------------------------------------------------------------------------ chat
+HOSTILE = '<img src=x onerror="alert(1)"><script>alert(2)</script>&amp;'
+
+
+def test_players_chat_as_text_and_react_and_get_the_history(tmp_path: Path) -> None:
+    with client(tmp_path, chat_history=3) as c:
+        tid, _, tok = _table(c, ["open", "heuristic", "open"], games=1)
+        with (
+            c.websocket_connect(f"/ws/tables/{tid}") as a,
+            c.websocket_connect(f"/ws/tables/{tid}") as b,
+        ):
+            hello(a, tok[0])
+            hello(b, tok[2])
+            a.send_json({"type": "chat", "text": "  " + HOSTILE + "  "})
+            for ws in (a, b):
+                m = _until(ws, lambda m: m["type"] == "chat")
+                assert (m["seat"], m["name"], m["text"], m["reaction"]) == (0, "P0", HOSTILE, None)
+                assert isinstance(m["id"], int) and m["at"] > 0
+            b.send_json({"type": "react", "id": "nice"})
+            for ws in (a, b):
+                m = _until(ws, lambda m: m["type"] == "chat")
+                assert (m["seat"], m["name"], m["text"], m["reaction"]) == (2, "P2", None, "nice")
+            a.send_json({"type": "chat", "text": "ｶﾞ"})  # NFC: half-width stays, composed
+            a.send_json({"type": "chat", "text": "e\u0301"})
+            texts = [_until(a, lambda m: m["type"] == "chat")["text"] for _ in range(2)]
+            assert texts == ["ｶﾞ", "\u00e9"]
+        with c.websocket_connect(f"/ws/tables/{tid}") as again:
+            assert hello(again, tok[0])["type"] == "snapshot"  # the answer to hello comes first
+            h = _until(again, lambda m: m["type"] == "chat_history")
+            assert [(m["text"], m["reaction"]) for m in h["messages"]] == [
+                (None, "nice"),
+                ("ｶﾞ", None),
+                ("\u00e9", None),
+            ]  # the newest 3, oldest first
+    with client(tmp_path, chat_history=3) as c, c.websocket_connect(f"/ws/tables/{tid}") as ws:
+        hello(ws, tok[2])
+        h = _until(ws, lambda m: m["type"] == "chat_history")  # stored: kept over a restart
+        assert len(h["messages"]) == 3
+
+
+@pytest.mark.parametrize(
+    ("payload", "code"),
+    [
+        ({"type": "chat", "text": ""}, "bad_message"),
+        ({"type": "chat", "text": "   "}, "bad_message"),
+        ({"type": "chat", "text": "x" * 201}, "bad_message"),
+        ({"type": "chat", "text": "line\nbreak"}, "bad_message"),
+        ({"type": "chat", "text": "bell\x07"}, "bad_message"),
+        ({"type": "chat", "text": "evil\u202etxt.exe"}, "bad_message"),
+        ({"type": "chat", "text": 42}, "bad_message"),
+        ({"type": "chat", "text": ["a"]}, "bad_message"),
+        ({"type": "chat"}, "bad_message"),
+        ({"type": "react", "id": "<b>"}, "bad_message"),
+        ({"type": "react", "id": None}, "bad_message"),
+        ({"type": "react", "id": ["nice"]}, "bad_message"),
+    ],
+)
+def test_bad_chat_is_refused_and_sent_to_nobody(
+    tmp_path: Path, payload: dict[str, Any], code: str
+) -> None:
+    with client(tmp_path) as c:
+        tid, _, tok = _table(c, ["open", "heuristic", "open"], games=1)
+        with (
+            c.websocket_connect(f"/ws/tables/{tid}") as a,
+            c.websocket_connect(f"/ws/tables/{tid}") as b,
+        ):
+            hello(a, tok[0])
+            hello(b, tok[2])
+            assert _error(a, payload)["code"] == code
+            a.send_json({"type": "chat", "text": "ok"})
+            m = _until(b, lambda m: m["type"] == "chat")  # the first chat b sees is the good one
+            assert m["text"] == "ok"
+
+
+def test_spectators_neither_read_nor_write_the_chat_unless_the_host_allowed_it(
+    tmp_path: Path,
+) -> None:
+    with client(tmp_path) as c:
+        tid, _, tok = _table(c, ["open", "heuristic", "heuristic"], games=1)
+        with (
+            c.websocket_connect(f"/ws/tables/{tid}") as player,
+            c.websocket_connect(f"/ws/tables/{tid}") as spectator,
+        ):
+            hello(player, tok[0])
+            player.send_json({"type": "chat", "text": "secret plan"})
+            _until(player, lambda m: m["type"] == "chat")
+            assert hello(spectator, None)["table"]["chat"] == {"spectators": False}
+            for payload in ({"type": "chat", "text": "hi"}, {"type": "react", "id": "nice"}):
+                assert _error(spectator, payload)["code"] == "chat_closed"
+            player.send_json({"type": "chat", "text": "more"})
+            _until(player, lambda m: m["type"] == "chat")
+            spectator.send_json({"type": "ping"})
+            seen: list[dict[str, Any]] = []
+            _until(spectator, lambda m: m["type"] == "pong", seen)
+            assert all(m["type"] not in ("chat", "chat_history") for m in seen)
+        # the spectator's later hello gets no history either
+        with c.websocket_connect(f"/ws/tables/{tid}") as spectator:
+            hello(spectator, None)
+            spectator.send_json({"type": "ping"})
+            seen = []
+            _until(spectator, lambda m: m["type"] == "pong", seen)
+            assert all(m["type"] not in ("chat", "chat_history") for m in seen)
+
+        tid2, _, tok2 = _table(
+            c, ["open", "heuristic", "heuristic"], games=1, chat={"spectators": True}
+        )
+        with (
+            c.websocket_connect(f"/ws/tables/{tid2}") as player,
+            c.websocket_connect(f"/ws/tables/{tid2}") as spectator,
+        ):
+            hello(player, tok2[0])
+            assert hello(spectator, None)["table"]["chat"] == {"spectators": True}
+            spectator.send_json({"type": "react", "id": "gg"})
+            for ws in (player, spectator):
+                m = _until(ws, lambda m: m["type"] == "chat")
+                assert (m["seat"], m["name"], m["reaction"]) == (None, None, "gg")
+
+
+@pytest.mark.parametrize(
+    "body",
+    [{"chat": True}, {"chat": {"spectators": "yes"}}, {"chat": {"all": True}}, {"hints": 1}],
+)
+def test_bad_table_features_are_refused(tmp_path: Path, body: dict[str, Any]) -> None:
+    with client(tmp_path) as c:
+        r = c.post("/api/tables", json={"game": "hell", **body})
+        assert r.status_code == 400 and r.json()["error"]["code"] == "bad_request"
+        assert c.get("/api/tables").json()["tables"] == []
+
+
+def test_a_chat_flood_is_refused_then_closed(tmp_path: Path) -> None:
+    with client(tmp_path, chat_rate=0.01, chat_burst=3) as c:
+        tid, _, tok = _table(c, ["open", "heuristic", "open"], games=1)
+        with (
+            c.websocket_connect(f"/ws/tables/{tid}") as a,
+            c.websocket_connect(f"/ws/tables/{tid}") as b,
+        ):
+            hello(a, tok[0])
+            hello(b, tok[2])
+            for i in range(40):
+                a.send_json({"type": "chat", "text": f"spam {i}"})
+            codes: list[str] = []
+            got: list[str] = []
+            closed = False
+            try:
+                for _ in range(200):
+                    m = a.receive_json()
+                    if m["type"] == "error":
+                        codes.append(m["code"])
+                    elif m["type"] == "chat":
+                        got.append(m["text"])
+            except Exception:
+                closed = True  # the server closed the flooding socket
+            assert got == ["spam 0", "spam 1", "spam 2"]
+            assert closed and set(codes) == {"rate_limited"}  # refused, then closed
+            # the other player saw only the three, and still plays
+            b.send_json({"type": "ping"})
+            seen: list[dict[str, Any]] = []
+            _until(b, lambda m: m["type"] == "pong", seen)
+            assert [m["text"] for m in seen if m["type"] == "chat"] == got
+
+
+# ------------------------------------------------------------------------ hints
+def _to_play(ws: Any, seat: int, first: dict[str, Any]) -> dict[str, Any]:
+    msg = first
+    while not (msg["type"] == "snapshot" and msg["table"]["to_play"] == seat and msg["legal"]):
+        msg = ws.receive_json()
+        assert msg["type"] != "error", msg
+    return msg
+
+
+def test_a_hint_is_the_search_bots_move_for_the_seat_to_play_once_a_turn(tmp_path: Path) -> None:
+    with client(tmp_path, hint_think=0.05) as c:
+        tid, _, tok = _table(c, ["heuristic", "open", "open"], games=1, hints=True)
+        with (
+            c.websocket_connect(f"/ws/tables/{tid}") as a,
+            c.websocket_connect(f"/ws/tables/{tid}") as b,
+            c.websocket_connect(f"/ws/tables/{tid}") as spectator,
+        ):
+            snap = _to_play(a, 1, hello(a, tok[1]))  # seat 1 opens the game
+            hello(b, tok[2])
+            hello(spectator, None)
+            assert _error(b, {"type": "hint"})["code"] == "not_your_turn"
+            assert _error(spectator, {"type": "hint"})["code"] == "unauthorized"
+            a.send_json({"type": "hint"})
+            h = _until(a, lambda m: m["type"] == "hint")
+            assert h["seat"] == 1 and h["version"] == snap["version"]
+            assert h["action"] in snap["legal"]
+            assert all(x["action"] in snap["legal"] for x in h["alternatives"])
+            values = [x["value"] for x in h["alternatives"]]
+            assert values == sorted(values, reverse=True)
+            assert _error(a, {"type": "hint"})["code"] == "hint_used"
+            # nobody else was told
+            for ws in (b, spectator):
+                ws.send_json({"type": "ping"})
+                seen: list[dict[str, Any]] = []
+                _until(ws, lambda m: m["type"] == "pong", seen)
+                assert all(m["type"] != "hint" for m in seen)
+            a.send_json({"type": "act", "action": h["action"], "version": snap["version"]})
+            _until(a, lambda m: m["type"] == "snapshot" and m["version"] > snap["version"])
+
+
+def test_hints_are_off_unless_the_host_allowed_them(tmp_path: Path) -> None:
+    with client(tmp_path, hint_think=0.05) as c:
+        tid, _, tok = _table(c, ["open", "heuristic", "heuristic"], games=1)
+        with c.websocket_connect(f"/ws/tables/{tid}") as ws:
+            snap = _to_play(ws, 0, hello(ws, tok[0]))
+            assert snap["table"]["hints"] is False
+            assert _error(ws, {"type": "hint"})["code"] == "hints_off"
+
+
+def test_hint_requests_are_rate_limited(tmp_path: Path) -> None:
+    with client(tmp_path, hint_think=0.05, hint_rate=0.01, hint_burst=2) as c:
+        tid, _, tok = _table(c, ["heuristic", "open", "heuristic"], games=1, hints=True)
+        with c.websocket_connect(f"/ws/tables/{tid}") as ws:
+            _to_play(ws, 1, hello(ws, tok[1]))
+            for _ in range(3):
+                ws.send_json({"type": "hint"})
+            answers = [
+                _until(ws, lambda m: m["type"] in ("hint", "error")) for _ in range(3)
+            ]  # the socket reads its messages in order: hint, then the refusals
+            assert [m.get("code", m["type"]) for m in answers] == [
+                "hint",
+                "hint_used",
+                "rate_limited",
+            ]
+
+
+def test_the_hint_is_built_from_the_seats_view_alone(tmp_path: Path) -> None:
+    """What the lobby hands the bot pool is the seat's view and legal actions, nothing else."""
+    with client(tmp_path, hint_think=0.05) as c:
+        tid, _, tok = _table(c, ["open", "heuristic", "heuristic"], games=1, hints=True)
+        with c.websocket_connect(f"/ws/tables/{tid}") as ws:
+            _to_play(ws, 0, hello(ws, tok[0]))
+            lobby = c.app.state.lobby  # type: ignore[attr-defined]
+            room = lobby.rooms[tid]
+            job = lobby.hint_job(room, 0)
+            assert job.view == room.match.view(0) and job.legal == room.match.legal_actions()
+            assert set(vars(job)) == {"spec", "game", "seed", "view", "legal", "limit"}
+            assert job.limit is not None and job.limit <= lobby.settings.max_bot_think + 2.0
+
+
+def _swap_hidden(record: dict[str, Any], a: int, b: int) -> dict[str, Any]:
+    """The same deal with one card swapped between seats ``a`` and ``b`` (hidden from seat 0)."""
+    hands = [list(h) for h in record["deal"]["hands"]]
+    hands[a][0], hands[b][0] = hands[b][0], hands[a][0]
+    return {**record, "deal": {**record["deal"], "hands": hands}, "actions": []}
+
+
+@pytest.mark.parametrize(("game", "rules"), [("napoleon", "classic"), ("hell", HELL3)])
+def test_a_hint_does_not_change_when_hidden_cards_change(game: str, rules: Any) -> None:
+    g1 = torampu.new_game(game, rules, seed=11)
+    rec = g1.to_record()
+    g2 = torampu.replay(_swap_hidden(rec, 1, 2))
+    assert g1.view(1) != g2.view(1)  # the deals differ …
+    assert g1.view(0) == g2.view(0)  # … but not for seat 0
+    seat = 0
+    while g1.to_play != seat:  # both play the same public moves up to seat 0's turn
+        move = g1.legal_actions()[0]
+        g1.play(move)
+        g2.play(move)
+    assert g1.view(seat) == g2.view(seat) and g1.legal_actions() == g2.legal_actions()
+    hints = [
+        compute_hint(BotJob("ismcts:iterations=300", game, 5, g.view(seat), g.legal_actions()))
+        for g in (g1, g2)
+    ]
+    assert hints[0] == hints[1]
+    assert hints[0]["action"] in g1.legal_actions()
+
+
+def test_the_pool_answers_a_hint_within_its_deadline_or_not_at_all() -> None:
+    import asyncio
+
+    from torampu.web.bots import BotPool
+
+    g = torampu.new_game("hell", HELL3, seed=3)
+    while g.to_play != 0:
+        g.play(g.legal_actions()[0])
+    pool = BotPool(0)
+    try:
+        ok = asyncio.run(
+            pool.hint(BotJob("ismcts:think=0.05", "hell", 1, g.view(0), g.legal_actions()))
+        )
+        assert ok is not None and ok["action"] in g.legal_actions()
+        bad = asyncio.run(pool.hint(BotJob("ismcts:think=0.05", "hell", 1, {}, ["x", "y"])))
+        assert bad is None
+    finally:
+        pool.close()

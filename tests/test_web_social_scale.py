@@ -1,0 +1,126 @@
+"""The pause between games, ready, chat and rematch in the scaled-out layout: two ``torampu
+serve --redis`` processes and a ``torampu worker`` on one PostgreSQL database (the processes and
+services as in ``test_web_scale.py``). A player on one process, a spectator on the other: both
+see the same pause (its deadline derived from the stored time of the game's last action), the
+player's ready (stored, and announced on the bus) lets the bots — driven by whichever process
+holds the lease — go on, the chat reaches the other process, and the rematch made on one is the
+one the other shows."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+from websockets.sync.client import connect
+
+from test_web_scale import (  # noqa: F401  (fixtures)
+    RedisServer,
+    Web,
+    _get,
+    _post,
+    _worker,
+    pg,
+    redis_server,
+)
+
+
+def _next(ws: Any, pred: Any, timeout: float = 60) -> dict[str, Any]:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        msg = json.loads(ws.recv(timeout=max(0.1, deadline - time.monotonic())))
+        assert msg["type"] != "error", msg
+        if pred(msg):
+            return dict(msg)
+    raise AssertionError("no such message in time")
+
+
+def test_between_games_chat_and_rematch_across_processes(
+    tmp_path: Path,
+    pg: str,  # noqa: F811  (the fixture)
+    redis_server: RedisServer,  # noqa: F811
+) -> None:
+    delay = ("--next-game-delay", "60")
+    webs = [Web(tmp_path, "a", pg, redis_server.url, *delay)]
+    webs.append(Web(tmp_path, "b", pg, redis_server.url, *delay))
+    worker = _worker(tmp_path, "w1", pg, redis_server.url)
+    try:
+        a, b = webs
+        a.wait()
+        b.wait()
+        status, r = _post(
+            f"{a.base}/api/tables",
+            {
+                "game": "hell",
+                "rules": {"players": 3},
+                "games": 2,
+                "seats": ["open", "heuristic", "heuristic"],
+                "chat": {"spectators": True},
+            },
+        )
+        assert status == 201, r
+        tid, host = r["table"]["id"], r["host_token"]
+        _, j = _post(f"{a.base}/api/tables/{tid}/join", {"name": "Aki", "seat": 0})
+        token = j["token"]
+        with (
+            connect(f"{a.ws}/ws/tables/{tid}", open_timeout=10) as player,
+            connect(f"{b.ws}/ws/tables/{tid}", open_timeout=10) as spectator,
+        ):
+            player.send(json.dumps({"type": "hello", "token": token}))
+            spectator.send(json.dumps({"type": "hello", "token": None}))
+            _next(player, lambda m: m["type"] == "snapshot")
+            _next(spectator, lambda m: m["type"] == "snapshot")
+            _post(f"{b.base}/api/tables/{tid}/start", {}, host)
+            acted = -1
+            while True:  # the player plays game 1
+                m = _next(player, lambda m: m["type"] == "snapshot")
+                if m["between"] is not None:
+                    break
+                if m["legal"] and m["version"] != acted:
+                    acted = m["version"]
+                    act = {"type": "act", "action": m["legal"][0], "version": m["version"]}
+                    player.send(json.dumps(act))
+            version = m["version"]
+            seen = _next(spectator, lambda m: m["type"] == "snapshot" and m["between"] is not None)
+            assert seen["between"]["game"] == 0 and seen["between"]["waiting"] == [0]
+            assert 40 < seen["between"]["seconds_left"] <= 60
+            assert abs(seen["between"]["seconds_left"] - m["between"]["seconds_left"]) < 5
+            time.sleep(1.0)  # the bots (lease holder, worker) wait
+            assert _get(f"{b.base}/api/tables/{tid}")["version"] == version
+            player.send(json.dumps({"type": "chat", "text": "<b>よろしく</b>"}))
+            msg = _next(spectator, lambda m: m["type"] == "chat")
+            assert (msg["seat"], msg["name"], msg["text"]) == (0, "Aki", "<b>よろしく</b>")
+            player.send(json.dumps({"type": "ready"}))
+            _next(
+                spectator,
+                lambda m: (
+                    m["type"] == "snapshot" and m["between"] is None and m["version"] > version
+                ),
+            )
+            while True:  # game 2, to the end of the match
+                m = _next(player, lambda m: m["type"] == "snapshot")
+                if m["table"]["status"] == "over":
+                    break
+                if m["legal"] and m["version"] != acted:
+                    acted = m["version"]
+                    act = {"type": "act", "action": m["legal"][0], "version": m["version"]}
+                    player.send(json.dumps(act))
+            status, r = _post(f"{a.base}/api/tables/{tid}/rematch", {}, token)
+            assert status == 200, r
+            new = r["table"]["id"]
+            status, r2 = _post(f"{b.base}/api/tables/{tid}/rematch", {}, host)
+            assert status == 200 and r2["table"]["id"] == new
+            moved = _next(
+                spectator, lambda m: m["type"] == "snapshot" and m["table"]["rematch"] is not None
+            )
+            assert moved["table"]["rematch"] == new
+        with connect(f"{b.ws}/ws/tables/{new}", open_timeout=10) as again:
+            again.send(json.dumps({"type": "hello", "token": token}))
+            first = _next(again, lambda m: m["type"] == "snapshot")
+            assert first["seat"] == 0 and first["table"]["status"] == "playing"
+            # the chat of the old table stays there
+            assert first["table"]["chat"] == {"spectators": True}
+    finally:
+        for p in (*webs, worker):
+            p.stop()
