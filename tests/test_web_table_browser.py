@@ -38,7 +38,8 @@ Chooser = Callable[[dict[str, Any], list[str]], str]
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    with serve(tmp_path_factory.mktemp("table-data")) as base:
+    # a real pause between games: the next game waits for the person's Ready
+    with serve(tmp_path_factory.mktemp("table-data"), next_game_delay=60) as base:
         yield base
 
 
@@ -199,6 +200,10 @@ def _play_match(
             break
         if stop and stop(seen):
             break
+        between = snap.get("between")
+        if between and snap.get("seat") not in between["ready"]:
+            _between_games(page, game, seen)
+            continue
         view, legal = snap.get("view"), snap.get("legal")
         if not turn or not view or not legal:
             page.wait_for_timeout(40)
@@ -213,6 +218,28 @@ def _play_match(
         _show_everywhere(page, f"{game}-over", turn=False)
         seen.add("over")
     return seen
+
+
+def _between_games(page: Any, game: str, seen: set[str]) -> None:
+    """The pause after a game: the result screen with its countdown and the Ready button (in
+    view at every size), then Ready; the next game starts once everyone present is ready."""
+    page.wait_for_selector("#between #ready-button")
+    if "between" not in seen:
+        seen.add("between")
+        assert page.locator("#between-scores tr[data-seat]").count() >= 2
+        assert int(page.locator("#between-countdown").inner_text()) > 0
+        for size, viewport in SIZES.items():
+            page.set_viewport_size(viewport)
+            page.wait_for_timeout(60)
+            off = _inside(page, "#ready-button")
+            assert not off, f"{game} between games at {size}: Ready not in view: {off}"
+            for code in LANGS:
+                _set_lang(page, code)
+                page.screenshot(path=str(SHOTS / f"{game}-between-{size}-{code}.png"))
+        page.set_viewport_size(SIZES["laptop"])
+        _set_lang(page, "en")
+    page.click("#ready-button")
+    page.wait_for_function("() => !window.torampu?.snapshot?.between")
 
 
 # ------------------------------------------------------------------ strategies
@@ -296,7 +323,42 @@ def test_daifugo_exchange_seven_and_ten(server: str, browser: Any) -> None:
     have given cards in the exchange, passed cards with a 7 and discarded with a 10."""
     rules = {"preset": "standard", "seven_pass": True, "ten_discard": True}
     page, _, _ = _open_table(browser, server, "daifugo", rules, 4, 8, bot="random")
-    want = {"exchange", "give", "discard", "play"}
+    want = {"exchange", "give", "discard", "play", "between"}
     seen = _play_match(page, "daifugo", _daifugo_seven_ten, budget=150, stop=lambda s: want <= s)
     assert want <= seen, seen
     assert not problems(page), problems(page)
+
+
+def test_rematch_moves_player_and_spectator_to_the_same_seats(server: str, browser: Any) -> None:
+    """After the match one click starts a new one: same game, rules, seats and bots; the person
+    keeps their seat (the same token), a spectator follows."""
+    page, table_id, _ = _open_table(browser, server, "nap", "standard", 4, 1)
+    watcher = new_page(browser, SIZES["phone"], "ja")
+    watcher.goto(f"{server}/t/{table_id}")
+    watcher.wait_for_selector("#felt [data-seat='0']")
+    _play_match(page, "nap", _first_bid_then_first, budget=90)
+    old = get(f"{server}/api/tables/{table_id}")
+    page.click("#rematch-button")
+    page.wait_for_url(lambda url: table_id not in url)
+    new_id = page.url.rstrip("/").rsplit("/", 1)[1]
+    watcher.wait_for_url(f"**/t/{new_id}")
+    page.wait_for_function("() => window.torampu?.snapshot?.view?.hand?.length > 0")
+    snap = _snapshot(page)
+    assert snap["seat"] == 0, "the person holds seat 0 of the new table"
+    new = get(f"{server}/api/tables/{new_id}")
+    assert get(f"{server}/api/tables/{table_id}")["rematch"] == new_id
+    assert (new["game"], new["rules"], new["players"], new["games"]) == (
+        old["game"],
+        old["rules"],
+        old["players"],
+        old["games"],
+    )
+    assert [(s["kind"], s["name"], s["bot"]) for s in new["seats"]] == [
+        (s["kind"], s["name"], s["bot"]) for s in old["seats"]
+    ]
+    assert new["status"] == "playing"
+    watcher.wait_for_function("() => window.torampu?.snapshot?.seat === null")
+    assert _snapshot(watcher)["view"]["hand"] is None or "hand" not in _snapshot(watcher)["view"]
+    page.screenshot(path=str(SHOTS / "rematch-laptop-en.png"))
+    assert not problems(page), problems(page)
+    assert not problems(watcher), problems(watcher)

@@ -14,14 +14,21 @@ export class ChatPanel {
     this.page = page;
     this.messages = [];
     this.list = h("ol", { class: "chat-list", id: "chat-list", "aria-live": "polite" });
-    this.input = h("input", { type: "text", id: "chat-input", maxlength: String(MAX), "aria-label": t("sc_chatSay"), placeholder: t("sc_chatSay") });
+    this.el = h("details", { class: "panel chat", id: "chat", open: !window.matchMedia?.("(max-width: 600px)").matches, hidden: true });
+    this.relabel();
+  }
+
+  /** (Re)build the panel's own words in the page's language; typed text and the list stay. */
+  relabel() {
+    const typed = this.input?.value ?? "";
+    this.input = h("input", { type: "text", id: "chat-input", maxlength: String(MAX), "aria-label": t("sc_chatSay"), placeholder: t("sc_chatSay"), value: typed });
     const form = h("form", { class: "chat-form", onsubmit: (e) => { e.preventDefault(); this.say(); } },
       this.input, h("button", { type: "submit", class: "ghost", id: "chat-send" }, t("sc_chatSend")));
     this.reactions = h("div", { class: "chat-reactions", id: "chat-reactions" },
       REACTIONS.map((id) => h("button", { type: "button", class: "ghost reaction", dataset: { reaction: id },
         onclick: () => this.page.conn.send({ type: "react", id }) }, t(`sc_r_${id}`))));
-    this.el = h("details", { class: "panel chat", id: "chat", open: !window.matchMedia?.("(max-width: 600px)").matches, hidden: true },
-      h("summary", {}, t("sc_chat")), this.list, this.reactions, form);
+    fill(this.el, [h("summary", {}, t("sc_chat")), this.list, this.reactions, form]);
+    this.renderList();
   }
 
   allowed() {

@@ -27,7 +27,7 @@ export function seatName(table, seat, short = false) {
   if (!name) return t("seat", { n: seat });
   const twins = seats.filter((s) => own(s) === name).length;
   const base = twins > 1 ? `${name} ${seat}` : name;
-  if (info.kind === "bot" && !info.name && !short) return `${base} (${botStrengthLabel(info.bot)})`;
+  if (info.kind === "bot" && !info.name && !short) return `${base} (${botStrengthLabel(info.bot, true)})`;
   return base;
 }
 

@@ -149,6 +149,7 @@ export function botName(seat) {
 }
 
 /** "CPU・強" / "Bot (strong)" for a bot spec. */
-export function botStrengthLabel(spec) {
-  return t(`botLevel_${botStrength(spec)}`);
+export function botStrengthLabel(spec, inName = false) {
+  // beside a name: "Mina (strong bot)", not "Mina (Bot (strong))"
+  return t(`${inName ? "botLevelShort" : "botLevel"}_${botStrength(spec)}`);
 }

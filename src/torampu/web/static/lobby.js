@@ -51,7 +51,7 @@ function renderTables(el, tables, games) {
 
 function seatLabel(s, i) {
   if (s.kind === "open") return t("openShort");
-  if (s.kind === "bot" && !s.name) return `${botName(s.seat ?? i)} (${botStrengthLabel(s.bot)})`;
+  if (s.kind === "bot" && !s.name) return `${botName(s.seat ?? i)} (${botStrengthLabel(s.bot, true)})`;
   return s.name || s.bot;
 }
 

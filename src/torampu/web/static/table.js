@@ -169,6 +169,15 @@ class TablePage {
 
   // ---------------------------------------------------------------- rendering
 
+  /** The language changed: everything drawn again, the social parts' own words too. */
+  rerender() {
+    this.social.chat.relabel();
+    this.render();
+    this.social.between.render();
+    this.social.hint.render();
+    if (this.snap) this.social.timer.onSnapshot(this.snap, this.el.playMain);
+  }
+
   render() {
     if (!this.table) return;
     this.showConn();
