@@ -71,12 +71,22 @@ an option says how (each off by default):
   exchange) leads every game with any play.
 * ``lead_pass``: the leader of a round may pass; a first leader who passes loses the duty to
   include the ``first_lead`` card.
-* ``flush_when: one_left``: after every turn, when at most one player still in the game has not
+* ``flush_when: everyone``: the table is flushed only when every player still in has passed
+  since the last flush (UECda's manual, ``man/rule.html`` §4.2.4: 「全員がパスを宣言するまで、場は
+  流れない」; tndhms 0.29 counts passes against "players still in"). When all the others have
+  passed, play comes back to the player of the table's play, who may play again on their own
+  cards or pass; that pass flushes and they lead. Once that player has gone out (their cards
+  stay), the round ends when all the others have passed, and the next player still in after
+  them leads. A leader who passes on an empty table is passed like anyone: when everyone has,
+  the table's leader leads again.
+* ``flush_when: one_left`` (preset ``uecda-tndhms``): the rule of the changed tndhms in
+  s1300097/reserch, whose ``daihu.c`` compares the passes with ``4 - now_number_of_goal``
+  instead of ``5 - …``: after every turn, when at most one player still in the game has not
   passed since the last flush, the table is flushed and the last player to play (or to lead,
-  if nobody played) leads, or the next player still in after them. So once the player who made
-  the table's play has gone out, the round ends when all but one of the others have passed
-  (tndhms counts passes against "players still in − 1"), and that one does not get a turn.
-  Play coming back to the last player still flushes, as under ``all_passed``.
+  if nobody played) leads, or the next player still in after them. So play never comes back to
+  the table's player, and once that player has gone out the round ends when all but one of the
+  others have passed (that one does not get a turn). ``torampu uecda client`` recognises
+  which of the two a server plays (:mod:`torampu.uecda.client`).
 * ``stalemate_passes: 20``: passes in a row (a refused play counts as a pass at the server),
   across flushes and reset by any play; the 20th ends the game and the players still in get the
   remaining places in an order drawn from the game's seed (tndhms draws them at random).
@@ -320,9 +330,11 @@ OPTIONS: Final = [
     Option(
         "flush_when",
         "choice",
-        ("all_passed", "one_left"),
+        ("all_passed", "one_left", "everyone"),
         "when the table is flushed: all_passed = play comes back to the last player (004); "
-        "one_left = at most one player still in has not passed since the flush (UECda)",
+        "everyone = every player still in has passed, the table's player too, who gets the "
+        "turn back and may play on (UECda's rule, manual §4.2.4); one_left = at most one "
+        "player still in has not passed (the changed tndhms of s1300097/reserch)",
         source="UECda",
     ),
     Option(
@@ -396,6 +408,28 @@ _YAITA_ON = [
 ]
 
 
+_UECDA: Final[dict[str, Any]] = {
+    "players": 5,
+    "later_lead": "first_lead",
+    "first_lead_include": False,
+    "pass_rejoin": False,
+    "lead_pass": True,
+    "finish_stays": True,
+    "stair_revolution": True,
+    "lock": True,
+    "lock_plays": "2",
+    "joker_unlocks": True,
+    "joker_suit": "lowest",
+    "run_effects": "any",
+    "flush_when": "everyone",
+    "stalemate_passes": 20,
+    "deal_from": "seats",
+    "seat_change": 5,
+    "rank_reset": 100,
+}
+"""The ``uecda`` preset: UECda's rules (see the module docstring)."""
+
+
 def _check(r: Rules) -> None:
     if r["stair_revolution"] and not r["stairs"]:
         raise RulesError("option 'stair_revolution' needs 'stairs' (runs) on")
@@ -414,25 +448,8 @@ SPEC: Final = RuleSpec(
             "forbidden_finish": ["2", "JK", "KH", "8JK"],
             **dict.fromkeys(_YAITA_ON, True),
         },
-        "uecda": {
-            "players": 5,
-            "later_lead": "first_lead",
-            "first_lead_include": False,
-            "pass_rejoin": False,
-            "lead_pass": True,
-            "finish_stays": True,
-            "stair_revolution": True,
-            "lock": True,
-            "lock_plays": "2",
-            "joker_unlocks": True,
-            "joker_suit": "lowest",
-            "run_effects": "any",
-            "flush_when": "one_left",
-            "stalemate_passes": 20,
-            "deal_from": "seats",
-            "seat_change": 5,
-            "rank_reset": 100,
-        },
+        "uecda": _UECDA,
+        "uecda-tndhms": {**_UECDA, "flush_when": "one_left"},
     },
     "standard",
     check=_check,
@@ -441,6 +458,8 @@ SPEC: Final = RuleSpec(
         "yaita": "004's house rules (ヤイタ式): 3 jokers, 4D leads, every house rule on",
         "uecda": "the UECda computer Daihinmin rules (tndhms): 5 players, 1 joker, ♦3 leads "
         "every game, exchange, revolution, 8-cut, lock, runs; seats and titles as its server",
+        "uecda-tndhms": "uecda as the changed tndhms of s1300097/reserch plays it: the table is "
+        "flushed once all but one of the players still in have passed (flush_when: one_left)",
     },
 )
 
@@ -1273,12 +1292,16 @@ class Daifugo(Game):
             self._end(self.finished + rest + fallen + self.fouls)
             return
         c = self._next_eligible(s)
-        if (
-            c < 0
-            or c == self.table_by
-            or (r["pass_rejoin"] and self.passed >> c & 1)
-            or (r["flush_when"] == "one_left" and self._one_left())
-        ):
+        if r["flush_when"] == "everyone":
+            flush = c < 0 or not self.active & ~self.passed
+        else:
+            flush = (
+                c < 0
+                or c == self.table_by
+                or bool(r["pass_rejoin"] and self.passed >> c & 1)
+                or (r["flush_when"] == "one_left" and self._one_left())
+            )
+        if flush:
             self._flush_round(events)
         else:
             self.turn = c
@@ -1357,6 +1380,9 @@ class Daifugo(Game):
             events.append(why("five_skip", k=skip))
             after = after[skip:]
         if not after:
+            if self.rules["flush_when"] == "everyone" and self.active >> self.table_by & 1:
+                self.turn = self.table_by  # back to the table's player, who may play on
+                return
             self._flush_round(events)
             return
         self.turn = after[0]
