@@ -45,10 +45,20 @@ Rulings beyond ``rules.md`` (the source is silent or ambiguous)
   with the 7/10 play itself is judged like any finishing play (a joker in it is the ``JK`` foul).
   004 ★23 also lists a 砂嵐 made with a joker: it is read, like the rest of the list, as a way of
   going out (the ``JK`` foul), not as a foul when played earlier.
-* Runs never overlap the table's run (004 ★17: on ♥3-4-5, ♠5-6-7 is refused and ♦6-7-8
-  allowed), in a revolution too, where a run must lie wholly below the table's. 004 ★18's
-  example of a stair 革命返し (♦5-9 on ♠6-T) overlaps and contradicts ★17, so it is refused; a
-  stair 革命返し needs a run below the first (♦3-7 on ♠8-Q).
+* Runs (``stair_overlap``, off by default): 004 ★17 says a run may not repeat a rank of the
+  table's run (on ♥3-4-5, ♠5-6-7 is refused and ♦6-7-8 allowed), so by default a run must lie
+  wholly above the table's, in a revolution wholly below; a stair 革命返し then needs a run below
+  the first (♦3-7 on ♠8-Q), and a ♠6-T revolution can only be answered from ♦3-7 down. 004 ★18's
+  own example of a stair 革命返し answers ♠6-T with ♦5-9, which overlaps: with
+  ``stair_overlap`` on, a run beats a run of its length that starts higher (in a revolution:
+  lower), overlapping or not, so ★18's example is legal (and so is ★17's ♠5-7 on ♥3-5). Under
+  激縛 the next run still starts just beyond the last.
+* シケ (``shike``, off by default): 004 ②: 「参加人数が少ない場合は1人分多く配って、余った山は
+  流しておきます」. With it on, the cards go round one hand more than there are players, that
+  hand dealt last (so the extra cards go to players first), and it is set aside unseen for the
+  game: its cards are in nobody's hand and never shown; if it holds the ``first_lead`` card,
+  the player after the dealer leads game 1 freely. 004 leaves "few players" to the table: the
+  option applies at any table size.
 * 都落ち: the dropped 大富豪's hand is put face up on the discard pile.
 * 大革命 flips the previous titles in full (the middle 平民 stay).
 * The poor give their best cards by rank (jokers first); between equal ranks ♠ ♥ ♦ ♣.
@@ -259,6 +269,23 @@ OPTIONS: Final = [
     ),
     Option("stairs", "bool", _BOOL_OFF, "runs of 3+ in one suit (階段)", source="004"),
     Option("stair_revolution", "bool", _BOOL_ON, "a run of 5+ causes a revolution", source="004"),
+    Option(
+        "stair_overlap",
+        "bool",
+        _BOOL_ON,
+        "a run may overlap the table's run: it beats one of its length that starts lower (in a "
+        "revolution: higher), as 004 ★18's ♦5-9 answering ♠6-T; off: ★17, it must lie wholly "
+        "above (below)",
+        source="004",
+    ),
+    Option(
+        "shike",
+        "bool",
+        _BOOL_ON,
+        "シケ: deal one hand more than there are players and set it aside unseen (004: when "
+        "few play)",
+        source="004",
+    ),
     Option(
         "lock",
         "bool",
@@ -669,6 +696,8 @@ class Daifugo(Game):
             self.hands, self.jok = self._check_deal(deal)
         self.initial = (tuple(self.hands), tuple(self.jok))
         self.set_aside = REAL & ~sum(self.hands)
+        """Cards dealt to nobody (シケ, or left out of a fixed deal): unseen all game."""
+        self.set_aside_jokers = self.njokers - sum(self.jok)
         self.known = list(self.hands)
         """Cards each seat has legitimately seen in some hand (its own, given, received)."""
         self.public = 0
@@ -722,10 +751,15 @@ class Daifugo(Game):
             order = [seating[(rich + i) % n] for i in range(n)]
         else:
             order = sorted(range(n), key=lambda s: self.titles[s])  # type: ignore[index]
+        if self.rules["shike"]:  # シケ: one hand more, dealt last, set aside unseen
+            order.append(-1)
         hands = [0] * n
         jok = [0] * n
+        k = len(order)
         for i, c in enumerate(cards):
-            s = order[i % n]
+            s = order[i % k]
+            if s < 0:
+                continue
             if c == 52:
                 jok[s] += 1
             else:
@@ -928,9 +962,11 @@ class Daifugo(Game):
                 )
             return "beat" if ok else None
         if i.kind == RUN:
-            if (i.high < t.rank) if rev else (i.rank > t.high):
-                return "beat"
-            return None
+            if r["stair_overlap"]:  # ★18: by where the runs start, overlapping or not
+                ok = i.rank < t.rank if rev else i.rank > t.rank
+            else:  # ★17: no rank of the table's run again
+                ok = i.high < t.rank if rev else i.rank > t.high
+            return "beat" if ok else None
         if i.rank == JOKER_RANK:
             return "beat" if t.rank != JOKER_RANK else None
         if t.rank == JOKER_RANK:
@@ -1578,7 +1614,7 @@ class Daifugo(Game):
         """(real cards, jokers) in hands, on the table, flushed, discarded and set aside: the
         whole deck, whatever happened (a check for tests)."""
         real = self.set_aside | self.round_real | self.pile_real | self.trash_real
-        jokers = self.round_jokers + self.pile_jokers + self.trash_jokers
+        jokers = self.round_jokers + self.pile_jokers + self.trash_jokers + self.set_aside_jokers
         for h, j in zip(self.hands, self.jok, strict=True):
             real |= h
             jokers += j
