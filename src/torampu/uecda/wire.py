@@ -4,7 +4,9 @@
 exactly the bytes it needs; a peer that closes the connection, resets it, or stays silent raises
 :class:`~torampu.uecda.codec.UecdaConnectionError` naming the peer and what was awaited. Each
 table is written with one ``sendall`` (the default client reads a table with one ``read`` of
-480 bytes). ``tap``, if given, sees every byte in both directions (for captures and tests).
+480 bytes); a server may queue several messages and send them with one ``sendall``
+(:meth:`Wire.flush`), which a reader of exact sizes cannot tell apart. ``tap``, if given, sees
+every byte in both directions (for captures and tests).
 """
 
 from __future__ import annotations
@@ -38,6 +40,8 @@ class Wire:
         self.peer = peer
         self.timeout = timeout
         self.tap = tap
+        self.pending = bytearray()
+        """Bytes queued by :meth:`queue`, sent by :meth:`flush` (or the next send)."""
         sock.settimeout(timeout)
         with contextlib.suppress(OSError):  # not every socket is TCP
             sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
@@ -68,7 +72,27 @@ class Wire:
             self.tap("in", data)
         return data
 
+    def queue(self, data: bytes) -> None:
+        """Add ``data`` to what the next :meth:`flush` sends (one ``sendall`` for many
+        messages: the server queues what it sends between two reads)."""
+        self.pending += data
+
+    def queue_table(self, t: Table) -> None:
+        self.queue(encode_table(t))
+
+    def queue_int(self, v: int) -> None:
+        self.queue(encode_int(v))
+
+    def flush(self, what: str = "the queued messages") -> None:
+        if self.pending:
+            data = bytes(self.pending)
+            self.pending.clear()
+            self.send(data, what)
+
     def send(self, data: bytes, what: str) -> None:
+        if self.pending:  # in order: what was queued goes first
+            data = bytes(self.pending) + data
+            self.pending.clear()
         try:
             self.sock.sendall(data)
         except TimeoutError:
