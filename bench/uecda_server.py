@@ -60,6 +60,21 @@ def free_port() -> int:
         return port
 
 
+def listening(port: int) -> bool:
+    """Whether a socket listens on ``port`` (read from /proc: a probe connection would be taken
+    for a client)."""
+    for name in ("/proc/net/tcp", "/proc/net/tcp6"):
+        try:
+            lines = Path(name).read_text().splitlines()[1:]
+        except OSError:
+            continue
+        for line in lines:
+            f = line.split()
+            if f[3] == "0A" and int(f[1].rsplit(":", 1)[1], 16) == port:
+                return True
+    return False
+
+
 def run(server: list[str], port: int, client: str, cwd: str) -> float:
     """Seconds from the server's start to its exit, five clients playing."""
     env = {**os.environ, "PYTHONPATH": str(SRC)}
@@ -69,7 +84,11 @@ def run(server: list[str], port: int, client: str, cwd: str) -> float:
     )
     clients: list[subprocess.Popen[bytes]] = []
     try:
-        time.sleep(1.0)  # a probe connection would count as a client: give it time to listen
+        end = time.monotonic() + 60
+        while not listening(port):
+            if srv.poll() is not None or time.monotonic() > end:
+                raise RuntimeError(f"{server[0]} does not listen on port {port}")
+            time.sleep(0.02)
         for k in range(5):
             clients.append(
                 subprocess.Popen(
