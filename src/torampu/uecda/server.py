@@ -58,6 +58,7 @@ from torampu.uecda.codec import (
     UnrepresentablePlay,
     cell_card,
     empty_table,
+    encode_table,
     hand_table,
     read_profile,
     table_play,
@@ -249,8 +250,13 @@ class UecdaServer:
 
     def _send_all(self, tables: Sequence[Table], what: str) -> None:
         """Queue a table for each client (sent by :meth:`_flush`, before the next read)."""
+        last: Table | None = None
+        data = b""
         for w, t in zip(self.wires, tables, strict=True):
-            w.queue_table(t)
+            if t is not last:  # the table of cards is one table for all: encoded once
+                data = encode_table(t)
+                last = t
+            w.queue(data)
 
     def _flush(self) -> None:
         """Send every client what was queued for it: before each read, and at the end (one
