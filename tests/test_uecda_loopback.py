@@ -371,3 +371,25 @@ def test_the_server_checks_its_rules_before_any_client_connects() -> None:
         UecdaServer(ServerConfig(port=0, rules={"seat_change": 7}))
     with pytest.raises(RulesError, match="5 players and 1 joker"):
         UecdaServer(ServerConfig(port=0, rules={"players": 4}))
+
+
+def test_a_silent_peer_times_out_and_queued_messages_go_in_order() -> None:
+    """A read waits at most the wire's timeout (the kernel's, on a blocking socket) and names
+    what it waited for; queued tables and ints go out in order, before a later send."""
+    a, b = socket.socketpair()
+    w, peer = Wire(a, "the peer", 0.2), Wire(b, "us", 5.0)
+    try:
+        with pytest.raises(UecdaConnectionError, match=r"sent nothing for 0\.2 s.*a table"):
+            w.recv_table("a table")
+        t = empty_table()
+        t[5][0] = 1
+        w.queue_table(t)
+        w.queue_int(7)
+        w.send_int(9, "an int")  # sends what was queued first
+        assert peer.recv_table("t") == t and peer.recv_int("7") == 7 and peer.recv_int("9") == 9
+        w.queue_int(3)
+        w.flush()
+        assert peer.recv_int("3") == 3 and not w.pending
+    finally:
+        w.close()
+        peer.close()

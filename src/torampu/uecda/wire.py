@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import socket
+import struct
 from collections.abc import Callable
 
 from torampu.uecda.codec import (
@@ -43,6 +44,17 @@ class Wire:
         self.pending = bytearray()
         """Bytes queued by :meth:`queue`, sent by :meth:`flush` (or the next send)."""
         sock.settimeout(timeout)
+        if timeout is not None and hasattr(socket, "SO_RCVTIMEO"):
+            # a blocking socket with the kernel's timeouts: one system call per send or read
+            # (Python's own timeout polls before each), the same errors after ``timeout``
+            whole = int(timeout)
+            tv = struct.pack("ll", whole, int((timeout - whole) * 1e6))
+            try:
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVTIMEO, tv)
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDTIMEO, tv)
+                sock.settimeout(None)
+            except OSError:
+                sock.settimeout(timeout)
         with contextlib.suppress(OSError):  # not every socket is TCP
             sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
 
@@ -52,7 +64,7 @@ class Wire:
         while len(buf) < n:
             try:
                 chunk = self.sock.recv(n - len(buf))
-            except TimeoutError:
+            except (TimeoutError, BlockingIOError):
                 raise UecdaConnectionError(
                     f"{self.peer} sent nothing for {self.timeout:g} s while we waited for {what} "
                     f"({len(buf)} of {n} bytes)"
@@ -95,7 +107,7 @@ class Wire:
             self.pending.clear()
         try:
             self.sock.sendall(data)
-        except TimeoutError:
+        except (TimeoutError, BlockingIOError):
             raise UecdaConnectionError(
                 f"{self.peer} took no data for {self.timeout:g} s when we sent {what}"
             ) from None
