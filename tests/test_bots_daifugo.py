@@ -323,3 +323,50 @@ def test_beats_random_by_a_clear_margin(preset: str) -> None:
     # game more than the random seats (≈ 4.4 and 4.5 against ≈ 2.6 of 5..1), standard error 0.08
     assert mean > 2 * se
     assert mean > 1.0
+
+
+# ------------------------------------------------------------------------------- no stalling
+def _leader_positions(count: int) -> list[Daifugo]:
+    """``uecda`` positions where a round's leader (``lead_pass``: pass is legal) has plays,
+    two players left in some of them, reached by random play."""
+    out: list[Daifugo] = []
+    rng = random.Random(21)
+    seed = 0
+    while len(out) < count:
+        seed += 1
+        g = torampu.new_game("daifugo", rules="uecda", seed=seed)
+        assert isinstance(g, Daifugo)
+        while not g.is_over and len(out) < count:
+            legal = g.legal_actions()
+            if g.phase == "play" and g.table_info is None and len(legal) > 1:
+                assert legal[0] == "pass"
+                if g.active.bit_count() == 2 or rng.random() < 0.2:
+                    out.append(g.clone())
+            g.play(rng.choice(legal))
+    return out
+
+
+@pytest.mark.parametrize("kind", ["heuristic", "ismcts"])
+def test_a_leader_never_passes_while_it_can_play(kind: str) -> None:
+    """Under ``lead_pass`` a leader's pass only leads towards the 20-pass stalemate (random
+    places): the bots never choose it while they have a legal play."""
+    options = {"iterations": 60} if kind == "ismcts" else {}
+    for k, g in enumerate(_leader_positions(12)):
+        seat = g.to_play
+        assert seat is not None
+        bot = make_bot(kind, seed=k, game="daifugo", **options)
+        assert bot.choose(g.view(seat), g.legal_actions()) != "pass"
+
+
+def test_search_candidates_drop_a_leader_pass() -> None:
+    from torampu.daifugo_plays import PASS
+    from torampu.search.rollouts import daifugo_candidates
+
+    g = _leader_positions(1)[0]
+    legal = g.legal_moves()
+    assert PASS in legal and PASS not in daifugo_candidates(g, legal)
+    assert set(daifugo_candidates(g, legal)) == set(legal) - {PASS}
+    # on a table, passing stays a candidate
+    g.play(g.legal_actions()[1])
+    if not g.is_over and g.table_info is not None:
+        assert PASS in daifugo_candidates(g, g.legal_moves())

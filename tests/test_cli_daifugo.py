@@ -359,3 +359,34 @@ def test_menu_with_three_jokers_lists_the_simple_plays_first() -> None:
 
 def test_hand_in_playing_order() -> None:
     assert plain(show_dhand(["3C", "3H", "TD", "2S", "JK"])) == "♣3 ♥3 ♦10 ♠2 JK"
+
+
+@pytest.mark.parametrize("games", [3, 40])
+def test_replay_of_a_long_match_summarises_the_standings(games: int, tmp_path: Path) -> None:
+    """A few games: one column per game. A long match (a UECda run of 1,000 games): per seat
+    the games, how often it finished in each place, points per game and the total."""
+    from torampu.bots import play_game
+    from torampu.cli.daifugo import GAME_COLUMNS
+
+    m = torampu.new_match("daifugo", rules="uecda", games=games, seed=8)
+    play_game(m, [make_bot("heuristic", seed=s, game="daifugo") for s in range(5)])
+    path = tmp_path / "match.json"
+    path.write_text(json.dumps(m.to_record()), encoding="utf-8")
+    res = runner.invoke(app, ["replay", str(path)], terminal_width=200)
+    assert res.exit_code == 0, res.output[-2000:]
+    st = m.standings()
+    if games <= GAME_COLUMNS:
+        assert "places per seat" not in res.output
+        assert f"│ {games} " in res.output or f" {games} │" in res.output
+        return
+    assert f"places per seat over {games} games" in res.output
+    tail = res.output[res.output.rindex("places per seat") :]
+    for s in range(5):
+        places = [d["ranking"].index(s) for d in st["games_detail"]]
+        counts = " ".join(f"{places.count(k)}" for k in range(5))
+        row = next(line for line in tail.splitlines() if line.startswith(f"│ {s}"))
+        cells = [c.strip() for c in row.strip("│").split("│")]
+        assert len(cells) == 10  # seat, title, games, five places, points/game, total
+        assert cells[2] == str(games)
+        assert " ".join(cells[3:8]) == counts
+        assert cells[8] == f"{st['totals'][s] / games:.2f}"

@@ -19,6 +19,7 @@ import pytest
 
 import torampu
 from torampu import IllegalAction, RulesError
+from torampu.cards import card_str, cards_of
 from torampu.testing import check_no_leak
 
 PLAIN: dict[str, Any] = {
@@ -52,6 +53,8 @@ OPTION_TABLE: dict[str, tuple[Any, list[Any]]] = {
     "coup": (False, [False, True]),
     "stairs": (True, [True, False]),
     "stair_revolution": (False, [False, True]),
+    "stair_overlap": (False, [False, True]),
+    "shike": (False, [False, True]),
     "lock": (False, [False, True]),
     "strict_lock": (False, [False, True]),
     "reverse_lock": (False, [False, True]),
@@ -198,9 +201,11 @@ def test_presets_standard_and_yaita() -> None:
     ya = resolved("yaita")
     assert ya["jokers"] == 3 and ya["first_lead"] == "4D"
     assert sorted(ya["forbidden_finish"]) == sorted(["2", "JK", "KH", "8JK"])
+    # every house rule on, except シケ (004: only "when few play") and stair_overlap (★18's
+    # reading of ★17, which yaita keeps as ★17 says)
     for name, (_, values) in OPTION_TABLE.items():
         if values == [False, True]:
-            assert ya[name] is True, name
+            assert ya[name] is (name not in ("shike", "stair_overlap")), name
     # 004 ★24: 一度パスをしても次に自分の番に回ってきたときに出すことができます /
     # あがった時に出されたカードは流しません
     assert ya["pass_rejoin"] is True and ya["finish_stays"] is True
@@ -911,7 +916,8 @@ def test_ten_discard(on: bool) -> None:
         assert g.view(seat)["discarded"] == ["4C"]  # face up
     assert last(g)["action"] == "discard 4C"
     real, jk = g.cards_accounted()  # type: ignore[attr-defined]
-    assert real == (1 << 52) - 1 and jk == 0  # the discard is still part of the deck
+    assert real == (1 << 52) - 1 and jk == 1  # the discard is still part of the deck (and
+    # the joker this fixed deal left out is set aside)
 
 
 def test_ten_discard_going_out_by_discarding_is_not_a_foul() -> None:
@@ -1159,6 +1165,68 @@ def test_stair_revolution_a_run_of_five(on: bool) -> None:
         assert "階段革命" in last(g)["why"][0]["ja"]
     run(g, "pass", "4C")
     assert plays(g) == (["3H"] if on else ["2H"])
+
+
+@pytest.mark.parametrize("on", [False, True])
+def test_stair_overlap_the_source_example_of_a_stair_counter_revolution(on: bool) -> None:
+    """004 ★18: 例:スペードの6.7.8.9.10で連番革命を起こしたら、ダイヤの9.8.7.6.5で革命返しを
+    起こすことができます — which overlaps the ranks as ★17 forbids (数字を重複させて出すことは
+    できません). ``stair_overlap`` off (★17): refused, so a ♠6-T revolution has no answer from
+    ♦5-9; on (★18): legal, and it is the 革命返し."""
+    g = new(
+        ["6S 7S 8S 9S TS 4H", "5D 6D 7D 8D 9D 3C"],
+        stairs=True,
+        stair_revolution=True,
+        stair_overlap=on,
+    )
+    run(g, "6S 7S 8S 9S TS")
+    assert g.view(None)["revolution"] is True
+    if not on:
+        assert g.legal_actions() == ["pass"]
+        illegal(g, "play 5D 6D 7D 8D 9D", "it must beat 6S 7S 8S 9S TS")
+        return
+    assert g.legal_actions() == ["pass", "play 5D 6D 7D 8D 9D"]
+    run(g, "5D 6D 7D 8D 9D")
+    assert g.view(None)["revolution"] is False and "stair_revolution" in codes(g)
+
+
+@pytest.mark.parametrize("on", [False, True])
+def test_stair_overlap_compares_where_runs_start(on: bool) -> None:
+    """With ``stair_overlap`` a run beats one of its length that starts higher (★17's own
+    example, ♠5-7 on ♥3-5, becomes legal); one that starts lower or at the same rank never."""
+    g = new(["3H 4H 5H 9C", "5S 6S 7S 6D 7D 8D 3C 4C 5C"], stairs=True, stair_overlap=on)
+    run(g, "3H 4H 5H")
+    expect = ["pass", "play 5S 6S 7S", "play 6D 7D 8D"] if on else ["pass", "play 6D 7D 8D"]
+    assert g.legal_actions() == expect
+    illegal(g, "play 3C 4C 5C", "it must beat 3H 4H 5H")
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_shike_deals_one_hand_more_and_sets_it_aside_unseen(players: int) -> None:
+    """004 ②: 参加人数が少ない場合は1人分多く配って、余った山は流しておきます。この山を
+    「シケ」といいます. With ``shike`` the deck goes round players + 1 hands; the last is set
+    aside: in nobody's hand, shown to nobody, still part of the deck."""
+    total = 53
+    for seed in range(4):
+        g = torampu.new_game(
+            "daifugo", rules={"preset": "standard", "shike": True}, players=players, seed=seed
+        )
+        sizes = g.view(None)["hand_sizes"]
+        k = players + 1
+        shike = total // k  # the set-aside hand is dealt last: never one of the longer ones
+        assert sum(sizes) == total - shike
+        assert max(sizes) - min(sizes) <= 1 and min(sizes) >= shike
+        real, jk = g.cards_accounted()  # type: ignore[attr-defined]
+        assert real == (1 << 52) - 1 and jk == 1
+        aside = g.set_aside  # type: ignore[attr-defined]
+        assert aside.bit_count() + g.set_aside_jokers == shike  # type: ignore[attr-defined]
+        views = [g.view(s) for s in [None, *range(players)]]
+        shown = json.dumps([{k: v for k, v in w.items() if k != "rules"} for w in views])
+
+        assert not any(f'"{card_str(c)}"' in shown for c in cards_of(aside))
+        check_no_leak(g)
+        off = torampu.new_game("daifugo", rules="standard", players=players, seed=seed)
+        assert sum(off.view(None)["hand_sizes"]) == total
 
 
 def test_stair_revolution_four_cards_no_revolution() -> None:

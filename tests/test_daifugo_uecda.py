@@ -27,7 +27,7 @@ from torampu.uecda.tndhms import TndhmsGame
 UECDA_OPTIONS: dict[str, tuple[Any, list[Any]]] = {
     "first_lead_include": (True, [True, False]),
     "lead_pass": (False, [False, True]),
-    "flush_when": ("all_passed", ["all_passed", "one_left"]),
+    "flush_when": ("all_passed", ["all_passed", "one_left", "everyone"]),
     "stalemate_passes": (0, [0, 20, 10, 30, 50, 100]),
     "lock_plays": ("004", ["004", "2"]),
     "joker_unlocks": (False, [False, True]),
@@ -108,9 +108,12 @@ def test_the_uecda_preset() -> None:
         "first_lead",
         False,
     )
-    assert (r["flush_when"], r["stalemate_passes"], r["lock_plays"]) == ("one_left", 20, "2")
+    assert (r["flush_when"], r["stalemate_passes"], r["lock_plays"]) == ("everyone", 20, "2")
     assert (r["joker_suit"], r["run_effects"], r["deal_from"]) == ("lowest", "any", "seats")
     assert (r["seat_change"], r["rank_reset"]) == (5, 100)
+    # the changed tndhms's rule keeps a preset of its own, otherwise the same
+    t = torampu.new_game("daifugo", rules="uecda-tndhms", seed=1).to_record()["rules"]
+    assert t == {**r, "flush_when": "one_left"}
 
 
 def test_first_lead_include() -> None:
@@ -126,7 +129,10 @@ def test_lead_pass() -> None:
     assert g.legal_actions()[0] == "pass"
     run(g, "pass")  # the leader passes; seat 1 may lead anything
     assert g.to_play == 1 and g.view(None)["table"] is None and "4S" in plays(g)
-    run(g, "pass", "pass", "pass")  # four of five passed: flushed, the round's leader again
+    run(g, "pass", "pass", "pass")  # four of five passed: seat 4 may still lead
+    assert g.to_play == 4 and g.view(None)["table"] is None
+    g = new(HANDS, flush_when="one_left")
+    run(g, "pass", "pass", "pass", "pass")  # one_left: four of five passed: flushed
     assert g.to_play == 0 and g.view(None)["passed"] == [] and codes(g) == ["flush"]
     g = new(HANDS, lead_pass=False)
     assert "pass" not in g.legal_actions()
@@ -137,11 +143,41 @@ def test_lead_pass() -> None:
     assert "4S" in plays(g)
 
 
+def test_flush_when_everyone() -> None:
+    """UECda's rule: when all the others have passed, play comes back to the table's player,
+    who may play on their own cards; their pass flushes, and they lead."""
+    g = new(HANDS)
+    run(g, "3D", "pass", "pass", "pass", "pass")
+    assert g.to_play == 0 and g.view(None)["table"]["cards"] == ["3D"]
+    assert plays(g) == ["9S", "KH"]  # on their own 3D
+    run(g, "9S")
+    assert g.to_play == 0 and g.view(None)["table"]["cards"] == ["9S"]  # the others passed
+    run(g, "pass")
+    assert g.view(None)["table"] is None and g.to_play == 0 and codes(g) == ["flush"]
+    # once the table's player is out, all the others pass and the next one in leads
+    hands = ["3D", "4S 5H 8C QD", "4H 6H 7C JD", "5S 6S 7D TD", "4C 5C 9H JK"]
+    g = new(hands)
+    run(g, "3D", "pass", "pass", "pass")
+    assert g.to_play == 4 and g.view(None)["table"]["cards"] == ["3D"]
+    run(g, "pass")
+    assert g.view(None)["table"] is None and g.to_play == 1 and codes(g) == ["flush"]
+    # a leader who passes on an empty table: when everyone has, the same leader leads again
+    g = new(HANDS)
+    run(g, "pass", "pass", "pass", "pass")
+    assert g.to_play == 4 and g.view(None)["table"] is None
+    run(g, "pass")
+    assert g.to_play == 0 and codes(g) == ["flush"] and g.view(None)["passed"] == []
+    # 004's all_passed flushes as soon as play comes back to the table's player
+    g = new(HANDS, flush_when="all_passed")
+    run(g, "3D", "pass", "pass", "pass", "pass")
+    assert g.to_play == 0 and g.view(None)["table"] is None
+
+
 def test_flush_when_one_left() -> None:
     """Once the table's player has gone out, the round ends when all but one of the others
     have passed: that one does not get a turn (tndhms: passes ≥ players still in − 1)."""
     hands = ["3D", "4S 5H 8C QD", "4H 6H 7C JD", "5S 6S 7D TD", "4C 5C 9H JK"]
-    g = new(hands)
+    g = new(hands, flush_when="one_left")
     run(g, "3D")  # seat 0 goes out; its 3D stays on the table
     assert codes(g) == ["out", "finish_stays"] and g.to_play == 1
     run(g, "pass", "pass", "pass")
@@ -157,7 +193,7 @@ def test_flush_when_one_left_right_after_going_out() -> None:
     """When all but one of the others have passed already, going out flushes at once: the last
     one never answers the finishing play, and the next player still in leads."""
     hands = ["3D 9D", "5S 8C", "6H 7C", "7D TD", "4C 5C"]
-    g = new(hands)
+    g = new(hands, flush_when="one_left")
     run(g, "3D", "pass", "pass", "pass", "4C", "9D")
     assert codes(g) == ["out", "finish_stays", "flush"]
     assert g.view(None)["table"] is None and g.to_play == 1
@@ -184,7 +220,7 @@ def test_stalemate_passes() -> None:
     assert not g.is_over
     # a play resets the count
     g = new(HANDS)
-    for _ in range(15):
+    for _ in range(13):  # two rounds of five passes, then three
         run(g, "pass")
     assert g.to_play == 3 and g.view(None)["table"] is None
     run(g, "5S")
@@ -313,15 +349,20 @@ def _policy(rng: random.Random, legal: list[str], style: int) -> str:
     return rng.choice([a for a in plays_ if len(a.split()) == most])
 
 
-def cross_check(seed: int, style: int) -> dict[str, int]:
-    """Play one game on torampu and on tndhms's port side by side; returns event counts."""
+def cross_check(seed: int, style: int, preset: str = "uecda") -> dict[str, int]:
+    """Play one game on torampu and on tndhms's port side by side; returns event counts.
+    ``uecda`` is checked against tndhms 0.29's rule, ``uecda-tndhms`` against the changed
+    server's (passes counted against 4 − players out)."""
     rng = random.Random(seed)
     seating = list(range(5))
     rng.shuffle(seating)
-    g = torampu.new_game("daifugo", rules="uecda", seed=seed, seating=seating)
+    g = torampu.new_game("daifugo", rules=preset, seed=seed, seating=seating)
     assert isinstance(g, Daifugo)
     ref = TndhmsGame(
-        [hand_table(h, j) for h, j in zip(g.hands, g.jok, strict=True)], seating, random.Random(0)
+        [hand_table(h, j) for h, j in zip(g.hands, g.jok, strict=True)],
+        seating,
+        random.Random(0),
+        pass_limit=5 if preset == "uecda" else 4,
     )
     while not g.is_over:
         assert g.to_play == ref.now_player
@@ -353,9 +394,13 @@ def cross_check(seed: int, style: int) -> dict[str, int]:
 
 
 @settings(max_examples=40, deadline=None)
-@given(st.integers(0, 2**32 - 1), st.sampled_from([0, 1, 1, 2, 2, 3]))
-def test_torampu_plays_like_tndhms(seed: int, style: int) -> None:
-    cross_check(seed, style)
+@given(
+    st.integers(0, 2**32 - 1),
+    st.sampled_from([0, 1, 1, 2, 2, 3]),
+    st.sampled_from(["uecda", "uecda-tndhms"]),
+)
+def test_torampu_plays_like_tndhms(seed: int, style: int, preset: str) -> None:
+    cross_check(seed, style, preset)
 
 
 def test_the_cross_check_sees_the_rules_that_matter() -> None:
@@ -363,7 +408,8 @@ def test_the_cross_check_sees_the_rules_that_matter() -> None:
     lone joker's unlock and players going out with their cards left on the table."""
     seen: dict[str, int] = {}
     for seed in range(48):
-        for k, v in cross_check(seed, (0, 1, 2, 2, 2, 3)[seed % 6]).items():
+        preset = ("uecda", "uecda-tndhms")[seed // 6 % 2]
+        for k, v in cross_check(seed, (0, 1, 2, 2, 2, 3)[seed % 6], preset).items():
             seen[k] = seen.get(k, 0) + v
     seen["any revolution"] = sum(
         seen.get(k, 0) for k in ("revolution", "stair_revolution", "counter_revolution")

@@ -15,6 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
+import torampu
 from torampu.bots import BotError, bot_options, make_bot, parse_bot_spec
 from torampu.cli import app
 from torampu.cli.tournament import pair_verdict, split_bots
@@ -463,3 +464,23 @@ def test_a_dead_worker_is_a_clear_error_and_keeps_finished_deals(tmp_path: Path)
             got.append(rows[0]["deal"])
     assert "finished deals are saved" in str(err.value)
     assert 2 not in got  # what was yielded is only deals that finished
+
+
+def test_daifugo_rows_count_leader_passes_and_stalemates() -> None:
+    """The tournament counts each seat's passes as a leader with a play in hand, and games
+    ended by the stalemate rule: a bot that always passes makes both."""
+    from torampu.tournament import play_daifugo
+
+    class Passer:
+        name = "passer"
+
+        def choose(self, view: Any, legal: Any) -> str:
+            return "pass" if "pass" in legal else str(legal[0])
+
+    m = torampu.new_match("daifugo", "uecda", games=2, seed=3)
+    res = play_daifugo(m, [Passer() for _ in range(5)])
+    assert res["stalemates"] == 2 and m.is_over
+    assert sum(res["leader_passes"]) >= 2 * 5  # every game's first round: five leaders' passes
+    m = torampu.new_match("daifugo", "uecda", games=2, seed=3)
+    res = play_daifugo(m, [make_bot("heuristic", seed=s, game="daifugo") for s in range(5)])
+    assert res == {"leader_passes": [0] * 5, "stalemates": 0}

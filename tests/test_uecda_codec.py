@@ -2,10 +2,15 @@
 mapping against the port of tndhms's ``analyze_card`` (hypothesis).
 
 ``tests/fixtures/uecda/tndhms-default*.json`` hold the whole byte streams, both ways, of the five
-default clients of the UECda devkit playing 3 games on tndhms 0.29 (captured with a logging TCP
-proxy). Walking them with the protocol's state machine checks every message the codec reads, that
-each table re-encodes to its exact bytes, that the port of tndhms's referee predicts every answer
-the real server gave, and that our client's tracker follows the games (turns, places).
+default clients of the UECda devkit playing 3 games on a tndhms (captured with a logging TCP
+proxy); that server flushes the table once all but one of the players still in have passed (the
+changed rule, ``flush_when: one_left``), as walking them shows. ``tndhms-official*.json`` are the
+same kind of capture on the tndhms of s1300097/reserch with its flush line restored to UECda's
+rule (``flush_when: everyone``: play comes back to the table's player). Walking them with the
+protocol's state machine checks every message the codec reads, that each table re-encodes to its
+exact bytes, that the port of tndhms's referee predicts every answer the real server gave, and
+that our client's tracker follows the games (turns, places), recognising the flush rule by
+itself, never losing its mirror.
 """
 
 from __future__ import annotations
@@ -55,12 +60,17 @@ from torampu.uecda.tndhms import EMPTY_STAGE, JOKER_TYPE, analyze_card, judge, s
 
 FIXTURES = Path(__file__).parent / "fixtures" / "uecda"
 RULES = {"preset": "uecda"}
-# tndhms's console output for the captured session: places per game, 大富豪 first
-CAPTURED_RANKINGS = [[4, 2, 0, 3, 1], [2, 4, 0, 3, 1], [4, 2, 0, 1, 3]]
+# tndhms's console output for the captured sessions: places per game, 大富豪 first
+CAPTURED_RANKINGS = {
+    "default": [[4, 2, 0, 3, 1], [2, 4, 0, 3, 1], [4, 2, 0, 1, 3]],
+    "official": [[2, 4, 0, 1, 3], [0, 1, 4, 2, 3], [3, 1, 2, 0, 4]],
+}
+FLUSH_RULE = {"default": "one_left", "official": "everyone"}
+"""The flush rule each capture's server plays."""
 
 
-def load(player: int) -> tuple[bytes, bytes]:
-    d = json.loads((FIXTURES / f"tndhms-default{player}.json").read_text(encoding="utf-8"))
+def load(player: int, capture: str = "default") -> tuple[bytes, bytes]:
+    d = json.loads((FIXTURES / f"tndhms-{capture}{player}.json").read_text(encoding="utf-8"))
     assert d["player"] == player
     c2s = zlib.decompress(base64.b64decode(d["c2s"]))
     s2c = zlib.decompress(base64.b64decode(d["s2c"]))
@@ -107,10 +117,16 @@ class Walk:
     exchanges: int = 0
     rankings: list[list[int] | None] = field(default_factory=list)
     codes: list[int] = field(default_factory=list)
+    flush_rules: list[str] = field(default_factory=list)
+    lost: int = 0
+    resyncs: int = 0
+    comebacks: int = 0
+    """Turns where play came back to the player of the table's play, the table kept (UECda's
+    flush rule: the others all passed, and it may play on)."""
 
 
-def walk(player: int) -> Walk:
-    c2s, s2c = load(player)
+def walk(player: int, capture: str = "default") -> Walk:
+    c2s, s2c = load(player, capture)
     up, down = Stream(c2s), Stream(s2c)
     w = Walk()
     version, w.name = read_profile(up.table())
@@ -124,7 +140,9 @@ def walk(player: int) -> Walk:
         real, jokers = table_hand(deal)
         # the sizes are from before the exchange; the rich already hold what the poor gave
         assert real.bit_count() + jokers == st.hand_sizes[w.me] + st.exchange
-        tracker = GameTracker(w.me, w.games, deal, RULES)
+        guess = w.flush_rules[-1] if w.flush_rules else None
+        tracker = GameTracker(w.me, w.games, deal, RULES, "auto", guess)
+        table_by = -1
         if 0 < st.exchange < 100:
             w.exchanges += 1
             back = up.table()
@@ -135,6 +153,8 @@ def walk(player: int) -> Walk:
             hand = down.table()
             hst = tracker.on_hand(hand)
             w.turns += 1
+            if not hst.new_round and hst.turn == table_by:
+                w.comebacks += 1
             if hst.my_turn:
                 w.my_turns += 1
                 sub = up.table()
@@ -162,35 +182,76 @@ def walk(player: int) -> Walk:
                 tracker.mirror()  # the mirror follows the real game up to our turn
             stage_t = down.table()
             tracker.on_stage(stage_t)
+            if tracker.events[-1][1] != PASS:
+                table_by = tracker.events[-1][0]
             code = check_game_code(down.int())
             w.codes.append(code)
             if code != GAME_GOES_ON:
                 break
-        w.rankings.append(tracker.finish().ranking)
+        tracker.mirror()  # the whole game, to its end
+        report = tracker.finish()
+        w.rankings.append(report.ranking)
+        w.flush_rules.append(report.flush_when)
+        w.lost += report.lost
+        w.resyncs += report.resyncs
         if code == ALL_GAMES_OVER:
             break
     assert up.done and down.done, "bytes left over in the capture"
     return w
 
 
+@pytest.mark.parametrize("capture", ["default", "official"])
 @pytest.mark.parametrize("player", range(5))
-def test_captured_sessions_parse_and_the_port_predicts_every_answer(player: int) -> None:
-    w = walk(player)
+def test_captured_sessions_parse_and_the_port_predicts_every_answer(
+    player: int, capture: str
+) -> None:
+    w = walk(player, capture)
     assert w.me == player and w.name == f"default{player}"
     assert w.games == 3
     assert w.codes.count(GAME_OVER) == 2 and w.codes[-1] == ALL_GAMES_OVER
-    assert w.rankings == CAPTURED_RANKINGS
+    rankings = CAPTURED_RANKINGS[capture]
+    assert w.rankings == rankings
     assert w.my_turns > 0
     # game 1 has no exchange; games 2 and 3 make the 大富豪 and the 富豪 return cards
-    rich = {CAPTURED_RANKINGS[0][0], CAPTURED_RANKINGS[0][1]}
-    rich2 = {CAPTURED_RANKINGS[1][0], CAPTURED_RANKINGS[1][1]}
+    rich = {rankings[0][0], rankings[0][1]}
+    rich2 = {rankings[1][0], rankings[1][1]}
     assert w.exchanges == (player in rich) + (player in rich2)
+    # the tracker recognised the server's flush rule and never lost (or forced) its mirror
+    assert w.flush_rules == [FLUSH_RULE[capture]] * 3
+    assert w.lost == 0 and w.resyncs == 0
 
 
-def test_captured_turn_counts_agree_across_players() -> None:
-    walks = [walk(p) for p in range(5)]
+@pytest.mark.parametrize("capture", ["default", "official"])
+def test_captured_turn_counts_agree_across_players(capture: str) -> None:
+    walks = [walk(p, capture) for p in range(5)]
     assert len({w.turns for w in walks}) == 1  # every client saw every turn
     assert sum(w.my_turns for w in walks) == walks[0].turns
+    # only UECda's rule gives the turn back to the table's player
+    assert (walks[0].comebacks > 0) == (capture == "official")
+
+
+def test_a_fixed_flush_rule_that_is_wrong_is_resynchronised() -> None:
+    """Told the wrong rule (no ``auto``), the tracker sets its mirror to the server's tables,
+    counts each such turn, and still follows the game to its places."""
+    c2s, s2c = load(0, "official")
+    up, down = Stream(c2s), Stream(s2c)
+    read_profile(up.table())
+    me = down.int()
+    deal = down.table()
+    tracker = GameTracker(me, 1, deal, RULES, "one_left")
+    while True:
+        hst = tracker.on_hand(down.table())
+        if hst.my_turn:
+            up.table()
+            down.int()
+            tracker.mirror()
+        tracker.on_stage(down.table())
+        if down.int() != GAME_GOES_ON:
+            break
+    tracker.mirror()
+    report = tracker.finish()
+    assert report.resyncs > 0 and not report.lost and report.flush_when == "one_left"
+    assert report.ranking == CAPTURED_RANKINGS["official"][0]
 
 
 def test_first_bytes_of_a_capture() -> None:

@@ -80,10 +80,16 @@ class Runner:
         except BaseException as e:
             self.server_error = e
 
-    def client(self, name: str, bot: str = "heuristic", seed: int = 0) -> None:
+    def client(self, name: str, bot: str = "heuristic", seed: int = 0, flush: str = "auto") -> None:
         def go() -> None:
             c = UecdaClient(
-                "127.0.0.1", self.port, name, make_client_bot(bot, seed), timeout=10, quiet=True
+                "127.0.0.1",
+                self.port,
+                name,
+                make_client_bot(bot, seed),
+                timeout=10,
+                quiet=True,
+                flush=flush,
             )
             try:
                 self.reports[name] = c.run()
@@ -171,6 +177,49 @@ def test_five_of_our_clients_play_our_server(tmp_path: Path) -> None:
     recs = mrec["records"]
     assert [rec["titles"] is None for rec in recs] == [True, False, False, True]
     assert recs[1].get("seating") == recs[0].get("seating")
+
+
+def comebacks(rec: dict[str, Any]) -> int:
+    """Plays made on the player's own play, the others all passed (no flush between)."""
+    g = torampu.replay({k: v for k, v in rec.items() if k != "uecda"})
+    n = 0
+    last = -1
+    for e in g.view(None)["log"]:
+        codes = {w["code"] for w in e.get("why", [])}
+        if e["action"].startswith("play "):
+            n += e["seat"] == last
+            last = e["seat"]
+        if codes & {"flush", "eight_cut", "spade3", "stalemate"}:
+            last = -1
+    return n
+
+
+@pytest.mark.parametrize("rule", ["everyone", "one_left"])
+def test_our_clients_follow_either_flush_rule(rule: str) -> None:
+    """Under UECda's rule (``uecda``) and the changed tndhms's (``uecda-tndhms``) our clients
+    recognise the rule from the tables and never lose, nor even correct, their mirrors; a
+    client told the wrong rule resynchronises from the tables and still never loses it."""
+    games = 4
+    r = Runner(None, games, flush_when=rule)
+    wrong = "one_left" if rule == "everyone" else "everyone"
+    for k in range(4):
+        r.client(f"bot{k}", ("heuristic", "random")[k % 2], seed=k)
+    r.client("told", "heuristic", seed=9, flush=wrong)
+    r.join()
+    assert r.server_error is None and not r.client_errors, (r.server_error, r.client_errors)
+    res = r.result
+    assert res is not None and res.refused == [0] * 5
+    for k in range(4):
+        rep = r.reports[f"bot{k}"]
+        assert rep.lost == 0 and rep.fallbacks == 0 and rep.resyncs == 0, rep.summary()
+        assert rep.flush_rules() == {rule: games}
+        assert [g.position for g in rep.games] == [rk.index(k) for rk in res.rankings]
+    told = r.reports["told"]
+    assert told.lost == 0 and told.fallbacks == 0 and told.resyncs > 0
+    assert told.flush_rules() == {wrong: games}
+    assert [g.position for g in told.games] == [rk.index(4) for rk in res.rankings]
+    backs = sum(comebacks(rec) for rec in res.records)
+    assert (backs > 0) == (rule == "everyone")
 
 
 def test_a_bad_handshake_is_refused_and_the_games_go_on() -> None:
@@ -322,3 +371,25 @@ def test_the_server_checks_its_rules_before_any_client_connects() -> None:
         UecdaServer(ServerConfig(port=0, rules={"seat_change": 7}))
     with pytest.raises(RulesError, match="5 players and 1 joker"):
         UecdaServer(ServerConfig(port=0, rules={"players": 4}))
+
+
+def test_a_silent_peer_times_out_and_queued_messages_go_in_order() -> None:
+    """A read waits at most the wire's timeout (the kernel's, on a blocking socket) and names
+    what it waited for; queued tables and ints go out in order, before a later send."""
+    a, b = socket.socketpair()
+    w, peer = Wire(a, "the peer", 0.2), Wire(b, "us", 5.0)
+    try:
+        with pytest.raises(UecdaConnectionError, match=r"sent nothing for 0\.2 s.*a table"):
+            w.recv_table("a table")
+        t = empty_table()
+        t[5][0] = 1
+        w.queue_table(t)
+        w.queue_int(7)
+        w.send_int(9, "an int")  # sends what was queued first
+        assert peer.recv_table("t") == t and peer.recv_int("7") == 7 and peer.recv_int("9") == 9
+        w.queue_int(3)
+        w.flush()
+        assert peer.recv_int("3") == 3 and not w.pending
+    finally:
+        w.close()
+        peer.close()

@@ -45,10 +45,20 @@ Rulings beyond ``rules.md`` (the source is silent or ambiguous)
   with the 7/10 play itself is judged like any finishing play (a joker in it is the ``JK`` foul).
   004 ★23 also lists a 砂嵐 made with a joker: it is read, like the rest of the list, as a way of
   going out (the ``JK`` foul), not as a foul when played earlier.
-* Runs never overlap the table's run (004 ★17: on ♥3-4-5, ♠5-6-7 is refused and ♦6-7-8
-  allowed), in a revolution too, where a run must lie wholly below the table's. 004 ★18's
-  example of a stair 革命返し (♦5-9 on ♠6-T) overlaps and contradicts ★17, so it is refused; a
-  stair 革命返し needs a run below the first (♦3-7 on ♠8-Q).
+* Runs (``stair_overlap``, off by default): 004 ★17 says a run may not repeat a rank of the
+  table's run (on ♥3-4-5, ♠5-6-7 is refused and ♦6-7-8 allowed), so by default a run must lie
+  wholly above the table's, in a revolution wholly below; a stair 革命返し then needs a run below
+  the first (♦3-7 on ♠8-Q), and a ♠6-T revolution can only be answered from ♦3-7 down. 004 ★18's
+  own example of a stair 革命返し answers ♠6-T with ♦5-9, which overlaps: with
+  ``stair_overlap`` on, a run beats a run of its length that starts higher (in a revolution:
+  lower), overlapping or not, so ★18's example is legal (and so is ★17's ♠5-7 on ♥3-5). Under
+  激縛 the next run still starts just beyond the last.
+* シケ (``shike``, off by default): 004 ②: 「参加人数が少ない場合は1人分多く配って、余った山は
+  流しておきます」. With it on, the cards go round one hand more than there are players, that
+  hand dealt last (so the extra cards go to players first), and it is set aside unseen for the
+  game: its cards are in nobody's hand and never shown; if it holds the ``first_lead`` card,
+  the player after the dealer leads game 1 freely. 004 leaves "few players" to the table: the
+  option applies at any table size.
 * 都落ち: the dropped 大富豪's hand is put face up on the discard pile.
 * 大革命 flips the previous titles in full (the middle 平民 stay).
 * The poor give their best cards by rank (jokers first); between equal ranks ♠ ♥ ♦ ♣.
@@ -71,12 +81,22 @@ an option says how (each off by default):
   exchange) leads every game with any play.
 * ``lead_pass``: the leader of a round may pass; a first leader who passes loses the duty to
   include the ``first_lead`` card.
-* ``flush_when: one_left``: after every turn, when at most one player still in the game has not
+* ``flush_when: everyone``: the table is flushed only when every player still in has passed
+  since the last flush (UECda's manual, ``man/rule.html`` §4.2.4: 「全員がパスを宣言するまで、場は
+  流れない」; tndhms 0.29 counts passes against "players still in"). When all the others have
+  passed, play comes back to the player of the table's play, who may play again on their own
+  cards or pass; that pass flushes and they lead. Once that player has gone out (their cards
+  stay), the round ends when all the others have passed, and the next player still in after
+  them leads. A leader who passes on an empty table is passed like anyone: when everyone has,
+  the table's leader leads again.
+* ``flush_when: one_left`` (preset ``uecda-tndhms``): the rule of the changed tndhms in
+  s1300097/reserch, whose ``daihu.c`` compares the passes with ``4 - now_number_of_goal``
+  instead of ``5 - …``: after every turn, when at most one player still in the game has not
   passed since the last flush, the table is flushed and the last player to play (or to lead,
-  if nobody played) leads, or the next player still in after them. So once the player who made
-  the table's play has gone out, the round ends when all but one of the others have passed
-  (tndhms counts passes against "players still in − 1"), and that one does not get a turn.
-  Play coming back to the last player still flushes, as under ``all_passed``.
+  if nobody played) leads, or the next player still in after them. So play never comes back to
+  the table's player, and once that player has gone out the round ends when all but one of the
+  others have passed (that one does not get a turn). ``torampu uecda client`` recognises
+  which of the two a server plays (:mod:`torampu.uecda.client`).
 * ``stalemate_passes: 20``: passes in a row (a refused play counts as a pass at the server),
   across flushes and reset by any play; the 20th ends the game and the players still in get the
   remaining places in an order drawn from the game's seed (tndhms draws them at random).
@@ -250,6 +270,23 @@ OPTIONS: Final = [
     Option("stairs", "bool", _BOOL_OFF, "runs of 3+ in one suit (階段)", source="004"),
     Option("stair_revolution", "bool", _BOOL_ON, "a run of 5+ causes a revolution", source="004"),
     Option(
+        "stair_overlap",
+        "bool",
+        _BOOL_ON,
+        "a run may overlap the table's run: it beats one of its length that starts lower (in a "
+        "revolution: higher), as 004 ★18's ♦5-9 answering ♠6-T; off: ★17, it must lie wholly "
+        "above (below)",
+        source="004",
+    ),
+    Option(
+        "shike",
+        "bool",
+        _BOOL_ON,
+        "シケ: deal one hand more than there are players and set it aside unseen (004: when "
+        "few play)",
+        source="004",
+    ),
+    Option(
         "lock",
         "bool",
         _BOOL_ON,
@@ -320,9 +357,11 @@ OPTIONS: Final = [
     Option(
         "flush_when",
         "choice",
-        ("all_passed", "one_left"),
+        ("all_passed", "one_left", "everyone"),
         "when the table is flushed: all_passed = play comes back to the last player (004); "
-        "one_left = at most one player still in has not passed since the flush (UECda)",
+        "everyone = every player still in has passed, the table's player too, who gets the "
+        "turn back and may play on (UECda's rule, manual §4.2.4); one_left = at most one "
+        "player still in has not passed (the changed tndhms of s1300097/reserch)",
         source="UECda",
     ),
     Option(
@@ -396,6 +435,28 @@ _YAITA_ON = [
 ]
 
 
+_UECDA: Final[dict[str, Any]] = {
+    "players": 5,
+    "later_lead": "first_lead",
+    "first_lead_include": False,
+    "pass_rejoin": False,
+    "lead_pass": True,
+    "finish_stays": True,
+    "stair_revolution": True,
+    "lock": True,
+    "lock_plays": "2",
+    "joker_unlocks": True,
+    "joker_suit": "lowest",
+    "run_effects": "any",
+    "flush_when": "everyone",
+    "stalemate_passes": 20,
+    "deal_from": "seats",
+    "seat_change": 5,
+    "rank_reset": 100,
+}
+"""The ``uecda`` preset: UECda's rules (see the module docstring)."""
+
+
 def _check(r: Rules) -> None:
     if r["stair_revolution"] and not r["stairs"]:
         raise RulesError("option 'stair_revolution' needs 'stairs' (runs) on")
@@ -414,25 +475,8 @@ SPEC: Final = RuleSpec(
             "forbidden_finish": ["2", "JK", "KH", "8JK"],
             **dict.fromkeys(_YAITA_ON, True),
         },
-        "uecda": {
-            "players": 5,
-            "later_lead": "first_lead",
-            "first_lead_include": False,
-            "pass_rejoin": False,
-            "lead_pass": True,
-            "finish_stays": True,
-            "stair_revolution": True,
-            "lock": True,
-            "lock_plays": "2",
-            "joker_unlocks": True,
-            "joker_suit": "lowest",
-            "run_effects": "any",
-            "flush_when": "one_left",
-            "stalemate_passes": 20,
-            "deal_from": "seats",
-            "seat_change": 5,
-            "rank_reset": 100,
-        },
+        "uecda": _UECDA,
+        "uecda-tndhms": {**_UECDA, "flush_when": "one_left"},
     },
     "standard",
     check=_check,
@@ -441,6 +485,8 @@ SPEC: Final = RuleSpec(
         "yaita": "004's house rules (ヤイタ式): 3 jokers, 4D leads, every house rule on",
         "uecda": "the UECda computer Daihinmin rules (tndhms): 5 players, 1 joker, ♦3 leads "
         "every game, exchange, revolution, 8-cut, lock, runs; seats and titles as its server",
+        "uecda-tndhms": "uecda as the changed tndhms of s1300097/reserch plays it: the table is "
+        "flushed once all but one of the players still in have passed (flush_when: one_left)",
     },
 )
 
@@ -660,6 +706,8 @@ class Daifugo(Game):
             self.hands, self.jok = self._check_deal(deal)
         self.initial = (tuple(self.hands), tuple(self.jok))
         self.set_aside = REAL & ~sum(self.hands)
+        """Cards dealt to nobody (シケ, or left out of a fixed deal): unseen all game."""
+        self.set_aside_jokers = self.njokers - sum(self.jok)
         self.known = list(self.hands)
         """Cards each seat has legitimately seen in some hand (its own, given, received)."""
         self.public = 0
@@ -713,10 +761,15 @@ class Daifugo(Game):
             order = [seating[(rich + i) % n] for i in range(n)]
         else:
             order = sorted(range(n), key=lambda s: self.titles[s])  # type: ignore[index]
+        if self.rules["shike"]:  # シケ: one hand more, dealt last, set aside unseen
+            order.append(-1)
         hands = [0] * n
         jok = [0] * n
+        k = len(order)
         for i, c in enumerate(cards):
-            s = order[i % n]
+            s = order[i % k]
+            if s < 0:
+                continue
             if c == 52:
                 jok[s] += 1
             else:
@@ -919,9 +972,11 @@ class Daifugo(Game):
                 )
             return "beat" if ok else None
         if i.kind == RUN:
-            if (i.high < t.rank) if rev else (i.rank > t.high):
-                return "beat"
-            return None
+            if r["stair_overlap"]:  # ★18: by where the runs start, overlapping or not
+                ok = i.rank < t.rank if rev else i.rank > t.rank
+            else:  # ★17: no rank of the table's run again
+                ok = i.high < t.rank if rev else i.rank > t.high
+            return "beat" if ok else None
         if i.rank == JOKER_RANK:
             return "beat" if t.rank != JOKER_RANK else None
         if t.rank == JOKER_RANK:
@@ -1283,12 +1338,16 @@ class Daifugo(Game):
             self._end(self.finished + rest + fallen + self.fouls)
             return
         c = self._next_eligible(s)
-        if (
-            c < 0
-            or c == self.table_by
-            or (r["pass_rejoin"] and self.passed >> c & 1)
-            or (r["flush_when"] == "one_left" and self._one_left())
-        ):
+        if r["flush_when"] == "everyone":
+            flush = c < 0 or not self.active & ~self.passed
+        else:
+            flush = (
+                c < 0
+                or c == self.table_by
+                or bool(r["pass_rejoin"] and self.passed >> c & 1)
+                or (r["flush_when"] == "one_left" and self._one_left())
+            )
+        if flush:
             self._flush_round(events)
         else:
             self.turn = c
@@ -1367,6 +1426,9 @@ class Daifugo(Game):
             events.append(why("five_skip", k=skip))
             after = after[skip:]
         if not after:
+            if self.rules["flush_when"] == "everyone" and self.active >> self.table_by & 1:
+                self.turn = self.table_by  # back to the table's player, who may play on
+                return
             self._flush_round(events)
             return
         self.turn = after[0]
@@ -1562,7 +1624,7 @@ class Daifugo(Game):
         """(real cards, jokers) in hands, on the table, flushed, discarded and set aside: the
         whole deck, whatever happened (a check for tests)."""
         real = self.set_aside | self.round_real | self.pile_real | self.trash_real
-        jokers = self.round_jokers + self.pile_jokers + self.trash_jokers
+        jokers = self.round_jokers + self.pile_jokers + self.trash_jokers + self.set_aside_jokers
         for h, j in zip(self.hands, self.jok, strict=True):
             real |= h
             jokers += j

@@ -75,6 +75,7 @@ from typing import Any
 
 import torampu
 from torampu.bots import Bot, bot_options, make_bot, parse_bot_spec, play_game
+from torampu.daifugo import Daifugo
 from torampu.errors import TorampuError
 from torampu.game import Game
 from torampu.hell import series as hell_series
@@ -190,6 +191,30 @@ def _play_unit(setup: Plan, deal_seed: int, bots: Sequence[Bot]) -> Game | Match
     return play_game(torampu.new_game(setup.game, setup.rules, seed=deal_seed), bots)
 
 
+def play_daifugo(unit: Game | Match, bots: Sequence[Bot]) -> dict[str, Any]:
+    """:func:`play_game` for Daifugo, counting what stalls a game: each seat's passes as the
+    leader of a round while it had a legal play (``lead_pass``), and the games ended by the
+    ``stalemate_passes`` rule (places drawn at random)."""
+    n = len(bots)
+    lead = [0] * n
+    stalemates = 0
+    while not unit.is_over:
+        g = unit.game if isinstance(unit, Match) else unit
+        seat = unit.to_play
+        assert seat is not None
+        legal = unit.legal_actions()
+        view = unit.view(seat)
+        action = bots[seat].choose(view, legal)
+        if action not in legal:
+            raise TournamentError(f"bot {bots[seat].name!r} at seat {seat} chose {action!r}")
+        if action == "pass" and view.get("phase") == "play" and view.get("table") is None:
+            lead[seat] += len(legal) > 1
+        unit.play(action)
+        if isinstance(g, Daifugo) and g.is_over:
+            stalemates += any(w["code"] == "stalemate" for w in g.log[-1]["why"])
+    return {"leader_passes": lead, "stalemates": stalemates}
+
+
 def play_deal(setup: Plan, deal: int) -> list[dict[str, Any]]:
     """Play deal ``deal`` once per rotation; one JSON-safe row per rotation."""
     deal_seed = derive_seed(setup.seed, "deal", deal)
@@ -201,7 +226,14 @@ def play_deal(setup: Plan, deal: int) -> list[dict[str, Any]]:
         bots = [
             make_bot(e.kind, bot_seeds[s], setup.game, **e.options) for s, e in enumerate(line_up)
         ]
-        unit = _play_unit(setup, deal_seed, bots)
+        stalls: dict[str, Any] = {}
+        if setup.game == "daifugo":
+            unit: Game | Match = torampu.new_match(
+                setup.game, setup.rules, games=setup.match_games, seed=deal_seed
+            )
+            stalls = play_daifugo(unit, bots)
+        else:
+            unit = _play_unit(setup, deal_seed, bots)
         row: dict[str, Any] = {
             "deal": deal,
             "deal_seed": deal_seed,
@@ -210,6 +242,7 @@ def play_deal(setup: Plan, deal: int) -> list[dict[str, Any]]:
             "bot_seeds": bot_seeds,
         }
         row.update(_outcome(setup.game, unit))
+        row.update(stalls)
         row["record"] = unit.to_record()
         rows.append(row)
     return rows
@@ -340,8 +373,12 @@ class _Tally:
     bid: dict[str, _Ratio] = field(default_factory=dict)
     lead: dict[str, _Ratio] = field(default_factory=dict)
     made: dict[str, _Ratio] = field(default_factory=dict)
+    leader_passes: dict[str, int] = field(default_factory=dict)
+    stalemates: int = 0
+    """Daifugo: games ended by the stalemate rule, and each bot's passes as a leader."""
 
     def __post_init__(self) -> None:
+        self.leader_passes = dict.fromkeys(self.names, 0)
         for b in self.names:
             self.score[b], self.win[b] = _Ratio(), _Ratio()
             self.bid[b], self.lead[b], self.made[b] = _Ratio(), _Ratio(), _Ratio()
@@ -362,7 +399,10 @@ class _Tally:
         role_w = dict.fromkeys(self.roles, zero)
         bid, lead, made = (dict.fromkeys(self.names, 0) for _ in range(3))
         for row in rows:
+            self.stalemates += row.get("stalemates", 0)
             for seat, name in enumerate(row["seats"]):
+                if "leader_passes" in row:
+                    self.leader_passes[name] += row["leader_passes"][seat]
                 s = _unit_score(self.game, row, seat)
                 w = _win_credit(self.game, row, seat)
                 games[name] += 1
@@ -403,6 +443,8 @@ class _Tally:
                 "win_rate": w.mean,
                 "win_ci95": w.ci95(),
             }
+            if self.game == "daifugo":
+                fig["leader_passes"] = self.leader_passes[b]
             if self.game == "napoleon":
                 fig["roles"] = {
                     role: {
@@ -705,4 +747,5 @@ def _summary(setup: Plan, tally: _Tally, planned: int, interrupted: bool) -> dic
         "order": [e.name for e in setup.bots],
         "bots": tally.bots(setup.bots),
         "pairs": tally.pair_figures(),
+        **({"stalemates": tally.stalemates} if setup.game == "daifugo" else {}),
     }

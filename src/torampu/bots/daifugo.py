@@ -698,10 +698,13 @@ class DaifugoHeuristic:
         t_now, _ = ctx.turns(hand, jokers, rev)
         best_action = legal[0]
         best_score = -1e18
-        can_pass = legal[0] == "pass"
+        plays = [play_of(a) for a in legal if a != "pass"]
+        # a leader's pass (lead_pass) only leads towards the random places of a stalemate
+        can_pass = legal[0] == "pass" and not (ctx.table is None and plays)
+        if not can_pass and plays:
+            best_action = plays[0].action
         if can_pass:
             best_score = -t_now - pr.pass_cost
-        plays = [play_of(a) for a in legal if a != "pass"]
         # one representative per shape: plays that differ only by suit are judged once
         reps: dict[tuple[int, int, int, int, int], tuple[float, Play]] = {}
         many = len(plays) > 40

@@ -33,7 +33,7 @@ import torampu
 from torampu.cards import card_str, parse_card
 from torampu.cli.games import Renderer
 from torampu.cli.show import MENU_MAX, prettify, score, show_card, show_suit
-from torampu.daifugo import TITLES_JA
+from torampu.daifugo import TITLES_JA, title_names
 from torampu.daifugo_plays import (
     cards_words,
     parse_cards_jokers,
@@ -42,6 +42,10 @@ from torampu.daifugo_plays import (
     stands_for,
 )
 from torampu.errors import CardError, IllegalAction
+
+GAME_COLUMNS = 12
+"""A match of more games than this gets its standings summarised (places per seat), not one
+column per game (a UECda run of 1,000 games)."""
 
 View = Mapping[str, Any]
 
@@ -514,7 +518,44 @@ class DaifugoRenderer(Renderer):
     def final(self, st: View) -> list[RenderableType]:
         ctx = self.ctx
         heading = f"[bold]{ctx.tx('standings', n=st['games_played'], total=st['games'])}[/]"
+        if len(st["per_game"]) > GAME_COLUMNS:
+            note = f"[dim]{ctx.tx('places_note', n=len(st['per_game']))}[/]"
+            return ["", heading, note, self.places_table(st)]
         return ["", heading, self.standings_table(st)]
+
+    def places_table(self, st: View) -> Table:
+        """A long match summarised: per seat its title now, games, how often it finished in
+        each place, points per game and the total; leaders starred."""
+        ctx = self.ctx
+        details: list[View] = st.get("games_detail") or []
+        n = len(st["totals"])
+        places = [[0] * n for _ in range(n)]
+        for d in details:
+            for pos, s in enumerate(d["ranking"]):
+                places[s][pos] += 1
+        table = Table()
+        table.add_column(ctx.tx("col_seat"))
+        table.add_column(ctx.tx("col_title"))
+        table.add_column(ctx.tx("col_games"), justify="right")
+        for name in title_names(n):
+            table.add_column(self.title(name), justify="right")
+        table.add_column(ctx.tx("col_mean"), justify="right")
+        table.add_column(ctx.tx("col_total"), justify="right")
+        leaders = set(st.get("leaders", []))
+        titles = st.get("titles") or [None] * n
+        played = len(st["per_game"])
+        for s, total in enumerate(st["totals"]):
+            name = ctx.name(s) if s == ctx.human else str(s)
+            star = " ★" if s in leaders and st["games_played"] else ""
+            table.add_row(
+                name + star,
+                self.title(titles[s]),
+                str(played),
+                *[str(k) for k in places[s]],
+                f"{total / played:.2f}" if played else "-",
+                f"[bold]{score(total)}[/]",
+            )
+        return table
 
     def standings_table(self, st: View) -> Table:
         """Per seat: its title now, its points in every game, the total; leaders starred."""

@@ -499,6 +499,9 @@ _DAIFUGO: dict[str, dict[str, str]] = {
         "daifugo_res_great": "大革命: the 大貧民 went out first; every title is turned over.",
         "daifugo_col_place": "place",
         "daifugo_col_title": "title",
+        "daifugo_col_games": "games",
+        "daifugo_col_mean": "points/game",
+        "daifugo_places_note": "places per seat over {n} games (大富豪 … 大貧民), not game by game",
         "daifugo_story_auction": "The play",
         "daifugo_help": (
             "Type a menu number, or the cards: '3h 3d' (any order), 'jk' for a joker, "
@@ -569,6 +572,9 @@ _DAIFUGO: dict[str, dict[str, str]] = {
         "daifugo_res_great": "大革命: 大貧民が最初にあがり、階級がすべて入れ替わります。",
         "daifugo_col_place": "順位",
         "daifugo_col_title": "階級",
+        "daifugo_col_games": "試合数",
+        "daifugo_col_mean": "1試合あたり",
+        "daifugo_places_note": "{n} 試合の席ごとの順位の回数 (大富豪 … 大貧民、集計)",
         "daifugo_story_auction": "プレイ",
         "daifugo_help": (
             "メニューの番号か、カードを入力: '3h 3d' (順不同)、ジョーカーは 'jk'、"

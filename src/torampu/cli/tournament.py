@@ -77,6 +77,8 @@ TEXT: dict[str, dict[str, str]] = {
         "unit_game": "game",
         "unit_hell": "series of {k} deals",
         "unit_daifugo": "match of {k} games (scored per game)",
+        "lead_pass": "leader passes",
+        "stalemates": "games ended by the {k}-pass stalemate (places drawn at random): {n}",
     },
     "ja": {
         "header": (
@@ -109,6 +111,8 @@ TEXT: dict[str, dict[str, str]] = {
         "unit_game": "ゲーム",
         "unit_hell": "{k} 配のシリーズ",
         "unit_daifugo": "{k} ゲームのマッチ (得点はゲームあたり)",
+        "lead_pass": "親のパス",
+        "stalemates": "{k}回連続パスで終わった試合 (残りの順位は抽選): {n}",
     },
 }
 
@@ -164,12 +168,17 @@ def bots_table(summary: Mapping[str, Any], lang: str) -> Table:
     table.add_column(w["games"], justify="right")
     table.add_column(w["mean"], justify="right", no_wrap=True)
     table.add_column(w["win"], justify="right")
+    dai = summary["game"] == "daifugo"
     if nap:
         for key in ("bid_rate", "nap_rate", "contract"):
             table.add_column(w[key], justify="right")
+    if dai:
+        table.add_column(w["lead_pass"], justify="right")
     for name in summary["order"]:
         b = summary["bots"][name]
         row = [escape(name), str(b["games"]), _mean_ci(b["mean"], b["ci95"]), _pct(b["win_rate"])]
+        if dai:
+            row.append(str(b.get("leader_passes", 0)))
         if nap:
             cs = b["contract_success"]
             row += [
@@ -333,6 +342,10 @@ def show_summary(summary: Mapping[str, Any], lang: str = "en") -> None:
     """Print the tables of a summary and the pairs' verdicts."""
     w = TEXT[lang]
     console.print(bots_table(summary, lang))
+    if summary["game"] == "daifugo" and "stalemates" in summary:
+        k = summary["rules"].get("stalemate_passes", 0)
+        if k:
+            console.print(w["stalemates"].format(k=k, n=summary["stalemates"]))
     if summary["game"] == "napoleon":
         console.print(roles_table(summary, lang))
     if summary["pairs"]:

@@ -16,7 +16,7 @@ import typer
 
 from torampu.bots import BotError
 from torampu.errors import RulesError
-from torampu.uecda.client import make_client_bot
+from torampu.uecda.client import FLUSH_RULES, make_client_bot
 from torampu.uecda.client import play as play_client
 from torampu.uecda.codec import DEFAULT_PORT, UecdaProtocolError
 from torampu.uecda.server import ServerConfig, serve
@@ -49,14 +49,26 @@ def client(
     report: Annotated[
         Path | None, typer.Option(help="write the per-game report here as JSON")
     ] = None,
+    flush: Annotated[
+        str,
+        typer.Option(
+            help="the server's flush rule: everyone (UECda's: all players still in have "
+            "passed), one_left (the changed tndhms: all but one), or auto (recognised from "
+            "the tables)"
+        ),
+    ] = "auto",
 ) -> None:
     """Connect to a UECda server and play every game with a torampu bot."""
+    if flush != "auto" and flush not in FLUSH_RULES:
+        raise _fail(f"--flush is auto, {', '.join(FLUSH_RULES)}, not {flush!r}")
     try:
         make_client_bot(bot, seed)
     except (BotError, RulesError, ValueError) as e:
         raise _fail(f"no {bot!r} bot that plays daifugo: {e}") from None
     try:
-        rep = play_client(host, port, name, bot=bot, seed=seed, timeout=timeout, quiet=quiet)
+        rep = play_client(
+            host, port, name, bot=bot, seed=seed, timeout=timeout, quiet=quiet, flush=flush
+        )
     except UecdaProtocolError as e:
         raise _fail(str(e)) from None
     if quiet:
@@ -74,6 +86,11 @@ def client(
                     "refused": rep.refused,
                     "fallbacks": rep.fallbacks,
                     "narrowed": rep.narrowed,
+                    "mirror_lost": rep.lost,
+                    "resyncs": rep.resyncs,
+                    "flush_rules": rep.flush_rules(),
+                    "leader_passes": rep.leader_passes,
+                    "stalemates": rep.stalemates,
                     "per_game": [
                         {
                             "game": g.number,
@@ -81,6 +98,11 @@ def client(
                             "points": g.points,
                             "refused": g.refused,
                             "fallbacks": g.fallbacks,
+                            "resyncs": g.resyncs,
+                            "mirror_lost": g.lost,
+                            "flush_when": g.flush_when,
+                            "leader_passes": g.leader_passes,
+                            "stalemate": g.stalemate,
                             "notes": g.notes,
                         }
                         for g in rep.games
@@ -105,6 +127,10 @@ def server(
     seat_change: Annotated[
         int | None, typer.Option(help="new seats every N games (0: never; default 5)")
     ] = None,
+    flush_when: Annotated[
+        str | None,
+        typer.Option(help="everyone (UECda's rule, the default) or one_left (the changed tndhms)"),
+    ] = None,
     rank_reset: Annotated[
         int | None, typer.Option(help="titles forgotten every N games (0: never; default 100)")
     ] = None,
@@ -112,9 +138,8 @@ def server(
     host: Annotated[str, typer.Option(help="the address to listen on")] = "0.0.0.0",
 ) -> None:
     """Let five UECda clients play torampu's ``uecda`` rules; print places and points."""
-    overrides = {
-        k: v for k, v in (("seat_change", seat_change), ("rank_reset", rank_reset)) if v is not None
-    }
+    given = (("seat_change", seat_change), ("rank_reset", rank_reset), ("flush_when", flush_when))
+    overrides = {k: v for k, v in given if v is not None}
     config = ServerConfig(
         port=port,
         host=host,

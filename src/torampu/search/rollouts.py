@@ -20,7 +20,8 @@ per game, so that the search itself stays generic.
   Napoleon's auction (a pass and the three cheapest bids of each suit), the adjutant call (the
   strongest cards the Napoleon lacks, and ``alone``), the discards (every choice among the
   cheapest few cards outside the trumps and the specials, see :func:`discard_candidates`), and
-  Daifugo's exchange, 7渡し and 10捨て (the weakest cards). Elsewhere every legal move.
+  Daifugo's exchange, 7渡し and 10捨て (the weakest cards), and no leader pass while a play is
+  legal. Elsewhere every legal move.
 """
 
 from __future__ import annotations
@@ -30,8 +31,9 @@ from collections.abc import Callable
 from itertools import combinations
 
 from torampu.cards import HONORS, JOKER, JOKER_BIT
-from torampu.daifugo import PH_DISCARD, PH_EXCHANGE, PH_GIVE, Daifugo
+from torampu.daifugo import PH_DISCARD, PH_EXCHANGE, PH_GIVE, PH_PLAY, Daifugo
 from torampu.daifugo_plays import DRANK, JSHIFT, REAL
+from torampu.daifugo_plays import PASS as DAIFUGO_PASS
 from torampu.game import Game, Move
 from torampu.napoleon import (
     ADJ_BASE,
@@ -375,8 +377,15 @@ def napoleon_pimc_candidates(g: Napoleon, legal: list[Move]) -> list[Move]:
 # ---------------------------------------------------------------------------------- Daifugo
 def daifugo_candidates(g: Daifugo, legal: list[Move]) -> list[Move]:
     """Daifugo's exchange, 7渡し and 10捨て: only choices among the weakest cards of the hand
-    (two more than the most that may go), no joker."""
+    (two more than the most that may go), no joker. In play, no pass by the leader of a round
+    (legal under ``lead_pass``) when a play is legal: such passes only lead towards the
+    ``stalemate_passes`` end, whose places are drawn at random (issue 21: the search bot passed
+    as the leader in two-player endgames, once into the stalemate)."""
     ph = g.phase_id
+    if ph == PH_PLAY:
+        if g.table_info is None and len(legal) > 1 and DAIFUGO_PASS in legal:
+            return [m for m in legal if m != DAIFUGO_PASS]
+        return legal
     if ph not in (PH_EXCHANGE, PH_GIVE, PH_DISCARD) or len(legal) <= 12:
         return legal
     hand = g.hands[g.turn]

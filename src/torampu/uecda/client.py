@@ -18,6 +18,18 @@ torampu cannot name, such as a run with its joker below the 3, is replayed with 
 run's other end; a turn order that differs, which should not happen) makes the rest of the game
 fall back to the weakest play both accept, and is counted in the report.
 
+Flush rules: a UECda server flushes the table either by UECda's rule (every player still in has
+passed; play comes back to the table's player: ``flush_when: everyone``, the ``uecda`` preset) or,
+like the changed tndhms of s1300097/reserch, once all but one have passed (``one_left``,
+``uecda-tndhms``). Every turn the server announces is checked against the mirror: the player to
+act, and whether the table is empty ([5][4] of the hand tables). With ``flush="auto"`` (the
+default) a disagreement makes the tracker rebuild the mirror under each rule in turn and keep the
+one that follows the server (noted in the report; the next game starts from it); with a fixed
+rule, or when no rule follows, the mirror is set to the server's tables (a flush it missed is
+made, a flush the server did not make is undone: the last play and the passes since the lead put
+back) and each such turn is counted as a resynchronisation. The mirror is only lost (the
+fallback below) if the server's game cannot be replayed at all.
+
 Exchange: as 大富豪/富豪 the bot chooses the cards to return, on a torampu game in its
 exchange phase built the same way (the cards the poor gave are taken to be our best ones).
 
@@ -37,7 +49,7 @@ from typing import Any, TextIO
 import torampu
 from torampu.bots.base import Bot, BotError, make_bot, parse_bot_spec
 from torampu.cards import CardSet, cards_of
-from torampu.daifugo import Daifugo
+from torampu.daifugo import SPEC, Daifugo
 from torampu.daifugo_plays import (
     CSHIFT,
     JSHIFT,
@@ -47,6 +59,7 @@ from torampu.daifugo_plays import (
     all_plays,
     card_at,
     cards_words,
+    info,
     parse_play,
     strongest,
 )
@@ -83,6 +96,16 @@ class MirrorError(TorampuError):
     """The mirror cannot follow the server's game (the report counts these turns)."""
 
 
+class Disagreement(MirrorError):
+    """The server let a player act, or showed the table empty or not, where the mirror says
+    otherwise (another flush rule, or a server that differs from torampu's rules)."""
+
+
+FLUSH_RULES = ("everyone", "one_left")
+"""The flush rules a UECda server may play (``flush_when``): UECda's own, and the changed
+tndhms's. ``auto`` tries them in turn."""
+
+
 @dataclass
 class GameReport:
     """One game as our client saw it."""
@@ -99,6 +122,17 @@ class GameReport:
     """Decisions taken without the mirror."""
     narrowed: int = 0
     """Decisions where tndhms refused some play torampu allowed."""
+    resyncs: int = 0
+    """Turns where the server's tables disagreed with the mirror and the mirror was set to
+    them (whose turn, a flush): 0 against a server of the rule we play."""
+    lost: bool = False
+    """Whether the mirror was lost (the rest of the game played by the fallback)."""
+    flush_when: str = ""
+    """The flush rule the mirror followed at the end of the game."""
+    leader_passes: int = 0
+    """Our passes on an empty table (legal under ``lead_pass``)."""
+    stalemate: bool = False
+    """The game ended by the 20-pass stalemate (places drawn at random)."""
     notes: list[str] = field(default_factory=list)
 
     @property
@@ -139,6 +173,30 @@ class ClientReport:
     def narrowed(self) -> int:
         return sum(g.narrowed for g in self.games)
 
+    @property
+    def resyncs(self) -> int:
+        return sum(g.resyncs for g in self.games)
+
+    @property
+    def lost(self) -> int:
+        """Games in which the mirror was lost."""
+        return sum(g.lost for g in self.games)
+
+    @property
+    def leader_passes(self) -> int:
+        return sum(g.leader_passes for g in self.games)
+
+    @property
+    def stalemates(self) -> int:
+        return sum(g.stalemate for g in self.games)
+
+    def flush_rules(self) -> dict[str, int]:
+        """How many games the mirror ended on each flush rule."""
+        out: dict[str, int] = {}
+        for g in self.games:
+            out[g.flush_when] = out.get(g.flush_when, 0) + 1
+        return out
+
     def positions(self) -> list[int]:
         """How many games we finished in each place (0 = 大富豪 …)."""
         out = [0] * PLAYERS
@@ -152,7 +210,10 @@ class ClientReport:
             f"player {self.player} ({self.name}): {len(self.games)} games, "
             f"{self.total_points} points over {len(self.known)} ranked games "
             f"(average {self.average_points:.3f}; 3.0 is even), places {self.positions()}, "
-            f"refused plays {self.refused}, fallback decisions {self.fallbacks}"
+            f"refused plays {self.refused}, fallback decisions {self.fallbacks}, "
+            f"mirror lost in {self.lost} games, resynchronised {self.resyncs} times, "
+            f"flush rule {self.flush_rules()}, our leader passes {self.leader_passes}, "
+            f"stalemates {self.stalemates}"
         )
 
 
@@ -170,17 +231,35 @@ def _stand_in(e: UnrepresentablePlay) -> int:
 class GameTracker:
     """One game from our seat: what the server told us, and the mirror built from it."""
 
-    def __init__(self, me: int, number: int, deal: Table, rules: dict[str, Any]) -> None:
+    def __init__(
+        self,
+        me: int,
+        number: int,
+        deal: Table,
+        rules: dict[str, Any],
+        flush: str = "auto",
+        guess: str | None = None,
+    ) -> None:
+        """``flush``: the server's flush rule (``everyone``, ``one_left``), or ``auto`` to
+        recognise it from the tables, starting from ``guess`` (default: the rules' own)."""
+        if flush != "auto" and flush not in FLUSH_RULES:
+            raise MirrorError(f"flush rule {flush!r}: auto, {', '.join(FLUSH_RULES)}")
         self.me = me
         self.number = number
         self.rules = rules
+        self.flush = flush
+        own = SPEC.resolve(rules)["flush_when"]
+        self.flush_when: str = flush if flush != "auto" else guess or own
+        self._forcing = False
+        self._pending = False
         self.deal_status = read_status(deal)
         self.deal_hand = table_hand(deal)
         self.start_hand: tuple[CardSet, int] | None = None
         self.start_sizes: tuple[int, ...] = ()
         self.seating: tuple[int, ...] = self.deal_status.seating
         self.first_leader = -1
-        self.events: list[tuple[int, int]] = []
+        self.events: list[tuple[int, int, bool]] = []
+        """(player, move, whether the server's table was empty before it) per turn."""
         self.finished: list[int] = []
         self.hand_table = deal
         self.status = self.deal_status
@@ -208,6 +287,7 @@ class GameTracker:
         self.hand_table = t
         self.status = st
         self.sizes_before = st.hand_sizes
+        self._pending = True
         return st
 
     def on_stage(self, t: Table) -> None:
@@ -229,8 +309,10 @@ class GameTracker:
                 self.report.notes.append(f"turn {len(self.events)}: {e}")
             except UecdaProtocolError as e:  # the mirror cannot follow: play on without it
                 self.fallback = True
+                self.report.lost = True
                 self.report.notes.append(f"turn {len(self.events)}: {e}")
-        self.events.append((actor, move))
+        self.events.append((actor, move, self.status.new_round))
+        self._pending = False
         for p in range(PLAYERS):
             if before[p] > 0 and after[p] == 0 and p not in self.finished:
                 self.finished.append(p)
@@ -239,6 +321,8 @@ class GameTracker:
     def finish(self) -> GameReport:
         """The game is over: our place if the server's tables tell it."""
         left = [p for p in range(PLAYERS) if p not in self.finished]
+        self.report.flush_when = self.flush_when
+        self.report.stalemate = len(left) > 1
         if len(left) == 1:
             ranking = self.finished + left
             self.report.ranking = ranking
@@ -251,24 +335,84 @@ class GameTracker:
         if self.start_hand is None:
             raise MirrorError("the game has not started")
         g = self._mirror
-        if g is not None and self._extend(g):
+        if g is not None:
+            try:
+                if self._extend(g):
+                    return g
+            except Disagreement as e:
+                self.report.notes.append(f"turn {self._mirror_events}: {e}")
+        # rebuild: under the rule we follow, else (auto) the other ones, else set to the server
+        tried = [self.flush_when]
+        if self.flush == "auto":
+            tried += [r for r in FLUSH_RULES if r != self.flush_when]
+        for rule in tried:
+            g = self._build(rule)
+            self._mirror_events = 0
+            try:
+                if not self._extend(g):
+                    raise MirrorError("the mirror's deal does not hold the cards played")
+            except Disagreement:
+                continue
+            if rule != self.flush_when:
+                self.report.notes.append(
+                    f"turn {len(self.events)}: the server plays flush_when {rule}, "
+                    f"not {self.flush_when}"
+                )
+                self.flush_when = rule
+            self._mirror = g
             return g
-        g = self._build()
-        self._mirror = g
+        self._forcing = True
+        g = self._build(self.flush_when)
         self._mirror_events = 0
         if not self._extend(g):
             raise MirrorError("the mirror's deal does not hold the cards played")
+        self._mirror = g
         return g
+
+    def _resync(self, g: Daifugo, p: int, empty: bool) -> None:
+        """Set the mirror to the server's tables: player ``p`` acts, on an empty table or not;
+        raise :class:`Disagreement` unless forcing (the report counts each)."""
+        mirror_empty = g.table_info is None
+        if g.to_play == p and mirror_empty == empty:
+            return
+        what = (
+            f"the server let player {p} act on {'an empty' if empty else 'a'} table where "
+            f"torampu expected {g.to_play} on {'an empty' if mirror_empty else 'a'} table"
+        )
+        if not self._forcing:
+            raise Disagreement(what)
+        self.report.resyncs += 1
+        self.report.notes.append(f"turn {self._mirror_events}: resynchronised: {what}")
+        if empty and not mirror_empty:
+            g._flush_to(p)
+        elif not empty and mirror_empty:
+            self._restore_table(g)
+        g.turn = p
+
+    def _restore_table(self, g: Daifugo) -> None:
+        """The mirror flushed a table the server kept: put back the last play and the passes
+        since the server's last lead (a lock is left to tndhms's judge, which the candidates
+        pass through anyway)."""
+        done = self.events[: self._mirror_events]
+        lead = max((k for k, e in enumerate(done) if e[2]), default=0)
+        plays = [(p, m) for p, m, _ in done if m != PASS]
+        if not plays:
+            raise MirrorError("the server kept a table on which nothing was played")
+        by, move = plays[-1]
+        g.table = move
+        g.table_info = info(move)
+        g.table_by = by
+        g.passed = 0
+        for p, m, _ in done[lead:]:
+            if m == PASS:
+                g.passed |= 1 << p
 
     def _extend(self, g: Daifugo) -> bool:
         """Replay the new turns on ``g``; False if a player plays cards its mirror hand lacks."""
-        for p, move in self.events[self._mirror_events :]:
+        for p, move, empty in self.events[self._mirror_events :]:
             if g.is_over:
                 raise MirrorError("the server's game went on after torampu's ended")
-            if g.to_play != p:
-                raise MirrorError(
-                    f"the server let player {p} act where torampu expected {g.to_play}"
-                )
+            self._resync(g, p, empty)
             real = move & REAL
             if real & ~g.hands[p] or (move >> JSHIFT & 3) > g.jok[p]:
                 return False
@@ -280,9 +424,11 @@ class GameTracker:
                 g.apply(move)  # tndhms took it where torampu's rules differ: follow the server
                 self.report.notes.append(f"turn {self._mirror_events}: forced {g.action_str(move)}")
             self._mirror_events += 1
+        if self._pending and not g.is_over:  # the turn the server has just announced
+            self._resync(g, self.status.turn, self.status.new_round)
         return True
 
-    def _build(self) -> Daifugo:
+    def _build(self, flush_when: str) -> Daifugo:
         assert self.start_hand is not None
         me = self.me
         mine, my_jok = self.start_hand
@@ -291,7 +437,7 @@ class GameTracker:
         hands[me], jok[me] = mine, my_jok
         seen = mine
         seen_jok = my_jok
-        for p, move in self.events:
+        for p, move, _ in self.events:
             if p == me:
                 continue
             hands[p] |= move & REAL
@@ -333,7 +479,11 @@ class GameTracker:
             k += need[p]
         deal = {"hands": [cards_words(hands[p], jok[p]) for p in range(PLAYERS)]}
         g = torampu.new_game(
-            "daifugo", rules=self.rules, seed=self.number, deal=deal, seating=list(self.seating)
+            "daifugo",
+            rules={**self.rules, "flush_when": flush_when},
+            seed=self.number,
+            deal=deal,
+            seating=list(self.seating),
         )
         assert isinstance(g, Daifugo)
         if g.to_play != leader:
@@ -360,6 +510,7 @@ class GameTracker:
                     raise MirrorError("the mirror's hand is not ours")
             except MirrorError as e:
                 self.fallback = True
+                self.report.lost = True
                 self.report.notes.append(f"mirror lost at turn {len(self.events)}: {e}")
                 g = None
         if g is not None:
@@ -477,7 +628,14 @@ class UecdaClient:
         out: TextIO | None = None,
         tap: Tap | None = None,
         quiet: bool = False,
+        flush: str = "auto",
     ) -> None:
+        """``flush``: the server's flush rule, ``everyone`` (UECda's), ``one_left`` (the
+        changed tndhms's) or ``auto``: recognised from the tables, game after game."""
+        if flush != "auto" and flush not in FLUSH_RULES:
+            raise MirrorError(f"flush rule {flush!r}: auto, {', '.join(FLUSH_RULES)}")
+        self.flush = flush
+        self.guess: str | None = None
         self.host = host
         self.port = port
         self.name = name
@@ -528,7 +686,7 @@ class UecdaClient:
             prev = report.games[-1]
             prev.position = st.ranks[me]
             prev.ranking = sorted(range(PLAYERS), key=lambda p: st.ranks[p])
-        tracker = GameTracker(me, number, deal, self.rules)
+        tracker = GameTracker(me, number, deal, self.rules, self.flush, self.guess)
         if 0 < st.exchange < 100:
             w.send_table(self._exchange(tracker, st), f"the cards we return in game {number}")
         while True:
@@ -549,12 +707,19 @@ class UecdaClient:
             if code != GAME_GOES_ON:
                 break
         game = tracker.finish()
+        if game.flush_when != self.guess:
+            if self.guess is not None:
+                self.say(f"game {number}: the server's flush rule is {game.flush_when}")
+            self.guess = game.flush_when
         report.games.append(game)
         where = "?" if game.position is None else str(game.position)
         self.say(
             f"game {number}: place {where}"
             + ("" if game.points is None else f", {game.points} points")
             + (f", {game.fallbacks} fallback decisions" if game.fallbacks else "")
+            + (f", resynchronised {game.resyncs} times" if game.resyncs else "")
+            + (", mirror lost" if game.lost else "")
+            + (", stalemate" if game.stalemate else "")
         )
         return code
 
@@ -574,6 +739,8 @@ class UecdaClient:
             tracker.report.fallbacks += 1
             plays = [a for a in ok if a != "pass"]
             action = plays[0] if plays else "pass"
+        if action == "pass" and tracker.status.new_round:
+            tracker.report.leader_passes += 1
         return tracker.submission(action)
 
     def _exchange(self, tracker: GameTracker, st: Status) -> Table:
@@ -635,10 +802,18 @@ def play(
     quiet: bool = False,
     out: TextIO | None = None,
     on_report: Callable[[ClientReport], None] | None = None,
+    flush: str = "auto",
 ) -> ClientReport:
     """Connect, play every game, return the report (``torampu uecda client``)."""
     client = UecdaClient(
-        host, port, name, make_client_bot(bot, seed), timeout=timeout, out=out, quiet=quiet
+        host,
+        port,
+        name,
+        make_client_bot(bot, seed),
+        timeout=timeout,
+        out=out,
+        quiet=quiet,
+        flush=flush,
     )
     report = client.run()
     if on_report is not None:

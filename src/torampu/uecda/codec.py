@@ -176,11 +176,17 @@ def encode_table(t: Sequence[Sequence[int]]) -> bytes:
     >>> len(encode_table(empty_table()))
     480
     """
-    check_shape(t)
-    flat = [max(0, v) for row in t for v in row]
-    if any(v > 0x7FFFFFFF for v in flat):
+    flat = [v for row in t for v in row]
+    if len(t) != ROWS or len(flat) != ROWS * COLS or set(map(type, flat)) != {int}:
+        check_shape(t)  # raises: the shape or a cell that is not an int (a bool is not)
+    if min(flat) < 0:
+        flat = [max(0, v) for v in flat]
+    if max(flat) > 0x7FFFFFFF:
         raise UecdaProtocolError("a cell does not fit in a signed 32-bit int")
-    return struct.pack(f">{ROWS * COLS}i", *flat)
+    return _TABLE.pack(*flat)
+
+
+_TABLE = struct.Struct(f">{ROWS * COLS}i")
 
 
 def decode_table(data: bytes) -> Table:

@@ -58,6 +58,7 @@ from torampu.uecda.codec import (
     UnrepresentablePlay,
     cell_card,
     empty_table,
+    encode_table,
     hand_table,
     read_profile,
     table_play,
@@ -238,6 +239,7 @@ class UecdaServer:
             if cfg.records is not None:
                 path = cfg.records / f"game-{number:05d}.json"
                 path.write_text(json.dumps(rec, ensure_ascii=False) + "\n", encoding="utf-8")
+        self._flush()
         result.match_record = m.to_record()
         if cfg.records is not None:
             (cfg.records / "match.json").write_text(
@@ -247,8 +249,20 @@ class UecdaServer:
         return result
 
     def _send_all(self, tables: Sequence[Table], what: str) -> None:
+        """Queue a table for each client (sent by :meth:`_flush`, before the next read)."""
+        last: Table | None = None
+        data = b""
         for w, t in zip(self.wires, tables, strict=True):
-            w.send_table(t, what)
+            if t is not last:  # the table of cards is one table for all: encoded once
+                data = encode_table(t)
+                last = t
+            w.queue(data)
+
+    def _flush(self) -> None:
+        """Send every client what was queued for it: before each read, and at the end (one
+        ``sendall`` per client between two reads instead of one per message)."""
+        for w in self.wires:
+            w.flush()
 
     def _game(
         self, m: Match, g: Daifugo, number: int, mibun: list[int], result: ServerResult
@@ -270,11 +284,12 @@ class UecdaServer:
                 ranks=ranks,
                 seating=seating,
             )
-            self.wires[p].send_table(write_status(hand_table(*hand), st), f"game {number}'s deal")
+            self.wires[p].queue_table(write_status(hand_table(*hand), st))
         while g.phase == "exchange":
             rich = g.to_play
             assert rich is not None
             k = g.exchange_queue[0][2]
+            self._flush()
             t = self.wires[rich].recv_table(f"the {k} card(s) to return in game {number}")
             action = _exchange_action(g, rich, t, k)
             if action is None:
@@ -310,6 +325,7 @@ class UecdaServer:
                 ],
                 f"the hand tables (game {number}, turn {turn})",
             )
+            self._flush()
             sub = self.wires[p].recv_table(f"its play (game {number}, turn {turn})")
             action, answer, note = self._judge(g, p, sub)
             if note:
@@ -317,7 +333,7 @@ class UecdaServer:
                 if "torampu cannot name" in note:
                     result.unnamed[p] += 1
                 self.warn(f"game {number}, turn {turn}: player {p}: {note}")
-            self.wires[p].send_int(answer, "the answer to its play")
+            self.wires[p].queue_int(answer)
             locked_before = bool(g.lock_suits)
             m.play(action)
             if action != "pass":
@@ -350,7 +366,7 @@ class UecdaServer:
             if g.is_over:
                 code = ALL_GAMES_OVER if number == self.config.games else GAME_OVER
             for w in self.wires:
-                w.send_int(code, "the game-over flag")
+                w.queue_int(code)
         ranking: list[int] = g.result()["ranking"]
         result.rankings.append(ranking)
         for pos, q in enumerate(ranking):

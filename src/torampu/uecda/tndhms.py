@@ -256,11 +256,24 @@ class TndhmsGame:
 
     ``hands`` are the players' hand tables, ``seating[k]`` the player in seat k; ♦3's holder
     leads. :meth:`submit` plays one turn of the player to act and returns the answer (9/8).
+
+    ``pass_limit``: the table is flushed when the passes since the last flush reach
+    ``pass_limit`` minus the players out: 5 in tndhms 0.29 and UECda's rule (``flush_when:
+    everyone``), 4 in the changed tndhms of s1300097/reserch (``flush_when: one_left``).
     """
 
     def __init__(
-        self, hands: Sequence[Table], seating: Sequence[int], rng: random.Random | None = None
+        self,
+        hands: Sequence[Table],
+        seating: Sequence[int],
+        rng: random.Random | None = None,
+        pass_limit: int = 5,
     ) -> None:
+        if pass_limit not in (4, 5):
+            raise UecdaProtocolError(
+                f"pass_limit is 5 (UECda) or 4 (changed tndhms), not {pass_limit}"
+            )
+        self.pass_limit = pass_limit
         if len(hands) != 5 or sorted(seating) != [0, 1, 2, 3, 4]:
             raise UecdaProtocolError("tndhms plays 5 players in 5 seats")
         self.hands = [copy_table(h) for h in hands]
@@ -342,7 +355,7 @@ class TndhmsGame:
             self.ranking.extend(rest)
             self.stalemate = True
             return v.answer
-        if sum(self.passed) >= 4 - len(self.ranking):
+        if sum(self.passed) >= self.pass_limit - len(self.ranking):
             flash = True
         if self.over:
             self.ranking.extend(q for q in range(5) if not self.goal[q])

@@ -4,13 +4,16 @@
 exactly the bytes it needs; a peer that closes the connection, resets it, or stays silent raises
 :class:`~torampu.uecda.codec.UecdaConnectionError` naming the peer and what was awaited. Each
 table is written with one ``sendall`` (the default client reads a table with one ``read`` of
-480 bytes). ``tap``, if given, sees every byte in both directions (for captures and tests).
+480 bytes); a server may queue several messages and send them with one ``sendall``
+(:meth:`Wire.flush`), which a reader of exact sizes cannot tell apart. ``tap``, if given, sees
+every byte in both directions (for captures and tests).
 """
 
 from __future__ import annotations
 
 import contextlib
 import socket
+import struct
 from collections.abc import Callable
 
 from torampu.uecda.codec import (
@@ -38,7 +41,20 @@ class Wire:
         self.peer = peer
         self.timeout = timeout
         self.tap = tap
+        self.pending = bytearray()
+        """Bytes queued by :meth:`queue`, sent by :meth:`flush` (or the next send)."""
         sock.settimeout(timeout)
+        if timeout is not None and hasattr(socket, "SO_RCVTIMEO"):
+            # a blocking socket with the kernel's timeouts: one system call per send or read
+            # (Python's own timeout polls before each), the same errors after ``timeout``
+            whole = int(timeout)
+            tv = struct.pack("ll", whole, int((timeout - whole) * 1e6))
+            try:
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVTIMEO, tv)
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDTIMEO, tv)
+                sock.settimeout(None)
+            except OSError:
+                sock.settimeout(timeout)
         with contextlib.suppress(OSError):  # not every socket is TCP
             sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
 
@@ -48,7 +64,7 @@ class Wire:
         while len(buf) < n:
             try:
                 chunk = self.sock.recv(n - len(buf))
-            except TimeoutError:
+            except (TimeoutError, BlockingIOError):
                 raise UecdaConnectionError(
                     f"{self.peer} sent nothing for {self.timeout:g} s while we waited for {what} "
                     f"({len(buf)} of {n} bytes)"
@@ -68,10 +84,30 @@ class Wire:
             self.tap("in", data)
         return data
 
+    def queue(self, data: bytes) -> None:
+        """Add ``data`` to what the next :meth:`flush` sends (one ``sendall`` for many
+        messages: the server queues what it sends between two reads)."""
+        self.pending += data
+
+    def queue_table(self, t: Table) -> None:
+        self.queue(encode_table(t))
+
+    def queue_int(self, v: int) -> None:
+        self.queue(encode_int(v))
+
+    def flush(self, what: str = "the queued messages") -> None:
+        if self.pending:
+            data = bytes(self.pending)
+            self.pending.clear()
+            self.send(data, what)
+
     def send(self, data: bytes, what: str) -> None:
+        if self.pending:  # in order: what was queued goes first
+            data = bytes(self.pending) + data
+            self.pending.clear()
         try:
             self.sock.sendall(data)
-        except TimeoutError:
+        except (TimeoutError, BlockingIOError):
             raise UecdaConnectionError(
                 f"{self.peer} took no data for {self.timeout:g} s when we sent {what}"
             ) from None
