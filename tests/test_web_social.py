@@ -585,3 +585,29 @@ def test_the_pool_answers_a_hint_within_its_deadline_or_not_at_all() -> None:
         assert bad is None
     finally:
         pool.close()
+
+
+def test_the_move_that_ended_a_game_is_shown_whole_during_the_pause(tmp_path: Path) -> None:
+    """The last play of a game was made face up in that game: the pause shows it with its cards
+    even when the new deal put them in a hand hidden from the watcher (the new deal's secrets
+    say nothing about the finished game). Daifugo deals every card, so a bot's last play is
+    usually in another hidden hand of game 2; tables are tried until that happens."""
+    judged = 0
+    with client(tmp_path, next_game_delay=60.0) as c:
+        for _ in range(6):
+            tid, _, tok = _table(
+                c, ["random", "random", "open"], game="daifugo", rules="standard", players=3
+            )
+            with c.websocket_connect(f"/ws/tables/{tid}") as ws:
+                snap = play_through(ws, until=_between, first=hello(ws, tok[2]))
+            record = c.get(f"/api/tables/{tid}/games/0/record").json()
+            ended = record["actions"][-1]
+            assert snap["version"] == len(record["actions"])
+            assert snap["last"]["seat"] == ended["seat"]
+            assert snap["last"]["action"] == ended["action"], snap["last"]
+            assert not snap["last"].get("hidden")
+            cards = set(ended["action"].split()[1:])
+            if ended["seat"] != 2 and cards - set(snap["view"]["hand"]):
+                judged += 1
+                break
+    assert judged, "no table ended game 1 with a bot's play now hidden in another hand"

@@ -362,3 +362,26 @@ def test_rematch_moves_player_and_spectator_to_the_same_seats(server: str, brows
     page.screenshot(path=str(SHOTS / "rematch-laptop-en.png"))
     assert not problems(page), problems(page)
     assert not problems(watcher), problems(watcher)
+
+
+def test_the_host_allows_hints_and_spectator_chat_in_the_lobby(server: str, browser: Any) -> None:
+    """The lobby's two table settings reach the table: a learner's hint and spectators in the
+    chat are off unless the host ticks them."""
+    made = []
+    for ticked in (False, True):
+        page = new_page(browser, SIZES["laptop"], "ja")
+        page.goto(f"{server}/")
+        page.wait_for_selector("#create-form")
+        assert page.locator("#allow-hints").is_checked() is False
+        assert page.locator("#spectator-chat").is_checked() is False
+        if ticked:
+            page.check("#allow-hints")
+            page.check("#spectator-chat")
+        page.click("#create-btn")
+        page.wait_for_url("**/t/*")
+        made.append(get(f"{server}/api/tables/{page.url.rstrip('/').rsplit('/', 1)[1]}"))
+        assert not problems(page), problems(page)
+    assert [(tb["hints"], tb["chat"]["spectators"]) for tb in made] == [
+        (False, False),
+        (True, True),
+    ]

@@ -1206,7 +1206,10 @@ class Lobby:
         )
         last = room.last
         if last is not None and last["seat"] != seat and m is not None:
-            hidden = m.game.hidden_from(seat)
+            # a move that finished a game was made in that game, whose plays are all public by
+            # now: the new deal's hidden cards say nothing about it (private moves stay hidden)
+            fresh_deal = not m.game.history and m.games_played > 0
+            hidden = 0 if fresh_deal else m.game.hidden_from(seat)
             if cards_mentioned(last["action"]) & hidden or self._private(last["action"]):
                 # the verb alone, marked hidden: "give" here is not "give nothing"
                 last = {**last, "action": last["action"].split()[0], "hidden": True}

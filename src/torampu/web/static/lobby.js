@@ -98,6 +98,8 @@ function defaultForm(game) {
     games: "",
     seats: Array(game.players.default).fill("open"),
     overrides: {},
+    hints: false,
+    spectatorChat: false,
   };
 }
 
@@ -141,10 +143,23 @@ function renderForm(el, state) {
         ),
       ),
       seatsFieldset(state),
+      tableSettings(f),
       optionsForm(game, f),
       h("button", { type: "submit", class: "primary big", id: "create-btn" }, t("create")),
     ),
   );
+}
+
+// what the host allows at this table: learner hints, and spectators in the chat
+function tableSettings(f) {
+  const box = (name, key, label) =>
+    h("label", { class: "check" },
+      h("input", { type: "checkbox", name, id: name, checked: f[key], onchange: (e) => (f[key] = e.target.checked) }),
+      " ", label);
+  return h("fieldset", { class: "table-settings" },
+    h("legend", {}, t("tableSettings")),
+    box("allow-hints", "hints", t("allowHints")),
+    box("spectator-chat", "spectatorChat", t("allowSpectatorChat")));
 }
 
 function field(label, ...controls) {
@@ -382,6 +397,8 @@ async function submit(event, state) {
     seats: f.seats,
   };
   if (f.games) body.games = Number(f.games);
+  if (f.hints) body.hints = true;
+  if (f.spectatorChat) body.chat = { spectators: true };
   button.disabled = true;
   button.textContent = t("creating");
   try {
