@@ -155,16 +155,20 @@ def _inside(page: Any, selector: str) -> list[str]:
     )
 
 
-def _show_everywhere(page: Any, name: str, *, turn: bool) -> None:
-    """Look at the page at every size and in both languages: screenshots, and (on the
-    person's turn) the hand and the buttons that act must be in view without scrolling."""
+# what must be in view without scrolling on the person's turn: the hand (it may scroll sideways
+# on a phone, but the strip itself must be in view) and the buttons that act
+ON_TURN = ("#hand", "#actions")
+
+
+def _show_everywhere(page: Any, name: str, in_view: tuple[str, ...] = ()) -> None:
+    """Look at the page at every size and in both languages: screenshots, and the elements
+    ``in_view`` must lie inside the viewport without scrolling."""
     for size, viewport in SIZES.items():
         page.set_viewport_size(viewport)
         page.wait_for_timeout(60)
-        if turn:
+        if in_view:
             page.evaluate("window.scrollTo(0, 0)")
-            off = _inside(page, "#hand") + _inside(page, "#actions")
-            # the hand may scroll sideways on a phone, but the strip itself must be in view
+            off = [why for selector in in_view for why in _inside(page, selector)]
             assert not off, f"{name} at {size}: not in view without scrolling: {off}"
         for code in LANGS:
             _set_lang(page, code)
@@ -211,11 +215,11 @@ def _play_match(
         phase = view["phase"]
         if phase not in seen:
             seen.add(phase)
-            _show_everywhere(page, f"{game}-{phase}", turn=True)
+            _show_everywhere(page, f"{game}-{phase}", ON_TURN)
         _click_action(page, choose(view, legal))
     if table.get("status") == "over":
         page.wait_for_selector("#result")
-        _show_everywhere(page, f"{game}-over", turn=False)
+        _show_everywhere(page, f"{game}-over")
         seen.add("over")
     return seen
 
@@ -228,16 +232,7 @@ def _between_games(page: Any, game: str, seen: set[str]) -> None:
         seen.add("between")
         assert page.locator("#between-scores tr[data-seat]").count() >= 2
         assert int(page.locator("#between-countdown").inner_text()) > 0
-        for size, viewport in SIZES.items():
-            page.set_viewport_size(viewport)
-            page.wait_for_timeout(60)
-            off = _inside(page, "#ready-button")
-            assert not off, f"{game} between games at {size}: Ready not in view: {off}"
-            for code in LANGS:
-                _set_lang(page, code)
-                page.screenshot(path=str(SHOTS / f"{game}-between-{size}-{code}.png"))
-        page.set_viewport_size(SIZES["laptop"])
-        _set_lang(page, "en")
+        _show_everywhere(page, f"{game}-between", ("#ready-button",))
     page.click("#ready-button")
     page.wait_for_function("() => !window.torampu?.snapshot?.between")
 

@@ -892,13 +892,20 @@ class Lobby:
         room.changed.set()
         return False
 
-    async def ready(self, room: Room, client: Client) -> None:
-        """A seated player is ready for the next game."""
+    @staticmethod
+    def _held_seat(room: Room, client: Client, spectator: str) -> int:
+        """The seat ``client`` still holds. A spectator is refused (``spectator`` says why), and
+        so is a socket whose seat changed hands since its hello."""
         seat = client.seat
         if seat is None:
-            raise ActError("unauthorized", "a spectator has no seat to make ready", 403)
+            raise ActError("unauthorized", spectator, 403)
         if room.seats[seat].token != client.holder:
             raise ActError("seat_revoked", f"seat {seat} is no longer yours")
+        return seat
+
+    async def ready(self, room: Room, client: Client) -> None:
+        """A seated player is ready for the next game."""
+        seat = self._held_seat(room, client, "a spectator has no seat to make ready")
         b = room.between
         if b is None or not self._between_open(room):
             raise ActError("not_between", "no game is waiting to start")
@@ -949,8 +956,8 @@ class Lobby:
         if not self.may_chat(room, client):
             raise ActError("chat_closed", "spectators may not chat at this table", 403)
         seat = client.seat
-        if seat is not None and room.seats[seat].token != client.holder:
-            raise ActError("seat_revoked", f"seat {seat} is no longer yours")
+        if seat is not None:
+            self._held_seat(room, client, "")
         if reaction is not None:
             if text is not None or reaction not in REACTIONS:
                 raise ActError("bad_message", "a reaction is one of " + ", ".join(REACTIONS), 400)
@@ -985,11 +992,7 @@ class Lobby:
         bot pool: one a turn, where the host allowed hints."""
         if not room.table.features.get("hints"):
             raise ActError("hints_off", "the host did not allow hints at this table", 403)
-        seat = client.seat
-        if seat is None:
-            raise ActError("unauthorized", "a spectator has no hand to hint", 403)
-        if room.seats[seat].token != client.holder:
-            raise ActError("seat_revoked", f"seat {seat} is no longer yours")
+        seat = self._held_seat(room, client, "a spectator has no hand to hint")
         m = room.match
         if m is None:
             raise ActError("not_started", "the table has not started")
