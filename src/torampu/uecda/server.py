@@ -33,7 +33,7 @@ import socket
 import sys
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -50,6 +50,7 @@ from torampu.uecda.codec import (
     DEAL_TURN_MARK,
     GAME_GOES_ON,
     GAME_OVER,
+    HAND_BYTES,
     REFUSED,
     Status,
     Table,
@@ -57,16 +58,19 @@ from torampu.uecda.codec import (
     UecdaProtocolError,
     UnrepresentablePlay,
     cell_card,
-    empty_table,
-    encode_table,
-    hand_table,
+    encode_cell_rows,
+    encode_hand_rows,
+    encode_int,
+    encode_status,
     read_profile,
     table_play,
-    write_status,
 )
 from torampu.uecda.wire import Wire
 
 PLAYERS = 5
+NO_CARDS = bytes(HAND_BYTES)
+"""Rows 0..4 of an empty table of cards, encoded."""
+CODE_BYTES = {c: encode_int(c) for c in (GAME_GOES_ON, GAME_OVER, ALL_GAMES_OVER)}
 TITLE_LINES = ("daihugou  ", "hugou     ", "heimin    ", "himmin    ", "daihinnmin")
 """tndhms's console lines for the places."""
 
@@ -248,16 +252,6 @@ class UecdaServer:
         self.say("All games are overed ")
         return result
 
-    def _send_all(self, tables: Sequence[Table], what: str) -> None:
-        """Queue a table for each client (sent by :meth:`_flush`, before the next read)."""
-        last: Table | None = None
-        data = b""
-        for w, t in zip(self.wires, tables, strict=True):
-            if t is not last:  # the table of cards is one table for all: encoded once
-                data = encode_table(t)
-                last = t
-            w.queue(data)
-
     def _flush(self) -> None:
         """Send every client what was queued for it: before each read, and at the end (one
         ``sendall`` per client between two reads instead of one per message)."""
@@ -284,7 +278,7 @@ class UecdaServer:
                 ranks=ranks,
                 seating=seating,
             )
-            self.wires[p].queue_table(write_status(hand_table(*hand), st))
+            self.wires[p].queue(encode_hand_rows(*hand) + encode_status(st))
         while g.phase == "exchange":
             rich = g.to_play
             assert rich is not None
@@ -298,7 +292,11 @@ class UecdaServer:
                 action = " ".join(["exchange", *cards_words(real, j)])
                 self.warn(f"game {number}: player {rich} returned no valid {k} card(s): {action}")
             m.play(action)
-        stage = empty_table()
+        # what is sent is built as bytes: rows 0..4 (a hand, or the cards on the table) and
+        # rows 5..7 (the status) separately, a hand's rows kept while it does not change
+        # (``encode_table(write_status(hand_table(h, j), s))``, byte for byte)
+        stage = NO_CARDS
+        hand_rows: dict[tuple[int, int], bytes] = {}
         mib = list(mibun)
         out_order: list[int] = []
         turn = 0
@@ -318,13 +316,13 @@ class UecdaServer:
                 ranks=ranks,
                 seating=seating,
             )
-            self._send_all(
-                [
-                    write_status(hand_table(g.hands[q], g.jok[q]), replace(base, my_turn=q == p))
-                    for q in range(PLAYERS)
-                ],
-                f"the hand tables (game {number}, turn {turn})",
-            )
+            theirs = encode_status(base, my_turn=False)
+            for q, w in enumerate(self.wires):
+                key = (g.hands[q], g.jok[q])
+                rows = hand_rows.get(key)
+                if rows is None:
+                    rows = hand_rows[key] = encode_hand_rows(*key)
+                w.queue(rows + (encode_status(base, my_turn=True) if q == p else theirs))
             self._flush()
             sub = self.wires[p].recv_table(f"its play (game {number}, turn {turn})")
             action, answer, note = self._judge(g, p, sub)
@@ -337,7 +335,7 @@ class UecdaServer:
             locked_before = bool(g.lock_suits)
             m.play(action)
             if action != "pass":
-                stage = [list(row) for row in sub[:5]] + [[0] * COLS for _ in range(3)]
+                stage = encode_cell_rows(sub)
                 codes = {w["code"] for w in g.log[-1]["why"]}
                 lock = (locked_before and "joker_unlocks" not in codes) or "lock" in codes
             else:
@@ -347,7 +345,7 @@ class UecdaServer:
                 if sizes[q] > 0 and after[q] == 0 and q not in out_order:
                     out_order.append(q)
                     mib[len(out_order) - 1] = q
-            empty = all(v == 0 for row in stage[:5] for v in row)
+            empty = stage == NO_CARDS
             st = Status(
                 turn=p,
                 new_round=empty,
@@ -357,16 +355,14 @@ class UecdaServer:
                 ranks=ranks_row(mib, fresh),
                 seating=seating,
             )
-            self._send_all(
-                [write_status(stage, st)] * PLAYERS, f"the table of cards (game {number})"
-            )
-            if g.table_info is None:
-                stage = empty_table()
             code = GAME_GOES_ON
             if g.is_over:
                 code = ALL_GAMES_OVER if number == self.config.games else GAME_OVER
+            data = stage + encode_status(st) + CODE_BYTES[code]  # the same for all five
             for w in self.wires:
-                w.queue_int(code)
+                w.queue(data)
+            if g.table_info is None:
+                stage = NO_CARDS
         ranking: list[int] = g.result()["ranking"]
         result.rankings.append(ranking)
         for pos, q in enumerate(ranking):
