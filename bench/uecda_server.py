@@ -14,7 +14,9 @@ tndhms built with X11 needs a ``DISPLAY`` even on the console (e.g. ``Xvfb :57 &
 wall-clock time from the server's start to its exit is printed with games per second, the
 server's own CPU seconds (user + system, from ``wait4``), and the ratio of the two servers.
 Issue 21's goal: ours within 2× of tndhms. ``--baseline-src DIR`` also times ``torampu uecda
-server`` from another source tree (e.g. ``git archive`` of an older commit), in the same run.
+server`` from another source tree (e.g. ``git archive`` of an older commit), in the same run;
+``--batch-sends`` times ours a second time with ``--batch-sends`` (each client's messages kept
+until its turn: the same bytes, fewer system calls and wake-ups).
 """
 
 from __future__ import annotations
@@ -125,6 +127,9 @@ def main() -> None:
     ap.add_argument(
         "--baseline-src", default="", help="also time our server from this source tree (src/)"
     )
+    ap.add_argument(
+        "--batch-sends", action="store_true", help="also time our server with --batch-sends"
+    )
     a = ap.parse_args()
     if not a.client or not Path(a.client).is_file():
         print(f"no sample client at {a.client!r}: nothing to run (see --help)")
@@ -158,6 +163,10 @@ def main() -> None:
             )
         port = free_port()
         results["torampu uecda server"] = run(ours(port, "records"), port, a.client, tmp)
+        if a.batch_sends:
+            port = free_port()
+            cmd = [*ours(port, "batch-records"), "--batch-sends"]
+            results["ours --batch-sends"] = run(cmd, port, a.client, tmp)
         if a.tndhms and Path(a.tndhms).is_file():
             port = free_port()
             cfg = Path(tmp) / "tndhms.cfg"
@@ -172,7 +181,7 @@ def main() -> None:
             f"server CPU {cpu:6.2f} s"
         )
     if "tndhms" in results:
-        for name in ("baseline (--baseline-src)", "torampu uecda server"):
+        for name in ("baseline (--baseline-src)", "torampu uecda server", "ours --batch-sends"):
             if name in results:
                 ratio = results[name][0] / results["tndhms"][0]
                 print(f"{name} / tndhms: {ratio:.2f}× (goal: ≤ 2×)")
