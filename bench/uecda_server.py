@@ -81,9 +81,9 @@ def listening(port: int) -> bool:
 
 def run(
     server: list[str], port: int, client: str, cwd: str, src: Path = SRC
-) -> tuple[float, float]:
+) -> tuple[float, float, float]:
     """Seconds from the server's start to its exit, five clients playing, and the server's CPU
-    seconds (user + system)."""
+    seconds (user, system)."""
     env = {**os.environ, "PYTHONPATH": str(src)}
     t = time.perf_counter()
     srv = subprocess.Popen(
@@ -108,7 +108,7 @@ def run(
         _, status, usage = os.wait4(srv.pid, 0)
         wall = time.perf_counter() - t
         srv.returncode = os.waitstatus_to_exitcode(status)
-        return wall, usage.ru_utime + usage.ru_stime
+        return wall, usage.ru_utime, usage.ru_stime
     finally:
         for c in clients:
             try:
@@ -134,7 +134,7 @@ def main() -> None:
     if not a.client or not Path(a.client).is_file():
         print(f"no sample client at {a.client!r}: nothing to run (see --help)")
         return
-    results: dict[str, tuple[float, float]] = {}
+    results: dict[str, tuple[float, float, float]] = {}
     with tempfile.TemporaryDirectory() as tmp:
         port = free_port()
 
@@ -175,10 +175,10 @@ def main() -> None:
             results["tndhms"] = run(cmd, port, a.client, tmp)
         else:
             print(f"tndhms not found at {a.tndhms!r}: skipped")
-    for name, (secs, cpu) in results.items():
+    for name, (secs, user, system) in results.items():
         print(
             f"{name:26s} {a.games} games in {secs:7.2f} s  ({a.games / secs:7.1f} games/s), "
-            f"server CPU {cpu:6.2f} s"
+            f"server CPU {user + system:6.2f} s (user {user:.2f}, system {system:.2f})"
         )
     if "tndhms" in results:
         for name in ("baseline (--baseline-src)", "torampu uecda server", "ours --batch-sends"):
