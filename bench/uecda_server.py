@@ -11,8 +11,12 @@ Usage::
 A peer whose path is missing is skipped with a note (without the client nothing can run).
 tndhms built with X11 needs a ``DISPLAY`` even on the console (e.g. ``Xvfb :57 &`` and
 ``DISPLAY=:57``). Each server plays ``--games`` games with five clients on 127.0.0.1; the
-wall-clock time from the server's start to its exit is printed with games per second and the
-ratio of the two. Issue 21's goal: ours within 2× of tndhms.
+wall-clock time from the server's start to its exit is printed with games per second, the
+server's own CPU seconds (user + system, from ``wait4``), and the ratio of the two servers.
+Issue 21's goal: ours within 2× of tndhms. ``--baseline-src DIR`` also times ``torampu uecda
+server`` from another source tree (e.g. ``git archive`` of an older commit), in the same run;
+``--batch-sends`` times ours a second time with ``--batch-sends`` (each client's messages kept
+until its turn: the same bytes, fewer system calls and wake-ups).
 """
 
 from __future__ import annotations
@@ -75,9 +79,12 @@ def listening(port: int) -> bool:
     return False
 
 
-def run(server: list[str], port: int, client: str, cwd: str) -> float:
-    """Seconds from the server's start to its exit, five clients playing."""
-    env = {**os.environ, "PYTHONPATH": str(SRC)}
+def run(
+    server: list[str], port: int, client: str, cwd: str, src: Path = SRC
+) -> tuple[float, float, float]:
+    """Seconds from the server's start to its exit, five clients playing, and the server's CPU
+    seconds (user, system)."""
+    env = {**os.environ, "PYTHONPATH": str(src)}
     t = time.perf_counter()
     srv = subprocess.Popen(
         server, cwd=cwd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
@@ -98,8 +105,10 @@ def run(server: list[str], port: int, client: str, cwd: str) -> float:
                 )
             )
             time.sleep(0.1)
-        srv.wait(timeout=3600)
-        return time.perf_counter() - t
+        _, status, usage = os.wait4(srv.pid, 0)
+        wall = time.perf_counter() - t
+        srv.returncode = os.waitstatus_to_exitcode(status)
+        return wall, usage.ru_utime, usage.ru_stime
     finally:
         for c in clients:
             try:
@@ -115,29 +124,49 @@ def main() -> None:
     ap.add_argument("--client", default="", help="a UECda sample client binary")
     ap.add_argument("--tndhms", default="", help="a tndhms binary (skipped if absent)")
     ap.add_argument("--games", type=int, default=1000)
+    ap.add_argument(
+        "--baseline-src", default="", help="also time our server from this source tree (src/)"
+    )
+    ap.add_argument(
+        "--batch-sends", action="store_true", help="also time our server with --batch-sends"
+    )
     a = ap.parse_args()
     if not a.client or not Path(a.client).is_file():
         print(f"no sample client at {a.client!r}: nothing to run (see --help)")
         return
-    results: dict[str, float] = {}
+    results: dict[str, tuple[float, float, float]] = {}
     with tempfile.TemporaryDirectory() as tmp:
         port = free_port()
-        ours = [
-            sys.executable,
-            "-m",
-            "torampu.cli",
-            "uecda",
-            "server",
-            "--port",
-            str(port),
-            "--games",
-            str(a.games),
-            "--records",
-            str(Path(tmp) / "records"),
-            "--seed",
-            "1",
-        ]
-        results["torampu uecda server"] = run(ours, port, a.client, tmp)
+
+        def ours(port: int, records: str) -> list[str]:
+            return [
+                sys.executable,
+                "-m",
+                "torampu.cli",
+                "uecda",
+                "server",
+                "--port",
+                str(port),
+                "--games",
+                str(a.games),
+                "--records",
+                str(Path(tmp) / records),
+                "--seed",
+                "1",
+            ]
+
+        if a.baseline_src:
+            port = free_port()
+            base = Path(a.baseline_src).resolve()
+            results["baseline (--baseline-src)"] = run(
+                ours(port, "baseline-records"), port, a.client, tmp, base
+            )
+        port = free_port()
+        results["torampu uecda server"] = run(ours(port, "records"), port, a.client, tmp)
+        if a.batch_sends:
+            port = free_port()
+            cmd = [*ours(port, "batch-records"), "--batch-sends"]
+            results["ours --batch-sends"] = run(cmd, port, a.client, tmp)
         if a.tndhms and Path(a.tndhms).is_file():
             port = free_port()
             cfg = Path(tmp) / "tndhms.cfg"
@@ -146,11 +175,16 @@ def main() -> None:
             results["tndhms"] = run(cmd, port, a.client, tmp)
         else:
             print(f"tndhms not found at {a.tndhms!r}: skipped")
-    for name, secs in results.items():
-        print(f"{name:22s} {a.games} games in {secs:7.2f} s  ({a.games / secs:7.1f} games/s)")
-    if len(results) == 2:
-        ratio = results["torampu uecda server"] / results["tndhms"]
-        print(f"ours / tndhms: {ratio:.2f}× (goal: ≤ 2×)")
+    for name, (secs, user, system) in results.items():
+        print(
+            f"{name:26s} {a.games} games in {secs:7.2f} s  ({a.games / secs:7.1f} games/s), "
+            f"server CPU {user + system:6.2f} s (user {user:.2f}, system {system:.2f})"
+        )
+    if "tndhms" in results:
+        for name in ("baseline (--baseline-src)", "torampu uecda server", "ours --batch-sends"):
+            if name in results:
+                ratio = results[name][0] / results["tndhms"][0]
+                print(f"{name} / tndhms: {ratio:.2f}× (goal: ≤ 2×)")
 
 
 if __name__ == "__main__":

@@ -18,7 +18,7 @@ from __future__ import annotations
 import base64
 import json
 import zlib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import pytest
@@ -33,6 +33,7 @@ from torampu.uecda.codec import (
     ALL_GAMES_OVER,
     GAME_GOES_ON,
     GAME_OVER,
+    HAND_BYTES,
     REFUSED,
     TABLE_BYTES,
     Status,
@@ -41,10 +42,14 @@ from torampu.uecda.codec import (
     UnrepresentablePlay,
     check_answer,
     check_game_code,
+    check_shape,
     decode_int,
     decode_table,
     empty_table,
+    encode_cell_rows,
+    encode_hand_rows,
     encode_int,
+    encode_status,
     encode_table,
     hand_table,
     play_table,
@@ -433,3 +438,57 @@ def test_table_play_accepts_what_tndhms_accepts(cells: dict[tuple[int, int], int
     except UecdaProtocolError:
         ours = False
     assert ours == (not error), cells
+
+
+statuses = st.builds(
+    Status,
+    deal=st.booleans(),
+    exchange=st.integers(0, 2),
+    my_turn=st.booleans(),
+    turn=st.integers(0, 6),
+    new_round=st.booleans(),
+    eleven_back=st.booleans(),
+    revolution=st.booleans(),
+    lock=st.booleans(),
+    hand_sizes=st.tuples(*[st.integers(0, 53)] * 5),
+    ranks=st.tuples(*[st.integers(0, 4)] * 5),
+    seating=st.permutations(range(5)).map(tuple),
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(0, (1 << 52) - 1), st.integers(0, 1), statuses, st.booleans())
+def test_the_servers_byte_encoders_equal_encoding_the_tables(
+    real: int, jokers: int, s: Status, mine: bool
+) -> None:
+    """What the server sends as bytes (a hand's rows + the status rows, the cards on the table
+    + the status rows) is byte for byte ``encode_table`` of the tables it stands for."""
+    t = write_status(hand_table(real, jokers), s)
+    assert encode_hand_rows(real, jokers) + encode_status(s) == encode_table(t)
+    assert encode_cell_rows(t) + encode_status(s) == encode_table(t)
+    other = write_status(hand_table(real, jokers), replace(s, my_turn=mine))
+    assert encode_hand_rows(real, jokers) + encode_status(s, my_turn=mine) == encode_table(other)
+    assert len(encode_hand_rows(real, jokers)) == HAND_BYTES
+
+
+def test_the_byte_encoders_refuse_what_encode_table_refuses() -> None:
+    with pytest.raises(UecdaProtocolError, match="joker"):
+        encode_hand_rows(0, 2)
+    with pytest.raises(UecdaProtocolError, match="not an int"):
+        encode_status(Status(exchange=True))
+    with pytest.raises(UecdaProtocolError, match="rows"):
+        encode_status(Status(hand_sizes=(1, 2, 3)))
+    t = empty_table()
+    t[2][3] = -4  # sent as 0, as tndhms does
+    assert encode_cell_rows(t) == bytes(HAND_BYTES)
+    t[1][1] = 1 << 31
+    with pytest.raises(UecdaProtocolError, match="32-bit"):
+        encode_cell_rows(t)
+    t[1][1] = True
+    with pytest.raises(UecdaProtocolError, match=r"\[1\]\[1\] is True"):
+        check_shape(t)
+    t[1][1] = 0
+    check_shape(t)
+    t[7].append(0)
+    with pytest.raises(UecdaProtocolError, match="8 rows of 15"):
+        check_shape(t)

@@ -136,6 +136,13 @@ def server(
     ] = None,
     timeout: Annotated[float, typer.Option(help="seconds to wait for a client's answer")] = 120.0,
     host: Annotated[str, typer.Option(help="the address to listen on")] = "0.0.0.0",
+    batch_sends: Annotated[
+        bool,
+        typer.Option(
+            help="keep each client's messages until its turn (the same bytes, fewer system "
+            "calls; for matches of programs: a client sees others' turns late)"
+        ),
+    ] = False,
 ) -> None:
     """Let five UECda clients play torampu's ``uecda`` rules; print places and points."""
     given = (("seat_change", seat_change), ("rank_reset", rank_reset), ("flush_when", flush_when))
@@ -148,6 +155,7 @@ def server(
         records=records,
         timeout=timeout,
         rules=overrides,
+        batch_sends=batch_sends,
     )
     try:
         serve(config)

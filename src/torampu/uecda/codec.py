@@ -78,6 +78,7 @@ from __future__ import annotations
 import struct
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import chain
 from typing import Final
 
 from torampu.cards import CardSet, card_str, cards_of, parse_cards  # noqa: F401
@@ -162,6 +163,12 @@ def copy_table(t: Table) -> Table:
 
 def check_shape(t: Sequence[Sequence[int]]) -> None:
     """Raise :class:`UecdaProtocolError` unless ``t`` is 8 rows of 15 ints."""
+    if (
+        len(t) == ROWS
+        and all(len(row) == COLS for row in t)
+        and set(map(type, chain.from_iterable(t))) == {int}
+    ):
+        return  # the common case, checked in C; the loops below name the fault
     if len(t) != ROWS or any(len(row) != COLS for row in t):
         raise UecdaProtocolError(f"a table is {ROWS} rows of {COLS} ints")
     for i, row in enumerate(t):
@@ -293,6 +300,89 @@ def hand_table(real: CardSet, jokers: int) -> Table:
     if jokers:
         t[4][1] = 2
     return t
+
+
+HAND_BYTES: Final = 5 * COLS * 4
+"""Rows 0..4 of an encoded table: the cards (a hand, or the table of cards)."""
+STATUS_BYTES: Final = TABLE_BYTES - HAND_BYTES
+"""Rows 5..7 of an encoded table: the status (row 7 is zero)."""
+_CARD_BYTE = tuple((card_cell(c)[0] * COLS + card_cell(c)[1]) * 4 + 3 for c in range(52))
+"""The byte of ``encode_table`` that holds a real card's cell (the last of its big-endian int)."""
+_JOKER_BYTE: Final = (4 * COLS + 1) * 4 + 3
+_STATUS = struct.Struct(f">{3 * COLS}i")
+_HAND_ROWS = struct.Struct(f">{5 * COLS}i")
+_ZERO_ROW = [0] * COLS
+
+
+def encode_hand_rows(real: CardSet, jokers: int) -> bytes:
+    """Rows 0..4 of ``encode_table(hand_table(real, jokers))`` (:data:`HAND_BYTES` bytes)
+    without building the table: ``encode_hand_rows(h, j) + encode_status(s)`` is
+    ``encode_table(write_status(hand_table(h, j), s))``.
+
+    >>> h = parse_cards("3D 2S")
+    >>> encode_hand_rows(h, 1) == encode_table(hand_table(h, 1))[:HAND_BYTES]
+    True
+    """
+    if not 0 <= jokers <= 1:
+        raise UecdaProtocolError(f"a UECda hand holds 0 or 1 joker, not {jokers}")
+    buf = bytearray(HAND_BYTES)
+    for c in cards_of(real & REAL):
+        buf[_CARD_BYTE[c]] = 1
+    if jokers:
+        buf[_JOKER_BYTE] = 2
+    return bytes(buf)
+
+
+def encode_cell_rows(t: Sequence[Sequence[int]]) -> bytes:
+    """Rows 0..4 of ``encode_table(t)`` (:data:`HAND_BYTES` bytes): the cards of a table."""
+    flat = [v for row in t[:5] for v in row]
+    if len(flat) != 5 * COLS or set(map(type, flat)) != {int}:
+        return encode_table(t)[:HAND_BYTES]  # raises, naming the fault
+    if min(flat) < 0:
+        flat = [max(0, v) for v in flat]
+    if max(flat) > 0x7FFFFFFF:
+        raise UecdaProtocolError("a cell does not fit in a signed 32-bit int")
+    return _HAND_ROWS.pack(*flat)
+
+
+def encode_status(s: Status, my_turn: bool | None = None) -> bytes:
+    """Rows 5..7 of ``encode_table(write_status(t, s))`` (:data:`STATUS_BYTES` bytes), with
+    ``[5][2]`` from ``my_turn`` if given (one :class:`Status` for the five hand tables of a
+    turn).
+
+    >>> s = Status(turn=2, hand_sizes=(3, 4, 5, 6, 7))
+    >>> t = empty_table()
+    >>> encode_status(s) == encode_table(write_status(t, s))[HAND_BYTES:]
+    True
+    """
+    flat = [
+        int(s.deal),
+        s.exchange,
+        int(s.my_turn if my_turn is None else my_turn),
+        s.turn,
+        int(s.new_round),
+        int(s.eleven_back),
+        int(s.revolution),
+        int(s.lock),
+        0,
+        0,
+        0,
+        0,
+        0,
+        0,
+        0,
+        *s.hand_sizes,
+        *s.ranks,
+        *s.seating,
+    ]
+    flat += _ZERO_ROW  # row 7
+    if len(flat) != 3 * COLS or set(map(type, flat)) != {int}:
+        return encode_table(write_status(empty_table(), s))[HAND_BYTES:]  # raises
+    if min(flat) < 0:
+        flat = [max(0, v) for v in flat]
+    if max(flat) > 0x7FFFFFFF:
+        raise UecdaProtocolError("a cell does not fit in a signed 32-bit int")
+    return _STATUS.pack(*flat)
 
 
 def table_hand(t: Table) -> tuple[CardSet, int]:
