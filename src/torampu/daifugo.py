@@ -636,6 +636,32 @@ PHASE_NAMES: Final = ("exchange", "play", "give", "discard", "over")
 _FIRST_LEAD_CARDS: Final = {s: parse_card(s) for s in ("3D", "4D", "3C", "3H", "3S")}
 
 
+_LEGAL: dict[tuple[int | bool, ...], tuple[Move, ...]] = {}
+"""Memo of :meth:`Daifugo._legal_plays`, keyed on all that the legal plays depend on."""
+_LEGAL_MAX: Final = 100_000
+_LEGAL_RULES: Final = (
+    "joker_wild",
+    "stairs",
+    "lead_pass",
+    "sandstorm",
+    "spade3_return",
+    "stair_overlap",
+    "reverse_lock",
+)
+"""The options that :meth:`Daifugo._find_plays` reads."""
+_FOLLOWS: dict[tuple[int | bool, ...], dict[Move, bool]] = {}
+"""Per table state (the table's play, the order, the lock, the rules' key): whether each play
+may follow it (:meth:`Daifugo._beats` is not ``None``)."""
+_FOLLOWS_MAX: Final = 20_000
+_RULES_KEYS: dict[tuple[Any, ...], int] = {}
+
+
+def _rules_key(r: Rules) -> int:
+    """A small number for the values of the options in ``_LEGAL_RULES`` (the memo's key)."""
+    flags = tuple(r[name] for name in _LEGAL_RULES)
+    return _RULES_KEYS.setdefault(flags, len(_RULES_KEYS))
+
+
 def _seats(bits: int) -> list[int]:
     return [s for s in range(bits.bit_length()) if bits >> s & 1]
 
@@ -700,6 +726,7 @@ class Daifugo(Game):
         self.history = []
         self.njokers = r["jokers"]
         self.wild = r["joker_wild"]
+        self._rules_key = _rules_key(r)
         if deal is None:
             self.hands, self.jok = self._deal()
         else:
@@ -902,15 +929,36 @@ class Daifugo(Game):
         return []
 
     def _legal_plays(self, s: Seat) -> list[Move]:
-        plays = all_plays(self.hands[s], self.jok[s], self.wild, self.rules["stairs"])
-        if self.table_info is None:
+        """The legal plays (and pass) of seat ``s`` now: :meth:`_find_plays`, memoized on
+        everything it reads (the hand, the table and its state, the rules' key)."""
+        key = (
+            self.hands[s],
+            self.jok[s],
+            self.table,
+            self.must_include,
+            self.revolution,
+            self.eleven,
+            self.lock_suits,
+            self.strict,
+            self._rules_key,
+        )
+        got = _LEGAL.get(key)
+        if got is None:
+            if len(_LEGAL) >= _LEGAL_MAX:
+                _LEGAL.clear()
+            got = _LEGAL[key] = tuple(self._find_plays(s))
+        return list(got)
+
+    def _find_plays(self, s: Seat) -> list[Move]:
+        hand, jok, stairs = self.hands[s], self.jok[s], self.rules["stairs"]
+        t = self.table_info
+        if t is None:
+            plays = all_plays(hand, jok, self.wild, stairs)
             if self.must_include >= 0:
                 bit = 1 << self.must_include
                 plays = tuple(m for m in plays if m & bit)
             return [PASS, *plays] if self.rules["lead_pass"] else list(plays)
-        beats = self._beats
-        t = self.table_info
-        parts = plays_by_shape(self.hands[s], self.jok[s], self.wild, self.rules["stairs"])
+        parts = plays_by_shape(hand, jok, self.wild, stairs)
         # only a play of the table's shape can follow it, or a sandstorm (a group of 3 or 4)
         same = parts.get((t.kind, t.size), ())
         if self.rules["sandstorm"]:
@@ -922,9 +970,31 @@ class Daifugo(Game):
                 if self._is_sandstorm(info(m))
             ]
             if storms:  # back into the order of all plays
+                plays = all_plays(hand, jok, self.wild, stairs)
                 rank = {m: k for k, m in enumerate(plays)}
                 same = tuple(sorted((*same, *storms), key=rank.__getitem__))
-        return [PASS, *(m for m in same if beats(m) is not None)]
+        # whether a play may follow the table (:meth:`_beats`), memoized per table state
+        ctx = (
+            self.table,
+            self.revolution,
+            self.eleven,
+            self.lock_suits,
+            self.strict,
+            self._rules_key,
+        )
+        memo = _FOLLOWS.get(ctx)
+        if memo is None:
+            if len(_FOLLOWS) >= _FOLLOWS_MAX:
+                _FOLLOWS.clear()
+            memo = _FOLLOWS[ctx] = {}
+        out = [PASS]
+        for m in same:
+            ok = memo.get(m)
+            if ok is None:
+                ok = memo[m] = self._beats(m) is not None
+            if ok:
+                out.append(m)
+        return out
 
     def _is_sandstorm(self, i: Info) -> bool:
         if i.kind != GROUP:

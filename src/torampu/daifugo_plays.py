@@ -317,9 +317,8 @@ _PLAYS: dict[tuple[int, int, bool, bool], tuple[int, ...]] = {}
 def all_plays(hand: CardSet, jokers: int, wild: bool, stairs: bool) -> tuple[int, ...]:
     """Every play a hand can make on an empty table, in canonical order (memoized).
 
-    Order: singles, then groups, then runs; each by size, then rank, then cards. Built from
-    the plays of each rank (:func:`_rank_groups`) and of each suit (:func:`_suit_runs`), which
-    recur across hands far more often than whole hands do.
+    Order: singles, then groups, then runs; each by size, then rank, then cards: the parts of
+    :func:`plays_by_shape` one after the other.
     """
     key = (hand, jokers, wild, stairs)
     got = _PLAYS.get(key)
@@ -327,22 +326,9 @@ def all_plays(hand: CardSet, jokers: int, wild: bool, stairs: bool) -> tuple[int
         return got
     if len(_PLAYS) > 50_000:
         _PLAYS.clear()
-    out: list[int] = [1 << c for c in _DISPLAY_ORDER if hand >> c & 1]
-    if jokers:
-        out.append(1 << JSHIFT)
-    wj = jokers if wild else 0
-    per_rank = [_rank_groups(d, hand & RANK_SET[d], wj) for d in range(13)]
-    for size in range(2, 5 + wj):
-        for by_size in per_rank:
-            out.extend(by_size.get(size, ()))
-        if size <= wj:  # jokers alone stand for the rank above the 2
-            out.append(size << JSHIFT)
-    if stairs:
-        runs: list[tuple[int, int, str, int]] = []
-        for suit in range(4):
-            runs.extend(_suit_runs(suit, hand & SUIT_SET[suit], wj))
-        runs.sort()
-        out.extend(r[3] for r in runs)
+    out: list[int] = []
+    for part in plays_by_shape(hand, jokers, wild, stairs).values():
+        out.extend(part)
     got = tuple(out)
     _PLAYS[key] = got
     return got
@@ -352,6 +338,15 @@ _DISPLAY_ORDER: Final = tuple(sorted(range(52), key=_group_key))
 """The 52 cards in canonical order: ascending rank, suits ♣ ♦ ♥ ♠."""
 _RANK_GROUPS: dict[tuple[int, int, int], dict[int, tuple[int, ...]]] = {}
 _SUIT_RUNS: dict[tuple[int, int, int], tuple[tuple[int, int, str, int], ...]] = {}
+_SINGLES: dict[int, tuple[int, ...]] = {}
+
+
+def _singles(held: CardSet) -> tuple[int, ...]:
+    """The single plays of the cards ``held`` of one rank, in canonical order (memoized)."""
+    got = _SINGLES.get(held)
+    if got is None:
+        got = _SINGLES[held] = tuple(1 << c for c in _DISPLAY_ORDER if held >> c & 1)
+    return got
 
 
 def _rank_groups(d: int, held: CardSet, wj: int) -> dict[int, tuple[int, ...]]:
@@ -396,7 +391,10 @@ _BY_SHAPE: dict[tuple[int, int, bool, bool], dict[Shape, tuple[int, ...]]] = {}
 def plays_by_shape(
     hand: CardSet, jokers: int, wild: bool, stairs: bool
 ) -> dict[Shape, tuple[int, ...]]:
-    """:func:`all_plays` split by (kind, size), each part in the same order (memoized).
+    """Every play a hand can make, split by (kind, size) — singles, groups by size, runs by
+    size —, each part in canonical order (memoized). Built from the plays of each rank
+    (:func:`_singles`, :func:`_rank_groups`) and of each suit (:func:`_suit_runs`), which
+    recur across hands far more often than whole hands do.
 
     >>> parts = plays_by_shape(parse_cards("3D 3H 4H 5H"), 0, True, True)
     >>> {shape: [play_str(p) for p in ps] for shape, ps in parts.items()}
@@ -408,13 +406,40 @@ def plays_by_shape(
         return got
     if len(_BY_SHAPE) > 50_000:
         _BY_SHAPE.clear()
-    parts: dict[Shape, list[int]] = {}
-    for m in all_plays(hand, jokers, wild, stairs):
-        i = info(m)
-        parts.setdefault((i.kind, i.size), []).append(m)
-    got = {shape: tuple(ms) for shape, ms in parts.items()}
-    _BY_SHAPE[key] = got
-    return got
+    parts: dict[Shape, tuple[int, ...]] = {}
+    singles: list[int] = []
+    held = [hand & RANK_SET[d] for d in range(13)]
+    for h in held:
+        if h:
+            singles.extend(_singles(h))
+    if jokers:
+        singles.append(1 << JSHIFT)
+    if singles:
+        parts[SINGLE, 1] = tuple(singles)
+    wj = jokers if wild else 0
+    per_rank = [_rank_groups(d, held[d], wj) for d in range(13) if held[d] or wj]
+    for size in range(2, 5 + wj):
+        groups: list[int] = []
+        for by_size in per_rank:
+            groups.extend(by_size.get(size, ()))
+        if size <= wj:  # jokers alone stand for the rank above the 2
+            groups.append(size << JSHIFT)
+        if groups:
+            parts[GROUP, size] = tuple(groups)
+    if stairs:
+        runs: list[tuple[int, int, str, int]] = []
+        for suit in range(4):
+            runs.extend(_suit_runs(suit, hand & SUIT_SET[suit], wj))
+        runs.sort()
+        for r in runs:
+            parts.setdefault((RUN, r[0]), ())
+        by_run: dict[int, list[int]] = {}
+        for r in runs:
+            by_run.setdefault(r[0], []).append(r[3])
+        for size, ms in by_run.items():
+            parts[RUN, size] = tuple(ms)
+    _BY_SHAPE[key] = parts
+    return parts
 
 
 def _runs(
