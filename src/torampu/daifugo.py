@@ -607,6 +607,24 @@ def why(code: str, **params: Any) -> dict[str, Any]:
     can put the players' names in place of "seat 1" / "1番席" (a bare "1番" would read as a
     finishing place).
     """
+    key = (code, *params.items())
+    got = _WHY.get(key)
+    if got is None:
+        if len(_WHY) > 10_000:
+            _WHY.clear()
+        got = _WHY[key] = _why(code, params)
+    out = dict(got)
+    seats = got.get("seats")
+    if seats is not None:
+        out["seats"] = dict(seats)
+    return out
+
+
+_WHY: dict[tuple[Any, ...], dict[str, Any]] = {}
+"""Memo of :func:`why` (each call returns a fresh copy)."""
+
+
+def _why(code: str, params: Mapping[str, Any]) -> dict[str, Any]:
     en_t, ja_t = MESSAGES[code]
     en_p: dict[str, Any] = dict(params)
     ja_p: dict[str, Any] = dict(params)
@@ -660,6 +678,23 @@ def _rules_key(r: Rules) -> int:
     """A small number for the values of the options in ``_LEGAL_RULES`` (the memo's key)."""
     flags = tuple(r[name] for name in _LEGAL_RULES)
     return _RULES_KEYS.setdefault(flags, len(_RULES_KEYS))
+
+
+_AFTER: dict[tuple[int, ...], dict[int, tuple[tuple[int, ...], ...]]] = {}
+
+
+def _after_table(seating: tuple[int, ...]) -> dict[int, tuple[tuple[int, ...], ...]]:
+    """For each direction of play (1, -1) and seat, the other seats in the order they come
+    after it round the table (memoized per seating)."""
+    got = _AFTER.get(seating)
+    if got is None:
+        n = len(seating)
+        pos = {x: i for i, x in enumerate(seating)}
+        got = _AFTER[seating] = {
+            d: tuple(tuple(seating[(pos[s] + d * k) % n] for k in range(1, n)) for s in range(n))
+            for d in (1, -1)
+        }
+    return got
 
 
 def _seats(bits: int) -> list[int]:
@@ -718,6 +753,7 @@ class Daifugo(Game):
         self.seating: tuple[int, ...] = tuple(seating)
         """The seats in the order of play round the table (席順; UECda's seat changes)."""
         self.pos: tuple[int, ...] = tuple(self.seating.index(s) for s in range(n))
+        self._after = _after_table(self.seating)
         self.seed = seed
         self.dealer = dealer
         self.titles: list[int] | None = titles
@@ -1458,30 +1494,26 @@ class Daifugo(Game):
     # ------------------------------------------------------------------ turn order
     def _active_in_order(self, start: Seat) -> list[Seat]:
         """Active seats in the direction of play, beginning with ``start``."""
-        n, d, seating, p = self.n, self.direction, self.seating, self.pos[start]
-        return [x for x in (seating[(p + d * k) % n] for k in range(n)) if self.active >> x & 1]
+        active = self.active
+        return [x for x in (start, *self._after[self.direction][start]) if active >> x & 1]
 
     def _next_active(self, s: Seat) -> Seat:
-        n, d, seating, p = self.n, self.direction, self.seating, self.pos[s]
-        for k in range(1, n + 1):
-            x = seating[(p + d * k) % n]
-            if self.active >> x & 1:
+        active = self.active
+        for x in self._after[self.direction][s]:
+            if active >> x & 1:
                 return x
         return s
 
     def _eligible_after(self, s: Seat) -> list[Seat]:
-        n, d, seating, p = self.n, self.direction, self.seating, self.pos[s]
-        out = []
-        blocked = 0 if self.rules["pass_rejoin"] else self.passed
-        for k in range(1, n):
-            x = seating[(p + d * k) % n]
-            if self.active >> x & 1 and not blocked >> x & 1:
-                out.append(x)
-        return out
+        ok = self.active if self.rules["pass_rejoin"] else self.active & ~self.passed
+        return [x for x in self._after[self.direction][s] if ok >> x & 1]
 
     def _next_eligible(self, s: Seat) -> Seat:
-        after = self._eligible_after(s)
-        return after[0] if after else -1
+        ok = self.active if self.rules["pass_rejoin"] else self.active & ~self.passed
+        for x in self._after[self.direction][s]:
+            if ok >> x & 1:
+                return x
+        return -1
 
     def _next_turn(self, s: Seat, skip: int, events: list[dict[str, Any]]) -> None:
         if self.rules["flush_when"] == "one_left" and self._one_left():
