@@ -179,7 +179,7 @@ from torampu.daifugo_plays import (
     parse_cards_jokers,
     parse_play,
     play_str,
-    plays_by_shape,
+    plays_of_shape,
     stands_for,
     strongest,
     subsets,
@@ -655,7 +655,7 @@ _FIRST_LEAD_CARDS: Final = {s: parse_card(s) for s in ("3D", "4D", "3C", "3H", "
 
 
 _LEGAL: dict[tuple[int | bool, ...], tuple[Move, ...]] = {}
-"""Memo of :meth:`Daifugo._legal_plays`, keyed on all that the legal plays depend on."""
+"""Memo of :meth:`Daifugo._plays_now`, keyed on all that the legal plays depend on."""
 _LEGAL_MAX: Final = 100_000
 _LEGAL_RULES: Final = (
     "joker_wild",
@@ -954,7 +954,7 @@ class Daifugo(Game):
         ph = self.phase_id
         s = self.turn
         if ph == PH_PLAY:
-            return self._legal_plays(s)
+            return list(self._plays_now(s))
         if ph == PH_EXCHANGE:
             k = self.exchange_queue[0][2]
             return [EXCHANGE | m for m in subsets(self.hands[s], self.jok[s], k, k)]
@@ -964,9 +964,10 @@ class Daifugo(Game):
             return [DISCARD | m for m in subsets(self.hands[s], self.jok[s], 0, self.pending)]
         return []
 
-    def _legal_plays(self, s: Seat) -> list[Move]:
-        """The legal plays (and pass) of seat ``s`` now: :meth:`_find_plays`, memoized on
-        everything it reads (the hand, the table and its state, the rules' key)."""
+    def _plays_now(self, s: Seat) -> tuple[Move, ...]:
+        """The legal plays (and pass) of seat ``s`` in the play phase: :meth:`_find_plays`,
+        memoized on everything it reads (the hand, the table and its state, the rules' key).
+        The tuple is shared: the same object for the same position while it is memoized."""
         key = (
             self.hands[s],
             self.jok[s],
@@ -983,7 +984,7 @@ class Daifugo(Game):
             if len(_LEGAL) >= _LEGAL_MAX:
                 _LEGAL.clear()
             got = _LEGAL[key] = tuple(self._find_plays(s))
-        return list(got)
+        return got
 
     def _find_plays(self, s: Seat) -> list[Move]:
         hand, jok, stairs = self.hands[s], self.jok[s], self.rules["stairs"]
@@ -994,15 +995,14 @@ class Daifugo(Game):
                 bit = 1 << self.must_include
                 plays = tuple(m for m in plays if m & bit)
             return [PASS, *plays] if self.rules["lead_pass"] else list(plays)
-        parts = plays_by_shape(hand, jok, self.wild, stairs)
         # only a play of the table's shape can follow it, or a sandstorm (a group of 3 or 4)
-        same = parts.get((t.kind, t.size), ())
+        same = plays_of_shape(hand, jok, self.wild, stairs, t.kind, t.size)
         if self.rules["sandstorm"]:
             storms = [
                 m
                 for shape in ((GROUP, 3), (GROUP, 4))
                 if shape != (t.kind, t.size)
-                for m in parts.get(shape, ())
+                for m in plays_of_shape(hand, jok, self.wild, stairs, *shape)
                 if self._is_sandstorm(info(m))
             ]
             if storms:  # back into the order of all plays

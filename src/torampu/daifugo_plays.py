@@ -442,6 +442,59 @@ def plays_by_shape(
     return parts
 
 
+_OF_SHAPE: dict[tuple[int, int, bool, bool, int, int], tuple[int, ...]] = {}
+
+
+def plays_of_shape(
+    hand: CardSet, jokers: int, wild: bool, stairs: bool, kind: int, size: int
+) -> tuple[int, ...]:
+    """``plays_by_shape(hand, jokers, wild, stairs).get((kind, size), ())``, built alone
+    (memoized): what a play facing the table needs, cheaper than every shape of a new hand.
+
+    >>> [play_str(p) for p in plays_of_shape(parse_cards("3D 3H 4H 5H"), 1, True, True, 2, 2)]
+    ['3D 3H', '3D JK', '3H JK', '4H JK', '5H JK']
+    """
+    key = (hand, jokers, wild, stairs, kind, size)
+    got = _OF_SHAPE.get(key)
+    if got is not None:
+        return got
+    if len(_OF_SHAPE) > 50_000:
+        _OF_SHAPE.clear()
+    whole = _BY_SHAPE.get((hand, jokers, wild, stairs))
+    if whole is not None:
+        got = whole.get((kind, size), ())
+    else:
+        out: list[int] = []
+        wj = jokers if wild else 0
+        if kind == SINGLE:
+            if size == 1:
+                for d in range(13):
+                    h = hand & RANK_SET[d]
+                    if h:
+                        out.extend(_singles(h))
+                if jokers:
+                    out.append(1 << JSHIFT)
+        elif kind == GROUP:
+            for d in range(13):
+                h = hand & RANK_SET[d]
+                if h or wj:
+                    out.extend(_rank_groups(d, h, wj).get(size, ()))
+            if 2 <= size <= wj:
+                out.append(size << JSHIFT)
+        elif kind == RUN and stairs:
+            runs = [
+                r
+                for suit in range(4)
+                for r in _suit_runs(suit, hand & SUIT_SET[suit], wj)
+                if r[0] == size
+            ]
+            runs.sort()
+            out = [r[3] for r in runs]
+        got = tuple(out)
+    _OF_SHAPE[key] = got
+    return got
+
+
 def _runs(
     hand: CardSet, jokers: int, suits: tuple[int, ...] = (0, 1, 2, 3)
 ) -> Iterator[tuple[int, int, int]]:
