@@ -166,6 +166,7 @@ from torampu.daifugo_plays import (
     KING_HEARTS,
     KSHIFT,
     PASS,
+    RANK_SET,
     REAL,
     RUN,
     SHAPES,
@@ -176,10 +177,12 @@ from torampu.daifugo_plays import (
     all_plays,
     cards_words,
     info,
+    jokers_part,
     parse_cards_jokers,
     parse_play,
     play_str,
     plays_of_shape,
+    rank_part,
     stands_for,
     strongest,
     subsets,
@@ -667,9 +670,24 @@ _LEGAL_RULES: Final = (
     "reverse_lock",
 )
 """The options that :meth:`Daifugo._find_plays` reads."""
-_FOLLOWS: dict[tuple[int | bool, ...], dict[Move, bool]] = {}
+_STORMS: dict[tuple[int | bool, ...], dict[int, tuple[Move, ...]]] = {}
+"""Per hand and order: its groups of 3 and 4 that are sandstorms (:meth:`Daifugo._find_plays`)."""
+_RANK_STORMS: dict[tuple[int, int, bool], tuple[tuple[Move, ...], ...]] = {}
+"""Per rank's cards, wild jokers and revolution: its groups of 3 and of 4 that are sandstorms."""
+
+
+def _shape_order(m: Move) -> tuple[int, int]:
+    """Where a play's shape comes in the order of all plays: singles, groups, runs; by size."""
+    i = info(m)
+    return (i.kind, i.size)
+
+
+_FOLLOWS: dict[
+    tuple[int | bool, ...], tuple[dict[Move, bool], dict[tuple[int, int], tuple[Move, ...]]]
+] = {}
 """Per table state (the table's play, the order, the lock, the rules' key): whether each play
-may follow it (:meth:`Daifugo._beats` is not ``None``)."""
+may follow it (:meth:`Daifugo._beats` is not ``None``), and the plays of each part of a hand
+(a rank's cards and the wild jokers) that may."""
 _FOLLOWS_MAX: Final = 20_000
 _RULES_KEYS: dict[tuple[Any, ...], int] = {}
 
@@ -995,21 +1013,9 @@ class Daifugo(Game):
                 bit = 1 << self.must_include
                 plays = tuple(m for m in plays if m & bit)
             return [PASS, *plays] if self.rules["lead_pass"] else list(plays)
-        # only a play of the table's shape can follow it, or a sandstorm (a group of 3 or 4)
-        same = plays_of_shape(hand, jok, self.wild, stairs, t.kind, t.size)
-        if self.rules["sandstorm"]:
-            storms = [
-                m
-                for shape in ((GROUP, 3), (GROUP, 4))
-                if shape != (t.kind, t.size)
-                for m in plays_of_shape(hand, jok, self.wild, stairs, *shape)
-                if self._is_sandstorm(info(m))
-            ]
-            if storms:  # back into the order of all plays
-                plays = all_plays(hand, jok, self.wild, stairs)
-                rank = {m: k for k, m in enumerate(plays)}
-                same = tuple(sorted((*same, *storms), key=rank.__getitem__))
-        # whether a play may follow the table (:meth:`_beats`), memoized per table state
+        # only a play of the table's shape can follow it, or a sandstorm (a group of 3 or 4);
+        # whether a play may (:meth:`_beats`) is memoized per table state, per play and per
+        # part of a hand (one rank's singles or groups), which recur far more than hands
         ctx = (
             self.table,
             self.revolution,
@@ -1018,19 +1024,83 @@ class Daifugo(Game):
             self.strict,
             self._rules_key,
         )
-        memo = _FOLLOWS.get(ctx)
-        if memo is None:
+        memos = _FOLLOWS.get(ctx)
+        if memos is None:
             if len(_FOLLOWS) >= _FOLLOWS_MAX:
                 _FOLLOWS.clear()
-            memo = _FOLLOWS[ctx] = {}
+            memos = _FOLLOWS[ctx] = ({}, {})
+        memo, parts = memos
+        follows = self._follows
+        kind, size = t.kind, t.size
         out = [PASS]
-        for m in same:
-            ok = memo.get(m)
-            if ok is None:
-                ok = memo[m] = self._beats(m) is not None
-            if ok:
-                out.append(m)
+        if kind == RUN:
+            for m in plays_of_shape(hand, jok, self.wild, stairs, kind, size):
+                if follows(m, memo):
+                    out.append(m)
+        else:  # as plays_of_shape builds them: rank by rank, then jokers alone
+            wj = jok if self.wild else 0
+            for d in range(13):
+                h = hand & RANK_SET[d]
+                if h:
+                    got = parts.get((h, wj))
+                    if got is None:
+                        got = parts[h, wj] = tuple(
+                            m for m in rank_part(d, h, wj, kind, size) if follows(m, memo)
+                        )
+                    out.extend(got)
+            tail = jokers_part(jok, wj, kind, size)
+            if tail and follows(tail, memo):
+                out.append(tail)
+        if self.rules["sandstorm"]:
+            key = (hand, jok, self.wild, stairs, self.revolution)
+            by_size = _STORMS.get(key)
+            if by_size is None:
+                if len(_STORMS) >= _LEGAL_MAX:
+                    _STORMS.clear()
+                by_size = _STORMS[key] = self._storms(hand, jok)
+            storms = [
+                m
+                for n, ms in by_size.items()
+                if (GROUP, n) != (kind, size)
+                for m in ms
+                if follows(m, memo)
+            ]
+            if storms:  # into the order of all plays: by shape (stable: each part in order)
+                out = [PASS, *sorted((*out[1:], *storms), key=_shape_order)]
         return out
+
+    def _storms(self, hand: int, jok: int) -> dict[int, tuple[Move, ...]]:
+        """The groups of 3 and of 4 of a hand that are sandstorms now, each size in the order
+        of :func:`plays_of_shape`, built rank by rank (memoized per rank's cards)."""
+        wj = jok if self.wild else 0
+        rev = self.revolution
+        out: dict[int, list[Move]] = {3: [], 4: []}
+        for d in range(13):
+            h = hand & RANK_SET[d]
+            if h:
+                got = _RANK_STORMS.get((h, wj, rev))
+                if got is None:
+                    got = _RANK_STORMS[h, wj, rev] = tuple(
+                        tuple(
+                            m for m in rank_part(d, h, wj, GROUP, n) if self._is_sandstorm(info(m))
+                        )
+                        for n in (3, 4)
+                    )
+                out[3].extend(got[0])
+                out[4].extend(got[1])
+        for n in (3, 4):
+            tail = jokers_part(jok, wj, GROUP, n)
+            if tail and self._is_sandstorm(info(tail)):
+                out[n].append(tail)
+        return {n: tuple(ms) for n, ms in out.items()}
+
+    def _follows(self, m: Move, memo: dict[Move, bool]) -> bool:
+        """Whether ``m`` may follow the table (:meth:`_beats`), memoized in ``memo`` (the
+        table state's)."""
+        ok = memo.get(m)
+        if ok is None:
+            ok = memo[m] = self._beats(m) is not None
+        return ok
 
     def _is_sandstorm(self, i: Info) -> bool:
         if i.kind != GROUP:

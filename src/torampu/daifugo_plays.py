@@ -349,6 +349,22 @@ def _singles(held: CardSet) -> tuple[int, ...]:
     return got
 
 
+def rank_part(d: int, held: CardSet, wj: int, kind: int, size: int) -> tuple[int, ...]:
+    """The singles (``kind`` SINGLE) or the groups of ``size`` (GROUP) of daifugo rank ``d``
+    from its cards ``held`` (not empty) and up to ``wj`` wild jokers, in canonical order: the
+    plays of that shape of a hand are these parts by rank, then :func:`jokers_part`."""
+    if kind == SINGLE:
+        return _singles(held) if size == 1 else ()
+    return _rank_groups(d, held, wj).get(size, ())
+
+
+def jokers_part(jokers: int, wj: int, kind: int, size: int) -> int:
+    """The play of jokers alone of that shape (a lone joker; ``size`` wild jokers), else 0."""
+    if kind == SINGLE:
+        return 1 << JSHIFT if size == 1 and jokers else 0
+    return size << JSHIFT if 2 <= size <= wj else 0
+
+
 def _rank_groups(d: int, held: CardSet, wj: int) -> dict[int, tuple[int, ...]]:
     """The groups (2+ cards) of daifugo rank ``d`` from the cards ``held`` of that rank and up
     to ``wj`` jokers, by size, each size in canonical text order (memoized)."""
@@ -466,22 +482,15 @@ def plays_of_shape(
     else:
         out: list[int] = []
         wj = jokers if wild else 0
-        if kind == SINGLE:
-            if size == 1:
-                for d in range(13):
-                    h = hand & RANK_SET[d]
-                    if h:
-                        out.extend(_singles(h))
-                if jokers:
-                    out.append(1 << JSHIFT)
-        elif kind == GROUP:
+        if kind != RUN:
             for d in range(13):
                 h = hand & RANK_SET[d]
-                if h or wj:
-                    out.extend(_rank_groups(d, h, wj).get(size, ()))
-            if 2 <= size <= wj:
-                out.append(size << JSHIFT)
-        elif kind == RUN and stairs:
+                if h:
+                    out.extend(rank_part(d, h, wj, kind, size))
+            tail = jokers_part(jokers, wj, kind, size)
+            if tail:
+                out.append(tail)
+        elif stairs:
             runs = [
                 r
                 for suit in range(4)
