@@ -1589,6 +1589,13 @@ class Daifugo(Game):
         if self.rules["flush_when"] == "one_left" and self._one_left():
             self._flush_round(events)
             return
+        if not skip:  # the first eligible seat after s other than the table's player
+            ok = self.active if self.rules["pass_rejoin"] else self.active & ~self.passed
+            by = self.table_by
+            for x in self._after[self.direction][s]:
+                if ok >> x & 1 and x != by:
+                    self.turn = x
+                    return
         after = [x for x in self._eligible_after(s) if x != self.table_by]
         if skip:
             if skip >= len(after):
