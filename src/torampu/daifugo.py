@@ -1813,7 +1813,8 @@ class Daifugo(Game):
         """Play to the end with uniformly random legal moves (fast path)."""
         rand = rng.random
         while self.phase_id != PH_OVER:
-            moves = self.legal_moves()
+            # in the play phase, the memoized tuple itself (legal_moves() returns a copy)
+            moves = self._plays_now(self.turn) if self.phase_id == PH_PLAY else self.legal_moves()
             self._apply(moves[int(rand() * len(moves))])
 
     _copied = (
