@@ -683,11 +683,14 @@ def _shape_order(m: Move) -> tuple[int, int]:
 
 
 _FOLLOWS: dict[
-    tuple[int | bool, ...], tuple[dict[Move, bool], dict[tuple[int, int], tuple[Move, ...]]]
+    tuple[int | bool, ...],
+    tuple[dict[Move, str | None], dict[tuple[int, int], tuple[Move, ...]]],
 ] = {}
-"""Per table state (the table's play, the order, the lock, the rules' key): whether each play
-may follow it (:meth:`Daifugo._beats` is not ``None``), and the plays of each part of a hand
+"""Per table state (the table's play, the order, the lock, the rules' key): how each play may
+follow it (:meth:`Daifugo._beats`; ``None``: it may not), and the plays of each part of a hand
 (a rank's cards and the wild jokers) that may."""
+_UNSEEN: Final = "?"
+"""A play the memo has not judged yet (``_beats`` never returns it)."""
 _FOLLOWS_MAX: Final = 20_000
 _RULES_KEYS: dict[tuple[Any, ...], int] = {}
 
@@ -1016,20 +1019,7 @@ class Daifugo(Game):
         # only a play of the table's shape can follow it, or a sandstorm (a group of 3 or 4);
         # whether a play may (:meth:`_beats`) is memoized per table state, per play and per
         # part of a hand (one rank's singles or groups), which recur far more than hands
-        ctx = (
-            self.table,
-            self.revolution,
-            self.eleven,
-            self.lock_suits,
-            self.strict,
-            self._rules_key,
-        )
-        memos = _FOLLOWS.get(ctx)
-        if memos is None:
-            if len(_FOLLOWS) >= _FOLLOWS_MAX:
-                _FOLLOWS.clear()
-            memos = _FOLLOWS[ctx] = ({}, {})
-        memo, parts = memos
+        memo, parts = self._follow_memos()
         follows = self._follows
         kind, size = t.kind, t.size
         out = [PASS]
@@ -1094,13 +1084,40 @@ class Daifugo(Game):
                 out[n].append(tail)
         return {n: tuple(ms) for n, ms in out.items()}
 
-    def _follows(self, m: Move, memo: dict[Move, bool]) -> bool:
+    def _follow_memos(
+        self,
+    ) -> tuple[dict[Move, str | None], dict[tuple[int, int], tuple[Move, ...]]]:
+        """The memos of the table state now (see ``_FOLLOWS``)."""
+        ctx = (
+            self.table,
+            self.revolution,
+            self.eleven,
+            self.lock_suits,
+            self.strict,
+            self._rules_key,
+        )
+        memos = _FOLLOWS.get(ctx)
+        if memos is None:
+            if len(_FOLLOWS) >= _FOLLOWS_MAX:
+                _FOLLOWS.clear()
+            memos = _FOLLOWS[ctx] = ({}, {})
+        return memos
+
+    def _follows(self, m: Move, memo: dict[Move, str | None]) -> bool:
         """Whether ``m`` may follow the table (:meth:`_beats`), memoized in ``memo`` (the
         table state's)."""
-        ok = memo.get(m)
-        if ok is None:
-            ok = memo[m] = self._beats(m) is not None
-        return ok
+        how = memo.get(m, _UNSEEN)
+        if how is _UNSEEN:
+            how = memo[m] = self._beats(m)
+        return how is not None
+
+    def _how(self, m: Move) -> str | None:
+        """:meth:`_beats`, memoized with the table state's plays."""
+        memo = self._follow_memos()[0]
+        how = memo.get(m, _UNSEEN)
+        if how is _UNSEEN:
+            how = memo[m] = self._beats(m)
+        return how
 
     def _is_sandstorm(self, i: Info) -> bool:
         if i.kind != GROUP:
@@ -1302,10 +1319,13 @@ class Daifugo(Game):
     def _play(self, s: Seat, m: int) -> None:
         r = self.rules
         i = info(m)
-        how = "lead" if self.table_info is None else self._beats(m)
+        how = "lead" if self.table_info is None else self._how(m)
         storm = r["sandstorm"] and self._is_sandstorm(i)
         self.must_include = -1
-        real, j = self._take(s, m)
+        real = m & REAL
+        j = m >> JSHIFT & 3
+        self.hands[s] &= ~real
+        self.jok[s] -= j
         self.round_real |= real
         self.round_jokers += j
         events: list[dict[str, Any]] = []
