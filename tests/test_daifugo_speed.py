@@ -96,7 +96,7 @@ def test_enumeration_matches_the_reference(h: tuple[int, int, bool, bool]) -> No
     hand, jokers, wild, stairs = h
     want = reference_all_plays(hand, jokers, wild, stairs)
     # cold (every memo emptied) and warm (the same call again)
-    for memo in (plays_mod._PLAYS, plays_mod._BY_SHAPE, plays_mod._OF_SHAPE):
+    for memo in (plays_mod._PLAYS, plays_mod._BY_SHAPE, plays_mod._OF_SHAPE, plays_mod._BY_RANK):
         memo.clear()
     shapes = {(SINGLE, 1), *((GROUP, n) for n in range(2, 8)), *((RUN, n) for n in range(3, 14))}
     cold = {shape: plays_of_shape(hand, jokers, wild, stairs, *shape) for shape in shapes}
@@ -120,6 +120,7 @@ MEMOS: tuple[dict[Any, Any], ...] = (
     plays_mod._PLAYS,
     plays_mod._BY_SHAPE,
     plays_mod._OF_SHAPE,
+    plays_mod._BY_RANK,
 )
 
 

@@ -166,7 +166,6 @@ from torampu.daifugo_plays import (
     KING_HEARTS,
     KSHIFT,
     PASS,
-    RANK_SET,
     REAL,
     RUN,
     SHAPES,
@@ -175,6 +174,7 @@ from torampu.daifugo_plays import (
     TWOS,
     Info,
     all_plays,
+    by_rank,
     cards_words,
     info,
     jokers_part,
@@ -1029,15 +1029,13 @@ class Daifugo(Game):
                     out.append(m)
         else:  # as plays_of_shape builds them: rank by rank, then jokers alone
             wj = jok if self.wild else 0
-            for d in range(13):
-                h = hand & RANK_SET[d]
-                if h:
-                    got = parts.get((h, wj))
-                    if got is None:
-                        got = parts[h, wj] = tuple(
-                            m for m in rank_part(d, h, wj, kind, size) if follows(m, memo)
-                        )
-                    out.extend(got)
+            for d, h in by_rank(hand):
+                got = parts.get((h, wj))
+                if got is None:
+                    got = parts[h, wj] = tuple(
+                        m for m in rank_part(d, h, wj, kind, size) if follows(m, memo)
+                    )
+                out.extend(got)
             tail = jokers_part(jok, wj, kind, size)
             if tail and follows(tail, memo):
                 out.append(tail)
@@ -1065,19 +1063,15 @@ class Daifugo(Game):
         wj = jok if self.wild else 0
         rev = self.revolution
         out: dict[int, list[Move]] = {3: [], 4: []}
-        for d in range(13):
-            h = hand & RANK_SET[d]
-            if h:
-                got = _RANK_STORMS.get((h, wj, rev))
-                if got is None:
-                    got = _RANK_STORMS[h, wj, rev] = tuple(
-                        tuple(
-                            m for m in rank_part(d, h, wj, GROUP, n) if self._is_sandstorm(info(m))
-                        )
-                        for n in (3, 4)
-                    )
-                out[3].extend(got[0])
-                out[4].extend(got[1])
+        for d, h in by_rank(hand):
+            got = _RANK_STORMS.get((h, wj, rev))
+            if got is None:
+                got = _RANK_STORMS[h, wj, rev] = tuple(
+                    tuple(m for m in rank_part(d, h, wj, GROUP, n) if self._is_sandstorm(info(m)))
+                    for n in (3, 4)
+                )
+            out[3].extend(got[0])
+            out[4].extend(got[1])
         for n in (3, 4):
             tail = jokers_part(jok, wj, GROUP, n)
             if tail and self._is_sandstorm(info(tail)):

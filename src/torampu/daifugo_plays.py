@@ -349,6 +349,22 @@ def _singles(held: CardSet) -> tuple[int, ...]:
     return got
 
 
+_BY_RANK: dict[CardSet, tuple[tuple[int, CardSet], ...]] = {}
+
+
+def by_rank(hand: CardSet) -> tuple[tuple[int, CardSet], ...]:
+    """``(d, cards of rank d)`` for each daifugo rank ``d`` the hand holds, ascending
+    (memoized: a hand meets many tables)."""
+    got = _BY_RANK.get(hand)
+    if got is None:
+        if len(_BY_RANK) > 50_000:
+            _BY_RANK.clear()
+        got = _BY_RANK[hand] = tuple(
+            (d, hand & RANK_SET[d]) for d in range(13) if hand & RANK_SET[d]
+        )
+    return got
+
+
 def rank_part(d: int, held: CardSet, wj: int, kind: int, size: int) -> tuple[int, ...]:
     """The singles (``kind`` SINGLE) or the groups of ``size`` (GROUP) of daifugo rank ``d``
     from its cards ``held`` (not empty) and up to ``wj`` wild jokers, in canonical order: the
@@ -483,10 +499,8 @@ def plays_of_shape(
         out: list[int] = []
         wj = jokers if wild else 0
         if kind != RUN:
-            for d in range(13):
-                h = hand & RANK_SET[d]
-                if h:
-                    out.extend(rank_part(d, h, wj, kind, size))
+            for d, h in by_rank(hand):
+                out.extend(rank_part(d, h, wj, kind, size))
             tail = jokers_part(jokers, wj, kind, size)
             if tail:
                 out.append(tail)
