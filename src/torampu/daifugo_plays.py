@@ -440,16 +440,15 @@ def plays_by_shape(
         _BY_SHAPE.clear()
     parts: dict[Shape, tuple[int, ...]] = {}
     singles: list[int] = []
-    held = [hand & RANK_SET[d] for d in range(13)]
-    for h in held:
-        if h:
-            singles.extend(_singles(h))
+    ranks = by_rank(hand)
+    for _, h in ranks:
+        singles.extend(_singles(h))
     if jokers:
         singles.append(1 << JSHIFT)
     if singles:
         parts[SINGLE, 1] = tuple(singles)
     wj = jokers if wild else 0
-    per_rank = [_rank_groups(d, held[d], wj) for d in range(13) if held[d] or wj]
+    per_rank = [_rank_groups(d, h, wj) for d, h in ranks]
     for size in range(2, 5 + wj):
         groups: list[int] = []
         for by_size in per_rank:
