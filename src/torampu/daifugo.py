@@ -963,6 +963,10 @@ class Daifugo(Game):
         return None if self.phase_id == PH_OVER else self.turn
 
     @property
+    def is_over(self) -> bool:
+        return self.phase_id == PH_OVER  # as to_play is None, one call fewer per step
+
+    @property
     def phase(self) -> str:
         return PHASE_NAMES[self.phase_id]
 
