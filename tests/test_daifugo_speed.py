@@ -117,6 +117,7 @@ MEMOS: tuple[dict[Any, Any], ...] = (
     engine._FOLLOWS,
     engine._STORMS,
     engine._RANK_STORMS,
+    engine._CHOICES,
     plays_mod._PLAYS,
     plays_mod._BY_SHAPE,
     plays_mod._OF_SHAPE,
@@ -218,3 +219,20 @@ def digest(preset: str) -> str:
 
 def test_seeded_games_replay_as_before() -> None:
     assert {p: digest(p) for p in DIGESTS} == DIGESTS
+
+
+@settings(GAMES, max_examples=15)
+@given(st.sampled_from(["standard", "yaita", "uecda"]), st.integers(0, 2**32))
+def test_memoized_moves_in_matches_are_the_cold_ones(preset: str, seed: int) -> None:
+    """Matches reach the exchange (and 天変地異, 都落ち …): every step's moves, warm and cold."""
+    m = torampu.new_match("daifugo", rules=preset, players=5, games=3, seed=seed)
+    rng = random.Random(seed)
+    exchanges = 0
+    while not m.is_over:
+        g = m.game
+        warm = g.legal_moves()
+        assert warm == cold_moves(g)
+        exchanges += g.phase == "exchange"
+        m.apply(warm[int(rng.random() * len(warm))])
+    if preset != "uecda":  # uecda's first games have no titles to exchange
+        assert exchanges

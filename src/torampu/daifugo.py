@@ -718,6 +718,21 @@ def _after_table(seating: tuple[int, ...]) -> dict[int, tuple[tuple[int, ...], .
     return got
 
 
+_CHOICES: dict[tuple[int, ...], tuple[Move, ...]] = {}
+
+
+def _choices(verb: int, hand: int, jokers: int, low: int, high: int) -> tuple[Move, ...]:
+    """The moves ``verb`` (exchange, give, discard) of ``low``..``high`` cards of a hand, in the
+    order of :func:`subsets` (memoized)."""
+    key = (verb, hand, jokers, low, high)
+    got = _CHOICES.get(key)
+    if got is None:
+        if len(_CHOICES) > 20_000:
+            _CHOICES.clear()
+        got = _CHOICES[key] = tuple(verb | m for m in subsets(hand, jokers, low, high))
+    return got
+
+
 def _seats(bits: int) -> list[int]:
     return [s for s in range(bits.bit_length()) if bits >> s & 1]
 
@@ -982,11 +997,11 @@ class Daifugo(Game):
             return list(self._plays_now(s))
         if ph == PH_EXCHANGE:
             k = self.exchange_queue[0][2]
-            return [EXCHANGE | m for m in subsets(self.hands[s], self.jok[s], k, k)]
+            return list(_choices(EXCHANGE, self.hands[s], self.jok[s], k, k))
         if ph == PH_GIVE:
-            return [GIVE | m for m in subsets(self.hands[s], self.jok[s], 0, self.pending)]
+            return list(_choices(GIVE, self.hands[s], self.jok[s], 0, self.pending))
         if ph == PH_DISCARD:
-            return [DISCARD | m for m in subsets(self.hands[s], self.jok[s], 0, self.pending)]
+            return list(_choices(DISCARD, self.hands[s], self.jok[s], 0, self.pending))
         return []
 
     def _plays_now(self, s: Seat) -> tuple[Move, ...]:
