@@ -357,7 +357,7 @@ def by_rank(hand: CardSet) -> tuple[tuple[int, CardSet], ...]:
     (memoized: a hand meets many tables)."""
     got = _BY_RANK.get(hand)
     if got is None:
-        if len(_BY_RANK) > 50_000:
+        if len(_BY_RANK) > 20_000:
             _BY_RANK.clear()
         got = _BY_RANK[hand] = tuple(
             (d, hand & RANK_SET[d]) for d in range(13) if hand & RANK_SET[d]
