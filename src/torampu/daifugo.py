@@ -611,7 +611,10 @@ def why(code: str, **params: Any) -> dict[str, Any]:
     finishing place).
     """
     key = (code, *params.items())
-    got = _WHY.get(key)
+    try:
+        got = _WHY.get(key)
+    except TypeError:  # a parameter that cannot be a key: no memo
+        return _why(code, params)
     if got is None:
         if len(_WHY) > 10_000:
             _WHY.clear()
