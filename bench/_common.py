@@ -4,11 +4,21 @@ confidence intervals. Each ``bench/*.py`` script imports it (they run with ``ben
 
 from __future__ import annotations
 
+import atexit
 import gc
+import io
+import json
+import os
 import random
+import shutil
 import statistics
+import subprocess
+import sys
+import tarfile
+import tempfile
 import time
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any
 
 from torampu.bots import Bot
@@ -128,3 +138,57 @@ def ci95(xs: Sequence[float]) -> tuple[float, float]:
     mean = statistics.mean(xs)
     half = 1.96 * statistics.stdev(xs) / len(xs) ** 0.5 if len(xs) > 1 else float("nan")
     return mean, half
+
+
+# ------------------------------------------------------------------------------ baselines
+BASELINE = "5313adf"
+"""The revision the speed figures are compared with by default: main before issue 21's speed
+work (``--baseline REV``; ``--baseline none`` measures this tree only)."""
+
+ROOT = Path(__file__).resolve().parent.parent
+_CHECKOUTS: dict[str, Path] = {}
+
+
+def baseline_src(rev: str) -> Path:
+    """The ``src`` directory of revision ``rev`` of this repository, extracted by
+    ``git archive`` into a temporary directory (removed at exit; one per revision)."""
+    got = _CHECKOUTS.get(rev)
+    if got is None:
+        tar = subprocess.run(
+            ["git", "-C", str(ROOT), "archive", rev, "src"], check=True, capture_output=True
+        ).stdout
+        tmp = Path(tempfile.mkdtemp(prefix=f"torampu-bench-{rev}-"))
+        with tarfile.open(fileobj=io.BytesIO(tar)) as t:
+            t.extractall(tmp, filter="data")
+        atexit.register(shutil.rmtree, tmp, True)
+        got = _CHECKOUTS[rev] = tmp / "src"
+    return got
+
+
+def run_on(src: Path, script: str, args: Sequence[str]) -> dict[str, Any]:
+    """Run ``bench/<script>`` (this tree's measuring code) with ``args`` on the engine in
+    ``src`` (first on ``PYTHONPATH``) in a subprocess, and return the figures it writes with
+    ``--json``. Checks that the subprocess imported ``torampu`` from ``src``."""
+    fd, out = tempfile.mkstemp(suffix=".json")
+    os.close(fd)
+    try:
+        env = {**os.environ, "PYTHONPATH": str(src)}
+        subprocess.run(
+            [sys.executable, str(ROOT / "bench" / script), *args, "--json", out],
+            env=env,
+            check=True,
+            stdout=subprocess.DEVNULL,
+        )
+        with open(out, encoding="utf-8") as f:
+            got: dict[str, Any] = json.load(f)
+    finally:
+        os.unlink(out)
+    where = Path(got.get("torampu", "")).resolve()
+    if src.resolve() not in where.parents:
+        raise RuntimeError(f"the baseline run imported torampu from {where}, not from {src}")
+    return got
+
+
+def ratio(new: float, old: float) -> str:
+    """``new / old`` as ``×1.23`` (``–`` without a baseline figure)."""
+    return f"×{new / old:.2f}" if old else "–"

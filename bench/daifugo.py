@@ -12,7 +12,14 @@
     difference per game (heuristic minus the random seats' mean) with its 95% CI, and the
     heuristic's ms per decision.
 
+With ``--baseline REV`` (default: 5313adf, main before issue 21's speed work) section (a) is
+also measured on that revision's engine (``git archive`` into a temporary directory, this
+script's own measuring code run there in a subprocess), alternating with this tree's run
+``--rounds`` times (best of each), and printed beside it with the ratio; ``--baseline none``
+skips it. ``--sections a`` runs only the playouts.
+
 Run: .venv/bin/python bench/daifugo.py [--games N] [--hands N] [--vs-games N] [--json FILE]
+     [--baseline REV|none] [--rounds N] [--sections a,b,c] [--presets standard,yaita]
 """
 
 from __future__ import annotations
@@ -29,7 +36,18 @@ from functools import partial
 from typing import Any
 
 import torampu
-from _common import Timed, best_of, ci95, run_fast, run_public
+from _common import (
+    BASELINE,
+    Timed,
+    baseline_src,
+    best_of,
+    ci95,
+    ratio,
+    run_fast,
+    run_on,
+    run_playout,
+    run_public,
+)
 from torampu.bots import Bot, make_bot, play_game
 from torampu.bots.daifugo import make_daifugo_bot
 from torampu.cards import card_str
@@ -127,18 +145,42 @@ def vs_random(preset: str, games: int) -> dict[str, Any]:
 
 
 # ------------------------------------------------------------------------------ main
+LOOPS = (
+    ("fast", "legal_moves()+apply(int)", run_fast),
+    ("playout", "playout(rng)", run_playout),
+    ("public", "legal_actions()+play(str)", run_public),
+)
+
+
+def playouts(preset: str, games: int) -> dict[str, dict[str, float]]:
+    return {key: best_of(run, partial(new, preset), games, SEED) for key, _, run in LOOPS}
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     ap.add_argument("--games", type=int, default=300, help="playout games per run (default 300)")
     ap.add_argument("--hands", type=int, default=100, help="random hands per cell (default 100)")
     ap.add_argument("--vs-games", type=int, default=300, help="games per preset (default 300)")
     ap.add_argument("--presets", default=",".join(PRESETS), help="comma-separated presets")
+    ap.add_argument("--sections", default="a,b,c", help="which sections to run (default a,b,c)")
+    ap.add_argument(
+        "--baseline",
+        default=BASELINE,
+        metavar="REV",
+        help=f"also time (a) on this revision, or none (default {BASELINE})",
+    )
+    ap.add_argument(
+        "--rounds", type=int, default=2, help="(a) alternations of this tree and the baseline"
+    )
     ap.add_argument("--json", metavar="FILE", help="also write the figures to FILE as JSON")
     args = ap.parse_args(argv)
     presets = args.presets.split(",")
+    sections = set(args.sections.split(","))
+    base_rev = None if args.baseline == "none" else args.baseline
     out: dict[str, Any] = {
         "python": sys.version.split()[0],
         "machine": platform.machine(),
+        "torampu": torampu.__file__,
         "players": PLAYERS,
         "seed": SEED,
         "playouts": {},
@@ -148,49 +190,78 @@ def main(argv: Sequence[str] | None = None) -> None:
     t_all = time.perf_counter()
     print(f"Daifugo, one core, Python {out['python']}, seed {SEED}")
 
-    print(f"\n(a) random playouts, {PLAYERS} players, {args.games} games/run, best of {REPEATS}")
-    for preset in presets:
-        res = {"fast": best_of(run_fast, partial(new, preset), args.games, SEED)}
-        res["public"] = best_of(run_public, partial(new, preset), args.games, SEED)
-        out["playouts"][preset] = res
-        for key, label in (
-            ("fast", "legal_moves()+apply(int)"),
-            ("public", "legal_actions()+play(str)"),
-        ):
-            r = res[key]
-            print(
-                f"  {preset:9s} {label:26s} {r['games_per_s']:8,.0f} games/s  "
-                f"{r['us_per_step']:6.2f} µs/step  {r['steps_per_game']:5.1f} steps/game"
-            )
-
-    print(
-        f"\n(b) legal_actions() on random 14-card hands, {args.hands} hands per cell: "
-        "µs per call cold / warm (mean legal actions)"
-    )
-    head = "".join(f"{name:>24s}" for name in TABLES)
-    for preset in presets:
-        res_l = legal_timing(preset, args.hands)
-        out["legal_actions"][preset] = res_l
-        print(f"  {preset:9s}{head}")
-        for jokers in range(4):
-            cells = []
-            for name in TABLES:
-                c = res_l[f"{jokers}/{name}"]
-                cells.append(f"{c['cold_us']:7.0f} /{c['warm_us']:6.0f} ({c['actions']:5.1f})")
-            print(f"  {jokers} joker{'s' if jokers != 1 else ' '} " + "".join(cells))
-
-    print(
-        f"\n(c) heuristic (1 seat, rotating) vs random (4 seats), {args.vs_games} games per "
-        "preset: points per game (5 = 大富豪 … 1), 95% CI"
-    )
-    for preset in presets:
-        v = vs_random(preset, args.vs_games)
-        out["vs_random"][preset] = v
-        (h, hw), (r, rw), (d, dw) = v["heuristic"], v["random"], v["difference"]
+    if "a" in sections:
         print(
-            f"  {preset:9s} heuristic {h:.3f} ± {hw:.3f}   random {r:.3f} ± {rw:.3f}   "
-            f"difference {d:+.3f} ± {dw:.3f}   {v['ms_per_decision']:.3f} ms/decision"
+            f"\n(a) random playouts, {PLAYERS} players, {args.games} games/run, best of "
+            f"{REPEATS}" + (f" in each of {args.rounds} rounds" if base_rev else "")
         )
+        base: dict[str, Any] = {}
+        if base_rev:
+            src = baseline_src(base_rev)
+            print(f"    beside {base_rev} (its engine from git archive, this script's loops)")
+            out["baseline"] = {"revision": base_rev, "playouts": base}
+        child = ["--sections", "a", "--baseline", "none", "--games", str(args.games)]
+        child += ["--presets", args.presets]
+        for _ in range(args.rounds if base_rev else 1):
+            for preset in presets:
+                got = playouts(preset, args.games)
+                res = out["playouts"].setdefault(preset, got)
+                for key, r in got.items():
+                    if r["seconds"] < res[key]["seconds"]:
+                        res[key] = r
+            if base_rev:
+                other = run_on(src, "daifugo.py", child)["playouts"]
+                for preset, got in other.items():
+                    res = base.setdefault(preset, got)
+                    for key, r in got.items():
+                        if r["seconds"] < res[key]["seconds"]:
+                            res[key] = r
+        for preset in presets:
+            for key, label, _ in LOOPS:
+                r = out["playouts"][preset][key]
+                line = (
+                    f"  {preset:9s} {label:26s} {r['games_per_s']:8,.0f} games/s  "
+                    f"{r['us_per_step']:6.2f} µs/step  {r['steps_per_game']:5.1f} steps/game"
+                )
+                b = base.get(preset, {}).get(key)
+                if b is not None:
+                    line += (
+                        f"   {base_rev}: {b['games_per_s']:7,.0f} games/s "
+                        f"{b['us_per_step']:6.2f} µs/step  "
+                        f"{ratio(r['games_per_s'], b['games_per_s'])}"
+                    )
+                print(line)
+
+    if "b" in sections:
+        print(
+            f"\n(b) legal_actions() on random 14-card hands, {args.hands} hands per cell: "
+            "µs per call cold / warm (mean legal actions)"
+        )
+        head = "".join(f"{name:>24s}" for name in TABLES)
+        for preset in presets:
+            res_l = legal_timing(preset, args.hands)
+            out["legal_actions"][preset] = res_l
+            print(f"  {preset:9s}{head}")
+            for jokers in range(4):
+                cells = []
+                for name in TABLES:
+                    c = res_l[f"{jokers}/{name}"]
+                    cells.append(f"{c['cold_us']:7.0f} /{c['warm_us']:6.0f} ({c['actions']:5.1f})")
+                print(f"  {jokers} joker{'s' if jokers != 1 else ' '} " + "".join(cells))
+
+    if "c" in sections:
+        print(
+            f"\n(c) heuristic (1 seat, rotating) vs random (4 seats), {args.vs_games} games per "
+            "preset: points per game (5 = 大富豪 … 1), 95% CI"
+        )
+        for preset in presets:
+            v = vs_random(preset, args.vs_games)
+            out["vs_random"][preset] = v
+            (h, hw), (r, rw), (d, dw) = v["heuristic"], v["random"], v["difference"]
+            print(
+                f"  {preset:9s} heuristic {h:.3f} ± {hw:.3f}   random {r:.3f} ± {rw:.3f}   "
+                f"difference {d:+.3f} ± {dw:.3f}   {v['ms_per_decision']:.3f} ms/decision"
+            )
     print(f"\ntotal {time.perf_counter() - t_all:.1f} s")
     if args.json:
         with open(args.json, "w", encoding="utf-8") as f:

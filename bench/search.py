@@ -16,7 +16,15 @@ trick; the target for 5-player Napoleon from the first trick is ≥ 10,000/s. Ea
 new search: a sampler builds its first determinization by replaying the game, then re-deals
 the hidden cards for every iteration.
 
-Run: .venv/bin/python bench/search.py [--iterations N] [--json FILE]
+With ``--baseline REV`` (default: 5313adf, main before issue 21's speed work) the rows named
+by ``--baseline-rows`` (default: the Daifugo rows) are also timed on that revision's engine
+(``git archive`` into a temporary directory, this script's code run there in a subprocess),
+alternating with this tree's run ``--rounds`` times (best of each), and printed beside them
+with the ratio; ``--baseline none`` skips it. ``--rows WORD`` keeps the rows whose name
+contains WORD (and skips OpenSpiel).
+
+Run: .venv/bin/python bench/search.py [--iterations N] [--json FILE] [--rows WORD]
+     [--baseline REV|none] [--baseline-rows WORD] [--rounds N]
 """
 
 from __future__ import annotations
@@ -31,6 +39,7 @@ from collections.abc import Callable
 from typing import Any
 
 import torampu
+from _common import BASELINE, baseline_src, ratio, run_on
 from torampu.search import ismcts, random_rollout, rollout_for, sampler_for
 from torampu.search.pimc import PolicyRollout, pimc
 from torampu.search.rollouts import pimc_candidates
@@ -160,6 +169,15 @@ def openspiel(iterations: int) -> dict[str, float]:
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     ap.add_argument("--iterations", type=int, default=1000)
+    ap.add_argument("--rows", metavar="WORD", help="only the rows whose name contains WORD")
+    ap.add_argument(
+        "--baseline",
+        default=BASELINE,
+        metavar="REV",
+        help=f"also time the --baseline-rows on this revision, or none (default {BASELINE})",
+    )
+    ap.add_argument("--baseline-rows", default="daifugo", metavar="WORD")
+    ap.add_argument("--rounds", type=int, default=2, help="alternations with the baseline")
     ap.add_argument("--json", metavar="FILE")
     args = ap.parse_args(argv)
     n = args.iterations
@@ -184,21 +202,54 @@ def main(argv: list[str] | None = None) -> None:
             "daifugo", "yaita", players=5, seed=SEED + k
         ),
     }
-    results: dict[str, Any] = {"iterations": n, "python": sys.version.split()[0]}
+    if args.rows:
+        rows = {name: make for name, make in rows.items() if args.rows in name}
+    base_rev = None if args.baseline == "none" else args.baseline
+    compared = [name for name in rows if base_rev and args.baseline_rows in name]
+    results: dict[str, Any] = {
+        "iterations": n,
+        "python": sys.version.split()[0],
+        "torampu": torampu.__file__,
+    }
     print(
         f"ISMCTS, {n} iterations per search, best of 3 positions; one core ({platform.machine()})"
     )
     print("(PIMC: deals/s, each playing out every candidate move with the heuristic bots)")
+    if compared:
+        print(
+            f"(rows with {base_rev}: also timed on its engine, from git archive; best of "
+            f"{args.rounds} alternating rounds each)"
+        )
     print(
         f"{'position':36} {'iterations/s':>13} {'playouts/s':>12}"
         f" {'PIMC deals/s':>13} {'moves':>6} {'heur. playouts/s':>17}"
     )
+    base: dict[str, Any] = {}
+    if compared:
+        assert base_rev is not None
+        src = baseline_src(base_rev)
+        child = ["--iterations", str(n), "--rows", args.baseline_rows, "--baseline", "none"]
+        results["baseline"] = {"revision": base_rev, "rows": base}
     for name, make in rows.items():
         r = ours(make, n)
         game = name.split()[0]
         if game != "daifugo":
             r.update(ours_pimc(make, game))
         results[name] = r
+    for rnd in range(args.rounds if compared else 0):  # baseline, this tree, baseline, …
+        if rnd:
+            for name in compared:
+                again = ours(rows[name], n)
+                for key, v in again.items():
+                    results[name][key] = max(results[name][key], v)
+        other = run_on(src, "search.py", child)
+        for name in compared:
+            got = other[name]
+            old = base.setdefault(name, got)
+            for key, v in got.items():
+                old[key] = max(old[key], v)
+    for name in rows:
+        r = results[name]
         extra = (
             f" {r['pimc_samples_per_s']:13,.1f} {r['pimc_candidates']:6.0f}"
             f" {r['heuristic_playouts_per_s']:17,.0f}"
@@ -206,6 +257,19 @@ def main(argv: list[str] | None = None) -> None:
             else ""
         )
         print(f"{name:36} {r['iterations_per_s']:13,.0f} {r['playouts_per_s']:12,.0f}{extra}")
+        b = base.get(name)
+        if b is not None:
+            print(
+                f"{'  ' + str(base_rev) + ' (baseline)':36} {b['iterations_per_s']:13,.0f} "
+                f"{b['playouts_per_s']:12,.0f}   ratio "
+                f"{ratio(r['iterations_per_s'], b['iterations_per_s'])} iterations/s, "
+                f"{ratio(r['playouts_per_s'], b['playouts_per_s'])} playouts/s"
+            )
+    if args.rows:
+        if args.json:
+            with open(args.json, "w") as f:
+                json.dump(results, f, indent=2)
+        return
     try:
         peer = openspiel(max(100, n // 5))
     except ImportError as e:  # open-spiel is a test-only dependency

@@ -317,9 +317,8 @@ _PLAYS: dict[tuple[int, int, bool, bool], tuple[int, ...]] = {}
 def all_plays(hand: CardSet, jokers: int, wild: bool, stairs: bool) -> tuple[int, ...]:
     """Every play a hand can make on an empty table, in canonical order (memoized).
 
-    Order: singles, then groups, then runs; each by size, then rank, then cards. Built from
-    the plays of each rank (:func:`_rank_groups`) and of each suit (:func:`_suit_runs`), which
-    recur across hands far more often than whole hands do.
+    Order: singles, then groups, then runs; each by size, then rank, then cards: the parts of
+    :func:`plays_by_shape` one after the other.
     """
     key = (hand, jokers, wild, stairs)
     got = _PLAYS.get(key)
@@ -327,22 +326,9 @@ def all_plays(hand: CardSet, jokers: int, wild: bool, stairs: bool) -> tuple[int
         return got
     if len(_PLAYS) > 50_000:
         _PLAYS.clear()
-    out: list[int] = [1 << c for c in _DISPLAY_ORDER if hand >> c & 1]
-    if jokers:
-        out.append(1 << JSHIFT)
-    wj = jokers if wild else 0
-    per_rank = [_rank_groups(d, hand & RANK_SET[d], wj) for d in range(13)]
-    for size in range(2, 5 + wj):
-        for by_size in per_rank:
-            out.extend(by_size.get(size, ()))
-        if size <= wj:  # jokers alone stand for the rank above the 2
-            out.append(size << JSHIFT)
-    if stairs:
-        runs: list[tuple[int, int, str, int]] = []
-        for suit in range(4):
-            runs.extend(_suit_runs(suit, hand & SUIT_SET[suit], wj))
-        runs.sort()
-        out.extend(r[3] for r in runs)
+    out: list[int] = []
+    for part in plays_by_shape(hand, jokers, wild, stairs).values():
+        out.extend(part)
     got = tuple(out)
     _PLAYS[key] = got
     return got
@@ -352,6 +338,47 @@ _DISPLAY_ORDER: Final = tuple(sorted(range(52), key=_group_key))
 """The 52 cards in canonical order: ascending rank, suits ♣ ♦ ♥ ♠."""
 _RANK_GROUPS: dict[tuple[int, int, int], dict[int, tuple[int, ...]]] = {}
 _SUIT_RUNS: dict[tuple[int, int, int], tuple[tuple[int, int, str, int], ...]] = {}
+_SINGLES: dict[int, tuple[int, ...]] = {}
+
+
+def _singles(held: CardSet) -> tuple[int, ...]:
+    """The single plays of the cards ``held`` of one rank, in canonical order (memoized)."""
+    got = _SINGLES.get(held)
+    if got is None:
+        got = _SINGLES[held] = tuple(1 << c for c in _DISPLAY_ORDER if held >> c & 1)
+    return got
+
+
+_BY_RANK: dict[CardSet, tuple[tuple[int, CardSet], ...]] = {}
+
+
+def by_rank(hand: CardSet) -> tuple[tuple[int, CardSet], ...]:
+    """``(d, cards of rank d)`` for each daifugo rank ``d`` the hand holds, ascending
+    (memoized: a hand meets many tables)."""
+    got = _BY_RANK.get(hand)
+    if got is None:
+        if len(_BY_RANK) > 20_000:
+            _BY_RANK.clear()
+        got = _BY_RANK[hand] = tuple(
+            (d, hand & RANK_SET[d]) for d in range(13) if hand & RANK_SET[d]
+        )
+    return got
+
+
+def rank_part(d: int, held: CardSet, wj: int, kind: int, size: int) -> tuple[int, ...]:
+    """The singles (``kind`` SINGLE) or the groups of ``size`` (GROUP) of daifugo rank ``d``
+    from its cards ``held`` (not empty) and up to ``wj`` wild jokers, in canonical order: the
+    plays of that shape of a hand are these parts by rank, then :func:`jokers_part`."""
+    if kind == SINGLE:
+        return _singles(held) if size == 1 else ()
+    return _rank_groups(d, held, wj).get(size, ())
+
+
+def jokers_part(jokers: int, wj: int, kind: int, size: int) -> int:
+    """The play of jokers alone of that shape (a lone joker; ``size`` wild jokers), else 0."""
+    if kind == SINGLE:
+        return 1 << JSHIFT if size == 1 and jokers else 0
+    return size << JSHIFT if 2 <= size <= wj else 0
 
 
 def _rank_groups(d: int, held: CardSet, wj: int) -> dict[int, tuple[int, ...]]:
@@ -396,7 +423,10 @@ _BY_SHAPE: dict[tuple[int, int, bool, bool], dict[Shape, tuple[int, ...]]] = {}
 def plays_by_shape(
     hand: CardSet, jokers: int, wild: bool, stairs: bool
 ) -> dict[Shape, tuple[int, ...]]:
-    """:func:`all_plays` split by (kind, size), each part in the same order (memoized).
+    """Every play a hand can make, split by (kind, size) — singles, groups by size, runs by
+    size —, each part in canonical order (memoized). Built from the plays of each rank
+    (:func:`_singles`, :func:`_rank_groups`) and of each suit (:func:`_suit_runs`), which
+    recur across hands far more often than whole hands do.
 
     >>> parts = plays_by_shape(parse_cards("3D 3H 4H 5H"), 0, True, True)
     >>> {shape: [play_str(p) for p in ps] for shape, ps in parts.items()}
@@ -408,12 +438,82 @@ def plays_by_shape(
         return got
     if len(_BY_SHAPE) > 50_000:
         _BY_SHAPE.clear()
-    parts: dict[Shape, list[int]] = {}
-    for m in all_plays(hand, jokers, wild, stairs):
-        i = info(m)
-        parts.setdefault((i.kind, i.size), []).append(m)
-    got = {shape: tuple(ms) for shape, ms in parts.items()}
-    _BY_SHAPE[key] = got
+    parts: dict[Shape, tuple[int, ...]] = {}
+    singles: list[int] = []
+    ranks = by_rank(hand)
+    for _, h in ranks:
+        singles.extend(_singles(h))
+    if jokers:
+        singles.append(1 << JSHIFT)
+    if singles:
+        parts[SINGLE, 1] = tuple(singles)
+    wj = jokers if wild else 0
+    per_rank = [_rank_groups(d, h, wj) for d, h in ranks]
+    for size in range(2, 5 + wj):
+        groups: list[int] = []
+        for by_size in per_rank:
+            groups.extend(by_size.get(size, ()))
+        if size <= wj:  # jokers alone stand for the rank above the 2
+            groups.append(size << JSHIFT)
+        if groups:
+            parts[GROUP, size] = tuple(groups)
+    if stairs:
+        runs: list[tuple[int, int, str, int]] = []
+        for suit in range(4):
+            runs.extend(_suit_runs(suit, hand & SUIT_SET[suit], wj))
+        runs.sort()
+        for r in runs:
+            parts.setdefault((RUN, r[0]), ())
+        by_run: dict[int, list[int]] = {}
+        for r in runs:
+            by_run.setdefault(r[0], []).append(r[3])
+        for size, ms in by_run.items():
+            parts[RUN, size] = tuple(ms)
+    _BY_SHAPE[key] = parts
+    return parts
+
+
+_OF_SHAPE: dict[tuple[int, int, bool, bool, int, int], tuple[int, ...]] = {}
+
+
+def plays_of_shape(
+    hand: CardSet, jokers: int, wild: bool, stairs: bool, kind: int, size: int
+) -> tuple[int, ...]:
+    """``plays_by_shape(hand, jokers, wild, stairs).get((kind, size), ())``, built alone
+    (memoized): what a play facing the table needs, cheaper than every shape of a new hand.
+
+    >>> [play_str(p) for p in plays_of_shape(parse_cards("3D 3H 4H 5H"), 1, True, True, 2, 2)]
+    ['3D 3H', '3D JK', '3H JK', '4H JK', '5H JK']
+    """
+    key = (hand, jokers, wild, stairs, kind, size)
+    got = _OF_SHAPE.get(key)
+    if got is not None:
+        return got
+    if len(_OF_SHAPE) > 50_000:
+        _OF_SHAPE.clear()
+    whole = _BY_SHAPE.get((hand, jokers, wild, stairs))
+    if whole is not None:
+        got = whole.get((kind, size), ())
+    else:
+        out: list[int] = []
+        wj = jokers if wild else 0
+        if kind != RUN:
+            for d, h in by_rank(hand):
+                out.extend(rank_part(d, h, wj, kind, size))
+            tail = jokers_part(jokers, wj, kind, size)
+            if tail:
+                out.append(tail)
+        elif stairs:
+            runs = [
+                r
+                for suit in range(4)
+                for r in _suit_runs(suit, hand & SUIT_SET[suit], wj)
+                if r[0] == size
+            ]
+            runs.sort()
+            out = [r[3] for r in runs]
+        got = tuple(out)
+    _OF_SHAPE[key] = got
     return got
 
 

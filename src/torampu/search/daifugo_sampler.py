@@ -461,20 +461,47 @@ def greedy_rollout(game: Game, rng: random.Random, explore: float = 0.15) -> Non
     assert isinstance(game, Daifugo)
     g = game
     rand = rng.random
+    greedy = _GREEDY
     while g.phase_id != PH_OVER:
-        moves = g.legal_moves()
-        pick = moves[0]
-        if len(moves) > 1:
-            if g.phase_id != PH_PLAY or rand() < explore:
-                pick = moves[int(rand() * len(moves))]
-            else:
-                rev = g.reversed
-                best: tuple[int, int] | None = None
-                for m in moves:
-                    if m == PASS:
-                        continue
-                    i = info(m)
-                    key = (i.rank if i.rank == JOKER_RANK or not rev else -i.rank, -i.size)
-                    if best is None or key < best:
-                        best, pick = key, m
+        if g.phase_id == PH_PLAY:
+            moves: Sequence[int] = g._plays_now(g.turn)
+            n = len(moves)
+            if n == 1:
+                pick = moves[0]
+            elif rand() < explore:
+                pick = moves[int(rand() * n)]
+            else:  # the weakest play, found once per (memoized) tuple of legal plays
+                picks = greedy.get(id(moves))
+                if picks is None or picks[0] is not moves:
+                    if len(greedy) >= 50_000:
+                        greedy.clear()
+                    picks = greedy[id(moves)] = (
+                        moves,
+                        _weakest(moves, False),
+                        _weakest(moves, True),
+                    )
+                pick = picks[2] if g.revolution != g.eleven else picks[1]
+        else:  # gives, discards and exchanges at random
+            moves = g.legal_moves()
+            pick = moves[0] if len(moves) == 1 else moves[int(rand() * len(moves))]
         g._apply(pick)
+
+
+_GREEDY: dict[int, tuple[Sequence[int], int, int]] = {}
+""":func:`greedy_rollout`'s picks per tuple of legal plays (keyed by its ``id``; the entry
+holds the tuple, so the id is not reused while the entry lives): (plays, normal, reversed)."""
+
+
+def _weakest(moves: Sequence[int], rev: bool) -> int:
+    """The weakest play among ``moves`` in the order of the moment (``rev``: reversed), a run or
+    group before a single of the same rank; the first of equals."""
+    best: tuple[int, int] | None = None
+    pick = moves[0]
+    for m in moves:
+        if m == PASS:
+            continue
+        i = info(m)
+        key = (i.rank if i.rank == JOKER_RANK or not rev else -i.rank, -i.size)
+        if best is None or key < best:
+            best, pick = key, m
+    return pick
