@@ -21,7 +21,11 @@ with the number of alternatives, false), ``infer_bids`` (Napoleon: deals fit the
 bids, true), ``infer_adjutant`` (Napoleon: the secret adjutant is sampled where the
 play points, true), ``guard`` (the tree's move only where it beats the heuristic's by that many
 standard errors at the root, see :func:`~torampu.search.ismcts.guarded`; default
-:data:`DEFAULT_GUARD`, else off; ``guard=off`` turns it off) and ``algorithm``. A time
+:data:`DEFAULT_GUARD`, else off; ``guard=off`` turns it off), ``endgame`` (Daifugo: with two
+players left in play, an exact solver, :mod:`~torampu.search.daifugo_endgame`, answers first
+when it finds a forced win; else the tree decides; default on, ``endgame=off``),
+``endgame_nodes`` (the solver's budget of positions, default
+:data:`~torampu.search.daifugo_endgame.DEFAULT_NODES`) and ``algorithm``. A time
 budget makes the bot depend on the machine's speed: only an iteration or sample budget is
 reproducible from the seed.
 
@@ -42,6 +46,7 @@ from collections.abc import Sequence
 from torampu.bots.base import Bot, BotError, View, make_bot, register
 from torampu.errors import TorampuError
 from torampu.search import ismcts, rollout_for, sampler_for
+from torampu.search.daifugo_endgame import DEFAULT_NODES, WIN, EndgameResult, solve_view, two_left
 from torampu.search.daifugo_sampler import SamplerError
 from torampu.search.ismcts import Rollout, Sampler, SearchResult, guarded, random_rollout
 from torampu.search.napoleon_sampler import NapoleonSampler
@@ -102,7 +107,12 @@ class IsmctsBot:
         bid_z: float | None = None,
         guard: float | None = None,
         baseline: Bot | None = None,
+        endgame_nodes: int = 0,
     ) -> None:
+        self.endgame_nodes = endgame_nodes
+        """Daifugo: the exact two-player solver's budget (0: no solver)."""
+        self.last_endgame: EndgameResult | None = None
+        """What the solver found at the last decision (``None``: it did not run)."""
         self.rollout = rollout
         self.guard = guard
         self.baseline = baseline
@@ -134,8 +144,13 @@ class IsmctsBot:
 
     def choose(self, view: View, legal: Sequence[str]) -> str:
         self.last_result = None
+        self.last_endgame = None
         if len(legal) == 1:
             return legal[0]
+        if self.endgame_nodes and two_left(view):
+            won = self._endgame(view, legal)
+            if won is not None:
+                return won
         try:
             if self.policy is not None and view.get("phase") in self.pimc_phases:
                 res = pimc(
@@ -174,6 +189,21 @@ class IsmctsBot:
             raise BotError(f"ismcts chose {action!r}, which is not legal here")
         return action
 
+    def _endgame(self, view: View, legal: Sequence[str]) -> str | None:
+        """The solver's winning move, or ``None`` (no forced win found: the tree decides)."""
+        try:
+            res, sample = solve_view(view, self.sampler, self.rng, self.endgame_nodes)
+        except SamplerError:
+            return None
+        self.last_endgame = res
+        if res.status != WIN or res.move is None or sample is None:
+            return None
+        action = sample.action_str(res.move)
+        if action not in legal:  # a sampler bug must never become an illegal move
+            raise BotError(f"the endgame solver chose {action!r}, which is not legal here")
+        self.last_iterations = 0
+        return action
+
 
 def _positive(name: str, value: object, whole: bool) -> None:
     ok = isinstance(value, int if whole else (int, float)) and not isinstance(value, bool)
@@ -198,6 +228,8 @@ def _ismcts(
     correct: bool = False,
     infer_adjutant: bool = True,
     guard: float | bool | None = None,
+    endgame: bool = True,
+    endgame_nodes: int = DEFAULT_NODES,
 ) -> Bot:
     if iterations is not None:
         _positive("iterations", iterations, whole=True)
@@ -219,7 +251,12 @@ def _ismcts(
         raise BotError(f"ismcts option algorithm must be auto, tree or pimc, not {algorithm!r}")
     if not isinstance(correct, bool):
         raise BotError(f"ismcts option correct must be true or false, not {correct!r}")
-    for name, flag in (("infer_bids", infer_bids), ("infer_adjutant", infer_adjutant)):
+    _positive("endgame_nodes", endgame_nodes, whole=True)
+    for name, flag in (
+        ("infer_bids", infer_bids),
+        ("infer_adjutant", infer_adjutant),
+        ("endgame", endgame),
+    ):
         if not isinstance(flag, bool):
             raise BotError(f"ismcts option {name} must be true or false, not {flag!r}")
     try:
@@ -262,4 +299,5 @@ def _ismcts(
         bid_z=None if bid_z is None else float(bid_z),
         guard=None if guard is None else float(guard),
         baseline=None if guard is None else make_bot("heuristic", seed, game),
+        endgame_nodes=endgame_nodes if endgame and game == "daifugo" else 0,
     )
