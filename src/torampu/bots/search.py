@@ -24,7 +24,9 @@ standard errors at the root, see :func:`~torampu.search.ismcts.guarded`; default
 :data:`DEFAULT_GUARD`, else off; ``guard=off`` turns it off), ``endgame`` (Daifugo: with two
 players left in play, an exact solver, :mod:`~torampu.search.daifugo_endgame`, answers first
 when it finds a forced win; else the tree decides; default on, ``endgame=off``),
-``endgame_nodes`` (the solver's budget of positions, default
+``belief`` (Daifugo: determinizations weighted by how likely the other players' passes were,
+:mod:`~torampu.search.daifugo_belief`; default :data:`DEFAULT_BELIEF`), ``endgame_nodes``
+(the solver's budget of positions, default
 :data:`~torampu.search.daifugo_endgame.DEFAULT_NODES`) and ``algorithm``. A time
 budget makes the bot depend on the machine's speed: only an iteration or sample budget is
 reproducible from the seed.
@@ -46,6 +48,7 @@ from collections.abc import Sequence
 from torampu.bots.base import Bot, BotError, View, make_bot, register
 from torampu.errors import TorampuError
 from torampu.search import ismcts, rollout_for, sampler_for
+from torampu.search.daifugo_belief import belief_sampler
 from torampu.search.daifugo_endgame import DEFAULT_NODES, WIN, EndgameResult, solve_view, two_left
 from torampu.search.daifugo_sampler import SamplerError
 from torampu.search.ismcts import Rollout, Sampler, SearchResult, guarded, random_rollout
@@ -81,6 +84,10 @@ DEFAULT_GUARD: dict[str, float] = {"daifugo": 1.0}
 Daifugo. On duplicate deals at ``think=0.5:iterations=200`` against the heuristic, ``yaita``
 went from −0.08 [−0.18, 0.02] points per game unguarded to +0.16 [0.02, 0.30] with 1 (40
 deals, the same ones), ``standard`` from +0.27 [0.04, 0.51] to +0.43 [0.22, 0.63] (30 deals)."""
+
+DEFAULT_BELIEF = False
+"""Whether Daifugo's search weights its determinizations by the other players' passes
+(``belief``): see the README's figures."""
 
 
 class IsmctsBot:
@@ -230,6 +237,7 @@ def _ismcts(
     guard: float | bool | None = None,
     endgame: bool = True,
     endgame_nodes: int = DEFAULT_NODES,
+    belief: bool = DEFAULT_BELIEF,
 ) -> Bot:
     if iterations is not None:
         _positive("iterations", iterations, whole=True)
@@ -256,6 +264,7 @@ def _ismcts(
         ("infer_bids", infer_bids),
         ("infer_adjutant", infer_adjutant),
         ("endgame", endgame),
+        ("belief", belief),
     ):
         if not isinstance(flag, bool):
             raise BotError(f"ismcts option {name} must be true or false, not {flag!r}")
@@ -263,6 +272,8 @@ def _ismcts(
         sampler = (
             NapoleonSampler(infer_bids=infer_bids, infer_adjutant=infer_adjutant)
             if game == "napoleon"
+            else belief_sampler()
+            if game == "daifugo" and belief
             else sampler_for(game)
         )
     except TorampuError as e:
