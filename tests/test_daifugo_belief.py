@@ -10,7 +10,7 @@ from torampu.daifugo import Daifugo
 from torampu.daifugo_plays import cards_words
 from torampu.game import Game
 from torampu.search.daifugo_belief import _PassCounter, belief_sample, belief_sampler
-from torampu.search.daifugo_sampler import sample_daifugo
+from torampu.search.daifugo_sampler import pooled, sample_daifugo
 
 
 def midgame(seed: int, rules: str = "standard", plays: int = 30) -> Daifugo:
@@ -36,7 +36,7 @@ def test_belief_samples_reach_the_view() -> None:
         got = s.view(me)
         for key in ("hand", "hand_sizes", "table", "passed", "to_play"):
             assert got[key] == view[key]
-        sampler = belief_sampler(k=2, pool=3)
+        sampler = belief_sampler(size=3)
         for _ in range(5):  # built, then cloned from the pool
             assert sampler(view, random.Random(1)).view(me)["hand"] == view["hand"]
 
@@ -79,3 +79,19 @@ def _held_in(game: Game, me: int) -> int:
             held += 1
         start.apply(m)
     return held
+
+
+def test_the_weighted_pool_draws_the_better_explained_deals_more_often() -> None:
+    uniform = weighted = 0
+    for seed in range(4):
+        g = midgame(seed, plays=40)
+        me = g.to_play
+        assert me is not None
+        view = g.view(me)
+        plain = pooled(sample_daifugo, 16)
+        belief = belief_sampler(hold=0.1, size=16)
+        rng_u, rng_w = random.Random(seed), random.Random(seed)
+        for _ in range(60):
+            uniform += _held_in(plain(view, rng_u), me)
+            weighted += _held_in(belief(view, rng_w), me)
+    assert weighted < uniform * 0.9, (weighted, uniform)
