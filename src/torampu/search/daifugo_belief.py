@@ -130,7 +130,8 @@ def belief_sampler(hold: float = DEFAULT_HOLD, size: int = 24) -> Sampler:
                 raise last
             state.update(view=view, games=games, cum=cum)
         cum = state["cum"]
+        pool: list[Game] = state["games"]
         k = bisect.bisect_right(cum, rng.random() * cum[-1])
-        return state["games"][min(k, len(cum) - 1)].clone()
+        return pool[min(k, len(cum) - 1)].clone()
 
     return sample
