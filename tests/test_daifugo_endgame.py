@@ -80,13 +80,23 @@ def test_a_lost_position_and_an_exhausted_budget() -> None:
     assert r.status == UNKNOWN and r.move is None and r.nodes > 3
 
 
+def own_moves(g: Daifugo, moves: list[Move]) -> list[Move]:
+    """The bot's policy: no pass as the leader while it can play (``lead_pass``)."""
+    if g.view(g.to_play)["table"] is None and len(moves) > 1:
+        return [m for m in moves if g.action_str(m) != "pass"]
+    return moves
+
+
 def brute_wins(g: Game, me: int, other: int) -> bool:
     """Plain minimax through the public contract (no table, no ordering, no budget)."""
     if g.is_over:
         rank = g.result()["ranking"]
         return bool(rank.index(me) < rank.index(other))
     mine = g.to_play == me
-    for m in g.legal_moves():
+    moves = g.legal_moves()
+    if mine and isinstance(g, Daifugo):
+        moves = own_moves(g, moves)
+    for m in moves:
         c = g.clone()
         c.apply(m)
         if brute_wins(c, me, other) == mine:
@@ -99,7 +109,8 @@ CARDS = [r + s for r in RANKS for s in "SHDC"] + ["JK"]
 RULES = [
     "standard",
     "yaita",
-    {"preset": "uecda", "lead_pass": False, "players": 2},
+    {"preset": "uecda", "players": 2},
+    {"preset": "uecda", "lead_pass": False, "flush_when": "one_left", "players": 2},
     {"preset": "standard", "lock": True, "eleven_back": True, "ten_discard": True},
 ]
 
@@ -131,7 +142,7 @@ def test_solver_claims_hold_against_every_reply(
     moves, _, complete = winning_moves(g, me, first=False)
     assert complete  # tiny positions fit the default budget
     truth: list[Move] = []
-    for m in g.legal_moves():
+    for m in own_moves(g, g.legal_moves()):
         c = g.clone()
         c.apply(m)
         if brute_wins(c, me, 1 - me):
@@ -195,3 +206,11 @@ def test_bad_endgame_options_are_refused() -> None:
         make_bot("ismcts", 1, "daifugo", endgame_nodes=0)
     with pytest.raises(BotError, match="endgame"):
         make_bot("ismcts", 1, "daifugo", endgame="maybe")
+
+
+def test_never_a_leaders_pass_under_lead_pass() -> None:
+    g = endgame("8S 4S", "KS AS", {"preset": "uecda", "players": 2})
+    assert "pass" in g.legal_actions()
+    moves, _, complete = winning_moves(g, 0, first=False)
+    assert complete and moves and all(g.action_str(m) != "pass" for m in moves)
+    assert status_and_action(g) == (WIN, "play 8S")

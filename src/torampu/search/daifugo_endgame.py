@@ -15,6 +15,7 @@ The search is a depth-first AND/OR search over the engine's own moves (``legal_m
   lock, the order, who passed...; not the log);
 * move ordering: the biggest plays first, passes last (a finishing play is then tried first);
 * a node budget: past it the answer is *unknown*;
+* the searcher never passes as the leader while it can play (``lead_pass``), as the bot;
 * a game that ends in a stalemate (``stalemate_passes``, places drawn at random), or a line that
   comes back to a state already on the path (passing round and round under ``lead_pass``), is
   never counted as a win. Such results may be stored as losses where another path would win:
@@ -163,7 +164,10 @@ class _Solver:
         self.path.add(key)
         mine = g.turn == self.me
         result = not mine
-        for m in sorted(g.legal_moves(), key=_order_key):
+        moves = g.legal_moves()
+        if mine:
+            moves = _own(g, moves)
+        for m in sorted(moves, key=_order_key):
             c = _fork(g)
             c._apply(m)
             if self.wins(c) == mine:
@@ -172,6 +176,14 @@ class _Solver:
         self.path.discard(key)
         self.table[key] = result
         return result
+
+
+def _own(g: Daifugo, moves: list[Move]) -> list[Move]:
+    """The searcher's own moves: as the ``ismcts`` bot, it never passes as the leader while it
+    can play (``lead_pass``; see :func:`~torampu.search.rollouts.daifugo_candidates`)."""
+    if g.table_info is None and len(moves) > 1 and PASS in moves:
+        return [m for m in moves if m != PASS]
+    return moves
 
 
 def _pair(g: Daifugo, me: int) -> int | None:
@@ -203,7 +215,7 @@ def winning_moves(
     s = _Solver(me, other, max_nodes, int(game.rules["stalemate_passes"] or 0))
     root = _fork(game)
     s.path.add(s.key(root))
-    moves = candidates if candidates is not None else game.legal_moves()
+    moves = candidates if candidates is not None else _own(game, game.legal_moves())
     out: list[Move] = []
     complete = True
     for m in sorted(moves, key=_order_key):
