@@ -214,3 +214,35 @@ def test_never_a_leaders_pass_under_lead_pass() -> None:
     moves, _, complete = winning_moves(g, 0, first=False)
     assert complete and moves and all(g.action_str(m) != "pass" for m in moves)
     assert status_and_action(g) == (WIN, "play 8S")
+
+
+def test_with_cards_set_aside_a_win_must_hold_on_every_sample() -> None:
+    """シケ: the other hand is not known, so a win is claimed only when the move won on every
+    sample drawn; on these deals each claimed win also wins the real game, and no loss is
+    claimed (one sample's loss is not the real game's)."""
+    checked = seen = 0
+    for seed in range(20):
+        g = torampu.new_game(
+            "daifugo", rules={"preset": "standard", "shike": True}, players=3, seed=seed
+        )
+        assert isinstance(g, Daifugo)
+        bots = [make_bot("heuristic", seed + s, "daifugo") for s in range(3)]
+        while not g.is_over and not (g.phase == "play" and g.active.bit_count() == 2):
+            s = g.to_play
+            assert s is not None
+            g.play(bots[s].choose(g.view(s), g.legal_actions()))
+        if g.is_over or len(g.legal_moves()) < 2:
+            continue
+        seen += 1
+        me = g.to_play
+        assert me is not None and g.set_aside
+        res, sample = solve_view(g.view(me), sample_daifugo, random.Random(seed), samples=8)
+        assert isinstance(sample, Daifugo) and sample.set_aside
+        if res.status == WIN:
+            assert res.move is not None
+            real, _, _ = winning_moves(g, me, first=False)
+            assert sample.action_str(res.move) in {g.action_str(m) for m in real}
+            checked += 1
+        else:
+            assert res.status == UNKNOWN and res.move is None
+    assert seen >= 6 and checked >= 1, (seen, checked)

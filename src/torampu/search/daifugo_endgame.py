@@ -262,7 +262,8 @@ def solve_view(
     if exact or not moves:
         if moves:
             return EndgameResult(WIN, moves[0], nodes), first
-        return EndgameResult(LOSS if complete else UNKNOWN, None, nodes), first
+        # a loss on one sample of several possible deals is not known
+        return EndgameResult(LOSS if complete and exact else UNKNOWN, None, nodes), first
     for _ in range(samples - 1):
         g = sampler(view, rng)
         left = max_nodes - nodes
