@@ -246,3 +246,15 @@ def test_with_cards_set_aside_a_win_must_hold_on_every_sample() -> None:
         else:
             assert res.status == UNKNOWN and res.move is None
     assert seen >= 6 and checked >= 1, (seen, checked)
+
+
+def test_a_ten_discard_decision_is_solved_too() -> None:
+    # 10捨て: the T lets seat 0 throw one card; keeping the 2 wins (it answers the A)...
+    g = endgame("TS 3S 9H 2S", "KS AS", {"preset": "standard", "ten_discard": True})
+    g.play("play TS")
+    assert g.phase == "discard" and g.to_play == 0
+    assert two_left(g.view(0))
+    moves, _, complete = winning_moves(g, 0, first=False)
+    assert complete and moves
+    # ...throwing it loses to K and A (and keeping every card is no better)
+    assert {g.action_str(m) for m in moves} == {"discard 3S", "discard 9H"}

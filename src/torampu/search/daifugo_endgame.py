@@ -36,7 +36,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from torampu.daifugo import PH_OVER, PH_PLAY, Daifugo
+from torampu.daifugo import PH_EXCHANGE, PH_OVER, Daifugo
 from torampu.daifugo_plays import JSHIFT, PASS, REAL
 from torampu.game import Game, Move
 
@@ -69,12 +69,12 @@ class _OutOfBudget(Exception):
 
 
 def two_left(view: View) -> bool:
-    """Whether ``view`` is a play-phase decision of its seat with exactly two players still in
-    (the seat one of them)."""
+    """Whether ``view`` is a decision of its seat in play (a play, or a 7渡し give or 10捨て
+    discard) with exactly two players still in (the seat one of them)."""
     sizes = view.get("hand_sizes") or []
     seat = view.get("seat")
     return (
-        view.get("phase") == "play"
+        view.get("phase") in ("play", "give", "discard")
         and isinstance(seat, int)
         and sum(1 for k in sizes if k) == 2
         and bool(sizes[seat])
@@ -255,7 +255,7 @@ def solve_view(
     me = int(view["seat"])
     first = sampler(view, rng)
     assert isinstance(first, Daifugo)
-    if first.phase_id != PH_PLAY or _pair(first, me) is None:
+    if first.phase_id == PH_EXCHANGE or _pair(first, me) is None:
         return EndgameResult(UNKNOWN, None, 0), first
     exact = not first.set_aside and not first.set_aside_jokers
     moves, nodes, complete = winning_moves(first, me, max_nodes, first=exact)
