@@ -87,7 +87,9 @@ deals, the same ones), ``standard`` from +0.27 [0.04, 0.51] to +0.43 [0.22, 0.63
 
 DEFAULT_BELIEF = False
 """Whether Daifugo's search weights its determinizations by the other players' passes
-(``belief``): see the README's figures."""
+(``belief``). Off: on 50 duplicate deals at ``think=0.5`` (one game per deal) it scored −0.06
+[−0.25, 0.12] points per game against the same bot without it under ``standard`` and −0.06
+[−0.27, 0.14] under ``uecda``."""
 
 
 class IsmctsBot:
