@@ -81,8 +81,8 @@ def bot_options(kind: str) -> list[str]:
     unknown kind.
 
     >>> bot_options("ismcts")  # doctest: +NORMALIZE_WHITESPACE
-    ['algorithm', 'bid_z', 'correct', 'exploration', 'guard', 'infer_adjutant', 'infer_bids',
-     'iterations', 'samples', 'think', 'z']
+    ['algorithm', 'belief', 'bid_z', 'correct', 'endgame', 'endgame_nodes', 'exploration',
+     'guard', 'infer_adjutant', 'infer_bids', 'iterations', 'samples', 'think', 'z']
     """
     params = list(inspect.signature(_factory(kind)).parameters.values())[2:]
     return sorted(p.name for p in params if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY))

@@ -133,8 +133,16 @@ def _order_info(view: View) -> tuple[list[int], list[int]]:
     return dirs, actives
 
 
-def sample_daifugo(view: View, rng: random.Random, tries: int = 30) -> Game:
-    """A Daifugo game consistent with ``view`` (see the module docstring)."""
+Observer = Callable[[Game, Mapping[str, Any]], None]
+"""``observe(game, entry)``: called during a sample's replay with the game just before each log
+entry of the play phase is applied (for :mod:`torampu.search.daifugo_belief`)."""
+
+
+def sample_daifugo(
+    view: View, rng: random.Random, tries: int = 30, observe: Observer | None = None
+) -> Game:
+    """A Daifugo game consistent with ``view`` (see the module docstring); ``observe`` sees
+    the replay (not during the exchange)."""
     if view.get("phase") == "exchange":
         return sample_exchange(view, rng, tries)
     rules = dict(view["rules"])
@@ -150,7 +158,9 @@ def sample_daifugo(view: View, rng: random.Random, tries: int = 30) -> Game:
     last: Exception | None = None
     for _ in range(tries):
         try:
-            return _attempt(view, rng, rules, n, me, log, seating, pos, titles, dirs, actives, deck)
+            return _attempt(
+                view, rng, rules, n, me, log, seating, pos, titles, dirs, actives, deck, observe
+            )
         except (TorampuError, ValueError) as e:  # an inconsistent draw: draw again
             last = e
     raise SamplerError(f"no consistent Daifugo sample in {tries} tries: {last}")
@@ -285,6 +295,7 @@ def _attempt(
     dirs: list[int],
     actives: list[int],
     deck: list[int],
+    observe: Observer | None = None,
 ) -> Game:
     sizes = list(view["hand_sizes"])
     hands = [_Hand(unknown=sizes[s]) for s in range(n)]
@@ -381,6 +392,8 @@ def _attempt(
         action = str(e["action"])
         if action.split()[0] == "give":
             action = " ".join(["give", *given_unknown[i]])
+        if observe is not None:
+            observe(g, e)
         g.apply(g.parse_action(action))
     mine = g.view(me)
     for key, value in view.items():

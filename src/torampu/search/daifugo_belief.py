@@ -1,0 +1,137 @@
+"""Belief-weighted Daifugo determinizations: hidden hands weighted by how likely the other
+players' past plays were.
+
+:func:`~torampu.search.daifugo_sampler.sample_daifugo` deals the unseen cards uniformly: a
+player who passed is as likely to hold a 2 as one who played. This sampler draws ``k``
+candidate deals and keeps one with probability proportional to its *likelihood* under a simple
+model of play (sampling-importance-resampling): each pass by another player who then held a
+legal play costs a factor ``hold`` (< 1); a pass with nothing playable costs nothing, and so do
+plays (every play is taken as equally likely). So a deal in which the passers held little
+that could follow is preferred, and more so the more such passes it explains.
+
+The likelihood is read during the sample's own replay (the ``observe`` hook), for the price of
+the legal-move check at each of the others' passes. :func:`belief_sample` draws ``k``
+candidates (``k`` replays) and resamples one; :func:`belief_sampler`, which the ``ismcts`` bot
+uses (``belief``), weights the search's pool of determinizations instead and draws from it in
+proportion to the weights (importance resampling at no extra replay).
+
+>>> import random, torampu
+>>> g = torampu.new_game("daifugo", rules="standard", seed=3)
+>>> while len(g.view(None)["log"]) < 15:
+...     g.play(g.legal_actions()[-1])
+>>> s = belief_sampler()(g.view(g.to_play), random.Random(0))
+>>> s.view(g.to_play)["hand"] == g.view(g.to_play)["hand"]
+True
+"""
+
+from __future__ import annotations
+
+import bisect
+import random
+from collections.abc import Mapping
+from typing import Any
+
+from torampu.daifugo import PH_PLAY, Daifugo
+from torampu.game import Game
+from torampu.search.daifugo_sampler import Sampler, SamplerError, sample_daifugo
+
+View = Mapping[str, Any]
+
+DEFAULT_K = 4
+"""Candidate deals per sample."""
+DEFAULT_HOLD = 0.1
+"""The model's probability factor for a pass by a player who held a legal play. On heuristic
+games (12 of ``standard``, 12 of ``uecda``; 48 draws from a pool of 24 at every sixth
+decision), the share of the others' cards a draw puts in the right hand went from 0.396
+(uniform) to 0.404 / 0.409 / 0.413 with 0.5 / 0.25 / 0.1 under ``standard`` and from 0.396 to
+0.403 / 0.409 / 0.416 under ``uecda``, for some 15% more time building the pool."""
+
+
+class _PassCounter:
+    """Counts, in one replay, the other players' passes made while holding a legal play."""
+
+    __slots__ = ("game", "held", "me")
+
+    def __init__(self, me: int) -> None:
+        self.me = me
+        self.game: Game | None = None
+        self.held = 0
+
+    def __call__(self, g: Game, entry: Mapping[str, Any]) -> None:
+        if g is not self.game:  # a new attempt of the sampler: start again
+            self.game = g
+            self.held = 0
+        if entry["action"] != "pass" or entry["seat"] == self.me:
+            return
+        assert isinstance(g, Daifugo)
+        if g.phase_id == PH_PLAY and len(g.legal_moves()) > 1:  # more than the pass itself
+            self.held += 1
+
+
+def belief_sample(
+    view: View, rng: random.Random, k: int = DEFAULT_K, hold: float = DEFAULT_HOLD
+) -> Game:
+    """One determinization of ``view``: the best explained of ``k`` candidates, drawn in
+    proportion to ``hold ** passes-while-holding-a-play`` (see the module docstring)."""
+    if k <= 1 or view.get("phase") != "play":
+        return sample_daifugo(view, rng)
+    me = int(view["seat"])
+    games: list[Game] = []
+    weights: list[float] = []
+    last: SamplerError | None = None
+    for _ in range(k):
+        count = _PassCounter(me)
+        try:
+            g = sample_daifugo(view, rng, observe=count)
+        except SamplerError as e:
+            last = e
+            continue
+        games.append(g)
+        weights.append(hold**count.held)
+    if not games:
+        assert last is not None
+        raise last
+    x = rng.random() * sum(weights)
+    for g, w in zip(games, weights, strict=True):
+        x -= w
+        if x < 0:
+            return g
+    return games[-1]
+
+
+def belief_sampler(hold: float = DEFAULT_HOLD, size: int = 24) -> Sampler:
+    """A pool of ``size`` determinizations per view with importance weights: on the first call
+    for a view the pool is built (uniform deals, as
+    :func:`~torampu.search.daifugo_sampler.pooled` builds them, each weighted by
+    ``hold ** passes-while-holding-a-play``, read during its own replay), and every call returns
+    a clone of a pool entry drawn in proportion to its weight. So the weighting costs no extra
+    replay, only the legal-move checks at the others' passes."""
+    state: dict[str, Any] = {"view": None, "games": [], "cum": []}
+
+    def sample(view: View, rng: random.Random) -> Game:
+        if state["view"] is not view:
+            games: list[Game] = []
+            cum: list[float] = []
+            total = 0.0
+            me = view.get("seat")
+            last: SamplerError | None = None
+            for _ in range(size):
+                count = _PassCounter(int(me) if isinstance(me, int) else -1)
+                try:
+                    g = sample_daifugo(view, rng, observe=count)
+                except SamplerError as e:
+                    last = e
+                    continue
+                games.append(g)
+                total += hold**count.held
+                cum.append(total)
+            if not games:
+                assert last is not None
+                raise last
+            state.update(view=view, games=games, cum=cum)
+        cum = state["cum"]
+        pool: list[Game] = state["games"]
+        k = bisect.bisect_right(cum, rng.random() * cum[-1])
+        return pool[min(k, len(cum) - 1)].clone()
+
+    return sample
