@@ -21,7 +21,11 @@ with the number of alternatives, false), ``infer_bids`` (Napoleon: deals fit the
 bids, true), ``infer_adjutant`` (Napoleon: the secret adjutant is sampled where the
 play points, true), ``guard`` (the tree's move only where it beats the heuristic's by that many
 standard errors at the root, see :func:`~torampu.search.ismcts.guarded`; default
-:data:`DEFAULT_GUARD`, else off; ``guard=off`` turns it off) and ``algorithm``. A time
+:data:`DEFAULT_GUARD`, else off; ``guard=off`` turns it off), ``algorithm``, and in Daifugo the
+learned policy (:mod:`torampu.learn.daifugo_policy`): ``rollout`` (``greedy``, the default
+:func:`~torampu.search.daifugo_sampler.greedy_rollout`; ``policy``, moves drawn from the policy
+at ``temperature``, 1; ``random``), ``prior`` (``on``: the policy's move probabilities guide the
+tree, weighted by ``prior_weight``, 1; default :data:`DEFAULT_PRIOR`). A time
 budget makes the bot depend on the machine's speed: only an iteration or sample budget is
 reproducible from the seed.
 
@@ -43,7 +47,14 @@ from torampu.bots.base import Bot, BotError, View, make_bot, register
 from torampu.errors import TorampuError
 from torampu.search import ismcts, rollout_for, sampler_for
 from torampu.search.daifugo_sampler import SamplerError
-from torampu.search.ismcts import Rollout, Sampler, SearchResult, guarded, random_rollout
+from torampu.search.ismcts import (
+    Prior,
+    Rollout,
+    Sampler,
+    SearchResult,
+    guarded,
+    random_rollout,
+)
 from torampu.search.napoleon_sampler import NapoleonSampler
 from torampu.search.pimc import PolicyRollout, pimc
 from torampu.search.rollouts import pimc_candidates
@@ -78,6 +89,14 @@ went from −0.08 [−0.18, 0.02] points per game unguarded to +0.16 [0.02, 0.30
 deals, the same ones), ``standard`` from +0.27 [0.04, 0.51] to +0.43 [0.22, 0.63] (30 deals)."""
 
 
+DEFAULT_ROLLOUT: dict[str, str] = {}
+"""The ``rollout`` option's default per game where it is not the game's own
+(:func:`~torampu.search.rollout_for`)."""
+DEFAULT_PRIOR: dict[str, bool] = {}
+"""Where the tree uses the learned prior by default (``prior``)."""
+ROLLOUTS = ("greedy", "policy", "random")
+
+
 class IsmctsBot:
     """Decides by PIMC in ``pimc_phases`` (``samples`` deals per decision and/or ``think``
     seconds, playing out with ``policy``) and by the ISMCTS tree elsewhere (``iterations`` and/or
@@ -102,8 +121,13 @@ class IsmctsBot:
         bid_z: float | None = None,
         guard: float | None = None,
         baseline: Bot | None = None,
+        prior: Prior | None = None,
+        prior_weight: float = 1.0,
     ) -> None:
         self.rollout = rollout
+        self.prior = prior
+        """The tree's prior over moves (the learned policy), or ``None``."""
+        self.prior_weight = prior_weight
         self.guard = guard
         self.baseline = baseline
         """With ``guard``: the policy whose move the tree must beat (the heuristic bot)."""
@@ -159,6 +183,8 @@ class IsmctsBot:
                     seconds=self.think,
                     exploration=self.exploration,
                     rollout=self.rollout,
+                    prior=self.prior,
+                    prior_weight=self.prior_weight,
                 )
                 action = res.action
                 if self.guard is not None and self.baseline is not None:
@@ -198,6 +224,10 @@ def _ismcts(
     correct: bool = False,
     infer_adjutant: bool = True,
     guard: float | bool | None = None,
+    rollout: str | None = None,
+    temperature: float = 1.0,
+    prior: bool | None = None,
+    prior_weight: float = 1.0,
 ) -> Bot:
     if iterations is not None:
         _positive("iterations", iterations, whole=True)
@@ -231,7 +261,7 @@ def _ismcts(
     except TorampuError as e:
         raise BotError(str(e)) from None
     fallback = None
-    rollout: Rollout = rollout_for(game)
+    play_out, tree_prior = _learned(game, rollout, temperature, prior, prior_weight)
     if bid_z is None:
         bid_z = DEFAULT_BID_Z.get(game)
     if game == "daifugo":  # a rare view the sampler cannot rebuild is the heuristic's
@@ -250,7 +280,7 @@ def _ismcts(
         sampler,
         seed,
         fallback=fallback,
-        rollout=rollout,
+        rollout=play_out,
         iterations=iterations,
         think=None if think is None else float(think),
         exploration=float(exploration),
@@ -262,4 +292,42 @@ def _ismcts(
         bid_z=None if bid_z is None else float(bid_z),
         guard=None if guard is None else float(guard),
         baseline=None if guard is None else make_bot("heuristic", seed, game),
+        prior=tree_prior,
+        prior_weight=float(prior_weight),
     )
+
+
+def _learned(
+    game: str, rollout: str | None, temperature: float, prior: bool | None, weight: float
+) -> tuple[Rollout, Prior | None]:
+    """The rollout and the tree's prior of the options ``rollout``, ``temperature``, ``prior``
+    and ``prior_weight`` (checked)."""
+    if rollout is None:
+        rollout = DEFAULT_ROLLOUT.get(game)
+    if prior is None:
+        prior = DEFAULT_PRIOR.get(game, False)
+    if rollout is not None and rollout not in ROLLOUTS:
+        raise BotError(f"ismcts option rollout must be greedy, policy or random, not {rollout!r}")
+    if not isinstance(prior, bool):
+        raise BotError(f"ismcts option prior must be on or off, not {prior!r}")
+    for name, value in (("temperature", temperature), ("prior_weight", weight)):
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise BotError(f"ismcts option {name} must be a number >= 0, not {value!r}")
+        if not 0 <= value < math.inf:
+            raise BotError(f"ismcts option {name} must be a number >= 0, not {value!r}")
+    if game != "daifugo" and (rollout in ("greedy", "policy") or prior):
+        raise BotError("ismcts options rollout=greedy|policy and prior=on are Daifugo's only")
+    if rollout == "random":
+        play_out: Rollout = random_rollout
+    elif rollout == "policy":
+        from torampu.learn.daifugo_policy import make_policy_rollout
+
+        play_out = make_policy_rollout(temperature=float(temperature))
+    else:
+        play_out = rollout_for(game)
+    tree_prior: Prior | None = None
+    if prior:
+        from torampu.learn.daifugo_policy import default_policy
+
+        tree_prior = default_policy().prior
+    return play_out, tree_prior
