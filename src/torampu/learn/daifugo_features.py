@@ -75,6 +75,11 @@ PLAY_FEATURES: Final = (
     "opp_short_size",
     "cards_rank",
     "top_rank_lead",
+    "unbeatable",
+    "lead_unbeatable",
+    "winners_left",
+    "losers_left",
+    "pass_losers",
 )
 CARDS_FEATURES: Final = (
     "c_count",
@@ -123,11 +128,16 @@ def move_features(g: Daifugo, moves: list[int]) -> list[list[float]]:
     active = g.active
     hands = g.hands
     jk = g.jok
+    unseen = 0  # the others' cards: the same in every determinization of the seat's view
+    uj = 0
     for o in range(g.n):
-        if o != s and active >> o & 1:
-            c = hands[o].bit_count() + jk[o]
-            if c < opp:
-                opp = c
+        if o != s:
+            unseen |= hands[o]
+            uj += jk[o]
+            if active >> o & 1:
+                c = hands[o].bit_count() + jk[o]
+                if c < opp:
+                    opp = c
     short = 1.0 if opp <= 2 else 0.0
     if g.phase_id != PH_PLAY:
         return [
@@ -159,6 +169,17 @@ def move_features(g: Daifugo, moves: list[int]) -> list[list[float]]:
             sum_now += counts[d] * (12 - d if rev else d)
     nreal = ncards - jok
     base_plays, base_singles = _split(hand, jok)
+    # above[e]: the most cards of one rank stronger than order position e the others may hold,
+    # plus their jokers; a play of size k at position e is unbeatable when above[e] < k
+    above = [0] * 13
+    most = 0
+    for e in range(12, -1, -1):
+        above[e] = most + uj
+        c = (unseen & RANK_SET[12 - e if rev else e]).bit_count()
+        if c > most:
+            most = c
+    win = [counts[d] > above[12 - d if rev else d] for d in range(13)]
+    base_winners = sum(win) + (1 if jok else 0)
     out: list[list[float]] = []
     for m in moves:
         if m == PASS:
@@ -169,7 +190,8 @@ def move_features(g: Daifugo, moves: list[int]) -> list[list[float]]:
                     table_rank,
                     short,
                     fcards,
-                    *_ZERO_PLAY[5:],
+                    *_ZERO_PLAY[5:-1],
+                    (base_plays - base_winners) / 10.0,
                     *_ZERO_CARDS,
                 ]
             )
@@ -191,6 +213,7 @@ def move_features(g: Daifugo, moves: list[int]) -> list[list[float]]:
         # the plays left: adjust the split for the ranks this play touches
         plays = base_plays
         singles = base_singles
+        winners = base_winners
         breaks = 0.0
         gain_sum = 0
         for d, rs in _RANKS:
@@ -198,10 +221,14 @@ def move_features(g: Daifugo, moves: list[int]) -> list[list[float]]:
             if took:
                 before = counts[d]
                 after = before - took
+                if win[d]:
+                    winners -= 1
                 if after:
                     breaks = 1.0
                     if after == 1:
                         singles += 1
+                    if after > above[12 - d if rev else d]:
+                        winners += 1
                 else:
                     plays -= 1
                 if before == 1:
@@ -209,6 +236,7 @@ def move_features(g: Daifugo, moves: list[int]) -> list[list[float]]:
                 gain_sum += took * (12 - d if rev else d)
         if used_j and used_j == jok:
             plays -= 1
+            winners -= 1
         # strength of what is left, and how a revolution would change it
         left_real = nreal - (size - used_j)
         rest_sum = sum_now - gain_sum
@@ -234,6 +262,12 @@ def move_features(g: Daifugo, moves: list[int]) -> list[list[float]]:
         if lockable and i.suits and i.suits == table_suits and not used_j:
             locks = 1.0
         fsize = size / 4.0
+        if er == 13:
+            unbeat = 1.0
+        elif kind == RUN:
+            unbeat = 1.0 if above[er] < 1 else 0.0
+        else:
+            unbeat = 1.0 if above[er] < size else 0.0
         out.append(
             [
                 0.0,
@@ -270,6 +304,11 @@ def move_features(g: Daifugo, moves: list[int]) -> list[list[float]]:
                 short * fsize,
                 fcards * fr,
                 top if lead else 0.0,
+                unbeat,
+                unbeat if lead else 0.0,
+                winners / 4.0,
+                (plays - winners) / 10.0,
+                0.0,
                 *_ZERO_CARDS,
             ]
         )
