@@ -29,6 +29,7 @@ from typing import Final
 from torampu.daifugo import PH_EXCHANGE, PH_PLAY, Daifugo
 from torampu.daifugo_plays import (
     D8,
+    DRANK,
     GROUP,
     JOKER_RANK,
     JSHIFT,
@@ -216,24 +217,33 @@ def move_features(g: Daifugo, moves: list[int]) -> list[list[float]]:
         winners = base_winners
         breaks = 0.0
         gain_sum = 0
-        for d, rs in _RANKS:
-            took = (real & rs).bit_count()
-            if took:
-                before = counts[d]
-                after = before - took
-                if win[d]:
-                    winners -= 1
-                if after:
-                    breaks = 1.0
-                    if after == 1:
-                        singles += 1
-                    if after > above[12 - d if rev else d]:
-                        winners += 1
-                else:
-                    plays -= 1
-                if before == 1:
-                    singles -= 1
-                gain_sum += took * (12 - d if rev else d)
+        if kind == RUN:  # one card of each rank it spans
+            touched: list[tuple[int, int]] = []
+            bits = real
+            while bits:
+                low = bits & -bits
+                touched.append((DRANK[low.bit_length() - 1], 1))
+                bits ^= low
+        elif real:
+            touched = [(rank, real.bit_count())]
+        else:
+            touched = []
+        for d, took in touched:
+            before = counts[d]
+            after = before - took
+            if win[d]:
+                winners -= 1
+            if after:
+                breaks = 1.0
+                if after == 1:
+                    singles += 1
+                if after > above[12 - d if rev else d]:
+                    winners += 1
+            else:
+                plays -= 1
+            if before == 1:
+                singles -= 1
+            gain_sum += took * (12 - d if rev else d)
         if used_j and used_j == jok:
             plays -= 1
             winners -= 1
