@@ -82,7 +82,8 @@ def bot_options(kind: str) -> list[str]:
 
     >>> bot_options("ismcts")  # doctest: +NORMALIZE_WHITESPACE
     ['algorithm', 'belief', 'bid_z', 'correct', 'endgame', 'endgame_nodes', 'exploration',
-     'guard', 'infer_adjutant', 'infer_bids', 'iterations', 'samples', 'think', 'z']
+     'guard', 'infer_adjutant', 'infer_bids', 'iterations', 'prior', 'prior_weight', 'rollout',
+     'samples', 'temperature', 'think', 'z']
     """
     params = list(inspect.signature(_factory(kind)).parameters.values())[2:]
     return sorted(p.name for p in params if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY))
@@ -157,7 +158,7 @@ def parse_bot_spec(spec: str) -> tuple[str, dict[str, Any]]:
 
 def _load_builtin() -> None:
     # importing the modules registers their bots
-    from torampu.bots import heuristic, onnx_napoleon, search  # noqa: F401
+    from torampu.bots import heuristic, onnx_napoleon, policy, search  # noqa: F401
 
 
 class RandomBot:

@@ -47,6 +47,7 @@ from torampu.cli.show import (
 )
 from torampu.cli.text import TEXT
 from torampu.cli.tournament import tournament
+from torampu.cli.train import train_app
 from torampu.cli.uecda import uecda_app
 from torampu.cli.worker import worker
 from torampu.errors import CardError, IllegalAction, RecordError, TorampuError
@@ -578,6 +579,7 @@ def rules(
 
 
 app.add_typer(uecda_app, name="uecda")  # torampu uecda client / server
+app.add_typer(train_app, name="train")  # torampu train daifugo
 
 
 app.command()(tournament)

@@ -218,7 +218,8 @@ def tournament(
         str,
         typer.Option(
             help="comma-separated bot specs: a kind (random, heuristic, ismcts; Napoleon under "
-            "--rules napoleon-web also onnx-napoleon:model=PATH) with options after ':' — e.g. "
+            "--rules napoleon-web also onnx-napoleon:model=PATH; Daifugo also policy, the learned "
+            "policy alone) with options after ':' — e.g. "
             "ismcts,heuristic,random or ismcts:think=0.1,ismcts:think=0.5"
         ),
     ] = "heuristic,random",

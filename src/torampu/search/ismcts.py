@@ -39,6 +39,9 @@ Rollout = Callable[[Game, random.Random], None]
 Scripted = Callable[[Game, Game, Callable[[], float]], tuple[Move, bool] | None]
 """``scripted(game, root, rand)``: ``(move, seen by the searcher)`` when the move at ``game`` is
 not the tree's to choose (``root``: the search's first determinization), else ``None``."""
+Prior = Callable[[Game, list[Move]], list[float]]
+"""``prior(game, legal)``: a probability per move of ``legal`` for the player to move (a learned
+policy's, :meth:`torampu.learn.daifugo_policy.Policy.prior`)."""
 Prune = Callable[[Game, list[Move]], list[Move]]
 """``prune(game, legal)``: the legal moves the tree considers at this decision (a non-empty
 subset of ``legal``)."""
@@ -65,7 +68,7 @@ def rollout_for(game: str) -> Rollout:
 
 
 class _Node:
-    __slots__ = ("avail", "children", "seat", "squares", "total", "visits")
+    __slots__ = ("avail", "children", "prior", "seat", "squares", "total", "visits")
 
     def __init__(self, seat: int) -> None:
         self.seat = seat  # who moved into this node (-1 at the root)
@@ -74,6 +77,7 @@ class _Node:
         self.squares = 0.0  # kept for the root's children only
         self.avail = 0
         self.children: dict[Move, _Node] = {}
+        self.prior: dict[Move, float] | None = None  # with a prior: each move's, when first seen
 
 
 @dataclass
@@ -110,6 +114,8 @@ def ismcts(
     reward: Callable[[Game], Sequence[float]] | None = None,
     prune: Prune | None = candidate_moves,
     scripted: Scripted | None = scripted_moves,
+    prior: Prior | None = None,
+    prior_weight: float = 1.0,
 ) -> SearchResult:
     """Search from ``view`` (the searching seat's) and return the most visited root move.
 
@@ -122,6 +128,10 @@ def ismcts(
     (default :func:`scripted_moves`: in Napoleon's contract phases, the other seats' moves and
     the searcher's own in later phases follow a policy), as ``(move, seen)``: a move the
     searcher sees gets its own node, so the searcher's later decisions depend on it.
+    ``prior(game, legal)`` (optional) guides the tree: a node's untried moves are expanded in
+    the order of their prior, and a move's UCB value gets a progressive bias of
+    ``prior_weight * P(move) / (visits + 1)`` (each node keeps the prior a move had in the first
+    determinization where it was legal there).
     """
     root = _Node(-1)
     start = time.perf_counter()
@@ -161,6 +171,14 @@ def ismcts(
             mover = g.to_play
             assert mover is not None
             children = node.children
+            pr = None
+            if prior is not None:
+                pr = node.prior
+                if pr is None:
+                    pr = node.prior = {}
+                if any(m not in pr for m in legal):
+                    for m, p in zip(legal, prior(g, legal), strict=True):
+                        pr.setdefault(m, p)
             # one pass: count each existing child's availability, note untried moves, and
             # (while none is untried) keep the best child by UCB
             untried = None
@@ -178,10 +196,15 @@ def ismcts(
                 if untried is None:
                     n = c.visits
                     v = c.total / n + exploration * sqrt(log(a) / n)
+                    if pr is not None:
+                        v += prior_weight * pr[m] / (n + 1)
                     if v > best:
                         best, pick = v, m
             if untried is not None:
-                m = untried[int(rng.random() * len(untried))]
+                if pr is None:
+                    m = untried[int(rng.random() * len(untried))]
+                else:
+                    m = max(untried, key=pr.__getitem__)
                 child = children[m] = _Node(mover)
                 child.avail = 1
                 g.apply(m)

@@ -1,0 +1,200 @@
+"""The learned Daifugo move policy: a linear softmax over :mod:`~torampu.learn.daifugo_features`.
+
+A move's score is the dot product of its features with the policy's weights; the moves of one
+decision are chosen with probability ``softmax(score / temperature)``, or greedily (the highest
+score). The weights come from :mod:`torampu.learn.train` (``torampu train daifugo``) as a small
+JSON file; the package ships one (:data:`DEFAULT_PATH`, loaded by :func:`default_policy`),
+made by the command recorded in the file itself (its ``command`` field) and in
+:mod:`torampu.learn`'s docstring.
+
+Scoring is pure Python: a decision has a handful of moves and :data:`N_FEATURES` features, and
+building numpy arrays for so few numbers costs more than the dot products themselves
+(``bench/daifugo_policy.py`` measures both); numpy is needed only to train.
+
+The shipped parameters
+----------------------
+Made by (written to ``/tmp`` and copied to :data:`DEFAULT_PATH`; the file's ``command`` and
+``training`` fields say the same)::
+
+    torampu train daifugo --games 500 --teacher heuristic --rules standard --seed 21 \
+        --out /tmp/pol2_h500.json --quiet
+
+500 matches of 5 games with the heuristic bot at every seat: 90,161 decisions, 9,045 of them
+(the last 50 matches) held out; held-out NLL 0.669, the heuristic's own move is the policy's
+best in 80.7% of the held-out decisions (records 77 s, fit 58 s on a loaded 2-core machine).
+Measured (``torampu tournament daifugo --rules standard``, duplicate deals, 95% intervals):
+
+* the ``policy`` bot against the heuristic, 500 deals of 2-game matches: 2.96 [2.93, 2.99]
+  points/game against 3.04 [3.01, 3.07], −0.08 [−0.13, −0.03] (the first feature set, without
+  the control features: −0.21 [−0.26, −0.15]). A policy trained on 120 one-game matches of
+  ``ismcts:iterations=150:guard=off`` (6,525 decisions, 57.7% held-out agreement) was weaker:
+  −0.27 [−0.33, −0.22] against the heuristic;
+* inside the search at ``think=0.5`` (24 deals of 1-game matches, three bots): ``rollout=policy``
+  −0.30 [−0.61, 0.01] points/game against the default greedy rollout (it makes about 690
+  iterations in 0.5 s where the greedy rollout makes 1,150; at an equal ``iterations=200``, 20
+  deals, it scored +0.20 [−0.01, 0.41]), ``prior=on`` −0.03 [−0.29, 0.24];
+  so neither is the default (:data:`torampu.bots.search.DEFAULT_ROLLOUT`,
+  :data:`~torampu.bots.search.DEFAULT_PRIOR`).
+
+Used three ways:
+
+* :func:`policy_rollout` — a rollout for the ``ismcts`` tree (bot option ``rollout=policy``);
+* :meth:`Policy.prior` — the tree's prior over a node's moves (``prior=on``), a progressive bias;
+* the ``policy`` bot (:mod:`torampu.bots.search`): the policy alone, on a determinization of
+  the seat's view (its features read only what the seat knows).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+from collections.abc import Callable, Mapping, Sequence
+from functools import cache
+from importlib import resources
+from operator import mul
+from pathlib import Path
+from typing import Any
+
+from torampu.daifugo import PH_OVER, Daifugo
+from torampu.game import Game, Move
+from torampu.learn.daifugo_features import FEATURES, N_FEATURES, move_features
+
+FORMAT = "torampu-daifugo-policy-1"
+DEFAULT_PATH = "data/daifugo_policy.json"
+"""The shipped parameters, inside the package :mod:`torampu.learn`."""
+
+Rand = Callable[[], float]
+
+
+class PolicyError(ValueError):
+    """A parameter file that is not a Daifugo policy of this version."""
+
+
+class Policy:
+    """A linear softmax policy: ``weights`` for :data:`~torampu.learn.daifugo_features.FEATURES`."""
+
+    def __init__(self, weights: Sequence[float], meta: Mapping[str, Any] | None = None) -> None:
+        if len(weights) != N_FEATURES:
+            raise PolicyError(f"a policy needs {N_FEATURES} weights, not {len(weights)}")
+        self.weights = [float(w) for w in weights]
+        self.meta: dict[str, Any] = dict(meta or {})
+
+    # ------------------------------------------------------------------ files
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "format": FORMAT,
+            "features": list(FEATURES),
+            "weights": [round(w, 6) for w in self.weights],
+            **self.meta,
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Policy:
+        if data.get("format") != FORMAT:
+            raise PolicyError(f"not a {FORMAT} file (format {data.get('format')!r})")
+        if list(data.get("features", ())) != list(FEATURES):
+            raise PolicyError("the file's features are not this version's")
+        meta = {k: v for k, v in data.items() if k not in ("format", "features", "weights")}
+        return cls(data["weights"], meta)
+
+    def save(self, path: str | Path) -> None:
+        Path(path).write_text(json.dumps(self.to_json(), indent=1) + "\n", encoding="utf-8")
+
+    @classmethod
+    def load(cls, path: str | Path) -> Policy:
+        return cls.from_json(json.loads(Path(path).read_text(encoding="utf-8")))
+
+    # ------------------------------------------------------------------ scoring
+    def scores(self, g: Daifugo, moves: list[Move]) -> list[float]:
+        """Each move's score (its logit) for the seat to play at ``g``."""
+        w = self.weights
+        return [sum(map(mul, w, f)) for f in move_features(g, moves)]
+
+    def probs(self, g: Daifugo, moves: list[Move], temperature: float = 1.0) -> list[float]:
+        """``softmax(scores / temperature)`` over ``moves``."""
+        return softmax(self.scores(g, moves), temperature)
+
+    def prior(self, game: Game, moves: list[Move]) -> list[float]:
+        """The tree's prior over ``moves`` (:meth:`probs` at temperature 1)."""
+        assert isinstance(game, Daifugo)
+        return softmax(self.scores(game, moves), 1.0)
+
+    def best(self, g: Daifugo, moves: list[Move]) -> Move:
+        """The highest-scoring move (the first of equals)."""
+        if len(moves) == 1:
+            return moves[0]
+        sc = self.scores(g, moves)
+        return moves[sc.index(max(sc))]
+
+    def sample(self, g: Daifugo, moves: list[Move], rand: Rand, temperature: float = 1.0) -> Move:
+        """A move drawn from :meth:`probs` (greedy at ``temperature`` 0)."""
+        if len(moves) == 1:
+            return moves[0]
+        if temperature <= 0:
+            return self.best(g, moves)
+        p = softmax(self.scores(g, moves), temperature)
+        x = rand()
+        for m, q in zip(moves, p, strict=True):
+            x -= q
+            if x < 0:
+                return m
+        return moves[-1]
+
+
+def softmax(scores: Sequence[float], temperature: float = 1.0) -> list[float]:
+    """Probabilities ``exp(s / temperature)``, normalized (stable)."""
+    top = max(scores)
+    inv = 1.0 / temperature
+    e = [math.exp((s - top) * inv) for s in scores]
+    z = sum(e)
+    return [x / z for x in e]
+
+
+@cache
+def default_policy() -> Policy:
+    """The policy shipped in the package (:data:`DEFAULT_PATH`)."""
+    text = resources.files("torampu.learn").joinpath(DEFAULT_PATH).read_text(encoding="utf-8")
+    return Policy.from_json(json.loads(text))
+
+
+def policy_rollout(
+    game: Game,
+    rng: random.Random,
+    policy: Policy | None = None,
+    temperature: float = 1.0,
+) -> None:
+    """Play a Daifugo game to its end with every seat's moves drawn from ``policy`` (default:
+    :func:`default_policy`) at ``temperature`` (0: greedy)."""
+    assert isinstance(game, Daifugo)
+    pol = policy or default_policy()
+    g = game
+    rand = rng.random
+    sample = pol.sample
+    while g.phase_id != PH_OVER:
+        moves = g.legal_moves()
+        g._apply(moves[0] if len(moves) == 1 else sample(g, moves, rand, temperature))
+
+
+def make_policy_rollout(
+    policy: Policy | None = None, temperature: float = 1.0
+) -> Callable[[Game, random.Random], None]:
+    """:func:`policy_rollout` with its policy and temperature fixed (a search's ``rollout``)."""
+    pol = policy or default_policy()
+
+    def rollout(game: Game, rng: random.Random) -> None:
+        policy_rollout(game, rng, pol, temperature)
+
+    return rollout
+
+
+__all__ = [
+    "DEFAULT_PATH",
+    "FORMAT",
+    "Policy",
+    "PolicyError",
+    "default_policy",
+    "make_policy_rollout",
+    "policy_rollout",
+    "softmax",
+]

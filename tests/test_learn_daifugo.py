@@ -1,0 +1,274 @@
+"""The learned Daifugo policy (issue 21 part 2): features, training, the ``policy`` bot, and the
+``ismcts`` bot's ``rollout`` / ``prior`` options."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from typer.testing import CliRunner
+
+import torampu
+from torampu.bots import BotError, make_bot, parse_bot_spec
+from torampu.bots.policy import PolicyBot
+from torampu.bots.search import IsmctsBot
+from torampu.cli import app
+from torampu.daifugo import Daifugo
+from torampu.daifugo_plays import PASS
+from torampu.learn.daifugo_features import FEATURES, N_FEATURES, move_features
+from torampu.learn.daifugo_policy import (
+    Policy,
+    PolicyError,
+    default_policy,
+    policy_rollout,
+    softmax,
+)
+from torampu.learn.train import fit, generate_records
+from torampu.search import ismcts
+from torampu.search.daifugo_sampler import greedy_rollout, sample_daifugo
+from torampu.search.ismcts import random_rollout
+from torampu.search.rollouts import daifugo_candidates
+
+
+def _positions(rules: str = "standard", seed: int = 3, count: int = 60) -> list[Daifugo]:
+    """Decisions with more than one legal move, from random play of a two-game match."""
+    rng = random.Random(seed)
+    out: list[Daifugo] = []
+    m = torampu.new_match("daifugo", rules, games=2, seed=seed)
+    while not m.is_over and len(out) < count:
+        g = m.game
+        assert isinstance(g, Daifugo)
+        if len(g.legal_moves()) > 1:
+            out.append(g.clone())  # type: ignore[arg-type]
+        legal = m.legal_actions()
+        m.play(legal[int(rng.random() * len(legal))])
+    return out
+
+
+# ---------------------------------------------------------------------------------- features
+@pytest.mark.parametrize("rules", ["standard", "uecda", "yaita"])
+def test_features_shape_and_determinism(rules: str) -> None:
+    positions = _positions(rules)
+    assert positions
+    phases = set()
+    for g in positions:
+        moves = g.legal_moves()
+        f = move_features(g, moves)
+        assert len(f) == len(moves)
+        assert all(len(row) == N_FEATURES == len(FEATURES) for row in f)
+        assert all(isinstance(x, float) for row in f for x in row)
+        assert f == move_features(g, moves)  # no hidden state, no randomness
+        phases.add(g.phase)
+        if PASS in moves:
+            assert f[moves.index(PASS)][FEATURES.index("pass")] == 1.0
+    assert "play" in phases
+
+
+def test_features_read_only_what_the_seat_knows() -> None:
+    """A determinization of the mover's view gives the real game's features: the policy may run
+    on sampled games (the ``policy`` bot, the tree's prior)."""
+    rng = random.Random(1)
+    checked = 0
+    for g in _positions("standard", seed=8, count=30):
+        if g.phase != "play":
+            continue
+        s = g.to_play
+        d = sample_daifugo(g.view(s), rng)
+        assert isinstance(d, Daifugo)
+        moves = g.legal_moves()
+        assert d.legal_moves() == moves
+        assert move_features(d, moves) == move_features(g, moves)
+        checked += 1
+    assert checked >= 10
+
+
+def test_feature_values_on_a_known_hand() -> None:
+    g = torampu.new_game("daifugo", rules="standard", seed=11)
+    assert isinstance(g, Daifugo)
+    moves = g.legal_moves()
+    f = {
+        m: dict(zip(FEATURES, row, strict=True))
+        for m, row in zip(moves, move_features(g, moves), strict=True)
+    }
+    hand = g.hands[g.turn].bit_count() + g.jok[g.turn]
+    for m, row in f.items():
+        size = (m & ((1 << 52) - 1)).bit_count() + (m >> 52 & 3)
+        assert row["left"] == pytest.approx((hand - size) / 13)
+        assert row["lead"] == 1.0
+        assert row["single"] + row["group"] + row["run"] == 1.0
+
+
+# ---------------------------------------------------------------------------------- training
+def test_training_is_reproducible_from_the_seed() -> None:
+    a = fit(generate_records(2, "heuristic", "standard", seed=5, match_games=1), steps=40)[0]
+    b = fit(generate_records(2, "heuristic", "standard", seed=5, match_games=1), steps=40)[0]
+    c = fit(generate_records(2, "heuristic", "standard", seed=6, match_games=1), steps=40)[0]
+    assert a.weights == b.weights
+    assert a.weights != c.weights
+    assert any(w != 0 for w in a.weights)
+
+
+def test_training_learns_the_teacher() -> None:
+    """Fitted to the heuristic's choices, the policy picks the heuristic's move more often than
+    an untrained (all-zero, first-move) policy does, on the training decisions."""
+    rec = generate_records(3, "heuristic", "standard", seed=2, match_games=1)
+    pol, report = fit(rec, steps=150, holdout=0.0)
+    assert report.decisions == len(rec) > 50
+    hits = base = 0
+    pos = 0
+    for size, chosen in zip(rec.sizes, rec.chosen, strict=True):
+        rows = rec.rows[pos : pos + size]
+        pos += size
+        sc = [sum(w * x for w, x in zip(pol.weights, r, strict=True)) for r in rows]
+        hits += sc.index(max(sc)) == chosen
+        base += chosen == 0
+    assert hits > base
+    assert hits / len(rec) > 0.6
+
+
+def test_train_command_smoke(tmp_path: Path) -> None:
+    out = tmp_path / "p.json"
+    args = ["train", "daifugo", "--games", "2", "--match-games", "1", "--steps", "20"]
+    res = CliRunner().invoke(app, [*args, "--seed", "4", "--out", str(out), "--quiet"])
+    assert res.exit_code == 0, res.output
+    assert "decisions" in res.output
+    data = json.loads(out.read_text())
+    pol = Policy.from_json(data)
+    assert len(pol.weights) == N_FEATURES
+    assert data["training"]["seed"] == 4 and data["training"]["games"] == 2
+    bad = CliRunner().invoke(app, [*args, "--teacher", "nosuchbot", "--out", str(out)])
+    assert bad.exit_code == 2
+
+
+# ---------------------------------------------------------------------------------- the policy
+def test_shipped_policy_loads_with_its_command() -> None:
+    pol = default_policy()
+    assert len(pol.weights) == N_FEATURES
+    assert str(pol.meta["command"]).startswith("torampu train daifugo")
+    assert pol.meta["training"]["decisions"] > 1000
+    with pytest.raises(PolicyError):
+        Policy.from_json({"format": "x"})
+    with pytest.raises(PolicyError):
+        Policy([1.0])
+
+
+def test_softmax_and_sampling() -> None:
+    p = softmax([1.0, 2.0, 3.0])
+    assert sum(p) == pytest.approx(1.0) and p[2] > p[1] > p[0]
+    g = _positions(count=1)[0]
+    moves = g.legal_moves()
+    pol = default_policy()
+    best = pol.best(g, moves)
+    assert pol.sample(g, moves, random.Random(0).random, temperature=0) == best
+    sc = pol.scores(g, moves)
+    assert sc[moves.index(best)] == max(sc)
+
+
+def test_policy_rollout_finishes_reproducibly() -> None:
+    for g in _positions(count=8)[::2]:
+        a, b = g.clone(), g.clone()
+        policy_rollout(a, random.Random(3))
+        policy_rollout(b, random.Random(3))
+        assert a.is_over and b.is_over
+        assert a.history == b.history  # type: ignore[attr-defined]
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    seed=st.integers(0, 10_000),
+    steps=st.integers(0, 120),
+    rules=st.sampled_from(["standard", "uecda", "yaita"]),
+    temperature=st.sampled_from([0.0, 1.0]),
+)
+def test_policy_bot_always_legal(seed: int, steps: int, rules: str, temperature: float) -> None:
+    m = torampu.new_match("daifugo", rules, games=2, seed=seed)
+    rng = random.Random(seed)
+    for _ in range(steps):
+        if m.is_over:
+            return
+        legal = m.legal_actions()
+        m.play(legal[int(rng.random() * len(legal))])
+    if m.is_over:
+        return
+    bot = make_bot("policy", seed, "daifugo", temperature=temperature)
+    seat = m.to_play
+    assert seat is not None
+    legal = m.legal_actions()
+    assert bot.choose(m.view(seat), legal) in legal
+
+
+def test_policy_bot_plays_a_match_mostly_by_itself() -> None:
+    m = torampu.new_match("daifugo", "standard", games=2, seed=9)
+    bots = [make_bot("policy", s, "daifugo") for s in range(m.n)]
+    torampu.bots.play_game(m, bots)
+    assert m.is_over
+    assert all(isinstance(b, PolicyBot) for b in bots)
+    assert sum(b.fallbacks for b in bots) == 0  # type: ignore[attr-defined]
+
+
+def test_policy_bot_options() -> None:
+    with pytest.raises(BotError):
+        make_bot("policy", 0, "napoleon")
+    with pytest.raises(BotError):
+        make_bot("policy", 0, "daifugo", temperature=-1)
+    with pytest.raises(BotError):
+        make_bot("policy", 0, "daifugo", params="/nonexistent/policy.json")
+
+
+# ---------------------------------------------------------------------------------- the search
+def test_ismcts_learned_options_parse() -> None:
+    kind, opts = parse_bot_spec("ismcts:rollout=policy:prior=on:prior_weight=2:temperature=0.5")
+    bot = make_bot(kind, 1, "daifugo", **opts)
+    assert isinstance(bot, IsmctsBot)
+    assert bot.prior is not None and bot.prior_weight == 2.0
+    assert bot.rollout not in (greedy_rollout, random_rollout)
+    plain = make_bot("ismcts", 1, "daifugo")
+    assert isinstance(plain, IsmctsBot)
+    assert plain.prior is None and plain.rollout is greedy_rollout
+    kind, opts = parse_bot_spec("ismcts:prior=off:rollout=random")
+    off = make_bot(kind, 1, "daifugo", **opts)
+    assert isinstance(off, IsmctsBot)
+    assert off.prior is None and off.rollout is random_rollout
+    for bad in (
+        {"rollout": "clever"},
+        {"prior": "maybe"},
+        {"prior_weight": -1},
+        {"temperature": "hot"},
+    ):
+        with pytest.raises(BotError):
+            make_bot("ismcts", 1, "daifugo", **bad)
+    with pytest.raises(BotError):
+        make_bot("ismcts", 1, "napoleon", prior=True)
+    with pytest.raises(BotError):
+        make_bot("ismcts", 1, "hell", rollout="policy")
+
+
+def test_prior_orders_the_expansion() -> None:
+    """With a prior the root's first expanded move is the prior's favourite (without one it is
+    drawn at random)."""
+    g = next(p for p in _positions(count=60) if p.phase == "play" and len(p.legal_moves()) > 3)
+    view = g.view(g.to_play)
+    pol = default_policy()
+    legal = daifugo_candidates(g, g.legal_moves())
+    res = ismcts(
+        view,
+        sample_daifugo,
+        random.Random(0),
+        iterations=1,
+        rollout=greedy_rollout,
+        prior=pol.prior,
+    )
+    favourite = g.action_str(legal[max(range(len(legal)), key=pol.prior(g, legal).__getitem__)])
+    assert list(res.visits) == [favourite]
+
+
+def test_ismcts_with_policy_rollout_and_prior_returns_a_legal_move() -> None:
+    g = _positions(count=20)[-1]
+    seat = g.to_play
+    bot = make_bot("ismcts", 2, "daifugo", iterations=30, rollout="policy", prior=True)
+    legal = g.legal_actions()
+    assert bot.choose(g.view(seat), legal) in legal
