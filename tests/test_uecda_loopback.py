@@ -224,6 +224,10 @@ def test_our_clients_follow_either_flush_rule(rule: str) -> None:
         assert rep.lost == 0 and rep.fallbacks == 0 and rep.resyncs == 0, rep.summary()
         assert rep.flush_rules() == {rule: games}
         assert [g.position for g in rep.games] == [rk.index(k) for rk in res.rankings]
+        # the report times the bot's choices: every decision counted, none longer than the max
+        assert all(g.decisions > 0 for g in rep.games)
+        assert 0 < rep.seconds_per_decision <= rep.seconds_max
+        assert "s per decision" in rep.summary()
     told = r.reports["told"]
     assert told.lost == 0 and told.fallbacks == 0 and told.resyncs > 0
     assert told.flush_rules() == {wrong: games}

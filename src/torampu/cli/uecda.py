@@ -91,6 +91,8 @@ def client(
                     "flush_rules": rep.flush_rules(),
                     "leader_passes": rep.leader_passes,
                     "stalemates": rep.stalemates,
+                    "seconds_per_decision": rep.seconds_per_decision,
+                    "seconds_max": rep.seconds_max,
                     "per_game": [
                         {
                             "game": g.number,
@@ -103,6 +105,8 @@ def client(
                             "flush_when": g.flush_when,
                             "leader_passes": g.leader_passes,
                             "stalemate": g.stalemate,
+                            "decisions": g.decisions,
+                            "think": g.think,
                             "notes": g.notes,
                         }
                         for g in rep.games

@@ -42,6 +42,7 @@ from __future__ import annotations
 
 import random
 import sys
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, TextIO
@@ -133,6 +134,10 @@ class GameReport:
     """Our passes on an empty table (legal under ``lead_pass``)."""
     stalemate: bool = False
     """The game ended by the 20-pass stalemate (places drawn at random)."""
+    think: float = 0.0
+    """Seconds the bot spent choosing our plays (the exchange not counted)."""
+    think_max: float = 0.0
+    """The longest of those choices, in seconds."""
     notes: list[str] = field(default_factory=list)
 
     @property
@@ -190,6 +195,17 @@ class ClientReport:
     def stalemates(self) -> int:
         return sum(g.stalemate for g in self.games)
 
+    @property
+    def seconds_per_decision(self) -> float:
+        """The bot's mean time per play decision (wall clock, the client's machine)."""
+        n = sum(g.decisions for g in self.games)
+        return sum(g.think for g in self.games) / n if n else 0.0
+
+    @property
+    def seconds_max(self) -> float:
+        """The bot's longest play decision, in seconds."""
+        return max((g.think_max for g in self.games), default=0.0)
+
     def flush_rules(self) -> dict[str, int]:
         """How many games the mirror ended on each flush rule."""
         out: dict[str, int] = {}
@@ -213,7 +229,8 @@ class ClientReport:
             f"refused plays {self.refused}, fallback decisions {self.fallbacks}, "
             f"mirror lost in {self.lost} games, resynchronised {self.resyncs} times, "
             f"flush rule {self.flush_rules()}, our leader passes {self.leader_passes}, "
-            f"stalemates {self.stalemates}"
+            f"stalemates {self.stalemates}, "
+            f"{self.seconds_per_decision:.3f} s per decision (longest {self.seconds_max:.3f} s)"
         )
 
 
@@ -728,10 +745,14 @@ class UecdaClient:
         g, ok = tracker.candidates()
         action = ""
         if g is not None:
+            start = time.perf_counter()
             try:
                 action = self.bot.choose(g.view(tracker.me), ok)
             except TorampuError as e:
                 tracker.report.notes.append(f"the bot failed: {e}")
+            spent = time.perf_counter() - start
+            tracker.report.think += spent
+            tracker.report.think_max = max(tracker.report.think_max, spent)
             if action and action not in ok:
                 tracker.report.notes.append(f"the bot chose {action!r}, which was not offered")
                 action = ""
