@@ -40,7 +40,7 @@ Used three ways:
 
 * :func:`policy_rollout` — a rollout for the ``ismcts`` tree (bot option ``rollout=policy``);
 * :meth:`Policy.prior` — the tree's prior over a node's moves (``prior=on``), a progressive bias;
-* the ``policy`` bot (:mod:`torampu.bots.search`): the policy alone, on a determinization of
+* the ``policy`` bot (:mod:`torampu.bots.policy`): the policy alone, on a determinization of
   the seat's view (its features read only what the seat knows).
 """
 
