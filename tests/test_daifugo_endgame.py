@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -17,6 +18,7 @@ from torampu.search.daifugo_endgame import (
     LOSS,
     UNKNOWN,
     WIN,
+    EndgameResult,
     solve,
     solve_view,
     two_left,
@@ -195,6 +197,44 @@ def test_the_bot_plays_the_forced_win_and_endgame_off_leaves_it_to_the_tree() ->
     off.choose(view, legal)
     assert off.last_endgame is None  # type: ignore[attr-defined]
     assert off.last_result is not None  # type: ignore[attr-defined]
+
+
+def test_think_bounds_the_whole_decision_solver_included(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Time the solver spends without finding a win comes out of the tree's ``think`` budget
+    (the clock is simulated: the solver "takes" 0.4 s of a 0.5 s budget)."""
+    import torampu.bots.search as search_bot
+
+    now = [100.0]
+    monkeypatch.setattr(search_bot, "_clock", lambda: now[0])
+
+    def slow_unknown(*args: object, **kwargs: object) -> tuple[EndgameResult, None]:
+        now[0] += 0.4
+        return EndgameResult(UNKNOWN, None, 20_000), None
+
+    given: list[float | None] = []
+    from torampu.search import ismcts as real
+
+    def spy(*args: Any, **kwargs: Any) -> Any:
+        given.append(kwargs["seconds"])
+        return real(*args, **{**kwargs, "seconds": None, "iterations": 5})
+
+    monkeypatch.setattr(search_bot, "solve_view", slow_unknown)
+    monkeypatch.setattr(search_bot, "ismcts", spy)
+    g = torampu.new_game(
+        "daifugo", rules="standard", players=2, seed=0, deal={"hands": [["KS", "AS"], ["8S", "4S"]]}
+    )
+    bot = make_bot("ismcts", 1, "daifugo", think=0.5, guard=False)
+    assert bot.choose(g.view(1), g.legal_actions()) in g.legal_actions()
+    assert given == [pytest.approx(0.1)]
+    assert bot.last_endgame is not None and bot.last_endgame.status == UNKNOWN  # type: ignore[attr-defined]
+
+    def overrun(*args: object, **kwargs: object) -> tuple[EndgameResult, None]:
+        now[0] += 1.0
+        return EndgameResult(UNKNOWN, None, 20_000), None
+
+    monkeypatch.setattr(search_bot, "solve_view", overrun)  # the tree gets nothing left
+    bot.choose(g.view(1), g.legal_actions())
+    assert given[-1] == 0.0
 
 
 def test_bad_endgame_options_are_refused() -> None:

@@ -47,6 +47,7 @@ from __future__ import annotations
 
 import math
 import random
+import time
 from collections.abc import Sequence
 
 from torampu.bots.base import Bot, BotError, View, make_bot, register
@@ -68,6 +69,8 @@ from torampu.search.pimc import PolicyRollout, pimc
 from torampu.search.rollouts import pimc_candidates
 
 DEFAULT_ITERATIONS = 1000
+_clock = time.perf_counter
+"""The clock a ``think`` budget is counted on (a name of its own so a test can replace it)."""
 DEFAULT_SAMPLES = 48
 """PIMC samples per decision when neither ``samples`` nor ``think`` is given."""
 MAX_SAMPLES = 256
@@ -186,10 +189,13 @@ class IsmctsBot:
         self.last_endgame = None
         if len(legal) == 1:
             return legal[0]
+        start = _clock()
         if self.endgame_nodes and two_left(view):
             won = self._endgame(view, legal)
             if won is not None:
                 return won
+        # ``think`` bounds the whole decision: the search gets what the solver left of it
+        think = None if self.think is None else max(self.think - (_clock() - start), 0.0)
         try:
             if self.policy is not None and view.get("phase") in self.pimc_phases:
                 res = pimc(
@@ -198,7 +204,7 @@ class IsmctsBot:
                     self.rng,
                     self.policy,
                     iterations=self.samples,
-                    seconds=self.think,
+                    seconds=think,
                     prune=pimc_candidates,
                     z=self.bid_z if view.get("phase") == "bid" else self.z,
                     correct=self.correct,
@@ -210,7 +216,7 @@ class IsmctsBot:
                     self.sampler,
                     self.rng,
                     iterations=self.iterations,
-                    seconds=self.think,
+                    seconds=think,
                     exploration=self.exploration,
                     rollout=self.rollout,
                     prior=self.prior,
