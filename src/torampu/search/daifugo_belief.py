@@ -29,6 +29,7 @@ from __future__ import annotations
 import bisect
 import random
 from collections.abc import Mapping
+from itertools import accumulate
 from typing import Any
 
 from torampu.daifugo import PH_PLAY, Daifugo
@@ -68,19 +69,18 @@ class _PassCounter:
             self.held += 1
 
 
-def belief_sample(
-    view: View, rng: random.Random, k: int = DEFAULT_K, hold: float = DEFAULT_HOLD
-) -> Game:
-    """One determinization of ``view``: the best explained of ``k`` candidates, drawn in
-    proportion to ``hold ** passes-while-holding-a-play`` (see the module docstring)."""
-    if k <= 1 or view.get("phase") != "play":
-        return sample_daifugo(view, rng)
-    me = int(view["seat"])
+def _weighted_deals(
+    view: View, rng: random.Random, n: int, hold: float
+) -> tuple[list[Game], list[float]]:
+    """Up to ``n`` uniform determinizations of ``view`` with their weights
+    ``hold ** passes-while-holding-a-play`` (read during each one's replay); raises the last
+    :class:`SamplerError` when none could be built."""
+    me = view.get("seat")
     games: list[Game] = []
     weights: list[float] = []
     last: SamplerError | None = None
-    for _ in range(k):
-        count = _PassCounter(me)
+    for _ in range(n):
+        count = _PassCounter(int(me) if isinstance(me, int) else -1)
         try:
             g = sample_daifugo(view, rng, observe=count)
         except SamplerError as e:
@@ -91,6 +91,17 @@ def belief_sample(
     if not games:
         assert last is not None
         raise last
+    return games, weights
+
+
+def belief_sample(
+    view: View, rng: random.Random, k: int = DEFAULT_K, hold: float = DEFAULT_HOLD
+) -> Game:
+    """One determinization of ``view``: the best explained of ``k`` candidates, drawn in
+    proportion to ``hold ** passes-while-holding-a-play`` (see the module docstring)."""
+    if k <= 1 or view.get("phase") != "play":
+        return sample_daifugo(view, rng)
+    games, weights = _weighted_deals(view, rng, k, hold)
     x = rng.random() * sum(weights)
     for g, w in zip(games, weights, strict=True):
         x -= w
@@ -110,24 +121,8 @@ def belief_sampler(hold: float = DEFAULT_HOLD, size: int = 24) -> Sampler:
 
     def sample(view: View, rng: random.Random) -> Game:
         if state["view"] is not view:
-            games: list[Game] = []
-            cum: list[float] = []
-            total = 0.0
-            me = view.get("seat")
-            last: SamplerError | None = None
-            for _ in range(size):
-                count = _PassCounter(int(me) if isinstance(me, int) else -1)
-                try:
-                    g = sample_daifugo(view, rng, observe=count)
-                except SamplerError as e:
-                    last = e
-                    continue
-                games.append(g)
-                total += hold**count.held
-                cum.append(total)
-            if not games:
-                assert last is not None
-                raise last
+            games, weights = _weighted_deals(view, rng, size, hold)
+            cum = list(accumulate(weights))
             state.update(view=view, games=games, cum=cum)
         cum = state["cum"]
         pool: list[Game] = state["games"]
