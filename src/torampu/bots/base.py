@@ -16,6 +16,7 @@ torampu.bots.base.BotError: the random bot takes no option 'colour' (options: no
 from __future__ import annotations
 
 import inspect
+import math
 import random
 import re
 from collections.abc import Callable, Mapping, Sequence
@@ -106,6 +107,20 @@ def make_bot(kind: str, seed: int = 0, game: str = "napoleon", **options: Any) -
 
 
 _SPEC_KEY = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+
+
+def check_nonnegative(kind: str, name: str, value: object) -> None:
+    """Refuse the option ``name`` of the bot ``kind`` unless ``value`` is a finite number
+    ``>= 0`` (a bool is not a number here).
+
+    >>> check_nonnegative("ismcts", "z", 1.5)
+    >>> check_nonnegative("policy", "temperature", -1)
+    Traceback (most recent call last):
+    ...
+    torampu.bots.base.BotError: policy option temperature must be a number >= 0, not -1
+    """
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value < math.inf:
+        raise BotError(f"{kind} option {name} must be a number >= 0, not {value!r}")
 
 
 def _spec_value(text: str) -> bool | int | float | str:

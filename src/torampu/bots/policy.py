@@ -15,12 +15,11 @@ True
 
 from __future__ import annotations
 
-import math
 import random
 from collections.abc import Sequence
 from pathlib import Path
 
-from torampu.bots.base import Bot, BotError, View, register
+from torampu.bots.base import Bot, BotError, View, check_nonnegative, register
 from torampu.daifugo import Daifugo
 from torampu.learn.daifugo_policy import Policy, PolicyError, default_policy
 from torampu.search.daifugo_sampler import SamplerError, sample_daifugo
@@ -62,10 +61,7 @@ class PolicyBot:
 def _policy(seed: int, game: str, *, temperature: float = 0.0, params: str | None = None) -> Bot:
     if game != "daifugo":
         raise BotError(f"the policy bot plays daifugo only, not {game!r}")
-    if isinstance(temperature, bool) or not isinstance(temperature, (int, float)):
-        raise BotError(f"policy option temperature must be a number >= 0, not {temperature!r}")
-    if not 0 <= temperature < math.inf:
-        raise BotError(f"policy option temperature must be a number >= 0, not {temperature!r}")
+    check_nonnegative("policy", "temperature", temperature)
     try:
         policy = default_policy() if params is None else Policy.load(Path(str(params)))
     except (OSError, PolicyError, ValueError) as e:

@@ -50,7 +50,7 @@ import random
 import time
 from collections.abc import Sequence
 
-from torampu.bots.base import Bot, BotError, View, make_bot, register
+from torampu.bots.base import Bot, BotError, View, check_nonnegative, make_bot, register
 from torampu.errors import TorampuError
 from torampu.search import ismcts, rollout_for, sampler_for
 from torampu.search.daifugo_belief import belief_sampler
@@ -297,8 +297,7 @@ def _ismcts(
     for name, bar in (("z", z), ("bid_z", bid_z), ("guard", guard)):
         if bar is None and name != "z":
             continue
-        if isinstance(bar, bool) or not isinstance(bar, (int, float)) or not 0 <= bar < math.inf:
-            raise BotError(f"ismcts option {name} must be a number >= 0, not {bar!r}")
+        check_nonnegative("ismcts", name, bar)
     if algorithm not in ("auto", "tree", "pimc"):
         raise BotError(f"ismcts option algorithm must be auto, tree or pimc, not {algorithm!r}")
     if not isinstance(correct, bool):
@@ -374,10 +373,7 @@ def _learned(
     if not isinstance(prior, bool):
         raise BotError(f"ismcts option prior must be on or off, not {prior!r}")
     for name, value in (("temperature", temperature), ("prior_weight", weight)):
-        if isinstance(value, bool) or not isinstance(value, (int, float)):
-            raise BotError(f"ismcts option {name} must be a number >= 0, not {value!r}")
-        if not 0 <= value < math.inf:
-            raise BotError(f"ismcts option {name} must be a number >= 0, not {value!r}")
+        check_nonnegative("ismcts", name, value)
     if game != "daifugo" and (rollout in ("greedy", "policy") or prior):
         raise BotError("ismcts options rollout=greedy|policy and prior=on are Daifugo's only")
     if rollout == "random":
