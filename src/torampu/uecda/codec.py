@@ -186,14 +186,20 @@ def encode_table(t: Sequence[Sequence[int]]) -> bytes:
     flat = [v for row in t for v in row]
     if len(t) != ROWS or len(flat) != ROWS * COLS or set(map(type, flat)) != {int}:
         check_shape(t)  # raises: the shape or a cell that is not an int (a bool is not)
+    return _pack(_TABLE, flat)
+
+
+_TABLE = struct.Struct(f">{ROWS * COLS}i")
+
+
+def _pack(packer: struct.Struct, flat: list[int]) -> bytes:
+    """``flat`` (ints) as big-endian int32s: a negative cell is sent as 0 (as tndhms does);
+    one that does not fit is refused."""
     if min(flat) < 0:
         flat = [max(0, v) for v in flat]
     if max(flat) > 0x7FFFFFFF:
         raise UecdaProtocolError("a cell does not fit in a signed 32-bit int")
-    return _TABLE.pack(*flat)
-
-
-_TABLE = struct.Struct(f">{ROWS * COLS}i")
+    return packer.pack(*flat)
 
 
 def decode_table(data: bytes) -> Table:
@@ -338,11 +344,7 @@ def encode_cell_rows(t: Sequence[Sequence[int]]) -> bytes:
     flat = [v for row in t[:5] for v in row]
     if len(flat) != 5 * COLS or set(map(type, flat)) != {int}:
         return encode_table(t)[:HAND_BYTES]  # raises, naming the fault
-    if min(flat) < 0:
-        flat = [max(0, v) for v in flat]
-    if max(flat) > 0x7FFFFFFF:
-        raise UecdaProtocolError("a cell does not fit in a signed 32-bit int")
-    return _HAND_ROWS.pack(*flat)
+    return _pack(_HAND_ROWS, flat)
 
 
 def encode_status(s: Status, my_turn: bool | None = None) -> bytes:
@@ -378,11 +380,7 @@ def encode_status(s: Status, my_turn: bool | None = None) -> bytes:
     flat += _ZERO_ROW  # row 7
     if len(flat) != 3 * COLS or set(map(type, flat)) != {int}:
         return encode_table(write_status(empty_table(), s))[HAND_BYTES:]  # raises
-    if min(flat) < 0:
-        flat = [max(0, v) for v in flat]
-    if max(flat) > 0x7FFFFFFF:
-        raise UecdaProtocolError("a cell does not fit in a signed 32-bit int")
-    return _STATUS.pack(*flat)
+    return _pack(_STATUS, flat)
 
 
 def table_hand(t: Table) -> tuple[CardSet, int]:
