@@ -67,7 +67,7 @@ import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
@@ -592,7 +592,10 @@ def _in_pool(
                     continue
                 if not broken:
                     for d in todo:
-                        submit(d)
+                        # a worker may die between this result and the next submission: the
+                        # pool refuses it, and its unfinished futures report the death below
+                        with suppress(BrokenProcessPool):
+                            submit(d)
                         break
                 yield rows
             if broken:
