@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from torampu import _engine  # noqa: F401  (first: chooses the compiled or the pure engine)
 from torampu.daifugo import SPEC as DAIFUGO_SPEC
 from torampu.daifugo import Daifugo, DaifugoMatch
 from torampu.errors import (

@@ -757,14 +757,17 @@ class Daifugo(Game):
 
     def __init__(
         self,
-        rules: Rules,
-        seed: int,
+        rules: Rules | None = None,
+        seed: int = 0,
         deal: Mapping[str, Any] | None = None,
         dealer: Seat = 0,
         titles: Sequence[int] | None = None,
         defense: int = 0,
         seating: Sequence[int] | None = None,
     ) -> None:
+        if rules is None:
+            # a blank instance for clone(): the compiled class's __new__ runs __init__
+            return
         self.rules = r = rules
         self.n = n = r["players"]
         if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < n:
@@ -800,7 +803,6 @@ class Daifugo(Game):
         self.dealer = dealer
         self.titles: list[int] | None = titles
         self.defense = defense
-        self.rng = random.Random(seed)
         self.history = []
         self.njokers = r["jokers"]
         self.wild = r["joker_wild"]
@@ -857,7 +859,9 @@ class Daifugo(Game):
     # ------------------------------------------------------------------ dealing and exchange
     def _deal(self) -> tuple[list[int], list[int]]:
         n = self.n
-        cards = shuffled(self.rng, list(range(52)) + [52] * self.njokers)
+        # the deal is the only draw of a game (a stalemate's places are drawn from the seed
+        # and the step), so the generator is not kept: clones have none to copy
+        cards = shuffled(random.Random(self.seed), list(range(52)) + [52] * self.njokers)
         seating, pos = self.seating, self.pos
         if self.titles is None:
             order = [seating[(pos[self.dealer] + 1 + i) % n] for i in range(n)]
@@ -1847,6 +1851,67 @@ class Daifugo(Game):
             real |= h
             jokers += j
         return real, jokers
+
+    def clone(self) -> Daifugo:
+        """An independent copy (for search): every attribute, the lists of ``_copied``
+        copied. Written out, so that the compiled class copies its fields natively; a test
+        checks that it names every attribute a game has."""
+        g = Daifugo()
+        g.rules = self.rules
+        g.n = self.n
+        g.seed = self.seed
+        g.dealer = self.dealer
+        g.history = list(self.history)
+        g.seating = self.seating
+        g.pos = self.pos
+        g._after = self._after
+        g.titles = self.titles
+        g.defense = self.defense
+        g.njokers = self.njokers
+        g.wild = self.wild
+        g._rules_key = self._rules_key
+        g.hands = list(self.hands)
+        g.jok = list(self.jok)
+        g.initial = self.initial
+        g.set_aside = self.set_aside
+        g.set_aside_jokers = self.set_aside_jokers
+        g.known = list(self.known)
+        g.public = self.public
+        g.active = self.active
+        g.finished = list(self.finished)
+        g.fouls = list(self.fouls)
+        g.fallen = self.fallen
+        g.ranking = list(self.ranking)
+        g.great = self.great
+        g.revolution = self.revolution
+        g.fixed = self.fixed
+        g.eleven = self.eleven
+        g.direction = self.direction
+        g.table = self.table
+        g.table_info = self.table_info
+        g.table_by = self.table_by
+        g.round_real = self.round_real
+        g.round_jokers = self.round_jokers
+        g.pile_real = self.pile_real
+        g.pile_jokers = self.pile_jokers
+        g.trash_real = self.trash_real
+        g.trash_jokers = self.trash_jokers
+        g.recent = self.recent
+        g.plays_in_round = self.plays_in_round
+        g.lock_suits = self.lock_suits
+        g.strict = self.strict
+        g.passed = self.passed
+        g.pass_run = self.pass_run
+        g.pending = self.pending
+        g.pending_play = self.pending_play
+        g.must_include = self.must_include
+        g.log = list(self.log)
+        g.exchanges = list(self.exchanges)
+        g.exchange_queue = list(self.exchange_queue)
+        g.tenpen = self.tenpen
+        g.phase_id = self.phase_id
+        g.turn = self.turn
+        return g
 
     def playout(self, rng: random.Random) -> None:
         """Play to the end with uniformly random legal moves (fast path)."""

@@ -85,13 +85,7 @@ def _fork(g: Daifugo) -> Daifugo:
     """A copy for the solver: the lists the play phase changes are copied, the log and history
     start empty (the rules never read them back; only a stalemate's random places do, and the
     solver does not count those)."""
-    c: Daifugo = object.__new__(Daifugo)
-    c.__dict__.update(g.__dict__)
-    c.hands = list(g.hands)
-    c.jok = list(g.jok)
-    c.known = list(g.known)
-    c.finished = list(g.finished)
-    c.fouls = list(g.fouls)
+    c = g.clone()
     c.history = []
     c.log = []
     return c
