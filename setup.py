@@ -16,6 +16,7 @@ from pathlib import Path
 
 from setuptools import setup
 from setuptools.command.build_ext import build_ext
+from setuptools.errors import BaseError, CCompilerError
 
 HERE = Path(__file__).resolve().parent
 SRC = HERE / "src"
@@ -38,7 +39,11 @@ class BuildWithHashes(build_ext):
     module's source, so that an editable install can tell when an edit made it stale."""
 
     def run(self) -> None:
-        super().run()
+        try:
+            super().run()
+        except (CCompilerError, BaseError, OSError) as e:  # no usable C compiler
+            print(f"torampu: the engine could not be compiled ({e}); the pure-Python engine runs")
+            return
         digests = {m: hashlib.sha256(_source(m).read_bytes()).hexdigest() for m in COMPILED}
         base = SRC if self.inplace else Path(self.build_lib)
         out = base / HASHES
