@@ -141,9 +141,32 @@ def ci95(xs: Sequence[float]) -> tuple[float, float]:
 
 
 # ------------------------------------------------------------------------------ baselines
-BASELINE = "5313adf"
-"""The revision the speed figures are compared with by default: main before issue 21's speed
-work (``--baseline REV``; ``--baseline none`` measures this tree only)."""
+BASELINE = "5313adf,pure"
+"""What the speed figures are compared with by default: revision 5313adf (main before issue
+21's speed work) and ``pure``, this tree's own source on its pure-Python build
+(``TORAMPU_PURE=1``) beside the compiled one it measures (``--baseline REV[,REV…]``;
+``--baseline none`` measures this tree only)."""
+
+PURE = "pure"
+"""The baseline name of this tree's pure-Python build."""
+
+
+def engine_mode() -> str:
+    """Which build of the engine this process runs: ``compiled`` or ``pure`` (a revision
+    before the compiled build has only the pure one)."""
+    try:
+        from torampu import _engine
+    except ImportError:
+        return PURE
+    return str(_engine.MODE)
+
+
+def baselines(arg: str) -> list[str]:
+    """The revisions named by ``--baseline`` (``none``: none; ``pure`` only when this process
+    runs the compiled build, since otherwise it would time the same build twice)."""
+    revs = [r for r in arg.split(",") if r and r != "none"]
+    return [r for r in revs if r != PURE or engine_mode() != PURE]
+
 
 ROOT = Path(__file__).resolve().parent.parent
 _CHECKOUTS: dict[str, Path] = {}
@@ -152,6 +175,8 @@ _CHECKOUTS: dict[str, Path] = {}
 def baseline_src(rev: str) -> Path:
     """The ``src`` directory of revision ``rev`` of this repository, extracted by
     ``git archive`` into a temporary directory (removed at exit; one per revision)."""
+    if rev == PURE:
+        return ROOT / "src"
     got = _CHECKOUTS.get(rev)
     if got is None:
         tar = subprocess.run(
@@ -165,14 +190,15 @@ def baseline_src(rev: str) -> Path:
     return got
 
 
-def run_on(src: Path, script: str, args: Sequence[str]) -> dict[str, Any]:
+def run_on(src: Path, script: str, args: Sequence[str], pure: bool = False) -> dict[str, Any]:
     """Run ``bench/<script>`` (this tree's measuring code) with ``args`` on the engine in
     ``src`` (first on ``PYTHONPATH``) in a subprocess, and return the figures it writes with
-    ``--json``. Checks that the subprocess imported ``torampu`` from ``src``."""
+    ``--json``. Checks that the subprocess imported ``torampu`` from ``src``, and with
+    ``pure`` that it ran the pure-Python build (``TORAMPU_PURE=1``)."""
     fd, out = tempfile.mkstemp(suffix=".json")
     os.close(fd)
     try:
-        env = {**os.environ, "PYTHONPATH": str(src)}
+        env = {**os.environ, "PYTHONPATH": str(src), "TORAMPU_PURE": "1" if pure else ""}
         subprocess.run(
             [sys.executable, str(ROOT / "bench" / script), *args, "--json", out],
             env=env,
@@ -186,6 +212,8 @@ def run_on(src: Path, script: str, args: Sequence[str]) -> dict[str, Any]:
     where = Path(got.get("torampu", "")).resolve()
     if src.resolve() not in where.parents:
         raise RuntimeError(f"the baseline run imported torampu from {where}, not from {src}")
+    if pure and got.get("engine") != PURE:
+        raise RuntimeError(f"the pure baseline ran the {got.get('engine')} engine")
     return got
 
 

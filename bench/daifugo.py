@@ -12,14 +12,15 @@
     difference per game (heuristic minus the random seats' mean) with its 95% CI, and the
     heuristic's ms per decision.
 
-With ``--baseline REV`` (default: 5313adf, main before issue 21's speed work) section (a) is
-also measured on that revision's engine (``git archive`` into a temporary directory, this
-script's own measuring code run there in a subprocess), alternating with this tree's run
-``--rounds`` times (best of each), and printed beside it with the ratio; ``--baseline none``
-skips it. ``--sections a`` runs only the playouts.
+With ``--baseline REV[,REV…]`` (default: ``5313adf,pure``) section (a) is also measured on
+each revision's engine (``git archive`` into a temporary directory, this script's own measuring
+code run there in a subprocess) — 5313adf is main before issue 21's speed work, ``pure`` this
+tree's own source on its pure-Python build (``TORAMPU_PURE=1``) beside the mypyc-compiled one
+— alternating with this tree's run ``--rounds`` times (best of each), and printed under it with
+the ratio; ``--baseline none`` skips them. ``--sections a`` runs only the playouts.
 
 Run: .venv/bin/python bench/daifugo.py [--games N] [--hands N] [--vs-games N] [--json FILE]
-     [--baseline REV|none] [--rounds N] [--sections a,b,c] [--presets standard,yaita]
+     [--baseline REV,…|none] [--rounds N] [--sections a,b,c] [--presets standard,yaita]
 """
 
 from __future__ import annotations
@@ -38,10 +39,13 @@ from typing import Any
 import torampu
 from _common import (
     BASELINE,
+    PURE,
     Timed,
     baseline_src,
+    baselines,
     best_of,
     ci95,
+    engine_mode,
     ratio,
     run_fast,
     run_on,
@@ -176,11 +180,12 @@ def main(argv: Sequence[str] | None = None) -> None:
     args = ap.parse_args(argv)
     presets = args.presets.split(",")
     sections = set(args.sections.split(","))
-    base_rev = None if args.baseline == "none" else args.baseline
+    revs = baselines(args.baseline)
     out: dict[str, Any] = {
         "python": sys.version.split()[0],
         "machine": platform.machine(),
         "torampu": torampu.__file__,
+        "engine": engine_mode(),
         "players": PLAYERS,
         "seed": SEED,
         "playouts": {},
@@ -188,49 +193,54 @@ def main(argv: Sequence[str] | None = None) -> None:
         "vs_random": {},
     }
     t_all = time.perf_counter()
-    print(f"Daifugo, one core, Python {out['python']}, seed {SEED}")
+    print(f"Daifugo, one core, Python {out['python']}, seed {SEED}, {out['engine']} engine")
 
     if "a" in sections:
         print(
             f"\n(a) random playouts, {PLAYERS} players, {args.games} games/run, best of "
-            f"{REPEATS}" + (f" in each of {args.rounds} rounds" if base_rev else "")
+            f"{REPEATS}" + (f" in each of {args.rounds} rounds" if revs else "")
         )
-        base: dict[str, Any] = {}
-        if base_rev:
-            src = baseline_src(base_rev)
-            print(f"    beside {base_rev} (its engine from git archive, this script's loops)")
-            out["baseline"] = {"revision": base_rev, "playouts": base}
+        bases: dict[str, dict[str, Any]] = {rev: {} for rev in revs}
+        for rev in revs:
+            what = (
+                "this source's pure-Python build (TORAMPU_PURE=1)"
+                if rev == PURE
+                else "its engine from git archive"
+            )
+            print(f"    beside {rev} ({what}, this script's loops)")
+        if revs:
+            out["baselines"] = {rev: {"playouts": bases[rev]} for rev in revs}
         child = ["--sections", "a", "--baseline", "none", "--games", str(args.games)]
         child += ["--presets", args.presets]
-        for _ in range(args.rounds if base_rev else 1):
+        for _ in range(args.rounds if revs else 1):
             for preset in presets:
                 got = playouts(preset, args.games)
                 res = out["playouts"].setdefault(preset, got)
                 for key, r in got.items():
                     if r["seconds"] < res[key]["seconds"]:
                         res[key] = r
-            if base_rev:
-                other = run_on(src, "daifugo.py", child)["playouts"]
-                for preset, got in other.items():
-                    res = base.setdefault(preset, got)
+            for rev in revs:
+                other = run_on(baseline_src(rev), "daifugo.py", child, pure=rev == PURE)
+                for preset, got in other["playouts"].items():
+                    res = bases[rev].setdefault(preset, got)
                     for key, r in got.items():
                         if r["seconds"] < res[key]["seconds"]:
                             res[key] = r
         for preset in presets:
             for key, label, _ in LOOPS:
                 r = out["playouts"][preset][key]
-                line = (
+                print(
                     f"  {preset:9s} {label:26s} {r['games_per_s']:8,.0f} games/s  "
                     f"{r['us_per_step']:6.2f} µs/step  {r['steps_per_game']:5.1f} steps/game"
                 )
-                b = base.get(preset, {}).get(key)
-                if b is not None:
-                    line += (
-                        f"   {base_rev}: {b['games_per_s']:7,.0f} games/s "
-                        f"{b['us_per_step']:6.2f} µs/step  "
-                        f"{ratio(r['games_per_s'], b['games_per_s'])}"
-                    )
-                print(line)
+                for rev in revs:
+                    b = bases[rev].get(preset, {}).get(key)
+                    if b is not None:
+                        print(
+                            f"  {'':9s} {'  ' + rev:26s} {b['games_per_s']:8,.0f} games/s  "
+                            f"{b['us_per_step']:6.2f} µs/step  "
+                            f"{ratio(r['games_per_s'], b['games_per_s'])}"
+                        )
 
     if "b" in sections:
         print(

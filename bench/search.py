@@ -16,15 +16,17 @@ trick; the target for 5-player Napoleon from the first trick is ≥ 10,000/s. Ea
 new search: a sampler builds its first determinization by replaying the game, then re-deals
 the hidden cards for every iteration.
 
-With ``--baseline REV`` (default: 5313adf, main before issue 21's speed work) the rows named
-by ``--baseline-rows`` (default: the Daifugo rows) are also timed on that revision's engine
-(``git archive`` into a temporary directory, this script's code run there in a subprocess),
-alternating with this tree's run ``--rounds`` times (best of each), and printed beside them
-with the ratio; ``--baseline none`` skips it. ``--rows WORD`` keeps the rows whose name
+With ``--baseline REV[,REV…]`` (default: ``5313adf,pure``) the rows named by
+``--baseline-rows`` (default: the Daifugo rows) are also timed on each revision's engine
+(``git archive`` into a temporary directory, this script's code run there in a subprocess) —
+5313adf is main before issue 21's speed work, ``pure`` this tree's own source on its
+pure-Python build (``TORAMPU_PURE=1``) beside the mypyc-compiled one — alternating with this
+tree's run ``--rounds`` times (best of each), and printed under them with the ratio;
+``--baseline none`` skips them. ``--rows WORD`` keeps the rows whose name
 contains WORD (and skips OpenSpiel).
 
 Run: .venv/bin/python bench/search.py [--iterations N] [--json FILE] [--rows WORD]
-     [--baseline REV|none] [--baseline-rows WORD] [--rounds N]
+     [--baseline REV,…|none] [--baseline-rows WORD] [--rounds N]
 """
 
 from __future__ import annotations
@@ -39,7 +41,7 @@ from collections.abc import Callable
 from typing import Any
 
 import torampu
-from _common import BASELINE, baseline_src, ratio, run_on
+from _common import BASELINE, PURE, baseline_src, baselines, engine_mode, ratio, run_on
 from torampu.search import ismcts, random_rollout, rollout_for, sampler_for
 from torampu.search.pimc import PolicyRollout, pimc
 from torampu.search.rollouts import pimc_candidates
@@ -204,50 +206,52 @@ def main(argv: list[str] | None = None) -> None:
     }
     if args.rows:
         rows = {name: make for name, make in rows.items() if args.rows in name}
-    base_rev = None if args.baseline == "none" else args.baseline
-    compared = [name for name in rows if base_rev and args.baseline_rows in name]
+    revs = baselines(args.baseline)
+    compared = [name for name in rows if revs and args.baseline_rows in name]
     results: dict[str, Any] = {
         "iterations": n,
         "python": sys.version.split()[0],
         "torampu": torampu.__file__,
+        "engine": engine_mode(),
     }
     print(
-        f"ISMCTS, {n} iterations per search, best of 3 positions; one core ({platform.machine()})"
+        f"ISMCTS, {n} iterations per search, best of 3 positions; one core ({platform.machine()});"
+        f" {results['engine']} engine"
     )
     print("(PIMC: deals/s, each playing out every candidate move with the heuristic bots)")
     if compared:
         print(
-            f"(rows with {base_rev}: also timed on its engine, from git archive; best of "
-            f"{args.rounds} alternating rounds each)"
+            f"(rows with {', '.join(revs)}: also timed on that engine (pure: this source's "
+            f"pure-Python build; a revision: from git archive); best of {args.rounds} "
+            "alternating rounds each)"
         )
     print(
         f"{'position':36} {'iterations/s':>13} {'playouts/s':>12}"
         f" {'PIMC deals/s':>13} {'moves':>6} {'heur. playouts/s':>17}"
     )
-    base: dict[str, Any] = {}
+    bases: dict[str, dict[str, Any]] = {rev: {} for rev in revs}
+    child = ["--iterations", str(n), "--rows", args.baseline_rows, "--baseline", "none"]
     if compared:
-        assert base_rev is not None
-        src = baseline_src(base_rev)
-        child = ["--iterations", str(n), "--rows", args.baseline_rows, "--baseline", "none"]
-        results["baseline"] = {"revision": base_rev, "rows": base}
+        results["baselines"] = {rev: {"rows": bases[rev]} for rev in revs}
     for name, make in rows.items():
         r = ours(make, n)
         game = name.split()[0]
         if game != "daifugo":
             r.update(ours_pimc(make, game))
         results[name] = r
-    for rnd in range(args.rounds if compared else 0):  # baseline, this tree, baseline, …
+    for rnd in range(args.rounds if compared else 0):  # baselines, this tree, baselines, …
         if rnd:
             for name in compared:
                 again = ours(rows[name], n)
                 for key, v in again.items():
                     results[name][key] = max(results[name][key], v)
-        other = run_on(src, "search.py", child)
-        for name in compared:
-            got = other[name]
-            old = base.setdefault(name, got)
-            for key, v in got.items():
-                old[key] = max(old[key], v)
+        for rev in revs:
+            other = run_on(baseline_src(rev), "search.py", child, pure=rev == PURE)
+            for name in compared:
+                got = other[name]
+                old = bases[rev].setdefault(name, got)
+                for key, v in got.items():
+                    old[key] = max(old[key], v)
     for name in rows:
         r = results[name]
         extra = (
@@ -257,14 +261,15 @@ def main(argv: list[str] | None = None) -> None:
             else ""
         )
         print(f"{name:36} {r['iterations_per_s']:13,.0f} {r['playouts_per_s']:12,.0f}{extra}")
-        b = base.get(name)
-        if b is not None:
-            print(
-                f"{'  ' + str(base_rev) + ' (baseline)':36} {b['iterations_per_s']:13,.0f} "
-                f"{b['playouts_per_s']:12,.0f}   ratio "
-                f"{ratio(r['iterations_per_s'], b['iterations_per_s'])} iterations/s, "
-                f"{ratio(r['playouts_per_s'], b['playouts_per_s'])} playouts/s"
-            )
+        for rev in revs:
+            b = bases[rev].get(name)
+            if b is not None:
+                print(
+                    f"{'  ' + rev + ' (baseline)':36} {b['iterations_per_s']:13,.0f} "
+                    f"{b['playouts_per_s']:12,.0f}   ratio "
+                    f"{ratio(r['iterations_per_s'], b['iterations_per_s'])} iterations/s, "
+                    f"{ratio(r['playouts_per_s'], b['playouts_per_s'])} playouts/s"
+                )
     if args.rows:
         if args.json:
             with open(args.json, "w") as f:
