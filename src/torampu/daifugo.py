@@ -743,6 +743,39 @@ def _seats(bits: int) -> list[int]:
     return [s for s in range(bits.bit_length()) if bits >> s & 1]
 
 
+class RuleFlags:
+    """The options the play phase reads at every step, as typed fields: read natively by the
+    compiled engine instead of looked up in the rules dict (the same values)."""
+
+    def __init__(self, r: Rules) -> None:
+        self.stairs: bool = r["stairs"]
+        self.lead_pass: bool = r["lead_pass"]
+        self.sandstorm: bool = r["sandstorm"]
+        self.spade3_return: bool = r["spade3_return"]
+        self.stair_overlap: bool = r["stair_overlap"]
+        self.reverse_lock: bool = r["reverse_lock"]
+        self.pass_rejoin: bool = r["pass_rejoin"]
+        self.revolution: bool = r["revolution"]
+        self.stair_revolution: bool = r["stair_revolution"]
+        self.coup: bool = r["coup"]
+        self.eleven_back: bool = r["eleven_back"]
+        self.queen_reverse: bool = r["queen_reverse"]
+        self.big_seven: bool = r["big_seven"]
+        self.eight_cut: bool = r["eight_cut"]
+        self.five_skip: bool = r["five_skip"]
+        self.seven_pass: bool = r["seven_pass"]
+        self.ten_discard: bool = r["ten_discard"]
+        self.finish_stays: bool = r["finish_stays"]
+        self.joker_unlocks: bool = r["joker_unlocks"]
+        self.lock: bool = r["lock"]
+        self.strict_lock: bool = r["strict_lock"]
+        self.flush_when: str = r["flush_when"]
+        self.lock_plays: str = r["lock_plays"]
+        self.joker_suit: str = r["joker_suit"]
+        self.run_effects: str = r["run_effects"]
+        self.stalemate_passes: int = r["stalemate_passes"]
+
+
 class Daifugo(Game):
     """One game of Daifugo. Create it with ``torampu.new_game("daifugo", …)``.
 
@@ -754,6 +787,13 @@ class Daifugo(Game):
     name = "daifugo"
     spec = SPEC
     extra_args = ("titles", "defense", "seating")
+
+    # declared again here so that the compiled class keeps them as native fields
+    rules: Rules
+    n: int
+    seed: int
+    dealer: Seat
+    history: list[tuple[Seat, Move]]
 
     def __init__(
         self,
@@ -769,6 +809,7 @@ class Daifugo(Game):
             # a blank instance for clone(): the compiled class's __new__ runs __init__
             return
         self.rules = r = rules
+        self.flags = RuleFlags(r)
         self.n = n = r["players"]
         if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < n:
             raise DealError(f"dealer must be a seat 0..{n - 1}, not {dealer!r}")
@@ -1037,14 +1078,14 @@ class Daifugo(Game):
         return got
 
     def _find_plays(self, s: Seat) -> list[Move]:
-        hand, jok, stairs = self.hands[s], self.jok[s], self.rules["stairs"]
+        hand, jok, stairs = self.hands[s], self.jok[s], self.flags.stairs
         t = self.table_info
         if t is None:
             plays = all_plays(hand, jok, self.wild, stairs)
             if self.must_include >= 0:
                 bit = 1 << self.must_include
                 plays = tuple(m for m in plays if m & bit)
-            return [PASS, *plays] if self.rules["lead_pass"] else list(plays)
+            return [PASS, *plays] if self.flags.lead_pass else list(plays)
         # only a play of the table's shape can follow it, or a sandstorm (a group of 3 or 4);
         # whether a play may (:meth:`_beats`) is memoized per table state, per play and per
         # part of a hand (one rank's singles or groups), which recur far more than hands
@@ -1068,7 +1109,7 @@ class Daifugo(Game):
             tail = jokers_part(jok, wj, kind, size)
             if tail and follows(tail, memo):
                 out.append(tail)
-        if self.rules["sandstorm"]:
+        if self.flags.sandstorm:
             key = (hand, jok, self.wild, stairs, self.revolution)
             by_size = _STORMS.get(key)
             if by_size is None:
@@ -1160,12 +1201,12 @@ class Daifugo(Game):
         i = info(m)
         t = self.table_info
         assert t is not None
-        r = self.rules
-        if r["sandstorm"] and self._is_sandstorm(i):
+        f = self.flags
+        if f.sandstorm and self._is_sandstorm(i):
             return "sandstorm"
         if t.kind == SINGLE and t.rank == JOKER_RANK:
             if (
-                r["spade3_return"]
+                f.spade3_return
                 and m == 1 << THREE_SPADES
                 and not self.strict
                 and (not self.lock_suits or self.lock_suits & 1)
@@ -1188,7 +1229,7 @@ class Daifugo(Game):
                 )
             return "beat" if ok else None
         if i.kind == RUN:
-            if r["stair_overlap"]:  # ★18: by where the runs start, overlapping or not
+            if f.stair_overlap:  # ★18: by where the runs start, overlapping or not
                 ok = i.rank < t.rank if rev else i.rank > t.rank
             else:  # ★17: no rank of the table's run again
                 ok = i.high < t.rank if rev else i.rank > t.high
@@ -1200,7 +1241,7 @@ class Daifugo(Game):
         if (i.rank < t.rank) if rev else (i.rank > t.rank):
             return "beat"
         if (
-            r["reverse_lock"]
+            f.reverse_lock
             and i.jokers == 0
             and t.jokers == 0
             and i.suits == t.suits
@@ -1272,10 +1313,10 @@ class Daifugo(Game):
 
     def _why_not(self, m: int) -> str:
         i = info(m)
-        r = self.rules
+        f = self.flags
         if i.jokers and i.size > 1 and not self.wild:
             return "jokers are not wild under these rules (joker_wild: false): play a joker alone"
-        if i.kind == RUN and not r["stairs"]:
+        if i.kind == RUN and not f.stairs:
             return "runs (stairs) are not played under these rules"
         t = self.table_info
         if t is None:
@@ -1284,9 +1325,9 @@ class Daifugo(Game):
             return "it is not a play"
         sym = "".join("♠♥♦♣"[s] for s in range(4) if self.lock_suits >> s & 1)
         if t.kind == SINGLE and t.rank == JOKER_RANK:
-            if r["spade3_return"] and m == 1 << THREE_SPADES:  # ♠3 obeys a lock
+            if f.spade3_return and m == 1 << THREE_SPADES:  # ♠3 obeys a lock
                 return f"激縛: {sym} at the next rank only" if self.strict else f"縛り: {sym} only"
-            return "only ♠3 beats a lone joker" if r["spade3_return"] else "nothing beats the joker"
+            return "only ♠3 beats a lone joker" if f.spade3_return else "nothing beats the joker"
         if i.kind != t.kind or i.size != t.size:
             return f"the table is a {SHAPES[t.kind]} of {t.size}: play the same shape and size"
         if self.lock_suits and i.suits & ~self.lock_suits:
@@ -1340,10 +1381,10 @@ class Daifugo(Game):
             self._start_play()
 
     def _play(self, s: Seat, m: int) -> None:
-        r = self.rules
+        f = self.flags
         i = info(m)
         how = "lead" if self.table_info is None else self._how(m)
-        storm = r["sandstorm"] and self._is_sandstorm(i)
+        storm = f.sandstorm and self._is_sandstorm(i)
         self.must_include = -1
         real = m & REAL
         j = m >> JSHIFT & 3
@@ -1360,17 +1401,17 @@ class Daifugo(Game):
         self.table_info = i
         self.table_by = s
         self.pass_run = 0
-        if r["pass_rejoin"]:
+        if f.pass_rejoin:
             self.passed = 0
         self._update_lock(i, how == "reverse_lock", events)
         if storm:
             events.append(why("sandstorm"))
         else:
-            quad = r["revolution"] and i.kind == GROUP and i.size >= 4
-            stair = r["stair_revolution"] and i.kind == RUN and i.size >= 5
+            quad = f.revolution and i.kind == GROUP and i.size >= 4
+            stair = f.stair_revolution and i.kind == RUN and i.size >= 5
             if quad or stair:
                 self._revolt(events, "stair_revolution" if stair and not quad else "revolution")
-            if r["coup"] and i.kind == GROUP and i.size == 3 and i.effect == D9:
+            if f.coup and i.kind == GROUP and i.size == 3 and i.effect == D9:
                 if self.fixed:
                     events.append(why("coup_fixed"))
                 else:
@@ -1378,18 +1419,18 @@ class Daifugo(Game):
                     self.fixed = True
                     events.append(why("coup"))
         eff = self._effects(i)
-        if r["eleven_back"] and DJ in eff:
+        if f.eleven_back and DJ in eff:
             self.eleven = not self.eleven
             events.append(why("eleven_back" if self.eleven else "eleven_back_off"))
-        if r["queen_reverse"] and eff.get(DQ, 0) % 2 == 1:
+        if f.queen_reverse and eff.get(DQ, 0) % 2 == 1:
             self.direction = -self.direction
             events.append(why("queen_reverse"))
-        big7 = r["big_seven"] and i.kind == GROUP and i.size == 3 and i.effect == D7
-        cut = r["eight_cut"] and D8 in eff
+        big7 = f.big_seven and i.kind == GROUP and i.size == 3 and i.effect == D7
+        cut = f.eight_cut and D8 in eff
         flush = storm or how == "spade3" or cut
-        skip = 2 * eff[D5] - 1 if r["five_skip"] and D5 in eff else 0
-        give = eff.get(D7, 0) if r["seven_pass"] and not big7 else 0
-        discard = eff.get(D10, 0) if r["ten_discard"] else 0
+        skip = 2 * eff[D5] - 1 if f.five_skip and D5 in eff else 0
+        give = eff.get(D7, 0) if f.seven_pass and not big7 else 0
+        discard = eff.get(D10, 0) if f.ten_discard else 0
         if how == "spade3":
             events.append(why("spade3"))
         out = not self.hands[s] and not self.jok[s]
@@ -1405,7 +1446,7 @@ class Daifugo(Game):
             if cut and not storm and how != "spade3":
                 events.append(why("eight_cut", p=leader))
             return
-        if out and not r["finish_stays"]:
+        if out and not f.finish_stays:
             self._flush_to(self._next_active(s))
             events.append(why("finish_flush", q=self.turn))
             return
@@ -1428,7 +1469,7 @@ class Daifugo(Game):
         """The ranks whose card effects a play triggers, with their counts: a group's rank (its
         size), a run's highest rank, or under ``run_effects: any`` every rank a run spans (1
         each). Jokers alone trigger nothing."""
-        if i.kind == RUN and self.rules["run_effects"] == "any":
+        if i.kind == RUN and self.flags.run_effects == "any":
             return dict.fromkeys(range(i.rank, i.high + 1), 1)
         return {} if i.effect < 0 else {i.effect: i.n_effect}
 
@@ -1442,9 +1483,9 @@ class Daifugo(Game):
         events.append(why(code))
 
     def _update_lock(self, i: Info, reverse: bool, events: list[dict[str, Any]]) -> None:
-        r = self.rules
+        f = self.flags
         lone_joker = i.kind == SINGLE and i.rank == JOKER_RANK
-        if lone_joker and r["joker_unlocks"] and self.lock_suits:
+        if lone_joker and f.joker_unlocks and self.lock_suits:
             self.lock_suits = 0
             self.strict = False
             events.append(why("joker_unlocks"))
@@ -1452,7 +1493,7 @@ class Daifugo(Game):
             suits = i.suits
         elif self.lock_suits:
             suits = self.lock_suits
-        elif r["joker_suit"] == "lowest" and not lone_joker:
+        elif f.joker_suit == "lowest" and not lone_joker:
             suits = i.suits
             for _ in range(i.jokers):
                 free = ~suits & 15
@@ -1468,10 +1509,10 @@ class Daifugo(Game):
             self.lock_suits = i.suits
             events.append(why("reverse_lock", suits=i.suits))
             return
-        if self.lock_suits or not (r["lock"] or r["strict_lock"]):
+        if self.lock_suits or not (f.lock or f.strict_lock):
             return
         k = self.plays_in_round
-        if r["lock_plays"] == "2":
+        if f.lock_plays == "2":
             chain = self.recent[-2:] if k >= 2 else ()
         else:
             chain = self.recent[-2:] if k == 2 else self.recent[-3:] if k >= 3 else ()
@@ -1483,11 +1524,11 @@ class Daifugo(Game):
             else b.rank == self._next_rank(a.rank)
             for (_, a), (_, b) in pairwise(chain)
         )
-        if r["strict_lock"] and consecutive:
+        if f.strict_lock and consecutive:
             self.lock_suits = chain[0][0]
             self.strict = True
             events.append(why("strict_lock", suits=self.lock_suits))
-        elif r["lock"]:
+        elif f.lock:
             self.lock_suits = chain[0][0]
             events.append(why("lock", suits=self.lock_suits))
 
@@ -1534,20 +1575,20 @@ class Daifugo(Game):
             self._go_out(s, self.pending_play, events, by_play=False)
             if self.phase_id == PH_OVER:
                 return
-            if not self.rules["finish_stays"]:
+            if not self.flags.finish_stays:
                 self._flush_to(self._next_active(s))
                 events.append(why("finish_flush", q=self.turn))
                 return
         self._next_turn(s, 0, events)
 
     def _pass(self, s: Seat) -> None:
-        r = self.rules
+        f = self.flags
         self.passed |= 1 << s
         self.must_include = -1  # a first leader who passes loses the duty (lead_pass)
         events: list[dict[str, Any]] = []
         self.log.append({"seat": s, "action": "pass", "why": events})
         self.pass_run += 1
-        if r["stalemate_passes"] and self.pass_run >= r["stalemate_passes"]:
+        if f.stalemate_passes and self.pass_run >= f.stalemate_passes:
             rest = self._active_in_order(s)
             # drawn from the seed and the step (not from self.rng, which a fixed deal leaves
             # unused), so that a record replays to the same places
@@ -1557,14 +1598,14 @@ class Daifugo(Game):
             self._end(self.finished + rest + fallen + self.fouls)
             return
         c = self._next_eligible(s)
-        if r["flush_when"] == "everyone":
+        if f.flush_when == "everyone":
             flush = c < 0 or not self.active & ~self.passed
         else:
             flush = (
                 c < 0
                 or c == self.table_by
-                or bool(r["pass_rejoin"] and self.passed >> c & 1)
-                or (r["flush_when"] == "one_left" and self._one_left())
+                or bool(f.pass_rejoin and self.passed >> c & 1)
+                or (f.flush_when == "one_left" and self._one_left())
             )
         if flush:
             self._flush_round(events)
@@ -1618,22 +1659,22 @@ class Daifugo(Game):
         return s
 
     def _eligible_after(self, s: Seat) -> list[Seat]:
-        ok = self.active if self.rules["pass_rejoin"] else self.active & ~self.passed
+        ok = self.active if self.flags.pass_rejoin else self.active & ~self.passed
         return [x for x in self._after[self.direction][s] if ok >> x & 1]
 
     def _next_eligible(self, s: Seat) -> Seat:
-        ok = self.active if self.rules["pass_rejoin"] else self.active & ~self.passed
+        ok = self.active if self.flags.pass_rejoin else self.active & ~self.passed
         for x in self._after[self.direction][s]:
             if ok >> x & 1:
                 return x
         return -1
 
     def _next_turn(self, s: Seat, skip: int, events: list[dict[str, Any]]) -> None:
-        if self.rules["flush_when"] == "one_left" and self._one_left():
+        if self.flags.flush_when == "one_left" and self._one_left():
             self._flush_round(events)
             return
         if not skip:  # the first eligible seat after s other than the table's player
-            ok = self.active if self.rules["pass_rejoin"] else self.active & ~self.passed
+            ok = self.active if self.flags.pass_rejoin else self.active & ~self.passed
             by = self.table_by
             for x in self._after[self.direction][s]:
                 if ok >> x & 1 and x != by:
@@ -1648,7 +1689,7 @@ class Daifugo(Game):
             events.append(why("five_skip", k=skip))
             after = after[skip:]
         if not after:
-            if self.rules["flush_when"] == "everyone" and self.active >> self.table_by & 1:
+            if self.flags.flush_when == "everyone" and self.active >> self.table_by & 1:
                 self.turn = self.table_by  # back to the table's player, who may play on
                 return
             self._flush_round(events)
@@ -1669,9 +1710,9 @@ class Daifugo(Game):
             if "KH" in bad and i.real >> KING_HEARTS & 1:
                 return "KH"
         if "8JK" in bad and i.jokers:
-            r = self.rules
+            f = self.flags
             eff = self._effects(i)
-            if by_play and r["eight_cut"] and D8 in eff:
+            if by_play and f.eight_cut and D8 in eff:
                 return "8 + JK"
             if not by_play and (D7 in eff or D10 in eff):
                 return f"{'7' if D7 in eff else 'T'} + JK"
@@ -1858,6 +1899,7 @@ class Daifugo(Game):
         checks that it names every attribute a game has."""
         g = Daifugo()
         g.rules = self.rules
+        g.flags = self.flags
         g.n = self.n
         g.seed = self.seed
         g.dealer = self.dealer
