@@ -1036,6 +1036,11 @@ class Daifugo(Game):
     def phase(self) -> str:
         return PHASE_NAMES[self.phase_id]
 
+    def apply(self, move: Move) -> None:
+        """Fast path, as :meth:`Game.apply` (defined here too, so that the compiled class
+        makes the call without an interpreted frame)."""
+        self._apply(move)
+
     @property
     def reversed(self) -> bool:
         """Whether lower ranks beat higher ones now (革命 xor 11バック)."""
