@@ -173,35 +173,31 @@ def test_an_edited_source_makes_the_compiled_build_stale(tmp_path: Path) -> None
         shutil.copy(p, tmp_path / p.name)
     src = copy / "daifugo_plays.py"
     src.write_text(src.read_text(encoding="utf-8") + "\n# edited\n", encoding="utf-8")
-    code = (
+
+    def run(code: str) -> str:
+        got = subprocess.run(
+            [sys.executable, "-c", code],
+            capture_output=True,
+            text=True,
+            cwd=tmp_path,
+            env={**os.environ, "PYTHONPATH": str(tmp_path), "TORAMPU_PURE": ""},
+            timeout=120,
+        )
+        return got.stdout + got.stderr
+
+    out = run(
         "import warnings\nwarnings.simplefilter('error')\n"
         "try:\n    import torampu._engine\nexcept Warning as w:\n    print('WARNED', w)\n"
     )
-    got = subprocess.run(
-        [sys.executable, "-c", code],
-        capture_output=True,
-        text=True,
-        cwd=tmp_path,
-        env={**os.environ, "PYTHONPATH": str(tmp_path), "TORAMPU_PURE": ""},
-        timeout=120,
-    )
-    assert "WARNED" in got.stdout, got.stdout + got.stderr
-    assert "torampu.daifugo_plays" in got.stdout
-    assert "pip install -e ." in got.stdout
-    code = (
+    assert "WARNED" in out, out
+    assert "torampu.daifugo_plays" in out
+    assert "pip install -e ." in out
+    out = run(
         "import warnings\nwarnings.simplefilter('ignore')\n"
         "import torampu, torampu.daifugo as d\nfrom torampu import _engine\n"
         "print(_engine.MODE, d.__file__)\n"
     )
-    got = subprocess.run(
-        [sys.executable, "-c", code],
-        capture_output=True,
-        text=True,
-        cwd=tmp_path,
-        env={**os.environ, "PYTHONPATH": str(tmp_path), "TORAMPU_PURE": ""},
-        timeout=120,
-    )
-    mode, where = got.stdout.split()
+    mode, where = out.split()
     assert mode == "pure"
     assert where == str(copy / "daifugo.py")
 
