@@ -10,7 +10,7 @@ from __future__ import annotations
 from torampu import _engine
 
 collect_ignore = (
-    ["src/" + m.replace(".", "/") + ".py" for m in _engine.COMPILED]
+    [str(_engine.source(m)) for m in _engine.COMPILED]
     if _engine.MODE == "compiled"
     else []
 )

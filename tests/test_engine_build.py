@@ -138,7 +138,7 @@ def test_the_two_builds_give_the_preset_games_their_known_course() -> None:
 
 @compiled_only
 def test_doctests_of_the_compiled_modules_pass_on_the_pure_build() -> None:
-    files = ["src/" + m.replace(".", "/") + ".py" for m in _engine.COMPILED]
+    files = [str(_engine.source(m)) for m in _engine.COMPILED]
     got = subprocess.run(
         [
             sys.executable,

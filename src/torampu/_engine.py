@@ -48,8 +48,8 @@ PACKAGE: Final = Path(__file__).resolve().parent
 HASHES: Final = PACKAGE / "_compiled.json"
 
 
-def _source(module: str) -> Path:
-    """``torampu.search.x`` -> ``…/torampu/search/x.py``."""
+def source(module: str) -> Path:
+    """The ``.py`` file of a module: ``torampu.search.x`` -> ``…/torampu/search/x.py``."""
     return PACKAGE.joinpath(*module.split(".")[1:]).with_suffix(".py")
 
 
@@ -79,7 +79,7 @@ def _decide() -> tuple[str, str]:
     stale = [
         m
         for m in COMPILED
-        if recorded.get(m) != hashlib.sha256(_source(m).read_bytes()).hexdigest()
+        if recorded.get(m) != hashlib.sha256(source(m).read_bytes()).hexdigest()
     ]
     if stale:
         return "pure", (
@@ -97,7 +97,7 @@ class _PureFinder(importlib.abc.MetaPathFinder):
     ) -> importlib.machinery.ModuleSpec | None:
         if fullname not in COMPILED:
             return None
-        return importlib.util.spec_from_file_location(fullname, _source(fullname))
+        return importlib.util.spec_from_file_location(fullname, source(fullname))
 
 
 MODE, WHY = _decide()
