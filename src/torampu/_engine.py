@@ -77,9 +77,7 @@ def _decide() -> tuple[str, str]:
     except (OSError, ValueError, KeyError, TypeError):
         return "pure", f"{HASHES.name} is missing or unreadable"
     stale = [
-        m
-        for m in COMPILED
-        if recorded.get(m) != hashlib.sha256(source(m).read_bytes()).hexdigest()
+        m for m in COMPILED if recorded.get(m) != hashlib.sha256(source(m).read_bytes()).hexdigest()
     ]
     if stale:
         return "pure", (
