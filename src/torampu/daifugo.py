@@ -1595,8 +1595,8 @@ class Daifugo(Game):
         self.pass_run += 1
         if f.stalemate_passes and self.pass_run >= f.stalemate_passes:
             rest = self._active_in_order(s)
-            # drawn from the seed and the step (not from self.rng, which a fixed deal leaves
-            # unused), so that a record replays to the same places
+            # drawn from the seed and the step (a game keeps no generator after its deal, and
+            # a fixed deal draws none), so that a record replays to the same places
             random.Random(f"{self.seed}/stalemate/{len(self.history)}").shuffle(rest)
             events.append(why("stalemate", k=self.pass_run))
             fallen = [self.fallen] if self.fallen >= 0 else []

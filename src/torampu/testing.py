@@ -169,17 +169,15 @@ def trace_daifugo(cases: list[dict[str, Any]]) -> list[str]:
             put(["RulesError", str(e)])
             out.append(h.hexdigest())
             continue
-        first = True
         while not m.is_over:
             g = m.game
             assert isinstance(g, Daifugo)
             put([g.view(s) for s in range(g.n)])
-            if first:
+            if m.games_played == 0:
                 c = g.clone()
                 assert isinstance(c, Daifugo)
                 c.playout(random.Random(case["seed"] + 1))
                 put(["playout", c.result(), [mv for _, mv in c.history]])
-                first = False
             while not g.is_over:
                 moves = g.legal_moves()
                 move = moves[int(rng.random() * len(moves))]
