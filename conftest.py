@@ -10,7 +10,5 @@ from __future__ import annotations
 from torampu import _engine
 
 collect_ignore = (
-    [str(_engine.source(m)) for m in _engine.COMPILED]
-    if _engine.MODE == "compiled"
-    else []
+    [str(_engine.source(m)) for m in _engine.COMPILED] if _engine.MODE == "compiled" else []
 )
