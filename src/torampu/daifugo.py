@@ -610,6 +610,10 @@ def why(code: str, **params: Any) -> dict[str, Any]:
     can put the players' names in place of "seat 1" / "1番席" (a bare "1番" would read as a
     finishing place).
     """
+    if len(params) == 1:  # the common case, memoized on a flat key
+        for name, value in params.items():
+            if type(value) is int:
+                return _why1(code, name, value)
     key = (code, *params.items())
     try:
         got = _WHY.get(key)
@@ -619,6 +623,22 @@ def why(code: str, **params: Any) -> dict[str, Any]:
         if len(_WHY) > 10_000:
             _WHY.clear()
         got = _WHY[key] = _why(code, params)
+    return _fresh(got)
+
+
+def _why1(code: str, name: str, value: int) -> dict[str, Any]:
+    """:func:`why` of one whole-number parameter (``p=1``, ``suits=3``, ``k=2``)."""
+    key = (code, name, value)
+    got = _WHY1.get(key)
+    if got is None:
+        if len(_WHY1) > 10_000:
+            _WHY1.clear()
+        got = _WHY1[key] = _why(code, {name: value})
+    return _fresh(got)
+
+
+def _fresh(got: dict[str, Any]) -> dict[str, Any]:
+    """A copy of a memoized ruling (its ``seats`` too), so a caller may change its own."""
     out = dict(got)
     seats = got.get("seats")
     if seats is not None:
@@ -628,6 +648,14 @@ def why(code: str, **params: Any) -> dict[str, Any]:
 
 _WHY: dict[tuple[Any, ...], dict[str, Any]] = {}
 """Memo of :func:`why` (each call returns a fresh copy)."""
+_WHY1: dict[tuple[str, str, int], dict[str, Any]] = {}
+"""Memo of :func:`why` with one whole-number parameter, on a flat key."""
+_EFFECTS: dict[int, dict[int, int]] = {}
+""":meth:`Daifugo._effects` per effect rank and count (keyed ``16 * rank + count``), or per run
+span under ``run_effects: any`` (keyed ``-1000 - (32 * lowest + highest)``); a few dozen
+entries."""
+_PLAY_ACTIONS: dict[int, str] = {}
+"""The log's action text of each play (``play 3D 3H``), memoized."""
 
 
 def _why(code: str, params: Mapping[str, Any]) -> dict[str, Any]:
@@ -660,8 +688,9 @@ PHASE_NAMES: Final = ("exchange", "play", "give", "discard", "over")
 _FIRST_LEAD_CARDS: Final = {s: parse_card(s) for s in ("3D", "4D", "3C", "3H", "3S")}
 
 
-_LEGAL: dict[tuple[int | bool, ...], tuple[Move, ...]] = {}
-"""Memo of :meth:`Daifugo._plays_now`, keyed on all that the legal plays depend on."""
+_LEGAL: dict[tuple[int, int, int], tuple[Move, ...]] = {}
+"""Memo of :meth:`Daifugo._plays_now`, keyed on all that the legal plays depend on: the hand and
+its jokers, the table's play, and the order, lock, rules and the card a lead must include."""
 _LEGAL_MAX: Final = 40_000
 """Each memo is emptied when it reaches its bound: with these, 8 searches of 3,000 iterations
 in ``yaita`` peak at 121 MB of memory, 76 MB without the memos (5313adf)."""
@@ -688,7 +717,7 @@ def _shape_order(m: Move) -> tuple[int, int]:
 
 
 _FOLLOWS: dict[
-    tuple[int | bool, ...],
+    tuple[int, int],
     tuple[dict[Move, str | None], dict[tuple[int, int], tuple[Move, ...]]],
 ] = {}
 """Per table state (the table's play, the order, the lock, the rules' key): how each play may
@@ -1065,15 +1094,9 @@ class Daifugo(Game):
         memoized on everything it reads (the hand, the table and its state, the rules' key).
         The tuple is shared: the same object for the same position while it is memoized."""
         key = (
-            self.hands[s],
-            self.jok[s],
+            self.hands[s] | self.jok[s] << 56,
             self.table,
-            self.must_include,
-            self.revolution,
-            self.eleven,
-            self.lock_suits,
-            self.strict,
-            self._rules_key,
+            self._order_key() << 8 | self.must_include + 1,
         )
         got = _LEGAL.get(key)
         if got is None:
@@ -1153,18 +1176,21 @@ class Daifugo(Game):
                 out[n].append(tail)
         return {n: tuple(ms) for n, ms in out.items()}
 
+    def _order_key(self) -> int:
+        """The table's order and lock and the rules' key, as one number (a memo key's part):
+        what may follow the table's play depends on these and the play alone."""
+        return (
+            (self._rules_key << 10 | self.lock_suits) << 3
+            | self.revolution << 2
+            | self.eleven << 1
+            | self.strict
+        )
+
     def _follow_memos(
         self,
     ) -> tuple[dict[Move, str | None], dict[tuple[int, int], tuple[Move, ...]]]:
         """The memos of the table state now (see ``_FOLLOWS``)."""
-        ctx = (
-            self.table,
-            self.revolution,
-            self.eleven,
-            self.lock_suits,
-            self.strict,
-            self._rules_key,
-        )
+        ctx = (self.table, self._order_key())
         memos = _FOLLOWS.get(ctx)
         if memos is None:
             if len(_FOLLOWS) >= _FOLLOWS_MAX:
@@ -1398,7 +1424,12 @@ class Daifugo(Game):
         self.round_real |= real
         self.round_jokers += j
         events: list[dict[str, Any]] = []
-        entry: dict[str, Any] = {"seat": s, "action": "play " + play_str(m), "why": events}
+        action = _PLAY_ACTIONS.get(m)
+        if action is None:
+            if len(_PLAY_ACTIONS) > 50_000:
+                _PLAY_ACTIONS.clear()
+            action = _PLAY_ACTIONS[m] = "play " + play_str(m)
+        entry: dict[str, Any] = {"seat": s, "action": action, "why": events}
         if j and i.kind != SINGLE:  # jokers in a group or a run: say what they stand for
             entry["stands_for"] = stands_for(m)
         self.log.append(entry)
@@ -1449,11 +1480,11 @@ class Daifugo(Game):
             leader = s if self.active >> s & 1 else self._next_active(s)
             self._flush_to(leader)
             if cut and not storm and how != "spade3":
-                events.append(why("eight_cut", p=leader))
+                events.append(_why1("eight_cut", "p", leader))
             return
         if out and not f.finish_stays:
             self._flush_to(self._next_active(s))
-            events.append(why("finish_flush", q=self.turn))
+            events.append(_why1("finish_flush", "q", self.turn))
             return
         if out:
             events.append(why("finish_stays"))
@@ -1474,9 +1505,16 @@ class Daifugo(Game):
         """The ranks whose card effects a play triggers, with their counts: a group's rank (its
         size), a run's highest rank, or under ``run_effects: any`` every rank a run spans (1
         each). Jokers alone trigger nothing."""
-        if i.kind == RUN and self.flags.run_effects == "any":
-            return dict.fromkeys(range(i.rank, i.high + 1), 1)
-        return {} if i.effect < 0 else {i.effect: i.n_effect}
+        span = i.kind == RUN and self.flags.run_effects == "any"
+        key = -1000 - (i.rank * 32 + i.high) if span else i.effect * 16 + i.n_effect
+        got = _EFFECTS.get(key)
+        if got is None:  # shared: read, never changed
+            if span:
+                got = dict.fromkeys(range(i.rank, i.high + 1), 1)
+            else:
+                got = {} if i.effect < 0 else {i.effect: i.n_effect}
+            _EFFECTS[key] = got
+        return got
 
     def _revolt(self, events: list[dict[str, Any]], code: str) -> None:
         if self.fixed:
@@ -1535,7 +1573,7 @@ class Daifugo(Game):
             events.append(why("strict_lock", suits=self.lock_suits))
         elif f.lock:
             self.lock_suits = chain[0][0]
-            events.append(why("lock", suits=self.lock_suits))
+            events.append(_why1("lock", "suits", self.lock_suits))
 
     def _big_seven(self, events: list[dict[str, Any]]) -> None:
         seats = self._active_in_order(self.turn)
@@ -1582,7 +1620,7 @@ class Daifugo(Game):
                 return
             if not self.flags.finish_stays:
                 self._flush_to(self._next_active(s))
-                events.append(why("finish_flush", q=self.turn))
+                events.append(_why1("finish_flush", "q", self.turn))
                 return
         self._next_turn(s, 0, events)
 
@@ -1628,7 +1666,7 @@ class Daifugo(Game):
         leader = last if self.active >> last & 1 else self._next_active(last)
         self._flush_to(leader)
         if say:
-            events.append(why("flush", p=leader))
+            events.append(_why1("flush", "p", leader))
 
     def _flush_to(self, leader: Seat) -> None:
         """Flush the table and give the lead to ``leader``."""
@@ -1731,7 +1769,7 @@ class Daifugo(Game):
             events.append(why("foul", card=foul))
         else:
             self.finished.append(s)
-            events.append(why("out", p=s))
+            events.append(_why1("out", "p", s))
             titles = self.titles
             if titles is not None and len(self.finished) == 1:
                 if self.rules["great_revolution"] and titles[s] == self.n - 1:

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from itertools import combinations
-from typing import Final, NamedTuple
+from typing import Final, final
 
 from torampu.cards import CardSet, card_str, cards_of, parse_card, parse_cards  # noqa: F401
 from torampu.errors import CardError, IllegalAction
@@ -85,8 +85,10 @@ TWOS: Final = RANK_SET[D2]
 _GROUP_SUIT_ORDER: Final = (3, 2, 1, 0)  # ascending strength for display: C D H S
 
 
-class Info(NamedTuple):
-    """The shape of a play, as the rules need it."""
+@final
+class Info:
+    """The shape of a play, as the rules need it (a plain class, not a tuple: the compiled
+    engine reads its fields as native integers; read-only by convention, one per move)."""
 
     kind: int
     """SINGLE, GROUP or RUN."""
@@ -103,6 +105,54 @@ class Info(NamedTuple):
     n_effect: int
     """How many cards of ``effect`` (a run: 1)."""
     real: CardSet
+
+    __slots__ = ("effect", "high", "jokers", "kind", "n_effect", "rank", "real", "size", "suits")
+
+    def __init__(
+        self,
+        kind: int,
+        size: int,
+        rank: int,
+        high: int,
+        suits: int,
+        jokers: int,
+        effect: int,
+        n_effect: int,
+        real: CardSet,
+    ) -> None:
+        self.kind = kind
+        self.size = size
+        self.rank = rank
+        self.high = high
+        self.suits = suits
+        self.jokers = jokers
+        self.effect = effect
+        self.n_effect = n_effect
+        self.real = real
+
+    def _fields(self) -> tuple[int, ...]:
+        return (
+            self.kind,
+            self.size,
+            self.rank,
+            self.high,
+            self.suits,
+            self.jokers,
+            self.effect,
+            self.n_effect,
+            self.real,
+        )
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Info) and self._fields() == other._fields()
+
+    def __hash__(self) -> int:
+        return hash(self._fields())
+
+    def __repr__(self) -> str:
+        names = ("kind", "size", "rank", "high", "suits", "jokers", "effect", "n_effect", "real")
+        args = ", ".join(f"{k}={v}" for k, v in zip(names, self._fields(), strict=True))
+        return f"Info({args})"
 
 
 _INFO: dict[int, Info] = {}
