@@ -474,30 +474,32 @@ def greedy_rollout(game: Game, rng: random.Random, explore: float = 0.15) -> Non
     assert isinstance(game, Daifugo)
     g = game
     rand = rng.random
-    greedy = _GREEDY
     while g.phase_id != PH_OVER:
         if g.phase_id == PH_PLAY:
-            moves: Sequence[int] = g._plays_now(g.turn)
-            n = len(moves)
-            if n == 1:
-                pick = moves[0]
-            elif rand() < explore:
-                pick = moves[int(rand() * n)]
-            else:  # the weakest play, found once per (memoized) tuple of legal plays
-                picks = greedy.get(id(moves))
-                if picks is None or picks[0] is not moves:
-                    if len(greedy) >= 50_000:
-                        greedy.clear()
-                    picks = greedy[id(moves)] = (
-                        moves,
-                        _weakest(moves, False),
-                        _weakest(moves, True),
-                    )
-                pick = picks[2] if g.revolution != g.eleven else picks[1]
+            pick = greedy_play(g, rand, explore)
         else:  # gives, discards and exchanges at random
             moves = g.legal_moves()
             pick = moves[0] if len(moves) == 1 else moves[int(rand() * len(moves))]
         g._apply(pick)
+
+
+def greedy_play(g: Daifugo, rand: Callable[[], float], explore: float = 0.15) -> int:
+    """:func:`greedy_rollout`'s move in the play phase (``g.phase_id == PH_PLAY``): the weakest
+    legal play, or with probability ``explore`` any legal move."""
+    moves: Sequence[int] = g._plays_now(g.turn)
+    n = len(moves)
+    if n == 1:
+        return moves[0]
+    if rand() < explore:
+        return moves[int(rand() * n)]
+    # the weakest play, found once per (memoized) tuple of legal plays
+    greedy = _GREEDY
+    picks = greedy.get(id(moves))
+    if picks is None or picks[0] is not moves:
+        if len(greedy) >= 50_000:
+            greedy.clear()
+        picks = greedy[id(moves)] = (moves, _weakest(moves, False), _weakest(moves, True))
+    return picks[2] if g.revolution != g.eleven else picks[1]
 
 
 _GREEDY: dict[int, tuple[Sequence[int], int, int]] = {}

@@ -50,6 +50,7 @@ from torampu.napoleon import (
     PHASE_PLAY,
     Napoleon,
 )
+from torampu.search.daifugo_sampler import greedy_play
 from torampu.trick import _MOVES_OF, _SHIFTED_CHUNKS, _moves_of
 
 Rand = Callable[[], float]
@@ -416,6 +417,19 @@ def napoleon_scripted(g: Napoleon, root: Game, rand: Rand) -> tuple[Move, bool] 
     return napoleon_contract_move(g, rand), mine or ph != PHASE_EXCHANGE
 
 
+def daifugo_greedy_opponents(game: Game, root: Game, rand: Rand) -> tuple[Move, bool] | None:
+    """Daifugo's other players modelled instead of searched (the ``ismcts`` option
+    ``opponents=greedy``): in the play phase every seat but the searcher's plays
+    :func:`~torampu.search.daifugo_sampler.greedy_play`, the rollout's policy, and the searcher
+    sees the move; the tree branches on the searcher's own decisions only."""
+    if not isinstance(game, Daifugo) or game.phase_id != PH_PLAY:
+        return None
+    assert isinstance(root, Daifugo)
+    if game.turn == root.turn:
+        return None
+    return greedy_play(game, rand), True
+
+
 def scripted_moves(game: Game, root: Game, rand: Rand) -> tuple[Move, bool] | None:
     """The moves a search does not branch on (Napoleon: :func:`napoleon_scripted`)."""
     if isinstance(game, Napoleon):
@@ -447,6 +461,7 @@ __all__ = [
     "adjutant_order",
     "candidate_moves",
     "daifugo_candidates",
+    "daifugo_greedy_opponents",
     "discard_candidates",
     "napoleon_candidates",
     "napoleon_contract_move",

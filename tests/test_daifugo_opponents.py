@@ -1,0 +1,79 @@
+"""The ``ismcts`` option ``opponents=greedy``: Daifugo's other players modelled by the rollout's
+greedy policy instead of searched by the tree."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import torampu
+from torampu.bots import BotError, make_bot
+from torampu.daifugo import Daifugo
+from torampu.search import ismcts, rollout_for, sampler_for
+from torampu.search.daifugo_sampler import greedy_play, greedy_rollout
+from torampu.search.rollouts import daifugo_greedy_opponents
+
+
+def _mid_game(seed: int) -> Daifugo:
+    g = torampu.new_game("daifugo", "uecda", seed=seed)
+    rng = random.Random(seed)
+    for _ in range(12):
+        moves = g.legal_moves()
+        g.apply(moves[int(rng.random() * len(moves))])
+    assert isinstance(g, Daifugo) and not g.is_over
+    return g
+
+
+def test_the_searcher_is_left_to_the_tree_and_the_others_play_the_greedy_move() -> None:
+    root = _mid_game(3)
+    g = root.clone()
+    assert daifugo_greedy_opponents(g, root, random.Random(0).random) is None
+    g.apply(g.legal_moves()[0])
+    assert g.turn != root.turn
+    step = daifugo_greedy_opponents(g, root, random.Random(5).random)
+    assert step is not None
+    move, seen = step
+    assert seen  # the searcher sees another player's play: its later decisions depend on it
+    assert move == greedy_play(g, random.Random(5).random)
+    assert move in g.legal_moves()
+
+
+def test_greedy_play_is_the_rollouts_move() -> None:
+    """:func:`greedy_rollout` plays :func:`greedy_play` at each play-phase step (same draws)."""
+    g = _mid_game(8)
+    a, b = g.clone(), g.clone()
+    greedy_rollout(a, random.Random(2))
+    rng = random.Random(2)
+    while not b.is_over:
+        if b.phase == "play":
+            b.apply(greedy_play(b, rng.random))
+        else:
+            moves = b.legal_moves()
+            b.apply(moves[0] if len(moves) == 1 else moves[int(rng.random() * len(moves))])
+    assert a.history == b.history
+
+
+def test_the_tree_branches_on_the_searchers_moves_only() -> None:
+    g = _mid_game(11)
+    seat = g.turn
+    res = ismcts(
+        g.view(seat),
+        sampler_for("daifugo"),
+        random.Random(1),
+        iterations=200,
+        rollout=rollout_for("daifugo"),
+        scripted=daifugo_greedy_opponents,
+    )
+    assert res.iterations == 200
+    assert res.action in g.legal_actions()
+
+
+def test_the_bot_option() -> None:
+    g = _mid_game(4)
+    bot = make_bot("ismcts", seed=1, game="daifugo", iterations=100, opponents="greedy")
+    assert bot.choose(g.view(g.to_play), g.legal_actions()) in g.legal_actions()
+    with pytest.raises(BotError, match="opponents must be tree or greedy, not 'smart'"):
+        make_bot("ismcts", seed=1, game="daifugo", opponents="smart")
+    with pytest.raises(BotError, match="opponents=greedy is Daifugo's only"):
+        make_bot("ismcts", seed=1, game="hell", opponents="greedy")
