@@ -498,25 +498,34 @@ def greedy_play(g: Daifugo, rand: Callable[[], float], explore: float = 0.15) ->
     if picks is None or picks[0] is not moves:
         if len(greedy) >= 50_000:
             greedy.clear()
-        picks = greedy[id(moves)] = (moves, _weakest(moves, False), _weakest(moves, True))
-    return picks[2] if g.revolution != g.eleven else picks[1]
+        picks = greedy[id(moves)] = (moves, -1, -1)
+    rev = g.revolution != g.eleven
+    pick = picks[2] if rev else picks[1]
+    if pick < 0:  # the weakest in this order, found on first need
+        pick = _weakest(moves, rev)
+        picks = greedy[id(moves)] = (moves, picks[1], pick) if rev else (moves, pick, picks[2])
+    return pick
 
 
 _GREEDY: dict[int, tuple[Sequence[int], int, int]] = {}
 """:func:`greedy_rollout`'s picks per tuple of legal plays (keyed by its ``id``; the entry
-holds the tuple, so the id is not reused while the entry lives): (plays, normal, reversed)."""
+holds the tuple, so the id is not reused while the entry lives): (plays, normal, reversed), -1
+for an order not asked yet."""
 
 
 def _weakest(moves: Sequence[int], rev: bool) -> int:
     """The weakest play among ``moves`` in the order of the moment (``rev``: reversed), a run or
     group before a single of the same rank; the first of equals."""
-    best: tuple[int, int] | None = None
+    best = 0
     pick = moves[0]
+    found = False
     for m in moves:
         if m == PASS:
             continue
         i = info(m)
-        key = (i.rank if i.rank == JOKER_RANK or not rev else -i.rank, -i.size)
-        if best is None or key < best:
-            best, pick = key, m
+        r = i.rank
+        # (rank in the order of the moment, bigger plays first) as one number; sizes are < 16
+        key = (r if r == JOKER_RANK or not rev else -r) * 16 - i.size
+        if not found or key < best:
+            best, pick, found = key, m, True
     return pick
