@@ -155,3 +155,74 @@ def test_greedy_rollout_finishes_games_by_the_rules(preset: str) -> None:
         assert sorted(a.result()["scores"]) == [1, 2, 3, 4, 5]
         # every move it made is legal: its record replays
         assert torampu.replay(a.to_record()).result() == a.result()
+
+
+def _after_exchange(seed: int, plays: int) -> Any:
+    """A ``uecda`` match in game 2's play phase (after its exchange), ``plays`` moves in."""
+    m = torampu.new_match("daifugo", "uecda", games=3, seed=seed)
+    rng = random.Random(seed)
+    while m.games_played < 1 or m.phase != "play":
+        a = m.legal_actions()
+        m.play(a[int(rng.random() * len(a))])
+    for _ in range(plays):
+        a = m.legal_actions()
+        m.play(a[int(rng.random() * len(a))])
+    assert m.games_played == 1 and m.phase == "play"
+    return m
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_the_cards_a_seat_handed_over_are_dealt_to_its_partner(seed: int) -> None:
+    """The poor seat knows the rich one holds its best cards (less what came back), the rich
+    seat that the poor one holds what it returned: every sample deals them there (unless they
+    were played since), which a deal blind to the exchange seldom does."""
+    m = _after_exchange(seed, plays=6)
+    g = m.game
+    for e in g.exchanges:
+        for me, partner, sent in (
+            (e["poor"], e["rich"], [c for c in e["given"] if c not in e["returned"]]),
+            (e["rich"], e["poor"], [c for c in e["returned"] if c not in e["given"]]),
+        ):
+            view = m.view(me)
+            held = set(g.view(partner)["hand"])
+            still = [c for c in sent if c in held]  # not played since
+            assert any(r.get("given") for r in view["exchange"])
+            informed = blind = 0
+            for k in range(30):
+                s = sample_daifugo(view, random.Random(k))
+                informed += all(c in s.view(partner)["hand"] for c in still)
+                b = sample_daifugo(view, random.Random(k), exchange=False)
+                blind += all(c in b.view(partner)["hand"] for c in still)
+            assert informed == 30
+            if still:
+                assert blind < 30
+
+
+def test_the_rich_seat_bounds_the_poor_ones_other_cards() -> None:
+    """The poor gave every joker and then its best real cards: in the rich seat's samples the
+    poor one holds no joker and nothing of a higher rank than the weakest real card it gave
+    (the cards the rich returned aside)."""
+    from torampu.daifugo_plays import DRANK, parse_play
+
+    bound_bites = 0
+    for seed in range(40):
+        m = _after_exchange(seed, plays=0)
+        g = m.game
+        e = next(x for x in g.exchanges if x["count"] == 2)
+        real = [parse_play(c) for c in e["given"] if not c.startswith("JK")]
+        if not real:
+            continue
+        top = min(DRANK[(p & -p).bit_length() - 1] for p in real)
+        if top == 12:  # the poor gave 2s: nothing to bound
+            continue
+        bound_bites += 1
+        view = m.view(e["rich"])
+        for k in range(10):
+            s = sample_daifugo(view, random.Random(k))
+            kept = [c for c in s.view(e["poor"])["hand"] if c not in e["returned"]]
+            assert not any(c.startswith("JK") for c in kept)
+            ranks = [DRANK[(p & -p).bit_length() - 1] for p in map(parse_play, kept)]
+            assert max(ranks) <= top, (e, kept)
+        if bound_bites >= 3:
+            break
+    assert bound_bites >= 3

@@ -24,6 +24,9 @@ standard errors at the root, see :func:`~torampu.search.ismcts.guarded`; default
 :data:`DEFAULT_GUARD`, else off; ``guard=off`` turns it off), ``endgame`` (Daifugo: with two
 players left in play, an exact solver, :mod:`~torampu.search.daifugo_endgame`, answers first
 when it finds a forced win; else the tree decides; default on, ``endgame=off``),
+``infer_exchange`` (Daifugo: in play, deals follow what the seat knows from its own exchange —
+the cards it handed over are its partner's, and a rich seat bounds the poor one's other cards;
+default true, see :func:`~torampu.search.daifugo_sampler.sample_daifugo`),
 ``belief`` (Daifugo: determinizations weighted by how likely the other players' passes were,
 :mod:`~torampu.search.daifugo_belief`; default :data:`DEFAULT_BELIEF`), ``endgame_nodes``
 (the solver's budget of positions, default
@@ -52,13 +55,14 @@ import math
 import random
 import time
 from collections.abc import Sequence
+from functools import partial
 
 from torampu.bots.base import Bot, BotError, View, check_nonnegative, make_bot, register
 from torampu.errors import TorampuError
 from torampu.search import ismcts, rollout_for, sampler_for
 from torampu.search.daifugo_belief import belief_sampler
 from torampu.search.daifugo_endgame import DEFAULT_NODES, WIN, EndgameResult, solve_view, two_left
-from torampu.search.daifugo_sampler import SamplerError
+from torampu.search.daifugo_sampler import SamplerError, pooled, sample_daifugo
 from torampu.search.ismcts import (
     Prior,
     Rollout,
@@ -297,6 +301,7 @@ def _ismcts(
     prior: bool | None = None,
     prior_weight: float = 1.0,
     opponents: str = "tree",
+    infer_exchange: bool = True,
 ) -> Bot:
     if opponents not in OPPONENTS:
         raise BotError(f"ismcts option opponents must be tree or greedy, not {opponents!r}")
@@ -327,6 +332,7 @@ def _ismcts(
         ("infer_adjutant", infer_adjutant),
         ("endgame", endgame),
         ("belief", belief),
+        ("infer_exchange", infer_exchange),
     ):
         if not isinstance(flag, bool):
             raise BotError(f"ismcts option {name} must be true or false, not {flag!r}")
@@ -336,6 +342,8 @@ def _ismcts(
             if game == "napoleon"
             else belief_sampler()
             if game == "daifugo" and belief
+            else pooled(partial(sample_daifugo, exchange=False))
+            if game == "daifugo" and not infer_exchange
             else sampler_for(game)
         )
     except TorampuError as e:

@@ -36,7 +36,7 @@ from typing import Any
 
 from torampu.cards import card_str, parse_card
 from torampu.daifugo import PH_OVER, PH_PLAY, SPEC, Daifugo, title_names
-from torampu.daifugo_plays import JOKER_RANK, PASS, card_at, info
+from torampu.daifugo_plays import DRANK, JOKER_RANK, PASS, card_at, info
 from torampu.errors import TorampuError
 from torampu.game import Game
 
@@ -139,10 +139,15 @@ entry of the play phase is applied (for :mod:`torampu.search.daifugo_belief`).""
 
 
 def sample_daifugo(
-    view: View, rng: random.Random, tries: int = 30, observe: Observer | None = None
+    view: View,
+    rng: random.Random,
+    tries: int = 30,
+    observe: Observer | None = None,
+    exchange: bool = True,
 ) -> Game:
     """A Daifugo game consistent with ``view`` (see the module docstring); ``observe`` sees
-    the replay (not during the exchange)."""
+    the replay (not during the exchange). ``exchange``: in the play phase, deal by what the
+    seat knows from its own exchange (:func:`_exchange_knowledge`); false ignores it."""
     if view.get("phase") == "exchange":
         return sample_exchange(view, rng, tries)
     rules = dict(view["rules"])
@@ -159,7 +164,20 @@ def sample_daifugo(
     for _ in range(tries):
         try:
             return _attempt(
-                view, rng, rules, n, me, log, seating, pos, titles, dirs, actives, deck, observe
+                view,
+                rng,
+                rules,
+                n,
+                me,
+                log,
+                seating,
+                pos,
+                titles,
+                dirs,
+                actives,
+                deck,
+                observe,
+                exchange,
             )
         except (TorampuError, ValueError) as e:  # an inconsistent draw: draw again
             last = e
@@ -193,6 +211,44 @@ def sample_exchange(view: View, rng: random.Random, tries: int = 30) -> Game:
         except (TorampuError, ValueError) as e:
             last = e
     raise SamplerError(f"no consistent Daifugo exchange sample in {tries} tries: {last}")
+
+
+def _exchange_knowledge(view: View, me: int, hands: list[_Hand]) -> list[int]:
+    """What the seat learnt in its own exchange, for a deal of the play phase: the cards it
+    handed over are put in its partner's hand as play began (unless the backward pass already
+    placed them, having seen them played), and when the seat is the rich one, the poor one's
+    other cards are bounded: it gave every joker it had, then its best real cards, so it kept
+    no joker and no card of a higher rank than the weakest real card it gave (by rank, not
+    suit, so the bound holds whatever order a server gives equal ranks in). Returns per seat
+    the cards (bit 52: a joker) its unknown cards may not be; a bound the hand's own plays
+    contradict is dropped."""
+    forbid = [0] * len(hands)
+    for r in view.get("exchange") or []:
+        rich, poor = int(r["rich"]), int(r["poor"])
+        if me not in (rich, poor) or r.get("returned") is None or r.get("given") is None:
+            continue
+        given = _cards(r["given"])
+        back = _cards(r["returned"])
+        sent, got = (back, given) if me == rich else (given, back)
+        partner = poor if me == rich else rich
+        for c in got:  # a card that came back is not the partner's (the seat had it after)
+            if c in sent:
+                sent.remove(c)
+        h = hands[partner]
+        for c in sent:
+            if any(c in x.known for x in hands) or h.unknown <= 0:
+                continue  # seen played (or gone on): already placed
+            h.known.append(c)
+            h.unknown -= 1
+        if me == rich:
+            real = [c for c in given if c != JOKER]
+            if real:
+                weakest = min(DRANK[c] for c in real)
+                bound = 1 << JOKER | _stronger_than(card_at(weakest, 0))
+                kept = [c for c in h.known if c not in back]
+                if not any(bound >> c & 1 for c in kept):
+                    forbid[poor] |= bound
+    return forbid
 
 
 def _exchange_attempt(view: View, rng: random.Random) -> Game:
@@ -296,6 +352,7 @@ def _attempt(
     actives: list[int],
     deck: list[int],
     observe: Observer | None = None,
+    exchange: bool = True,
 ) -> Game:
     sizes = list(view["hand_sizes"])
     hands = [_Hand(unknown=sizes[s]) for s in range(n)]
@@ -349,6 +406,7 @@ def _attempt(
                     hands[x].unknown += 1
                 else:
                     hands[x].known.append(c)
+    forbid = _exchange_knowledge(view, me, hands) if exchange else [0] * n
     # deal the unknown cards from those nobody's hand is known to hold
     pool = list(deck)
     for h in hands:
@@ -364,11 +422,22 @@ def _attempt(
             hands[leader].known.append(card)
             hands[leader].unknown -= 1
     rng.shuffle(pool)
-    fills: list[list[int]] = []
-    for h in hands:
+    fills: list[list[int]] = [[] for _ in hands]
+    # a hand the exchange bounds first, from the cards it may hold: with one such hand (the
+    # seat's partner in the exchange) each consistent deal stays equally likely
+    for s in sorted(range(n), key=lambda s: -forbid[s].bit_count()):
+        h = hands[s]
+        if forbid[s]:
+            allowed = [c for c in pool if not forbid[s] >> c & 1]
+            if h.unknown > len(allowed):
+                raise SamplerError("the exchange leaves too few cards for its partner")
+            fills[s] = allowed[: h.unknown]
+            for c in fills[s]:
+                pool.remove(c)
+            continue
         if h.unknown > len(pool):
             raise SamplerError("more unknown cards than cards unseen")
-        fills.append(pool[: h.unknown])
+        fills[s] = pool[: h.unknown]
         del pool[: h.unknown]
     # unknown cards that went round in gives are the receiver's draws: give them identities
     deal = [h.known + fills[s] for s, h in enumerate(hands)]
