@@ -447,3 +447,59 @@ def test_a_silent_peer_times_out_and_queued_messages_go_in_order() -> None:
     finally:
         w.close()
         peer.close()
+
+
+class _ExchangeSpy:
+    """The heuristic, noting the ``exchange`` rows of every play-phase view it is shown."""
+
+    name = "spy"
+
+    def __init__(self, seed: int) -> None:
+        self.inner = make_client_bot("heuristic", seed)
+        self.rows: list[list[dict[str, Any]]] = []
+
+    def choose(self, view: Any, legal: Any) -> str:
+        if view.get("phase") == "play":
+            self.rows.append(list(view.get("exchange") or []))
+        return str(self.inner.choose(view, legal))
+
+
+def test_the_client_tells_the_bot_what_it_knows_from_its_exchange(tmp_path: Path) -> None:
+    """A poor player's view carries its exchange exactly (given and returned cards: the deal
+    table shows its hand before the exchange); a rich one's carries what it returned, and its
+    best cards as what it was given. (So the search deals the poor's best cards to the rich.)"""
+    games = 4
+    r = Runner(tmp_path, games, seat_change=100, rank_reset=100)
+    spies = [_ExchangeSpy(k) for k in range(5)]
+
+    def player(k: int) -> Callable[[], None]:
+        def go() -> None:
+            c = UecdaClient("127.0.0.1", r.port, f"p{k}", spies[k], timeout=10, quiet=True)
+            try:
+                r.reports[f"p{k}"] = c.run()
+            except BaseException as e:
+                r.client_errors[f"p{k}"] = e
+
+        return go
+
+    for k in range(5):
+        r.start(player(k))
+    r.join()
+    assert r.server_error is None and not r.client_errors, (r.server_error, r.client_errors)
+    seen = {k: [rows for rows in spies[k].rows if rows] for k in range(5)}
+    mrec = json.loads((tmp_path / "match.json").read_text(encoding="utf-8"))
+    checked = {"rich": 0, "poor": 0}
+    for rec in mrec["records"][1:]:  # games 2.. have titles and an exchange
+        g = torampu.replay(rec)
+        for e in g.exchanges:  # type: ignore[attr-defined]
+            rich, poor, k = e["rich"], e["poor"], e["count"]
+            truth = {"rich": rich, "poor": poor, "count": k}
+            poor_row = {**truth, "given": e["given"], "returned": e["returned"]}
+            assert [poor_row] in seen[poor], (poor_row, seen[poor])
+            checked["poor"] += 1
+            rich_rows = [rows[0] for rows in seen[rich] if rows[0]["returned"] == e["returned"]]
+            assert rich_rows, (e, seen[rich])
+            assert {k2: rich_rows[0][k2] for k2 in truth} == truth
+            assert len(rich_rows[0]["given"]) == k
+            checked["rich"] += 1
+    assert checked["poor"] >= 4 and checked["rich"] >= 4

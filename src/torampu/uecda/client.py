@@ -8,7 +8,8 @@ so far plus unseen cards up to their hand size (♦3, if unseen, to whoever led 
 turn the server reported is replayed on it; the player numbers are the torampu seats and the
 server's seats its ``seating``. The bot gets the mirror's ``view(me)``, whose hidden cards are
 placeholders the view does not show; so the bot sees the truth. (It does not see which cards
-it gave or received in the exchange: the mirror starts after it.)
+it gave or received in the exchange in the mirror, which starts after it: the client adds that
+to the view as its ``exchange`` rows, :meth:`GameTracker.exchange_rows`.)
 
 Safety: every candidate play is also judged by :func:`torampu.uecda.tndhms.judge` — tndhms's own
 test, on the server's hand table, table of cards and flags — and only plays both torampu and
@@ -507,6 +508,33 @@ class GameTracker:
             raise MirrorError(f"the mirror's first leader is {g.to_play}, the server's {leader}")
         return g
 
+    def exchange_rows(self) -> list[dict[str, Any]]:
+        """The exchange this player took part in, as a torampu view's ``exchange`` row (none in
+        a game without titles, or as 平民). As the poor one it is known exactly: the deal table
+        shows a poor player's hand before the exchange, so what it gave and got back are the
+        difference from its first hand table. As the rich one, what it returned is known; what
+        it received is taken to be its best cards (as in :func:`exchange_game`), which bounds
+        the poor player's other cards correctly by rank whichever they were."""
+        st = self.deal_status
+        if sorted(st.ranks) != list(range(PLAYERS)) or self.start_hand is None:
+            return []
+        title = st.ranks[self.me]
+        if title == PLAYERS // 2:
+            return []
+        partner = st.ranks.index(PLAYERS - 1 - title)
+        k = 2 if title in (0, PLAYERS - 1) else 1
+        (d_real, d_jok), (s_real, s_jok) = self.deal_hand, self.start_hand
+        out_words = cards_words(d_real & ~s_real, max(d_jok - s_jok, 0))
+        in_words = cards_words(s_real & ~d_real, max(s_jok - d_jok, 0))
+        if title > PLAYERS // 2:  # poor
+            rich, poor, given, returned = partner, self.me, out_words, in_words
+        else:
+            rich, poor, returned = self.me, partner, out_words
+            given = cards_words(*strongest(d_real, d_jok, k))
+        if len(given) != k or len(returned) != k:
+            return []  # not what an exchange of k cards looks like (a card sent straight back)
+        return [{"rich": rich, "poor": poor, "count": k, "given": given, "returned": returned}]
+
     # ------------------------------------------------------------------ deciding
     def server_lock_suits(self, stage: tuple[int, int, int, int]) -> int:
         return stage[2] & 15 if self.status.lock and stage[0] >= 0 else 0
@@ -747,7 +775,9 @@ class UecdaClient:
         if g is not None:
             start = time.perf_counter()
             try:
-                action = self.bot.choose(g.view(tracker.me), ok)
+                view = g.view(tracker.me)
+                view["exchange"] = tracker.exchange_rows()  # the mirror starts after it
+                action = self.bot.choose(view, ok)
             except TorampuError as e:
                 tracker.report.notes.append(f"the bot failed: {e}")
             spent = time.perf_counter() - start
