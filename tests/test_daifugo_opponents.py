@@ -11,7 +11,7 @@ import torampu
 from torampu.bots import BotError, make_bot
 from torampu.daifugo import Daifugo
 from torampu.search import ismcts, rollout_for, sampler_for
-from torampu.search.daifugo_sampler import greedy_play, greedy_rollout
+from torampu.search.daifugo_sampler import greedy_play, greedy_rollout, mate_play
 from torampu.search.rollouts import daifugo_greedy_opponents
 
 
@@ -77,3 +77,37 @@ def test_the_bot_option() -> None:
         make_bot("ismcts", seed=1, game="daifugo", opponents="smart")
     with pytest.raises(BotError, match="opponents=greedy is Daifugo's only"):
         make_bot("ismcts", seed=1, game="hell", opponents="greedy")
+
+
+def _three(hands: list[list[str]]) -> Daifugo:
+    g = torampu.new_game("daifugo", "standard", players=3, seed=0, deal={"hands": hands})
+    assert isinstance(g, Daifugo) and g.to_play == 1  # no 3D dealt: the dealer's left leads
+    return g
+
+
+def test_mate_play_leads_the_card_nobody_can_answer_then_goes_out() -> None:
+    g = _three([["4C", "9D"], ["2S", "5H", "5D"], ["KS", "6C"]])
+    moves = g._plays_now(1)
+    assert g.action_str(mate_play(g, moves)) == "play 2S"  # then the pair of 5s ends it
+    assert g.action_str(greedy_play(g, random.Random(0).random)) == "play 5D 5H"  # greedy: 5s
+    # the joker answers the 2, but nobody can answer the pair: then the 2 ends it
+    g = _three([["4C", "9D"], ["2S", "5H", "5D"], ["JK"]])
+    assert g.action_str(mate_play(g, g._plays_now(1))) == "play 5D 5H"
+    # a joker and a king make a pair that beats the 5s, and the joker beats the 2: no mate
+    g = _three([["4C", "9D"], ["2S", "5H", "5D"], ["KS", "JK"]])
+    assert mate_play(g, g._plays_now(1)) == -1
+    # the whole hand in one play
+    g = _three([["4C", "9D"], ["5H", "5D"], ["KS", "JK"]])
+    assert g.action_str(mate_play(g, g._plays_now(1))) == "play 5D 5H"
+
+
+def test_the_mate_rollout_option() -> None:
+    g = _mid_game(6)
+    bot = make_bot("ismcts", seed=1, game="daifugo", iterations=100, rollout="mate")
+    assert bot.choose(g.view(g.to_play), g.legal_actions()) in g.legal_actions()
+    with pytest.raises(BotError, match="rollout must be greedy, mate, policy or random"):
+        make_bot("ismcts", seed=1, game="daifugo", rollout="smart")
+    a, b = g.clone(), g.clone()
+    greedy_rollout(a, random.Random(3), mate=True)
+    greedy_rollout(b, random.Random(3))
+    assert a.is_over and b.is_over

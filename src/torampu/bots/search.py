@@ -32,12 +32,13 @@ default true, see :func:`~torampu.search.daifugo_sampler.sample_daifugo`),
 (the solver's budget of positions, default
 :data:`~torampu.search.daifugo_endgame.DEFAULT_NODES`), ``algorithm``, and in Daifugo the
 learned policy (:mod:`torampu.learn.daifugo_policy`): ``rollout`` (``greedy``, the default
-:func:`~torampu.search.daifugo_sampler.greedy_rollout`; ``policy``, moves drawn from the policy
-at ``temperature``, 1; ``random``), ``prior`` (``on``: the policy's move probabilities guide the
-tree, weighted by ``prior_weight``, 1; default :data:`DEFAULT_PRIOR`), ``opponents`` (Daifugo:
-``tree``, the default, searches the other players' moves too; ``greedy`` models them by the
-rollout's greedy policy, :func:`~torampu.search.rollouts.daifugo_greedy_opponents`; see
-:data:`OPPONENTS`). A time
+:func:`~torampu.search.daifugo_sampler.greedy_rollout`; ``mate``, the same where a player who
+can go out at once does, :func:`~torampu.search.daifugo_sampler.mate_play`; ``policy``, moves
+drawn from the policy at ``temperature``, 1; ``random``), ``prior`` (``on``: the policy's move
+probabilities guide the tree, weighted by ``prior_weight``, 1; default
+:data:`DEFAULT_PRIOR`), ``opponents`` (Daifugo: ``tree``, the default, searches the other
+players' moves too; ``greedy`` models them by the rollout's greedy policy,
+:func:`~torampu.search.rollouts.daifugo_greedy_opponents`; see :data:`OPPONENTS`). A time
 budget makes the bot depend on the machine's speed: only an iteration or sample budget is
 reproducible from the seed.
 
@@ -62,7 +63,12 @@ from torampu.errors import TorampuError
 from torampu.search import ismcts, rollout_for, sampler_for
 from torampu.search.daifugo_belief import belief_sampler
 from torampu.search.daifugo_endgame import DEFAULT_NODES, WIN, EndgameResult, solve_view, two_left
-from torampu.search.daifugo_sampler import SamplerError, pooled, sample_daifugo
+from torampu.search.daifugo_sampler import (
+    SamplerError,
+    greedy_rollout,
+    pooled,
+    sample_daifugo,
+)
 from torampu.search.ismcts import (
     Prior,
     Rollout,
@@ -125,7 +131,7 @@ DEFAULT_PRIOR: dict[str, bool] = {}
 """Where the tree uses the learned prior by default (``prior``): none. In Daifugo ``standard``
 at ``think=0.5`` (the same 24 deals) ``prior=on`` scored −0.03 [−0.29, 0.24] against the plain
 tree: no measurable difference."""
-ROLLOUTS = ("greedy", "policy", "random")
+ROLLOUTS = ("greedy", "mate", "policy", "random")
 OPPONENTS = ("tree", "greedy")
 """The ``opponents`` option: the other players' moves searched by the tree (each seat's UCB
 on its own reward), or in Daifugo modelled by the greedy rollout policy, so that the tree
@@ -397,15 +403,19 @@ def _learned(
     if prior is None:
         prior = DEFAULT_PRIOR.get(game, False)
     if rollout is not None and rollout not in ROLLOUTS:
-        raise BotError(f"ismcts option rollout must be greedy, policy or random, not {rollout!r}")
+        raise BotError(
+            f"ismcts option rollout must be greedy, mate, policy or random, not {rollout!r}"
+        )
     if not isinstance(prior, bool):
         raise BotError(f"ismcts option prior must be on or off, not {prior!r}")
     for name, value in (("temperature", temperature), ("prior_weight", weight)):
         check_nonnegative("ismcts", name, value)
-    if game != "daifugo" and (rollout in ("greedy", "policy") or prior):
-        raise BotError("ismcts options rollout=greedy|policy and prior=on are Daifugo's only")
+    if game != "daifugo" and (rollout in ("greedy", "mate", "policy") or prior):
+        raise BotError("ismcts options rollout=greedy|mate|policy and prior=on are Daifugo's only")
     if rollout == "random":
         play_out: Rollout = random_rollout
+    elif rollout == "mate":
+        play_out = partial(greedy_rollout, mate=True)
     elif rollout == "policy":
         from torampu.learn.daifugo_policy import make_policy_rollout
 
