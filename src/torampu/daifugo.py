@@ -1178,7 +1178,10 @@ class Daifugo(Game):
 
     def _order_key(self) -> int:
         """The table's order and lock and the rules' key, as one number (a memo key's part):
-        what may follow the table's play depends on these and the play alone."""
+        what may follow the table's play depends on these and the play alone. The fields have
+        room to spare: a lock is a set of 5 suit bits (10 kept), and ``_plays_now`` puts the
+        lead's card (-1..52, plus one) in 8 bits below it; the jokers of a hand (at most 3)
+        go above its 52 cards, at bit 56."""
         return (
             (self._rules_key << 10 | self.lock_suits) << 3
             | self.revolution << 2
