@@ -36,7 +36,18 @@ from typing import Any
 
 from torampu.cards import card_str, parse_card
 from torampu.daifugo import PH_OVER, PH_PLAY, SPEC, Daifugo, title_names
-from torampu.daifugo_plays import DRANK, JOKER_RANK, JSHIFT, PASS, REAL, all_plays, card_at, info
+from torampu.daifugo_plays import (
+    DRANK,
+    JOKER_RANK,
+    JSHIFT,
+    PASS,
+    RANK_SET,
+    REAL,
+    SUIT_SET,
+    all_plays,
+    card_at,
+    info,
+)
 from torampu.errors import TorampuError
 from torampu.game import Game
 
@@ -582,7 +593,7 @@ def greedy_play(
     pick = picks[2] if rev else picks[1]
     if pick < 0:  # the weakest in this order, found on first need
         pick = _weakest(moves, rev)
-        picks = greedy[id(moves)] = (moves, picks[1], pick) if rev else (moves, pick, picks[2])
+        greedy[id(moves)] = (moves, picks[1], pick) if rev else (moves, pick, picks[2])
     return pick
 
 
@@ -622,20 +633,10 @@ def _one_play(real: int, jokers: int, wild: bool, stairs: bool) -> bool:
         return jokers == 1 or any(
             (p >> JSHIFT & 3) == jokers for p in all_plays(0, jokers, wild, stairs)
         )
-    low = real & -real
-    rank = DRANK[low.bit_length() - 1]
-    r = real
-    one_rank = True
-    suits = 0
-    while r:
-        b = r & -r
-        c = b.bit_length() - 1
-        one_rank = one_rank and DRANK[c] == rank
-        suits |= 1 << (c // 13)
-        r ^= b
-    if one_rank:
+    low = (real & -real).bit_length() - 1
+    if not real & ~RANK_SET[DRANK[low]]:
         return jokers == 0 or wild
-    if not stairs or suits & (suits - 1):
+    if not stairs or real & ~SUIT_SET[low // 13]:
         return False
     whole = (p for p in all_plays(real, jokers, wild, stairs) if (p & REAL) == real)
     return any((p >> JSHIFT & 3) == jokers for p in whole)
