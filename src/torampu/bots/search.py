@@ -250,6 +250,7 @@ class IsmctsBot:
                     prior=self.prior,
                     prior_weight=self.prior_weight,
                     scripted=self.scripted,
+                    allowed=legal,
                 )
                 action = res.action
                 if self.guard is not None and self.baseline is not None:
@@ -275,8 +276,8 @@ class IsmctsBot:
         if res.status != WIN or res.move is None or sample is None:
             return None
         action = sample.action_str(res.move)
-        if action not in legal:  # a sampler bug must never become an illegal move
-            raise BotError(f"the endgame solver chose {action!r}, which is not legal here")
+        if action not in legal:  # a move the caller does not offer: the tree picks among them
+            return None
         self.last_iterations = 0
         return action
 

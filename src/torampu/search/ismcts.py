@@ -17,7 +17,7 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -116,6 +116,7 @@ def ismcts(
     scripted: Scripted | None = scripted_moves,
     prior: Prior | None = None,
     prior_weight: float = 1.0,
+    allowed: Collection[str] | None = None,
 ) -> SearchResult:
     """Search from ``view`` (the searching seat's) and return the most visited root move.
 
@@ -131,7 +132,10 @@ def ismcts(
     ``prior(game, legal)`` (optional) guides the tree: a node's untried moves are expanded in
     the order of their prior, and a move's UCB value gets a progressive bias of
     ``prior_weight * P(move) / (visits + 1)`` (each node keeps the prior a move had in the first
-    determinization where it was legal there).
+    determinization where it was legal there). ``allowed`` (optional) names the root moves the
+    result may be: a caller may offer fewer moves than the game allows (the UECda client offers
+    only the plays its server accepts too); the most visited of them that the tree tried is
+    chosen (any root move if it tried none of them).
     """
     root = _Node(-1)
     start = time.perf_counter()
@@ -229,10 +233,15 @@ def ismcts(
     if prune is not None:
         legal_root = prune(first, legal_root)
     stats = {m: root.children[m] for m in legal_root if m in root.children}
-    best_move = (
-        max(stats, key=lambda m: (stats[m].visits, stats[m].total)) if stats else legal_root[0]
-    )
     name = first.action_str
+    pickable = stats
+    if allowed is not None:
+        pickable = {m: c for m, c in stats.items() if name(m) in allowed} or stats
+    best_move = (
+        max(pickable, key=lambda m: (stats[m].visits, stats[m].total))
+        if pickable
+        else legal_root[0]
+    )
     return SearchResult(
         move=best_move,
         action=name(best_move),
