@@ -136,6 +136,9 @@ DEFAULT_PRIOR: dict[str, bool] = {}
 """Where the tree uses the learned prior by default (``prior``): none. In Daifugo ``standard``
 at ``think=0.5`` (the same 24 deals) ``prior=on`` scored −0.03 [−0.29, 0.24] against the plain
 tree: no measurable difference."""
+DEFAULT_WORLDS = 24
+"""Daifugo: the determinizations a search deals per decision and cycles through (``worlds``;
+see :func:`~torampu.search.daifugo_sampler.pooled`)."""
 ROLLOUTS = ("greedy", "mate", "policy", "random")
 OPPONENTS = ("tree", "greedy")
 """The ``opponents`` option: the other players' moves searched by the tree (each seat's UCB
@@ -314,6 +317,7 @@ def _ismcts(
     prior_weight: float = 1.0,
     opponents: str = "tree",
     infer_exchange: bool = True,
+    worlds: int | None = None,
 ) -> Bot:
     if opponents not in OPPONENTS:
         raise BotError(f"ismcts option opponents must be tree or greedy, not {opponents!r}")
@@ -326,6 +330,11 @@ def _ismcts(
     _positive("exploration", exploration, whole=False)
     if samples is not None:
         _positive("samples", samples, whole=True)
+    if worlds is not None:
+        _positive("worlds", worlds, whole=True)
+        if game != "daifugo":
+            raise BotError("ismcts option worlds is Daifugo's only")
+    size = DEFAULT_WORLDS if worlds is None else worlds
     if guard is None:
         guard = DEFAULT_GUARD.get(game)
     elif guard is False:  # guard=off
@@ -352,10 +361,10 @@ def _ismcts(
         sampler = (
             NapoleonSampler(infer_bids=infer_bids, infer_adjutant=infer_adjutant)
             if game == "napoleon"
-            else belief_sampler()
+            else belief_sampler(size=size)
             if game == "daifugo" and belief
-            else pooled(partial(sample_daifugo, exchange=False))
-            if game == "daifugo" and not infer_exchange
+            else pooled(partial(sample_daifugo, exchange=infer_exchange), size)
+            if game == "daifugo"
             else sampler_for(game)
         )
     except TorampuError as e:
