@@ -57,13 +57,14 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import partial
 
 from torampu.bots.base import Bot, BotError, View, check_nonnegative, make_bot, register
 from torampu.errors import TorampuError
 from torampu.search import ismcts, rollout_for, sampler_for
 from torampu.search.daifugo_belief import belief_sampler
+from torampu.search.daifugo_classes import Reward, class_reward
 from torampu.search.daifugo_endgame import DEFAULT_NODES, WIN, EndgameResult, solve_view, two_left
 from torampu.search.daifugo_sampler import (
     SamplerError,
@@ -139,6 +140,12 @@ tree: no measurable difference."""
 DEFAULT_WORLDS = 24
 """Daifugo: the determinizations a search deals per decision and cycles through (``worlds``;
 see :func:`~torampu.search.daifugo_sampler.pooled`)."""
+REWARDS = ("points", "class")
+"""The ``reward`` option: what the tree maximizes — ``points``, each seat's points in this game
+(scaled to [0, 1]), or in Daifugo ``class``, each place's worth over the match, the titles it
+gives for the next games included (:mod:`~torampu.search.daifugo_classes`)."""
+DEFAULT_REWARD: dict[str, str] = {}
+"""Where ``reward`` is not ``points`` by default: none yet."""
 ROLLOUTS = ("greedy", "mate", "policy", "random")
 OPPONENTS = ("tree", "greedy")
 """The ``opponents`` option: the other players' moves searched by the tree (each seat's UCB
@@ -176,7 +183,11 @@ class IsmctsBot:
         prior: Prior | None = None,
         prior_weight: float = 1.0,
         scripted: Scripted | None = scripted_moves,
+        reward: Callable[[View], Reward | None] | None = None,
     ) -> None:
+        self.reward = reward
+        """The tree's reward at a game's end for a search from a view (``None``, or ``None``
+        for the view: each seat's points, scaled)."""
         self.scripted = scripted
         """The moves the tree does not branch on (see :func:`~torampu.search.ismcts.ismcts`)."""
         self.endgame_nodes = endgame_nodes
@@ -254,6 +265,7 @@ class IsmctsBot:
                     prior_weight=self.prior_weight,
                     scripted=self.scripted,
                     allowed=legal,
+                    reward=None if self.reward is None else self.reward(view),
                 )
                 action = res.action
                 if self.guard is not None and self.baseline is not None:
@@ -318,7 +330,14 @@ def _ismcts(
     opponents: str = "tree",
     infer_exchange: bool = True,
     worlds: int | None = None,
+    reward: str | None = None,
 ) -> Bot:
+    if reward is None:
+        reward = DEFAULT_REWARD.get(game, "points")
+    if reward not in REWARDS:
+        raise BotError(f"ismcts option reward must be points or class, not {reward!r}")
+    if reward == "class" and game != "daifugo":
+        raise BotError("ismcts option reward=class is Daifugo's only")
     if opponents not in OPPONENTS:
         raise BotError(f"ismcts option opponents must be tree or greedy, not {opponents!r}")
     if opponents == "greedy" and game != "daifugo":
@@ -405,6 +424,7 @@ def _ismcts(
         prior=tree_prior,
         prior_weight=float(prior_weight),
         scripted=daifugo_greedy_opponents if opponents == "greedy" else scripted_moves,
+        reward=class_reward if reward == "class" else None,
     )
 
 

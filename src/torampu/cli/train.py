@@ -9,10 +9,11 @@ the ``policy`` bot (``policy:params=FILE``), or replace the package's
 
 from __future__ import annotations
 
+import json
 import shlex
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -76,3 +77,67 @@ def daifugo(
         f"{report.train_nll:.4f}, held-out NLL {report.held_nll:.4f}, the teacher's move "
         f"{100 * report.held_agreement:.1f}% of held-out decisions; wrote {out}"
     )
+
+
+@train_app.command("daifugo-classes")
+def daifugo_classes(
+    out: Annotated[Path, typer.Option(help="write the transition table (JSON) here")],
+    bot: Annotated[str, typer.Option(help="the bot at every seat")] = "heuristic",
+    rules: Annotated[str, typer.Option(help="the Daifugo preset of the matches")] = "uecda",
+    players: Annotated[int | None, typer.Option(help="number of players")] = None,
+    matches: Annotated[int, typer.Option(help="matches to play")] = 40,
+    match_games: Annotated[int, typer.Option(help="games per match")] = 100,
+    seed: Annotated[int, typer.Option(help="the seed of the deals and the bots")] = 0,
+    quiet: Annotated[bool, typer.Option(help="print only the summary")] = False,
+) -> None:
+    """Count how titles lead to places in self-play matches: the table behind ``reward=class``."""
+    from torampu.daifugo import points_for
+    from torampu.learn.daifugo_classes import count_transitions
+    from torampu.search.daifugo_classes import class_values
+
+    for name, value in (("matches", matches), ("match-games", match_games)):
+        if value < 1:
+            typer.echo(f"error: --{name} must be at least 1", err=True)
+            raise typer.Exit(2)
+    command = "torampu train daifugo-classes " + " ".join(shlex.quote(a) for a in sys.argv[3:])
+
+    def progress(done: int) -> None:
+        if not quiet and (done % 10 == 0 or done == matches):
+            typer.echo(f"  {done}/{matches} matches", err=True)
+
+    try:
+        counts = count_transitions(
+            bot, rules, players, matches=matches, games=match_games, seed=seed, progress=progress
+        )
+        resolved = _resolved_rules(rules, players)
+    except (BotError, TorampuError, ValueError) as e:
+        typer.echo(f"error: {e}", err=True)
+        raise typer.Exit(2) from None
+    n = len(counts)
+    values = class_values(counts, points_for(resolved, n))
+    data = {
+        "command": command,
+        "bot": bot,
+        "rules": rules,
+        "players": n,
+        "counts": counts,
+        "values": [round(v, 4) for v in values],
+    }
+    rows = ",\n  ".join(json.dumps(row) for row in counts)
+    text = json.dumps(data, indent=1).split('\n "counts"')[0]
+    text += f'\n "counts": [\n  {rows}\n ],\n "values": {json.dumps(data["values"])}\n}}\n'
+    json.loads(text)  # the hand-laid rows are still JSON
+    out.write_text(text)
+    for t, row in enumerate(counts):
+        total = sum(row) or 1
+        shares = " ".join(f"{x / total:.3f}" for x in row)
+        typer.echo(f"title {t}: {sum(row):6d} games, places {shares}")
+    typer.echo("each place's value over the match: " + ", ".join(f"{v:.2f}" for v in values))
+    typer.echo(f"wrote {out}")
+
+
+def _resolved_rules(rules: str, players: int | None) -> dict[str, Any]:
+    """The resolved rules of a Daifugo preset (for its points)."""
+    import torampu
+
+    return dict(torampu.new_game("daifugo", rules, players=players, seed=0).rules)
