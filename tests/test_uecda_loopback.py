@@ -503,3 +503,64 @@ def test_the_client_tells_the_bot_what_it_knows_from_its_exchange(tmp_path: Path
             assert len(rich_rows[0]["given"]) == k
             checked["rich"] += 1
     assert checked["poor"] >= 4 and checked["rich"] >= 4
+
+
+def test_the_client_records_each_decision(tmp_path: Path) -> None:
+    """``records``: one JSON line per decision — the view the bot was shown, the actions
+    offered, the one sent, and the search's figures — enough to search a decision again."""
+    games = 6
+    r = Runner(tmp_path, games, seat_change=100, rank_reset=100)
+    sink = io.StringIO()
+    bot = make_client_bot("ismcts:iterations=20", 3)
+
+    def go() -> None:
+        c = UecdaClient("127.0.0.1", r.port, "rec", bot, timeout=10, quiet=True, records=sink)
+        try:
+            r.reports["rec"] = c.run()
+        except BaseException as e:
+            r.client_errors["rec"] = e
+
+    r.start(go)
+    for k in range(1, 5):
+        r.client(f"h{k}", "heuristic", seed=k)
+    r.join()
+    assert r.server_error is None and not r.client_errors, (r.server_error, r.client_errors)
+    lines = [json.loads(x) for x in sink.getvalue().splitlines()]
+    rep = r.reports["rec"]
+    plays = [x for x in lines if x["phase"] == "play"]
+    assert len(plays) == sum(g.decisions for g in rep.games) > 10
+    assert {x["game"] for x in plays} == set(range(1, games + 1))
+    searched = 0
+    for x in plays:
+        assert x["action"] in x["offered"] and not x["fallback"]
+        view = x["view"]
+        assert view["seat"] == 0 and view["to_play"] == 0 and view["phase"] == "play"
+        if "search" in x:
+            searched += 1
+            assert x["search"]["iterations"] == 20
+            assert set(x["search"]["visits"]) <= set(x["offered"])
+            assert x["search"]["chosen"] in x["search"]["visits"]
+    assert searched > 5
+    # a recorded view can be searched again
+    last = plays[-1]
+    again = make_client_bot("ismcts:iterations=20", 4).choose(last["view"], last["offered"])
+    assert again in last["offered"]
+    # a rich seat's exchange is recorded too (titles from game 2 on)
+    ranks = r.result.rankings if r.result else []
+    rich_games = [k + 2 for k, rk in enumerate(ranks[:-1]) if rk.index(0) < 2]
+    swaps = [x for x in lines if x["phase"] == "exchange"]
+    assert rich_games, ranks  # the seeded match makes us rich at least once
+    assert [x["game"] for x in swaps] == rich_games
+    for x in swaps:
+        assert x["action"] in x["offered"] and x["view"]["phase"] == "exchange"
+
+
+def test_records_that_cannot_be_written_are_a_clear_error(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from torampu.cli import app
+
+    bad = tmp_path / "no" / "such" / "dir" / "r.jsonl"
+    res = CliRunner().invoke(app, ["uecda", "client", "--port", "1", "--records", str(bad)])
+    assert res.exit_code == 1
+    assert "cannot write --records" in res.output and "No such file or directory" in res.output

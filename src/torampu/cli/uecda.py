@@ -57,6 +57,13 @@ def client(
             "the tables)"
         ),
     ] = "auto",
+    records: Annotated[
+        Path | None,
+        typer.Option(
+            help="write one JSON line per decision here: the bot's view, the actions offered, "
+            "the one sent, its time and the search's figures"
+        ),
+    ] = None,
 ) -> None:
     """Connect to a UECda server and play every game with a torampu bot."""
     if flush != "auto" and flush not in FLUSH_RULES:
@@ -66,11 +73,26 @@ def client(
     except (BotError, RulesError, ValueError) as e:
         raise _fail(f"no {bot!r} bot that plays daifugo: {e}") from None
     try:
+        sink = None if records is None else records.open("w", encoding="utf-8")
+    except OSError as e:
+        raise _fail(f"cannot write --records {records}: {e.strerror or e}") from None
+    try:
         rep = play_client(
-            host, port, name, bot=bot, seed=seed, timeout=timeout, quiet=quiet, flush=flush
+            host,
+            port,
+            name,
+            bot=bot,
+            seed=seed,
+            timeout=timeout,
+            quiet=quiet,
+            flush=flush,
+            records=sink,
         )
     except UecdaProtocolError as e:
         raise _fail(str(e)) from None
+    finally:
+        if sink is not None:
+            sink.close()
     if quiet:
         typer.echo(rep.summary())
     if report is not None:

@@ -41,10 +41,11 @@ exchange phase built the same way (the cards the poor gave are taken to be our b
 
 from __future__ import annotations
 
+import json
 import random
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
@@ -674,9 +675,12 @@ class UecdaClient:
         tap: Tap | None = None,
         quiet: bool = False,
         flush: str = "auto",
+        records: TextIO | None = None,
     ) -> None:
         """``flush``: the server's flush rule, ``everyone`` (UECda's), ``one_left`` (the
-        changed tndhms's) or ``auto``: recognised from the tables, game after game."""
+        changed tndhms's) or ``auto``: recognised from the tables, game after game.
+        ``records``: where to write one JSON line per decision (:meth:`record`)."""
+        self.records = records
         if flush != "auto" and flush not in FLUSH_RULES:
             raise MirrorError(f"flush rule {flush!r}: auto, {', '.join(FLUSH_RULES)}")
         self.flush = flush
@@ -772,6 +776,9 @@ class UecdaClient:
         tracker.report.decisions += 1
         g, ok = tracker.candidates()
         action = ""
+        view: dict[str, Any] | None = None
+        problem = None
+        spent = 0.0
         if g is not None:
             start = time.perf_counter()
             try:
@@ -779,33 +786,87 @@ class UecdaClient:
                 view["exchange"] = tracker.exchange_rows()  # the mirror starts after it
                 action = self.bot.choose(view, ok)
             except TorampuError as e:
-                tracker.report.notes.append(f"the bot failed: {e}")
+                problem = f"the bot failed: {e}"
+                tracker.report.notes.append(problem)
             spent = time.perf_counter() - start
             tracker.report.think += spent
             tracker.report.think_max = max(tracker.report.think_max, spent)
             if action and action not in ok:
-                tracker.report.notes.append(f"the bot chose {action!r}, which was not offered")
+                problem = f"the bot chose {action!r}, which was not offered"
+                tracker.report.notes.append(problem)
                 action = ""
-        if not action:  # no mirror, or no answer from the bot: the weakest play both accept
+        fallback = not action
+        if fallback:  # no mirror, or no answer from the bot: the weakest play both accept
             tracker.report.fallbacks += 1
             plays = [a for a in ok if a != "pass"]
             action = plays[0] if plays else "pass"
         if action == "pass" and tracker.status.new_round:
             tracker.report.leader_passes += 1
+        self.record(tracker, "play", view, ok, action, spent, fallback, problem)
         return tracker.submission(action)
+
+    def record(
+        self,
+        tracker: GameTracker,
+        phase: str,
+        view: Mapping[str, Any] | None,
+        offered: Sequence[str],
+        action: str,
+        seconds: float,
+        fallback: bool,
+        problem: str | None,
+    ) -> None:
+        """One JSON line to ``records`` (if any) for a decision: the game's number, the phase
+        (``play`` or ``exchange``), the bot's view (``null`` without a mirror), the actions
+        offered, the one sent, the bot's seconds, whether the fallback answered and why, and
+        what a search bot's last search found (its iterations and the root's visits and mean
+        rewards), so a match's decisions can be read and re-searched afterwards."""
+        if self.records is None:
+            return
+        line: dict[str, Any] = {
+            "game": tracker.number,
+            "decision": tracker.report.decisions,
+            "phase": phase,
+            "offered": list(offered),
+            "action": action,
+            "seconds": round(seconds, 4),
+            "fallback": fallback,
+        }
+        if problem is not None:
+            line["problem"] = problem
+        res = getattr(self.bot, "last_result", None)
+        if res is not None and not fallback:
+            line["search"] = {
+                "iterations": res.iterations,
+                "chosen": res.action,
+                "visits": res.visits,
+                "values": {a: round(v, 4) for a, v in res.values.items()},
+            }
+        line["view"] = view
+        self.records.write(json.dumps(line, ensure_ascii=False) + "\n")
+        self.records.flush()
 
     def _exchange(self, tracker: GameTracker, st: Status) -> Table:
         k = st.exchange
         real, jokers = tracker.deal_hand
+        view: dict[str, Any] | None = None
+        offered: list[str] = []
+        problem = None
+        start = time.perf_counter()
         try:
             g = exchange_game(tracker.me, (real, jokers), k, st, self.rules, tracker.number)
-            action = self.bot.choose(g.view(tracker.me), g.legal_actions())
+            view, offered = g.view(tracker.me), g.legal_actions()
+            action = self.bot.choose(view, offered)
             words = action.split()[1:]
             if action.split()[0] != "exchange" or len(words) != k:
                 raise MirrorError(f"the bot chose {action!r} in the exchange")
         except TorampuError as e:
-            tracker.report.notes.append(f"exchange by the weakest cards: {e}")
+            problem = f"exchange by the weakest cards: {e}"
+            tracker.report.notes.append(problem)
             words = cards_words(*_weakest(real, jokers, k))[:k]
+        spent = time.perf_counter() - start
+        sent = "exchange " + " ".join(words)
+        self.record(tracker, "exchange", view, offered, sent, spent, problem is not None, problem)
         t = empty_table()
         for word in words:
             move = parse_play(word)
@@ -854,8 +915,10 @@ def play(
     out: TextIO | None = None,
     on_report: Callable[[ClientReport], None] | None = None,
     flush: str = "auto",
+    records: TextIO | None = None,
 ) -> ClientReport:
-    """Connect, play every game, return the report (``torampu uecda client``)."""
+    """Connect, play every game, return the report (``torampu uecda client``); ``records``:
+    one JSON line per decision (:meth:`UecdaClient.record`)."""
     client = UecdaClient(
         host,
         port,
@@ -865,6 +928,7 @@ def play(
         out=out,
         quiet=quiet,
         flush=flush,
+        records=records,
     )
     report = client.run()
     if on_report is not None:
