@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 import torampu
-from torampu.bots import make_bot
+from torampu.bots import BotError, make_bot
 from torampu.daifugo import Daifugo
 from torampu.daifugo_plays import cards_words
 from torampu.game import Game
@@ -95,3 +97,64 @@ def test_the_weighted_pool_draws_the_better_explained_deals_more_often() -> None
             uniform += _held_in(plain(view, rng_u), me)
             weighted += _held_in(belief(view, rng_w), me)
     assert weighted < uniform * 0.9, (weighted, uniform)
+
+
+def test_shed_weighs_a_play_by_the_weaker_plays_left_aside() -> None:
+    import math
+
+    g = torampu.new_game(
+        "daifugo", "standard", players=2, seed=0, deal={"hands": [["KS", "AS"], ["4S", "7H", "KD"]]}
+    )
+    assert isinstance(g, Daifugo) and g.to_play == 1
+    z = 1 + math.exp(-1) + math.exp(-2)
+    for action, weaker in (("play 4S", 0), ("play 7H", 1), ("play KD", 2)):
+        c = _PassCounter(0, shed=1.0)
+        c(g, {"seat": 1, "action": action})
+        assert math.isclose(c.logp, -weaker - math.log(z)), action
+        plain = _PassCounter(0)  # shed 0: every play alike
+        plain(g, {"seat": 1, "action": action})
+        assert plain.logp == 0.0
+    mine = _PassCounter(1, shed=1.0)  # the searcher's own plays are known, not weighed
+    mine(g, {"seat": 1, "action": "play KD"})
+    assert mine.logp == 0.0
+
+
+def test_shed_places_more_of_the_others_cards_right() -> None:
+    """On heuristic games (whose players shed their weak cards first) the shed-weighted pool puts
+    more of the others' cards in the hands that really hold them than uniform deals do."""
+
+    def right(sample: Game, truth: Daifugo, me: int) -> tuple[int, int]:
+        assert isinstance(sample, Daifugo)
+        others = [s for s in range(truth.n) if s != me]
+        hit = sum((sample.hands[s] & truth.hands[s]).bit_count() for s in others)
+        return hit, sum(truth.hands[s].bit_count() for s in others)
+
+    tally = {"uniform": [0, 0], "shed": [0, 0]}
+    for seed in range(8):
+        g = midgame(seed, rules="uecda", plays=45)
+        me = g.to_play
+        assert me is not None
+        view = g.view(me)
+        samplers = {
+            "uniform": pooled(sample_daifugo, 32),
+            "shed": belief_sampler(size=32, shed=2.0),
+        }
+        for name, sampler in samplers.items():
+            rng = random.Random(seed)
+            for _ in range(32):
+                hit, total = right(sampler(view, rng), g, me)
+                tally[name][0] += hit
+                tally[name][1] += total
+    share = {name: hit / total for name, (hit, total) in tally.items()}
+    assert share["shed"] > share["uniform"] + 0.01, share
+
+
+def test_the_shed_option() -> None:
+
+    g = midgame(3, rules="uecda", plays=20)
+    bot = make_bot("ismcts", 1, "daifugo", iterations=40, belief=True, shed=2, worlds=8)
+    assert bot.choose(g.view(g.to_play), g.legal_actions()) in g.legal_actions()
+    with pytest.raises(BotError, match="give it with belief=on"):
+        make_bot("ismcts", 1, "daifugo", shed=2)
+    with pytest.raises(BotError, match="shed must be a number >= 0, not -1"):
+        make_bot("ismcts", 1, "daifugo", belief=True, shed=-1)

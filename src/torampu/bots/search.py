@@ -30,7 +30,11 @@ default true, see :func:`~torampu.search.daifugo_sampler.sample_daifugo`: agains
 Blauweregen 2.12 [1.98, 2.26] points/game over 300 games with it, 1.88 [1.77, 2.00] without; on
 30 duplicate ``uecda`` matches between two search bots −0.11 [−0.24, 0.03]),
 ``belief`` (Daifugo: determinizations weighted by how likely the other players' passes were,
-:mod:`~torampu.search.daifugo_belief`; default :data:`DEFAULT_BELIEF`), ``endgame_nodes``
+:mod:`~torampu.search.daifugo_belief`; default :data:`DEFAULT_BELIEF`), ``shed`` (with
+``belief``: the plays weigh too, a player taken to shed its weakest plays first with that
+strength, 0 off), ``worlds`` (Daifugo: the determinizations dealt per decision, default
+:data:`DEFAULT_WORLDS`), ``reward`` (``points``, the default, or in Daifugo ``class``: each
+place valued over the match, the titles it gives included, :data:`REWARDS`), ``endgame_nodes``
 (the solver's budget of positions, default
 :data:`~torampu.search.daifugo_endgame.DEFAULT_NODES`), ``algorithm``, and in Daifugo the
 learned policy (:mod:`torampu.learn.daifugo_policy`): ``rollout`` (``greedy``, the default
@@ -331,6 +335,7 @@ def _ismcts(
     infer_exchange: bool = True,
     worlds: int | None = None,
     reward: str | None = None,
+    shed: float = 0.0,
 ) -> Bot:
     if reward is None:
         reward = DEFAULT_REWARD.get(game, "points")
@@ -354,6 +359,9 @@ def _ismcts(
         if game != "daifugo":
             raise BotError("ismcts option worlds is Daifugo's only")
     size = DEFAULT_WORLDS if worlds is None else worlds
+    check_nonnegative("ismcts", "shed", shed)
+    if shed and not (game == "daifugo" and belief):
+        raise BotError("ismcts option shed weights Daifugo's belief: give it with belief=on")
     if guard is None:
         guard = DEFAULT_GUARD.get(game)
     elif guard is False:  # guard=off
@@ -380,7 +388,7 @@ def _ismcts(
         sampler = (
             NapoleonSampler(infer_bids=infer_bids, infer_adjutant=infer_adjutant)
             if game == "napoleon"
-            else belief_sampler(size=size)
+            else belief_sampler(size=size, shed=float(shed))
             if game == "daifugo" and belief
             else pooled(partial(sample_daifugo, exchange=infer_exchange), size)
             if game == "daifugo"

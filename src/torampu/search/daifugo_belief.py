@@ -27,12 +27,14 @@ True
 from __future__ import annotations
 
 import bisect
+import math
 import random
 from collections.abc import Mapping
 from itertools import accumulate
 from typing import Any
 
 from torampu.daifugo import PH_PLAY, Daifugo
+from torampu.daifugo_plays import JOKER_RANK, PASS, info
 from torampu.game import Game
 from torampu.search.daifugo_sampler import Sampler, SamplerError, sample_daifugo
 
@@ -49,38 +51,75 @@ decision), the share of the others' cards a draw puts in the right hand went fro
 
 
 class _PassCounter:
-    """Counts, in one replay, the other players' passes made while holding a legal play."""
+    """Reads, in one replay, how likely the other players' moves were under the model: a pass
+    by a player who held a legal play costs ``log(hold)``; with ``shed`` > 0 a play costs the
+    log-probability of choosing it when plays are drawn in proportion to
+    ``exp(-shed * k)``, ``k`` counting the legal plays weaker than it in the order of the moment
+    (a player sheds its weakest cards first; ``shed`` 0: every play equally likely)."""
 
-    __slots__ = ("game", "held", "me")
+    __slots__ = ("game", "held", "logp", "me", "shed")
 
-    def __init__(self, me: int) -> None:
+    def __init__(self, me: int, shed: float = 0.0) -> None:
         self.me = me
         self.game: Game | None = None
-        self.held = 0
+        self.held = 0  # passes made while holding a play
+        self.logp = 0.0  # the plays' log-probability (with ``shed``)
+        self.shed = shed
 
     def __call__(self, g: Game, entry: Mapping[str, Any]) -> None:
         if g is not self.game:  # a new attempt of the sampler: start again
             self.game = g
             self.held = 0
-        if entry["action"] != "pass" or entry["seat"] == self.me:
+            self.logp = 0.0
+        if entry["seat"] == self.me:
             return
         assert isinstance(g, Daifugo)
-        if g.phase_id == PH_PLAY and len(g.legal_moves()) > 1:  # more than the pass itself
-            self.held += 1
+        if g.phase_id != PH_PLAY:
+            return
+        action = entry["action"]
+        if action == "pass":
+            if len(g._plays_now(g.turn)) > 1:  # more than the pass itself
+                self.held += 1
+            return
+        if self.shed <= 0 or not str(action).startswith("play"):
+            return
+        moves = g._plays_now(g.turn)
+        if len(moves) <= 2:
+            return
+        rev = g.revolution != g.eleven
+        chosen = _strength(g.parse_action(action), rev)
+        keys = sorted(_strength(m, rev) for m in moves if m != PASS)
+        weaker = bisect.bisect_left(keys, chosen)
+        # the tied plays share a place: k for each is the number strictly weaker
+        z = 0.0
+        for k in (bisect.bisect_left(keys, key) for key in keys):
+            z += math.exp(-self.shed * k)
+        self.logp += -self.shed * weaker - math.log(z)
+
+
+def _strength(m: int, rev: bool) -> int:
+    """A play's place in the order of the moment (``rev``: reversed) as one number, as the
+    greedy rollout sheds them: lower is weaker, and a run or group comes before a single of its
+    rank."""
+    i = info(m)
+    r = i.rank
+    return (r if r == JOKER_RANK or not rev else -r) * 16 - i.size
 
 
 def _weighted_deals(
-    view: View, rng: random.Random, n: int, hold: float
+    view: View, rng: random.Random, n: int, hold: float, shed: float = 0.0
 ) -> tuple[list[Game], list[float]]:
     """Up to ``n`` uniform determinizations of ``view`` with their weights
-    ``hold ** passes-while-holding-a-play`` (read during each one's replay); raises the last
+    ``hold ** passes-while-holding-a-play`` times, with ``shed``, the plays' probability
+    (read during each one's replay; see :class:`_PassCounter`); raises the last
     :class:`SamplerError` when none could be built."""
     me = view.get("seat")
     games: list[Game] = []
     weights: list[float] = []
+    logs: list[float] = []
     last: SamplerError | None = None
     for _ in range(n):
-        count = _PassCounter(int(me) if isinstance(me, int) else -1)
+        count = _PassCounter(int(me) if isinstance(me, int) else -1, shed)
         try:
             g = sample_daifugo(view, rng, observe=count)
         except SamplerError as e:
@@ -88,20 +127,28 @@ def _weighted_deals(
             continue
         games.append(g)
         weights.append(hold**count.held)
+        logs.append(count.logp)
     if not games:
         assert last is not None
         raise last
+    if shed > 0:
+        top = max(logs)
+        weights = [w * math.exp(x - top) for w, x in zip(weights, logs, strict=True)]
     return games, weights
 
 
 def belief_sample(
-    view: View, rng: random.Random, k: int = DEFAULT_K, hold: float = DEFAULT_HOLD
+    view: View,
+    rng: random.Random,
+    k: int = DEFAULT_K,
+    hold: float = DEFAULT_HOLD,
+    shed: float = 0.0,
 ) -> Game:
     """One determinization of ``view``: the best explained of ``k`` candidates, drawn in
     proportion to ``hold ** passes-while-holding-a-play`` (see the module docstring)."""
     if k <= 1 or view.get("phase") != "play":
         return sample_daifugo(view, rng)
-    games, weights = _weighted_deals(view, rng, k, hold)
+    games, weights = _weighted_deals(view, rng, k, hold, shed)
     x = rng.random() * sum(weights)
     for g, w in zip(games, weights, strict=True):
         x -= w
@@ -110,7 +157,7 @@ def belief_sample(
     return games[-1]
 
 
-def belief_sampler(hold: float = DEFAULT_HOLD, size: int = 24) -> Sampler:
+def belief_sampler(hold: float = DEFAULT_HOLD, size: int = 24, shed: float = 0.0) -> Sampler:
     """A pool of ``size`` determinizations per view with importance weights: on the first call
     for a view the pool is built (uniform deals, as
     :func:`~torampu.search.daifugo_sampler.pooled` builds them, each weighted by
@@ -121,7 +168,7 @@ def belief_sampler(hold: float = DEFAULT_HOLD, size: int = 24) -> Sampler:
 
     def sample(view: View, rng: random.Random) -> Game:
         if state["view"] is not view:
-            games, weights = _weighted_deals(view, rng, size, hold)
+            games, weights = _weighted_deals(view, rng, size, hold, shed)
             cum = list(accumulate(weights))
             state.update(view=view, games=games, cum=cum)
         cum = state["cum"]
