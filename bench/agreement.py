@@ -1,0 +1,68 @@
+"""Move agreement with recorded games: how often each bot picks the move that was played.
+
+Reads torampu records (``game-*.json`` in a directory, as ``torampu uecda server --records DIR``
+or a tournament writes them; a match file is skipped), takes every ``--every``-th decision with
+more than one legal action (``--phase play`` by default; ``--seats`` to keep some players only),
+shows each bot the player's view and prints, per bot, the share of decisions where it chose the
+recorded action with a 95% interval, the difference from the first bot *on the same decisions*
+with its interval, and the seconds it took. With the games of a strong program (for Daifugo,
+Blauweregen playing itself on our UECda server) it ranks bot settings without a match; it is a
+proxy, not strength (see :mod:`torampu.agreement`).
+
+Run: .venv/bin/python bench/agreement.py --records DIR --games 50 --every 6 \\
+        --bots ismcts:iterations=1000,ismcts:iterations=1000:guard=off,heuristic
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from pathlib import Path
+
+from torampu.agreement import AgreementResult, agreement, decisions
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--records", type=Path, required=True, help="a directory of game-*.json")
+    ap.add_argument("--games", type=int, default=None, help="the first N records only")
+    ap.add_argument("--every", type=int, default=1, help="every k-th decision of a record")
+    ap.add_argument("--seats", default=None, help="comma-separated seats (default: all)")
+    ap.add_argument("--phase", default="play", help="a phase, or 'all'")
+    ap.add_argument("--bots", default="heuristic,random", help="comma-separated bot specs")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--json", type=Path, default=None, help="also write the figures here")
+    a = ap.parse_args()
+    files = sorted(a.records.glob("game-*.json"))[: a.games]
+    if not files:
+        raise SystemExit(f"no game-*.json records in {a.records}")
+    records = [json.loads(f.read_text(encoding="utf-8")) for f in files]
+    game = str(records[0]["game"])
+    seats = None if a.seats is None else [int(s) for s in a.seats.split(",")]
+    phases = None if a.phase == "all" else [a.phase]
+    found = decisions(records, every=a.every, seats=seats, phases=phases)
+    specs = [s for s in a.bots.split(",") if s]
+    print(f"{len(files)} {game} records, {len(found)} decisions (every {a.every}th)")
+    res = AgreementResult()
+    seconds: dict[str, float] = {}
+    for spec in specs:
+        t = time.perf_counter()
+        res.hits[spec] = agreement(found, [spec], game, a.seed).hits[spec]
+        seconds[spec] = time.perf_counter() - t
+    base = specs[0]
+    width = max(len(s) for s in specs)
+    rows = []
+    for spec in specs:
+        lo, hi = res.interval(spec)
+        rate = res.rates()[spec]
+        d, dlo, dhi = res.paired(spec, base)
+        diff = "" if spec == base else f"   {d:+.3f} [{dlo:+.3f}, {dhi:+.3f}] vs the first"
+        print(f"{spec:{width}s}  {rate:.3f} [{lo:.3f}, {hi:.3f}]{diff}   {seconds[spec]:.0f} s")
+        rows.append({"bot": spec, "agreement": rate, "ci95": [lo, hi], "diff": [d, dlo, dhi]})
+    if a.json is not None:
+        a.json.write_text(json.dumps({"decisions": len(found), "bots": rows}, indent=1) + "\n")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,60 @@
+"""Move agreement with recorded games (torampu.agreement)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+import torampu
+from torampu.agreement import agreement, decisions
+from torampu.bots import make_bot
+from torampu.errors import TorampuError
+
+
+def _records(n: int, rules: str = "uecda") -> list[dict[str, Any]]:
+    out = []
+    for seed in range(n):
+        g = torampu.new_game("daifugo", rules, seed=seed)
+        bots = [make_bot("heuristic", 7, "daifugo") for _ in range(g.n)]
+        while not g.is_over:
+            s = g.to_play
+            assert s is not None
+            g.play(bots[s].choose(g.view(s), g.legal_actions()))
+        out.append(g.to_record())
+    return out
+
+
+def test_each_decision_is_the_players_view_and_the_recorded_action() -> None:
+    recs = _records(2)
+    found = decisions(recs)
+    assert found and {d.game for d in found} == {0, 1}
+    for d in found:
+        assert len(d.legal) > 1 and d.action in d.legal
+        assert d.view["seat"] == d.seat == d.view["to_play"]
+    # filters: every k-th per record, some seats, a phase
+    assert len(decisions(recs, every=3)) < len(found)
+    assert {d.seat for d in decisions(recs, seats=[2])} == {2}
+    assert all(d.view["phase"] == "play" for d in decisions(recs, phases=["play"]))
+    with pytest.raises(ValueError, match="every must be at least 1"):
+        decisions(recs, every=0)
+
+
+def test_the_player_itself_agrees_everywhere_and_a_random_one_does_not() -> None:
+    found = decisions(_records(3))
+    res = agreement(found, ["heuristic", "random"], game="daifugo", seed=7)
+    assert res.rates()["heuristic"] == 1.0  # the recording bot is deterministic
+    assert res.rates()["random"] < 0.7
+    d, lo, hi = res.paired("random", "heuristic")
+    assert d == pytest.approx(res.rates()["random"] - 1.0) and lo <= d <= hi < 0
+    lo, hi = res.interval("random")
+    assert lo < res.rates()["random"] < hi
+
+
+def test_a_uecda_servers_records_and_a_broken_record() -> None:
+    rec = _records(1)[0]
+    served = {**rec, "uecda": {"game": 1, "names": ["a", "b", "c", "d", "e"]}}
+    assert len(decisions([served])) == len(decisions([rec]))
+    broken = {**rec, "game": "nosuchgame"}
+    with pytest.raises(TorampuError, match="record 0 does not replay"):
+        decisions([broken])
