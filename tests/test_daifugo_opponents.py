@@ -10,8 +10,9 @@ import pytest
 import torampu
 from torampu.bots import BotError, make_bot
 from torampu.daifugo import Daifugo
+from torampu.daifugo_plays import PASS
 from torampu.search import ismcts, rollout_for, sampler_for
-from torampu.search.daifugo_sampler import greedy_play, greedy_rollout, mate_play
+from torampu.search.daifugo_sampler import HOLD_JOKER, greedy_play, greedy_rollout, mate_play
 from torampu.search.rollouts import daifugo_greedy_opponents
 
 
@@ -111,3 +112,48 @@ def test_the_mate_rollout_option() -> None:
     greedy_rollout(a, random.Random(3), mate=True)
     greedy_rollout(b, random.Random(3))
     assert a.is_over and b.is_over
+
+
+def _following_an_ace(mine: list[str]) -> Daifugo:
+    """Seat 1 has led the ace of spades; seat 0, holding ``mine``, follows."""
+    g = torampu.new_game(
+        "daifugo",
+        "standard",
+        players=2,
+        seed=0,
+        deal={"hands": [mine, ["AS", "9D", "8S", "3C", "4D"]]},
+    )
+    assert isinstance(g, Daifugo) and g.to_play == 1  # no 3D dealt: the dealer's left leads
+    g.play("play AS")
+    assert g.to_play == 0 and g.table_info is not None
+    return g
+
+
+def test_the_greedy_rollout_can_hold_its_high_cards_back() -> None:
+    pass_ = PASS
+    g = _following_an_ace(["2H", "4C", "5C", "6C", "7C"])
+    two = g.parse_action("play 2H")
+    low, high = (lambda: 0.0), (lambda: 0.99)
+    assert greedy_play(g, low, explore=0.0) == two  # hold 0: always the weakest play
+    assert greedy_play(g, low, explore=0.0, hold=1.0) == pass_
+    assert greedy_play(g, high, explore=0.0, hold=0.9) == two
+    # a 2 is held back with probability hold; a lone joker with HOLD_JOKER
+    assert greedy_play(g, lambda: 0.45, explore=0.0, hold=0.5) == pass_
+    assert greedy_play(g, lambda: 0.55, explore=0.0, hold=0.5) == two
+    j = _following_an_ace(["JK", "4C", "5C", "6C", "7C"])
+    joker = j.parse_action("play JK")
+    assert greedy_play(j, lambda: HOLD_JOKER - 0.01, explore=0.0, hold=0.1) == pass_
+    assert greedy_play(j, lambda: HOLD_JOKER + 0.01, explore=0.0, hold=0.1) == joker
+    # a player with few cards left plays on
+    few = _following_an_ace(["2H", "4C", "5C"])
+    assert greedy_play(few, low, explore=0.0, hold=1.0) == few.parse_action("play 2H")
+
+
+def test_the_rollout_hold_option() -> None:
+    g = _mid_game(4)
+    bot = make_bot("ismcts", seed=1, game="daifugo", iterations=60, rollout_hold=0.5)
+    assert bot.choose(g.view(g.to_play), g.legal_actions()) in g.legal_actions()
+    with pytest.raises(BotError, match="rollout_hold must be a number >= 0"):
+        make_bot("ismcts", seed=1, game="daifugo", rollout_hold=-0.5)
+    with pytest.raises(BotError, match="rollout_hold is for Daifugo's greedy and mate rollouts"):
+        make_bot("ismcts", seed=1, game="daifugo", rollout="random", rollout_hold=0.5)

@@ -40,7 +40,10 @@ place valued over the match, the titles it gives included, :data:`REWARDS`), ``e
 learned policy (:mod:`torampu.learn.daifugo_policy`): ``rollout`` (``greedy``, the default
 :func:`~torampu.search.daifugo_sampler.greedy_rollout`; ``mate``, the same where a player who
 can go out at once does, :func:`~torampu.search.daifugo_sampler.mate_play`; ``policy``, moves
-drawn from the policy at ``temperature``, 1; ``random``), ``prior`` (``on``: the policy's move
+drawn from the policy at ``temperature``, 1; ``random``), ``rollout_hold`` (with the greedy
+or mate rollout: a following player with more than three cards passes now and then instead of
+playing a high card, :func:`~torampu.search.daifugo_sampler.greedy_play`; 0, the default,
+never), ``prior`` (``on``: the policy's move
 probabilities guide the tree, weighted by ``prior_weight``, 1; default
 :data:`DEFAULT_PRIOR`), ``opponents`` (Daifugo: ``tree``, the default, searches the other
 players' moves too; ``greedy`` models them by the rollout's greedy policy,
@@ -336,6 +339,7 @@ def _ismcts(
     worlds: int | None = None,
     reward: str | None = None,
     shed: float = 0.0,
+    rollout_hold: float = 0.0,
 ) -> Bot:
     if reward is None:
         reward = DEFAULT_REWARD.get(game, "points")
@@ -397,7 +401,7 @@ def _ismcts(
     except TorampuError as e:
         raise BotError(str(e)) from None
     fallback = None
-    play_out, tree_prior = _learned(game, rollout, temperature, prior, prior_weight)
+    play_out, tree_prior = _learned(game, rollout, temperature, prior, prior_weight, rollout_hold)
     if bid_z is None:
         bid_z = DEFAULT_BID_Z.get(game)
     if game == "daifugo":  # a rare view the sampler cannot rebuild is the heuristic's
@@ -437,10 +441,15 @@ def _ismcts(
 
 
 def _learned(
-    game: str, rollout: str | None, temperature: float, prior: bool | None, weight: float
+    game: str,
+    rollout: str | None,
+    temperature: float,
+    prior: bool | None,
+    weight: float,
+    hold: float = 0.0,
 ) -> tuple[Rollout, Prior | None]:
-    """The rollout and the tree's prior of the options ``rollout``, ``temperature``, ``prior``
-    and ``prior_weight`` (checked)."""
+    """The rollout and the tree's prior of the options ``rollout``, ``temperature``, ``prior``,
+    ``prior_weight`` and ``rollout_hold`` (checked)."""
     if rollout is None:
         rollout = DEFAULT_ROLLOUT.get(game)
     if prior is None:
@@ -451,14 +460,22 @@ def _learned(
         )
     if not isinstance(prior, bool):
         raise BotError(f"ismcts option prior must be on or off, not {prior!r}")
-    for name, value in (("temperature", temperature), ("prior_weight", weight)):
+    for name, value in (
+        ("temperature", temperature),
+        ("prior_weight", weight),
+        ("rollout_hold", hold),
+    ):
         check_nonnegative("ismcts", name, value)
+    if hold and not (game == "daifugo" and rollout in (None, "greedy", "mate")):
+        raise BotError("ismcts option rollout_hold is for Daifugo's greedy and mate rollouts")
     if game != "daifugo" and (rollout in ("greedy", "mate", "policy") or prior):
         raise BotError("ismcts options rollout=greedy|mate|policy and prior=on are Daifugo's only")
     if rollout == "random":
         play_out: Rollout = random_rollout
     elif rollout == "mate":
-        play_out = partial(greedy_rollout, mate=True)
+        play_out = partial(greedy_rollout, mate=True, hold=float(hold))
+    elif hold:
+        play_out = partial(greedy_rollout, hold=float(hold))
     elif rollout == "policy":
         from torampu.learn.daifugo_policy import make_policy_rollout
 

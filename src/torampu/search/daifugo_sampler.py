@@ -547,19 +547,24 @@ def pooled(sampler: Callable[[View, random.Random], Game], size: int = 24) -> Sa
 
 
 def greedy_rollout(
-    game: Game, rng: random.Random, explore: float = 0.15, mate: bool = False
+    game: Game,
+    rng: random.Random,
+    explore: float = 0.15,
+    mate: bool = False,
+    hold: float = 0.0,
 ) -> None:
     """Play a Daifugo game to its end the way a simple player does: shed the weakest play
     (in the order of the moment; a run or group before a single of the same rank), now and then
     (``explore``) any legal move; gives and discards at random. Much stronger than a uniformly
     random playout, at a few microseconds a move. With ``mate``, a player who can go out at
-    once does (:func:`mate_play`)."""
+    once does (:func:`mate_play`); with ``hold``, a player following with more than three cards
+    now and then keeps its high cards back and passes (:func:`greedy_play`)."""
     assert isinstance(game, Daifugo)
     g = game
     rand = rng.random
     while g.phase_id != PH_OVER:
         if g.phase_id == PH_PLAY:
-            pick = greedy_play(g, rand, explore, mate)
+            pick = greedy_play(g, rand, explore, mate, hold)
         else:  # gives, discards and exchanges at random
             moves = g.legal_moves()
             pick = moves[0] if len(moves) == 1 else moves[int(rand() * len(moves))]
@@ -567,11 +572,19 @@ def greedy_rollout(
 
 
 def greedy_play(
-    g: Daifugo, rand: Callable[[], float], explore: float = 0.15, mate: bool = False
+    g: Daifugo,
+    rand: Callable[[], float],
+    explore: float = 0.15,
+    mate: bool = False,
+    hold: float = 0.0,
 ) -> int:
     """:func:`greedy_rollout`'s move in the play phase (``g.phase_id == PH_PLAY``): the weakest
     legal play, or with probability ``explore`` any legal move; with ``mate``, first a play
-    that goes out at once (:func:`mate_play`)."""
+    that goes out at once (:func:`mate_play`). With ``hold`` > 0 a player following a play with
+    more than :data:`HOLD_CARDS` cards passes instead of its weakest play when that play is
+    high — with probability ``hold`` × (its rank's place above the jack) / 4 for a queen up to a
+    2 in the order of the moment, :data:`HOLD_JOKER` for the lone joker — as strong players
+    keep their high cards for the lead (see :func:`_held_back`)."""
     moves: Sequence[int] = g._plays_now(g.turn)
     n = len(moves)
     if n == 1:
@@ -594,7 +607,35 @@ def greedy_play(
     if pick < 0:  # the weakest in this order, found on first need
         pick = _weakest(moves, rev)
         greedy[id(moves)] = (moves, picks[1], pick) if rev else (moves, pick, picks[2])
+    if hold > 0.0 and g.table_info is not None and _held_back(g, pick, rev, hold, rand):
+        return PASS
     return pick
+
+
+HOLD_CARDS = 3
+""":func:`greedy_play`'s ``hold``: a player with at most this many cards never holds back."""
+HOLD_JOKER = 0.9
+""":func:`greedy_play`'s ``hold``: how often a player whose weakest answer is the lone joker
+passes instead."""
+
+
+def _held_back(g: Daifugo, pick: int, rev: bool, hold: float, rand: Callable[[], float]) -> bool:
+    """Whether the player following with ``pick`` (its weakest play) keeps it back and passes
+    (see :func:`greedy_play`)."""
+    if pick == PASS:
+        return False
+    s = g.turn
+    if g.hands[s].bit_count() + g.jok[s] <= HOLD_CARDS:
+        return False
+    r = info(pick).rank
+    if r == JOKER_RANK:
+        p = HOLD_JOKER
+    else:
+        place = 12 - r if rev else r  # 0 for the weakest rank of the moment, 12 for the strongest
+        if place <= 8:
+            return False
+        p = hold * (place - 8) / 4
+    return rand() < p
 
 
 MATE_CARDS = 8
