@@ -58,5 +58,7 @@ def test_bad_worlds_are_refused() -> None:
     for bad in (0, -2, 1.5, True):
         with pytest.raises(BotError, match="ismcts option worlds must be a whole number > 0"):
             make_bot("ismcts", seed=1, game="daifugo", worlds=bad)
+    with pytest.raises(BotError, match="worlds is at most 1024, not 100000"):
+        make_bot("ismcts", seed=1, game="daifugo", worlds=100_000)
     with pytest.raises(BotError, match="worlds is Daifugo's only"):
         make_bot("ismcts", seed=1, game="hell", worlds=8)

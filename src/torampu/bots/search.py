@@ -147,6 +147,9 @@ tree: no measurable difference."""
 DEFAULT_WORLDS = 24
 """Daifugo: the determinizations a search deals per decision and cycles through (``worlds``;
 see :func:`~torampu.search.daifugo_sampler.pooled`)."""
+MAX_WORLDS = 1024
+"""The most ``worlds`` a search may deal: the belief's weighted pool is dealt whole before the
+search starts (about 0.2–0.8 ms a world), outside the ``think`` budget."""
 REWARDS = ("points", "class")
 """The ``reward`` option: what the tree maximizes — ``points``, each seat's points in this game
 (scaled to [0, 1]), or in Daifugo ``class``, each place's worth over the match, the titles it
@@ -360,6 +363,8 @@ def _ismcts(
         _positive("samples", samples, whole=True)
     if worlds is not None:
         _positive("worlds", worlds, whole=True)
+        if worlds > MAX_WORLDS:
+            raise BotError(f"ismcts option worlds is at most {MAX_WORLDS}, not {worlds!r}")
         if game != "daifugo":
             raise BotError("ismcts option worlds is Daifugo's only")
     size = DEFAULT_WORLDS if worlds is None else worlds
