@@ -43,7 +43,7 @@ def main() -> None:
     phases = None if a.phase == "all" else [a.phase]
     found = decisions(records, every=a.every, seats=seats, phases=phases)
     specs = [s for s in a.bots.split(",") if s]
-    print(f"{len(files)} {game} records, {len(found)} decisions (every {a.every}th)")
+    print(f"{len(files)} {game} records, {len(found)} decisions (one in {a.every})")
     res = AgreementResult()
     seconds: dict[str, float] = {}
     for spec in specs:

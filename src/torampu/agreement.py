@@ -93,12 +93,12 @@ class AgreementResult:
         return {spec: sum(h) / len(h) if h else 0.0 for spec, h in self.hits.items()}
 
     def interval(self, spec: str) -> tuple[float, float]:
-        """A 95% interval for ``spec``'s agreement (normal approximation)."""
+        """A 95% interval for ``spec``'s agreement (normal approximation, within [0, 1])."""
         h = self.hits[spec]
         n = len(h)
         p = sum(h) / n if n else 0.0
         half = 1.96 * math.sqrt(p * (1 - p) / n) if n else 0.0
-        return p - half, p + half
+        return max(0.0, p - half), min(1.0, p + half)
 
     def paired(self, spec: str, base: str) -> tuple[float, float, float]:
         """``spec``'s agreement minus ``base``'s on the same decisions, with a 95% interval."""
