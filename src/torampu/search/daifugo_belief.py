@@ -34,9 +34,9 @@ from itertools import accumulate
 from typing import Any
 
 from torampu.daifugo import PH_PLAY, Daifugo
-from torampu.daifugo_plays import JOKER_RANK, PASS, info
+from torampu.daifugo_plays import PASS
 from torampu.game import Game
-from torampu.search.daifugo_sampler import Sampler, SamplerError, sample_daifugo
+from torampu.search.daifugo_sampler import Sampler, SamplerError, play_strength, sample_daifugo
 
 View = Mapping[str, Any]
 
@@ -87,23 +87,14 @@ class _PassCounter:
         if len(moves) <= 2:
             return
         rev = g.revolution != g.eleven
-        chosen = _strength(g.parse_action(action), rev)
-        keys = sorted(_strength(m, rev) for m in moves if m != PASS)
+        chosen = play_strength(g.parse_action(action), rev)
+        keys = sorted(play_strength(m, rev) for m in moves if m != PASS)
         weaker = bisect.bisect_left(keys, chosen)
         # the tied plays share a place: k for each is the number strictly weaker
         z = 0.0
         for k in (bisect.bisect_left(keys, key) for key in keys):
             z += math.exp(-self.shed * k)
         self.logp += -self.shed * weaker - math.log(z)
-
-
-def _strength(m: int, rev: bool) -> int:
-    """A play's place in the order of the moment (``rev``: reversed) as one number, as the
-    greedy rollout sheds them: lower is weaker, and a run or group comes before a single of its
-    rank."""
-    i = info(m)
-    r = i.rank
-    return (r if r == JOKER_RANK or not rev else -r) * 16 - i.size
 
 
 def _weighted_deals(

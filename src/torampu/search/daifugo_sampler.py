@@ -702,19 +702,25 @@ holds the tuple, so the id is not reused while the entry lives): (plays, normal,
 for an order not asked yet."""
 
 
+def play_strength(m: int, rev: bool) -> int:
+    """A play's place in the order of the moment (``rev``: reversed) as one number, as the
+    greedy rollout sheds them: lower is weaker, and a run or group comes before a single of its
+    rank (rank, then bigger plays first; sizes are < 16)."""
+    i = info(m)
+    r = i.rank
+    return (r if r == JOKER_RANK or not rev else -r) * 16 - i.size
+
+
 def _weakest(moves: Sequence[int], rev: bool) -> int:
-    """The weakest play among ``moves`` in the order of the moment (``rev``: reversed), a run or
-    group before a single of the same rank; the first of equals."""
+    """The weakest play among ``moves`` in the order of the moment (``rev``: reversed), by
+    :func:`play_strength`; the first of equals."""
     best = 0
     pick = moves[0]
     found = False
     for m in moves:
         if m == PASS:
             continue
-        i = info(m)
-        r = i.rank
-        # (rank in the order of the moment, bigger plays first) as one number; sizes are < 16
-        key = (r if r == JOKER_RANK or not rev else -r) * 16 - i.size
+        key = play_strength(m, rev)
         if not found or key < best:
             best, pick, found = key, m, True
     return pick
