@@ -7,20 +7,10 @@ import random
 
 import pytest
 
-import torampu
+from test_daifugo_opponents import _mid_game
 from torampu.bots import BotError, make_bot
 from torampu.bots.search import DEFAULT_WORLDS, IsmctsBot
 from torampu.daifugo import Daifugo
-
-
-def _mid_game(seed: int) -> Daifugo:
-    g = torampu.new_game("daifugo", "uecda", seed=seed)
-    rng = random.Random(seed)
-    for _ in range(12):
-        moves = g.legal_moves()
-        g.apply(moves[int(rng.random() * len(moves))])
-    assert isinstance(g, Daifugo) and not g.is_over
-    return g
 
 
 def _deals(bot: IsmctsBot, g: Daifugo, draws: int) -> set[tuple[int, ...]]:
