@@ -12,8 +12,9 @@ from __future__ import annotations
 import json
 import shlex
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 
@@ -45,16 +46,9 @@ def daifugo(
     """Learn a Daifugo move policy from a teacher bot's self-play (a linear softmax)."""
     from torampu.learn.train import train_daifugo
 
-    for name, value in (("games", games), ("match-games", match_games), ("steps", steps)):
-        if value < 1:
-            typer.echo(f"error: --{name} must be at least 1", err=True)
-            raise typer.Exit(2)
-    command = "torampu train daifugo " + " ".join(shlex.quote(a) for a in sys.argv[3:])
-
-    def progress(done: int) -> None:
-        if not quiet and (done % 10 == 0 or done == games):
-            typer.echo(f"  {done}/{games} matches", err=True)
-
+    _at_least_one(games=games, match_games=match_games, steps=steps)
+    command = _command_line("daifugo")
+    progress = _progress(games, quiet)
     try:
         policy, report = train_daifugo(
             games,
@@ -91,25 +85,18 @@ def daifugo_classes(
     quiet: Annotated[bool, typer.Option(help="print only the summary")] = False,
 ) -> None:
     """Count how titles lead to places in self-play matches: the table behind ``reward=class``."""
-    from torampu.daifugo import points_for
+    from torampu.daifugo import SPEC, points_for
     from torampu.learn.daifugo_classes import count_transitions
     from torampu.search.daifugo_classes import class_values
 
-    for name, value in (("matches", matches), ("match-games", match_games)):
-        if value < 1:
-            typer.echo(f"error: --{name} must be at least 1", err=True)
-            raise typer.Exit(2)
-    command = "torampu train daifugo-classes " + " ".join(shlex.quote(a) for a in sys.argv[3:])
-
-    def progress(done: int) -> None:
-        if not quiet and (done % 10 == 0 or done == matches):
-            typer.echo(f"  {done}/{matches} matches", err=True)
-
+    _at_least_one(matches=matches, match_games=match_games)
+    command = _command_line("daifugo-classes")
+    progress = _progress(matches, quiet)
     try:
         counts = count_transitions(
             bot, rules, players, matches=matches, games=match_games, seed=seed, progress=progress
         )
-        resolved = _resolved_rules(rules, players)
+        resolved = SPEC.resolve(rules, players=players)
     except (BotError, TorampuError, ValueError) as e:
         typer.echo(f"error: {e}", err=True)
         raise typer.Exit(2) from None
@@ -136,8 +123,24 @@ def daifugo_classes(
     typer.echo(f"wrote {out}")
 
 
-def _resolved_rules(rules: str, players: int | None) -> dict[str, Any]:
-    """The resolved rules of a Daifugo preset (for its points)."""
-    import torampu
+def _at_least_one(**values: int) -> None:
+    """Exit with status 2, naming the option, where a count is below 1."""
+    for name, value in values.items():
+        if value < 1:
+            typer.echo(f"error: --{name.replace('_', '-')} must be at least 1", err=True)
+            raise typer.Exit(2)
 
-    return dict(torampu.new_game("daifugo", rules, players=players, seed=0).rules)
+
+def _command_line(name: str) -> str:
+    """The ``torampu train NAME …`` command as it was given (written into what it makes)."""
+    return f"torampu train {name} " + " ".join(shlex.quote(a) for a in sys.argv[3:])
+
+
+def _progress(total: int, quiet: bool) -> Callable[[int], None]:
+    """A progress line every tenth match and at the last (none when ``quiet``)."""
+
+    def progress(done: int) -> None:
+        if not quiet and (done % 10 == 0 or done == total):
+            typer.echo(f"  {done}/{total} matches", err=True)
+
+    return progress
