@@ -257,10 +257,15 @@ def test_daifugo_exchange_and_texts_on_a_phone(server: str, browser: Any) -> Non
             assert not _covered_strips(page), _covered_strips(page)
             page.locator("#actions .select-bar [data-action]").first.click()
         _after(page, before)
-    # game 2: this seat (last in game 1) handed its best cards up; the panel says so
+    # game 2: the panel names this seat by the title it earned in game 1 (passing whenever
+    # allowed usually makes it last, but a heuristic bot can finish behind it: the deal is random)
     page.wait_for_selector("#exchange-info")
     info = page.locator("#exchange-info").inner_text()
-    assert "大貧民のあき" in info and "大富豪の" in info and "2枚" in info, info
+    title = page.evaluate("window.torampu.snapshot.view.titles[0]")
+    ja = {"daifugo": "大富豪", "fugo": "富豪", "hinmin": "貧民", "daihinmin": "大貧民"}
+    assert title in ja, title
+    count = "2枚" if title in ("daifugo", "daihinmin") else "1枚"
+    assert f"{ja[title]}のあき" in info and "大富豪の" in info and count in info, (title, info)
     assert "最も強いカード" in info and "返す" in info, info
     page.screenshot(path=str(SHOTS / "polish-daifugo-exchange-phone.png"))
     _no_raw(page, "daifugo game 2")
