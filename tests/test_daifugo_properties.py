@@ -342,3 +342,40 @@ def test_random_matches(
     assert st_["titles"] == recs[-1]["result"]["titles"]
     mrec = json.loads(json.dumps(m.to_record()))
     assert torampu.replay_match(mrec).to_record() == mrec
+
+
+@GAMES
+@given(
+    rule_choices(),
+    st.integers(2, 8),
+    st.integers(0, 2**63 - 1),
+    st.integers(0, 2**32 - 1),
+)
+def test_quiet_games_play_the_same(
+    rules: dict[str, Any], players: int, seed: int, policy: int
+) -> None:
+    """A game playing ``quiet`` (a search's playout) offers the same moves and ends the same,
+    its log unwritten from then on; so does a clone of it."""
+    g = make(rules, players, seed)
+    rng = random.Random(policy)
+    q = g.clone()
+    q.quiet = True
+    logged = len(q.log)
+    steps = 0
+    while not g.is_over:
+        steps += 1
+        assert steps < MAX_STEPS, "the game did not end"
+        moves = g.legal_moves()
+        assert q.legal_moves() == moves
+        m = moves[int(rng.random() * len(moves))]
+        g.apply(m)
+        q.apply(m)
+        if rng.random() < 0.05:
+            q = q.clone()
+            assert q.quiet
+    assert q.is_over and q.history == g.history and q.result() == g.result()
+    assert len(q.log) == logged < len(g.log)
+    plain, quiet = g.view(None), q.view(None)
+    assert {k: v for k, v in quiet.items() if k != "log"} == {
+        k: v for k, v in plain.items() if k != "log"
+    }

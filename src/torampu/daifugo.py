@@ -166,6 +166,7 @@ from torampu.daifugo_plays import (
     KING_HEARTS,
     KSHIFT,
     PASS,
+    RANK_SET,
     REAL,
     RUN,
     SHAPES,
@@ -716,13 +717,11 @@ def _shape_order(m: Move) -> tuple[int, int]:
     return (i.kind, i.size)
 
 
-_FOLLOWS: dict[
-    tuple[int, int],
-    tuple[dict[Move, str | None], dict[tuple[int, int], tuple[Move, ...]]],
-] = {}
+_Memos = tuple[dict[Move, str | None], dict[int, tuple[Move, ...]]]
+_FOLLOWS: dict[tuple[int, int], _Memos] = {}
 """Per table state (the table's play, the order, the lock, the rules' key): how each play may
 follow it (:meth:`Daifugo._beats`; ``None``: it may not), and the plays of each part of a hand
-(a rank's cards and the wild jokers) that may."""
+(a rank's cards and the wild jokers, as ``cards | jokers << JSHIFT``) that may."""
 _UNSEEN: Final = "?"
 """A play the memo has not judged yet (``_beats`` never returns it)."""
 _FOLLOWS_MAX: Final = 5_000
@@ -919,6 +918,12 @@ class Daifugo(Game):
         self.pending_play = 0
         self.must_include = -1
         self.log: list[dict[str, Any]] = []
+        self.quiet = False
+        """Play without writing the log (a search's playouts, which nobody reads): the rules
+        and every other field as usual; the view's ``log`` then lacks the quiet steps."""
+        self._memos: _Memos = ({}, {})
+        self._memos_table = -1  # no table state: the first _follow_memos looks its memos up
+        self._memos_order = -1
         self.exchanges: list[dict[str, Any]] = []
         self.exchange_queue: list[tuple[Seat, Seat, int]] = []
         self.tenpen: dict[str, Any] | None = None
@@ -1118,24 +1123,26 @@ class Daifugo(Game):
         # whether a play may (:meth:`_beats`) is memoized per table state, per play and per
         # part of a hand (one rank's singles or groups), which recur far more than hands
         memo, parts = self._follow_memos()
-        follows = self._follows
         kind, size = t.kind, t.size
         out = [PASS]
         if kind == RUN:
             for m in plays_of_shape(hand, jok, self.wild, stairs, kind, size):
-                if follows(m, memo):
+                if self._follows(m, memo):
                     out.append(m)
         else:  # as plays_of_shape builds them: rank by rank, then jokers alone
             wj = jok if self.wild else 0
-            for d, h in by_rank(hand):
-                got = parts.get((h, wj))
+            for d in range(13):
+                h = hand & RANK_SET[d]
+                if not h:
+                    continue
+                got = parts.get(h | wj << JSHIFT)  # a rank's cards and the wild jokers
                 if got is None:
-                    got = parts[h, wj] = tuple(
-                        m for m in rank_part(d, h, wj, kind, size) if follows(m, memo)
+                    got = parts[h | wj << JSHIFT] = tuple(
+                        m for m in rank_part(d, h, wj, kind, size) if self._follows(m, memo)
                     )
                 out.extend(got)
             tail = jokers_part(jok, wj, kind, size)
-            if tail and follows(tail, memo):
+            if tail and self._follows(tail, memo):
                 out.append(tail)
         if self.flags.sandstorm:
             key = (hand, jok, self.wild, stairs, self.revolution)
@@ -1149,7 +1156,7 @@ class Daifugo(Game):
                 for n, ms in by_size.items()
                 if (GROUP, n) != (kind, size)
                 for m in ms
-                if follows(m, memo)
+                if self._follows(m, memo)
             ]
             if storms:  # into the order of all plays: by shape (stable: each part in order)
                 out = [PASS, *sorted((*out[1:], *storms), key=_shape_order)]
@@ -1189,16 +1196,19 @@ class Daifugo(Game):
             | self.strict
         )
 
-    def _follow_memos(
-        self,
-    ) -> tuple[dict[Move, str | None], dict[tuple[int, int], tuple[Move, ...]]]:
-        """The memos of the table state now (see ``_FOLLOWS``)."""
-        ctx = (self.table, self._order_key())
+    def _follow_memos(self) -> _Memos:
+        """The memos of the table state now (see ``_FOLLOWS``), kept by the game for its next
+        step too: after a pass, and for the play that follows, the state is the same."""
+        order = self._order_key()
+        if self._memos_table == self.table and self._memos_order == order:
+            return self._memos
+        ctx = (self.table, order)
         memos = _FOLLOWS.get(ctx)
         if memos is None:
             if len(_FOLLOWS) >= _FOLLOWS_MAX:
                 _FOLLOWS.clear()
             memos = _FOLLOWS[ctx] = ({}, {})
+        self._memos, self._memos_table, self._memos_order = memos, self.table, order
         return memos
 
     def _follows(self, m: Move, memo: dict[Move, str | None]) -> bool:
@@ -1427,15 +1437,16 @@ class Daifugo(Game):
         self.round_real |= real
         self.round_jokers += j
         events: list[dict[str, Any]] = []
-        action = _PLAY_ACTIONS.get(m)
-        if action is None:
-            if len(_PLAY_ACTIONS) > 50_000:
-                _PLAY_ACTIONS.clear()
-            action = _PLAY_ACTIONS[m] = "play " + play_str(m)
-        entry: dict[str, Any] = {"seat": s, "action": action, "why": events}
-        if j and i.kind != SINGLE:  # jokers in a group or a run: say what they stand for
-            entry["stands_for"] = stands_for(m)
-        self.log.append(entry)
+        if not self.quiet:
+            action = _PLAY_ACTIONS.get(m)
+            if action is None:
+                if len(_PLAY_ACTIONS) > 50_000:
+                    _PLAY_ACTIONS.clear()
+                action = _PLAY_ACTIONS[m] = "play " + play_str(m)
+            entry: dict[str, Any] = {"seat": s, "action": action, "why": events}
+            if j and i.kind != SINGLE:  # jokers in a group or a run: say what they stand for
+                entry["stands_for"] = stands_for(m)
+            self.log.append(entry)
         self.table = m
         self.table_info = i
         self.table_by = s
@@ -1599,24 +1610,30 @@ class Daifugo(Game):
             self.hands[to] |= real
             self.jok[to] += j
             self.known[to] |= real
-            self.log.append(
-                {
-                    "seat": s,
-                    "action": "give",
-                    "to": to,
-                    "count": real.bit_count() + j,
-                    "cards": cards_words(real, j),
-                    "private": [s, to],
-                    "why": events,
-                }
-            )
+            if not self.quiet:
+                self.log.append(
+                    {
+                        "seat": s,
+                        "action": "give",
+                        "to": to,
+                        "count": real.bit_count() + j,
+                        "cards": cards_words(real, j),
+                        "private": [s, to],
+                        "why": events,
+                    }
+                )
         else:
             self.trash_real |= real
             self.trash_jokers += j
-            self.log.append(
-                {"seat": s, "action": "discard " + " ".join(cards_words(real, j)), "why": events}
-            )
-            self.log[-1]["action"] = self.log[-1]["action"].strip()
+            if not self.quiet:
+                self.log.append(
+                    {
+                        "seat": s,
+                        "action": "discard " + " ".join(cards_words(real, j)),
+                        "why": events,
+                    }
+                )
+                self.log[-1]["action"] = self.log[-1]["action"].strip()
         if not self.hands[s] and not self.jok[s]:
             self._go_out(s, self.pending_play, events, by_play=False)
             if self.phase_id == PH_OVER:
@@ -1632,7 +1649,8 @@ class Daifugo(Game):
         self.passed |= 1 << s
         self.must_include = -1  # a first leader who passes loses the duty (lead_pass)
         events: list[dict[str, Any]] = []
-        self.log.append({"seat": s, "action": "pass", "why": events})
+        if not self.quiet:
+            self.log.append({"seat": s, "action": "pass", "why": events})
         self.pass_run += 1
         if f.stalemate_passes and self.pass_run >= f.stalemate_passes:
             rest = self._active_in_order(s)
@@ -1994,6 +2012,10 @@ class Daifugo(Game):
         g.pending_play = self.pending_play
         g.must_include = self.must_include
         g.log = list(self.log)
+        g.quiet = self.quiet
+        g._memos = self._memos
+        g._memos_table = self._memos_table
+        g._memos_order = self._memos_order
         g.exchanges = list(self.exchanges)
         g.exchange_queue = list(self.exchange_queue)
         g.tenpen = self.tenpen

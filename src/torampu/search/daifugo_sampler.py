@@ -558,9 +558,11 @@ def greedy_rollout(
     (``explore``) any legal move; gives and discards at random. Much stronger than a uniformly
     random playout, at a few microseconds a move. With ``mate``, a player who can go out at
     once does (:func:`mate_play`); with ``hold``, a player following with more than three cards
-    now and then keeps its high cards back and passes (:func:`greedy_play`)."""
+    now and then keeps its high cards back and passes (:func:`greedy_play`). The game plays
+    ``quiet`` (its log is not written: a playout is read for its places only)."""
     assert isinstance(game, Daifugo)
     g = game
+    g.quiet = True
     rand = rng.random
     while g.phase_id != PH_OVER:
         if g.phase_id == PH_PLAY:
