@@ -92,7 +92,7 @@ _SYMBOL_TO_LETTER = dict(zip(SUIT_SYMBOLS, SUIT_LETTERS, strict=True)) | {
     "♢": "D",
     "♧": "C",
 }
-_PARSE: dict[str, Card] = {s: c for c, s in enumerate(_CARD_STRS)}
+_PARSE: Final[dict[str, Card]] = {s: c for c, s in enumerate(_CARD_STRS)}
 
 
 def parse_card(text: str) -> Card:

@@ -647,15 +647,15 @@ def _fresh(got: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-_WHY: dict[tuple[Any, ...], dict[str, Any]] = {}
+_WHY: Final[dict[tuple[Any, ...], dict[str, Any]]] = {}
 """Memo of :func:`why` (each call returns a fresh copy)."""
-_WHY1: dict[tuple[str, str, int], dict[str, Any]] = {}
+_WHY1: Final[dict[tuple[str, str, int], dict[str, Any]]] = {}
 """Memo of :func:`why` with one whole-number parameter, on a flat key."""
-_EFFECTS: dict[int, dict[int, int]] = {}
+_EFFECTS: Final[dict[int, dict[int, int]]] = {}
 """:meth:`Daifugo._effects` per effect rank and count (keyed ``16 * rank + count``), or per run
 span under ``run_effects: any`` (keyed ``-1000 - (32 * lowest + highest)``); a few dozen
 entries."""
-_PLAY_ACTIONS: dict[int, str] = {}
+_PLAY_ACTIONS: Final[dict[int, str]] = {}
 """The log's action text of each play (``play 3D 3H``), memoized."""
 
 
@@ -689,7 +689,7 @@ PHASE_NAMES: Final = ("exchange", "play", "give", "discard", "over")
 _FIRST_LEAD_CARDS: Final = {s: parse_card(s) for s in ("3D", "4D", "3C", "3H", "3S")}
 
 
-_LEGAL: dict[tuple[int, int, int], tuple[Move, ...]] = {}
+_LEGAL: Final[dict[tuple[int, int, int], tuple[Move, ...]]] = {}
 """Memo of :meth:`Daifugo._plays_now`, keyed on all that the legal plays depend on: the hand and
 its jokers, the table's play, and the order, lock, rules and the card a lead must include."""
 _LEGAL_MAX: Final = 40_000
@@ -705,9 +705,9 @@ _LEGAL_RULES: Final = (
     "reverse_lock",
 )
 """The options that :meth:`Daifugo._find_plays` reads."""
-_STORMS: dict[tuple[int | bool, ...], dict[int, tuple[Move, ...]]] = {}
+_STORMS: Final[dict[tuple[int | bool, ...], dict[int, tuple[Move, ...]]]] = {}
 """Per hand and order: its groups of 3 and 4 that are sandstorms (:meth:`Daifugo._find_plays`)."""
-_RANK_STORMS: dict[tuple[int, int, bool], tuple[tuple[Move, ...], ...]] = {}
+_RANK_STORMS: Final[dict[tuple[int, int, bool], tuple[tuple[Move, ...], ...]]] = {}
 """Per rank's cards, wild jokers and revolution: its groups of 3 and of 4 that are sandstorms."""
 
 
@@ -718,7 +718,7 @@ def _shape_order(m: Move) -> tuple[int, int]:
 
 
 _Memos = tuple[dict[Move, str | None], dict[int, tuple[Move, ...]]]
-_FOLLOWS: dict[tuple[int, int], _Memos] = {}
+_FOLLOWS: Final[dict[tuple[int, int], _Memos]] = {}
 """Per table state (the table's play, the order, the lock, the rules' key): how each play may
 follow it (:meth:`Daifugo._beats`; ``None``: it may not), and the plays of each part of a hand
 (a rank's cards and the wild jokers, as ``cards | jokers << JSHIFT``) that may."""
@@ -726,7 +726,7 @@ _UNSEEN: Final = "?"
 """A play the memo has not judged yet (``_beats`` never returns it)."""
 _FOLLOWS_MAX: Final = 5_000
 _STORMS_MAX: Final = 20_000
-_RULES_KEYS: dict[tuple[Any, ...], int] = {}
+_RULES_KEYS: Final[dict[tuple[Any, ...], int]] = {}
 
 
 def _rules_key(r: Rules) -> int:
@@ -735,7 +735,7 @@ def _rules_key(r: Rules) -> int:
     return _RULES_KEYS.setdefault(flags, len(_RULES_KEYS))
 
 
-_AFTER: dict[tuple[int, ...], dict[int, tuple[tuple[int, ...], ...]]] = {}
+_AFTER: Final[dict[tuple[int, ...], dict[int, tuple[tuple[int, ...], ...]]]] = {}
 
 
 def _after_table(seating: tuple[int, ...]) -> dict[int, tuple[tuple[int, ...], ...]]:
@@ -752,7 +752,7 @@ def _after_table(seating: tuple[int, ...]) -> dict[int, tuple[tuple[int, ...], .
     return got
 
 
-_CHOICES: dict[tuple[int, ...], tuple[Move, ...]] = {}
+_CHOICES: Final[dict[tuple[int, ...], tuple[Move, ...]]] = {}
 
 
 def _choices(verb: int, hand: int, jokers: int, low: int, high: int) -> tuple[Move, ...]:
@@ -1686,7 +1686,7 @@ class Daifugo(Game):
         last = self.table_by
         leader = last if self.active >> last & 1 else self._next_active(last)
         self._flush_to(leader)
-        if say:
+        if say and not self.quiet:
             events.append(_why1("flush", "p", leader))
 
     def _flush_to(self, leader: Seat) -> None:

@@ -9,9 +9,13 @@ A move is an ``int`` (see :mod:`torampu.game`):
 
 * bits 0..51: the real cards played (or given, discarded, returned);
 * bits 52..53: how many jokers;
-* bits 54..105: for a run, the cells the jokers stand for (as cards of the run's suit);
-* bit 109: the play is a run; bits 106..108: the kind of action (play, pass, give, discard,
+* bits 54..57: for a run, its lowest rank (the cells its jokers stand for are the rest of the
+  run: :func:`run_cells`);
+* bit 61: the play is a run; bits 58..60: the kind of action (play, pass, give, discard,
   exchange).
+
+Every move is below 2**62, so the compiled engine keeps it as a machine word, never as a
+Python long.
 
 The canonical string of a play lists its cards ascending (groups by suit ♣ ♦ ♥ ♠, jokers last;
 runs by rank, each joker in the place it stands for). A run with one real card is written with
@@ -37,9 +41,9 @@ from torampu.errors import CardError, IllegalAction
 
 REAL: Final = (1 << 52) - 1
 JSHIFT: Final = 52
-CSHIFT: Final = 54
-KSHIFT: Final = 106
-RUN_FLAG: Final = 1 << 109
+LSHIFT: Final = 54
+KSHIFT: Final = 58
+RUN_FLAG: Final = 1 << 61
 
 K_PLAY: Final = 0
 K_PASS: Final = 1
@@ -155,7 +159,7 @@ class Info:
         return f"Info({args})"
 
 
-_INFO: dict[int, Info] = {}
+_INFO: Final[dict[int, Info]] = {}
 
 
 def info(move: int) -> Info:
@@ -173,9 +177,8 @@ def info(move: int) -> Info:
         suits |= 1 << ((low.bit_length() - 1) // 13)
         r ^= low
     if move & RUN_FLAG:
-        cells = real | (move >> CSHIFT & REAL)
-        ranks = [DRANK[c] for c in cards_of(cells)]
-        lo, hi = min(ranks), max(ranks)
+        lo = move >> LSHIFT & 15
+        hi = lo + size - 1
         got = Info(RUN, size, lo, hi, suits, j, hi, 1, real)
     elif size == 1:
         if j:
@@ -188,6 +191,33 @@ def info(move: int) -> Info:
         got = Info(GROUP, size, d, d, suits, j, d if real else -1, size, real)
     _INFO[move] = got
     return got
+
+
+def run_move(real: CardSet, jokers: int, cells: CardSet) -> int:
+    """The move of a run: its real cards, its jokers and the cells they stand for (cards of the
+    run's suit; together with ``real``, consecutive ranks).
+
+    >>> play_str(run_move(parse_cards("5H 7H"), 1, parse_cards("6H")))
+    '5H JK 7H'
+    """
+    low = min(DRANK[c] for c in cards_of(real | cells))
+    return real | jokers << JSHIFT | low << LSHIFT | RUN_FLAG
+
+
+def run_cells(move: int) -> CardSet:
+    """The cells a run's jokers stand for, as cards of its suit: the run's ranks (from its
+    lowest, as many as it has cards) not held by its real cards.
+
+    >>> [card_str(c) for c in cards_of(run_cells(parse_play("5H JK 7H JK")))]
+    ['6H', '8H']
+    """
+    real = move & REAL
+    suit = ((real & -real).bit_length() - 1) // 13
+    low = move >> LSHIFT & 15
+    span = 0
+    for d in range(low, low + real.bit_count() + (move >> JSHIFT & 3)):
+        span |= 1 << card_at(d, suit)
+    return span & ~real
 
 
 # ------------------------------------------------------------------------------------- strings
@@ -210,7 +240,7 @@ def play_words(move: int) -> list[str]:
     j = move >> JSHIFT & 3
     if not move & RUN_FLAG:
         return cards_words(real, j)
-    cells = move >> CSHIFT & REAL
+    cells = run_cells(move)
     explicit = real.bit_count() == 1
     out = []
     for c in sorted(cards_of(real | cells), key=lambda c: DRANK[c]):
@@ -226,14 +256,14 @@ def stands_for(move: int) -> list[str]:
     real = move & REAL
     j = move >> JSHIFT & 3
     if move & RUN_FLAG:
-        cells = real | (move >> CSHIFT & REAL)
+        cells = real | run_cells(move)
         return [card_str(c) for c in sorted(cards_of(cells), key=lambda c: DRANK[c])]
     inf = info(move)
     rank = "JK" if inf.rank == JOKER_RANK else DRANK_NAMES[inf.rank] + "*"
     return cards_words(real, 0) + [rank] * j
 
 
-_STR: dict[int, str] = {}
+_STR: Final[dict[int, str]] = {}
 
 
 def play_str(move: int) -> str:
@@ -337,7 +367,7 @@ def _parse_run(
         raise IllegalAction(f"{text!r}: write JK=… only in a run with one real card")
     if not explicit and real.bit_count() == 1:
         raise IllegalAction(f"{text!r}: a run with one real card names its jokers' places (JK=6H)")
-    return real | jbits | want_cells << CSHIFT | RUN_FLAG
+    return run_move(real, jbits >> JSHIFT, want_cells)
 
 
 def parse_cards_jokers(words: list[str]) -> tuple[CardSet, int]:
@@ -361,7 +391,7 @@ def parse_cards_jokers(words: list[str]) -> tuple[CardSet, int]:
 
 
 # --------------------------------------------------------------------------------- enumeration
-_PLAYS: dict[tuple[int, int, bool, bool], tuple[int, ...]] = {}
+_PLAYS: Final[dict[tuple[int, int, bool, bool], tuple[int, ...]]] = {}
 
 
 def all_plays(hand: CardSet, jokers: int, wild: bool, stairs: bool) -> tuple[int, ...]:
@@ -386,9 +416,9 @@ def all_plays(hand: CardSet, jokers: int, wild: bool, stairs: bool) -> tuple[int
 
 _DISPLAY_ORDER: Final = tuple(sorted(range(52), key=_group_key))
 """The 52 cards in canonical order: ascending rank, suits ♣ ♦ ♥ ♠."""
-_RANK_GROUPS: dict[tuple[int, int, int], dict[int, tuple[int, ...]]] = {}
-_SUIT_RUNS: dict[tuple[int, int, int], tuple[tuple[int, int, str, int], ...]] = {}
-_SINGLES: dict[int, tuple[int, ...]] = {}
+_RANK_GROUPS: Final[dict[tuple[int, int, int], dict[int, tuple[int, ...]]]] = {}
+_SUIT_RUNS: Final[dict[tuple[int, int, int], tuple[tuple[int, int, str, int], ...]]] = {}
+_SINGLES: Final[dict[int, tuple[int, ...]]] = {}
 
 
 def _singles(held: CardSet) -> tuple[int, ...]:
@@ -399,7 +429,7 @@ def _singles(held: CardSet) -> tuple[int, ...]:
     return got
 
 
-_BY_RANK: dict[CardSet, tuple[tuple[int, CardSet], ...]] = {}
+_BY_RANK: Final[dict[CardSet, tuple[tuple[int, CardSet], ...]]] = {}
 
 
 def by_rank(hand: CardSet) -> tuple[tuple[int, CardSet], ...]:
@@ -467,7 +497,7 @@ def _suit_runs(suit: int, held: CardSet, wj: int) -> tuple[tuple[int, int, str, 
 
 Shape = tuple[int, int]
 """A play's (kind, size): only a play of the table's shape can follow it (bar a sandstorm)."""
-_BY_SHAPE: dict[tuple[int, int, bool, bool], dict[Shape, tuple[int, ...]]] = {}
+_BY_SHAPE: Final[dict[tuple[int, int, bool, bool], dict[Shape, tuple[int, ...]]]] = {}
 
 
 def plays_by_shape(
@@ -523,7 +553,7 @@ def plays_by_shape(
     return parts
 
 
-_OF_SHAPE: dict[tuple[int, int, bool, bool, int, int], tuple[int, ...]] = {}
+_OF_SHAPE: Final[dict[tuple[int, int, bool, bool, int, int], tuple[int, ...]]] = {}
 
 
 def plays_of_shape(
@@ -577,28 +607,24 @@ def _runs(
         if sum(held) == 0:
             continue
         for lo in range(11):
-            # partial runs from lo: (real bits, cell bits, jokers used)
-            partial: list[tuple[int, int, int]] = [(0, 0, 0)]
+            # partial runs from lo: (real bits, jokers used); the jokers fill the other cells
+            partial: list[tuple[int, int]] = [(0, 0)]
             for d in range(lo, 13):
                 c = cards[d]
-                nxt: list[tuple[int, int, int]] = []
-                for real, cells, used in partial:
+                nxt: list[tuple[int, int]] = []
+                for real, used in partial:
                     if held[d]:
-                        nxt.append((real | 1 << c, cells, used))
+                        nxt.append((real | 1 << c, used))
                     if used < jokers:
-                        nxt.append((real, cells | 1 << c, used + 1))
+                        nxt.append((real, used + 1))
                 partial = nxt
                 if not partial:
                     break
                 length = d - lo + 1
                 if length >= 3:
-                    for real, cells, used in partial:
+                    for real, used in partial:
                         if real:
-                            yield (
-                                length,
-                                lo,
-                                real | used << JSHIFT | cells << CSHIFT | RUN_FLAG,
-                            )
+                            yield (length, lo, real | used << JSHIFT | lo << LSHIFT | RUN_FLAG)
 
 
 def subsets(hand: CardSet, jokers: int, low: int, high: int) -> list[int]:

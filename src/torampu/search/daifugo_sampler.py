@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import Any, Final
 
 from torampu.cards import card_str, parse_card
 from torampu.daifugo import PH_OVER, PH_PLAY, SPEC, Daifugo, title_names
@@ -53,8 +53,8 @@ from torampu.game import Game
 
 View = Mapping[str, Any]
 Sampler = Callable[[View, random.Random], Game]
-JOKER = 52
-STARTS_AFTER = frozenset({"rules", "exchange", "defense", "tenpen", "match"})
+JOKER: Final = 52
+STARTS_AFTER: Final = frozenset({"rules", "exchange", "defense", "tenpen", "match"})
 """What a sample's view may tell differently: it starts after the exchange (rules to match), and
 it is a game, not a match (a match's view adds the match's standings)."""
 
@@ -200,7 +200,7 @@ def _strength_order() -> list[int]:
     return [card_at(d, su) for d in range(12, -1, -1) for su in range(4)]
 
 
-_STRONG_FIRST: list[int] = _strength_order()
+_STRONG_FIRST: Final[list[int]] = _strength_order()
 
 
 def _stronger_than(card: int) -> int:
@@ -614,9 +614,9 @@ def greedy_play(
     return pick
 
 
-HOLD_CARDS = 3
+HOLD_CARDS: Final = 3
 """:func:`greedy_play`'s ``hold``: a player with at most this many cards never holds back."""
-HOLD_JOKER = 0.9
+HOLD_JOKER: Final = 0.9
 """:func:`greedy_play`'s ``hold``: how often a player whose weakest answer is the lone joker
 passes instead."""
 
@@ -640,7 +640,7 @@ def _held_back(g: Daifugo, pick: int, rev: bool, hold: float, rand: Callable[[],
     return rand() < p
 
 
-MATE_CARDS = 8
+MATE_CARDS: Final = 8
 """:func:`mate_play` looks for a two-play finish only in hands of at most this many cards."""
 
 
@@ -698,7 +698,7 @@ def _unanswered(g: Daifugo, m: int) -> bool:
     return c.phase_id == PH_PLAY and c.turn == s and c.table_info is None
 
 
-_GREEDY: dict[int, tuple[Sequence[int], int, int]] = {}
+_GREEDY: Final[dict[int, tuple[Sequence[int], int, int]]] = {}
 """:func:`greedy_rollout`'s picks per tuple of legal plays (keyed by its ``id``; the entry
 holds the tuple, so the id is not reused while the entry lives): (plays, normal, reversed), -1
 for an order not asked yet."""

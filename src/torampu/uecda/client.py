@@ -54,16 +54,15 @@ from torampu.bots.base import Bot, BotError, make_bot, parse_bot_spec
 from torampu.cards import CardSet, cards_of
 from torampu.daifugo import SPEC, Daifugo
 from torampu.daifugo_plays import (
-    CSHIFT,
     JSHIFT,
     PASS,
     REAL,
-    RUN_FLAG,
     all_plays,
     card_at,
     cards_words,
     info,
     parse_play,
+    run_move,
     strongest,
 )
 from torampu.errors import IllegalAction, TorampuError
@@ -244,7 +243,7 @@ def _stand_in(e: UnrepresentablePlay) -> int:
     """A run torampu can name with the same cards: the joker moved to the run's other end."""
     # column 0: one above the highest real card; column 14: one below the lowest
     cell = card_at(e.size - 1, e.suit) if e.low == 0 else card_at(e.low - 2, e.suit)
-    return e.real | e.jokers << JSHIFT | (1 << cell) << CSHIFT | RUN_FLAG
+    return run_move(e.real, e.jokers, 1 << cell)
 
 
 class GameTracker:

@@ -83,7 +83,6 @@ from typing import Final
 
 from torampu.cards import CardSet, card_str, cards_of, parse_cards  # noqa: F401
 from torampu.daifugo_plays import (
-    CSHIFT,
     DRANK,
     JSHIFT,
     K_PASS,
@@ -94,6 +93,8 @@ from torampu.daifugo_plays import (
     card_at,
     parse_play,  # noqa: F401  (doctest)
     play_str,
+    run_cells,
+    run_move,
 )
 from torampu.errors import TorampuError
 
@@ -430,7 +431,7 @@ def play_table(move: int, lock_suits: int = 0, joker_rows: Sequence[int] | None 
             raise UecdaProtocolError("a play needs cards")
         return t
     if move & RUN_FLAG:
-        for c in cards_of(move >> CSHIFT & REAL):
+        for c in cards_of(run_cells(move)):
             r, col = card_cell(c)
             t[r][col] = 2
         return t
@@ -525,7 +526,7 @@ def table_play(t: Table) -> int:
     cells_bits = 0
     for j in jcells:
         cells_bits |= 1 << cell_card(row, j)
-    return real | jokers << JSHIFT | cells_bits << CSHIFT | RUN_FLAG
+    return run_move(real, jokers, cells_bits)
 
 
 def play_text(move: int) -> str:
