@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import random
-from typing import Any
 
 import pytest
 
 import torampu
-from torampu.search import ismcts, random_rollout, sampler_for
+from torampu.search import ismcts, sampler_for
 from torampu.search.samplers import deal_hidden
 
 
@@ -244,38 +243,3 @@ def test_guard_defaults_by_game_and_turns_off() -> None:
     assert guard_of("daifugo", guard=False) is None
     assert guard_of("hell") is None and guard_of("nap") is None
     assert guard_of("hell", guard=0.5) == 0.5
-
-
-def test_gc_paused_while_searching_and_restored() -> None:
-    """The search runs with the cyclic collector off and turns it back on; overlapping holds
-    (nested, or another thread's) keep it off until the last one ends, and a collector the
-    caller had turned off stays off."""
-    import gc
-
-    from torampu.search.ismcts import gc_paused
-
-    seen: list[bool] = []
-
-    def rollout(g: Any, rng: random.Random) -> None:
-        seen.append(gc.isenabled())
-        random_rollout(g, rng)
-
-    g = torampu.new_game("daifugo", "standard", seed=5)
-    while g.phase != "play":
-        g.play(g.legal_actions()[0])
-    ismcts(
-        g.view(g.to_play), sampler_for("daifugo"), random.Random(1), iterations=20, rollout=rollout
-    )
-    assert seen and not any(seen) and gc.isenabled()
-    with gc_paused():
-        with gc_paused():
-            assert not gc.isenabled()
-        assert not gc.isenabled()
-    assert gc.isenabled()
-    gc.disable()
-    try:
-        with gc_paused():
-            pass
-        assert not gc.isenabled()
-    finally:
-        gc.enable()

@@ -14,13 +14,10 @@ and, optionally, a rollout policy. The search itself is one loop.
 
 from __future__ import annotations
 
-import gc
 import math
 import random
-import threading
 import time
-from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -106,39 +103,6 @@ def scores_to_rewards(scores: Sequence[float]) -> list[float]:
     return [(s - lo) / span for s in scores]
 
 
-_GC = {"holds": 0, "was": False}
-_GC_LOCK = threading.Lock()
-
-
-@contextmanager
-def gc_paused() -> Iterator[None]:
-    """Python's cyclic garbage collector off while the block runs, back to what it was when
-    the last of overlapping blocks (threads, nested calls) ends. A search allocates many
-    short-lived tuples, lists and games, which reference counting frees at once and which
-    make no cycles; the collections their allocations trigger would walk them, and the
-    engine's memos, for nothing (some 4% of a Daifugo playout's instructions).
-
-    >>> import gc
-    >>> with gc_paused():
-    ...     gc.isenabled()
-    False
-    >>> gc.isenabled()
-    True
-    """
-    with _GC_LOCK:
-        if _GC["holds"] == 0:
-            _GC["was"] = gc.isenabled()
-            gc.disable()
-        _GC["holds"] += 1
-    try:
-        yield
-    finally:
-        with _GC_LOCK:
-            _GC["holds"] -= 1
-            if _GC["holds"] == 0 and _GC["was"]:
-                gc.enable()
-
-
 def ismcts(
     view: View,
     sampler: Sampler,
@@ -182,93 +146,87 @@ def ismcts(
     sqrt = math.sqrt
     done = 0
     first: Game | None = None
-    with gc_paused():
-        while done < limit:
-            if (
-                done
-                and deadline is not None
-                and (done & 15) == 0
-                and time.perf_counter() > deadline
-            ):
-                break
-            g = sampler(view, rng)
-            if first is None:
-                first = g
-                g = g.clone()
-            node = root
-            path = [node]
-            # selection and expansion
-            while not g.is_over:
-                if scripted is not None:
-                    step = scripted(g, first, rng.random)
-                    if step is not None:
-                        m, seen = step
-                        if seen:
-                            child = node.children.get(m)
-                            if child is None:
-                                child = node.children[m] = _Node(g.to_play)  # type: ignore[arg-type]
-                            node = child
-                            path.append(node)
-                        g.apply(m)
-                        continue
-                legal = g.legal_moves()
-                if prune is not None:
-                    legal = prune(g, legal)
-                mover = g.to_play
-                assert mover is not None
-                children = node.children
-                pr = None
-                if prior is not None:
-                    pr = node.prior
-                    if pr is None:
-                        pr = node.prior = {}
-                    if any(m not in pr for m in legal):
-                        for m, p in zip(legal, prior(g, legal), strict=True):
-                            pr.setdefault(m, p)
-                # one pass: count each existing child's availability, note untried moves, and
-                # (while none is untried) keep the best child by UCB
-                untried = None
-                best = -1.0
-                pick = legal[0]
-                for m in legal:
-                    c = children.get(m)
-                    if c is None:
-                        if untried is None:
-                            untried = [m]
-                        else:
-                            untried.append(m)
-                        continue
-                    a = c.avail = c.avail + 1
-                    if untried is None:
-                        n = c.visits
-                        v = c.total / n + exploration * sqrt(log(a) / n)
-                        if pr is not None:
-                            v += prior_weight * pr[m] / (n + 1)
-                        if v > best:
-                            best, pick = v, m
-                if untried is not None:
-                    if pr is None:
-                        m = untried[int(rng.random() * len(untried))]
-                    else:
-                        m = max(untried, key=pr.__getitem__)
-                    child = children[m] = _Node(mover)
-                    child.avail = 1
+    while done < limit:
+        if done and deadline is not None and (done & 15) == 0 and time.perf_counter() > deadline:
+            break
+        g = sampler(view, rng)
+        if first is None:
+            first = g
+            g = g.clone()
+        node = root
+        path = [node]
+        # selection and expansion
+        while not g.is_over:
+            if scripted is not None:
+                step = scripted(g, first, rng.random)
+                if step is not None:
+                    m, seen = step
+                    if seen:
+                        child = node.children.get(m)
+                        if child is None:
+                            child = node.children[m] = _Node(g.to_play)  # type: ignore[arg-type]
+                        node = child
+                        path.append(node)
                     g.apply(m)
-                    path.append(child)
-                    break
-                node = children[pick]
-                g.apply(pick)
-                path.append(node)
-            if not g.is_over:
-                rollout(g, rng)
-            rewards = rewarder(g)
-            for nd in path:
-                nd.visits += 1
-                if nd.seat >= 0:
-                    nd.total += rewards[nd.seat]
-            if len(path) > 1 and path[1].seat >= 0:
-                path[1].squares += rewards[path[1].seat] ** 2
-            done += 1
+                    continue
+            legal = g.legal_moves()
+            if prune is not None:
+                legal = prune(g, legal)
+            mover = g.to_play
+            assert mover is not None
+            children = node.children
+            pr = None
+            if prior is not None:
+                pr = node.prior
+                if pr is None:
+                    pr = node.prior = {}
+                if any(m not in pr for m in legal):
+                    for m, p in zip(legal, prior(g, legal), strict=True):
+                        pr.setdefault(m, p)
+            # one pass: count each existing child's availability, note untried moves, and
+            # (while none is untried) keep the best child by UCB
+            untried = None
+            best = -1.0
+            pick = legal[0]
+            for m in legal:
+                c = children.get(m)
+                if c is None:
+                    if untried is None:
+                        untried = [m]
+                    else:
+                        untried.append(m)
+                    continue
+                a = c.avail = c.avail + 1
+                if untried is None:
+                    n = c.visits
+                    v = c.total / n + exploration * sqrt(log(a) / n)
+                    if pr is not None:
+                        v += prior_weight * pr[m] / (n + 1)
+                    if v > best:
+                        best, pick = v, m
+            if untried is not None:
+                if pr is None:
+                    m = untried[int(rng.random() * len(untried))]
+                else:
+                    m = max(untried, key=pr.__getitem__)
+                child = children[m] = _Node(mover)
+                child.avail = 1
+                g.apply(m)
+                path.append(child)
+                break
+            node = children[pick]
+            g.apply(pick)
+            path.append(node)
+        if not g.is_over:
+            rollout(g, rng)
+        rewards = rewarder(g)
+        for nd in path:
+            nd.visits += 1
+            if nd.seat >= 0:
+                nd.total += rewards[nd.seat]
+        if len(path) > 1 and path[1].seat >= 0:
+            path[1].squares += rewards[path[1].seat] ** 2
+        done += 1
     elapsed = time.perf_counter() - start
     assert first is not None
     legal_root = first.legal_moves()
