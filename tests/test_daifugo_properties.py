@@ -231,13 +231,17 @@ def step(g: Any, rng: random.Random, deep: float) -> None:
 
 
 # ------------------------------------------------------------------------------------ games
-@GAMES
-@given(
+RANDOM_GAME = given(
     rule_choices(),
     st.integers(2, 8),
     st.integers(0, 2**63 - 1),
     st.integers(0, 2**32 - 1),
 )
+"""The arguments of a random game: rules, players, the deal's seed and the moves' seed."""
+
+
+@GAMES
+@RANDOM_GAME
 def test_random_games(rules: dict[str, Any], players: int, seed: int, policy: int) -> None:
     g = make(rules, players, seed)
     rng = random.Random(policy)
@@ -345,12 +349,7 @@ def test_random_matches(
 
 
 @GAMES
-@given(
-    rule_choices(),
-    st.integers(2, 8),
-    st.integers(0, 2**63 - 1),
-    st.integers(0, 2**32 - 1),
-)
+@RANDOM_GAME
 def test_quiet_games_play_the_same(
     rules: dict[str, Any], players: int, seed: int, policy: int
 ) -> None:
