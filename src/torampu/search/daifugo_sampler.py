@@ -599,16 +599,18 @@ def greedy_play(
         return moves[int(rand() * n)]
     # the weakest play, found once per (memoized) tuple of legal plays
     greedy = _GREEDY
+    rev = g.revolution != g.eleven
     picks = greedy.get(id(moves))
-    if picks is None or picks[0] is not moves:
+    if picks is None or picks[0] is not moves:  # a new tuple: its weakest in this order
         if len(greedy) >= 50_000:
             greedy.clear()
-        picks = greedy[id(moves)] = (moves, -1, -1)
-    rev = g.revolution != g.eleven
-    pick = picks[2] if rev else picks[1]
-    if pick < 0:  # the weakest in this order, found on first need
         pick = _weakest(moves, rev)
-        greedy[id(moves)] = (moves, picks[1], pick) if rev else (moves, pick, picks[2])
+        greedy[id(moves)] = (moves, -1, pick) if rev else (moves, pick, -1)
+    else:
+        pick = picks[2] if rev else picks[1]
+        if pick < 0:  # the weakest in the other order, found on first need
+            pick = _weakest(moves, rev)
+            greedy[id(moves)] = (moves, picks[1], pick) if rev else (moves, pick, picks[2])
     if hold > 0.0 and g.table_info is not None and _held_back(g, pick, rev, hold, rand):
         return PASS
     return pick
