@@ -391,7 +391,7 @@ def parse_cards_jokers(words: list[str]) -> tuple[CardSet, int]:
 
 
 # --------------------------------------------------------------------------------- enumeration
-_PLAYS: Final[dict[tuple[int, int, bool, bool], tuple[int, ...]]] = {}
+_PLAYS: Final[dict[int, tuple[int, ...]]] = {}
 
 
 def all_plays(hand: CardSet, jokers: int, wild: bool, stairs: bool) -> tuple[int, ...]:
@@ -400,7 +400,7 @@ def all_plays(hand: CardSet, jokers: int, wild: bool, stairs: bool) -> tuple[int
     Order: singles, then groups, then runs; each by size, then rank, then cards: the parts of
     :func:`plays_by_shape` one after the other.
     """
-    key = (hand, jokers, wild, stairs)
+    key = _hand_key(hand, jokers, wild, stairs)
     got = _PLAYS.get(key)
     if got is not None:
         return got
@@ -416,8 +416,10 @@ def all_plays(hand: CardSet, jokers: int, wild: bool, stairs: bool) -> tuple[int
 
 _DISPLAY_ORDER: Final = tuple(sorted(range(52), key=_group_key))
 """The 52 cards in canonical order: ascending rank, suits ♣ ♦ ♥ ♠."""
-_RANK_GROUPS: Final[dict[tuple[int, int, int], dict[int, tuple[int, ...]]]] = {}
-_SUIT_RUNS: Final[dict[tuple[int, int, int], tuple[tuple[int, int, str, int], ...]]] = {}
+_RANK_GROUPS: Final[dict[int, dict[int, tuple[int, ...]]]] = {}
+"""Per rank's cards, wild jokers and rank (``held | wj << 52 | d << 54``): its groups by size."""
+_SUIT_RUNS: Final[dict[int, tuple[tuple[int, int, str, int], ...]]] = {}
+"""Per suit's cards, wild jokers and suit (``held | wj << 52 | suit << 54``): its runs."""
 _SINGLES: Final[dict[int, tuple[int, ...]]] = {}
 
 
@@ -464,7 +466,7 @@ def jokers_part(jokers: int, wj: int, kind: int, size: int) -> int:
 def _rank_groups(d: int, held: CardSet, wj: int) -> dict[int, tuple[int, ...]]:
     """The groups (2+ cards) of daifugo rank ``d`` from the cards ``held`` of that rank and up
     to ``wj`` jokers, by size, each size in canonical text order (memoized)."""
-    key = (d, held, wj)
+    key = held | wj << JSHIFT | d << 54
     got = _RANK_GROUPS.get(key)
     if got is not None:
         return got
@@ -484,7 +486,7 @@ def _rank_groups(d: int, held: CardSet, wj: int) -> dict[int, tuple[int, ...]]:
 def _suit_runs(suit: int, held: CardSet, wj: int) -> tuple[tuple[int, int, str, int], ...]:
     """(size, low rank, text, move) of every run in ``suit`` from its cards ``held`` and up to
     ``wj`` jokers (memoized; cleared past 50,000 entries)."""
-    key = (suit, held, wj)
+    key = held | wj << JSHIFT | suit << 54
     got = _SUIT_RUNS.get(key)
     if got is None:
         if len(_SUIT_RUNS) > 50_000:
@@ -497,7 +499,13 @@ def _suit_runs(suit: int, held: CardSet, wj: int) -> tuple[tuple[int, int, str, 
 
 Shape = tuple[int, int]
 """A play's (kind, size): only a play of the table's shape can follow it (bar a sandstorm)."""
-_BY_SHAPE: Final[dict[tuple[int, int, bool, bool], dict[Shape, tuple[int, ...]]]] = {}
+_BY_SHAPE: Final[dict[int, dict[Shape, tuple[int, ...]]]] = {}
+"""Per hand (:func:`_hand_key`): its plays by shape."""
+
+
+def _hand_key(hand: CardSet, jokers: int, wild: bool, stairs: bool) -> int:
+    """A hand and the options its plays depend on, as one number (a memo key)."""
+    return hand | jokers << JSHIFT | wild << 54 | stairs << 55
 
 
 def plays_by_shape(
@@ -512,7 +520,7 @@ def plays_by_shape(
     >>> {shape: [play_str(p) for p in ps] for shape, ps in parts.items()}
     {(1, 1): ['3D', '3H', '4H', '5H'], (2, 2): ['3D 3H'], (3, 3): ['3H 4H 5H']}
     """
-    key = (hand, jokers, wild, stairs)
+    key = _hand_key(hand, jokers, wild, stairs)
     got = _BY_SHAPE.get(key)
     if got is not None:
         return got
@@ -520,7 +528,7 @@ def plays_by_shape(
         _BY_SHAPE.clear()
     parts: dict[Shape, tuple[int, ...]] = {}
     singles: list[int] = []
-    ranks = by_rank(hand)
+    ranks = [(d, hand & RANK_SET[d]) for d in range(13) if hand & RANK_SET[d]]
     for _, h in ranks:
         singles.extend(_singles(h))
     if jokers:
@@ -553,7 +561,9 @@ def plays_by_shape(
     return parts
 
 
-_OF_SHAPE: Final[dict[tuple[int, int, bool, bool, int, int], tuple[int, ...]]] = {}
+_OF_SHAPE: Final[dict[int, tuple[int, ...]]] = {}
+"""Per hand (:func:`_hand_key`), kind (``<< 56``) and size (``<< 58``; at most 13): its plays of
+that shape."""
 
 
 def plays_of_shape(
@@ -565,13 +575,14 @@ def plays_of_shape(
     >>> [play_str(p) for p in plays_of_shape(parse_cards("3D 3H 4H 5H"), 1, True, True, 2, 2)]
     ['3D 3H', '3D JK', '3H JK', '4H JK', '5H JK']
     """
-    key = (hand, jokers, wild, stairs, kind, size)
+    hand_key = _hand_key(hand, jokers, wild, stairs)
+    key = hand_key | kind << 56 | size << 58
     got = _OF_SHAPE.get(key)
     if got is not None:
         return got
     if len(_OF_SHAPE) > 50_000:
         _OF_SHAPE.clear()
-    whole = _BY_SHAPE.get((hand, jokers, wild, stairs))
+    whole = _BY_SHAPE.get(hand_key)
     if whole is not None:
         got = whole.get((kind, size), ())
     else:
