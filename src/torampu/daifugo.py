@@ -166,7 +166,6 @@ from torampu.daifugo_plays import (
     KING_HEARTS,
     KSHIFT,
     PASS,
-    RANK_SET,
     REAL,
     RUN,
     SHAPES,
@@ -1132,7 +1131,7 @@ class Daifugo(Game):
         else:  # as plays_of_shape builds them: rank by rank, then jokers alone
             wj = jok if self.wild else 0
             for d in range(13):
-                h = hand & RANK_SET[d]
+                h = hand & TWOS << (d + 1) % 13
                 if not h:
                     continue
                 got = parts.get(h | wj << JSHIFT)  # a rank's cards and the wild jokers

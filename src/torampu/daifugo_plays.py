@@ -81,10 +81,16 @@ def card_at(drank: int, suit: int) -> int:
 DRANK: Final = tuple(drank_of(c) for c in range(52))
 RANK_SET: Final = tuple(sum(1 << card_at(d, s) for s in range(4)) for d in range(13))
 """The four cards of each daifugo rank, as card sets."""
+TWOS: Final = 1 | 1 << 13 | 1 << 26 | 1 << 39
+"""The four 2s (card 0 of each suit): rank ``d``'s cards are ``TWOS << (d + 1) % 13``, which the
+hot loops compute rather than read from :data:`RANK_SET` (a tuple's item is an object to unbox).
+
+>>> all(TWOS << (d + 1) % 13 == RANK_SET[d] for d in range(13))
+True
+"""
 SUIT_SET: Final = tuple(((1 << 13) - 1) << (13 * s) for s in range(4))
 THREE_SPADES: Final = card_at(D3, 0)
 KING_HEARTS: Final = card_at(DK, 1)
-TWOS: Final = RANK_SET[D2]
 
 _GROUP_SUIT_ORDER: Final = (3, 2, 1, 0)  # ascending strength for display: C D H S
 
@@ -528,7 +534,7 @@ def plays_by_shape(
         _BY_SHAPE.clear()
     parts: dict[Shape, tuple[int, ...]] = {}
     singles: list[int] = []
-    ranks = [(d, hand & RANK_SET[d]) for d in range(13) if hand & RANK_SET[d]]
+    ranks = [(d, hand & TWOS << (d + 1) % 13) for d in range(13) if hand & TWOS << (d + 1) % 13]
     for _, h in ranks:
         singles.extend(_singles(h))
     if jokers:
