@@ -1134,9 +1134,10 @@ class Daifugo(Game):
                 h = hand & TWOS << (d + 1) % 13
                 if not h:
                     continue
-                got = parts.get(h | wj << JSHIFT)  # a rank's cards and the wild jokers
+                part = h | wj << JSHIFT  # a rank's cards and the wild jokers
+                got = parts.get(part)
                 if got is None:
-                    got = parts[h | wj << JSHIFT] = tuple(
+                    got = parts[part] = tuple(
                         m for m in rank_part(d, h, wj, kind, size) if self._follows(m, memo)
                     )
                 out.extend(got)

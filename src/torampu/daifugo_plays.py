@@ -534,7 +534,7 @@ def plays_by_shape(
         _BY_SHAPE.clear()
     parts: dict[Shape, tuple[int, ...]] = {}
     singles: list[int] = []
-    ranks = [(d, hand & TWOS << (d + 1) % 13) for d in range(13) if hand & TWOS << (d + 1) % 13]
+    ranks = [(d, h) for d in range(13) if (h := hand & TWOS << (d + 1) % 13)]
     for _, h in ranks:
         singles.extend(_singles(h))
     if jokers:
