@@ -226,3 +226,40 @@ def test_the_rich_seat_bounds_the_poor_ones_other_cards() -> None:
         if bound_bites >= 3:
             break
     assert bound_bites >= 3
+
+
+def test_the_exchanges_a_seat_did_not_see_are_played_on_its_deals() -> None:
+    """``unseen``: for an exchange the seat took no part in, the poor one gave its best cards.
+    At the start of play the 大貧民 (when not the searching seat) never holds the joker in
+    such a sample, and the rich seats hold more high cards than in a deal blind to it; the
+    samples still look the same from the seat."""
+    from torampu.daifugo_plays import DRANK, parse_play
+
+    def high(hand: list[str]) -> int:  # jokers, 2s and aces
+        return sum(c.startswith("JK") or DRANK[parse_play(c).bit_length() - 1] >= 11 for c in hand)
+
+    rich_high = {True: 0, False: 0}
+    poor_jokers = {True: 0, False: 0}
+    checked = 0
+    for seed in range(12):
+        m = _after_exchange(seed, plays=0)
+        g = m.game
+        rows = {e["count"]: e for e in g.exchanges}
+        if 2 not in rows:
+            continue
+        daifugo, daihinmin = rows[2]["rich"], rows[2]["poor"]
+        pairs = [(e["rich"], e["poor"]) for e in g.exchanges]
+        me = next(s for s in range(g.n) if all(s not in p for p in pairs))
+        view = m.view(me)
+        assert all("given" not in r for r in view["exchange"])
+        checked += 1
+        for unseen in (True, False):
+            for k in range(20):
+                s = sample_daifugo(view, random.Random(k), unseen=unseen)
+                mine = s.view(me)
+                assert mine["hand"] == view["hand"] and mine["log"] == view["log"]
+                poor_jokers[unseen] += any(c.startswith("JK") for c in s.view(daihinmin)["hand"])
+                rich_high[unseen] += high(s.view(daifugo)["hand"])
+    assert checked >= 5
+    assert poor_jokers[True] == 0 and poor_jokers[False] > 0
+    assert rich_high[True] > rich_high[False] * 1.2, rich_high

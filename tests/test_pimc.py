@@ -152,6 +152,7 @@ def test_the_bot_uses_pimc_where_the_algorithm_says() -> None:
         ({"guard": True}, "guard must be a number >= 0"),
         ({"correct": "yes"}, "correct must be true or false"),
         ({"infer_adjutant": 1}, "infer_adjutant must be true or false"),
+        ({"unseen_exchange": "maybe"}, "unseen_exchange must be true or false"),
     ],
 )
 def test_bad_search_options_are_named(options: dict[str, Any], words: str) -> None:

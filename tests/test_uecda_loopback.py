@@ -465,9 +465,11 @@ class _ExchangeSpy:
 
 
 def test_the_client_tells_the_bot_what_it_knows_from_its_exchange(tmp_path: Path) -> None:
-    """A poor player's view carries its exchange exactly (given and returned cards: the deal
-    table shows its hand before the exchange); a rich one's carries what it returned, and its
-    best cards as what it was given. (So the search deals the poor's best cards to the rich.)"""
+    """Every play-phase view of games 2.. carries the game's two exchanges (大富豪–大貧民, then
+    富豪–貧民). A poor player's own row is exact (given and returned cards: the deal table shows
+    its hand before the exchange); a rich one's carries what it returned, and its best cards as
+    what it was given (so the search deals the poor's best cards to the rich). A row the player
+    took no part in has no cards, as in a torampu view (the search plays it on its deals)."""
     games = 4
     r = Runner(tmp_path, games, seat_change=100, rank_reset=100)
     spies = [_ExchangeSpy(k) for k in range(5)]
@@ -488,27 +490,37 @@ def test_the_client_tells_the_bot_what_it_knows_from_its_exchange(tmp_path: Path
     assert r.server_error is None and not r.client_errors, (r.server_error, r.client_errors)
     seen = {k: [rows for rows in spies[k].rows if rows] for k in range(5)}
     mrec = json.loads((tmp_path / "match.json").read_text(encoding="utf-8"))
-    checked = {"rich": 0, "poor": 0}
+    checked = {"rich": 0, "poor": 0, "other": 0}
     for rec in mrec["records"][1:]:  # games 2.. have titles and an exchange
         g = torampu.replay(rec)
+        pairs = [{"rich": e["rich"], "poor": e["poor"], "count": e["count"]} for e in g.exchanges]  # type: ignore[attr-defined]
+        assert [p["count"] for p in pairs] == [2, 1]
         for e in g.exchanges:  # type: ignore[attr-defined]
             rich, poor, k = e["rich"], e["poor"], e["count"]
             truth = {"rich": rich, "poor": poor, "count": k}
             poor_row = {**truth, "given": e["given"], "returned": e["returned"]}
-            assert [poor_row] in seen[poor], (poor_row, seen[poor])
+            assert [poor_row if p == truth else p for p in pairs] in seen[poor], seen[poor]
             checked["poor"] += 1
-            rich_rows = [rows[0] for rows in seen[rich] if rows[0]["returned"] == e["returned"]]
-            assert rich_rows, (e, seen[rich])
-            assert {k2: rich_rows[0][k2] for k2 in truth} == truth
-            assert len(rich_rows[0]["given"]) == k
+            rich_views = [
+                rows for rows in seen[rich] if any(x.get("returned") == e["returned"] for x in rows)
+            ]
+            assert rich_views, (e, seen[rich])
+            rows = rich_views[0]
+            assert [{k2: x[k2] for k2 in truth} for x in rows] == pairs
+            own = next(x for x in rows if "given" in x)
+            assert {k2: own[k2] for k2 in truth} == truth and len(own["given"]) == k
+            assert all("given" not in x for x in rows if x is not own)
             checked["rich"] += 1
-    assert checked["poor"] >= 4 and checked["rich"] >= 4
+        middle = next(s for s in range(5) if all(s not in (p["rich"], p["poor"]) for p in pairs))
+        assert pairs in seen[middle]  # the 平民 took part in neither: rows without cards
+        checked["other"] += 1
+    assert checked["poor"] >= 4 and checked["rich"] >= 4 and checked["other"] >= 2
 
 
 def test_the_client_records_each_decision(tmp_path: Path) -> None:
     """``records``: one JSON line per decision — the view the bot was shown, the actions
     offered, the one sent, and the search's figures — enough to search a decision again."""
-    games = 6
+    games = 10  # enough for us to be 大富豪 or 富豪 in some game (asserted below)
     r = Runner(tmp_path, games, seat_change=100, rank_reset=100)
     sink = io.StringIO()
     bot = make_client_bot("ismcts:iterations=20", 3)

@@ -29,6 +29,9 @@ the cards it handed over are its partner's, and a rich seat bounds the poor one'
 default true, see :func:`~torampu.search.daifugo_sampler.sample_daifugo`: against four
 Blauweregen 2.12 [1.98, 2.26] points/game over 300 games with it, 1.88 [1.77, 2.00] without; on
 30 duplicate ``uecda`` matches between two search bots −0.11 [−0.24, 0.03]),
+``unseen_exchange`` (Daifugo: in play, deals also play the exchanges the seat took no part in —
+the poor gave their best cards, the rich their weakest; default
+:data:`DEFAULT_UNSEEN_EXCHANGE`),
 ``belief`` (Daifugo: determinizations weighted by how likely the other players' passes were,
 :mod:`~torampu.search.daifugo_belief`; default :data:`DEFAULT_BELIEF`), ``shed`` (with
 ``belief``: the plays weigh too, a player taken to shed its weakest plays first with that
@@ -135,6 +138,11 @@ DEFAULT_BELIEF = False
 [−0.27, 0.14] under ``uecda``. With the plays weighed too (``shed=1``, ``worlds=64``,
 ``guard=off``), against four Blauweregen: 2.17 [1.96, 2.37] over 150 games beside 2.09 [1.92,
 2.27] for ``guard=off`` alone, run at the same time."""
+
+
+DEFAULT_UNSEEN_EXCHANGE = True
+"""Whether Daifugo's search plays the exchanges its seat did not see on its deals
+(``unseen_exchange``; :func:`~torampu.search.daifugo_sampler.sample_daifugo`'s ``unseen``)."""
 
 
 DEFAULT_ROLLOUT: dict[str, str] = {}
@@ -354,6 +362,7 @@ def _ismcts(
     prior_weight: float = 1.0,
     opponents: str = "tree",
     infer_exchange: bool = True,
+    unseen_exchange: bool = DEFAULT_UNSEEN_EXCHANGE,
     worlds: int | None = None,
     reward: str | None = None,
     shed: float = 0.0,
@@ -405,6 +414,7 @@ def _ismcts(
         ("endgame", endgame),
         ("belief", belief),
         ("infer_exchange", infer_exchange),
+        ("unseen_exchange", unseen_exchange),
     ):
         if not isinstance(flag, bool):
             raise BotError(f"ismcts option {name} must be true or false, not {flag!r}")
@@ -412,9 +422,11 @@ def _ismcts(
         sampler = (
             NapoleonSampler(infer_bids=infer_bids, infer_adjutant=infer_adjutant)
             if game == "napoleon"
-            else belief_sampler(size=size, shed=float(shed))
+            else belief_sampler(size=size, shed=float(shed), unseen=unseen_exchange)
             if game == "daifugo" and belief
-            else pooled(partial(sample_daifugo, exchange=infer_exchange), size)
+            else pooled(
+                partial(sample_daifugo, exchange=infer_exchange, unseen=unseen_exchange), size
+            )
             if game == "daifugo"
             else sampler_for(game)
         )

@@ -98,7 +98,7 @@ class _PassCounter:
 
 
 def _weighted_deals(
-    view: View, rng: random.Random, n: int, hold: float, shed: float = 0.0
+    view: View, rng: random.Random, n: int, hold: float, shed: float = 0.0, unseen: bool = False
 ) -> tuple[list[Game], list[float]]:
     """Up to ``n`` uniform determinizations of ``view`` with their weights
     ``hold ** passes-while-holding-a-play`` times, with ``shed``, the plays' probability
@@ -112,7 +112,7 @@ def _weighted_deals(
     for _ in range(n):
         count = _PassCounter(int(me) if isinstance(me, int) else -1, shed)
         try:
-            g = sample_daifugo(view, rng, observe=count)
+            g = sample_daifugo(view, rng, observe=count, unseen=unseen)
         except SamplerError as e:
             last = e
             continue
@@ -148,18 +148,22 @@ def belief_sample(
     return games[-1]
 
 
-def belief_sampler(hold: float = DEFAULT_HOLD, size: int = 24, shed: float = 0.0) -> Sampler:
+def belief_sampler(
+    hold: float = DEFAULT_HOLD, size: int = 24, shed: float = 0.0, unseen: bool = False
+) -> Sampler:
     """A pool of ``size`` determinizations per view with importance weights: on the first call
     for a view the pool is built (uniform deals, as
     :func:`~torampu.search.daifugo_sampler.pooled` builds them, each weighted by
     ``hold ** passes-while-holding-a-play``, read during its own replay), and every call returns
     a clone of a pool entry drawn in proportion to its weight. So the weighting costs no extra
-    replay, only the legal-move checks at the others' passes."""
+    replay, only the legal-move checks at the others' passes. ``unseen``: the deals play the
+    exchanges the seat did not see (see
+    :func:`~torampu.search.daifugo_sampler.sample_daifugo`)."""
     state: dict[str, Any] = {"view": None, "games": [], "cum": []}
 
     def sample(view: View, rng: random.Random) -> Game:
         if state["view"] is not view:
-            games, weights = _weighted_deals(view, rng, size, hold, shed)
+            games, weights = _weighted_deals(view, rng, size, hold, shed, unseen)
             cum = list(accumulate(weights))
             state.update(view=view, games=games, cum=cum)
         cum = state["cum"]

@@ -155,10 +155,13 @@ def sample_daifugo(
     tries: int = 30,
     observe: Observer | None = None,
     exchange: bool = True,
+    unseen: bool = False,
 ) -> Game:
     """A Daifugo game consistent with ``view`` (see the module docstring); ``observe`` sees
     the replay (not during the exchange). ``exchange``: in the play phase, deal by what the
-    seat knows from its own exchange (:func:`_exchange_knowledge`); false ignores it."""
+    seat knows from its own exchange (:func:`_exchange_knowledge`); false ignores it.
+    ``unseen``: the exchanges the seat took no part in are played on the deal too
+    (:func:`_unseen_exchanges`: the poor give their best cards, the rich their weakest)."""
     if view.get("phase") == "exchange":
         return sample_exchange(view, rng, tries)
     rules = dict(view["rules"])
@@ -189,6 +192,7 @@ def sample_daifugo(
                 deck,
                 observe,
                 exchange,
+                unseen,
             )
         except (TorampuError, ValueError) as e:  # an inconsistent draw: draw again
             last = e
@@ -364,6 +368,7 @@ def _attempt(
     deck: list[int],
     observe: Observer | None = None,
     exchange: bool = True,
+    unseen: bool = False,
 ) -> Game:
     sizes = list(view["hand_sizes"])
     hands = [_Hand(unknown=sizes[s]) for s in range(n)]
@@ -425,9 +430,10 @@ def _attempt(
             pool.remove(c)
     first_lead = rules.get("first_lead")
     holder_leads = titles is None or rules.get("later_lead") == "first_lead"
-    if holder_leads and first_lead and log[start:]:
+    opening = log[start:] or view.get("phase") == "play"
+    if holder_leads and first_lead and opening:
         card = parse_card(str(first_lead))
-        leader = int(log[start]["seat"])
+        leader = int(log[start]["seat"] if log[start:] else view["to_play"])
         if card in pool and hands[leader].unknown > 0:
             pool.remove(card)
             hands[leader].known.append(card)
@@ -450,6 +456,8 @@ def _attempt(
             raise SamplerError("more unknown cards than cards unseen")
         fills[s] = pool[: h.unknown]
         del pool[: h.unknown]
+    if unseen and start == 0:
+        _unseen_exchanges(view, me, fills)
     # unknown cards that went round in gives are the receiver's draws: give them identities
     deal = [h.known + fills[s] for s, h in enumerate(hands)]
     deal_words = [[card_str(c) for c in sorted(cards)] for cards in deal]
@@ -480,6 +488,29 @@ def _attempt(
         if key not in STARTS_AFTER and mine.get(key) != value:
             raise SamplerError(f"the replay does not reach the view: its {key} differs")
     return g
+
+
+_STRENGTH: Final[dict[int, int]] = {JOKER: -1, **{c: i for i, c in enumerate(_STRONG_FIRST)}}
+"""A card's place from the strongest in the exchange's order (the joker first, then 2 A K … 3)."""
+
+
+def _unseen_exchanges(view: View, me: int, fills: list[list[int]]) -> None:
+    """Play the exchanges the seat took no part in on a uniform deal's unknown cards, taken as
+    the hands before them: for each such row, the poor one's ``count`` strongest unknown cards
+    go to the rich one and the rich one's weakest unknown cards come back. A uniform deal is a
+    uniform deal before the exchange, so this draws the hands after it as the exchange makes
+    them (the rich stronger, the poor weaker); cards a seat is known to have held stay put."""
+    strength = _STRENGTH
+    for r in view.get("exchange") or []:
+        rich, poor, k = int(r["rich"]), int(r["poor"]), int(r["count"])
+        if me in (rich, poor):
+            continue
+        top = sorted(fills[poor], key=strength.__getitem__)
+        low = sorted(fills[rich], key=strength.__getitem__, reverse=True)
+        j = min(k, len(top), len(low))
+        if j:
+            fills[poor] = low[:j] + top[j:]
+            fills[rich] = top[:j] + low[j:]
 
 
 def _give_identities(

@@ -509,31 +509,45 @@ class GameTracker:
         return g
 
     def exchange_rows(self) -> list[dict[str, Any]]:
-        """The exchange this player took part in, as a torampu view's ``exchange`` row (none in
-        a game without titles, or as 平民). As the poor one it is known exactly: the deal table
-        shows a poor player's hand before the exchange, so what it gave and got back are the
-        difference from its first hand table. As the rich one, what it returned is known; what
-        it received is taken to be its best cards (as in :func:`exchange_game`), which bounds
-        the poor player's other cards correctly by rank whichever they were."""
+        """The game's exchanges as a torampu view's ``exchange`` rows (none in a game without
+        titles): the 大富豪 and 大貧民 swap two cards, the 富豪 and 貧民 one. The one this
+        player took part in carries its cards. As the poor one it is known exactly: the deal
+        table shows a poor player's hand before the exchange, so what it gave and got back are
+        the difference from its first hand table. As the rich one, what it returned is known;
+        what it received is taken to be its best cards (as in :func:`exchange_game`), which
+        bounds the poor player's other cards correctly by rank whichever they were. The others
+        are rows with no cards, as a torampu view shows an exchange the seat did not see (the
+        sampler plays them on its deals: ``unseen_exchange``)."""
         st = self.deal_status
         if sorted(st.ranks) != list(range(PLAYERS)) or self.start_hand is None:
             return []
-        title = st.ranks[self.me]
-        if title == PLAYERS // 2:
-            return []
-        partner = st.ranks.index(PLAYERS - 1 - title)
-        k = 2 if title in (0, PLAYERS - 1) else 1
+        rows: list[dict[str, Any]] = []
+        for rich_title, k in ((0, 2), (1, 1)):
+            rich = st.ranks.index(rich_title)
+            poor = st.ranks.index(PLAYERS - 1 - rich_title)
+            row: dict[str, Any] = {"rich": rich, "poor": poor, "count": k}
+            if self.me in (rich, poor):
+                mine = self._own_exchange(k, self.me == rich)
+                if mine is None:
+                    continue
+                row["given"], row["returned"] = mine
+            rows.append(row)
+        return rows
+
+    def _own_exchange(self, k: int, rich: bool) -> tuple[list[str], list[str]] | None:
+        """(given, returned) in this player's own exchange of ``k`` cards, or ``None`` where
+        the tables do not show an exchange of ``k`` cards (a card sent straight back)."""
+        assert self.start_hand is not None
         (d_real, d_jok), (s_real, s_jok) = self.deal_hand, self.start_hand
         out_words = cards_words(d_real & ~s_real, max(d_jok - s_jok, 0))
         in_words = cards_words(s_real & ~d_real, max(s_jok - d_jok, 0))
-        if title > PLAYERS // 2:  # poor
-            rich, poor, given, returned = partner, self.me, out_words, in_words
+        if rich:
+            given, returned = cards_words(*strongest(d_real, d_jok, k)), out_words
         else:
-            rich, poor, returned = self.me, partner, out_words
-            given = cards_words(*strongest(d_real, d_jok, k))
+            given, returned = out_words, in_words
         if len(given) != k or len(returned) != k:
-            return []  # not what an exchange of k cards looks like (a card sent straight back)
-        return [{"rich": rich, "poor": poor, "count": k, "given": given, "returned": returned}]
+            return None
+        return given, returned
 
     # ------------------------------------------------------------------ deciding
     def server_lock_suits(self, stage: tuple[int, int, int, int]) -> int:
