@@ -26,6 +26,7 @@ from torampu.napoleon import Napoleon
 from torampu.search.daifugo_sampler import greedy_rollout
 from torampu.search.rollouts import (
     candidate_moves,
+    for_game,
     napoleon_playout,
     napoleon_rollout,
     scripted_moves,
@@ -153,6 +154,7 @@ def ismcts(
         if first is None:
             first = g
             g = g.clone()
+            scripted, prune = for_game(first, scripted, prune)
         node = root
         path = [node]
         # selection and expansion

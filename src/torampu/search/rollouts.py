@@ -446,6 +446,30 @@ def candidate_moves(game: Game, legal: list[Move]) -> list[Move]:
     return legal
 
 
+def for_game(
+    game: Game,
+    scripted: Callable[[Game, Game, Rand], tuple[Move, bool] | None] | None,
+    prune: Callable[[Game, list[Move]], list[Move]] | None,
+) -> tuple[
+    Callable[[Game, Game, Rand], tuple[Move, bool] | None] | None,
+    Callable[[Game, list[Move]], list[Move]] | None,
+]:
+    """``(scripted, prune)`` for a search of ``game``'s kind: :func:`scripted_moves` and
+    :func:`candidate_moves` replaced by what they do for that kind (no scripted moves outside
+    Napoleon; Daifugo's :func:`daifugo_candidates`), so the tree's loop makes no type test per
+    step. Any other function is kept as given.
+
+    >>> import torampu
+    >>> for_game(torampu.new_game("daifugo", seed=1), scripted_moves, candidate_moves)[0] is None
+    True
+    """
+    if scripted is scripted_moves and not isinstance(game, Napoleon):
+        scripted = None
+    if prune is candidate_moves and isinstance(game, Daifugo):
+        prune = daifugo_candidates  # type: ignore[assignment]  # called with Daifugo games only
+    return scripted, prune
+
+
 def pimc_candidates(game: Game, legal: list[Move]) -> list[Move]:
     """The moves PIMC scores at ``game``'s decision (Napoleon:
     :func:`napoleon_pimc_candidates`; Daifugo: :func:`daifugo_candidates`; elsewhere every
@@ -463,6 +487,7 @@ __all__ = [
     "daifugo_candidates",
     "daifugo_greedy_opponents",
     "discard_candidates",
+    "for_game",
     "napoleon_candidates",
     "napoleon_contract_move",
     "napoleon_pimc_candidates",
