@@ -9,7 +9,7 @@ import pytest
 
 import torampu
 from torampu.bots import BotError, make_bot
-from torampu.daifugo import Daifugo
+from torampu.daifugo import PH_PLAY, Daifugo
 from torampu.daifugo_plays import PASS
 from torampu.search import ismcts, rollout_for, sampler_for
 from torampu.search.daifugo_sampler import HOLD_JOKER, greedy_play, greedy_rollout, mate_play
@@ -157,3 +157,47 @@ def test_the_rollout_hold_option() -> None:
         make_bot("ismcts", seed=1, game="daifugo", rollout_hold=-0.5)
     with pytest.raises(BotError, match="rollout_hold is for Daifugo's greedy and mate rollouts"):
         make_bot("ismcts", seed=1, game="daifugo", rollout="random", rollout_hold=0.5)
+
+
+def test_the_rollout_gives_and_discards_its_weakest_cards() -> None:
+    """7渡し and 10捨て in the greedy rollout: as many of the hand's weakest cards (in the order
+    of the moment) as it may, jokers last (:func:`shed_cards`); always a legal move."""
+    from torampu.daifugo import PH_DISCARD, PH_GIVE
+    from torampu.daifugo_plays import DISCARD, DRANK, GIVE, JSHIFT, REAL
+    from torampu.search.daifugo_sampler import shed_cards
+
+    seen = {PH_GIVE: 0, PH_DISCARD: 0}
+    for seed in range(40):
+        g = torampu.new_game("daifugo", "yaita", seed=seed)
+        assert isinstance(g, Daifugo)
+        rng = random.Random(seed)
+        while not g.is_over:
+            ph = g.phase_id
+            if ph in seen:
+                s = g.turn
+                verb = GIVE if ph == PH_GIVE else DISCARD
+                rev = g.revolution != g.eleven
+                m = verb | shed_cards(g.hands[s], g.jok[s], g.pending, rev)
+                assert m in g.legal_moves()
+                size = (m & REAL).bit_count() + (m >> JSHIFT & 3)
+                assert size == min(g.pending, g.hands[s].bit_count() + g.jok[s])
+                kept = [DRANK[c] for c in range(52) if (g.hands[s] & ~m) >> c & 1]
+                given = [DRANK[c] for c in range(52) if m >> c & 1]
+                if kept and given:  # nothing kept is weaker than what went
+                    if rev:
+                        assert min(given) >= max(kept)
+                    else:
+                        assert max(given) <= min(kept)
+                seen[ph] += 1
+            if g.phase_id == PH_PLAY:
+                g.apply(greedy_play(g, rng.random))
+            else:
+                moves = g.legal_moves()
+                g.apply(moves[int(rng.random() * len(moves))])
+    assert seen[PH_GIVE] >= 10 and seen[PH_DISCARD] >= 10, seen
+    # in the rollout itself (no exploring): the gives and discards of the record are the same
+    for seed in range(10):
+        g = torampu.new_game("daifugo", "yaita", seed=seed)
+        a = g.clone()
+        greedy_rollout(a, random.Random(seed), explore=0.0)
+        assert torampu.replay(a.to_record()).result() == a.result()

@@ -27,8 +27,11 @@ import torampu
 import torampu.daifugo as engine
 import torampu.daifugo_plays as plays_mod
 from test_daifugo_properties import GAMES, make, rule_choices
-from torampu.daifugo import PH_OVER, PH_PLAY, Daifugo
+from torampu.daifugo import PH_DISCARD, PH_GIVE, PH_OVER, PH_PLAY, Daifugo
 from torampu.daifugo_plays import (
+    DISCARD,
+    DRANK,
+    GIVE,
     GROUP,
     JOKER_RANK,
     JSHIFT,
@@ -162,9 +165,21 @@ def test_memoized_legal_moves_are_the_cold_ones(
 
 # --------------------------------------------------------------------- the greedy rollout
 def reference_greedy(g: Daifugo, rng: random.Random, explore: float = 0.15) -> None:
-    """5313adf's greedy_rollout."""
+    """5313adf's greedy_rollout, but for 7渡し and 10捨て, which since then give and discard as
+    many of the hand's weakest cards as they may (jokers last), unless ``explore`` fires."""
     rand = rng.random
     while g.phase_id != PH_OVER:
+        if g.phase_id in (PH_GIVE, PH_DISCARD) and rand() >= explore:
+            s = g.turn
+            rev = g.revolution != g.eleven
+            cards = sorted(
+                (c for c in range(52) if g.hands[s] >> c & 1),
+                key=lambda c: (-DRANK[c] if rev else DRANK[c], c),
+            )[: g.pending]
+            jokers = min(g.pending - len(cards), g.jok[s])
+            verb = GIVE if g.phase_id == PH_GIVE else DISCARD
+            g._apply(verb | sum(1 << c for c in cards) | jokers << JSHIFT)
+            continue
         moves = g.legal_moves()
         pick = moves[0]
         if len(moves) > 1:
