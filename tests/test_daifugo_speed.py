@@ -119,7 +119,6 @@ MEMOS: tuple[dict[Any, Any], ...] = (
     engine._LEGAL,
     engine._FOLLOWS,
     engine._STORMS,
-    engine._RANK_STORMS,
     engine._CHOICES,
     plays_mod._PLAYS,
     plays_mod._BY_SHAPE,

@@ -174,7 +174,6 @@ from torampu.daifugo_plays import (
     TWOS,
     Info,
     all_plays,
-    by_rank,
     cards_words,
     info,
     jokers_part,
@@ -706,8 +705,6 @@ _LEGAL_RULES: Final = (
 """The options that :meth:`Daifugo._find_plays` reads."""
 _STORMS: Final[dict[tuple[int | bool, ...], dict[int, tuple[Move, ...]]]] = {}
 """Per hand and order: its groups of 3 and 4 that are sandstorms (:meth:`Daifugo._find_plays`)."""
-_RANK_STORMS: Final[dict[tuple[int, int, bool], tuple[tuple[Move, ...], ...]]] = {}
-"""Per rank's cards, wild jokers and revolution: its groups of 3 and of 4 that are sandstorms."""
 
 
 def _shape_order(m: Move) -> tuple[int, int]:
@@ -1164,24 +1161,23 @@ class Daifugo(Game):
 
     def _storms(self, hand: int, jok: int) -> dict[int, tuple[Move, ...]]:
         """The groups of 3 and of 4 of a hand that are sandstorms now, each size in the order
-        of :func:`plays_of_shape`, built rank by rank (memoized per rank's cards)."""
+        of :func:`plays_of_shape`: only the sandstorm's own rank can make one (three 3s and
+        four 4s, in revolution three 2s and four As), then the groups of jokers alone."""
         wj = jok if self.wild else 0
         rev = self.revolution
-        out: dict[int, list[Move]] = {3: [], 4: []}
-        for d, h in by_rank(hand):
-            got = _RANK_STORMS.get((h, wj, rev))
-            if got is None:
-                got = _RANK_STORMS[h, wj, rev] = tuple(
-                    tuple(m for m in rank_part(d, h, wj, GROUP, n) if self._is_sandstorm(info(m)))
-                    for n in (3, 4)
-                )
-            out[3].extend(got[0])
-            out[4].extend(got[1])
-        for n in (3, 4):
+        out: dict[int, tuple[Move, ...]] = {}
+        for n, d in ((3, D2 if rev else D3), (4, DA if rev else D4)):
+            held = hand & (TWOS << (d + 1) % 13)
+            ms = (
+                [m for m in rank_part(d, held, wj, GROUP, n) if self._is_sandstorm(info(m))]
+                if held
+                else []
+            )
             tail = jokers_part(jok, wj, GROUP, n)
             if tail and self._is_sandstorm(info(tail)):
-                out[n].append(tail)
-        return {n: tuple(ms) for n, ms in out.items()}
+                ms.append(tail)
+            out[n] = tuple(ms)
+        return out
 
     def _order_key(self) -> int:
         """The table's order and lock and the rules' key, as one number (a memo key's part):
