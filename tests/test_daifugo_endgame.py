@@ -225,7 +225,7 @@ def test_think_bounds_the_whole_decision_solver_included(monkeypatch: pytest.Mon
     )
     bot = make_bot("ismcts", 1, "daifugo", think=0.5, guard=False)
     assert bot.choose(g.view(1), g.legal_actions()) in g.legal_actions()
-    assert given == [pytest.approx(0.1)]
+    assert given == [pytest.approx(0.1 - search_bot.DECISION_RESERVE)]
     assert bot.last_endgame is not None and bot.last_endgame.status == UNKNOWN  # type: ignore[attr-defined]
 
     def overrun(*args: object, **kwargs: object) -> tuple[EndgameResult, None]:

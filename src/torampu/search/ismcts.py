@@ -148,7 +148,7 @@ def ismcts(
     done = 0
     first: Game | None = None
     while done < limit:
-        if done and deadline is not None and (done & 15) == 0 and time.perf_counter() > deadline:
+        if done and deadline is not None and time.perf_counter() > deadline:
             break
         g = sampler(view, rng)
         if first is None:

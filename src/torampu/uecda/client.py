@@ -7,9 +7,9 @@ is dealt our hand (as it was after the exchange), each other player the cards th
 so far plus unseen cards up to their hand size (♦3, if unseen, to whoever led first), and every
 turn the server reported is replayed on it; the player numbers are the torampu seats and the
 server's seats its ``seating``. The bot gets the mirror's ``view(me)``, whose hidden cards are
-placeholders the view does not show; so the bot sees the truth. (It does not see which cards
-it gave or received in the exchange in the mirror, which starts after it: the client adds that
-to the view as its ``exchange`` rows, :meth:`GameTracker.exchange_rows`.)
+placeholders the view does not show; so the bot sees the truth. (It does not see the exchange
+in the mirror, which starts after it: the client adds it to the view as its ``exchange`` rows,
+:meth:`GameTracker.exchange_rows` — both exchanges, with the cards of the one it took part in.)
 
 Safety: every candidate play is also judged by :func:`torampu.uecda.tndhms.judge` — tndhms's own
 test, on the server's hand table, table of cards and flags — and only plays both torampu and
