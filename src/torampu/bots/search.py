@@ -147,7 +147,12 @@ DEFAULT_BELIEF = False
 
 DEFAULT_UNSEEN_EXCHANGE = True
 """Whether Daifugo's search plays the exchanges its seat did not see on its deals
-(``unseen_exchange``; :func:`~torampu.search.daifugo_sampler.sample_daifugo`'s ``unseen``)."""
+(``unseen_exchange``; :func:`~torampu.search.daifugo_sampler.sample_daifugo`'s ``unseen``). On:
+against four Blauweregen under the UECda rule at ``think=0.5`` it scored 2.30 [2.19, 2.41]
+points/game over 500 games, the bot without it 2.11 [1.97, 2.26] over 300 run beside; on 24
+duplicate ``uecda`` matches of 5 games at ``iterations=300``, +0.14 [−0.07, 0.35] against the
+same bot without it; it puts 0.383 of the others' cards in the right hand on Blauweregen's own
+games, 0.362 without."""
 
 
 DEFAULT_ROLLOUT: dict[str, str] = {}
