@@ -320,7 +320,8 @@ class IsmctsBot:
                     reward=None if self.reward is None else self.reward(view),
                 )
                 action = res.action
-                if self.guard is not None and base_move is not None:
+                if base_move is not None:  # chosen above where there is a guard
+                    assert self.guard is not None
                     action = guarded(res, base_move, self.guard)
         except SamplerError:
             if self.fallback is None:

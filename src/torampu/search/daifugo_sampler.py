@@ -433,10 +433,10 @@ def _attempt(
             pool.remove(c)
     first_lead = rules.get("first_lead")
     holder_leads = titles is None or rules.get("later_lead") == "first_lead"
-    opening = log[start:] or view.get("phase") == "play"
-    if holder_leads and first_lead and opening:
+    played = log[start:]  # with none yet, the seat to play is the first leader
+    if holder_leads and first_lead and (played or view.get("phase") == "play"):
         card = parse_card(str(first_lead))
-        leader = int(log[start]["seat"] if log[start:] else view["to_play"])
+        leader = int(played[0]["seat"] if played else view["to_play"])
         if card in pool and hands[leader].unknown > 0:
             pool.remove(card)
             hands[leader].known.append(card)
