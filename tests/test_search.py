@@ -7,7 +7,7 @@ import random
 import pytest
 
 import torampu
-from torampu.search import ismcts, sampler_for
+from torampu.search import ismcts, rollout_for, sampler_for
 from torampu.search.samplers import deal_hidden
 
 
@@ -243,3 +243,33 @@ def test_guard_defaults_by_game_and_turns_off() -> None:
     assert guard_of("daifugo", guard=False) is None
     assert guard_of("hell") is None and guard_of("nap") is None
     assert guard_of("hell", guard=0.5) == 0.5
+
+
+@pytest.mark.parametrize(
+    ("name", "extra"),
+    [("napoleon", {}), ("nap", {}), ("hell", {"cards": 5}), ("daifugo", {})],
+)
+def test_search_pauses_the_collector_and_leaves_no_cycles(name: str, extra: dict[str, int]) -> None:
+    """The search pauses the cyclic collector and restores it as it was; that is safe only
+    because a search leaves no reference cycles: none is found after one with it paused."""
+    import gc
+
+    g = torampu.new_game(name, seed=3, **extra)
+    seen: list[bool] = []
+
+    def rollout(game: torampu.Game, rng: random.Random) -> None:
+        seen.append(gc.isenabled())
+        rollout_for(name)(game, rng)
+
+    view = g.view(g.to_play)
+    assert gc.isenabled()
+    ismcts(view, sampler_for(name), random.Random(0), iterations=200, rollout=rollout)
+    assert gc.isenabled() and seen and not any(seen)
+    gc.collect()
+    gc.disable()
+    try:
+        ismcts(view, sampler_for(name), random.Random(1), iterations=300, rollout=rollout_for(name))
+        assert not gc.isenabled()  # left paused: it was paused before
+        assert gc.collect() == 0  # no unreachable cycles behind the search
+    finally:
+        gc.enable()
