@@ -1451,7 +1451,8 @@ class Daifugo(Game):
             self.passed = 0
         self._update_lock(i, how == "reverse_lock", events)
         if storm:
-            events.append(why("sandstorm"))
+            if not self.quiet:
+                events.append(why("sandstorm"))
         else:
             quad = f.revolution and i.kind == GROUP and i.size >= 4
             stair = f.stair_revolution and i.kind == RUN and i.size >= 5
@@ -1459,25 +1460,29 @@ class Daifugo(Game):
                 self._revolt(events, "stair_revolution" if stair and not quad else "revolution")
             if f.coup and i.kind == GROUP and i.size == 3 and i.effect == D9:
                 if self.fixed:
-                    events.append(why("coup_fixed"))
+                    if not self.quiet:
+                        events.append(why("coup_fixed"))
                 else:
                     self.revolution = not self.revolution
                     self.fixed = True
-                    events.append(why("coup"))
+                    if not self.quiet:
+                        events.append(why("coup"))
         eff = self._effects(i)
         if f.eleven_back and DJ in eff:
             self.eleven = not self.eleven
-            events.append(why("eleven_back" if self.eleven else "eleven_back_off"))
+            if not self.quiet:
+                events.append(why("eleven_back" if self.eleven else "eleven_back_off"))
         if f.queen_reverse and eff.get(DQ, 0) % 2 == 1:
             self.direction = -self.direction
-            events.append(why("queen_reverse"))
+            if not self.quiet:
+                events.append(why("queen_reverse"))
         big7 = f.big_seven and i.kind == GROUP and i.size == 3 and i.effect == D7
         cut = f.eight_cut and D8 in eff
         flush = storm or how == "spade3" or cut
         skip = 2 * eff[D5] - 1 if f.five_skip and D5 in eff else 0
         give = eff.get(D7, 0) if f.seven_pass and not big7 else 0
         discard = eff.get(D10, 0) if f.ten_discard else 0
-        if how == "spade3":
+        if how == "spade3" and not self.quiet:
             events.append(why("spade3"))
         out = not self.hands[s] and not self.jok[s]
         if out:
@@ -1489,14 +1494,15 @@ class Daifugo(Game):
         if flush:
             leader = s if self.active >> s & 1 else self._next_active(s)
             self._flush_to(leader)
-            if cut and not storm and how != "spade3":
+            if cut and not storm and how != "spade3" and not self.quiet:
                 events.append(_why1("eight_cut", "p", leader))
             return
         if out and not f.finish_stays:
             self._flush_to(self._next_active(s))
-            events.append(_why1("finish_flush", "q", self.turn))
+            if not self.quiet:
+                events.append(_why1("finish_flush", "q", self.turn))
             return
-        if out:
+        if out and not self.quiet:
             events.append(why("finish_stays"))
         if give or discard:
             left = self.hands[s].bit_count() + self.jok[s]
@@ -1505,9 +1511,13 @@ class Daifugo(Game):
                 self.pending_play = m
                 self.phase_id = PH_GIVE if give else PH_DISCARD
                 if give:
-                    events.append(why("seven_pass", p=s, q=self._next_active(s), k=self.pending))
+                    if not self.quiet:
+                        events.append(
+                            why("seven_pass", p=s, q=self._next_active(s), k=self.pending)
+                        )
                 else:
-                    events.append(why("ten_discard", p=s, k=self.pending))
+                    if not self.quiet:
+                        events.append(why("ten_discard", p=s, k=self.pending))
                 return
         self._next_turn(s, skip, events)
 
@@ -1528,12 +1538,14 @@ class Daifugo(Game):
 
     def _revolt(self, events: list[dict[str, Any]], code: str) -> None:
         if self.fixed:
-            events.append(why("coup_fixed"))
+            if not self.quiet:
+                events.append(why("coup_fixed"))
             return
         self.revolution = not self.revolution
         if code == "revolution" and not self.revolution:
             code = "counter_revolution"
-        events.append(why(code))
+        if not self.quiet:
+            events.append(why(code))
 
     def _update_lock(self, i: Info, reverse: bool, events: list[dict[str, Any]]) -> None:
         f = self.flags
@@ -1541,7 +1553,8 @@ class Daifugo(Game):
         if lone_joker and f.joker_unlocks and self.lock_suits:
             self.lock_suits = 0
             self.strict = False
-            events.append(why("joker_unlocks"))
+            if not self.quiet:
+                events.append(why("joker_unlocks"))
         if i.jokers == 0 or i.kind == RUN:
             suits = i.suits
         elif self.lock_suits:
@@ -1557,10 +1570,12 @@ class Daifugo(Game):
         self.plays_in_round += 1
         if reverse:
             if self.lock_suits:
-                events.append(why("reverse_lock_locked", suits=i.suits))
+                if not self.quiet:
+                    events.append(why("reverse_lock_locked", suits=i.suits))
                 return
             self.lock_suits = i.suits
-            events.append(why("reverse_lock", suits=i.suits))
+            if not self.quiet:
+                events.append(why("reverse_lock", suits=i.suits))
             return
         if self.lock_suits or not (f.lock or f.strict_lock):
             return
@@ -1580,10 +1595,12 @@ class Daifugo(Game):
         if f.strict_lock and consecutive:
             self.lock_suits = chain[0][0]
             self.strict = True
-            events.append(why("strict_lock", suits=self.lock_suits))
+            if not self.quiet:
+                events.append(why("strict_lock", suits=self.lock_suits))
         elif f.lock:
             self.lock_suits = chain[0][0]
-            events.append(_why1("lock", "suits", self.lock_suits))
+            if not self.quiet:
+                events.append(_why1("lock", "suits", self.lock_suits))
 
     def _big_seven(self, events: list[dict[str, Any]]) -> None:
         seats = self._active_in_order(self.turn)
@@ -1594,7 +1611,8 @@ class Daifugo(Game):
             to = seats[(idx + 1) % len(seats)]
             self.hands[to], self.jok[to] = hands[idx]
             self.known[to] |= hands[idx][0]
-        events.append(why("big_seven"))
+        if not self.quiet:
+            events.append(why("big_seven"))
 
     def _give_or_discard(self, s: Seat, move: int, kind: int) -> None:
         real, j = self._take(s, move)
@@ -1636,7 +1654,8 @@ class Daifugo(Game):
                 return
             if not self.flags.finish_stays:
                 self._flush_to(self._next_active(s))
-                events.append(_why1("finish_flush", "q", self.turn))
+                if not self.quiet:
+                    events.append(_why1("finish_flush", "q", self.turn))
                 return
         self._next_turn(s, 0, events)
 
@@ -1653,7 +1672,8 @@ class Daifugo(Game):
             # drawn from the seed and the step (a game keeps no generator after its deal, and
             # a fixed deal draws none), so that a record replays to the same places
             random.Random(f"{self.seed}/stalemate/{len(self.history)}").shuffle(rest)
-            events.append(why("stalemate", k=self.pass_run))
+            if not self.quiet:
+                events.append(why("stalemate", k=self.pass_run))
             fallen = [self.fallen] if self.fallen >= 0 else []
             self._end(self.finished + rest + fallen + self.fouls)
             return
@@ -1743,10 +1763,12 @@ class Daifugo(Game):
         after = [x for x in self._eligible_after(s) if x != self.table_by]
         if skip:
             if skip >= len(after):
-                events.append(why("five_skip_back"))
+                if not self.quiet:
+                    events.append(why("five_skip_back"))
                 self._flush_round(events, say=False)
                 return
-            events.append(why("five_skip", k=skip))
+            if not self.quiet:
+                events.append(why("five_skip", k=skip))
             after = after[skip:]
         if not after:
             if self.flags.flush_when == "everyone" and self.active >> self.table_by & 1:
@@ -1783,15 +1805,18 @@ class Daifugo(Game):
         foul = self._foul(s, m, by_play)
         if foul is not None:
             self.fouls.append(s)
-            events.append(why("foul", card=foul))
+            if not self.quiet:
+                events.append(why("foul", card=foul))
         else:
             self.finished.append(s)
-            events.append(_why1("out", "p", s))
+            if not self.quiet:
+                events.append(_why1("out", "p", s))
             titles = self.titles
             if titles is not None and len(self.finished) == 1:
                 if self.rules["great_revolution"] and titles[s] == self.n - 1:
                     self.great = True
-                    events.append(why("great_revolution"))
+                    if not self.quiet:
+                        events.append(why("great_revolution"))
                     order = sorted(range(self.n), key=lambda x: titles[x])
                     self._end(list(reversed(order)))
                     return
@@ -1803,7 +1828,8 @@ class Daifugo(Game):
                     self.trash_jokers += self.jok[old]
                     self.hands[old] = 0
                     self.jok[old] = 0
-                    events.append(why("miyako_ochi", p=old, q=s))
+                    if not self.quiet:
+                        events.append(why("miyako_ochi", p=old, q=s))
         if self.active.bit_count() <= 1:
             rest = _seats(self.active)
             fallen = [self.fallen] if self.fallen >= 0 else []
