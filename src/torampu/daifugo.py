@@ -869,8 +869,8 @@ class Daifugo(Game):
         self.titles: list[int] | None = titles
         self.defense = defense
         self.history = []
-        self.njokers = r["jokers"]
-        self.wild = r["joker_wild"]
+        self.njokers: int = r["jokers"]
+        self.wild: bool = r["joker_wild"]
         self._rules_key = _rules_key(r)
         if deal is None:
             self.hands, self.jok = self._deal()
@@ -879,12 +879,12 @@ class Daifugo(Game):
         self.initial = (tuple(self.hands), tuple(self.jok))
         self.set_aside = REAL & ~sum(self.hands)
         """Cards dealt to nobody (シケ, or left out of a fixed deal): unseen all game."""
-        self.set_aside_jokers = self.njokers - sum(self.jok)
+        self.set_aside_jokers: int = self.njokers - sum(self.jok)
         self.known = list(self.hands)
         """Cards each seat has legitimately seen in some hand (its own, given, received)."""
         self.public = 0
         """Cards everyone knows the place of (天変地異's revealed hand)."""
-        self.active = (1 << n) - 1
+        self.active: int = (1 << n) - 1
         self.finished: list[Seat] = []
         self.fouls: list[Seat] = []
         self.fallen = -1
