@@ -26,6 +26,7 @@ COMPILED = (
     "torampu.daifugo_plays",
     "torampu.daifugo",
     "torampu.search.daifugo_sampler",
+    "torampu.search.ismcts",
 )
 HASHES = "torampu/_compiled.json"
 

@@ -41,6 +41,7 @@ COMPILED: Final = (
     "torampu.daifugo_plays",
     "torampu.daifugo",
     "torampu.search.daifugo_sampler",
+    "torampu.search.ismcts",
 )
 """The modules ``setup.py`` compiles (keep the two lists in step; a test checks it)."""
 
