@@ -120,6 +120,39 @@ def test_compiled_and_pure_engines_agree_move_for_move(batch: list[dict[str, Any
     assert not differ, f"the builds disagree on {len(differ)} cases, e.g. {differ[0]}"
 
 
+SEARCH_CODE = """
+import json, random, torampu
+from torampu.search import ismcts, rollout_for, sampler_for
+out = []
+for name, rules, seed in json.loads(input()):
+    g = torampu.new_game(name, rules, seed=seed)
+    r = ismcts(g.view(g.to_play), sampler_for(name), random.Random(seed), iterations=150,
+               rollout=rollout_for(name))
+    out.append([r.action, r.visits, {k: round(v, 9) for k, v in r.values.items()}])
+print(json.dumps(out))
+"""
+
+
+@compiled_only
+def test_compiled_and_pure_searches_agree() -> None:
+    """The tree (``search/ismcts.py``, compiled too) makes the same search on both builds:
+    the same move, visits and values from the same seed, in Daifugo and in the other games."""
+    cases = [["daifugo", p, s] for p in ("standard", "yaita", "uecda") for s in (1, 2)] + [
+        ["napoleon", None, 3],
+        ["hell", None, 3],
+        ["nap", None, 3],
+    ]
+    here = subprocess.run(
+        [sys.executable, "-c", SEARCH_CODE],
+        input=json.dumps(cases),
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=600,
+    ).stdout
+    assert json.loads(here) == json.loads(pure(SEARCH_CODE, stdin=json.dumps(cases)))
+
+
 def test_the_two_builds_give_the_preset_games_their_known_course() -> None:
     """The same seeded games in this process and on the pure build (whichever this one is)."""
     batch = [
