@@ -116,7 +116,6 @@ def test_enumeration_matches_the_reference(h: tuple[int, int, bool, bool]) -> No
 
 # --------------------------------------------------------------------- legal moves, memoized
 MEMOS: tuple[dict[Any, Any], ...] = (
-    engine._LEGAL,
     engine._FOLLOWS,
     engine._STORMS,
     engine._CHOICES,
@@ -128,12 +127,15 @@ MEMOS: tuple[dict[Any, Any], ...] = (
 
 
 def cold_moves(g: Daifugo) -> list[int]:
-    """The legal moves with every memo of the engine emptied first."""
+    """The legal moves with every memo of the engine emptied first (a clone of the game that
+    has forgotten its table state's memos, which a game keeps between steps)."""
     saved = [dict(m) for m in MEMOS]
     for m in MEMOS:
         m.clear()
     try:
-        return g.legal_moves()
+        c = g.clone()
+        c._memos_table = -1
+        return c.legal_moves()
     finally:
         for m, old in zip(MEMOS, saved, strict=True):
             m.clear()

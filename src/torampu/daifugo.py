@@ -687,12 +687,13 @@ PHASE_NAMES: Final = ("exchange", "play", "give", "discard", "over")
 _FIRST_LEAD_CARDS: Final = {s: parse_card(s) for s in ("3D", "4D", "3C", "3H", "3S")}
 
 
-_LEGAL: Final[dict[tuple[int, int, int], tuple[Move, ...]]] = {}
-"""Memo of :meth:`Daifugo._plays_now`, keyed on all that the legal plays depend on: the hand and
-its jokers, the table's play, and the order, lock, rules and the card a lead must include."""
 _LEGAL_MAX: Final = 40_000
-"""Each memo is emptied when it reaches its bound: with these, 8 searches of 3,000 iterations
-in ``yaita`` peak at 121 MB of memory, 76 MB without the memos (5313adf)."""
+"""The bound of the memos of :meth:`Daifugo._plays_now` (the third of each table state's
+:data:`_FOLLOWS`), all of them together: they are all emptied when it is reached. Each of the
+engine's memos is emptied when it reaches its bound: with these, 8 searches of 3,000 iterations
+in ``yaita`` peaked at 121 MB of memory, 76 MB without the memos (5313adf)."""
+_LEGAL_COUNT: Final[list[int]] = [0]
+"""How many hands the memos of :meth:`Daifugo._plays_now` hold now, all table states together."""
 _LEGAL_RULES: Final = (
     "joker_wild",
     "stairs",
@@ -713,11 +714,12 @@ def _shape_order(m: Move) -> tuple[int, int]:
     return (i.kind, i.size)
 
 
-_Memos = tuple[dict[Move, str | None], dict[int, tuple[Move, ...]]]
+_Memos = tuple[dict[Move, str | None], dict[int, tuple[Move, ...]], dict[int, tuple[Move, ...]]]
 _FOLLOWS: Final[dict[tuple[int, int], _Memos]] = {}
-"""Per table state (the table's play, the order, the lock, the rules' key): how each play may
-follow it (:meth:`Daifugo._beats`; ``None``: it may not), and the plays of each part of a hand
-(a rank's cards and the wild jokers, as ``cards | jokers << JSHIFT``) that may."""
+"""Per table state (the table's play, or none, and the order, the lock, the rules' key): how
+each play may follow it (:meth:`Daifugo._beats`; ``None``: it may not), the plays of each part
+of a hand (a rank's cards and the wild jokers, as ``cards | jokers << JSHIFT``) that may, and
+the legal plays of each hand (:meth:`Daifugo._plays_now`, keyed ``cards | jokers << 56``)."""
 _UNSEEN: Final = "?"
 """A play the memo has not judged yet (``_beats`` never returns it)."""
 _FOLLOWS_MAX: Final = 5_000
@@ -917,7 +919,7 @@ class Daifugo(Game):
         self.quiet = False
         """Play without writing the log (a search's playouts, which nobody reads): the rules
         and every other field as usual; the view's ``log`` then lacks the quiet steps."""
-        self._memos: _Memos = ({}, {})
+        self._memos: _Memos = ({}, {}, {})
         self._memos_table = -1  # no table state: the first _follow_memos looks its memos up
         self._memos_order = -1
         self.exchanges: list[dict[str, Any]] = []
@@ -1092,18 +1094,23 @@ class Daifugo(Game):
 
     def _plays_now(self, s: Seat) -> tuple[Move, ...]:
         """The legal plays (and pass) of seat ``s`` in the play phase: :meth:`_find_plays`,
-        memoized on everything it reads (the hand, the table and its state, the rules' key).
-        The tuple is shared: the same object for the same position while it is memoized."""
-        key = (
-            self.hands[s] | self.jok[s] << 56,
-            self.table,
-            self._order_key() << 8 | self.must_include + 1,
-        )
-        got = _LEGAL.get(key)
+        memoized on everything it reads (the hand, the table and its state, the rules' key:
+        per hand in the table state's memos, which the game keeps between steps). The tuple is
+        shared: the same object for the same position while it is memoized. The first lead of
+        a game, which must include a card, is not memoized."""
+        if self.must_include >= 0:
+            return tuple(self._find_plays(s))
+        legal = self._follow_memos()[2]
+        key = self.hands[s] | self.jok[s] << 56
+        got = legal.get(key)
         if got is None:
-            if len(_LEGAL) >= _LEGAL_MAX:
-                _LEGAL.clear()
-            got = _LEGAL[key] = tuple(self._find_plays(s))
+            if _LEGAL_COUNT[0] >= _LEGAL_MAX:
+                for memos in _FOLLOWS.values():
+                    memos[2].clear()
+                legal.clear()  # the game's own, should its state have left _FOLLOWS
+                _LEGAL_COUNT[0] = 0
+            got = legal[key] = tuple(self._find_plays(s))
+            _LEGAL_COUNT[0] += 1
         return got
 
     def _find_plays(self, s: Seat) -> list[Move]:
@@ -1118,7 +1125,7 @@ class Daifugo(Game):
         # only a play of the table's shape can follow it, or a sandstorm (a group of 3 or 4);
         # whether a play may (:meth:`_beats`) is memoized per table state, per play and per
         # part of a hand (one rank's singles or groups), which recur far more than hands
-        memo, parts = self._follow_memos()
+        memo, parts, _ = self._follow_memos()
         kind, size = t.kind, t.size
         out = [PASS]
         if kind == RUN:
@@ -1203,7 +1210,8 @@ class Daifugo(Game):
         if memos is None:
             if len(_FOLLOWS) >= _FOLLOWS_MAX:
                 _FOLLOWS.clear()
-            memos = _FOLLOWS[ctx] = ({}, {})
+                _LEGAL_COUNT[0] = 0
+            memos = _FOLLOWS[ctx] = ({}, {}, {})
         self._memos, self._memos_table, self._memos_order = memos, self.table, order
         return memos
 
