@@ -649,7 +649,7 @@ _WHY: Final[dict[tuple[Any, ...], dict[str, Any]]] = {}
 """Memo of :func:`why` (each call returns a fresh copy)."""
 _WHY1: Final[dict[tuple[str, str, int], dict[str, Any]]] = {}
 """Memo of :func:`why` with one whole-number parameter, on a flat key."""
-_EFFECTS: Final[dict[int, dict[int, int]]] = {}
+_EFFECTS: Final[dict[int, tuple[int, ...]]] = {}
 """:meth:`Daifugo._effects` per effect rank and count (keyed ``16 * rank + count``), or per run
 span under ``run_effects: any`` (keyed ``-1000 - (32 * lowest + highest)``); a few dozen
 entries."""
@@ -1476,20 +1476,20 @@ class Daifugo(Game):
                     if not self.quiet:
                         events.append(why("coup"))
         eff = self._effects(i)
-        if f.eleven_back and DJ in eff:
+        if f.eleven_back and eff[DJ]:
             self.eleven = not self.eleven
             if not self.quiet:
                 events.append(why("eleven_back" if self.eleven else "eleven_back_off"))
-        if f.queen_reverse and eff.get(DQ, 0) % 2 == 1:
+        if f.queen_reverse and eff[DQ] % 2 == 1:
             self.direction = -self.direction
             if not self.quiet:
                 events.append(why("queen_reverse"))
         big7 = f.big_seven and i.kind == GROUP and i.size == 3 and i.effect == D7
-        cut = f.eight_cut and D8 in eff
+        cut = f.eight_cut and eff[D8] > 0
         flush = storm or how == "spade3" or cut
-        skip = 2 * eff[D5] - 1 if f.five_skip and D5 in eff else 0
-        give = eff.get(D7, 0) if f.seven_pass and not big7 else 0
-        discard = eff.get(D10, 0) if f.ten_discard else 0
+        skip = 2 * eff[D5] - 1 if f.five_skip and eff[D5] else 0
+        give = eff[D7] if f.seven_pass and not big7 else 0
+        discard = eff[D10] if f.ten_discard else 0
         if how == "spade3" and not self.quiet:
             events.append(why("spade3"))
         out = not self.hands[s] and not self.jok[s]
@@ -1529,19 +1529,22 @@ class Daifugo(Game):
                 return
         self._next_turn(s, skip, events)
 
-    def _effects(self, i: Info) -> dict[int, int]:
-        """The ranks whose card effects a play triggers, with their counts: a group's rank (its
-        size), a run's highest rank, or under ``run_effects: any`` every rank a run spans (1
-        each). Jokers alone trigger nothing."""
+    def _effects(self, i: Info) -> tuple[int, ...]:
+        """How many times a play triggers each rank's card effect, indexed by rank (13 counts):
+        a group's rank (its size), a run's highest rank, or under ``run_effects: any`` every
+        rank a run spans (1 each). Jokers alone trigger nothing. (A tuple, read by index: a
+        play reads up to six ranks' counts.)"""
         span = i.kind == RUN and self.flags.run_effects == "any"
         key = -1000 - (i.rank * 32 + i.high) if span else i.effect * 16 + i.n_effect
         got = _EFFECTS.get(key)
         if got is None:  # shared: read, never changed
+            counts = [0] * 13
             if span:
-                got = dict.fromkeys(range(i.rank, i.high + 1), 1)
-            else:
-                got = {} if i.effect < 0 else {i.effect: i.n_effect}
-            _EFFECTS[key] = got
+                for d in range(i.rank, i.high + 1):
+                    counts[d] = 1
+            elif i.effect >= 0:
+                counts[i.effect] = i.n_effect
+            got = _EFFECTS[key] = tuple(counts)
         return got
 
     def _revolt(self, events: list[dict[str, Any]], code: str) -> None:
@@ -1802,10 +1805,10 @@ class Daifugo(Game):
         if "8JK" in bad and i.jokers:
             f = self.flags
             eff = self._effects(i)
-            if by_play and f.eight_cut and D8 in eff:
+            if by_play and f.eight_cut and eff[D8]:
                 return "8 + JK"
-            if not by_play and (D7 in eff or D10 in eff):
-                return f"{'7' if D7 in eff else 'T'} + JK"
+            if not by_play and (eff[D7] or eff[D10]):
+                return f"{'7' if eff[D7] else 'T'} + JK"
         return None
 
     def _go_out(self, s: Seat, m: int, events: list[dict[str, Any]], by_play: bool = True) -> None:
