@@ -135,7 +135,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from itertools import pairwise
 from typing import Any, Final
 
 from torampu.cards import card_str, cards_of, parse_card, shuffled
@@ -1595,23 +1594,36 @@ class Daifugo(Game):
             chain = self.recent[-2:] if k >= 2 else ()
         else:
             chain = self.recent[-2:] if k == 2 else self.recent[-3:] if k >= 3 else ()
-        if len(chain) < 2 or chain[0][0] <= 0 or any(c[0] != chain[0][0] for c in chain):
+        if len(chain) < 2:
             return
-        consecutive = all(
-            (b.rank == a.high + 1 if not self.reversed else b.high == a.rank - 1)
-            if b.kind == RUN
-            else b.rank == self._next_rank(a.rank)
-            for (_, a), (_, b) in pairwise(chain)
-        )
-        if f.strict_lock and consecutive:
-            self.lock_suits = chain[0][0]
+        same = chain[0][0]
+        if same <= 0:
+            return
+        for c in chain:  # loops, not generators: this runs at every play of a search's playouts
+            if c[0] != same:
+                return
+        if f.strict_lock and self._consecutive(chain):
+            self.lock_suits = same
             self.strict = True
             if not self.quiet:
                 events.append(why("strict_lock", suits=self.lock_suits))
         elif f.lock:
-            self.lock_suits = chain[0][0]
+            self.lock_suits = same
             if not self.quiet:
                 events.append(_why1("lock", "suits", self.lock_suits))
+
+    def _consecutive(self, chain: tuple[tuple[int, Info], ...]) -> bool:
+        """Whether each play of ``chain`` is the next rank after the one before it (a run: its
+        lowest card next to the last one's highest), in the order of the moment."""
+        for idx in range(1, len(chain)):
+            a, b = chain[idx - 1][1], chain[idx][1]
+            if b.kind == RUN:
+                ok = b.rank == a.high + 1 if not self.reversed else b.high == a.rank - 1
+            else:
+                ok = b.rank == self._next_rank(a.rank)
+            if not ok:
+                return False
+        return True
 
     def _big_seven(self, events: list[dict[str, Any]]) -> None:
         seats = self._active_in_order(self.turn)
