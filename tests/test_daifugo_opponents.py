@@ -159,6 +159,31 @@ def test_the_rollout_hold_option() -> None:
         make_bot("ismcts", seed=1, game="daifugo", rollout="random", rollout_hold=0.5)
 
 
+def test_the_rollout_explore_option() -> None:
+    """``rollout_explore`` sets how often the greedy rollout makes any legal move: at 0 the
+    rollout is the greedy policy alone, the same game whatever the random draws."""
+    g = _mid_game(4)
+    ends = {}
+    for explore in (None, 0.0):
+        opts = {} if explore is None else {"rollout_explore": explore}
+        bot = make_bot("ismcts", seed=1, game="daifugo", iterations=60, **opts)
+        assert bot.choose(g.view(g.to_play), g.legal_actions()) in g.legal_actions()
+        outcomes = set()
+        for k in range(20):
+            c = g.clone()
+            bot.rollout(c, random.Random(k))  # type: ignore[attr-defined]
+            outcomes.add(tuple(c.scores()))
+        ends[explore] = outcomes
+    assert len(ends[0.0]) == 1 and len(ends[None]) > 1
+    for bad in (-0.1, 1.5):
+        with pytest.raises(BotError, match="rollout_explore must be in"):
+            make_bot("ismcts", seed=1, game="daifugo", rollout_explore=bad)
+    with pytest.raises(BotError, match="rollout_explore is for Daifugo's greedy and mate"):
+        make_bot("ismcts", seed=1, game="daifugo", rollout="policy", rollout_explore=0.1)
+    with pytest.raises(BotError, match="rollout_explore is for Daifugo's greedy and mate"):
+        make_bot("ismcts", seed=1, game="hell", rollout_explore=0.1)
+
+
 def test_the_rollout_gives_and_discards_its_weakest_cards() -> None:
     """7渡し and 10捨て in the greedy rollout: as many of the hand's weakest cards (in the order
     of the moment) as it may, jokers last (:func:`shed_cards`); always a legal move."""

@@ -46,7 +46,9 @@ can go out at once does, :func:`~torampu.search.daifugo_sampler.mate_play`; ``po
 drawn from the policy at ``temperature``, 1; ``random``), ``rollout_hold`` (with the greedy
 or mate rollout: a following player with more than three cards passes now and then instead of
 playing a high card, :func:`~torampu.search.daifugo_sampler.greedy_play`; 0, the default,
-never), ``prior`` (``on``: the policy's move
+never), ``rollout_explore`` (with the greedy or mate rollout: how often a player makes any
+legal move instead of the greedy one; default
+:data:`~torampu.search.daifugo_sampler.ROLLOUT_EXPLORE`), ``prior`` (``on``: the policy's move
 probabilities guide the tree, weighted by ``prior_weight``, 1; default
 :data:`DEFAULT_PRIOR`), ``opponents`` (Daifugo: ``tree``, the default, searches the other
 players' moves too; ``greedy`` models them by the rollout's greedy policy,
@@ -77,6 +79,7 @@ from torampu.search.daifugo_belief import belief_sampler
 from torampu.search.daifugo_classes import Reward, class_reward
 from torampu.search.daifugo_endgame import DEFAULT_NODES, WIN, EndgameResult, solve_view, two_left
 from torampu.search.daifugo_sampler import (
+    ROLLOUT_EXPLORE,
     SamplerError,
     greedy_rollout,
     pooled,
@@ -387,6 +390,7 @@ def _ismcts(
     reward: str | None = None,
     shed: float = 0.0,
     rollout_hold: float = 0.0,
+    rollout_explore: float | None = None,
 ) -> Bot:
     if reward is None:
         reward = DEFAULT_REWARD.get(game, "points")
@@ -453,7 +457,9 @@ def _ismcts(
     except TorampuError as e:
         raise BotError(str(e)) from None
     fallback = None
-    play_out, tree_prior = _learned(game, rollout, temperature, prior, prior_weight, rollout_hold)
+    play_out, tree_prior = _learned(
+        game, rollout, temperature, prior, prior_weight, rollout_hold, rollout_explore
+    )
     if bid_z is None:
         bid_z = DEFAULT_BID_Z.get(game)
     if game == "daifugo":  # a rare view the sampler cannot rebuild is the heuristic's
@@ -499,9 +505,10 @@ def _learned(
     prior: bool | None,
     weight: float,
     hold: float = 0.0,
+    explore: float | None = None,
 ) -> tuple[Rollout, Prior | None]:
     """The rollout and the tree's prior of the options ``rollout``, ``temperature``, ``prior``,
-    ``prior_weight`` and ``rollout_hold`` (checked)."""
+    ``prior_weight``, ``rollout_hold`` and ``rollout_explore`` (checked)."""
     if rollout is None:
         rollout = DEFAULT_ROLLOUT.get(game)
     if prior is None:
@@ -520,14 +527,22 @@ def _learned(
         check_nonnegative("ismcts", name, value)
     if hold and not (game == "daifugo" and rollout in (None, "greedy", "mate")):
         raise BotError("ismcts option rollout_hold is for Daifugo's greedy and mate rollouts")
+    if explore is not None:
+        if not (game == "daifugo" and rollout in (None, "greedy", "mate")):
+            raise BotError(
+                "ismcts option rollout_explore is for Daifugo's greedy and mate rollouts"
+            )
+        if not 0.0 <= explore <= 1.0:
+            raise BotError(f"ismcts option rollout_explore must be in [0, 1], not {explore!r}")
+    ex = ROLLOUT_EXPLORE if explore is None else float(explore)
     if game != "daifugo" and (rollout in ("greedy", "mate", "policy") or prior):
         raise BotError("ismcts options rollout=greedy|mate|policy and prior=on are Daifugo's only")
     if rollout == "random":
         play_out: Rollout = random_rollout
     elif rollout == "mate":
-        play_out = partial(greedy_rollout, mate=True, hold=float(hold))
-    elif hold:
-        play_out = partial(greedy_rollout, hold=float(hold))
+        play_out = partial(greedy_rollout, mate=True, hold=float(hold), explore=ex)
+    elif hold or explore is not None:
+        play_out = partial(greedy_rollout, hold=float(hold), explore=ex)
     elif rollout == "policy":
         from torampu.learn.daifugo_policy import make_policy_rollout
 

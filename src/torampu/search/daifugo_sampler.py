@@ -580,10 +580,15 @@ def pooled(sampler: Callable[[View, random.Random], Game], size: int = 24) -> Sa
     return sample
 
 
+ROLLOUT_EXPLORE: Final = 0.15
+"""How often the greedy rollout (:func:`greedy_rollout`, :func:`greedy_play`) makes any legal
+move instead of its greedy one (the ``ismcts`` option ``rollout_explore``)."""
+
+
 def greedy_rollout(
     game: Game,
     rng: random.Random,
-    explore: float = 0.15,
+    explore: float = ROLLOUT_EXPLORE,
     mate: bool = False,
     hold: float = 0.0,
 ) -> None:
@@ -643,7 +648,7 @@ def shed_cards(hand: int, jokers: int, k: int, rev: bool) -> int:
 def greedy_play(
     g: Daifugo,
     rand: Callable[[], float],
-    explore: float = 0.15,
+    explore: float = ROLLOUT_EXPLORE,
     mate: bool = False,
     hold: float = 0.0,
 ) -> int:
