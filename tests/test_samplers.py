@@ -116,8 +116,38 @@ def check_napoleon_samples(g: Napoleon, seat: int, count: int = 50) -> None:
     adj = g.adj_card
     if g.phase == "play" and not view["adjutant_known"] and adj >= 0:
         may_hold = [s for s in range(g.n) if s != seat and g.hands[s] and not forbid[s] >> adj & 1]
+        # a seat that no void rules out may still be unable to hold the card: when another
+        # seat's voids leave it the adjutant's card alone, the deal is forced
+        base = NapoleonBase(view, random.Random(0))
+        may_hold = [s for s in may_hold if can_hold(base, s, adj)]
         if len(may_hold) >= 2:
             assert len(adjutants) >= 2, "a secret adjutant was assumed"
+
+
+def can_hold(base: NapoleonBase, seat: int, card: int) -> bool:
+    """Whether some deal of the unseen cards into the sampler's slots (their sizes and the
+    cards each may not hold) puts ``card`` in ``seat``'s hand: a bipartite matching of the
+    slots' places to the cards, with that one fixed."""
+    places = [sl for sl in base.slots for _ in range(sl.size)]
+    cards = [c for c in range(64) if base.pool >> c & 1]
+    fixed = next(i for i, sl in enumerate(places) if sl.seat == seat)
+    if places[fixed].forbid >> card & 1:
+        return False
+    rest = [sl for i, sl in enumerate(places) if i != fixed]
+    left = [c for c in cards if c != card]
+    owner: dict[int, int] = {}  # card -> place
+
+    def place(i: int, seen: set[int]) -> bool:
+        for c in left:
+            if rest[i].forbid >> c & 1 or c in seen:
+                continue
+            seen.add(c)
+            if c not in owner or place(owner[c], seen):
+                owner[c] = i
+                return True
+        return False
+
+    return all(place(i, set()) for i in range(len(rest)))
 
 
 @settings(
