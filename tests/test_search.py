@@ -249,27 +249,56 @@ def test_guard_defaults_by_game_and_turns_off() -> None:
     ("name", "extra"),
     [("napoleon", {}), ("nap", {}), ("hell", {"cards": 5}), ("daifugo", {})],
 )
-def test_search_pauses_the_collector_and_leaves_no_cycles(name: str, extra: dict[str, int]) -> None:
-    """The search pauses the cyclic collector and restores it as it was; that is safe only
-    because a search leaves no reference cycles: none is found after one with it paused."""
+def test_search_spares_the_collector_and_leaves_no_cycles(name: str, extra: dict[str, int]) -> None:
+    """The cyclic collector is off during a search and on again after, with nothing left for
+    it to scan at once: what was alive before is frozen at the start, and everything goes to
+    its oldest generation at the end. A caller's own frozen objects are left alone. That is
+    safe only because a search leaves no reference cycles: none is found after one with the
+    collector off."""
     import gc
 
     g = torampu.new_game(name, seed=3, **extra)
-    seen: list[bool] = []
+    seen: list[tuple[bool, int]] = []
 
     def rollout(game: torampu.Game, rng: random.Random) -> None:
-        seen.append(gc.isenabled())
+        seen.append((gc.isenabled(), gc.get_freeze_count()))
         rollout_for(name)(game, rng)
 
     view = g.view(g.to_play)
-    assert gc.isenabled()
+    assert gc.isenabled() and gc.get_freeze_count() == 0
     ismcts(view, sampler_for(name), random.Random(0), iterations=200, rollout=rollout)
-    assert gc.isenabled() and seen and not any(seen)
+    assert seen and all(not on and frozen > 0 for on, frozen in seen)
+    assert gc.isenabled() and gc.get_freeze_count() == 0
+    young, middle, _ = gc.get_count()
+    assert young < 100 and middle == 0  # nothing from the search left young to scan
+    gc.freeze()  # a caller's frozen objects stay frozen
+    try:
+        held = gc.get_freeze_count()
+        ismcts(view, sampler_for(name), random.Random(0), iterations=50, rollout=rollout_for(name))
+        assert 0 < gc.get_freeze_count() <= held  # not unfrozen (some may have been freed)
+    finally:
+        gc.unfreeze()
     gc.collect()
     gc.disable()
     try:
         ismcts(view, sampler_for(name), random.Random(1), iterations=300, rollout=rollout_for(name))
-        assert not gc.isenabled()  # left paused: it was paused before
+        assert not gc.isenabled()  # left off: it was off before
         assert gc.collect() == 0  # no unreachable cycles behind the search
     finally:
         gc.enable()
+
+
+def test_full_memos_are_freed_at_the_next_search() -> None:
+    """A memo that fills up during a search is emptied at once but freed later, at the start of
+    the next search (inside its budget), and at most RETIRED_MAX batches ever wait."""
+    from torampu.daifugo_plays import RETIRED_MAX, release_memos, retire, retired_entries
+
+    release_memos()
+    memos = [{k: (k,) for k in range(100)} for _ in range(RETIRED_MAX + 3)]
+    for m in memos:
+        retire(m)
+        assert not m
+    assert retired_entries() == 100 * RETIRED_MAX  # the oldest batches were freed at once
+    g = torampu.new_game("daifugo", "uecda", seed=2)
+    ismcts(g.view(g.to_play), sampler_for("daifugo"), random.Random(0), iterations=20)
+    assert retired_entries() == 0

@@ -181,6 +181,7 @@ from torampu.daifugo_plays import (
     play_str,
     plays_of_shape,
     rank_part,
+    retire,
     stands_for,
     strongest,
     subsets,
@@ -759,7 +760,7 @@ def _choices(verb: int, hand: int, jokers: int, low: int, high: int) -> tuple[Mo
     got = _CHOICES.get(key)
     if got is None:
         if len(_CHOICES) > 20_000:
-            _CHOICES.clear()
+            retire(_CHOICES)
         got = _CHOICES[key] = tuple(verb | m for m in subsets(hand, jokers, low, high))
     return got
 
@@ -1104,9 +1105,8 @@ class Daifugo(Game):
         got = legal.get(key)
         if got is None:
             if _LEGAL_COUNT[0] >= _LEGAL_MAX:
-                for memos in _FOLLOWS.values():
-                    memos[2].clear()
-                legal.clear()  # the game's own, should its state have left _FOLLOWS
+                # the game's own too, should its state have left _FOLLOWS
+                retire(*(memos[2] for memos in _FOLLOWS.values() if memos[2]), legal)
                 _LEGAL_COUNT[0] = 0
             got = legal[key] = tuple(self._find_plays(s))
             _LEGAL_COUNT[0] += 1
@@ -1152,7 +1152,7 @@ class Daifugo(Game):
             by_size = _STORMS.get(key)
             if by_size is None:
                 if len(_STORMS) >= _STORMS_MAX:
-                    _STORMS.clear()
+                    retire(_STORMS)
                 by_size = _STORMS[key] = self._storms(hand, jok)
             storms = [
                 m
@@ -1208,7 +1208,7 @@ class Daifugo(Game):
         memos = _FOLLOWS.get(ctx)
         if memos is None:
             if len(_FOLLOWS) >= _FOLLOWS_MAX:
-                _FOLLOWS.clear()
+                retire(_FOLLOWS)
                 _LEGAL_COUNT[0] = 0
             memos = _FOLLOWS[ctx] = ({}, {}, {})
         self._memos, self._memos_table, self._memos_order = memos, self.table, order

@@ -34,7 +34,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from itertools import combinations
-from typing import Final, final
+from typing import Any, Final, final
 
 from torampu.cards import CardSet, card_str, cards_of, parse_card, parse_cards  # noqa: F401
 from torampu.errors import CardError, IllegalAction
@@ -269,6 +269,44 @@ def stands_for(move: int) -> list[str]:
     return cards_words(real, 0) + [rank] * j
 
 
+RETIRED_MAX: Final = 8
+"""At most this many batches of emptied memos wait for :func:`release_memos`; past it the oldest
+is freed at once."""
+_RETIRED: Final[list[list[dict[Any, Any]]]] = []
+
+
+def retire(*memos: dict[Any, Any]) -> None:
+    """Empty full memos now, but free their entries later (:func:`release_memos`): freeing tens
+    of thousands of entries takes up to some 17 ms, which in the middle of a timed search could
+    overrun its deadline, while copying them aside and emptying the memos takes about a
+    millisecond. At most :data:`RETIRED_MAX` batches wait, so a process that never searches
+    does not keep them.
+
+    >>> memo = {1: (1,), 2: (2,)}
+    >>> retire(memo)
+    >>> memo, retired_entries() >= 2
+    ({}, True)
+    >>> release_memos(); retired_entries()
+    0
+    """
+    if len(_RETIRED) >= RETIRED_MAX:
+        del _RETIRED[0]
+    _RETIRED.append([m.copy() for m in memos])
+    for m in memos:
+        m.clear()
+
+
+def release_memos() -> None:
+    """Free the entries of the memos :func:`retire` emptied: a search calls it at its start,
+    inside its time budget, where the cost only shortens the search."""
+    _RETIRED.clear()
+
+
+def retired_entries() -> int:
+    """How many retired memo entries wait to be freed."""
+    return sum(len(m) for batch in _RETIRED for m in batch)
+
+
 _STR: Final[dict[int, str]] = {}
 
 
@@ -411,7 +449,7 @@ def all_plays(hand: CardSet, jokers: int, wild: bool, stairs: bool) -> tuple[int
     if got is not None:
         return got
     if len(_PLAYS) > 50_000:
-        _PLAYS.clear()
+        retire(_PLAYS)
     out: list[int] = []
     for part in plays_by_shape(hand, jokers, wild, stairs).values():
         out.extend(part)
@@ -446,7 +484,7 @@ def by_rank(hand: CardSet) -> tuple[tuple[int, CardSet], ...]:
     got = _BY_RANK.get(hand)
     if got is None:
         if len(_BY_RANK) > 20_000:
-            _BY_RANK.clear()
+            retire(_BY_RANK)
         got = _BY_RANK[hand] = tuple(
             (d, hand & RANK_SET[d]) for d in range(13) if hand & RANK_SET[d]
         )
@@ -496,7 +534,7 @@ def _suit_runs(suit: int, held: CardSet, wj: int) -> tuple[tuple[int, int, str, 
     got = _SUIT_RUNS.get(key)
     if got is None:
         if len(_SUIT_RUNS) > 50_000:
-            _SUIT_RUNS.clear()
+            retire(_SUIT_RUNS)
         got = _SUIT_RUNS[key] = tuple(
             (size, lo, play_str(m), m) for size, lo, m in _runs(held, wj, (suit,))
         )
@@ -531,7 +569,7 @@ def plays_by_shape(
     if got is not None:
         return got
     if len(_BY_SHAPE) > 50_000:
-        _BY_SHAPE.clear()
+        retire(_BY_SHAPE)
     parts: dict[Shape, tuple[int, ...]] = {}
     singles: list[int] = []
     ranks = [(d, h) for d in range(13) if (h := hand & TWOS << (d + 1) % 13)]
@@ -587,7 +625,7 @@ def plays_of_shape(
     if got is not None:
         return got
     if len(_OF_SHAPE) > 50_000:
-        _OF_SHAPE.clear()
+        retire(_OF_SHAPE)
     whole = _BY_SHAPE.get(hand_key)
     if whole is not None:
         got = whole.get((kind, size), ())

@@ -50,6 +50,7 @@ from torampu.daifugo_plays import (
     all_plays,
     card_at,
     info,
+    retire,
 )
 from torampu.errors import TorampuError
 from torampu.game import Game
@@ -675,7 +676,7 @@ def greedy_play(
     picks = greedy.get(id(moves))
     if picks is None or picks[0] is not moves:  # a new tuple: its weakest in this order
         if len(greedy) >= 50_000:
-            greedy.clear()
+            retire(greedy)
         pick = _weakest(moves, rev)
         greedy[id(moves)] = (moves, -1, pick) if rev else (moves, pick, -1)
     else:
