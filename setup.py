@@ -27,6 +27,8 @@ COMPILED = (
     "torampu.daifugo",
     "torampu.search.daifugo_sampler",
     "torampu.search.ismcts",
+    "torampu.learn.daifugo_features",
+    "torampu.learn.daifugo_policy",
 )
 HASHES = "torampu/_compiled.json"
 

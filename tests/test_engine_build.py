@@ -124,10 +124,13 @@ SEARCH_CODE = """
 import json, random, torampu
 from torampu.search import ismcts, rollout_for, sampler_for
 out = []
-for name, rules, seed in json.loads(input()):
+from torampu.learn.daifugo_policy import default_policy, make_policy_rollout
+for name, rules, seed, learned in json.loads(input()):
     g = torampu.new_game(name, rules, seed=seed)
+    rollout = make_policy_rollout() if learned else rollout_for(name)
+    prior = default_policy().prior if learned else None
     r = ismcts(g.view(g.to_play), sampler_for(name), random.Random(seed), iterations=150,
-               rollout=rollout_for(name))
+               rollout=rollout, prior=prior)
     out.append([r.action, r.visits, {k: round(v, 9) for k, v in r.values.items()}])
 print(json.dumps(out))
 """
@@ -136,12 +139,21 @@ print(json.dumps(out))
 @compiled_only
 def test_compiled_and_pure_searches_agree() -> None:
     """The tree (``search/ismcts.py``, compiled too) makes the same search on both builds:
-    the same move, visits and values from the same seed, in Daifugo and in the other games."""
-    cases = [["daifugo", p, s] for p in ("standard", "yaita", "uecda") for s in (1, 2)] + [
-        ["napoleon", None, 3],
-        ["hell", None, 3],
-        ["nap", None, 3],
-    ]
+    the same move, visits and values from the same seed, in Daifugo and in the other games,
+    and in Daifugo with the learned policy (``learn/daifugo_features.py`` and
+    ``learn/daifugo_policy.py``, compiled too) as the rollout and the prior."""
+    cases = (
+        [["daifugo", p, s, False] for p in ("standard", "yaita", "uecda") for s in (1, 2)]
+        + [
+            ["daifugo", p, 4, True]
+            for p in ("standard", "uecda")  # the learned policy (compiled)
+        ]
+        + [
+            ["napoleon", None, 3, False],
+            ["hell", None, 3, False],
+            ["nap", None, 3, False],
+        ]
+    )
     here = subprocess.run(
         [sys.executable, "-c", SEARCH_CODE],
         input=json.dumps(cases),

@@ -42,6 +42,8 @@ COMPILED: Final = (
     "torampu.daifugo",
     "torampu.search.daifugo_sampler",
     "torampu.search.ismcts",
+    "torampu.learn.daifugo_features",
+    "torampu.learn.daifugo_policy",
 )
 """The modules ``setup.py`` compiles (keep the two lists in step; a test checks it)."""
 

@@ -7,9 +7,10 @@ JSON file; the package ships one (:data:`DEFAULT_PATH`, loaded by :func:`default
 made by the command recorded in the file itself (its ``command`` field) and in
 :mod:`torampu.learn`'s docstring.
 
-Scoring is pure Python: a decision has a handful of moves and :data:`N_FEATURES` features, and
-building numpy arrays for so few numbers costs more than the dot products themselves
-(``bench/daifugo_policy.py`` measures both); numpy is needed only to train.
+Scoring is plain Python loops, compiled by mypyc with the features (``setup.py``; the pure
+source runs where no compiler is): a decision has a handful of moves and :data:`N_FEATURES`
+features, and building numpy arrays for so few numbers costs more than the dot products
+themselves (``bench/daifugo_policy.py`` measures both); numpy is needed only to train.
 
 The shipped parameters
 ----------------------
@@ -52,7 +53,6 @@ import random
 from collections.abc import Callable, Mapping, Sequence
 from functools import cache
 from importlib import resources
-from operator import mul
 from pathlib import Path
 from typing import Any
 
@@ -109,7 +109,14 @@ class Policy:
     def scores(self, g: Daifugo, moves: list[Move]) -> list[float]:
         """Each move's score (its logit) for the seat to play at ``g``."""
         w = self.weights
-        return [sum(map(mul, w, f)) for f in move_features(g, moves)]
+        n = len(w)
+        out: list[float] = []
+        for f in move_features(g, moves):
+            t = 0.0
+            for k in range(n):
+                t += w[k] * f[k]
+            out.append(t)
+        return out
 
     def probs(self, g: Daifugo, moves: list[Move], temperature: float = 1.0) -> list[float]:
         """``softmax(scores / temperature)`` over ``moves``."""
