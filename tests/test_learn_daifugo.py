@@ -272,3 +272,36 @@ def test_ismcts_with_policy_rollout_and_prior_returns_a_legal_move() -> None:
     bot = make_bot("ismcts", 2, "daifugo", iterations=30, rollout="policy", prior=True)
     legal = g.legal_actions()
     assert bot.choose(g.view(seat), legal) in legal
+
+
+def test_ismcts_params_names_the_policy_the_search_uses(tmp_path: Path) -> None:
+    """``params=FILE`` puts that policy in the search's rollouts and prior: the shipped file
+    gives the shipped policy's search, a different policy a different search; a file that is
+    not a policy, or ``params`` without ``rollout=policy`` or ``prior=on``, is refused."""
+    g = next(p for p in _positions(count=60) if p.phase == "play" and len(p.legal_moves()) > 3)
+    view, legal = g.view(g.to_play), g.legal_actions()
+    shipped = tmp_path / "shipped.json"
+    default_policy().save(shipped)
+    flipped = tmp_path / "flipped.json"
+    Policy([-w for w in default_policy().weights]).save(flipped)
+
+    def search(**opts: object) -> dict[str, int]:
+        bot = make_bot("ismcts", 3, "daifugo", iterations=200, rollout="policy", **opts)
+        assert isinstance(bot, IsmctsBot)
+        bot.choose(view, legal)
+        assert bot.last_result is not None
+        return bot.last_result.visits
+
+    assert search(params=str(shipped)) == search()
+    assert search(params=str(flipped)) != search()
+    bot = make_bot("ismcts", 1, "daifugo", prior=True, params=str(flipped))
+    assert isinstance(bot, IsmctsBot) and bot.prior is not None
+    assert bot.prior(g, g.legal_moves()) != default_policy().prior(g, g.legal_moves())
+    (tmp_path / "junk.json").write_text('{"format": "something else"}', encoding="utf-8")
+    for bad, why in (
+        ({"rollout": "policy", "params": str(tmp_path / "junk.json")}, "not a torampu"),
+        ({"rollout": "policy", "params": str(tmp_path / "absent.json")}, "params"),
+        ({"params": str(shipped)}, "with rollout=policy or prior=on"),
+    ):
+        with pytest.raises(BotError, match=why):
+            make_bot("ismcts", 1, "daifugo", **bad)

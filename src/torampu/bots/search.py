@@ -50,8 +50,10 @@ never), ``rollout_explore`` (with the greedy or mate rollout: how often a player
 legal move instead of the greedy one; default
 :data:`~torampu.search.daifugo_sampler.ROLLOUT_EXPLORE`), ``prior`` (``on``: the policy's move
 probabilities guide the tree, weighted by ``prior_weight``, 1; default
-:data:`DEFAULT_PRIOR`), ``opponents`` (Daifugo: ``tree``, the default, searches the other
-players' moves too; ``greedy`` models them by the rollout's greedy policy,
+:data:`DEFAULT_PRIOR`), ``params`` (with ``rollout=policy`` or ``prior=on``: the policy's
+file, as ``torampu train daifugo --out`` writes it; default the shipped one), ``opponents``
+(Daifugo: ``tree``, the default, searches the other players' moves too; ``greedy`` models them
+by the rollout's greedy policy,
 :func:`~torampu.search.rollouts.daifugo_greedy_opponents`; see :data:`OPPONENTS`). A time
 budget makes the bot depend on the machine's speed: only an iteration or sample budget is
 reproducible from the seed.
@@ -71,6 +73,7 @@ import random
 import time
 from collections.abc import Callable, Sequence
 from functools import partial
+from pathlib import Path
 
 from torampu.bots.base import Bot, BotError, View, check_nonnegative, make_bot, register
 from torampu.errors import TorampuError
@@ -391,6 +394,7 @@ def _ismcts(
     shed: float = 0.0,
     rollout_hold: float = 0.0,
     rollout_explore: float | None = None,
+    params: str | None = None,
 ) -> Bot:
     if reward is None:
         reward = DEFAULT_REWARD.get(game, "points")
@@ -458,7 +462,7 @@ def _ismcts(
         raise BotError(str(e)) from None
     fallback = None
     play_out, tree_prior = _learned(
-        game, rollout, temperature, prior, prior_weight, rollout_hold, rollout_explore
+        game, rollout, temperature, prior, prior_weight, rollout_hold, rollout_explore, params
     )
     if bid_z is None:
         bid_z = DEFAULT_BID_Z.get(game)
@@ -506,13 +510,27 @@ def _learned(
     weight: float,
     hold: float = 0.0,
     explore: float | None = None,
+    params: str | None = None,
 ) -> tuple[Rollout, Prior | None]:
     """The rollout and the tree's prior of the options ``rollout``, ``temperature``, ``prior``,
-    ``prior_weight``, ``rollout_hold`` and ``rollout_explore`` (checked)."""
+    ``prior_weight``, ``rollout_hold``, ``rollout_explore`` and ``params`` (checked)."""
     if rollout is None:
         rollout = DEFAULT_ROLLOUT.get(game)
     if prior is None:
         prior = DEFAULT_PRIOR.get(game, False)
+    policy = None
+    if params is not None:
+        if rollout != "policy" and prior is not True:
+            raise BotError(
+                "ismcts option params is the learned policy's file: give it with "
+                "rollout=policy or prior=on"
+            )
+        from torampu.learn.daifugo_policy import Policy, PolicyError
+
+        try:
+            policy = Policy.load(Path(str(params)))
+        except (OSError, PolicyError, ValueError) as e:
+            raise BotError(f"ismcts option params: {e}") from None
     if rollout is not None and rollout not in ROLLOUTS:
         raise BotError(
             f"ismcts option rollout must be greedy, mate, policy or random, not {rollout!r}"
@@ -546,12 +564,12 @@ def _learned(
     elif rollout == "policy":
         from torampu.learn.daifugo_policy import make_policy_rollout
 
-        play_out = make_policy_rollout(temperature=float(temperature))
+        play_out = make_policy_rollout(policy, temperature=float(temperature))
     else:
         play_out = rollout_for(game)
     tree_prior: Prior | None = None
     if prior:
         from torampu.learn.daifugo_policy import default_policy
 
-        tree_prior = default_policy().prior
+        tree_prior = (policy or default_policy()).prior
     return play_out, tree_prior
