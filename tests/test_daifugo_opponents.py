@@ -106,7 +106,7 @@ def test_the_mate_rollout_option() -> None:
     g = _mid_game(6)
     bot = make_bot("ismcts", seed=1, game="daifugo", iterations=100, rollout="mate")
     assert bot.choose(g.view(g.to_play), g.legal_actions()) in g.legal_actions()
-    with pytest.raises(BotError, match="rollout must be greedy, mate, policy or random"):
+    with pytest.raises(BotError, match="rollout must be auto, greedy, mate, policy or random"):
         make_bot("ismcts", seed=1, game="daifugo", rollout="smart")
     a, b = g.clone(), g.clone()
     greedy_rollout(a, random.Random(3), mate=True)

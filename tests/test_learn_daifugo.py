@@ -277,7 +277,7 @@ def test_ismcts_with_policy_rollout_and_prior_returns_a_legal_move() -> None:
 def test_ismcts_params_names_the_policy_the_search_uses(tmp_path: Path) -> None:
     """``params=FILE`` puts that policy in the search's rollouts and prior: the shipped file
     gives the shipped policy's search, a different policy a different search; a file that is
-    not a policy, or ``params`` without ``rollout=policy`` or ``prior=on``, is refused."""
+    not a policy, or ``params`` with a rollout that uses no policy and no prior, is refused."""
     g = next(p for p in _positions(count=60) if p.phase == "play" and len(p.legal_moves()) > 3)
     view, legal = g.view(g.to_play), g.legal_actions()
     shipped = tmp_path / "shipped.json"
@@ -301,7 +301,58 @@ def test_ismcts_params_names_the_policy_the_search_uses(tmp_path: Path) -> None:
     for bad, why in (
         ({"rollout": "policy", "params": str(tmp_path / "junk.json")}, "not a torampu"),
         ({"rollout": "policy", "params": str(tmp_path / "absent.json")}, "params"),
-        ({"params": str(shipped)}, "with rollout=policy or prior=on"),
+        ({"rollout": "greedy", "params": str(shipped)}, "with rollout=policy, rollout=auto"),
     ):
         with pytest.raises(BotError, match=why):
             make_bot("ismcts", 1, "daifugo", **bad)
+
+
+def _first_play_view(rules: str, seed: int) -> tuple[dict[str, object], list[str]]:
+    m = torampu.new_match("daifugo", rules, games=1, seed=seed)
+    while m.game.phase != "play" or len(m.legal_actions()) < 3:  # type: ignore[attr-defined]
+        m.play(m.legal_actions()[0])
+    seat = m.to_play
+    assert seat is not None
+    return dict(m.view(seat)), m.legal_actions()
+
+
+def test_rollout_auto_uses_the_policy_under_the_rules_it_was_trained_under(
+    tmp_path: Path,
+) -> None:
+    """The default rollout in Daifugo is ``auto``: the learned policy's rollout where the
+    view's rules are those of the preset its file names (the shipped one: ``uecda``), the greedy
+    rollout elsewhere — the same searches as ``rollout=policy`` and ``rollout=greedy``."""
+    assert default_policy().meta["training"]["rules"] == "uecda"
+
+    def visits(view: dict[str, object], legal: list[str], **opts: object) -> dict[str, int]:
+        bot = make_bot("ismcts", 5, "daifugo", iterations=150, **opts)
+        assert isinstance(bot, IsmctsBot)
+        bot.choose(view, legal)
+        assert bot.last_result is not None
+        return bot.last_result.visits
+
+    uecda = _first_play_view("uecda", 3)
+    assert visits(*uecda) == visits(*uecda, rollout="policy")
+    assert visits(*uecda) != visits(*uecda, rollout="greedy")
+    standard = _first_play_view("standard", 3)
+    assert visits(*standard) == visits(*standard, rollout="greedy")
+    assert visits(*standard) != visits(*standard, rollout="policy")
+    # a policy trained under standard is used under standard
+    pol = default_policy()
+    mine = tmp_path / "standard.json"
+    Policy(pol.weights, {"training": {"rules": "standard"}}).save(mine)
+    assert visits(*standard, rollout="auto", params=str(mine)) == visits(
+        *standard, rollout="policy", params=str(mine)
+    )
+    # the greedy rollout's own options ask for it; with rollout=auto they are refused
+    assert visits(*uecda, rollout_explore=0.15) == visits(*uecda, rollout="greedy")
+    nameless = tmp_path / "nameless.json"
+    Policy(pol.weights).save(nameless)
+    for bad, why in (
+        ({"rollout": "auto", "rollout_hold": 0.5}, "rollout_hold is for"),
+        ({"rollout": "auto", "params": str(nameless)}, "names the preset it was trained under"),
+    ):
+        with pytest.raises(BotError, match=why):
+            make_bot("ismcts", 1, "daifugo", **bad)
+    with pytest.raises(BotError, match="Daifugo's only"):
+        make_bot("ismcts", 1, "napoleon", rollout="auto")

@@ -16,23 +16,22 @@ Options (``make_bot("ismcts", seed, game, **options)`` or the spec ``ismcts:thin
 ``think`` (seconds per decision), ``iterations`` (tree iterations per decision, default 1000),
 ``samples`` (PIMC deals per decision: default 48, or up to 256 under ``think``), ``exploration``
 (the tree's UCB constant, 0.7), ``z`` (PIMC's bar, 1.0), ``bid_z`` (PIMC's bar in the auction
-phase ``bid`` only; default :data:`DEFAULT_BID_Z`, else ``z``), ``correct`` (raise that bar
-with the number of alternatives, false), ``infer_bids`` (Napoleon: deals fit the other seats'
-bids, true), ``infer_adjutant`` (Napoleon: the secret adjutant is sampled where the
-play points, true), ``guard`` (the tree's move only where it beats the heuristic's by that many
-standard errors at the root, see :func:`~torampu.search.ismcts.guarded`; default
-:data:`DEFAULT_GUARD`, else off; ``guard=off`` turns it off), ``endgame`` (Daifugo: with two
-players left in play, an exact solver, :mod:`~torampu.search.daifugo_endgame`, answers first
-when it finds a forced win; else the tree decides; default on, ``endgame=off``),
-``infer_exchange`` (Daifugo: in play, deals follow what the seat knows from its own exchange —
-the cards it handed over are its partner's, and a rich seat bounds the poor one's other cards;
-default true, see :func:`~torampu.search.daifugo_sampler.sample_daifugo`: against four
-Blauweregen 2.12 [1.98, 2.26] points/game over 300 games with it, 1.88 [1.77, 2.00] without; on
-30 duplicate ``uecda`` matches between two search bots −0.11 [−0.24, 0.03]),
-``unseen_exchange`` (Daifugo: in play, deals also play the exchanges the seat took no part in —
-the poor gave their best cards, the rich their weakest; default
-:data:`DEFAULT_UNSEEN_EXCHANGE`),
-``belief`` (Daifugo: determinizations weighted by how likely the other players' passes were,
+phase ``bid`` only; default :data:`DEFAULT_BID_Z`, else ``z``), ``correct`` (raise that bar with
+the number of alternatives, false), ``infer_bids`` (Napoleon: deals fit the other seats' bids,
+true), ``infer_adjutant`` (Napoleon: the secret adjutant is sampled where the play points,
+true), ``guard`` (the tree's move only where it beats the heuristic's by that many standard
+errors at the root, see :func:`~torampu.search.ismcts.guarded`; default :data:`DEFAULT_GUARD`,
+else off; ``guard=off`` turns it off), ``endgame`` (Daifugo: with two players left in play, an
+exact solver, :mod:`~torampu.search.daifugo_endgame`, answers first when it finds a forced win;
+else the tree decides; default on, ``endgame=off``), ``infer_exchange`` (Daifugo: in play, deals
+follow what the seat knows from its own exchange — the cards it handed over are its partner's,
+and a rich seat bounds the poor one's other cards; default true, see
+:func:`~torampu.search.daifugo_sampler.sample_daifugo`: against four Blauweregen 2.12 [1.98,
+2.26] points/game over 300 games with it, 1.88 [1.77, 2.00] without; on 30 duplicate ``uecda``
+matches between two search bots −0.11 [−0.24, 0.03]), ``unseen_exchange`` (Daifugo: in play,
+deals also play the exchanges the seat took no part in — the poor gave their best cards, the
+rich their weakest; default :data:`DEFAULT_UNSEEN_EXCHANGE`), ``belief`` (Daifugo:
+determinizations weighted by how likely the other players' passes were,
 :mod:`~torampu.search.daifugo_belief`; default :data:`DEFAULT_BELIEF`), ``shed`` (with
 ``belief``: the plays weigh too, a player taken to shed its weakest plays first with that
 strength, 0 off), ``worlds`` (Daifugo: the determinizations dealt per decision, default
@@ -40,23 +39,25 @@ strength, 0 off), ``worlds`` (Daifugo: the determinizations dealt per decision, 
 place valued over the match, the titles it gives included, :data:`REWARDS`), ``endgame_nodes``
 (the solver's budget of positions, default
 :data:`~torampu.search.daifugo_endgame.DEFAULT_NODES`), ``algorithm``, and in Daifugo the
-learned policy (:mod:`torampu.learn.daifugo_policy`): ``rollout`` (``greedy``, the default
+learned policy (:mod:`torampu.learn.daifugo_policy`): ``rollout`` (``auto``, the default: the
+policy's rollout under the rules its file was trained under — the shipped one's are ``uecda``'s
+— and the greedy rollout elsewhere, see :data:`DEFAULT_ROLLOUT`; ``greedy``,
 :func:`~torampu.search.daifugo_sampler.greedy_rollout`; ``mate``, the same where a player who
 can go out at once does, :func:`~torampu.search.daifugo_sampler.mate_play`; ``policy``, moves
-drawn from the policy at ``temperature``, 1; ``random``), ``rollout_hold`` (with the greedy
-or mate rollout: a following player with more than three cards passes now and then instead of
-playing a high card, :func:`~torampu.search.daifugo_sampler.greedy_play`; 0, the default,
-never), ``rollout_explore`` (with the greedy or mate rollout: how often a player makes any
-legal move instead of the greedy one; default
-:data:`~torampu.search.daifugo_sampler.ROLLOUT_EXPLORE`), ``prior`` (``on``: the policy's move
-probabilities guide the tree, weighted by ``prior_weight``, 1; default
-:data:`DEFAULT_PRIOR`), ``params`` (with ``rollout=policy`` or ``prior=on``: the policy's
-file, as ``torampu train daifugo --out`` writes it; default the shipped one), ``opponents``
-(Daifugo: ``tree``, the default, searches the other players' moves too; ``greedy`` models them
-by the rollout's greedy policy,
-:func:`~torampu.search.rollouts.daifugo_greedy_opponents`; see :data:`OPPONENTS`). A time
-budget makes the bot depend on the machine's speed: only an iteration or sample budget is
-reproducible from the seed.
+drawn from the policy at ``temperature``, 1; ``random``), ``rollout_hold`` (with the greedy or
+mate rollout: a following player with more than three cards passes now and then instead of
+playing a high card, :func:`~torampu.search.daifugo_sampler.greedy_play`; 0, the default, never;
+given without ``rollout``, it asks for the greedy rollout), ``rollout_explore`` (likewise with
+the greedy or mate rollout: how often a player makes any legal move instead of the greedy one;
+default :data:`~torampu.search.daifugo_sampler.ROLLOUT_EXPLORE`), ``prior`` (``on``: the
+policy's move probabilities guide the tree, weighted by ``prior_weight``, 1; default
+:data:`DEFAULT_PRIOR`), ``params`` (with ``rollout=policy``, ``rollout=auto`` or ``prior=on``:
+the policy's file, as ``torampu train daifugo --out`` writes it; default the shipped one),
+``opponents`` (Daifugo: ``tree``, the default, searches the other players' moves too; ``greedy``
+models them by the rollout's greedy policy,
+:func:`~torampu.search.rollouts.daifugo_greedy_opponents`; see :data:`OPPONENTS`). A time budget
+makes the bot depend on the machine's speed: only an iteration or sample budget is reproducible
+from the seed.
 
 >>> import torampu
 >>> from torampu.bots import make_bot
@@ -71,9 +72,10 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from functools import partial
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from torampu.bots.base import Bot, BotError, View, check_nonnegative, make_bot, register
 from torampu.errors import TorampuError
@@ -100,6 +102,9 @@ from torampu.search.ismcts import (
 from torampu.search.napoleon_sampler import NapoleonSampler
 from torampu.search.pimc import PolicyRollout, pimc
 from torampu.search.rollouts import daifugo_greedy_opponents, pimc_candidates, scripted_moves
+
+if TYPE_CHECKING:
+    from torampu.learn.daifugo_policy import Policy
 
 DEFAULT_ITERATIONS = 1000
 _clock = time.perf_counter
@@ -161,20 +166,32 @@ same bot without it; it puts 0.383 of the others' cards in the right hand on Bla
 games, 0.362 without."""
 
 
-DEFAULT_ROLLOUT: dict[str, str] = {}
+DEFAULT_ROLLOUT: dict[str, str] = {"daifugo": "auto"}
 """The ``rollout`` option's default per game where it is not the game's own
-(:func:`~torampu.search.rollout_for`): none. ``rollout=mate`` (a player who can go out at once
-does) scored +0.12 [−0.10, 0.34] points/game against the greedy rollout on 40 duplicate
-``uecda`` deals at ``iterations=300`` and +0.11 [−0.08, 0.30] on 50 at ``think=0.5``: not
-clearly better. In Daifugo ``standard`` at ``think=0.5`` (24
-duplicate deals) ``rollout=policy`` scored −0.30 [−0.61, 0.01] points/game against the greedy
-rollout: it is some 1.7 times slower, and the tree makes fewer iterations. At equal
-iterations (``iterations=200``, 20 deals) it scored +0.20 [−0.01, 0.41]: a better rollout per
-iteration, worth measuring again once rollouts are cheaper. ``rollout_hold=0.5`` (with
-``guard=off``) scored 2.16 [1.97, 2.35] points/game against four Blauweregen over 150 games,
-beside 2.09 [1.92, 2.27] for ``guard=off`` alone; ``rollout=policy`` 2.30 [2.07, 2.53] and
-``rollout=mate`` 2.27 [2.04, 2.50] over 100 each, side by side, where the default scored 2.21 to
-2.35 in the same round."""
+(:func:`~torampu.search.rollout_for`): in Daifugo ``auto``, the learned policy's rollout under
+the rules its parameters were trained under (the shipped ones: ``uecda``, 68% agreement with the
+search they were trained on) and the greedy rollout under any other rules. Measured at
+``think=0.5`` against four Blauweregen under tndhms (the ``uecda`` rules): ``rollout=policy``
+with those parameters 2.43 points/game over 400 games (four runs of 100: 2.40, 2.55, 2.47, 2.30;
+2.43 [2.30, 2.56], places 31/64/79/98/128, no decision over 0.5 s) against 2.19 [2.02, 2.35] for
+the greedy rollout over 200 in the same session (2.30 over 500 the session before); the policy
+rollout makes about 1,000–1,400 iterations in a decision where the greedy one makes about 3,000.
+Elsewhere the greedy rollout stays, by measurement: at iterations matching that cost
+(``iterations=120:rollout=policy`` against ``iterations=300``, 30 duplicate deals of 5-game
+matches) −0.01 [−0.20, 0.19] points per game under ``standard`` and −0.16 [−0.31, −0.01] under
+``yaita``, whose rules the policy never saw. ``rollout=policy:prior=on`` scored 2.15 over 100
+against Blauweregen: the prior stays off.
+
+Before: ``rollout=mate`` (a player who can go out at once does) scored +0.12 [−0.10, 0.34]
+points/game against the greedy rollout on 40 duplicate ``uecda`` deals at ``iterations=300``
+and +0.11 [−0.08, 0.30] on 50 at ``think=0.5``: not clearly better. With the parameters
+trained on the heuristic under ``standard``, and before the policy was compiled, in Daifugo
+``standard`` at ``think=0.5`` (24 duplicate deals) ``rollout=policy`` scored −0.30 [−0.61, 0.01]
+points/game against the greedy rollout (it was then some 1.7 times slower); at equal
+iterations (``iterations=200``, 20 deals) +0.20 [−0.01, 0.41]; against four Blauweregen 2.30
+[2.07, 2.53] over 100 (and 2.15 over 100 with those parameters and the policy compiled).
+``rollout_hold=0.5`` (with ``guard=off``) scored 2.16 [1.97, 2.35] points/game against four
+Blauweregen over 150 games, beside 2.09 [1.92, 2.27] for ``guard=off`` alone."""
 DEFAULT_PRIOR: dict[str, bool] = {}
 """Where the tree uses the learned prior by default (``prior``): none. In Daifugo ``standard``
 at ``think=0.5`` (the same 24 deals) ``prior=on`` scored −0.03 [−0.29, 0.24] against the plain
@@ -195,7 +212,7 @@ DEFAULT_REWARD: dict[str, str] = {}
 """Where ``reward`` is not ``points`` by default: none. Against four Blauweregen (150 games
 each, side by side) ``reward=class`` scored 1.77 [1.60, 1.95] points/game, the default 1.88
 [1.70, 2.07]."""
-ROLLOUTS = ("greedy", "mate", "policy", "random")
+ROLLOUTS = ("auto", "greedy", "mate", "policy", "random")
 OPPONENTS = ("tree", "greedy")
 """The ``opponents`` option: the other players' moves searched by the tree (each seat's UCB
 on its own reward), or in Daifugo modelled by the greedy rollout policy, so that the tree
@@ -230,6 +247,7 @@ class IsmctsBot:
         baseline: Bot | None = None,
         endgame_nodes: int = 0,
         prior: Prior | None = None,
+        ruled_rollout: tuple[Mapping[str, Any], Rollout] | None = None,
         prior_weight: float = 1.0,
         scripted: Scripted | None = scripted_moves,
         reward: Callable[[View], Reward | None] | None = None,
@@ -244,6 +262,10 @@ class IsmctsBot:
         self.last_endgame: EndgameResult | None = None
         """What the solver found at the last decision (``None``: it did not run)."""
         self.rollout = rollout
+        self.ruled_rollout = ruled_rollout
+        """``(rules, rollout)``: where the view's rules are exactly ``rules``, the search uses
+        this rollout instead of :attr:`rollout` (``rollout=auto``: the learned policy under the
+        rules it was trained on)."""
         self.prior = prior
         """The tree's prior over moves (the learned policy), or ``None``."""
         self.prior_weight = prior_weight
@@ -318,7 +340,7 @@ class IsmctsBot:
                     iterations=self.iterations,
                     seconds=think,
                     exploration=self.exploration,
-                    rollout=self.rollout,
+                    rollout=self._rollout(view),
                     prior=self.prior,
                     prior_weight=self.prior_weight,
                     scripted=self.scripted,
@@ -339,6 +361,13 @@ class IsmctsBot:
         if action not in legal:  # a sampler bug must never become an illegal move
             raise BotError(f"ismcts chose {action!r}, which is not legal here")
         return action
+
+    def _rollout(self, view: View) -> Rollout:
+        """The rollout of a search from ``view`` (see :attr:`ruled_rollout`)."""
+        ruled = self.ruled_rollout
+        if ruled is not None and view.get("rules") == ruled[0]:
+            return ruled[1]
+        return self.rollout
 
     def _endgame(self, view: View, legal: Sequence[str]) -> str | None:
         """The solver's winning move, or ``None`` (no forced win found: the tree decides)."""
@@ -461,7 +490,7 @@ def _ismcts(
     except TorampuError as e:
         raise BotError(str(e)) from None
     fallback = None
-    play_out, tree_prior = _learned(
+    play_out, tree_prior, ruled = _learned(
         game, rollout, temperature, prior, prior_weight, rollout_hold, rollout_explore, params
     )
     if bid_z is None:
@@ -496,6 +525,7 @@ def _ismcts(
         baseline=None if guard is None else make_bot("heuristic", seed, game),
         endgame_nodes=endgame_nodes if endgame and game == "daifugo" else 0,
         prior=tree_prior,
+        ruled_rollout=ruled,
         prior_weight=float(prior_weight),
         scripted=daifugo_greedy_opponents if opponents == "greedy" else scripted_moves,
         reward=class_reward if reward == "class" else None,
@@ -511,19 +541,24 @@ def _learned(
     hold: float = 0.0,
     explore: float | None = None,
     params: str | None = None,
-) -> tuple[Rollout, Prior | None]:
-    """The rollout and the tree's prior of the options ``rollout``, ``temperature``, ``prior``,
-    ``prior_weight``, ``rollout_hold``, ``rollout_explore`` and ``params`` (checked)."""
+) -> tuple[Rollout, Prior | None, tuple[Mapping[str, Any], Rollout] | None]:
+    """The rollout, the tree's prior and the rollout kept for the policy's own rules
+    (``rollout=auto``: see :attr:`IsmctsBot.ruled_rollout`) of the options ``rollout``,
+    ``temperature``, ``prior``, ``prior_weight``, ``rollout_hold``, ``rollout_explore`` and
+    ``params`` (checked)."""
+    asked = rollout == "auto"
     if rollout is None:
         rollout = DEFAULT_ROLLOUT.get(game)
+        if rollout == "auto" and (hold or explore is not None):
+            rollout = "greedy"  # the greedy rollout's own options ask for it
     if prior is None:
         prior = DEFAULT_PRIOR.get(game, False)
     policy = None
     if params is not None:
-        if rollout != "policy" and prior is not True:
+        if rollout not in ("policy", "auto") and prior is not True:
             raise BotError(
                 "ismcts option params is the learned policy's file: give it with "
-                "rollout=policy or prior=on"
+                "rollout=policy, rollout=auto or prior=on"
             )
         from torampu.learn.daifugo_policy import Policy, PolicyError
 
@@ -533,7 +568,7 @@ def _learned(
             raise BotError(f"ismcts option params: {e}") from None
     if rollout is not None and rollout not in ROLLOUTS:
         raise BotError(
-            f"ismcts option rollout must be greedy, mate, policy or random, not {rollout!r}"
+            f"ismcts option rollout must be auto, greedy, mate, policy or random, not {rollout!r}"
         )
     if not isinstance(prior, bool):
         raise BotError(f"ismcts option prior must be on or off, not {prior!r}")
@@ -553,8 +588,11 @@ def _learned(
         if not 0.0 <= explore <= 1.0:
             raise BotError(f"ismcts option rollout_explore must be in [0, 1], not {explore!r}")
     ex = ROLLOUT_EXPLORE if explore is None else float(explore)
-    if game != "daifugo" and (rollout in ("greedy", "mate", "policy") or prior):
-        raise BotError("ismcts options rollout=greedy|mate|policy and prior=on are Daifugo's only")
+    if game != "daifugo" and (rollout in ("auto", "greedy", "mate", "policy") or prior):
+        raise BotError(
+            "ismcts options rollout=auto|greedy|mate|policy and prior=on are Daifugo's only"
+        )
+    ruled: tuple[Mapping[str, Any], Rollout] | None = None
     if rollout == "random":
         play_out: Rollout = random_rollout
     elif rollout == "mate":
@@ -567,9 +605,37 @@ def _learned(
         play_out = make_policy_rollout(policy, temperature=float(temperature))
     else:
         play_out = rollout_for(game)
+        if rollout == "auto":
+            ruled = _policy_rules(policy, float(temperature), asked)
     tree_prior: Prior | None = None
     if prior:
         from torampu.learn.daifugo_policy import default_policy
 
         tree_prior = (policy or default_policy()).prior
-    return play_out, tree_prior
+    return play_out, tree_prior, ruled
+
+
+def _policy_rules(
+    policy: Policy | None, temperature: float, asked: bool
+) -> tuple[Mapping[str, Any], Rollout] | None:
+    """``rollout=auto``'s pair: the rules ``policy`` (default the shipped one) was trained under
+    (the preset its file's ``training`` names) and the rollout drawn from it. A file that names
+    no preset is refused where ``rollout=auto`` was ``asked`` for, else gives ``None`` (the
+    greedy rollout everywhere)."""
+    from torampu.daifugo import SPEC
+    from torampu.learn.daifugo_policy import default_policy, make_policy_rollout
+
+    pol = policy or default_policy()
+    preset = pol.meta.get("training", {}).get("rules")
+    try:
+        rules = SPEC.resolve(preset) if isinstance(preset, str) else None
+    except TorampuError:
+        rules = None
+    if rules is None:
+        if not asked:
+            return None
+        raise BotError(
+            "ismcts option rollout=auto needs a policy file that names the preset it was "
+            f"trained under (its training.rules), not {preset!r}"
+        )
+    return rules, make_policy_rollout(pol, temperature=temperature)
