@@ -348,9 +348,15 @@ def test_rollout_auto_uses_the_policy_under_the_rules_it_was_trained_under(
     assert visits(*uecda, rollout_explore=0.15) == visits(*uecda, rollout="greedy")
     nameless = tmp_path / "nameless.json"
     Policy(pol.weights).save(nameless)
+    garbled = tmp_path / "garbled.json"
+    Policy(pol.weights, {"training": 5}).save(garbled)
+    unknown = tmp_path / "unknown.json"
+    Policy(pol.weights, {"training": {"rules": "no-such-preset"}}).save(unknown)
     for bad, why in (
         ({"rollout": "auto", "rollout_hold": 0.5}, "rollout_hold is for"),
         ({"rollout": "auto", "params": str(nameless)}, "names the preset it was trained under"),
+        ({"rollout": "auto", "params": str(garbled)}, "names the preset it was trained under"),
+        ({"rollout": "auto", "params": str(unknown)}, "not 'no-such-preset'"),
     ):
         with pytest.raises(BotError, match=why):
             make_bot("ismcts", 1, "daifugo", **bad)

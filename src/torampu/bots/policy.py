@@ -57,13 +57,18 @@ class PolicyBot:
         return self.fallback.choose(view, legal)
 
 
+def load_policy(kind: str, params: str | None) -> Policy:
+    """The shipped policy, or the one in the file ``params`` (bot ``kind``'s option
+    ``params``); :class:`BotError` naming the option and the problem if it cannot be read."""
+    try:
+        return default_policy() if params is None else Policy.load(Path(str(params)))
+    except (OSError, PolicyError, ValueError) as e:
+        raise BotError(f"{kind} option params: {e}") from None
+
+
 @register("policy")
 def _policy(seed: int, game: str, *, temperature: float = 0.0, params: str | None = None) -> Bot:
     if game != "daifugo":
         raise BotError(f"the policy bot plays daifugo only, not {game!r}")
     check_nonnegative("policy", "temperature", temperature)
-    try:
-        policy = default_policy() if params is None else Policy.load(Path(str(params)))
-    except (OSError, PolicyError, ValueError) as e:
-        raise BotError(f"policy option params: {e}") from None
-    return PolicyBot(policy, seed, float(temperature))
+    return PolicyBot(load_policy("policy", params), seed, float(temperature))

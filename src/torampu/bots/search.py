@@ -74,7 +74,6 @@ import random
 import time
 from collections.abc import Callable, Mapping, Sequence
 from functools import partial
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from torampu.bots.base import Bot, BotError, View, check_nonnegative, make_bot, register
@@ -560,12 +559,9 @@ def _learned(
                 "ismcts option params is the learned policy's file: give it with "
                 "rollout=policy, rollout=auto or prior=on"
             )
-        from torampu.learn.daifugo_policy import Policy, PolicyError
+        from torampu.bots.policy import load_policy
 
-        try:
-            policy = Policy.load(Path(str(params)))
-        except (OSError, PolicyError, ValueError) as e:
-            raise BotError(f"ismcts option params: {e}") from None
+        policy = load_policy("ismcts", params)
     if rollout is not None and rollout not in ROLLOUTS:
         raise BotError(
             f"ismcts option rollout must be auto, greedy, mate, policy or random, not {rollout!r}"
@@ -626,9 +622,9 @@ def _policy_rules(
     from torampu.learn.daifugo_policy import default_policy, make_policy_rollout
 
     pol = policy or default_policy()
-    preset = pol.meta.get("training", {}).get("rules")
+    preset = pol.trained_under
     try:
-        rules = SPEC.resolve(preset) if isinstance(preset, str) else None
+        rules = None if preset is None else SPEC.resolve(preset)
     except TorampuError:
         rules = None
     if rules is None:

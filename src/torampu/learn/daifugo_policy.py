@@ -112,6 +112,19 @@ class Policy:
     def load(cls, path: str | Path) -> Policy:
         return cls.from_json(json.loads(Path(path).read_text(encoding="utf-8")))
 
+    @property
+    def trained_under(self) -> str | None:
+        """The preset the policy was trained under (its file's ``training.rules``), if named.
+
+        >>> Policy([0.0] * N_FEATURES, {"training": {"rules": "uecda"}}).trained_under
+        'uecda'
+        >>> Policy([0.0] * N_FEATURES, {"training": 5}).trained_under is None
+        True
+        """
+        training = self.meta.get("training")
+        rules = training.get("rules") if isinstance(training, dict) else None
+        return rules if isinstance(rules, str) else None
+
     # ------------------------------------------------------------------ scoring
     def scores(self, g: Daifugo, moves: list[Move]) -> list[float]:
         """Each move's score (its logit) for the seat to play at ``g``."""
