@@ -158,3 +158,92 @@ def test_the_shed_option() -> None:
         make_bot("ismcts", 1, "daifugo", shed=2)
     with pytest.raises(BotError, match="shed must be a number >= 0, not -1"):
         make_bot("ismcts", 1, "daifugo", belief=True, shed=-1)
+
+
+def test_the_policy_counter_sums_the_others_moves_log_probabilities() -> None:
+    """Replayed through a game's own history, :class:`_PolicyCounter` adds ``log P(move)`` of
+    the policy for every play-phase decision with a choice by another seat, and nothing for
+    the searcher's own or a forced one."""
+    import math
+
+    from torampu.learn.daifugo_policy import default_policy
+    from torampu.search.daifugo_belief import FLOOR, _PolicyCounter
+
+    prior = default_policy().prior
+    g = midgame(5, rules="uecda", plays=40)
+    me = 2
+    hands, jok = g.initial
+    start = Daifugo(
+        g.rules,
+        0,
+        {"hands": [cards_words(h, j) for h, j in zip(hands, jok, strict=True)]},
+        g.dealer,
+        titles=g.titles,
+        seating=list(g.seating),
+    )
+    counter = _PolicyCounter(me, prior)
+    expect = 0.0
+    counted = 0
+    for s, m in g.history:
+        counter(start, {"seat": s, "action": start.action_str(m)})
+        moves = start.legal_moves()
+        if s != me and len(moves) > 1:
+            expect += math.log(max(prior(start, moves)[moves.index(m)], FLOOR))
+            counted += 1
+        start.apply(m)
+    assert counted > 10
+    assert math.isclose(counter.logp, expect)
+
+
+def test_the_policy_likelihood_places_more_of_the_others_cards_right() -> None:
+    """On games of the search bot (whose moves the shipped policy was trained on) the deals
+    weighted by the others' moves' likelihood under the policy (``likelihood``) put more of the
+    others' cards in the hands that really hold them than uniform deals do."""
+    from torampu.learn.daifugo_policy import default_policy
+
+    prior = default_policy().prior
+    tally = {"uniform": [0, 0], "policy": [0, 0]}
+    for seed in range(6):
+        g = torampu.new_game("daifugo", rules="uecda", seed=seed)
+        assert isinstance(g, Daifugo)
+        bots = [make_bot("policy", seed + s, "daifugo") for s in range(g.n)]
+        while not g.is_over and len(g.log) < 40:
+            s = g.to_play
+            assert s is not None
+            g.play(bots[s].choose(g.view(s), g.legal_actions()))
+        if g.is_over:
+            continue
+        me = g.to_play
+        assert me is not None
+        view = g.view(me)
+        samplers = {
+            "uniform": pooled(sample_daifugo, 24),
+            "policy": belief_sampler(size=24, policy=prior, power=1.0),
+        }
+        others = [s for s in range(g.n) if s != me]
+        for name, sampler in samplers.items():
+            rng = random.Random(seed)
+            for _ in range(24):
+                d = sampler(view, rng)
+                assert isinstance(d, Daifugo)
+                tally[name][0] += sum((d.hands[s] & g.hands[s]).bit_count() for s in others)
+                tally[name][1] += sum(g.hands[s].bit_count() for s in others)
+    share = {name: hit / total for name, (hit, total) in tally.items()}
+    assert share["policy"] > share["uniform"] + 0.02, share
+
+
+def test_the_likelihood_option() -> None:
+    g = midgame(3, rules="uecda", plays=30)
+    view, legal = g.view(g.to_play), g.legal_actions()
+    bot = make_bot("ismcts", 1, "daifugo", iterations=80, likelihood=1.0, worlds=8)
+    plain = make_bot("ismcts", 1, "daifugo", iterations=80, worlds=8)
+    assert bot.choose(view, legal) in legal
+    plain.choose(view, legal)
+    a, b = bot.last_result, plain.last_result  # type: ignore[attr-defined]
+    assert a is not None and b is not None and (a.visits, a.values) != (b.visits, b.values)
+    with pytest.raises(BotError, match="likelihood must be a number >= 0"):
+        make_bot("ismcts", 1, "daifugo", likelihood=-1)
+    with pytest.raises(BotError, match="likelihood is Daifugo's only"):
+        make_bot("ismcts", 1, "hell", likelihood=1)
+    with pytest.raises(BotError, match="give one"):
+        make_bot("ismcts", 1, "daifugo", likelihood=1, belief=True)

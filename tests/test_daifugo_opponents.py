@@ -11,9 +11,10 @@ import torampu
 from torampu.bots import BotError, make_bot
 from torampu.daifugo import PH_PLAY, Daifugo
 from torampu.daifugo_plays import PASS
+from torampu.learn.daifugo_policy import default_policy
 from torampu.search import ismcts, rollout_for, sampler_for
 from torampu.search.daifugo_sampler import HOLD_JOKER, greedy_play, greedy_rollout, mate_play
-from torampu.search.rollouts import daifugo_greedy_opponents
+from torampu.search.rollouts import daifugo_greedy_opponents, daifugo_policy_opponents
 
 
 def _mid_game(seed: int) -> Daifugo:
@@ -74,10 +75,59 @@ def test_the_bot_option() -> None:
     g = _mid_game(4)
     bot = make_bot("ismcts", seed=1, game="daifugo", iterations=100, opponents="greedy")
     assert bot.choose(g.view(g.to_play), g.legal_actions()) in g.legal_actions()
-    with pytest.raises(BotError, match="opponents must be tree or greedy, not 'smart'"):
+    with pytest.raises(BotError, match="opponents must be tree, greedy or policy, not 'smart'"):
         make_bot("ismcts", seed=1, game="daifugo", opponents="smart")
     with pytest.raises(BotError, match="opponents=greedy is Daifugo's only"):
         make_bot("ismcts", seed=1, game="hell", opponents="greedy")
+
+
+def test_the_others_play_the_policys_draw_on_their_own_hands() -> None:
+    """``opponents=policy``: another seat's move in the tree is the learned policy's draw for
+    that seat's hand in the determinization (the same draw as the policy's own ``sample``)."""
+    pol = default_policy()
+    scripted = daifugo_policy_opponents(lambda g, legal, rand: pol.sample(g, legal, rand, 1.0))
+    root = _mid_game(3)
+    assert scripted(root.clone(), root, random.Random(0).random) is None  # the tree's own
+    varied = 0
+    for seed in range(3, 13):
+        root = _mid_game(seed)
+        seen_moves = set()
+        g = root.clone()
+        g.apply(g.legal_moves()[0])
+        while not g.is_over and g.turn != root.turn and len(g.legal_moves()) == 1:
+            g.apply(g.legal_moves()[0])  # on to another seat with a choice
+        if g.is_over or g.phase_id != PH_PLAY or g.turn == root.turn:
+            continue
+        for k in range(20):
+            step = scripted(g, root, random.Random(k).random)
+            assert step is not None
+            move, seen = step
+            assert seen and move in g.legal_moves()
+            legal = g.legal_moves()
+            expect = legal[0] if len(legal) == 1 else pol.sample(g, legal, random.Random(k).random)
+            assert move == expect
+            seen_moves.add(move)
+        varied += len(seen_moves) > 1
+    assert varied >= 2  # drawn, not always the one best move
+
+
+def test_the_policy_opponents_option() -> None:
+    g = _mid_game(4)
+    view, legal = g.view(g.to_play), g.legal_actions()
+    bot = make_bot("ismcts", seed=1, game="daifugo", iterations=150, opponents="policy")
+    assert bot.choose(view, legal) in legal
+    tree = make_bot("ismcts", seed=1, game="daifugo", iterations=150)
+    tree.choose(view, legal)
+    a, b = bot.last_result, tree.last_result  # type: ignore[attr-defined]
+    assert a is not None and b is not None
+    assert (a.visits, a.values) != (b.visits, b.values)  # the others are modelled, not searched
+    # the policy's file may be given for it alone (with the greedy rollout)
+    path = str(torampu.__path__[0]) + "/learn/data/daifugo_policy.json"
+    make_bot("ismcts", seed=1, game="daifugo", rollout="greedy", opponents="policy", params=path)
+    with pytest.raises(BotError, match="opponents=policy is Daifugo's only"):
+        make_bot("ismcts", seed=1, game="hell", opponents="policy")
+    with pytest.raises(BotError, match="params: "):
+        make_bot("ismcts", seed=1, game="daifugo", opponents="policy", params="/nonexistent")
 
 
 def _three(hands: list[list[str]]) -> Daifugo:

@@ -29,13 +29,13 @@ from __future__ import annotations
 import bisect
 import math
 import random
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from itertools import accumulate
 from typing import Any
 
 from torampu.daifugo import PH_PLAY, Daifugo
 from torampu.daifugo_plays import PASS
-from torampu.game import Game
+from torampu.game import Game, Move
 from torampu.search.daifugo_sampler import Sampler, SamplerError, play_strength, sample_daifugo
 
 View = Mapping[str, Any]
@@ -97,32 +97,85 @@ class _PassCounter:
         self.logp += -self.shed * weaker - math.log(z)
 
 
+class _PolicyCounter:
+    """Reads, in one replay, the log-likelihood of the other players' moves under a move
+    policy: at each of their play-phase decisions with a choice, ``log P(move)`` of
+    ``policy(game, legal)`` (a probability per legal move, as
+    :meth:`~torampu.learn.daifugo_policy.Policy.prior` gives) for the hand that player holds
+    in this deal."""
+
+    __slots__ = ("game", "logp", "me", "policy")
+
+    def __init__(self, me: int, policy: Callable[[Game, list[Move]], list[float]]) -> None:
+        self.me = me
+        self.policy = policy
+        self.game: Game | None = None
+        self.logp = 0.0
+
+    def __call__(self, g: Game, entry: Mapping[str, Any]) -> None:
+        if g is not self.game:  # a new attempt of the sampler: start again
+            self.game = g
+            self.logp = 0.0
+        if entry["seat"] == self.me:
+            return
+        assert isinstance(g, Daifugo)
+        if g.phase_id != PH_PLAY:
+            return
+        moves = g.legal_moves()
+        if len(moves) <= 1:
+            return
+        m = g.parse_action(str(entry["action"]))
+        if m not in moves:  # (cannot happen in a replay that passed the engine's checks)
+            return
+        p = self.policy(g, moves)[moves.index(m)]
+        self.logp += math.log(max(p, FLOOR))
+
+
+FLOOR = 1e-4
+"""The least probability :class:`_PolicyCounter` gives a move (a policy is never that sure)."""
+
+
 def _weighted_deals(
-    view: View, rng: random.Random, n: int, hold: float, shed: float = 0.0, unseen: bool = False
+    view: View,
+    rng: random.Random,
+    n: int,
+    hold: float,
+    shed: float = 0.0,
+    unseen: bool = False,
+    policy: Callable[[Game, list[Move]], list[float]] | None = None,
+    power: float = 1.0,
 ) -> tuple[list[Game], list[float]]:
     """Up to ``n`` uniform determinizations of ``view`` with their weights
     ``hold ** passes-while-holding-a-play`` times, with ``shed``, the plays' probability
-    (read during each one's replay; see :class:`_PassCounter`); raises the last
-    :class:`SamplerError` when none could be built."""
+    (read during each one's replay; see :class:`_PassCounter`), or with ``policy``, the others'
+    moves' likelihood under it to the power ``power`` (:class:`_PolicyCounter`; ``hold`` and
+    ``shed`` unused); raises the last :class:`SamplerError` when none could be built."""
     me = view.get("seat")
+    seat = int(me) if isinstance(me, int) else -1
     games: list[Game] = []
     weights: list[float] = []
     logs: list[float] = []
     last: SamplerError | None = None
     for _ in range(n):
-        count = _PassCounter(int(me) if isinstance(me, int) else -1, shed)
+        count: _PassCounter | _PolicyCounter = (
+            _PassCounter(seat, shed) if policy is None else _PolicyCounter(seat, policy)
+        )
         try:
             g = sample_daifugo(view, rng, observe=count, unseen=unseen)
         except SamplerError as e:
             last = e
             continue
         games.append(g)
-        weights.append(hold**count.held)
-        logs.append(count.logp)
+        if isinstance(count, _PassCounter):
+            weights.append(hold**count.held)
+            logs.append(count.logp)
+        else:
+            weights.append(1.0)
+            logs.append(power * count.logp)
     if not games:
         assert last is not None
         raise last
-    if shed > 0:
+    if shed > 0 or policy is not None:
         top = max(logs)
         weights = [w * math.exp(x - top) for w, x in zip(weights, logs, strict=True)]
     return games, weights
@@ -149,7 +202,12 @@ def belief_sample(
 
 
 def belief_sampler(
-    hold: float = DEFAULT_HOLD, size: int = 24, shed: float = 0.0, unseen: bool = False
+    hold: float = DEFAULT_HOLD,
+    size: int = 24,
+    shed: float = 0.0,
+    unseen: bool = False,
+    policy: Callable[[Game, list[Move]], list[float]] | None = None,
+    power: float = 1.0,
 ) -> Sampler:
     """A pool of ``size`` determinizations per view with importance weights: on the first call
     for a view the pool is built (uniform deals, as
@@ -158,12 +216,14 @@ def belief_sampler(
     a clone of a pool entry drawn in proportion to its weight. So the weighting costs no extra
     replay, only the legal-move checks at the others' passes. ``unseen``: the deals play the
     exchanges the seat did not see (see
-    :func:`~torampu.search.daifugo_sampler.sample_daifugo`)."""
+    :func:`~torampu.search.daifugo_sampler.sample_daifugo`). ``policy``: the deals are weighted
+    by the likelihood of the others' moves under that move policy instead, to the power
+    ``power`` (see :class:`_PolicyCounter`)."""
     state: dict[str, Any] = {"view": None, "games": [], "cum": []}
 
     def sample(view: View, rng: random.Random) -> Game:
         if state["view"] is not view:
-            games, weights = _weighted_deals(view, rng, size, hold, shed, unseen)
+            games, weights = _weighted_deals(view, rng, size, hold, shed, unseen, policy, power)
             cum = list(accumulate(weights))
             state.update(view=view, games=games, cum=cum)
         cum = state["cum"]

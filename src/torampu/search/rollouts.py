@@ -430,6 +430,33 @@ def daifugo_greedy_opponents(game: Game, root: Game, rand: Rand) -> tuple[Move, 
     return greedy_play(game, rand), True
 
 
+def daifugo_policy_opponents(
+    sample: Callable[[Daifugo, list[Move], Rand], Move],
+) -> Callable[[Game, Game, Rand], tuple[Move, bool] | None]:
+    """Daifugo's other players modelled by a move policy instead of searched (the ``ismcts``
+    option ``opponents=policy``): in the play phase every seat but the searcher's plays
+    ``sample(game, legal, rand)`` (the learned policy's draw, on that seat's determinized hand),
+    and the searcher sees the move; the tree branches on the searcher's own decisions only.
+
+    >>> import random, torampu
+    >>> g = torampu.new_game("daifugo", rules="standard", seed=3)
+    >>> first = lambda game, legal, rand: legal[0]
+    >>> daifugo_policy_opponents(first)(g, g, random.random) is None  # the searcher's own turn
+    True
+    """
+
+    def scripted(game: Game, root: Game, rand: Rand) -> tuple[Move, bool] | None:
+        if not isinstance(game, Daifugo) or game.phase_id != PH_PLAY:
+            return None
+        assert isinstance(root, Daifugo)
+        if game.turn == root.turn:
+            return None
+        legal = game.legal_moves()
+        return (legal[0] if len(legal) == 1 else sample(game, legal, rand)), True
+
+    return scripted
+
+
 def scripted_moves(game: Game, root: Game, rand: Rand) -> tuple[Move, bool] | None:
     """The moves a search does not branch on (Napoleon: :func:`napoleon_scripted`)."""
     if isinstance(game, Napoleon):
@@ -486,6 +513,7 @@ __all__ = [
     "candidate_moves",
     "daifugo_candidates",
     "daifugo_greedy_opponents",
+    "daifugo_policy_opponents",
     "discard_candidates",
     "for_game",
     "napoleon_candidates",
