@@ -246,7 +246,8 @@ learned policy, so that the tree branches on the searcher's own decisions only. 
 stays ``tree``: on 40 duplicate deals of ``uecda`` at ``think=0.5`` (one game per deal)
 ``greedy`` scored +0.04 [−0.18, 0.26] points per game against it, no clear difference; against
 four Blauweregen under tndhms ``policy`` scored 2.08 [1.70, 2.45] over 53 games, stopped there
-as no sign of the large gain the issue needs (the same session's default: 2.10 [1.89, 2.31] over 100)."""
+as no sign of the large gain the issue needs (the same session's default: 2.10 [1.89, 2.31]
+over 100)."""
 
 
 class IsmctsBot:
