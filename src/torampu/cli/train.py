@@ -73,6 +73,69 @@ def daifugo(
     )
 
 
+@train_app.command("daifugo-selfplay")
+def daifugo_selfplay(
+    out: Annotated[Path, typer.Option(help="write the improved policy (JSON) here")],
+    start: Annotated[
+        Path | None, typer.Option(help="the policy to start from (default: the shipped one)")
+    ] = None,
+    games: Annotated[int, typer.Option(help="self-play games")] = 40_000,
+    rules: Annotated[str, typer.Option(help="the Daifugo preset of the games")] = "uecda",
+    seed: Annotated[int, typer.Option(help="the seed of the deals and the draws")] = 0,
+    lr: Annotated[float, typer.Option(help="Adam's step size")] = 0.01,
+    batch: Annotated[int, typer.Option(help="games per Adam step")] = 64,
+    eval_games: Annotated[
+        int, typer.Option(help="games of the new policy against the start, to report")
+    ] = 1000,
+    quiet: Annotated[bool, typer.Option(help="print only the summary")] = False,
+) -> None:
+    """Improve a Daifugo policy by self-play (policy gradient; see torampu.learn.selfplay)."""
+    from torampu.learn.daifugo_policy import Policy, PolicyError, default_policy
+    from torampu.learn.selfplay import reinforce
+
+    _at_least_one(games=games, batch=batch)
+    if eval_games < 0:
+        typer.echo("error: --eval-games must be at least 0", err=True)
+        raise typer.Exit(2)
+    command = _command_line("daifugo-selfplay")
+
+    def progress(done: int) -> None:
+        if not quiet and (done % 5000 < batch or done == games):
+            typer.echo(f"  {done}/{games} games", err=True)
+
+    try:
+        policy = default_policy() if start is None else Policy.load(start)
+    except (OSError, PolicyError, ValueError) as e:
+        typer.echo(f"error: --start {start}: {e}", err=True)
+        raise typer.Exit(2) from None
+    try:
+        new, report = reinforce(
+            policy,
+            games,
+            rules=rules,
+            seed=seed,
+            lr=lr,
+            batch=batch,
+            eval_games=eval_games,
+            command=command,
+            progress=progress,
+        )
+    except (BotError, TorampuError, ValueError) as e:
+        typer.echo(f"error: {e}", err=True)
+        raise typer.Exit(2) from None
+    new.save(out)
+    against = (
+        f"; against the start over {report.eval_games} games: {report.against_start:.3f} of "
+        "the places (0.5 even)"
+        if report.eval_games
+        else ""
+    )
+    typer.echo(
+        f"{report.games} games, {report.updates} steps, weights moved {report.change:.3f}"
+        f"{against}; wrote {out}"
+    )
+
+
 @train_app.command("daifugo-classes")
 def daifugo_classes(
     out: Annotated[Path, typer.Option(help="write the transition table (JSON) here")],

@@ -3,7 +3,9 @@
 * :mod:`torampu.learn.daifugo_features` — features of a candidate move from the mover's side;
 * :mod:`torampu.learn.daifugo_policy` — the policy (scores, sampling, the rollout, the prior);
 * :mod:`torampu.learn.train` — records by self-play of a teacher bot and the fit
-  (``torampu train daifugo``).
+  (``torampu train daifugo``);
+* :mod:`torampu.learn.selfplay` — a policy improved by playing against itself (policy
+  gradient, ``torampu train daifugo-selfplay``).
 
 The shipped parameters (``data/daifugo_policy.json``) were made by the command recorded in
 that file's ``command`` field (see :mod:`torampu.learn.daifugo_policy` for the figures).
