@@ -62,12 +62,11 @@ def test_weighting_prefers_deals_that_explain_the_passes() -> None:
     assert weighted < uniform * 0.9, (weighted, uniform)
 
 
-def _held_in(game: Game, me: int) -> int:
-    """The others' passes while holding a play in ``game``'s own history (replayed from its
-    first position, which the sampler built on the sampled deal)."""
+def _first_position(game: Game) -> Daifugo:
+    """``game`` at its first position: its deal, dealer, titles and seating, no move yet."""
     assert isinstance(game, Daifugo)
     hands, jok = game.initial
-    start = Daifugo(
+    return Daifugo(
         game.rules,
         0,
         {"hands": [cards_words(h, j) for h, j in zip(hands, jok, strict=True)]},
@@ -75,6 +74,12 @@ def _held_in(game: Game, me: int) -> int:
         titles=game.titles,
         seating=list(game.seating),
     )
+
+
+def _held_in(game: Game, me: int) -> int:
+    """The others' passes while holding a play in ``game``'s own history (replayed from its
+    first position, which the sampler built on the sampled deal)."""
+    start = _first_position(game)
     held = 0
     for s, m in game.history:
         if s != me and start.action_str(m) == "pass" and len(start.legal_moves()) > 1:
@@ -172,15 +177,7 @@ def test_the_policy_counter_sums_the_others_moves_log_probabilities() -> None:
     prior = default_policy().prior
     g = midgame(5, rules="uecda", plays=40)
     me = 2
-    hands, jok = g.initial
-    start = Daifugo(
-        g.rules,
-        0,
-        {"hands": [cards_words(h, j) for h, j in zip(hands, jok, strict=True)]},
-        g.dealer,
-        titles=g.titles,
-        seating=list(g.seating),
-    )
+    start = _first_position(g)
     counter = _PolicyCounter(me, prior)
     expect = 0.0
     counted = 0

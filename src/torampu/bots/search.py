@@ -512,6 +512,11 @@ def _ismcts(
     ):
         if not isinstance(flag, bool):
             raise BotError(f"ismcts option {name} must be true or false, not {flag!r}")
+    learned: Policy | None = None  # ``params``' policy, read once for all its uses
+    if params is not None:
+        from torampu.bots.policy import load_policy
+
+        learned = load_policy("ismcts", params)
     try:
         sampler = (
             NapoleonSampler(infer_bids=infer_bids, infer_adjutant=infer_adjutant)
@@ -521,7 +526,7 @@ def _ismcts(
             else belief_sampler(
                 size=size,
                 unseen=unseen_exchange,
-                policy=_likelihood_policy(params),
+                policy=_likelihood_policy(learned),
                 power=float(likelihood),
             )
             if game == "daifugo" and likelihood
@@ -542,14 +547,14 @@ def _ismcts(
         prior_weight,
         rollout_hold,
         rollout_explore,
-        params,
+        learned,
         opponents == "policy" or bool(likelihood),
     )
     scripted: Scripted | None = scripted_moves
     if opponents == "greedy":
         scripted = daifugo_greedy_opponents
     elif opponents == "policy":
-        scripted = _policy_opponents(params, float(temperature))
+        scripted = _policy_opponents(learned, float(temperature))
     if bid_z is None:
         bid_z = DEFAULT_BID_Z.get(game)
     if game == "daifugo":  # a rare view the sampler cannot rebuild is the heuristic's
@@ -597,14 +602,14 @@ def _learned(
     weight: float,
     hold: float = 0.0,
     explore: float | None = None,
-    params: str | None = None,
+    policy: Policy | None = None,
     opponents: bool = False,
 ) -> tuple[Rollout, Prior | None, tuple[Mapping[str, Any], Rollout] | None]:
     """The rollout, the tree's prior and the rollout kept for the policy's own rules
     (``rollout=auto``: see :attr:`IsmctsBot.ruled_rollout`) of the options ``rollout``,
     ``temperature``, ``prior``, ``prior_weight``, ``rollout_hold``, ``rollout_explore`` and
-    ``params`` (checked; ``opponents``: the policy also models the other players,
-    ``opponents=policy``)."""
+    ``params`` (``policy``, the file's policy; checked; ``opponents``: the policy also serves
+    ``opponents=policy`` or ``likelihood``)."""
     asked = rollout == "auto"
     if rollout is None:
         rollout = DEFAULT_ROLLOUT.get(game)
@@ -612,16 +617,12 @@ def _learned(
             rollout = "greedy"  # the greedy rollout's own options ask for it
     if prior is None:
         prior = DEFAULT_PRIOR.get(game, False)
-    policy = None
-    if params is not None:
-        if rollout not in ("policy", "auto") and prior is not True and not opponents:
-            raise BotError(
-                "ismcts option params is the learned policy's file: give it with "
-                "rollout=policy, rollout=auto, prior=on or opponents=policy"
-            )
-        from torampu.bots.policy import load_policy
-
-        policy = load_policy("ismcts", params)
+    uses = rollout in ("policy", "auto") or prior is True or opponents
+    if policy is not None and not uses:
+        raise BotError(
+            "ismcts option params is the learned policy's file: give it with "
+            "rollout=policy, rollout=auto, prior=on or opponents=policy"
+        )
     if rollout is not None and rollout not in ROLLOUTS:
         raise BotError(
             f"ismcts option rollout must be auto, greedy, mate, policy or random, not {rollout!r}"
@@ -671,22 +672,21 @@ def _learned(
     return play_out, tree_prior, ruled
 
 
-def _likelihood_policy(params: str | None) -> Prior:
+def _likelihood_policy(policy: Policy | None) -> Prior:
     """``likelihood``'s model of the others' moves: the learned policy's probabilities
-    (``params``' or the shipped one, at temperature 1)."""
-    from torampu.bots.policy import load_policy
+    (``policy``, ``params``' file, or the shipped one; at temperature 1)."""
+    from torampu.learn.daifugo_policy import default_policy
 
-    return load_policy("ismcts", params).prior
+    return (policy or default_policy()).prior
 
 
-def _policy_opponents(params: str | None, temperature: float) -> Scripted:
+def _policy_opponents(policy: Policy | None, temperature: float) -> Scripted:
     """``opponents=policy``: the other players' moves in the tree drawn from the learned policy
-    (``params``' or the shipped one) at ``temperature``
+    (``policy``, ``params``' file, or the shipped one) at ``temperature``
     (:func:`~torampu.search.rollouts.daifugo_policy_opponents`)."""
-    from torampu.bots.policy import load_policy
+    from torampu.learn.daifugo_policy import default_policy
 
-    pol = load_policy("ismcts", params)
-    sample = pol.sample
+    sample = (policy or default_policy()).sample
 
     def draw(g: Daifugo, legal: list[Move], rand: Callable[[], float]) -> Move:
         return sample(g, legal, rand, temperature)

@@ -61,11 +61,10 @@ def _play(
     weights: list[Any],
     rand: Callable[[], float],
     grads: list[Any] | None,
-    learner: Any = None,
 ) -> list[float]:
     """Play ``g`` to its end, each seat drawing from the softmax of its ``weights`` (numpy
-    vectors); add each learning seat's score function to ``grads`` (the seats whose weights
-    are ``learner``, or all). Returns each seat's place share."""
+    vectors); add each seat's score function to ``grads`` (when given). Returns each seat's
+    place share."""
     np = _numpy()
     n = g.n
     while g.phase_id != PH_OVER:
@@ -86,7 +85,7 @@ def _play(
             if x < 0:
                 break
             k += 1
-        if grads is not None and (learner is None or weights[s] is learner):
+        if grads is not None:
             grads[s] += f[k] - p @ f
         g._apply(moves[k])
     share = [0.0] * n
@@ -166,11 +165,10 @@ def reinforce(
         w = w - lr * (m1 / (1 - 0.9**step)) / (np.sqrt(m2 / (1 - 0.999**step)) + 1e-8)
         if progress is not None:
             progress(played)
-    new = Policy([float(v) for v in w], start.meta)
+    new = Policy([float(v) for v in w], start.meta)  # (a copy of the start's meta)
     against = duel(new, start, eval_games, rules, seed) if eval_games > 0 else float("nan")
     change = float(np.linalg.norm(w - np.asarray(start.weights)))
     report = SelfplayReport(played, step, change, against, eval_games)
-    new.meta = dict(start.meta)
     new.meta["selfplay"] = {
         "command": command,
         "rules": rules,

@@ -50,38 +50,60 @@ decision), the share of the others' cards a draw puts in the right hand went fro
 0.403 / 0.409 / 0.416 under ``uecda``, for some 15% more time building the pool."""
 
 
-class _PassCounter:
+class _Observer:
+    """What both counters share: an ``observe`` hook of
+    :func:`~torampu.search.daifugo_sampler.sample_daifugo` that starts again on each new attempt
+    of the sampler (a new game) and reads only the other players' moves of the play phase
+    (:meth:`_other`, with the game just before the move)."""
+
+    __slots__ = ("game", "me")
+
+    def __init__(self, me: int) -> None:
+        self.me = me
+        self.game: Game | None = None
+
+    def __call__(self, g: Game, entry: Mapping[str, Any]) -> None:
+        if g is not self.game:  # a new attempt of the sampler: start again
+            self.game = g
+            self._reset()
+        if entry["seat"] == self.me:
+            return
+        assert isinstance(g, Daifugo)
+        if g.phase_id == PH_PLAY:
+            self._other(g, str(entry["action"]))
+
+    def _reset(self) -> None:
+        raise NotImplementedError
+
+    def _other(self, g: Daifugo, action: str) -> None:
+        raise NotImplementedError
+
+
+class _PassCounter(_Observer):
     """Reads, in one replay, how likely the other players' moves were under the model: a pass
     by a player who held a legal play costs ``log(hold)``; with ``shed`` > 0 a play costs the
     log-probability of choosing it when plays are drawn in proportion to
     ``exp(-shed * k)``, ``k`` counting the legal plays weaker than it in the order of the moment
     (a player sheds its weakest cards first; ``shed`` 0: every play equally likely)."""
 
-    __slots__ = ("game", "held", "logp", "me", "shed")
+    __slots__ = ("held", "logp", "shed")
 
     def __init__(self, me: int, shed: float = 0.0) -> None:
-        self.me = me
-        self.game: Game | None = None
+        super().__init__(me)
         self.held = 0  # passes made while holding a play
         self.logp = 0.0  # the plays' log-probability (with ``shed``)
         self.shed = shed
 
-    def __call__(self, g: Game, entry: Mapping[str, Any]) -> None:
-        if g is not self.game:  # a new attempt of the sampler: start again
-            self.game = g
-            self.held = 0
-            self.logp = 0.0
-        if entry["seat"] == self.me:
-            return
-        assert isinstance(g, Daifugo)
-        if g.phase_id != PH_PLAY:
-            return
-        action = entry["action"]
+    def _reset(self) -> None:
+        self.held = 0
+        self.logp = 0.0
+
+    def _other(self, g: Daifugo, action: str) -> None:
         if action == "pass":
             if len(g._plays_now(g.turn)) > 1:  # more than the pass itself
                 self.held += 1
             return
-        if self.shed <= 0 or not str(action).startswith("play"):
+        if self.shed <= 0 or not action.startswith("play"):
             return
         moves = g._plays_now(g.turn)
         if len(moves) <= 2:
@@ -97,34 +119,28 @@ class _PassCounter:
         self.logp += -self.shed * weaker - math.log(z)
 
 
-class _PolicyCounter:
+class _PolicyCounter(_Observer):
     """Reads, in one replay, the log-likelihood of the other players' moves under a move
     policy: at each of their play-phase decisions with a choice, ``log P(move)`` of
     ``policy(game, legal)`` (a probability per legal move, as
     :meth:`~torampu.learn.daifugo_policy.Policy.prior` gives) for the hand that player holds
     in this deal."""
 
-    __slots__ = ("game", "logp", "me", "policy")
+    __slots__ = ("logp", "policy")
 
     def __init__(self, me: int, policy: Callable[[Game, list[Move]], list[float]]) -> None:
-        self.me = me
+        super().__init__(me)
         self.policy = policy
-        self.game: Game | None = None
         self.logp = 0.0
 
-    def __call__(self, g: Game, entry: Mapping[str, Any]) -> None:
-        if g is not self.game:  # a new attempt of the sampler: start again
-            self.game = g
-            self.logp = 0.0
-        if entry["seat"] == self.me:
-            return
-        assert isinstance(g, Daifugo)
-        if g.phase_id != PH_PLAY:
-            return
+    def _reset(self) -> None:
+        self.logp = 0.0
+
+    def _other(self, g: Daifugo, action: str) -> None:
         moves = g.legal_moves()
         if len(moves) <= 1:
             return
-        m = g.parse_action(str(entry["action"]))
+        m = g.parse_action(action)
         if m not in moves:  # (cannot happen in a replay that passed the engine's checks)
             return
         p = self.policy(g, moves)[moves.index(m)]
