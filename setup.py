@@ -29,6 +29,7 @@ COMPILED = (
     "torampu.search.ismcts",
     "torampu.learn.daifugo_features",
     "torampu.learn.daifugo_policy",
+    "torampu.learn.daifugo_adapt",
 )
 HASHES = "torampu/_compiled.json"
 

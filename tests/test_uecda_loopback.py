@@ -576,3 +576,78 @@ def test_records_that_cannot_be_written_are_a_clear_error(tmp_path: Path) -> Non
     res = CliRunner().invoke(app, ["uecda", "client", "--port", "1", "--records", str(bad)])
     assert res.exit_code == 1
     assert "cannot write --records" in res.output and "No such file or directory" in res.output
+
+
+class Learner:
+    """A heuristic player that keeps every record ``learn`` is given."""
+
+    name = "learner"
+
+    def __init__(self) -> None:
+        self.inner = make_client_bot("heuristic", 3)
+        self.records: list[dict[str, Any]] = []
+
+    def choose(self, view: Any, legal: Any) -> str:
+        return self.inner.choose(view, legal)
+
+    def learn(self, record: dict[str, Any]) -> bool:
+        self.records.append(record)
+        return True
+
+
+def test_a_learning_bot_gets_each_game_with_every_hand_as_it_was(tmp_path: Path) -> None:
+    """After each game the client rebuilds it from the cards played (each player played its
+    whole hand, the last one the rest of the pack) and hands the record to a bot with ``learn``:
+    the hands are the server's at the start of play, and the plays the server's."""
+    games = 5
+    r = Runner(tmp_path, games)
+    learner = Learner()
+    reports: list[ClientReport] = []
+
+    def go() -> None:
+        c = UecdaClient("127.0.0.1", r.port, "learner", learner, timeout=10, quiet=True)
+        reports.append(c.run())
+
+    r.start(go)
+    for k in range(4):
+        r.client(f"bot{k}", "heuristic", seed=k)
+    r.join()
+    assert r.server_error is None and not r.client_errors, (r.server_error, r.client_errors)
+    assert r.result is not None and len(learner.records) == games
+    assert reports[0].learned == games and "learned from 5 games" in reports[0].summary()
+    for k, got in enumerate(learner.records):
+        server = json.loads((tmp_path / f"game-{k + 1:05d}.json").read_text(encoding="utf-8"))
+        del server["uecda"]
+        actions = server["actions"]
+        g = torampu.replay({**server, "actions": []})
+        done = 0
+        while g.phase != "play":  # the exchange: the revealed game starts after it
+            g.play(actions[done]["action"])
+            done += 1
+        mine = torampu.replay({**got, "actions": []})
+        assert mine.phase == "play"
+        assert mine.hands == g.hands and mine.jok == g.jok  # type: ignore[attr-defined]
+        assert [a["action"] for a in got["actions"]] == [a["action"] for a in actions[done:]]
+        assert torampu.replay(got).result()["ranking"] == r.result.rankings[k]
+
+
+def test_a_search_bot_with_adapt_learns_every_game_of_a_match() -> None:
+    r = Runner(None, 3)
+    bot = make_client_bot("ismcts:iterations=30:adapt=on", 1)
+    reports: list[ClientReport] = []
+
+    def go() -> None:
+        c = UecdaClient("127.0.0.1", r.port, "adapt", bot, timeout=10, quiet=True)
+        reports.append(c.run())
+
+    r.start(go)
+    r.client("plain", "ismcts:iterations=30", seed=5)
+    for k in range(3):
+        r.client(f"bot{k}", "heuristic", seed=k)
+    r.join()
+    assert r.server_error is None and not r.client_errors, (r.server_error, r.client_errors)
+    model = bot.model  # type: ignore[attr-defined]
+    assert reports[0].learned == 3 and model.games == 3 and len(model.decisions) > 30
+    assert model.weights != model.base.weights  # fitted to the others' moves
+    assert r.reports["plain"].learned == 0  # a search bot without adapt learns nothing
+    assert "learned from" not in r.reports["plain"].summary()

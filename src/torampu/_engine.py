@@ -44,6 +44,7 @@ COMPILED: Final = (
     "torampu.search.ismcts",
     "torampu.learn.daifugo_features",
     "torampu.learn.daifugo_policy",
+    "torampu.learn.daifugo_adapt",
 )
 """The modules ``setup.py`` compiles (keep the two lists in step; a test checks it)."""
 

@@ -113,7 +113,8 @@ from torampu.search.rollouts import (
 
 if TYPE_CHECKING:
     from torampu.daifugo import Daifugo
-    from torampu.game import Move
+    from torampu.game import Game, Move
+    from torampu.learn.daifugo_adapt import OpponentModel
     from torampu.learn.daifugo_policy import Policy
 
 DEFAULT_ITERATIONS = 1000
@@ -239,6 +240,10 @@ DEFAULT_REWARD: dict[str, str] = {}
 each, side by side) ``reward=class`` scored 1.77 [1.60, 1.95] points/game, the default 1.88
 [1.70, 2.07]."""
 ROLLOUTS = ("auto", "greedy", "mate", "policy", "random")
+ADAPT = (False, True, "all")
+"""The ``adapt`` option (Daifugo): off; on, a model of the other players fitted to the match's
+revealed games (:mod:`~torampu.learn.daifugo_adapt`) draws their moves in the rollouts (and in
+the tree with ``opponents=policy``); ``all``, the searcher's own moves in the rollouts too."""
 OPPONENTS = ("tree", "greedy", "policy")
 """The ``opponents`` option: the other players' moves searched by the tree (each seat's UCB
 on its own reward), or in Daifugo modelled by the greedy rollout policy or by draws from the
@@ -280,7 +285,19 @@ class IsmctsBot:
         prior_weight: float = 1.0,
         scripted: Scripted | None = scripted_moves,
         reward: Callable[[View], Reward | None] | None = None,
+        model: OpponentModel | None = None,
+        split: tuple[Policy, float, bool, bool] | None = None,
     ) -> None:
+        self.model = model
+        """``adapt``: the model of the other players learned from the match's revealed games
+        (:meth:`learn`), or ``None``."""
+        self.split = split
+        """With :attr:`model`: ``(own policy, temperature, everywhere, itself)`` — once a game
+        is learned, rollouts draw the others' moves from the model and the searcher's from the
+        own policy (``itself``, ``adapt=all``: from the model too), wherever the policy rollout
+        is used (``everywhere``: ``rollout=policy``; else under :attr:`ruled_rollout`'s
+        rules)."""
+        self._seat: int | None = None
         self.reward = reward
         """The tree's reward at a game's end for a search from a view (``None``, or ``None``
         for the view: each seat's points, scaled)."""
@@ -329,6 +346,8 @@ class IsmctsBot:
     def choose(self, view: View, legal: Sequence[str]) -> str:
         self.last_result = None
         self.last_endgame = None
+        seat = view.get("seat")
+        self._seat = seat if isinstance(seat, int) else None
         if len(legal) == 1:
             return legal[0]
         start = _clock()
@@ -392,11 +411,36 @@ class IsmctsBot:
         return action
 
     def _rollout(self, view: View) -> Rollout:
-        """The rollout of a search from ``view`` (see :attr:`ruled_rollout`)."""
+        """The rollout of a search from ``view`` (see :attr:`ruled_rollout` and :attr:`split`)."""
         ruled = self.ruled_rollout
-        if ruled is not None and view.get("rules") == ruled[0]:
+        under = ruled is not None and view.get("rules") == ruled[0]
+        model, split, seat = self.model, self.split, view.get("seat")
+        if model is not None and split is not None and model.games and isinstance(seat, int):
+            own, temperature, everywhere, itself = split
+            if everywhere or under:
+                from torampu.learn.daifugo_policy import split_policy_rollout
+
+                return partial(
+                    split_policy_rollout,
+                    own=model.policy if itself else own,
+                    others=model.policy,
+                    seat=seat,
+                    temperature=temperature,
+                )
+        if ruled is not None and under:
             return ruled[1]
         return self.rollout
+
+    def learn(self, record: Mapping[str, Any]) -> bool:
+        """Learn from a finished game of the match whose every hand is known (a UECda client
+        rebuilds them: :meth:`~torampu.uecda.client.GameTracker.revealed`): with ``adapt``, the
+        other seats' decisions join :attr:`model`, which is fitted again; else nothing. The
+        seat left out is the one of the last view this bot was shown. Whether it learned."""
+        if self.model is None or self._seat is None:
+            return False
+        self.model.observe(record, skip=(self._seat,))
+        self.model.fit()
+        return True
 
     def _endgame(self, view: View, legal: Sequence[str]) -> str | None:
         """The solver's winning move, or ``None`` (no forced win found: the tree decides)."""
@@ -454,6 +498,7 @@ def _ismcts(
     rollout_hold: float = 0.0,
     rollout_explore: float | None = None,
     params: str | None = None,
+    adapt: bool | str = False,
 ) -> Bot:
     if reward is None:
         reward = DEFAULT_REWARD.get(game, "points")
@@ -517,6 +562,15 @@ def _ismcts(
         from torampu.bots.policy import load_policy
 
         learned = load_policy("ismcts", params)
+    model: OpponentModel | None = None
+    if adapt not in ADAPT:
+        raise BotError(f"ismcts option adapt must be on, off or all, not {adapt!r}")
+    if adapt:
+        if game != "daifugo":
+            raise BotError("ismcts option adapt is Daifugo's only")
+        from torampu.learn.daifugo_adapt import OpponentModel
+
+        model = OpponentModel(_own_policy(learned))
     try:
         sampler = (
             NapoleonSampler(infer_bids=infer_bids, infer_adjutant=infer_adjutant)
@@ -526,7 +580,7 @@ def _ismcts(
             else belief_sampler(
                 size=size,
                 unseen=unseen_exchange,
-                policy=_likelihood_policy(learned),
+                policy=_likelihood_policy(learned, model),
                 power=float(likelihood),
             )
             if game == "daifugo" and likelihood
@@ -550,11 +604,21 @@ def _ismcts(
         learned,
         opponents == "policy" or bool(likelihood),
     )
+    split: tuple[Policy, float, bool, bool] | None = None
+    if model is not None:
+        everywhere = rollout == "policy"
+        if not (everywhere or ruled is not None or opponents == "policy" or likelihood):
+            raise BotError(
+                "ismcts option adapt models the others in the learned policy's rollout, "
+                "opponents=policy or likelihood: give it with rollout=auto, rollout=policy, "
+                "opponents=policy or likelihood"
+            )
+        split = (model.base, float(temperature), everywhere, adapt == "all")
     scripted: Scripted | None = scripted_moves
     if opponents == "greedy":
         scripted = daifugo_greedy_opponents
     elif opponents == "policy":
-        scripted = _policy_opponents(learned, float(temperature))
+        scripted = _policy_opponents(learned, float(temperature), model)
     if bid_z is None:
         bid_z = DEFAULT_BID_Z.get(game)
     if game == "daifugo":  # a rare view the sampler cannot rebuild is the heuristic's
@@ -591,6 +655,8 @@ def _ismcts(
         prior_weight=float(prior_weight),
         scripted=scripted,
         reward=class_reward if reward == "class" else None,
+        model=model,
+        split=split,
     )
 
 
@@ -672,24 +738,39 @@ def _learned(
     return play_out, tree_prior, ruled
 
 
-def _likelihood_policy(policy: Policy | None) -> Prior:
+def _likelihood_policy(policy: Policy | None, model: OpponentModel | None = None) -> Prior:
     """``likelihood``'s model of the others' moves: the learned policy's probabilities
-    (``policy``, ``params``' file, or the shipped one; at temperature 1)."""
+    (``policy``, ``params``' file, or the shipped one; with ``adapt``, ``model``'s fit once it
+    has learned a game; at temperature 1)."""
+    base = _own_policy(policy)
+    if model is None:
+        return base.prior
+
+    def prior(game: Game, moves: list[Move]) -> list[float]:
+        return (model.policy if model.games else base).prior(game, moves)
+
+    return prior
+
+
+def _own_policy(policy: Policy | None) -> Policy:
+    """``params``' policy, or the shipped one."""
     from torampu.learn.daifugo_policy import default_policy
 
-    return (policy or default_policy()).prior
+    return policy or default_policy()
 
 
-def _policy_opponents(policy: Policy | None, temperature: float) -> Scripted:
+def _policy_opponents(
+    policy: Policy | None, temperature: float, model: OpponentModel | None = None
+) -> Scripted:
     """``opponents=policy``: the other players' moves in the tree drawn from the learned policy
-    (``policy``, ``params``' file, or the shipped one) at ``temperature``
+    (``policy``, ``params``' file, or the shipped one; with ``adapt``, ``model``'s fit once it
+    has learned a game) at ``temperature``
     (:func:`~torampu.search.rollouts.daifugo_policy_opponents`)."""
-    from torampu.learn.daifugo_policy import default_policy
-
-    sample = (policy or default_policy()).sample
+    base = _own_policy(policy)
 
     def draw(g: Daifugo, legal: list[Move], rand: Callable[[], float]) -> Move:
-        return sample(g, legal, rand, temperature)
+        pol = model.policy if model is not None and model.games else base
+        return pol.sample(g, legal, rand, temperature)
 
     return daifugo_policy_opponents(draw)
 

@@ -203,6 +203,28 @@ def policy_rollout(
         g._apply(moves[0] if len(moves) == 1 else sample(g, moves, rand, temperature))
 
 
+def split_policy_rollout(
+    game: Game,
+    rng: random.Random,
+    own: Policy,
+    others: Policy,
+    seat: int,
+    temperature: float = 1.0,
+) -> None:
+    """Play a Daifugo game to its end, ``seat``'s moves drawn from ``own`` and every other
+    seat's from ``others`` (the ``ismcts`` option ``adapt``: a model of the other players)."""
+    assert isinstance(game, Daifugo)
+    g = game
+    rand = rng.random
+    while g.phase_id != PH_OVER:
+        moves = g.legal_moves()
+        if len(moves) == 1:
+            g._apply(moves[0])
+        else:
+            pol = own if g.turn == seat else others
+            g._apply(pol.sample(g, moves, rand, temperature))
+
+
 def make_policy_rollout(
     policy: Policy | None = None, temperature: float = 1.0
 ) -> Callable[[Game, random.Random], None]:
@@ -224,4 +246,5 @@ __all__ = [
     "make_policy_rollout",
     "policy_rollout",
     "softmax",
+    "split_policy_rollout",
 ]

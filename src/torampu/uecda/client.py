@@ -139,6 +139,10 @@ class GameReport:
     """Seconds the bot spent choosing our plays (the exchange not counted)."""
     think_max: float = 0.0
     """The longest of those choices, in seconds."""
+    learned: bool = False
+    """Whether the bot learned from this game's revealed hands (``bot.learn``)."""
+    learn_seconds: float = 0.0
+    """Seconds the bot spent learning from it (after the game, outside any decision)."""
     notes: list[str] = field(default_factory=list)
 
     @property
@@ -207,6 +211,16 @@ class ClientReport:
         """The bot's longest play decision, in seconds."""
         return max((g.think_max for g in self.games), default=0.0)
 
+    @property
+    def learned(self) -> int:
+        """Games whose revealed hands the bot learned from (``bot.learn``)."""
+        return sum(g.learned for g in self.games)
+
+    @property
+    def learn_seconds_max(self) -> float:
+        """The longest the bot spent learning from one game, in seconds."""
+        return max((g.learn_seconds for g in self.games), default=0.0)
+
     def flush_rules(self) -> dict[str, int]:
         """How many games the mirror ended on each flush rule."""
         out: dict[str, int] = {}
@@ -232,6 +246,11 @@ class ClientReport:
             f"flush rule {self.flush_rules()}, our leader passes {self.leader_passes}, "
             f"stalemates {self.stalemates}, "
             f"{self.seconds_per_decision:.3f} s per decision (longest {self.seconds_max:.3f} s)"
+            + (
+                f", learned from {self.learned} games (longest {self.learn_seconds_max:.3f} s)"
+                if self.learned
+                else ""
+            )
         )
 
 
@@ -346,6 +365,33 @@ class GameTracker:
             self.report.ranking = ranking
             self.report.position = ranking.index(self.me)
         return self.report
+
+    def revealed(self) -> Daifugo | None:
+        """The finished game with every hand it was played with (after the exchange), or
+        ``None``.
+
+        The server shows every card played, and a player who went out played its whole hand;
+        so once the game is over with one player left, each hand is known: the cards the player
+        played, and for the last one the rest of the pack. ``None`` where that does not hold or
+        cannot be checked: a stalemate, a lost or resynchronised mirror, a turn torampu's rules
+        refuse, or a replay that ends with other places than the server's."""
+        ranking = self.report.ranking
+        if ranking is None or self.report.lost or self.report.resyncs or self.fallback:
+            return None
+        try:
+            g = self._build(self.flush_when)
+        except MirrorError:
+            return None
+        for p, move, empty in self.events:
+            if g.is_over or g.to_play != p or (g.table_info is None) != empty:
+                return None
+            try:
+                g.play(g.action_str(move))
+            except IllegalAction:
+                return None
+        if not g.is_over or list(g.ranking) != ranking:
+            return None
+        return g
 
     # ------------------------------------------------------------------ the mirror
     def mirror(self) -> Daifugo:
@@ -769,6 +815,7 @@ class UecdaClient:
             if code != GAME_GOES_ON:
                 break
         game = tracker.finish()
+        self._learn(tracker)
         if game.flush_when != self.guess:
             if self.guess is not None:
                 self.say(f"game {number}: the server's flush rule is {game.flush_when}")
@@ -784,6 +831,25 @@ class UecdaClient:
             + (", stalemate" if game.stalemate else "")
         )
         return code
+
+    def _learn(self, tracker: GameTracker) -> None:
+        """Give a bot that learns (a ``learn`` method, e.g. ``ismcts:adapt=on``; it returns
+        whether it learned) the record of the game just finished with every hand known
+        (:meth:`GameTracker.revealed`)."""
+        learn = getattr(self.bot, "learn", None)
+        if not callable(learn):
+            return
+        full = tracker.revealed()
+        if full is None:
+            return
+        start = time.perf_counter()
+        try:
+            learned = learn(full.to_record())
+        except (TorampuError, ValueError) as e:
+            tracker.report.notes.append(f"the bot could not learn from the game: {e}")
+            return
+        tracker.report.learned = bool(learned)
+        tracker.report.learn_seconds = time.perf_counter() - start
 
     def _decide(self, tracker: GameTracker) -> tuple[int, Table]:
         tracker.report.decisions += 1

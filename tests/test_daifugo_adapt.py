@@ -1,0 +1,188 @@
+"""The model of the other players learned from a match's revealed games (``ismcts:adapt=on``)."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+import torampu
+from torampu.bots import make_bot
+from torampu.bots.base import BotError
+from torampu.daifugo import PH_PLAY, Daifugo
+from torampu.daifugo_plays import PASS
+from torampu.learn.daifugo_adapt import OpponentModel
+from torampu.learn.daifugo_features import FEATURES
+from torampu.learn.daifugo_policy import Policy, default_policy
+
+
+def heuristic_game(seed: int, rules: str = "uecda") -> dict[str, Any]:
+    g = torampu.new_game("daifugo", rules, seed=seed)
+    bots = [make_bot("heuristic", s, "daifugo") for s in range(g.n)]
+    while not g.is_over:
+        g.play(bots[g.to_play].choose(g.view(g.to_play), g.legal_actions()))
+    return g.to_record()
+
+
+def test_observe_keeps_the_decisions_with_a_choice_of_the_other_seats() -> None:
+    rec = heuristic_game(1)
+    every = OpponentModel(default_policy())
+    total = every.observe(rec)
+    others = OpponentModel(default_policy())
+    added = others.observe(rec, skip=(2,))
+    g = torampu.replay({**rec, "actions": []})
+    assert isinstance(g, Daifugo)
+    own = 0
+    for step in rec["actions"]:
+        if g.phase_id == PH_PLAY and g.turn == 2 and len(g.legal_moves()) > 1:
+            own += 1
+        g.play(step["action"])
+    assert own > 0 and added == total - own == len(others.decisions)
+    assert others.games == 1 and others.policy.weights == default_policy().weights
+
+
+def held_out_nll(weights: list[float], records: list[dict[str, Any]]) -> float:
+    m = OpponentModel(Policy(weights))
+    for rec in records:
+        m.observe(rec)
+    return m.nll()
+
+
+def test_the_fit_predicts_new_games_of_the_same_players_better_than_its_base() -> None:
+    """Fitted to eight games of heuristic players, the model gives four other games of theirs
+    a clearly higher likelihood than the shipped policy it started from."""
+    model = OpponentModel(default_policy())
+    for seed in range(8):
+        model.observe(heuristic_game(seed))
+    model.fit(steps=120)
+    test = [heuristic_game(100 + k) for k in range(4)]
+    base = held_out_nll(default_policy().weights, test)
+    fitted = held_out_nll(model.weights, test)
+    assert fitted < base - 0.1, (fitted, base)
+
+
+def moved(model: OpponentModel) -> float:
+    return max(abs(a - b) for a, b in zip(model.weights, model.base.weights, strict=True))
+
+
+def test_pull_holds_the_fit_to_its_base_and_window_bounds_the_memory() -> None:
+    held = OpponentModel(default_policy(), pull=1e6, window=50)
+    free = OpponentModel(default_policy(), pull=0.0, window=50)
+    for seed in range(3):
+        for m in (held, free):
+            m.observe(heuristic_game(seed))
+            m.fit(steps=30)
+    assert len(held.decisions) == 50 and held.games == 3
+    # Adam's steps are about RATE (0.05) whatever the gradient: held within one, free far off
+    assert moved(held) <= 0.06 and moved(free) > 0.5, (moved(held), moved(free))
+
+
+@pytest.mark.parametrize(
+    ("pull", "window", "steps"), [(-1.0, 10, 1), (float("nan"), 10, 1), (0.1, 0, 1), (0.1, 5, -1)]
+)
+def test_bad_settings_are_refused(pull: float, window: int, steps: int) -> None:
+    with pytest.raises(ValueError, match="pull must be"):
+        OpponentModel(default_policy(), pull=pull, window=window, steps=steps)
+
+
+def test_a_record_of_another_game_is_refused() -> None:
+    g = torampu.new_game("hell", cards=3, seed=2)
+    with pytest.raises(ValueError, match="not a Daifugo record"):
+        OpponentModel(default_policy()).observe(g.to_record())
+
+
+def passing_policy() -> Policy:
+    w = [0.0] * len(FEATURES)
+    w[FEATURES.index("pass")] = 50.0  # passes whenever it may
+    return Policy(w)
+
+
+@pytest.mark.parametrize("adapt", [True, "all"])
+def test_once_it_has_learned_the_rollouts_draw_the_others_moves_from_the_model(
+    adapt: bool | str,
+) -> None:
+    bot: Any = make_bot("ismcts", 3, "daifugo", adapt=adapt, iterations=20)
+    g = torampu.new_game("daifugo", "uecda", seed=5)
+    seat = g.to_play
+    assert seat is not None
+    view = g.view(seat)
+    assert bot._rollout(view) is bot.ruled_rollout[1]  # no game learned: the shipped rollout
+    bot.choose(view, g.legal_actions())  # the bot learns which seat it is
+    bot.learn(heuristic_game(9))
+    assert bot.model.games == 1 and bot.model.weights != default_policy().weights
+    bot.model.weights = passing_policy().weights  # an extreme model, to see where it is used
+    bot.model._policy = None
+    rollout = bot._rollout(view)
+    sim = g.clone()
+    rollout(sim, random.Random(1))
+    assert sim.is_over
+    passes = {True: 0, False: 0}
+    choices = {True: 0, False: 0}
+    replay = torampu.replay({**sim.to_record(), "actions": []})
+    assert isinstance(replay, Daifugo)
+    for step in sim.to_record()["actions"]:
+        if replay.phase_id == PH_PLAY and len(replay.legal_moves()) > 1:
+            other = replay.turn != seat
+            choices[other] += 1
+            passes[other] += step["action"] == "pass"
+        replay.play(step["action"])
+    assert choices[True] > 0 and passes[True] == choices[True]  # the others: the model's passes
+    assert choices[False] > 0
+    if adapt == "all":  # the seat's own moves: the model's too
+        assert passes[False] == choices[False]
+    else:  # the seat's own policy
+        assert passes[False] < choices[False]
+
+
+def test_without_adapt_learning_changes_nothing() -> None:
+    bot: Any = make_bot("ismcts", 3, "daifugo", iterations=20)
+    assert bot.learn(heuristic_game(9)) is False
+    assert bot.model is None
+
+
+@pytest.mark.parametrize(
+    ("game", "options", "message"),
+    [
+        ("hell", {"adapt": True}, "adapt is Daifugo's only"),
+        ("daifugo", {"adapt": True, "rollout": "greedy"}, "give it with rollout=auto"),
+        ("daifugo", {"adapt": "maybe"}, "adapt must be on, off or all"),
+    ],
+)
+def test_adapt_option_errors(game: str, options: dict[str, Any], message: str) -> None:
+    with pytest.raises(BotError, match=message):
+        make_bot("ismcts", 1, game, **options)
+
+
+def test_adapt_with_opponents_policy_draws_the_tree_s_other_players_from_the_model() -> None:
+    bot: Any = make_bot("ismcts", 3, "daifugo", adapt=True, opponents="policy", iterations=20)
+    g = torampu.new_game("daifugo", "uecda", seed=5)
+    seat = g.to_play
+    assert seat is not None
+    bot.choose(g.view(seat), g.legal_actions())
+    bot.learn(heuristic_game(9))
+    bot.model.weights = passing_policy().weights
+    bot.model._policy = None
+    sim = g.clone()
+    assert isinstance(sim, Daifugo)
+    sim.play(g.legal_actions()[1])  # the seat plays; the next seat may follow or pass
+    while sim.turn == seat or len(sim.legal_moves()) < 2:
+        sim.play(sim.legal_actions()[-1])
+    move, seen = bot.scripted(sim, g, random.Random(2).random)
+    assert move == PASS and seen  # the model passes
+
+
+def test_likelihood_with_adapt_weighs_the_deals_by_the_model_once_it_has_learned() -> None:
+    from torampu.bots.search import _likelihood_policy
+
+    model = OpponentModel(default_policy())
+    prior = _likelihood_policy(None, model)
+    g = torampu.new_game("daifugo", "uecda", seed=5)
+    assert isinstance(g, Daifugo)
+    moves = g.legal_moves()
+    assert prior(g, moves) == default_policy().prior(g, moves)  # nothing learned yet
+    model.observe(heuristic_game(9))
+    model.weights = passing_policy().weights
+    model._policy = None
+    assert prior(g, moves) == passing_policy().prior(g, moves)
+    make_bot("ismcts", 1, "daifugo", adapt=True, likelihood=0.5, rollout="greedy")  # accepted
