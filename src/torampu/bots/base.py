@@ -35,7 +35,12 @@ class BotError(TorampuError):
 
 
 class Bot(Protocol):
-    """A player: picks one of ``legal`` given ``view`` (and nothing else)."""
+    """A player: picks one of ``legal`` given ``view`` (and nothing else).
+
+    A bot may also learn from the games of a match: a front end that knows a finished game's
+    every hand from what the table showed (a UECda client: :meth:`torampu.uecda.client.
+    GameTracker.revealed`) calls its ``learn(record) -> bool`` method, if it has one, with that
+    game's record; it returns whether it learned (``ismcts:adapt=on`` does, in Daifugo)."""
 
     name: str
 

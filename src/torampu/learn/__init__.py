@@ -5,7 +5,9 @@
 * :mod:`torampu.learn.train` — records by self-play of a teacher bot and the fit
   (``torampu train daifugo``);
 * :mod:`torampu.learn.selfplay` — a policy improved by playing against itself (policy
-  gradient, ``torampu train daifugo-selfplay``).
+  gradient, ``torampu train daifugo-selfplay``);
+* :mod:`torampu.learn.daifugo_adapt` — a model of the other players fitted during a match to
+  the games it has revealed (``ismcts:adapt=on``).
 
 The shipped parameters (``data/daifugo_policy.json``) were made by the command recorded in
 that file's ``command`` field (see :mod:`torampu.learn.daifugo_policy` for the figures).
