@@ -147,6 +147,7 @@ def test_without_adapt_learning_changes_nothing() -> None:
         ("hell", {"adapt": True}, "adapt is Daifugo's only"),
         ("daifugo", {"adapt": True, "rollout": "greedy"}, "give it with rollout=auto"),
         ("daifugo", {"adapt": "maybe"}, "adapt must be on, off or all"),
+        ("daifugo", {"adapt": 1}, "adapt must be on, off or all"),
     ],
 )
 def test_adapt_option_errors(game: str, options: dict[str, Any], message: str) -> None:

@@ -570,7 +570,7 @@ def _ismcts(
 
         learned = load_policy("ismcts", params)
     model: OpponentModel | None = None
-    if adapt not in ADAPT:
+    if not (isinstance(adapt, bool) or adapt == "all"):  # (1 == True: not "in ADAPT")
         raise BotError(f"ismcts option adapt must be on, off or all, not {adapt!r}")
     if adapt:
         if game != "daifugo":
