@@ -12,7 +12,8 @@ from __future__ import annotations
 import json
 import shlex
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated
 
@@ -49,7 +50,7 @@ def daifugo(
     _at_least_one(games=games, match_games=match_games, steps=steps)
     command = _command_line("daifugo")
     progress = _progress(games, quiet)
-    try:
+    with _refused():
         policy, report = train_daifugo(
             games,
             teacher=teacher,
@@ -62,9 +63,6 @@ def daifugo(
             command=command,
             progress=progress,
         )
-    except (BotError, TorampuError, ValueError) as e:
-        typer.echo(f"error: {e}", err=True)
-        raise typer.Exit(2) from None
     policy.save(out)
     typer.echo(
         f"{report.decisions} decisions ({report.held_out} held out): train NLL "
@@ -103,12 +101,9 @@ def daifugo_selfplay(
         if not quiet and (done % 5000 < batch or done == games):
             typer.echo(f"  {done}/{games} games", err=True)
 
-    try:
+    with _refused(f"--start {start}: ", (OSError, PolicyError, ValueError)):
         policy = default_policy() if start is None else Policy.load(start)
-    except (OSError, PolicyError, ValueError) as e:
-        typer.echo(f"error: --start {start}: {e}", err=True)
-        raise typer.Exit(2) from None
-    try:
+    with _refused():
         new, report = reinforce(
             policy,
             games,
@@ -120,9 +115,6 @@ def daifugo_selfplay(
             command=command,
             progress=progress,
         )
-    except (BotError, TorampuError, ValueError) as e:
-        typer.echo(f"error: {e}", err=True)
-        raise typer.Exit(2) from None
     new.save(out)
     against = (
         f"; against the start over {report.eval_games} games: {report.against_start:.3f} of "
@@ -155,14 +147,11 @@ def daifugo_classes(
     _at_least_one(matches=matches, match_games=match_games)
     command = _command_line("daifugo-classes")
     progress = _progress(matches, quiet)
-    try:
+    with _refused():
         counts = count_transitions(
             bot, rules, players, matches=matches, games=match_games, seed=seed, progress=progress
         )
         resolved = SPEC.resolve(rules, players=players)
-    except (BotError, TorampuError, ValueError) as e:
-        typer.echo(f"error: {e}", err=True)
-        raise typer.Exit(2) from None
     n = len(counts)
     values = class_values(counts, points_for(resolved, n))
     data = {
@@ -184,6 +173,20 @@ def daifugo_classes(
         typer.echo(f"title {t}: {sum(row):6d} games, places {shares}")
     typer.echo("each place's value over the match: " + ", ".join(f"{v:.2f}" for v in values))
     typer.echo(f"wrote {out}")
+
+
+@contextmanager
+def _refused(
+    prefix: str = "",
+    errors: tuple[type[Exception], ...] = (BotError, TorampuError, ValueError),
+) -> Iterator[None]:
+    """Exit with status 2 and ``error: PREFIX<the error>`` where the block raises ``errors``
+    (a bad bot, rules or value: the user's input, not a crash)."""
+    try:
+        yield
+    except errors as e:
+        typer.echo(f"error: {prefix}{e}", err=True)
+        raise typer.Exit(2) from None
 
 
 def _at_least_one(**values: int) -> None:
