@@ -8,7 +8,8 @@ uses) and the same scores through numpy (an array of the feature rows times the 
 alternation over the same positions, best of ``--repeat`` passes. Then it finishes the same
 positions with :func:`~torampu.search.daifugo_sampler.greedy_rollout` (the search's default)
 and with :func:`~torampu.learn.daifugo_policy.policy_rollout` (temperature 1), alternately, and
-prints rollouts per second.
+prints rollouts per second. A policy with a table of key weights
+(:func:`~torampu.learn.daifugo_features.move_keys`) is timed beside the plain one, in both.
 
 Run: .venv/bin/python bench/daifugo_policy.py [--positions N] [--rules standard]
 """
@@ -24,8 +25,8 @@ import numpy as np
 import torampu
 from torampu.bots import make_bot
 from torampu.daifugo import Daifugo
-from torampu.learn.daifugo_features import move_features
-from torampu.learn.daifugo_policy import default_policy, policy_rollout
+from torampu.learn.daifugo_features import N_KEYS, move_features, move_keys
+from torampu.learn.daifugo_policy import Policy, default_policy, policy_rollout
 from torampu.search.daifugo_sampler import greedy_rollout
 
 
@@ -56,16 +57,25 @@ def main() -> None:
     a = ap.parse_args()
     pol = default_policy()
     w_np = np.asarray(pol.weights)
+    tabled = Policy(pol.weights, table=[(k % 13 - 6) / 10 for k in range(N_KEYS)])
     pos = positions(a.rules, a.positions, a.seed)
     moves = [g.legal_moves() for g in pos]
     nmoves = sum(len(m) for m in moves)
     clock = time.perf_counter
-    best = {"features": 1e9, "python": 1e9, "numpy": 1e9}
+    best = {"features": 1e9, "keys": 1e9, "python": 1e9, "table": 1e9, "numpy": 1e9}
     for _ in range(a.repeat):
         t = clock()
         for g, ms in zip(pos, moves, strict=True):
             move_features(g, ms)
         best["features"] = min(best["features"], clock() - t)
+        t = clock()
+        for g, ms in zip(pos, moves, strict=True):
+            move_keys(g, ms)
+        best["keys"] = min(best["keys"], clock() - t)
+        t = clock()
+        for g, ms in zip(pos, moves, strict=True):
+            tabled.scores(g, ms)
+        best["table"] = min(best["table"], clock() - t)
         t = clock()
         for g, ms in zip(pos, moves, strict=True):
             pol.scores(g, ms)
@@ -76,17 +86,24 @@ def main() -> None:
         best["numpy"] = min(best["numpy"], clock() - t)
     print(f"{len(pos)} positions ({a.rules}), {nmoves / len(pos):.1f} legal moves on average")
     for k, v in best.items():
-        what = "features only" if k == "features" else f"features + scores ({k})"
+        what = {
+            "features": "features only",
+            "keys": "features + keys",
+            "table": "features + keys + scores (python)",
+        }.get(k, f"features + scores ({k})")
         print(f"  {what:32s} {1e6 * v / len(pos):8.1f} µs/decision")
     # rollouts from the same positions, alternating
     sub = pos[: max(1, len(pos) // 10)]
-    times = {"greedy": 0.0, "policy": 0.0}
+    times = {"greedy": 0.0, "policy": 0.0, "policy+table": 0.0}
     rng = random.Random(a.seed)
     for g in sub:
-        for name, fn in (("greedy", greedy_rollout), ("policy", policy_rollout)):
+        for name in times:
             c = g.clone()
             t = clock()
-            fn(c, rng)
+            if name == "greedy":
+                greedy_rollout(c, rng)
+            else:
+                policy_rollout(c, rng, tabled if name == "policy+table" else pol)
             times[name] += clock() - t
     for name, v in times.items():
         print(f"  {name + ' rollout':32s} {len(sub) / v:8.0f} rollouts/s ({len(sub)} positions)")

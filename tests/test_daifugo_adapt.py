@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import random
 from typing import Any
 
@@ -13,7 +14,7 @@ from torampu.bots.base import BotError
 from torampu.daifugo import PH_PLAY, Daifugo
 from torampu.daifugo_plays import PASS
 from torampu.learn.daifugo_adapt import OpponentModel
-from torampu.learn.daifugo_features import FEATURES
+from torampu.learn.daifugo_features import FEATURES, N_KEYS
 from torampu.learn.daifugo_policy import Policy, default_policy
 
 
@@ -60,6 +61,34 @@ def test_the_fit_predicts_new_games_of_the_same_players_better_than_its_base() -
     base = held_out_nll(default_policy().weights, test)
     fitted = held_out_nll(model.weights, test)
     assert fitted < base - 0.1, (fitted, base)
+
+
+def test_a_base_with_a_table_keeps_it_and_the_fit_reads_it() -> None:
+    """A base policy with a table of key weights: the model's policy keeps that table, and its
+    likelihood is the tabled policy's own (the table is a fixed part of each move's score)."""
+    table = [((k * 13) % 7 - 3) / 4 for k in range(N_KEYS)]
+    base = Policy(default_policy().weights, table=table)
+    rec = heuristic_game(3)
+    tabled, plain = OpponentModel(base), OpponentModel(default_policy())
+    tabled.observe(rec)
+    plain.observe(rec)
+    assert tabled.policy.table == table and plain.policy.table is None
+    assert tabled.nll() != pytest.approx(plain.nll())
+    # the model's NLL is the mean -log P(chosen) under the tabled policy itself
+    g = torampu.replay({**rec, "actions": []})
+    assert isinstance(g, Daifugo)
+    total, n = 0.0, 0
+    for step in rec["actions"]:
+        if g.phase_id == PH_PLAY and len(g.legal_moves()) > 1:
+            moves = g.legal_moves()
+            p = base.probs(g, moves)
+            total -= math.log(p[[g.action_str(m) for m in moves].index(step["action"])])
+            n += 1
+        g.play(step["action"])
+    assert tabled.nll() == pytest.approx(total / n)
+    before = tabled.nll()
+    tabled.fit(steps=30)
+    assert tabled.nll() < before and tabled.policy.table == table
 
 
 def moved(model: OpponentModel) -> float:

@@ -124,11 +124,14 @@ SEARCH_CODE = """
 import json, random, torampu
 from torampu.search import ismcts, rollout_for, sampler_for
 out = []
-from torampu.learn.daifugo_policy import default_policy, make_policy_rollout
+from torampu.learn.daifugo_features import N_KEYS
+from torampu.learn.daifugo_policy import Policy, default_policy, make_policy_rollout
+tabled = Policy(default_policy().weights, table=[(k % 9 - 4) / 8 for k in range(N_KEYS)])
 for name, rules, seed, learned in json.loads(input()):
     g = torampu.new_game(name, rules, seed=seed)
-    rollout = make_policy_rollout() if learned else rollout_for(name)
-    prior = default_policy().prior if learned else None
+    pol = tabled if learned == "table" else default_policy()
+    rollout = make_policy_rollout(pol) if learned else rollout_for(name)
+    prior = pol.prior if learned else None
     r = ismcts(g.view(g.to_play), sampler_for(name), random.Random(seed), iterations=150,
                rollout=rollout, prior=prior)
     out.append([r.action, r.visits, {k: round(v, 9) for k, v in r.values.items()}])
@@ -141,13 +144,15 @@ def test_compiled_and_pure_searches_agree() -> None:
     """The tree (``search/ismcts.py``, compiled too) makes the same search on both builds:
     the same move, visits and values from the same seed, in Daifugo and in the other games,
     and in Daifugo with the learned policy (``learn/daifugo_features.py`` and
-    ``learn/daifugo_policy.py``, compiled too) as the rollout and the prior."""
+    ``learn/daifugo_policy.py``, compiled too) as the rollout and the prior, with and without a
+    table of key weights."""
     cases = (
         [["daifugo", p, s, False] for p in ("standard", "yaita", "uecda") for s in (1, 2)]
         + [
             ["daifugo", p, 4, True]
             for p in ("standard", "uecda")  # the learned policy (compiled)
         ]
+        + [["daifugo", "uecda", 5, "table"]]
         + [
             ["napoleon", None, 3, False],
             ["hell", None, 3, False],

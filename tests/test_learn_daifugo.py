@@ -18,8 +18,18 @@ from torampu.bots.policy import PolicyBot
 from torampu.bots.search import IsmctsBot
 from torampu.cli import app
 from torampu.daifugo import Daifugo
-from torampu.daifugo_plays import PASS
-from torampu.learn.daifugo_features import FEATURES, N_FEATURES, move_features
+from torampu.daifugo_plays import PASS, RANK_SET
+from torampu.learn.daifugo_features import (
+    FEATURES,
+    K_HAND,
+    K_LEAD,
+    K_TABLE,
+    M_PASS,
+    N_FEATURES,
+    N_KEYS,
+    move_features,
+    move_keys,
+)
 from torampu.learn.daifugo_policy import (
     Policy,
     PolicyError,
@@ -84,6 +94,48 @@ def test_features_read_only_what_the_seat_knows() -> None:
         assert move_features(d, moves) == move_features(g, moves)
         checked += 1
     assert checked >= 10
+
+
+def test_keys_read_only_what_the_seat_knows_and_name_the_play() -> None:
+    """The binary keys (a policy's table) come with the same features, read only the mover's
+    knowledge, and name a play's class (kind, size, rank in the order), its context and the
+    cards it takes from each rank."""
+    rng = random.Random(2)
+    checked = 0
+    for g in _positions("uecda", seed=5, count=40):
+        moves = g.legal_moves()
+        feats, keys = move_keys(g, moves)
+        assert feats == move_features(g, moves) and len(keys) == len(moves)
+        if g.phase != "play":
+            assert keys == [[] for _ in moves]
+            continue
+        d = sample_daifugo(g.view(g.to_play), rng)
+        assert isinstance(d, Daifugo)
+        assert move_keys(d, moves)[1] == keys
+        lead = g.table_info is None
+        for m, ks in zip(moves, keys, strict=True):
+            assert len(ks) == len(set(ks)) and all(0 <= k < N_KEYS for k in ks)
+            cls = (ks[0] - K_LEAD) // 2
+            assert (ks[0] - K_LEAD) % 2 == (1 if lead else 0)
+            assert (cls == M_PASS) == (m == PASS)
+            assert any(K_TABLE <= k < K_HAND for k in ks) != lead
+            takes = [k for k in ks if k >= K_HAND]
+            assert bool(takes) == (m != PASS)
+        checked += 1
+    assert checked >= 10
+    # a known play: at the start of a uecda game, the leader's single of its lowest rank
+    g = torampu.new_game("daifugo", "uecda", seed=1)
+    assert isinstance(g, Daifugo)
+    while g.phase != "play":
+        g.play(g.legal_actions()[0])
+    s = g.turn
+    low = min(d for d in range(13) if g.hands[s] & RANK_SET[d])
+    held = (g.hands[s] & RANK_SET[low]).bit_count()
+    moves = g.legal_moves()
+    single = next(m for m in moves if (m & ((1 << 52) - 1)).bit_count() == 1 and m & RANK_SET[low])
+    ks = move_keys(g, moves)[1][moves.index(single)]
+    assert ks[0] == K_LEAD + low * 2 + 1  # class: a single of rank `low`; a lead
+    assert K_HAND + low * 25 + held * 5 + held - 1 in ks  # held → held - 1 of that rank
 
 
 def test_feature_values_on_a_known_hand() -> None:

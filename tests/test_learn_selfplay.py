@@ -11,9 +11,11 @@ import pytest
 from typer.testing import CliRunner
 
 import torampu
+from torampu.bots import make_bot
+from torampu.bots.search import IsmctsBot
 from torampu.cli import app
 from torampu.daifugo import Daifugo
-from torampu.learn.daifugo_features import CARDS_FEATURES, N_FEATURES, move_features
+from torampu.learn.daifugo_features import CARDS_FEATURES, N_FEATURES, N_KEYS, move_features
 from torampu.learn.daifugo_policy import Policy, default_policy
 from torampu.learn.selfplay import _play, duel, reinforce
 
@@ -93,3 +95,94 @@ def test_the_command(tmp_path: Path) -> None:
     assert bad.exit_code == 2 and "--start" in bad.output
     bad = runner.invoke(app, [*args, "--rules", "standard", "--out", str(out)])
     assert bad.exit_code == 2 and "trained under 'uecda'" in bad.output
+
+
+# ------------------------------------------------------------------------ the table of keys
+def test_the_keys_gradient_is_the_gradient_of_the_chosen_moves_log_probability() -> None:
+    """With a table, what a game adds to a seat's key gradients is d/dt of the log-probability
+    of its moves under the table: checked against finite differences for keys it met."""
+    g = torampu.new_game("daifugo", "uecda", seed=6)
+    assert isinstance(g, Daifugo)
+    w = np.asarray(default_policy().weights)
+    table = [((k * 37) % 11 - 5) / 10 for k in range(N_KEYS)]
+    draws = random.Random(2)
+    it = iter([draws.random() for _ in range(400)])
+    grads = [np.zeros(N_FEATURES) for _ in range(g.n)]
+    key_grads: list[dict[int, float]] = [{} for _ in range(g.n)]
+    start = g.clone()
+    _play(g, [w] * g.n, lambda: next(it), grads, [table] * g.n, key_grads)
+
+    def logp(tab: list[float], seat: int) -> float:
+        replay = start.clone()
+        total = 0.0
+        for s, m in g.history:
+            moves = replay.legal_moves()
+            if len(moves) > 1 and s == seat:
+                scores = Policy(list(w), table=tab).scores(replay, moves)
+                top = max(scores)
+                z = sum(math.exp(x - top) for x in scores)
+                total += scores[moves.index(m)] - top - math.log(z)
+            replay.apply(m)
+        return total
+
+    seat = 1
+    met = sorted(key_grads[seat], key=lambda k: -abs(key_grads[seat][k]))[:3]
+    assert met
+    for k in met:
+        up, down = list(table), list(table)
+        up[k] += 1e-5
+        down[k] -= 1e-5
+        numeric = (logp(up, seat) - logp(down, seat)) / 2e-5
+        assert math.isclose(key_grads[seat][k], numeric, rel_tol=1e-4, abs_tol=1e-6), k
+
+
+def test_self_play_with_a_table_learns_it_and_keeps_it() -> None:
+    start = default_policy()
+    assert start.table is None
+    a, _ = reinforce(start, games=60, seed=3, batch=20, eval_games=0, table=True)
+    b, _ = reinforce(start, games=60, seed=3, batch=20, eval_games=0, table=True)
+    assert a.table is not None and a.table == b.table
+    assert sum(1 for x in a.table if x != 0.0) > 100
+    assert a.meta["selfplay"]["table"] is True
+    # a policy that has a table keeps learning it without being asked
+    c, _ = reinforce(a, games=20, seed=4, batch=20, eval_games=0)
+    assert c.table is not None and c.table != a.table
+    assert c.meta["selfplay_before"] == [a.meta["selfplay"]]  # every round is named
+    assert c.meta["selfplay"]["seed"] == 4 and "selfplay_before" not in a.meta
+    # a zero table is the same policy as none
+    g = torampu.new_game("daifugo", "uecda", seed=2)
+    assert isinstance(g, Daifugo)
+    while g.phase != "play":
+        g.apply(g.legal_moves()[0])
+    moves = g.legal_moves()
+    zero = Policy(start.weights, table=[0.0] * N_KEYS)
+    assert zero.scores(g, moves) == start.scores(g, moves)
+    assert a.scores(g, moves) != Policy(a.weights).scores(g, moves)
+
+
+def test_the_command_with_a_table(tmp_path: Path) -> None:
+    out = tmp_path / "p.json"
+    runner = CliRunner()
+    args = ["train", "daifugo-selfplay", "--games", "20", "--batch", "10", "--eval-games", "5"]
+    r = runner.invoke(app, [*args, "--table", "--out", str(out)])
+    assert r.exit_code == 0, r.output
+    data = json.loads(out.read_text())
+    assert data["format"] == "torampu-daifugo-policy-2" and data["keys"] == N_KEYS
+    p = Policy.load(out)
+    assert p.table is not None and len(p.table) == N_KEYS
+    # and the search plays it as its rollout: a different search from the shipped policy's
+    g = torampu.new_game("daifugo", "uecda", seed=3)
+    while g.phase != "play" or len(g.legal_actions()) < 3:
+        g.play(g.legal_actions()[0])
+    view, legal = g.view(g.to_play), g.legal_actions()
+
+    def visits(**opts: object) -> dict[str, int]:
+        bot = make_bot("ismcts", 3, "daifugo", iterations=300, rollout="policy", **opts)
+        assert isinstance(bot, IsmctsBot)
+        bot.choose(view, legal)
+        assert bot.last_result is not None
+        return bot.last_result.visits
+
+    tabled = Policy(p.weights, table=[5.0 if k % 7 == 0 else 0.0 for k in range(N_KEYS)])
+    tabled.save(tmp_path / "tabled.json")
+    assert visits(params=str(tmp_path / "tabled.json")) != visits()

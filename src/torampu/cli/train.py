@@ -85,6 +85,13 @@ def daifugo_selfplay(
     eval_games: Annotated[
         int, typer.Option(help="games of the new policy against the start, to report")
     ] = 1000,
+    table: Annotated[
+        bool,
+        typer.Option(
+            help="learn a table of weights for the moves' binary keys too (the start's, or "
+            "a new one at zero)"
+        ),
+    ] = False,
     quiet: Annotated[bool, typer.Option(help="print only the summary")] = False,
 ) -> None:
     """Improve a Daifugo policy by self-play (policy gradient; see torampu.learn.selfplay)."""
@@ -114,6 +121,7 @@ def daifugo_selfplay(
             eval_games=eval_games,
             command=command,
             progress=progress,
+            table=table,
         )
     new.save(out)
     against = (

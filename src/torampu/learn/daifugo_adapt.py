@@ -44,7 +44,7 @@ from typing import Any, Final
 
 import torampu
 from torampu.daifugo import PH_PLAY, Daifugo
-from torampu.learn.daifugo_features import N_FEATURES, move_features
+from torampu.learn.daifugo_features import N_FEATURES, move_keys
 from torampu.learn.daifugo_policy import Policy
 
 PULL: Final = 0.003
@@ -90,8 +90,10 @@ class OpponentModel:
         self.window = window
         self.steps = steps
         self.weights: list[float] = list(base.weights)
-        self.decisions: list[tuple[list[Sparse], int]] = []
-        """(the moves' features, the index of the one chosen), oldest first."""
+        self.decisions: list[tuple[list[Sparse], list[float], int]] = []
+        """(the moves' features, their scores by the base's table of key weights, the index of
+        the one chosen), oldest first. The fit moves the weights only; a table stays the
+        base's."""
         self.games = 0
         """Games observed."""
         self._m1 = [0.0] * N_FEATURES
@@ -103,7 +105,7 @@ class OpponentModel:
     def policy(self) -> Policy:
         """The fitted policy (the base one until a game is observed and fitted)."""
         if self._policy is None:
-            self._policy = Policy(self.weights, {"adapted_from": self.games})
+            self._policy = Policy(self.weights, {"adapted_from": self.games}, self.base.table)
         return self._policy
 
     def observe(self, record: Mapping[str, Any], skip: Iterable[int] = ()) -> int:
@@ -124,8 +126,13 @@ class OpponentModel:
                 if len(moves) > 1:
                     names = [g.action_str(m) for m in moves]
                     if action in names:
-                        rows = [_sparse(f) for f in move_features(g, moves)]
-                        self.decisions.append((rows, names.index(action)))
+                        feats, keys = move_keys(g, moves)
+                        rows = [_sparse(f) for f in feats]
+                        table = self.base.table
+                        offsets = [
+                            0.0 if table is None else sum([table[k] for k in ks]) for ks in keys
+                        ]
+                        self.decisions.append((rows, offsets, names.index(action)))
                         added += 1
             g.play(action)
         if len(self.decisions) > self.window:
@@ -137,10 +144,11 @@ class OpponentModel:
         """The mean negative log-likelihood of the decisions under ``w`` and its gradient."""
         grad = [0.0] * N_FEATURES
         total = 0.0
-        for rows, chosen in self.decisions:
+        for rows, offsets, chosen in self.decisions:
             scores: list[float] = []
-            for idx, val in rows:
-                s = 0.0
+            for r in range(len(rows)):
+                idx, val = rows[r]
+                s = offsets[r]
                 for j in range(len(idx)):
                     s += w[idx[j]] * val[j]
                 scores.append(s)

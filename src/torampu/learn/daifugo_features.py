@@ -93,6 +93,29 @@ CARDS_FEATURES: Final = (
     "c_breaks",
     "c_clears_rank",
 )
+M_JOKER: Final = 91
+"""The move class of a lone joker (the others: kind × rank, see :data:`N_KEYS`)."""
+M_PASS: Final = 104
+N_MOVES: Final = 105
+K_LEAD: Final = 0
+K_LEFT: Final = K_LEAD + N_MOVES * 2
+K_OPP: Final = K_LEFT + N_MOVES * 8
+K_UNBEAT: Final = K_OPP + N_MOVES * 5
+K_ACTIVE: Final = K_UNBEAT + N_MOVES * 2
+K_TABLE: Final = K_ACTIVE + N_MOVES * 4
+K_HAND: Final = K_TABLE + N_MOVES * 14
+K_JOKER: Final = K_HAND + 13 * 25
+N_KEYS: Final = K_JOKER + 9
+"""The binary keys of a play (:func:`move_keys`), a richer and sparser description than
+:data:`FEATURES`, each with its own weight in a policy's table. A play's *class* is its kind
+and size (single; group of 2, 3, 4+; run of 3, 4, 5+) and its rank in the order of the moment
+(13 classes each), or a lone joker, or a pass: 105 classes. Each play has the key of its class
+crossed with each of: lead or follow; its mover's cards left after it (0–4, 5–6, 7–9, 10+);
+the fewest cards an opponent holds (1, 2, 3, 4–5, 6+); whether it cannot be beaten; how many
+players are still in (2, 3, 4, 5+); and, when following, the table's rank in the order (or a
+joker). Then one key per rank it takes cards of — the rank in the order, how many the hand held
+and holds after — and one for the jokers it uses, so the weights can value what the play leaves
+in the hand."""
 FEATURES: Final = PLAY_FEATURES + CARDS_FEATURES
 """The names of the features, in vector order."""
 N_FEATURES: Final = len(FEATURES)
@@ -119,6 +142,44 @@ def _split(hand: int, jokers: int) -> tuple[int, int]:
 def move_features(g: Daifugo, moves: list[int]) -> list[list[float]]:
     """One feature vector (:data:`FEATURES`) per move of ``moves`` (legal at ``g``) for the
     seat to play."""
+    return _describe(g, moves, None)
+
+
+def move_keys(g: Daifugo, moves: list[int]) -> tuple[list[list[float]], list[list[int]]]:
+    """:func:`move_features` and, per move, its :data:`N_KEYS` binary keys (the indices of the
+    keys it has; none outside the play phase).
+
+    >>> import torampu
+    >>> g = torampu.new_game("daifugo", "uecda", seed=1)
+    >>> while g.phase_id != PH_PLAY:
+    ...     g._apply(g.legal_moves()[0])
+    >>> moves = g.legal_moves()
+    >>> feats, keys = move_keys(g, moves)
+    >>> feats == move_features(g, moves), len(keys) == len(moves)
+    (True, True)
+    >>> all(0 <= k < N_KEYS for ks in keys for k in ks), min(len(ks) for ks in keys) >= 5
+    (True, True)
+    """
+    keys: list[list[int]] = []
+    return _describe(g, moves, keys), keys
+
+
+def _bucket_left(n: int) -> int:
+    if n <= 4:
+        return n
+    if n <= 6:
+        return 5
+    return 6 if n <= 9 else 7
+
+
+def _bucket_opp(n: int) -> int:
+    if n <= 3:
+        return n - 1 if n > 0 else 0
+    return 3 if n <= 5 else 4
+
+
+def _describe(g: Daifugo, moves: list[int], keys: list[list[int]] | None) -> list[list[float]]:
+    """The features of ``moves`` and, when ``keys`` is a list, each move's keys appended to it."""
     s = g.turn
     hand = g.hands[s]
     jok = g.jok[s]
@@ -141,6 +202,9 @@ def move_features(g: Daifugo, moves: list[int]) -> list[list[float]]:
                     opp = c
     short = 1.0 if opp <= 2 else 0.0
     if g.phase_id != PH_PLAY:
+        if keys is not None:
+            for _ in moves:
+                keys.append([])
         return [
             _ZERO_PLAY + _card_features(m, counts, jok, rev and g.phase_id != PH_EXCHANGE)
             for m in moves
@@ -181,9 +245,21 @@ def move_features(g: Daifugo, moves: list[int]) -> list[list[float]]:
             most = c
     win = [counts[d] > above[12 - d if rev else d] for d in range(13)]
     base_winners = sum(win) + (1 if jok else 0)
+    # the keys' context: the same for every move of the decision
+    k_lead = 1 if lead else 0
+    k_opp = _bucket_opp(opp)
+    if t is None:
+        k_table = -1
+    elif t.rank == JOKER_RANK:
+        k_table = 13
+    else:
+        k_table = 12 - (t.high if t.kind == RUN else t.rank) if rev else t.rank
+    k_active = min(max(active.bit_count(), 2), 5) - 2
     out: list[list[float]] = []
     for m in moves:
         if m == PASS:
+            if keys is not None:
+                keys.append(_keys(M_PASS, k_lead, ncards, k_opp, k_table, 0, k_active))
             out.append(
                 [
                     1.0,
@@ -273,11 +349,25 @@ def move_features(g: Daifugo, moves: list[int]) -> list[list[float]]:
             locks = 1.0
         fsize = size / 4.0
         if er == 13:
+            mk = M_JOKER
+        elif kind == RUN:
+            mk = (min(size, 5) + 1) * 13 + er
+        else:
+            mk = (min(size, 4) - 1) * 13 + er
+        if er == 13:
             unbeat = 1.0
         elif kind == RUN:
             unbeat = 1.0 if above[er] < 1 else 0.0
         else:
             unbeat = 1.0 if above[er] < size else 0.0
+        if keys is not None:
+            ks = _keys(mk, k_lead, left, k_opp, k_table, 1 if unbeat else 0, k_active)
+            for d, took in touched:
+                before = counts[d]
+                ks.append(K_HAND + (12 - d if rev else d) * 25 + before * 5 + before - took)
+            if used_j:
+                ks.append(K_JOKER + jok * 3 + jok - used_j)
+            keys.append(ks)
         out.append(
             [
                 0.0,
@@ -323,6 +413,20 @@ def move_features(g: Daifugo, moves: list[int]) -> list[list[float]]:
             ]
         )
     return out
+
+
+def _keys(mk: int, lead: int, left: int, opp: int, table: int, unbeat: int, act: int) -> list[int]:
+    """A play's keys but those of the cards it takes (see :data:`N_KEYS`)."""
+    ks = [
+        K_LEAD + mk * 2 + lead,
+        K_LEFT + mk * 8 + _bucket_left(left),
+        K_OPP + mk * 5 + opp,
+        K_UNBEAT + mk * 2 + unbeat,
+        K_ACTIVE + mk * 4 + act,
+    ]
+    if table >= 0:
+        ks.append(K_TABLE + mk * 14 + table)
+    return ks
 
 
 def _card_features(m: int, counts: list[int], jok: int, rev: bool) -> list[float]:
@@ -376,4 +480,12 @@ def _card_features(m: int, counts: list[int], jok: int, rev: bool) -> list[float
     ]
 
 
-__all__ = ["CARDS_FEATURES", "FEATURES", "N_FEATURES", "PLAY_FEATURES", "move_features"]
+__all__ = [
+    "CARDS_FEATURES",
+    "FEATURES",
+    "N_FEATURES",
+    "N_KEYS",
+    "PLAY_FEATURES",
+    "move_features",
+    "move_keys",
+]

@@ -2,7 +2,13 @@
 
 A move's score is the dot product of its features with the policy's weights; the moves of one
 decision are chosen with probability ``softmax(score / temperature)``, or greedily (the highest
-score). The weights come from :mod:`torampu.learn.train` (``torampu train daifugo``) as a small
+score). A policy may also carry a *table*: a weight for each binary key of
+:func:`~torampu.learn.daifugo_features.move_keys` (a play's class crossed with its context, and
+what it takes from each rank), added to the score of every move that has the key — a richer
+policy, still linear, learned by self-play (``torampu train daifugo-selfplay --table``) and
+written as :data:`FORMAT_TABLE`.
+
+The weights come from :mod:`torampu.learn.train` (``torampu train daifugo``) as a small
 JSON file; the package ships one (:data:`DEFAULT_PATH`, loaded by :func:`default_policy`),
 made by the command recorded in the file itself (its ``command`` field) and in
 :mod:`torampu.learn`'s docstring.
@@ -65,9 +71,12 @@ from typing import Any
 
 from torampu.daifugo import PH_OVER, Daifugo
 from torampu.game import Game, Move
-from torampu.learn.daifugo_features import FEATURES, N_FEATURES, move_features
+from torampu.learn.daifugo_features import FEATURES, N_FEATURES, N_KEYS, move_features, move_keys
 
 FORMAT = "torampu-daifugo-policy-1"
+FORMAT_TABLE = "torampu-daifugo-policy-2"
+"""The format of a policy with a table of key weights (:data:`N_KEYS`); a policy without one
+is still written as :data:`FORMAT`."""
 DEFAULT_PATH = "data/daifugo_policy.json"
 """The shipped parameters, inside the package :mod:`torampu.learn`."""
 
@@ -79,31 +88,67 @@ class PolicyError(ValueError):
 
 
 class Policy:
-    """A linear softmax policy: ``weights`` for :data:`~torampu.learn.daifugo_features.FEATURES`."""
+    """A linear softmax policy: ``weights`` for :data:`~torampu.learn.daifugo_features.FEATURES`
+    and, optionally, a ``table`` of weights for the binary keys of
+    :func:`~torampu.learn.daifugo_features.move_keys` (a move's score adds the weights of its
+    keys)."""
 
-    def __init__(self, weights: Sequence[float], meta: Mapping[str, Any] | None = None) -> None:
+    def __init__(
+        self,
+        weights: Sequence[float],
+        meta: Mapping[str, Any] | None = None,
+        table: Sequence[float] | None = None,
+    ) -> None:
         if len(weights) != N_FEATURES:
             raise PolicyError(f"a policy needs {N_FEATURES} weights, not {len(weights)}")
+        if table is not None and len(table) != N_KEYS:
+            raise PolicyError(f"a policy's table needs {N_KEYS} weights, not {len(table)}")
         self.weights = [float(w) for w in weights]
+        self.table: list[float] | None = None if table is None else [float(w) for w in table]
         self.meta: dict[str, Any] = dict(meta or {})
 
     # ------------------------------------------------------------------ files
     def to_json(self) -> dict[str, Any]:
-        return {
-            "format": FORMAT,
+        out: dict[str, Any] = {
+            "format": FORMAT if self.table is None else FORMAT_TABLE,
             "features": list(FEATURES),
             "weights": [round(w, 6) for w in self.weights],
-            **self.meta,
         }
+        if self.table is not None:
+            out["keys"] = N_KEYS
+            out["table"] = [round(w, 5) for w in self.table]
+        return {**out, **self.meta}
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Policy:
-        if data.get("format") != FORMAT:
-            raise PolicyError(f"not a {FORMAT} file (format {data.get('format')!r})")
+        """A policy from its file's data (either format).
+
+        >>> p = Policy([0.5] * N_FEATURES, {"note": 1}, table=[0.25] * N_KEYS)
+        >>> q = Policy.from_json(p.to_json())
+        >>> q.weights == p.weights, q.table == p.table, q.meta
+        (True, True, {'note': 1})
+        >>> Policy.from_json({**p.to_json(), "keys": 7})
+        Traceback (most recent call last):
+        ...
+        torampu.learn.daifugo_policy.PolicyError: the file has 7 keys, this version 4009
+        """
+        fmt = data.get("format")
+        if fmt not in (FORMAT, FORMAT_TABLE):
+            raise PolicyError(
+                f"not a {FORMAT} or {FORMAT_TABLE} file (format {data.get('format')!r})"
+            )
         if list(data.get("features", ())) != list(FEATURES):
             raise PolicyError("the file's features are not this version's")
-        meta = {k: v for k, v in data.items() if k not in ("format", "features", "weights")}
-        return cls(data["weights"], meta)
+        table = None
+        if fmt == FORMAT_TABLE:
+            if data.get("keys") != N_KEYS:
+                raise PolicyError(f"the file has {data.get('keys')!r} keys, this version {N_KEYS}")
+            table = data.get("table")
+            if not isinstance(table, list):
+                raise PolicyError("a policy file of format 2 needs its table")
+        skip = ("format", "features", "weights", "keys", "table")
+        meta = {k: v for k, v in data.items() if k not in skip}
+        return cls(data["weights"], meta, table)
 
     def save(self, path: str | Path) -> None:
         Path(path).write_text(json.dumps(self.to_json(), indent=1) + "\n", encoding="utf-8")
@@ -131,10 +176,22 @@ class Policy:
         w = self.weights
         n = len(w)
         out: list[float] = []
-        for f in move_features(g, moves):
+        table = self.table
+        if table is None:
+            for f in move_features(g, moves):
+                t = 0.0
+                for k in range(n):
+                    t += w[k] * f[k]
+                out.append(t)
+            return out
+        feats, keys = move_keys(g, moves)
+        for i in range(len(feats)):
+            f = feats[i]
             t = 0.0
             for k in range(n):
                 t += w[k] * f[k]
+            for key in keys[i]:
+                t += table[key]
             out.append(t)
         return out
 
@@ -240,6 +297,7 @@ def make_policy_rollout(
 __all__ = [
     "DEFAULT_PATH",
     "FORMAT",
+    "FORMAT_TABLE",
     "Policy",
     "PolicyError",
     "default_policy",
