@@ -208,6 +208,33 @@ def test_shipped_policy_loads_with_its_command() -> None:
         Policy([1.0])
 
 
+@pytest.mark.parametrize(
+    ("field", "value", "message"),
+    [
+        ("weights", "junk", "weights is not a list"),
+        ("weights", [0.0] * (N_FEATURES - 1) + ["x"], "holds 'x'"),
+        ("weights", [0.0] * (N_FEATURES - 1) + [True], "holds True"),
+        ("table", [0.0] * (N_KEYS - 1) + [None], "holds None"),
+        ("table", [0.0] * 10, f"needs {N_KEYS} weights, not 10"),
+        ("table", None, "needs its table"),
+        ("keys", 7, "has 7 keys"),
+    ],
+)
+def test_a_malformed_policy_file_is_refused_by_name(
+    tmp_path: Path, field: str, value: object, message: str
+) -> None:
+    """A hand-edited or truncated file gives a PolicyError naming what is wrong (the bot options
+    and the training commands report it), never a TypeError from deep inside."""
+    good = Policy(default_policy().weights, table=[0.0] * N_KEYS).to_json()
+    assert Policy.from_json(good).table == [0.0] * N_KEYS
+    with pytest.raises(PolicyError, match=message):
+        Policy.from_json({**good, field: value})
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps({**good, field: value}), encoding="utf-8")
+    with pytest.raises(BotError, match=message):
+        make_bot("ismcts", 1, "daifugo", iterations=5, params=str(path))
+
+
 def test_softmax_and_sampling() -> None:
     p = softmax([1.0, 2.0, 3.0])
     assert sum(p) == pytest.approx(1.0) and p[2] > p[1] > p[0]

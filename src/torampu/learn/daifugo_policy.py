@@ -148,7 +148,8 @@ class Policy:
                 raise PolicyError("a policy file of format 2 needs its table")
         skip = ("format", "features", "weights", "keys", "table")
         meta = {k: v for k, v in data.items() if k not in skip}
-        return cls(data["weights"], meta, table)
+        weights = _numbers("weights", data.get("weights"))
+        return cls(weights, meta, None if table is None else _numbers("table", table))
 
     def save(self, path: str | Path) -> None:
         Path(path).write_text(json.dumps(self.to_json(), indent=1) + "\n", encoding="utf-8")
@@ -224,6 +225,26 @@ class Policy:
             if x < 0:
                 return m
         return moves[-1]
+
+
+def _numbers(name: str, value: object) -> list[float]:
+    """``value`` as a list of finite numbers, or :class:`PolicyError` naming the field.
+
+    >>> _numbers("table", [1, 2.5])
+    [1.0, 2.5]
+    >>> _numbers("table", [1, "x"])
+    Traceback (most recent call last):
+    ...
+    torampu.learn.daifugo_policy.PolicyError: the file's table holds 'x' at 1, not a number
+    """
+    if not isinstance(value, list):
+        raise PolicyError(f"the file's {name} is not a list of numbers")
+    out: list[float] = []
+    for i, v in enumerate(value):
+        if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v):
+            raise PolicyError(f"the file's {name} holds {v!r} at {i}, not a number")
+        out.append(float(v))
+    return out
 
 
 def softmax(scores: Sequence[float], temperature: float = 1.0) -> list[float]:
