@@ -373,6 +373,11 @@ def test_ismcts_params_names_the_policy_the_search_uses(tmp_path: Path) -> None:
 
     assert search(params=str(shipped)) == search()
     assert search(params=str(flipped)) != search()
+    # a table of key weights (file format 2) is part of the policy the search plays
+    tabled = tmp_path / "tabled.json"
+    table = [5.0 if k % 7 == 0 else 0.0 for k in range(N_KEYS)]
+    Policy(default_policy().weights, table=table).save(tabled)
+    assert search(params=str(tabled)) != search()
     bot = make_bot("ismcts", 1, "daifugo", prior=True, params=str(flipped))
     assert isinstance(bot, IsmctsBot) and bot.prior is not None
     assert bot.prior(g, g.legal_moves()) != default_policy().prior(g, g.legal_moves())

@@ -11,8 +11,6 @@ import pytest
 from typer.testing import CliRunner
 
 import torampu
-from torampu.bots import make_bot
-from torampu.bots.search import IsmctsBot
 from torampu.cli import app
 from torampu.daifugo import Daifugo
 from torampu.learn.daifugo_features import CARDS_FEATURES, N_FEATURES, N_KEYS, move_features
@@ -170,19 +168,3 @@ def test_the_command_with_a_table(tmp_path: Path) -> None:
     assert data["format"] == "torampu-daifugo-policy-2" and data["keys"] == N_KEYS
     p = Policy.load(out)
     assert p.table is not None and len(p.table) == N_KEYS
-    # and the search plays it as its rollout: a different search from the shipped policy's
-    g = torampu.new_game("daifugo", "uecda", seed=3)
-    while g.phase != "play" or len(g.legal_actions()) < 3:
-        g.play(g.legal_actions()[0])
-    view, legal = g.view(g.to_play), g.legal_actions()
-
-    def visits(**opts: object) -> dict[str, int]:
-        bot = make_bot("ismcts", 3, "daifugo", iterations=300, rollout="policy", **opts)
-        assert isinstance(bot, IsmctsBot)
-        bot.choose(view, legal)
-        assert bot.last_result is not None
-        return bot.last_result.visits
-
-    tabled = Policy(p.weights, table=[5.0 if k % 7 == 0 else 0.0 for k in range(N_KEYS)])
-    tabled.save(tmp_path / "tabled.json")
-    assert visits(params=str(tmp_path / "tabled.json")) != visits()

@@ -38,7 +38,7 @@ from typing import Any
 
 import torampu
 from torampu.daifugo import PH_OVER, Daifugo
-from torampu.learn.daifugo_features import N_FEATURES, N_KEYS, move_keys
+from torampu.learn.daifugo_features import N_FEATURES, N_KEYS, move_features, move_keys
 from torampu.learn.daifugo_policy import Policy
 from torampu.learn.train import _numpy, derive_seed
 
@@ -84,10 +84,14 @@ def _play(
             g._apply(moves[0])
             continue
         s = g.turn
-        rows, keys = move_keys(g, moves)
+        tab = tables[s] if tables is not None else None
+        keys: list[list[int]] = []
+        if tab is None and key_grads is None:
+            rows = move_features(g, moves)
+        else:
+            rows, keys = move_keys(g, moves)
         f = np.asarray(rows)
         z = f @ weights[s]
-        tab = tables[s] if tables is not None else None
         if tab is not None:
             z = z + np.asarray([sum([tab[k] for k in ks]) for ks in keys])
         p = np.exp(z - z.max())
