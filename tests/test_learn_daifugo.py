@@ -391,7 +391,9 @@ def test_ismcts_params_names_the_policy_the_search_uses(tmp_path: Path) -> None:
             make_bot("ismcts", 1, "daifugo", **bad)
 
 
-def _first_play_view(rules: str, seed: int) -> tuple[dict[str, object], list[str]]:
+def _first_play_view(
+    rules: str | dict[str, object], seed: int
+) -> tuple[dict[str, object], list[str]]:
     m = torampu.new_match("daifugo", rules, games=1, seed=seed)
     while m.game.phase != "play" or len(m.legal_actions()) < 3:  # type: ignore[attr-defined]
         m.play(m.legal_actions()[0])
@@ -418,6 +420,15 @@ def test_rollout_auto_uses_the_policy_under_the_rules_it_was_trained_under(
     uecda = _first_play_view("uecda", 3)
     assert visits(*uecda) == visits(*uecda, rollout="policy")
     assert visits(*uecda) != visits(*uecda, rollout="greedy")
+    # options that act only between games (seats, titles forgotten) leave the rules the same:
+    # our own UECda server with --rank-reset 1 --seat-change 0 used to get the greedy rollout
+    between = _first_play_view({"preset": "uecda", "rank_reset": 1, "seat_change": 0}, 3)
+    assert between[0]["rules"] != uecda[0]["rules"]
+    assert visits(*between) == visits(*between, rollout="policy")
+    assert visits(*between) != visits(*between, rollout="greedy")
+    # a rule of play that differs (tndhms's changed flush) gets the greedy rollout
+    flush = _first_play_view({"preset": "uecda", "flush_when": "one_left"}, 3)
+    assert visits(*flush) == visits(*flush, rollout="greedy")
     standard = _first_play_view("standard", 3)
     assert visits(*standard) == visits(*standard, rollout="greedy")
     assert visits(*standard) != visits(*standard, rollout="policy")

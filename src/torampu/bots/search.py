@@ -42,8 +42,9 @@ place valued over the match, the titles it gives included, :data:`REWARDS`), ``e
 (the solver's budget of positions, default
 :data:`~torampu.search.daifugo_endgame.DEFAULT_NODES`), ``algorithm``, and in Daifugo the
 learned policy (:mod:`torampu.learn.daifugo_policy`): ``rollout`` (``auto``, the default: the
-policy's rollout under the rules its file was trained under — the shipped one's are ``uecda``'s
-— and the greedy rollout elsewhere, see :data:`DEFAULT_ROLLOUT`; ``greedy``,
+policy's rollout under the rules its file was trained under — the shipped one's are ``uecda``'s;
+options that act only between games, :data:`BETWEEN_GAMES`, aside — and the greedy rollout
+elsewhere, see :data:`DEFAULT_ROLLOUT`; ``greedy``,
 :func:`~torampu.search.daifugo_sampler.greedy_rollout`; ``mate``, the same where a player who
 can go out at once does, :func:`~torampu.search.daifugo_sampler.mate_play`; ``policy``, moves
 drawn from the policy at ``temperature``, 1; ``random``), ``rollout_hold`` (with the greedy or
@@ -78,7 +79,7 @@ import random
 import time
 from collections.abc import Callable, Mapping, Sequence
 from functools import partial
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from torampu.bots.base import Bot, BotError, View, check_nonnegative, make_bot, register
 from torampu.errors import TorampuError
@@ -420,7 +421,7 @@ class IsmctsBot:
     def _rollout(self, view: View) -> Rollout:
         """The rollout of a search from ``view`` (see :attr:`ruled_rollout` and :attr:`split`)."""
         ruled = self.ruled_rollout
-        under = ruled is not None and view.get("rules") == ruled[0]
+        under = ruled is not None and _play_rules(view.get("rules")) == _play_rules(ruled[0])
         model, split, seat = self.model, self.split, view.get("seat")
         if model is not None and split is not None and model.games and isinstance(seat, int):
             own, temperature, everywhere, itself = split
@@ -780,6 +781,20 @@ def _policy_opponents(
         return pol.sample(g, legal, rand, temperature)
 
     return daifugo_policy_opponents(draw)
+
+
+BETWEEN_GAMES: Final = frozenset({"seat_change", "rank_reset"})
+"""Daifugo options that act only between the games of a match (new seats, titles forgotten):
+``rollout=auto`` leaves them out when it compares a view's rules with those a policy was
+trained under, so a match that reseats or forgets titles on another schedule (``torampu uecda
+server --seat-change 0 --rank-reset 1``) still gets the policy's rollout."""
+
+
+def _play_rules(rules: object) -> object:
+    """``rules`` without :data:`BETWEEN_GAMES` (anything but a mapping as it is)."""
+    if not isinstance(rules, Mapping):
+        return rules
+    return {k: v for k, v in rules.items() if k not in BETWEEN_GAMES}
 
 
 def _policy_rules(
