@@ -9,8 +9,13 @@ with its interval, and the seconds it took. With the games of a strong program (
 Blauweregen playing itself on our UECda server) it ranks bot settings without a match; it is a
 proxy, not strength (see :mod:`torampu.agreement`).
 
+In Daifugo ``--profile`` also prints what the recorded player and each bot spend on the same
+decisions — passes, the joker (alone, or in a play), cards of the top rank — on leads and on
+follows, with each bot's agreement on each (:func:`torampu.agreement.profile`): where a bot
+differs from a stronger player, not only how often.
+
 Run: .venv/bin/python bench/agreement.py --records DIR --games 50 --every 6 \\
-        --bots ismcts:iterations=1000,ismcts:iterations=1000:guard=off,heuristic
+        --bots ismcts:iterations=1000,ismcts:iterations=1000:guard=off,heuristic [--profile]
 """
 
 from __future__ import annotations
@@ -20,7 +25,7 @@ import json
 import time
 from pathlib import Path
 
-from torampu.agreement import AgreementResult, agreement, decisions
+from torampu.agreement import AgreementResult, Decision, agreement, daifugo_tags, decisions, profile
 
 
 def main() -> None:
@@ -33,6 +38,9 @@ def main() -> None:
     ap.add_argument("--bots", default="heuristic,random", help="comma-separated bot specs")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--json", type=Path, default=None, help="also write the figures here")
+    ap.add_argument(
+        "--profile", action="store_true", help="Daifugo: what each spends, beside the record"
+    )
     a = ap.parse_args()
     files = sorted(a.records.glob("game-*.json"))[: a.games]
     if not files:
@@ -48,7 +56,8 @@ def main() -> None:
     seconds: dict[str, float] = {}
     for spec in specs:
         t = time.perf_counter()
-        res.hits[spec] = agreement(found, [spec], game, a.seed).hits[spec]
+        one = agreement(found, [spec], game, a.seed)
+        res.hits[spec], res.chosen[spec] = one.hits[spec], one.chosen[spec]
         seconds[spec] = time.perf_counter() - t
     base = specs[0]
     width = max(len(s) for s in specs)
@@ -60,8 +69,36 @@ def main() -> None:
         diff = "" if spec == base else f"   {d:+.3f} [{dlo:+.3f}, {dhi:+.3f}] vs the first"
         print(f"{spec:{width}s}  {rate:.3f} [{lo:.3f}, {hi:.3f}]{diff}   {seconds[spec]:.0f} s")
         rows.append({"bot": spec, "agreement": rate, "ci95": [lo, hi], "diff": [d, dlo, dhi]})
+    out: dict[str, object] = {"decisions": len(found), "bots": rows}
+    if a.profile:
+        if game != "daifugo":
+            raise SystemExit("--profile reads Daifugo plays")
+        out["profile"] = print_profile(found, res, specs)
     if a.json is not None:
-        a.json.write_text(json.dumps({"decisions": len(found), "bots": rows}, indent=1) + "\n")
+        a.json.write_text(json.dumps(out, indent=1) + "\n")
+
+
+def print_profile(
+    found: list[Decision], res: AgreementResult, specs: list[str]
+) -> dict[str, dict[str, int]]:
+    """Print the profiles side by side (and agreement per situation); return them."""
+    profiles = {"played": profile(found, [d.action for d in found])}
+    for spec in specs:
+        profiles[spec] = profile(found, res.chosen[spec])
+    keys = sorted({k for p in profiles.values() for k in p}, key=lambda k: (k.split(":")[0], k))
+    names = ["played", *specs]
+    print()
+    print("  ".join(["what".ljust(22), *(f"[{i}]".rjust(7) for i in range(len(names)))]))
+    for k in keys:
+        print("  ".join([k.ljust(22), *(str(profiles[n].get(k, 0)).rjust(7) for n in names)]))
+    for situation in ("lead", "follow"):
+        idx = [i for i, d in enumerate(found) if daifugo_tags(d.view, d.action)[0] == situation]
+        if idx:
+            cells = [f"{sum(res.hits[s][i] for i in idx) / len(idx):.3f}".rjust(7) for s in specs]
+            print("  ".join([f"agreement, {situation}".ljust(22), "".rjust(7), *cells]))
+    for i, n in enumerate(names):
+        print(f"[{i}] {n}")
+    return profiles
 
 
 if __name__ == "__main__":

@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 import torampu
-from torampu.agreement import agreement, decisions
+from torampu.agreement import agreement, daifugo_tags, decisions, profile
 from torampu.bots import make_bot
 from torampu.errors import TorampuError
 
@@ -58,3 +58,27 @@ def test_a_uecda_servers_records_and_a_broken_record() -> None:
     broken = {**rec, "game": "nosuchgame"}
     with pytest.raises(TorampuError, match="record 0 does not replay"):
         decisions([broken])
+
+
+def test_a_profile_counts_what_each_player_spends_on_leads_and_follows() -> None:
+    found = decisions(_records(3), phases=["play"])
+    res = agreement(found, ["heuristic", "random"], game="daifugo", seed=7)
+    assert res.chosen["heuristic"] == [d.action for d in found]  # the recording bot
+    picks = res.chosen["random"]
+    assert [a == d.action for a, d in zip(picks, found, strict=True)] == res.hits["random"]
+    played = profile(found, [d.action for d in found])
+    follows = [d for d in found if d.view["table"]]
+    assert played["follow"] == len(follows) and played["lead"] == len(found) - len(follows)
+    assert played["follow: pass"] == sum(d.action == "pass" for d in follows)
+    assert played["follow: play"] + played["follow: pass"] == played["follow"]
+    assert played.get("lead: pass", 0) == 0  # the heuristic never passes as the leader
+    lone = sum(d.action == "play JK" for d in follows)
+    assert played.get("follow: lone joker", 0) == lone
+    jokers = sum("JK" in d.action for d in follows)
+    assert played.get("follow: joker", 0) == jokers >= lone
+    # the random bot's profile is of its own choices, on the same decisions
+    mine = profile(found, res.chosen["random"])
+    assert mine["follow"] == played["follow"] and mine != played
+    # a 2 is the top rank, a 3 once the order is reversed
+    assert daifugo_tags({"table": None, "reversed": False}, "play 3S 3H") == ("lead", ["play"])
+    assert daifugo_tags({"table": None, "reversed": True}, "play 3S 3H")[1] == ["play", "top rank"]

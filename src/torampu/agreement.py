@@ -85,9 +85,11 @@ def decisions(
 
 @dataclass
 class AgreementResult:
-    """Per bot spec, one flag per decision: whether it chose the recorded action."""
+    """Per bot spec, one flag per decision: whether it chose the recorded action (and the
+    actions it chose, in :attr:`chosen`)."""
 
     hits: dict[str, list[bool]] = field(default_factory=dict)
+    chosen: dict[str, list[str]] = field(default_factory=dict)
 
     def rates(self) -> dict[str, float]:
         return {spec: sum(h) / len(h) if h else 0.0 for spec, h in self.hits.items()}
@@ -121,5 +123,59 @@ def agreement(
     for spec in bots:
         kind, options = parse_bot_spec(spec)
         bot = make_bot(kind, seed, game, **options)
-        res.hits[spec] = [bot.choose(d.view, d.legal) == d.action for d in found]
+        picks = [bot.choose(d.view, d.legal) for d in found]
+        res.chosen[spec] = picks
+        res.hits[spec] = [a == d.action for a, d in zip(picks, found, strict=True)]
     return res
+
+
+_TOP = {False: "2", True: "3"}
+"""The strongest rank's letter, by whether the order is reversed (革命 xor 11バック)."""
+
+
+def daifugo_tags(view: View, action: str) -> tuple[str, list[str]]:
+    """A Daifugo play decision's situation (``lead``: an empty table, else ``follow``) and what
+    ``action`` spends: ``pass``, or ``play`` with ``joker`` (it uses a joker), ``lone joker``
+    and ``top rank`` (a card of the strongest rank of the moment: a 2, or a 3 when the order is
+    reversed), for :func:`profile`.
+
+    >>> view = {"table": {"cards": ["AS"]}, "reversed": False}
+    >>> daifugo_tags(view, "play JK")
+    ('follow', ['play', 'joker', 'lone joker'])
+    >>> daifugo_tags(view, "play 2H")
+    ('follow', ['play', 'top rank'])
+    >>> daifugo_tags({"table": None, "reversed": True}, "play 3S JK")
+    ('lead', ['play', 'joker', 'top rank'])
+    >>> daifugo_tags(view, "pass")
+    ('follow', ['pass'])
+    """
+    situation = "follow" if view.get("table") else "lead"
+    words = action.split()
+    if words[0] != "play":
+        return situation, [words[0]]
+    cards = words[1:]
+    tags = ["play"]
+    jokers = [c for c in cards if c.startswith("JK")]
+    if jokers:
+        tags.append("joker")
+        if len(cards) == 1:
+            tags.append("lone joker")
+    top = _TOP[bool(view.get("reversed"))]
+    if any(c[0] == top for c in cards if not c.startswith("JK")):
+        tags.append("top rank")
+    return situation, tags
+
+
+def profile(found: Sequence[Decision], actions: Sequence[str]) -> dict[str, int]:
+    """How often the Daifugo ``actions`` (one per decision: the recorded ones, or a bot's
+    :attr:`AgreementResult.chosen`) spend what :func:`daifugo_tags` names, per situation:
+    ``"follow: lone joker"`` counts the follows that played the joker alone, ``"follow"`` all
+    follows. Set beside the recorded player's, a bot's profile shows what it does differently
+    (one that plays its joker where the player kept it, or keeps its 2s where the player played
+    them), which agreement alone does not."""
+    counts: dict[str, int] = {}
+    for d, action in zip(found, actions, strict=True):
+        situation, tags = daifugo_tags(d.view, action)
+        for key in (situation, *(f"{situation}: {t}" for t in tags)):
+            counts[key] = counts.get(key, 0) + 1
+    return counts
