@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
 
@@ -227,6 +228,40 @@ def test_guard_keeps_the_heuristics_move_unless_the_tree_proves_better() -> None
             switched += got == free
             kept += got == own
     assert kept >= 1  # the tree disagreed somewhere without proving it
+
+
+def test_guard_by_policy_keeps_the_learned_policys_move(tmp_path: Path) -> None:
+    """``guard_by=policy``: the move the tree must beat is the learned policy's (``params``'
+    file, or the shipped one), not the heuristic's; an impossible bar is exactly that move."""
+    from torampu.bots import make_bot
+    from torampu.bots.base import BotError
+    from torampu.learn.daifugo_policy import Policy, default_policy
+
+    flipped = tmp_path / "flipped.json"
+    pol = default_policy()
+    Policy([-w for w in pol.weights], dict(pol.meta)).save(flipped)
+    differs = 0
+    for g in _daifugo_positions(8):
+        s = g.to_play
+        assert s is not None
+        view, legal = g.view(s), g.legal_actions()
+        mine = make_bot("policy", 4, "daifugo").choose(view, legal)
+        other = make_bot("policy", 4, "daifugo", params=str(flipped)).choose(view, legal)
+        wall = make_bot("ismcts", 4, "daifugo", iterations=20, guard=1e9, guard_by="policy")
+        assert wall.choose(view, legal) == mine
+        by_file = make_bot(
+            "ismcts", 4, "daifugo", iterations=20, guard=1e9, guard_by="policy", params=str(flipped)
+        )
+        assert by_file.choose(view, legal) == other
+        differs += mine != make_bot("heuristic", 4, "daifugo").choose(view, legal)
+    assert differs >= 1  # the policy's move is not the heuristic's everywhere
+    for bad, why in (
+        ({"guard_by": "random"}, "guard_by must be heuristic or policy, not 'random'"),
+        ({"guard_by": "policy", "game": "hell"}, "guard_by=policy is Daifugo's only"),
+    ):
+        game = str(bad.pop("game", "daifugo"))
+        with pytest.raises(BotError, match=why):
+            make_bot("ismcts", 1, game, **bad)
 
 
 def test_guard_defaults_by_game_and_turns_off() -> None:

@@ -88,9 +88,9 @@ def bot_options(kind: str) -> list[str]:
 
     >>> bot_options("ismcts")  # doctest: +NORMALIZE_WHITESPACE
     ['adapt', 'algorithm', 'belief', 'bid_z', 'correct', 'endgame', 'endgame_nodes',
-     'exploration', 'guard', 'infer_adjutant', 'infer_bids', 'infer_exchange', 'iterations',
-     'likelihood', 'opponents', 'params', 'prior', 'prior_weight', 'reward', 'rollout',
-     'rollout_explore', 'rollout_hold', 'samples', 'shed', 'temperature', 'think',
+     'exploration', 'guard', 'guard_by', 'infer_adjutant', 'infer_bids', 'infer_exchange',
+     'iterations', 'likelihood', 'opponents', 'params', 'prior', 'prior_weight', 'reward',
+     'rollout', 'rollout_explore', 'rollout_hold', 'samples', 'shed', 'temperature', 'think',
      'unseen_exchange', 'worlds', 'z']
     """
     params = list(inspect.signature(_factory(kind)).parameters.values())[2:]

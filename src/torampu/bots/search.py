@@ -21,9 +21,11 @@ the number of alternatives, false), ``infer_bids`` (Napoleon: deals fit the othe
 true), ``infer_adjutant`` (Napoleon: the secret adjutant is sampled where the play points,
 true), ``guard`` (the tree's move only where it beats the heuristic's by that many standard
 errors at the root, see :func:`~torampu.search.ismcts.guarded`; default :data:`DEFAULT_GUARD`,
-else off; ``guard=off`` turns it off), ``endgame`` (Daifugo: with two players left in play, an
-exact solver, :mod:`~torampu.search.daifugo_endgame`, answers first when it finds a forced win;
-else the tree decides; default on, ``endgame=off``), ``infer_exchange`` (Daifugo: in play, deals
+else off; ``guard=off`` turns it off), ``guard_by`` (whose move the guard keeps: ``heuristic``,
+the default, or in Daifugo ``policy``, the learned policy's, :data:`GUARD_BY`), ``endgame``
+(Daifugo: with two players left in play, an exact solver,
+:mod:`~torampu.search.daifugo_endgame`, answers first when it finds a forced win; else the tree
+decides; default on, ``endgame=off``), ``infer_exchange`` (Daifugo: in play, deals
 follow what the seat knows from its own exchange — the cards it handed over are its partner's,
 and a rich seat bounds the poor one's other cards; default true, see
 :func:`~torampu.search.daifugo_sampler.sample_daifugo`: against four Blauweregen 2.12 [1.98,
@@ -149,6 +151,13 @@ search bid a little more than the heuristic and made fewer contracts, and beat i
 [−0.08, 0.16] a game; with 2, by +0.15 [0.04, 0.25], making 79% of its contracts against 72%.
 Under ``house-001`` both gave +0.11 [−0.01, 0.24]. Nap and Hell keep ``z``: their targets
 were met with it, and 2 was not measured there."""
+GUARD_BY: Final = ("heuristic", "policy")
+"""The ``guard_by`` option's values: whose move the tree must beat under ``guard`` — the
+heuristic bot's (the default), or in Daifugo the learned policy's best move (``params``' file,
+or the shipped one; :class:`~torampu.bots.policy.PolicyBot`). On Blauweregen's own games
+(``bench/agreement.py --profile``) the heuristic follows with the lone joker fourteen times as
+often as the champion, and the guard keeps its move wherever the tree cannot tell the two
+apart."""
 DEFAULT_GUARD: dict[str, float] = {"daifugo": 1.0}
 """Where the tree's move must beat the heuristic's by that many standard errors (``guard``):
 Daifugo. On duplicate deals at ``think=0.5:iterations=200`` against the heuristic, ``yaita``
@@ -489,6 +498,7 @@ def _ismcts(
     correct: bool = False,
     infer_adjutant: bool = True,
     guard: float | bool | None = None,
+    guard_by: str = "heuristic",
     endgame: bool = True,
     endgame_nodes: int = DEFAULT_NODES,
     belief: bool = DEFAULT_BELIEF,
@@ -550,6 +560,10 @@ def _ismcts(
         if bar is None and name != "z":
             continue
         check_nonnegative("ismcts", name, bar)
+    if guard_by not in GUARD_BY:
+        raise BotError(f"ismcts option guard_by must be heuristic or policy, not {guard_by!r}")
+    if guard_by == "policy" and game != "daifugo":
+        raise BotError("ismcts option guard_by=policy is Daifugo's only")
     if algorithm not in ("auto", "tree", "pimc"):
         raise BotError(f"ismcts option algorithm must be auto, tree or pimc, not {algorithm!r}")
     if not isinstance(correct, bool):
@@ -656,7 +670,7 @@ def _ismcts(
         correct=correct,
         bid_z=None if bid_z is None else float(bid_z),
         guard=None if guard is None else float(guard),
-        baseline=None if guard is None else make_bot("heuristic", seed, game),
+        baseline=_guard_baseline(guard is not None, guard_by, learned, seed, game),
         endgame_nodes=endgame_nodes if endgame and game == "daifugo" else 0,
         prior=tree_prior,
         ruled_rollout=ruled,
@@ -666,6 +680,19 @@ def _ismcts(
         model=model,
         split=split,
     )
+
+
+def _guard_baseline(
+    guarded: bool, guard_by: str, learned: Policy | None, seed: int, game: str
+) -> Bot | None:
+    """The bot whose move the guard keeps (``guard_by``), or ``None`` without a guard."""
+    if not guarded:
+        return None
+    if guard_by == "policy":
+        from torampu.bots.policy import PolicyBot
+
+        return PolicyBot(_own_policy(learned), seed)
+    return make_bot("heuristic", seed, game)
 
 
 def _learned(
