@@ -182,6 +182,57 @@ def test_training_learns_the_teacher() -> None:
     assert hits / len(rec) > 0.6
 
 
+def test_soft_targets_are_the_searchs_visit_shares() -> None:
+    """With ``soft``, a searched decision's targets are its root visits' shares (they sum to 1
+    and peak on the move the tree chose); a decision the tree did not make is the pick."""
+    rec = generate_records(
+        1, "ismcts:iterations=60", "uecda", seed=3, match_games=1, table=True, soft=True
+    )
+    assert len(rec.targets) == len(rec) > 10
+    assert len(rec.keys) == len(rec.rows)
+    spread = 0
+    for target, size, chosen in zip(rec.targets, rec.sizes, rec.chosen, strict=True):
+        assert len(target) == size
+        assert sum(target) == pytest.approx(1.0)
+        assert target[chosen] == max(target)
+        spread += sum(1 for t in target if 0 < t < 1) > 1
+    assert spread > len(rec) // 2  # most decisions teach more than one move
+
+
+def test_a_table_policy_learns_from_keys_alone() -> None:
+    """A table fitted to the heuristic's choices has non-zero key weights and agrees with the
+    teacher on its training decisions at least as often as the 48 weights alone; records without
+    keys refuse a table."""
+    rec = generate_records(3, "heuristic", "uecda", seed=2, match_games=1, table=True)
+    plain, _ = fit(rec, steps=150, holdout=0.0)
+    tab, report = fit(rec, steps=150, holdout=0.0, table=True)
+    assert tab.table is not None and len(tab.table) == N_KEYS
+    assert sum(1 for w in tab.table if w != 0) > 100
+
+    def hits(pol: Policy) -> int:
+        n = pos = 0
+        for size, chosen in zip(rec.sizes, rec.chosen, strict=True):
+            sc = []
+            for i in range(pos, pos + size):
+                t = sum(w * x for w, x in zip(pol.weights, rec.rows[i], strict=True))
+                t += sum(pol.table[k] for k in rec.keys[i]) if pol.table is not None else 0.0
+                sc.append(t)
+            pos += size
+            n += sc.index(max(sc)) == chosen
+        return n
+
+    assert hits(tab) >= hits(plain)
+    assert report.train_nll < fit(rec, steps=150, holdout=0.0)[1].train_nll
+    with pytest.raises(ValueError, match="keys"):
+        fit(generate_records(1, "heuristic", "uecda", seed=2, match_games=1), table=True)
+
+
+def test_records_do_not_depend_on_the_number_of_workers() -> None:
+    one = generate_records(2, "heuristic", "uecda", seed=8, match_games=1, table=True)
+    two = generate_records(2, "heuristic", "uecda", seed=8, match_games=1, table=True, workers=2)
+    assert one == two and len(one) > 0
+
+
 def test_train_command_smoke(tmp_path: Path) -> None:
     out = tmp_path / "p.json"
     args = ["train", "daifugo", "--games", "2", "--match-games", "1", "--steps", "20"]
@@ -194,6 +245,13 @@ def test_train_command_smoke(tmp_path: Path) -> None:
     assert data["training"]["seed"] == 4 and data["training"]["games"] == 2
     bad = CliRunner().invoke(app, [*args, "--teacher", "nosuchbot", "--out", str(out)])
     assert bad.exit_code == 2
+    none = CliRunner().invoke(app, [*args, "--workers", "0", "--out", str(out)])
+    assert none.exit_code == 2 and "workers" in none.output
+    tab = tmp_path / "t.json"
+    res = CliRunner().invoke(app, [*args, "--table", "--seed", "4", "--out", str(tab), "--quiet"])
+    assert res.exit_code == 0, res.output
+    data = json.loads(tab.read_text())
+    assert data["training"]["table"] is True and len(Policy.from_json(data).table or []) == N_KEYS
 
 
 # ---------------------------------------------------------------------------------- the policy

@@ -42,12 +42,24 @@ def daifugo(
     steps: Annotated[int, typer.Option(help="Adam steps of the fit (full batch)")] = 400,
     lr: Annotated[float, typer.Option(help="Adam's step size")] = 0.05,
     l2: Annotated[float, typer.Option(help="L2 penalty on the weights")] = 1e-4,
+    table: Annotated[
+        bool, typer.Option(help="learn a weight for each of the moves' binary keys too")
+    ] = False,
+    soft: Annotated[
+        bool,
+        typer.Option(
+            help="learn the share of the teacher's search visits each move had, not only its pick"
+        ),
+    ] = False,
+    workers: Annotated[
+        int, typer.Option(help="processes playing the matches (the records do not change)")
+    ] = 1,
     quiet: Annotated[bool, typer.Option(help="print only the summary")] = False,
 ) -> None:
     """Learn a Daifugo move policy from a teacher bot's self-play (a linear softmax)."""
     from torampu.learn.train import train_daifugo
 
-    _at_least_one(games=games, match_games=match_games, steps=steps)
+    _at_least_one(games=games, match_games=match_games, steps=steps, workers=workers)
     command = _command_line("daifugo")
     progress = _progress(games, quiet)
     with _refused():
@@ -62,6 +74,9 @@ def daifugo(
             l2=l2,
             command=command,
             progress=progress,
+            table=table,
+            soft=soft,
+            workers=workers,
         )
     policy.save(out)
     typer.echo(

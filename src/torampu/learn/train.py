@@ -3,12 +3,17 @@
 :func:`generate_records` plays ``games`` matches of Daifugo with the teacher bot (any bot spec:
 ``heuristic``, ``ismcts:iterations=100``, …) at every seat and records each decision with more
 than one legal move: the features of every legal move (:func:`~torampu.learn.daifugo_features.
-move_features`, from the mover's side) and the move the teacher chose. :func:`fit` fits the
-policy's weights to those choices by full-batch Adam on the mean negative log-likelihood of the
+move_features`, from the mover's side), with ``table`` their binary keys too
+(:func:`~torampu.learn.daifugo_features.move_keys`), and the move the teacher chose — or, with
+``soft``, where the teacher searched, the share of the search's root visits each move had (the
+search's targets: more than its one pick tells; where the guard or the solver overruled the tree,
+or nothing was searched, the chosen move). :func:`fit` fits the policy's weights (and with
+``table`` a weight per key) to those targets by full-batch Adam on the mean cross-entropy of the
 softmax plus ``l2`` times the squared weights; it holds out the last ``holdout`` share of the
 matches and reports how often the policy's best move is the teacher's there. Everything is
-drawn from ``seed`` (the deals, the teacher's seeds) and the fit has no randomness, so the same
-command gives the same weights.
+drawn from ``seed`` (the deals, the teacher's seeds; each match from its own) and the fit has no
+randomness, so the same command gives the same weights, however many ``workers`` play the
+matches.
 
 numpy is needed here (``pip install torampu[rl]``, or the dev set-up), not to play.
 """
@@ -25,7 +30,7 @@ from typing import TYPE_CHECKING, Any
 import torampu
 from torampu.bots.base import make_bot, parse_bot_spec
 from torampu.daifugo import Daifugo
-from torampu.learn.daifugo_features import N_FEATURES, move_features
+from torampu.learn.daifugo_features import N_FEATURES, N_KEYS, move_features, move_keys
 from torampu.learn.daifugo_policy import Policy
 
 if TYPE_CHECKING:
@@ -48,9 +53,22 @@ class Records:
     chosen: list[int] = field(default_factory=list)
     match_of: list[int] = field(default_factory=list)
     """Which match each decision came from (for the held-out split)."""
+    keys: list[list[int]] = field(default_factory=list)
+    """With ``table``: each move's binary keys (one list per row)."""
+    targets: list[list[float]] = field(default_factory=list)
+    """With ``soft``: per decision, each move's target probability (else none: the chosen)."""
 
     def __len__(self) -> int:
         return len(self.sizes)
+
+    def extend(self, other: Records) -> None:
+        """Append ``other``'s decisions (a later part of the same records)."""
+        self.rows.extend(other.rows)
+        self.sizes.extend(other.sizes)
+        self.chosen.extend(other.chosen)
+        self.match_of.extend(other.match_of)
+        self.keys.extend(other.keys)
+        self.targets.extend(other.targets)
 
 
 def generate_records(
@@ -60,37 +78,89 @@ def generate_records(
     seed: int = 0,
     match_games: int = 5,
     progress: Callable[[int], None] | None = None,
+    table: bool = False,
+    soft: bool = False,
+    workers: int = 1,
 ) -> Records:
     """Play ``games`` matches of ``match_games`` games under ``rules`` with ``teacher`` at every
-    seat and record its decisions (see the module docstring)."""
+    seat and record its decisions (see the module docstring). ``workers`` processes share the
+    matches; the records are the same for any number."""
+    parse_bot_spec(teacher)  # a bad spec fails here, before any process starts
+    if workers <= 1 or games <= 1:
+        rec = Records()
+        for k in range(games):
+            rec.extend(_match_records(k, teacher, rules, seed, match_games, table, soft))
+            if progress is not None:
+                progress(k + 1)
+        return rec
+    import multiprocessing
+
+    rec = Records()
+    jobs = [(k, teacher, rules, seed, match_games, table, soft) for k in range(games)]
+    with multiprocessing.get_context("spawn").Pool(min(workers, games)) as pool:
+        for done, part in enumerate(pool.imap(_match_job, jobs), 1):  # in match order
+            rec.extend(part)
+            if progress is not None:
+                progress(done)
+    return rec
+
+
+def _match_job(job: tuple[int, str, str, int, int, bool, bool]) -> Records:
+    return _match_records(*job)
+
+
+def _match_records(
+    k: int, teacher: str, rules: str, seed: int, match_games: int, table: bool, soft: bool
+) -> Records:
+    """The records of match ``k`` (its deals and bots drawn from ``seed`` and ``k``)."""
     kind, options = parse_bot_spec(teacher)
     rec = Records()
-    for k in range(games):
-        match = torampu.new_match(
-            "daifugo", rules, games=match_games, seed=derive_seed(seed, "deal", k)
-        )
-        bots = [
-            make_bot(kind, derive_seed(seed, "bot", k, s), "daifugo", **options)
-            for s in range(match.n)
-        ]
-        while not match.is_over:
-            g = match.game
-            assert isinstance(g, Daifugo)
-            seat = match.to_play
-            assert seat is not None
-            legal = match.legal_actions()
-            action = bots[seat].choose(match.view(seat), legal)
-            moves = g.legal_moves()
-            if len(moves) > 1:
-                m = g.parse_action(action)
-                rec.rows.extend(move_features(g, moves))
-                rec.sizes.append(len(moves))
-                rec.chosen.append(moves.index(m))
-                rec.match_of.append(k)
-            match.play(action)
-        if progress is not None:
-            progress(k + 1)
+    match = torampu.new_match(
+        "daifugo", rules, games=match_games, seed=derive_seed(seed, "deal", k)
+    )
+    bots = [
+        make_bot(kind, derive_seed(seed, "bot", k, s), "daifugo", **options) for s in range(match.n)
+    ]
+    while not match.is_over:
+        g = match.game
+        assert isinstance(g, Daifugo)
+        seat = match.to_play
+        assert seat is not None
+        legal = match.legal_actions()
+        bot = bots[seat]
+        action = bot.choose(match.view(seat), legal)
+        moves = g.legal_moves()
+        if len(moves) > 1:
+            m = g.parse_action(action)
+            if table:
+                feats, keys = move_keys(g, moves)
+                rec.keys.extend(keys)
+            else:
+                feats = move_features(g, moves)
+            rec.rows.extend(feats)
+            rec.sizes.append(len(moves))
+            rec.chosen.append(moves.index(m))
+            rec.match_of.append(k)
+            if soft:
+                rec.targets.append(_visit_targets(bot, g, moves, moves.index(m), action))
+        match.play(action)
     return rec
+
+
+def _visit_targets(
+    bot: object, g: Daifugo, moves: list[int], chosen: int, action: str
+) -> list[float]:
+    """Each move's share of the teacher's root visits, where its search chose ``action``
+    (else all on the chosen move)."""
+    res = getattr(bot, "last_result", None)
+    visits = getattr(res, "visits", None)
+    if not isinstance(visits, dict) or getattr(res, "action", None) != action:
+        return [1.0 if i == chosen else 0.0 for i in range(len(moves))]
+    counts = [float(visits.get(g.action_str(m), 0)) for m in moves]
+    total = sum(counts)
+    if total <= 0:
+        return [1.0 if i == chosen else 0.0 for i in range(len(moves))]
+    return [c / total for c in counts]
 
 
 @dataclass
@@ -114,8 +184,21 @@ def _numpy() -> Any:
     return numpy
 
 
-def _arrays(rec: Records, keep: list[int]) -> tuple[Any, Any, Any]:
-    """(X rows, group starts, chosen row index) of the decisions ``keep``."""
+@dataclass
+class _Batch:
+    """Decisions as arrays: feature rows, group starts, each row's target probability, and
+    (with keys) each key's row and index."""
+
+    x: Any
+    starts: Any
+    y: Any
+    chosen: Any
+    key_rows: Any
+    key_ids: Any
+
+
+def _arrays(rec: Records, keep: list[int], table: bool) -> _Batch:
+    """The decisions ``keep`` of ``rec`` as a :class:`_Batch`."""
     np = _numpy()
     starts_all = np.zeros(len(rec.sizes) + 1, dtype=np.int64)
     np.cumsum(np.asarray(rec.sizes, dtype=np.int64), out=starts_all[1:])
@@ -123,26 +206,45 @@ def _arrays(rec: Records, keep: list[int]) -> tuple[Any, Any, Any]:
     idx = []
     starts = []
     chosen = []
+    y: list[float] = []
+    key_rows: list[int] = []
+    key_ids: list[int] = []
     pos = 0
     for d in keep:
         a, b = int(starts_all[d]), int(starts_all[d + 1])
         idx.append(np.arange(a, b))
         starts.append(pos)
         chosen.append(pos + rec.chosen[d])
+        if rec.targets:
+            y.extend(rec.targets[d])
+        else:
+            y.extend(1.0 if i == rec.chosen[d] else 0.0 for i in range(b - a))
+        if table:
+            for i in range(a, b):
+                ks = rec.keys[i]
+                key_rows.extend([pos + i - a] * len(ks))
+                key_ids.extend(ks)
         pos += b - a
     rows = np.concatenate(idx) if idx else np.zeros(0, dtype=np.int64)
-    return x_all[rows], np.asarray(starts, dtype=np.int64), np.asarray(chosen, dtype=np.int64)
+    return _Batch(
+        x_all[rows] if len(rows) else np.zeros((0, N_FEATURES)),
+        np.asarray(starts, dtype=np.int64),
+        np.asarray(y, dtype=np.float64),
+        np.asarray(chosen, dtype=np.int64),
+        np.asarray(key_rows, dtype=np.int64),
+        np.asarray(key_ids, dtype=np.int64),
+    )
 
 
 def _nll_grad(
-    w: npt.NDArray[np.float64],
-    x: npt.NDArray[np.float64],
-    starts: npt.NDArray[np.int64],
-    chosen: npt.NDArray[np.int64],
-) -> tuple[float, npt.NDArray[np.float64], npt.NDArray[np.float64]]:
-    """Mean negative log-likelihood of the chosen moves, its gradient, and each row's logit."""
+    w: npt.NDArray[np.float64], t: npt.NDArray[np.float64] | None, b: _Batch
+) -> tuple[float, npt.NDArray[np.float64], npt.NDArray[np.float64] | None, npt.NDArray[np.float64]]:
+    """Mean cross-entropy of the targets, its gradients (weights, table) and each row's logit."""
     np = _numpy()
-    z = x @ w
+    z = b.x @ w
+    if t is not None:
+        z = z + np.bincount(b.key_rows, weights=t[b.key_ids], minlength=len(z))
+    starts = b.starts
     n = len(starts)
     top = np.maximum.reduceat(z, starts)
     sizes = np.diff(np.append(starts, len(z)))
@@ -150,9 +252,14 @@ def _nll_grad(
     e = np.exp(zs)
     tot = np.add.reduceat(e, starts)
     p = e / np.repeat(tot, sizes)
-    nll = float(np.mean(np.log(tot) - zs[chosen]))
-    grad = (x.T @ p - x[chosen].sum(axis=0)) / n
-    return nll, grad, z
+    logp = zs - np.repeat(np.log(tot), sizes)
+    nll = float(-np.sum(b.y * logp) / n)
+    d = (p - b.y) / n
+    grad = b.x.T @ d
+    tgrad = None
+    if t is not None:
+        tgrad = np.bincount(b.key_ids, weights=d[b.key_rows], minlength=len(t))
+    return nll, grad, tgrad, z
 
 
 def fit(
@@ -161,11 +268,15 @@ def fit(
     lr: float = 0.05,
     l2: float = 1e-4,
     holdout: float = 0.1,
+    table: bool = False,
 ) -> tuple[Policy, FitReport]:
-    """Fit the policy to ``rec`` (see the module docstring)."""
+    """Fit the policy to ``rec`` (see the module docstring); with ``table``, a weight per key
+    too (the records must hold the keys)."""
     np = _numpy()
     if not len(rec):
         raise ValueError("no decisions to learn from: play more games")
+    if table and len(rec.keys) != len(rec.rows):
+        raise ValueError("a table needs the moves' keys in the records (generate with table)")
     matches = sorted(set(rec.match_of))
     cut = len(matches)
     if len(matches) > 1 and holdout > 0:
@@ -173,32 +284,42 @@ def fit(
     held_matches = set(matches[cut:])
     train = [d for d in range(len(rec)) if rec.match_of[d] not in held_matches]
     held = [d for d in range(len(rec)) if rec.match_of[d] in held_matches]
-    x, starts, chosen = _arrays(rec, train)
-    w = np.zeros(N_FEATURES)
-    m1 = np.zeros(N_FEATURES)
-    m2 = np.zeros(N_FEATURES)
+    batch = _arrays(rec, train, table)
+    n_w = N_FEATURES + (N_KEYS if table else 0)
+    theta = np.zeros(n_w)
+    m1 = np.zeros(n_w)
+    m2 = np.zeros(n_w)
     b1, b2, eps = 0.9, 0.999, 1e-8
 
-    for t in range(1, steps + 1):
-        _, g, _ = _nll_grad(w, x, starts, chosen)
-        g = g + 2 * l2 * w
+    def split(v: Any) -> tuple[Any, Any]:
+        return v[:N_FEATURES], (v[N_FEATURES:] if table else None)
+
+    def grad_of(v: Any) -> tuple[float, Any, Any]:
+        w, t = split(v)
+        nll, g, tg, z = _nll_grad(w, t, batch)
+        full = g if tg is None else np.concatenate([g, tg])
+        return nll, full + 2 * l2 * v, z
+
+    for step in range(1, steps + 1):
+        g = grad_of(theta)[1]
         m1 = b1 * m1 + (1 - b1) * g
         m2 = b2 * m2 + (1 - b2) * g * g
-        w = w - lr * (m1 / (1 - b1**t)) / (np.sqrt(m2 / (1 - b2**t)) + eps)
-    train_nll = _nll_grad(w, x, starts, chosen)[0]
+        theta = theta - lr * (m1 / (1 - b1**step)) / (np.sqrt(m2 / (1 - b2**step)) + eps)
+    w, t = split(theta)
+    train_nll = _nll_grad(w, t, batch)[0]
     held_nll = float("nan")
     agree = float("nan")
     if held:
-        hx, hs, hc = _arrays(rec, held)
-        held_nll, _, z = _nll_grad(w, hx, hs, hc)
+        hb = _arrays(rec, held, table)
+        held_nll, _, _, z = _nll_grad(w, t, hb)
         hits = 0
-        bounds = [*hs.tolist(), len(z)]
-        for k in range(len(hs)):
+        bounds = [*hb.starts.tolist(), len(z)]
+        for k in range(len(hb.starts)):
             a, b = bounds[k], bounds[k + 1]
-            hits += int(a + int(np.argmax(z[a:b])) == hc[k])
-        agree = hits / len(hs)
+            hits += int(a + int(np.argmax(z[a:b])) == hb.chosen[k])
+        agree = hits / len(hb.starts)
     report = FitReport(len(rec), len(held), float(train_nll), float(held_nll), agree, steps)
-    return Policy([float(v) for v in w]), report
+    return Policy([float(v) for v in w], table=None if t is None else [float(v) for v in t]), report
 
 
 def train_daifugo(
@@ -212,12 +333,17 @@ def train_daifugo(
     l2: float = 1e-4,
     command: str | None = None,
     progress: Callable[[int], None] | None = None,
+    table: bool = False,
+    soft: bool = False,
+    workers: int = 1,
 ) -> tuple[Policy, FitReport]:
     """Records then fit; the policy's ``meta`` says how it was made (and ``command`` if given)."""
     t0 = time.perf_counter()
-    rec = generate_records(games, teacher, rules, seed, match_games, progress)
+    rec = generate_records(
+        games, teacher, rules, seed, match_games, progress, table=table, soft=soft, workers=workers
+    )
     t1 = time.perf_counter()
-    policy, report = fit(rec, steps=steps, lr=lr, l2=l2)
+    policy, report = fit(rec, steps=steps, lr=lr, l2=l2, table=table)
     t2 = time.perf_counter()
     policy.meta = {
         "command": command,
@@ -230,6 +356,8 @@ def train_daifugo(
             "steps": steps,
             "lr": lr,
             "l2": l2,
+            "table": table,
+            "soft": soft,
             "decisions": report.decisions,
             "held_out": report.held_out,
             "train_nll": round(report.train_nll, 4),
