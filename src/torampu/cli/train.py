@@ -48,7 +48,8 @@ def daifugo(
     soft: Annotated[
         bool,
         typer.Option(
-            help="learn the share of the teacher's search visits each move had, not only its pick"
+            help="learn the share of the teacher's search visits each move had, not only its pick "
+            "(a flatter policy: play it at a lower temperature)"
         ),
     ] = False,
     workers: Annotated[
