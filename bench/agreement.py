@@ -2,9 +2,10 @@
 
 Reads torampu records (``game-*.json`` in a directory, as ``torampu uecda server --records DIR``
 or a tournament writes them; a match file is skipped), takes every ``--every``-th decision with
-more than one legal action (``--phase play`` by default; ``--seats`` to keep some players only),
-shows each bot the player's view and prints, per bot, the share of decisions where it chose the
-recorded action with a 95% interval, the difference from the first bot *on the same decisions*
+more than one legal action (``--phase play`` by default; ``--seats`` to keep some players only;
+``--titles``, in Daifugo, the players who started the game with one of those titles), shows each
+bot the player's view and prints, per bot, the share of decisions where it chose the recorded
+action with a 95% interval, the difference from the first bot *on the same decisions*
 with its interval, and the seconds it took. With the games of a strong program (for Daifugo,
 Blauweregen playing itself on our UECda server) it ranks bot settings without a match; it is a
 proxy, not strength (see :mod:`torampu.agreement`).
@@ -35,6 +36,12 @@ def main() -> None:
     ap.add_argument("--every", type=int, default=1, help="every k-th decision of a record")
     ap.add_argument("--seats", default=None, help="comma-separated seats (default: all)")
     ap.add_argument("--phase", default="play", help="a phase, or 'all'")
+    ap.add_argument(
+        "--titles",
+        default=None,
+        help="Daifugo: comma-separated titles of the mover (daifugo, fugo, heimin, hinmin, "
+        "daihinmin; none: a game without titles)",
+    )
     ap.add_argument("--bots", default="heuristic,random", help="comma-separated bot specs")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--json", type=Path, default=None, help="also write the figures here")
@@ -49,7 +56,10 @@ def main() -> None:
     game = str(records[0]["game"])
     seats = None if a.seats is None else [int(s) for s in a.seats.split(",")]
     phases = None if a.phase == "all" else [a.phase]
-    found = decisions(records, every=a.every, seats=seats, phases=phases)
+    titles = (
+        None if a.titles is None else [None if t == "none" else t for t in a.titles.split(",") if t]
+    )
+    found = decisions(records, every=a.every, seats=seats, phases=phases, titles=titles)
     specs = [s for s in a.bots.split(",") if s]
     print(f"{len(files)} {game} records, {len(found)} decisions (one in {a.every})")
     res = AgreementResult()

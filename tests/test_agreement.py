@@ -82,3 +82,30 @@ def test_a_profile_counts_what_each_player_spends_on_leads_and_follows() -> None
     # a 2 is the top rank, a 3 once the order is reversed
     assert daifugo_tags({"table": None, "reversed": False}, "play 3S 3H") == ("lead", ["play"])
     assert daifugo_tags({"table": None, "reversed": True}, "play 3S 3H")[1] == ["play", "top rank"]
+
+
+def test_decisions_kept_by_the_movers_title() -> None:
+    """``titles`` keeps the decisions of the players who started the game with those titles:
+    in a match's second game each title is one seat's, the five together are every decision,
+    and a game without titles has only ``None``."""
+    match = torampu.new_match("daifugo", "uecda", games=2, seed=3)
+    bots = [make_bot("heuristic", s, "daifugo") for s in range(5)]
+    while not match.is_over:
+        s = match.to_play
+        assert s is not None
+        match.play(bots[s].choose(match.view(s), match.legal_actions()))
+    rec = match.game.to_record()
+    everything = decisions([rec])
+    names = ["daifugo", "fugo", "heimin", "hinmin", "daihinmin"]
+    total = 0
+    for name in names:
+        kept = decisions([rec], titles=[name])
+        seats = {d.seat for d in kept}
+        assert len(seats) <= 1
+        assert all(d.view["titles"][d.seat] == name for d in kept)
+        total += len(kept)
+    assert total == len(everything) > 0
+    assert decisions([rec], titles=[None]) == []
+    first = _records(1)[0]
+    assert len(decisions([first], titles=[None])) == len(decisions([first])) > 0
+    assert decisions([first], titles=["daifugo"]) == []

@@ -50,11 +50,13 @@ def decisions(
     every: int = 1,
     seats: Sequence[int] | None = None,
     phases: Sequence[str] | None = None,
+    titles: Sequence[str | None] | None = None,
 ) -> list[Decision]:
     """The decisions of ``records`` with more than one legal action (every ``every``-th of them,
-    counted per record; only those of ``seats`` and in ``phases`` if given). Each record is
-    replayed move by move from its deal; keys that are not the record's own (a UECda server's
-    ``uecda`` block) are left out."""
+    counted per record; only those of ``seats``, in ``phases`` and by a player whose title in
+    the view is one of ``titles`` — Daifugo's ``daifugo`` … ``daihinmin``, ``None`` for a game
+    without titles — if given). Each record is replayed move by move from its deal; keys that
+    are not the record's own (a UECda server's ``uecda`` block) are left out."""
     if every < 1:
         raise ValueError(f"every must be at least 1, not {every}")
     found: list[Decision] = []
@@ -78,9 +80,20 @@ def decisions(
             ):
                 k += 1
                 if k % every == 0:
-                    found.append(Decision(g.view(s), legal, action, s, index))
+                    view = g.view(s)
+                    if titles is None or _title(view, s) in titles:
+                        found.append(Decision(view, legal, action, s, index))
             g.play(action)
     return found
+
+
+def _title(view: View, seat: int) -> str | None:
+    """The title ``seat`` holds in ``view`` (``None`` where the game has none)."""
+    titles = view.get("titles")
+    if not isinstance(titles, list) or not 0 <= seat < len(titles):
+        return None
+    t = titles[seat]
+    return t if isinstance(t, str) else None
 
 
 @dataclass
