@@ -23,7 +23,7 @@ from __future__ import annotations
 import hashlib
 import math
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -86,22 +86,22 @@ def generate_records(
     seat and record its decisions (see the module docstring). ``workers`` processes share the
     matches; the records are the same for any number."""
     parse_bot_spec(teacher)  # a bad spec fails here, before any process starts
+    jobs = [(k, teacher, rules, seed, match_games, table, soft) for k in range(games)]
     if workers <= 1 or games <= 1:
-        rec = Records()
-        for k in range(games):
-            rec.extend(_match_records(k, teacher, rules, seed, match_games, table, soft))
-            if progress is not None:
-                progress(k + 1)
-        return rec
+        return _collect(map(_match_job, jobs), progress)
     import multiprocessing
 
-    rec = Records()
-    jobs = [(k, teacher, rules, seed, match_games, table, soft) for k in range(games)]
     with multiprocessing.get_context("spawn").Pool(min(workers, games)) as pool:
-        for done, part in enumerate(pool.imap(_match_job, jobs), 1):  # in match order
-            rec.extend(part)
-            if progress is not None:
-                progress(done)
+        return _collect(pool.imap(_match_job, jobs), progress)  # imap keeps the match order
+
+
+def _collect(parts: Iterable[Records], progress: Callable[[int], None] | None) -> Records:
+    """The matches' records, in order, as one (``progress`` told after each)."""
+    rec = Records()
+    for done, part in enumerate(parts, 1):
+        rec.extend(part)
+        if progress is not None:
+            progress(done)
     return rec
 
 
@@ -154,9 +154,9 @@ def _visit_targets(
     (else all on the chosen move)."""
     res = getattr(bot, "last_result", None)
     visits = getattr(res, "visits", None)
-    if not isinstance(visits, dict) or getattr(res, "action", None) != action:
-        return [1.0 if i == chosen else 0.0 for i in range(len(moves))]
-    counts = [float(visits.get(g.action_str(m), 0)) for m in moves]
+    counts = [0.0] * len(moves)
+    if isinstance(visits, dict) and getattr(res, "action", None) == action:
+        counts = [float(visits.get(g.action_str(m), 0)) for m in moves]
     total = sum(counts)
     if total <= 0:
         return [1.0 if i == chosen else 0.0 for i in range(len(moves))]
@@ -294,14 +294,14 @@ def fit(
     def split(v: Any) -> tuple[Any, Any]:
         return v[:N_FEATURES], (v[N_FEATURES:] if table else None)
 
-    def grad_of(v: Any) -> tuple[float, Any, Any]:
+    def grad_of(v: Any) -> Any:
+        """The gradient of the penalised loss at ``v`` (weights, then the table)."""
         w, t = split(v)
-        nll, g, tg, z = _nll_grad(w, t, batch)
-        full = g if tg is None else np.concatenate([g, tg])
-        return nll, full + 2 * l2 * v, z
+        _, g, tg, _ = _nll_grad(w, t, batch)
+        return (g if tg is None else np.concatenate([g, tg])) + 2 * l2 * v
 
     for step in range(1, steps + 1):
-        g = grad_of(theta)[1]
+        g = grad_of(theta)
         m1 = b1 * m1 + (1 - b1) * g
         m2 = b2 * m2 + (1 - b2) * g * g
         theta = theta - lr * (m1 / (1 - b1**step)) / (np.sqrt(m2 / (1 - b2**step)) + eps)
