@@ -15,8 +15,15 @@ decisions — passes, the joker (alone, or in a play), cards of the top rank —
 follows, with each bot's agreement on each (:func:`torampu.agreement.profile`): where a bot
 differs from a stronger player, not only how often.
 
+``--outcomes`` scores each search bot's *model* as well: where its tree tried the recorded move,
+the squared difference between its value for that move and the reward the player got in the end,
+with paired differences from the first search bot (:func:`torampu.agreement.agreement`'s
+``records``). On the champion's games it tells rollouts and models of the others apart in
+minutes where a match needs hours.
+
 Run: .venv/bin/python bench/agreement.py --records DIR --games 50 --every 6 \\
-        --bots ismcts:iterations=1000,ismcts:iterations=1000:guard=off,heuristic [--profile]
+        --bots ismcts:iterations=1000,ismcts:iterations=1000:guard=off,heuristic \\
+        [--profile] [--outcomes]
 """
 
 from __future__ import annotations
@@ -48,6 +55,11 @@ def main() -> None:
     ap.add_argument(
         "--profile", action="store_true", help="Daifugo: what each spends, beside the record"
     )
+    ap.add_argument(
+        "--outcomes",
+        action="store_true",
+        help="search bots: how well each one's values predict the recorded games' ends",
+    )
     a = ap.parse_args()
     files = sorted(a.records.glob("game-*.json"))[: a.games]
     if not files:
@@ -66,8 +78,10 @@ def main() -> None:
     seconds: dict[str, float] = {}
     for spec in specs:
         t = time.perf_counter()
-        one = agreement(found, [spec], game, a.seed)
+        one = agreement(found, [spec], game, a.seed, records if a.outcomes else None)
         res.hits[spec], res.chosen[spec] = one.hits[spec], one.chosen[spec]
+        if spec in one.errors:
+            res.errors[spec] = one.errors[spec]
         seconds[spec] = time.perf_counter() - t
     base = specs[0]
     width = max(len(s) for s in specs)
@@ -80,12 +94,33 @@ def main() -> None:
         print(f"{spec:{width}s}  {rate:.3f} [{lo:.3f}, {hi:.3f}]{diff}   {seconds[spec]:.0f} s")
         rows.append({"bot": spec, "agreement": rate, "ci95": [lo, hi], "diff": [d, dlo, dhi]})
     out: dict[str, object] = {"decisions": len(found), "bots": rows}
+    if a.outcomes:
+        out["outcomes"] = print_outcomes(res, [s for s in specs if s in res.errors])
     if a.profile:
         if game != "daifugo":
             raise SystemExit("--profile reads Daifugo plays")
         out["profile"] = print_profile(found, res, specs)
     if a.json is not None:
         a.json.write_text(json.dumps(out, indent=1) + "\n")
+
+
+def print_outcomes(res: AgreementResult, specs: list[str]) -> list[dict[str, object]]:
+    """Print each search bot's mean squared error predicting the records' ends (with its
+    interval, and the paired difference from the first search bot); return the rows."""
+    rows: list[dict[str, object]] = []
+    if not specs:
+        print("\nno search bots: nothing predicts the outcomes")
+        return rows
+    print("\nsearch values against the recorded ends (squared error; lower predicts better)")
+    width = max(len(s) for s in specs)
+    for spec in specs:
+        m, lo, hi = res.error(spec)
+        n = len(res.errors[spec])
+        d, dlo, dhi = res.paired_error(spec, specs[0])
+        diff = "" if spec == specs[0] else f"   {d:+.5f} [{dlo:+.5f}, {dhi:+.5f}] vs the first"
+        print(f"{spec:{width}s}  {m:.5f} [{lo:.5f}, {hi:.5f}] on {n}{diff}")
+        rows.append({"bot": spec, "mse": m, "ci95": [lo, hi], "n": n, "diff": [d, dlo, dhi]})
+    return rows
 
 
 def print_profile(

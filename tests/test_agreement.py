@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import pytest
@@ -109,3 +110,39 @@ def test_decisions_kept_by_the_movers_title() -> None:
     first = _records(1)[0]
     assert len(decisions([first], titles=[None])) == len(decisions([first])) > 0
     assert decisions([first], titles=["daifugo"]) == []
+
+
+def test_search_values_are_scored_against_the_recorded_ends() -> None:
+    recs = _records(2)
+    found = decisions(recs, every=4, phases=["play"])
+    specs = ["ismcts:iterations=60", "ismcts:iterations=60:rollout=random", "heuristic"]
+    res = agreement(found, specs, game="daifugo", seed=3, records=recs)
+    assert "heuristic" not in res.errors  # no search, no value
+    errors = res.errors["ismcts:iterations=60"]
+    assert errors and set(errors) <= set(range(len(found)))
+    assert all(0.0 <= e <= 1.0 for e in errors.values())
+    m, lo, hi = res.error("ismcts:iterations=60")
+    assert lo <= m <= hi and m == pytest.approx(sum(errors.values()) / len(errors))
+    d, dlo, dhi = res.paired_error("ismcts:iterations=60:rollout=random", "ismcts:iterations=60")
+    assert dlo <= d <= dhi
+    # the errors are measured against the records' own ends: reverse every game's places and
+    # the same values (the same seed: the same searches) are scored against the other ends
+    flipped = [
+        {**r, "result": {**r["result"], "scores": [-x for x in r["result"]["scores"]]}}
+        for r in recs
+    ]
+    again = agreement(found, specs[:1], game="daifugo", seed=3, records=flipped)
+    other = again.errors["ismcts:iterations=60"]
+    assert other.keys() == errors.keys()
+    assert any(abs(other[i] - errors[i]) > 0.01 for i in errors)
+    # the same searches (same seed, an iteration budget): one value v per decision, scored
+    # against the end y and against its mirror 1 - y
+    from torampu.search.ismcts import scores_to_rewards
+
+    for i, e in errors.items():
+        d = found[i]
+        y = scores_to_rewards([float(x) for x in recs[d.game]["result"]["scores"]])[d.seat]
+        values = [y + math.sqrt(e), y - math.sqrt(e)]
+        assert any(abs((v - (1 - y)) ** 2 - other[i]) < 1e-9 for v in values)
+    # without the records nothing is scored
+    assert agreement(found, specs[:1], game="daifugo", seed=3).errors == {}

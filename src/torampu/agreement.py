@@ -103,6 +103,10 @@ class AgreementResult:
 
     hits: dict[str, list[bool]] = field(default_factory=dict)
     chosen: dict[str, list[str]] = field(default_factory=dict)
+    errors: dict[str, dict[int, float]] = field(default_factory=dict)
+    """With the records (:func:`agreement`'s ``records``), per search bot, per decision (its
+    index) where the search tried the recorded move: the squared difference between the
+    search's mean reward below that move and the reward the mover got in the end."""
 
     def rates(self) -> dict[str, float]:
         return {spec: sum(h) / len(h) if h else 0.0 for spec, h in self.hits.items()}
@@ -117,29 +121,68 @@ class AgreementResult:
 
     def paired(self, spec: str, base: str) -> tuple[float, float, float]:
         """``spec``'s agreement minus ``base``'s on the same decisions, with a 95% interval."""
-        d = [int(a) - int(b) for a, b in zip(self.hits[spec], self.hits[base], strict=True)]
-        n = len(d)
-        m = sum(d) / n if n else 0.0
-        if n < 2:
-            return m, m, m
-        sd = math.sqrt(sum((x - m) ** 2 for x in d) / (n - 1))
-        half = 1.96 * sd / math.sqrt(n)
-        return m, m - half, m + half
+        pairs = zip(self.hits[spec], self.hits[base], strict=True)
+        return _mean_interval([int(a) - int(b) for a, b in pairs])
+
+    def error(self, spec: str) -> tuple[float, float, float]:
+        """``spec``'s mean squared error predicting the recorded games' ends, with a 95%
+        interval (see :attr:`errors`)."""
+        return _mean_interval(list(self.errors[spec].values()))
+
+    def paired_error(self, spec: str, base: str) -> tuple[float, float, float]:
+        """``spec``'s squared error minus ``base``'s on the decisions both scored, with a 95%
+        interval (negative: ``spec``'s model predicts the recorded games better)."""
+        a, b = self.errors[spec], self.errors[base]
+        return _mean_interval([a[i] - b[i] for i in a if i in b])
 
 
 def agreement(
-    found: Sequence[Decision], bots: Sequence[str], game: str, seed: int = 0
+    found: Sequence[Decision],
+    bots: Sequence[str],
+    game: str,
+    seed: int = 0,
+    records: Sequence[Mapping[str, Any]] | None = None,
 ) -> AgreementResult:
     """Show every bot (specs such as ``ismcts:iterations=300``) each decision's view and count
-    the recorded action. Each bot is made once, from ``seed``, and sees the decisions in order."""
+    the recorded action. Each bot is made once, from ``seed``, and sees the decisions in order.
+
+    With ``records`` (those ``found`` was taken from: :attr:`Decision.game` indexes them), each
+    search bot's model is scored too (:attr:`AgreementResult.errors`): where its tree tried the
+    recorded move, its mean reward below that move is set against the reward the mover got
+    (:func:`~torampu.search.ismcts.scores_to_rewards` of the record's final scores: 1 first, 0
+    last, as the search counts them). That move's future is the one the record shows, so this
+    measures how well the search's rollouts and its model of the others foresee a strong
+    program's games, whichever move the search itself would pick."""
+    from torampu.bots.search import IsmctsBot
+    from torampu.search.ismcts import scores_to_rewards
+
     res = AgreementResult()
     for spec in bots:
         kind, options = parse_bot_spec(spec)
         bot = make_bot(kind, seed, game, **options)
-        picks = [bot.choose(d.view, d.legal) for d in found]
+        search = bot if records is not None and isinstance(bot, IsmctsBot) else None
+        picks: list[str] = []
+        errors: dict[int, float] = {}
+        for i, d in enumerate(found):
+            picks.append(bot.choose(d.view, d.legal))
+            r = search.last_result if search is not None else None
+            if r is not None and records is not None and d.action in r.visits:
+                scores = [float(x) for x in records[d.game]["result"]["scores"]]
+                errors[i] = (r.values[d.action] - scores_to_rewards(scores)[d.seat]) ** 2
         res.chosen[spec] = picks
         res.hits[spec] = [a == d.action for a, d in zip(picks, found, strict=True)]
+        if search is not None:
+            res.errors[spec] = errors
     return res
+
+
+def _mean_interval(xs: Sequence[float]) -> tuple[float, float, float]:
+    n = len(xs)
+    m = sum(xs) / n if n else 0.0
+    if n < 2:
+        return m, m, m
+    half = 1.96 * math.sqrt(sum((x - m) ** 2 for x in xs) / (n - 1)) / math.sqrt(n)
+    return m, m - half, m + half
 
 
 _TOP = {False: "2", True: "3"}
