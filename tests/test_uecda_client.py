@@ -130,3 +130,31 @@ def test_the_exchange_game_gives_the_rich_player_its_hand() -> None:
     )
     g1 = exchange_game(0, (real, 1), 1, st1, RULES, seed=2)
     assert g1.to_play == 0 and len(g1.legal_actions()) == 12
+
+
+def test_the_reports_interval_is_over_blocks_of_games() -> None:
+    """Titles carry over, so places come in streaks: the interval is taken over blocks of
+    consecutive games and is wider than one over single games would be."""
+    import pytest
+
+    from torampu.uecda.client import BLOCK_GAMES, ClientReport, GameReport
+
+    rep = ClientReport(player=0, name="t")
+    rep.games = [GameReport(number=k + 1, position=k % 2) for k in range(40)]
+    assert rep.average_points == 4.5 and rep.interval() == (4.5, 4.5)  # every block the same
+    # streaks of ten: places 0, 1, 2, 3, 4 ten games each, twice
+    rep.games = [GameReport(number=k + 1, position=(k // 10) % 5) for k in range(100)]
+    block = rep.interval()
+    single = rep.interval(1)
+    assert block is not None and single is not None
+    assert block[0] < single[0] < 3.0 < single[1] < block[1]
+    assert block[1] - block[0] > 3 * (single[1] - single[0])
+    assert f"by blocks of {BLOCK_GAMES} games" in rep.summary()
+    # an unranked game (the server did not say) is left out of the blocks, as of the mean
+    rep.games.append(GameReport(number=101, position=None))
+    assert rep.interval() == block
+    # too few games for two blocks: no interval, and none in the summary
+    rep.games = rep.games[:15]
+    assert rep.interval() is None and "blocks" not in rep.summary()
+    with pytest.raises(ValueError, match="block must be at least 1 game"):
+        rep.interval(0)

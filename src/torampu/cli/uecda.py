@@ -16,7 +16,7 @@ import typer
 
 from torampu.bots import BotError
 from torampu.errors import RulesError
-from torampu.uecda.client import FLUSH_RULES, make_client_bot
+from torampu.uecda.client import BLOCK_GAMES, FLUSH_RULES, make_client_bot
 from torampu.uecda.client import play as play_client
 from torampu.uecda.codec import DEFAULT_PORT, UecdaProtocolError
 from torampu.uecda.server import ServerConfig, serve
@@ -104,6 +104,8 @@ def client(
                     "games": len(rep.games),
                     "total_points": rep.total_points,
                     "average_points": rep.average_points,
+                    "average_interval": rep.interval(),
+                    "interval_block": BLOCK_GAMES,
                     "places": rep.positions(),
                     "refused": rep.refused,
                     "fallbacks": rep.fallbacks,

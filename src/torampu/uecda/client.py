@@ -42,6 +42,7 @@ exchange phase built the same way (the cards the poor gave are taken to be our b
 from __future__ import annotations
 
 import json
+import math
 import random
 import sys
 import time
@@ -66,6 +67,7 @@ from torampu.daifugo_plays import (
     strongest,
 )
 from torampu.errors import IllegalAction, TorampuError
+from torampu.tournament import t95
 from torampu.uecda.codec import (
     ACCEPTED,
     ALL_GAMES_OVER,
@@ -150,6 +152,10 @@ class GameReport:
         return None if self.position is None else PLAYERS - self.position
 
 
+BLOCK_GAMES = 10
+"""Consecutive games per block for :meth:`ClientReport.interval`."""
+
+
 @dataclass
 class ClientReport:
     """All the games of a session."""
@@ -170,6 +176,31 @@ class ClientReport:
     def average_points(self) -> float:
         k = self.known
         return self.total_points / len(k) if k else 0.0
+
+    def interval(self, block: int = BLOCK_GAMES) -> tuple[float, float] | None:
+        """A 95% interval for :attr:`average_points`: Student's t over the means of blocks of
+        ``block`` consecutive ranked games (the last, shorter block left out of the spread).
+        With the exchange a game's place is the next game's title, so neighbouring games are
+        not independent and an interval over single games is too narrow: over 1,000 games of
+        the heuristic against four sample clients under tndhms the blocks of 10 gave an
+        interval 1.6 times as wide. ``None`` with fewer than two whole blocks.
+
+        >>> rep = ClientReport(player=0, name="t")
+        >>> rep.games = [GameReport(number=k + 1, position=k % 2) for k in range(40)]
+        >>> rep.average_points, rep.interval()
+        (4.5, (4.5, 4.5))
+        """
+        if block < 1:
+            raise ValueError(f"block must be at least 1 game, not {block}")
+        pts = [g.points or 0 for g in self.known]
+        means = [sum(pts[i : i + block]) / block for i in range(0, len(pts) - block + 1, block)]
+        n = len(means)
+        if n < 2:
+            return None
+        m = self.average_points
+        mb = sum(means) / n
+        half = t95(n - 1) * math.sqrt(sum((x - mb) ** 2 for x in means) / (n - 1) / n)
+        return m - half, m + half
 
     @property
     def refused(self) -> int:
@@ -237,10 +268,15 @@ class ClientReport:
         return out
 
     def summary(self) -> str:
+        ci = self.interval()
+        spread = (
+            "" if ci is None else f" [{ci[0]:.3f}, {ci[1]:.3f}] by blocks of {BLOCK_GAMES} games"
+        )
         return (
             f"player {self.player} ({self.name}): {len(self.games)} games, "
             f"{self.total_points} points over {len(self.known)} ranked games "
-            f"(average {self.average_points:.3f}; 3.0 is even), places {self.positions()}, "
+            f"(average {self.average_points:.3f}{spread}; 3.0 is even), "
+            f"places {self.positions()}, "
             f"refused plays {self.refused}, fallback decisions {self.fallbacks}, "
             f"mirror lost in {self.lost} games, resynchronised {self.resyncs} times, "
             f"flush rule {self.flush_rules()}, our leader passes {self.leader_passes}, "
