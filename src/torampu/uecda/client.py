@@ -67,7 +67,6 @@ from torampu.daifugo_plays import (
     strongest,
 )
 from torampu.errors import IllegalAction, TorampuError
-from torampu.tournament import t95
 from torampu.uecda.codec import (
     ACCEPTED,
     ALL_GAMES_OVER,
@@ -190,6 +189,8 @@ class ClientReport:
         >>> rep.average_points, rep.interval()
         (4.5, (4.5, 4.5))
         """
+        from torampu.tournament import t95  # here: the client need not load tournaments to start
+
         if block < 1:
             raise ValueError(f"block must be at least 1 game, not {block}")
         pts = [g.points or 0 for g in self.known]
