@@ -10,7 +10,8 @@ import pytest
 
 import torampu
 from torampu.bots import make_bot
-from torampu.bots.base import BotError
+from torampu.bots.base import BotError, parse_bot_spec
+from torampu.bots.search import ADAPT_GATE
 from torampu.daifugo import PH_PLAY, Daifugo
 from torampu.daifugo_plays import PASS
 from torampu.learn.daifugo_adapt import OpponentModel
@@ -175,8 +176,8 @@ def test_without_adapt_learning_changes_nothing() -> None:
     [
         ("hell", {"adapt": True}, "adapt is Daifugo's only"),
         ("daifugo", {"adapt": True, "rollout": "greedy"}, "give it with rollout=auto"),
-        ("daifugo", {"adapt": "maybe"}, "adapt must be on, off or all"),
-        ("daifugo", {"adapt": 1}, "adapt must be on, off or all"),
+        ("daifugo", {"adapt": "maybe"}, "adapt must be on, off, auto or all"),
+        ("daifugo", {"adapt": 1}, "adapt must be on, off, auto or all"),
     ],
 )
 def test_adapt_option_errors(game: str, options: dict[str, Any], message: str) -> None:
@@ -216,3 +217,59 @@ def test_likelihood_with_adapt_weighs_the_deals_by_the_model_once_it_has_learned
     model._policy = None
     assert prior(g, moves) == passing_policy().prior(g, moves)
     make_bot("ismcts", 1, "daifugo", adapt=True, likelihood=0.5, rollout="greedy")  # accepted
+
+
+def test_foresight_scores_each_game_by_the_fit_from_before_it() -> None:
+    """Each observed game's decisions are scored by the model as it stood before that game
+    (and by the base): the first game, seen by an unfitted model, scores the same under both;
+    after fitting on heuristic games the model foresees new heuristic games better than its
+    base, and :meth:`gain` says by how much."""
+    model = OpponentModel(default_policy())
+    first = model.observe(heuristic_game(0))
+    assert model.gain() == pytest.approx(0.0)  # nothing fitted yet: the model is the base
+    n, m_nll, b_nll = model.foresight[0]
+    assert n == first and m_nll == pytest.approx(b_nll) and m_nll > 0
+    assert held_out_nll(default_policy().weights, [heuristic_game(0)]) == pytest.approx(b_nll / n)
+    model.fit(steps=60)
+    for seed in range(1, 8):
+        model.observe(heuristic_game(seed))
+        model.fit(steps=60)
+    assert len(model.foresight) == 8
+    late = model.foresight[-1]
+    assert late[1] < late[2]  # foreseen better than by the base
+    gain = model.gain(games=3)
+    assert gain is not None and gain > 0.05, gain
+    recent = model.foresight[-3:]
+    n3 = sum(f[0] for f in recent)
+    assert gain == pytest.approx((sum(f[2] for f in recent) - sum(f[1] for f in recent)) / n3)
+    assert OpponentModel(default_policy()).gain() is None
+
+
+def test_a_gate_keeps_the_model_out_of_use_until_it_foresees_clearly_better() -> None:
+    low = OpponentModel(default_policy(), gate=-1.0)
+    high = OpponentModel(default_policy(), gate=5.0)
+    free = OpponentModel(default_policy())
+    assert not (low.active or high.active or free.active)  # nothing observed
+    for m in (low, high, free):
+        m.observe(heuristic_game(2))
+        m.fit(steps=30)
+    assert low.active and free.active and not high.active
+    with pytest.raises(ValueError, match="gate must be a number"):
+        OpponentModel(default_policy(), gate=float("nan"))
+
+
+def test_adapt_auto_draws_from_the_model_only_past_the_gate() -> None:
+    kind, options = parse_bot_spec("ismcts:adapt=auto:iterations=20")
+    bot: Any = make_bot(kind, 3, "daifugo", **options)
+    g = torampu.new_game("daifugo", "uecda", seed=5)
+    seat = g.to_play
+    assert seat is not None
+    view = g.view(seat)
+    bot.choose(view, g.legal_actions())
+    assert bot.learn(heuristic_game(9)) and bot.model.games == 1
+    assert bot.last_foresight == bot.model.foresight[-1]
+    assert bot.model.gate == ADAPT_GATE
+    assert not bot.model.active  # the first game was foreseen by the base itself: no gain
+    assert bot._rollout(view) is bot.ruled_rollout[1]
+    bot.model.gate = -1.0  # a table the model foresees well enough
+    assert bot.model.active and bot._rollout(view) is not bot.ruled_rollout[1]

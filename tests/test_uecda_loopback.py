@@ -649,5 +649,12 @@ def test_a_search_bot_with_adapt_learns_every_game_of_a_match() -> None:
     model = bot.model  # type: ignore[attr-defined]
     assert reports[0].learned == 3 and model.games == 3 and len(model.decisions) > 30
     assert model.weights != model.base.weights  # fitted to the others' moves
+    seen = [g.foresight for g in reports[0].games]
+    assert all(f is not None and f[0] > 0 for f in seen)  # how it foresaw each game
+    assert [f for f in seen] == model.foresight
+    fs = reports[0].foresight()
+    assert fs is not None and fs[0] == sum(f[0] for f in model.foresight if f is not None)
+    assert "the model of the others foresaw their" in reports[0].summary()
+    assert r.reports["plain"].foresight() is None
     assert r.reports["plain"].learned == 0  # a search bot without adapt learns nothing
     assert "learned from" not in r.reports["plain"].summary()

@@ -253,7 +253,7 @@ DEFAULT_REWARD: dict[str, str] = {}
 each, side by side) ``reward=class`` scored 1.77 [1.60, 1.95] points/game, the default 1.88
 [1.70, 2.07]."""
 ROLLOUTS = ("auto", "greedy", "mate", "policy", "random")
-ADAPT = (False, True, "all")
+ADAPT = (False, True, "all", "auto")
 """The ``adapt`` option (Daifugo; off by default): on, a model of the other players fitted to
 the match's revealed games (:mod:`~torampu.learn.daifugo_adapt`; a front end gives them to
 :meth:`IsmctsBot.learn`, as the UECda client does) draws their moves in the rollouts (in the
@@ -263,7 +263,20 @@ self-play, each next game's moves at a negative log-likelihood of 0.878 against 
 policy's 0.980 — but does not play better: against four Blauweregen under tndhms at
 ``think=0.5`` it scored 2.20 [2.08, 2.33] points/game over 300 games (places 7/30/79/85/99)
 where the default scored 2.34 [2.20, 2.49] over 300 run beside it (places 20/48/49/81/102);
-``adapt=on:opponents=policy`` 2.32 and ``adapt=all`` 2.29 over 100 each."""
+``adapt=on:opponents=policy`` 2.32 and ``adapt=all`` 2.29 over 100 each. ``auto``: as ``on``,
+but the model draws the others' moves only while it foresees them better than the policy it
+started from by :data:`ADAPT_GATE` nats a move (over the last
+:data:`~torampu.learn.daifugo_adapt.GAIN_GAMES` games, each scored before the model saw it:
+:meth:`~torampu.learn.daifugo_adapt.OpponentModel.gain`). Measured under tndhms at ``think=0.5``
+(runs of 200, two at a time): against four sample clients, whose moves the model foresees at
+0.40 nats where the shipped policy gives 0.69, ``adapt=on`` 4.60, ``adapt=on:opponents=policy``
+4.51, the same with ``likelihood=1`` 4.50 and ``auto`` 4.40 points/game (4.50 over the 800),
+the default 4.48 and 4.34 (an earlier session: ``adapt=on`` 4.28, the default 4.37); against
+four Blauweregen (0.89 against 1.00 nats) ``adapt=on`` 2.21 beside the default's 2.28, and
+``auto``, whose gate never opened there, 2.34. Hence off."""
+ADAPT_GATE: Final = 0.2
+"""``adapt=auto``'s bar: the model is used only while it foresees the others' moves better than
+its starting policy by this many nats a move (see :data:`ADAPT`)."""
 OPPONENTS = ("tree", "greedy", "policy")
 """The ``opponents`` option: the other players' moves searched by the tree (each seat's UCB
 on its own reward), or in Daifugo modelled by the greedy rollout policy or by draws from the
@@ -318,6 +331,9 @@ class IsmctsBot:
         is used (``everywhere``: ``rollout=policy``; else under :attr:`ruled_rollout`'s
         rules)."""
         self._seat: int | None = None
+        self.last_foresight: tuple[int, float, float] | None = None
+        """With :attr:`model`: how it foresaw the last game it learned (see
+        :attr:`~torampu.learn.daifugo_adapt.OpponentModel.foresight`), or ``None``."""
         self.reward = reward
         """The tree's reward at a game's end for a search from a view (``None``, or ``None``
         for the view: each seat's points, scaled)."""
@@ -435,7 +451,7 @@ class IsmctsBot:
         ruled = self.ruled_rollout
         under = ruled is not None and _play_rules(view.get("rules")) == _play_rules(ruled[0])
         model, split, seat = self.model, self.split, view.get("seat")
-        if model is not None and split is not None and model.games and isinstance(seat, int):
+        if model is not None and split is not None and model.active and isinstance(seat, int):
             own, temperature, everywhere, itself = split
             if everywhere or under:
                 from torampu.learn.daifugo_policy import split_policy_rollout
@@ -458,7 +474,8 @@ class IsmctsBot:
         seat left out is the one of the last view this bot was shown. Whether it learned."""
         if self.model is None or self._seat is None:
             return False
-        self.model.observe(record, skip=(self._seat,))
+        added = self.model.observe(record, skip=(self._seat,))
+        self.last_foresight = self.model.foresight[-1] if added else None
         self.model.fit()
         return True
 
@@ -588,14 +605,14 @@ def _ismcts(
 
         learned = load_policy("ismcts", params)
     model: OpponentModel | None = None
-    if not (isinstance(adapt, bool) or adapt == "all"):  # (1 == True: not "in ADAPT")
-        raise BotError(f"ismcts option adapt must be on, off or all, not {adapt!r}")
+    if not (isinstance(adapt, bool) or adapt in ("all", "auto")):  # (1 == True: not "in ADAPT")
+        raise BotError(f"ismcts option adapt must be on, off, auto or all, not {adapt!r}")
     if adapt:
         if game != "daifugo":
             raise BotError("ismcts option adapt is Daifugo's only")
         from torampu.learn.daifugo_adapt import OpponentModel
 
-        model = OpponentModel(_own_policy(learned))
+        model = OpponentModel(_own_policy(learned), gate=ADAPT_GATE if adapt == "auto" else None)
     try:
         sampler = (
             NapoleonSampler(infer_bids=infer_bids, infer_adjutant=infer_adjutant)
@@ -785,7 +802,7 @@ def _likelihood_policy(policy: Policy | None, model: OpponentModel | None = None
         return base.prior
 
     def prior(game: Game, moves: list[Move]) -> list[float]:
-        return (model.policy if model.games else base).prior(game, moves)
+        return (model.policy if model.active else base).prior(game, moves)
 
     return prior
 
@@ -807,7 +824,7 @@ def _policy_opponents(
     base = _own_policy(policy)
 
     def draw(g: Daifugo, legal: list[Move], rand: Callable[[], float]) -> Move:
-        pol = model.policy if model is not None and model.games else base
+        pol = model.policy if model is not None and model.active else base
         return pol.sample(g, legal, rand, temperature)
 
     return daifugo_policy_opponents(draw)

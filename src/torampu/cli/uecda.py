@@ -117,6 +117,7 @@ def client(
                     "stalemates": rep.stalemates,
                     "seconds_per_decision": rep.seconds_per_decision,
                     "seconds_max": rep.seconds_max,
+                    "foresight": rep.foresight(),
                     "per_game": [
                         {
                             "game": g.number,
@@ -131,6 +132,7 @@ def client(
                             "stalemate": g.stalemate,
                             "decisions": g.decisions,
                             "think": g.think,
+                            "foresight": g.foresight,
                             "notes": g.notes,
                         }
                         for g in rep.games

@@ -16,6 +16,12 @@ a few full-batch Adam steps after each game, starting from the last fit. With no
 model is the base policy. The ``ismcts`` option ``adapt`` uses it for the others' moves in the
 search's rollouts (its own moves stay the base policy's).
 
+Each game it observes is first scored by the fit from before it (:attr:`OpponentModel.foresight`):
+the negative log-likelihood of the others' moves under the model and under the base, on moves
+neither was fitted to. :meth:`OpponentModel.gain` is the difference over recent games — how
+much watching the table has taught the model — and a model with a ``gate`` is
+:attr:`OpponentModel.active` only while that gain reaches it (``ismcts:adapt=auto``).
+
 Everything is plain Python (compiled with the features by mypyc), no numpy: a feature vector is
 kept as its non-zero entries, a couple of dozen, so a step over 4,000 decisions takes a few
 milliseconds compiled.
@@ -56,6 +62,10 @@ STEPS: Final = 10
 """Adam steps after each game (warm-started: on 46 of Blauweregen's games, 10 a game predicted
 the next game as well as 30, in a third of the time)."""
 RATE: Final = 0.05
+GAIN_GAMES: Final = 10
+"""The recent games :meth:`OpponentModel.gain` averages over."""
+FORESIGHT_KEPT: Final = 100
+"""Games whose foresight (:attr:`OpponentModel.foresight`) is kept."""
 
 Sparse = tuple[tuple[int, ...], tuple[float, ...]]
 """A feature vector's non-zero entries: (indices, values)."""
@@ -72,6 +82,26 @@ def _sparse(f: list[float]) -> Sparse:
     return tuple(idx), tuple(val)
 
 
+Decision = tuple[list[Sparse], list[float], int]
+"""One kept decision: (the moves' features, their scores by the base's table, the chosen)."""
+
+
+def _nll_sum(decisions: list[Decision], w: list[float]) -> float:
+    """The summed negative log-likelihood of ``decisions``' choices under weights ``w``."""
+    total = 0.0
+    for rows, offsets, chosen in decisions:
+        scores: list[float] = []
+        for r in range(len(rows)):
+            idx, val = rows[r]
+            s = offsets[r]
+            for j in range(len(idx)):
+                s += w[idx[j]] * val[j]
+            scores.append(s)
+        top = max(scores)
+        total += math.log(sum([math.exp(s - top) for s in scores])) + top - scores[chosen]
+    return total
+
+
 class OpponentModel:
     """The others' moves as a :class:`Policy` fitted to their revealed decisions (see the
     module docstring)."""
@@ -82,20 +112,31 @@ class OpponentModel:
         pull: float = PULL,
         window: int = WINDOW,
         steps: int = STEPS,
+        gate: float | None = None,
     ) -> None:
         if not (pull >= 0 and math.isfinite(pull)) or window < 1 or steps < 0:
             raise ValueError("pull must be a number >= 0, window >= 1 and steps >= 0")
+        if gate is not None and not math.isfinite(gate):
+            raise ValueError(f"gate must be a number, not {gate!r}")
+        self.gate = gate
+        """With a gate the model is :attr:`active` only while it foresees the others' moves
+        better than its base by at least this many nats a move (:meth:`gain`); ``None``: as
+        soon as it has observed a game."""
         self.base = base
         self.pull = pull
         self.window = window
         self.steps = steps
         self.weights: list[float] = list(base.weights)
-        self.decisions: list[tuple[list[Sparse], list[float], int]] = []
+        self.decisions: list[Decision] = []
         """(the moves' features, their scores by the base's table of key weights, the index of
         the one chosen), oldest first. The fit moves the weights only; a table stays the
         base's."""
         self.games = 0
         """Games observed."""
+        self.foresight: list[tuple[int, float, float]] = []
+        """Per observed game with decisions, oldest first: (its decisions, the sum of their
+        negative log-likelihoods under the model as it stood before that game, the same under
+        the base) — how well the model foresaw moves it had not been fitted to."""
         self._m1 = [0.0] * N_FEATURES
         self._m2 = [0.0] * N_FEATURES
         self._t = 0
@@ -135,10 +176,39 @@ class OpponentModel:
                         self.decisions.append((rows, offsets, names.index(action)))
                         added += 1
             g.play(action)
+        if added:
+            fresh = self.decisions[len(self.decisions) - added :]
+            self.foresight.append(
+                (added, _nll_sum(fresh, self.weights), _nll_sum(fresh, self.base.weights))
+            )
+            if len(self.foresight) > FORESIGHT_KEPT:
+                del self.foresight[0]
         if len(self.decisions) > self.window:
             del self.decisions[: len(self.decisions) - self.window]
         self.games += 1
         return added
+
+    def gain(self, games: int = GAIN_GAMES) -> float | None:
+        """How much better than its base the model foresaw the moves of the last ``games``
+        observed games, each scored by the fit from before it: the base's mean negative
+        log-likelihood a move minus the model's (nats; > 0: better). ``None`` before any."""
+        n = 0
+        diff = 0.0
+        for k, model_nll, base_nll in self.foresight[-games:] if games > 0 else []:
+            n += k
+            diff += base_nll - model_nll
+        return diff / n if n else None
+
+    @property
+    def active(self) -> bool:
+        """Whether the search should draw the others' moves from the model: once a game is
+        observed, and with a :attr:`gate` only while :meth:`gain` reaches it."""
+        if not self.games:
+            return False
+        if self.gate is None:
+            return True
+        g = self.gain()
+        return g is not None and g >= self.gate
 
     def _gradient(self, w: list[float]) -> tuple[float, list[float]]:
         """The mean negative log-likelihood of the decisions under ``w`` and its gradient."""
@@ -192,4 +262,4 @@ class OpponentModel:
         self._policy = None
 
 
-__all__ = ["PULL", "STEPS", "WINDOW", "OpponentModel"]
+__all__ = ["GAIN_GAMES", "PULL", "STEPS", "WINDOW", "OpponentModel"]

@@ -144,6 +144,10 @@ class GameReport:
     """Whether the bot learned from this game's revealed hands (``bot.learn``)."""
     learn_seconds: float = 0.0
     """Seconds the bot spent learning from it (after the game, outside any decision)."""
+    foresight: tuple[int, float, float] | None = None
+    """With a model of the others (``ismcts:adapt``): (their decisions in this game, the summed
+    negative log-likelihood of their moves under the model as it stood before the game, the
+    same under the policy it started from) — how well it foresaw moves it had not seen."""
     notes: list[str] = field(default_factory=list)
 
     @property
@@ -253,6 +257,23 @@ class ClientReport:
         """The longest the bot spent learning from one game, in seconds."""
         return max((g.learn_seconds for g in self.games), default=0.0)
 
+    def foresight(self) -> tuple[int, float, float] | None:
+        """Over the games a model of the others foresaw (:attr:`GameReport.foresight`): (their
+        decisions, the model's mean negative log-likelihood a move, the starting policy's), or
+        ``None``. Lower is better; the gap is what watching the table taught the model.
+
+        >>> rep = ClientReport(player=0, name="t")
+        >>> rep.games = [GameReport(number=1, foresight=(10, 7.0, 9.0)),
+        ...              GameReport(number=2, foresight=(30, 21.0, 30.0)), GameReport(number=3)]
+        >>> rep.foresight()
+        (40, 0.7, 0.975)
+        """
+        seen = [g.foresight for g in self.games if g.foresight is not None]
+        n = sum(f[0] for f in seen)
+        if not n:
+            return None
+        return n, sum(f[1] for f in seen) / n, sum(f[2] for f in seen) / n
+
     def flush_rules(self) -> dict[str, int]:
         """How many games the mirror ended on each flush rule."""
         out: dict[str, int] = {}
@@ -286,6 +307,12 @@ class ClientReport:
             + (
                 f", learned from {self.learned} games (longest {self.learn_seconds_max:.3f} s)"
                 if self.learned
+                else ""
+            )
+            + (
+                f", the model of the others foresaw their {fs[0]} moves at {fs[1]:.3f} nats a "
+                f"move (its starting policy {fs[2]:.3f})"
+                if (fs := self.foresight()) is not None
                 else ""
             )
         )
@@ -887,6 +914,9 @@ class UecdaClient:
             return
         tracker.report.learned = bool(learned)
         tracker.report.learn_seconds = time.perf_counter() - start
+        foresight = getattr(self.bot, "last_foresight", None) if learned else None
+        if isinstance(foresight, tuple):
+            tracker.report.foresight = foresight
 
     def _decide(self, tracker: GameTracker) -> tuple[int, Table]:
         tracker.report.decisions += 1
