@@ -86,17 +86,23 @@ Decision = tuple[list[Sparse], list[float], int]
 """One kept decision: (the moves' features, their scores by the base's table, the chosen)."""
 
 
+def _scores(rows: list[Sparse], offsets: list[float], w: list[float]) -> list[float]:
+    """Each move's score (logit) under weights ``w``: its offset plus its features' products."""
+    scores: list[float] = []
+    for r in range(len(rows)):
+        idx, val = rows[r]
+        s = offsets[r]
+        for j in range(len(idx)):
+            s += w[idx[j]] * val[j]
+        scores.append(s)
+    return scores
+
+
 def _nll_sum(decisions: list[Decision], w: list[float]) -> float:
     """The summed negative log-likelihood of ``decisions``' choices under weights ``w``."""
     total = 0.0
     for rows, offsets, chosen in decisions:
-        scores: list[float] = []
-        for r in range(len(rows)):
-            idx, val = rows[r]
-            s = offsets[r]
-            for j in range(len(idx)):
-                s += w[idx[j]] * val[j]
-            scores.append(s)
+        scores = _scores(rows, offsets, w)
         top = max(scores)
         total += math.log(sum([math.exp(s - top) for s in scores])) + top - scores[chosen]
     return total
@@ -215,13 +221,7 @@ class OpponentModel:
         grad = [0.0] * N_FEATURES
         total = 0.0
         for rows, offsets, chosen in self.decisions:
-            scores: list[float] = []
-            for r in range(len(rows)):
-                idx, val = rows[r]
-                s = offsets[r]
-                for j in range(len(idx)):
-                    s += w[idx[j]] * val[j]
-                scores.append(s)
+            scores = _scores(rows, offsets, w)
             top = max(scores)
             exps = [math.exp(s - top) for s in scores]
             z = sum(exps)
@@ -239,7 +239,7 @@ class OpponentModel:
 
     def nll(self) -> float:
         """The mean negative log-likelihood of the kept decisions under the current fit."""
-        return self._gradient(self.weights)[0]
+        return _nll_sum(self.decisions, self.weights) / max(len(self.decisions), 1)
 
     def fit(self, steps: int | None = None) -> None:
         """``steps`` (default :attr:`steps`) Adam steps on the decisions kept, from the last fit."""
