@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 import torampu
 from torampu.daifugo import Daifugo
 from torampu.daifugo_plays import all_plays, parse_play, play_str
-from torampu.errors import DealError
+from torampu.errors import DealError, RecordError
 from torampu.uecda.codec import hand_table, play_table
 from torampu.uecda.tndhms import TndhmsGame
 
@@ -333,6 +333,72 @@ def test_seat_change_and_rank_reset_in_a_match() -> None:
         assert torampu.replay(r).to_record() == r
     mrec = json.loads(json.dumps(m.to_record()))
     assert torampu.replay_match(mrec).to_record() == mrec
+
+
+def test_duplicate_deals_move_every_hand_one_seat_on() -> None:
+    """``duplicate=5``: each deck is dealt five times, the dealer one seat further round the
+    (shuffled) seating each time, so every player holds every hand of the deal once."""
+    rules = {"preset": "uecda", "rank_reset": 1, "seat_change": 5}
+    m = torampu.new_match("daifugo", rules=rules, games=15, seed=4, duplicate=5)
+    rng = random.Random(1)
+    while not m.is_over:
+        m.play(rng.choice(m.legal_actions()))
+    rec = m.to_record()
+    assert rec["duplicate"] == 5
+    recs = rec["records"]
+    games = [torampu.replay(r) for r in recs]
+    assert all(isinstance(g, Daifugo) for g in games)
+    for block in range(3):
+        first = games[5 * block]
+        assert isinstance(first, Daifugo)
+        order = list(first.seating)
+        held: dict[int, set[int]] = {p: set() for p in range(5)}
+        for r in range(5):
+            g = games[5 * block + r]
+            assert isinstance(g, Daifugo)
+            assert g.seed == first.seed and list(g.seating) == order and g.titles is None
+            assert g.dealer == order[(order.index(first.dealer) + r) % 5]
+            for k, p in enumerate(order):
+                # the hand seat p held in the deal's first game is held r seats on
+                q = order[(k + r) % 5]
+                assert g.initial[0][q] == first.initial[0][p]
+                assert g.initial[1][q] == first.initial[1][p]
+                held[q].add(first.initial[0][p])
+        assert all(len(h) == 5 for h in held.values())  # each player held each hand once
+    assert len({g.seed for g in games}) == 3
+    assert len({tuple(g.seating) for g in games}) > 1  # seat_change 5: new seats per deal
+    again = json.loads(json.dumps(rec))
+    assert torampu.replay_match(again).to_record() == again
+    # the record says how it was dealt: without the flag it replays to other deals, refused
+    del again["duplicate"]
+    with pytest.raises(RecordError, match="seed does not follow"):
+        torampu.replay_match(again)
+    # off by default, and then the record is as before (no key)
+    plain = torampu.new_match("daifugo", rules="uecda", games=2, seed=4)
+    assert "duplicate" not in plain.to_record()
+
+
+@pytest.mark.parametrize(
+    ("rules", "games", "duplicate", "message"),
+    [
+        ({"preset": "uecda"}, 10, 5, "rank_reset 1"),
+        ({"preset": "uecda", "rank_reset": 1, "seat_change": 3}, 10, 5, "a multiple of 5, not 3"),
+        ({"preset": "uecda", "rank_reset": 1, "seat_change": 0}, 7, 5, "games a multiple of 5"),
+        ({"preset": "uecda", "rank_reset": 1, "seat_change": 0}, 10, 6, "from 1 .off. to 5"),
+        ({"preset": "uecda", "rank_reset": 1, "seat_change": 0}, 10, 0, "from 1 .off. to 5"),
+        ({"preset": "uecda", "rank_reset": 1, "seat_change": 0}, 10, True, "not True"),
+    ],
+)
+def test_duplicate_deals_refuse_what_they_cannot_hold(
+    rules: dict[str, Any], games: int, duplicate: int, message: str
+) -> None:
+    with pytest.raises(ValueError, match=message):
+        torampu.new_match("daifugo", rules=rules, games=games, seed=1, duplicate=duplicate)
+
+
+def test_duplicate_deals_are_a_daifugo_option() -> None:
+    with pytest.raises(ValueError, match="a Daifugo match option, not one of napoleon"):
+        torampu.new_match("napoleon", games=5, seed=1, duplicate=5)
 
 
 # ------------------------------------------------------------------------------- vs tndhms

@@ -15,8 +15,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from typer.testing import CliRunner
 
 import torampu
+from torampu.cli import app
 from torampu.errors import RulesError
 from torampu.uecda.client import ClientReport, UecdaClient, make_client_bot
 from torampu.uecda.codec import (
@@ -46,6 +48,7 @@ class Runner:
         timeout: float = 10.0,
         accept_timeout: float = 10.0,
         batch_sends: bool = False,
+        duplicate: int = 1,
         **rules: Any,
     ) -> None:
         self.out = io.StringIO()
@@ -61,6 +64,7 @@ class Runner:
                 accept_timeout=accept_timeout,
                 rules=dict(rules),
                 batch_sends=batch_sends,
+                duplicate=duplicate,
             ),
             self.out,
             self.err,
@@ -425,6 +429,59 @@ def test_the_server_checks_its_rules_before_any_client_connects() -> None:
         UecdaServer(ServerConfig(port=0, rules={"seat_change": 7}))
     with pytest.raises(RulesError, match="5 players and 1 joker"):
         UecdaServer(ServerConfig(port=0, rules={"players": 4}))
+    with pytest.raises(ValueError, match="rank_reset 1"):
+        UecdaServer(ServerConfig(port=0, games=10, duplicate=5))
+    with pytest.raises(ValueError, match="games a multiple of 5"):
+        fixed = {"rank_reset": 1, "seat_change": 0}
+        UecdaServer(ServerConfig(port=0, games=12, duplicate=5, rules=fixed))
+
+
+def test_duplicate_deals_on_our_server(tmp_path: Path) -> None:
+    """Five clients, ten games as two duplicate deals: each deck dealt five times, the hands one
+    seat on each time; the match record says so and replays."""
+    r = Runner(tmp_path, 10, duplicate=5, rank_reset=1, seat_change=0)
+    for k in range(5):
+        r.client(f"bot{k}", "heuristic", seed=k)
+    r.join()
+    assert r.server_error is None and not r.client_errors, (r.server_error, r.client_errors)
+    res = r.result
+    assert res is not None and len(res.rankings) == 10
+    mrec = json.loads((tmp_path / "match.json").read_text(encoding="utf-8"))
+    assert mrec["duplicate"] == 5
+    assert torampu.replay_match(mrec).to_record() == mrec
+    recs = mrec["records"]
+    for block in (0, 5):
+        hands = [rec["deal"]["hands"] for rec in recs[block : block + 5]]
+        for rot in range(5):
+            assert hands[rot] == hands[0][-rot:] + hands[0][:-rot]  # seat q had seat q-rot's
+    assert recs[0]["deal"] != recs[5]["deal"]
+    told = CliRunner().invoke(app, ["replay", str(tmp_path / "match.json")])
+    assert told.exit_code == 0, told.output
+    assert "Duplicate deals: each deal played 5 times, the hands one seat on each time" in (
+        " ".join(told.output.split())
+    )
+    for k in range(5):
+        rep = r.reports[f"bot{k}"]
+        assert len(rep.games) == 10 and rep.fallbacks == 0 and rep.lost == 0
+        assert [g.position for g in rep.games] == [rk.index(k) for rk in res.rankings]
+    per_game = " ".join(f"{t / 10:.2f}" for t in res.totals)
+    assert (
+        "duplicate deals: 2 deals played 5 times each, the hands one seat on each time; "
+        f"points per game {per_game}" in r.out.getvalue()
+    )
+
+
+def test_the_server_command_refuses_duplicate_deals_it_cannot_hold() -> None:
+    res = CliRunner().invoke(
+        app, ["uecda", "server", "--duplicate", "--games", "12", "--port", "0"]
+    )
+    assert res.exit_code == 1
+    assert "error: duplicate 5 needs whole deals: games a multiple of 5, not 12" in res.output
+    assert "Traceback" not in res.output
+    res = CliRunner().invoke(
+        app, ["uecda", "server", "--duplicate", "--rank-reset", "100", "--port", "0"]
+    )
+    assert res.exit_code == 1 and "rank_reset 1" in res.output
 
 
 def test_a_silent_peer_times_out_and_queued_messages_go_in_order() -> None:

@@ -108,14 +108,23 @@ def new_match(
     games: int | None = None,
     seed: int | None = None,
     dealer: int = 0,
+    duplicate: int = 1,
 ) -> Match:
     """A match of ``games`` games with cumulative scores, the deal moving on each game.
 
     ``games`` defaults per game: Napoleon 5 (001: "about 5"); Hell the whole series 1..max..1.
+    ``duplicate`` (Daifugo only; 1 = off): each deal played that many times, the hands moved one
+    seat on each time (see :class:`torampu.daifugo.DaifugoMatch`); a ``ValueError`` names what
+    it needs.
     """
     spec, cls, match_cls = _lookup(game)
     resolved = spec.resolve(rules, players=players)
-    return match_cls(game, cls, resolved, games, new_seed() if seed is None else seed, dealer)
+    seed = new_seed() if seed is None else seed
+    if isinstance(duplicate, int) and not isinstance(duplicate, bool) and duplicate == 1:
+        return match_cls(game, cls, resolved, games, seed, dealer)
+    if match_cls is not DaifugoMatch:
+        raise ValueError(f"duplicate deals are a Daifugo match option, not one of {game}")
+    return DaifugoMatch(game, cls, resolved, games, seed, dealer, duplicate=duplicate)
 
 
 def rules(game: str) -> list[dict[str, Any]]:
@@ -205,6 +214,7 @@ def replay_match(record: Mapping[str, Any]) -> Match:
             games=record.get("games"),
             seed=record["seed"],
             dealer=record.get("dealer", 0),
+            duplicate=record.get("duplicate", 1),
         )
     except (RulesError, ValueError, KeyError) as e:
         raise RecordError(f"bad match record: {e}") from None

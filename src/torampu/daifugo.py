@@ -2096,9 +2096,76 @@ class DaifugoMatch(Match):
     ``seat_change: N`` draws a new seating (the order of play round the table) from the match's
     generator before games 1, N+1, 2N+1, …; ``rank_reset: N`` starts games N+1, 2N+1, … afresh
     (no titles, no exchange, a dealer drawn at random), as UECda's server does.
+
+    ``duplicate: K`` (a match argument, not a rule; 1 = off) plays each deal K times, the dealer
+    one seat further round the table each time: the same shuffled deck, so every hand moves one
+    seat on and, over K = players games, each player holds each hand once (duplicate deals, as
+    in bridge: the luck of the cards cancels out of the totals). It needs every game fresh
+    (``rank_reset: 1``: with titles the deal starts from the 大富豪 and the exchange changes the
+    hands), the seating kept through each deal (``seat_change`` 0 or a multiple of K) and a
+    whole number of deals (``games`` a multiple of K).
+
+    >>> import torampu
+    >>> m = torampu.new_match("daifugo", {"preset": "uecda", "rank_reset": 1, "seat_change": 0},
+    ...                       games=10, seed=3, duplicate=5)
+    >>> first = m.game.hands[0]
+    >>> while m.games_played < 1:
+    ...     m.play(m.legal_actions()[0])
+    >>> m.game.hands[1] == first and m.game.seed == m.records[0]["seed"]
+    True
     """
 
     default_games = 10
+
+    def __init__(
+        self,
+        name: str,
+        factory: Any,
+        rules: Rules,
+        games: int | None,
+        seed: int,
+        dealer: Seat = 0,
+        duplicate: object = 1,  # object, not int: compiled, an int parameter takes True as 1
+    ) -> None:
+        n = rules["players"]
+        if isinstance(duplicate, bool) or not isinstance(duplicate, int) or not 1 <= duplicate <= n:
+            raise ValueError(
+                f"duplicate must be a whole number from 1 (off) to {n} (the players), "
+                f"not {duplicate!r}"
+            )
+        if duplicate > 1:
+            total = self.default_games if games is None else games
+            if rules["rank_reset"] != 1:
+                raise ValueError(
+                    "duplicate deals need every game fresh (rank_reset 1), not rank_reset "
+                    f"{rules['rank_reset']}: with titles the exchange changes the hands"
+                )
+            if rules["seat_change"] % duplicate:
+                raise ValueError(
+                    f"duplicate {duplicate} needs the seating kept through each deal: "
+                    f"seat_change 0 or a multiple of {duplicate}, not {rules['seat_change']}"
+                )
+            if isinstance(total, int) and total % duplicate:
+                raise ValueError(
+                    f"duplicate {duplicate} needs whole deals: games a multiple of {duplicate}, "
+                    f"not {total}"
+                )
+        self.duplicate = duplicate
+        self._deal_seed = 0
+        self._deal_dealer = dealer
+        super().__init__(name, factory, rules, games, seed, dealer)
+
+    def _repeat(self, game_no: int) -> int:
+        """Which repeat of its deal game ``game_no`` (1-based) is: 0 for a new deal."""
+        return (game_no - 1) % self.duplicate
+
+    def _make_game(self, dealer: Seat, kwargs: Mapping[str, Any]) -> Game:
+        if self._repeat(len(self.records) + 1) == 0:
+            g = super()._make_game(dealer, kwargs)
+            self._deal_seed = g.seed
+            self._deal_dealer = dealer
+            return g
+        return self.factory(self.rules, self._deal_seed, None, dealer, **kwargs)
 
     def _fresh(self, game_no: int) -> bool:
         """Whether game ``game_no`` (1-based) starts without titles (``rank_reset``)."""
@@ -2130,9 +2197,20 @@ class DaifugoMatch(Match):
         return {"titles": pos, "defense": defense, **seats}
 
     def _next_dealer(self, finished: Game) -> Seat:
+        r = self._repeat(len(self.records) + 1)
+        if r:  # the deal's dealer, r seats on round the table (a seating kept through the deal)
+            assert isinstance(finished, Daifugo)
+            order = finished.seating
+            return order[(order.index(self._deal_dealer) + r) % self.n]
         if self._fresh(len(self.records) + 1):
             return self.rng.randrange(self.n)
         return finished.dealer
+
+    def to_record(self) -> dict[str, Any]:
+        rec = super().to_record()
+        if self.duplicate > 1:
+            rec["duplicate"] = self.duplicate
+        return rec
 
     def standings(self) -> dict[str, Any]:
         st = super().standings()

@@ -50,6 +50,7 @@ from torampu.cli.tournament import tournament
 from torampu.cli.train import train_app
 from torampu.cli.uecda import uecda_app
 from torampu.cli.worker import worker
+from torampu.daifugo import DaifugoMatch
 from torampu.errors import CardError, IllegalAction, RecordError, TorampuError
 from torampu.game import check_record_header
 
@@ -467,6 +468,8 @@ def replay(
                 players=m.n,
             )
         )
+        if isinstance(m, DaifugoMatch) and m.duplicate > 1:
+            console.print(ctx.tx("story_duplicate", k=m.duplicate))
     running = [0] * (m.n if m is not None else 0)
     for i, rec in enumerate(games):
         totals: list[int] | None = None

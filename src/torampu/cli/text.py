@@ -127,6 +127,8 @@ TEXT: dict[str, dict[str, str]] = {
         "match_over": "The match is over.",
         # replay
         "story_match": "Match record: {played} of {total} games — {game}, {players} players",
+        "story_duplicate": "Duplicate deals: each deal played {k} times, the hands one seat on "
+        "each time",
         "story_rules": "Rules: {rules}",
         "story_deal": "The deal",
         "story_auction": "The auction",
@@ -250,6 +252,7 @@ TEXT: dict[str, dict[str, str]] = {
         "leaders": "首位: {who}",
         "match_over": "マッチ終了。",
         "story_match": "マッチの記録: {played} / {total} ゲーム — {game}、{players}人",
+        "story_duplicate": "デュプリケート: 同じ配札を{k}回、手札を1席ずつずらして",
         "story_rules": "ルール: {rules}",
         "story_deal": "配札",
         "story_auction": "競り",

@@ -19,7 +19,7 @@ from torampu.errors import RulesError
 from torampu.uecda.client import BLOCK_GAMES, FLUSH_RULES, make_client_bot
 from torampu.uecda.client import play as play_client
 from torampu.uecda.codec import DEFAULT_PORT, UecdaProtocolError
-from torampu.uecda.server import ServerConfig, serve
+from torampu.uecda.server import PLAYERS, ServerConfig, UecdaServer
 
 uecda_app = typer.Typer(
     help="Daifugo over the UECda protocol (computer Daihinmin, protocol 20070).",
@@ -164,6 +164,14 @@ def server(
     rank_reset: Annotated[
         int | None, typer.Option(help="titles forgotten every N games (0: never; default 100)")
     ] = None,
+    duplicate: Annotated[
+        bool,
+        typer.Option(
+            help="duplicate deals: each deal played five times, the hands one seat on each "
+            "time, so the luck of the cards cancels out (every game fresh and fixed seats: "
+            "rank-reset 1 and seat-change 0 unless given; games a multiple of 5)"
+        ),
+    ] = False,
     timeout: Annotated[float, typer.Option(help="seconds to wait for a client's answer")] = 120.0,
     host: Annotated[str, typer.Option(help="the address to listen on")] = "0.0.0.0",
     batch_sends: Annotated[
@@ -177,6 +185,9 @@ def server(
     """Let five UECda clients play torampu's ``uecda`` rules; print places and points."""
     given = (("seat_change", seat_change), ("rank_reset", rank_reset), ("flush_when", flush_when))
     overrides = {k: v for k, v in given if v is not None}
+    if duplicate:
+        overrides.setdefault("rank_reset", 1)
+        overrides.setdefault("seat_change", 0)
     config = ServerConfig(
         port=port,
         host=host,
@@ -186,8 +197,13 @@ def server(
         timeout=timeout,
         rules=overrides,
         batch_sends=batch_sends,
+        duplicate=PLAYERS if duplicate else 1,
     )
     try:
-        serve(config)
+        srv = UecdaServer(config)
+    except (RulesError, ValueError) as e:  # the rules, or duplicate deals they cannot hold
+        raise _fail(str(e)) from None
+    try:
+        srv.serve()
     except (UecdaProtocolError, RulesError) as e:
         raise _fail(str(e)) from None

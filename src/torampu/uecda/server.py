@@ -112,6 +112,9 @@ class ServerConfig:
     accept_timeout: float | None = None
     rules: dict[str, Any] = field(default_factory=dict)
     batch_sends: bool = False
+    duplicate: int = 1
+    """Each deal played this many times, the hands one seat on each time (1 = off, 5 = every
+    player holds every hand once; see :class:`torampu.daifugo.DaifugoMatch`)."""
 
 
 @dataclass
@@ -141,6 +144,11 @@ class UecdaServer:
         self.rules = SPEC.resolve({"preset": "uecda", **config.rules})  # RulesError at once
         if self.rules["players"] != PLAYERS or self.rules["jokers"] != 1:
             raise RulesError("the UECda protocol plays 5 players and 1 joker")
+        # a ValueError at once (not after five clients connected) for duplicate deals the
+        # rules or the number of games cannot hold
+        torampu.new_match(
+            "daifugo", rules=self.rules, games=config.games, seed=0, duplicate=config.duplicate
+        )
         self.out = out or sys.stdout
         self.err = err or sys.stderr
         self.listener: socket.socket | None = None
@@ -232,7 +240,12 @@ class UecdaServer:
         rules = self.rules
         match_seed = rng.getrandbits(63)
         m = torampu.new_match(
-            "daifugo", rules=rules, games=cfg.games, seed=match_seed, dealer=rng.randrange(5)
+            "daifugo",
+            rules=rules,
+            games=cfg.games,
+            seed=match_seed,
+            dealer=rng.randrange(5),
+            duplicate=cfg.duplicate,
         )
         result = ServerResult(names=names)
         mibun = list(range(PLAYERS))
@@ -250,6 +263,12 @@ class UecdaServer:
                 path = cfg.records / f"game-{number:05d}.json"
                 path.write_text(json.dumps(rec, ensure_ascii=False) + "\n", encoding="utf-8")
         self._flush()
+        if cfg.duplicate > 1:
+            per_game = " ".join(f"{t / cfg.games:.2f}" for t in result.totals)
+            self.say(
+                f"duplicate deals: {cfg.games // cfg.duplicate} deals played {cfg.duplicate} "
+                f"times each, the hands one seat on each time; points per game {per_game}"
+            )
         result.match_record = m.to_record()
         if cfg.records is not None:
             (cfg.records / "match.json").write_text(
