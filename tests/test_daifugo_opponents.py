@@ -8,10 +8,10 @@ import random
 import pytest
 
 import torampu
-from torampu.bots import BotError, make_bot
+from torampu.bots import BotError, make_bot, parse_bot_spec
 from torampu.daifugo import PH_PLAY, Daifugo
 from torampu.daifugo_plays import PASS
-from torampu.learn.daifugo_policy import default_policy
+from torampu.learn.daifugo_policy import default_policy, policy_rollout
 from torampu.search import ismcts, rollout_for, sampler_for
 from torampu.search.daifugo_sampler import HOLD_JOKER, greedy_play, greedy_rollout, mate_play
 from torampu.search.rollouts import daifugo_greedy_opponents, daifugo_policy_opponents
@@ -276,3 +276,32 @@ def test_the_rollout_gives_and_discards_its_weakest_cards() -> None:
         a = g.clone()
         greedy_rollout(a, random.Random(seed), explore=0.0)
         assert torampu.replay(a.to_record()).result() == a.result()
+
+
+def test_the_policy_rollout_takes_a_mate_with_rollout_mate() -> None:
+    """Holding 2S and 5H on the lead, with 6C one card away from going out next: leading the 5
+    lets 6C out first; the 2 (nobody answers it), then the 5, goes out first. The policy's
+    rollout leads the 5 now and then; with ``mate`` it never does."""
+    hands = [["4C", "9D"], ["2S", "5H"], ["6C"]]
+    firsts = {False: set(), True: set()}
+    for mate in (False, True):
+        for k in range(40):
+            g = _three([list(h) for h in hands])
+            policy_rollout(g, random.Random(k), mate=mate)
+            firsts[mate].add(g.result()["ranking"][0])
+    assert firsts[True] == {1}
+    assert firsts[False] == {1, 2}
+    # as a search option: the policy's rollouts only, and not with adapt's
+    g = _mid_game(6)
+    bot = make_bot("ismcts", seed=1, game="daifugo", iterations=60, rollout_mate=True)
+    assert bot.choose(g.view(g.to_play), g.legal_actions()) in g.legal_actions()
+    kind, opts = parse_bot_spec("ismcts:rollout=policy:rollout_mate=on:iterations=60")
+    assert make_bot(kind, 1, "daifugo", **opts).choose(g.view(g.to_play), g.legal_actions())
+    with pytest.raises(BotError, match="rollout_mate is for Daifugo's policy rollouts"):
+        make_bot("ismcts", seed=1, game="daifugo", rollout="greedy", rollout_mate=True)
+    with pytest.raises(BotError, match="rollout_mate is for Daifugo's policy rollouts"):
+        make_bot("ismcts", seed=1, game="hell", rollout_mate=True)
+    with pytest.raises(BotError, match="rollout_mate is not for adapt's rollouts"):
+        make_bot("ismcts", seed=1, game="daifugo", rollout_mate=True, adapt=True)
+    with pytest.raises(BotError, match="rollout_mate must be on or off"):
+        make_bot("ismcts", seed=1, game="daifugo", rollout_mate="maybe")

@@ -54,7 +54,9 @@ mate rollout: a following player with more than three cards passes now and then 
 playing a high card, :func:`~torampu.search.daifugo_sampler.greedy_play`; 0, the default, never;
 given without ``rollout``, it asks for the greedy rollout), ``rollout_explore`` (likewise with
 the greedy or mate rollout: how often a player makes any legal move instead of the greedy one;
-default :data:`~torampu.search.daifugo_sampler.ROLLOUT_EXPLORE`), ``prior`` (``on``: the
+default :data:`~torampu.search.daifugo_sampler.ROLLOUT_EXPLORE`), ``rollout_mate`` (with the
+policy's rollout, ``auto`` or ``policy``: a player who can go out at once does, as in
+``rollout=mate``; default off), ``prior`` (``on``: the
 policy's move probabilities guide the tree, weighted by ``prior_weight``, 1; default
 :data:`DEFAULT_PRIOR`), ``params`` (with ``rollout=policy``, ``rollout=auto`` or ``prior=on``:
 the policy's file, as ``torampu train daifugo --out`` writes it; default the shipped one),
@@ -535,6 +537,7 @@ def _ismcts(
     shed: float = 0.0,
     rollout_hold: float = 0.0,
     rollout_explore: float | None = None,
+    rollout_mate: bool = False,
     params: str | None = None,
     adapt: bool | str = False,
 ) -> Bot:
@@ -645,8 +648,14 @@ def _ismcts(
         rollout_explore,
         learned,
         opponents == "policy" or bool(likelihood),
+        rollout_mate,
     )
     split: tuple[Policy, float, bool, bool] | None = None
+    if model is not None and rollout_mate:
+        raise BotError(
+            "ismcts option rollout_mate is not for adapt's rollouts (the model's draws): "
+            "give one of them"
+        )
     if model is not None:
         everywhere = rollout == "policy"
         if not (everywhere or ruled is not None or opponents == "policy" or likelihood):
@@ -725,6 +734,7 @@ def _learned(
     explore: float | None = None,
     policy: Policy | None = None,
     opponents: bool = False,
+    mate: bool = False,
 ) -> tuple[Rollout, Prior | None, tuple[Mapping[str, Any], Rollout] | None]:
     """The rollout, the tree's prior and the rollout kept for the policy's own rules
     (``rollout=auto``: see :attr:`IsmctsBot.ruled_rollout`) of the options ``rollout``,
@@ -756,6 +766,13 @@ def _learned(
         ("rollout_hold", hold),
     ):
         check_nonnegative("ismcts", name, value)
+    if not isinstance(mate, bool):
+        raise BotError(f"ismcts option rollout_mate must be on or off, not {mate!r}")
+    if mate and not (game == "daifugo" and rollout in ("policy", "auto")):
+        raise BotError(
+            "ismcts option rollout_mate is for Daifugo's policy rollouts (rollout=auto or "
+            "policy; rollout=mate is the greedy rollout's own)"
+        )
     if hold and not (game == "daifugo" and rollout in (None, "greedy", "mate")):
         raise BotError("ismcts option rollout_hold is for Daifugo's greedy and mate rollouts")
     if explore is not None:
@@ -780,11 +797,11 @@ def _learned(
     elif rollout == "policy":
         from torampu.learn.daifugo_policy import make_policy_rollout
 
-        play_out = make_policy_rollout(policy, temperature=float(temperature))
+        play_out = make_policy_rollout(policy, temperature=float(temperature), mate=mate)
     else:
         play_out = rollout_for(game)
         if rollout == "auto":
-            ruled = _policy_rules(policy, float(temperature), asked)
+            ruled = _policy_rules(policy, float(temperature), asked, mate)
     tree_prior: Prior | None = None
     if prior:
         from torampu.learn.daifugo_policy import default_policy
@@ -845,7 +862,7 @@ def _play_rules(rules: object) -> object:
 
 
 def _policy_rules(
-    policy: Policy | None, temperature: float, asked: bool
+    policy: Policy | None, temperature: float, asked: bool, mate: bool = False
 ) -> tuple[Mapping[str, Any], Rollout] | None:
     """``rollout=auto``'s pair: the rules ``policy`` (default the shipped one) was trained under
     (the preset its file's ``training`` names) and the rollout drawn from it. A file that names
@@ -867,4 +884,4 @@ def _policy_rules(
             "ismcts option rollout=auto needs a policy file that names the preset it was "
             f"trained under (its training.rules), not {preset!r}"
         )
-    return rules, make_policy_rollout(pol, temperature=temperature)
+    return rules, make_policy_rollout(pol, temperature=temperature, mate=mate)

@@ -72,6 +72,7 @@ from typing import Any
 from torampu.daifugo import PH_OVER, Daifugo
 from torampu.game import Game, Move
 from torampu.learn.daifugo_features import FEATURES, N_FEATURES, N_KEYS, move_features, move_keys
+from torampu.search.daifugo_sampler import mate_play
 
 FORMAT = "torampu-daifugo-policy-1"
 FORMAT_TABLE = "torampu-daifugo-policy-2"
@@ -268,9 +269,12 @@ def policy_rollout(
     rng: random.Random,
     policy: Policy | None = None,
     temperature: float = 1.0,
+    mate: bool = False,
 ) -> None:
     """Play a Daifugo game to its end with every seat's moves drawn from ``policy`` (default:
-    :func:`default_policy`) at ``temperature`` (0: greedy)."""
+    :func:`default_policy`) at ``temperature`` (0: greedy). With ``mate``, a player who can go
+    out at once does (:func:`~torampu.search.daifugo_sampler.mate_play`: the whole hand, or on
+    the lead a play nobody answers and then the rest in one play)."""
     assert isinstance(game, Daifugo)
     pol = policy or default_policy()
     g = game
@@ -278,7 +282,15 @@ def policy_rollout(
     sample = pol.sample
     while g.phase_id != PH_OVER:
         moves = g.legal_moves()
-        g._apply(moves[0] if len(moves) == 1 else sample(g, moves, rand, temperature))
+        if len(moves) == 1:
+            g._apply(moves[0])
+            continue
+        if mate:
+            m = mate_play(g, moves)
+            if m >= 0:
+                g._apply(m)
+                continue
+        g._apply(sample(g, moves, rand, temperature))
 
 
 def split_policy_rollout(
@@ -304,13 +316,14 @@ def split_policy_rollout(
 
 
 def make_policy_rollout(
-    policy: Policy | None = None, temperature: float = 1.0
+    policy: Policy | None = None, temperature: float = 1.0, mate: bool = False
 ) -> Callable[[Game, random.Random], None]:
-    """:func:`policy_rollout` with its policy and temperature fixed (a search's ``rollout``)."""
+    """:func:`policy_rollout` with its policy, temperature and ``mate`` fixed (a search's
+    ``rollout``)."""
     pol = policy or default_policy()
 
     def rollout(game: Game, rng: random.Random) -> None:
-        policy_rollout(game, rng, pol, temperature)
+        policy_rollout(game, rng, pol, temperature, mate)
 
     return rollout
 

@@ -265,9 +265,11 @@ class UecdaServer:
         self._flush()
         if cfg.duplicate > 1:
             per_game = " ".join(f"{t / cfg.games:.2f}" for t in result.totals)
+            deals = cfg.games // cfg.duplicate
             self.say(
-                f"duplicate deals: {cfg.games // cfg.duplicate} deals played {cfg.duplicate} "
-                f"times each, the hands one seat on each time; points per game {per_game}"
+                f"duplicate deals: {deals} deal{'s' if deals > 1 else ''} played "
+                f"{cfg.duplicate} times each, the hands one seat on each time; "
+                f"points per game {per_game}"
             )
         result.match_record = m.to_record()
         if cfg.records is not None:
