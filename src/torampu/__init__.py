@@ -120,11 +120,11 @@ def new_match(
     spec, cls, match_cls = _lookup(game)
     resolved = spec.resolve(rules, players=players)
     seed = new_seed() if seed is None else seed
-    if isinstance(duplicate, int) and not isinstance(duplicate, bool) and duplicate == 1:
-        return match_cls(game, cls, resolved, games, seed, dealer)
-    if match_cls is not DaifugoMatch:
+    if match_cls is DaifugoMatch:  # it checks ``duplicate``
+        return DaifugoMatch(game, cls, resolved, games, seed, dealer, duplicate=duplicate)
+    if duplicate != 1 or isinstance(duplicate, bool):
         raise ValueError(f"duplicate deals are a Daifugo match option, not one of {game}")
-    return DaifugoMatch(game, cls, resolved, games, seed, dealer, duplicate=duplicate)
+    return match_cls(game, cls, resolved, games, seed, dealer)
 
 
 def rules(game: str) -> list[dict[str, Any]]:

@@ -2151,21 +2151,17 @@ class DaifugoMatch(Match):
                     f"not {total}"
                 )
         self.duplicate = duplicate
-        self._deal_seed = 0
-        self._deal_dealer = dealer
         super().__init__(name, factory, rules, games, seed, dealer)
 
-    def _repeat(self, game_no: int) -> int:
-        """Which repeat of its deal game ``game_no`` (1-based) is: 0 for a new deal."""
-        return (game_no - 1) % self.duplicate
+    def _repeat(self) -> bool:
+        """Whether the next game (the first, when there is none yet) repeats the last one's
+        deal (``duplicate``)."""
+        return len(self.records) % self.duplicate != 0
 
-    def _make_game(self, dealer: Seat, kwargs: Mapping[str, Any]) -> Game:
-        if self._repeat(len(self.records) + 1) == 0:
-            g = super()._make_game(dealer, kwargs)
-            self._deal_seed = g.seed
-            self._deal_dealer = dealer
-            return g
-        return self.factory(self.rules, self._deal_seed, None, dealer, **kwargs)
+    def _next_seed(self) -> int:
+        if self._repeat():  # the same deck as the game that just ended
+            return self.game.seed
+        return super()._next_seed()
 
     def _fresh(self, game_no: int) -> bool:
         """Whether game ``game_no`` (1-based) starts without titles (``rank_reset``)."""
@@ -2197,11 +2193,10 @@ class DaifugoMatch(Match):
         return {"titles": pos, "defense": defense, **seats}
 
     def _next_dealer(self, finished: Game) -> Seat:
-        r = self._repeat(len(self.records) + 1)
-        if r:  # the deal's dealer, r seats on round the table (a seating kept through the deal)
+        if self._repeat():  # one seat on round the table (a seating kept through the deal)
             assert isinstance(finished, Daifugo)
             order = finished.seating
-            return order[(order.index(self._deal_dealer) + r) % self.n]
+            return order[(order.index(finished.dealer) + 1) % self.n]
         if self._fresh(len(self.records) + 1):
             return self.rng.randrange(self.n)
         return finished.dealer

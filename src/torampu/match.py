@@ -60,10 +60,14 @@ class Match:
         """The next game's dealer: the next seat."""
         return (finished.dealer + 1) % self.n
 
+    def _next_seed(self) -> int:
+        """The next game's seed: a fresh draw from the match's generator (``self.game``, when
+        there is one, is the game that just ended)."""
+        return self.rng.getrandbits(63)
+
     # -------------------------------------------------------------- mechanism
     def _make_game(self, dealer: Seat, kwargs: Mapping[str, Any]) -> Game:
-        seed = self.rng.getrandbits(63)
-        return self.factory(self.rules, seed, None, dealer, **kwargs)
+        return self.factory(self.rules, self._next_seed(), None, dealer, **kwargs)
 
     @property
     def to_play(self) -> Seat | None:
