@@ -190,10 +190,13 @@ def test_the_bot_plays_the_forced_win_and_endgame_off_leaves_it_to_the_tree() ->
     )
     assert g.to_play == 1
     view, legal = g.view(1), g.legal_actions()
-    bot = make_bot("ismcts", 1, "daifugo", iterations=1, guard=False)
+    # (root_mate would answer first here: the 8 flushes, then the 4 goes out whatever happens)
+    bot = make_bot("ismcts", 1, "daifugo", iterations=1, guard=False, root_mate=False)
     assert bot.choose(view, legal) == "play 8S"
     assert bot.last_endgame is not None and bot.last_endgame.status == WIN  # type: ignore[attr-defined]
-    off = make_bot("ismcts", 1, "daifugo", iterations=1, guard=False, endgame=False)
+    off = make_bot(
+        "ismcts", 1, "daifugo", iterations=1, guard=False, endgame=False, root_mate=False
+    )
     off.choose(view, legal)
     assert off.last_endgame is None  # type: ignore[attr-defined]
     assert off.last_result is not None  # type: ignore[attr-defined]
@@ -223,7 +226,7 @@ def test_think_bounds_the_whole_decision_solver_included(monkeypatch: pytest.Mon
     g = torampu.new_game(
         "daifugo", rules="standard", players=2, seed=0, deal={"hands": [["KS", "AS"], ["8S", "4S"]]}
     )
-    bot = make_bot("ismcts", 1, "daifugo", think=0.5, guard=False)
+    bot = make_bot("ismcts", 1, "daifugo", think=0.5, guard=False, root_mate=False)
     assert bot.choose(g.view(1), g.legal_actions()) in g.legal_actions()
     assert given == [pytest.approx(0.1 - search_bot.DECISION_RESERVE)]
     assert bot.last_endgame is not None and bot.last_endgame.status == UNKNOWN  # type: ignore[attr-defined]

@@ -45,10 +45,10 @@ def test_the_solvers_win_not_offered_leaves_the_choice_to_the_tree() -> None:
         deal={"hands": [["KS", "AS"], ["8S", "4S", "4H"]]},
     )
     view, legal = g.view(1), g.legal_actions()
-    bot = make_bot("ismcts", 1, "daifugo", iterations=20, guard=False)
+    bot = make_bot("ismcts", 1, "daifugo", iterations=20, guard=False, root_mate=False)
     won = bot.choose(view, legal)
     assert bot.last_endgame is not None and bot.last_endgame.move is not None  # type: ignore[attr-defined]
     offered = [a for a in legal if a != won]
     assert len(offered) >= 2
-    bot = make_bot("ismcts", 1, "daifugo", iterations=20, guard=False)
+    bot = make_bot("ismcts", 1, "daifugo", iterations=20, guard=False, root_mate=False)
     assert bot.choose(view, offered) in offered

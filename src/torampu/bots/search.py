@@ -25,7 +25,9 @@ else off; ``guard=off`` turns it off), ``guard_by`` (whose move the guard keeps:
 the default, or in Daifugo ``policy``, the learned policy's, :data:`GUARD_BY`), ``endgame``
 (Daifugo: with two players left in play, an exact solver,
 :mod:`~torampu.search.daifugo_endgame`, answers first when it finds a forced win; else the tree
-decides; default on, ``endgame=off``), ``infer_exchange`` (Daifugo: in play, deals
+decides; default on, ``endgame=off``), ``root_mate`` (Daifugo: a chain of plays that goes out
+whatever the others hold, :mod:`~torampu.search.daifugo_mate`, is played without a search, as
+Blauweregen does; default on, ``root_mate=off``), ``infer_exchange`` (Daifugo: in play, deals
 follow what the seat knows from its own exchange — the cards it handed over are its partner's,
 and a rich seat bounds the poor one's other cards; default true, see
 :func:`~torampu.search.daifugo_sampler.sample_daifugo`: against four Blauweregen 2.12 [1.98,
@@ -91,6 +93,7 @@ from torampu.search import ismcts, rollout_for, sampler_for
 from torampu.search.daifugo_belief import belief_sampler
 from torampu.search.daifugo_classes import Reward, class_reward
 from torampu.search.daifugo_endgame import DEFAULT_NODES, WIN, EndgameResult, solve_view, two_left
+from torampu.search.daifugo_mate import mate_view
 from torampu.search.daifugo_sampler import (
     ROLLOUT_EXPLORE,
     SamplerError,
@@ -315,6 +318,7 @@ class IsmctsBot:
         guard: float | None = None,
         baseline: Bot | None = None,
         endgame_nodes: int = 0,
+        root_mate: bool = False,
         prior: Prior | None = None,
         ruled_rollout: tuple[Mapping[str, Any], Rollout] | None = None,
         prior_weight: float = 1.0,
@@ -345,6 +349,11 @@ class IsmctsBot:
         """Daifugo: the exact two-player solver's budget (0: no solver)."""
         self.last_endgame: EndgameResult | None = None
         """What the solver found at the last decision (``None``: it did not run)."""
+        self.root_mate = root_mate
+        """Daifugo: a certain mate (:func:`~torampu.search.daifugo_mate.mate_view`) is played
+        without a search."""
+        self.last_mate: list[str] | None = None
+        """The certain mates found at the last decision (``None``: the check did not run)."""
         self.rollout = rollout
         self.ruled_rollout = ruled_rollout
         """``(rules, rollout)``: where the view's rules are exactly ``rules``, the search uses
@@ -384,11 +393,16 @@ class IsmctsBot:
     def choose(self, view: View, legal: Sequence[str]) -> str:
         self.last_result = None
         self.last_endgame = None
+        self.last_mate = None
         seat = view.get("seat")
         self._seat = seat if isinstance(seat, int) else None
         if len(legal) == 1:
             return legal[0]
         start = _clock()
+        if self.root_mate and view.get("phase") == "play":
+            mate = self._mate(view, legal)
+            if mate is not None:
+                return mate
         if self.endgame_nodes and two_left(view):
             won = self._endgame(view, legal)
             if won is not None:
@@ -481,6 +495,18 @@ class IsmctsBot:
         self.model.fit()
         return True
 
+    def _mate(self, view: View, legal: Sequence[str]) -> str | None:
+        """The first certain mate the caller offers, or ``None`` (none: the search decides)."""
+        try:
+            self.last_mate = mate_view(view, self.sampler, self.rng)
+        except SamplerError:
+            return None
+        for action in self.last_mate:
+            if action in legal:
+                self.last_iterations = 0
+                return action
+        return None
+
     def _endgame(self, view: View, legal: Sequence[str]) -> str | None:
         """The solver's winning move, or ``None`` (no forced win found: the tree decides)."""
         try:
@@ -523,6 +549,7 @@ def _ismcts(
     guard_by: str = "heuristic",
     endgame: bool = True,
     endgame_nodes: int = DEFAULT_NODES,
+    root_mate: bool = True,
     belief: bool = DEFAULT_BELIEF,
     likelihood: float = DEFAULT_LIKELIHOOD,
     rollout: str | None = None,
@@ -596,6 +623,7 @@ def _ismcts(
         ("infer_bids", infer_bids),
         ("infer_adjutant", infer_adjutant),
         ("endgame", endgame),
+        ("root_mate", root_mate),
         ("belief", belief),
         ("infer_exchange", infer_exchange),
         ("unseen_exchange", unseen_exchange),
@@ -701,6 +729,7 @@ def _ismcts(
         guard=None if guard is None else float(guard),
         baseline=_guard_baseline(guard is not None, guard_by, learned, seed, game),
         endgame_nodes=endgame_nodes if endgame and game == "daifugo" else 0,
+        root_mate=root_mate and game == "daifugo",
         prior=tree_prior,
         ruled_rollout=ruled,
         prior_weight=float(prior_weight),
