@@ -464,10 +464,16 @@ def test_duplicate_deals_on_our_server(tmp_path: Path) -> None:
         rep = r.reports[f"bot{k}"]
         assert len(rep.games) == 10 and rep.fallbacks == 0 and rep.lost == 0
         assert [g.position for g in rep.games] == [rk.index(k) for rk in res.rankings]
-    per_game = " ".join(f"{t / 10:.2f}" for t in res.totals)
+    figures = []
+    for q in range(5):  # each player's mean on each deal, then Student's t with 1 df
+        means = [sum(5 - rk.index(q) for rk in res.rankings[d : d + 5]) / 5 for d in (0, 5)]
+        half = 12.706 * abs(means[0] - means[1]) / 2
+        mean = res.totals[q] / 10
+        assert mean == pytest.approx(sum(means) / 2)
+        figures.append(f"{mean:.2f} [{mean - half:.2f}, {mean + half:.2f}]")
     assert (
         "duplicate deals: 2 deals played 5 times each, the hands one seat on each time; "
-        f"points per game {per_game}" in r.out.getvalue()
+        f"points per game (95% intervals over deals) {' '.join(figures)}" in r.out.getvalue()
     )
 
 

@@ -28,6 +28,7 @@ waits for another client.
 from __future__ import annotations
 
 import json
+import math
 import random
 import socket
 import sys
@@ -132,6 +133,38 @@ class ServerResult:
     bad_exchanges: list[int] = field(default_factory=lambda: [0] * PLAYERS)
     records: list[dict[str, Any]] = field(default_factory=list)
     match_record: dict[str, Any] | None = None
+
+    def deal_intervals(self, duplicate: int) -> list[tuple[float, float] | None]:
+        """Per player, a 95% interval for its points per game over duplicate deals of
+        ``duplicate`` games each: Student's t over the player's mean on each whole deal (every
+        deal is a fresh game with fresh titles, so deals are independent, and the luck of the
+        cards is the same for all). ``None`` with fewer than two deals.
+
+        >>> r = ServerResult(names=["a", "b", "c", "d", "e"])
+        >>> r.rankings = [[0, 1, 2, 3, 4]] * 5 + [[1, 0, 2, 3, 4]] * 5
+        >>> r.deal_intervals(5)[2], r.deal_intervals(5)[0] is not None, r.deal_intervals(10)
+        ((3.0, 3.0), True, [None, None, None, None, None])
+        """
+        from torampu.tournament import t95
+
+        deals = len(self.rankings) // duplicate
+        if deals < 2:
+            return [None] * PLAYERS
+        out: list[tuple[float, float] | None] = []
+        for q in range(PLAYERS):
+            means = [
+                sum(
+                    PLAYERS - rk.index(q)
+                    for rk in self.rankings[d * duplicate : (d + 1) * duplicate]
+                )
+                / duplicate
+                for d in range(deals)
+            ]
+            m = sum(means) / deals
+            var = sum((x - m) ** 2 for x in means) / (deals - 1)
+            half = t95(deals - 1) * math.sqrt(var / deals)
+            out.append((m - half, m + half))
+        return out
 
 
 class UecdaServer:
@@ -264,12 +297,15 @@ class UecdaServer:
                 path.write_text(json.dumps(rec, ensure_ascii=False) + "\n", encoding="utf-8")
         self._flush()
         if cfg.duplicate > 1:
-            per_game = " ".join(f"{t / cfg.games:.2f}" for t in result.totals)
+            per_game = " ".join(
+                f"{t / cfg.games:.2f}" + ("" if ci is None else f" [{ci[0]:.2f}, {ci[1]:.2f}]")
+                for t, ci in zip(result.totals, result.deal_intervals(cfg.duplicate), strict=True)
+            )
             deals = cfg.games // cfg.duplicate
             self.say(
                 f"duplicate deals: {deals} deal{'s' if deals > 1 else ''} played "
                 f"{cfg.duplicate} times each, the hands one seat on each time; "
-                f"points per game {per_game}"
+                f"points per game (95% intervals over deals) {per_game}"
             )
         result.match_record = m.to_record()
         if cfg.records is not None:
