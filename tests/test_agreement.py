@@ -83,6 +83,16 @@ def test_a_profile_counts_what_each_player_spends_on_leads_and_follows() -> None
     # a 2 is the top rank, a 3 once the order is reversed
     assert daifugo_tags({"table": None, "reversed": False}, "play 3S 3H") == ("lead", ["play"])
     assert daifugo_tags({"table": None, "reversed": True}, "play 3S 3H")[1] == ["play", "top rank"]
+    # the weakest card among the ranks held once; in a revolution the weakest is the highest
+    hand = {"hand": ["3C", "3D", "5S", "9H", "KD", "2S"], "table": None}
+    assert daifugo_tags({**hand, "reversed": False}, "play 5S")[1] == ["play", "lowest lone"]
+    assert daifugo_tags({**hand, "reversed": False}, "play 3C")[1] == ["play"]  # from a pair
+    assert daifugo_tags({**hand, "reversed": True}, "play 2S")[1] == ["play", "lowest lone"]
+    assert daifugo_tags({**hand, "reversed": True}, "play 5S")[1] == ["play"]
+    # the search's habit beside the recording heuristic's, counted on the same decisions
+    assert played.get("lead: lowest lone", 0) == sum(
+        "lowest lone" in daifugo_tags(d.view, d.action)[1] for d in found if not d.view["table"]
+    )
 
 
 def test_decisions_kept_by_the_movers_title() -> None:

@@ -185,6 +185,8 @@ def _mean_interval(xs: Sequence[float]) -> tuple[float, float, float]:
     return m, m - half, m + half
 
 
+_STRENGTH = "3456789TJQKA2"
+"""The ranks' letters from the weakest to the strongest in the normal order."""
 _TOP = {False: "2", True: "3"}
 """The strongest rank's letter, by whether the order is reversed (革命 xor 11バック)."""
 
@@ -193,7 +195,8 @@ def daifugo_tags(view: View, action: str) -> tuple[str, list[str]]:
     """A Daifugo play decision's situation (``lead``: an empty table, else ``follow``) and what
     ``action`` spends: ``pass``, or ``play`` with ``joker`` (it uses a joker), ``lone joker``
     and ``top rank`` (a card of the strongest rank of the moment: a 2, or a 3 when the order is
-    reversed), for :func:`profile`.
+    reversed), ``lowest lone`` (a single card, the weakest of the moment among the ranks the
+    hand holds once: shedding from the bottom), for :func:`profile`.
 
     >>> view = {"table": {"cards": ["AS"]}, "reversed": False}
     >>> daifugo_tags(view, "play JK")
@@ -204,6 +207,9 @@ def daifugo_tags(view: View, action: str) -> tuple[str, list[str]]:
     ('lead', ['play', 'joker', 'top rank'])
     >>> daifugo_tags(view, "pass")
     ('follow', ['pass'])
+    >>> lead = {"table": None, "reversed": False, "hand": ["3C", "3D", "5S", "7H", "JK"]}
+    >>> daifugo_tags(lead, "play 5S"), daifugo_tags(lead, "play 7H")[1]
+    (('lead', ['play', 'lowest lone']), ['play'])
     """
     situation = "follow" if view.get("table") else "lead"
     words = action.split()
@@ -216,9 +222,17 @@ def daifugo_tags(view: View, action: str) -> tuple[str, list[str]]:
         tags.append("joker")
         if len(cards) == 1:
             tags.append("lone joker")
-    top = _TOP[bool(view.get("reversed"))]
+    reversed_ = bool(view.get("reversed"))
+    top = _TOP[reversed_]
     if any(c[0] == top for c in cards if not c.startswith("JK")):
         tags.append("top rank")
+    if len(cards) == 1 and not jokers:
+        held = [c[0] for c in view.get("hand") or [] if not c.startswith("JK")]
+        lone = [r for r in held if held.count(r) == 1]
+        if lone and cards[0][0] == min(
+            lone, key=lambda r: _STRENGTH.index(r) * (-1 if reversed_ else 1)
+        ):
+            tags.append("lowest lone")
     return situation, tags
 
 
