@@ -90,8 +90,8 @@ def bot_options(kind: str) -> list[str]:
     ['adapt', 'algorithm', 'belief', 'bid_z', 'correct', 'endgame', 'endgame_nodes',
      'exploration', 'guard', 'guard_by', 'infer_adjutant', 'infer_bids', 'infer_exchange',
      'iterations', 'likelihood', 'opponents', 'params', 'prior', 'prior_weight', 'reward',
-     'rollout', 'rollout_explore', 'rollout_hold', 'rollout_mate', 'samples', 'shed',
-     'temperature', 'think', 'unseen_exchange', 'worlds', 'z']
+     'rollout', 'rollout_explore', 'rollout_hold', 'rollout_mate', 'root_mate', 'samples',
+     'shed', 'temperature', 'think', 'unseen_exchange', 'worlds', 'z']
     """
     params = list(inspect.signature(_factory(kind)).parameters.values())[2:]
     return sorted(p.name for p in params if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY))
