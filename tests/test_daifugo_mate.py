@@ -71,13 +71,18 @@ def test_only_the_player_to_move_in_play() -> None:
     assert certain_mates(g, 1) == []
 
 
-def _random_game(seed: int, rules: str) -> Daifugo:
+HOUSE: dict[str, Any] = {"preset": "yaita", "forbidden_finish": []}
+"""Every house rule of 004 on (3 jokers, 11-back, 5-skip, 7-give, 10-discard, Q-reverse, locks,
+都落ち...), with no finish forbidden, so that mates are claimed."""
+
+
+def _random_game(seed: int, rules: str | dict[str, Any]) -> Daifugo:
     g = torampu.new_game("daifugo", rules=rules, players=5, seed=seed)
     assert isinstance(g, Daifugo)
     return g
 
 
-def _check_game(seed: int, rules: str) -> int:
+def _check_game(seed: int, rules: str | dict[str, Any]) -> int:
     """Play a random game; wherever a mate is claimed (from the real game and, the same, from a
     determinization of the seat's view), follow it on a copy and check that the seat goes out
     before anyone else does, the others able only to pass. Returns how many were claimed."""
@@ -113,14 +118,20 @@ def _check_game(seed: int, rules: str) -> int:
 
 
 @settings(max_examples=25, deadline=None)
-@given(seed=st.integers(0, 10**6), rules=st.sampled_from(["uecda", "standard", "yaita"]))
-def test_a_certain_mate_goes_out_against_every_reply(seed: int, rules: str) -> None:
+@given(
+    seed=st.integers(0, 10**6),
+    rules=st.sampled_from(["uecda", "uecda-tndhms", "standard", "yaita", HOUSE]),
+)
+def test_a_certain_mate_goes_out_against_every_reply(
+    seed: int, rules: str | dict[str, Any]
+) -> None:
     _check_game(seed, rules)
 
 
 def test_random_games_do_claim_mates() -> None:
     """The property above is not vacuous: random games reach many certain mates."""
     assert sum(_check_game(seed, "uecda") for seed in range(20)) >= 20
+    assert sum(_check_game(seed, HOUSE) for seed in range(20)) >= 10
 
 
 def test_the_bot_plays_a_certain_mate_without_searching() -> None:

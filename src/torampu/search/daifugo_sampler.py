@@ -95,15 +95,21 @@ class _Hand:
         self.unknown = unknown
 
     def take(self, k: int, rng: random.Random) -> list[int | None]:
-        """Remove ``k`` cards: unknown ones first (``None``), then known ones at random."""
+        """Remove ``k`` cards drawn at random from the hand's cards, known or unknown (an
+        unknown one is ``None``). (Taking the unknown ones first, as before, assumed the cards
+        a player was given unseen were never among those it played later; when one of them
+        was — a card the seat itself had given on, seen — every try put that card in two
+        hands and no sample could be made.)"""
+        if k > len(self.known) + self.unknown:
+            raise SamplerError("a give takes more cards than the hand had")
         out: list[int | None] = []
-        u = min(k, self.unknown)
-        self.unknown -= u
-        out += [None] * u
-        for _ in range(k - u):
-            if not self.known:
-                raise SamplerError("a give takes more cards than the hand had")
-            out.append(self.known.pop(rng.randrange(len(self.known))))
+        for _ in range(k):
+            i = rng.randrange(len(self.known) + self.unknown)
+            if i < len(self.known):
+                out.append(self.known.pop(i))
+            else:
+                self.unknown -= 1
+                out.append(None)
         return out
 
     def remove(self, card: int) -> None:
