@@ -475,6 +475,12 @@ def test_duplicate_deals_on_our_server(tmp_path: Path) -> None:
         "duplicate deals: 2 deals played 5 times each, the hands one seat on each time; "
         f"points per game (95% intervals over deals) {' '.join(figures)}" in r.out.getvalue()
     )
+    # the replay of the record gives the same figures
+    seats = ", ".join(f"seat {q} {f}" for q, f in enumerate(figures))
+    assert (
+        f"Points per game over 2 whole deals, with 95% intervals over deals: {seats}"
+        in " ".join(told.output.split())
+    )
 
 
 def test_the_server_command_refuses_duplicate_deals_it_cannot_hold() -> None:

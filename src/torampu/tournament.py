@@ -320,6 +320,40 @@ def t95(df: int) -> float:
     )
 
 
+def deal_intervals(
+    scores: Sequence[Sequence[float]], per_deal: int
+) -> list[tuple[float, float, float] | None]:
+    """Per seat, its mean score a game and a 95% interval over duplicate deals: ``scores``
+    holds each game's scores by seat, ``per_deal`` consecutive games make one deal (each hand
+    once at every seat). Student's t over the seat's mean on each whole deal: the deals are
+    independent and share the cards' luck, games within one are not. ``(mean, low, high)``
+    over the whole deals, or ``None`` for every seat with fewer than two.
+
+    >>> deal_intervals([[5, 1], [1, 5], [4, 2], [2, 4]], 2)
+    [(3.0, 3.0, 3.0), (3.0, 3.0, 3.0)]
+    >>> [round(x, 3) for x in deal_intervals([[5, 1], [4, 2], [2, 4], [1, 5]], 2)[0]]
+    [3.0, -16.059, 22.059]
+    >>> deal_intervals([[5, 1], [1, 5]], 2)
+    [None, None]
+    """
+    if per_deal < 1:
+        raise ValueError(f"a deal is at least 1 game, not {per_deal}")
+    deals = len(scores) // per_deal
+    seats = len(scores[0]) if scores else 0
+    if deals < 2:
+        return [None] * seats
+    out: list[tuple[float, float, float] | None] = []
+    for q in range(seats):
+        means = [
+            sum(float(g[q]) for g in scores[d * per_deal : (d + 1) * per_deal]) / per_deal
+            for d in range(deals)
+        ]
+        m = sum(float(g[q]) for g in scores[: deals * per_deal]) / (deals * per_deal)
+        half = t95(deals - 1) * math.sqrt(sum((x - m) ** 2 for x in means) / (deals - 1) / deals)
+        out.append((m, m - half, m + half))
+    return out
+
+
 @dataclass
 class _Ratio:
     """Exact running sums of per-deal (sum y_d, count g_d): ratio, cluster SE, t interval."""

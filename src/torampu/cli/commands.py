@@ -53,6 +53,7 @@ from torampu.cli.worker import worker
 from torampu.daifugo import DaifugoMatch
 from torampu.errors import CardError, IllegalAction, RecordError, TorampuError
 from torampu.game import check_record_header
+from torampu.tournament import deal_intervals
 
 __all__ = [
     "MENU_MAX",
@@ -479,7 +480,24 @@ def replay(
         tell_story(rec, i + 1, m.games_total if m is not None else 1, totals, r)
     if m is not None and m.games_played:
         print_all(r.final(m.standings()))
+        if isinstance(m, DaifugoMatch) and m.duplicate > 1:
+            _duplicate_points(ctx, games, m.duplicate)
     console.print(f"[green]{ctx.tx('story_verified')}[/]")
+
+
+def _duplicate_points(ctx: Ctx, games: list[dict[str, Any]], duplicate: int) -> None:
+    """Each seat's points per game with a 95% interval over the record's whole duplicate deals
+    (nothing with fewer than two)."""
+    scores = [rec["result"]["scores"] for rec in games if "result" in rec]
+    figures = deal_intervals(scores, duplicate)
+    if any(f is None for f in figures):
+        return
+    shown = ", ".join(
+        f"{ctx.tx('seat_name', seat=q)} {f[0]:.2f} [{f[1]:.2f}, {f[2]:.2f}]"
+        for q, f in enumerate(figures)
+        if f is not None
+    )
+    console.print(ctx.tx("story_duplicate_points", deals=len(scores) // duplicate, figures=shown))
 
 
 # --------------------------------------------------------------------------------------- rules

@@ -129,6 +129,8 @@ TEXT: dict[str, dict[str, str]] = {
         "story_match": "Match record: {played} of {total} games — {game}, {players} players",
         "story_duplicate": "Duplicate deals: each deal played {k} times, the hands one seat on "
         "each time",
+        "story_duplicate_points": "Points per game over {deals} whole deals, with 95% intervals "
+        "over deals: {figures}",
         "story_rules": "Rules: {rules}",
         "story_deal": "The deal",
         "story_auction": "The auction",
@@ -253,6 +255,8 @@ TEXT: dict[str, dict[str, str]] = {
         "match_over": "マッチ終了。",
         "story_match": "マッチの記録: {played} / {total} ゲーム — {game}、{players}人",
         "story_duplicate": "デュプリケート: 同じ配札を{k}回、手札を1席ずつずらして",
+        "story_duplicate_points": "1ゲームあたりの得点 (配札{deals}組、配札ごとの"
+        "95%信頼区間): {figures}",
         "story_rules": "ルール: {rules}",
         "story_deal": "配札",
         "story_auction": "競り",

@@ -28,7 +28,6 @@ waits for another client.
 from __future__ import annotations
 
 import json
-import math
 import random
 import socket
 import sys
@@ -136,35 +135,18 @@ class ServerResult:
 
     def deal_intervals(self, duplicate: int) -> list[tuple[float, float] | None]:
         """Per player, a 95% interval for its points per game over duplicate deals of
-        ``duplicate`` games each: Student's t over the player's mean on each whole deal (every
-        deal is a fresh game with fresh titles, so deals are independent, and the luck of the
-        cards is the same for all). ``None`` with fewer than two deals.
+        ``duplicate`` games each (:func:`torampu.tournament.deal_intervals`). ``None`` with
+        fewer than two deals.
 
         >>> r = ServerResult(names=["a", "b", "c", "d", "e"])
         >>> r.rankings = [[0, 1, 2, 3, 4]] * 5 + [[1, 0, 2, 3, 4]] * 5
         >>> r.deal_intervals(5)[2], r.deal_intervals(5)[0] is not None, r.deal_intervals(10)
         ((3.0, 3.0), True, [None, None, None, None, None])
         """
-        from torampu.tournament import t95
+        from torampu.tournament import deal_intervals
 
-        deals = len(self.rankings) // duplicate
-        if deals < 2:
-            return [None] * PLAYERS
-        out: list[tuple[float, float] | None] = []
-        for q in range(PLAYERS):
-            means = [
-                sum(
-                    PLAYERS - rk.index(q)
-                    for rk in self.rankings[d * duplicate : (d + 1) * duplicate]
-                )
-                / duplicate
-                for d in range(deals)
-            ]
-            m = sum(means) / deals
-            var = sum((x - m) ** 2 for x in means) / (deals - 1)
-            half = t95(deals - 1) * math.sqrt(var / deals)
-            out.append((m - half, m + half))
-        return out
+        points = [[PLAYERS - rk.index(q) for q in range(PLAYERS)] for rk in self.rankings]
+        return [None if f is None else (f[1], f[2]) for f in deal_intervals(points, duplicate)]
 
 
 class UecdaServer:
