@@ -61,6 +61,15 @@ def test_the_three_of_spades_answers_a_lone_joker() -> None:
     assert mates(fixed(["JK 4D", "KS KH", "AS AH"])) == ["play 4D JK"]
 
 
+def test_no_mate_through_hands_passed_on() -> None:
+    """大7: three 7s pass every hand to the next player, so what the seat holds afterwards is
+    not its own: the unanswerable three 7s start no certain mate."""
+    hands = ["7C 7D 7H 4S", "KS", "AS"]
+    g = fixed(hands, {"preset": "standard", "big_seven": True})
+    assert "play 7C 7D 7H" in g.legal_actions() and mates(g) == []
+    assert mates(fixed(hands)) == ["play 7C 7D 7H"]  # without 大7 the 4 then goes out
+
+
 def test_no_mate_is_claimed_under_forbidden_finishes() -> None:
     g = fixed(["4H 8C 8D", "KS", "AS"], {"preset": "standard", "forbidden_finish": ["2"]})
     assert mates(g) == []

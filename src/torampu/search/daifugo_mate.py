@@ -16,8 +16,9 @@ this worst case cannot answer is answered by nobody. The engine's own moves and 
 everything (revolutions, 8-cuts, locks, who passed): one definition of the rules.
 
 Conservative where the rules make finishing subtle: with ``forbidden_finish`` (some last plays
-are fouls) no mate is claimed, and a play that starts a give or a discard (7渡し, 10捨て) does
-not count as unanswered.
+are fouls) no mate is claimed, and a play that starts a give or a discard (7渡し, 10捨て), or
+after which the seat holds other cards than before less those played (大7 passes every hand
+on), does not count as unanswered.
 
 >>> import torampu
 >>> g = torampu.new_game("daifugo", rules="standard", players=3, seed=0, dealer=2,
@@ -78,6 +79,8 @@ def _comes_back(g: Daifugo, m: Move, me: int, sizes: list[int]) -> Daifugo | Non
     cards (``sizes``) answers with any play of at most ``k`` of the cards ``me`` cannot see."""
     c = g.clone()
     c._apply(m)
+    if c.hands[me] != g.hands[me] & ~(m & REAL) or c.jok[me] != g.jok[me] - (m >> JSHIFT & 3):
+        return None  # cards changed hands (大7: every hand passed on): nothing is certain
     while c.phase_id == PH_PLAY and c.turn != me:
         k = sizes[c.turn]
         if any(p != PASS and _size(p) <= k for p in c._plays_now(c.turn)):
