@@ -5,7 +5,7 @@ whatever the others hold: each play but the last is one that no card the player 
 could beat (the others pass, or it flushes the table, as an 8 does), so the lead comes back,
 and the last play empties the hand. No other move can do better, so a search need not weigh
 one (Blauweregen, the UECda 2017 champion, looks for such a mate before it searches, as does
-the bot here: ``ismcts:mate=on``, :mod:`torampu.bots.search`).
+the bot here: ``ismcts:root_mate``, on by default, :mod:`torampu.bots.search`).
 
 "Every hand the others could hold" is checked on one worst case: a determinization of the
 seat's view (:mod:`torampu.search.daifugo_sampler`) in which *every* other player still in
@@ -36,7 +36,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from torampu.daifugo import PH_PLAY, Daifugo
-from torampu.daifugo_plays import JSHIFT, PASS, REAL
+from torampu.daifugo_plays import JSHIFT, PASS, REAL, info
 from torampu.game import Game, Move
 
 View = Mapping[str, Any]
@@ -69,10 +69,6 @@ def _goes_out(g: Daifugo, m: Move, me: int) -> bool:
     return (m & REAL) == g.hands[me] and (m >> JSHIFT & 3) == g.jok[me]
 
 
-def _size(m: Move) -> int:
-    return (m & REAL).bit_count() + (m >> JSHIFT & 3)
-
-
 def _comes_back(g: Daifugo, m: Move, me: int, sizes: list[int]) -> Daifugo | None:
     """The position after ``m`` once every other player has passed and the table is empty
     with ``me`` to lead again, or ``None`` when someone could answer: a player holding ``k``
@@ -83,7 +79,7 @@ def _comes_back(g: Daifugo, m: Move, me: int, sizes: list[int]) -> Daifugo | Non
         return None  # cards changed hands (大7: every hand passed on): nothing is certain
     while c.phase_id == PH_PLAY and c.turn != me:
         k = sizes[c.turn]
-        if any(p != PASS and _size(p) <= k for p in c._plays_now(c.turn)):
+        if any(p != PASS and info(p).size <= k for p in c._plays_now(c.turn)):
             return None
         c._apply(PASS)
     if c.phase_id != PH_PLAY or c.turn != me or c.table_info is not None:

@@ -42,7 +42,6 @@ exchange phase built the same way (the cards the poor gave are taken to be our b
 from __future__ import annotations
 
 import json
-import math
 import random
 import sys
 import time
@@ -193,19 +192,17 @@ class ClientReport:
         >>> rep.average_points, rep.interval()
         (4.5, (4.5, 4.5))
         """
-        from torampu.tournament import t95  # here: the client need not load tournaments to start
+        # here: the client need not load tournaments to start
+        from torampu.tournament import deal_intervals
 
         if block < 1:
             raise ValueError(f"block must be at least 1 game, not {block}")
-        pts = [g.points or 0 for g in self.known]
-        means = [sum(pts[i : i + block]) / block for i in range(0, len(pts) - block + 1, block)]
-        n = len(means)
-        if n < 2:
+        figures = deal_intervals([[g.points or 0] for g in self.known], block)
+        if not figures or figures[0] is None:  # no games, or fewer than two whole blocks
             return None
-        m = self.average_points
-        mb = sum(means) / n
-        half = t95(n - 1) * math.sqrt(sum((x - mb) ** 2 for x in means) / (n - 1) / n)
-        return m - half, m + half
+        _, low, high = figures[0]  # the spread of the whole blocks, about every game's mean
+        half = (high - low) / 2
+        return self.average_points - half, self.average_points + half
 
     @property
     def refused(self) -> int:
