@@ -154,6 +154,58 @@ def test_feature_values_on_a_known_hand() -> None:
         assert row["single"] + row["group"] + row["run"] == 1.0
 
 
+def _fixed(hands: list[str], rules: str | dict[str, object] = "standard") -> Daifugo:
+    """A game on a fixed deal, seat 0 to lead."""
+    g = torampu.new_game(
+        "daifugo",
+        rules=rules,
+        players=len(hands),
+        seed=0,
+        dealer=len(hands) - 1,
+        deal={"hands": [h.split() for h in hands]},
+    )
+    assert isinstance(g, Daifugo) and g.to_play == 0
+    return g
+
+
+def _lone(g: Daifugo) -> dict[str, tuple[float, ...]]:
+    """Each legal play's six lone-card features (any play, then leads)."""
+    names = ("lone_low", "lone_second", "lone_high")
+    names += tuple("lead_" + n for n in names)
+    moves = g.legal_moves()
+    return {
+        g.action_str(m): tuple(row[FEATURES.index(n)] for n in names)
+        for m, row in zip(moves, move_features(g, moves), strict=True)
+    }
+
+
+def test_lone_card_features_name_the_weakest_and_second_weakest_lone_card() -> None:
+    """A single of a rank held once is the weakest, the second-weakest or a stronger lone card
+    in the order of the moment; a card from a pair is none of them (the champion leads its
+    second-weakest lone card far more often than our policy did: see the README)."""
+    g = _fixed(["3S 5H 5D 7C 9D KS", "4C 4D", "6C 6D"])
+    f = _lone(g)
+    assert f["play 3S"] == (1, 0, 0, 1, 0, 0)
+    assert f["play 7C"] == (0, 1, 0, 0, 1, 0)
+    assert f["play 9D"] == f["play KS"] == (0, 0, 1, 0, 0, 1)
+    assert f["play 5H"] == f["play 5D"] == f["play 5D 5H"] == (0,) * 6
+    # following, without the lead's copy; with the 3 gone, the 7 is the weakest lone card
+    for action in ("play 3S", "play 4C", "pass"):
+        g.play(action)
+    f = _lone(g)
+    assert f["play 7C"] == (1, 0, 0, 0, 0, 0) and f["play 9D"] == (0, 1, 0, 0, 0, 0)
+    assert f["play KS"] == (0, 0, 1, 0, 0, 0)
+    assert "play 3S" not in f and f["pass"] == (0,) * 6
+    # after a revolution the order turns over: the king is the weakest lone card, the 9 next
+    r = _fixed(["3S 7C 9D KS 6H 6D 6C 6S", "4C 4D", "8C 8D"])
+    r.play("play 6C 6D 6H 6S")
+    r.play("pass")
+    r.play("pass")
+    f = _lone(r)
+    assert f["play KS"][:3] == (1, 0, 0) and f["play 9D"][:3] == (0, 1, 0)
+    assert f["play 3S"][:3] == (0, 0, 1)
+
+
 # ---------------------------------------------------------------------------------- training
 def test_training_is_reproducible_from_the_seed() -> None:
     a = fit(generate_records(2, "heuristic", "standard", seed=5, match_games=1), steps=40)[0]
@@ -264,6 +316,25 @@ def test_shipped_policy_loads_with_its_command() -> None:
         Policy.from_json({"format": "x"})
     with pytest.raises(PolicyError):
         Policy([1.0])
+
+
+def test_a_policy_file_from_before_a_feature_gives_it_no_weight() -> None:
+    """Features are added, never renamed: a file that lacks the newer ones (the lone-card
+    features came after the shipped file) loads with weight 0 on them, so it scores every
+    move as it did; a file naming a feature this version lacks, or one twice, is refused."""
+    good = default_policy().to_json()
+    old_names = [f for f in FEATURES if "lone_" not in f]
+    by_name = dict(zip(FEATURES, good["weights"], strict=True))
+    old = {**good, "features": old_names, "weights": [by_name[f] for f in old_names]}
+    pol = Policy.from_json(old)
+    assert [pol.weights[FEATURES.index(f)] for f in FEATURES if "lone_" in f] == [0.0] * 6
+    assert [pol.weights[FEATURES.index(f)] for f in old_names] == old["weights"]
+    with pytest.raises(PolicyError, match="not this version's: \\['nonsense'\\]"):
+        Policy.from_json({**old, "features": ["nonsense", *old_names[1:]]})
+    with pytest.raises(PolicyError, match="names a feature twice"):
+        Policy.from_json({**old, "features": [old_names[1], *old_names[1:]]})
+    with pytest.raises(PolicyError, match="features but"):
+        Policy.from_json({**old, "weights": old["weights"][:-1]})
 
 
 @pytest.mark.parametrize(

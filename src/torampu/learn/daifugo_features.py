@@ -14,7 +14,9 @@ whether it is an 8切り or makes a revolution (and whether the revolution helps
 hand), the cards left after it, how the rest splits into plays (one per rank plus the jokers)
 and how many of them are singles, whether it breaks a group, whether it leaves one play (could
 be the last), whether it is a lead or a follow (and how far above the table's rank), whether it
-locks, and the fewest cards any opponent holds. Each decision's moves are compared with each
+locks, the fewest cards any opponent holds, and, for a single of a rank the hand holds once (a
+*lone* card), whether it is the weakest lone card in the order of the moment, the second-weakest
+or a stronger one (on any play, and again on leads). Each decision's moves are compared with each
 other only (a softmax), so a feature that is the same for every move counts only through its
 products with the others.
 
@@ -80,6 +82,12 @@ PLAY_FEATURES: Final = (
     "lead_unbeatable",
     "winners_left",
     "losers_left",
+    "lone_low",
+    "lone_second",
+    "lone_high",
+    "lead_lone_low",
+    "lead_lone_second",
+    "lead_lone_high",
     "pass_losers",
 )
 CARDS_FEATURES: Final = (
@@ -245,6 +253,17 @@ def _describe(g: Daifugo, moves: list[int], keys: list[list[int]] | None) -> lis
             most = c
     win = [counts[d] > above[12 - d if rev else d] for d in range(13)]
     base_winners = sum(win) + (1 if jok else 0)
+    # the lone ranks (held once): the order positions of the weakest and second-weakest
+    lone_low = 99
+    lone_second = 99
+    for d in range(13):
+        if counts[d] == 1:
+            e = 12 - d if rev else d
+            if e < lone_low:
+                lone_second = lone_low
+                lone_low = e
+            elif e < lone_second:
+                lone_second = e
     # the keys' context: the same for every move of the decision
     k_lead = 1 if lead else 0
     k_opp = _bucket_opp(opp)
@@ -360,6 +379,16 @@ def _describe(g: Daifugo, moves: list[int], keys: list[list[int]] | None) -> lis
             unbeat = 1.0 if above[er] < 1 else 0.0
         else:
             unbeat = 1.0 if above[er] < size else 0.0
+        lone1 = 0.0
+        lone2 = 0.0
+        lone3 = 0.0
+        if kind == SINGLE and real and counts[rank] == 1:
+            if er == lone_low:
+                lone1 = 1.0
+            elif er == lone_second:
+                lone2 = 1.0
+            else:
+                lone3 = 1.0
         if keys is not None:
             ks = _keys(mk, k_lead, left, k_opp, k_table, 1 if unbeat else 0, k_active)
             for d, took in touched:
@@ -408,6 +437,12 @@ def _describe(g: Daifugo, moves: list[int], keys: list[list[int]] | None) -> lis
                 unbeat if lead else 0.0,
                 winners / 4.0,
                 (plays - winners) / 10.0,
+                lone1,
+                lone2,
+                lone3,
+                lone1 if lead else 0.0,
+                lone2 if lead else 0.0,
+                lone3 if lead else 0.0,
                 0.0,
                 *_ZERO_CARDS,
             ]

@@ -122,7 +122,9 @@ class Policy:
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Policy:
-        """A policy from its file's data (either format).
+        """A policy from its file's data (either format). Weights are matched to features by
+        name: a file written before a feature was added (the shipped one predates the lone-card
+        features) gives that feature weight 0, so it scores every move as it did.
 
         >>> p = Policy([0.5] * N_FEATURES, {"note": 1}, table=[0.25] * N_KEYS)
         >>> q = Policy.from_json(p.to_json())
@@ -138,8 +140,14 @@ class Policy:
             raise PolicyError(
                 f"not a {FORMAT} or {FORMAT_TABLE} file (format {data.get('format')!r})"
             )
-        if list(data.get("features", ())) != list(FEATURES):
-            raise PolicyError("the file's features are not this version's")
+        names = data.get("features", ())
+        if not isinstance(names, list) or not all(isinstance(f, str) for f in names):
+            raise PolicyError("the file's features must be a list of names")
+        unknown = [f for f in names if f not in FEATURES]
+        if unknown:
+            raise PolicyError(f"the file's features are not this version's: {unknown[:3]}")
+        if len(set(names)) != len(names):
+            raise PolicyError("the file names a feature twice")
         table = None
         if fmt == FORMAT_TABLE:
             if data.get("keys") != N_KEYS:
@@ -149,7 +157,12 @@ class Policy:
                 raise PolicyError("a policy file of format 2 needs its table")
         skip = ("format", "features", "weights", "keys", "table")
         meta = {k: v for k, v in data.items() if k not in skip}
-        weights = _numbers("weights", data.get("weights"))
+        given = _numbers("weights", data.get("weights"))
+        if len(given) != len(names):
+            raise PolicyError(f"the file has {len(names)} features but {len(given)} weights")
+        # a file from before a feature was added gives that feature no weight
+        by_name = dict(zip(names, given, strict=True))
+        weights = [by_name.get(f, 0.0) for f in FEATURES]
         return cls(weights, meta, None if table is None else _numbers("table", table))
 
     def save(self, path: str | Path) -> None:
