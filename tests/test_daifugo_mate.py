@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import torampu
+from daifugo_helpers import fixed
 from torampu.bots import BotError, make_bot
 from torampu.bots.base import parse_bot_spec
 from torampu.bots.search import IsmctsBot
@@ -17,20 +18,6 @@ from torampu.daifugo import PH_PLAY, Daifugo
 from torampu.daifugo_plays import PASS
 from torampu.search.daifugo_mate import certain_mates, mate_view
 from torampu.search.daifugo_sampler import sample_daifugo
-
-
-def fixed(hands: list[str], rules: str | dict[str, Any] = "standard") -> Daifugo:
-    """A game on a fixed deal, seat 0 to lead."""
-    g = torampu.new_game(
-        "daifugo",
-        rules=rules,
-        players=len(hands),
-        seed=0,
-        dealer=len(hands) - 1,
-        deal={"hands": [h.split() for h in hands]},
-    )
-    assert isinstance(g, Daifugo) and g.to_play == 0
-    return g
 
 
 def mates(g: Daifugo) -> list[str]:

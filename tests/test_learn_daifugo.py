@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 import torampu
+from daifugo_helpers import fixed
 from torampu.bots import BotError, make_bot, parse_bot_spec
 from torampu.bots.policy import PolicyBot
 from torampu.bots.search import IsmctsBot
@@ -154,23 +155,9 @@ def test_feature_values_on_a_known_hand() -> None:
         assert row["single"] + row["group"] + row["run"] == 1.0
 
 
-def _fixed(hands: list[str], rules: str | dict[str, object] = "standard") -> Daifugo:
-    """A game on a fixed deal, seat 0 to lead."""
-    g = torampu.new_game(
-        "daifugo",
-        rules=rules,
-        players=len(hands),
-        seed=0,
-        dealer=len(hands) - 1,
-        deal={"hands": [h.split() for h in hands]},
-    )
-    assert isinstance(g, Daifugo) and g.to_play == 0
-    return g
-
-
 def _lone(g: Daifugo) -> dict[str, tuple[float, ...]]:
     """Each legal play's six lone-card features (any play, then leads)."""
-    names = ("lone_low", "lone_second", "lone_high")
+    names: tuple[str, ...] = ("lone_low", "lone_second", "lone_high")
     names += tuple("lead_" + n for n in names)
     moves = g.legal_moves()
     return {
@@ -183,7 +170,7 @@ def test_lone_card_features_name_the_weakest_and_second_weakest_lone_card() -> N
     """A single of a rank held once is the weakest, the second-weakest or a stronger lone card
     in the order of the moment; a card from a pair is none of them (the champion leads its
     second-weakest lone card far more often than our policy did: see the README)."""
-    g = _fixed(["3S 5H 5D 7C 9D KS", "4C 4D", "6C 6D"])
+    g = fixed(["3S 5H 5D 7C 9D KS", "4C 4D", "6C 6D"])
     f = _lone(g)
     assert f["play 3S"] == (1, 0, 0, 1, 0, 0)
     assert f["play 7C"] == (0, 1, 0, 0, 1, 0)
@@ -197,7 +184,7 @@ def test_lone_card_features_name_the_weakest_and_second_weakest_lone_card() -> N
     assert f["play KS"] == (0, 0, 1, 0, 0, 0)
     assert "play 3S" not in f and f["pass"] == (0,) * 6
     # after a revolution the order turns over: the king is the weakest lone card, the 9 next
-    r = _fixed(["3S 7C 9D KS 6H 6D 6C 6S", "4C 4D", "8C 8D"])
+    r = fixed(["3S 7C 9D KS 6H 6D 6C 6S", "4C 4D", "8C 8D"])
     r.play("play 6C 6D 6H 6S")
     r.play("pass")
     r.play("pass")
