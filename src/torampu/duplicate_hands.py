@@ -1,0 +1,207 @@
+"""Hand by hand on duplicate Daifugo deals: a player's result with each hand beside the others'.
+
+In a duplicate match (``torampu uecda server --duplicate``, or ``torampu.new_match(…,
+duplicate=5)``) every player holds every hand of a deal once. So a player's points with a hand
+can be set beside the points the *other* players made with the same hand, in the same deal's
+other games: the cards' luck cancels, and what is left says with which hands the player loses
+ground. :func:`hand_results` pairs them; :func:`summary` groups the hands by their number of
+top cards (aces, twos and jokers, :func:`top_cards`) and gives per group the player's mean
+points, the others' with the same hands, the difference with a 95% interval (Student's t over
+the hands; a deal's hands are not quite independent, so read it as a guide), and how often each
+finished first and last.
+
+On 800 games against four Blauweregen (80 deals), our search finished first with 23% of its
+hands holding three top cards or more, where the champion did with 45% of the same hands — the
+gap is widest where the cards should win (see the README).
+
+>>> import torampu
+>>> from torampu.bots import make_bot
+>>> rules = {"preset": "uecda", "rank_reset": 1, "seat_change": 0}
+>>> m = torampu.new_match("daifugo", rules=rules, games=10, seed=3, duplicate=5)
+>>> bots = [make_bot("heuristic", 1, "daifugo") for _ in range(5)]
+>>> while not m.is_over:
+...     s = m.to_play
+...     m.play(bots[s].choose(m.view(s), m.legal_actions()))
+>>> found = hand_results(m.to_record()["records"], 0)
+>>> len(found), {h.points - h.others for h in found}  # five equal players: level everywhere
+(10, {0.0})
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from torampu.tournament import t95
+
+Record = Mapping[str, Any]
+
+TOP_RANKS = ("A", "2")
+"""The ranks counted by :func:`top_cards` besides the jokers (the strongest without a
+revolution)."""
+
+
+def top_cards(hand: Iterable[str]) -> int:
+    """The hand's aces, twos and jokers.
+
+    >>> top_cards(["3C", "AS", "2D", "JK", "TH"])
+    3
+    """
+    return sum(1 for c in hand if c == "JK" or c[:1] in TOP_RANKS)
+
+
+@dataclass(frozen=True)
+class HandResult:
+    """The player's game with one hand of a duplicate deal, beside the others' with it."""
+
+    deal: int
+    """The deal's number in the records (0 for the first deal met)."""
+    hand: tuple[str, ...]
+    """The hand as dealt (cards sorted as text)."""
+    points: float
+    """The player's points with it."""
+    place: int
+    """The player's place with it (1: first out)."""
+    others: float
+    """The mean points of the other players that held it."""
+    others_places: tuple[int, ...]
+    """Their places with it."""
+
+
+def _seat_of(record: Record, player: int | str) -> int:
+    n = int(record["players"])
+    if isinstance(player, int):
+        if not 0 <= player < n:
+            raise ValueError(f"seat {player} is not one of the game's {n} seats")
+        return player
+    names = (record.get("uecda") or {}).get("names")
+    if not names:
+        raise ValueError(f"a record without player names: give {player!r} as a seat number")
+    if names.count(player) != 1:
+        raise ValueError(f"player {player!r} is not named once in the record's names {names}")
+    return int(names.index(player))
+
+
+def _place(record: Record, seat: int) -> int:
+    return int(list(record["result"]["ranking"]).index(seat)) + 1
+
+
+def hand_results(records: Sequence[Record], player: int | str) -> list[HandResult]:
+    """Each hand ``player`` (a seat, or a name in UECda records' ``uecda.names``) held in the
+    duplicate deals of ``records`` (Daifugo game records), paired with the other players' games
+    with the same hand. Games of one deal share the record's ``seed``; a deal whose games do not
+    all deal the same hands, or where the player never held some hand the others did, is refused
+    with a ``ValueError`` naming it (these are not duplicate deals)."""
+    by_deal: dict[Any, list[Record]] = {}
+    for rec in records:
+        if rec.get("match"):
+            continue
+        if rec.get("game") != "daifugo":
+            raise ValueError(f"a {rec.get('game')!r} record: duplicate deals are Daifugo's")
+        if "result" not in rec or not rec["result"].get("ranking"):
+            raise ValueError(f"a game without a result (seed {rec.get('seed')}): unfinished")
+        by_deal.setdefault(rec["seed"], []).append(rec)
+    out: list[HandResult] = []
+    for number, (seed, games) in enumerate(by_deal.items()):
+        held: dict[tuple[str, ...], list[tuple[bool, float, int]]] = {}
+        hands0 = sorted(tuple(sorted(h)) for h in games[0]["deal"]["hands"])
+        for rec in games:
+            if sorted(tuple(sorted(h)) for h in rec["deal"]["hands"]) != hands0:
+                raise ValueError(f"the games of seed {seed} deal different hands: not duplicate")
+            me = _seat_of(rec, player)
+            for seat, hand in enumerate(rec["deal"]["hands"]):
+                entry = (seat == me, float(rec["result"]["scores"][seat]), _place(rec, seat))
+                held.setdefault(tuple(sorted(hand)), []).append(entry)
+        for hand, entries in held.items():
+            mine = [e for e in entries if e[0]]
+            theirs = [e for e in entries if not e[0]]
+            if len(mine) != 1 or not theirs:
+                raise ValueError(
+                    f"seed {seed}: the player held a hand {len(mine)} times and the others "
+                    f"{len(theirs)} times: not a whole duplicate deal"
+                )
+            out.append(
+                HandResult(
+                    deal=number,
+                    hand=hand,
+                    points=mine[0][1],
+                    place=mine[0][2],
+                    others=sum(e[1] for e in theirs) / len(theirs),
+                    others_places=tuple(e[2] for e in theirs),
+                )
+            )
+    return out
+
+
+@dataclass(frozen=True)
+class Group:
+    """The figures of a group of hands (see :func:`summary`)."""
+
+    label: str
+    hands: int
+    points: float
+    others: float
+    difference: tuple[float, float, float]
+    """The player's points less the others' with the same hands: mean, 95% low and high
+    (``nan`` bounds with fewer than two hands)."""
+    first: float
+    """The share of its hands the player finished first with."""
+    others_first: float
+    last: float
+    others_last: float
+
+
+def _group(label: str, rows: Sequence[HandResult], players: int) -> Group:
+    n = len(rows)
+    diffs = [r.points - r.others for r in rows]
+    m = sum(diffs) / n
+    if n > 1:
+        half = t95(n - 1) * math.sqrt(sum((d - m) ** 2 for d in diffs) / (n - 1) / n)
+        interval = (m, m - half, m + half)
+    else:
+        interval = (m, math.nan, math.nan)
+    theirs = [p for r in rows for p in r.others_places]
+    return Group(
+        label=label,
+        hands=n,
+        points=sum(r.points for r in rows) / n,
+        others=sum(r.others for r in rows) / n,
+        difference=interval,
+        first=sum(r.place == 1 for r in rows) / n,
+        others_first=sum(p == 1 for p in theirs) / len(theirs),
+        last=sum(r.place == players for r in rows) / n,
+        others_last=sum(p == players for p in theirs) / len(theirs),
+    )
+
+
+def summary(results: Sequence[HandResult], split: int = 3) -> list[Group]:
+    """The hands grouped by :func:`top_cards` (0, 1, … up to ``split`` and more), then all with
+    fewer than ``split``, and every hand. Empty groups are left out.
+
+    >>> rows = [HandResult(0, ("AS", "2S"), 5.0, 1, 3.0, (2, 3)),
+    ...         HandResult(0, ("3S",), 1.0, 3, 3.0, (1, 2))]
+    >>> for g in summary(rows, split=2):
+    ...     print(g.label, g.hands, g.difference[0], g.first, g.others_last)
+    0 top cards 1 -2.0 0.0 0.0
+    2+ top cards 1 2.0 1.0 0.5
+    fewer than 2 1 -2.0 0.0 0.0
+    all 2 0.0 0.5 0.25
+    """
+    if not results:
+        return []
+    players = len(results[0].others_places) + 1
+    out: list[Group] = []
+    for k in range(split + 1):
+        rows = [
+            r for r in results if (top_cards(r.hand) == k if k < split else top_cards(r.hand) >= k)
+        ]
+        if rows:
+            label = f"{k} top card{'' if k == 1 else 's'}" if k < split else f"{k}+ top cards"
+            out.append(_group(label, rows, players))
+    low = [r for r in results if top_cards(r.hand) < split]
+    if low and len(low) < len(results):
+        out.append(_group(f"fewer than {split}", low, players))
+    out.append(_group("all", results, players))
+    return out
