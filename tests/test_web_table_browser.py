@@ -126,9 +126,20 @@ def _click_action(page: Any, raw: str) -> None:
             page.locator(f'#actions [data-action="{raw}"]').first.click()
     else:
         page.locator(f'#actions [data-action="{raw}"]').first.click()
-    page.wait_for_function(
-        "v => document.querySelector('#status')?.dataset.version !== v", arg=before
-    )
+    try:
+        page.wait_for_function(
+            "v => document.querySelector('#status')?.dataset.version !== v", arg=before
+        )
+    except Exception as e:  # a rare timeout under load: say what was clicked and what showed
+        page.screenshot(path=str(SHOTS / "click-timeout.png"))
+        status = page.locator("#status").inner_text() if page.locator("#status").count() else ""
+        buttons = page.eval_on_selector_all(
+            "#actions [data-action]", "els => els.map(e => e.dataset.action)"
+        )
+        raise AssertionError(
+            f"no new version after clicking {raw!r} (version {before}; status {status!r}; "
+            f"buttons {buttons}; snapshot {_snapshot(page)}; artifacts/table/click-timeout.png)"
+        ) from e
 
 
 def _set_lang(page: Any, code: str) -> None:
