@@ -34,7 +34,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from torampu.tournament import t95
+from torampu.tournament import deal_intervals
 
 Record = Mapping[str, Any]
 
@@ -156,12 +156,8 @@ class Group:
 def _group(label: str, rows: Sequence[HandResult], players: int) -> Group:
     n = len(rows)
     diffs = [r.points - r.others for r in rows]
-    m = sum(diffs) / n
-    if n > 1:
-        half = t95(n - 1) * math.sqrt(sum((d - m) ** 2 for d in diffs) / (n - 1) / n)
-        interval = (m, m - half, m + half)
-    else:
-        interval = (m, math.nan, math.nan)
+    # Student's t over the hands: deal_intervals with each hand its own "deal"
+    interval = deal_intervals([[d] for d in diffs], 1)[0] or (sum(diffs) / n, math.nan, math.nan)
     theirs = [p for r in rows for p in r.others_places]
     return Group(
         label=label,
@@ -192,15 +188,14 @@ def summary(results: Sequence[HandResult], split: int = 3) -> list[Group]:
     if not results:
         return []
     players = len(results[0].others_places) + 1
+    tops = [min(top_cards(r.hand), split) for r in results]  # ``split`` stands for "or more"
     out: list[Group] = []
     for k in range(split + 1):
-        rows = [
-            r for r in results if (top_cards(r.hand) == k if k < split else top_cards(r.hand) >= k)
-        ]
+        rows = [r for r, t in zip(results, tops, strict=True) if t == k]
         if rows:
             label = f"{k} top card{'' if k == 1 else 's'}" if k < split else f"{k}+ top cards"
             out.append(_group(label, rows, players))
-    low = [r for r in results if top_cards(r.hand) < split]
+    low = [r for r, t in zip(results, tops, strict=True) if t < split]
     if low and len(low) < len(results):
         out.append(_group(f"fewer than {split}", low, players))
     out.append(_group("all", results, players))
