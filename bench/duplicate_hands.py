@@ -8,7 +8,13 @@ points and the others' with the same hands, the difference with a 95% interval, 
 each finished first and last. The directories are read as separate matches, so two runs on
 the same ``--seed`` may be given together.
 
+With ``--against DIR [DIR ...]`` (one directory per ``--records`` one, each pair played on the
+same deals: the same server ``--seed``), it also compares the player in the two sets of runs
+deal by deal (:func:`torampu.duplicate_hands.paired`): say a bot in ``--records`` and another
+in ``--against``, each against the same opponents.
+
 Run: .venv/bin/python bench/duplicate_hands.py --records DIR [DIR ...] [--player torampu]
+         [--against DIR [DIR ...]]
 """
 
 from __future__ import annotations
@@ -18,7 +24,14 @@ import json
 from pathlib import Path
 from typing import Any
 
-from torampu.duplicate_hands import HandResult, hand_results, summary
+from torampu.duplicate_hands import HandResult, hand_results, paired, summary
+
+
+def _load(d: Path) -> list[dict[str, Any]]:
+    files = sorted(d.glob("game-*.json"))
+    if not files:
+        raise SystemExit(f"no game-*.json records in {d}")
+    return [json.loads(f.read_text(encoding="utf-8")) for f in files]
 
 
 def main() -> None:
@@ -31,15 +44,19 @@ def main() -> None:
     )
     ap.add_argument("--split", type=int, default=3, help="top cards that make a strong hand")
     ap.add_argument("--json", type=Path, default=None, help="also write the figures here")
+    ap.add_argument(
+        "--against",
+        type=Path,
+        nargs="+",
+        default=None,
+        help="directories of runs on the same deals as --records' (in order): compare deal by deal",
+    )
     a = ap.parse_args()
     player: int | str = int(a.player) if a.player.isdigit() else a.player
     found: list[HandResult] = []
     games = 0
-    for d in a.records:
-        files = sorted(d.glob("game-*.json"))
-        if not files:
-            raise SystemExit(f"no game-*.json records in {d}")
-        records = [json.loads(f.read_text(encoding="utf-8")) for f in files]
+    runs = [_load(d) for d in a.records]
+    for d, records in zip(a.records, runs, strict=True):
         games += len(records)
         try:
             found += hand_results(records, player)
@@ -59,8 +76,22 @@ def main() -> None:
             f"{g.last:5.1%} {g.others_last:6.1%}"
         )
         rows.append({**g.__dict__, "difference": list(g.difference)})
+    out: dict[str, Any] = {"games": games, "groups": rows}
+    if a.against is not None:
+        if len(a.against) != len(a.records):
+            raise SystemExit(f"{len(a.against)} --against directories for {len(a.records)} runs")
+        try:
+            p = paired(runs, [_load(d) for d in a.against], player)
+        except ValueError as e:
+            raise SystemExit(str(e)) from None
+        m, lo, hi = p.difference
+        print(
+            f"deal by deal over {p.deals} deals ({p.skipped} not whole in both left out): "
+            f"{p.a:.2f} here, {p.b:.2f} against, difference {m:+.2f} [{lo:+.2f}, {hi:+.2f}]"
+        )
+        out["paired"] = {**p.__dict__, "difference": list(p.difference)}
     if a.json is not None:
-        a.json.write_text(json.dumps({"games": games, "groups": rows}, indent=1) + "\n")
+        a.json.write_text(json.dumps(out, indent=1) + "\n")
 
 
 if __name__ == "__main__":

@@ -10,7 +10,7 @@ import pytest
 
 import torampu
 from torampu.bots import make_bot
-from torampu.duplicate_hands import hand_results, summary, top_cards
+from torampu.duplicate_hands import deal_points, hand_results, paired, summary, top_cards
 
 DUP = {"preset": "uecda", "rank_reset": 1, "seat_change": 0}
 
@@ -100,3 +100,49 @@ def test_top_cards_count_aces_twos_and_jokers() -> None:
     for _ in range(50):
         hand = rng.sample(deck, 11)
         assert top_cards(hand) == sum(c[0] in "A2" for c in hand if c != "JK") + hand.count("JK")
+
+
+def test_two_runs_on_the_same_deals_are_compared_deal_by_deal() -> None:
+    strong = _match(["heuristic", "random", "random", "random", "random"], 15, seed=6)
+    weak = _match(["random"] * 5, 15, seed=6)
+    mine = deal_points(strong, 0)
+    assert len(mine) == 3
+    for seed, (hands, points) in mine.items():
+        games = [r for r in strong if r["seed"] == seed]
+        assert points == sum(r["result"]["scores"][0] for r in games) / 5
+        assert hands == tuple(sorted(tuple(sorted(h)) for h in games[0]["deal"]["hands"]))
+    p = paired([strong], [weak], 0)
+    diffs = [mine[s][1] - deal_points(weak, 0)[s][1] for s in mine]
+    assert (p.deals, p.skipped) == (3, 0)
+    assert p.a == sum(x for _, x in mine.values()) / 3
+    assert p.a - p.b == pytest.approx(p.difference[0])
+    assert p.difference[0] == pytest.approx(sum(diffs) / 3)
+    assert p.difference[1] < p.difference[0] < p.difference[2]
+    assert p.difference[0] > 0.5  # the heuristic in the seat beats a random player there
+    # the same run against itself: level, exactly
+    same = paired([strong, weak], [strong, weak], 0)
+    assert same.deals == 6 and same.difference == (0.0, 0.0, 0.0)
+    # a run stopped part-way: its last deal is left out, and counted as such
+    part = paired([strong[:12]], [weak], 0)
+    assert (part.deals, part.skipped) == (2, 1)
+
+
+def test_runs_that_cannot_be_compared_are_refused() -> None:
+    a = _match(["heuristic"] + ["random"] * 4, 5, seed=6)
+    b = _match(["random"] * 5, 5, seed=6)
+    with pytest.raises(ValueError, match="1 runs against 2: give them in pairs"):
+        paired([a], [b, b], 0)
+    other = _match(["random"] * 5, 5, seed=7)  # other deals: nothing in common
+    with pytest.raises(ValueError, match="no deal is whole in both runs"):
+        paired([a], [other], 0)
+    changed = copy.deepcopy(b)
+    x, y = changed[0]["deal"]["hands"][0][0], changed[0]["deal"]["hands"][1][0]
+    swap = {x: y, y: x}
+    for r in changed:  # the same seed, two cards in other hands: not the same deal
+        r["deal"]["hands"] = [[swap.get(c, c) for c in h] for h in r["deal"]["hands"]]
+    with pytest.raises(ValueError, match="deals different hands in the two runs"):
+        paired([a], [changed], 0)
+    hell = copy.deepcopy(b)
+    hell[0]["game"] = "hell"
+    with pytest.raises(ValueError, match="duplicate deals are Daifugo's"):
+        paired([a], [hell], 0)

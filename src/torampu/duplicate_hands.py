@@ -200,3 +200,109 @@ def summary(results: Sequence[HandResult], split: int = 3) -> list[Group]:
         out.append(_group(f"fewer than {split}", low, players))
     out.append(_group("all", results, players))
     return out
+
+
+def deal_points(records: Sequence[Record], player: int | str) -> dict[Any, tuple[Any, float]]:
+    """Per whole duplicate deal of ``records`` (keyed by the deal's ``seed``): the deal's hands
+    (sorted) and ``player``'s mean points a game over it. A deal is whole when every one of its
+    hands was played by ``player`` once and every game finished; others (a match stopped
+    part-way) are left out.
+
+    >>> import torampu
+    >>> from torampu.bots import make_bot
+    >>> rules = {"preset": "uecda", "rank_reset": 1, "seat_change": 0}
+    >>> m = torampu.new_match("daifugo", rules=rules, games=10, seed=3, duplicate=5)
+    >>> bots = [make_bot("heuristic", 1, "daifugo") for _ in range(5)]
+    >>> while not m.is_over:
+    ...     s = m.to_play
+    ...     m.play(bots[s].choose(m.view(s), m.legal_actions()))
+    >>> records = m.to_record()["records"]
+    >>> [points for hands, points in deal_points(records, 0).values()]  # five equal players
+    [3.0, 3.0]
+    >>> len(deal_points(records[:7], 0))  # the second deal not whole: left out
+    1
+    """
+    by_deal: dict[Any, list[Record]] = {}
+    for rec in records:
+        if rec.get("match"):
+            continue
+        if rec.get("game") != "daifugo":
+            raise ValueError(f"a {rec.get('game')!r} record: duplicate deals are Daifugo's")
+        by_deal.setdefault(rec["seed"], []).append(rec)
+    out: dict[Any, tuple[Any, float]] = {}
+    for seed, games in by_deal.items():
+        if any("result" not in g or not g["result"].get("ranking") for g in games):
+            continue
+        hands = sorted(tuple(sorted(h)) for h in games[0]["deal"]["hands"])
+        if any(sorted(tuple(sorted(h)) for h in g["deal"]["hands"]) != hands for g in games):
+            raise ValueError(f"the games of seed {seed} deal different hands: not duplicate")
+        held = sorted(tuple(sorted(g["deal"]["hands"][_seat_of(g, player)])) for g in games)
+        if held != hands:
+            continue
+        points = [float(g["result"]["scores"][_seat_of(g, player)]) for g in games]
+        out[seed] = (tuple(hands), sum(points) / len(points))
+    return out
+
+
+@dataclass(frozen=True)
+class Paired:
+    """Two runs of one player on the same duplicate deals (see :func:`paired`)."""
+
+    deals: int
+    """The deals whole in both runs, which are compared."""
+    a: float
+    """The player's mean points a game in the first runs, over those deals."""
+    b: float
+    """The same in the second runs."""
+    difference: tuple[float, float, float]
+    """``a - b``: mean, 95% low and high (Student's t over the deals; ``nan`` bounds with
+    fewer than two)."""
+    skipped: int
+    """Deals whole in only one run of a pair (a match stopped part-way)."""
+
+
+def paired(
+    a_runs: Sequence[Sequence[Record]], b_runs: Sequence[Sequence[Record]], player: int | str
+) -> Paired:
+    """Compare ``player`` in two sets of duplicate matches played on the same deals: the
+    records of ``a_runs[i]`` and ``b_runs[i]`` come from matches with the same deals (a UECda
+    server's ``--duplicate --seed S`` for both), say one bot and then another in the seat.
+    Each deal whole in both is one paired observation (the deal's luck cancels: a far tighter
+    interval than two separate means). A deal dealt differently in the two runs, or no deal
+    whole in both, is refused with a ``ValueError`` naming it.
+
+    >>> import torampu
+    >>> from torampu.bots import make_bot
+    >>> rules = {"preset": "uecda", "rank_reset": 1, "seat_change": 0}
+    >>> def run(kind):
+    ...     m = torampu.new_match("daifugo", rules=rules, games=10, seed=4, duplicate=5)
+    ...     bots = [make_bot(kind if s == 0 else "random", 1, "daifugo") for s in range(5)]
+    ...     while not m.is_over:
+    ...         s = m.to_play
+    ...         m.play(bots[s].choose(m.view(s), m.legal_actions()))
+    ...     return m.to_record()["records"]
+    >>> p = paired([run("heuristic")], [run("random")], 0)
+    >>> p.deals, p.a > p.b, p.difference[0] == p.a - p.b
+    (2, True, True)
+    """
+    if len(a_runs) != len(b_runs):
+        raise ValueError(f"{len(a_runs)} runs against {len(b_runs)}: give them in pairs")
+    diffs: list[float] = []
+    a_sum = b_sum = 0.0
+    skipped = 0
+    for i, (a, b) in enumerate(zip(a_runs, b_runs, strict=True)):
+        da, db = deal_points(a, player), deal_points(b, player)
+        for seed in da.keys() | db.keys():
+            if seed not in da or seed not in db:
+                skipped += 1
+                continue
+            if da[seed][0] != db[seed][0]:
+                raise ValueError(f"pair {i + 1}: seed {seed} deals different hands in the two runs")
+            diffs.append(da[seed][1] - db[seed][1])
+            a_sum += da[seed][1]
+            b_sum += db[seed][1]
+    n = len(diffs)
+    if not n:
+        raise ValueError("no deal is whole in both runs of a pair: nothing to compare")
+    interval = deal_intervals([[d] for d in diffs], 1)[0] or (diffs[0], math.nan, math.nan)
+    return Paired(deals=n, a=a_sum / n, b=b_sum / n, difference=interval, skipped=skipped)
