@@ -11,7 +11,7 @@ import torampu
 from torampu.bots import BotError, make_bot, parse_bot_spec
 from torampu.daifugo import PH_PLAY, Daifugo
 from torampu.daifugo_plays import PASS
-from torampu.learn.daifugo_policy import default_policy, policy_rollout
+from torampu.learn.daifugo_policy import default_policy, policy_rollout, split_policy_rollout
 from torampu.search import ismcts, rollout_for, sampler_for
 from torampu.search.daifugo_sampler import HOLD_JOKER, greedy_play, greedy_rollout, mate_play
 from torampu.search.rollouts import daifugo_greedy_opponents, daifugo_policy_opponents
@@ -305,3 +305,56 @@ def test_the_policy_rollout_takes_a_mate_with_rollout_mate() -> None:
         make_bot("ismcts", seed=1, game="daifugo", rollout_mate=True, adapt=True)
     with pytest.raises(BotError, match="rollout_mate must be on or off"):
         make_bot("ismcts", seed=1, game="daifugo", rollout_mate="maybe")
+
+
+def test_the_others_draw_at_their_own_temperature_with_others_temperature() -> None:
+    """At ``others_temperature`` 0 every other seat of a policy rollout plays the policy's best
+    move, while the searcher's own moves are still drawn at its temperature."""
+    pol = default_policy()
+    g = _mid_game(4)
+    seat = g.turn
+    own_not_best = 0
+    for k in range(12):
+        a = g.clone()
+        split_policy_rollout(a, random.Random(k), pol, pol, seat, 1.0, others_temperature=0.0)
+        assert a.is_over
+        b = g.clone()
+        others = 0
+        for _, m in a.history[len(g.history) :]:
+            moves = b.legal_moves()
+            if len(moves) > 1 and b.phase_id == PH_PLAY:
+                if b.turn != seat:
+                    assert m == pol.best(b, moves)
+                    others += 1
+                elif m != pol.best(b, moves):
+                    own_not_best += 1
+            b.apply(m)
+        assert others > 0
+    assert own_not_best > 0  # the searcher's own moves are still drawn
+    # the same draws as a rollout at one temperature when both are equal
+    a, c = g.clone(), g.clone()
+    split_policy_rollout(a, random.Random(3), pol, pol, seat, 1.0, others_temperature=1.0)
+    policy_rollout(c, random.Random(3), pol, 1.0)
+    assert a.history == c.history
+    # as a search option: under the policy's own rules the search's rollout is the split one
+    bot = make_bot("ismcts", seed=1, game="daifugo", iterations=60, others_temperature=0.5)
+    view = g.view(seat)
+    ro = bot._rollout(view)  # type: ignore[attr-defined]
+    assert ro.func is split_policy_rollout and ro.keywords["others_temperature"] == 0.5
+    assert ro.keywords["seat"] == seat and ro.keywords["temperature"] == 1.0
+    assert bot.choose(view, g.legal_actions()) in g.legal_actions()
+    std = torampu.new_game("daifugo", "standard", seed=2)  # rules the policy was not trained on
+    assert bot._rollout(std.view(std.to_play)) is greedy_rollout  # type: ignore[attr-defined]
+    kind, opts = parse_bot_spec("ismcts:rollout=policy:others_temperature=0:iterations=60")
+    every = make_bot(kind, 1, "daifugo", **opts)
+    assert every._rollout(std.view(std.to_play)).keywords["others_temperature"] == 0.0  # type: ignore[attr-defined]
+    with pytest.raises(BotError, match="others_temperature must be a number >= 0"):
+        make_bot("ismcts", seed=1, game="daifugo", others_temperature=-1)
+    with pytest.raises(BotError, match="others_temperature is for Daifugo's policy rollouts"):
+        make_bot("ismcts", seed=1, game="daifugo", rollout="greedy", others_temperature=0.5)
+    with pytest.raises(BotError, match="others_temperature is for Daifugo's policy rollouts"):
+        make_bot("ismcts", seed=1, game="hell", others_temperature=0.5)
+    with pytest.raises(BotError, match="not for rollout_mate's or adapt's rollouts"):
+        make_bot("ismcts", seed=1, game="daifugo", others_temperature=0.5, rollout_mate=True)
+    with pytest.raises(BotError, match="not for rollout_mate's or adapt's rollouts"):
+        make_bot("ismcts", seed=1, game="daifugo", others_temperature=0.5, adapt=True)

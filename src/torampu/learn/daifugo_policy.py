@@ -313,19 +313,24 @@ def split_policy_rollout(
     others: Policy,
     seat: int,
     temperature: float = 1.0,
+    others_temperature: float | None = None,
 ) -> None:
-    """Play a Daifugo game to its end, ``seat``'s moves drawn from ``own`` and every other
-    seat's from ``others`` (the ``ismcts`` option ``adapt``: a model of the other players)."""
+    """Play a Daifugo game to its end, ``seat``'s moves drawn from ``own`` at ``temperature``
+    and every other seat's from ``others`` at ``others_temperature`` (``None``: the same) — the
+    ``ismcts`` options ``adapt`` (a model of the other players) and ``others_temperature``
+    (the others' moves sharper or softer than the searcher's own)."""
     assert isinstance(game, Daifugo)
     g = game
     rand = rng.random
+    t_others = temperature if others_temperature is None else others_temperature
     while g.phase_id != PH_OVER:
         moves = g.legal_moves()
         if len(moves) == 1:
             g._apply(moves[0])
+        elif g.turn == seat:
+            g._apply(own.sample(g, moves, rand, temperature))
         else:
-            pol = own if g.turn == seat else others
-            g._apply(pol.sample(g, moves, rand, temperature))
+            g._apply(others.sample(g, moves, rand, t_others))
 
 
 def make_policy_rollout(
