@@ -88,28 +88,56 @@ def _place(record: Record, seat: int) -> int:
     return int(list(record["result"]["ranking"]).index(seat)) + 1
 
 
-def hand_results(records: Sequence[Record], player: int | str) -> list[HandResult]:
-    """Each hand ``player`` (a seat, or a name in UECda records' ``uecda.names``) held in the
-    duplicate deals of ``records`` (Daifugo game records), paired with the other players' games
-    with the same hand. Games of one deal share the record's ``seed``; a deal whose games do not
-    all deal the same hands, or where the player never held some hand the others did, is refused
-    with a ``ValueError`` naming it (these are not duplicate deals)."""
+def _finished(record: Record) -> bool:
+    return "result" in record and bool(record["result"].get("ranking"))
+
+
+def _hands(record: Record) -> list[tuple[str, ...]]:
+    """The game's dealt hands, each sorted, in sorted order (equal for a deal's games)."""
+    return sorted(tuple(sorted(h)) for h in record["deal"]["hands"])
+
+
+def _by_deal(records: Iterable[Record]) -> dict[Any, list[Record]]:
+    """The Daifugo games of ``records`` by deal (their ``seed``), match records skipped; a
+    ``ValueError`` for another game's record, or a deal whose games deal different hands."""
     by_deal: dict[Any, list[Record]] = {}
     for rec in records:
         if rec.get("match"):
             continue
         if rec.get("game") != "daifugo":
             raise ValueError(f"a {rec.get('game')!r} record: duplicate deals are Daifugo's")
-        if "result" not in rec or not rec["result"].get("ranking"):
-            raise ValueError(f"a game without a result (seed {rec.get('seed')}): unfinished")
         by_deal.setdefault(rec["seed"], []).append(rec)
+    for seed, games in by_deal.items():
+        hands = _hands(games[0])
+        if any(_hands(g) != hands for g in games):
+            raise ValueError(f"the games of seed {seed} deal different hands: not duplicate")
+    return by_deal
+
+
+def _interval(diffs: Sequence[float]) -> tuple[float, float, float]:
+    """Mean and 95% interval of ``diffs`` (Student's t, each its own "deal" of
+    :func:`~torampu.tournament.deal_intervals`; ``nan`` bounds with fewer than two)."""
+    return deal_intervals([[d] for d in diffs], 1)[0] or (
+        sum(diffs) / len(diffs),
+        math.nan,
+        math.nan,
+    )
+
+
+def hand_results(records: Sequence[Record], player: int | str) -> list[HandResult]:
+    """Each hand ``player`` (a seat, or a name in UECda records' ``uecda.names``) held in the
+    duplicate deals of ``records`` (Daifugo game records), paired with the other players' games
+    with the same hand. Games of one deal share the record's ``seed``; a deal whose games do not
+    all deal the same hands, or where the player never held some hand the others did, is refused
+    with a ``ValueError`` naming it (these are not duplicate deals)."""
+    by_deal = _by_deal(records)
+    for seed, games in by_deal.items():
+        if not all(_finished(g) for g in games):
+            raise ValueError(f"a game without a result (seed {seed}): unfinished")
     out: list[HandResult] = []
     for number, (seed, games) in enumerate(by_deal.items()):
         held: dict[tuple[str, ...], list[tuple[bool, float, int]]] = {}
-        hands0 = sorted(tuple(sorted(h)) for h in games[0]["deal"]["hands"])
         for rec in games:
-            if sorted(tuple(sorted(h)) for h in rec["deal"]["hands"]) != hands0:
-                raise ValueError(f"the games of seed {seed} deal different hands: not duplicate")
             me = _seat_of(rec, player)
             for seat, hand in enumerate(rec["deal"]["hands"]):
                 entry = (seat == me, float(rec["result"]["scores"][seat]), _place(rec, seat))
@@ -155,9 +183,7 @@ class Group:
 
 def _group(label: str, rows: Sequence[HandResult], players: int) -> Group:
     n = len(rows)
-    diffs = [r.points - r.others for r in rows]
-    # Student's t over the hands: deal_intervals with each hand its own "deal"
-    interval = deal_intervals([[d] for d in diffs], 1)[0] or (sum(diffs) / n, math.nan, math.nan)
+    interval = _interval([r.points - r.others for r in rows])  # Student's t over the hands
     theirs = [p for r in rows for p in r.others_places]
     return Group(
         label=label,
@@ -222,24 +248,15 @@ def deal_points(records: Sequence[Record], player: int | str) -> dict[Any, tuple
     >>> len(deal_points(records[:7], 0))  # the second deal not whole: left out
     1
     """
-    by_deal: dict[Any, list[Record]] = {}
-    for rec in records:
-        if rec.get("match"):
-            continue
-        if rec.get("game") != "daifugo":
-            raise ValueError(f"a {rec.get('game')!r} record: duplicate deals are Daifugo's")
-        by_deal.setdefault(rec["seed"], []).append(rec)
     out: dict[Any, tuple[Any, float]] = {}
-    for seed, games in by_deal.items():
-        if any("result" not in g or not g["result"].get("ranking") for g in games):
+    for seed, games in _by_deal(records).items():
+        if not all(_finished(g) for g in games):
             continue
-        hands = sorted(tuple(sorted(h)) for h in games[0]["deal"]["hands"])
-        if any(sorted(tuple(sorted(h)) for h in g["deal"]["hands"]) != hands for g in games):
-            raise ValueError(f"the games of seed {seed} deal different hands: not duplicate")
-        held = sorted(tuple(sorted(g["deal"]["hands"][_seat_of(g, player)])) for g in games)
-        if held != hands:
+        mine = [(g, _seat_of(g, player)) for g in games]
+        hands = _hands(games[0])
+        if sorted(tuple(sorted(g["deal"]["hands"][s])) for g, s in mine) != hands:
             continue
-        points = [float(g["result"]["scores"][_seat_of(g, player)]) for g in games]
+        points = [float(g["result"]["scores"][s]) for g, s in mine]
         out[seed] = (tuple(hands), sum(points) / len(points))
     return out
 
@@ -304,5 +321,4 @@ def paired(
     n = len(diffs)
     if not n:
         raise ValueError("no deal is whole in both runs of a pair: nothing to compare")
-    interval = deal_intervals([[d] for d in diffs], 1)[0] or (diffs[0], math.nan, math.nan)
-    return Paired(deals=n, a=a_sum / n, b=b_sum / n, difference=interval, skipped=skipped)
+    return Paired(deals=n, a=a_sum / n, b=b_sum / n, difference=_interval(diffs), skipped=skipped)

@@ -486,31 +486,26 @@ class IsmctsBot:
         """The rollout of a search from ``view`` (see :attr:`ruled_rollout` and :attr:`split`)."""
         ruled = self.ruled_rollout
         under = ruled is not None and _play_rules(view.get("rules")) == _play_rules(ruled[0])
-        model, split, seat = self.model, self.split, view.get("seat")
-        if model is not None and split is not None and model.active and isinstance(seat, int):
+        model, split, others, seat = self.model, self.split, self.others, view.get("seat")
+        # (own policy, the others' policy, temperature, the others' temperature): a split rollout
+        pols: tuple[Policy, Policy, float, float | None] | None = None
+        if model is not None and split is not None and model.active:
             own, temperature, everywhere, itself = split
             if everywhere or under:
-                from torampu.learn.daifugo_policy import split_policy_rollout
-
-                return partial(
-                    split_policy_rollout,
-                    own=model.policy if itself else own,
-                    others=model.policy,
-                    seat=seat,
-                    temperature=temperature,
-                )
-        others = self.others
-        if others is not None and isinstance(seat, int) and (others[3] or under):
+                pols = (model.policy if itself else own, model.policy, temperature, None)
+        elif others is not None and (others[3] or under):
+            pol, temperature, t_others, _ = others
+            pols = (pol, pol, temperature, t_others)
+        if pols is not None and isinstance(seat, int):
             from torampu.learn.daifugo_policy import split_policy_rollout
 
-            pol, temperature, t_others, _ = others
             return partial(
                 split_policy_rollout,
-                own=pol,
-                others=pol,
+                own=pols[0],
+                others=pols[1],
                 seat=seat,
-                temperature=temperature,
-                others_temperature=t_others,
+                temperature=pols[2],
+                others_temperature=pols[3],
             )
         if ruled is not None and under:
             return ruled[1]
