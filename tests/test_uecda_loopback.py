@@ -18,6 +18,7 @@ import pytest
 from typer.testing import CliRunner
 
 import torampu
+from torampu.calibration import calibration_rows
 from torampu.cli import app
 from torampu.errors import RulesError
 from torampu.uecda.client import ClientReport, UecdaClient, make_client_bot
@@ -622,6 +623,13 @@ def test_the_client_records_each_decision(tmp_path: Path) -> None:
             assert set(x["search"]["visits"]) <= set(x["offered"])
             assert x["search"]["chosen"] in x["search"]["visits"]
     assert searched > 5
+    # each valued move's forecast meets its game's place from the report (torampu.calibration)
+    places = {g.number: g.position for g in rep.games if g.position is not None}
+    rows = calibration_rows(lines, places)
+    valued = [x for x in plays if x["action"] in x.get("search", {}).get("values", {})]
+    assert len(rows) == len(valued) > 5
+    assert all(r.achieved == (4 - places[r.game]) / 4 for r in rows)
+    assert {r.expected for r in rows} == {x["search"]["values"][x["action"]] for x in valued}
     # a recorded view can be searched again
     last = plays[-1]
     again = make_client_bot("ismcts:iterations=20", 4).choose(last["view"], last["offered"])
