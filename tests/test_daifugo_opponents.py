@@ -3,15 +3,24 @@ greedy policy instead of searched by the tree."""
 
 from __future__ import annotations
 
+import json
 import random
+from pathlib import Path
 
 import pytest
 
 import torampu
+import torampu.learn
 from torampu.bots import BotError, make_bot, parse_bot_spec
 from torampu.daifugo import PH_PLAY, Daifugo
 from torampu.daifugo_plays import PASS
-from torampu.learn.daifugo_policy import default_policy, policy_rollout, split_policy_rollout
+from torampu.learn.daifugo_policy import (
+    DEFAULT_PATH,
+    Policy,
+    default_policy,
+    policy_rollout,
+    split_policy_rollout,
+)
 from torampu.search import ismcts, rollout_for, sampler_for
 from torampu.search.daifugo_sampler import HOLD_JOKER, greedy_play, greedy_rollout, mate_play
 from torampu.search.rollouts import daifugo_greedy_opponents, daifugo_policy_opponents
@@ -358,3 +367,57 @@ def test_the_others_draw_at_their_own_temperature_with_others_temperature() -> N
         make_bot("ismcts", seed=1, game="daifugo", others_temperature=0.5, rollout_mate=True)
     with pytest.raises(BotError, match="not for rollout_mate's or adapt's rollouts"):
         make_bot("ismcts", seed=1, game="daifugo", others_temperature=0.5, adapt=True)
+
+
+def test_the_others_draw_from_their_own_policy_with_others_params(tmp_path: Path) -> None:
+    """``others_params``: the other seats of a policy rollout play another policy's moves (here
+    one that always passes when it may), the searcher's own still the shipped policy's."""
+    pol = default_policy()
+    shipped = Path(torampu.learn.__file__).parent / DEFAULT_PATH
+    data = json.loads(shipped.read_text(encoding="utf-8"))
+    data["weights"] = [0.0] * len(data["weights"])
+    data["weights"][data["features"].index("pass")] = 50.0  # a pass whenever one is legal
+    passer_file = tmp_path / "passer.json"
+    passer_file.write_text(json.dumps(data), encoding="utf-8")
+    passer = Policy.load(passer_file)
+    g = _mid_game(4)
+    seat = g.turn
+    a = g.clone()
+    split_policy_rollout(a, random.Random(5), pol, passer, seat, 1.0)
+    b = g.clone()
+    others = own = 0
+    for _, m in a.history[len(g.history) :]:
+        moves = b.legal_moves()
+        if len(moves) > 1 and b.phase_id == PH_PLAY and b.turn != seat:
+            if any(b.action_str(x) == "pass" for x in moves):
+                assert b.action_str(m) == "pass"
+                others += 1
+        elif len(moves) > 1 and b.turn == seat:
+            own += 1
+        b.apply(m)
+    assert others > 0 and own > 0
+    # as a search option: the split rollout with the file's policy for the others
+    bot = make_bot("ismcts", seed=1, game="daifugo", iterations=60, others_params=str(passer_file))
+    view = g.view(seat)
+    ro = bot._rollout(view)  # type: ignore[attr-defined]
+    assert ro.func is split_policy_rollout
+    assert ro.keywords["own"] is default_policy() and ro.keywords["others"] is not pol
+    assert ro.keywords["others"].best(g, g.legal_moves()) == passer.best(g, g.legal_moves())
+    assert ro.keywords["others_temperature"] == 1.0 == ro.keywords["temperature"]
+    assert bot.choose(view, g.legal_actions()) in g.legal_actions()
+    both = make_bot(
+        "ismcts",
+        seed=1,
+        game="daifugo",
+        others_params=str(passer_file),
+        others_temperature=0.5,
+        temperature=0.8,
+    )
+    kw = both._rollout(view).keywords  # type: ignore[attr-defined]
+    assert (kw["temperature"], kw["others_temperature"]) == (0.8, 0.5)
+    with pytest.raises(BotError, match="ismcts option others_params: "):
+        make_bot("ismcts", seed=1, game="daifugo", others_params=str(tmp_path / "none.json"))
+    with pytest.raises(BotError, match="others_params is for Daifugo's policy rollouts"):
+        make_bot("ismcts", seed=1, game="daifugo", rollout="greedy", others_params=str(passer_file))
+    with pytest.raises(BotError, match="others_params is not for rollout_mate's or adapt's"):
+        make_bot("ismcts", seed=1, game="daifugo", adapt=True, others_params=str(passer_file))

@@ -89,7 +89,8 @@ def bot_options(kind: str) -> list[str]:
     >>> bot_options("ismcts")  # doctest: +NORMALIZE_WHITESPACE
     ['adapt', 'algorithm', 'belief', 'bid_z', 'correct', 'endgame', 'endgame_nodes',
      'exploration', 'guard', 'guard_by', 'infer_adjutant', 'infer_bids', 'infer_exchange',
-     'iterations', 'likelihood', 'opponents', 'others_temperature', 'params', 'prior',
+     'iterations', 'likelihood', 'opponents', 'others_params', 'others_temperature', 'params',
+     'prior',
      'prior_weight', 'reward',
      'rollout', 'rollout_explore', 'rollout_hold', 'rollout_mate', 'root_mate', 'samples',
      'shed', 'temperature', 'think', 'unseen_exchange', 'worlds', 'z']

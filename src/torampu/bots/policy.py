@@ -57,13 +57,14 @@ class PolicyBot:
         return self.fallback.choose(view, legal)
 
 
-def load_policy(kind: str, params: str | None) -> Policy:
-    """The shipped policy, or the one in the file ``params`` (bot ``kind``'s option
-    ``params``); :class:`BotError` naming the option and the problem if it cannot be read."""
+def load_policy(kind: str, params: str | None, option: str = "params") -> Policy:
+    """The shipped policy, or the one in the file ``params`` (bot ``kind``'s ``option``,
+    ``params`` unless named); :class:`BotError` naming the option and the problem if it cannot
+    be read."""
     try:
         return default_policy() if params is None else Policy.load(Path(str(params)))
     except (OSError, PolicyError, ValueError) as e:
-        raise BotError(f"{kind} option params: {e}") from None
+        raise BotError(f"{kind} option {option}: {e}") from None
 
 
 @register("policy")

@@ -62,7 +62,10 @@ policy's rollout, ``auto`` or ``policy``: a player who can go out at once does, 
 players' moves drawn at this temperature, the searcher's own at ``temperature``; 0 takes the
 policy's best move; default: the same as the searcher's — sharper opponents did not play better:
 against four Blauweregen on 80 duplicate deals, 400 games a side, 0.5 scored +0.01 [−0.11,
-+0.13] points/game beside the default deal by deal, 0.25 −0.02 [−0.20, +0.16] on 40), ``prior``
++0.13] points/game beside the default deal by deal, 0.25 −0.02 [−0.20, +0.16] on 40),
+``others_params`` (with the policy's rollout: the other players' moves drawn from the policy in
+this file, the searcher's own from ``params``' or the shipped one; default: the same policy),
+``prior``
 (``on``: the policy's move probabilities guide the tree, weighted by ``prior_weight``, 1; default
 :data:`DEFAULT_PRIOR`), ``params`` (with ``rollout=policy``, ``rollout=auto`` or ``prior=on``:
 the policy's file, as ``torampu train daifugo --out`` writes it; default the shipped one),
@@ -340,13 +343,13 @@ class IsmctsBot:
         reward: Callable[[View], Reward | None] | None = None,
         model: OpponentModel | None = None,
         split: tuple[Policy, float, bool, bool] | None = None,
-        others: tuple[Policy, float, float, bool] | None = None,
+        others: tuple[Policy, Policy, float, float, bool] | None = None,
     ) -> None:
         self.others = others
-        """``others_temperature``: ``(policy, temperature, the others' temperature,
-        everywhere)`` — the policy rollout draws the other seats' moves at their own
-        temperature (``everywhere``: ``rollout=policy``; else under :attr:`ruled_rollout`'s
-        rules), or ``None``."""
+        """``others_temperature`` and ``others_params``: ``(own policy, the others' policy,
+        temperature, the others' temperature, everywhere)`` — the policy rollout draws the other
+        seats' moves from their own policy at their own temperature (``everywhere``:
+        ``rollout=policy``; else under :attr:`ruled_rollout`'s rules), or ``None``."""
         self.model = model
         """``adapt``: the model of the other players learned from the match's revealed games
         (:meth:`learn`), or ``None``."""
@@ -493,9 +496,9 @@ class IsmctsBot:
             own, temperature, everywhere, itself = split
             if everywhere or under:
                 pols = (model.policy if itself else own, model.policy, temperature, None)
-        elif others is not None and (others[3] or under):
-            pol, temperature, t_others, _ = others
-            pols = (pol, pol, temperature, t_others)
+        elif others is not None and (others[4] or under):
+            own, pol, temperature, t_others, _ = others
+            pols = (own, pol, temperature, t_others)
         if pols is not None and isinstance(seat, int):
             from torampu.learn.daifugo_policy import split_policy_rollout
 
@@ -596,6 +599,7 @@ def _ismcts(
     params: str | None = None,
     adapt: bool | str = False,
     others_temperature: float | None = None,
+    others_params: str | None = None,
 ) -> Bot:
     if reward is None:
         reward = DEFAULT_REWARD.get(game, "points")
@@ -722,23 +726,32 @@ def _ismcts(
                 "opponents=policy or likelihood"
             )
         split = (model.base, float(temperature), everywhere, adapt == "all")
-    others: tuple[Policy, float, float, bool] | None = None
-    if others_temperature is not None:
-        check_nonnegative("ismcts", "others_temperature", others_temperature)
+    others: tuple[Policy, Policy, float, float, bool] | None = None
+    if others_temperature is not None or others_params is not None:
+        name = "others_temperature" if others_params is None else "others_params"
+        if others_temperature is not None:
+            check_nonnegative("ismcts", "others_temperature", others_temperature)
         if ruled is None and rollout != "policy":
             raise BotError(
-                "ismcts option others_temperature is for Daifugo's policy rollouts "
-                "(rollout=auto or policy)"
+                f"ismcts option {name} is for Daifugo's policy rollouts (rollout=auto or policy)"
             )
         if rollout_mate or model is not None:
             raise BotError(
-                "ismcts option others_temperature is not for rollout_mate's or adapt's "
-                "rollouts: give one of them"
+                f"ismcts option {name} is not for rollout_mate's or adapt's rollouts: "
+                "give one of them"
             )
+        own_policy = _own_policy(learned)
+        if others_params is not None:
+            from torampu.bots.policy import load_policy
+
+            others_policy = load_policy("ismcts", others_params, "others_params")
+        else:
+            others_policy = own_policy
         others = (
-            _own_policy(learned),
+            own_policy,
+            others_policy,
             float(temperature),
-            float(others_temperature),
+            float(temperature if others_temperature is None else others_temperature),
             rollout == "policy",
         )
     scripted: Scripted | None = scripted_moves
