@@ -36,13 +36,11 @@ half a point a game too hopeful, with every kind of hand (the most, −0.17, wit
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from torampu.duplicate_hands import top_cards
-from torampu.tournament import deal_intervals
+from torampu.duplicate_hands import mean_interval, top_cards
 
 PHASES: tuple[tuple[str, int, int], ...] = (("early", 8, 99), ("middle", 5, 7), ("late", 0, 4))
 """The phases of :func:`summary`: (name, fewest, most cards in the hand at the decision)."""
@@ -117,15 +115,13 @@ def _group(label: str, rows: Sequence[CalibrationRow]) -> CalibrationGroup:
     for r in rows:
         by_game.setdefault(r.game, []).append(r)
     diffs = [sum(r.achieved - r.expected for r in g) / len(g) for g in by_game.values()]
-    mean = sum(diffs) / len(diffs)
-    found = deal_intervals([[d] for d in diffs], 1)[0]
     return CalibrationGroup(
         label,
         len(rows),
         len(by_game),
         sum(r.expected for r in rows) / len(rows),
         sum(r.achieved for r in rows) / len(rows),
-        found or (mean, math.nan, math.nan),
+        mean_interval(diffs),
     )
 
 

@@ -114,7 +114,7 @@ def _by_deal(records: Iterable[Record]) -> dict[Any, list[Record]]:
     return by_deal
 
 
-def _interval(diffs: Sequence[float]) -> tuple[float, float, float]:
+def mean_interval(diffs: Sequence[float]) -> tuple[float, float, float]:
     """Mean and 95% interval of ``diffs`` (Student's t, each its own "deal" of
     :func:`~torampu.tournament.deal_intervals`; ``nan`` bounds with fewer than two)."""
     return deal_intervals([[d] for d in diffs], 1)[0] or (
@@ -183,7 +183,7 @@ class Group:
 
 def _group(label: str, rows: Sequence[HandResult], players: int) -> Group:
     n = len(rows)
-    interval = _interval([r.points - r.others for r in rows])  # Student's t over the hands
+    interval = mean_interval([r.points - r.others for r in rows])  # Student's t over the hands
     theirs = [p for r in rows for p in r.others_places]
     return Group(
         label=label,
@@ -321,4 +321,6 @@ def paired(
     n = len(diffs)
     if not n:
         raise ValueError("no deal is whole in both runs of a pair: nothing to compare")
-    return Paired(deals=n, a=a_sum / n, b=b_sum / n, difference=_interval(diffs), skipped=skipped)
+    return Paired(
+        deals=n, a=a_sum / n, b=b_sum / n, difference=mean_interval(diffs), skipped=skipped
+    )
