@@ -227,6 +227,64 @@ def test_sort_choice_persists_and_clicks_play_the_card(server: str, browser: Any
     assert not problems(page), problems(page)
 
 
+def _press_across_a_redraw(page: Any, selector: str) -> None:
+    """Press the mouse on ``selector``, have the page drawn again while it is down (the sort
+    button already chosen, pressed from script: the same drawing, as a snapshot or the end of a
+    trick's pause would give), then let go — as a person's click that lasts a moment does."""
+    box = page.locator(selector).bounding_box()
+    assert box, f"{selector} is not on the page"
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    drawn = page.evaluate(
+        """() => { const n = document.querySelectorAll('#hand [data-card]').length;
+                   document.querySelector("#hand-sort [aria-pressed='true']").click();
+                   return document.querySelectorAll('#hand [data-card]').length === n; }"""
+    )
+    page.mouse.up()
+    assert drawn
+
+
+def test_a_click_survives_the_page_being_drawn_again(server: str, browser: Any) -> None:
+    """The page is drawn again whenever a snapshot arrives or a pause ends, which can fall
+    between the press and the release of a click: the card pressed is still selected and the
+    button pressed still makes its move (a redrawn button used to be a new element, and the
+    click, begun on the old one, was lost)."""
+    page = new_page(browser, DESKTOP, lang="en")
+    table_id = _table(server, "daifugo")
+    _sit(page, server, table_id)
+    page.wait_for_selector("#hand-sort [data-sort='suit']")
+    deadline = time.monotonic() + 40
+    pressed = {"card": False, "pass": False}
+    while not all(pressed.values()):
+        assert time.monotonic() < deadline, f"seat 0 never had the turns it needed: {pressed}"
+        snap = _snap(page)
+        if not (_my_turn(page) and snap["view"]["phase"] == "play"):
+            page.wait_for_timeout(40)
+            continue
+        before = _version(page)
+        legal = snap["legal"]
+        singles = [a for a in legal if len(a.split()) == 2 and a.startswith("play ")]
+        if not pressed["card"] and singles:
+            card = singles[0].split()[1].split("=")[0]
+            _press_across_a_redraw(page, f'#hand [data-card="{card}"]')
+            assert page.locator("#hand .card.selected").get_attribute("data-card") == card
+            button = f'#actions .select-bar [data-action="play {card}"]'
+            _press_across_a_redraw(page, button)
+            _wait_moved(page, before)
+            mine = [e["action"] for e in _snap(page)["view"]["log"] if e["seat"] == 0]
+            assert mine[-1] == f"play {card}", mine
+            pressed["card"] = True
+        elif "pass" in legal:
+            _press_across_a_redraw(page, '#actions [data-action="pass"]')
+            _wait_moved(page, before)
+            mine = [e["action"] for e in _snap(page)["view"]["log"] if e["seat"] == 0]
+            assert mine[-1] == "pass", mine
+            pressed["pass"] = True
+        else:
+            _any_move(page)
+    assert not problems(page), problems(page)
+
+
 # ------------------------------------------------------------------ the rules of the table
 
 

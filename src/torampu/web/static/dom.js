@@ -18,7 +18,7 @@ export function h(tag, attrs = {}, ...children) {
     else if (key === "dataset") Object.assign(el.dataset, value);
     else if (key === "style") setStyle(el, value);
     else if (key === "html" || key === "innerHTML") throw new TypeError("h(): no markup; use text or svgNode()");
-    else if (key.startsWith("on")) el.addEventListener(key.slice(2), value);
+    else if (key.startsWith("on")) listen(el, key.slice(2), value);
     else if (value === true) el.setAttribute(key, "");
     else el.setAttribute(key, value);
   }
@@ -43,6 +43,68 @@ export function fill(el, ...children) {
   el.replaceChildren();
   append(el, children);
   return el;
+}
+
+// An element's handlers from h() live in a map that one listener per event type reads, so that
+// patch() can hand a kept element the handlers of the element drawn in its place.
+const HANDLERS = Symbol("torampu.handlers");
+
+function listen(el, type, fn) {
+  let on = el[HANDLERS];
+  if (!on) on = el[HANDLERS] = new Map();
+  if (!on.has(type)) el.addEventListener(type, (e) => el[HANDLERS].get(type)?.(e));
+  on.set(type, fn);
+}
+
+/**
+ * Like fill(), but the children already there are kept where the new drawing has the same
+ * element (same tag, and the same data-card, data-index and data-action): their attributes, text
+ * and handlers become the new ones. A button the player is pressing is then the same button when
+ * the press ends, even if the page was drawn again meanwhile (a snapshot, a pause ending), so the
+ * click is not lost; a button for another action is a new element, so a press never turns into
+ * that action.
+ */
+export function patch(el, ...children) {
+  const next = document.createDocumentFragment();
+  append(next, children);
+  morphChildren(el, [...next.childNodes]);
+  return el;
+}
+
+function sameKind(a, b) {
+  if (a.nodeType !== b.nodeType || a.nodeName !== b.nodeName) return false;
+  if (a.nodeType === Node.TEXT_NODE) return true;
+  if (a.nodeType !== Node.ELEMENT_NODE) return false;
+  if (a.namespaceURI !== b.namespaceURI) return false;
+  const ka = a.dataset, kb = b.dataset;
+  return !ka || (ka.card === kb.card && ka.index === kb.index && ka.action === kb.action);
+}
+
+function morphChildren(parent, next) {
+  next.forEach((n, i) => {
+    const old = parent.childNodes[i];
+    if (!old) parent.append(n);
+    else if (sameKind(old, n)) morph(old, n);
+    else old.replaceWith(n);
+  });
+  while (parent.childNodes.length > next.length) parent.lastChild.remove();
+}
+
+function morph(old, n) {
+  if (old.nodeType === Node.TEXT_NODE) {
+    if (old.data !== n.data) old.data = n.data;
+    return;
+  }
+  for (const a of [...old.attributes]) if (!n.hasAttribute(a.name)) old.removeAttribute(a.name);
+  for (const a of n.attributes) {
+    if (old.getAttribute(a.name) === a.value) continue;
+    if (a.name === "style") old.style.cssText = n.style.cssText; // CSSOM: no inline style parsed
+    else old.setAttribute(a.name, a.value);
+  }
+  const on = n[HANDLERS];
+  if (on) for (const [type, fn] of on) listen(old, type, fn);
+  if (old[HANDLERS]) for (const type of old[HANDLERS].keys()) if (!on?.has(type)) old[HANDLERS].delete(type);
+  morphChildren(old, [...n.childNodes]);
 }
 
 // ------------------------------------------------------------------ the SVG policy

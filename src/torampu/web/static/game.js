@@ -3,7 +3,7 @@
 import { handOrder } from "./sort.js";
 import { actionsForCard, extendable, matching, planActions } from "./actions.js";
 import { backImage, cardImage, parseCard } from "./cards.js";
-import { fill, h, svgElement } from "./dom.js";
+import { fill, h, patch, svgElement } from "./dom.js";
 import { t } from "./i18n.js";
 import { actionNode, bidNode, botName, botStrengthLabel, cardsNode, daifugoWhy, suitNode, whyText } from "./labels.js";
 
@@ -255,7 +255,7 @@ function renderHand(el, view, ctx, ui, plan) {
       onclick: () => ctx.onCard(i, card, plan),
     }, cardImage(card));
   });
-  fill(el, cards);
+  patch(el, cards);
   el.style.setProperty("--n", String(Math.max(hand.length, 1)));
   el.hidden = !hand.length && view.hand == null;
 }
@@ -299,7 +299,7 @@ function renderActions(el, view, ctx, ui, plan) {
   }
   if (plan.adjutant.length) parts.push(adjutantPicker(view, ctx, plan));
   if (plan.buttons.length) parts.push(buttonBar(view, ctx, plan));
-  fill(el, parts);
+  patch(el, parts);
   el.hidden = !parts.length;
 }
 
