@@ -242,9 +242,21 @@ def _between_games(page: Any, game: str, seen: set[str]) -> None:
     if "between" not in seen:
         seen.add("between")
         assert page.locator("#between-scores tr[data-seat]").count() >= 2
-        assert int(page.locator("#between-countdown").inner_text()) > 0
+        first = int(page.locator("#between-countdown").inner_text())
+        assert first > 0
+        page.wait_for_function(
+            "n => Number(document.querySelector('#between-countdown')?.textContent) < n",
+            arg=first,
+        )  # it counts down on the page
         _show_everywhere(page, f"{game}-between", ("#ready-button",))
-    page.click("#ready-button")
+    # a press on Ready that spans redraws (the language switched there and back meanwhile, as a
+    # snapshot of another player getting ready would redraw it) still says ready
+    box = page.locator("#ready-button").bounding_box()
+    assert box, "the Ready button is not on the page"
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    page.evaluate("const b = document.querySelector('#lang'); b.click(); b.click();")
+    page.mouse.up()
     page.wait_for_function("() => !window.torampu?.snapshot?.between")
 
 

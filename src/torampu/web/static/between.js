@@ -3,7 +3,7 @@
 // (snapshot.between); this only shows it and says "ready".
 
 import { api, tokens } from "./api.js";
-import { fill, h, toast } from "./dom.js";
+import { h, patch, toast } from "./dom.js";
 import { seatName } from "./game.js";
 import { t } from "./i18n.js";
 
@@ -46,7 +46,11 @@ export class BetweenPanel {
     if (b) {
       const count = h("span", { class: "countdown", id: "between-countdown" }, String(this.secondsLeft()));
       parts.push(h("p", { class: "between-count" }, t("sc_nextIn"), " ", count, " ", t("sc_seconds")));
-      this.ticker = setInterval(() => { count.textContent = String(this.secondsLeft()); }, 250);
+      // the countdown on the page (patch() may have kept the one drawn before)
+      this.ticker = setInterval(() => {
+        const shown = this.el.querySelector("#between-countdown");
+        if (shown) shown.textContent = String(this.secondsLeft());
+      }, 250);
       const names = (seats) => seats.map((s) => this.name(s)).join("、");
       if (b.ready.length) parts.push(h("p", { class: "muted small", id: "between-ready" }, t("sc_readyList", { names: names(b.ready) })));
       if (b.waiting.length) parts.push(h("p", { class: "muted small", id: "between-waiting" }, t("sc_waitingList", { names: names(b.waiting) })));
@@ -58,7 +62,9 @@ export class BetweenPanel {
       parts.push(h("button", { type: "button", class: "primary", id: "rematch-button", onclick: () => this.rematch() }, t("sc_rematch")));
     }
     parts.push(h("a", { href: `/t/${encodeURIComponent(this.page.id)}/replay/${k}`, class: "small", id: "between-replay" }, t("sc_review")));
-    fill(this.el, parts);
+    // kept elements where the drawing is the same: a press on Ready or Rematch that spans a
+    // snapshot (another player getting ready) still clicks it
+    patch(this.el, parts);
   }
 
   name(seat) {
