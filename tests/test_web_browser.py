@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 
-from browser_helpers import chromium, get, new_page, problems, require_chromium, serve
+from browser_helpers import chromium, get, new_page, post, problems, require_chromium, serve
 
 SHOTS = Path(__file__).resolve().parent.parent / "artifacts" / "web"
 PHONE = {"width": 390, "height": 844}
@@ -220,3 +220,33 @@ def test_two_players_share_a_table(server: str, browser: Any) -> None:
     assert "#seat=" not in other.url
     found = problems(host) + problems(guest) + problems(other)
     assert not found, found
+
+
+def test_a_click_in_the_lobby_survives_its_refresh(server: str, browser: Any) -> None:
+    """The lobby's table list is read again every few seconds; a press on a table's link held
+    across that refresh still opens the table pressed (a refreshed link used to be a new
+    element, and the click, begun on the old one, went nowhere)."""
+    made, _ = _post_table(server)
+    other, host = _post_table(server)
+    page = _page(browser, DESKTOP)
+    page.goto(f"{server}/")
+    row = f".table-row[data-table='{made}'] a"
+    page.wait_for_selector(row)
+    page.wait_for_selector(f".table-row[data-table='{other}'] .badge.waiting")
+    box = page.locator(row).bounding_box()
+    assert box
+    page.mouse.move(box["x"] + 10, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    # meanwhile the other table starts: the next refresh draws the list again, in the same order
+    post(f"{server}/api/tables/{other}/start", {"fill": "random"}, token=host)
+    page.wait_for_selector(f".table-row[data-table='{other}'] .badge:not(.waiting)")
+    page.mouse.up()
+    page.wait_for_url(f"**/t/{made}")
+    assert not problems(page), problems(page)
+
+
+def _post_table(base: str) -> tuple[str, str]:
+    """A one-game Nap table with bots in every seat but the first: its id and host token."""
+    body = {"game": "nap", "games": 1, "players": 4, "seats": ["open", *["bot:random"] * 3]}
+    made = post(f"{base}/api/tables", body)
+    return str(made["table"]["id"]), str(made["host_token"])

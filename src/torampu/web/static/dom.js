@@ -58,8 +58,8 @@ function listen(el, type, fn) {
 
 /**
  * Like fill(), but the children already there are kept where the new drawing has the same
- * element (same tag, and the same data-card, data-index and data-action): their attributes, text
- * and handlers become the new ones. A button the player is pressing is then the same button when
+ * element (the same tag, id, link and data-* attributes: a card, its index in the hand, an
+ * action, a table): their other attributes, text and handlers become the new ones. A button the player is pressing is then the same button when
  * the press ends, even if the page was drawn again meanwhile (a snapshot, a pause ending), so the
  * click is not lost; a button for another action is a new element, so a press never turns into
  * that action.
@@ -76,8 +76,11 @@ function sameKind(a, b) {
   if (a.nodeType === Node.TEXT_NODE) return true;
   if (a.nodeType !== Node.ELEMENT_NODE) return false;
   if (a.namespaceURI !== b.namespaceURI) return false;
+  if (a.id !== b.id || a.getAttribute("href") !== b.getAttribute("href")) return false;
   const ka = a.dataset, kb = b.dataset;
-  return !ka || (ka.card === kb.card && ka.index === kb.index && ka.action === kb.action);
+  if (!ka) return true;
+  const keys = Object.keys(ka);
+  return keys.length === Object.keys(kb).length && keys.every((k) => ka[k] === kb[k]);
 }
 
 function morphChildren(parent, next) {

@@ -1,7 +1,7 @@
 // The lobby: the list of tables and the form that creates one.
 
 import { api, tokens } from "./api.js";
-import { fill, h, toast } from "./dom.js";
+import { fill, h, patch, toast } from "./dom.js";
 import { gameName, lang, pick, t } from "./i18n.js";
 import { botName, botStrengthLabel } from "./labels.js";
 
@@ -42,7 +42,8 @@ export function lobbyPage(root) {
 
 function renderTables(el, tables, games) {
   const rows = tables.map((tb) => tableRow(tb, games));
-  fill(
+  // patch: a press on a table's link that spans the refresh still opens that table
+  patch(
     el,
     h("h2", {}, t("tables")),
     rows.length ? h("ul", { class: "table-list" }, rows) : h("p", { class: "muted" }, t("noTables")),
