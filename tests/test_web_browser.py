@@ -250,3 +250,44 @@ def _post_table(base: str) -> tuple[str, str]:
     body = {"game": "nap", "games": 1, "players": 4, "seats": ["open", *["bot:random"] * 3]}
     made = post(f"{base}/api/tables", body)
     return str(made["table"]["id"]), str(made["host_token"])
+
+
+def test_seats_drawn_again_keep_the_name_being_typed_and_the_press(
+    server: str, browser: Any
+) -> None:
+    """Before the start the seats are drawn again whenever someone joins: the name a person is
+    typing keeps its focus and letters, and a press on Take seat that spans a join still takes
+    the seat."""
+    body = {
+        "game": "nap",
+        "games": 1,
+        "players": 4,
+        "seats": ["open", "open", "open", "bot:random"],
+    }
+    table_id = str(post(f"{server}/api/tables", body)["table"]["id"])
+    page = _page(browser, DESKTOP)
+    page.goto(f"{server}/t/{table_id}")
+    page.wait_for_selector("#player-name")
+    page.fill("#player-name", "")
+    page.click("#player-name")
+    page.keyboard.type("Ak")
+    post(f"{server}/api/tables/{table_id}/join", {"name": "Ren", "seat": 1})
+    page.wait_for_selector(".seat-row.human[data-seat='1']")
+    page.keyboard.type("i")
+    assert page.evaluate("document.activeElement?.id") == "player-name"
+    assert page.input_value("#player-name") == "Aki"
+    box = page.locator("[data-take='0']").bounding_box()
+    assert box
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    post(f"{server}/api/tables/{table_id}/join", {"name": "Mina", "seat": 2})
+    page.wait_for_selector(".seat-row.human[data-seat='2']")
+    page.mouse.up()
+    page.wait_for_selector(".seat-row.me[data-seat='0']")
+    seats = get(f"{server}/api/tables/{table_id}")["seats"]
+    assert [(s["kind"], s["name"]) for s in seats[:3]] == [
+        ("human", "Aki"),
+        ("human", "Ren"),
+        ("human", "Mina"),
+    ]
+    assert not problems(page), problems(page)

@@ -98,6 +98,9 @@ function morph(old, n) {
     if (old.data !== n.data) old.data = n.data;
     return;
   }
+  // what the drawing chose for a field, before the attributes move: a field whose drawn value
+  // is unchanged keeps what the person typed or picked in it; a changed one takes the new value
+  const drawn = fieldValue(old);
   for (const a of [...old.attributes]) if (!n.hasAttribute(a.name)) old.removeAttribute(a.name);
   for (const a of n.attributes) {
     if (old.getAttribute(a.name) === a.value) continue;
@@ -108,6 +111,15 @@ function morph(old, n) {
   if (on) for (const [type, fn] of on) listen(old, type, fn);
   if (old[HANDLERS]) for (const type of old[HANDLERS].keys()) if (!on?.has(type)) old[HANDLERS].delete(type);
   morphChildren(old, [...n.childNodes]);
+  if (drawn !== null && drawn !== fieldValue(n)) old.value = n.value;
+}
+
+/** The value a drawing gave an input or select (its attributes, not what was typed since). */
+function fieldValue(el) {
+  if (el.tagName === "INPUT" || el.tagName === "TEXTAREA") return el.getAttribute("value") ?? "";
+  if (el.tagName !== "SELECT") return null;
+  const chosen = [...el.options].filter((o) => o.hasAttribute("selected")).map((o) => o.value);
+  return JSON.stringify(chosen);
 }
 
 // ------------------------------------------------------------------ the SVG policy

@@ -2,7 +2,7 @@
 
 import { api, tokens } from "./api.js";
 import { Connection } from "./conn.js";
-import { fill, h, svgElement, toast } from "./dom.js";
+import { fill, h, patch, svgElement, toast } from "./dom.js";
 import { BOT_ICON, renderFelt, renderPlay, seatName, statusText, tapCard } from "./game.js";
 import { gameName, pick, t } from "./i18n.js";
 import { actionNode } from "./labels.js";
@@ -242,7 +242,9 @@ class TablePage {
     parts.push(h("ul", { class: "seat-list" }, rows));
     if (this.host && tb.status === "waiting") parts.push(this.startRow());
     else if (tb.status === "waiting") parts.push(h("p", { class: "muted" }, haveSeat ? t("waitingStart") : t("watching")));
-    fill(this.el.seats, parts);
+    // patch: someone joining redraws the seats; a press on Take seat, the name being typed and
+    // the host's choices in the selects stay as they are
+    patch(this.el.seats, parts);
   }
 
   seatRow(s, haveSeat, mySeat) {
