@@ -344,6 +344,22 @@ def test_daifugo_exchange_seven_and_ten(server: str, browser: Any) -> None:
     want = {"exchange", "give", "discard", "play", "between"}
     seen = _play_match(page, "daifugo", _daifugo_seven_ten, budget=150, stop=lambda s: want <= s)
     assert want <= seen, seen
+    # the head and the side drawn again (the language switched there and back, as every move
+    # redraws them): the share box the person opened stays open, and a press on the first game's
+    # replay link that spans the redraw still opens the replay
+    redraw = "const b = document.querySelector('#lang'); b.click(); b.click();"
+    page.click(".share-box > summary")
+    page.evaluate(redraw)
+    assert page.evaluate("document.querySelector('.share-box').open"), "the share box closed"
+    link = page.locator("#side [data-replay='0']")
+    link.scroll_into_view_if_needed()
+    box = link.bounding_box()
+    assert box, "no replay link for the first game in the side"
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    page.evaluate(redraw)
+    page.mouse.up()
+    page.wait_for_url("**/replay/0")
     assert not problems(page), problems(page)
 
 

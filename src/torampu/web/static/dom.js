@@ -101,7 +101,9 @@ function morph(old, n) {
   // what the drawing chose for a field, before the attributes move: a field whose drawn value
   // is unchanged keeps what the person typed or picked in it; a changed one takes the new value
   const drawn = fieldValue(old);
-  for (const a of [...old.attributes]) if (!n.hasAttribute(a.name)) old.removeAttribute(a.name);
+  // a <details> stays open or shut as the person left it
+  const keep = old.tagName === "DETAILS" ? "open" : null;
+  for (const a of [...old.attributes]) if (a.name !== keep && !n.hasAttribute(a.name)) old.removeAttribute(a.name);
   for (const a of n.attributes) {
     if (old.getAttribute(a.name) === a.value) continue;
     if (a.name === "style") old.style.cssText = n.style.cssText; // CSSOM: no inline style parsed

@@ -203,7 +203,7 @@ class TablePage {
     const shareBlock = inPlay
       ? h("details", { class: "share-box" }, h("summary", {}, t("share")), h("div", { class: "share" }, input, copy, local))
       : [share, local];
-    fill(
+    patch(
       this.el.head,
       h("div", { class: "title-line" },
         h("h1", {}, gameName(tb.game)),
@@ -332,7 +332,8 @@ class TablePage {
     const focus = rememberFocus();
     renderPlay(this.el.hand, this.el.actions, view, ctx, this.ui);
     this.el.playMain.classList.toggle("pending", this.pending);
-    fill(this.el.side, sidePanels(view, {
+    // patch: a bot's move redraws the side; an open panel and a press on a record's link stay
+    patch(this.el.side, sidePanels(view, {
       table: this.table, mySeat: seat, lastResult: this.lastResult, freshResult: this.freshResult,
       finished: this.finished, tableId: this.id, recordUrl: (k) => api.recordUrl(this.id, k),
     }), this.seatToken ? h("section", { class: "panel side" }, this.mySeatLink()) : null);
