@@ -285,6 +285,49 @@ def test_a_click_survives_the_page_being_drawn_again(server: str, browser: Any) 
     assert not problems(page), problems(page)
 
 
+def test_the_hint_button_asks_though_the_page_is_drawn_again(server: str, browser: Any) -> None:
+    """A learner's table (hints on): the hint button pressed on the player's turn, with the
+    page drawn again between press and release (here by the language switch; a snapshot does
+    the same), still asks; the answer names a legal move, is marked on the table, and the
+    button is spent for this turn."""
+    res = post(
+        f"{server}/api/tables",
+        {
+            "game": "daifugo",
+            "games": 1,
+            "players": 4,
+            "hints": True,
+            "seats": ["open", "heuristic", "heuristic", "heuristic"],
+        },
+    )
+    table_id = str(res["table"]["id"])
+    HOSTS[table_id] = str(res["host_token"])
+    page = new_page(browser, DESKTOP, lang="en")
+    _sit(page, server, table_id)
+    deadline = time.monotonic() + 40
+    while not (_my_turn(page) and _snap(page)["view"]["phase"] == "play"):
+        assert time.monotonic() < deadline, "seat 0 never had a turn to play"
+        page.wait_for_timeout(40)
+    page.wait_for_selector("#hint-button:not([disabled])")
+    box = page.locator("#hint-button").bounding_box()
+    assert box
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    label = page.inner_text("#hint-button")
+    page.evaluate("() => document.querySelector('#lang').click()")  # everything drawn again
+    page.wait_for_function(
+        "l => document.querySelector('#hint-button')?.textContent !== l", arg=label
+    )
+    page.mouse.up()
+    page.wait_for_selector("#hint-answer", timeout=20_000)
+    action = page.locator("#hint-answer").get_attribute("data-hint-action")
+    assert action in _snap(page)["legal"], action
+    assert page.locator("#hint-button").is_disabled()
+    assert page.locator("#play .hinted").count() >= 1
+    page.screenshot(path=str(SHOTS / "hint-laptop-ja.png"))
+    assert not problems(page), problems(page)
+
+
 # ------------------------------------------------------------------ the rules of the table
 
 

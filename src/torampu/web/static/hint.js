@@ -2,7 +2,7 @@
 // move of this seat, from this seat's own view, once a turn; highlight it and say by how much it
 // scored above the next best.
 
-import { fill, h } from "./dom.js";
+import { h, patch } from "./dom.js";
 import { t } from "./i18n.js";
 import { actionNode } from "./labels.js";
 
@@ -45,7 +45,9 @@ export class HintBox {
       parts.push(h("span", { class: "hint-answer", id: "hint-answer", dataset: { hintAction: a.action } }, t("sc_hintSays"), " ",
         actionNode(a.action, snap.table.game), margin ? ` ${margin}` : ""));
     }
-    fill(this.el, parts);
+    // patch: a snapshot or a language switch between the press and the release of the button
+    // keeps the same button, so the press still asks
+    patch(this.el, parts);
     this.highlight();
   }
 

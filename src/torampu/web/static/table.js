@@ -322,7 +322,7 @@ class TablePage {
     const status = this.el.status;
     const jump = h("button", { type: "button", class: "ghost side-jump", id: "side-jump",
       onclick: () => this.el.side.scrollIntoView({ behavior: "smooth", block: "start" }) }, t("sideJump"));
-    fill(status, h("span", { class: "status-text" }, statusText(view, ctx)), jump);
+    patch(status, h("span", { class: "status-text" }, statusText(view, ctx)), jump);
     status.dataset.myTurn = this.isMyTurn() ? "1" : "0";
     status.dataset.phase = view.phase;
     status.dataset.version = String(this.snap.version);
