@@ -153,6 +153,17 @@ def test_play_a_whole_game_by_clicking(server: str, browser: Any) -> None:
     page.keyboard.press("ArrowRight")
     page.keyboard.press("ArrowRight")
     assert page.locator("#replay-step").inner_text().startswith("Step 2")
+    # dragging the slider walks through the game: every step redraws the controls, and the
+    # slider being dragged stays the same element (a new one would end the drag at once)
+    steps = len(get(f"{server}/api/tables/{table_id}/games/0/replay")["steps"])
+    box = page.locator("#replay-slider").bounding_box()
+    assert box
+    middle = box["y"] + box["height"] / 2
+    page.mouse.move(box["x"] + 2, middle)
+    page.mouse.down()
+    page.mouse.move(box["x"] + box["width"] - 1, middle, steps=25)
+    page.mouse.up()
+    assert page.locator("#replay-step").inner_text().startswith(f"Step {steps - 1}")
     page.screenshot(path=str(SHOTS / "replay.png"), full_page=True)
     assert not problems(page), problems(page)
 

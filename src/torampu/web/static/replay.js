@@ -1,7 +1,7 @@
 // The replay viewer: steps through a finished game's views, for a chosen seat or a spectator.
 
 import { api } from "./api.js";
-import { fill, h, toast } from "./dom.js";
+import { fill, h, patch, toast } from "./dom.js";
 import { renderFelt, renderPlay, seatName } from "./game.js";
 import { gameName, t } from "./i18n.js";
 import { actionNode } from "./labels.js";
@@ -57,18 +57,18 @@ function go(state, i, show) {
 function render(state, el, k, id, show) {
   const tb = state.table;
   if (!tb || !state.steps.length) return;
-  fill(el.head, h("div", { class: "title-line" }, h("h1", {}, gameName(tb.game)), h("span", { class: "muted" }, t("replayOf", { k: Number(k) + 1 }))),
+  patch(el.head, h("div", { class: "title-line" }, h("h1", {}, gameName(tb.game)), h("span", { class: "muted" }, t("replayOf", { k: Number(k) + 1 }))),
     h("div", { class: "share" }, h("a", { href: `/t/${id}` }, t("backTable")), h("a", { href: api.recordUrl(id, k), download: `${id}-game${Number(k) + 1}.json` }, t("record"))));
   renderControls(state, el.controls, show);
   const step = state.steps[state.at];
   const view = step.view;
   const ctx = { table: tb, mySeat: state.seat, live: false, legal: [], act: () => {}, clear: () => {}, onCard: () => {} };
-  fill(el.status, step.action == null ? t("start_step") : `${seatName(tb, step.seat)}: `,
+  patch(el.status, step.action == null ? t("start_step") : `${seatName(tb, step.seat)}: `,
     step.action != null ? h("span", {}, actionNode(step.action, view.game)) : null);
   renderFelt(el.felt, view, ctx);
   renderPlay(el.hand, el.actions, view, ctx, { selected: [], choice: null });
   el.actions.hidden = true;
-  fill(el.side, sidePanels(view, { table: tb, mySeat: state.seat, finished: [], tableId: id, recordUrl: (x) => api.recordUrl(id, x) }));
+  patch(el.side, sidePanels(view, { table: tb, mySeat: state.seat, finished: [], tableId: id, recordUrl: (x) => api.recordUrl(id, x) }));
 }
 
 function renderControls(state, el, show) {
@@ -80,11 +80,13 @@ function renderControls(state, el, show) {
     state.load();
   } }, h("option", { value: "", selected: state.seat == null }, t("spectator")),
   state.table.seats.map((s) => h("option", { value: String(s.seat), selected: state.seat === s.seat }, seatName(state.table, s.seat))));
-  fill(el,
+  // patch: every step draws the controls again, and the slider being dragged (or the button
+  // being pressed) must stay the same element, or the drag ends after one step
+  patch(el,
     h("button", { type: "button", id: "replay-prev", disabled: state.at === 0, onclick: () => go(state, state.at - 1, show) }, t("prev")),
     slider,
     h("button", { type: "button", id: "replay-next", disabled: state.at === n - 1, onclick: () => go(state, state.at + 1, show) }, t("next")),
     h("span", { class: "step-no", id: "replay-step" }, t("step", { i: state.at, n: n - 1 })),
     h("label", { class: "inline-field" }, h("span", { class: "label" }, t("viewAs")), seatSel));
-  slider.focus({ preventScroll: true });
+  el.querySelector("#replay-slider").focus({ preventScroll: true });
 }
