@@ -302,3 +302,51 @@ def test_seats_drawn_again_keep_the_name_being_typed_and_the_press(
         ("human", "Mina"),
     ]
     assert not problems(page), problems(page)
+
+
+def _focused_name(page: Any) -> str | None:
+    return page.evaluate("document.activeElement?.getAttribute('name') ?? null")
+
+
+def test_the_new_table_form_keeps_the_keyboard_focus_and_the_open_options(
+    server: str, browser: Any
+) -> None:
+    """The lobby's form is drawn anew when its game, preset or number of players changes. A
+    person choosing with the keyboard keeps the focus on the select they changed (it used to
+    fall to the page, so the next Tab started from the top), an opened panel of rule options
+    stays open, and the table made is the one chosen."""
+    page = _page(browser, DESKTOP)
+    page.goto(f"{server}/")
+    page.wait_for_selector("#create-form")
+    page.click("#options summary")
+    page.focus("select[name=preset]")
+    presets = page.eval_on_selector_all("select[name=preset] option", "os => os.map(o => o.value)")
+    assert len(presets) > 1 and page.input_value("select[name=preset]") == presets[0]
+    page.keyboard.press("End")
+    assert page.input_value("select[name=preset]") == presets[-1]
+    assert _focused_name(page) == "preset"
+    assert page.evaluate("document.querySelector('#options').open") is True
+    games = page.eval_on_selector_all("select[name=game] option", "os => os.map(o => o.value)")
+    start = page.input_value("select[name=game]")
+    key = "ArrowUp" if games.index(start) == len(games) - 1 else "ArrowDown"
+    chosen = games[games.index(start) + (-1 if key == "ArrowUp" else 1)]
+    page.focus("select[name=game]")
+    page.keyboard.press(key)
+    assert page.input_value("select[name=game]") == chosen
+    assert _focused_name(page) == "game"
+    assert page.evaluate("document.querySelector('#options').open") is True
+    page.keyboard.press("Tab")
+    assert _focused_name(page) == "preset"
+    preset = page.input_value("select[name=preset]")
+    page.keyboard.press("Tab")
+    assert _focused_name(page) == "players"
+    page.keyboard.press("Home")
+    players = page.input_value("select[name=players]")
+    assert _focused_name(page) == "players"
+    assert page.locator("[data-seat-choice]").count() == int(players)
+    page.click("#create-btn")
+    page.wait_for_url("**/t/*")
+    table_id = page.url.rstrip("/").rsplit("/", 1)[1]
+    made = get(f"{server}/api/tables/{table_id}")
+    assert (made["game"], made["preset"], len(made["seats"])) == (chosen, preset, int(players))
+    assert not problems(page), problems(page)

@@ -118,6 +118,10 @@ function renderForm(el, state) {
   const game = currentGame(state);
   const f = state.form;
   const rerender = () => renderForm(el, state);
+  // the form is drawn anew when the game, the preset or the number of players changes: the
+  // control the person was using keeps the keyboard focus, and the rule options stay open
+  const using = el.contains(document.activeElement) ? document.activeElement.getAttribute("name") : null;
+  const open = el.querySelector("#options")?.open ?? false;
   fill(
     el,
     h("h2", {}, t("newTable")),
@@ -149,6 +153,8 @@ function renderForm(el, state) {
       h("button", { type: "submit", class: "primary big", id: "create-btn" }, t("create")),
     ),
   );
+  if (open) el.querySelector("#options").open = true;
+  if (using) el.querySelector(`[name="${CSS.escape(using)}"]`)?.focus();
 }
 
 // what the host allows at this table: learner hints, and spectators in the chat
