@@ -238,6 +238,19 @@ def test_soft_targets_are_the_searchs_visit_shares() -> None:
     assert spread > len(rec) // 2  # most decisions teach more than one move
 
 
+def test_an_oracle_teacher_is_reproducible_and_not_the_sampling_one() -> None:
+    """``oracle`` records come from the search given the true deal (see_all's doctest): the
+    same seed gives the same records, and its picks are not those of the same search drawing
+    deals from its view."""
+    args = (2, "ismcts:iterations=40", "uecda")
+    a = generate_records(*args, seed=3, match_games=1, oracle=True)
+    b = generate_records(*args, seed=3, match_games=1, oracle=True)
+    c = generate_records(*args, seed=3, match_games=1)
+    assert len(a) > 10
+    assert (a.rows, a.chosen) == (b.rows, b.chosen)
+    assert (a.rows, a.chosen) != (c.rows, c.chosen)
+
+
 def test_a_table_policy_learns_from_keys_alone() -> None:
     """A table fitted to the heuristic's choices has non-zero key weights and agrees with the
     teacher on its training decisions at least as often as the 48 weights alone; records without

@@ -55,6 +55,13 @@ def daifugo(
     workers: Annotated[
         int, typer.Option(help="processes playing the matches (the records do not change)")
     ] = 1,
+    oracle: Annotated[
+        bool,
+        typer.Option(
+            help="a search teacher searches the true deal (every hand known) instead of deals "
+            "drawn from its view; the policy still sees only the mover's side"
+        ),
+    ] = False,
     quiet: Annotated[bool, typer.Option(help="print only the summary")] = False,
 ) -> None:
     """Learn a Daifugo move policy from a teacher bot's self-play (a linear softmax)."""
@@ -78,6 +85,7 @@ def daifugo(
             table=table,
             soft=soft,
             workers=workers,
+            oracle=oracle,
         )
     policy.save(out)
     typer.echo(

@@ -10,7 +10,9 @@ search's targets: more than its one pick tells; where the guard or the solver ov
 or nothing was searched, the chosen move). :func:`fit` fits the policy's weights (and with
 ``table`` a weight per key) to those targets by full-batch Adam on the mean cross-entropy of the
 softmax plus ``l2`` times the squared weights; it holds out the last ``holdout`` share of the
-matches and reports how often the policy's best move is the teacher's there. Everything is
+matches and reports how often the policy's best move is the teacher's there. With ``oracle`` a
+search teacher searches the true deal (:func:`see_all`), every hand known, where it would draw
+deals from its view; the policy still reads only the mover's side. Everything is
 drawn from ``seed`` (the deals, the teacher's seeds; each match from its own) and the fit has no
 randomness, so the same command gives the same weights, however many ``workers`` play the
 matches.
@@ -81,12 +83,13 @@ def generate_records(
     table: bool = False,
     soft: bool = False,
     workers: int = 1,
+    oracle: bool = False,
 ) -> Records:
     """Play ``games`` matches of ``match_games`` games under ``rules`` with ``teacher`` at every
     seat and record its decisions (see the module docstring). ``workers`` processes share the
     matches; the records are the same for any number."""
     parse_bot_spec(teacher)  # a bad spec fails here, before any process starts
-    jobs = [(k, teacher, rules, seed, match_games, table, soft) for k in range(games)]
+    jobs = [(k, teacher, rules, seed, match_games, table, soft, oracle) for k in range(games)]
     if workers <= 1 or games <= 1:
         return _collect(map(_match_job, jobs), progress)
     import multiprocessing
@@ -105,12 +108,19 @@ def _collect(parts: Iterable[Records], progress: Callable[[int], None] | None) -
     return rec
 
 
-def _match_job(job: tuple[int, str, str, int, int, bool, bool]) -> Records:
+def _match_job(job: tuple[int, str, str, int, int, bool, bool, bool]) -> Records:
     return _match_records(*job)
 
 
 def _match_records(
-    k: int, teacher: str, rules: str, seed: int, match_games: int, table: bool, soft: bool
+    k: int,
+    teacher: str,
+    rules: str,
+    seed: int,
+    match_games: int,
+    table: bool,
+    soft: bool,
+    oracle: bool = False,
 ) -> Records:
     """The records of match ``k`` (its deals and bots drawn from ``seed`` and ``k``)."""
     kind, options = parse_bot_spec(teacher)
@@ -128,6 +138,8 @@ def _match_records(
         assert seat is not None
         legal = match.legal_actions()
         bot = bots[seat]
+        if oracle:
+            see_all(bot, g)
         action = bot.choose(match.view(seat), legal)
         moves = g.legal_moves()
         if len(moves) > 1:
@@ -145,6 +157,24 @@ def _match_records(
                 rec.targets.append(_visit_targets(bot, g, moves, moves.index(m), action))
         match.play(action)
     return rec
+
+
+def see_all(bot: object, game: Daifugo) -> None:
+    """Make a search ``bot`` search ``game`` itself, every hand known: each determinization
+    it draws is a copy of the true game (the ``oracle`` teacher). A bot without a sampler is
+    left as it is.
+
+    >>> from torampu.bots.base import make_bot
+    >>> g = torampu.new_game("daifugo", "uecda", seed=3)
+    >>> bot = make_bot("ismcts", 0, "daifugo", iterations=10)
+    >>> see_all(bot, g)
+    >>> import random
+    >>> drawn = bot.sampler(g.view(g.to_play), random.Random(0))
+    >>> [drawn.view(s)["hand"] == g.view(s)["hand"] for s in range(g.n)]
+    [True, True, True, True, True]
+    """
+    if hasattr(bot, "sampler"):
+        bot.sampler = lambda _view, _rng: game.clone()
 
 
 def _visit_targets(
@@ -336,11 +366,21 @@ def train_daifugo(
     table: bool = False,
     soft: bool = False,
     workers: int = 1,
+    oracle: bool = False,
 ) -> tuple[Policy, FitReport]:
     """Records then fit; the policy's ``meta`` says how it was made (and ``command`` if given)."""
     t0 = time.perf_counter()
     rec = generate_records(
-        games, teacher, rules, seed, match_games, progress, table=table, soft=soft, workers=workers
+        games,
+        teacher,
+        rules,
+        seed,
+        match_games,
+        progress,
+        table=table,
+        soft=soft,
+        workers=workers,
+        oracle=oracle,
     )
     t1 = time.perf_counter()
     policy, report = fit(rec, steps=steps, lr=lr, l2=l2, table=table)
@@ -358,6 +398,7 @@ def train_daifugo(
             "l2": l2,
             "table": table,
             "soft": soft,
+            "oracle": oracle,
             "decisions": report.decisions,
             "held_out": report.held_out,
             "train_nll": round(report.train_nll, 4),
