@@ -314,7 +314,7 @@ def test_the_new_table_form_keeps_the_keyboard_focus_and_the_open_options(
     """The lobby's form is drawn anew when its game, preset or number of players changes. A
     person choosing with the keyboard keeps the focus on the select they changed (it used to
     fall to the page, so the next Tab started from the top), an opened panel of rule options
-    stays open, and the table made is the one chosen."""
+    stays open, "Reset to preset" keeps the focus too, and the table made is the one chosen."""
     page = _page(browser, DESKTOP)
     page.goto(f"{server}/")
     page.wait_for_selector("#create-form")
@@ -344,6 +344,15 @@ def test_the_new_table_form_keeps_the_keyboard_focus_and_the_open_options(
     players = page.input_value("select[name=players]")
     assert _focused_name(page) == "players"
     assert page.locator("[data-seat-choice]").count() == int(players)
+    # an option changed, then "Reset to preset" pressed from the keyboard: the options are the
+    # preset's again and the focus is still on the link
+    page.locator(".option-grid input[type=checkbox]").first.click()
+    assert page.locator(".option.changed").count() == 1
+    page.focus("#reset-options")
+    page.keyboard.press("Enter")
+    assert page.locator(".option.changed").count() == 0
+    assert page.evaluate("document.activeElement?.id") == "reset-options"
+    assert page.evaluate("document.querySelector('#options').open") is True
     page.click("#create-btn")
     page.wait_for_url("**/t/*")
     table_id = page.url.rstrip("/").rsplit("/", 1)[1]

@@ -273,10 +273,13 @@ function optionsForm(game, f) {
     {
       type: "button",
       class: "link",
+      id: "reset-options",
       onclick: (e) => {
         f.overrides = {};
         const details = e.target.closest("details");
-        details.replaceWith(openDetails(optionsForm(game, f)));
+        const fresh = openDetails(optionsForm(game, f));
+        details.replaceWith(fresh);
+        fresh.querySelector("#reset-options").focus(); // the keyboard stays where it was
       },
     },
     t("reset"),
