@@ -118,9 +118,10 @@ function renderForm(el, state) {
   const game = currentGame(state);
   const f = state.form;
   const rerender = () => renderForm(el, state);
-  // the form is drawn anew when the game, the preset or the number of players changes: the
-  // control the person was using keeps the keyboard focus, and the rule options stay open
-  const using = el.contains(document.activeElement) ? document.activeElement.getAttribute("name") : null;
+  // the form is drawn anew when the game, the preset or the number of players changes, or the
+  // options are reset: the control the person was using keeps the keyboard focus, and the rule
+  // options stay open
+  const using = el.contains(document.activeElement) ? selectorOf(document.activeElement) : null;
   const open = el.querySelector("#options")?.open ?? false;
   fill(
     el,
@@ -149,12 +150,19 @@ function renderForm(el, state) {
       ),
       seatsFieldset(state),
       tableSettings(f),
-      optionsForm(game, f),
+      optionsForm(game, f, rerender),
       h("button", { type: "submit", class: "primary big", id: "create-btn" }, t("create")),
     ),
   );
   if (open) el.querySelector("#options").open = true;
-  if (using) el.querySelector(`[name="${CSS.escape(using)}"]`)?.focus();
+  if (using) el.querySelector(using)?.focus();
+}
+
+/** A selector that finds a control again in the form drawn anew: its name, else its id. */
+function selectorOf(control) {
+  const name = control.getAttribute("name");
+  if (name) return `[name="${CSS.escape(name)}"]`;
+  return control.id ? `#${CSS.escape(control.id)}` : null;
 }
 
 // what the host allows at this table: learner hints, and spectators in the chat
@@ -266,7 +274,7 @@ function seatsFieldset(state) {
 
 // ------------------------------------------------------------------ rule options
 
-function optionsForm(game, f) {
+function optionsForm(game, f, rerender) {
   const rows = game.options.filter((o) => o.name !== "players").map((o) => optionRow(game, f, o));
   const reset = h(
     "button",
@@ -274,12 +282,9 @@ function optionsForm(game, f) {
       type: "button",
       class: "link",
       id: "reset-options",
-      onclick: (e) => {
+      onclick: () => {
         f.overrides = {};
-        const details = e.target.closest("details");
-        const fresh = openDetails(optionsForm(game, f));
-        details.replaceWith(fresh);
-        fresh.querySelector("#reset-options").focus(); // the keyboard stays where it was
+        rerender(); // the panel stays open and the focus on this link, as for any redraw
       },
     },
     t("reset"),
@@ -292,11 +297,6 @@ function optionsForm(game, f) {
     h("p", { class: "muted small" }, t("optionsHint"), " ", reset),
     h("div", { class: "option-grid" }, rows),
   );
-}
-
-function openDetails(el) {
-  el.open = true;
-  return el;
 }
 
 function optionRow(game, f, opt) {
