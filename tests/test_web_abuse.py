@@ -669,3 +669,59 @@ def test_a_real_postgresql_outage_gives_storage_unavailable_and_play_resumes(
             r = c.post(f"/api/tables/{tid}/join", json={"name": "Aki", "seat": 0})
             assert r.status_code == 200 and r.json()["seat"] == 0
         admin.close()
+
+
+def test_a_stranger_s_hello_during_a_move_does_not_play_the_move_twice(tmp_path: Path) -> None:
+    """A hello with a token the room does not know reads the table's row again. Arriving while a
+    move is stored but not yet played (the database thread slow to hand the result back, as on a
+    loaded host), it must not play that stored move beside the move's own ``act``: the room would
+    then be one action ahead of the database for as long as it stays loaded (the next seat's pass
+    counted as the one after, every act ``stale_version``)."""
+    from torampu.web.rooms import ActError, Lobby, Settings, token_hash
+    from torampu.web.store import Store
+
+    url = f"sqlite:///{tmp_path / 'race.db'}"
+
+    async def scenario() -> None:
+        store = Store(url)
+        append = store.append_action
+
+        def slow_append(*a: Any, **k: Any) -> Any:
+            v = append(*a, **k)  # committed
+            time.sleep(0.3)
+            return v
+
+        store.append_action = slow_append  # type: ignore[method-assign]
+        lobby = Lobby(store, Settings(database=url, bot_workers=0, bot_delay=0))
+        await lobby.start()
+        try:
+            room, _host = await lobby.create("napoleon", "classic", None, 1, None)
+            tokens = [(await lobby.join(room, f"P{s}", s))[1] for s in range(5)]
+            await lobby.start_table(room, None)
+            assert room.match is not None
+            seat = room.match.to_play
+
+            async def stranger() -> None:
+                await asyncio.sleep(0.1)
+                with pytest.raises(ActError) as e:
+                    await lobby.seat_of(room, "not-a-token-of-this-table")
+                assert e.value.code == "unauthorized"
+
+            v = room.version
+            await asyncio.gather(
+                lobby.act(room, seat, "pass", v, holder=token_hash(tokens[seat])), stranger()
+            )
+            stored = store.table(room.id)
+            assert stored is not None
+            assert room.version == stored.version == v + 1
+            auction = room.match.view(None)["auction"]
+            assert auction == [{"seat": seat, "action": "pass"}], auction
+            nxt = room.match.to_play
+            assert nxt == (seat + 1) % 5
+            await lobby.act(room, nxt, "pass", room.version, holder=token_hash(tokens[nxt]))
+            assert room.version == v + 2
+        finally:
+            await lobby.stop()
+            store.close()
+
+    asyncio.run(scenario())

@@ -223,8 +223,16 @@ def _worker(tmp: Path, name: str, pg: str, redis: str, *extra: str) -> Proc:
 
 
 @contextlib.contextmanager
-def cluster(tmp: Path, pg: str, redis: str, workers: int = 1) -> Iterator[list[Any]]:
-    webs = [Web(tmp, "a", pg, redis), Web(tmp, "b", pg, redis)]
+def cluster(
+    tmp: Path,
+    pg: str,
+    redis: str,
+    workers: int = 1,
+    a: tuple[str, ...] = (),
+    b: tuple[str, ...] = (),
+) -> Iterator[list[Any]]:
+    """Two web processes (``a`` and ``b``: extra arguments of each) and ``workers`` workers."""
+    webs = [Web(tmp, "a", pg, redis, *a), Web(tmp, "b", pg, redis, *b)]
     ws = [_worker(tmp, f"w{i + 1}", pg, redis) for i in range(workers)]
     try:
         for w in webs:
@@ -506,3 +514,119 @@ def test_redis_down_gives_clear_errors_loses_no_action_and_play_resumes(
         rec = _record(b, tid)
         assert rec["records"][0]["actions"][0]["action"] == "pass"
         assert torampu.replay_match(rec).is_over
+
+
+def _until(what: str, check: Any, within: float) -> Any:
+    """Wait until ``check()`` is true (and return it), or fail naming ``what``."""
+    deadline = time.monotonic() + within
+    while True:
+        got = check()
+        if got:
+            return got
+        assert time.monotonic() < deadline, what
+        time.sleep(0.1)
+
+
+def test_a_killed_process_s_players_count_as_gone_and_their_stand_ins_play(
+    tmp_path: Path, pg: str, redis_server: RedisServer
+) -> None:
+    """A process killed with ``kill -9`` tells nobody its players went: its presence entry only
+    grows old. Another process must read it again on its own heartbeat and let it go, so the
+    player counts as away and the stand-in plays (before: "connected" for ever, the table stuck
+    at that player's turn)."""
+    quick = ("--presence-ttl", "3", "--away-timeout", "2")
+    with cluster(tmp_path, pg, redis_server.url, a=quick, b=quick) as (a, b, _w):
+        tid, host = _table(a, "napoleon", rules="classic", seats=["open"] + ["heuristic"] * 4)
+        _, j = _post(f"{a.base}/api/tables/{tid}/join", {"name": "Aki", "seat": 0})
+        with connect(f"{b.ws}/ws/tables/{tid}") as person, connect(f"{a.ws}/ws/tables/{tid}") as w:
+            person.send(json.dumps({"type": "hello", "token": j["token"]}))
+            w.send(json.dumps({"type": "hello"}))
+            assert json.loads(person.recv(timeout=10))["type"] == "snapshot"
+            assert _post(f"{a.base}/api/tables/{tid}/start", {}, host)[0] == 200
+
+            def seat0(web: Web) -> dict[str, Any]:
+                return dict(_get(f"{web.base}/api/tables/{tid}")["seats"][0])
+
+            _until("a sees the person at b", lambda: seat0(a)["connected"], 15)
+            time.sleep(4)  # beats go on: a live process's players stay
+            assert seat0(a)["connected"] and not seat0(a)["away"]
+            b.kill()
+            _until("a lets the dead process's player go", lambda: not seat0(a)["connected"], 15)
+
+            def stand_in_played() -> bool:
+                msg = json.loads(w.recv(timeout=30))
+                last = msg.get("last") or {}
+                return (
+                    msg["type"] == "snapshot" and last.get("seat") == 0 and last.get("by") == "away"
+                )
+
+            _until("the stand-in plays for seat 0", stand_in_played, 30)
+
+
+def test_workers_go_on_after_redis_restarts_without_its_data(
+    tmp_path: Path, pg: str, redis_server: RedisServer
+) -> None:
+    """A Redis restarted empty (or a new primary) has lost the workers' consumer group: the
+    worker makes it again and the bots play on (before: every bot stopped until each worker was
+    restarted, the log saying "Redis unreachable")."""
+    with cluster(tmp_path, pg, redis_server.url) as (a, _b, w):
+        tid, host = _table(a, "nap", seats=["heuristic"] * 4, games=20)
+        assert _post(f"{a.base}/api/tables/{tid}/start", {}, host)[0] == 200
+        watcher = Player([a], tid, None)
+        watcher.start()
+        _until("the bots play", lambda: watcher.versions and watcher.versions[-1] >= 3, 30)
+        redis_server.stop()
+        time.sleep(1)
+        redis_server.start()
+        at = _get(f"{a.base}/api/tables/{tid}")["version"]
+        _until(
+            "the bots play on after the restart",
+            lambda: _get(f"{a.base}/api/tables/{tid}")["version"] >= at + 10,
+            40,
+        )
+        assert "the job group is gone" in w.output()
+        watcher.join(160)
+        assert watcher.final is not None, (watcher.errors, watcher.versions[-5:])
+        assert torampu.replay_match(_record(a, tid)).is_over
+
+
+def test_a_stall_of_redis_heals_the_health_and_the_event_it_lost_is_announced(
+    tmp_path: Path, pg: str, redis_server: RedisServer
+) -> None:
+    """Redis stops taking writes for longer than a command waits (what a failover does): the
+    move made meanwhile is stored but its event is lost. Once Redis answers, ``/api/health``
+    says ``ok`` again and the other process hears of the move (before: ``degraded`` for ever,
+    which a proxy's health check turns into a process out of rotation, and a process that
+    stayed healthy never showed the move)."""
+    import redis
+
+    r = redis.Redis.from_url(redis_server.url)
+    # b beats rarely, so that it has nothing to write during the stall and stays healthy
+    with cluster(tmp_path, pg, redis_server.url, b=("--presence-ttl", "300")) as (a, b, _w):
+        tid, host = _table(a, "napoleon", rules="classic")
+        toks = [
+            _post(f"{a.base}/api/tables/{tid}/join", {"name": f"P{s}", "seat": s})[1]["token"]
+            for s in range(5)
+        ]
+        assert _post(f"{a.base}/api/tables/{tid}/start", {}, host)[0] == 200
+        with connect(f"{a.ws}/ws/tables/{tid}") as one, connect(f"{b.ws}/ws/tables/{tid}") as two:
+            one.send(json.dumps({"type": "hello", "token": toks[1]}))  # seat 1 bids first
+            two.send(json.dumps({"type": "hello", "token": toks[2]}))
+            snap = json.loads(one.recv(timeout=10))
+            assert json.loads(two.recv(timeout=10))["version"] == snap["version"]
+            time.sleep(1)  # the presence of both is shared before the stall
+            r.execute_command("CLIENT", "PAUSE", "8000", "WRITE")
+            one.send(json.dumps({"type": "act", "action": "pass", "version": snap["version"]}))
+            _until("a's player sees the move", lambda: _snapshot_at(one, snap["version"] + 1), 10)
+            _until("a's publish fails", lambda: _get(f"{a.base}/api/health")["bus"] != "ok", 15)
+            assert _get(f"{a.base}/api/health")["status"] == "degraded"
+            _until("a is healthy again", lambda: _get(f"{a.base}/api/health")["bus"] == "ok", 20)
+            assert _get(f"{b.base}/api/health")["bus"] == "ok"
+
+            _until("b's player sees the move", lambda: _snapshot_at(two, snap["version"] + 1), 20)
+
+
+def _snapshot_at(ws: Any, version: int) -> bool:
+    """The next message is a snapshot at ``version`` (others, a presence change say, come too)."""
+    msg = json.loads(ws.recv(timeout=20))
+    return bool(msg["type"] == "snapshot" and msg["version"] == version)

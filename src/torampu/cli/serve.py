@@ -116,6 +116,14 @@ def serve(
         float,
         typer.Option(help="With --redis: seconds to wait for a worker's bot move, then ask again."),
     ] = 30.0,
+    presence_ttl: Annotated[
+        float,
+        typer.Option(
+            help="With --redis: seconds this process's word on who is connected through it "
+            "lasts without a heartbeat (one every third of it); a killed process's players "
+            "count as gone after it."
+        ),
+    ] = 30.0,
     ws_ping: Annotated[
         float,
         typer.Option(
@@ -141,7 +149,8 @@ def serve(
 
     if min(bot_delay, away_timeout, turn_timeout, next_game_delay) < 0:
         raise typer.BadParameter("delays and timeouts are seconds ≥ 0")
-    if min(max_bot_think, send_timeout, room_idle, abandon_after, ws_ping, lease_ttl) <= 0:
+    timeouts = (send_timeout, room_idle, abandon_after, ws_ping, lease_ttl, presence_ttl)
+    if min(max_bot_think, *timeouts) <= 0:
         raise typer.BadParameter("--max-bot-think and the timeouts are seconds > 0")
     if min(chat_rate, hint_think) <= 0:
         raise typer.BadParameter("--chat-rate and --hint-think are numbers > 0")
@@ -176,6 +185,7 @@ def serve(
         redis=redis,
         lease_ttl=lease_ttl,
         job_timeout=job_timeout,
+        presence_ttl=presence_ttl,
     )
     logging.basicConfig(
         level=logging.INFO if log_level in ("info", "debug", "trace") else logging.WARNING,

@@ -7,8 +7,10 @@ process can read it and tell its own clients. Two implementations of one interfa
   no one else to reach, nobody else is present, and this process drives every table;
 * :class:`RedisBus` — ``--redis URL``: events on the channel ``torampu:t:<table id>`` (Redis
   pub/sub), each process's presence at a table in the hash ``torampu:presence:<table id>``
-  (refreshed by a heartbeat; entries older than :data:`PRESENCE_TTL` are ignored, so a dead
-  process's clients vanish), and one driver per table under a lease ``torampu:lease:<table id>``
+  (refreshed by a heartbeat every third of its lifetime, ``--presence-ttl``; each process reads
+  the others' entries again at each of its own beats, ignores those past their lifetime and
+  deletes them, so a killed process's clients count as gone within the lifetime and a beat),
+  and one driver per table under a lease ``torampu:lease:<table id>``
   (``SET NX PX``, renewed by its holder, taken over by another process when it expires).
 
 An event is a small JSON object: ``{"kind": "action", "version": v, "action": {"seat", "action",
@@ -70,6 +72,10 @@ class Bus(Protocol):
 
     async def release(self, table_id: str) -> None: ...
 
+    async def probe(self) -> None:
+        """Try the bus once (:class:`BusError` if it is still unreachable)."""
+        ...
+
     @property
     def healthy(self) -> bool: ...
 
@@ -101,6 +107,9 @@ class LocalBus:
     async def release(self, table_id: str) -> None:
         return None
 
+    async def probe(self) -> None:
+        return None
+
     @property
     def healthy(self) -> bool:
         return True
@@ -112,6 +121,14 @@ if redis.call('get', KEYS[1]) == ARGV[1] then
 end
 return redis.call('set', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) and 1 or 0
 """
+_PRUNE = """
+for i = 1, #ARGV, 2 do
+  if redis.call('hget', KEYS[1], ARGV[i]) == ARGV[i + 1] then
+    redis.call('hdel', KEYS[1], ARGV[i])
+  end
+end
+return 0
+"""
 _RELEASE = """
 if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end
 return 0
@@ -121,10 +138,12 @@ return 0
 class RedisBus:
     """The bus on Redis (``redis://host:port/db``)."""
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, presence_ttl: float = PRESENCE_TTL) -> None:
         import redis.asyncio as aioredis
 
         self.url = url
+        self.presence_ttl = presence_ttl
+        """Seconds this process's presence entries last without a heartbeat."""
         self.process = f"{secrets.token_hex(4)}"
         pool = aioredis.BlockingConnectionPool.from_url(
             url,
@@ -137,15 +156,40 @@ class RedisBus:
         self.redis: Any = aioredis.Redis(connection_pool=pool)
         self._handler: Handler | None = None
         self._listener: asyncio.Task[None] | None = None
-        self._healthy = True
+        self._listening = True
+        """The subscription to the tables' channels is up."""
+        self._commands_ok = True
+        """The last command (publish, presence, lease, probe) got an answer."""
         self._renew = self.redis.register_script(_RENEW)
         self._release = self.redis.register_script(_RELEASE)
+        self._prune = self.redis.register_script(_PRUNE)
         self.on_reconnect: Callable[[], Awaitable[None]] | None = None
         """Called when the subscription is back after an outage (read everything again)."""
 
     @property
     def healthy(self) -> bool:
-        return self._healthy
+        """Events reach this process and its commands get answers. A failed command makes it
+        false until a command (the heartbeat's :meth:`probe` at the latest) gets an answer
+        again; a broken subscription, until the listener has subscribed again."""
+        return self._listening and self._commands_ok
+
+    def _failed(self, what: str, e: BaseException) -> BusError:
+        if self._commands_ok:
+            log.warning("the bus failed (%s: %s)", what, type(e).__name__)
+        self._commands_ok = False
+        return BusError(f"{what} failed: {type(e).__name__}")
+
+    def _answered(self) -> None:
+        if not self._commands_ok:
+            log.warning("the bus answers again")
+        self._commands_ok = True
+
+    async def probe(self) -> None:
+        try:
+            await self.redis.ping()
+        except Exception as e:
+            raise self._failed("ping", e) from None
+        self._answered()
 
     async def start(self, handler: Handler) -> None:
         self._handler = handler
@@ -176,7 +220,7 @@ class RedisBus:
                     if self.on_reconnect is not None:
                         await self.on_reconnect()
                 first = False
-                self._healthy = True
+                self._listening = True
                 backoff = 0.2
                 async for msg in pubsub.listen():
                     if msg.get("type") != "pmessage":
@@ -187,9 +231,9 @@ class RedisBus:
                     await pubsub.aclose()
                 raise
             except Exception as e:
-                if self._healthy:
+                if self._listening:
                     log.warning("the bus is unreachable (%s); retrying", type(e).__name__)
-                self._healthy = False
+                self._listening = False
                 first = False
                 with contextlib.suppress(BaseException):
                     await pubsub.aclose()
@@ -216,52 +260,58 @@ class RedisBus:
                 CHANNEL + table_id, json.dumps({**event, "from": self.process})
             )
         except Exception as e:
-            self._healthy = False
-            raise BusError(f"publish failed: {type(e).__name__}") from None
+            raise self._failed("publish", e) from None
+        self._answered()
 
     async def set_presence(self, table_id: str, seats: list[int], clients: int) -> None:
         key = PRESENCE + table_id
         try:
             if clients:
-                value = json.dumps({"seats": seats, "clients": clients, "at": time.time()})
+                entry = {"seats": seats, "clients": clients, "at": time.time()}
+                value = json.dumps({**entry, "ttl": self.presence_ttl})
                 async with self.redis.pipeline(transaction=False) as p:
                     p.hset(key, self.process, value)
-                    p.expire(key, int(PRESENCE_TTL * 4))
+                    p.expire(key, max(1, int(self.presence_ttl * 4)))
                     await p.execute()
             else:
                 await self.redis.hdel(key, self.process)
         except Exception as e:
-            self._healthy = False
-            raise BusError(f"presence failed: {type(e).__name__}") from None
+            raise self._failed("presence", e) from None
+        self._answered()
 
     async def presence(self, table_id: str) -> tuple[set[int], int]:
         try:
             entries = await self.redis.hgetall(PRESENCE + table_id)
         except Exception as e:
-            self._healthy = False
-            raise BusError(f"presence failed: {type(e).__name__}") from None
+            raise self._failed("presence", e) from None
+        self._answered()
         seats: set[int] = set()
         clients = 0
         now = time.time()
+        stale: list[Any] = []  # field, value: deleted only if not written again meanwhile
         for proc, raw in entries.items():
             if (proc.decode() if isinstance(proc, bytes) else proc) == self.process:
                 continue
             try:
                 entry = json.loads(raw)
-                if now - float(entry["at"]) > PRESENCE_TTL:
+                if now - float(entry["at"]) > float(entry.get("ttl", PRESENCE_TTL)):
+                    stale += [proc, raw]  # its process stopped beating: killed, or cut off
                     continue
                 seats.update(int(s) for s in entry["seats"])
                 clients += int(entry["clients"])
-            except (ValueError, TypeError, KeyError):
-                continue
+            except (ValueError, TypeError, KeyError, AttributeError):
+                stale += [proc, raw]
+        if stale:
+            with contextlib.suppress(Exception):
+                await self._prune(keys=[PRESENCE + table_id], args=stale)
         return seats, clients
 
     async def lease(self, table_id: str, ttl: float) -> bool:
         try:
             got = await self._renew(keys=[LEASE + table_id], args=[self.process, int(ttl * 1000)])
         except Exception as e:
-            self._healthy = False
-            raise BusError(f"lease failed: {type(e).__name__}") from None
+            raise self._failed("lease", e) from None
+        self._answered()
         return bool(got)
 
     async def release(self, table_id: str) -> None:

@@ -163,6 +163,10 @@ class Settings:
     """Seconds a table's driver lease lasts unless renewed (another process takes over after)."""
     job_timeout: float = 30.0
     """Seconds the driver waits for a worker to make a bot move before it asks again."""
+    presence_ttl: float = 30.0
+    """Seconds a process's word on who is connected through it lasts without its heartbeat
+    (every third of this): a killed process's players count as gone after at most this and a
+    heartbeat of another process."""
 
     def database_url(self) -> str:
         if self.database:
@@ -328,6 +332,8 @@ class Lobby:
         self._tasks: set[asyncio.Task[None]] = set()
         self._db_pool = ThreadPoolExecutor(settings.db_threads, thread_name_prefix="torampu-db")
         self._loading: dict[str, asyncio.Future[Room]] = {}
+        self._unpublished: set[str] = set()
+        """Tables whose last event the bus did not take: announced again once it answers."""
         self._closing = False
         self._sweeper: asyncio.Task[None] | None = None
         self._jitter = random.Random()  # only the bots' pauses: no game randomness here
@@ -582,7 +588,8 @@ class Lobby:
                 if st.token is not None and secrets.compare_digest(st.token, h):
                     return s, h
             if attempt == 0:
-                await self._refresh_row(room)
+                async with room.lock:  # never beside an act between its write and its play
+                    await self._refresh_row(room)
         raise ActError("unauthorized", "this token holds no seat at this table", 403)
 
     async def join(self, room: Room, name: Any, seat: Any) -> tuple[int, str]:
@@ -750,18 +757,22 @@ class Lobby:
                 if isinstance(e, StaleVersion):
                     raise ActError("stale_version", "another move was stored first") from None
                 raise
-            before = m.games_played
-            m.play(canon)
-            room.version += 1
-            room.revision += 1
-            room.last = {"seat": seat, "action": canon, "by": by}
-            self._moved(room, before, at.timestamp())
-            room.turn_started = self.clock()
-            room.touched = room.turn_started
-            room.changed.set()
+            if room.version != version:  # pragma: no cover - every reader takes the lock
+                # the row was read again while the write committed, this action with it
+                log.error("table %s: the row was read during a write; not played twice", room.id)
+            else:
+                before = m.games_played
+                m.play(canon)
+                room.version += 1
+                room.revision += 1
+                room.last = {"seat": seat, "action": canon, "by": by}
+                self._moved(room, before, at.timestamp())
+                room.turn_started = self.clock()
+                room.touched = room.turn_started
+                room.changed.set()
         self.broadcast(room)
         step = {"seat": seat, "action": canon, "by": by, "at": at.isoformat()}
-        await self._publish(room, {"kind": "action", "version": room.version, "action": step})
+        await self._publish(room, {"kind": "action", "version": version + 1, "action": step})
 
     async def _publish(self, room: Room, event: dict[str, Any]) -> None:
         """Tell the other processes (a failure only delays them: they read the database again
@@ -770,6 +781,7 @@ class Lobby:
             await self.bus.publish(room.id, event)
         except BusError as e:
             log.warning("table %s: event not published (%s)", room.id, e)
+            self._unpublished.add(room.id)
 
     # ------------------------------------------------------------------ other processes
     async def _on_event(self, table_id: str, event: dict[str, Any]) -> None:
@@ -820,6 +832,13 @@ class Lobby:
                         pass
                 await self._catch_up(room)
             elif kind == "table":
+                await self._refresh_row(room)
+
+    async def read_again(self, room: Room) -> None:
+        """Read the table's row and the actions this room has not seen from the database
+        (an event about them may have been lost); a failed read changes nothing."""
+        async with room.lock:
+            with contextlib.suppress(ActError):
                 await self._refresh_row(room)
 
     async def _catch_up(self, room: Room) -> None:
@@ -1043,12 +1062,15 @@ class Lobby:
             room.changed.set()
             self.broadcast(room)
 
-    async def _refresh_presence(self, room: Room) -> None:
+    async def _refresh_presence(self, room: Room, only_if_changed: bool = False) -> None:
         """Who is connected to this table in other processes."""
         try:
-            room.remote_seats, room.remote_clients = await self.bus.presence(room.id)
+            seats, clients = await self.bus.presence(room.id)
         except BusError:
             return
+        if only_if_changed and (seats, clients) == (room.remote_seats, room.remote_clients):
+            return
+        room.remote_seats, room.remote_clients = seats, clients
         self._presence_moved(room)
 
     def _presence_moved(self, room: Room) -> None:
@@ -1081,18 +1103,31 @@ class Lobby:
         task.add_done_callback(self._tasks.discard)
 
     async def _beat(self) -> None:
-        """Keep this process's presence fresh on the bus; while the bus is down, poll the
-        database for what other processes stored."""
-        from torampu.web.bus import PRESENCE_TTL
-
-        every = PRESENCE_TTL / 3
+        """Keep this process's presence fresh on the bus and read the others' again (a process
+        that was killed tells nobody it went: its entries only grow old); announce the tables
+        whose events the bus did not take once it answers again; while the bus is down, poll
+        the database for what other processes stored."""
+        if isinstance(self.bus, LocalBus):
+            return
+        every = self.settings.presence_ttl / 3
         while not self._closing:
-            await asyncio.sleep(every if self.bus.healthy else 2.0)
+            await asyncio.sleep(every if self.bus.healthy else min(every, 2.0))
+            if not self.bus.healthy:
+                with contextlib.suppress(BusError):
+                    await self.bus.probe()
+            for table_id in list(self._unpublished) if self.bus.healthy else []:
+                try:
+                    await self.bus.publish(table_id, {"kind": "table"})
+                except BusError:
+                    break
+                self._unpublished.discard(table_id)
             for room in list(self.rooms.values()):
                 try:
-                    if room.clients and not isinstance(self.bus, LocalBus):
+                    if room.clients:
                         seats, clients = room.local_presence()
                         await self.bus.set_presence(room.id, seats, clients)
+                    if room.status != "over":
+                        await self._refresh_presence(room, only_if_changed=True)
                     if not self.bus.healthy:
                         async with room.lock:
                             await self._refresh_row(room)

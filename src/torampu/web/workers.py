@@ -172,8 +172,12 @@ class RedisWorkers:
             return
         if room.version == job.version:
             room.changed.clear()
-            with contextlib.suppress(TimeoutError):
+            try:
                 await asyncio.wait_for(room.changed.wait(), lobby.settings.lease_ttl / 3)
+            except TimeoutError:
+                # no word of the move yet: it may be stored with its event lost (a worker's
+                # publish failing as Redis restarts), so look in the database
+                await lobby.read_again(room)
 
     async def close(self) -> None:
         return None
@@ -218,11 +222,7 @@ class Worker:
         for sig in (signal.SIGINT, signal.SIGTERM):
             with contextlib.suppress(NotImplementedError, RuntimeError):
                 loop.add_signal_handler(sig, self._stop.set)
-        try:
-            await self.redis.xgroup_create(STREAM, GROUP, id="0", mkstream=True)
-        except Exception as e:
-            if "BUSYGROUP" not in str(e):
-                raise
+        await self._group()
         slots = asyncio.Semaphore(self.processes * JOBS_PER_PROCESS)
         tasks: set[asyncio.Task[None]] = set()
         log.warning("worker %s: taking bot jobs (%d at a time)", self.name, self.processes)
@@ -231,9 +231,18 @@ class Worker:
                 try:
                     entries = await self._take()
                 except Exception as e:
-                    log.warning(
-                        "worker %s: Redis unreachable (%s); retrying", self.name, type(e).__name__
-                    )
+                    if "NOGROUP" in str(e):  # Redis restarted without its data, or a new primary
+                        log.warning("worker %s: the job group is gone; making it again", self.name)
+                        with contextlib.suppress(Exception):
+                            await self._group()
+                            continue
+                    else:
+                        log.warning(
+                            "worker %s: Redis failed (%s: %s); retrying",
+                            self.name,
+                            type(e).__name__,
+                            str(e)[:200],
+                        )
                     await asyncio.sleep(1.0)
                     continue
                 for entry_id, fields in entries:
@@ -250,6 +259,14 @@ class Worker:
             with contextlib.suppress(Exception):
                 await self.redis.aclose()
             await self.bus.stop()
+
+    async def _group(self) -> None:
+        """Make the stream's consumer group (from the stream's start) unless it is there."""
+        try:
+            await self.redis.xgroup_create(STREAM, GROUP, id="0", mkstream=True)
+        except Exception as e:
+            if "BUSYGROUP" not in str(e):
+                raise
 
     async def _take(self) -> list[tuple[Any, dict[Any, Any]]]:
         """Jobs whose worker died (pending past ``reclaim_after``), then new ones."""
@@ -331,7 +348,10 @@ class Worker:
         except StoreError:
             raise
         self.done += 1
-        with contextlib.suppress(Exception):
-            step = {"seat": job.seat, "action": answer.action, "by": job.by, "at": at.isoformat()}
-            event = {"kind": "action", "version": job.version + 1, "action": step}
-            await self.bus.publish(job.table, event)
+        step = {"seat": job.seat, "action": answer.action, "by": job.by, "at": at.isoformat()}
+        event = {"kind": "action", "version": job.version + 1, "action": step}
+        for wait in (0.0, 0.2, 1.0, 3.0):  # the driver also looks in the database while it waits
+            await asyncio.sleep(wait)
+            with contextlib.suppress(Exception):
+                await self.bus.publish(job.table, event)
+                return
