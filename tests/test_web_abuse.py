@@ -725,3 +725,84 @@ def test_a_stranger_s_hello_during_a_move_does_not_play_the_move_twice(tmp_path:
             store.close()
 
     asyncio.run(scenario())
+
+
+def test_a_chat_flood_costs_a_slow_reader_old_chat_never_its_connection() -> None:
+    """Sixty chat messages arriving before a reader's writer runs (a seated player's burst from
+    many sockets, as the audit did) overflowed the outbox and closed every other player (4008).
+    Chat now has its own queue whose oldest messages give way."""
+
+    async def run() -> None:
+        sent: list[str] = []
+
+        async def send(text: str) -> None:
+            sent.append(text)
+
+        box = Outbox(send, lambda: None, timeout=1.0, max_items=32)
+        box.push({"type": "pong"})
+        for i in range(60):
+            box.push_chat({"type": "chat", "text": f"m{i}"})
+        assert not box.overflowed and box.dropped == 28
+        task = asyncio.create_task(box.run())
+        await asyncio.sleep(0.05)
+        assert not task.done()  # still serving: not Behind
+        task.cancel()
+        texts = [json.loads(t).get("text") for t in sent]
+        assert texts == [None] + [f"m{i}" for i in range(28, 60)]
+
+    asyncio.run(run())
+
+
+def test_a_table_keeps_only_its_newest_chat_rows(tmp_path: Path) -> None:
+    """A table's stored chat is bounded (the chat flood of the audit stored 100 rows a second
+    without end)."""
+    from torampu.web import store as store_mod
+    from torampu.web.store import Store
+
+    s = Store(f"sqlite:///{tmp_path / 'chat.db'}")
+    try:
+        tid = _stored_table(s)
+        for i in range(store_mod.CHAT_KEEP + 3 * store_mod.CHAT_PRUNE_EVERY):
+            s.add_chat(tid, 0, "P0", f"m{i}", None)
+        kept = s.recent_chat(tid, 10_000)
+        assert store_mod.CHAT_KEEP <= len(kept) <= store_mod.CHAT_KEEP + store_mod.CHAT_PRUNE_EVERY
+        assert kept[-1].text == f"m{store_mod.CHAT_KEEP + 3 * store_mod.CHAT_PRUNE_EVERY - 1}"
+    finally:
+        s.close()
+
+
+def _stored_table(s: Any) -> str:
+    s.create_table("chatty", "hell", {}, 3, 1, 1, "h" * 64, ["open"] * 3)
+    return "chatty"
+
+
+def test_sockets_opened_at_once_to_tables_not_in_memory_keep_the_per_address_limit(
+    tmp_path: Path,
+) -> None:
+    """The per-address limit was checked before the table was loaded and counted after: 960
+    sockets opened at once to eight idle tables left 512 open from one address (the limit 32)."""
+    import websockets
+
+    with live_server(tmp_path, room_idle=1.0, sockets_per_address=8) as addr:
+        with http_client(addr) as http:
+            tids = []
+            for _ in range(4):
+                r = http.post("/api/tables", json={"game": "napoleon", "games": 1})
+                tids.append(r.json()["table"]["id"])
+        time.sleep(3.5)  # the rooms leave memory (idle 1 s, swept every second)
+
+        async def one(tid: str) -> tuple[Any, str]:
+            ws = await websockets.connect(f"ws://{addr}/ws/tables/{tid}", open_timeout=20)
+            await ws.send(json.dumps({"type": "hello", "token": None}))
+            msg = json.loads(await asyncio.wait_for(ws.recv(), 20))
+            return ws, msg["type"] if msg["type"] == "snapshot" else msg["code"]
+
+        async def storm() -> list[str]:
+            got = await asyncio.gather(*(one(t) for t in tids for _ in range(10)))
+            for ws, _ in got:
+                await ws.close()
+            return [kind for _, kind in got]
+
+        kinds = asyncio.run(storm())
+        assert kinds.count("snapshot") == 8, kinds
+        assert set(kinds) == {"snapshot", "too_many_sockets"}

@@ -459,6 +459,64 @@ def test_a_chat_flood_is_refused_then_closed(tmp_path: Path) -> None:
             assert [m["text"] for m in seen if m["type"] == "chat"] == got
 
 
+def test_a_player_s_other_sockets_and_new_connections_bring_no_new_chat_allowance(
+    tmp_path: Path,
+) -> None:
+    """The chat limit is the speaker's (its seat token), not its socket's: a player who opens
+    six sockets, or closes and opens them again, speaks no more than one socket may (before:
+    twelve sockets of one player could send sixty messages at once, and reconnecting sent
+    thousands a minute)."""
+    with client(tmp_path, chat_rate=0.01, chat_burst=3) as c:
+        tid, _, tok = _table(c, ["open", "heuristic", "open"], games=1)
+        with ExitStack() as stack:
+            reader = stack.enter_context(c.websocket_connect(f"/ws/tables/{tid}"))
+            hello(reader, tok[2])
+            codes: list[str] = []
+            for k in range(4):  # four rounds of connecting anew
+                with ExitStack() as round_:
+                    socks = [
+                        round_.enter_context(c.websocket_connect(f"/ws/tables/{tid}"))
+                        for _ in range(3)
+                    ]
+                    for ws in socks:
+                        hello(ws, tok[0])
+                        ws.send_json({"type": "chat", "text": f"round {k}"})
+                        m = _until(ws, lambda m: m["type"] in ("chat", "error"))
+                        codes.append(m["type"] if m["type"] == "chat" else m["code"])
+            assert codes == ["chat"] * 3 + ["rate_limited"] * 9, codes
+            reader.send_json({"type": "ping"})
+            seen: list[dict[str, Any]] = []
+            _until(reader, lambda m: m["type"] == "pong", seen)
+            assert [m["text"] for m in seen if m["type"] == "chat"] == ["round 0"] * 3
+
+
+def test_spectators_speak_by_address_and_a_table_s_chat_has_a_ceiling(tmp_path: Path) -> None:
+    """Spectators (where the host lets them chat) share their address's allowance; the table as
+    a whole takes at most four speakers' worth, whoever speaks."""
+    with client(tmp_path, chat_rate=0.01, chat_burst=2) as c:
+        tid, _, tok = _table(c, ["open", "open", "open"], games=1, chat={"spectators": True})
+        accepted = 0
+        with ExitStack() as stack:
+            for who in [None, None, None]:  # three spectators from one address: one allowance
+                ws = stack.enter_context(c.websocket_connect(f"/ws/tables/{tid}"))
+                hello(ws, who)
+                for _ in range(2):
+                    ws.send_json({"type": "react", "id": "gg"})
+                    m = _until(ws, lambda m: m["type"] in ("chat", "error"))
+                    accepted += m["type"] == "chat"
+            assert accepted == 2
+            for seat in (0, 1, 2):  # three players: 2 each, but the table's ceiling is 4 x 2
+                ws = stack.enter_context(c.websocket_connect(f"/ws/tables/{tid}"))
+                hello(ws, tok[seat])
+                for _ in range(2):
+                    ws.send_json({"type": "react", "id": "nice"})
+                    m = _until(ws, lambda m: m["type"] in ("chat", "error"))
+                    accepted += m["type"] == "chat"
+                    if m["type"] == "error":
+                        assert m["code"] == "rate_limited" and "at one table" in m["message"]
+            assert accepted == 8
+
+
 # ------------------------------------------------------------------------ hints
 def _to_play(ws: Any, seat: int, first: dict[str, Any]) -> dict[str, Any]:
     msg = first

@@ -18,6 +18,7 @@ import functools
 import json
 import logging
 import time
+from collections import Counter
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -485,23 +486,37 @@ class Socket:
                 1008,
             )
             return
-        try:
-            validate.table_id(table_id)
-            self.room = await lb.room(table_id)
-        except Invalid:
-            await self.refuse("not_found", "no such table", 4404)
-            return
-        except ActError as e:
-            await self.refuse(e.code, str(e), 4404 if e.status == 404 else 1011)
-            return
-        room = self.room
-        if lb.table_sockets[table_id] >= st.sockets_per_table:
-            await self.refuse(
-                "too_many_sockets", f"at most {st.sockets_per_table} connections to a table", 1008
-            )
-            return
+        # counted before anything is awaited: sockets opened at once (to tables that must be
+        # loaded first) each see the others
         lb.sockets[self.addr] += 1
-        lb.table_sockets[table_id] += 1
+        counted: list[tuple[Counter[str], str]] = [(lb.sockets, self.addr)]
+        try:
+            try:
+                validate.table_id(table_id)
+                self.room = await lb.room(table_id)
+            except Invalid:
+                await self.refuse("not_found", "no such table", 4404)
+                return
+            except ActError as e:
+                await self.refuse(e.code, str(e), 4404 if e.status == 404 else 1011)
+                return
+            if lb.table_sockets[table_id] >= st.sockets_per_table:
+                await self.refuse(
+                    "too_many_sockets",
+                    f"at most {st.sockets_per_table} connections to a table",
+                    1008,
+                )
+                return
+            lb.table_sockets[table_id] += 1
+            counted.append((lb.table_sockets, table_id))
+            await self._run(self.room, table_id)
+        finally:
+            for counter, key in counted:
+                counter[key] -= 1
+                if counter[key] <= 0:
+                    del counter[key]
+
+    async def _run(self, room: Room, table_id: str) -> None:
         writer = asyncio.ensure_future(self.outbox.run())
         reader = asyncio.ensure_future(self._read())
         try:
@@ -522,11 +537,7 @@ class Socket:
             for t in (writer, reader):
                 with contextlib.suppress(BaseException):
                     await t
-            lb.disconnect(room, self.client)
-            for counter, key in ((lb.sockets, self.addr), (lb.table_sockets, table_id)):
-                counter[key] -= 1
-                if counter[key] <= 0:
-                    del counter[key]
+            self.lobby.disconnect(room, self.client)
 
     async def _read(self) -> None:
         st = self.settings

@@ -3,10 +3,12 @@
 A table never waits for a client. :meth:`Outbox.want_snapshot` only marks that the client needs
 a fresh snapshot; the connection's own writer task (:meth:`Outbox.run`) builds it when it is
 ready to send, so snapshots supersede each other — a client that falls behind gets the newest
-state, not a backlog. Other messages (errors, pongs) queue up to ``max_items``. Each send has a
-timeout; a client whose send times out, or whose queue overflows, is *behind*: :meth:`run`
-raises :class:`Behind` and the server closes that connection. Nothing one client does (or fails
-to do) delays another client, its table or any other table.
+state, not a backlog. Other messages (errors, pongs) queue up to ``max_items``; chat messages
+have a queue of their own, of the same length, where the oldest give way to the newest (a flood
+of chat costs a reader some of it, never its connection). Each send has a timeout; a client
+whose send times out, or whose queue overflows, is *behind*: :meth:`run` raises :class:`Behind`
+and the server closes that connection. Nothing one client does (or fails to do) delays another
+client, its table or any other table.
 
 >>> b = TokenBucket(rate=1.0, burst=2, now=0.0)
 >>> [b.take(0.0), b.take(0.0), b.take(0.0), b.take(1.0)]
@@ -41,6 +43,9 @@ class Outbox:
         self.timeout = timeout
         self.max_items = max_items
         self._items: deque[str] = deque()
+        self._chats: deque[str] = deque(maxlen=max_items)
+        self.dropped = 0
+        """Chat messages that gave way to newer ones before they were sent."""
         self._snapshot_due = False
         self._after: list[str] = []
         self._wake = asyncio.Event()
@@ -60,6 +65,13 @@ class Outbox:
             self._items.append(json.dumps(message, ensure_ascii=False))
         self._wake.set()
 
+    def push_chat(self, message: dict[str, Any]) -> None:
+        """Queue one chat message; past ``max_items`` waiting the oldest is dropped."""
+        if len(self._chats) == self._chats.maxlen:
+            self.dropped += 1
+        self._chats.append(json.dumps(message, ensure_ascii=False))
+        self._wake.set()
+
     def after_snapshot(self, message: dict[str, Any]) -> None:
         """Queue one message to follow the next snapshot (what answers a ``hello`` comes
         first)."""
@@ -68,7 +80,7 @@ class Outbox:
 
     @property
     def pending(self) -> int:
-        return len(self._items) + self._snapshot_due
+        return len(self._items) + len(self._chats) + self._snapshot_due
 
     async def run(self) -> None:
         """Send until cancelled; :class:`Behind` when the client cannot keep up."""
@@ -81,6 +93,8 @@ class Outbox:
                 snapshot = False
                 if self._items:
                     text: str | None = self._items.popleft()
+                elif self._chats:
+                    text = self._chats.popleft()
                 elif self._snapshot_due:
                     self._snapshot_due = snapshot = False
                     text = self._snapshot()
@@ -107,6 +121,16 @@ class TokenBucket:
         self.burst = burst
         self.tokens = float(burst)
         self.at = now
+
+    def available(self, now: float) -> bool:
+        """Whether :meth:`take` would succeed now (takes nothing)."""
+        self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
+        self.at = now
+        return self.tokens >= 1
+
+    def full(self, now: float) -> bool:
+        """Whether the bucket has refilled to its burst (it then need not be kept)."""
+        return min(self.burst, self.tokens + (now - self.at) * self.rate) >= self.burst
 
     def take(self, now: float) -> bool:
         self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)

@@ -53,7 +53,7 @@ from torampu.match import Match
 from torampu.testing import cards_mentioned
 from torampu.web.bots import GRACE, BotJob, BotPool, BotRefused, check_spec
 from torampu.web.bus import Bus, BusError, LocalBus
-from torampu.web.outbox import Outbox
+from torampu.web.outbox import Outbox, TokenBucket
 from torampu.web.store import (
     Action,
     Chat,
@@ -77,6 +77,12 @@ REACTIONS = ("hello", "nice", "thanks", "dontmind", "gg", "wow", "sorry", "oops"
 """The quick reactions a chat may carry (the page shows each in the reader's language:
 hello 「よろしく」, nice 「ナイス！」, thanks 「ありがとう」, dontmind 「ドンマイ」, gg
 「おつかれさま」, wow 「すごい！」, sorry 「ごめん」, oops 「しまった」)."""
+
+TABLE_CHAT_SPEAKERS = 4
+"""A table's chat takes this many speakers' allowance (``--chat-rate``, ``--chat-burst``) at
+most, however many sockets, seats and spectators' addresses speak."""
+MAX_CHAT_SPEAKERS = 256
+"""Speakers' allowances a table keeps before it forgets those that are whole again."""
 
 T = TypeVar("T")
 
@@ -224,6 +230,11 @@ class Client:
         if self.outbox is not None:
             self.outbox.push(message)
 
+    def tell_chat(self, message: dict[str, Any]) -> None:
+        """A chat message: under a flood the oldest unsent give way (the client stays)."""
+        if self.outbox is not None:
+            self.outbox.push_chat(message)
+
     def refresh(self) -> None:
         if self.outbox is not None:
             self.outbox.want_snapshot()
@@ -271,6 +282,9 @@ class Room:
     """The pause between two games, while it lasts."""
     chat: deque[dict[str, Any]] = field(default_factory=lambda: deque(maxlen=50))
     """The newest chat messages (as sent)."""
+    chat_limits: dict[str, TokenBucket] = field(default_factory=dict)
+    """Chat allowance per speaker here (a seat token's hash, or a spectator's address), and
+    the table's own (key ``""``): a speaker's new sockets share its allowance."""
     hinted: dict[int, int] = field(default_factory=dict)
     """The version at which each seat last got a hint (one per turn)."""
 
@@ -967,7 +981,7 @@ class Lobby:
         room.chat.append(msg)
         for c in list(room.clients):
             if self.may_chat(room, c):
-                c.tell(msg)
+                c.tell_chat(msg)
 
     async def chat(self, room: Room, client: Client, text: Any, reaction: Any) -> None:
         """A chat text or a quick reaction from ``client``: checked, stored, then told to
@@ -985,11 +999,36 @@ class Lobby:
                 text = chat_text(text, self.settings.max_chat)
             except Invalid as e:
                 raise ActError("bad_message", str(e), 400) from None
+        self._chat_allowed(room, client)
         name = room.seats[seat].name if seat is not None else None
         c = await self.db(self.store.add_chat, room.id, seat, name, text, reaction)
         msg = self._chat_message(c)
         self._tell_chat(room, msg)
         await self._publish(room, {"kind": "chat", "message": msg})
+
+    def _chat_allowed(self, room: Room, client: Client) -> None:
+        """The chat limits of the speaker and of the table (:class:`ActError` ``rate_limited``
+        past them). A speaker is its seat token (every socket holding it) or, as a spectator,
+        its address, so new sockets bring no new allowance; the table as a whole takes
+        :data:`TABLE_CHAT_SPEAKERS` speakers' worth."""
+        s = self.settings
+        now = self.clock()
+        limits = room.chat_limits
+        if len(limits) > MAX_CHAT_SPEAKERS:  # forget those whose allowance is whole again
+            for k in [k for k, b in limits.items() if k and b.full(now)]:
+                del limits[k]
+        speaker = client.holder or f"@{client.addr}"
+        mine = limits.setdefault(speaker, TokenBucket(s.chat_rate, s.chat_burst, now))
+        n = TABLE_CHAT_SPEAKERS
+        table = limits.setdefault("", TokenBucket(s.chat_rate * n, s.chat_burst * n, now))
+        if not mine.available(now) or not table.available(now):
+            raise ActError(
+                "rate_limited",
+                f"at most {s.chat_rate:g} chat messages a second from one player "
+                f"({s.chat_rate * n:g} at one table)",
+            )
+        mine.take(now)
+        table.take(now)
 
     def hint_job(self, room: Room, seat: int) -> BotJob:
         """The search the hint for ``seat`` runs: the seat's own ``view`` and legal actions

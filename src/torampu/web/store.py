@@ -36,6 +36,7 @@ from sqlalchemy import (
     String,
     Text,
     create_engine,
+    delete,
     event,
     func,
     insert,
@@ -119,6 +120,12 @@ class ActionRow(Base):
     action: Mapped[str] = mapped_column(String(200))
     by: Mapped[str] = mapped_column(String(8))  # human | bot | away | timeout
     at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+CHAT_KEEP = 500
+"""Chat messages a table keeps (the page shows the newest 50): older ones are deleted."""
+CHAT_PRUNE_EVERY = 32
+"""Chat rows stored (over every table) between two looks at whether a table holds too many."""
 
 
 class ChatRow(Base):
@@ -511,6 +518,12 @@ class Store:
             )
             s.add(row)
             s.flush()
+            if row.id % CHAT_PRUNE_EVERY == 0:  # now and then: keep the newest CHAT_KEEP
+                newest = select(ChatRow.id).where(ChatRow.table_id == table_id)
+                cut = s.scalar(newest.order_by(ChatRow.id.desc()).offset(CHAT_KEEP).limit(1))
+                if cut is not None:
+                    old = (ChatRow.table_id == table_id, ChatRow.id <= cut)
+                    s.execute(delete(ChatRow).where(*old))
             return Chat(row.id, seat, name, text, reaction, at)
 
     def mark_ready(self, table_id: str, game: int, seat: int) -> None:
