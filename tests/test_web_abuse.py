@@ -20,6 +20,7 @@ import base64
 import contextlib
 import json
 import os
+import re
 import socket
 import threading
 import time
@@ -434,7 +435,26 @@ def test_match_length_is_limited(tmp_path: Path, games: int) -> None:
 
 
 @pytest.mark.parametrize(
-    "name", ["x" * 11, "", "   ", "a\x00b", "a\nb", "\u200b" * 0 + "\x1b[31m", 7, None]
+    "name",
+    [
+        "x" * 11,
+        "",
+        "   ",
+        "a\x00b",
+        "a\nb",
+        "\x1b[31m",
+        7,
+        None,
+        # the audit's: a right-to-left override reorders the chat line the name leads, and
+        # zero-width characters make a name invisible or a copy of another's
+        "Aki\u202e",
+        "\u2067Aki",
+        "\u200b",
+        "Aki\u200b",
+        "A\u200dki",
+        "\ufeffAki",
+        "\u0301\u0301",
+    ],
 )
 def test_names_are_limited_text(tmp_path: Path, name: Any) -> None:
     with client(tmp_path, max_name=10) as c:
@@ -444,6 +464,9 @@ def test_names_are_limited_text(tmp_path: Path, name: Any) -> None:
         assert c.get(f"/api/tables/{tid}").json()["seats"][0]["kind"] == "open"
         ok = c.post(f"/api/tables/{tid}/join", json={"name": "  ナポレオン　"})
         assert ok.status_code == 200 and ok.json()["table"]["seats"][0]["name"] == "ナポレオン"
+        emoji = "\U0001f469\u200d\U0001f4bb"  # 👩‍💻: the joiner inside an emoji stays
+        ok = c.post(f"/api/tables/{tid}/join", json={"name": emoji, "seat": 1})
+        assert ok.status_code == 200 and ok.json()["table"]["seats"][1]["name"] == emoji
 
 
 def test_hello_and_messages_are_rate_limited_and_hello_is_due_at_once(tmp_path: Path) -> None:
@@ -589,6 +612,9 @@ def test_malformed_names_seats_ids_and_messages_on_both_databases(
                 '{"type": "hello", "token": "\\ud800"}',
                 '{"type": "hello", "token": "a\\u0000"}',
                 '{"type": "hello", "token": ' + "[" * 100 + "]" * 100 + "}",
+                '{"type": "hello", "token": ' + "[" * 5000 + "]" * 5000 + "}",
+                # the audit's: many small values (each walked in Python) in one message
+                '{"type": "hello", "token": [' + ",".join(["1"] * 5000) + "]}",
             ):
                 ws.send_text(raw)
                 e = ws.receive_json()
@@ -793,8 +819,11 @@ def test_sockets_opened_at_once_to_tables_not_in_memory_keep_the_per_address_lim
 
         async def one(tid: str) -> tuple[Any, str]:
             ws = await websockets.connect(f"ws://{addr}/ws/tables/{tid}", open_timeout=20)
-            await ws.send(json.dumps({"type": "hello", "token": None}))
-            msg = json.loads(await asyncio.wait_for(ws.recv(), 20))
+            try:
+                await ws.send(json.dumps({"type": "hello", "token": None}))
+                msg = json.loads(await asyncio.wait_for(ws.recv(), 20))
+            except websockets.ConnectionClosed as e:  # refused: the reason names the code
+                return ws, e.rcvd.reason if e.rcvd is not None else "closed"
             return ws, msg["type"] if msg["type"] == "snapshot" else msg["code"]
 
         async def storm() -> list[str]:
@@ -806,3 +835,21 @@ def test_sockets_opened_at_once_to_tables_not_in_memory_keep_the_per_address_lim
         kinds = asyncio.run(storm())
         assert kinds.count("snapshot") == 8, kinds
         assert set(kinds) == {"snapshot", "too_many_sockets"}
+
+
+def test_json_is_bounded_in_depth_and_values_and_checked_where_it_fails() -> None:
+    from torampu.web.validate import MAX_VALUES, Invalid, parse_object
+
+    assert parse_object('{"a": [1, {"b": "[[[[[[[[[[[[[[[[[[[[[["}]}')["a"][0] == 1
+    ok = '{"a": [' + ",".join(["1"] * (MAX_VALUES - 2)) + "]}"
+    assert len(parse_object(ok)["a"]) == MAX_VALUES - 2  # the object, the list, the items
+    for raw, says in (
+        ('{"a": [' + ",".join(["1"] * MAX_VALUES) + "]}", f"more than {MAX_VALUES} values"),
+        ('{"a": [' + ",".join(['"x"'] * MAX_VALUES) + "]}", f"more than {MAX_VALUES} values"),
+        ('{"a":' * 17 + "1" + "}" * 17, "nested more than 16"),
+        ("[" * 5000 + "]" * 5000, "nested more than 16"),
+        ('{"a": {"b": [0, 1, 2, 9223372036854775808]}}', "a.b[3]: 9223372036854775808 is out"),
+        ('{"a": [{"b": "x\\u0000"}]}', "a[0].b: a string holds a NUL"),
+    ):
+        with pytest.raises(Invalid, match=re.escape(says)):
+            parse_object(raw)

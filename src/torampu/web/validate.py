@@ -22,7 +22,7 @@ torampu.web.validate.Invalid: name: a string holds a lone surrogate (not valid U
 >>> display_name("a\\x00b", 40)
 Traceback (most recent call last):
 ...
-torampu.web.validate.Invalid: name must not hold control characters
+torampu.web.validate.Invalid: name must not hold control or invisible characters
 """
 
 from __future__ import annotations
@@ -36,6 +36,9 @@ from torampu.errors import TorampuError
 
 MAX_DEPTH = 16
 """The deepest JSON nesting a client may send (real messages use 3)."""
+MAX_VALUES = 1000
+"""The most values (strings, numbers, lists, objects...) one JSON text may hold (a table's
+creation, the largest message, holds under a hundred)."""
 INT_BOUND = 2**63
 """Integers a client sends must lie strictly within ±2**63."""
 TABLE_ID = re.compile(r"^[A-Za-z0-9]{1,32}$")
@@ -52,17 +55,18 @@ def parse_object(raw: str | bytes) -> dict[str, Any]:
             raw = raw.decode("utf-8")
         except UnicodeDecodeError:
             raise Invalid("the body is not UTF-8 text") from None
-    if _depth(raw) > MAX_DEPTH:
-        raise Invalid(f"the JSON is nested more than {MAX_DEPTH} levels deep")
+    # parsed in C first (a deep nesting is a RecursionError there, not a crash), then walked
+    # once in Python, which bounds depth and size: no Python loop over a hostile message's
+    # characters (a 16 KiB message of brackets in a string cost a millisecond that way)
     try:
         data = json.loads(raw, parse_constant=_no_constant)
-    except RecursionError:  # pragma: no cover - _depth refuses these first
+    except RecursionError:
         raise Invalid(f"the JSON is nested more than {MAX_DEPTH} levels deep") from None
     except ValueError as e:
         raise Invalid(f"not JSON: {e}") from None
+    _check(data, "", 1, [MAX_VALUES])
     if not isinstance(data, dict):
         raise Invalid("the JSON must be an object ({…})")
-    _check(data, "")
     return data
 
 
@@ -70,32 +74,13 @@ def _no_constant(name: str) -> Any:
     raise ValueError(f"{name} is not a JSON number")
 
 
-def _depth(raw: str) -> int:
-    """The deepest bracket nesting of ``raw``, outside strings (an upper bound on the JSON's)."""
-    depth = deepest = 0
-    in_string = escaped = False
-    for ch in raw:
-        if in_string:
-            if escaped:
-                escaped = False
-            elif ch == "\\":
-                escaped = True
-            elif ch == '"':
-                in_string = False
-        elif ch == '"':
-            in_string = True
-        elif ch in "[{":
-            depth += 1
-            if depth > deepest:
-                deepest = depth
-                if deepest > MAX_DEPTH:
-                    return deepest
-        elif ch in "]}":
-            depth -= 1
-    return deepest
-
-
-def _check(value: Any, where: str) -> None:
+def _check(value: Any, where: str, depth: int, budget: list[int]) -> None:
+    """Check ``value`` (found at ``where``, at nesting ``depth``); ``budget[0]``: how many
+    more values the text may hold. A container's items' places are named only when one is
+    refused (the walk allocates little per value)."""
+    budget[0] -= 1
+    if budget[0] < 0:
+        raise Invalid(f"the JSON holds more than {MAX_VALUES} values")
     if isinstance(value, str):
         _text(value, where)
     elif isinstance(value, bool) or value is None or isinstance(value, float):
@@ -103,13 +88,28 @@ def _check(value: Any, where: str) -> None:
     elif isinstance(value, int):
         if not -INT_BOUND < value < INT_BOUND:
             raise Invalid(f"{where or 'a number'}: {value} is out of range")
-    elif isinstance(value, list):
-        for i, v in enumerate(value):
-            _check(v, f"{where}[{i}]")
-    elif isinstance(value, dict):
-        for k, v in value.items():
-            _text(k, where or "a key")
-            _check(v, f"{where}.{k}" if where else k)
+    elif isinstance(value, list | dict):
+        if depth > MAX_DEPTH:
+            raise Invalid(f"the JSON is nested more than {MAX_DEPTH} levels deep")
+        items = enumerate(value) if isinstance(value, list) else value.items()
+        for k, v in items:
+            if isinstance(k, str):
+                _text(k, where or "a key")
+            if isinstance(v, int | float | bool) or v is None:
+                budget[0] -= 1
+                if budget[0] < 0:
+                    raise Invalid(f"the JSON holds more than {MAX_VALUES} values")
+                if isinstance(v, int) and not -INT_BOUND < v < INT_BOUND:
+                    raise Invalid(f"{_at(where, k)}: {v} is out of range")
+            else:
+                _check(v, _at(where, k), depth + 1, budget)
+
+
+def _at(where: str, key: int | str) -> str:
+    """The place of item ``key`` of the container at ``where``."""
+    if isinstance(key, int):
+        return f"{where}[{key}]"
+    return f"{where}.{key}" if where else key
 
 
 def _text(s: str, where: str) -> None:
@@ -125,14 +125,33 @@ def _text(s: str, where: str) -> None:
 
 def display_name(value: Any, max_length: int) -> str:
     """A player's display name: text of 1 to ``max_length`` characters after trimming, NFC
-    normalized, without control characters."""
+    normalized, with something to see, without control or invisible format characters (a
+    bidirectional override would reorder the chat line or ruling it is shown in; a zero-width
+    space would make a name invisible or a copy of another's). The zero-width joiner is kept
+    inside an emoji sequence only.
+
+    >>> display_name("  Aki ", 40), display_name("\U0001f469\u200d\U0001f4bb", 40)
+    ('Aki', '👩\u200d💻')
+    >>> display_name("Aki\u202e", 40)
+    Traceback (most recent call last):
+    ...
+    torampu.web.validate.Invalid: name must not hold control or invisible characters
+    """
     if not isinstance(value, str):
         raise Invalid(f"name must be text of 1 to {max_length} characters")
     name = unicodedata.normalize("NFC", value.strip())
     if not name or len(name) > max_length:
         raise Invalid(f"name must be 1 to {max_length} characters")
-    if any(unicodedata.category(c) in ("Cc", "Cs") for c in name):
-        raise Invalid("name must not hold control characters")
+    for i, c in enumerate(name):
+        cat = unicodedata.category(c)
+        if c == "\u200d" and 0 < i < len(name) - 1:
+            around = unicodedata.category(name[i - 1]), unicodedata.category(name[i + 1])
+            if around[1] == "So" and around[0] in ("So", "Mn", "Sk"):
+                continue  # an emoji sequence (👩‍💻)
+        if cat in ("Cc", "Cs", "Cf", "Co", "Cn") or c in BIDI_CONTROLS:
+            raise Invalid("name must not hold control or invisible characters")
+    if not any(unicodedata.category(c)[0] in "LNPS" for c in name):
+        raise Invalid("name must hold a letter, digit or symbol")
     return name
 
 
