@@ -853,3 +853,42 @@ def test_json_is_bounded_in_depth_and_values_and_checked_where_it_fails() -> Non
     ):
         with pytest.raises(Invalid, match=re.escape(says)):
             parse_object(raw)
+
+
+def test_a_slowloris_is_cut_off_and_one_address_holds_few_connections(tmp_path: Path) -> None:
+    """The audit's slowloris: connections that trickle a request's head (a header line now and
+    then) were held for ever, and one address could hold as many as the process had file
+    descriptors, after which nobody could connect. Now the head has a deadline and one address
+    a number of connections (``--header-timeout``, ``--connections-per-address``)."""
+    from torampu.web.http import HttpLimits
+
+    limits = HttpLimits(header_timeout=1.5, per_address=6)
+    with live_server(tmp_path, http=limits) as addr:
+        host, port = addr.split(":")
+        slow = [socket.create_connection((host, int(port)), timeout=5) for _ in range(6)]
+        for s in slow:
+            s.sendall(b"GET /api/health HTTP/1.1\r\nHost: x\r\n")
+        extra = socket.create_connection((host, int(port)), timeout=5)  # the seventh
+        assert _closed_by_server(extra, 2.0)
+        assert limits.refused >= 1
+        t0 = time.monotonic()
+        for _ in range(3):  # trickling: a header line every half second
+            time.sleep(0.5)
+            for s in slow:
+                with contextlib.suppress(OSError):
+                    s.sendall(b"X-Slow: 1\r\n")
+        assert all(_closed_by_server(s, 3.0) for s in slow)
+        assert time.monotonic() - t0 < 5.0 and limits.timed_out == 6
+        for s in [*slow, extra]:
+            s.close()
+        with http_client(addr) as http:  # the slots are free again
+            assert http.get("/api/health").json()["status"] == "ok"
+            for _ in range(20):  # keep-alive requests and new connections come and go
+                assert http.get("/api/games").status_code == 200
+        assert limits.open.get("127.0.0.1", 0) <= 1
+        # a websocket's connection leaves the count when it is upgraded
+        with connect(f"ws://{addr}/ws/tables/nosuch") as ws:
+            with contextlib.suppress(Exception):
+                ws.recv(timeout=2)
+        time.sleep(0.2)
+        assert limits.open.get("127.0.0.1", 0) <= 1

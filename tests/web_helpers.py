@@ -14,6 +14,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from torampu.web.app import create_app
+from torampu.web.http import HttpLimits, guarded_protocol
 from torampu.web.rooms import Settings
 
 PG_ADMIN = os.environ.get("TORAMPU_TEST_PG", "postgresql://postgres@127.0.0.1:5432/postgres")
@@ -125,10 +126,14 @@ def play_through(
 
 
 @contextmanager
-def live_server(tmp: Path, ping: float = 20.0, **kw: Any) -> Iterator[str]:
+def live_server(
+    tmp: Path, ping: float = 20.0, http: HttpLimits | None = None, **kw: Any
+) -> Iterator[str]:
     """``torampu serve``'s application under a real uvicorn on a free loopback port (in a
     thread of this process), for tests that need real sockets: ``ws://127.0.0.1:PORT``.
-    ``ping``: seconds between websocket pings, and to wait for the pong (``--ws-ping``)."""
+    ``ping``: seconds between websocket pings, and to wait for the pong (``--ws-ping``);
+    ``http``: the raw connections' limits (``--header-timeout`` and
+    ``--connections-per-address``; their defaults unless given)."""
     import socket
     import threading
     import time
@@ -143,6 +148,7 @@ def live_server(tmp: Path, ping: float = 20.0, **kw: Any) -> Iterator[str]:
         host="127.0.0.1",
         port=port,
         log_level="warning",
+        http=guarded_protocol(http or HttpLimits()),
         ws="websockets-sansio",
         ws_max_size=65536,
         ws_ping_interval=ping,

@@ -124,6 +124,20 @@ def serve(
             "count as gone after it."
         ),
     ] = 30.0,
+    header_timeout: Annotated[
+        float,
+        typer.Option(
+            help="Seconds an HTTP request's head (request line and headers) may take to arrive; "
+            "a connection that trickles it is closed."
+        ),
+    ] = 10.0,
+    connections_per_address: Annotated[
+        int,
+        typer.Option(
+            help="Open HTTP connections one address may hold (not applied behind "
+            "--forwarded-allow-ips: the proxy bounds its clients)."
+        ),
+    ] = 128,
     ws_ping: Annotated[
         float,
         typer.Option(
@@ -144,18 +158,20 @@ def serve(
     import uvicorn
 
     from torampu.web.app import create_app
+    from torampu.web.http import HttpLimits, guarded_protocol, raise_open_files_limit
     from torampu.web.rooms import Settings
     from torampu.web.store import Store
 
     if min(bot_delay, away_timeout, turn_timeout, next_game_delay) < 0:
         raise typer.BadParameter("delays and timeouts are seconds ≥ 0")
-    timeouts = (send_timeout, room_idle, abandon_after, ws_ping, lease_ttl, presence_ttl)
+    timeouts = [send_timeout, room_idle, abandon_after, ws_ping, lease_ttl, presence_ttl]
+    timeouts.append(header_timeout)
     if min(max_bot_think, *timeouts) <= 0:
         raise typer.BadParameter("--max-bot-think and the timeouts are seconds > 0")
     if min(chat_rate, hint_think) <= 0:
         raise typer.BadParameter("--chat-rate and --hint-think are numbers > 0")
     counts = (max_tables, create_rate, max_games, max_name, sockets_per_table)
-    if min(*counts, sockets_per_address, max_sockets) < 1:
+    if min(*counts, sockets_per_address, max_sockets, connections_per_address) < 1:
         raise typer.BadParameter("every limit is a whole number ≥ 1")
     if bot_workers is None:
         bot_workers = max(1, (os.cpu_count() or 2) - 1)
@@ -217,11 +233,17 @@ def serve(
         typer.echo(line, err=False)
     typer.echo(f"torampu: database {where}", err=False)
     typer.echo("Press Ctrl-C to stop; tables resume where they were on the next start.")
+    limits = HttpLimits(
+        header_timeout,
+        connections_per_address if forwarded_allow_ips is None else 2**31,
+    )
+    raise_open_files_limit()
     uvicorn.run(
         create_app(settings, store),
         host=host,
         port=port,
         log_level=log_level,
+        http=guarded_protocol(limits),
         ws="websockets-sansio",
         ws_max_size=65536,
         ws_ping_interval=ws_ping,

@@ -1,0 +1,141 @@
+"""Bounds on raw HTTP connections, below the application: uvicorn's h11 protocol with a deadline
+for a request's head and a cap on one address's open connections.
+
+uvicorn waits for a request's head (its request line and headers) as long as bytes keep
+trickling in, and accepts any number of connections from one address, so one address sending a
+header line every few seconds on a thousand connections ("slowloris") spends the process's
+file descriptors and nobody else can connect. :class:`GuardedH11Protocol` closes a connection
+whose request head is not complete ``header_timeout`` seconds after the connection opened or
+its previous response ended, and refuses a connection from an address that already holds
+``per_address`` of them (not applied to a trusted proxy's address: behind a proxy every client
+has that address, and the proxy bounds its clients itself). Both are ``torampu serve`` flags.
+
+>>> HttpLimits(header_timeout=10.0, per_address=128, exempt=frozenset({"127.0.0.1"})).exempt
+frozenset({'127.0.0.1'})
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+import h11
+from uvicorn.protocols.http.h11_impl import H11Protocol
+
+log = logging.getLogger("torampu.web")
+
+
+@dataclass
+class HttpLimits:
+    """What :class:`GuardedH11Protocol` enforces (shared by every connection of a server)."""
+
+    header_timeout: float = 10.0
+    """Seconds a request's head may take to arrive."""
+    per_address: int = 128
+    """Open connections one client address may hold."""
+    exempt: frozenset[str] = frozenset()
+    """Addresses the cap does not apply to (a trusted proxy's)."""
+    open: Counter[str] = field(default_factory=Counter)
+    """Open connections per address now."""
+    refused: int = 0
+    timed_out: int = 0
+
+
+def raise_open_files_limit() -> int:
+    """Raise this process's soft limit on open files to its hard limit (at most 2**20): every
+    connection holds one, and a common default soft limit is 1,024. The new soft limit."""
+    try:
+        import resource
+    except ImportError:  # pragma: no cover - not on Windows
+        return 0
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    want = min(hard if hard != resource.RLIM_INFINITY else 2**20, 2**20)
+    if soft == resource.RLIM_INFINITY or soft >= want:
+        return int(soft)
+    try:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (want, hard))
+    except (ValueError, OSError):  # pragma: no cover - not allowed here
+        return int(soft)
+    return want
+
+
+def guarded_protocol(limits: HttpLimits) -> type[H11Protocol]:
+    """uvicorn's ``http=`` class bound to ``limits``."""
+
+    class Bound(GuardedH11Protocol):
+        pass
+
+    Bound.limits = limits
+    return Bound
+
+
+class GuardedH11Protocol(H11Protocol):
+    """uvicorn's h11 protocol with a deadline for each request's head and a per-address cap."""
+
+    limits = HttpLimits()
+
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        super().connection_made(transport)
+        self._head_timer: asyncio.TimerHandle | None = None
+        self._address = self.client[0] if self.client else ""
+        lim = self.limits
+        if self._address not in lim.exempt and lim.open[self._address] >= lim.per_address:
+            lim.refused += 1
+            if lim.refused == 1 or lim.refused % 1000 == 0:
+                log.warning(
+                    "refused an HTTP connection: %d from one address already (%d refused)",
+                    lim.per_address,
+                    lim.refused,
+                )
+            self._address = ""  # not counted
+            transport.abort()
+            return
+        lim.open[self._address] += 1
+        self._arm()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._release()
+        super().connection_lost(exc)
+
+    def handle_websocket_upgrade(self, event: h11.Request) -> None:
+        # the websocket protocol takes the connection over (and its own limits: hello within
+        # --hello-timeout, --sockets-per-address): this protocol hears nothing more of it
+        self._release()
+        super().handle_websocket_upgrade(event)
+
+    def _release(self) -> None:
+        self._disarm()
+        if self._address:
+            self.limits.open[self._address] -= 1
+            if self.limits.open[self._address] <= 0:
+                del self.limits.open[self._address]
+            self._address = ""
+
+    def handle_events(self) -> None:
+        super().handle_events()
+        if self._head_timer is not None and self.conn.their_state is not h11.IDLE:
+            self._disarm()  # the head is in: the application's own limits take over
+
+    def on_response_complete(self) -> None:
+        super().on_response_complete()
+        if not self.transport.is_closing() and self.conn.their_state is h11.IDLE:
+            self._arm()  # the next request's head (besides uvicorn's keep-alive timeout)
+
+    def _arm(self) -> None:
+        self._disarm()
+        self._head_timer = self.loop.call_later(self.limits.header_timeout, self._too_slow)
+
+    def _disarm(self) -> None:
+        timer: Any = getattr(self, "_head_timer", None)
+        if timer is not None:
+            timer.cancel()
+            self._head_timer = None
+
+    def _too_slow(self) -> None:
+        self._head_timer = None
+        if self.conn.their_state is h11.IDLE and not self.transport.is_closing():
+            self.limits.timed_out += 1
+            self.transport.close()
