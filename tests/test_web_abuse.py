@@ -887,8 +887,42 @@ def test_a_slowloris_is_cut_off_and_one_address_holds_few_connections(tmp_path: 
                 assert http.get("/api/games").status_code == 200
         assert limits.open.get("127.0.0.1", 0) <= 1
         # a websocket's connection leaves the count when it is upgraded
-        with connect(f"ws://{addr}/ws/tables/nosuch") as ws:
-            with contextlib.suppress(Exception):
-                ws.recv(timeout=2)
+        with connect(f"ws://{addr}/ws/tables/nosuch") as ws, contextlib.suppress(Exception):
+            ws.recv(timeout=2)
         time.sleep(0.2)
         assert limits.open.get("127.0.0.1", 0) <= 1
+
+
+def test_searches_queued_behind_other_tables_are_answered_by_the_heuristic_not_delayed() -> None:
+    """The audit's bot hog: eight tables of search bots at the ceiling, nobody watching, and
+    every other table's bot moves waited behind them (a mean 7.8 s where 1.2 s was usual): a
+    search's deadline counted from its start, not from its queueing. Now a search that finds no
+    worker free within ``queue_wait`` is made by the heuristic at once."""
+    g = torampu.new_game("napoleon", "classic", seed=3)
+    view, legal = g.view(g.to_play), g.legal_actions()
+    heuristic = compute_move(BotJob("heuristic", "napoleon", 5, view, legal))
+
+    async def run() -> None:
+        pool = BotPool(1, queue_wait=0.3)
+        done: list[str] = []
+
+        async def ask(name: str, think: float) -> Any:
+            answer = await pool.move(BotJob(f"ismcts:think={think}", "napoleon", 5, view, legal))
+            done.append(name)
+            return answer
+
+        try:
+            await pool.move(BotJob("heuristic", "napoleon", 5, view, legal))  # workers up
+            hog = asyncio.create_task(ask("hog", 3.0))
+            await asyncio.sleep(0.1)
+            others = await asyncio.gather(*(ask(f"t{i}", 0.2) for i in range(3)))
+            assert all(a.by_fallback and a.action == heuristic for a in others)
+            assert pool.waited_out == 3 and done[:3] == ["t0", "t1", "t2"]  # before the hog
+            hogged = await hog
+            assert not hogged.by_fallback and hogged.action in legal
+            after = await ask("later", 0.2)  # the worker is free again: a real search
+            assert not after.by_fallback
+        finally:
+            pool.close()
+
+    asyncio.run(run())

@@ -124,6 +124,13 @@ def serve(
             "count as gone after it."
         ),
     ] = 30.0,
+    bot_queue_wait: Annotated[
+        float,
+        typer.Option(
+            help="Seconds a search bot's move waits for a free worker; past it the heuristic "
+            "makes the move (other tables' bots never delay a table longer)."
+        ),
+    ] = 2.0,
     header_timeout: Annotated[
         float,
         typer.Option(
@@ -165,7 +172,7 @@ def serve(
     if min(bot_delay, away_timeout, turn_timeout, next_game_delay) < 0:
         raise typer.BadParameter("delays and timeouts are seconds ≥ 0")
     timeouts = [send_timeout, room_idle, abandon_after, ws_ping, lease_ttl, presence_ttl]
-    timeouts.append(header_timeout)
+    timeouts += [header_timeout, bot_queue_wait]
     if min(max_bot_think, *timeouts) <= 0:
         raise typer.BadParameter("--max-bot-think and the timeouts are seconds > 0")
     if min(chat_rate, hint_think) <= 0:
@@ -202,6 +209,7 @@ def serve(
         lease_ttl=lease_ttl,
         job_timeout=job_timeout,
         presence_ttl=presence_ttl,
+        bot_queue_wait=bot_queue_wait,
     )
     logging.basicConfig(
         level=logging.INFO if log_level in ("info", "debug", "trace") else logging.WARNING,

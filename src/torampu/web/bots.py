@@ -58,6 +58,8 @@ GRACE = 2.0
 """Seconds a job may run past its think budget before its worker is killed."""
 QUICK_DEADLINE = 5.0
 """The hard deadline of a quick (random, heuristic) move."""
+QUEUE_WAIT = 2.0
+"""Seconds a search move may wait for a free worker before the heuristic answers instead."""
 SEARCH_NICE = 10
 QUICK_NICE = 5
 
@@ -202,8 +204,15 @@ class BotPool:
     """Computes :class:`BotJob` s off the event loop: in worker processes (``workers`` for the
     search bots, one more for the quick ones), or with ``workers=0`` in one dedicated thread."""
 
-    def __init__(self, workers: int) -> None:
+    def __init__(self, workers: int, queue_wait: float = QUEUE_WAIT) -> None:
         self.workers = workers
+        self.queue_wait = queue_wait
+        """Seconds a search job waits for a free worker; past it the heuristic answers (a
+        search's hard deadline counts from its start, so without this a backlog of other
+        tables' searches would delay a move without bound)."""
+        self._slots: asyncio.Semaphore | None = None
+        self.waited_out = 0
+        """Search jobs answered by the heuristic because no worker was free in time."""
         self._search: Any = None
         self._quick: Any = None
         self._thread: ThreadPoolExecutor | None = None
@@ -225,6 +234,16 @@ class BotPool:
     async def move(self, job: BotJob) -> BotAnswer:
         """The bot's action for ``job``; never raises: a failure or a job past its deadline is
         logged and answered by the heuristic."""
+        slot = not job.quick
+        if slot and not await self._take_slot():
+            self.fallbacks += 1
+            self.waited_out += 1
+            log.warning(
+                "bot %s: no worker free within %.1f s; the heuristic answers",
+                job.spec,
+                self.queue_wait,
+            )
+            return BotAnswer(await self._fallback(job), by_fallback=True)
         try:
             if self._thread is not None:
                 loop = asyncio.get_running_loop()
@@ -243,7 +262,25 @@ class BotPool:
             log.warning(
                 "bot %s %s after %.1f s; the heuristic answers", job.spec, why, job.deadline
             )
+        finally:
+            if slot:
+                self._give_slot()
         return BotAnswer(await self._fallback(job), by_fallback=True)
+
+    async def _take_slot(self) -> bool:
+        """Wait (first come, first served) up to :attr:`queue_wait` for one of the search
+        workers (the one thread's turn, with ``workers=0``)."""
+        if self._slots is None:
+            self._slots = asyncio.Semaphore(max(1, self.workers))
+        try:
+            await asyncio.wait_for(self._slots.acquire(), self.queue_wait)
+        except TimeoutError:
+            return False
+        return True
+
+    def _give_slot(self) -> None:
+        assert self._slots is not None
+        self._slots.release()
 
     async def _fallback(self, job: BotJob) -> str:
         """The heuristic's move for ``job``, or its first legal action if even that fails."""
@@ -261,6 +298,9 @@ class BotPool:
     async def hint(self, job: BotJob) -> dict[str, Any] | None:
         """:func:`compute_hint` of ``job`` on the search pool, within its deadline (``None``
         if it failed or ran past it: a hint has no fallback)."""
+        if not await self._take_slot():
+            log.warning("a hint (%s): no worker free within %.1f s", job.spec, self.queue_wait)
+            return None
         try:
             if self._thread is not None:
                 loop = asyncio.get_running_loop()
@@ -274,6 +314,8 @@ class BotPool:
         except Exception as e:
             log.warning("a hint (%s) failed: %r", job.spec, e)
             return None
+        finally:
+            self._give_slot()
 
     def close(self) -> None:
         for pool in (self._search, self._quick):

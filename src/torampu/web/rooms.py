@@ -110,6 +110,9 @@ class Settings:
     bot_workers: int = 1
     """Worker processes for the search bots (plus one for the quick bots); 0: one thread in
     this process instead (tests, embedding)."""
+    bot_queue_wait: float = 2.0
+    """Seconds a search-bot move waits for a free worker before the heuristic makes it (a
+    backlog of other tables' searches never delays a move longer)."""
     db_threads: int = 4
     """Threads that talk to the database (bots never run there)."""
     # ---- limits
@@ -339,7 +342,9 @@ class Lobby:
         self.wall: Callable[[], float] = time.time
         """Seconds since the epoch: the between-games deadline is derived from stored times."""
         self.rooms: dict[str, Room] = {}
-        self.pool = pool or BotPool(settings.bot_workers if workers is None else 0)
+        self.pool = pool or BotPool(
+            settings.bot_workers if workers is None else 0, settings.bot_queue_wait
+        )
         self.bus: Bus = bus if bus is not None else LocalBus()
         self.workers: Workers = workers if workers is not None else LocalWorkers(self.pool)
         self._heartbeat: asyncio.Task[None] | None = None
