@@ -68,6 +68,16 @@ def test_every_response_has_a_strict_csp_and_security_headers(tmp_path: Path) ->
         page = c.get("/").text
         assert "<script>" not in page and " style=" not in page and " on" not in page.lower()
         assert c.get("/api/docs").status_code == 404  # no page with outside scripts
+        # Starlette's own answers have the contract's shape (and the headers), and HEAD / works
+        for path, method, status, code in (
+            ("/nosuch", "GET", 404, "not_found"),
+            ("/static/nosuch.js", "GET", 404, "not_found"),
+            ("/api/health", "DELETE", 405, "method_not_allowed"),
+        ):
+            r = c.request(method, path)
+            assert r.status_code == status and r.json()["error"]["code"] == code, r.text
+            assert "frame-ancestors 'none'" in r.headers["content-security-policy"]
+        assert c.head("/").status_code == 200
 
 
 # ------------------------------------------------------------------ 2. seat holders

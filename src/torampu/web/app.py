@@ -32,6 +32,7 @@ from limits import RateLimitItemPerMinute
 from limits.storage import MemoryStorage
 from limits.strategies import MovingWindowRateLimiter
 from sqlalchemy.exc import SQLAlchemyError
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 import torampu
 from torampu.bots import bot_kinds
@@ -222,6 +223,18 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         where = ", ".join(".".join(str(x) for x in err.get("loc", ())) for err in e.errors())
         return _error(ActError("bad_request", f"malformed request ({where or 'parameters'})", 400))
 
+    @app.exception_handler(StarletteHTTPException)
+    async def on_http(_request: Request, e: StarletteHTTPException) -> Response:
+        """Starlette's own answers (no such route, a method a route does not take) in the
+        contract's shape, ``{"error": {"code", "message"}}``."""
+        code = {404: "not_found", 405: "method_not_allowed"}.get(e.status_code, "bad_request")
+        message = {404: "no such page or API route", 405: "this route does not take that method"}
+        return JSONResponse(
+            {"error": {"code": code, "message": message.get(e.status_code, str(e.detail))}},
+            e.status_code,
+            headers=dict(e.headers or {}),
+        )
+
     @app.exception_handler(SQLAlchemyError)
     async def on_storage(_request: Request, e: SQLAlchemyError) -> JSONResponse:
         return _error(storage_unavailable(e))
@@ -245,6 +258,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         return FileResponse(page, headers={"Cache-Control": "no-cache"})
 
     app.get("/", include_in_schema=False)(index)
+    app.head("/", include_in_schema=False)(index)
 
     @app.get("/t/{table_id}", include_in_schema=False)
     async def table_page(table_id: str) -> Response:
