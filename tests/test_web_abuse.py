@@ -936,3 +936,43 @@ def test_searches_queued_behind_other_tables_are_answered_by_the_heuristic_not_d
             pool.close()
 
     asyncio.run(run())
+
+
+def test_frames_that_are_not_utf8_close_their_socket_and_log_one_line(tmp_path: Path) -> None:
+    """The audit: each websocket text frame of invalid UTF-8 logged a full traceback at ERROR
+    (a client sending them in a loop filled the log). The socket is closed (1007) and its slot
+    freed as before; the log keeps one warning line, without the traceback."""
+    import logging
+
+    from torampu.web.http import quiet_client_errors
+
+    records: list[logging.LogRecord] = []
+
+    class Keep(logging.Handler):
+        def emit(self, record: logging.LogRecord) -> None:
+            records.append(record)
+
+    with live_server(tmp_path) as addr:
+        logging.getLogger("uvicorn.error").addHandler(keep := Keep())  # uvicorn's own log
+        quiet_client_errors().seen = 0
+        with http_client(addr) as http:
+            tid, _, _ = new_table(http, "napoleon", "classic")
+        for _ in range(40):  # more than --sockets-per-address: the slots come back
+            s = _raw_socket(addr, f"/ws/tables/{tid}")
+            s.sendall(_frame_bytes(b'{"type": "hello", "token": "\xff"}'))
+            assert _closed_by_server(s, 5.0)
+            s.close()
+        with connect(f"ws://{addr}/ws/tables/{tid}") as ws:
+            ws.send(json.dumps({"type": "hello", "token": None}))
+            assert json.loads(ws.recv(timeout=10))["type"] == "snapshot"
+        logging.getLogger("uvicorn.error").removeHandler(keep)
+    utf8 = [r for r in records if "Invalid UTF-8" in r.getMessage()]
+    assert len(utf8) == 1 and utf8[0].levelname == "WARNING" and utf8[0].exc_info is None
+    assert not [r for r in records if r.exc_info]
+
+
+def _frame_bytes(payload: bytes) -> bytes:
+    """A masked websocket text frame of ``payload`` (any bytes, under 126)."""
+    mask = os.urandom(4)
+    body = bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
+    return bytes([0x81, 0x80 | len(payload)]) + mask + body

@@ -359,3 +359,42 @@ def test_the_new_table_form_keeps_the_keyboard_focus_and_the_open_options(
     made = get(f"{server}/api/tables/{table_id}")
     assert (made["game"], made["preset"], len(made["seats"])) == (chosen, preset, int(players))
     assert not problems(page), problems(page)
+
+
+def test_a_seat_link_someone_else_made_takes_no_seat_away_without_asking(
+    server: str, browser: Any
+) -> None:
+    """The audit: opening ``/t/ID#seat=TOKEN`` replaced the seat this browser held at that table
+    with the link's, silently, so a link sent by another player could take one's seat away
+    (the old token lost with it). The page now asks first; refused, it keeps its own seat."""
+    body = {"game": "nap", "games": 1, "players": 4, "seats": ["open", "open", "open", "open"]}
+    made = post(f"{server}/api/tables", body)
+    tid = str(made["table"]["id"])
+    theirs = post(f"{server}/api/tables/{tid}/join", {"name": "Other", "seat": 2})["token"]
+    page = _page(browser, DESKTOP)
+    page.goto(f"{server}/t/{tid}")
+    page.wait_for_selector("[data-take='0']")
+    _take_seat(page, 0, "Me")
+    asked: list[str] = []
+
+    def answer(accept: bool) -> Any:
+        def on_dialog(d: Any) -> None:
+            asked.append(d.message)
+            d.accept() if accept else d.dismiss()
+
+        return on_dialog
+
+    page.once("dialog", answer(False))
+    page.goto(f"{server}/")  # the link opened afresh (from a message, another tab)
+    page.goto(f"{server}/t/{tid}#seat={theirs}")
+    page.wait_for_selector(".seat-row.me[data-seat='0']")
+    assert "#seat=" not in page.url and len(asked) == 1 and "seat" in asked[0]
+    page.reload()
+    page.wait_for_selector(".seat-row.me[data-seat='0']")  # still mine after a reload
+    page.once("dialog", answer(True))
+    page.goto(f"{server}/")
+    page.goto(f"{server}/t/{tid}#seat={theirs}")
+    page.wait_for_selector(".seat-row.me[data-seat='2']")
+    assert len(asked) == 2
+    found = problems(page)
+    assert not found, found

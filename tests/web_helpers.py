@@ -14,7 +14,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from torampu.web.app import create_app
-from torampu.web.http import HttpLimits, guarded_protocol
+from torampu.web.http import HttpLimits, guarded_protocol, quiet_client_errors
 from torampu.web.rooms import Settings
 
 PG_ADMIN = os.environ.get("TORAMPU_TEST_PG", "postgresql://postgres@127.0.0.1:5432/postgres")
@@ -155,6 +155,7 @@ def live_server(
         ws_ping_timeout=ping,
     )
     server = uvicorn.Server(config)
+    quiet_client_errors()  # as torampu serve does
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     deadline = time.monotonic() + 30

@@ -165,7 +165,12 @@ def serve(
     import uvicorn
 
     from torampu.web.app import create_app
-    from torampu.web.http import HttpLimits, guarded_protocol, raise_open_files_limit
+    from torampu.web.http import (
+        HttpLimits,
+        guarded_protocol,
+        quiet_client_errors,
+        raise_open_files_limit,
+    )
     from torampu.web.rooms import Settings
     from torampu.web.store import Store
 
@@ -246,6 +251,7 @@ def serve(
         connections_per_address if forwarded_allow_ips is None else 2**31,
     )
     raise_open_files_limit()
+    quiet_client_errors()
     uvicorn.run(
         create_app(settings, store),
         host=host,

@@ -139,3 +139,46 @@ class GuardedH11Protocol(H11Protocol):
         if self.conn.their_state is h11.IDLE and not self.transport.is_closing():
             self.limits.timed_out += 1
             self.transport.close()
+
+
+class QuietClientErrors(logging.Filter):
+    """A filter for uvicorn's error log: what a client sent wrong (a websocket text frame that is
+    not UTF-8, say) is the client's doing, not the server's, and each came with a traceback at
+    ERROR: a client sending them in a loop filled the log. They are kept as one WARNING line
+    without the traceback, the first and then one in every :attr:`every`.
+
+    >>> f = QuietClientErrors(every=2)
+    >>> r = logging.LogRecord("uvicorn.error", logging.ERROR, "", 0,
+    ...                       "Invalid UTF-8 sequence received from client.", (), None)
+    >>> [f.filter(r), r.levelname, f.filter(r), f.filter(r)]
+    [True, 'WARNING', False, True]
+    """
+
+    MESSAGES = ("Invalid UTF-8 sequence received from client.",)
+
+    def __init__(self, every: int = 1000) -> None:
+        super().__init__()
+        self.every = every
+        self.seen = 0
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.getMessage() not in self.MESSAGES:
+            return True
+        self.seen += 1
+        record.exc_info = None
+        record.exc_text = None
+        record.levelno, record.levelname = logging.WARNING, "WARNING"
+        if self.seen > 1:
+            record.msg = f"{record.msg} ({self.seen} so far)"
+        return (self.seen - 1) % self.every == 0
+
+
+def quiet_client_errors() -> QuietClientErrors:
+    """Install :class:`QuietClientErrors` on uvicorn's error log (once); returns it."""
+    logger = logging.getLogger("uvicorn.error")
+    for f in logger.filters:
+        if isinstance(f, QuietClientErrors):
+            return f
+    f = QuietClientErrors()
+    logger.addFilter(f)
+    return f

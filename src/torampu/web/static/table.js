@@ -386,8 +386,12 @@ function isLoopback(host) {
 function adoptSeatLink(id) {
   const m = /(?:^#|&)seat=([^&]+)/.exec(location.hash);
   if (!m) return;
-  tokens.setSeat(id, tokens.seat(id)?.seat ?? null, decodeURIComponent(m[1]));
   history.replaceState(null, "", location.pathname + location.search);
+  const token = decodeURIComponent(m[1]);
+  const held = tokens.seat(id);
+  // a link someone else made could otherwise take this browser's own seat away silently
+  if (held?.token && held.token !== token && !window.confirm(t("seatLinkReplace"))) return;
+  tokens.setSeat(id, held?.token === token ? held.seat : null, token);
 }
 
 function rememberFocus() {
