@@ -401,7 +401,7 @@ def test_an_outbox_keeps_only_the_newest_snapshot_and_gives_up_on_a_stalled_clie
 
 # ------------------------------------------------------------------ 5. limits
 def test_sockets_per_table_and_per_address_are_limited(tmp_path: Path) -> None:
-    with client(tmp_path, sockets_per_table=2, sockets_per_address=3) as c:
+    with client(tmp_path, sockets_per_table=2, sockets_per_address=3, connect_rate=1e6) as c:
         tid, _ = _table(c)
         other, _ = _table(c)
         with (
@@ -952,7 +952,7 @@ def test_frames_that_are_not_utf8_close_their_socket_and_log_one_line(tmp_path: 
         def emit(self, record: logging.LogRecord) -> None:
             records.append(record)
 
-    with live_server(tmp_path) as addr:
+    with live_server(tmp_path, connect_rate=1e6) as addr:
         logging.getLogger("uvicorn.error").addHandler(keep := Keep())  # uvicorn's own log
         quiet_client_errors().seen = 0
         with http_client(addr) as http:
@@ -976,3 +976,33 @@ def _frame_bytes(payload: bytes) -> bytes:
     mask = os.urandom(4)
     body = bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
     return bytes([0x81, 0x80 | len(payload)]) + mask + body
+
+
+def test_sockets_opened_again_and_again_bring_an_address_no_new_allowance(
+    tmp_path: Path,
+) -> None:
+    """The audit flooded through reconnecting sockets (each new socket a fresh message and
+    chat allowance): 40,000 messages in 20 s from one address. New sockets per address are
+    limited (``--connect-rate``, as many as ``--sockets-per-address`` at once), and one
+    address's sockets share a message allowance of four sockets' worth."""
+    with client(tmp_path, connect_rate=0.01, sockets_per_address=4, message_burst=5) as c:
+        tid, _ = _table(c)
+        for _ in range(4):  # four at once are allowed (one after another here)
+            with c.websocket_connect(f"/ws/tables/{tid}") as ws:
+                _hello(ws, None)
+        with c.websocket_connect(f"/ws/tables/{tid}") as ws:
+            e = ws.receive_json()
+            assert e["code"] == "rate_limited" and "new connections" in e["message"]
+    with client(tmp_path / "m", message_burst=5, message_rate=0.01) as c:
+        tid, _ = _table(c)
+        answered = 0
+        for _ in range(6):  # each new socket has 5 of its own, but the address 20 in all
+            with c.websocket_connect(f"/ws/tables/{tid}") as ws:
+                for _ in range(5):
+                    ws.send_json({"type": "ping"})
+                for _ in range(5):
+                    m = ws.receive_json()
+                    answered += m["type"] in ("pong", "snapshot")
+                    if m["type"] == "error":
+                        assert m["code"] == "rate_limited" and "one address" in m["message"]
+        assert answered == 20

@@ -88,6 +88,13 @@ def serve(
     sockets_per_table: Annotated[
         int, typer.Option(help="Websockets (players and spectators) per table.")
     ] = 64,
+    connect_rate: Annotated[
+        float,
+        typer.Option(
+            help="New websockets per second from one address (as many as "
+            "--sockets-per-address at once); a socket closed and opened again counts anew."
+        ),
+    ] = 2.0,
     sockets_per_address: Annotated[
         int, typer.Option(help="Websockets from one client address.")
     ] = 32,
@@ -180,8 +187,8 @@ def serve(
     timeouts += [header_timeout, bot_queue_wait]
     if min(max_bot_think, *timeouts) <= 0:
         raise typer.BadParameter("--max-bot-think and the timeouts are seconds > 0")
-    if min(chat_rate, hint_think) <= 0:
-        raise typer.BadParameter("--chat-rate and --hint-think are numbers > 0")
+    if min(chat_rate, hint_think, connect_rate) <= 0:
+        raise typer.BadParameter("--chat-rate, --hint-think and --connect-rate are numbers > 0")
     counts = (max_tables, create_rate, max_games, max_name, sockets_per_table)
     if min(*counts, sockets_per_address, max_sockets, connections_per_address) < 1:
         raise typer.BadParameter("every limit is a whole number ≥ 1")
@@ -206,6 +213,7 @@ def serve(
         max_name=max_name,
         sockets_per_table=sockets_per_table,
         sockets_per_address=sockets_per_address,
+        connect_rate=connect_rate,
         max_sockets=max_sockets,
         send_timeout=send_timeout,
         room_idle=room_idle,

@@ -500,6 +500,13 @@ class Socket:
                 1008,
             )
             return
+        if not lb.connects.take(self.addr, time.monotonic()):
+            await self.refuse(
+                "rate_limited",
+                f"at most {st.connect_rate:g} new connections a second from one address",
+                1008,
+            )
+            return
         # counted before anything is awaited: sockets opened at once (to tables that must be
         # loaded first) each see the others
         lb.sockets[self.addr] += 1
@@ -565,8 +572,15 @@ class Socket:
             if msg["type"] == "websocket.disconnect":
                 return
             text = msg.get("text")
-            if not self.messages.take(time.monotonic()):
-                self.error("rate_limited", f"at most {st.message_rate:g} messages a second")
+            now = time.monotonic()
+            too_many = None
+            if not self.messages.take(now):
+                too_many = f"at most {st.message_rate:g} messages a second"
+            elif not self.lobby.address_messages.take(self.addr, now):
+                n = self.lobby.address_messages.rate
+                too_many = f"at most {n:g} messages a second from one address"
+            if too_many is not None:
+                self.error("rate_limited", too_many)
                 if await self._flooding():
                     return
                 continue

@@ -139,3 +139,29 @@ class TokenBucket:
             self.tokens -= 1
             return True
         return False
+
+
+class PerAddress:
+    """One :class:`TokenBucket` per client address, so that new sockets bring an address no
+    new allowance. At most ``most`` addresses are kept: past that, those whose buckets are whole
+    again are forgotten (they lose nothing by it).
+
+    >>> p = PerAddress(rate=1.0, burst=2)
+    >>> [p.take("a", 0.0), p.take("a", 0.0), p.take("a", 0.0), p.take("b", 0.0)]
+    [True, True, False, True]
+    """
+
+    def __init__(self, rate: float, burst: int, most: int = 10_000) -> None:
+        self.rate = rate
+        self.burst = burst
+        self.most = most
+        self.buckets: dict[str, TokenBucket] = {}
+
+    def take(self, address: str, now: float) -> bool:
+        b = self.buckets.get(address)
+        if b is None:
+            if len(self.buckets) >= self.most:
+                for k in [k for k, v in self.buckets.items() if v.full(now)]:
+                    del self.buckets[k]
+            b = self.buckets[address] = TokenBucket(self.rate, self.burst, now)
+        return b.take(now)

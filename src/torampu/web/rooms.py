@@ -53,7 +53,7 @@ from torampu.match import Match
 from torampu.testing import cards_mentioned
 from torampu.web.bots import GRACE, BotJob, BotPool, BotRefused, check_spec
 from torampu.web.bus import Bus, BusError, LocalBus
-from torampu.web.outbox import Outbox, TokenBucket
+from torampu.web.outbox import Outbox, PerAddress, TokenBucket
 from torampu.web.store import (
     Action,
     Chat,
@@ -81,6 +81,8 @@ hello 「よろしく」, nice 「ナイス！」, thanks 「ありがとう」,
 TABLE_CHAT_SPEAKERS = 4
 """A table's chat takes this many speakers' allowance (``--chat-rate``, ``--chat-burst``) at
 most, however many sockets, seats and spectators' addresses speak."""
+ADDRESS_MESSAGES = 4
+"""One address's sockets together send at most this many sockets' worth of messages."""
 MAX_CHAT_SPEAKERS = 256
 """Speakers' allowances a table keeps before it forgets those that are whole again."""
 
@@ -139,6 +141,8 @@ class Settings:
     hello_rate: float = 0.5
     hello_burst: int = 5
     """``hello`` messages per second per socket, and how many at once."""
+    connect_rate: float = 2.0
+    """New websockets per second from one address (at once: ``sockets_per_address``)."""
     message_rate: float = 20.0
     message_burst: int = 60
     """Messages per second per socket, and how many at once."""
@@ -356,6 +360,12 @@ class Lobby:
         self._closing = False
         self._sweeper: asyncio.Task[None] | None = None
         self._jitter = random.Random()  # only the bots' pauses: no game randomness here
+        self.connects = PerAddress(settings.connect_rate, settings.sockets_per_address)
+        """New websockets per address (a socket closed and opened again is a new one)."""
+        self.address_messages = PerAddress(
+            settings.message_rate * ADDRESS_MESSAGES, settings.message_burst * ADDRESS_MESSAGES
+        )
+        """Messages per address, over all its sockets (``message_rate`` is per socket)."""
         self.sockets: Counter[str] = Counter()
         """Open websockets per client address."""
         self.table_sockets: Counter[str] = Counter()
