@@ -778,13 +778,15 @@ def test_a_chat_flood_costs_a_slow_reader_old_chat_never_its_connection() -> Non
         box.push({"type": "pong"})
         for i in range(60):
             box.push_chat({"type": "chat", "text": f"m{i}"})
+        box.push({"type": "error"})  # after the chat: sent after it
         assert not box.overflowed and box.dropped == 28
         task = asyncio.create_task(box.run())
         await asyncio.sleep(0.05)
         assert not task.done()  # still serving: not Behind
         task.cancel()
         texts = [json.loads(t).get("text") for t in sent]
-        assert texts == [None] + [f"m{i}" for i in range(28, 60)]
+        assert texts == [None] + [f"m{i}" for i in range(28, 60)] + [None]
+        assert json.loads(sent[-1])["type"] == "error"
 
     asyncio.run(run())
 
@@ -1006,3 +1008,26 @@ def test_sockets_opened_again_and_again_bring_an_address_no_new_allowance(
                     if m["type"] == "error":
                         assert m["code"] == "rate_limited" and "one address" in m["message"]
         assert answered == 20
+
+
+def test_an_address_opening_connections_in_a_loop_is_dropped_before_any_handshake(
+    tmp_path: Path,
+) -> None:
+    """Re-running the audit's hello flood on the fixed server: connections opened and closed in
+    a loop each cost a whole HTTP and websocket handshake before being refused, which still
+    slowed another table's human (p95 114 ms). New connections per address now come at
+    ``--connections-rate`` (as many as ``--connections-per-address`` at once); past it a
+    connection is dropped as soon as it is accepted."""
+    from torampu.web.http import HttpLimits
+
+    limits = HttpLimits(per_address=10, rate=0.01)
+    with live_server(tmp_path, http=limits) as addr:
+        host, port = addr.split(":")
+        served = 0
+        for _ in range(15):
+            with socket.create_connection((host, int(port)), timeout=5) as s:
+                s.sendall(b"GET /api/health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+                s.settimeout(5)
+                with contextlib.suppress(OSError):
+                    served += s.recv(64).startswith(b"HTTP/1.1 200")
+        assert served == 10 and limits.refused == 5

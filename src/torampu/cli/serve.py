@@ -152,6 +152,14 @@ def serve(
             "--forwarded-allow-ips: the proxy bounds its clients)."
         ),
     ] = 128,
+    connections_rate: Annotated[
+        float,
+        typer.Option(
+            help="New HTTP connections per second one address may open (as many as "
+            "--connections-per-address at once; not behind --forwarded-allow-ips); past it a "
+            "connection is dropped before any handshake."
+        ),
+    ] = 20.0,
     ws_ping: Annotated[
         float,
         typer.Option(
@@ -173,6 +181,7 @@ def serve(
 
     from torampu.web.app import create_app
     from torampu.web.http import (
+        UNLIMITED,
         HttpLimits,
         guarded_protocol,
         quiet_client_errors,
@@ -187,7 +196,7 @@ def serve(
     timeouts += [header_timeout, bot_queue_wait]
     if min(max_bot_think, *timeouts) <= 0:
         raise typer.BadParameter("--max-bot-think and the timeouts are seconds > 0")
-    if min(chat_rate, hint_think, connect_rate) <= 0:
+    if min(chat_rate, hint_think, connect_rate, connections_rate) <= 0:
         raise typer.BadParameter("--chat-rate, --hint-think and --connect-rate are numbers > 0")
     counts = (max_tables, create_rate, max_games, max_name, sockets_per_table)
     if min(*counts, sockets_per_address, max_sockets, connections_per_address) < 1:
@@ -256,7 +265,8 @@ def serve(
     typer.echo("Press Ctrl-C to stop; tables resume where they were on the next start.")
     limits = HttpLimits(
         header_timeout,
-        connections_per_address if forwarded_allow_ips is None else 2**31,
+        connections_per_address if forwarded_allow_ips is None else UNLIMITED,
+        connections_rate,
     )
     raise_open_files_limit()
     quiet_client_errors()

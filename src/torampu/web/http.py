@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
@@ -25,7 +26,12 @@ from typing import Any
 import h11
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
+from torampu.web.outbox import PerAddress
+
 log = logging.getLogger("torampu.web")
+
+UNLIMITED = 2**31
+"""``per_address`` that turns the per-address bounds off (behind a trusted proxy)."""
 
 
 @dataclass
@@ -36,9 +42,14 @@ class HttpLimits:
     """Seconds a request's head may take to arrive."""
     per_address: int = 128
     """Open connections one client address may hold."""
+    rate: float = 20.0
+    """New connections per second one address may open (``per_address`` at once): refused
+    at once, before any HTTP or websocket handshake is parsed."""
     exempt: frozenset[str] = frozenset()
     """Addresses the cap does not apply to (a trusted proxy's)."""
     open: Counter[str] = field(default_factory=Counter)
+    new: PerAddress | None = None
+    """The buckets of new connections per address (made on first use)."""
     """Open connections per address now."""
     refused: int = 0
     timed_out: int = 0
@@ -82,12 +93,20 @@ class GuardedH11Protocol(H11Protocol):
         self._head_timer: asyncio.TimerHandle | None = None
         self._address = self.client[0] if self.client else ""
         lim = self.limits
-        if self._address not in lim.exempt and lim.open[self._address] >= lim.per_address:
+        if lim.new is None:
+            lim.new = PerAddress(lim.rate, lim.per_address)
+        exempt = self._address in lim.exempt or lim.per_address >= UNLIMITED
+        if not exempt and (
+            lim.open[self._address] >= lim.per_address
+            or not lim.new.take(self._address, time.monotonic())
+        ):
             lim.refused += 1
             if lim.refused == 1 or lim.refused % 1000 == 0:
                 log.warning(
-                    "refused an HTTP connection: %d from one address already (%d refused)",
+                    "refused an HTTP connection: %d open or %g a second from one address "
+                    "(%d refused)",
                     lim.per_address,
+                    lim.rate,
                     lim.refused,
                 )
             self._address = ""  # not counted

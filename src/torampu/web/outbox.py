@@ -42,8 +42,10 @@ class Outbox:
         self._snapshot = snapshot
         self.timeout = timeout
         self.max_items = max_items
-        self._items: deque[str] = deque()
-        self._chats: deque[str] = deque(maxlen=max_items)
+        self._items: deque[tuple[int, str]] = deque()
+        self._chats: deque[tuple[int, str]] = deque(maxlen=max_items)
+        self._seq = 0
+        """The order messages were queued in (chat and the rest go out in that order)."""
         self.dropped = 0
         """Chat messages that gave way to newer ones before they were sent."""
         self._snapshot_due = False
@@ -62,14 +64,16 @@ class Outbox:
         if len(self._items) >= self.max_items:
             self.overflowed = True
         else:
-            self._items.append(json.dumps(message, ensure_ascii=False))
+            self._seq += 1
+            self._items.append((self._seq, json.dumps(message, ensure_ascii=False)))
         self._wake.set()
 
     def push_chat(self, message: dict[str, Any]) -> None:
         """Queue one chat message; past ``max_items`` waiting the oldest is dropped."""
         if len(self._chats) == self._chats.maxlen:
             self.dropped += 1
-        self._chats.append(json.dumps(message, ensure_ascii=False))
+        self._seq += 1
+        self._chats.append((self._seq, json.dumps(message, ensure_ascii=False)))
         self._wake.set()
 
     def after_snapshot(self, message: dict[str, Any]) -> None:
@@ -91,10 +95,11 @@ class Outbox:
                 if self.overflowed:
                     raise Behind(f"more than {self.max_items} messages waiting")
                 snapshot = False
-                if self._items:
-                    text: str | None = self._items.popleft()
-                elif self._chats:
-                    text = self._chats.popleft()
+                if self._items or self._chats:
+                    first = self._items
+                    if not first or (self._chats and self._chats[0][0] < first[0][0]):
+                        first = self._chats
+                    text: str | None = first.popleft()[1]
                 elif self._snapshot_due:
                     self._snapshot_due = snapshot = False
                     text = self._snapshot()
@@ -109,7 +114,9 @@ class Outbox:
                     raise Behind(f"a send took over {self.timeout:g} s") from None
                 self.sent += 1
                 if snapshot and self._after:
-                    self._items.extend(self._after)
+                    for after in self._after:
+                        self._seq += 1
+                        self._items.append((self._seq, after))
                     self._after.clear()
 
 
