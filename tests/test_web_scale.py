@@ -630,3 +630,28 @@ def _snapshot_at(ws: Any, version: int) -> bool:
     """The next message is a snapshot at ``version`` (others, a presence change say, come too)."""
     msg = json.loads(ws.recv(timeout=20))
     return bool(msg["type"] == "snapshot" and msg["version"] == version)
+
+
+def test_a_worker_that_stops_leaves_the_job_group(
+    tmp_path: Path, pg: str, redis_server: RedisServer
+) -> None:
+    """Each worker that took a job is a consumer of the bot-job group; one that stops cleanly
+    with no job in hand leaves it (before, every worker ever started stayed listed, unnamed ones
+    each under a new name)."""
+    import redis
+
+    r = redis.Redis.from_url(redis_server.url)
+
+    def names() -> set[str]:
+        out = r.xinfo_consumers("torampu:bot-jobs", "torampu-bots")
+        return {c["name"].decode() for c in out}
+
+    with cluster(tmp_path, pg, redis_server.url) as (a, _b, w):
+        tid, host = _table(a, "nap", seats=["heuristic"] * 4)
+        watcher = Player([a], tid, None)
+        assert _post(f"{a.base}/api/tables/{tid}/start", {}, host)[0] == 200
+        watcher.start()
+        watcher.join(120)
+        assert watcher.final is not None and "w1" in names()
+        w.stop()
+        assert "w1" not in names(), w.log_path.read_text(errors="replace")

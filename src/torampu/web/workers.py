@@ -254,6 +254,13 @@ class Worker:
         finally:
             for t in list(tasks):
                 t.cancel()
+            with contextlib.suppress(Exception):  # leave the group, unless jobs are pending
+                # (deleting a consumer drops its pending jobs, which another worker must claim)
+                held = await self.redis.xpending_range(
+                    STREAM, GROUP, "-", "+", 1, consumername=self.name
+                )
+                if not held:
+                    await self.redis.xgroup_delconsumer(STREAM, GROUP, self.name)
             self.pool.close()
             self.db.shutdown(wait=False)
             with contextlib.suppress(Exception):
