@@ -1031,3 +1031,34 @@ def test_an_address_opening_connections_in_a_loop_is_dropped_before_any_handshak
                 with contextlib.suppress(OSError):
                     served += s.recv(64).startswith(b"HTTP/1.1 200")
         assert served == 10 and limits.refused == 5
+
+
+def test_one_address_s_many_bot_tables_take_one_turn_of_the_search_workers_in_each_round() -> None:
+    """The bot hog again: beyond bounding the wait, searches queued by one address's many
+    tables no longer go before another address's: a freed worker goes to the key (the address
+    that made the table) served least lately, so the other table's search runs next."""
+    g = torampu.new_game("napoleon", "classic", seed=3)
+    view, legal = g.view(g.to_play), g.legal_actions()
+
+    async def run() -> None:
+        pool = BotPool(1, queue_wait=30.0)
+        done: list[str] = []
+
+        async def ask(name: str, key: str) -> None:
+            answer = await pool.move(BotJob("ismcts:think=0.2", "napoleon", 5, view, legal), key)
+            assert not answer.by_fallback
+            done.append(name)
+
+        try:
+            await pool.move(BotJob("heuristic", "napoleon", 5, view, legal))  # workers up
+            jobs = [asyncio.create_task(ask("hog0", "hog"))]
+            await asyncio.sleep(0.05)
+            jobs += [asyncio.create_task(ask(f"hog{i}", "hog")) for i in (1, 2, 3)]
+            await asyncio.sleep(0.05)
+            jobs.append(asyncio.create_task(ask("other", "someone else")))
+            await asyncio.gather(*jobs)
+            assert done == ["hog0", "other", "hog1", "hog2", "hog3"], done
+        finally:
+            pool.close()
+
+    asyncio.run(run())

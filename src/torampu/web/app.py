@@ -333,7 +333,13 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
             if not isinstance(v, bool):
                 raise ActError("bad_request", f"{key.replace('_', ' ')} is true or false", 400)
         r, token = await lobby().create(
-            game, body.get("rules"), body.get("players"), body.get("games"), seats, features
+            game,
+            body.get("rules"),
+            body.get("players"),
+            body.get("games"),
+            seats,
+            features,
+            _address(request),
         )
         return {"table": lobby().public_table(r), "host_token": token}
 

@@ -39,6 +39,7 @@ import logging
 import math
 import multiprocessing
 import os
+from collections import OrderedDict, deque
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
@@ -200,6 +201,79 @@ def _lower_priority(nice: int) -> None:  # pragma: no cover - runs in the worker
     import torampu.bots  # noqa: F401  (warm the imports once per worker)
 
 
+class FairGate:
+    """``slots`` at a time, shared fairly: a freed slot goes to the oldest waiter of the key
+    served least lately (a key being whoever's tables they are), so one key with many waiting
+    jobs takes one turn in every round, not the whole queue.
+
+    >>> async def demo() -> list[str]:
+    ...     gate, order = FairGate(1), []
+    ...     await gate.acquire("a", 1.0)              # a holds the one slot (its turn)
+    ...     async def job(key: str, n: int) -> None:
+    ...         await gate.acquire(key, 1.0)
+    ...         order.append(f"{key}{n}")
+    ...         gate.release()
+    ...     jobs = [job("a", n) for n in (1, 2, 3)] + [job("b", 1)]
+    ...     waiting = [asyncio.ensure_future(j) for j in jobs]
+    ...     await asyncio.sleep(0)
+    ...     gate.release()
+    ...     await asyncio.gather(*waiting)
+    ...     return order
+    >>> asyncio.run(demo())
+    ['b1', 'a1', 'a2', 'a3']
+    """
+
+    def __init__(self, slots: int) -> None:
+        self.free = max(1, slots)
+        self.waiting: OrderedDict[str, deque[asyncio.Future[None]]] = OrderedDict()
+        self.served: dict[str, int] = {}
+        """When each key last had a slot (a count of grants); bounded by forgetting the
+        keys that wait for nothing once it holds 4,096."""
+        self.grants = 0
+
+    def _granted(self, key: str) -> None:
+        self.grants += 1
+        self.served[key] = self.grants
+        if len(self.served) > 4096:
+            self.served = {k: v for k, v in self.served.items() if k in self.waiting}
+
+    async def acquire(self, key: str, timeout: float) -> bool:
+        """Take a slot within ``timeout`` seconds (False: none came)."""
+        if self.free > 0 and not self.waiting:
+            self.free -= 1
+            self._granted(key)
+            return True
+        fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self.waiting.setdefault(key, deque()).append(fut)
+        try:
+            await asyncio.wait_for(asyncio.shield(fut), timeout)
+            return True
+        except TimeoutError:
+            if fut.done():  # handed over just as the wait ended: it is ours
+                return True
+            queue = self.waiting.get(key)
+            if queue is not None and fut in queue:
+                queue.remove(fut)
+                if not queue:
+                    del self.waiting[key]
+            fut.cancel()
+            return False
+
+    def release(self) -> None:
+        """Give the slot to the oldest waiter of the key served least lately."""
+        while self.waiting:
+            key = min(self.waiting, key=lambda k: self.served.get(k, 0))
+            queue = self.waiting[key]
+            fut = queue.popleft()
+            if not queue:
+                del self.waiting[key]
+            if not fut.done():
+                fut.set_result(None)
+                self._granted(key)
+                return
+        self.free += 1
+
+
 class BotPool:
     """Computes :class:`BotJob` s off the event loop: in worker processes (``workers`` for the
     search bots, one more for the quick ones), or with ``workers=0`` in one dedicated thread."""
@@ -210,7 +284,7 @@ class BotPool:
         """Seconds a search job waits for a free worker; past it the heuristic answers (a
         search's hard deadline counts from its start, so without this a backlog of other
         tables' searches would delay a move without bound)."""
-        self._slots: asyncio.Semaphore | None = None
+        self._slots = FairGate(workers)
         self.waited_out = 0
         """Search jobs answered by the heuristic because no worker was free in time."""
         self._search: Any = None
@@ -231,11 +305,12 @@ class BotPool:
             1, initializer=_lower_priority, initargs=(QUICK_NICE,), context=ctx
         )
 
-    async def move(self, job: BotJob) -> BotAnswer:
+    async def move(self, job: BotJob, key: str = "") -> BotAnswer:
         """The bot's action for ``job``; never raises: a failure or a job past its deadline is
-        logged and answered by the heuristic."""
+        logged and answered by the heuristic. ``key``: whose job it is (the address that made
+        the table): searches wait their turn key by key."""
         slot = not job.quick
-        if slot and not await self._take_slot():
+        if slot and not await self._slots.acquire(key, self.queue_wait):
             self.fallbacks += 1
             self.waited_out += 1
             log.warning(
@@ -264,23 +339,8 @@ class BotPool:
             )
         finally:
             if slot:
-                self._give_slot()
+                self._slots.release()
         return BotAnswer(await self._fallback(job), by_fallback=True)
-
-    async def _take_slot(self) -> bool:
-        """Wait (first come, first served) up to :attr:`queue_wait` for one of the search
-        workers (the one thread's turn, with ``workers=0``)."""
-        if self._slots is None:
-            self._slots = asyncio.Semaphore(max(1, self.workers))
-        try:
-            await asyncio.wait_for(self._slots.acquire(), self.queue_wait)
-        except TimeoutError:
-            return False
-        return True
-
-    def _give_slot(self) -> None:
-        assert self._slots is not None
-        self._slots.release()
 
     async def _fallback(self, job: BotJob) -> str:
         """The heuristic's move for ``job``, or its first legal action if even that fails."""
@@ -295,10 +355,10 @@ class BotPool:
             log.warning("the heuristic fallback failed too; playing the first legal action")
             return job.legal[0]
 
-    async def hint(self, job: BotJob) -> dict[str, Any] | None:
+    async def hint(self, job: BotJob, key: str = "") -> dict[str, Any] | None:
         """:func:`compute_hint` of ``job`` on the search pool, within its deadline (``None``
         if it failed or ran past it: a hint has no fallback)."""
-        if not await self._take_slot():
+        if not await self._slots.acquire(key, self.queue_wait):
             log.warning("a hint (%s): no worker free within %.1f s", job.spec, self.queue_wait)
             return None
         try:
@@ -315,7 +375,7 @@ class BotPool:
             log.warning("a hint (%s) failed: %r", job.spec, e)
             return None
         finally:
-            self._give_slot()
+            self._slots.release()
 
     def close(self) -> None:
         for pool in (self._search, self._quick):

@@ -289,6 +289,9 @@ class Room:
     """The pause between two games, while it lasts."""
     chat: deque[dict[str, Any]] = field(default_factory=lambda: deque(maxlen=50))
     """The newest chat messages (as sent)."""
+    owner: str = ""
+    """The address that made the table, if this process saw it: its bots' searches wait their
+    turn with the other tables of that address (the table's id otherwise)."""
     chat_limits: dict[str, TokenBucket] = field(default_factory=dict)
     """Chat allowance per speaker here (a seat token's hash, or a spectator's address), and
     the table's own (key ``""``): a speaker's new sockets share its allowance."""
@@ -505,6 +508,7 @@ class Lobby:
         games: int | None,
         seats: list[str] | None,
         features: dict[str, bool] | None = None,
+        owner: str = "",
     ) -> tuple[Room, str]:
         """A new table (:class:`ActError` 400 for a bad game, option, seat or bot; 503 when the
         server holds its most open tables); ``features``: what the host allows
@@ -547,6 +551,7 @@ class Lobby:
             {k: v for k, v in (features or {}).items() if v},
         )
         room = self._load(table, [])
+        room.owner = owner
         self.rooms[table_id] = room
         return room, token
 
@@ -1083,7 +1088,7 @@ class Lobby:
         room.hinted[seat] = version
         job = self.hint_job(room, seat)
         async with self._hints:
-            answer = await self.pool.hint(job)
+            answer = await self.pool.hint(job, room.owner or room.id)
         if answer is None:
             room.hinted.pop(seat, None)
             raise ActError("hint_failed", "no hint this time (the search failed)", 503)

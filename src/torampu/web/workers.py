@@ -121,7 +121,7 @@ class LocalWorkers:
             m.view(job.seat),
             m.legal_actions(),
         )
-        answer = await self.pool.move(bot)
+        answer = await self.pool.move(bot, room.owner or room.id)
         if room.version != job.version:
             return  # the table moved on while the bot thought
         from torampu.web.rooms import ActError
