@@ -1062,3 +1062,55 @@ def test_one_address_s_many_bot_tables_take_one_turn_of_the_search_workers_in_ea
             pool.close()
 
     asyncio.run(run())
+
+
+def test_strangers_hellos_share_one_read_and_a_token_from_elsewhere_is_still_found(
+    tmp_path: Path,
+) -> None:
+    """Every hello with a token a room did not know read the table's row (the audit's hello
+    flood: another table's human slowed to a median of 75 ms). Hellos arriving together now
+    share one read, a room reads at most every ``TOKEN_REREAD`` seconds, and a token stored
+    before its hello (by another process, say) is still found."""
+    from torampu.web.rooms import ActError, Lobby, Settings, new_token, token_hash
+    from torampu.web.store import Store
+
+    url = f"sqlite:///{tmp_path / 'hellos.db'}"
+
+    async def scenario() -> None:
+        store = Store(url)
+        reads = 0
+        table = store.table
+
+        def counted(*a: Any, **k: Any) -> Any:
+            nonlocal reads
+            reads += 1
+            return table(*a, **k)
+
+        store.table = counted  # type: ignore[method-assign]
+        lobby = Lobby(store, Settings(database=url, bot_workers=0, bot_delay=0))
+        await lobby.start()
+        try:
+            room, _host = await lobby.create("napoleon", "classic", None, 1, None)
+            reads = 0
+
+            async def stranger(i: int) -> str:
+                try:
+                    await lobby.seat_of(room, f"not-a-token-{i}")
+                except ActError as e:
+                    return e.code
+                return "accepted"
+
+            codes = await asyncio.gather(*(stranger(i) for i in range(50)))
+            assert codes == ["unauthorized"] * 50 and reads == 1
+            # a seat taken through another process: in the database, not in this room
+            token = new_token()
+            store.set_seat(room.id, 3, "human", "Elsewhere", token_hash(token), None, True)
+            seat, _ = await lobby.seat_of(room, token)
+            assert seat == 3 and reads == 2
+            codes = await asyncio.gather(*(stranger(i) for i in range(20)))
+            assert set(codes) == {"unauthorized"} and reads == 3
+        finally:
+            await lobby.stop()
+            store.close()
+
+    asyncio.run(scenario())

@@ -83,6 +83,9 @@ TABLE_CHAT_SPEAKERS = 4
 most, however many sockets, seats and spectators' addresses speak."""
 ADDRESS_MESSAGES = 4
 """One address's sockets together send at most this many sockets' worth of messages."""
+TOKEN_REREAD = 0.25
+"""Seconds between two reads of a table's row for tokens it does not know (hellos with a token
+issued by another process, or a stranger's): hellos arriving meanwhile share the next read."""
 MAX_CHAT_SPEAKERS = 256
 """Speakers' allowances a table keeps before it forgets those that are whole again."""
 
@@ -297,6 +300,10 @@ class Room:
     the table's own (key ``""``): a speaker's new sockets share its allowance."""
     hinted: dict[int, int] = field(default_factory=dict)
     """The version at which each seat last got a hint (one per turn)."""
+    token_read: asyncio.Task[None] | None = None
+    """The next read of the row for unknown tokens, while it has not started."""
+    token_read_at: float = -1e9
+    """When the last such read started (:func:`Lobby.clock`)."""
 
     @property
     def id(self) -> str:
@@ -622,9 +629,28 @@ class Lobby:
                 if st.token is not None and secrets.compare_digest(st.token, h):
                     return s, h
             if attempt == 0:
-                async with room.lock:  # never beside an act between its write and its play
-                    await self._refresh_row(room)
+                await self._read_for_tokens(room)
         raise ActError("unauthorized", "this token holds no seat at this table", 403)
+
+    async def _read_for_tokens(self, room: Room) -> None:
+        """Read the row again for a token this room does not know. Hellos that arrive together
+        share one read, which starts after they arrived (so a token stored before its hello is
+        always seen), and a room reads at most once every :data:`TOKEN_REREAD` seconds (a flood
+        of strangers' hellos costs the database little)."""
+        task = room.token_read
+        if task is None:
+            task = asyncio.get_running_loop().create_task(self._token_read(room))
+            room.token_read = task
+        await asyncio.shield(task)
+
+    async def _token_read(self, room: Room) -> None:
+        wait = room.token_read_at + TOKEN_REREAD - self.clock()
+        if wait > 0:
+            await asyncio.sleep(wait)
+        room.token_read = None  # hellos from now on wait for the next read
+        room.token_read_at = self.clock()
+        async with room.lock:  # never beside an act between its write and its play
+            await self._refresh_row(room)
 
     async def join(self, room: Room, name: Any, seat: Any) -> tuple[int, str]:
         """Take an open seat (the first one if ``seat`` is ``None``)."""
