@@ -188,6 +188,9 @@ class TablePage {
     this.el.play.hidden = !started;
     if (started) this.renderGame();
     else this.renderSeats();
+    // the hint's marks are classes the drawing does not know of: every redraw (a card
+    // selected, the trick pause ending, an error) would drop them, so they are set again
+    if (started) this.social?.hint?.highlight();
   }
 
   renderHead() {
