@@ -324,9 +324,9 @@ def test_the_hint_button_asks_though_the_page_is_drawn_again(server: str, browse
     assert action in _snap(page)["legal"], action
     assert page.locator("#hint-button").is_disabled()
     assert page.locator("#play .hinted").count() >= 1
-    # a card tapped (the page drawn again, as when the trick pause ends): the marks stay (every
-    # redraw but a snapshot's used to drop them)
-    page.locator("#hand [data-card]").last.click()
+    # the hand sorted the other way (the page drawn again, as when a card is tapped or the
+    # trick pause ends): the marks stay (every redraw but a snapshot's used to drop them)
+    page.locator(".feel-sort-btn[aria-pressed='false']").first.click()
     page.wait_for_timeout(100)
     assert page.locator("#play .hinted").count() >= 1
     page.screenshot(path=str(SHOTS / "hint-laptop-ja.png"))
