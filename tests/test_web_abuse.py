@@ -262,8 +262,9 @@ def _raw_socket(addr: str, path: str) -> socket.socket:
     return s
 
 
-def _frame(text: str) -> bytes:
-    data = text.encode()
+def _frame(text: str | bytes) -> bytes:
+    """A masked websocket text frame of ``text`` (bytes as they are, even if not UTF-8)."""
+    data = text.encode() if isinstance(text, str) else text
     mask = os.urandom(4)
     assert len(data) < 126
     return (
@@ -961,7 +962,7 @@ def test_frames_that_are_not_utf8_close_their_socket_and_log_one_line(tmp_path: 
             tid, _, _ = new_table(http, "napoleon", "classic")
         for _ in range(40):  # more than --sockets-per-address: the slots come back
             s = _raw_socket(addr, f"/ws/tables/{tid}")
-            s.sendall(_frame_bytes(b'{"type": "hello", "token": "\xff"}'))
+            s.sendall(_frame(b'{"type": "hello", "token": "\xff"}'))
             assert _closed_by_server(s, 5.0)
             s.close()
         with connect(f"ws://{addr}/ws/tables/{tid}") as ws:
@@ -971,13 +972,6 @@ def test_frames_that_are_not_utf8_close_their_socket_and_log_one_line(tmp_path: 
     utf8 = [r for r in records if "Invalid UTF-8" in r.getMessage()]
     assert len(utf8) == 1 and utf8[0].levelname == "WARNING" and utf8[0].exc_info is None
     assert not [r for r in records if r.exc_info]
-
-
-def _frame_bytes(payload: bytes) -> bytes:
-    """A masked websocket text frame of ``payload`` (any bytes, under 126)."""
-    mask = os.urandom(4)
-    body = bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
-    return bytes([0x81, 0x80 | len(payload)]) + mask + body
 
 
 def test_sockets_opened_again_and_again_bring_an_address_no_new_allowance(

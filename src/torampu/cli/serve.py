@@ -197,7 +197,9 @@ def serve(
     if min(max_bot_think, *timeouts) <= 0:
         raise typer.BadParameter("--max-bot-think and the timeouts are seconds > 0")
     if min(chat_rate, hint_think, connect_rate, connections_rate) <= 0:
-        raise typer.BadParameter("--chat-rate, --hint-think and --connect-rate are numbers > 0")
+        raise typer.BadParameter(
+            "--chat-rate, --hint-think, --connect-rate and --connections-rate are numbers > 0"
+        )
     counts = (max_tables, create_rate, max_games, max_name, sockets_per_table)
     if min(*counts, sockets_per_address, max_sockets, connections_per_address) < 1:
         raise typer.BadParameter("every limit is a whole number ≥ 1")

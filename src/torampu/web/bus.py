@@ -267,8 +267,8 @@ class RedisBus:
         key = PRESENCE + table_id
         try:
             if clients:
-                entry = {"seats": seats, "clients": clients, "at": time.time()}
-                value = json.dumps({**entry, "ttl": self.presence_ttl})
+                at, ttl = time.time(), self.presence_ttl
+                value = json.dumps({"seats": seats, "clients": clients, "at": at, "ttl": ttl})
                 async with self.redis.pipeline(transaction=False) as p:
                     p.hset(key, self.process, value)
                     p.expire(key, max(1, int(self.presence_ttl * 4)))

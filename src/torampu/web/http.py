@@ -7,11 +7,12 @@ header line every few seconds on a thousand connections ("slowloris") spends the
 file descriptors and nobody else can connect. :class:`GuardedH11Protocol` closes a connection
 whose request head is not complete ``header_timeout`` seconds after the connection opened or
 its previous response ended, and refuses a connection from an address that already holds
-``per_address`` of them (not applied to a trusted proxy's address: behind a proxy every client
-has that address, and the proxy bounds its clients itself). Both are ``torampu serve`` flags.
+``per_address`` of them or opens more than ``rate`` a second (not behind a trusted proxy, where
+every client has the proxy's address and the proxy bounds its clients itself: ``per_address``
+:data:`UNLIMITED`). All three are ``torampu serve`` flags.
 
->>> HttpLimits(header_timeout=10.0, per_address=128, exempt=frozenset({"127.0.0.1"})).exempt
-frozenset({'127.0.0.1'})
+>>> HttpLimits(header_timeout=10.0, per_address=128, rate=20.0).new.burst
+128
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from typing import Any
 import h11
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
-from torampu.web.outbox import PerAddress
+from torampu.web.outbox import PerKey
 
 log = logging.getLogger("torampu.web")
 
@@ -45,14 +46,15 @@ class HttpLimits:
     rate: float = 20.0
     """New connections per second one address may open (``per_address`` at once): refused
     at once, before any HTTP or websocket handshake is parsed."""
-    exempt: frozenset[str] = frozenset()
-    """Addresses the cap does not apply to (a trusted proxy's)."""
     open: Counter[str] = field(default_factory=Counter)
-    new: PerAddress | None = None
-    """The buckets of new connections per address (made on first use)."""
     """Open connections per address now."""
+    new: PerKey = field(init=False)
+    """New connections per address (``rate``, ``per_address`` at once)."""
     refused: int = 0
     timed_out: int = 0
+
+    def __post_init__(self) -> None:
+        self.new = PerKey(self.rate, self.per_address)
 
 
 def raise_open_files_limit() -> int:
@@ -93,10 +95,7 @@ class GuardedH11Protocol(H11Protocol):
         self._head_timer: asyncio.TimerHandle | None = None
         self._address = self.client[0] if self.client else ""
         lim = self.limits
-        if lim.new is None:
-            lim.new = PerAddress(lim.rate, lim.per_address)
-        exempt = self._address in lim.exempt or lim.per_address >= UNLIMITED
-        if not exempt and (
+        if lim.per_address < UNLIMITED and (
             lim.open[self._address] >= lim.per_address
             or not lim.new.take(self._address, time.monotonic())
         ):

@@ -129,18 +129,19 @@ class TokenBucket:
         self.tokens = float(burst)
         self.at = now
 
+    def _refilled(self, now: float) -> float:
+        return min(self.burst, self.tokens + (now - self.at) * self.rate)
+
     def available(self, now: float) -> bool:
         """Whether :meth:`take` would succeed now (takes nothing)."""
-        self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
-        self.at = now
-        return self.tokens >= 1
+        return self._refilled(now) >= 1
 
     def full(self, now: float) -> bool:
         """Whether the bucket has refilled to its burst (it then need not be kept)."""
-        return min(self.burst, self.tokens + (now - self.at) * self.rate) >= self.burst
+        return self._refilled(now) >= self.burst
 
     def take(self, now: float) -> bool:
-        self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
+        self.tokens = self._refilled(now)
         self.at = now
         if self.tokens >= 1:
             self.tokens -= 1
@@ -148,12 +149,12 @@ class TokenBucket:
         return False
 
 
-class PerAddress:
-    """One :class:`TokenBucket` per client address, so that new sockets bring an address no
-    new allowance. At most ``most`` addresses are kept: past that, those whose buckets are whole
-    again are forgotten (they lose nothing by it).
+class PerKey:
+    """One :class:`TokenBucket` per key — a client address, a chat speaker — so that new
+    sockets bring it no new allowance. At most ``most`` keys are kept: past that, those whose
+    buckets are whole again are forgotten (they lose nothing by it).
 
-    >>> p = PerAddress(rate=1.0, burst=2)
+    >>> p = PerKey(rate=1.0, burst=2)
     >>> [p.take("a", 0.0), p.take("a", 0.0), p.take("a", 0.0), p.take("b", 0.0)]
     [True, True, False, True]
     """
@@ -164,11 +165,15 @@ class PerAddress:
         self.most = most
         self.buckets: dict[str, TokenBucket] = {}
 
-    def take(self, address: str, now: float) -> bool:
-        b = self.buckets.get(address)
+    def bucket(self, key: str, now: float) -> TokenBucket:
+        """``key``'s bucket (a whole one if it has none)."""
+        b = self.buckets.get(key)
         if b is None:
             if len(self.buckets) >= self.most:
                 for k in [k for k, v in self.buckets.items() if v.full(now)]:
                     del self.buckets[k]
-            b = self.buckets[address] = TokenBucket(self.rate, self.burst, now)
-        return b.take(now)
+            b = self.buckets[key] = TokenBucket(self.rate, self.burst, now)
+        return b
+
+    def take(self, key: str, now: float) -> bool:
+        return self.bucket(key, now).take(now)

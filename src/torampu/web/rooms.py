@@ -53,7 +53,7 @@ from torampu.match import Match
 from torampu.testing import cards_mentioned
 from torampu.web.bots import GRACE, BotJob, BotPool, BotRefused, check_spec
 from torampu.web.bus import Bus, BusError, LocalBus
-from torampu.web.outbox import Outbox, PerAddress, TokenBucket
+from torampu.web.outbox import Outbox, PerKey, TokenBucket
 from torampu.web.store import (
     Action,
     Chat,
@@ -295,9 +295,11 @@ class Room:
     owner: str = ""
     """The address that made the table, if this process saw it: its bots' searches wait their
     turn with the other tables of that address (the table's id otherwise)."""
-    chat_limits: dict[str, TokenBucket] = field(default_factory=dict)
-    """Chat allowance per speaker here (a seat token's hash, or a spectator's address), and
-    the table's own (key ``""``): a speaker's new sockets share its allowance."""
+    chat_speakers: PerKey | None = None
+    """Chat allowance per speaker here (a seat token's hash, or a spectator's address): a
+    speaker's new sockets share its allowance (made at the first chat)."""
+    chat_table: TokenBucket | None = None
+    """The table's own chat allowance (made at the first chat)."""
     hinted: dict[int, int] = field(default_factory=dict)
     """The version at which each seat last got a hint (one per turn)."""
     token_read: asyncio.Task[None] | None = None
@@ -370,9 +372,9 @@ class Lobby:
         self._closing = False
         self._sweeper: asyncio.Task[None] | None = None
         self._jitter = random.Random()  # only the bots' pauses: no game randomness here
-        self.connects = PerAddress(settings.connect_rate, settings.sockets_per_address)
+        self.connects = PerKey(settings.connect_rate, settings.sockets_per_address)
         """New websockets per address (a socket closed and opened again is a new one)."""
-        self.address_messages = PerAddress(
+        self.address_messages = PerKey(
             settings.message_rate * ADDRESS_MESSAGES, settings.message_burst * ADDRESS_MESSAGES
         )
         """Messages per address, over all its sockets (``message_rate`` is per socket)."""
@@ -1059,14 +1061,12 @@ class Lobby:
         :data:`TABLE_CHAT_SPEAKERS` speakers' worth."""
         s = self.settings
         now = self.clock()
-        limits = room.chat_limits
-        if len(limits) > MAX_CHAT_SPEAKERS:  # forget those whose allowance is whole again
-            for k in [k for k, b in limits.items() if k and b.full(now)]:
-                del limits[k]
-        speaker = client.holder or f"@{client.addr}"
-        mine = limits.setdefault(speaker, TokenBucket(s.chat_rate, s.chat_burst, now))
         n = TABLE_CHAT_SPEAKERS
-        table = limits.setdefault("", TokenBucket(s.chat_rate * n, s.chat_burst * n, now))
+        if room.chat_speakers is None or room.chat_table is None:
+            room.chat_speakers = PerKey(s.chat_rate, s.chat_burst, MAX_CHAT_SPEAKERS)
+            room.chat_table = TokenBucket(s.chat_rate * n, s.chat_burst * n, now)
+        mine = room.chat_speakers.bucket(client.holder or f"@{client.addr}", now)
+        table = room.chat_table
         if not mine.available(now) or not table.available(now):
             raise ActError(
                 "rate_limited",

@@ -76,11 +76,9 @@ def _no_constant(name: str) -> Any:
 
 def _check(value: Any, where: str, depth: int, budget: list[int]) -> None:
     """Check ``value`` (found at ``where``, at nesting ``depth``); ``budget[0]``: how many
-    more values the text may hold. A container's items' places are named only when one is
-    refused (the walk allocates little per value)."""
-    budget[0] -= 1
-    if budget[0] < 0:
-        raise Invalid(f"the JSON holds more than {MAX_VALUES} values")
+    more values the text may hold. A container's numbers, booleans and nulls are checked in
+    place, their places named only when one is refused (the walk allocates little per value)."""
+    _spend(budget)
     if isinstance(value, str):
         _text(value, where)
     elif isinstance(value, bool) or value is None or isinstance(value, float):
@@ -96,13 +94,17 @@ def _check(value: Any, where: str, depth: int, budget: list[int]) -> None:
             if isinstance(k, str):
                 _text(k, where or "a key")
             if isinstance(v, int | float | bool) or v is None:
-                budget[0] -= 1
-                if budget[0] < 0:
-                    raise Invalid(f"the JSON holds more than {MAX_VALUES} values")
+                _spend(budget)
                 if isinstance(v, int) and not -INT_BOUND < v < INT_BOUND:
                     raise Invalid(f"{_at(where, k)}: {v} is out of range")
             else:
                 _check(v, _at(where, k), depth + 1, budget)
+
+
+def _spend(budget: list[int]) -> None:
+    budget[0] -= 1
+    if budget[0] < 0:
+        raise Invalid(f"the JSON holds more than {MAX_VALUES} values")
 
 
 def _at(where: str, key: int | str) -> str:
