@@ -34,6 +34,7 @@ from sqlalchemy.exc import OperationalError
 from websockets.sync.client import connect
 
 import torampu
+from torampu.web.app import create_app
 from torampu.web.bots import BotJob, BotPool, compute_move
 from torampu.web.outbox import Behind, Outbox
 from web_helpers import auth, client, live_server, new_table, postgres_database
@@ -1108,3 +1109,143 @@ def test_strangers_hellos_share_one_read_and_a_token_from_elsewhere_is_still_fou
             store.close()
 
     asyncio.run(scenario())
+
+
+@contextlib.contextmanager
+def _from(tmp: Path, *hosts: str, **kw: Any) -> Iterator[list[TestClient]]:
+    """Clients of one server whose requests and sockets come from ``hosts``, one each."""
+    from web_helpers import settings as make_settings
+
+    app = create_app(make_settings(tmp, **kw))
+    with TestClient(app, client=(hosts[0], 50000)) as first:
+        others = [TestClient(app, client=(h, 50000)) for h in hosts[1:]]
+        for o in others:
+            o.portal = first.portal  # the same event loop as the server's lobby
+        yield [first, *others]
+
+
+def test_one_address_cannot_fill_the_server_s_open_tables_not_even_after_a_restart(
+    tmp_path: Path,
+) -> None:
+    """The attack: one address, creating within --create-rate (10 a minute), holds every one of
+    --max-tables (2,000 open tables, counted for a day) after 200 minutes, and nobody else can
+    make a table. Now one address may have made at most --tables-per-address open tables; the
+    count is kept in the database (a hash of the address), so a restart does not reset it."""
+    with _from(tmp_path, "198.51.100.7", tables_per_address=3) as [c]:
+        for _ in range(3):
+            _table(c)
+        r = c.post("/api/tables", json={"game": "napoleon"})
+        body = r.json()["error"]
+        assert r.status_code == 429 and body["code"] == "too_many_tables"
+        assert "3 open tables from one address" in body["message"]
+        assert len(c.get("/api/tables").json()["tables"]) == 3  # nothing made
+    with _from(tmp_path, "198.51.100.7", "198.51.100.8", tables_per_address=3) as [again, other]:
+        r = again.post("/api/tables", json={"game": "napoleon"})  # after a restart
+        assert r.status_code == 429 and r.json()["error"]["code"] == "too_many_tables"
+        assert other.post("/api/tables", json={"game": "napoleon"}).status_code == 201
+    import sqlite3
+
+    rows = sqlite3.connect(tmp_path / "torampu.db").execute("SELECT owner FROM tables").fetchall()
+    assert len({o for (o,) in rows}) == 2 and not any("198.51" in o for (o,) in rows)
+
+
+def test_a_finished_match_no_longer_counts_against_its_address(tmp_path: Path) -> None:
+    from web_helpers import play_through
+
+    with _from(tmp_path, "198.51.100.9", tables_per_address=1) as [c]:
+        tid, _host, tokens = new_table(c, "hell", rules=None, humans=1, games=1)
+        assert c.post("/api/tables", json={"game": "hell"}).status_code == 429
+        with c.websocket_connect(f"/ws/tables/{tid}") as ws:
+            last = play_through(ws, first=_hello(ws, tokens[0]))
+        assert last["table"]["status"] == "over"
+        assert c.post("/api/tables", json={"game": "hell"}).status_code == 201
+
+
+def test_an_ipv6_network_is_one_address_for_every_limit(tmp_path: Path) -> None:
+    """The attack: a home line holds a whole IPv6 /64, 2**64 addresses; keyed by the full
+    address, every per-address limit gave each request its own allowance. A /64 is now one
+    client (--ipv6-prefix), and an IPv4 address written as IPv6 is that IPv4 address."""
+    net = "2001:db8:7:7"
+    hosts = (f"{net}::1", f"{net}:ffff:1:2:3", "2001:db8:7:8::1")
+    with _from(tmp_path / "a", *hosts, create_rate=2) as [a, b, elsewhere]:
+        _table(a)
+        _table(b)
+        r = b.post("/api/tables", json={"game": "napoleon"})
+        assert r.status_code == 429 and r.json()["error"]["code"] == "rate_limited"
+        assert elsewhere.post("/api/tables", json={"game": "napoleon"}).status_code == 201
+    with _from(tmp_path / "b", f"{net}::1", f"{net}::2", tables_per_address=2) as [a, b]:
+        _table(a)
+        _table(b)
+        r = b.post("/api/tables", json={"game": "napoleon"})
+        assert r.status_code == 429 and r.json()["error"]["code"] == "too_many_tables"
+    with _from(tmp_path / "b", f"{net}::3", tables_per_address=2, ipv6_prefix=128) as [c]:
+        assert c.post("/api/tables", json={"game": "napoleon"}).status_code == 201
+    four = (f"{net}::1", f"{net}::2", f"{net}::3", "2001:db8:7:8::1")
+    with _from(tmp_path / "c", *four, sockets_per_address=2) as [a, b, d, elsewhere]:
+        tid, _ = _table(a)
+        with a.websocket_connect(f"/ws/tables/{tid}") as x:
+            _hello(x, None)
+            with b.websocket_connect(f"/ws/tables/{tid}") as y:
+                _hello(y, None)
+                with d.websocket_connect(f"/ws/tables/{tid}") as z:
+                    e = z.receive_json()
+                    assert e["code"] == "too_many_sockets" and "address" in e["message"]
+                with elsewhere.websocket_connect(f"/ws/tables/{tid}") as w:
+                    _hello(w, None)
+    with _from(tmp_path / "d", "::ffff:192.0.2.1", "192.0.2.1", create_rate=1) as [a, b]:
+        _table(a)
+        assert b.post("/api/tables", json={"game": "napoleon"}).status_code == 429
+
+
+def test_raw_connections_of_one_ipv6_network_share_its_bound() -> None:
+    from torampu.web.http import HttpLimits, guarded_protocol
+
+    class Transport:
+        aborted = False
+
+        def __init__(self, host: str) -> None:
+            self.host = host
+
+        def get_extra_info(self, name: str, default: Any = None) -> Any:
+            return {"peername": (self.host, 4000), "sockname": ("::1", 80)}.get(name, default)
+
+        def abort(self) -> None:
+            self.aborted = True
+
+        def is_closing(self) -> bool:
+            return self.aborted
+
+        def set_protocol(self, p: Any) -> None:
+            pass
+
+        def pause_reading(self) -> None:
+            pass
+
+        def resume_reading(self) -> None:
+            pass
+
+        def close(self) -> None:
+            self.aborted = True
+
+    limits = HttpLimits(header_timeout=10.0, per_address=2, rate=100.0)
+    proto_cls = guarded_protocol(limits)
+
+    async def run() -> list[bool]:
+        from uvicorn.config import Config
+        from uvicorn.server import ServerState
+
+        async def app(scope: Any, receive: Any, send: Any) -> None:
+            pass
+
+        config = Config(app=app)
+        config.load()
+        out = []
+        for i in range(3):
+            p = proto_cls(config=config, server_state=ServerState(), app_state={})
+            t = Transport(f"2001:db8:9:9::{i + 1}")
+            p.connection_made(t)  # type: ignore[arg-type]
+            out.append(t.aborted)
+        return out
+
+    assert asyncio.run(run()) == [False, False, True]
+    assert dict(limits.open) == {"2001:db8:9:9::/64": 2}

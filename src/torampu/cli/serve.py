@@ -83,6 +83,20 @@ def serve(
     create_rate: Annotated[
         int, typer.Option(help="New tables one address may create per minute.")
     ] = 10,
+    tables_per_address: Annotated[
+        int,
+        typer.Option(
+            help="Open tables (waiting or playing, changed in the last day) that one address "
+            "may have made: one address cannot fill --max-tables."
+        ),
+    ] = 20,
+    ipv6_prefix: Annotated[
+        int,
+        typer.Option(
+            help="Leading bits of an IPv6 address that count as one client for every "
+            "per-address limit (a home line holds a whole /64; 128: each address alone)."
+        ),
+    ] = 64,
     max_games: Annotated[int, typer.Option(help="The longest match a table may have.")] = 50,
     max_name: Annotated[int, typer.Option(help="The longest display name (characters).")] = 40,
     sockets_per_table: Annotated[
@@ -179,6 +193,7 @@ def serve(
     """Start the web table: open the address, create a table, share its link, add bots."""
     import uvicorn
 
+    from torampu.web.addresses import check_prefix
     from torampu.web.app import create_app
     from torampu.web.http import (
         UNLIMITED,
@@ -200,9 +215,13 @@ def serve(
         raise typer.BadParameter(
             "--chat-rate, --hint-think, --connect-rate and --connections-rate are numbers > 0"
         )
-    counts = (max_tables, create_rate, max_games, max_name, sockets_per_table)
+    counts = (max_tables, create_rate, tables_per_address, max_games, max_name, sockets_per_table)
     if min(*counts, sockets_per_address, max_sockets, connections_per_address) < 1:
         raise typer.BadParameter("every limit is a whole number ≥ 1")
+    try:
+        check_prefix(ipv6_prefix)
+    except ValueError as e:
+        raise typer.BadParameter(str(e)) from None
     if bot_workers is None:
         bot_workers = max(1, (os.cpu_count() or 2) - 1)
     if bot_workers < 1:
@@ -220,6 +239,8 @@ def serve(
         bot_workers=bot_workers,
         max_tables=max_tables,
         create_rate=create_rate,
+        tables_per_address=tables_per_address,
+        ipv6_prefix=ipv6_prefix,
         max_games=max_games,
         max_name=max_name,
         sockets_per_table=sockets_per_table,
@@ -269,6 +290,7 @@ def serve(
         header_timeout,
         connections_per_address if forwarded_allow_ips is None else UNLIMITED,
         connections_rate,
+        ipv6_prefix,
     )
     raise_open_files_limit()
     quiet_client_errors()

@@ -37,6 +37,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 import torampu
 from torampu.bots import bot_kinds
 from torampu.web import validate
+from torampu.web.addresses import address_key
 from torampu.web.bus import Bus, RedisBus
 from torampu.web.outbox import Behind, Outbox, TokenBucket
 from torampu.web.rooms import (
@@ -123,9 +124,11 @@ def _bearer(request: Request) -> str | None:
     return auth[7:].strip() if auth.lower().startswith("bearer ") else None
 
 
-def _address(conn: Request | WebSocket) -> str:
-    """The client's address (behind a proxy, uvicorn's ``--forwarded-allow-ips`` sets it)."""
-    return conn.client.host if conn.client is not None else "unknown"
+def _address(conn: Request | WebSocket, ipv6_prefix: int) -> str:
+    """The key of the client's address for the per-address limits (an IPv6 client's network:
+    :func:`~torampu.web.addresses.address_key`; behind a proxy, uvicorn's
+    ``--forwarded-allow-ips`` sets the address)."""
+    return address_key(conn.client.host, ipv6_prefix) if conn.client is not None else "unknown"
 
 
 class SecurityHeaders:
@@ -318,7 +321,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
             v = body.get(key)
             if v is not None and (not isinstance(v, int) or isinstance(v, bool)):
                 raise ActError("bad_request", f"{key} must be a whole number, not {v!r}", 400)
-        if not creations.hit(per_minute, _address(request)):
+        if not creations.hit(per_minute, _address(request, settings.ipv6_prefix)):
             raise ActError(
                 "rate_limited",
                 f"at most {settings.create_rate} new tables a minute from one address",
@@ -339,7 +342,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
             body.get("games"),
             seats,
             features,
-            _address(request),
+            _address(request, settings.ipv6_prefix),
         )
         return {"table": lobby().public_table(r), "host_token": token}
 
@@ -459,7 +462,7 @@ class Socket:
         self.ws = ws
         self.lobby = lobby
         self.settings = settings
-        self.addr = _address(ws)
+        self.addr = _address(ws, settings.ipv6_prefix)
         self.client = Client(None, addr=self.addr)
         self.room: Room | None = None
         self.joined = False

@@ -27,6 +27,7 @@ from typing import Any
 import h11
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
+from torampu.web.addresses import DEFAULT_IPV6_PREFIX, address_key
 from torampu.web.outbox import PerKey
 
 log = logging.getLogger("torampu.web")
@@ -46,6 +47,8 @@ class HttpLimits:
     rate: float = 20.0
     """New connections per second one address may open (``per_address`` at once): refused
     at once, before any HTTP or websocket handshake is parsed."""
+    ipv6_prefix: int = DEFAULT_IPV6_PREFIX
+    """Leading bits of an IPv6 address that name one client (:func:`address_key`)."""
     open: Counter[str] = field(default_factory=Counter)
     """Open connections per address now."""
     new: PerKey = field(init=False)
@@ -93,8 +96,8 @@ class GuardedH11Protocol(H11Protocol):
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
         self._head_timer: asyncio.TimerHandle | None = None
-        self._address = self.client[0] if self.client else ""
         lim = self.limits
+        self._address = address_key(self.client[0], lim.ipv6_prefix) if self.client else ""
         if lim.per_address < UNLIMITED and (
             lim.open[self._address] >= lim.per_address
             or not lim.new.take(self._address, time.monotonic())

@@ -51,6 +51,7 @@ import torampu
 from torampu.errors import IllegalAction, TorampuError
 from torampu.match import Match
 from torampu.testing import cards_mentioned
+from torampu.web.addresses import owner_hash
 from torampu.web.bots import GRACE, BotJob, BotPool, BotRefused, check_spec
 from torampu.web.bus import Bus, BusError, LocalBus
 from torampu.web.outbox import Outbox, PerKey, TokenBucket
@@ -127,6 +128,13 @@ class Settings:
     """Seconds after its last change that an unfinished table stops counting as open."""
     create_rate: int = 10
     """Tables one address may create per minute."""
+    tables_per_address: int = 20
+    """Open tables (as ``max_tables`` counts them) that one address may have made: without it
+    one address, creating within ``create_rate``, fills the server's ``max_tables`` in hours and
+    nobody else can make a table."""
+    ipv6_prefix: int = 64
+    """Leading bits of an IPv6 address that name one client for every per-address limit
+    (:func:`~torampu.web.addresses.address_key`; 128: each address on its own)."""
     max_games: int = 50
     """The longest match (games) a table may have."""
     max_name: int = 40
@@ -293,8 +301,9 @@ class Room:
     chat: deque[dict[str, Any]] = field(default_factory=lambda: deque(maxlen=50))
     """The newest chat messages (as sent)."""
     owner: str = ""
-    """The address that made the table, if this process saw it: its bots' searches wait their
-    turn with the other tables of that address (the table's id otherwise)."""
+    """A hash of the address that made the table (stored with it; a rematch keeps it; empty
+    for tables made before it was stored): its bots' searches wait their turn with the other
+    tables of that address (the table's id otherwise)."""
     chat_speakers: PerKey | None = None
     """Chat allowance per speaker here (a seat token's hash, or a spectator's address): a
     speaker's new sockets share its allowance (made at the first chat)."""
@@ -383,6 +392,9 @@ class Lobby:
         self.table_sockets: Counter[str] = Counter()
         """Open websockets per table."""
         self._hints = asyncio.Semaphore(max(1, settings.bot_workers))
+        self._creating = asyncio.Lock()
+        """Held from the count of open tables to the new one's row, so that tables made at
+        once each see the others (with several processes: one more per process at most)."""
         """Hints computed at once (beyond it a request is refused ``hint_busy``)."""
 
     # ------------------------------------------------------------------ life cycle
@@ -475,6 +487,7 @@ class Lobby:
         room.chat = deque(maxlen=max(1, self.settings.chat_history))
         room.away_since = {s: now for s in range(table.players)}
         room.turn_started = room.empty_since = room.touched = now
+        room.owner = table.owner or ""
         if table.status != "waiting":
             room.match = self._new_match(room)
             self._apply_actions(room, actions)
@@ -542,36 +555,50 @@ class Lobby:
         if len(specs) != n:
             raise ActError("bad_request", f"seats lists {len(specs)} seats for {n} players", 400)
         specs = [s if s == "open" else self.check_bot(s) for s in specs]
-        await self._check_capacity()
-        token = new_token()
-        table_id = new_table_id()
-        seed = random.SystemRandom().getrandbits(63)
-        table = await self.db(
-            self.store.create_table,
-            table_id,
-            game,
-            dict(probe.rules),
-            n,
-            probe.games_total,
-            seed,
-            token_hash(token),
-            specs,
-            _preset_name(rules),
-            {k: v for k, v in (features or {}).items() if v},
-        )
+        made_by = owner_hash(owner) if owner else None
+        async with self._creating:
+            await self._check_capacity(made_by)
+            token = new_token()
+            table_id = new_table_id()
+            seed = random.SystemRandom().getrandbits(63)
+            table = await self.db(
+                self.store.create_table,
+                table_id,
+                game,
+                dict(probe.rules),
+                n,
+                probe.games_total,
+                seed,
+                token_hash(token),
+                specs,
+                _preset_name(rules),
+                {k: v for k, v in (features or {}).items() if v},
+                made_by,
+            )
         room = self._load(table, [])
-        room.owner = owner
         self.rooms[table_id] = room
         return room, token
 
-    async def _check_capacity(self) -> None:
-        since = datetime.now(UTC) - timedelta(seconds=self.settings.table_expiry)
-        if await self.db(self.store.count_open, since) >= self.settings.max_tables:
+    async def _check_capacity(self, owner: str | None = None) -> None:
+        """:class:`ActError` if the server holds ``max_tables`` open tables (503), or the
+        address whose hash is ``owner`` made ``tables_per_address`` of them (429)."""
+        st = self.settings
+        since = datetime.now(UTC) - timedelta(seconds=st.table_expiry)
+        if await self.db(self.store.count_open, since) >= st.max_tables:
             raise ActError(
                 "too_many_tables",
-                f"this server holds its most open tables ({self.settings.max_tables}); "
-                "try again later",
+                f"this server holds its most open tables ({st.max_tables}); try again later",
                 503,
+            )
+        if owner is not None and (
+            await self.db(self.store.count_open, since, owner) >= st.tables_per_address
+        ):
+            hours = st.table_expiry / 3600
+            raise ActError(
+                "too_many_tables",
+                f"at most {st.tables_per_address} open tables from one address (waiting or in "
+                f"play, changed in the last {hours:g} h): finish one, or join a table",
+                429,
             )
 
     async def rematch(self, room: Room, token: str | None) -> Room:

@@ -94,6 +94,8 @@ class TableRow(Base):
     games_played: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     features: Mapped[str | None] = mapped_column(Text, nullable=True)  # JSON: host's choices
     rematch: Mapped[str | None] = mapped_column(String(32), nullable=True)  # the next table
+    owner: Mapped[str | None] = mapped_column(String(32), nullable=True, index=True)
+    """A hash of the address that made the table (``web.addresses.owner_hash``)."""
 
 
 class SeatRow(Base):
@@ -201,6 +203,8 @@ class Table:
     """What the host allowed at creation: ``spectator_chat``, ``hints`` (booleans)."""
     rematch: str | None = None
     """The table that continues this one after a rematch."""
+    owner: str | None = None
+    """A hash of the address that made the table (a rematch keeps its table's)."""
 
 
 def utc(at: datetime) -> datetime:
@@ -279,11 +283,14 @@ class Store:
                     seats[x.table_id].append(Seat(x.seat, x.kind, x.name, x.token, x.bot))
             return [self._table(s, r, seats[r.id]) for r in rows]
 
-    def count_open(self, since: datetime) -> int:
-        """Tables waiting or in play that changed after ``since``."""
+    def count_open(self, since: datetime, owner: str | None = None) -> int:
+        """Tables waiting or in play that changed after ``since`` (made by ``owner``, if
+        given)."""
         with self._session() as s:
             q = select(func.count()).select_from(TableRow)
             q = q.where(TableRow.status != "over", TableRow.updated >= since)
+            if owner is not None:
+                q = q.where(TableRow.owner == owner)
             return int(s.scalar(q) or 0)
 
     def active_ids(self, status: str, since: datetime, limit: int) -> list[str]:
@@ -346,6 +353,7 @@ class Store:
             row.games_played or 0,
             json.loads(row.features) if row.features else {},
             row.rematch,
+            row.owner,
         )
 
     # ---------------------------------------------------------------- writes
@@ -361,10 +369,11 @@ class Store:
         seats: list[str],
         preset: str | None = None,
         features: dict[str, Any] | None = None,
+        owner: str | None = None,
     ) -> Table:
         """Store a new table; ``seats`` holds ``"open"`` or a bot spec per seat, ``preset`` the
         preset its rules were made from (shown in the lobby), ``features`` what the host
-        allowed."""
+        allowed, ``owner`` a hash of the address that made it."""
         with self._session.begin() as s:
             row = TableRow(
                 id=table_id,
@@ -381,6 +390,7 @@ class Store:
                 updated=_now(),
                 games_played=0,
                 features=json.dumps(features, sort_keys=True) if features else None,
+                owner=owner,
             )
             s.add(row)
             s.flush()
@@ -574,6 +584,7 @@ class Store:
                     updated=_now(),
                     games_played=0,
                     features=old.features,
+                    owner=old.owner,
                 )
             )
             s.flush()
