@@ -136,7 +136,14 @@ STALL = 30.0
 BY = {"human", "bot", "away", "timeout"}
 SNAPSHOT_KEYS = {"type", "version", "seat", "table", "view", "legal", "last"}
 LOOPBACK_LIMITS = ["--sockets-per-address", "100000", "--max-sockets", "100000"]
-LOOPBACK_LIMITS += ["--max-tables", "100000", "--create-rate", "100000"]
+LOOPBACK_LIMITS += [
+    "--max-tables",
+    "100000",
+    "--create-rate",
+    "100000",
+    "--tables-per-address",
+    "100000",
+]
 LOOPBACK_LIMITS += ["--sockets-per-table", "64"]
 """Every client of the bench comes from 127.0.0.1: the server's limits per address (and on
 tables and sockets in all) are raised, in every mode; ``--server-arg`` comes after them."""

@@ -47,6 +47,7 @@ def settings(tmp: Path, **kw: Any) -> Settings:
         "bot_workers", 0
     )  # bots in one thread: quick to start (test_web_abuse: processes)
     kw.setdefault("create_rate", 1000)
+    kw.setdefault("tables_per_address", 1000)
     kw.setdefault("next_game_delay", 0.0)  # no pause between games unless a test wants one
     return Settings(data_dir=tmp, **kw)
 
