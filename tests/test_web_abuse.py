@@ -1249,3 +1249,38 @@ def test_raw_connections_of_one_ipv6_network_share_its_bound() -> None:
 
     assert asyncio.run(run()) == [False, False, True]
     assert dict(limits.open) == {"2001:db8:9:9::/64": 2}
+
+
+def test_a_light_shuffled_nap_match_keeps_finished_records_until_it_ends(tmp_path: Path) -> None:
+    """The attack (an outside audit): in Nap with light_shuffle the next deal is the last
+    game's cards gathered and cut once; the finished game's record (its stock's order, the
+    hands left) let a player try the ≤ 51 cuts, find the one that deals them their own new
+    hand, and so read every other hand. Such records and replays now wait for the match's end."""
+    from web_helpers import play_through
+
+    rules = {"light_shuffle": True, "players": 4}
+    with client(tmp_path) as c:
+        tid, _host, tokens = new_table(c, "nap", rules=rules, games=2, humans=1)
+        with c.websocket_connect(f"/ws/tables/{tid}") as ws:
+            snap = play_through(
+                ws, first=_hello(ws, tokens[0]), until=lambda m: m["table"]["games_played"] >= 1
+            )
+            assert snap["table"]["records_after_match"] is True
+            for path in ("games/0/record", "games/0/replay", "games/0/replay?seat=1"):
+                r = c.get(f"/api/tables/{tid}/{path}")
+                assert r.status_code == 409 and r.json()["error"]["code"] == "not_over", path
+                assert "light shuffle" in r.json()["error"]["message"]
+            assert c.get(f"/api/tables/{tid}/games").json()["games"][0]["record"] is False
+            last = play_through(ws, first=snap)
+        assert last["table"]["status"] == "over" and not last["table"]["records_after_match"]
+        rec = c.get(f"/api/tables/{tid}/games/0/record")
+        assert rec.status_code == 200 and rec.json()["deal"]
+        assert c.get(f"/api/tables/{tid}/games").json()["games"][0]["record"] is True
+    with client(tmp_path / "plain") as c:  # other matches keep their records open
+        tid, _host, tokens = new_table(c, "nap", rules={"players": 4}, games=2, humans=1)
+        with c.websocket_connect(f"/ws/tables/{tid}") as ws:
+            snap = play_through(
+                ws, first=_hello(ws, tokens[0]), until=lambda m: m["table"]["games_played"] >= 1
+            )
+            assert snap["table"]["records_after_match"] is False
+            assert c.get(f"/api/tables/{tid}/games/0/record").status_code == 200

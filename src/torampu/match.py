@@ -65,6 +65,12 @@ class Match:
         there is one, is the game that just ended)."""
         return self.rng.getrandbits(63)
 
+    def records_after_match(self) -> bool:
+        """Whether a finished game's full record must wait for the match's end: true where a
+        later deal is made from an earlier game's cards, so that the earlier game's hidden
+        cards (an undealt stock's order, say) tell the later game's hands. Base: false."""
+        return False
+
     # -------------------------------------------------------------- mechanism
     def _make_game(self, dealer: Seat, kwargs: Mapping[str, Any]) -> Game:
         return self.factory(self.rules, self._next_seed(), None, dealer, **kwargs)

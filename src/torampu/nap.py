@@ -544,6 +544,12 @@ class NapMatch(Match):
             return {}  # a successful Nap or higher: shuffle properly
         return {"deck_order": [card_str(c) for c in finished.gathered()]}
 
+    def records_after_match(self) -> bool:
+        """With ``light_shuffle`` the next deal is this game's cards gathered and cut once: a
+        finished game's record (its stock's order, the hands left at an early end) gives every
+        hand of the next deal to whoever tries the cuts that deal them their own hand."""
+        return bool(self.rules["light_shuffle"])
+
     def _next_dealer(self, finished: Game) -> Seat:
         assert isinstance(finished, Nap)
         return (finished.deal_dealer + 1) % self.n

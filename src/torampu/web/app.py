@@ -405,13 +405,25 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         if m is None or not 0 <= k < m.games_played:
             played = 0 if m is None else m.games_played
             raise ActError("not_found", f"no finished game {k} (finished: {played})", 404)
+        if m.records_after_match() and not m.is_over:
+            raise ActError(
+                "not_over",
+                "in this match the next deal is made from the last game's cards (light "
+                "shuffle): a game's record and replay are there once the match is over",
+            )
         return m.records[k]
 
     @app.get("/api/tables/{table_id}/games")
     async def finished_games(table_id: str) -> dict[str, Any]:
         m = (await room(table_id)).match
         records = [] if m is None else m.records
-        return {"games": [{"index": k, "result": rec["result"]} for k, rec in enumerate(records)]}
+        shown = m is None or m.is_over or not m.records_after_match()
+        return {
+            "games": [
+                {"index": k, "result": rec["result"], "record": shown}
+                for k, rec in enumerate(records)
+            ]
+        }
 
     @app.get("/api/tables/{table_id}/games/{k}/record")
     async def game_record(table_id: str, k: int) -> Response:

@@ -1304,6 +1304,7 @@ class Lobby:
             version=room.version,
             games_played=m.games_played if m is not None else 0,
             to_play=m.to_play if m is not None else None,
+            records_after_match=m is not None and not m.is_over and m.records_after_match(),
         )
         return out
 

@@ -61,7 +61,8 @@ export class BetweenPanel {
     } else if (over && (this.page.seatToken || this.page.host)) {
       parts.push(h("button", { type: "button", class: "primary", id: "rematch-button", onclick: () => this.rematch() }, t("sc_rematch")));
     }
-    parts.push(h("a", { href: `/t/${encodeURIComponent(this.page.id)}/replay/${k}`, class: "small", id: "between-replay" }, t("sc_review")));
+    if (snap.table?.records_after_match) parts.push(h("p", { class: "muted small", id: "between-replay" }, t("sc_reviewLater")));
+    else parts.push(h("a", { href: `/t/${encodeURIComponent(this.page.id)}/replay/${k}`, class: "small", id: "between-replay" }, t("sc_review")));
     // kept elements where the drawing is the same: a press on Ready or Rematch that spans a
     // snapshot (another player getting ready) still clicks it
     patch(this.el, parts);

@@ -258,8 +258,9 @@ function resultDetail(d, game, ctx) {
 function finishedPanel(ctx) {
   const rows = ctx.finished.map((g) => h("li", {},
     h("span", {}, `#${g.index + 1}`),
-    h("a", { href: ctx.recordUrl(g.index), download: `${ctx.tableId}-game${g.index + 1}.json`, dataset: { record: g.index } }, t("record")),
-    h("a", { href: `/t/${ctx.tableId}/replay/${g.index}`, dataset: { replay: g.index } }, t("replay")),
+    g.record === false ? h("span", { class: "muted small" }, t("afterMatch")) : [
+      h("a", { href: ctx.recordUrl(g.index), download: `${ctx.tableId}-game${g.index + 1}.json`, dataset: { record: g.index } }, t("record")),
+      h("a", { href: `/t/${ctx.tableId}/replay/${g.index}`, dataset: { replay: g.index } }, t("replay"))],
     h("span", { class: "muted small" }, (g.result?.scores || []).join(" / "))));
   return panel("finished", t("finishedGames"), h("ul", { class: "finished" }, rows));
 }
