@@ -1284,3 +1284,31 @@ def test_a_light_shuffled_nap_match_keeps_finished_records_until_it_ends(tmp_pat
             )
             assert snap["table"]["records_after_match"] is False
             assert c.get(f"/api/tables/{tid}/games/0/record").status_code == 200
+
+
+def test_a_search_bot_s_forced_move_comes_no_sooner_than_a_searched_one() -> None:
+    """The attack (an outside audit): a search bot answered at once when it had one legal move
+    and after its whole think budget otherwise, so a spectator timing the snapshots learned
+    that a quick Daifugo pass meant nothing in its hand beat the table (8 of 8 quick passes
+    forced, 0 of 25 slow moves). Every search-bot answer now waits out its budget."""
+    g = torampu.new_game("daifugo", "standard", seed=4)
+    view, legal = g.view(g.to_play), g.legal_actions()
+    assert len(legal) > 1
+
+    async def run() -> tuple[float, float]:
+        pool = BotPool(0)
+        loop = asyncio.get_running_loop()
+        try:
+            t0 = loop.time()
+            forced = await pool.move(BotJob("ismcts:think=0.3", "daifugo", 5, view, legal[:1]))
+            t1 = loop.time()
+            free = await pool.move(BotJob("ismcts:think=0.3", "daifugo", 5, view, legal))
+            t2 = loop.time()
+            quick = await pool.move(BotJob("heuristic", "daifugo", 5, view, legal[:1]))
+            assert forced.action == legal[0] and free.action in legal and quick.action == legal[0]
+            return t1 - t0, t2 - t1
+        finally:
+            pool.close()
+
+    forced_s, free_s = asyncio.run(run())
+    assert forced_s >= 0.3 and free_s >= 0.3, (forced_s, free_s)

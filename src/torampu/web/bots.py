@@ -42,7 +42,7 @@ import os
 from collections import OrderedDict, deque
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 from torampu.bots import BotError, make_bot, parse_bot_spec
 from torampu.errors import TorampuError
@@ -112,6 +112,11 @@ def check_spec(spec: Any, max_think: float) -> str:
     if "algorithm" in options and options["algorithm"] not in ALGORITHMS:
         raise BotRefused(f"bot {shown!r}: algorithm is one of {', '.join(ALGORITHMS)}")
     return text
+
+
+STEADY: Final = 0.05
+"""Seconds past its think budget that a search bot's move is held back to (see
+:meth:`BotPool.move`): a search that uses its whole budget ends within it."""
 
 
 def think_of(spec: str) -> float:
@@ -308,7 +313,22 @@ class BotPool:
     async def move(self, job: BotJob, key: str = "") -> BotAnswer:
         """The bot's action for ``job``; never raises: a failure or a job past its deadline is
         logged and answered by the heuristic. ``key``: whose job it is (the address that made
-        the table): searches wait their turn key by key."""
+        the table): searches wait their turn key by key.
+
+        A search bot's answer never comes before its think budget (and :data:`STEADY`) has
+        passed: a move it makes without searching — the only legal move, an endgame solved at
+        once, the fallback — would otherwise come sooner, and everyone watching would learn
+        from its speed that the bot could not play (a quick Daifugo pass: nothing beats the
+        table; a quick follow: its last card of the suit)."""
+        loop = asyncio.get_running_loop()
+        start = loop.time()
+        answer = await self._move(job, key)
+        rest = 0.0 if job.quick else think_of(job.spec) + STEADY - (loop.time() - start)
+        if rest > 0:
+            await asyncio.sleep(rest)
+        return answer
+
+    async def _move(self, job: BotJob, key: str) -> BotAnswer:
         slot = not job.quick
         if slot and not await self._slots.acquire(key, self.queue_wait):
             self.fallbacks += 1
