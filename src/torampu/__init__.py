@@ -35,6 +35,7 @@ from torampu.nap import Nap, NapMatch
 from torampu.napoleon import SPEC as NAPOLEON_SPEC
 from torampu.napoleon import Napoleon
 from torampu.options import RuleSpec
+from torampu.options_en import MEMBERS_EN, VALUES_EN, option_en
 from torampu.options_ja import MEMBERS_JA, PRESETS_JA, VALUES_JA, option_ja
 
 __all__ = [
@@ -128,18 +129,28 @@ def new_match(
 
 
 def rules(game: str) -> list[dict[str, Any]]:
-    """Every option of ``game``: name, type, allowed values, default, description, source,
-    and in Japanese ``label_ja`` and ``description_ja`` (a ``choice`` option also
-    ``values_ja``: each value's Japanese label)."""
+    """Every option of ``game``: name, type, allowed values, default, description, source; a
+    short English ``label`` (:mod:`torampu.options_en`); in Japanese ``label_ja`` and
+    ``description_ja`` (:mod:`torampu.options_ja`). A ``choice`` or ``set`` option also has
+    ``values_en`` and ``values_ja``: each value's (member's) text, keyed by ``str(value)``.
+
+    >>> import torampu
+    >>> o = next(o for o in torampu.rules("napoleon") if o["name"] == "all_pass")
+    >>> o["label"], o["values_en"]["redeal"], o["label_ja"]
+    ('If everyone passes', 'Deal again', '全員パスのとき')
+    """
     out = _lookup(game)[0].table()
     for o in out:
+        o["label"] = option_en(game, o["name"])
         o["label_ja"], o["description_ja"] = option_ja(game, o["name"])
-        if o["type"] == "choice":
-            labels = VALUES_JA[game].get(o["name"], {})
-            o["values_ja"] = {str(v): labels.get(str(v), str(v)) for v in o["values"]}
-        elif o["type"] == "set":
-            members = MEMBERS_JA.get(game, {}).get(o["name"], {})
-            o["values_ja"] = {str(v): members.get(str(v), str(v)) for v in o["values"]}
+        if o["type"] in ("choice", "set"):
+            table_en, table_ja = (
+                (VALUES_EN, VALUES_JA) if o["type"] == "choice" else (MEMBERS_EN, MEMBERS_JA)
+            )
+            en = table_en.get(game, {}).get(o["name"], {})
+            ja = table_ja.get(game, {}).get(o["name"], {})
+            o["values_en"] = {str(v): en.get(str(v), str(v)) for v in o["values"]}
+            o["values_ja"] = {str(v): ja.get(str(v), str(v)) for v in o["values"]}
     return out
 
 
