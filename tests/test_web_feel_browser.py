@@ -516,3 +516,43 @@ def test_finished_trick_pause_and_motion(server: str, browser: Any) -> None:
     assert page.evaluate("window.__feel.animations") == 0, "no motion under reduced motion"
     page.wait_for_function("() => !document.querySelector('#felt').dataset.hold")
     assert not problems(page), problems(page)
+
+
+def test_on_a_laptop_the_chat_starts_closed_and_counts_what_arrives(
+    server: str, browser: Any
+) -> None:
+    """At 1366×650 the open chat took 414 px of the side column and left the scores 118 px (a
+    player's report): on a screen up to 800 px high it now starts closed, its title counting
+    the messages that arrive, and opening it clears the count."""
+    import json
+
+    from websockets.sync.client import connect
+
+    body = {"game": "hell", "games": 1, "players": 4}
+    body["seats"] = ["open", "open", "heuristic", "heuristic"]
+    res = post(f"{server}/api/tables", body)
+    table_id, host = str(res["table"]["id"]), str(res["host_token"])
+    page = new_page(browser, {"width": 1366, "height": 650})
+    page.goto(f"{server}/t/{table_id}")
+    page.fill("#player-name", "Aki")
+    page.click("[data-take='0']")
+    page.wait_for_selector(".seat-row.me[data-seat='0']")
+    friend = post(f"{server}/api/tables/{table_id}/join", {"name": "Ben", "seat": 1})["token"]
+    post(f"{server}/api/tables/{table_id}/start", {}, host)
+    page.wait_for_selector("#felt [data-seat='0']")
+    chat = page.locator("#chat")
+    assert chat.is_visible() and chat.get_attribute("open") is None
+    assert page.locator("#chat-unread").count() == 0
+    ws_url = server.replace("http://", "ws://") + f"/ws/tables/{table_id}"
+    with connect(ws_url) as ws:
+        ws.send(json.dumps({"type": "hello", "token": friend}))
+        ws.send(json.dumps({"type": "chat", "text": "hi from Ben"}))
+        ws.send(json.dumps({"type": "react", "id": "gg"}))
+        page.wait_for_function(
+            "() => document.querySelector('#chat-unread')?.textContent === '2 new'"
+        )
+    page.click("#chat-summary")
+    page.wait_for_function("() => !document.querySelector('#chat-unread')")
+    assert "hi from Ben" in page.locator("#chat-list").inner_text()
+    page.screenshot(path=str(SHOTS / "feel-chat-laptop.png"))
+    assert not problems(page), problems(page)

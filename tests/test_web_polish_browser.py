@@ -418,3 +418,42 @@ def test_hell_sheet_on_a_phone_and_hover_styles(server: str, browser: Any) -> No
     )
     assert loose == [], loose
     assert not problems(page), problems(page)
+
+
+def test_every_text_has_both_languages_and_fills_in_for_one_and_for_many(
+    server: str, browser: Any
+) -> None:
+    """Texts read "1 cards" and "card(s)" (a player's report): counts now take the word for one
+    or for many (``{n|card|cards}``). Every text, filled in with 1 and with 2 for each of its
+    placeholders, leaves no brace, "(s)" or "1 cards"-like plural behind, and each English text
+    has a Japanese one."""
+    page = new_page(browser, LAPTOP, "en")
+    page.goto(f"{server}/")
+    page.wait_for_selector("#create-form")
+    found = page.evaluate(
+        """async () => {
+          const m = await import('/static/i18n.js');
+          const en = m.textKeys('en'), ja = new Set(m.textKeys('ja'));
+          const out = {missing: en.filter(k => !ja.has(k)), texts: []};
+          for (const code of ['en', 'ja']) {
+            m.setLang(code);
+            for (const key of en) {
+              for (const n of [1, 2]) {
+                const params = new Proxy({}, {has: () => true, get: () => n});
+                out.texts.push([code, key, n, m.t(key, params)]);
+              }
+            }
+          }
+          m.setLang('en');
+          return out;
+        }"""
+    )
+    assert not found["missing"], f"no Japanese text for {found['missing']}"
+    bad = re.compile(r"[{}]|\(s\)|\b1 (cards|options|times|tricks|games|players)\b")
+    wrong = [(c, k, n, s) for c, k, n, s in found["texts"] if bad.search(s)]
+    assert not wrong, wrong[:10]
+    texts = {(c, k, n): s for c, k, n, s in found["texts"]}
+    assert texts[("en", "cardsThisRound", 1)] == "1 card this round"
+    assert texts[("en", "cardsThisRound", 2)] == "2 cards this round"
+    assert texts[("ja", "cardsThisRound", 1)] == "配られた枚数: 1枚"
+    assert not problems(page), problems(page)

@@ -171,19 +171,56 @@ def _inside(page: Any, selector: str) -> list[str]:
 ON_TURN = ("#hand", "#actions")
 
 
+def _covered(page: Any) -> list[str]:
+    """The cards on the felt (a trick's, the Daifugo table's) that a seat box covers."""
+    return list(
+        page.evaluate(
+            """() => {
+              const boxes = [...document.querySelectorAll('#felt .seat-box')]
+                .map(b => [b.dataset.seat, b.getBoundingClientRect()]);
+              const cards = [...document.querySelectorAll(
+                '#felt .trick-card, #felt .table-cards .tcard')];
+              const out = [];
+              for (const c of cards) {
+                const r = c.getBoundingClientRect();
+                for (const [seat, b] of boxes) {
+                  const w = Math.min(r.right, b.right) - Math.max(r.left, b.left);
+                  const h = Math.min(r.bottom, b.bottom) - Math.max(r.top, b.top);
+                  if (w > 4 && h > 4)
+                    out.push(`${c.dataset.trickCard || c.textContent || 'card'} under seat ${seat}`
+                             + ` (${Math.round(w)}x${Math.round(h)} px)`);
+                }
+              }
+              return out;
+            }"""
+        )
+    )
+
+
 def _show_everywhere(page: Any, name: str, in_view: tuple[str, ...] = ()) -> None:
     """Look at the page at every size and in both languages: screenshots, and the elements
-    ``in_view`` must lie inside the viewport without scrolling."""
+    ``in_view`` must lie inside the viewport without scrolling; on a laptop or desktop screen
+    no seat box may cover a card on the felt, nor may the action bar need scrolling (the bids
+    of Napoleon's auction all in view)."""
     for size, viewport in SIZES.items():
         page.set_viewport_size(viewport)
         page.wait_for_timeout(60)
+        for code in LANGS:  # first, so that a failure below has its pictures
+            _set_lang(page, code)
+            page.screenshot(path=str(SHOTS / f"{name}-{size}-{code}.png"))
+        _set_lang(page, "en")
         if in_view:
             page.evaluate("window.scrollTo(0, 0)")
             off = [why for selector in in_view for why in _inside(page, selector)]
             assert not off, f"{name} at {size}: not in view without scrolling: {off}"
-        for code in LANGS:
-            _set_lang(page, code)
-            page.screenshot(path=str(SHOTS / f"{name}-{size}-{code}.png"))
+            if size != "phone":
+                covered = _covered(page)
+                assert not covered, f"{name} at {size}: cards covered by seats: {covered}"
+                hidden = page.evaluate(
+                    "(() => { const a = document.querySelector('#actions');"
+                    " return a && !a.hidden ? a.scrollHeight - a.clientHeight : 0; })()"
+                )
+                assert hidden <= 2, f"{name} at {size}: the action bar hides {hidden} px"
     page.set_viewport_size(SIZES["laptop"])
     _set_lang(page, "en")
 

@@ -14,7 +14,11 @@ export class ChatPanel {
     this.page = page;
     this.messages = [];
     this.list = h("ol", { class: "chat-list", id: "chat-list", "aria-live": "polite" });
-    this.el = h("details", { class: "panel chat", id: "chat", open: !window.matchMedia?.("(max-width: 600px)").matches, hidden: true });
+    // open at first only where it leaves room for the table's panels (not on a phone, nor on a
+    // laptop's 650 px height); closed, its title counts the messages not yet seen
+    this.unread = 0;
+    this.el = h("details", { class: "panel chat", id: "chat", open: !window.matchMedia?.("(max-width: 600px), (max-height: 800px)").matches, hidden: true,
+      ontoggle: () => { if (this.el.open) { this.unread = 0; this.renderSummary(); } } });
     this.relabel();
   }
 
@@ -27,8 +31,14 @@ export class ChatPanel {
     this.reactions = h("div", { class: "chat-reactions", id: "chat-reactions" },
       REACTIONS.map((id) => h("button", { type: "button", class: "ghost reaction", dataset: { reaction: id },
         onclick: () => this.page.conn.send({ type: "react", id }) }, t(`sc_r_${id}`))));
-    fill(this.el, [h("summary", {}, t("sc_chat")), this.list, this.reactions, form]);
+    this.summary = h("summary", { id: "chat-summary" });
+    fill(this.el, [this.summary, this.list, this.reactions, form]);
+    this.renderSummary();
     this.renderList();
+  }
+
+  renderSummary() {
+    fill(this.summary, t("sc_chat"), this.unread ? h("span", { class: "unread", id: "chat-unread" }, t("sc_chatUnread", { n: this.unread })) : null);
   }
 
   allowed() {
@@ -47,6 +57,10 @@ export class ChatPanel {
       if (this.messages.some((m) => m.id === msg.id)) return;
       this.messages.push(msg);
       this.messages = this.messages.slice(-KEEP);
+      if (!this.el.open && msg.seat !== this.page.snap?.seat) {
+        this.unread += 1;
+        this.renderSummary();
+      }
     } else return;
     this.renderList();
   }

@@ -82,7 +82,8 @@ function seatBox(view, ctx, s, pos) {
   if (pos.y < 40) classes.push("upper"); // its speech bubble goes below, inside the felt
   return h(
     "div",
-    { class: classes.join(" "), dataset: { seat: s }, style: { left: `${pos.x}%`, top: `${pos.y}%` } },
+    { class: classes.join(" "), dataset: { seat: s }, style: { left: `${pos.x}%`, top: `${pos.y}%` },
+      title: info.kind === "bot" && !info.name ? botStrengthLabel(info.bot) : null },
     h(
       "div",
       { class: "seat-name" },
@@ -312,9 +313,10 @@ function selectBar(view, ctx, ui, plan) {
   return h(
     "div",
     { class: "select-bar" },
-    h("div", { class: "hint purpose", id: "select-purpose" }, selectPurpose(view, ctx)),
-    h("span", { class: "hint", id: "select-hint", dataset: { chosen: chosen.length, state: progress.state } },
-      progress.text, " ", h("span", { class: "chosen" }, cardsNode(chosen))),
+    h("div", { class: "select-text" },
+      h("span", { class: "hint purpose", id: "select-purpose" }, selectPurpose(view, ctx)), " ",
+      h("span", { class: "hint", id: "select-hint", dataset: { chosen: chosen.length, state: progress.state } },
+        progress.text, " ", h("span", { class: "chosen" }, cardsNode(chosen)))),
     h("div", { class: "row" }, buttons,
       chosen.length ? h("button", { type: "button", class: "act ghost", dataset: { clear: "1" }, onclick: () => ctx.clear() }, t("clear")) : null),
   );

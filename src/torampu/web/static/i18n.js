@@ -53,7 +53,7 @@ const TEXTS = {
     yourTurn: "Your turn",
     turnOf: "{name} to play",
     phase_bid: "bidding",
-    phase_bid_hell: "bidding (how many tricks you will take)",
+    phase_bid_hell: "bidding (how many tricks each will take)",
     bidHell: "Tricks you will take",
     phase_adjutant: "choose the adjutant",
     phase_exchange: "exchange",
@@ -63,7 +63,7 @@ const TEXTS = {
     phase_over: "game over",
     matchOver: "The match is over.",
     hand: "Your hand",
-    cardsLeft: "{n} cards",
+    cardsLeft: "{n} {n|card|cards}",
     contract: "Contract",
     trump: "Trump",
     noTrump: "no trump",
@@ -86,7 +86,7 @@ const TEXTS = {
     tricksWon: "Tricks",
     bids: "Bids",
     bidOf: "bid {n}",
-    cardsThisRound: "{n} cards this round",
+    cardsThisRound: "{n} {n|card|cards} this round",
     upcard: "Upcard (sets trump)",
     forbidden: "Dealer may not bid {n}",
     sheet: "Score sheet",
@@ -117,9 +117,9 @@ const TEXTS = {
     reversed: "lower cards win",
     widow: "Widow",
     discards: "Discards",
-    select: "Select {k} card(s), then confirm.",
+    select: "Select {k} {k|card|cards}, then confirm.",
     selectCards: "Select cards, then choose an action.",
-    pickAdjutant: "Name the adjutant card:",
+    pickAdjutant: "Name the adjutant card (faded: in your own hand):",
     or: "or",
     confirm: "Confirm",
     clear: "Clear",
@@ -180,7 +180,7 @@ const TEXTS = {
     feelPreset: "Preset",
     feelNoPreset: "none (the game's defaults)",
     feelChanged: "differs from the preset",
-    feelChangedCount: "{n} option(s) differ from the preset (marked).",
+    feelChangedCount: "{n} {n|option differs|options differ} from the preset (marked).",
     feelPresetValue: "preset: {v}",
     feelNone: "none",
     feelClose: "Close",
@@ -191,16 +191,16 @@ const TEXTS = {
     feelSoundShortOff: "♪ Off",
     shareLocal: "This address opens only on this computer. To invite others, open the table through this computer's network name or address and share that link.",
     sideJump: "Scores & info ↓",
-    playersN: "{n} players",
+    playersN: "{n} {n|player|players}",
     tableState: "Table",
     exchangeTitle: "Card exchange",
-    exchangeUp: "{poorTitle} {poor} → {richTitle} {rich}: {k} strongest card(s), handed up automatically",
-    exchangeDown: "{richTitle} {rich} → {poorTitle} {poor}: {k} card(s) of their choice",
+    exchangeUp: "{poorTitle} {poor} → {richTitle} {rich}: {k} strongest {k|card|cards}, handed up automatically",
+    exchangeDown: "{richTitle} {rich} → {poorTitle} {poor}: {k} {k|card|cards} of their choice",
     exchangeWaiting: "(waiting)",
     done: "done",
     youReceived: "You received from {who}:",
     defenseLabel: "Defense (防衛)",
-    defenseText: "the 大富豪 kept the title {n} time(s) in a row: the exchange is {n} card(s) larger",
+    defenseText: "the Daifugo kept the title {n} {n|time|times} in a row: the exchange is {n} {n|card|cards} larger",
     tenpenLabel: "天変地異",
     tenpenText: "{poor}'s hand was all 3–10: shown to all and swapped whole with {rich} (no exchange)",
     givingNow: "{who} played 7s and may give as many cards to {to} (7渡し)",
@@ -211,21 +211,21 @@ const TEXTS = {
     directionReversed: "reversed order (Qリバース)",
     outOrder: "Finishing order",
     foulNote: "反則上がり: ranked last",
-    fallenNote: "都落ち: the old 大富豪, ranked last",
+    fallenNote: "Capital fall (都落ち): the old Daifugo, ranked last",
     joker: "Joker",
     giveNone: "Give nothing",
     outPlace: "out {n}",
     foulBadge: "反則上がり (last)",
     fallenBadge: "都落ち (last)",
-    discardsHidden: "{n} card(s), not shown",
+    discardsHidden: "{n} {n|card|cards}, not shown",
     callActive: "{card} was led with a call: the joker must be played",
     redealsLabel: "Redeals",
-    redealsText: "everyone passed: dealt again {n} time(s)",
+    redealsText: "everyone passed: dealt again {n} {n|time|times}",
     hiddenMove: "{verb} (cards not shown to you)",
     discardNone: "Discard nothing",
     playNone: "Play nothing",
     exchangeNone: "Return nothing",
-    gaveTo: "gave {k} card(s) to {to}",
+    gaveTo: "gave {k} {k|card|cards} to {to}",
     botLevel_easy: "Bot (easy)",
     botLevel_normal: "Bot (normal)",
     botLevel_strong: "Bot (strong)",
@@ -240,11 +240,11 @@ const TEXTS = {
     coupFlag: "Revolution (coup: cannot be reversed)",
     strengthReversed: "lower cards win",
     strictLock: "Strict lock",
-    exchangeReturn: "Exchange: as {richTitle} you return {k} card(s) of your choice to {poorTitle} {poor}.",
-    givePrompt: "7渡し: you played 7s, so you may give up to {k} card(s) to the next player, {to} (or give nothing).",
-    discardPrompt: "10捨て: you played 10s, so you may discard up to {k} card(s) (or discard nothing).",
+    exchangeReturn: "Exchange: as {richTitle} you return {k} {k|card|cards} of your choice to {poorTitle} {poor}.",
+    givePrompt: "7-pass (7渡し): you played 7s, so you may give up to {k} {k|card|cards} to the next player, {to} (or give nothing).",
+    discardPrompt: "10-discard (10捨て): you played 10s, so you may discard up to {k} {k|card|cards} (or discard nothing).",
     playPrompt: "Choose the cards to play.",
-    widowPrompt: "You took the widow: choose the {k} card(s) to discard.",
+    widowPrompt: "You took the widow: choose the {k} {k|card|cards} to discard.",
     selectMore: "Choose {k} more.",
     selectReady: "Ready: confirm below.",
     selectReadyMore: "Ready: confirm, or choose up to {k} more.",
@@ -273,6 +273,7 @@ const TEXTS = {
     sc_hintBy: "({d} better than the next best)",
     sc_hintByPts: "({d} points better than the next best)",
     sc_chat: "Chat",
+    sc_chatUnread: "{n} new",
     sc_chatSay: "Say something…",
     sc_chatSend: "Send",
     sc_spectator: "Spectator",
@@ -401,7 +402,7 @@ const TEXTS = {
     discards: "捨て札",
     select: "{k}枚選んでください。",
     selectCards: "カードを選んでから操作を選んでください。",
-    pickAdjutant: "副官の札を指定:",
+    pickAdjutant: "副官の札を指定 (薄い札は自分の手札):",
     or: "または",
     confirm: "確定",
     clear: "選択解除",
@@ -555,6 +556,7 @@ const TEXTS = {
     sc_hintBy: "(次善手より{d}高い評価)",
     sc_hintByPts: "(次善手より{d}点高い評価)",
     sc_chat: "チャット",
+    sc_chatUnread: "新着{n}件",
     sc_chatSay: "メッセージを入力…",
     sc_chatSend: "送信",
     sc_spectator: "観戦者",
@@ -588,10 +590,19 @@ export function onLangChange(fn) {
   listeners.push(fn);
 }
 
-/** The text for `key`, with {name} placeholders filled from `params`. */
+/** The keys of a language's texts (for the tests). */
+export function textKeys(code) {
+  return Object.keys(TEXTS[code] || {});
+}
+
+/** The text for `key`, with {name} placeholders filled from `params`, and {n|one|many} the word
+ * for one of `n` or for any other number ("{n} {n|card|cards}"). */
 export function t(key, params = {}) {
   const text = TEXTS[current][key] ?? TEXTS.en[key] ?? key;
-  return text.replace(/\{(\w+)\}/g, (_, k) => (k in params ? String(params[k]) : `{${k}}`));
+  // {n|card|cards}: the word for one, or for any other number
+  return text
+    .replace(/\{(\w+)\|([^|}]*)\|([^}]*)\}/g, (_, k, one, many) => (Number(params[k]) === 1 ? one : many))
+    .replace(/\{(\w+)\}/g, (_, k) => (k in params ? String(params[k]) : `{${k}}`));
 }
 
 /** Pick the current language from an {en, ja} object (or return a plain string). */
