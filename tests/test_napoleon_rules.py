@@ -10,11 +10,16 @@ spectator's view shows it.
 from __future__ import annotations
 
 import json
+import random
+from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import torampu
+from torampu.bots import make_bot
 
 RANKS = "23456789TJQKA"
 SUITS = "SHDC"
@@ -45,6 +50,7 @@ DEFAULTS: dict[str, Any] = {
     "joker_mode": "trump_top",
     "joker_call": "none",
     "early_end": False,
+    "early_end_judged": "true_teams",
     "scoring": "points",
     "all_twenty": "normal",
 }
@@ -1306,6 +1312,197 @@ def test_early_end_when_certain_before_the_first_trick() -> None:
     )
 
 
+# The early end judged on public information (early_end_judged): 20S by seat 1, who wins every
+# trump lead; the adjutant card AD is seat 3's. Once seat 2 takes AH, 20 is out of reach for the
+# true army (1 and 3), but not if seat 2 were the adjutant, which nobody but seat 3 can rule out.
+def _hidden_adjutant_game(judged: str, void2: str = "S") -> torampu.Game:
+    hands, widow = sweep()
+    hands[1] = [c for c in SWEEP_NAP if c not in ("6S", "7S")] + ["2H", "2D"]
+    hands[0] = ["KC", "QC", "TC", "2S", "6S", "7S", "3H"]
+    rules = {"early_end": True, "early_end_judged": judged}
+    void = {**SWEEP_VOID, 2: void2}
+    return start(hands, widow, rules=rules, bid="20S", adjutant="AD", void=void)
+
+
+@pytest.mark.parametrize("judged", ["true_teams", "public"])
+def test_early_end_judged_public_plays_on_while_the_adjutant_might_settle_nothing(
+    judged: str,
+) -> None:
+    g = _hidden_adjutant_game(judged)
+    t = play_trick(g, "2H", "AH", "?3", "?4", "?0")
+    assert won(t) == ("AH", "led")
+    v = g.view(None)
+    if judged == "true_teams":
+        # stopping here tells the table that seat 2, who holds an honor, is not the adjutant
+        assert g.is_over and g.result()["early_end"] is True
+        return
+    assert not g.is_over, "seat 2 may be the adjutant (AD unseen): 20 is still possible"
+    assert v["adjutant_known"] is False and v["adjutant"] is None
+    # seat 2 leads a diamond and seat 3 answers with AD: now everyone knows the army
+    play_trick(g, "4D", "AD", "?4", "?0", "?1")
+    assert g.is_over
+    result = g.result()
+    assert result["early_end"] is True and result["army_won"] is False
+    assert result["adjutant"] == 3
+    roundtrip(g)
+
+
+def test_early_end_judged_public_rules_out_a_seat_void_in_the_adjutant_suit() -> None:
+    # seat 2 holds no diamonds: when it does not follow a diamond lead, everyone knows it cannot
+    # hold AD, and every adjutant still possible (0, 3, 4 or none) has lost 20S: the game stops
+    # although AD has not been played
+    g = _hidden_adjutant_game("public", void2="SD")
+    play_trick(g, "2H", "AH", "?3", "?4", "?0")
+    assert not g.is_over
+    play_trick(g, "4H", "?3", "?4", "?0", "?1")  # seat 0, void in hearts, trumps: no honor
+    assert not g.is_over
+    assert g.to_play == 0
+    t = play_trick(g, "3D", "?1", "?2", "?3", "?4")
+    played = {e["seat"]: e["card"] for e in t["cards"]}
+    assert played[2][1] != "D" and "AD" not in played.values()
+    assert g.is_over and g.result()["early_end"] is True
+
+
+OLD_RECORD = Path(__file__).parent / "fixtures" / "napoleon_house002_true_teams_record.json"
+"""A house-002 game of heuristic bots recorded before ``early_end_judged`` existed (its rules
+lack the key): it stopped after 6 tricks on the true teams, with the adjutant card unplayed."""
+
+
+def test_a_record_without_early_end_judged_replays_exactly_on_the_true_teams() -> None:
+    old = json.loads(OLD_RECORD.read_text())
+    assert "early_end_judged" not in old["rules"] and old["result"]["early_end"] is True
+    g = torampu.replay(old)
+    assert g.is_over and g.result() == old["result"]
+    assert g.to_record() == {**old, "rules": {**old["rules"], "early_end_judged": "true_teams"}}
+    match = torampu.new_match("napoleon", old["rules"], games=1, seed=0)
+    assert match.game.to_record()["rules"]["early_end_judged"] == "true_teams"
+    # judged in public, the same actions leave the game going: the adjutant was still hidden
+    public = {k: v for k, v in old.items() if k != "result"}
+    public["rules"] = {**old["rules"], "early_end_judged": "public"}
+    assert not torampu.replay(public).is_over
+
+
+# The stop decision is a function of the spectator's view. A game of heuristic bots is replayed
+# on deals where two cards held in different places (seats, the Napoleon's hand and widow, his
+# face-down discards) change places; while every spectator view matches the original's, the
+# game must stop (or go on) exactly when the original does.
+_ENDING = ("phase", "to_play", "result", "adjutant", "adjutant_known", "alone")
+"""View keys that change when a game ends; the rest is what the table knew just before."""
+
+
+def _bot_game(rules: dict[str, Any], players: int, seed: int) -> torampu.Game:
+    g = torampu.new_game("napoleon", rules, players=players, seed=seed)
+    bots = [make_bot("heuristic", seed=seed * 10 + s) for s in range(players)]
+    while not g.is_over:
+        seat = g.to_play
+        assert seat is not None
+        g.play(bots[seat].choose(g.view(seat), g.legal_actions()))
+    return g
+
+
+def _places(g: torampu.Game) -> dict[str, str]:
+    """Where each card was dealt: a seat, the Napoleon's hand and widow, or his discards."""
+    rec = g.to_record()
+    nap = g.result()["napoleon"]
+    discards = set(g.view(nap)["discards"])
+    out = {c: f"seat {s}" for s, h in enumerate(rec["deal"]["hands"]) for c in h}
+    out |= {c: f"seat {nap}" for c in rec["deal"]["widow"]}
+    out |= {c: "discards" for c in discards}
+    return out
+
+
+def _swap_cards(rec: dict[str, Any], x: str, y: str) -> dict[str, Any]:
+    """The record with cards ``x`` and ``y`` exchanged in the deal and the discard action."""
+    swap = {x: y, y: x}
+    deal = {
+        "hands": [[swap.get(c, c) for c in h] for h in rec["deal"]["hands"]],
+        "widow": [swap.get(c, c) for c in rec["deal"]["widow"]],
+    }
+    actions = [
+        {**a, "action": " ".join(swap.get(w, w) for w in a["action"].split())}
+        if a["action"].startswith("discard")
+        else a
+        for a in rec["actions"]
+    ]
+    return {**rec, "deal": deal, "actions": actions}
+
+
+def _stop_depends_on_hidden_cards(g: torampu.Game, rng: random.Random) -> str | None:
+    """A swap of hidden cards under which the same public history stops at another moment."""
+    rec = g.to_record()
+    rules = rec["rules"]
+    seen = []  # the spectator's view and is_over after each action of the original
+    h = torampu.new_game("napoleon", rules, players=g.players, seed=rec["seed"], deal=rec["deal"])
+    for a in rec["actions"]:
+        h.play(a["action"])
+        seen.append((h.view(None), h.is_over))
+    places = _places(g)
+    by_place: dict[str, list[str]] = {}
+    for c, p in places.items():
+        by_place.setdefault(p, []).append(c)
+    adj = g.result()["adjutant_card"]
+    pairs = []
+    if adj is not None:  # move the adjutant card to every other place, within its suit if can
+        for p, cards in sorted(by_place.items()):
+            if p != places[adj]:
+                same = [c for c in cards if c[1] == adj[1]]
+                pairs += [(adj, y) for y in same or rng.sample(cards, min(3, len(cards)))]
+    cards = sorted(places)
+    for _ in range(10):
+        x, y = rng.sample(cards, 2)
+        if places[x] != places[y]:
+            pairs.append((x, y))
+    for x, y in pairs:
+        other = _swap_cards(rec, x, y)
+        k = torampu.new_game(
+            "napoleon", rules, players=g.players, seed=rec["seed"], deal=other["deal"]
+        )
+        for a, (view, over) in zip(other["actions"], seen, strict=True):
+            try:
+                k.play(a["action"])
+            except torampu.IllegalAction:
+                break  # the swap does not fit the public history from here on
+            mine = k.view(None)
+            if k.is_over != over:
+                keep = [{key: v[key] for key in v if key not in _ENDING} for v in (mine, view)]
+                if keep[0] == keep[1]:
+                    return f"swap {x}<->{y}: over={k.is_over} vs {over} after {a}"
+                break
+            if over or mine != view:
+                break
+    return None
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    players=st.sampled_from([4, 5, 6]),
+    reveal=st.sampled_from(["honors", "none", "all"]),
+)
+def test_early_end_judged_public_stops_on_public_information_only(
+    seed: int, players: int, reveal: str
+) -> None:
+    rules = {"preset": "house-002", "reveal_discards": reveal}
+    g = _bot_game(rules, players, seed)
+    if g.result()["redeals"]:
+        return  # a redeal draws from the seed: the recorded deal is not the one played
+    assert _stop_depends_on_hidden_cards(g, random.Random(seed)) is None
+
+
+def test_the_hidden_card_swaps_do_catch_the_true_teams_leak() -> None:
+    # the property above has teeth: judged on the true teams, some house-002 games stop or go
+    # on depending on where hidden cards are
+    rules = {"preset": "house-002", "early_end_judged": "true_teams"}
+    leaks = []
+    for seed in range(20):
+        g = _bot_game(rules, 5, seed)
+        if not g.result()["redeals"]:
+            leak = _stop_depends_on_hidden_cards(g, random.Random(seed))
+            if leak:
+                leaks.append(leak)
+    assert leaks
+
+
 # ------------------------------------------------------------------------------------ scoring
 @pytest.mark.parametrize(
     ("rules", "bid", "adjutant", "widow_honor", "scores"),
@@ -1398,6 +1595,7 @@ PRESET_OPTIONS: dict[str, dict[str, Any]] = {
         "joker_mode": "request_strong",
         "joker_call": "3S",
         "early_end": True,
+        "early_end_judged": "public",
     },
     # not in rules.md: eletim/napoleon-web's rules (documented in napoleon.py's docstring)
     "napoleon-web": {

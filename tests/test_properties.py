@@ -673,11 +673,18 @@ def check_result(g: Any, m: Model) -> dict[str, Any]:
         assert len(outcomes) == 1, "the game ended early, but the outcome was open"
         army_k = disc if r["discarded_honors"] == "napoleon" else 0
         open_k = 20 - disc
+        # early_end_judged public: certain on the true teams is enough only once the adjutant
+        # and the discarded honors are public (test_napoleon_rules checks the rest)
+        public = r["early_end_judged"] == "public"
+        shown = m.alone_declared or m.adj_card in m.revealed()
         for i, t in enumerate([None, *tricks[:-1]]):
             if t is not None:
                 h = {e["card"] for e in t["cards"]} & HONORS
                 open_k -= len(h)
                 army_k += len(h) if t["winner"] in army_side else 0
+                shown = shown or m.adj_card in {e["card"] for e in t["cards"]}
+            if public and not (shown and r["reveal_discards"] != "none"):
+                continue
             if i < len(tricks):
                 certain = len({army_wins(r, bid, army_k + k) for k in range(open_k + 1)}) == 1
                 assert not certain, f"the outcome was certain after {i} tricks, play went on"

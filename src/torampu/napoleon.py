@@ -60,7 +60,19 @@ Rulings beyond ``rules.md``
   joker keep theirs.
 * ``play 3S call`` is offered to a leader who holds the call card while the joker is neither in
   their hand nor played; a called joker never wins.
-* With ``early_end``, the game stops when the outcome is certain, judged on the true teams.
+* With ``early_end``, the game stops when the outcome is certain. ``early_end_judged`` says certain
+  to whom. ``true_teams`` (the default, as every record before the option was made) judges on the
+  real adjutant and discards, so a game going on tells everyone that no seat whose honors would
+  settle it is the adjutant. ``public`` (``house-002``; 002 stops when failing is
+  「明らかとなった」, and 「当の本人以外、副官が誰かはわからない」) judges on what a spectator's
+  view shows: the game stops only when the outcome is the same in every world a spectator cannot
+  rule out (:meth:`Napoleon.public_worlds`). Until the adjutant card is played or shown among
+  the discards (or the Napoleon declared alone), any seat may hold it — the Napoleon's own seat
+  meaning he plays alone (he named his own card, or it was in the widow, so it is in his hand or
+  his discards) — except seats that showed a void in the suit the card follows as, or did not
+  answer a joker call while it is the joker. With ``reveal_discards: none`` the number of honors
+  among the discards is unknown too. A world must also fit the hand sizes (Hall's condition on
+  the unseen cards). The stop itself scores as a full game would: the true world is one of them.
 
 >>> g = new_napoleon(rules="classic", seed=1)
 >>> g.phase, g.to_play, g.legal_actions()[:3]
@@ -264,6 +276,15 @@ OPTIONS: Final = [
         "early_end", "bool", (False, True), "stop as soon as the outcome is certain", source="002"
     ),
     Option(
+        "early_end_judged",
+        "choice",
+        ("true_teams", "public"),
+        "with early_end, what the certainty is judged on: true_teams: the real adjutant and "
+        "discards (stopping can give away who the adjutant is); public: only what everyone has "
+        "seen, so the game stops when every adjutant and discard still possible settles it",
+        source="002",
+    ),
+    Option(
         "scoring",
         "choice",
         ("points", "win_loss"),
@@ -316,6 +337,7 @@ PRESETS: Final[dict[str, dict[str, Any]]] = {
         "joker_mode": "request_strong",
         "joker_call": "3S",
         "early_end": True,
+        "early_end_judged": "public",
     },
 }
 
@@ -328,7 +350,7 @@ PRESET_NOTES: Final = {
     "12S, discarded honors count for the army, lowest joker, same-two (not with a joker), "
     "よろめき",
     "house-002": "002: 53 cards, no-trump bids, alone, 裏J as trump, no first-trick trumps, "
-    "strong joker, ♠3 call, early end",
+    "strong joker, ♠3 call, early end (once certain to everyone)",
 }
 
 
@@ -600,6 +622,22 @@ def _build_strengths(
         tab.append(0 if joker_request else S_JOKER_TOP)
         tables.append(tab)
     return tables
+
+
+def _fits(groups: list[tuple[int, int]], caps: list[int]) -> bool:
+    """Whether cards can fill places of capacities ``caps`` exactly, ``groups`` giving per bit
+    mask of the places a card may go to how many cards have it (as many cards as room): Hall's
+    condition, no union of groups' places must take more cards than it has room for."""
+    unions = {0}
+    for m, _ in groups:
+        if not m:
+            return False
+        unions |= {u | m for u in unions}
+    for u in unions:
+        need = sum(k for m, k in groups if not m & ~u)
+        if need > sum(cap for i, cap in enumerate(caps) if u >> i & 1):
+            return False
+    return True
 
 
 # ---------------------------------------------------------------------------------------- game
@@ -1056,7 +1094,7 @@ class Napoleon(TrickGame):
         self.phase_id = PHASE_PLAY
         del self.rng  # every card is dealt: nothing more is drawn, and clones skip the generator
         self._start_tricks(nap)
-        if self.rules["early_end"] and self._outcome_certain():  # e.g. honors discarded
+        if self._early_end_now():  # e.g. honors discarded
             self.early = True
             self._finish()
 
@@ -1196,7 +1234,7 @@ class Napoleon(TrickGame):
     def _tricks_done(self) -> bool:
         if not self.hands[self.turn]:
             return True
-        if self.rules["early_end"] and self._outcome_certain():
+        if self._early_end_now():
             self.early = True
             return True
         return False
@@ -1210,18 +1248,139 @@ class Napoleon(TrickGame):
         return army
 
     def _outcome_certain(self) -> bool:
-        army = self.army_honors()
+        """Whether the outcome is settled on the true teams and discards (``true_teams``)."""
+        disc = (self.discards & HONORS).bit_count()
+        return self._settled(self.army_honors(), self._open_honors(disc))
+
+    def _open_honors(self, disc: int) -> int:
+        """Honors still to be won in tricks, with ``disc`` honors among the discards."""
         taken_all = 0
         for t in self.taken:
             taken_all |= t
-        disc = (self.discards & HONORS).bit_count()
-        open_honors = 20 - taken_all.bit_count() - disc
+        return 20 - taken_all.bit_count() - disc
+
+    def _settled(self, army: int, open_honors: int) -> bool:
+        """Whether an army with ``army`` honors, ``open_honors`` still to play for, has surely
+        made or surely failed its contract."""
         if army + open_honors < self.bid_count:
             return True
         if army >= self.bid_count:
             if self.rules["all_twenty"] != "lose" or self.bid_count == 20:
                 return True
             return army == 20 or army + open_honors < 20  # all 20 taken (a loss) or out of reach
+        return False
+
+    # ---------------------------------------------------------------- early end, judged in public
+    def _early_end_now(self) -> bool:
+        """With ``early_end``: whether to stop now. ``true_teams``: the outcome is certain;
+        ``public``: it is certain in every world of :meth:`public_worlds` (the true one is among
+        them, so the true check goes first and usually answers alone)."""
+        if not self.rules["early_end"] or not self._outcome_certain():
+            return False
+        if self.rules["early_end_judged"] == "true_teams":
+            return True
+        return self._settled_in_public(self._public_voids())
+
+    def _settled_in_public(self, voids: list[CardSet]) -> bool:
+        """Whether the outcome is the same in every world a spectator cannot rule out, ``voids``
+        being :meth:`_public_voids` (the fast rollouts keep their own)."""
+        return not any(
+            not self._settled_in(a, d) and self._world_fits(a, d, voids)
+            for a, d in self._world_keys()
+        )
+
+    def public_worlds(self) -> list[tuple[Seat, int]]:
+        """In the play phase, every ``(adjutant seat, honors among the hidden discards)`` that a
+        spectator's view cannot rule out; the Napoleon's own seat means he plays alone (he named
+        his own card or a widow card: it is in his hand or among his discards). These are the
+        worlds ``early_end_judged: public`` judges on."""
+        if self.phase_id != PHASE_PLAY:
+            return []
+        voids = self._public_voids()
+        return [(a, d) for a, d in self._world_keys() if self._world_fits(a, d, voids)]
+
+    def _world_keys(self) -> list[tuple[Seat, int]]:
+        """The worlds before the hand sizes and voids are checked: any seat for the adjutant
+        until everyone knows it; any count of hidden discarded honors (only with
+        ``reveal_discards: none``: otherwise discarded honors are shown)."""
+        seats = [self.adj_seat] if self.adjutant_known_to(None) else list(range(self.n))
+        d_max = 0
+        if self.rules["reveal_discards"] == "none":
+            unseen_honors = (HONORS & ~self.played).bit_count()
+            d_max = min(self.discards.bit_count(), unseen_honors)
+        return [(a, d) for a in seats for d in range(d_max + 1)]
+
+    def _settled_in(self, adjutant: Seat, hidden_honors: int) -> bool:
+        """:meth:`_settled` in the world where ``adjutant`` holds the adjutant card and
+        ``hidden_honors`` honors are among the face-down discards."""
+        disc = (self.revealed_discards() & HONORS).bit_count() + hidden_honors
+        army = (self.taken[self.napoleon] | self.taken[adjutant]).bit_count()
+        if self.rules["discarded_honors"] == "napoleon":
+            army += disc
+        return self._settled(army, self._open_honors(disc))
+
+    def _public_voids(self) -> list[CardSet]:
+        """Per seat, the cards the tricks (and the trick in progress) show it cannot hold: a
+        follower who played a card neither of the led suit nor free holds none of that suit; a
+        seat that did not answer a joker call, and the caller, hold no joker."""
+        n = self.n
+        out = [0] * n
+        masks = self.suit_masks
+        tricks = [(t.leader, t.cards, bool(t.note and t.note.get("called"))) for t in self.tricks]
+        if self.trick:
+            tricks.append((self.leader, self.trick, self.call_active))
+        for leader, cards, called in tricks:
+            if called:
+                out[leader] |= JOKER_BIT
+            follow = masks[self.lead_suit[cards[0]]]
+            for i in range(1, len(cards)):
+                x = cards[i]
+                s = (leader + i) % n
+                if called:
+                    if x == JOKER:
+                        continue
+                    out[s] |= JOKER_BIT
+                if not (follow | self.free) >> x & 1:
+                    out[s] |= follow
+        return out
+
+    def _world_fits(self, adjutant: Seat, hidden_honors: int, voids: list[CardSet]) -> bool:
+        """Whether some deal of the unseen cards fits the spectator's view with ``adjutant``
+        holding the adjutant card (the Napoleon: in his hand or discards) and
+        ``hidden_honors`` honors among the face-down discards. Places: the seats' hands, then
+        the face-down discards split into honors and other cards; each unseen card may go
+        where no void rules it out."""
+        n = self.n
+        shown = self.revealed_discards()
+        unseen = self.deck_set & ~self.played & ~shown
+        hidden = self.discards.bit_count() - shown.bit_count()
+        if not 0 <= hidden_honors <= hidden:
+            return False
+        caps = [h.bit_count() for h in self.hands] + [hidden_honors, hidden - hidden_honors]
+        holds = [unseen & ~v for v in voids] + [unseen & HONORS, unseen & ~HONORS]
+        fixed = [-1]  # the place of the adjutant card: none to choose once it is public
+        if not self.adjutant_known_to(None):
+            bit = 1 << self.adj_card
+            own = [adjutant, n, n + 1] if adjutant == self.napoleon else [adjutant]
+            fixed = [p for p in own if holds[p] & bit and caps[p]]
+            holds = [h & ~bit for h in holds]
+            unseen &= ~bit
+        classes = [(0, unseen)]  # (the places a card may go to, the cards), refined place by place
+        for p, h in enumerate(holds):
+            if caps[p]:
+                classes = [
+                    (m | b, cs) if b else (m, cs)
+                    for m, cards in classes
+                    for b, cs in ((1 << p, cards & h), (0, cards & ~h))
+                    if cs
+                ]
+        groups = [(m, cs.bit_count()) for m, cs in classes]
+        for p in fixed:
+            room = list(caps)
+            if p >= 0:
+                room[p] -= 1
+            if _fits(groups, room):
+                return True
         return False
 
     def _finish(self) -> None:

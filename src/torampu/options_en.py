@@ -39,6 +39,7 @@ OPTIONS_EN: dict[str, dict[str, str]] = {
         "joker_mode": "Joker's role",
         "joker_call": "Joker-calling card",
         "early_end": "Stop when decided",
+        "early_end_judged": "Decided, as seen by",
         "scoring": "Scoring",
         "all_twenty": "Taking all 20 honors",
     },
@@ -109,6 +110,10 @@ OPTIONS_EN: dict[str, dict[str, str]] = {
 # game -> option -> value -> English text (choice options)
 VALUES_EN: dict[str, dict[str, dict[str, str]]] = {
     "napoleon": {
+        "early_end_judged": {
+            "public": "Everyone at the table",
+            "true_teams": "The true teams (hidden)",
+        },
         "first_bidder": {"dealer_left": "Dealer's left", "last_napoleon": "Last Napoleon"},
         "adjutant_timing": {
             "before_exchange": "Before taking the widow",

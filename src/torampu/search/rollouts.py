@@ -95,6 +95,8 @@ def _random_tricks(g: Napoleon, rand: Rand) -> None:
     led_joker = g.led_joker
     modify = g._modify if g.modifiers else None
     early = bool(g.rules["early_end"])
+    public = early and g.rules["early_end_judged"] == "public"
+    voids = g._public_voids() if public else []  # what the tricks show, for the public judge
     jokers = bool(g.deck_set & JOKER_BIT)
     ntricks = len(g.tricks)
     played_all = g.played
@@ -124,6 +126,8 @@ def _random_tricks(g: Napoleon, rand: Rand) -> None:
             if k == size:
                 card = call_card
                 forced = JOKER_BIT
+                if public:
+                    voids[seat] |= JOKER_BIT  # a caller holds no joker
             else:
                 for sh, chunks in shifted:
                     chunk = hand >> sh & 8191
@@ -158,6 +162,11 @@ def _random_tricks(g: Napoleon, rand: Rand) -> None:
                         break
                     k -= c
             hands[seat] = hand ^ (1 << card)
+            if public and not (forced and card == JOKER):
+                if forced:
+                    voids[seat] |= JOKER_BIT
+                if not (masks[led] | free) >> card & 1:
+                    voids[seat] |= masks[led]
             trick.append(card)
             cards |= 1 << card
             seat = seat + 1 if seat + 1 < n else 0
@@ -181,8 +190,14 @@ def _random_tricks(g: Napoleon, rand: Rand) -> None:
         ntricks += 1
         seat = winner
         trick = []
-        if not hands[winner] or (early and g._outcome_certain()):
+        if not hands[winner]:
             break
+        if early and g._outcome_certain():
+            if not public:
+                break
+            g.played = played_all
+            if g._settled_in_public(voids):
+                break
     g.played = played_all
     g.trick = []
     g.led = -1
