@@ -82,11 +82,14 @@ def _torampu() -> list[str]:
 
 
 @contextmanager
-def serve(data: Path, bot_delay: float = 0.05, next_game_delay: float = 0.0) -> Iterator[str]:
-    """``torampu serve`` on a free port with its store in ``data``; yields the base URL."""
+def serve(
+    data: Path, bot_delay: float = 0.05, next_game_delay: float = 0.0, *more: str
+) -> Iterator[str]:
+    """``torampu serve`` on a free port with its store in ``data`` (``more``: further flags);
+    yields the base URL."""
     port = free_port()
     cmd = [*_torampu(), "serve", "--port", str(port), "--data-dir", str(data)]
-    cmd += ["--next-game-delay", str(next_game_delay)]
+    cmd += ["--next-game-delay", str(next_game_delay), *more]
     proc = subprocess.Popen(
         [*cmd, "--bot-delay", str(bot_delay)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT
     )

@@ -236,7 +236,9 @@ def test_two_players_share_a_table(server: str, browser: Any) -> None:
 def test_a_click_in_the_lobby_survives_its_refresh(server: str, browser: Any) -> None:
     """The lobby's table list is read again every few seconds; a press on a table's link held
     across that refresh still opens the table pressed (a refreshed link used to be a new
-    element, and the click, begun on the old one, went nowhere)."""
+    element, and the click, begun on the old one, went nowhere; and since finished tables are
+    folded away, a table above that starts and ends would move the rows under the press: the
+    list waits for the press to end before it is drawn again)."""
     made, _ = _post_table(server)
     other, host = _post_table(server)
     page = _page(browser, DESKTOP)
@@ -248,9 +250,13 @@ def test_a_click_in_the_lobby_survives_its_refresh(server: str, browser: Any) ->
     assert box
     page.mouse.move(box["x"] + 10, box["y"] + box["height"] / 2)
     page.mouse.down()
-    # meanwhile the other table starts: the next refresh draws the list again, in the same order
+    # meanwhile the other table (made later: above) starts, and its random bots soon end it
     post(f"{server}/api/tables/{other}/start", {"fill": "random"}, token=host)
-    page.wait_for_selector(f".table-row[data-table='{other}'] .badge:not(.waiting)")
+    deadline = time.monotonic() + 30
+    while get(f"{server}/api/tables/{other}")["status"] != "over":
+        assert time.monotonic() < deadline
+        page.wait_for_timeout(200)
+    page.wait_for_timeout(4500)  # a refresh of the list while the press lasts
     page.mouse.up()
     page.wait_for_url(f"**/t/{made}")
     assert not problems(page), problems(page)

@@ -556,3 +556,25 @@ def test_on_a_laptop_the_chat_starts_closed_and_counts_what_arrives(
     assert "hi from Ben" in page.locator("#chat-list").inner_text()
     page.screenshot(path=str(SHOTS / "feel-chat-laptop.png"))
     assert not problems(page), problems(page)
+
+
+def test_a_player_whose_time_ran_out_is_told_and_a_spectator_sees_they_watch(
+    tmp_path: Path, browser: Any
+) -> None:
+    """When a turn timed out the game just moved on: nothing on the player's screen said so
+    (a player's report); and a spectator's page never said they were only watching."""
+    with serve(tmp_path / "data", 0.05, 0.0, "--turn-timeout", "2") as base:
+        table_id = _table(base, "hell")
+        page = new_page(browser, DESKTOP)
+        _sit(page, base, table_id)
+        page.wait_for_function(
+            "() => /Your time ran out: a bot made your move/.test("
+            "document.querySelector('#toast')?.textContent || '')",
+            timeout=20000,
+        )
+        watcher = new_page(browser, DESKTOP)
+        watcher.goto(f"{base}/t/{table_id}")
+        watcher.wait_for_selector("#felt [data-seat='0']")
+        assert watcher.locator("#status .status-text").inner_text().startswith("Watching · ")
+        assert not page.locator("#status .status-text").inner_text().startswith("Watching")
+        assert not problems(page) and not problems(watcher), (problems(page), problems(watcher))

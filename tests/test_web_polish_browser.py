@@ -30,6 +30,7 @@ from browser_helpers import (
     ARGS,
     CHROMIUM,
     chromium,
+    get,
     new_page,
     post,
     problems,
@@ -456,4 +457,59 @@ def test_every_text_has_both_languages_and_fills_in_for_one_and_for_many(
     assert texts[("en", "cardsThisRound", 1)] == "1 card this round"
     assert texts[("en", "cardsThisRound", 2)] == "2 cards this round"
     assert texts[("ja", "cardsThisRound", 1)] == "配られた枚数: 1枚"
+    assert not problems(page), problems(page)
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_the_waiting_room_fits_a_phone_and_counts_seats_from_one(
+    server: str, browser: Any, lang: str
+) -> None:
+    """The host's waiting room on a 390 px phone was 425 px wide (the seat menus ran off the
+    right edge, 「この席に座る」 one character a line), and seats were numbered from 0."""
+    page = new_page(browser, PHONE, lang)
+    page.goto(f"{server}/")
+    page.wait_for_selector("#create-form")
+    page.select_option("select[name=game]", "daifugo")
+    page.select_option("select[name=players]", "4")
+    for i in (2, 3):
+        page.select_option(f"select[name=seat-{i}]", "bot:random")
+    page.click("#create-btn")
+    page.wait_for_selector("[data-take='0']")
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    numbers = page.eval_on_selector_all(".seat-row .seat-no", "els => els.map(e => e.textContent)")
+    assert numbers == (
+        ["Seat 1", "Seat 2", "Seat 3", "Seat 4"]
+        if lang == "en"
+        else ["1番席", "2番席", "3番席", "4番席"]
+    )
+    take = page.locator("[data-take='0']").bounding_box()
+    assert take and take["height"] < 60, take  # one line, not a column of characters
+    page.screenshot(path=str(SHOTS / f"polish-waiting-phone-{lang}.png"))
+    assert not problems(page), problems(page)
+
+
+def test_the_lobby_folds_finished_tables_away(server: str, browser: Any) -> None:
+    """Finished tables crowded the lobby's list (every rematch added one): the tables one can
+    join come first, those in play next, and the finished ones are folded under a count."""
+    bots = post(
+        f"{server}/api/tables",
+        {"game": "hell", "games": 1, "players": 3, "seats": ["heuristic"] * 3},
+    )
+    done, host = bots["table"]["id"], bots["host_token"]
+    post(f"{server}/api/tables/{done}/start", {}, host)
+    waiting = post(f"{server}/api/tables", {"game": "nap", "players": 4})["table"]["id"]
+    deadline = time.monotonic() + 60
+    while get(f"{server}/api/tables/{done}")["status"] != "over":
+        assert time.monotonic() < deadline, "the bots' table did not finish"
+        time.sleep(0.2)
+    page = new_page(browser, LAPTOP, "en")
+    page.goto(f"{server}/")
+    page.wait_for_selector(f"#tables a[href$='/t/{waiting}']")
+    folded = page.locator("#finished-tables")
+    assert folded.get_attribute("open") is None
+    assert folded.locator(f"a[href$='/t/{done}']").count() == 1
+    assert page.locator(f"#tables > ul a[href$='/t/{done}']").count() == 0
+    first = page.locator("#tables > ul .badge").first.inner_text()
+    assert first == "waiting", first
+    assert "Finished tables (" in folded.locator("summary").inner_text()
     assert not problems(page), problems(page)

@@ -24,7 +24,7 @@ export function seatName(table, seat, short = false) {
   const own = (s) => (s ? s.name || (s.kind === "bot" ? botName(s.seat ?? seats.indexOf(s)) : null) : null);
   const info = seats[seat];
   const name = own(info);
-  if (!name) return t("seat", { n: seat });
+  if (!name) return t("seat", { n: seat + 1 });
   const twins = seats.filter((s) => own(s) === name).length;
   const base = twins > 1 ? `${name} ${seat}` : name;
   if (info.kind === "bot" && !info.name && !short) return `${base} (${botStrengthLabel(info.bot, true)})`;

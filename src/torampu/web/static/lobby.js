@@ -17,10 +17,29 @@ export function lobbyPage(root) {
     renderTables(list, state.tables, state.games);
     renderForm(form, state);
   };
+  // a press on the list (a table's link) holds its redraw: a table that starts or ends moves the
+  // rows, and a press that began on one row must not end on another
+  let pressed = false;
+  let held = false;
+  const showTables = () => {
+    if (pressed) held = true;
+    else renderTables(list, state.tables, state.games);
+  };
+  list.addEventListener("pointerdown", () => { pressed = true; });
+  const release = () => {
+    if (!pressed) return;
+    pressed = false;
+    if (held) {
+      held = false;
+      setTimeout(showTables, 50); // after the click that ends the press
+    }
+  };
+  window.addEventListener("pointerup", release);
+  window.addEventListener("pointercancel", release);
   const refresh = async () => {
     try {
       state.tables = (await api.tables()).tables;
-      renderTables(list, state.tables, state.games);
+      showTables();
     } catch (e) {
       toast(e.message);
     }
@@ -41,12 +60,20 @@ export function lobbyPage(root) {
 // ------------------------------------------------------------------ table list
 
 function renderTables(el, tables, games) {
-  const rows = tables.map((tb) => tableRow(tb, games));
-  // patch: a press on a table's link that spans the refresh still opens that table
+  // tables one can join first, then those in play; finished ones folded away below
+  const order = { waiting: 0, playing: 1 };
+  const open = tables.filter((tb) => tb.status !== "over").sort((a, b) => order[a.status] - order[b.status]);
+  const over = tables.filter((tb) => tb.status === "over");
+  const rows = open.map((tb) => tableRow(tb, games));
+  // patch: a press on a table's link that spans the refresh still opens that table, and the
+  // finished tables stay unfolded if they were
   patch(
     el,
     h("h2", {}, t("tables")),
-    rows.length ? h("ul", { class: "table-list" }, rows) : h("p", { class: "muted" }, t("noTables")),
+    rows.length ? h("ul", { class: "table-list" }, rows) : h("p", { class: "muted" }, t(over.length ? "noOpenTables" : "noTables")),
+    over.length ? h("details", { class: "finished-tables", id: "finished-tables" },
+      h("summary", {}, t("finishedTables", { n: over.length })),
+      h("ul", { class: "table-list" }, over.map((tb) => tableRow(tb, games)))) : null,
   );
 }
 
@@ -258,7 +285,7 @@ function seatsFieldset(state) {
     h(
       "label",
       { class: "seat-choice" },
-      h("span", { class: "label" }, t("seat", { n: i })),
+      h("span", { class: "label" }, t("seat", { n: i + 1 })),
       h(
         "select",
         { name: `seat-${i}`, dataset: { seatChoice: i }, onchange: (e) => (f.seats[i] = e.target.value) },

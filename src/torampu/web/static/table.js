@@ -258,7 +258,7 @@ class TablePage {
       controls.push(h("button", { type: "button", class: "primary", dataset: { take: s.seat }, onclick: () => this.take(s.seat) }, t("takeSeat")));
     if (this.host && this.table.status === "waiting" && s.seat !== mySeat) controls.push(this.hostSelect(s));
     return h("li", { class: `seat-row ${s.kind} ${s.seat === mySeat ? "me" : ""}`, dataset: { seat: s.seat } },
-      h("span", { class: "seat-no" }, t("seat", { n: s.seat })), who,
+      h("span", { class: "seat-no" }, t("seat", { n: s.seat + 1 })), who,
       s.seat === mySeat ? h("span", { class: "you" }, `(${t("you")})`) : null,
       s.away ? h("span", { class: "badge" }, t("away")) : null,
       h("span", { class: "muted small" }, kind), h("span", { class: "controls" }, controls));
@@ -269,7 +269,7 @@ class TablePage {
     const opts = [h("option", { value: "open", selected: value === "open" }, t("openShort"))];
     if (s.kind === "human") opts.unshift(h("option", { value: "", selected: true, disabled: true }, s.name || t("human")));
     for (const b of this.bots) opts.push(h("option", { value: `bot:${b.spec}`, selected: value === `bot:${b.spec}` }, pick(b.label)));
-    return h("select", { dataset: { hostSeat: s.seat }, "aria-label": t("seat", { n: s.seat }), onchange: (e) => this.setSeat(s.seat, e.target.value) }, opts);
+    return h("select", { dataset: { hostSeat: s.seat }, "aria-label": t("seat", { n: s.seat + 1 }), onchange: (e) => this.setSeat(s.seat, e.target.value) }, opts);
   }
 
   startRow() {
@@ -325,7 +325,11 @@ class TablePage {
     const status = this.el.status;
     const jump = h("button", { type: "button", class: "ghost side-jump", id: "side-jump",
       onclick: () => this.el.side.scrollIntoView({ behavior: "smooth", block: "start" }) }, t("sideJump"));
-    patch(status, h("span", { class: "status-text" }, statusText(view, ctx)), jump);
+    // in the pause between two games the next deal is already made, but nobody plays it yet:
+    // the status says the last game is over, not whose turn it will be
+    const between = this.snap.between;
+    const line = between ? `${t("sc_gameOver", { k: between.game + 1 })} — ${t("sc_nextDealt")}` : statusText(view, ctx);
+    patch(status, h("span", { class: "status-text" }, seat == null ? `${t("watchingShort")} · ${line}` : line), jump);
     status.dataset.myTurn = this.isMyTurn() ? "1" : "0";
     status.dataset.phase = view.phase;
     status.dataset.version = String(this.snap.version);
@@ -371,6 +375,11 @@ class TablePage {
     let what = last.hidden ? t("hiddenMove", { verb: t(raw.split(/\s+/)[0]) }) : actionNode(raw, this.snap.view.game);
     if (raw.startsWith("bid ")) what = h("span", {}, `${t("bid")} `, what);
     fill(this.el.last, t("lastMove", { who, what: "" }).replace(/\s*$/, " "), h("span", {}, what));
+    // the player whose time ran out is told so, once, with the move made for them
+    if (last.by === "timeout" && last.seat === this.snap.seat && this.toldTimeout !== this.snap.version) {
+      this.toldTimeout = this.snap.version;
+      toast(t("timedOutYou", { what: typeof what === "string" ? what : what.textContent }), "info");
+    }
   }
 }
 
