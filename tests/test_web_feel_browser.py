@@ -578,3 +578,52 @@ def test_a_player_whose_time_ran_out_is_told_and_a_spectator_sees_they_watch(
         assert watcher.locator("#status .status-text").inner_text().startswith("Watching · ")
         assert not page.locator("#status .status-text").inner_text().startswith("Watching")
         assert not problems(page) and not problems(watcher), (problems(page), problems(watcher))
+
+
+def test_a_tap_on_a_card_that_cannot_be_played_says_why(server: str, browser: Any) -> None:
+    """A card that could not be played was a dead button: a tap did nothing, with no word of
+    the suit to follow (a player's report). Now the tap says why and changes nothing."""
+    table_id = _table(server, "napoleon")
+    page = new_page(browser, DESKTOP)
+    _sit(page, server, table_id)
+    deadline = time.monotonic() + 120
+    while True:
+        assert time.monotonic() < deadline, "no turn where a suit had to be followed"
+        page.wait_for_function(
+            "() => document.querySelector('#status')?.dataset.myTurn === '1'"
+            " && !document.querySelector('#play')?.classList.contains('pending')"
+        )
+        snap = _snap(page)
+        view, legal = snap["view"], snap["legal"]
+        plays = [a.split()[1] for a in legal if a.startswith("play ")]
+        suits = {c[-1] for c in plays if c != "JK"}
+        barred = [c for c in view["hand"] if c not in plays and c != "JK" and c[-1] not in suits]
+        if view["phase"] == "play" and len(suits) == 1 and barred:
+            break
+        before = _version(page)
+        raw = legal[0]
+        button = page.locator(f"#actions [data-action='{raw}']")
+        if button.count():
+            button.first.click()
+        else:
+            page.locator(f"#hand .card[data-card='{raw.split()[1]}']").first.click()
+            if page.locator(f"#actions [data-action='{raw}']").count():
+                page.locator(f"#actions [data-action='{raw}']").first.click()
+        page.wait_for_function(
+            "v => document.querySelector('#status')?.dataset.version !== v", arg=before
+        )
+    version = _version(page)
+    card = page.locator(f"#hand .card[data-card='{barred[0]}']").first
+    assert card.get_attribute("aria-disabled") == "true" and card.get_attribute("disabled") is None
+    card.click(force=True)  # Playwright holds back from aria-disabled buttons; a person does not
+    (suit,) = suits
+    glyph = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}[suit]
+    page.wait_for_function(
+        "g => (document.querySelector('#toast')?.textContent || '').includes("
+        "'You must follow suit: play a ' + g)",
+        arg=glyph,
+    )
+    page.wait_for_timeout(300)
+    assert _version(page) == version and _my_turn(page)  # nothing was sent
+    page.screenshot(path=str(SHOTS / "feel-must-follow.png"))
+    assert not problems(page), problems(page)

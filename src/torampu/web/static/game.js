@@ -2,8 +2,8 @@
 
 import { handOrder } from "./sort.js";
 import { actionsForCard, extendable, matching, planActions } from "./actions.js";
-import { backImage, cardImage, parseCard } from "./cards.js";
-import { fill, h, patch, svgElement } from "./dom.js";
+import { backImage, cardImage, parseCard, SUIT_GLYPH } from "./cards.js";
+import { fill, h, patch, svgElement, toast } from "./dom.js";
 import { t } from "./i18n.js";
 import { actionNode, bidNode, botName, botStrengthLabel, cardsNode, daifugoWhy, suitNode, whyText } from "./labels.js";
 
@@ -247,18 +247,37 @@ function renderHand(el, view, ctx, ui, plan) {
     const idle = plan.mode === "none";
     const selected = ui.selected.includes(i);
     const reachable = plan.mode !== "select" || selected || extendable(plan.cardActs, chosen, card);
+    // a card that cannot be played now is not a dead button: a tap says why (it stays out
+    // of the keyboard's way); while it is not the player's turn the hand is simply idle
+    const barred = !legal && !idle;
     return h("button", {
       type: "button",
       class: `card ${legal ? "legal" : idle ? "idle" : "dim"} ${selected ? "selected" : ""} ${legal && !reachable ? "faint" : ""}`,
       dataset: { card, index: i, legal: legal ? "1" : "0" },
-      disabled: legal ? null : true,
+      disabled: idle ? true : null,
+      "aria-disabled": barred ? "true" : null,
+      tabindex: barred ? "-1" : null,
       "aria-pressed": plan.mode === "select" ? String(selected) : null,
-      onclick: () => ctx.onCard(i, card, plan),
+      onclick: () => (barred ? toast(whyNot(view, card, plan), "info") : ctx.onCard(i, card, plan)),
     }, cardImage(card));
   });
   patch(el, cards);
   el.style.setProperty("--n", String(Math.max(hand.length, 1)));
   el.hidden = !hand.length && view.hand == null;
+}
+
+/** Why `card` cannot be played now, in words: the suit to follow (every playable card but a
+ * joker is of one suit the card is not of), the Daifugo table to beat or its lock, or in
+ * general. */
+export function whyNot(view, card, plan) {
+  const suits = new Set([...plan.legalCards].map((c) => parseCard(c).suit).filter(Boolean));
+  const mine = parseCard(card).suit;
+  if (view.game !== "daifugo" && view.phase === "play" && suits.size === 1 && !suits.has(mine)) {
+    const [suit] = suits;
+    return t("mustFollow", { suit: SUIT_GLYPH[suit] });
+  }
+  if (view.game === "daifugo" && view.phase === "play" && view.table?.cards?.length) return t("cannotBeat");
+  return t("cannotPlayNow");
 }
 
 /** Handle a tap on a hand card (called by the page with the same `ui`). */
