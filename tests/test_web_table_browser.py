@@ -264,12 +264,39 @@ def _play_match(
         if phase not in seen:
             seen.add(phase)
             _show_everywhere(page, f"{game}-{phase}", ON_TURN)
+            fresh = _received(view, snap.get("seat"))
+            if fresh:  # the widow taken, the cards the exchange brought: marked in the hand
+                marked = page.eval_on_selector_all(
+                    "#hand .card.fresh", "els => els.map(e => e.dataset.card)"
+                )
+                assert set(marked) == set(fresh), (phase, marked, fresh)
         _click_action(page, choose(view, legal))
     if table.get("status") == "over":
         page.wait_for_selector("#result")
         _show_everywhere(page, f"{game}-over")
         seen.add("over")
     return seen
+
+
+def _received(view: dict[str, Any], seat: int | None) -> list[str]:
+    """The cards the page should mark as just received: the Napoleon's widow while he
+    discards; in Daifugo what the exchange brought this seat, before its first play."""
+    if seat is None:
+        return []
+    if view["game"] == "napoleon" and view["phase"] == "exchange":
+        return list(view.get("widow") or [])
+    if view["game"] == "daifugo":
+        log = view.get("log") or []
+        if any(e.get("seat") == seat and str(e.get("action")).startswith("play") for e in log):
+            return []
+        got: list[str] = []
+        for row in view.get("exchange") or []:
+            if row["rich"] == seat:
+                got += row.get("given") or []
+            if row["poor"] == seat:
+                got += row.get("returned") or []
+        return [c for c in got if c in view["hand"]]
+    return []
 
 
 def _between_games(page: Any, game: str, seen: set[str]) -> None:

@@ -240,6 +240,7 @@ function renderHand(el, view, ctx, ui, plan) {
   el.dataset.mode = plan.mode;
   if (plan.need != null) el.dataset.need = plan.need;
   else delete el.dataset.need;
+  const fresh = freshCards(view, ctx);
   // drawn in the order the player chose; each card keeps its index in view.hand
   const cards = handOrder(hand, view).map((i) => {
     const card = hand[i];
@@ -252,8 +253,9 @@ function renderHand(el, view, ctx, ui, plan) {
     const barred = !legal && !idle;
     return h("button", {
       type: "button",
-      class: `card ${legal ? "legal" : idle ? "idle" : "dim"} ${selected ? "selected" : ""} ${legal && !reachable ? "faint" : ""}`,
+      class: `card ${legal ? "legal" : idle ? "idle" : "dim"} ${selected ? "selected" : ""} ${legal && !reachable ? "faint" : ""} ${fresh.has(card) ? "fresh" : ""}`,
       dataset: { card, index: i, legal: legal ? "1" : "0" },
+      title: fresh.has(card) ? t("freshCard") : null,
       disabled: idle ? true : null,
       "aria-disabled": barred ? "true" : null,
       tabindex: barred ? "-1" : null,
@@ -264,6 +266,23 @@ function renderHand(el, view, ctx, ui, plan) {
   patch(el, cards);
   el.style.setProperty("--n", String(Math.max(hand.length, 1)));
   el.hidden = !hand.length && view.hand == null;
+}
+
+/** The cards just received, marked in the hand: the widow the Napoleon took (while he
+ * discards), and in Daifugo the cards the exchange brought this seat (until its first play). */
+function freshCards(view, ctx) {
+  const me = ctx.mySeat;
+  if (me == null || !ctx.live) return new Set();
+  if (view.game === "napoleon" && view.phase === "exchange" && Array.isArray(view.widow)) return new Set(view.widow);
+  if (view.game === "daifugo" && !(view.log || []).some((e) => e.seat === me && String(e.action).startsWith("play"))) {
+    const got = [];
+    for (const row of view.exchange || []) {
+      if (row.rich === me && row.given) got.push(...row.given);
+      if (row.poor === me && row.returned) got.push(...row.returned);
+    }
+    return new Set(got);
+  }
+  return new Set();
 }
 
 /** Why `card` cannot be played now, in words: the suit to follow (every playable card but a
