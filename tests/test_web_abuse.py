@@ -1312,3 +1312,24 @@ def test_a_search_bot_s_forced_move_comes_no_sooner_than_a_searched_one() -> Non
 
     forced_s, free_s = asyncio.run(run())
     assert forced_s >= 0.3 and free_s >= 0.3, (forced_s, free_s)
+
+
+def test_a_rematch_counts_against_its_maker_s_open_tables(tmp_path: Path) -> None:
+    """The attack (a scale-out audit): an address at its --tables-per-address asked for a
+    rematch of each finished table and had every one made (8 open against a cap of 4); every
+    finished table can be rematched once, so finishing tables gave an unbounded supply."""
+    from web_helpers import play_through
+
+    with _from(tmp_path, "198.51.100.20", tables_per_address=2) as [c]:
+        finished = []
+        for _ in range(2):
+            tid, _host, tokens = new_table(c, "hell", rules=None, humans=1, games=1)
+            with c.websocket_connect(f"/ws/tables/{tid}") as ws:
+                assert play_through(ws, first=_hello(ws, tokens[0]))["table"]["status"] == "over"
+            finished.append((tid, tokens[0]))
+        _table(c)
+        _table(c)  # the address's two open tables
+        for tid, token in finished:
+            r = c.post(f"/api/tables/{tid}/rematch", headers=auth(token))
+            assert r.status_code == 429 and r.json()["error"]["code"] == "too_many_tables"
+        assert len([t for t in c.get("/api/tables").json()["tables"] if t["status"] != "over"]) == 2

@@ -655,3 +655,37 @@ def test_a_worker_that_stops_leaves_the_job_group(
         assert watcher.final is not None and "w1" in names()
         w.stop()
         assert "w1" not in names(), w.log_path.read_text(errors="replace")
+
+
+def test_a_seat_gets_one_hint_a_turn_across_processes(
+    tmp_path: Path, pg: str, redis_server: RedisServer
+) -> None:
+    """The attack (a scale-out audit): one hint a turn was kept in each process's memory, so a
+    seat with a socket on each of two processes got a hint from each in the same turn. The
+    turn's hint is now claimed on Redis first."""
+    with cluster(tmp_path, pg, redis_server.url) as (a, b, _w):
+        tid, host = _table(a, "hell", ["open", "heuristic", "heuristic"], players=3, hints=True)
+        status, joined = _post(f"{a.base}/api/tables/{tid}/join", {"name": "Aki", "seat": 0})
+        assert status == 200, joined
+        token = joined["token"]
+        assert _post(f"{a.base}/api/tables/{tid}/start", {}, host)[0] == 200
+        answers = []
+        with connect(f"{a.ws}/ws/tables/{tid}") as wa, connect(f"{b.ws}/ws/tables/{tid}") as wb:
+            for ws in (wa, wb):
+                ws.send(json.dumps({"type": "hello", "token": token}))
+            version = None
+            for ws in (wa, wb):  # wait until both show our turn
+                while True:
+                    msg = json.loads(ws.recv(timeout=30))
+                    if msg["type"] == "snapshot" and msg["legal"]:
+                        version = msg["version"]
+                        break
+            for ws in (wa, wb):
+                ws.send(json.dumps({"type": "hint"}))
+            for ws in (wa, wb):
+                while True:
+                    msg = json.loads(ws.recv(timeout=30))
+                    if msg["type"] == "hint" or (msg["type"] == "error" and "hint" in msg["code"]):
+                        answers.append(msg["type"] if msg["type"] == "hint" else msg["code"])
+                        break
+        assert sorted(answers) == ["hint", "hint_used"], (answers, version)

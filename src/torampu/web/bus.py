@@ -43,6 +43,7 @@ MAX_CONNECTIONS = 64
 """Redis connections per process (commands wait for a free one, at most 5 s)."""
 CHANNEL = "torampu:t:"
 LEASE = "torampu:lease:"
+CLAIM = "torampu:claim:"
 PRESENCE = "torampu:presence:"
 
 
@@ -71,6 +72,14 @@ class Bus(Protocol):
         ...
 
     async def release(self, table_id: str) -> None: ...
+
+    async def claim(self, key: str, ttl: float) -> bool:
+        """Take ``key`` once across every process for ``ttl`` seconds (False: already taken)."""
+        ...
+
+    async def unclaim(self, key: str) -> None:
+        """Give back a claim this process took."""
+        ...
 
     async def probe(self) -> None:
         """Try the bus once (:class:`BusError` if it is still unreachable)."""
@@ -105,6 +114,12 @@ class LocalBus:
         return True
 
     async def release(self, table_id: str) -> None:
+        return None
+
+    async def claim(self, key: str, ttl: float) -> bool:
+        return True  # one process: its own memory says what it has done
+
+    async def unclaim(self, key: str) -> None:
         return None
 
     async def probe(self) -> None:
@@ -317,6 +332,18 @@ class RedisBus:
     async def release(self, table_id: str) -> None:
         with contextlib.suppress(Exception):
             await self._release(keys=[LEASE + table_id], args=[self.process])
+
+    async def claim(self, key: str, ttl: float) -> bool:
+        try:
+            got = await self.redis.set(CLAIM + key, self.process, nx=True, px=int(ttl * 1000))
+        except Exception as e:
+            raise self._failed("claim", e) from None
+        self._answered()
+        return bool(got)
+
+    async def unclaim(self, key: str) -> None:
+        with contextlib.suppress(Exception):
+            await self._release(keys=[CLAIM + key], args=[self.process])
 
 
 def _where(url: str) -> str:

@@ -43,7 +43,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, Final, TypeVar
 
 from sqlalchemy.exc import SQLAlchemyError
 
@@ -197,6 +197,10 @@ class Settings:
             return self.database
         self.data_dir.mkdir(parents=True, exist_ok=True)
         return f"sqlite:///{(self.data_dir / 'torampu.db').resolve()}"
+
+
+HINT_CLAIM_TTL: Final = 3600.0
+"""Seconds a turn's hint stays claimed across processes (a turn rarely lasts longer)."""
 
 
 class ActError(TorampuError):
@@ -615,14 +619,15 @@ class Lobby:
         if new_id is None:
             if room.match is None or not room.match.is_over:
                 raise ActError("not_over", "a rematch is there once the match is over")
-            await self._check_capacity()
             seed = random.SystemRandom().getrandbits(63)
-            try:
-                new_id, made = await self.db(
-                    self.store.create_rematch, room.id, new_table_id(), seed
-                )
-            except Refused as e:
-                raise ActError(e.code, str(e)) from None
+            async with self._creating:  # counted with its maker's tables, as a new table is
+                await self._check_capacity(room.table.owner)
+                try:
+                    new_id, made = await self.db(
+                        self.store.create_rematch, room.id, new_table_id(), seed
+                    )
+                except Refused as e:
+                    raise ActError(e.code, str(e)) from None
             async with room.lock:
                 await self._refresh_row(room)
             if made:
@@ -1139,11 +1144,22 @@ class Lobby:
         if self._hints.locked():
             raise ActError("hint_busy", "the bots are busy: try again in a moment", 503)
         room.hinted[seat] = version
+        # the turn's one hint is claimed across the processes too (a seat's sockets on two
+        # processes each got one), for as long as a turn may last
+        claim = f"hint:{room.id}:{seat}:{version}"
+        try:
+            mine = await self.bus.claim(claim, HINT_CLAIM_TTL)
+        except BusError:
+            room.hinted.pop(seat, None)
+            raise ActError("hint_busy", "the bots are busy: try again in a moment", 503) from None
+        if not mine:
+            raise ActError("hint_used", "one hint a turn")
         job = self.hint_job(room, seat)
         async with self._hints:
             answer = await self.pool.hint(job, room.owner or room.id)
         if answer is None:
             room.hinted.pop(seat, None)
+            await self.bus.unclaim(claim)
             raise ActError("hint_failed", "no hint this time (the search failed)", 503)
         return {"type": "hint", "version": version, "seat": seat, **answer}
 
