@@ -172,12 +172,15 @@ ON_TURN = ("#hand", "#actions")
 
 
 def _covered(page: Any) -> list[str]:
-    """The cards on the felt (a trick's, the Daifugo table's) that a seat box covers."""
+    """The cards on the felt (a trick's, the Daifugo table's) that a seat box, or the caption
+    of a finished trick's ruling, covers."""
     return list(
         page.evaluate(
             """() => {
               const boxes = [...document.querySelectorAll('#felt .seat-box')]
                 .map(b => [b.dataset.seat, b.getBoundingClientRect()]);
+              const why = document.querySelector('#felt .centre:not(.daifugo) > .why');
+              if (why) boxes.push(['caption', why.getBoundingClientRect()]);
               const cards = [...document.querySelectorAll(
                 '#felt .trick-card, #felt .table-cards .tcard')];
               const out = [];
