@@ -451,3 +451,27 @@ def test_serve_refuses_a_bad_database_or_delay_clearly() -> None:
     assert r.exit_code == 2 and "cannot use the database" in r.output and "foo" in r.output
     r = CliRunner().invoke(app, ["serve", "--bot-delay", "-1"])
     assert r.exit_code == 2 and "≥ 0" in r.output
+
+
+def test_the_table_list_filters_by_status(tmp_path: Path) -> None:
+    """The lobby read the newest 50 tables and folded the finished ones away: on a busy server a
+    page of finished tables hid the open ones. The list filters by status (open: waiting or
+    playing), and an unknown status is a named error."""
+    with client(tmp_path) as c:
+        done, _host, tokens = new_table(c, "hell", rules=None, games=1)
+        with c.websocket_connect(f"/ws/tables/{done}") as ws:
+            assert play_through(ws, first=_hello(ws, tokens[0]))["table"]["status"] == "over"
+        waiting = c.post("/api/tables", json={"game": "nap"}).json()["table"]["id"]
+        playing, _h, _t = new_table(c, "napoleon", games=1)
+
+        def ids(query: str) -> set[str]:
+            r = c.get(f"/api/tables{query}")
+            assert r.status_code == 200, r.text
+            return {t["id"] for t in r.json()["tables"]}
+
+        assert ids("?status=open") == {waiting, playing}
+        assert ids("?status=over") == {done}
+        assert ids("?status=waiting") == {waiting}
+        assert ids("") == {done, waiting, playing}
+        r = c.get("/api/tables?status=finished")
+        assert r.status_code == 400 and "status is open" in r.json()["error"]["message"]

@@ -347,11 +347,15 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         return {"table": lobby().public_table(r), "host_token": token}
 
     @app.get("/api/tables")
-    async def list_tables(offset: int = 0, limit: int = 50) -> dict[str, Any]:
+    async def list_tables(
+        offset: int = 0, limit: int = 50, status: str | None = None
+    ) -> dict[str, Any]:
         if not 0 <= offset <= 10**6 or not 1 <= limit <= 100:
             raise ActError("bad_request", "offset is 0 or more, limit 1 to 100", 400)
+        if status not in (None, "open", "waiting", "playing", "over"):
+            raise ActError("bad_request", "status is open, waiting, playing or over", 400)
         lb = lobby()
-        rows = await lb.db(lb.store.tables, limit, offset)
+        rows = await lb.db(lb.store.tables, limit, offset, status)
         out = []
         for t in rows:
             loaded = lb.rooms.get(t.id)

@@ -269,10 +269,13 @@ class Store:
             return None if row is None else self._table(s, row)
 
     def tables(self, limit: int = 50, offset: int = 0, status: str | None = None) -> list[Table]:
-        """A page of tables, newest first (``status``: only those)."""
+        """A page of tables, newest first (``status``: only those; ``"open"``: waiting or in
+        play)."""
         with self._session() as s:
             q = select(TableRow)
-            if status is not None:
+            if status == "open":
+                q = q.where(TableRow.status != "over")
+            elif status is not None:
                 q = q.where(TableRow.status == status)
             q = q.order_by(TableRow.created.desc(), TableRow.id).limit(limit).offset(offset)
             rows = list(s.scalars(q))

@@ -33,7 +33,8 @@ async function request(method, path, body, token) {
 export const api = {
   games: () => request("GET", "/api/games"),
   bots: () => request("GET", "/api/bots"),
-  tables: () => request("GET", "/api/tables"),
+  tables: (status = null, limit = 50) =>
+    request("GET", `/api/tables?limit=${limit}${status ? `&status=${encodeURIComponent(status)}` : ""}`),
   table: (id) => request("GET", `/api/tables/${enc(id)}`),
   create: (body) => request("POST", "/api/tables", body),
   join: (id, body) => request("POST", `/api/tables/${enc(id)}/join`, body),

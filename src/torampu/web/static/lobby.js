@@ -38,7 +38,10 @@ export function lobbyPage(root) {
   window.addEventListener("pointercancel", release);
   const refresh = async () => {
     try {
-      state.tables = (await api.tables()).tables;
+      // the tables one can join or watch, then the newest finished ones (a page of finished
+      // tables never hides an open one)
+      const [open, over] = await Promise.all([api.tables("open"), api.tables("over", 20)]);
+      state.tables = [...open.tables, ...over.tables];
       showTables();
     } catch (e) {
       toast(e.message);
