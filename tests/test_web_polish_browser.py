@@ -513,3 +513,25 @@ def test_the_lobby_folds_finished_tables_away(server: str, browser: Any) -> None
     assert first == "waiting", first
     assert "Finished tables (" in folded.locator("summary").inner_text()
     assert not problems(page), problems(page)
+
+
+def test_one_click_plays_against_bots(server: str, browser: Any) -> None:
+    """A new player had to fill the seats with bots, take a seat and start (the Create button
+    below the fold at 650 px): the lobby's first button makes the chosen game with this person
+    in the first seat and bots of the middle strength in the others, and starts it."""
+    page = new_page(browser, LAPTOP, "en", "localStorage.setItem('torampu.name', 'Mio')")
+    page.goto(f"{server}/")
+    page.wait_for_selector("#create-form")
+    page.select_option("select[name=game]", "hell")
+    button = page.locator("#quick-play")
+    assert "Hell" in button.inner_text()
+    box = button.bounding_box()
+    assert box and box["y"] + box["height"] <= LAPTOP["height"]  # in view without scrolling
+    button.click()
+    page.wait_for_url("**/t/*")
+    page.wait_for_function("() => window.torampu?.snapshot?.table?.status === 'playing'")
+    snap = page.evaluate("window.torampu.snapshot")
+    assert snap["seat"] == 0 and snap["table"]["game"] == "hell"
+    seats = snap["table"]["seats"]
+    assert seats[0]["name"] == "Mio" and all(s["bot"] == "heuristic" for s in seats[1:])
+    assert not problems(page), problems(page)

@@ -156,6 +156,10 @@ function renderForm(el, state) {
   fill(
     el,
     h("h2", {}, t("newTable")),
+    h("div", { class: "quick-play" },
+      h("button", { type: "button", class: "primary", id: "quick-play", onclick: (e) => quickPlay(e.currentTarget, state) },
+        t("quickPlay", { game: gameName(f.game) })),
+      h("small", { class: "muted" }, t("quickPlayNote"))),
     h(
       "form",
       { id: "create-form", onsubmit: (e) => submit(e, state) },
@@ -424,6 +428,30 @@ function pairControl(name, value, set) {
 }
 
 // ------------------------------------------------------------------ submit
+
+/** One click to play: the chosen game and rules, this person in the first seat, bots of the
+ * middle strength in the others, started at once. */
+async function quickPlay(button, state) {
+  const f = state.form;
+  button.disabled = true;
+  try {
+    const seats = ["open", ...Array(Math.max(0, f.seats.length - 1)).fill("heuristic")];
+    const rules = Object.keys(f.overrides).length ? { preset: f.preset, ...f.overrides } : f.preset;
+    const body = { game: f.game, rules, players: f.players, seats };
+    if (f.games) body.games = Number(f.games);
+    const res = await api.create(body);
+    const id = res.table.id;
+    tokens.setHost(id, res.host_token);
+    const name = (tokens.name() || "").trim().slice(0, 40) || t("playerN", { n: 1 });
+    const joined = await api.join(id, { name, seat: 0 });
+    tokens.setSeat(id, joined.seat, joined.token);
+    await api.start(id, {}, res.host_token);
+    location.assign(`/t/${id}`);
+  } catch (e) {
+    toast(e.message);
+    button.disabled = false;
+  }
+}
 
 async function submit(event, state) {
   event.preventDefault();

@@ -283,7 +283,7 @@ class TablePage {
 
   async take(seat) {
     const typed = (document.getElementById("player-name")?.value || "").trim();
-    const name = typed.slice(0, 40) || t("playerN", { n: seat });
+    const name = typed.slice(0, 40) || t("playerN", { n: seat + 1 });
     try {
       const res = await api.join(this.id, { name, seat });
       tokens.setSeat(this.id, res.seat, res.token);
