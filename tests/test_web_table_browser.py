@@ -217,6 +217,13 @@ def _show_everywhere(page: Any, name: str, in_view: tuple[str, ...] = ()) -> Non
             off = [why for selector in in_view for why in _inside(page, selector)]
             assert not off, f"{name} at {size}: not in view without scrolling: {off}"
             if size != "phone":
+                # a played card travels to the table over the seats: judge where cards come
+                # to rest (a loaded machine can still be drawing the flight)
+                page.evaluate(
+                    "() => Promise.race([Promise.all(document.getAnimations()"
+                    ".map(a => a.finished.catch(() => null))),"
+                    " new Promise(r => setTimeout(r, 3000))])"
+                )
                 covered = _covered(page)
                 assert not covered, f"{name} at {size}: cards covered by seats: {covered}"
                 hidden = page.evaluate(
