@@ -202,9 +202,9 @@ def _covered(page: Any) -> list[str]:
 
 def _show_everywhere(page: Any, name: str, in_view: tuple[str, ...] = ()) -> None:
     """Look at the page at every size and in both languages: screenshots, and the elements
-    ``in_view`` must lie inside the viewport without scrolling; on a laptop or desktop screen
-    no seat box may cover a card on the felt, nor may the action bar need scrolling (the bids
-    of Napoleon's auction all in view)."""
+    ``in_view`` must lie inside the viewport without scrolling; no seat box (nor a trick's
+    caption) may cover a card on the felt; on a laptop or desktop screen the action bar may not
+    need scrolling (the bids of Napoleon's auction all in view)."""
     for size, viewport in SIZES.items():
         page.set_viewport_size(viewport)
         page.wait_for_timeout(60)
@@ -216,16 +216,16 @@ def _show_everywhere(page: Any, name: str, in_view: tuple[str, ...] = ()) -> Non
             page.evaluate("window.scrollTo(0, 0)")
             off = [why for selector in in_view for why in _inside(page, selector)]
             assert not off, f"{name} at {size}: not in view without scrolling: {off}"
-            if size != "phone":
-                # a played card travels to the table over the seats: judge where cards come
-                # to rest (a loaded machine can still be drawing the flight)
-                page.evaluate(
-                    "() => Promise.race([Promise.all(document.getAnimations()"
-                    ".map(a => a.finished.catch(() => null))),"
-                    " new Promise(r => setTimeout(r, 3000))])"
-                )
-                covered = _covered(page)
-                assert not covered, f"{name} at {size}: cards covered by seats: {covered}"
+            # a played card travels to the table over the seats: judge where cards come to
+            # rest (a loaded machine can still be drawing the flight)
+            page.evaluate(
+                "() => Promise.race([Promise.all(document.getAnimations()"
+                ".map(a => a.finished.catch(() => null))),"
+                " new Promise(r => setTimeout(r, 3000))])"
+            )
+            covered = _covered(page)
+            assert not covered, f"{name} at {size}: cards covered by seats: {covered}"
+            if size != "phone":  # a phone's action bar may scroll (Napoleon's 52 bids)
                 hidden = page.evaluate(
                     "(() => { const a = document.querySelector('#actions');"
                     " return a && !a.hidden ? a.scrollHeight - a.clientHeight : 0; })()"
