@@ -1333,3 +1333,45 @@ def test_a_rematch_counts_against_its_maker_s_open_tables(tmp_path: Path) -> Non
             r = c.post(f"/api/tables/{tid}/rematch", headers=auth(token))
             assert r.status_code == 429 and r.json()["error"]["code"] == "too_many_tables"
         assert len([t for t in c.get("/api/tables").json()["tables"] if t["status"] != "over"]) == 2
+
+
+def test_a_worker_process_takes_turns_by_the_tables_maker(tmp_path: Path) -> None:
+    """With --redis the moves are made by `torampu worker`; its pool was asked without a key,
+    so the jobs it held went first come first served whoever made their tables. It now passes
+    the stored maker (or the table's id), as the one-process driver does."""
+    from torampu.web.addresses import owner_hash
+    from torampu.web.bots import BotAnswer
+    from torampu.web.store import Store
+    from torampu.web.workers import MoveJob, Worker
+
+    store = Store(f"sqlite:///{tmp_path / 'w.db'}")
+    owner = owner_hash("198.51.100.40")
+    store.create_table(
+        "t1", "hell", {"players": 3}, 3, 1, 5, "h", ["heuristic"] * 3, None, None, owner
+    )
+    store.create_table("t2", "hell", {"players": 3}, 3, 1, 6, "h", ["heuristic"] * 3)
+    for tid in ("t1", "t2"):
+        store.start_table(tid, None)
+
+    async def run() -> list[str]:
+        worker = Worker(store, "redis://127.0.0.1:1/0")
+        keys: list[str] = []
+
+        async def move(job: Any, key: str = "") -> BotAnswer:
+            keys.append(key)
+            return BotAnswer(job.legal[0])
+
+        async def publish(table: str, event: Any) -> None:
+            return None
+
+        worker.pool.close()
+        worker.pool.move = move  # type: ignore[method-assign]
+        worker.bus.publish = publish  # type: ignore[method-assign]
+        for tid in ("t1", "t2"):
+            table = store.table(tid)
+            assert table is not None
+            m = torampu.new_match(table.game, table.rules, games=table.games, seed=table.seed)
+            await worker._make(MoveJob(tid, table.version, m.to_play, "heuristic", "bot"))
+        return keys
+
+    assert asyncio.run(run()) == [owner, "t2"]

@@ -335,7 +335,8 @@ class Worker:
             m.view(job.seat),
             m.legal_actions(),
         )
-        answer = await self.pool.move(bot)
+        # the jobs this worker holds take its processes in turns by the tables' makers
+        answer = await self.pool.move(bot, table.owner or table.id)
         status, played = status_after(m, answer.action)
         at = datetime.now(UTC)
         try:
