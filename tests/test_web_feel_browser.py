@@ -354,6 +354,9 @@ def test_rules_dialog_lists_every_option(server: str, browser: Any) -> None:
         page.click("#rules-btn")
         page.wait_for_selector("#rules-list li")
         assert page.inner_text("#rules-title") == title
+        # a newcomer's summary of the game comes first, in the page's language
+        howto = page.inner_text("#rules-howto")
+        assert ("mighty (♠A)" if lang == "en" else "オールマイティ (♠A)") in howto, howto
         rows = page.eval_on_selector_all(
             "#rules-list li",
             """els => els.map(e => ({name: e.dataset.option, changed: e.dataset.changed,

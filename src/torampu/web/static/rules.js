@@ -136,6 +136,9 @@ export class RulesDialog {
     const preset = tb.preset && info.presets?.[tb.preset];
     const changed = rows.filter((r) => r.changed).length;
     fill(this.body,
+      // the game in a few lines for a newcomer; the list below says which rules are in force
+      h("details", { class: "feel-howto", id: "rules-howto", open: true },
+        h("summary", {}, t("howTo")), h("p", {}, t(`howto_${tb.game}`))),
       h("p", { class: "feel-rules-preset" }, h("strong", {}, `${gameName(tb.game)} · ${t("feelPreset")}: `),
         h("span", { id: "rules-preset" }, presetName(tb.preset, preset)),
         preset?.note ? h("span", { class: "muted" }, ` — ${pick(lang() === "ja" ? preset.note_ja ?? preset.note : preset.note)}`) : null),
