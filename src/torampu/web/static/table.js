@@ -60,6 +60,21 @@ class TablePage {
     fill(this.root, h("div", { class: "table-page" }, e.head, e.seats, e.play));
     installKeyboard(e.playMain, () => this.isMyTurn());
     this.feel = new Feel(this); // hand order, rules, sounds, title call, card motion
+    // a press on the side column (a record's or a replay's link) holds the side's redraw: new
+    // content above it (a bot's move, the log growing) would move the link under the press
+    this.sidePressed = false;
+    this.sideHeld = false;
+    e.side.addEventListener("pointerdown", () => { this.sidePressed = true; });
+    const release = () => {
+      if (!this.sidePressed) return;
+      this.sidePressed = false;
+      if (this.sideHeld) {
+        this.sideHeld = false;
+        setTimeout(() => this.render(), 50); // after the click that ends the press
+      }
+    };
+    window.addEventListener("pointerup", release);
+    window.addEventListener("pointercancel", release);
   }
 
   async start() {
@@ -340,7 +355,9 @@ class TablePage {
     renderPlay(this.el.hand, this.el.actions, view, ctx, this.ui);
     this.el.playMain.classList.toggle("pending", this.pending);
     // patch: a bot's move redraws the side; an open panel and a press on a record's link stay
-    patch(this.el.side, sidePanels(view, {
+    // (and while the side is pressed it is not redrawn at all: see the constructor)
+    if (this.sidePressed) this.sideHeld = true;
+    else patch(this.el.side, sidePanels(view, {
       table: this.table, mySeat: seat, lastResult: this.lastResult, freshResult: this.freshResult,
       finished: this.finished, tableId: this.id, recordUrl: (k) => api.recordUrl(this.id, k),
     }), this.seatToken ? h("section", { class: "panel side" }, this.mySeatLink()) : null);
