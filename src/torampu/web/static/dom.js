@@ -38,6 +38,31 @@ function append(el, children) {
   }
 }
 
+/**
+ * `draw` for a region a press may be lasting on (a list of links): the returned function draws
+ * now, or, while a press that began in `el` lasts, once it ends (after the click that ends it),
+ * so new content never moves what is pressed from under the pointer.
+ */
+export function drawnAfterPress(el, draw) {
+  let pressed = false;
+  let held = false;
+  el.addEventListener("pointerdown", () => { pressed = true; });
+  const release = () => {
+    if (!pressed) return;
+    pressed = false;
+    if (held) {
+      held = false;
+      setTimeout(draw, 50);
+    }
+  };
+  window.addEventListener("pointerup", release);
+  window.addEventListener("pointercancel", release);
+  return () => {
+    if (pressed) held = true;
+    else draw();
+  };
+}
+
 /** Replace the children of `el`. */
 export function fill(el, ...children) {
   el.replaceChildren();

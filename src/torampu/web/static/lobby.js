@@ -1,7 +1,7 @@
 // The lobby: the list of tables and the form that creates one.
 
 import { api, tokens } from "./api.js";
-import { fill, h, patch, toast } from "./dom.js";
+import { drawnAfterPress, fill, h, patch, toast } from "./dom.js";
 import { gameName, lang, pick, t } from "./i18n.js";
 import { botName, botStrengthLabel } from "./labels.js";
 
@@ -13,29 +13,13 @@ export function lobbyPage(root) {
   const form = h("section", { class: "panel create", id: "create" });
   fill(root, h("div", { class: "lobby" }, list, form));
 
+  // a press on the list (a table's link) holds its redraw: a table that starts or ends moves the
+  // rows, and a press that began on one row must not end on another
+  const showTables = drawnAfterPress(list, () => renderTables(list, state.tables, state.games));
   const render = () => {
     renderTables(list, state.tables, state.games);
     renderForm(form, state);
   };
-  // a press on the list (a table's link) holds its redraw: a table that starts or ends moves the
-  // rows, and a press that began on one row must not end on another
-  let pressed = false;
-  let held = false;
-  const showTables = () => {
-    if (pressed) held = true;
-    else renderTables(list, state.tables, state.games);
-  };
-  list.addEventListener("pointerdown", () => { pressed = true; });
-  const release = () => {
-    if (!pressed) return;
-    pressed = false;
-    if (held) {
-      held = false;
-      setTimeout(showTables, 50); // after the click that ends the press
-    }
-  };
-  window.addEventListener("pointerup", release);
-  window.addEventListener("pointercancel", release);
   const refresh = async () => {
     try {
       // the tables one can join or watch, then the newest finished ones (a page of finished

@@ -2,7 +2,7 @@
 
 import { api, tokens } from "./api.js";
 import { Connection } from "./conn.js";
-import { fill, h, patch, svgElement, toast } from "./dom.js";
+import { drawnAfterPress, fill, h, patch, svgElement, toast } from "./dom.js";
 import { BOT_ICON, renderFelt, renderPlay, seatName, statusText, tapCard } from "./game.js";
 import { gameName, pick, t } from "./i18n.js";
 import { actionNode } from "./labels.js";
@@ -62,19 +62,7 @@ class TablePage {
     this.feel = new Feel(this); // hand order, rules, sounds, title call, card motion
     // a press on the side column (a record's or a replay's link) holds the side's redraw: new
     // content above it (a bot's move, the log growing) would move the link under the press
-    this.sidePressed = false;
-    this.sideHeld = false;
-    e.side.addEventListener("pointerdown", () => { this.sidePressed = true; });
-    const release = () => {
-      if (!this.sidePressed) return;
-      this.sidePressed = false;
-      if (this.sideHeld) {
-        this.sideHeld = false;
-        setTimeout(() => this.render(), 50); // after the click that ends the press
-      }
-    };
-    window.addEventListener("pointerup", release);
-    window.addEventListener("pointercancel", release);
+    this.drawSide = drawnAfterPress(e.side, () => this.renderSide());
   }
 
   async start() {
@@ -354,15 +342,20 @@ class TablePage {
     const focus = rememberFocus();
     renderPlay(this.el.hand, this.el.actions, view, ctx, this.ui);
     this.el.playMain.classList.toggle("pending", this.pending);
-    // patch: a bot's move redraws the side; an open panel and a press on a record's link stay
-    // (and while the side is pressed it is not redrawn at all: see the constructor)
-    if (this.sidePressed) this.sideHeld = true;
-    else patch(this.el.side, sidePanels(view, {
-      table: this.table, mySeat: seat, lastResult: this.lastResult, freshResult: this.freshResult,
-      finished: this.finished, tableId: this.id, recordUrl: (k) => api.recordUrl(this.id, k),
-    }), this.seatToken ? h("section", { class: "panel side" }, this.mySeatLink()) : null);
+    this.drawSide();
     restoreFocus(focus);
     this.feel.rendered();
+  }
+
+  /** The side column for the current snapshot (patch: a bot's move redraws it; an open panel
+   * stays, and while a press on it lasts it waits: see the constructor). */
+  renderSide() {
+    const view = this.snap?.view;
+    if (!view) return;
+    patch(this.el.side, sidePanels(view, {
+      table: this.table, mySeat: this.snap.seat, lastResult: this.lastResult, freshResult: this.freshResult,
+      finished: this.finished, tableId: this.id, recordUrl: (k) => api.recordUrl(this.id, k),
+    }), this.seatToken ? h("section", { class: "panel side" }, this.mySeatLink()) : null);
   }
 
   playContext(legal, seat) {
