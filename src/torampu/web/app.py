@@ -48,6 +48,7 @@ from torampu.web.rooms import (
     Room,
     Settings,
     error_id,
+    records_wait,
     storage_unavailable,
 )
 from torampu.web.store import Store
@@ -409,7 +410,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         if m is None or not 0 <= k < m.games_played:
             played = 0 if m is None else m.games_played
             raise ActError("not_found", f"no finished game {k} (finished: {played})", 404)
-        if m.records_after_match() and not m.is_over:
+        if records_wait(m):
             raise ActError(
                 "not_over",
                 "in this match the next deal is made from the last game's cards (light "
@@ -421,7 +422,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
     async def finished_games(table_id: str) -> dict[str, Any]:
         m = (await room(table_id)).match
         records = [] if m is None else m.records
-        shown = m is None or m.is_over or not m.records_after_match()
+        shown = not records_wait(m)
         return {
             "games": [
                 {"index": k, "result": rec["result"], "record": shown}

@@ -199,6 +199,12 @@ class Settings:
         return f"sqlite:///{(self.data_dir / 'torampu.db').resolve()}"
 
 
+def records_wait(m: Match | None) -> bool:
+    """Whether the records and replays of ``m``'s finished games wait for its end now (a later
+    deal is made from their cards: :meth:`~torampu.match.Match.records_after_match`)."""
+    return m is not None and not m.is_over and m.records_after_match()
+
+
 HINT_CLAIM_TTL: Final = 3600.0
 """Seconds a turn's hint stays claimed across processes (a turn rarely lasts longer)."""
 
@@ -396,10 +402,10 @@ class Lobby:
         self.table_sockets: Counter[str] = Counter()
         """Open websockets per table."""
         self._hints = asyncio.Semaphore(max(1, settings.bot_workers))
+        """Hints computed at once (beyond it a request is refused ``hint_busy``)."""
         self._creating = asyncio.Lock()
         """Held from the count of open tables to the new one's row, so that tables made at
         once each see the others (with several processes: one more per process at most)."""
-        """Hints computed at once (beyond it a request is refused ``hint_busy``)."""
 
     # ------------------------------------------------------------------ life cycle
     async def start(self) -> None:
@@ -1320,7 +1326,7 @@ class Lobby:
             version=room.version,
             games_played=m.games_played if m is not None else 0,
             to_play=m.to_play if m is not None else None,
-            records_after_match=m is not None and not m.is_over and m.records_after_match(),
+            records_after_match=records_wait(m),
         )
         return out
 

@@ -286,8 +286,7 @@ function freshCards(view, ctx) {
 }
 
 /** Why `card` cannot be played now, in words: the suit to follow (every playable card but a
- * joker is of one suit the card is not of), the Daifugo table to beat or its lock, or in
- * general. */
+ * joker is of one suit the card is not of), the Daifugo table to beat, or in general. */
 export function whyNot(view, card, plan) {
   const suits = new Set([...plan.legalCards].map((c) => parseCard(c).suit).filter(Boolean));
   const mine = parseCard(card).suit;
