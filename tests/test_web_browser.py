@@ -404,3 +404,102 @@ def test_a_seat_link_someone_else_made_takes_no_seat_away_without_asking(
     assert len(asked) == 2
     found = problems(page)
     assert not found, found
+
+
+def test_a_private_table_opens_by_its_invite_link_only(server: str, browser: Any) -> None:
+    """A host makes a private table in the lobby: it is not listed, its link carries the
+    invite, a friend with the link sits down, and a stranger with the bare address is told
+    there is no such table. A finished private table's record downloads and its replay opens
+    with the invite (neither can be a plain link: the invite never goes into an address)."""
+    host = _page(browser, DESKTOP)
+    host.goto(f"{server}/")
+    host.wait_for_selector("#create-form")
+    host.select_option("select[name=game]", "napoleon")
+    host.select_option("select[name=preset]", "classic")
+    host.fill("input[name=games]", "1")
+    host.check("#private-table")
+    host.click("#create-btn")
+    host.wait_for_url("**/t/*")
+    host.wait_for_selector("#private-badge")
+    tid = host.url.split("#")[0].rstrip("/").rsplit("/", 1)[1]
+    link = host.locator("#share-link").input_value()
+    assert link.startswith(f"{server}/t/{tid}#invite=") and len(link.split("=", 1)[1]) > 40
+    assert host.locator("#private-note").is_visible()
+    _take_seat(host, 0, "Host")
+    host.screenshot(path=str(SHOTS / "private-host.png"), full_page=True)
+    # the host finds it again in the lobby, under their own tables (it is in no public list)
+    host.goto(f"{server}/")
+    host.wait_for_selector(f"#my-tables [data-table='{tid}'] .badge.private")
+    assert host.locator(f"[data-table='{tid}']").count() == 1
+    host.click(f"#my-tables [data-table='{tid}'] a")
+    host.wait_for_selector(".seat-row.me[data-seat='0']")
+
+    stranger = _page(browser, PHONE)
+    stranger.goto(f"{server}/")
+    stranger.wait_for_selector("#create-form")
+    stranger.wait_for_timeout(300)
+    assert tid not in stranger.content(), "a private table is not in the lobby"
+    assert stranger.locator("#my-tables").count() == 0
+    assert all(t["id"] != tid for t in get(f"{server}/api/tables")["tables"])
+    stranger.goto(f"{server}/t/{tid}")
+    stranger.wait_for_selector("text=private table")
+    assert stranger.locator("#felt").count() == 0 and stranger.locator("[data-take]").count() == 0
+
+    guest = _page(browser, PHONE, lang="ja")
+    guest.goto(link)
+    guest.wait_for_selector("#private-badge")
+    _take_seat(guest, 1, "Guest")
+    host.wait_for_selector(".seat-row.human[data-seat='1']")
+    guest.reload()  # the invite stays in the address, the seat in the browser
+    guest.wait_for_selector(".seat-row.me[data-seat='1']")
+    assert "#invite=" in guest.url
+    # the link went too far: someone watches by it; the host makes a new one
+    watcher = _page(browser, PHONE)
+    watcher.goto(link)
+    watcher.wait_for_selector("[data-seat='2']")
+    host.once("dialog", lambda d: d.accept())
+    host.click("#new-invite")
+    host.wait_for_function("(old) => document.querySelector('#share-link').value !== old", arg=link)
+    renewed = host.locator("#share-link").input_value()
+    assert renewed.startswith(f"{server}/t/{tid}#invite=") and renewed != link
+    watcher.wait_for_selector("#table-gone")
+    assert "new link" in watcher.locator("#table-gone").inner_text()
+    watcher.goto(f"{server}/")
+    watcher.goto(link)  # the old link opens nothing now
+    watcher.wait_for_selector("text=private table")
+    guest.wait_for_selector(".seat-row.me[data-seat='1']")  # the seated guest stays
+    host.select_option("#fill-bot", "heuristic")
+    host.click("#start-btn")
+    for p in (host, guest):
+        p.wait_for_selector("#felt [data-seat='1']")
+    guest.screenshot(path=str(SHOTS / "private-guest-phone-ja.png"), full_page=True)
+
+    # a finished private table: the record downloads, the replay opens
+    body = {
+        "game": "hell",
+        "rules": {"players": 3},
+        "games": 1,
+        "seats": ["heuristic"] * 3,
+        "private": True,
+    }
+    made = post(f"{server}/api/tables", body)
+    done, invite = str(made["table"]["id"]), str(made["invite"])
+    post(f"{server}/api/tables/{done}/start", {}, made["host_token"])
+    viewer = _page(browser, DESKTOP)
+    viewer.goto(f"{server}/t/{done}#invite={invite}")
+    viewer.wait_for_selector("[data-record='0']", timeout=30000)
+    with viewer.expect_download() as dl:
+        viewer.click("[data-record='0']")
+    saved = Path(dl.value.path()).read_text()
+    assert '"actions"' in saved and dl.value.suggested_filename == f"{done}-game1.json"
+    viewer.click("[data-replay='0']")
+    viewer.wait_for_selector("#replay-slider")
+    assert viewer.locator("#replay-step").is_visible()
+    found = [
+        *problems(host),
+        *problems(guest),
+        *problems(stranger),
+        *problems(viewer),
+        *problems(watcher),
+    ]
+    assert not found, found

@@ -689,3 +689,65 @@ def test_a_seat_gets_one_hint_a_turn_across_processes(
                         answers.append(msg["type"] if msg["type"] == "hint" else msg["code"])
                         break
         assert sorted(answers) == ["hint", "hint_used"], (answers, version)
+
+
+def _get_status(url: str, headers: dict[str, str]) -> int:
+    req = urllib.request.Request(url, headers=headers)
+    try:
+        with urllib.request.urlopen(req, timeout=10) as r:
+            return int(r.status)
+    except urllib.error.HTTPError as e:
+        return int(e.code)
+
+
+def test_a_private_table_made_on_one_process_is_private_on_the_other(
+    tmp_path: Path, pg: str, redis_server: RedisServer
+) -> None:
+    """The invite lives in the database: the other process lists the table nowhere, answers a
+    stranger 404, and lets the invite's holder join and watch — and the seat taken there opens
+    the table to that player's token on the first process."""
+    with cluster(tmp_path, pg, redis_server.url, workers=0) as (a, b):
+        status, made = _post(
+            f"{a.base}/api/tables",
+            {"game": "hell", "rules": {"players": 3}, "games": 1, "private": True},
+        )
+        assert status == 201, made
+        tid, invite = made["table"]["id"], made["invite"]
+        for web in (a, b):
+            assert tid not in [t["id"] for t in _get(f"{web.base}/api/tables")["tables"]]
+            assert _get_status(f"{web.base}/api/tables/{tid}", {}) == 404
+            assert _get_status(f"{web.base}/api/tables/{tid}", {"X-Torampu-Invite": invite}) == 200
+        req = urllib.request.Request(
+            f"{b.base}/api/tables/{tid}/join",
+            data=json.dumps({"name": "Aki"}).encode(),
+            headers={"Content-Type": "application/json", "X-Torampu-Invite": invite},
+            method="POST",
+        )
+        with urllib.request.urlopen(req, timeout=10) as r:
+            token = json.loads(r.read())["token"]
+        auth = {"Authorization": f"Bearer {token}"}
+        assert _get_status(f"{a.base}/api/tables/{tid}", auth) == 200
+        with connect(f"{a.ws}/ws/tables/{tid}") as ws:
+            ws.send(json.dumps({"type": "hello", "token": None, "version": None}))
+            err = json.loads(ws.recv(timeout=10))
+            assert err["type"] == "error" and err["code"] == "not_found", err
+        with connect(f"{a.ws}/ws/tables/{tid}") as ws:
+            ws.send(json.dumps({"type": "hello", "token": token, "version": None}))
+            snap = json.loads(ws.recv(timeout=10))
+            assert snap["type"] == "snapshot" and snap["seat"] == 0, snap
+        with connect(f"{a.ws}/ws/tables/{tid}") as ws:
+            hello = {"type": "hello", "token": None, "version": None, "invite": invite}
+            ws.send(json.dumps(hello))
+            snap = json.loads(ws.recv(timeout=10))
+            assert snap["type"] == "snapshot" and snap["seat"] is None, snap
+            # a new invite made on the other process sends this watcher away too
+            status, made = _post(f"{b.base}/api/tables/{tid}/invite", {}, made["host_token"])
+            assert status == 200, made
+            deadline = time.monotonic() + 10
+            while (msg := json.loads(ws.recv(timeout=10)))["type"] != "error":
+                assert time.monotonic() < deadline
+            assert msg["code"] == "invite_revoked", msg
+        for web in (a, b):
+            assert _get_status(f"{web.base}/api/tables/{tid}", {"X-Torampu-Invite": invite}) == 404
+            new = {"X-Torampu-Invite": made["invite"]}
+            assert _get_status(f"{web.base}/api/tables/{tid}", new) == 200

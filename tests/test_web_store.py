@@ -33,7 +33,7 @@ def test_migrations_create_the_schema_once(url: str) -> None:
     names = set(inspect(s.engine).get_table_names())
     assert {"tables", "seats", "actions", "chat", "ready", "alembic_version"} <= names
     with s.engine.connect() as conn:
-        assert conn.execute(text("select version_num from alembic_version")).scalar() == "0005"
+        assert conn.execute(text("select version_num from alembic_version")).scalar() == "0006"
     s.close()
     again = Store(url)  # a second start: nothing to do, nothing lost
     assert again.count_tables() == 0

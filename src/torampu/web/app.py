@@ -39,7 +39,7 @@ from torampu.bots import bot_kinds
 from torampu.web import validate
 from torampu.web.addresses import address_key
 from torampu.web.bus import Bus, RedisBus
-from torampu.web.outbox import Behind, Outbox, TokenBucket
+from torampu.web.outbox import Behind, Dismissed, Outbox, TokenBucket
 from torampu.web.rooms import (
     BOT_SPECS,
     ActError,
@@ -48,6 +48,7 @@ from torampu.web.rooms import (
     Room,
     Settings,
     error_id,
+    new_token,
     records_wait,
     storage_unavailable,
 )
@@ -97,6 +98,11 @@ BOT_LABELS = {
     "ismcts:think=0.3": ("Bot (strong): search, 0.3 s a move", "CPU・強 (探索、1手0.3秒)"),
     "ismcts:think=1": ("Bot (strongest): search, 1 s a move", "CPU・最強 (探索、1手1秒)"),
 }
+
+
+INVITE_HEADER = "x-torampu-invite"
+"""The request header that carries a private table's invite secret (the page takes it from its
+link's fragment, ``/t/<id>#invite=…``, which browsers never send to a server)."""
 
 
 def _error(e: ActError) -> JSONResponse:
@@ -209,14 +215,19 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
     def lobby() -> Lobby:
         return state["lobby"]
 
-    async def room(table_id: str) -> Room:
+    async def room(table_id: str, request: Request) -> Room:
+        """The table a request names, if the request may see it: a private table answers 404,
+        as a missing one does, unless the request carries its invite (``X-Torampu-Invite``)
+        or a seat token or the host token of it (``Authorization: Bearer``)."""
         try:
             validate.table_id(table_id)
         except Invalid:
             raise ActError(
                 "not_found", "no such table (a table id is letters and digits)", 404
             ) from None
-        return await lobby().room(table_id)
+        r = await lobby().room(table_id)
+        await lobby().check_access(r, request.headers.get(INVITE_HEADER), _bearer(request))
+        return r
 
     @app.exception_handler(ActError)
     async def on_act_error(_request: Request, e: ActError) -> JSONResponse:
@@ -336,6 +347,10 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         for key, v in features.items():
             if not isinstance(v, bool):
                 raise ActError("bad_request", f"{key.replace('_', ' ')} is true or false", 400)
+        private = body.get("private", False)
+        if not isinstance(private, bool):
+            raise ActError("bad_request", "private is true or false", 400)
+        invite = new_token() if private else None
         r, token = await lobby().create(
             game,
             body.get("rules"),
@@ -344,8 +359,12 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
             seats,
             features,
             _address(request, settings.ipv6_prefix),
+            invite,
         )
-        return {"table": lobby().public_table(r), "host_token": token}
+        out = {"table": lobby().public_table(r), "host_token": token}
+        if invite is not None:
+            out["invite"] = invite
+        return out
 
     @app.get("/api/tables")
     async def list_tables(
@@ -364,19 +383,19 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         return {"tables": out, "offset": offset, "limit": limit}
 
     @app.get("/api/tables/{table_id}")
-    async def get_table(table_id: str) -> dict[str, Any]:
-        return lobby().public_table(await room(table_id))
+    async def get_table(table_id: str, request: Request) -> dict[str, Any]:
+        return lobby().public_table(await room(table_id, request))
 
     @app.post("/api/tables/{table_id}/join")
     async def join(table_id: str, request: Request) -> dict[str, Any]:
-        r = await room(table_id)
+        r = await room(table_id, request)
         body = await _body(request)
         seat, token = await lobby().join(r, body.get("name"), body.get("seat"))
         return {"seat": seat, "token": token, "table": lobby().public_table(r)}
 
     @app.post("/api/tables/{table_id}/seats/{seat}")
     async def set_seat(table_id: str, seat: int, request: Request) -> dict[str, Any]:
-        r = await room(table_id)
+        r = await room(table_id, request)
         lobby().check_host(r, _bearer(request))
         body = await _body(request)
         if body.get("open") is True:
@@ -389,7 +408,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
 
     @app.post("/api/tables/{table_id}/start")
     async def start(table_id: str, request: Request) -> dict[str, Any]:
-        r = await room(table_id)
+        r = await room(table_id, request)
         lobby().check_host(r, _bearer(request))
         body = await _body(request)
         fill = body.get("fill")
@@ -400,10 +419,17 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
 
     @app.post("/api/tables/{table_id}/rematch")
     async def rematch(table_id: str, request: Request) -> dict[str, Any]:
-        r = await room(table_id)
+        r = await room(table_id, request)
         await _body(request)
         new = await lobby().rematch(r, _bearer(request))
         return {"table": lobby().public_table(new), "from": r.id}
+
+    @app.post("/api/tables/{table_id}/invite")
+    async def new_invite(table_id: str, request: Request) -> dict[str, Any]:
+        r = await room(table_id, request)
+        await _body(request)
+        invite = await lobby().new_invite(r, _bearer(request))
+        return {"invite": invite, "table": lobby().public_table(r)}
 
     def _finished(r: Room, k: int) -> dict[str, Any]:
         m = r.match
@@ -419,8 +445,8 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         return m.records[k]
 
     @app.get("/api/tables/{table_id}/games")
-    async def finished_games(table_id: str) -> dict[str, Any]:
-        m = (await room(table_id)).match
+    async def finished_games(table_id: str, request: Request) -> dict[str, Any]:
+        m = (await room(table_id, request)).match
         records = [] if m is None else m.records
         shown = not records_wait(m)
         return {
@@ -431,16 +457,18 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         }
 
     @app.get("/api/tables/{table_id}/games/{k}/record")
-    async def game_record(table_id: str, k: int) -> Response:
-        rec = _finished(await room(table_id), k)
+    async def game_record(table_id: str, k: int, request: Request) -> Response:
+        rec = _finished(await room(table_id, request), k)
         return JSONResponse(
             rec,
             headers={"Content-Disposition": f'attachment; filename="{table_id}-game{k + 1}.json"'},
         )
 
     @app.get("/api/tables/{table_id}/games/{k}/replay")
-    async def game_replay(table_id: str, k: int, seat: int | None = None) -> dict[str, Any]:
-        rec = _finished(await room(table_id), k)
+    async def game_replay(
+        table_id: str, k: int, request: Request, seat: int | None = None
+    ) -> dict[str, Any]:
+        rec = _finished(await room(table_id, request), k)
         if seat is not None and not 0 <= seat < int(rec["players"]):
             raise ActError("not_found", f"no seat {seat}", 404)
         g = torampu.replay({**rec, "actions": []})
@@ -451,8 +479,8 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         return {"game": k, "seat": seat, "result": rec["result"], "steps": steps}
 
     @app.get("/api/tables/{table_id}/record")
-    async def match_record(table_id: str) -> Response:
-        r = await room(table_id)
+    async def match_record(table_id: str, request: Request) -> Response:
+        r = await room(table_id, request)
         if r.match is None or not r.match.is_over:
             raise ActError("not_over", "the match record is there once the match is over")
         return JSONResponse(
@@ -466,6 +494,15 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         await Socket(ws, lobby(), settings).serve(table_id)
 
     return app
+
+
+class Gone(Exception):
+    """A hello at a private table without its invite or a token of it: the socket is refused
+    as for a table that does not exist."""
+
+    def __init__(self, table_id: str) -> None:
+        super().__init__(table_id)
+        self.table_id = table_id
 
 
 MAX_REFUSALS = 20
@@ -568,7 +605,15 @@ class Socket:
         reader = asyncio.ensure_future(self._read())
         try:
             done, _ = await asyncio.wait({writer, reader}, return_when=asyncio.FIRST_COMPLETED)
-            if writer in done and isinstance(writer.exception(), Behind):
+            if writer in done and isinstance(writer.exception(), Dismissed):
+                sent_away = writer.exception()
+                assert isinstance(sent_away, Dismissed)
+                reader.cancel()
+                with contextlib.suppress(Exception):
+                    await asyncio.wait_for(
+                        self.ws.close(code=sent_away.code, reason=sent_away.reason), 1.0
+                    )
+            elif writer in done and isinstance(writer.exception(), Behind):
                 log.info(
                     "table %s: a client at %s is behind (%s): closed",
                     table_id,
@@ -626,6 +671,9 @@ class Socket:
                 continue
             try:
                 await self._handle(data)
+            except Gone as e:
+                await self.refuse("not_found", f"no table {e.table_id!r}", 4404)
+                return
             except ActError as e:
                 self.error(e.code, str(e))
                 if e.code == "rate_limited" and await self._flooding():
@@ -634,6 +682,16 @@ class Socket:
                 eid = error_id()
                 log.error("internal error %s on a websocket message", eid, exc_info=e)
                 self.error("internal", f"internal error (error {eid})")
+
+    async def _seat_of(self, room: Room, token: Any, invite: Any) -> tuple[int | None, str | None]:
+        """The seat a hello's token holds (:meth:`Lobby.seat_of`); at a private table, a
+        hello with neither its invite nor a token of it is told "not found", as for a table
+        that does not exist (:meth:`Lobby.check_access`), and the socket is closed."""
+        try:
+            await self.lobby.check_access(room, invite, token)
+        except ActError as e:
+            raise Gone(room.id) from e
+        return await self.lobby.seat_of(room, token)
 
     async def _flooding(self) -> bool:
         """Count a refusal for rate; a client refused :data:`MAX_REFUSALS` times is flooding
@@ -653,7 +711,7 @@ class Socket:
         elif kind == "hello":
             if not self.hellos.take(time.monotonic()):
                 raise ActError("rate_limited", "too many hellos: wait a little")
-            seat, holder = await lb.seat_of(room, data.get("token"))
+            seat, holder = await self._seat_of(room, data.get("token"), data.get("invite"))
             if self.joined:
                 lb.disconnect(room, self.client)
             self.client.seat, self.client.holder = seat, holder

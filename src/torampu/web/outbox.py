@@ -28,6 +28,16 @@ class Behind(Exception):
     """The client does not read fast enough (a send timed out, or its queue overflowed)."""
 
 
+class Dismissed(Exception):
+    """The server sent the client away (:meth:`Outbox.dismiss`): its last message is sent, and
+    the connection is to be closed with ``code``."""
+
+    def __init__(self, code: int, reason: str) -> None:
+        super().__init__(reason)
+        self.code = code
+        self.reason = reason
+
+
 class Outbox:
     """What one connection still has to receive."""
 
@@ -53,14 +63,34 @@ class Outbox:
         self._wake = asyncio.Event()
         self.overflowed = False
         self.sent = 0
+        self._dismissed: Dismissed | None = None
 
     def want_snapshot(self) -> None:
         """The client should see the table's newest state (built when it is sent)."""
+        if self._dismissed is not None:
+            return
         self._snapshot_due = True
+        self._wake.set()
+
+    def dismiss(self, message: dict[str, Any], code: int, reason: str) -> None:
+        """Send the client away: what is still queued is dropped, ``message`` is the last thing
+        it receives, then :meth:`run` raises :class:`Dismissed` (the socket closes with
+        ``code``); nothing queued after this is sent."""
+        if self._dismissed is not None:
+            return
+        self._items.clear()
+        self._chats.clear()
+        self._after.clear()
+        self._snapshot_due = False
+        self._seq += 1
+        self._items.append((self._seq, json.dumps(message, ensure_ascii=False)))
+        self._dismissed = Dismissed(code, reason)
         self._wake.set()
 
     def push(self, message: dict[str, Any]) -> None:
         """Queue one message; past ``max_items`` waiting the client is behind."""
+        if self._dismissed is not None:
+            return
         if len(self._items) >= self.max_items:
             self.overflowed = True
         else:
@@ -70,6 +100,8 @@ class Outbox:
 
     def push_chat(self, message: dict[str, Any]) -> None:
         """Queue one chat message; past ``max_items`` waiting the oldest is dropped."""
+        if self._dismissed is not None:
+            return
         if len(self._chats) == self._chats.maxlen:
             self.dropped += 1
         self._seq += 1
@@ -105,6 +137,8 @@ class Outbox:
                     text = self._snapshot()
                     snapshot = text is not None
                 else:
+                    if self._dismissed is not None:
+                        raise self._dismissed
                     break
                 if text is None:
                     continue

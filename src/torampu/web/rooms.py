@@ -236,6 +236,14 @@ def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
+def _matches(secret: Any, hashes: list[str]) -> bool:
+    """Whether ``secret`` (anything a client sent) hashes to one of ``hashes``."""
+    if not isinstance(secret, str) or not 0 < len(secret) <= 128:
+        return False
+    h = token_hash(secret)
+    return any(secrets.compare_digest(h, x) for x in hashes)
+
+
 def new_token() -> str:
     return secrets.token_urlsafe(32)
 
@@ -266,6 +274,12 @@ class Client:
     def refresh(self) -> None:
         if self.outbox is not None:
             self.outbox.want_snapshot()
+
+    def dismiss(self, code: str, message: str, close: int) -> None:
+        """Send this client away: one ``error`` (``code``, ``message``), then the socket
+        closes with ``close``."""
+        if self.outbox is not None:
+            self.outbox.dismiss({"type": "error", "code": code, "message": message}, close, code)
 
 
 @dataclass
@@ -541,10 +555,12 @@ class Lobby:
         seats: list[str] | None,
         features: dict[str, bool] | None = None,
         owner: str = "",
+        invite: str | None = None,
     ) -> tuple[Room, str]:
         """A new table (:class:`ActError` 400 for a bad game, option, seat or bot; 503 when the
         server holds its most open tables); ``features``: what the host allows
-        (``spectator_chat``, ``hints``)."""
+        (``spectator_chat``, ``hints``); ``invite``: a private table's invite secret (only its
+        hash is kept; see :meth:`check_access`)."""
         if games is not None and not 1 <= games <= self.settings.max_games:
             raise ActError(
                 "bad_request", f"games must be 1 to {self.settings.max_games} on this server", 400
@@ -584,6 +600,7 @@ class Lobby:
                 _preset_name(rules),
                 {k: v for k, v in (features or {}).items() if v},
                 made_by,
+                None if invite is None else token_hash(invite),
             )
         room = self._load(table, [])
         self.rooms[table_id] = room
@@ -648,6 +665,51 @@ class Lobby:
             return check_spec(spec, self.settings.max_bot_think)
         except BotRefused as e:
             raise ActError("bad_bot", str(e), 400) from None
+
+    async def check_access(self, room: Room, invite: Any, token: Any) -> None:
+        """Whether a request may see ``room`` at all: any request for a public table; for a
+        private one, the table's ``invite`` secret, or ``token`` being its host token or
+        holding a seat of it (a token this process does not know yet is looked up as in
+        :meth:`seat_of`). Otherwise the same 404 as a table that does not exist, so a
+        stranger learns nothing — not even that the table is there."""
+        table = room.table
+        if table.invite is None:
+            return
+        if _matches(invite, [table.invite]) or _matches(token, [table.host_token]):
+            return
+        if isinstance(token, str) and token:
+            with contextlib.suppress(ActError):
+                await self.seat_of(room, token)
+                return
+        raise ActError("not_found", f"no table {table.id!r}", 404)
+
+    async def new_invite(self, room: Room, token: str | None) -> str:
+        """A new invite for a private table (the host's; 409 ``not_private`` for a public
+        one). The old invite opens nothing any more, and the table's spectators — every one of
+        them came in by the invite — are sent away (an ``error`` ``invite_revoked``, then the
+        socket closes), here and, through the table's event, in every other process. Seated
+        players keep their seats: their tokens open the table."""
+        self.check_host(room, token)
+        if not room.table.private:
+            raise ActError("not_private", "only a private table has an invite")
+        invite = new_token()
+        async with room.lock:
+            try:
+                await self.db(self.store.set_invite, room.id, token_hash(invite))
+            except Refused as e:
+                raise ActError(e.code, str(e)) from None
+            await self._refresh_row(room)
+        await self._publish(room, {"kind": "table"})
+        return invite
+
+    def _invite_changed(self, room: Room) -> None:
+        for c in list(room.clients):
+            if c.seat is None:
+                c.dismiss(
+                    "invite_revoked",
+                    "the host replaced this private table's invite link: ask them for the new one",
+                    4403,
+                )
 
     def check_host(self, room: Room, token: str | None) -> None:
         if not token:
@@ -1175,6 +1237,8 @@ class Lobby:
         if table is None:  # pragma: no cover - tables are never deleted
             return
         changed = table.rematch != room.table.rematch
+        if table.invite != room.table.invite and room.table.invite is not None:
+            self._invite_changed(room)
         for s, st in enumerate(table.seats):
             if st != room.seats[s]:
                 self._seat_changed(room, s, st)
@@ -1349,6 +1413,7 @@ class Lobby:
             "rematch": table.rematch,
             "chat": {"spectators": bool(table.features.get("spectator_chat"))},
             "hints": bool(table.features.get("hints")),
+            "private": table.private,
             "seats": [
                 {
                     "seat": s,

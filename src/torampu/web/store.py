@@ -96,6 +96,8 @@ class TableRow(Base):
     rematch: Mapped[str | None] = mapped_column(String(32), nullable=True)  # the next table
     owner: Mapped[str | None] = mapped_column(String(32), nullable=True, index=True)
     """A hash of the address that made the table (``web.addresses.owner_hash``)."""
+    invite: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    """A private table's invite secret, its SHA-256 hex (null: a public table)."""
 
 
 class SeatRow(Base):
@@ -205,6 +207,14 @@ class Table:
     """The table that continues this one after a rematch."""
     owner: str | None = None
     """A hash of the address that made the table (a rematch keeps its table's)."""
+    invite: str | None = None
+    """A private table's invite secret, its SHA-256 hex (``None``: public; a rematch keeps
+    its table's)."""
+
+    @property
+    def private(self) -> bool:
+        """Left out of the lobby's list; only an invite or a token of the table opens it."""
+        return self.invite is not None
 
 
 def utc(at: datetime) -> datetime:
@@ -269,10 +279,10 @@ class Store:
             return None if row is None else self._table(s, row)
 
     def tables(self, limit: int = 50, offset: int = 0, status: str | None = None) -> list[Table]:
-        """A page of tables, newest first (``status``: only those; ``"open"``: waiting or in
-        play)."""
+        """A page of the public tables, newest first (``status``: only those; ``"open"``:
+        waiting or in play); private tables are never listed."""
         with self._session() as s:
-            q = select(TableRow)
+            q = select(TableRow).where(TableRow.invite.is_(None))
             if status == "open":
                 q = q.where(TableRow.status != "over")
             elif status is not None:
@@ -357,6 +367,7 @@ class Store:
             json.loads(row.features) if row.features else {},
             row.rematch,
             row.owner,
+            row.invite,
         )
 
     # ---------------------------------------------------------------- writes
@@ -373,10 +384,12 @@ class Store:
         preset: str | None = None,
         features: dict[str, Any] | None = None,
         owner: str | None = None,
+        invite: str | None = None,
     ) -> Table:
         """Store a new table; ``seats`` holds ``"open"`` or a bot spec per seat, ``preset`` the
         preset its rules were made from (shown in the lobby), ``features`` what the host
-        allowed, ``owner`` a hash of the address that made it."""
+        allowed, ``owner`` a hash of the address that made it, ``invite`` the hash of a
+        private table's invite secret."""
         with self._session.begin() as s:
             row = TableRow(
                 id=table_id,
@@ -394,6 +407,7 @@ class Store:
                 games_played=0,
                 features=json.dumps(features, sort_keys=True) if features else None,
                 owner=owner,
+                invite=invite,
             )
             s.add(row)
             s.flush()
@@ -463,6 +477,13 @@ class Store:
         table = self.table(table_id)
         assert table is not None
         return table
+
+    def set_invite(self, table_id: str, invite: str) -> None:
+        """Give a private table a new invite (its hash): the old one opens nothing any more."""
+        with self._session.begin() as s:
+            q = update(TableRow).where(TableRow.id == table_id, TableRow.invite.is_not(None))
+            if not s.execute(q.values(invite=invite, updated=_now())).rowcount:  # type: ignore[attr-defined]
+                raise Refused("not_private", "only a private table has an invite")
 
     def set_status(self, table_id: str, status: str) -> None:
         with self._session.begin() as s:
@@ -588,6 +609,7 @@ class Store:
                     games_played=0,
                     features=old.features,
                     owner=old.owner,
+                    invite=old.invite,
                 )
             )
             s.flush()

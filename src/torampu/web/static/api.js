@@ -1,5 +1,7 @@
 // The HTTP API and the tokens kept in localStorage.
 
+import { toast } from "./dom.js";
+
 export class ApiError extends Error {
   constructor(status, code, message) {
     super(message);
@@ -8,10 +10,22 @@ export class ApiError extends Error {
   }
 }
 
-async function request(method, path, body, token) {
+// a private table's invite goes with every request about it (never in the address the
+// request is made to, which servers and proxies log)
+// (and, unless the request names its own, this browser's seat or host token for that table,
+// which open a private table to its players whatever became of the invite)
+function headersFor(body, token, tableId) {
   const headers = { Accept: "application/json" };
   if (body !== undefined) headers["Content-Type"] = "application/json";
-  if (token) headers.Authorization = `Bearer ${token}`;
+  const held = tableId == null ? null : tokens.seat(tableId)?.token || tokens.host(tableId);
+  if (token || held) headers.Authorization = `Bearer ${token || held}`;
+  const invite = tableId == null ? null : tokens.invite(tableId);
+  if (invite) headers["X-Torampu-Invite"] = invite;
+  return headers;
+}
+
+async function request(method, path, body, token, tableId = null) {
+  const headers = headersFor(body, token, tableId);
   const res = await fetch(path, {
     method,
     headers,
@@ -35,18 +49,54 @@ export const api = {
   bots: () => request("GET", "/api/bots"),
   tables: (status = null, limit = 50) =>
     request("GET", `/api/tables?limit=${limit}${status ? `&status=${encodeURIComponent(status)}` : ""}`),
-  table: (id) => request("GET", `/api/tables/${enc(id)}`),
+  table: (id) => request("GET", `/api/tables/${enc(id)}`, undefined, null, id),
   create: (body) => request("POST", "/api/tables", body),
-  join: (id, body) => request("POST", `/api/tables/${enc(id)}/join`, body),
+  join: (id, body) => request("POST", `/api/tables/${enc(id)}/join`, body, null, id),
   setSeat: (id, seat, body, host) =>
-    request("POST", `/api/tables/${enc(id)}/seats/${seat}`, body, host),
-  start: (id, body, host) => request("POST", `/api/tables/${enc(id)}/start`, body, host),
-  finished: (id) => request("GET", `/api/tables/${enc(id)}/games`),
+    request("POST", `/api/tables/${enc(id)}/seats/${seat}`, body, host, id),
+  start: (id, body, host) => request("POST", `/api/tables/${enc(id)}/start`, body, host, id),
+  finished: (id) => request("GET", `/api/tables/${enc(id)}/games`, undefined, null, id),
   replay: (id, k, seat) =>
-    request("GET", `/api/tables/${enc(id)}/games/${k}/replay${seat == null ? "" : `?seat=${seat}`}`),
+    request("GET", `/api/tables/${enc(id)}/games/${k}/replay${seat == null ? "" : `?seat=${seat}`}`, undefined, null, id),
   recordUrl: (id, k) => `/api/tables/${enc(id)}/games/${k}/record`,
-  rematch: (id, token) => request("POST", `/api/tables/${enc(id)}/rematch`, {}, token),
+  rematch: (id, token) => request("POST", `/api/tables/${enc(id)}/rematch`, {}, token, id),
+  newInvite: (id, host) => request("POST", `/api/tables/${enc(id)}/invite`, {}, host, id),
+  /** A private table's record is fetched with its invite and saved from memory: a plain link
+   * cannot carry the invite without putting it in the address. */
+  async download(id, k) {
+    const res = await fetch(api.recordUrl(id, k), { headers: headersFor(undefined, null, id) });
+    if (!res.ok) {
+      let err = {};
+      try {
+        err = (await res.json()).error || {};
+      } catch {
+        err = {};
+      }
+      throw new ApiError(res.status, err.code || String(res.status), err.message || res.statusText);
+    }
+    const url = URL.createObjectURL(await res.blob());
+    const a = document.createElement("a");
+    a.href = url;
+    a.download = `${id}-game${Number(k) + 1}.json`;
+    document.body.append(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 1000);
+  },
 };
+
+/** Props for a finished game's record link: a plain download, or at a private table (whose
+ * invite this browser holds) a click that fetches it with the invite. */
+export function recordLink(id, k) {
+  const props = { href: api.recordUrl(id, k), download: `${id}-game${Number(k) + 1}.json` };
+  if (tokens.invite(id)) {
+    props.onclick = (e) => {
+      e.preventDefault();
+      api.download(id, k).catch((err) => toast(`${err.message} (${err.code})`));
+    };
+  }
+  return props;
+}
 
 function enc(s) {
   return encodeURIComponent(s);
@@ -83,6 +133,19 @@ export const tokens = {
     const all = load("torampu.seats");
     all[id] = { seat, token };
     save("torampu.seats", all);
+  },
+  /** A private table's invite (from its link's #invite=… or the table's creation). */
+  invite: (id) => load("torampu.invites")[id] || null,
+  setInvite(id, invite) {
+    const all = load("torampu.invites");
+    all[id] = invite;
+    save("torampu.invites", all);
+  },
+  /** The tables this browser holds something of (a seat, the host token, an invite), the
+   * newest first (as they were stored), at most `n`. */
+  mine(n) {
+    const ids = new Set([...Object.keys(load("torampu.seats")), ...Object.keys(load("torampu.host")), ...Object.keys(load("torampu.invites"))].reverse());
+    return [...ids].slice(0, n);
   },
   name: () => localStorage.getItem("torampu.name") || "",
   setName: (name) => localStorage.setItem("torampu.name", name),

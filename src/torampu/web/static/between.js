@@ -101,6 +101,8 @@ export class BetweenPanel {
     this.moving = true;
     if (this.page.seatToken && seat != null) tokens.setSeat(newId, seat, this.page.seatToken);
     if (this.page.host) tokens.setHost(newId, this.page.host);
+    const invite = tokens.invite(this.page.id); // a private table's rematch keeps its invite
+    if (invite) tokens.setInvite(newId, invite);
     toast(t("sc_rematchGo"), "info");
     setTimeout(() => location.assign(`/t/${encodeURIComponent(newId)}`), 800);
   }

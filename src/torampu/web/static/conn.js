@@ -5,10 +5,12 @@ const PING_MS = 25000;
 const MAX_BACKOFF_MS = 10000;
 
 export class Connection {
-  /** handlers: {snapshot(msg), error(msg), status("open"|"closed")} */
-  constructor(tableId, token, handlers) {
+  /** handlers: {snapshot(msg), error(msg), status("open"|"closed")}; invite: a private
+   * table's invite (sent with every hello), or null */
+  constructor(tableId, token, invite, handlers) {
     this.tableId = tableId;
     this.token = token;
+    this.invite = invite; // a private table's invite, or null
     this.handlers = handlers;
     this.version = null;
     this.backoff = 500;
@@ -26,7 +28,9 @@ export class Connection {
     this.ws = ws;
     ws.onopen = () => {
       this.backoff = 500;
-      this.send({ type: "hello", token: this.token, version: this.version });
+      const hello = { type: "hello", token: this.token, version: this.version };
+      if (this.invite) hello.invite = this.invite;
+      this.send(hello);
       this.pinger = setInterval(() => this.send({ type: "ping" }), PING_MS);
       this.handlers.status("open");
     };

@@ -6,26 +6,28 @@ import { gameName, lang, pick, t } from "./i18n.js";
 import { botName, botStrengthLabel } from "./labels.js";
 
 const REFRESH_MS = 4000;
+const MINE_MAX = 8; // the tables of this browser's own looked up at each refresh
 
 export function lobbyPage(root) {
-  const state = { games: [], bots: [], tables: [], form: null };
+  const state = { games: [], bots: [], tables: [], mine: [], form: null };
   const list = h("section", { class: "panel tables", id: "tables" });
   const form = h("section", { class: "panel create", id: "create" });
   fill(root, h("div", { class: "lobby" }, list, form));
 
   // a press on the list (a table's link) holds its redraw: a table that starts or ends moves the
   // rows, and a press that began on one row must not end on another
-  const showTables = drawnAfterPress(list, () => renderTables(list, state.tables, state.games));
+  const showTables = drawnAfterPress(list, () => renderTables(list, state));
   const render = () => {
-    renderTables(list, state.tables, state.games);
+    renderTables(list, state);
     renderForm(form, state);
   };
   const refresh = async () => {
     try {
       // the tables one can join or watch, then the newest finished ones (a page of finished
       // tables never hides an open one)
-      const [open, over] = await Promise.all([api.tables("open"), api.tables("over", 20)]);
+      const [open, over, mine] = await Promise.all([api.tables("open"), api.tables("over", 20), myTables()]);
       state.tables = [...open.tables, ...over.tables];
+      state.mine = mine;
       showTables();
     } catch (e) {
       toast(e.message);
@@ -46,8 +48,19 @@ export function lobbyPage(root) {
 
 // ------------------------------------------------------------------ table list
 
-function renderTables(el, tables, games) {
-  // tables one can join first, then those in play; finished ones folded away below
+/** The unfinished tables this browser has a seat at, is the host of or was invited to — a
+ * private one is in no list, so this is where its people find it again. */
+async function myTables() {
+  const found = await Promise.all(tokens.mine(MINE_MAX).map((id) => api.table(id).catch(() => null)));
+  return found.filter((tb) => tb && tb.status !== "over");
+}
+
+function renderTables(el, state) {
+  const { games, mine } = state;
+  const own = new Set(mine.map((tb) => tb.id));
+  const tables = state.tables.filter((tb) => !own.has(tb.id)); // each table once
+  // this browser's own tables, then tables one can join, then those in play; finished ones
+  // folded away below
   const order = { waiting: 0, playing: 1 };
   const open = tables.filter((tb) => tb.status !== "over").sort((a, b) => order[a.status] - order[b.status]);
   const over = tables.filter((tb) => tb.status === "over");
@@ -56,6 +69,8 @@ function renderTables(el, tables, games) {
   // finished tables stay unfolded if they were
   patch(
     el,
+    mine.length ? h("h2", { id: "my-tables-title" }, t("myTables")) : null,
+    mine.length ? h("ul", { class: "table-list", id: "my-tables" }, mine.map((tb) => tableRow(tb, games))) : null,
     h("h2", {}, t("tables")),
     rows.length ? h("ul", { class: "table-list" }, rows) : h("p", { class: "muted" }, t(over.length ? "noOpenTables" : "noTables")),
     over.length ? h("details", { class: "finished-tables", id: "finished-tables" },
@@ -89,6 +104,7 @@ function tableRow(tb, games) {
       h("strong", {}, gameName(tb.game)),
       tb.preset ? h("span", { class: "muted preset" }, presetName(games, tb.game, tb.preset)) : null,
       h("span", { class: `badge ${tb.status}` }, t(`status_${tb.status}`)),
+      tb.private ? h("span", { class: "badge private" }, t("private")) : null,
       h("span", { class: "muted" }, progress ? `${t("playersN", { n: tb.players })} · ${progress}` : t("playersN", { n: tb.players })),
       h("span", { class: "muted small" }, t("created", { t: when(tb.created) })),
     ),
@@ -115,6 +131,7 @@ function defaultForm(game) {
     overrides: {},
     hints: false,
     spectatorChat: false,
+    private: false,
   };
 }
 
@@ -192,7 +209,8 @@ function tableSettings(f) {
   return h("fieldset", { class: "table-settings" },
     h("legend", {}, t("tableSettings")),
     box("allow-hints", "hints", t("allowHints")),
-    box("spectator-chat", "spectatorChat", t("allowSpectatorChat")));
+    box("spectator-chat", "spectatorChat", t("allowSpectatorChat")),
+    box("private-table", "private", t("privateTable")));
 }
 
 function field(label, ...controls) {
@@ -451,11 +469,13 @@ async function submit(event, state) {
   if (f.games) body.games = Number(f.games);
   if (f.hints) body.hints = true;
   if (f.spectatorChat) body.chat = { spectators: true };
+  if (f.private) body.private = true;
   button.disabled = true;
   button.textContent = t("creating");
   try {
     const res = await api.create(body);
     tokens.setHost(res.table.id, res.host_token);
+    if (res.invite) tokens.setInvite(res.table.id, res.invite);
     location.assign(`/t/${res.table.id}`);
   } catch (e) {
     toast(e.message);

@@ -2,6 +2,7 @@
 // score sheet, the Daifugo log, the last game's result and finished games. Every piece of the
 // view a player needs has its labelled place here or on the felt; nothing is shown raw.
 
+import { recordLink } from "./api.js";
 import { cardImage, cardText } from "./cards.js";
 import { h } from "./dom.js";
 import { pick, t } from "./i18n.js";
@@ -259,7 +260,7 @@ function finishedPanel(ctx) {
   const rows = ctx.finished.map((g) => h("li", {},
     h("span", {}, `#${g.index + 1}`),
     g.record === false ? h("span", { class: "muted small" }, t("afterMatch")) : [
-      h("a", { href: ctx.recordUrl(g.index), download: `${ctx.tableId}-game${g.index + 1}.json`, dataset: { record: g.index } }, t("record")),
+      h("a", { ...recordLink(ctx.tableId, g.index), dataset: { record: g.index } }, t("record")),
       h("a", { href: `/t/${ctx.tableId}/replay/${g.index}`, dataset: { replay: g.index } }, t("replay"))],
     h("span", { class: "muted small" }, (g.result?.scores || []).join(" / "))));
   return panel("finished", t("finishedGames"), h("ul", { class: "finished" }, rows));

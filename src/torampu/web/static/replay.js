@@ -1,6 +1,6 @@
 // The replay viewer: steps through a finished game's views, for a chosen seat or a spectator.
 
-import { api } from "./api.js";
+import { api, recordLink } from "./api.js";
 import { fill, h, patch, toast } from "./dom.js";
 import { renderFelt, renderPlay, seatName } from "./game.js";
 import { gameName, t } from "./i18n.js";
@@ -58,7 +58,7 @@ function render(state, el, k, id, show) {
   const tb = state.table;
   if (!tb || !state.steps.length) return;
   patch(el.head, h("div", { class: "title-line" }, h("h1", {}, gameName(tb.game)), h("span", { class: "muted" }, t("replayOf", { k: Number(k) + 1 }))),
-    h("div", { class: "share" }, h("a", { href: `/t/${id}` }, t("backTable")), h("a", { href: api.recordUrl(id, k), download: `${id}-game${Number(k) + 1}.json` }, t("record"))));
+    h("div", { class: "share" }, h("a", { href: `/t/${id}` }, t("backTable")), h("a", recordLink(id, k), t("record"))));
   renderControls(state, el.controls, show);
   const step = state.steps[state.at];
   const view = step.view;
@@ -68,7 +68,7 @@ function render(state, el, k, id, show) {
   renderFelt(el.felt, view, ctx);
   renderPlay(el.hand, el.actions, view, ctx, { selected: [], choice: null });
   el.actions.hidden = true;
-  patch(el.side, sidePanels(view, { table: tb, mySeat: state.seat, finished: [], tableId: id, recordUrl: (x) => api.recordUrl(id, x) }));
+  patch(el.side, sidePanels(view, { table: tb, mySeat: state.seat, finished: [], tableId: id }));
 }
 
 function renderControls(state, el, show) {

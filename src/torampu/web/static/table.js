@@ -25,6 +25,7 @@ class TablePage {
     this.root = root;
     this.id = id;
     this.host = tokens.host(id);
+    adoptInvite(id);
     adoptSeatLink(id);
     const mine = tokens.seat(id);
     this.seatToken = mine?.token || null;
@@ -75,7 +76,7 @@ class TablePage {
     }
     api.bots().then((b) => { this.bots = b.bots; this.render(); }).catch(() => {});
     this.render();
-    this.conn = new Connection(this.id, this.seatToken, {
+    this.conn = new Connection(this.id, this.seatToken, tokens.invite(this.id), {
       snapshot: (m) => this.onSnapshot(m),
       error: (m) => this.onError(m),
       status: (s) => this.onStatus(s),
@@ -104,6 +105,15 @@ class TablePage {
 
   onError(msg) {
     this.pending = false;
+    // the table is gone for this page (a private table's invite was replaced, or this link
+    // never held it): say so, and stop knocking
+    if (msg.code === "invite_revoked" || msg.code === "not_found") {
+      this.conn.close();
+      fill(this.root, h("div", { class: "panel", id: "table-gone" },
+        h("p", {}, t(msg.code === "invite_revoked" ? "inviteRevoked" : "notFound")),
+        h("a", { href: "/" }, t("back"))));
+      return;
+    }
     toast(`${msg.message || t("err_unknown")} (${msg.code})`);
     // our seat changed hands (or our token holds nothing any more): forget the token and
     // watch as a spectator instead of saying hello with a dead token on every reconnect
@@ -198,26 +208,52 @@ class TablePage {
 
   renderHead() {
     const tb = this.table;
-    const link = shareLink(tb.id);
+    // a private table's link carries its invite in the fragment (never sent to a server)
+    const invite = tb.private ? tokens.invite(tb.id) : null;
+    const link = invite ? `${shareLink(tb.id)}#invite=${encodeURIComponent(invite)}` : shareLink(tb.id);
     const input = h("input", { class: "share-link", id: "share-link", readonly: true, value: link, onfocus: (e) => e.target.select() });
     const copy = h("button", { type: "button", class: "ghost", id: "copy-link", onclick: () => copyLink(input) }, t("copy"));
     const progress = tb.status === "waiting" ? "" : t("gameOf", { k: Math.min(tb.games_played + 1, tb.games), n: tb.games });
     // a link made from a loopback address (localhost, 127.0.0.1) opens only on this computer
     const local = isLoopback(location.hostname) ? h("p", { class: "muted share-note", id: "share-local" }, t("shareLocal")) : null;
+    const renew = tb.private && this.host
+      ? h("button", { type: "button", class: "ghost", id: "new-invite", title: t("newInviteHelp"), onclick: () => this.newInvite() }, t("newInvite"))
+      : null;
+    const privateNote = tb.private
+      ? h("p", { class: "muted share-note", id: "private-note" }, t(invite ? "privateShare" : "privateNoInvite"), " ", renew)
+      : null;
     const share = h("div", { class: "share" }, h("span", { class: "label" }, t("share")), input, copy);
     const inPlay = tb.status !== "waiting" && this.snap?.view;
     const shareBlock = inPlay
-      ? h("details", { class: "share-box" }, h("summary", {}, t("share")), h("div", { class: "share" }, input, copy, local))
-      : [share, local];
+      ? h("details", { class: "share-box" }, h("summary", {}, t("share")), h("div", { class: "share" }, input, copy, local, privateNote))
+      : [share, privateNote, local];
     patch(
       this.el.head,
       h("div", { class: "title-line" },
         h("h1", {}, gameName(tb.game)),
         h("span", { class: `badge ${tb.status}` }, t(`status_${tb.status}`)),
+        tb.private ? h("span", { class: "badge private", id: "private-badge", title: t("privateHelp") }, t("private")) : null,
         h("span", { class: "muted" }, progress ? `${t("playersN", { n: tb.players })} · ${progress}` : t("playersN", { n: tb.players }))),
       shareBlock,
       this.seatToken && !inPlay ? this.mySeatLink() : null,
     );
+  }
+
+  /** The host replaces a private table's invite: the old link opens nothing any more, and
+   * whoever watches by it is sent away (the seated players stay). */
+  async newInvite() {
+    if (!window.confirm(t("newInviteConfirm"))) return;
+    try {
+      const res = await api.newInvite(this.id, this.host);
+      tokens.setInvite(this.id, res.invite);
+      history.replaceState(null, "", `${location.pathname}${location.search}#invite=${encodeURIComponent(res.invite)}`);
+      this.conn.invite = res.invite;
+      this.table = res.table;
+      this.render();
+      toast(t("newInviteDone"), "info");
+    } catch (e) {
+      toast(`${e.message} (${e.code})`);
+    }
   }
 
   // a private link that takes this seat on another device (the token travels in the fragment,
@@ -354,7 +390,7 @@ class TablePage {
     if (!view) return;
     patch(this.el.side, sidePanels(view, {
       table: this.table, mySeat: this.snap.seat, lastResult: this.lastResult, freshResult: this.freshResult,
-      finished: this.finished, tableId: this.id, recordUrl: (k) => api.recordUrl(this.id, k),
+      finished: this.finished, tableId: this.id,
     }), this.seatToken ? h("section", { class: "panel side" }, this.mySeatLink()) : null);
   }
 
@@ -403,12 +439,21 @@ function isLoopback(host) {
   return host === "localhost" || host.endsWith(".localhost") || /^127\./.test(host) || host === "[::1]" || host === "::1";
 }
 
+// Opened with #invite=<secret> (a private table's link): keep the invite for this table. It
+// stays in the address bar, which is the table's link to pass on.
+function adoptInvite(id) {
+  const m = /(?:^#|&)invite=([^&]+)/.exec(location.hash);
+  if (m) tokens.setInvite(id, decodeURIComponent(m[1]));
+}
+
 // Opened with #seat=<token> (a player's own link, on another device): keep the token for this
-// table and drop it from the address bar, so that it is not shared by accident.
+// table and drop it from the address bar (the invite, if any, stays), so that it is not shared
+// by accident.
 function adoptSeatLink(id) {
   const m = /(?:^#|&)seat=([^&]+)/.exec(location.hash);
   if (!m) return;
-  history.replaceState(null, "", location.pathname + location.search);
+  const invite = /(?:^#|&)(invite=[^&]+)/.exec(location.hash);
+  history.replaceState(null, "", location.pathname + location.search + (invite ? `#${invite[1]}` : ""));
   const token = decodeURIComponent(m[1]);
   const held = tokens.seat(id);
   // a link someone else made could otherwise take this browser's own seat away silently

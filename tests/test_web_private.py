@@ -1,0 +1,312 @@
+"""Private tables: made with ``"private": true``, left out of the lobby's list, and opened only
+by their invite secret (``X-Torampu-Invite``, or ``invite`` in a websocket hello) or a seat or
+host token of the table. Each test performs what a stranger would try — list, guess, watch,
+join, read the records, sit down with a forged token — and checks the stranger learns nothing,
+not even that the table exists.
+
+The server runs in-process (Starlette's TestClient) on a temporary SQLite store; the same on
+two processes sharing PostgreSQL and Redis is in ``test_web_scale.py``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
+
+from web_helpers import auth, client, hello, play_through
+
+HELL3 = {"players": 3}
+INVITE = "X-Torampu-Invite"
+MISSING = "zzzzzzzz"  # a well-formed id of no table
+
+
+def _private(c: TestClient, seats: list[str], **body: Any) -> tuple[str, str, str]:
+    """A private Hell table for three: (id, host token, invite)."""
+    r = c.post(
+        "/api/tables",
+        json={"game": "hell", "rules": HELL3, "games": 1, "seats": seats, "private": True} | body,
+    )
+    assert r.status_code == 201, r.text
+    out = r.json()
+    assert out["table"]["private"] is True
+    return out["table"]["id"], out["host_token"], out["invite"]
+
+
+def _missing(c: TestClient, method: str, path: str, tid: str, **kw: Any) -> None:
+    """``path`` (with ``{}`` for the id) answers for ``tid`` exactly as for a table that does
+    not exist: 404 and the same words."""
+    theirs = c.request(method, path.format(tid), **kw)
+    none = c.request(method, path.format(MISSING), **kw)
+    assert theirs.status_code == none.status_code == 404, (theirs.text, none.text)
+    assert theirs.json()["error"]["code"] == "not_found"
+    assert (
+        theirs.json()["error"]["message"].replace(tid, MISSING) == (none.json()["error"]["message"])
+    ), (theirs.text, none.text)
+
+
+def _over(c: TestClient, tid: str, headers: dict[str, str], within: float = 30) -> None:
+    deadline = time.monotonic() + within
+    while c.get(f"/api/tables/{tid}", headers=headers).json()["status"] != "over":
+        assert time.monotonic() < deadline, "the bots did not finish"
+        time.sleep(0.05)
+
+
+def test_a_private_table_is_never_listed_and_a_stranger_finds_nothing(tmp_path: Path) -> None:
+    with client(tmp_path) as c:
+        public = c.post("/api/tables", json={"game": "hell", "rules": HELL3}).json()["table"]
+        assert public["private"] is False
+        made = c.post(
+            "/api/tables", json={"game": "hell", "rules": HELL3, "games": 1, "private": True}
+        )
+        assert made.status_code == 201
+        tid, host, invite = (
+            made.json()["table"]["id"],
+            made.json()["host_token"],
+            made.json()["invite"],
+        )
+        assert len(invite) >= 40 and invite not in made.json()["table"].values()
+        for status in ("", "?status=open", "?status=waiting"):
+            ids = [t["id"] for t in c.get(f"/api/tables{status}").json()["tables"]]
+            assert public["id"] in ids and tid not in ids, status
+
+        # a stranger: no invite, a wrong one, a hostile one, another table's host token
+        other_host = c.post("/api/tables", json={"game": "hell", "rules": HELL3}).json()[
+            "host_token"
+        ]
+        for headers in (
+            {},
+            {INVITE: invite[:-1] + ("A" if invite[-1] != "A" else "B")},
+            {INVITE: "x" * 5000},
+            {INVITE: "<script>"},
+            auth(other_host),
+            auth(invite),  # the invite is not a token
+        ):
+            _missing(c, "GET", "/api/tables/{}", tid, headers=headers)
+            _missing(c, "GET", "/api/tables/{}/games", tid, headers=headers)
+            _missing(c, "POST", "/api/tables/{}/join", tid, json={"name": "Eve"}, headers=headers)
+            _missing(c, "POST", "/api/tables/{}/start", tid, json={}, headers=headers)
+        # nothing changed: every seat is still open
+        seen = c.get(f"/api/tables/{tid}", headers={INVITE: invite}).json()
+        assert seen["private"] is True and [s["kind"] for s in seen["seats"]] == ["open"] * 3
+
+        # the host by its token, a friend by the invite, then the friend by the seat token
+        assert c.get(f"/api/tables/{tid}", headers=auth(host)).status_code == 200
+        j = c.post(f"/api/tables/{tid}/join", json={"name": "Aki"}, headers={INVITE: invite})
+        assert j.status_code == 200, j.text
+        assert c.get(f"/api/tables/{tid}", headers=auth(j.json()["token"])).status_code == 200
+        assert (
+            c.post(f"/api/tables/{tid}/seats/1", json={"bot": "random"}, headers=auth(host))
+        ).status_code == 200
+
+
+def test_private_is_true_or_false(tmp_path: Path) -> None:
+    with client(tmp_path) as c:
+        for bad in ("yes", 1, None, [True]):
+            r = c.post("/api/tables", json={"game": "hell", "rules": HELL3, "private": bad})
+            assert r.status_code == 400 and "private" in r.json()["error"]["message"], r.text
+        assert c.get("/api/tables").json()["tables"] == []
+
+
+def test_a_stranger_cannot_watch_a_private_table_or_read_its_records(tmp_path: Path) -> None:
+    with client(tmp_path) as c:
+        tid, host, invite = _private(c, ["heuristic", "heuristic", "heuristic"])
+        assert c.post(f"/api/tables/{tid}/start", json={}, headers=auth(host)).status_code == 200
+        _over(c, tid, {INVITE: invite})
+        for path in (
+            "/api/tables/{}/games/0/record",
+            "/api/tables/{}/games/0/replay",
+            "/api/tables/{}/record",
+        ):
+            _missing(c, "GET", path, tid)
+            _missing(c, "GET", path, tid, headers={INVITE: "nope"})
+            assert c.get(path.format(tid), headers={INVITE: invite}).status_code == 200, path
+            assert c.get(path.format(tid), headers=auth(host)).status_code == 200, path
+        games = c.get(f"/api/tables/{tid}/games", headers={INVITE: invite}).json()["games"]
+        assert [g["index"] for g in games] == [0]
+
+
+def _refused(c: TestClient, tid: str, message: dict[str, Any]) -> dict[str, Any]:
+    """A websocket to ``tid`` that says ``message``: the error it gets, and it is closed 4404."""
+    with c.websocket_connect(f"/ws/tables/{tid}") as ws:
+        ws.send_json(message)
+        err = ws.receive_json()
+        with pytest.raises(WebSocketDisconnect) as closed:
+            ws.receive_json()
+        assert closed.value.code == 4404
+        return dict(err)
+
+
+def test_a_socket_without_the_invite_is_told_the_table_is_not_there(tmp_path: Path) -> None:
+    with client(tmp_path) as c:
+        tid, host, invite = _private(c, ["open", "open", "heuristic"], chat={"spectators": True})
+        seat0 = c.post(f"/api/tables/{tid}/join", json={"name": "Aki"}, headers={INVITE: invite})
+        seat1 = c.post(f"/api/tables/{tid}/join", json={"name": "Ben"}, headers={INVITE: invite})
+        tokens = [seat0.json()["token"], seat1.json()["token"]]
+        assert c.post(f"/api/tables/{tid}/start", json={}, headers=auth(host)).status_code == 200
+        with c.websocket_connect(f"/ws/tables/{tid}") as aki:
+            assert hello(aki, tokens[0])["seat"] == 0  # a seat token needs no invite
+            aki.send_json({"type": "chat", "text": "the plan: lead hearts"})
+            while aki.receive_json()["type"] != "chat":
+                pass
+
+            with c.websocket_connect(f"/ws/tables/{MISSING}") as ws:
+                ws.send_json({"type": "hello", "token": None, "version": None})
+                none = ws.receive_json()
+            for message in (
+                {"type": "hello", "token": None, "version": None},
+                {"type": "hello", "token": None, "version": None, "invite": "guess"},
+                {"type": "hello", "token": None, "version": None, "invite": 7},
+                {"type": "hello", "token": "forged-token", "version": None},
+            ):
+                err = _refused(c, tid, message)
+                assert err["code"] == none["code"] == "not_found", (err, none)
+                assert err["message"].replace(tid, MISSING) == none["message"], (err, none)
+
+            # the host token opens the table but holds no seat: the usual "unauthorized"
+            with c.websocket_connect(f"/ws/tables/{tid}") as ws:
+                ws.send_json({"type": "hello", "token": host, "version": None})
+                assert ws.receive_json()["code"] == "unauthorized"
+                ws.send_json({"type": "ping"})
+                assert ws.receive_json()["type"] == "pong"  # and the socket stays open
+
+            # a friend with the invite watches (and reads the chat the host opened to them)
+            with c.websocket_connect(f"/ws/tables/{tid}") as friend:
+                friend.send_json(
+                    {"type": "hello", "token": None, "version": None, "invite": invite}
+                )
+                snap = friend.receive_json()
+                assert snap["type"] == "snapshot" and snap["seat"] is None, snap
+                history = friend.receive_json()
+                assert history["type"] == "chat_history"
+                assert [m["text"] for m in history["messages"]] == ["the plan: lead hearts"]
+            # the invite and a seat token together: the seat
+            with c.websocket_connect(f"/ws/tables/{tid}") as ben:
+                ben.send_json(
+                    {"type": "hello", "token": tokens[1], "version": None, "invite": invite}
+                )
+                assert ben.receive_json()["seat"] == 1
+                # with the invite, a dead token is the usual "unauthorized", not a refusal
+                ben.send_json(
+                    {"type": "hello", "token": "forged", "version": None, "invite": invite}
+                )
+                while (msg := ben.receive_json())["type"] != "error":
+                    pass
+                assert msg["code"] == "unauthorized", msg
+
+
+def test_a_rematch_of_a_private_table_is_private_with_the_same_invite(tmp_path: Path) -> None:
+    with client(tmp_path) as c:
+        tid, host, invite = _private(c, ["open", "heuristic", "heuristic"])
+        j = c.post(f"/api/tables/{tid}/join", json={"name": "Aki"}, headers={INVITE: invite})
+        token = j.json()["token"]
+        assert c.post(f"/api/tables/{tid}/start", json={}, headers=auth(host)).status_code == 200
+        with c.websocket_connect(f"/ws/tables/{tid}") as ws:
+            play_through(ws, first=hello(ws, token))
+        _missing(c, "POST", "/api/tables/{}/rematch", tid, json={})
+        r = c.post(f"/api/tables/{tid}/rematch", json={}, headers=auth(token))
+        assert r.status_code == 200, r.text
+        new = r.json()["table"]
+        assert new["private"] is True and "invite" not in r.json()
+        assert new["id"] not in [t["id"] for t in c.get("/api/tables").json()["tables"]]
+        _missing(c, "GET", "/api/tables/{}", new["id"])
+        assert c.get(f"/api/tables/{new['id']}", headers={INVITE: invite}).status_code == 200
+
+
+def test_the_store_keeps_only_the_invite_s_hash(tmp_path: Path) -> None:
+    from torampu.web.store import Store
+
+    with client(tmp_path) as c:
+        tid, _host, invite = _private(c, ["open", "open", "open"])
+    store = Store(f"sqlite:///{tmp_path / 'torampu.db'}")
+    try:
+        table = store.table(tid)
+        assert table is not None and table.private
+        assert table.invite == hashlib.sha256(invite.encode()).hexdigest() != invite
+        assert store.tables() == []  # never listed
+    finally:
+        store.close()
+
+
+def test_a_new_invite_shuts_out_the_old_link_and_its_watchers(tmp_path: Path) -> None:
+    """A link that reached the wrong people: the host makes a new invite. The old one opens
+    nothing, whoever watches by it is sent away at once, and the seated players play on."""
+    with client(tmp_path) as c:
+        tid, host, old = _private(c, ["open", "heuristic", "heuristic"], chat={"spectators": True})
+        token = c.post(
+            f"/api/tables/{tid}/join", json={"name": "Aki"}, headers={INVITE: old}
+        ).json()["token"]
+        # only the host may, and only at a private table
+        _missing(c, "POST", "/api/tables/{}/invite", tid, json={})
+        for headers in ({INVITE: old}, auth(token)):
+            r = c.post(f"/api/tables/{tid}/invite", json={}, headers=headers)
+            assert r.status_code in (401, 403), r.text
+        public = c.post("/api/tables", json={"game": "hell", "rules": HELL3}).json()
+        r = c.post(
+            f"/api/tables/{public['table']['id']}/invite",
+            json={},
+            headers=auth(public["host_token"]),
+        )
+        assert r.status_code == 409 and r.json()["error"]["code"] == "not_private", r.text
+        assert c.get(f"/api/tables/{tid}", headers={INVITE: old}).status_code == 200  # unchanged
+
+        with (
+            c.websocket_connect(f"/ws/tables/{tid}") as watcher,
+            c.websocket_connect(f"/ws/tables/{tid}") as aki,
+        ):
+            watcher.send_json({"type": "hello", "token": None, "version": None, "invite": old})
+            assert watcher.receive_json()["type"] == "snapshot"
+            assert hello(aki, token)["seat"] == 0
+            r = c.post(f"/api/tables/{tid}/invite", json={}, headers=auth(host))
+            assert r.status_code == 200, r.text
+            new = r.json()["invite"]
+            assert new != old and r.json()["table"]["private"] is True
+            while (msg := watcher.receive_json())["type"] != "error":
+                pass
+            assert msg["code"] == "invite_revoked", msg
+            with pytest.raises(WebSocketDisconnect) as closed:
+                watcher.receive_json()
+            assert closed.value.code == 4403
+            aki.send_json({"type": "ping"})
+            while (msg := aki.receive_json())["type"] != "pong":
+                assert msg["type"] != "error", msg  # the seated player is not touched
+
+        _missing(c, "GET", "/api/tables/{}", tid, headers={INVITE: old})
+        _missing(c, "POST", "/api/tables/{}/join", tid, json={"name": "Eve"}, headers={INVITE: old})
+        err = _refused(c, tid, {"type": "hello", "token": None, "version": None, "invite": old})
+        assert err["code"] == "not_found"
+        assert c.get(f"/api/tables/{tid}", headers={INVITE: new}).status_code == 200
+        assert c.get(f"/api/tables/{tid}", headers=auth(token)).status_code == 200
+
+
+def test_a_dismissed_outbox_sends_its_last_word_and_nothing_after() -> None:
+    """What sends a watcher away: whatever was queued is dropped, the error goes out, then the
+    writer stops with :class:`Dismissed` (its socket closes) — later snapshots and chat never go."""
+    import asyncio
+    import json
+
+    from torampu.web.outbox import Dismissed, Outbox
+
+    async def run() -> list[dict[str, Any]]:
+        sent: list[str] = []
+
+        async def send(text: str) -> None:
+            sent.append(text)
+
+        box = Outbox(send, lambda: json.dumps({"type": "snapshot"}), timeout=1, max_items=4)
+        box.push({"type": "chat", "text": "queued before"})
+        box.dismiss({"type": "error", "code": "invite_revoked"}, 4403, "invite_revoked")
+        box.want_snapshot()
+        box.push({"type": "chat", "text": "after"})
+        box.push_chat({"type": "chat", "text": "after"})
+        with pytest.raises(Dismissed) as gone:
+            await asyncio.wait_for(box.run(), 2)
+        assert (gone.value.code, gone.value.reason) == (4403, "invite_revoked")
+        return [json.loads(t) for t in sent]
+
+    assert asyncio.run(run()) == [{"type": "error", "code": "invite_revoked"}]
