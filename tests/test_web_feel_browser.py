@@ -561,6 +561,69 @@ def test_on_a_laptop_the_chat_starts_closed_and_counts_what_arrives(
     assert not problems(page), problems(page)
 
 
+def test_a_player_mutes_another_in_the_chat_and_it_lasts(server: str, browser: Any) -> None:
+    """A rude player: the others can mute them (only for themselves, at that table, kept
+    across reloads): their messages and reactions go from the list and count for nothing;
+    "Unmute" brings them back. Everyone else still reads them."""
+    import json
+
+    from websockets.sync.client import connect
+
+    body = {"game": "hell", "games": 1, "players": 4}
+    body["seats"] = ["open", "open", "heuristic", "heuristic"]
+    res = post(f"{server}/api/tables", body)
+    table_id, host = str(res["table"]["id"]), str(res["host_token"])
+    page = new_page(browser, DESKTOP)
+    page.goto(f"{server}/t/{table_id}")
+    page.fill("#player-name", "Aki")
+    page.click("[data-take='0']")
+    page.wait_for_selector(".seat-row.me[data-seat='0']")
+    rude = post(f"{server}/api/tables/{table_id}/join", {"name": "Ben", "seat": 1})["token"]
+    post(f"{server}/api/tables/{table_id}/start", {}, host)
+    page.wait_for_selector("#felt [data-seat='0']")
+    if page.locator("#chat").get_attribute("open") is None:
+        page.click("#chat-summary")
+    ws_url = server.replace("http://", "ws://") + f"/ws/tables/{table_id}"
+    listed = "() => document.querySelector('#chat-list').textContent"
+    with connect(ws_url) as ws:
+        ws.send(json.dumps({"type": "hello", "token": rude}))
+        ws.send(json.dumps({"type": "chat", "text": "something rude"}))
+        page.wait_for_function(f"() => ({listed})().includes('something rude')")
+        page.fill("#chat-input", "hello all")
+        page.press("#chat-input", "Enter")
+        page.wait_for_function(f"() => ({listed})().includes('hello all')")
+        assert page.locator("#chat-list li.me [data-mute]").count() == 0  # not oneself
+        page.click("#chat-list [data-mute^='seat:1:']")
+        page.wait_for_function(f"() => !({listed})().includes('something rude')")
+        assert "hello all" in page.locator("#chat-list").inner_text()
+        assert "Ben" in page.locator("#chat-muted").inner_text()
+        page.click("#chat-summary")  # closed: what the muted say is not counted as new
+        time.sleep(0.6)  # the chat's rate: one message every 2 s, a burst of a few
+        ws.send(json.dumps({"type": "chat", "text": "more rudeness"}))
+        ws.send(json.dumps({"type": "react", "id": "gg"}))
+        # Ben still reads his own words: the server did not drop them
+        seen = ""
+        deadline = time.monotonic() + 10
+        while "more rudeness" not in seen and time.monotonic() < deadline:
+            seen += ws.recv(timeout=10)
+        assert "more rudeness" in seen
+    page.wait_for_timeout(500)
+    assert page.locator("#chat-unread").count() == 0
+    page.click("#chat-summary")
+    assert "more rudeness" not in page.locator("#chat-list").inner_text()
+    page.reload()
+    page.wait_for_selector("#felt [data-seat='0']")
+    if page.locator("#chat").get_attribute("open") is None:
+        page.click("#chat-summary")
+    page.wait_for_function(f"() => ({listed})().includes('hello all')")
+    assert "rude" not in page.locator("#chat-list").inner_text(), "muted after a reload"
+    page.screenshot(path=str(SHOTS / "feel-chat-muted.png"))
+    page.click("#chat-unmute")
+    page.wait_for_function(f"() => ({listed})().includes('more rudeness')")
+    assert page.locator("#chat-muted").is_hidden()
+    assert not problems(page), problems(page)
+
+
 def test_a_player_whose_time_ran_out_is_told_and_a_spectator_sees_they_watch(
     tmp_path: Path, browser: Any
 ) -> None:

@@ -17,6 +17,9 @@ export class ChatPanel {
     // open at first only where it leaves room for the table's panels (not on a phone, nor on a
     // laptop's 650 px height); closed, its title counts the messages not yet seen
     this.unread = 0;
+    // whom this person muted at this table (kept in this browser): a seat's player by seat and
+    // name, or every spectator at once (they have no names)
+    this.muted = new Set(loadMuted()[page.id] || []);
     this.el = h("details", { class: "panel chat", id: "chat", open: !window.matchMedia?.("(max-width: 600px), (max-height: 800px)").matches, hidden: true,
       ontoggle: () => { if (this.el.open) { this.unread = 0; this.renderSummary(); } } });
     this.relabel();
@@ -32,7 +35,8 @@ export class ChatPanel {
       REACTIONS.map((id) => h("button", { type: "button", class: "ghost reaction", dataset: { reaction: id },
         onclick: () => this.page.conn.send({ type: "react", id }) }, t(`sc_r_${id}`))));
     this.summary = h("summary", { id: "chat-summary" });
-    fill(this.el, [this.summary, this.list, this.reactions, form]);
+    this.mutedLine = h("p", { class: "muted small chat-muted", id: "chat-muted" });
+    fill(this.el, [this.summary, this.list, this.mutedLine, this.reactions, form]);
     this.renderSummary();
     this.renderList();
   }
@@ -57,7 +61,7 @@ export class ChatPanel {
       if (this.messages.some((m) => m.id === msg.id)) return;
       this.messages.push(msg);
       this.messages = this.messages.slice(-KEEP);
-      if (!this.el.open && msg.seat !== this.page.snap?.seat) {
+      if (!this.el.open && msg.seat !== this.page.snap?.seat && !this.muted.has(authorKey(msg))) {
         this.unread += 1;
         this.renderSummary();
       }
@@ -72,12 +76,71 @@ export class ChatPanel {
   }
 
   renderList() {
-    fill(this.list, this.messages.map((m) => {
-      const who = m.seat == null ? t("sc_spectator") : (m.name || seatName(this.page.table, m.seat));
+    const mine = this.page.snap?.seat;
+    fill(this.list, this.messages.filter((m) => !this.muted.has(authorKey(m))).map((m) => {
+      const who = this.who(m);
       const body = m.reaction ? h("span", { class: "reaction-text" }, t(`sc_r_${m.reaction}`)) : h("span", { class: "chat-text" }, m.text ?? "");
-      return h("li", { class: m.seat != null && m.seat === this.page.snap?.seat ? "me" : "", dataset: { id: m.id } },
-        h("strong", { class: "chat-who" }, who), " ", body);
+      const own = m.seat != null && m.seat === mine;
+      const mute = own ? null : h("button", { type: "button", class: "chat-mute", title: t("sc_mute", { who }), "aria-label": t("sc_mute", { who }),
+        dataset: { mute: authorKey(m) }, onclick: () => this.mute(authorKey(m)) }, "×");
+      return h("li", { class: own ? "me" : "", dataset: { id: m.id } }, h("strong", { class: "chat-who" }, who), " ", body, mute);
     }));
     this.list.scrollTop = this.list.scrollHeight;
+    const names = [...this.muted].map((key) => this.mutedName(key));
+    fill(this.mutedLine, names.length ? [t("sc_mutedList", { who: names.join(", ") }), " ",
+      h("button", { type: "button", class: "linkish", id: "chat-unmute", onclick: () => this.unmuteAll() }, t("sc_unmute"))] : null);
+    this.mutedLine.hidden = !names.length;
   }
+
+  who(m) {
+    return m.seat == null ? t("sc_spectator") : (m.name || seatName(this.page.table, m.seat));
+  }
+
+  mutedName(key) {
+    if (key === "spectators") return t("sc_spectators");
+    const m = /^seat:(\d+):(.*)$/s.exec(key);
+    return m ? (m[2] || seatName(this.page.table, Number(m[1]))) : key;
+  }
+
+  /** Hide what this author says from now on (and what they said), at this table, in this
+   * browser: the others still see it; the author is not told. */
+  mute(key) {
+    this.muted.add(key);
+    this.saveMuted();
+    this.renderList();
+  }
+
+  unmuteAll() {
+    this.muted.clear();
+    this.saveMuted();
+    this.renderList();
+  }
+
+  saveMuted() {
+    const all = loadMuted();
+    if (this.muted.size) all[this.page.id] = [...this.muted];
+    else delete all[this.page.id];
+    try {
+      localStorage.setItem(MUTED_KEY, JSON.stringify(all));
+    } catch {
+      // storage full or refused: muted for this page only
+    }
+  }
+}
+
+const MUTED_KEY = "torampu.muted";
+
+function loadMuted() {
+  try {
+    const v = JSON.parse(localStorage.getItem(MUTED_KEY) || "{}");
+    return v && typeof v === "object" ? v : {};
+  } catch {
+    return {};
+  }
+}
+
+/** Who said a chat message, for muting: a seat's player (the seat and the name it had), or
+ * "spectators" for any spectator. */
+function authorKey(m) {
+  return m.seat == null ? "spectators" : `seat:${m.seat}:${m.name ?? ""}`;
 }
