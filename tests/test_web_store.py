@@ -127,3 +127,93 @@ def test_a_server_on_this_database_survives_a_restart(url: str, tmp_path: Path) 
             last = play_through(ws, first=snap)
         m = torampu.replay_match(c.get(f"/api/tables/{tid}/record").json())
     assert m.is_over and m.standings()["totals"] == last["view"]["match"]["totals"]
+
+
+def _age(s: Store, table_id: str, days: float, null_updated: bool = False) -> None:
+    """Make a table look last changed ``days`` ago (and, optionally, older than the column)."""
+    from datetime import UTC, datetime, timedelta
+
+    at = datetime.now(UTC) - timedelta(days=days)
+    with s.engine.begin() as conn:
+        conn.execute(
+            text("update tables set updated = :u, created = :c where id = :id"),
+            {"u": None if null_updated else at, "c": at, "id": table_id},
+        )
+
+
+def test_old_tables_are_purged_with_everything_they_hold(url: str) -> None:
+    """A bound on the database: finished tables past their keeping and unfinished ones nobody
+    touched go, with their seats, actions, chat and ready marks; recent ones, spared ones and
+    (keep 0) everything stay."""
+    from datetime import UTC, datetime, timedelta
+
+    s = Store(url)
+    for tid, status in [
+        ("fin_old", "over"),
+        ("fin_new", "over"),
+        ("wait_old", "waiting"),
+        ("play_old", "playing"),
+        ("play_new", "playing"),
+        ("fin_nul", "over"),
+        ("spared", "over"),
+    ]:
+        s.create_table(tid, "hell", {"players": 3}, 3, 1, 5, "h" * 64, ["open"] * 3)
+        s.set_seat(tid, 0, "human", "Aki", "x" * 64, None)
+        if status != "waiting":
+            s.set_status(tid, "playing")
+            s.append_action(tid, 0, 0, "bid 0", "human", status=status)
+            s.add_chat(tid, 0, "Aki", "hi", None)
+            s.mark_ready(tid, 0, 0)
+    for tid, days in [("fin_old", 100), ("fin_new", 10), ("wait_old", 40), ("play_old", 40)]:
+        _age(s, tid, days)
+    _age(s, "play_new", 20)
+    _age(s, "fin_nul", 200, null_updated=True)  # a row from before tables.updated
+    _age(s, "spared", 100)
+    now = datetime.now(UTC)
+    assert s.purge(None, None) == []  # keep for ever: nothing goes
+    gone = s.purge(now - timedelta(days=90), now - timedelta(days=30), spare={"spared"})
+    assert sorted(gone) == ["fin_nul", "fin_old", "play_old", "wait_old"]
+    for tid in gone:
+        assert s.table(tid) is None and s.actions(tid) == [] and s.recent_chat(tid, 10) == []
+    assert {t.id for t in s.tables(100)} == {"fin_new", "play_new", "spared"}
+    assert s.ready_seats("spared", 0) == {0} and len(s.actions("spared")) == 1
+    with s.engine.connect() as conn:
+        for child in ("seats", "actions", "chat", "ready"):
+            n = conn.execute(text(f"select count(*) from {child} where table_id = 'fin_old'"))
+            assert n.scalar() == 0, child
+    assert s.purge(now - timedelta(days=90), now - timedelta(days=30), limit=1) == ["spared"]
+    s.close()
+
+
+def test_the_server_deletes_tables_past_their_keeping_but_not_one_in_use(tmp_path: Path) -> None:
+    """``--keep-finished`` / ``--keep-abandoned`` at work: the lobby's purge deletes the old
+    tables it has not loaded; a table someone has open stays; the deleted answer 404."""
+    import asyncio
+
+    from torampu.web.rooms import ActError, Lobby, Settings
+
+    url = f"sqlite:///{tmp_path / 'torampu.db'}"
+
+    async def run() -> None:
+        store = Store(url)
+        lobby = Lobby(store, Settings(database=url, bot_workers=0, keep_abandoned=7))
+        await lobby.start()
+        try:
+            idle, _ = await lobby.create("hell", {"players": 3}, None, 1, None)
+            used, _ = await lobby.create("hell", {"players": 3}, None, 1, None)
+            fresh, _ = await lobby.create("hell", {"players": 3}, None, 1, None)
+            for room in (idle, used):
+                _age(store, room.id, 8)
+            del lobby.rooms[idle.id]  # it left memory (nobody used it)
+            del lobby.rooms[fresh.id]
+            assert await lobby.purge() == 1
+            with pytest.raises(ActError) as e:
+                await lobby.room(idle.id)
+            assert e.value.status == 404
+            assert (await lobby.room(used.id)).table.id == used.id
+            assert (await lobby.room(fresh.id)).table.id == fresh.id
+        finally:
+            await lobby.stop()
+            store.close()
+
+    asyncio.run(run())

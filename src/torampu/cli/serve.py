@@ -97,6 +97,17 @@ def serve(
             "per-address limit (a home line holds a whole /64; 128: each address alone)."
         ),
     ] = 64,
+    keep_finished: Annotated[
+        float,
+        typer.Option(
+            help="Days a finished table (records, replays, chat) is kept after its last "
+            "change, then deleted (0: for ever)."
+        ),
+    ] = 90.0,
+    keep_abandoned: Annotated[
+        float,
+        typer.Option(help="Days an unfinished table nobody touched is kept (0: for ever)."),
+    ] = 30.0,
     max_games: Annotated[int, typer.Option(help="The longest match a table may have.")] = 50,
     max_name: Annotated[int, typer.Option(help="The longest display name (characters).")] = 40,
     sockets_per_table: Annotated[
@@ -207,6 +218,8 @@ def serve(
 
     if min(bot_delay, away_timeout, turn_timeout, next_game_delay) < 0:
         raise typer.BadParameter("delays and timeouts are seconds ≥ 0")
+    if min(keep_finished, keep_abandoned) < 0:
+        raise typer.BadParameter("--keep-finished and --keep-abandoned are days ≥ 0 (0: for ever)")
     timeouts = [send_timeout, room_idle, abandon_after, ws_ping, lease_ttl, presence_ttl]
     timeouts += [header_timeout, bot_queue_wait]
     if min(max_bot_think, *timeouts) <= 0:
@@ -240,6 +253,8 @@ def serve(
         max_tables=max_tables,
         create_rate=create_rate,
         tables_per_address=tables_per_address,
+        keep_finished=keep_finished,
+        keep_abandoned=keep_abandoned,
         ipv6_prefix=ipv6_prefix,
         max_games=max_games,
         max_name=max_name,

@@ -126,6 +126,13 @@ class Settings:
     """Open tables (waiting or playing, changed within ``table_expiry``) per server."""
     table_expiry: float = 86400.0
     """Seconds after its last change that an unfinished table stops counting as open."""
+    keep_finished: float = 90.0
+    """Days a finished table (its records, replays and chat) is kept after its last change;
+    0: for ever. Older ones are deleted from the database."""
+    keep_abandoned: float = 30.0
+    """Days an unfinished table nobody touched is kept; 0: for ever."""
+    purge_every: float = 3600.0
+    """Seconds between two looks for tables past ``keep_finished`` / ``keep_abandoned``."""
     create_rate: int = 10
     """Tables one address may create per minute."""
     tables_per_address: int = 20
@@ -197,6 +204,10 @@ class Settings:
             return self.database
         self.data_dir.mkdir(parents=True, exist_ok=True)
         return f"sqlite:///{(self.data_dir / 'torampu.db').resolve()}"
+
+
+PURGE_BATCH = 200
+"""Tables deleted in one transaction by :meth:`Lobby.purge`."""
 
 
 def records_wait(m: Match | None) -> bool:
@@ -404,6 +415,7 @@ class Lobby:
         """Tables whose last event the bus did not take: announced again once it answers."""
         self._closing = False
         self._sweeper: asyncio.Task[None] | None = None
+        self._purger: asyncio.Task[None] | None = None
         self._jitter = random.Random()  # only the bots' pauses: no game randomness here
         self.connects = PerKey(settings.connect_rate, settings.sockets_per_address)
         """New websockets per address (a socket closed and opened again is a new one)."""
@@ -439,11 +451,12 @@ class Lobby:
                 continue
             self._ensure_driver(room)
         self._sweeper = asyncio.get_running_loop().create_task(self._sweep())
+        self._purger = asyncio.get_running_loop().create_task(self._purge_now_and_then())
 
     async def stop(self) -> None:
         self._closing = True
         tasks = [r.driver for r in self.rooms.values() if r.driver is not None]
-        tasks += [t for t in (self._sweeper, self._heartbeat) if t is not None]
+        tasks += [t for t in (self._sweeper, self._heartbeat, self._purger) if t is not None]
         for t in tasks:
             t.cancel()
         for t in tasks:
@@ -538,6 +551,37 @@ class Lobby:
                     if room.driving:
                         await self.bus.release(table_id)
                     del self.rooms[table_id]
+
+    async def purge(self) -> int:
+        """Delete the tables past their keeping (``keep_finished`` days after a finished
+        table's last change, ``keep_abandoned`` days for an unfinished one nobody touched),
+        in batches, sparing the tables loaded here; how many went. Every process may do it at
+        once: each batch is one transaction, and a table deleted twice is deleted once."""
+        st = self.settings
+        now = datetime.now(UTC)
+        finished = now - timedelta(days=st.keep_finished) if st.keep_finished > 0 else None
+        abandoned = now - timedelta(days=st.keep_abandoned) if st.keep_abandoned > 0 else None
+        total = 0
+        while not self._closing:
+            gone = await self.db(self.store.purge, finished, abandoned, set(self.rooms))
+            total += len(gone)
+            if len(gone) < PURGE_BATCH:
+                break
+            await asyncio.sleep(0.1)  # the database serves the tables in play between batches
+        if total:
+            log.info("deleted %d tables past their keeping", total)
+        return total
+
+    async def _purge_now_and_then(self) -> None:
+        # the first look a little after the start, then every purge_every, spread over the
+        # processes of a deployment
+        await asyncio.sleep(min(60.0, self.settings.purge_every) * random.uniform(0.5, 1.0))
+        while not self._closing:
+            try:
+                await self.purge()
+            except Exception:
+                log.exception("deleting old tables failed (tried again later)")
+            await asyncio.sleep(self.settings.purge_every * random.uniform(0.9, 1.1))
 
     def _driving(self, room: Room) -> bool:
         """Whether the room's driver still has moves to make now (not waiting for a person)."""

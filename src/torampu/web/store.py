@@ -23,6 +23,7 @@ torampu.web.store.StaleVersion: table t1 is at version 1, not 0
 from __future__ import annotations
 
 import json
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -35,11 +36,13 @@ from sqlalchemy import (
     Integer,
     String,
     Text,
+    and_,
     create_engine,
     delete,
     event,
     func,
     insert,
+    or_,
     select,
     text,
     update,
@@ -477,6 +480,43 @@ class Store:
         table = self.table(table_id)
         assert table is not None
         return table
+
+    def purge(
+        self,
+        finished_before: datetime | None,
+        abandoned_before: datetime | None,
+        spare: Collection[str] = (),
+        limit: int = 200,
+    ) -> list[str]:
+        """Delete up to ``limit`` tables, with their seats, actions, chat and ready marks:
+        finished ones last changed before ``finished_before``, and waiting or playing ones
+        nobody touched since ``abandoned_before`` (``None``: keep those for ever), except the
+        ids in ``spare``. The deleted ids."""
+        old = []
+        for statuses, before in (
+            (["over"], finished_before),
+            (["waiting", "playing"], abandoned_before),
+        ):
+            if before is not None:
+                # (the status-and-updated index serves this; rows older than ``updated`` have
+                # only ``created``)
+                stale = or_(
+                    TableRow.updated < before,
+                    and_(TableRow.updated.is_(None), TableRow.created < before),
+                )
+                old.append(and_(TableRow.status.in_(statuses), stale))
+        if not old or limit < 1:
+            return []
+        with self._session.begin() as s:
+            q = select(TableRow.id).where(or_(*old)).order_by(TableRow.created)
+            if spare:
+                q = q.where(TableRow.id.not_in(list(spare)))
+            ids = list(s.scalars(q.limit(limit)))
+            if ids:
+                for child in (ReadyRow, ChatRow, ActionRow, SeatRow):
+                    s.execute(delete(child).where(child.table_id.in_(ids)))
+                s.execute(delete(TableRow).where(TableRow.id.in_(ids)))
+            return ids
 
     def set_invite(self, table_id: str, invite: str) -> None:
         """Give a private table a new invite (its hash): the old one opens nothing any more."""
