@@ -1266,6 +1266,19 @@ def test_a_light_shuffled_nap_match_keeps_finished_records_until_it_ends(tmp_pat
                 ws, first=_hello(ws, tokens[0]), until=lambda m: m["table"]["games_played"] >= 1
             )
             assert snap["table"]["records_after_match"] is True
+            # the lobby's list says so too, and so does a table's stored row (what the list
+            # shows of a table no process has loaded)
+            listed = [t for t in c.get("/api/tables").json()["tables"] if t["id"] == tid]
+            assert listed[0]["records_after_match"] is True
+            from torampu.web.rooms import row_records_wait
+            from torampu.web.store import Store
+
+            store = Store(f"sqlite:///{tmp_path / 'torampu.db'}")
+            try:
+                row = store.table(tid)
+                assert row is not None and row.status == "playing" and row_records_wait(row)
+            finally:
+                store.close()
             for path in ("games/0/record", "games/0/replay", "games/0/replay?seat=1"):
                 r = c.get(f"/api/tables/{tid}/{path}")
                 assert r.status_code == 409 and r.json()["error"]["code"] == "not_over", path
@@ -1284,6 +1297,12 @@ def test_a_light_shuffled_nap_match_keeps_finished_records_until_it_ends(tmp_pat
             )
             assert snap["table"]["records_after_match"] is False
             assert c.get(f"/api/tables/{tid}/games/0/record").status_code == 200
+            store = Store(f"sqlite:///{tmp_path / 'plain' / 'torampu.db'}")
+            try:
+                row = store.table(tid)
+                assert row is not None and not row_records_wait(row)
+            finally:
+                store.close()
 
 
 def test_a_search_bot_s_forced_move_comes_no_sooner_than_a_searched_one() -> None:

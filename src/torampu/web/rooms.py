@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import hashlib
 import json
 import logging
@@ -214,6 +215,23 @@ def records_wait(m: Match | None) -> bool:
     """Whether the records and replays of ``m``'s finished games wait for its end now (a later
     deal is made from their cards: :meth:`~torampu.match.Match.records_after_match`)."""
     return m is not None and not m.is_over and m.records_after_match()
+
+
+@functools.lru_cache(maxsize=256)
+def _after_match(game: str, rules: str) -> bool:
+    """:meth:`~torampu.match.Match.records_after_match` of a match of ``game`` under ``rules``
+    (JSON), which the rules alone decide."""
+    try:
+        return torampu.new_match(game, json.loads(rules), seed=0).records_after_match()
+    except (TorampuError, ValueError, TypeError):
+        return False
+
+
+def row_records_wait(table: Table) -> bool:
+    """:func:`records_wait` for a table known only by its stored row (not loaded here)."""
+    return table.status == "playing" and _after_match(
+        table.game, json.dumps(table.rules, sort_keys=True)
+    )
 
 
 HINT_CLAIM_TTL: Final = 3600.0
@@ -1458,6 +1476,7 @@ class Lobby:
             "chat": {"spectators": bool(table.features.get("spectator_chat"))},
             "hints": bool(table.features.get("hints")),
             "private": table.private,
+            "records_after_match": row_records_wait(table),
             "seats": [
                 {
                     "seat": s,
