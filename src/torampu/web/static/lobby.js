@@ -25,9 +25,9 @@ export function lobbyPage(root) {
     try {
       // the tables one can join or watch, then the newest finished ones (a page of finished
       // tables never hides an open one)
-      const [open, over, mine] = await Promise.all([api.tables("open"), api.tables("over", 20), myTables()]);
+      const [open, over] = await Promise.all([api.tables("open"), api.tables("over", 20)]);
       state.tables = [...open.tables, ...over.tables];
-      state.mine = mine;
+      state.mine = await myTables(state.tables);
       showTables();
     } catch (e) {
       toast(e.message);
@@ -49,9 +49,22 @@ export function lobbyPage(root) {
 // ------------------------------------------------------------------ table list
 
 /** The unfinished tables this browser has a seat at, is the host of or was invited to — a
- * private one is in no list, so this is where its people find it again. */
-async function myTables() {
-  const found = await Promise.all(tokens.mine(MINE_MAX).map((id) => api.table(id).catch(() => null)));
+ * private one is in no list, so this is where its people find it again. A table the public
+ * lists hold is taken from them; the others are asked for at most every MINE_TTL_MS. */
+const mineCache = new Map(); // id -> { table (null: gone), at }
+const MINE_TTL_MS = 30000;
+
+async function myTables(listed) {
+  const byId = new Map(listed.map((tb) => [tb.id, tb]));
+  const now = Date.now();
+  const found = await Promise.all(tokens.mine(MINE_MAX).map(async (id) => {
+    if (byId.has(id)) return byId.get(id);
+    const hit = mineCache.get(id);
+    if (hit && now - hit.at < MINE_TTL_MS) return hit.table;
+    const table = await api.table(id).catch(() => null);
+    mineCache.set(id, { table, at: now });
+    return table;
+  }));
   return found.filter((tb) => tb && tb.status !== "over");
 }
 
