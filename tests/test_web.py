@@ -206,7 +206,8 @@ def test_every_bad_message_gets_an_error_and_changes_nothing(tmp_path: Path) -> 
                 assert watch["seat"] is None and watch["view"]["hand"] is None
                 _error(spectator, {"type": "act", "action": "pass"}, "unauthorized")
         assert c.get(f"/api/tables/{tid}").json()["version"] == version
-        with c.websocket_connect("/ws/tables/nosuch") as ws:
+        with c.websocket_connect("/ws/tables/nosuch") as ws:  # (told at the hello)
+            ws.send_json({"type": "hello", "token": None, "version": None})
             assert ws.receive_json()["code"] == "not_found"
 
 

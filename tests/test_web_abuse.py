@@ -412,7 +412,8 @@ def test_sockets_per_table_and_per_address_are_limited(tmp_path: Path) -> None:
         ):
             _hello(a, None)
             _hello(b, None)
-            with c.websocket_connect(f"/ws/tables/{tid}") as third:
+            with c.websocket_connect(f"/ws/tables/{tid}") as third:  # told at its hello
+                third.send_json({"type": "hello", "token": None, "version": None})
                 e = third.receive_json()
                 assert e["code"] == "too_many_sockets" and "a table" in e["message"]
             with c.websocket_connect(f"/ws/tables/{other}") as x:

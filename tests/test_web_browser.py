@@ -495,11 +495,25 @@ def test_a_private_table_opens_by_its_invite_link_only(server: str, browser: Any
     viewer.click("[data-replay='0']")
     viewer.wait_for_selector("#replay-slider")
     assert viewer.locator("#replay-step").is_visible()
+    # its host on another browser, holding the host token but not the invite: watches, and
+    # the record still downloads (fetched with the token)
+    hosting = new_page(
+        browser,
+        DESKTOP,
+        init=f"localStorage.setItem('torampu.host', JSON.stringify({{'{done}': "
+        f"'{made['host_token']}'}}))",
+    )
+    hosting.goto(f"{server}/t/{done}")
+    hosting.wait_for_selector("[data-record='0']", timeout=30000)
+    with hosting.expect_download() as dl2:
+        hosting.click("[data-record='0']")
+    assert '"actions"' in Path(dl2.value.path()).read_text()
     found = [
         *problems(host),
         *problems(guest),
         *problems(stranger),
         *problems(viewer),
         *problems(watcher),
+        *problems(hosting),
     ]
     assert not found, found

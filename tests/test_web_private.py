@@ -168,12 +168,9 @@ def test_a_socket_without_the_invite_is_told_the_table_is_not_there(tmp_path: Pa
                 assert err["code"] == none["code"] == "not_found", (err, none)
                 assert err["message"].replace(tid, MISSING) == none["message"], (err, none)
 
-            # the host token opens the table but holds no seat: the usual "unauthorized"
+            # the host token holds no seat: the host watches their own table
             with c.websocket_connect(f"/ws/tables/{tid}") as ws:
-                ws.send_json({"type": "hello", "token": host, "version": None})
-                assert ws.receive_json()["code"] == "unauthorized"
-                ws.send_json({"type": "ping"})
-                assert ws.receive_json()["type"] == "pong"  # and the socket stays open
+                assert hello(ws, host)["seat"] is None
 
             # a friend with the invite watches (and reads the chat the host opened to them)
             with c.websocket_connect(f"/ws/tables/{tid}") as friend:
@@ -310,3 +307,144 @@ def test_a_dismissed_outbox_sends_its_last_word_and_nothing_after() -> None:
         return [json.loads(t) for t in sent]
 
     assert asyncio.run(run()) == [{"type": "error", "code": "invite_revoked"}]
+
+
+def test_before_its_hello_a_socket_to_a_private_table_is_one_to_no_table(tmp_path: Path) -> None:
+    """The audit: a socket to a missing id was refused at once, one to a private table waited
+    for its hello (and answered pings): which told the table was there. Now both wait for the
+    hello and answer alike until it comes."""
+    with client(tmp_path) as c:
+        tid, _host, _invite = _private(c, ["open", "open", "open"])
+
+        def before_hello(table_id: str) -> list[dict[str, Any]]:
+            with c.websocket_connect(f"/ws/tables/{table_id}") as ws:
+                seen = []
+                for message in ({"type": "ping"}, {"type": "act", "action": "pass"}, {"x": 1}):
+                    ws.send_json(message)
+                    got = ws.receive_json()
+                    seen.append({k: str(v).replace(table_id, "ID") for k, v in got.items()})
+                ws.send_json({"type": "hello", "token": None, "version": None})
+                seen.append(ws.receive_json() | {"message": "…"})
+                with pytest.raises(WebSocketDisconnect) as closed:
+                    ws.receive_json()
+                seen.append({"closed": closed.value.code})
+                return seen
+
+        assert before_hello(tid) == before_hello(MISSING)
+        assert before_hello(tid)[-1] == {"closed": 4404}
+
+
+def test_a_stranger_neither_wakes_a_private_table_nor_takes_its_sockets(tmp_path: Path) -> None:
+    """The audit: a 404 request loaded a private table that had stopped and so set its bots
+    playing again; and sockets that never said hello filled the table's sockets, shutting its
+    people out. Now nothing is loaded before access is granted, a bogus token costs no re-read
+    of the table, and a table's sockets count only from a hello it accepted."""
+    import asyncio
+
+    from torampu.web.rooms import ActError, Lobby, Settings
+    from torampu.web.store import Store
+
+    url = f"sqlite:///{tmp_path / 'lobby.db'}"
+
+    async def run() -> None:
+        store = Store(url)
+        lobby = Lobby(store, Settings(database=url, bot_workers=0))
+        await lobby.start()
+        try:
+            room, host = await lobby.create("hell", HELL3, None, 1, None, invite="the-invite")
+            del lobby.rooms[room.id]  # left memory: nobody used it
+
+            async def no_reread(_room: Any) -> None:
+                raise AssertionError("a bogus token made the table be read again")
+
+            lobby._read_for_tokens = no_reread  # type: ignore[method-assign]
+            for invite, token in ((None, None), ("guess", None), (None, "forged"), (7, [1])):
+                with pytest.raises(ActError) as e:
+                    await lobby.open_table(room.id, invite, token)
+                assert e.value.status == 404 and room.id not in lobby.rooms
+            assert (await lobby.open_table(room.id, "the-invite", None))[1] == "invite"
+            assert (await lobby.open_table(room.id, None, host))[1] == "host"
+        finally:
+            await lobby.stop()
+            store.close()
+
+    asyncio.run(run())
+
+    with client(tmp_path / "web", sockets_per_table=2, connect_rate=1e6) as c:
+        tid, _host, invite = _private(c, ["open", "open", "open"])
+        with (
+            c.websocket_connect(f"/ws/tables/{tid}") as s1,
+            c.websocket_connect(f"/ws/tables/{tid}") as s2,
+            c.websocket_connect(f"/ws/tables/{tid}") as s3,
+        ):
+            s1.send_json({"type": "ping"})  # three sockets that never say hello
+            assert s1.receive_json()["type"] == "pong"
+            for s in (s2, s3):
+                s.send_json({"type": "ping"})
+                s.receive_json()
+            with c.websocket_connect(f"/ws/tables/{tid}") as friend:
+                friend.send_json(
+                    {"type": "hello", "token": None, "version": None, "invite": invite}
+                )
+                assert friend.receive_json()["type"] == "snapshot"
+
+
+def test_a_player_put_out_of_a_seat_watches_only_by_the_invite(tmp_path: Path) -> None:
+    """The audit: the host replaced the invite and reopened a player's seat; her socket,
+    made a spectator, went on receiving the table and its chat. A spectator of a private
+    table stays only while the invite it holds is the table's (or it is the host's)."""
+    with client(tmp_path) as c:
+        tid, host, invite = _private(c, ["open", "open", "open"], chat={"spectators": True})
+        join = c.post(f"/api/tables/{tid}/join", json={"name": "Eve"}, headers={INVITE: invite})
+        eve = join.json()["token"]
+        with (
+            c.websocket_connect(f"/ws/tables/{tid}") as tokened,
+            c.websocket_connect(f"/ws/tables/{tid}") as invited,
+            c.websocket_connect(f"/ws/tables/{tid}") as owner,
+        ):
+            assert hello(tokened, eve)["seat"] == 0  # the seat token alone
+            invited.send_json({"type": "hello", "token": eve, "version": None, "invite": invite})
+            assert invited.receive_json()["seat"] == 0  # the seat, and the invite
+            assert hello(owner, host)["seat"] is None
+            r = c.post(f"/api/tables/{tid}/seats/0", json={"open": True}, headers=auth(host))
+            assert r.status_code == 200
+            errors = []
+            with pytest.raises(WebSocketDisconnect) as closed:
+                while True:
+                    msg = tokened.receive_json()
+                    if msg["type"] == "error":
+                        errors.append(msg["code"])
+            assert errors[-1] == "not_found" and closed.value.code == 4404, errors
+            while (msg := invited.receive_json())["type"] != "error":
+                pass
+            assert msg["code"] == "seat_revoked"  # and it watches on, by the invite
+            r = c.post(f"/api/tables/{tid}/invite", json={}, headers=auth(host))
+            while (msg := invited.receive_json())["type"] != "error":
+                pass
+            assert msg["code"] == "invite_revoked"
+            owner.send_json({"type": "ping"})  # the host watches on
+            while (msg := owner.receive_json())["type"] != "pong":
+                assert msg["type"] != "error", msg
+
+
+def test_a_new_invite_holds_for_the_whole_rematch_chain_and_health_counts_no_private_table(
+    tmp_path: Path,
+) -> None:
+    with client(tmp_path) as c:
+        tid, host, old = _private(c, ["open", "heuristic", "heuristic"])
+        token = c.post(
+            f"/api/tables/{tid}/join", json={"name": "Aki"}, headers={INVITE: old}
+        ).json()["token"]
+        assert c.get("/api/health").json()["tables"] == 0
+        assert c.post(f"/api/tables/{tid}/start", json={}, headers=auth(host)).status_code == 200
+        with c.websocket_connect(f"/ws/tables/{tid}") as ws:
+            play_through(ws, first=hello(ws, token))
+        new_id = c.post(f"/api/tables/{tid}/rematch", json={}, headers=auth(token)).json()["table"][
+            "id"
+        ]
+        r = c.post(f"/api/tables/{new_id}/invite", json={}, headers=auth(host))
+        new = r.json()["invite"]
+        for table_id in (tid, new_id):
+            _missing(c, "GET", "/api/tables/{}", table_id, headers={INVITE: old})
+            assert c.get(f"/api/tables/{table_id}", headers={INVITE: new}).status_code == 200
+        assert c.get("/api/health").json()["tables"] == 0

@@ -751,3 +751,35 @@ def test_a_private_table_made_on_one_process_is_private_on_the_other(
             assert _get_status(f"{web.base}/api/tables/{tid}", {"X-Torampu-Invite": invite}) == 404
             new = {"X-Torampu-Invite": made["invite"]}
             assert _get_status(f"{web.base}/api/tables/{tid}", new) == 200
+
+
+def test_during_a_redis_stall_a_replaced_invite_is_refused_on_the_other_process_too(
+    tmp_path: Path, pg: str, redis_server: RedisServer
+) -> None:
+    """The audit: with Redis frozen, the other process — holding a spectator of the table, so
+    its heartbeat's own write failed first — skipped its poll of the database, and took the
+    old invite (and kept its spectator) for the whole stall. It now reads the table again
+    every 2 s while the bus is down, and sends the spectator away."""
+    import redis
+
+    r = redis.Redis.from_url(redis_server.url)
+    with cluster(tmp_path, pg, redis_server.url, workers=0, b=("--presence-ttl", "6")) as (a, b):
+        status, made = _post(
+            f"{a.base}/api/tables",
+            {"game": "hell", "rules": {"players": 3}, "games": 1, "private": True},
+        )
+        tid, invite, host = made["table"]["id"], made["invite"], made["host_token"]
+        with connect(f"{b.ws}/ws/tables/{tid}") as ws:
+            ws.send(json.dumps({"type": "hello", "token": None, "invite": invite}))
+            assert json.loads(ws.recv(timeout=10))["type"] == "snapshot"
+            r.execute_command("CLIENT", "PAUSE", "25000", "WRITE")
+            t0 = time.monotonic()
+            status, renewed = _post(f"{a.base}/api/tables/{tid}/invite", {}, host)
+            assert status == 200, renewed
+            deadline = t0 + 20
+            while (msg := json.loads(ws.recv(timeout=20)))["type"] != "error":
+                assert time.monotonic() < deadline
+            assert msg["code"] == "invite_revoked", msg
+            assert time.monotonic() - t0 < 20  # within the stall
+        assert _get_status(f"{b.base}/api/tables/{tid}", {"X-Torampu-Invite": invite}) == 404
+        r.execute_command("CLIENT", "UNPAUSE")

@@ -48,6 +48,7 @@ from torampu.web.rooms import (
     Room,
     Settings,
     error_id,
+    invite_matches,
     new_token,
     records_wait,
     storage_unavailable,
@@ -225,8 +226,9 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
             raise ActError(
                 "not_found", "no such table (a table id is letters and digits)", 404
             ) from None
-        r = await lobby().room(table_id)
-        await lobby().check_access(r, request.headers.get(INVITE_HEADER), _bearer(request))
+        r, _how = await lobby().open_table(
+            table_id, request.headers.get(INVITE_HEADER), _bearer(request)
+        )
         return r
 
     @app.exception_handler(ActError)
@@ -505,6 +507,10 @@ class Gone(Exception):
         self.table_id = table_id
 
 
+class TooMany(Exception):
+    """A hello to a table that holds its most sockets: the socket is refused."""
+
+
 MAX_REFUSALS = 20
 """Rate-limit refusals after which a socket is closed."""
 
@@ -519,6 +525,8 @@ class Socket:
         self.addr = _address(ws, settings.ipv6_prefix)
         self.client = Client(None, addr=self.addr)
         self.room: Room | None = None
+        self.table_id = ""
+        self.counted: list[tuple[Counter[str], str]] = []
         self.joined = False
         now = time.monotonic()
         self.hellos = TokenBucket(settings.hello_rate, settings.hello_burst, now)
@@ -574,33 +582,25 @@ class Socket:
         # loaded first) each see the others
         lb.sockets[self.addr] += 1
         counted: list[tuple[Counter[str], str]] = [(lb.sockets, self.addr)]
+        self.counted = counted
         try:
             try:
                 validate.table_id(table_id)
-                self.room = await lb.room(table_id)
             except Invalid:
                 await self.refuse("not_found", "no such table", 4404)
                 return
-            except ActError as e:
-                await self.refuse(e.code, str(e), 4404 if e.status == 404 else 1011)
-                return
-            if lb.table_sockets[table_id] >= st.sockets_per_table:
-                await self.refuse(
-                    "too_many_sockets",
-                    f"at most {st.sockets_per_table} connections to a table",
-                    1008,
-                )
-                return
-            lb.table_sockets[table_id] += 1
-            counted.append((lb.table_sockets, table_id))
-            await self._run(self.room, table_id)
+            # the table is looked at only when the hello comes: until then a socket to a table
+            # that is there (public or private) and one to a table that is not are alike, and
+            # a socket that never says hello neither loads nor wakes a table
+            self.table_id = table_id
+            await self._run(table_id)
         finally:
             for counter, key in counted:
                 counter[key] -= 1
                 if counter[key] <= 0:
                     del counter[key]
 
-    async def _run(self, room: Room, table_id: str) -> None:
+    async def _run(self, table_id: str) -> None:
         writer = asyncio.ensure_future(self.outbox.run())
         reader = asyncio.ensure_future(self._read())
         try:
@@ -629,7 +629,8 @@ class Socket:
             for t in (writer, reader):
                 with contextlib.suppress(BaseException):
                     await t
-            self.lobby.disconnect(room, self.client)
+            if self.room is not None and self.joined:
+                self.lobby.disconnect(self.room, self.client)
 
     async def _read(self) -> None:
         st = self.settings
@@ -674,6 +675,9 @@ class Socket:
             except Gone as e:
                 await self.refuse("not_found", f"no table {e.table_id!r}", 4404)
                 return
+            except TooMany as e:
+                await self.refuse("too_many_sockets", str(e), 1008)
+                return
             except ActError as e:
                 self.error(e.code, str(e))
                 if e.code == "rate_limited" and await self._flooding():
@@ -683,15 +687,22 @@ class Socket:
                 log.error("internal error %s on a websocket message", eid, exc_info=e)
                 self.error("internal", f"internal error (error {eid})")
 
-    async def _seat_of(self, room: Room, token: Any, invite: Any) -> tuple[int | None, str | None]:
-        """The seat a hello's token holds (:meth:`Lobby.seat_of`); at a private table, a
-        hello with neither its invite nor a token of it is told "not found", as for a table
-        that does not exist (:meth:`Lobby.check_access`), and the socket is closed."""
+    async def _admit(self, token: Any, invite: Any) -> tuple[Room, int | None, str | None, str]:
+        """What a hello opens: the table (:meth:`Lobby.open_table`: a private table only with
+        its invite, a seat token or the host token of it; else :class:`Gone`, as for a table
+        that is not there), the seat its token holds and the token's hash, and how it came
+        in. A token that is not a seat's is refused (``unauthorized``) as before — unless it
+        is the table's host token, which watches."""
         try:
-            await self.lobby.check_access(room, invite, token)
+            room, how = await self.lobby.open_table(self.table_id, invite, token)
         except ActError as e:
-            raise Gone(room.id) from e
-        return await self.lobby.seat_of(room, token)
+            if e.status == 404:
+                raise Gone(self.table_id) from None
+            raise
+        if how == "host":
+            return room, None, None, how
+        seat, holder = await self.lobby.seat_of(room, token)
+        return room, seat, holder, how
 
     async def _flooding(self) -> bool:
         """Count a refusal for rate; a client refused :data:`MAX_REFUSALS` times is flooding
@@ -704,25 +715,39 @@ class Socket:
         return True
 
     async def _handle(self, data: dict[str, Any]) -> None:
-        lb, room, kind = self.lobby, self.room, data["type"]
-        assert room is not None
+        lb, kind = self.lobby, data["type"]
         if kind == "ping":
             self.outbox.push({"type": "pong"})
-        elif kind == "hello":
+            return
+        if kind == "hello":
             if not self.hellos.take(time.monotonic()):
                 raise ActError("rate_limited", "too many hellos: wait a little")
-            seat, holder = await self._seat_of(room, data.get("token"), data.get("invite"))
-            if self.joined:
-                lb.disconnect(room, self.client)
-            self.client.seat, self.client.holder = seat, holder
+            new, seat, holder, how = await self._admit(data.get("token"), data.get("invite"))
+            if self.room is None:  # a table's sockets count from their first hello it takes
+                st = self.settings
+                if lb.table_sockets[new.id] >= st.sockets_per_table:
+                    raise TooMany(f"at most {st.sockets_per_table} connections to a table")
+                lb.table_sockets[new.id] += 1
+                self.counted.append((lb.table_sockets, new.id))
+            if self.joined and self.room is not None:
+                lb.disconnect(self.room, self.client)
+            self.room = new
+            c = self.client
+            c.seat, c.holder = seat, holder
+            c.host = how == "host"
+            # the invite a private table's guest holds, seated or not: once the guest's seat
+            # changes hands, it still lets them watch (until the host replaces it)
+            c.invite = new.table.invite if invite_matches(new, data.get("invite")) else None
             self.joined = True
-            lb.connect(room, self.client)
-            history = lb.chat_history(room, self.client)
+            lb.connect(new, c)
+            history = lb.chat_history(new, c)
             if history is not None:
                 self.outbox.after_snapshot(history)
-        elif not self.joined:
+            return
+        room = self.room
+        if not self.joined or room is None:
             raise ActError("bad_message", 'send "hello" first', 400)
-        elif kind == "act":
+        if kind == "act":
             await lb.act(
                 room,
                 self.client.seat,

@@ -39,7 +39,7 @@ import random
 import secrets
 import time
 from collections import Counter, deque
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
@@ -273,6 +273,25 @@ def _matches(secret: Any, hashes: list[str]) -> bool:
     return any(secrets.compare_digest(h, x) for x in hashes)
 
 
+def access(table: Table, seats: Sequence[Seat], invite: Any, token: Any) -> str | None:
+    """How a request with ``invite`` and ``token`` may see ``table``: ``"seat"`` (``token``
+    holds one of ``seats``), ``"host"`` (the host token), ``"invite"`` (a private table's
+    invite), ``"public"`` (a public table, to anyone); ``None``: not at all (a private table,
+    and neither)."""
+    if _matches(token, [st.token for st in seats if st.token]):
+        return "seat"
+    if _matches(token, [table.host_token]):
+        return "host"
+    if table.invite is None:
+        return "public"
+    return "invite" if _matches(invite, [table.invite]) else None
+
+
+def invite_matches(room: Room, invite: Any) -> bool:
+    """Whether ``invite`` is ``room``'s private table's invite."""
+    return room.table.invite is not None and _matches(invite, [room.table.invite])
+
+
 def new_token() -> str:
     return secrets.token_urlsafe(32)
 
@@ -290,6 +309,10 @@ class Client:
     holder: str | None = None
     addr: str = ""
     outbox: Outbox | None = None
+    invite: str | None = None
+    """The invite hash a spectator of a private table came in by (it must stay the table's)."""
+    host: bool = False
+    """Came in by the host token (a host without a seat watches their own table)."""
 
     def tell(self, message: dict[str, Any]) -> None:
         if self.outbox is not None:
@@ -728,50 +751,65 @@ class Lobby:
         except BotRefused as e:
             raise ActError("bad_bot", str(e), 400) from None
 
-    async def check_access(self, room: Room, invite: Any, token: Any) -> None:
-        """Whether a request may see ``room`` at all: any request for a public table; for a
-        private one, the table's ``invite`` secret, or ``token`` being its host token or
-        holding a seat of it (a token this process does not know yet is looked up as in
-        :meth:`seat_of`). Otherwise the same 404 as a table that does not exist, so a
-        stranger learns nothing — not even that the table is there."""
-        table = room.table
-        if table.invite is None:
-            return
-        if _matches(invite, [table.invite]) or _matches(token, [table.host_token]):
-            return
-        if isinstance(token, str) and token:
-            with contextlib.suppress(ActError):
-                await self.seat_of(room, token)
-                return
-        raise ActError("not_found", f"no table {table.id!r}", 404)
+    async def open_table(self, table_id: str, invite: Any, token: Any) -> tuple[Room, str]:
+        """The room of ``table_id`` if a request with ``invite`` and ``token`` may see it, and
+        how it may (:func:`access`: ``"public"``, ``"seat"``, ``"host"`` or ``"invite"``).
+        Otherwise the same 404 as a table that does not exist, after the same work — one read
+        of the table's row — and before the table is loaded or marked as used: a stranger
+        learns nothing of a private table, not even that it is there, and wakes nothing."""
+        room = self.rooms.get(table_id)
+        how = None if room is None else access(room.table, room.seats, invite, token)
+        if how is None:  # what a table that does not exist costs too: one read of its row
+            fresh = await self.db(self.store.table, table_id)
+            how = None if fresh is None else access(fresh, fresh.seats, invite, token)
+            if how is None:
+                raise ActError("not_found", f"no table {table_id!r}", 404)
+        return await self.room(table_id), how
 
     async def new_invite(self, room: Room, token: str | None) -> str:
         """A new invite for a private table (the host's; 409 ``not_private`` for a public
         one). The old invite opens nothing any more, and the table's spectators — every one of
         them came in by the invite — are sent away (an ``error`` ``invite_revoked``, then the
         socket closes), here and, through the table's event, in every other process. Seated
-        players keep their seats: their tokens open the table."""
+        players keep their seats: their tokens open the table. The tables of its rematch
+        chain share its invite, and so share the new one: the old link opens none of them."""
         self.check_host(room, token)
         if not room.table.private:
             raise ActError("not_private", "only a private table has an invite")
         invite = new_token()
         async with room.lock:
             try:
-                await self.db(self.store.set_invite, room.id, token_hash(invite))
+                ids = await self.db(self.store.set_invite, room.id, token_hash(invite))
             except Refused as e:
                 raise ActError(e.code, str(e)) from None
             await self._refresh_row(room)
-        await self._publish(room, {"kind": "table"})
+        for other in ids:
+            loaded = self.rooms.get(other)
+            if other != room.id and loaded is not None:
+                async with loaded.lock:
+                    await self._refresh_row(loaded)
+        for other in ids:
+            await self._publish_id(other, {"kind": "table"})
         return invite
 
-    def _invite_changed(self, room: Room) -> None:
+    def _check_watchers(self, room: Room) -> None:
+        """After the table's row changed: a spectator of a private table stays only while
+        what let it in still does — the host token, or the invite it came by (not one the host
+        replaced, nor a seat token that holds nothing any more)."""
+        table = room.table
+        if table.invite is None:
+            return
         for c in list(room.clients):
-            if c.seat is None:
+            if c.seat is not None or c.host or c.invite == table.invite:
+                continue
+            if c.invite is not None:
                 c.dismiss(
                     "invite_revoked",
                     "the host replaced this private table's invite link: ask them for the new one",
                     4403,
                 )
+            else:  # came in by a seat it no longer holds
+                c.dismiss("not_found", f"no table {table.id!r}", 4404)
 
     def check_host(self, room: Room, token: str | None) -> None:
         if not token:
@@ -865,6 +903,7 @@ class Lobby:
                 await self._refresh_row(room)
                 raise ActError(e.code, str(e)) from None
             self._seat_changed(room, seat, st)
+            self._check_watchers(room)
         self.broadcast(room)
         await self._publish(room, {"kind": "table"})
 
@@ -901,6 +940,7 @@ class Lobby:
             for s, st in enumerate(table.seats):
                 if st != room.seats[s]:
                     self._seat_changed(room, s, st)
+            self._check_watchers(room)
             room.match = self._new_match(room)
             now = self.clock()
             room.turn_started = now
@@ -1001,11 +1041,14 @@ class Lobby:
     async def _publish(self, room: Room, event: dict[str, Any]) -> None:
         """Tell the other processes (a failure only delays them: they read the database again
         when the bus is back, and poll it meanwhile)."""
+        await self._publish_id(room.id, event)
+
+    async def _publish_id(self, table_id: str, event: dict[str, Any]) -> None:
         try:
-            await self.bus.publish(room.id, event)
+            await self.bus.publish(table_id, event)
         except BusError as e:
-            log.warning("table %s: event not published (%s)", room.id, e)
-            self._unpublished.add(room.id)
+            log.warning("table %s: event not published (%s)", table_id, e)
+            self._unpublished.add(table_id)
 
     # ------------------------------------------------------------------ other processes
     async def _on_event(self, table_id: str, event: dict[str, Any]) -> None:
@@ -1296,16 +1339,15 @@ class Lobby:
     async def _refresh_row(self, room: Room) -> None:
         """Read the table's row (seats, status) and any actions this room has not seen."""
         table = await self.db(self.store.table, room.id)
-        if table is None:  # pragma: no cover - tables are never deleted
+        if table is None:  # pragma: no cover - deleted (purge spares loaded tables)
             return
         changed = table.rematch != room.table.rematch
-        if table.invite != room.table.invite and room.table.invite is not None:
-            self._invite_changed(room)
         for s, st in enumerate(table.seats):
             if st != room.seats[s]:
                 self._seat_changed(room, s, st)
                 changed = True
         room.table = table
+        self._check_watchers(room)
         if table.status != "waiting" and room.match is None:
             room.match = self._new_match(room)
             now = self.clock()
@@ -1388,13 +1430,18 @@ class Lobby:
                         await self.bus.set_presence(room.id, seats, clients)
                     if room.status != "over":
                         await self._refresh_presence(room, only_if_changed=True)
-                    if not self.bus.healthy:
-                        async with room.lock:
-                            await self._refresh_row(room)
                 except (BusError, ActError):
-                    continue
+                    pass  # the bus failing here must not skip the database's poll below
                 except Exception:
                     log.exception("table %s: heartbeat failed", room.id)
+                if not self.bus.healthy:
+                    try:
+                        async with room.lock:
+                            await self._refresh_row(room)
+                    except ActError:
+                        continue
+                    except Exception:
+                        log.exception("table %s: reading it again failed", room.id)
 
     async def _reload_all(self) -> None:
         """The bus is back after an outage: read every loaded table again."""

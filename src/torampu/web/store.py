@@ -277,9 +277,13 @@ class Store:
 
     # ---------------------------------------------------------------- reads
     def table(self, table_id: str) -> Table | None:
+        """The table (``None``: there is none) — after the same two queries either way, so
+        that how long it takes does not tell whether it is there."""
         with self._session() as s:
             row = s.get(TableRow, table_id)
-            return None if row is None else self._table(s, row)
+            q = select(SeatRow).where(SeatRow.table_id == table_id).order_by(SeatRow.seat)
+            seats = [Seat(x.seat, x.kind, x.name, x.token, x.bot) for x in s.scalars(q)]
+            return None if row is None else self._table(s, row, seats)
 
     def tables(self, limit: int = 50, offset: int = 0, status: str | None = None) -> list[Table]:
         """A page of the public tables, newest first (``status``: only those; ``"open"``:
@@ -323,8 +327,10 @@ class Store:
             return list(s.scalars(q))
 
     def count_tables(self) -> int:
+        """The public tables (a private one is counted nowhere a stranger can read)."""
         with self._session() as s:
-            return int(s.scalar(select(func.count()).select_from(TableRow)) or 0)
+            q = select(func.count()).select_from(TableRow).where(TableRow.invite.is_(None))
+            return int(s.scalar(q) or 0)
 
     def actions(self, table_id: str, after: int = 0) -> list[Action]:
         """The table's actions after version ``after``, in order."""
@@ -518,12 +524,19 @@ class Store:
                 s.execute(delete(TableRow).where(TableRow.id.in_(ids)))
             return ids
 
-    def set_invite(self, table_id: str, invite: str) -> None:
-        """Give a private table a new invite (its hash): the old one opens nothing any more."""
+    def set_invite(self, table_id: str, invite: str) -> list[str]:
+        """Give a private table a new invite (its hash), and with it every table that shares
+        its old one (its rematch chain): the old one opens nothing any more. The ids."""
         with self._session.begin() as s:
-            q = update(TableRow).where(TableRow.id == table_id, TableRow.invite.is_not(None))
-            if not s.execute(q.values(invite=invite, updated=_now())).rowcount:  # type: ignore[attr-defined]
+            row = s.get(TableRow, table_id, with_for_update=True)
+            if row is None or row.invite is None:
                 raise Refused("not_private", "only a private table has an invite")
+            q = select(TableRow.id).where(TableRow.invite == row.invite)
+            ids = list(s.scalars(q))
+            s.execute(
+                update(TableRow).where(TableRow.id.in_(ids)).values(invite=invite, updated=_now())
+            )
+            return ids
 
     def set_status(self, table_id: str, status: str) -> None:
         with self._session.begin() as s:

@@ -85,11 +85,12 @@ export const api = {
   },
 };
 
-/** Props for a finished game's record link: a plain download, or at a private table (whose
- * invite this browser holds) a click that fetches it with the invite. */
-export function recordLink(id, k) {
+/** Props for a finished game's record link: a plain download, or at a private table a click
+ * that fetches it with what opens the table (its invite, or this browser's seat or host
+ * token). */
+export function recordLink(id, k, isPrivate) {
   const props = { href: api.recordUrl(id, k), download: `${id}-game${Number(k) + 1}.json` };
-  if (tokens.invite(id)) {
+  if (isPrivate || tokens.invite(id)) {
     props.onclick = (e) => {
       e.preventDefault();
       api.download(id, k).catch((err) => toast(`${err.message} (${err.code})`));

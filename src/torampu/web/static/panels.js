@@ -260,7 +260,7 @@ function finishedPanel(ctx) {
   const rows = ctx.finished.map((g) => h("li", {},
     h("span", {}, `#${g.index + 1}`),
     g.record === false ? h("span", { class: "muted small" }, t("afterMatch")) : [
-      h("a", { ...recordLink(ctx.tableId, g.index), dataset: { record: g.index } }, t("record")),
+      h("a", { ...recordLink(ctx.tableId, g.index, ctx.table?.private), dataset: { record: g.index } }, t("record")),
       h("a", { href: `/t/${ctx.tableId}/replay/${g.index}`, dataset: { replay: g.index } }, t("replay"))],
     h("span", { class: "muted small" }, (g.result?.scores || []).join(" / "))));
   return panel("finished", t("finishedGames"), h("ul", { class: "finished" }, rows));

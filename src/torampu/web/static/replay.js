@@ -58,7 +58,7 @@ function render(state, el, k, id, show) {
   const tb = state.table;
   if (!tb || !state.steps.length) return;
   patch(el.head, h("div", { class: "title-line" }, h("h1", {}, gameName(tb.game)), h("span", { class: "muted" }, t("replayOf", { k: Number(k) + 1 }))),
-    h("div", { class: "share" }, h("a", { href: `/t/${id}` }, t("backTable")), h("a", recordLink(id, k), t("record"))));
+    h("div", { class: "share" }, h("a", { href: `/t/${id}` }, t("backTable")), h("a", recordLink(id, k, tb.private), t("record"))));
   renderControls(state, el.controls, show);
   const step = state.steps[state.at];
   const view = step.view;

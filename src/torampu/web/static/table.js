@@ -76,7 +76,9 @@ class TablePage {
     }
     api.bots().then((b) => { this.bots = b.bots; this.render(); }).catch(() => {});
     this.render();
-    this.conn = new Connection(this.id, this.seatToken, tokens.invite(this.id), {
+    // without a seat, the host's token: the host watches their own table (a private one
+    // too, whatever became of its invite)
+    this.conn = new Connection(this.id, this.seatToken || this.host, tokens.invite(this.id), {
       snapshot: (m) => this.onSnapshot(m),
       error: (m) => this.onError(m),
       status: (s) => this.onStatus(s),
@@ -121,8 +123,9 @@ class TablePage {
     if (dead) {
       tokens.clearSeat(this.id);
       this.seatToken = null;
-      if (msg.code === "seat_revoked") this.conn.token = null;
-      else this.conn.setToken(null);
+      // (a host goes on watching by the host token)
+      if (msg.code === "seat_revoked") this.conn.token = this.host;
+      else this.conn.setToken(this.host);
     }
     this.render();
   }
