@@ -85,7 +85,7 @@ function renderTables(el, state) {
     mine.length ? h("h2", { id: "my-tables-title" }, t("myTables")) : null,
     mine.length ? h("ul", { class: "table-list", id: "my-tables" }, mine.map((tb) => tableRow(tb, games))) : null,
     h("h2", {}, t("tables")),
-    rows.length ? h("ul", { class: "table-list" }, rows) : h("p", { class: "muted" }, t(over.length ? "noOpenTables" : "noTables")),
+    rows.length ? h("ul", { class: "table-list" }, rows) : h("p", { class: "muted" }, t(mine.length ? "noOtherTables" : over.length ? "noOpenTables" : "noTables")),
     over.length ? h("details", { class: "finished-tables", id: "finished-tables" },
       h("summary", {}, t("finishedTables", { n: over.length })),
       h("ul", { class: "table-list" }, over.map((tb) => tableRow(tb, games)))) : null,
