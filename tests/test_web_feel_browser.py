@@ -521,6 +521,24 @@ def test_finished_trick_pause_and_motion(server: str, browser: Any) -> None:
     assert not problems(page), problems(page)
 
 
+def _two_at_hell(server: str, browser: Any, viewport: dict[str, int]) -> tuple[Any, str, str]:
+    """A started Hell table for four: this page's Aki in seat 0, Ben (by the API) in seat 1,
+    two bots: (the page, the table's id, Ben's seat token)."""
+    body = {"game": "hell", "games": 1, "players": 4}
+    body["seats"] = ["open", "open", "heuristic", "heuristic"]
+    res = post(f"{server}/api/tables", body)
+    table_id, host = str(res["table"]["id"]), str(res["host_token"])
+    page = new_page(browser, viewport)
+    page.goto(f"{server}/t/{table_id}")
+    page.fill("#player-name", "Aki")
+    page.click("[data-take='0']")
+    page.wait_for_selector(".seat-row.me[data-seat='0']")
+    ben = post(f"{server}/api/tables/{table_id}/join", {"name": "Ben", "seat": 1})["token"]
+    post(f"{server}/api/tables/{table_id}/start", {}, host)
+    page.wait_for_selector("#felt [data-seat='0']")
+    return page, table_id, str(ben)
+
+
 def test_on_a_laptop_the_chat_starts_closed_and_counts_what_arrives(
     server: str, browser: Any
 ) -> None:
@@ -531,18 +549,7 @@ def test_on_a_laptop_the_chat_starts_closed_and_counts_what_arrives(
 
     from websockets.sync.client import connect
 
-    body = {"game": "hell", "games": 1, "players": 4}
-    body["seats"] = ["open", "open", "heuristic", "heuristic"]
-    res = post(f"{server}/api/tables", body)
-    table_id, host = str(res["table"]["id"]), str(res["host_token"])
-    page = new_page(browser, {"width": 1366, "height": 650})
-    page.goto(f"{server}/t/{table_id}")
-    page.fill("#player-name", "Aki")
-    page.click("[data-take='0']")
-    page.wait_for_selector(".seat-row.me[data-seat='0']")
-    friend = post(f"{server}/api/tables/{table_id}/join", {"name": "Ben", "seat": 1})["token"]
-    post(f"{server}/api/tables/{table_id}/start", {}, host)
-    page.wait_for_selector("#felt [data-seat='0']")
+    page, table_id, friend = _two_at_hell(server, browser, {"width": 1366, "height": 650})
     chat = page.locator("#chat")
     assert chat.is_visible() and chat.get_attribute("open") is None
     assert page.locator("#chat-unread").count() == 0
@@ -569,18 +576,7 @@ def test_a_player_mutes_another_in_the_chat_and_it_lasts(server: str, browser: A
 
     from websockets.sync.client import connect
 
-    body = {"game": "hell", "games": 1, "players": 4}
-    body["seats"] = ["open", "open", "heuristic", "heuristic"]
-    res = post(f"{server}/api/tables", body)
-    table_id, host = str(res["table"]["id"]), str(res["host_token"])
-    page = new_page(browser, DESKTOP)
-    page.goto(f"{server}/t/{table_id}")
-    page.fill("#player-name", "Aki")
-    page.click("[data-take='0']")
-    page.wait_for_selector(".seat-row.me[data-seat='0']")
-    rude = post(f"{server}/api/tables/{table_id}/join", {"name": "Ben", "seat": 1})["token"]
-    post(f"{server}/api/tables/{table_id}/start", {}, host)
-    page.wait_for_selector("#felt [data-seat='0']")
+    page, table_id, rude = _two_at_hell(server, browser, DESKTOP)
     if page.locator("#chat").get_attribute("open") is None:
         page.click("#chat-summary")
     ws_url = server.replace("http://", "ws://") + f"/ws/tables/{table_id}"

@@ -645,7 +645,7 @@ class Lobby:
         """A new table (:class:`ActError` 400 for a bad game, option, seat or bot; 503 when the
         server holds its most open tables); ``features``: what the host allows
         (``spectator_chat``, ``hints``); ``invite``: a private table's invite secret (only its
-        hash is kept; see :meth:`check_access`)."""
+        hash is kept; see :meth:`open_table`)."""
         if games is not None and not 1 <= games <= self.settings.max_games:
             raise ActError(
                 "bad_request", f"games must be 1 to {self.settings.max_games} on this server", 400
