@@ -579,7 +579,7 @@ class Lobby:
         )
 
     async def _sweep(self) -> None:
-        """Let rooms nobody uses leave memory (the store keeps everything)."""
+        """Let rooms nobody uses leave memory (the store keeps them; :meth:`purge`: how long)."""
         every = max(1.0, min(30.0, self.settings.room_idle / 4))
         while not self._closing:
             await asyncio.sleep(every)
