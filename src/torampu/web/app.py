@@ -581,8 +581,7 @@ class Socket:
         # counted before anything is awaited: sockets opened at once (to tables that must be
         # loaded first) each see the others
         lb.sockets[self.addr] += 1
-        counted: list[tuple[Counter[str], str]] = [(lb.sockets, self.addr)]
-        self.counted = counted
+        self.counted.append((lb.sockets, self.addr))  # (its table's count joins at the hello)
         try:
             try:
                 validate.table_id(table_id)
@@ -595,7 +594,7 @@ class Socket:
             self.table_id = table_id
             await self._run(table_id)
         finally:
-            for counter, key in counted:
+            for counter, key in self.counted:
                 counter[key] -= 1
                 if counter[key] <= 0:
                     del counter[key]

@@ -719,9 +719,8 @@ class Lobby:
         token of the table or its host token may ask; asking again gives the same table."""
         if not token or not isinstance(token, str) or len(token) > 128:
             raise ActError("unauthorized", "a rematch needs a seat token or the host token", 401)
-        h = token_hash(token)
         holders = [room.table.host_token] + [st.token for st in room.seats if st.token]
-        if not any(secrets.compare_digest(h, x) for x in holders):
+        if not _matches(token, holders):
             raise ActError("unauthorized", "this token holds no seat at this table", 403)
         new_id = room.table.rematch
         if new_id is None:
@@ -814,7 +813,7 @@ class Lobby:
     def check_host(self, room: Room, token: str | None) -> None:
         if not token:
             raise ActError("unauthorized", "this needs the table's host token", 401)
-        if not secrets.compare_digest(token_hash(token), room.table.host_token):
+        if not _matches(token, [room.table.host_token]):
             raise ActError("unauthorized", "wrong host token", 403)
 
     async def seat_of(self, room: Room, token: Any) -> tuple[int | None, str | None]:

@@ -281,8 +281,7 @@ class Store:
         that how long it takes does not tell whether it is there."""
         with self._session() as s:
             row = s.get(TableRow, table_id)
-            q = select(SeatRow).where(SeatRow.table_id == table_id).order_by(SeatRow.seat)
-            seats = [Seat(x.seat, x.kind, x.name, x.token, x.bot) for x in s.scalars(q)]
+            seats = self._seats(s, table_id)
             return None if row is None else self._table(s, row, seats)
 
     def tables(self, limit: int = 50, offset: int = 0, status: str | None = None) -> list[Table]:
@@ -354,10 +353,14 @@ class Store:
             q = select(ReadyRow.seat).where(ReadyRow.table_id == table_id, ReadyRow.game == game)
             return set(s.scalars(q))
 
+    @staticmethod
+    def _seats(s: Session, table_id: str) -> list[Seat]:
+        q = select(SeatRow).where(SeatRow.table_id == table_id).order_by(SeatRow.seat)
+        return [Seat(x.seat, x.kind, x.name, x.token, x.bot) for x in s.scalars(q)]
+
     def _table(self, s: Session, row: TableRow, seats: list[Seat] | None = None) -> Table:
         if seats is None:
-            q = select(SeatRow).where(SeatRow.table_id == row.id).order_by(SeatRow.seat)
-            seats = [Seat(x.seat, x.kind, x.name, x.token, x.bot) for x in s.scalars(q)]
+            seats = self._seats(s, row.id)
         return Table(
             row.id,
             row.game,

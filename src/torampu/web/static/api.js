@@ -31,17 +31,27 @@ async function request(method, path, body, token, tableId = null) {
     headers,
     body: body === undefined ? undefined : JSON.stringify(body),
   });
-  let data = null;
-  try {
-    data = await res.json();
-  } catch {
-    data = null;
-  }
-  if (!res.ok) {
-    const err = (data && data.error) || {};
-    throw new ApiError(res.status, err.code || String(res.status), err.message || res.statusText);
-  }
+  const data = await jsonOrNull(res);
+  if (!res.ok) throw errorOf(res, data);
   return data;
+}
+
+async function jsonOrNull(res) {
+  try {
+    return await res.json();
+  } catch {
+    return null;
+  }
+}
+
+/** The error a failed response names (the server's `{"error": {code, message}}`). */
+function errorOf(res, data) {
+  const err = (data && data.error) || {};
+  return new ApiError(res.status, err.code || String(res.status), err.message || res.statusText);
+}
+
+function recordName(id, k) {
+  return `${id}-game${Number(k) + 1}.json`;
 }
 
 export const api = {
@@ -65,19 +75,11 @@ export const api = {
    * cannot carry the invite without putting it in the address. */
   async download(id, k) {
     const res = await fetch(api.recordUrl(id, k), { headers: headersFor(undefined, null, id) });
-    if (!res.ok) {
-      let err = {};
-      try {
-        err = (await res.json()).error || {};
-      } catch {
-        err = {};
-      }
-      throw new ApiError(res.status, err.code || String(res.status), err.message || res.statusText);
-    }
+    if (!res.ok) throw errorOf(res, await jsonOrNull(res));
     const url = URL.createObjectURL(await res.blob());
     const a = document.createElement("a");
     a.href = url;
-    a.download = `${id}-game${Number(k) + 1}.json`;
+    a.download = recordName(id, k);
     document.body.append(a);
     a.click();
     a.remove();
@@ -89,7 +91,7 @@ export const api = {
  * that fetches it with what opens the table (its invite, or this browser's seat or host
  * token). */
 export function recordLink(id, k, isPrivate) {
-  const props = { href: api.recordUrl(id, k), download: `${id}-game${Number(k) + 1}.json` };
+  const props = { href: api.recordUrl(id, k), download: recordName(id, k) };
   if (isPrivate || tokens.invite(id)) {
     props.onclick = (e) => {
       e.preventDefault();
