@@ -22,6 +22,8 @@ import json
 import os
 import re
 import socket
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -206,6 +208,37 @@ def test_a_bot_past_its_deadline_is_answered_by_the_heuristic_and_its_worker_rep
             pool.close()
 
     asyncio.run(run())
+
+
+def test_a_search_worker_loads_its_bots_before_its_first_job() -> None:
+    """A search worker's initializer (:func:`torampu.web.bots.warm`) loads every module and
+    the policy a search needs: a first search afterwards, in any game, imports nothing (the
+    loading had counted against the first job's deadline, and on a loaded machine every first
+    job of a replaced worker ran past it, so a busy server's hints always failed)."""
+    script = """
+import sys, random
+import torampu
+from torampu.web.bots import BotJob, compute_hint, warm
+from torampu.learn.daifugo_policy import default_policy
+assert warm(True) >= len(torampu.games())
+assert default_policy.cache_info().currsize == 1, "the Daifugo policy is not loaded"
+before = set(sys.modules)
+for game in torampu.games():
+    g = torampu.new_game(game, seed=11)
+    r = random.Random(2)
+    for step in range(120):
+        if g.is_over:
+            break
+        legal = g.legal_actions()
+        if len(legal) > 1 and step % 5 == 0:
+            compute_hint(BotJob("ismcts:think=0.01", game, step, g.view(g.to_play), legal))
+        g.play(r.choice(legal))
+print(sorted(m for m in set(sys.modules) - before if m.startswith("torampu")))
+"""
+    out = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=120, check=True
+    )
+    assert out.stdout.strip() == "[]", out.stdout
 
 
 def test_a_human_is_answered_at_once_while_the_strongest_bots_think_elsewhere(

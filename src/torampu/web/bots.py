@@ -200,10 +200,54 @@ def compute_hint(job: BotJob) -> dict[str, Any]:
     }
 
 
-def _lower_priority(nice: int) -> None:  # pragma: no cover - runs in the worker processes
+WARM_THINK = 0.01
+"""The think budget of the searches :func:`warm` runs."""
+
+
+def warm(search: bool) -> int:
+    """Load once what a worker's first job would otherwise load inside its deadline: the bots'
+    modules and, for a search worker, the search's modules and policy tables of every game (a
+    short search at each phase of one game of each). Without it a search worker's first job pays
+    about half a second of CPU for loading; on a loaded machine, at the worker's lower
+    priority, that alone ran past the deadline, and the worker that replaced the killed one
+    paid it again — a busy server's hints failed every time. Returns the searches run.
+
+    >>> warm(search=False)
+    0
+    """
+    import torampu
+    from torampu.bots import make_bot
+
+    if not search:
+        for game in torampu.games():
+            make_bot("heuristic", 0, game)
+        return 0
+    runs = 0
+    for game in torampu.games():
+        g = torampu.new_game(game, seed=0)
+        phases: set[str] = set()
+        for _ in range(400):
+            if g.is_over:
+                break
+            seat = g.to_play
+            legal = g.legal_actions()
+            view = g.view(seat)
+            phase = str(view.get("phase"))
+            if len(legal) > 1 and phase not in phases:
+                phases.add(phase)
+                compute_hint(BotJob(f"ismcts:think={WARM_THINK}", game, 0, view, legal))
+                runs += 1
+            g.play(legal[0])
+    return runs
+
+
+def _lower_priority(nice: int, search: bool = False) -> None:  # pragma: no cover - in workers
     with contextlib.suppress(OSError):
         os.nice(nice)
-    import torampu.bots  # noqa: F401  (warm the imports once per worker)
+    try:
+        warm(search)
+    except Exception:  # a worker that could not warm up still computes (only slower at first)
+        log.exception("a bot worker could not load its bots ahead of its first job")
 
 
 class FairGate:
@@ -304,7 +348,7 @@ class BotPool:
 
         ctx = multiprocessing.get_context("forkserver")
         self._search = ProcessPool(
-            workers, initializer=_lower_priority, initargs=(SEARCH_NICE,), context=ctx
+            workers, initializer=_lower_priority, initargs=(SEARCH_NICE, True), context=ctx
         )
         self._quick = ProcessPool(
             1, initializer=_lower_priority, initargs=(QUICK_NICE,), context=ctx
