@@ -90,9 +90,14 @@ def serve(
     port = free_port()
     cmd = [*_torampu(), "serve", "--port", str(port), "--data-dir", str(data)]
     cmd += ["--next-game-delay", str(next_game_delay), *more]
+    # the server's log goes to a file beside its store, never to a pipe nobody reads (a full
+    # pipe would stop the server mid-test); a failing test can read it with server_log()
+    data.mkdir(parents=True, exist_ok=True)
+    log = (data / "server.log").open("ab")
     proc = subprocess.Popen(
-        [*cmd, "--bot-delay", str(bot_delay)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT
+        [*cmd, "--bot-delay", str(bot_delay)], stdout=log, stderr=subprocess.STDOUT
     )
+    LOGS[f"http://127.0.0.1:{port}"] = data / "server.log"
     base = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + 20
@@ -103,7 +108,7 @@ def serve(
             except OSError:
                 pass
             if proc.poll() is not None or time.monotonic() > deadline:
-                out = proc.stdout.read().decode() if proc.stdout else ""
+                out = (data / "server.log").read_text(errors="replace")
                 pytest.fail(f"torampu serve did not start: {out}")
             time.sleep(0.1)
         yield base
@@ -113,6 +118,16 @@ def serve(
             proc.wait(timeout=10)
         except subprocess.TimeoutExpired:
             proc.kill()
+        log.close()
+
+
+LOGS: dict[str, Path] = {}
+
+
+def server_log(base: str, tail: int = 4000) -> str:
+    """The end of the log of the server ``serve`` started at ``base`` (for a failure's message)."""
+    path = LOGS.get(base)
+    return path.read_text(errors="replace")[-tail:] if path and path.exists() else ""
 
 
 @contextmanager

@@ -19,6 +19,14 @@ export class HintBox {
     this.render();
   }
 
+  /** The server could not give the hint just asked for (its bots busy, the search failed, asked
+   * too fast): the turn's hint is not spent, so the button may be pressed again. */
+  onError(msg) {
+    if (this.asked == null || !["hint_busy", "hint_failed", "rate_limited"].includes(msg.code)) return;
+    this.asked = null;
+    this.render();
+  }
+
   onHint(msg) {
     this.answer = msg;
     this.render();

@@ -117,6 +117,7 @@ class TablePage {
       return;
     }
     toast(`${msg.message || t("err_unknown")} (${msg.code})`);
+    this.social.hint.onError(msg);
     // our seat changed hands (or our token holds nothing any more): forget the token and
     // watch as a spectator instead of saying hello with a dead token on every reconnect
     const dead = msg.code === "seat_revoked" || (msg.code === "unauthorized" && this.seatToken && this.snap?.seat == null);
