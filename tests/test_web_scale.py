@@ -621,7 +621,9 @@ def test_a_stall_of_redis_heals_the_health_and_the_event_it_lost_is_announced(
             _until("a's publish fails", lambda: _get(f"{a.base}/api/health")["bus"] != "ok", 15)
             assert _get(f"{a.base}/api/health")["status"] == "degraded"
             _until("a is healthy again", lambda: _get(f"{a.base}/api/health")["bus"] == "ok", 20)
-            assert _get(f"{b.base}/api/health")["bus"] == "ok"
+            # b had nothing to write during the stall, but on a loaded machine one of its
+            # commands (a lease renewal, say) may still have met it: healthy by its next beat
+            _until("b is healthy", lambda: _get(f"{b.base}/api/health")["bus"] == "ok", 20)
 
             _until("b's player sees the move", lambda: _snapshot_at(two, snap["version"] + 1), 20)
 
