@@ -337,6 +337,54 @@ def test_lobby_in_japanese_shows_no_english_option(server: str, browser: Any, la
     assert not problems(page), problems(page)
 
 
+@pytest.mark.parametrize("lang", ["ja", "en"])
+def test_the_new_table_options_fit_a_phone(server: str, browser: Any, lang: str) -> None:
+    """On a 390 px phone every option of the new-table form (name, control, explanation) stays
+    within the screen: long Japanese explanations and values wrap (they ran to 447 px and were
+    cut off at the right edge)."""
+    page = new_page(browser, PHONE, lang)
+    page.goto(f"{server}/")
+    page.wait_for_selector("#create-form")
+    for game in ("napoleon", "nap", "hell", "daifugo"):
+        page.select_option("select[name=game]", game)
+        page.locator("#options summary").click()
+        page.wait_for_selector("#options .option")
+        wide = page.eval_on_selector_all(
+            "#options .option, #options .option *",
+            "els => els.filter(e => e.getBoundingClientRect().right > innerWidth + 0.5)"
+            ".map(e => e.closest('.option').dataset.option)",
+        )
+        assert not wide, (game, sorted(set(wide)))
+        page.locator("#options summary").click()
+    assert not problems(page), problems(page)
+
+
+def test_lobby_in_english_names_options_as_the_rules_list_does(server: str, browser: Any) -> None:
+    """The new-table form's options in English: each option's short label (``label`` of
+    ``GET /api/games``, as in the Rules dialog) and its values' names (``values_en``), never the
+    code names (``removed_cards``, ``3D``) the form used to show."""
+    page = new_page(browser, LAPTOP, "en")
+    page.goto(f"{server}/")
+    page.wait_for_selector("#create-form")
+    info = {g["name"]: g for g in get(f"{server}/api/games")["games"]}
+    for game in ("napoleon", "nap", "hell", "daifugo"):
+        page.select_option("select[name=game]", game)
+        page.locator("#options summary").click()
+        rows = page.eval_on_selector_all(
+            "#options .option",
+            "els => els.map(e => [e.dataset.option, e.querySelector('.opt-name').textContent,"
+            " [...e.querySelectorAll('select option, .set label')].map(o => o.textContent)])",
+        )
+        opts = {o["name"]: o for o in info[game]["options"]}
+        assert rows
+        for name, label, values in rows:
+            assert label == opts[name]["label"] and "_" not in label, (game, name, label)
+            names = opts[name].get("values_en") or {}
+            for v, shown in zip(opts[name].get("values") or [], values, strict=False):
+                assert shown == names.get(str(v), str(v)), (game, name, v, shown)
+    assert not problems(page), problems(page)
+
+
 def test_share_link_uses_the_address_the_page_was_opened_with(server: str, browser: Any) -> None:
     port = urlsplit(server).port
     tb = _table(server, "hell", "standard", 3)

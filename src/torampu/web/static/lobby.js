@@ -4,6 +4,7 @@ import { api, tokens } from "./api.js";
 import { drawnAfterPress, fill, h, patch, toast } from "./dom.js";
 import { gameName, lang, pick, t } from "./i18n.js";
 import { botName, botStrengthLabel } from "./labels.js";
+import { memberLabel, optionLabel, optionText as optionDescription } from "./rules.js";
 
 const REFRESH_MS = 4000;
 const MINE_MAX = 8; // the tables of this browser's own looked up at each refresh
@@ -269,12 +270,14 @@ function presetNote(game, f) {
 }
 
 /** An option's name, explanation and value labels in the page's language. */
+// the option's label, explanation and value names in the player's language, as the Rules
+// dialog shows them (the option's code name only where it has no label)
 function optionText(opt) {
-  const ja = lang() === "ja";
   return {
-    label: ja && opt.label_ja ? opt.label_ja : opt.name,
-    description: (ja ? opt.description_ja : opt.description) || opt.description || "",
-    value: (v) => (ja && opt.values_ja && String(v) in opt.values_ja ? opt.values_ja[String(v)] : String(v)),
+    label: optionLabel(opt),
+    labelled: optionLabel(opt) !== opt.name,
+    description: optionDescription(opt),
+    value: (v) => memberLabel(opt, v),
   };
 }
 
@@ -360,7 +363,7 @@ function optionRow(game, f, opt) {
   const row = h(
     "div",
     { class: `option ${opt.name in f.overrides ? "changed" : ""}`, title: text.description, dataset: { option: opt.name } },
-    h("span", { class: `opt-name ${lang() === "ja" ? "ja" : ""}` }, text.label),
+    h("span", { class: `opt-name ${text.labelled ? "ja" : ""}` }, text.label),
     optionControl(opt, value, set, text),
     h("small", { class: "muted opt-desc" }, text.description),
   );

@@ -52,7 +52,7 @@ function same(a, b) {
 }
 
 /** The label of one choice or set member: Japanese (values_ja) in Japanese, else the value. */
-function memberLabel(o, v) {
+export function memberLabel(o, v) {
   const labels = lang() === "ja" ? o.values_ja : o.values_en;
   return labels && Object.hasOwn(labels, String(v)) ? pick(labels[String(v)]) : String(v);
 }
