@@ -724,3 +724,44 @@ def test_a_tap_on_a_card_that_cannot_be_played_says_why(server: str, browser: An
     assert _version(page) == version and _my_turn(page)  # nothing was sent
     page.screenshot(path=str(SHOTS / "feel-must-follow.png"))
     assert not problems(page), problems(page)
+
+
+def test_a_daifugo_caption_is_never_under_a_seat_box(server: str, browser: Any) -> None:
+    """Five at a Daifugo table on a desktop screen: the caption of what just happened ("everyone
+    passed: the table is flushed, Mina leads") stays clear of every seat box (it ran in one line
+    across the felt and began under the box of the player at the left)."""
+    res = post(
+        f"{server}/api/tables",
+        {"game": "daifugo", "games": 1, "players": 5, "seats": ["open", *["heuristic"] * 4]},
+    )
+    table_id = str(res["table"]["id"])
+    HOSTS[table_id] = str(res["host_token"])
+    page = new_page(browser, {"width": 1366, "height": 768}, lang="en")
+    _sit(page, server, table_id)
+    seen = 0
+    deadline = time.monotonic() + 90
+    while seen < 3 and time.monotonic() < deadline:
+        under = page.evaluate(
+            """() => [...document.querySelectorAll('#felt .centre.daifugo .why')].flatMap(w => {
+                 const c = w.getBoundingClientRect();
+                 return [...document.querySelectorAll('#felt .seat-box')].filter(b => {
+                   const r = b.getBoundingClientRect();
+                   return Math.min(r.right, c.right) - Math.max(r.left, c.left) > 2
+                     && Math.min(r.bottom, c.bottom) - Math.max(r.top, c.top) > 2;
+                 }).map(b => `${w.textContent} under seat box ${b.dataset.seat}`);
+               })"""
+        )
+        if under:
+            page.screenshot(path=str(SHOTS / "daifugo-caption-under-a-seat.png"))
+        assert not under, under
+        if page.locator("#felt .centre.daifugo .why").count() > 1:
+            seen += 1
+            page.screenshot(path=str(SHOTS / "daifugo-caption.png"))
+        if _my_turn(page):
+            _any_move(page)
+        else:
+            page.wait_for_timeout(60)
+        if _snap(page)["table"]["status"] == "over":
+            break
+    assert seen, "no caption of a ruling on the felt in a game"
+    assert not problems(page), problems(page)
