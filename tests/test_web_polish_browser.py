@@ -583,3 +583,30 @@ def test_one_click_plays_against_bots(server: str, browser: Any) -> None:
     seats = snap["table"]["seats"]
     assert seats[0]["name"] == "Mio" and all(s["bot"] == "heuristic" for s in seats[1:])
     assert not problems(page), problems(page)
+
+
+def test_a_seat_lost_in_a_race_is_told_in_the_players_language(server: str, browser: Any) -> None:
+    """Two people press Take seat on one seat at once; the one who loses reads why in Japanese,
+    without a seat number counted from 0 or an error code ("seat 0 is taken" before), and
+    nothing changed for them: they are still a spectator."""
+    made = post(
+        f"{server}/api/tables",
+        {"game": "hell", "players": 3, "seats": ["open", "open", "bot:heuristic"]},
+    )
+    tid = made["table"]["id"]
+    page = new_page(browser, LAPTOP, "ja")
+    page.goto(f"{server}/t/{tid}")
+    page.wait_for_selector("[data-take='0']")
+
+    def first_someone_else(route: Any) -> None:  # the other press reaches the server first
+        post(f"{server}/api/tables/{tid}/join", {"name": "べん", "seat": 0})
+        route.continue_()
+
+    page.route("**/api/tables/*/join", first_someone_else)
+    page.fill("#player-name", "あき")
+    page.click("[data-take='0']")
+    page.wait_for_function("() => document.querySelector('#toast')?.textContent")
+    said = page.inner_text("#toast")
+    assert said == "その席はちょうど埋まりました。別の席を選んでください", said
+    assert not page.locator(".seat-row.me").count()
+    assert page.evaluate("window.torampu?.snapshot?.seat ?? null") is None

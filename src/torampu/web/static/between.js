@@ -5,7 +5,7 @@
 import { api, tokens } from "./api.js";
 import { h, patch, toast } from "./dom.js";
 import { seatName } from "./game.js";
-import { t } from "./i18n.js";
+import { errorText, t } from "./i18n.js";
 
 export class BetweenPanel {
   /** page: the TablePage (its conn, snap, id, seatToken, host, lastResult). */
@@ -91,7 +91,7 @@ export class BetweenPanel {
       const res = await api.rematch(this.page.id, token);
       this.follow(res.table.id, this.page.snap?.seat);
     } catch (e) {
-      toast(`${e.message} (${e.code})`);
+      toast(errorText(e));
     }
   }
 

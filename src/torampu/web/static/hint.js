@@ -14,14 +14,37 @@ export class HintBox {
     this.asked = null;
   }
 
+  // this turn's answer is kept for the tab (sessionStorage) so that a reload shows it again
+  // rather than a button the server refuses (one hint a turn)
+  get key() {
+    return `torampu.hint.${this.page.id}`;
+  }
+
   onSnapshot(msg) {
     if (this.answer && this.answer.version !== msg.version) this.answer = null;
+    if (!this.answer) {
+      let kept = null;
+      try {
+        kept = JSON.parse(sessionStorage.getItem(this.key) || "null");
+      } catch {
+        kept = null;
+      }
+      if (kept && kept.version === msg.version && kept.seat === msg.seat) {
+        this.answer = kept;
+        this.asked = kept.version;
+      } else if (kept) sessionStorage.removeItem(this.key);
+    }
     this.render();
   }
 
   /** The server could not give the hint just asked for (its bots busy, the search failed, asked
    * too fast): the turn's hint is not spent, so the button may be pressed again. */
   onError(msg) {
+    if (msg.code === "hint_used" && this.page.snap) {
+      this.asked = this.page.snap.version; // had on another device: the button is spent
+      this.render();
+      return;
+    }
     if (this.asked == null || !["hint_busy", "hint_failed", "rate_limited"].includes(msg.code)) return;
     this.asked = null;
     this.render();
@@ -29,6 +52,11 @@ export class HintBox {
 
   onHint(msg) {
     this.answer = msg;
+    try {
+      sessionStorage.setItem(this.key, JSON.stringify(msg));
+    } catch {
+      // storage full or refused: the answer is shown, only not kept across a reload
+    }
     this.render();
   }
 

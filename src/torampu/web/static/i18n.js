@@ -149,6 +149,21 @@ const TEXTS = {
     spectator: "spectator (public view)",
     viewAs: "View as",
     err_unknown: "Something went wrong",
+    err_seat_taken: "That seat was just taken: choose another",
+    err_not_your_turn: "It is not your turn",
+    err_stale_version: "The table moved on before your move arrived: look again",
+    err_illegal: "That move is not allowed here",
+    err_hint_used: "You have had this turn's hint",
+    err_hint_busy: "The bots are busy: ask for the hint again in a moment",
+    err_hint_failed: "No hint this time: ask again",
+    err_hints_off: "The host did not allow hints at this table",
+    err_rate_limited: "Too fast: wait a moment",
+    err_chat_closed: "Spectators may not chat at this table",
+    err_between_games: "The next game has not started yet",
+    err_over: "The match is over",
+    err_not_started: "The table has not started yet",
+    err_started: "The table has already started",
+    err_too_many_sockets: "Too many windows are open on this table",
     call: "call",
     pass: "Pass",
     play: "Play",
@@ -464,6 +479,21 @@ const TEXTS = {
     spectator: "観戦者 (公開情報のみ)",
     viewAs: "視点",
     err_unknown: "エラーが発生しました",
+    err_seat_taken: "その席はちょうど埋まりました。別の席を選んでください",
+    err_not_your_turn: "あなたの番ではありません",
+    err_stale_version: "あなたの手が届く前に場が進みました。もう一度確認してください",
+    err_illegal: "その手はここでは出せません",
+    err_hint_used: "この番のヒントはもう使いました",
+    err_hint_busy: "ボットが混み合っています。少し待ってからもう一度ヒントを押してください",
+    err_hint_failed: "今回はヒントを出せませんでした。もう一度押してください",
+    err_hints_off: "このテーブルではホストがヒントを許可していません",
+    err_rate_limited: "操作が速すぎます。少し待ってください",
+    err_chat_closed: "このテーブルでは観戦者はチャットできません",
+    err_between_games: "次のゲームはまだ始まっていません",
+    err_over: "この対戦は終わりました",
+    err_not_started: "テーブルはまだ始まっていません",
+    err_started: "テーブルはもう始まっています",
+    err_too_many_sockets: "このテーブルを開いているウィンドウが多すぎます",
     call: "コール",
     pass: "パス",
     play: "出す",
@@ -667,6 +697,15 @@ export function t(key, params = {}) {
   return text
     .replace(/\{(\w+)\|([^|}]*)\|([^}]*)\}/g, (_, k, one, many) => (Number(params[k]) === 1 ? one : many))
     .replace(/\{(\w+)\}/g, (_, k) => (k in params ? String(params[k]) : `{${k}}`));
+}
+
+/** What to tell a player about an error from the server ({code, message}): the player's
+ * language for the codes a player meets at the table, else the server's own message (which names
+ * the problem: a form's bad option, say), and for an internal error, its id to report. */
+export function errorText(e) {
+  const key = `err_${e?.code}`;
+  if (e?.code && (TEXTS[current][key] ?? TEXTS.en[key])) return t(key);
+  return e?.message || t("err_unknown");
 }
 
 /** Pick the current language from an {en, ja} object (or return a plain string). */

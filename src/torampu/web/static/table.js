@@ -4,7 +4,7 @@ import { api, tokens } from "./api.js";
 import { Connection } from "./conn.js";
 import { drawnAfterPress, fill, h, patch, svgElement, toast } from "./dom.js";
 import { BOT_ICON, renderFelt, renderPlay, seatName, statusText, tapCard } from "./game.js";
-import { gameName, pick, t } from "./i18n.js";
+import { errorText, gameName, pick, t } from "./i18n.js";
 import { actionNode } from "./labels.js";
 import { sidePanels } from "./panels.js";
 import { installKeyboard } from "./keys.js";
@@ -116,7 +116,7 @@ class TablePage {
         h("a", { href: "/" }, t("back"))));
       return;
     }
-    toast(`${msg.message || t("err_unknown")} (${msg.code})`);
+    toast(errorText(msg));
     this.social.hint.onError(msg);
     // our seat changed hands (or our token holds nothing any more): forget the token and
     // watch as a spectator instead of saying hello with a dead token on every reconnect
@@ -256,7 +256,7 @@ class TablePage {
       this.render();
       toast(t("newInviteDone"), "info");
     } catch (e) {
-      toast(`${e.message} (${e.code})`);
+      toast(errorText(e));
     }
   }
 
@@ -335,7 +335,7 @@ class TablePage {
       this.conn.setToken(res.token);
       this.render();
     } catch (e) {
-      toast(e.message);
+      toast(errorText(e));
     }
   }
 
@@ -345,7 +345,7 @@ class TablePage {
       this.table = await api.setSeat(this.id, seat, body, this.host);
       this.render();
     } catch (e) {
-      toast(e.message);
+      toast(errorText(e));
       this.render();
     }
   }
@@ -355,7 +355,7 @@ class TablePage {
       this.table = await api.start(this.id, fillBot ? { fill: fillBot } : {}, this.host);
       this.render();
     } catch (e) {
-      toast(e.message);
+      toast(errorText(e));
     }
   }
 
