@@ -610,6 +610,13 @@ def test_on_a_laptop_the_chat_starts_closed_and_counts_what_arrives(
         page.wait_for_function(
             "() => document.querySelector('#chat-unread')?.textContent === '2 new'"
         )
+    # a badge apart from the title ("Chat2 new" before: no space, no style)
+    style = page.eval_on_selector(
+        "#chat-unread",
+        "e => [getComputedStyle(e).marginLeft, getComputedStyle(e).backgroundColor]",
+    )
+    assert style[0] != "0px" and style[1] not in ("rgba(0, 0, 0, 0)", "transparent"), style
+    page.locator("#chat-summary").screenshot(path=str(SHOTS / "feel-chat-unread.png"))
     page.click("#chat-summary")
     page.wait_for_function("() => !document.querySelector('#chat-unread')")
     assert "hi from Ben" in page.locator("#chat-list").inner_text()
