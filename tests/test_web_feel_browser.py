@@ -786,3 +786,50 @@ def test_a_daifugo_caption_is_never_under_a_seat_box(server: str, browser: Any) 
             break
     assert seen, "no caption of a ruling on the felt in a game"
     assert not problems(page), problems(page)
+
+
+def test_a_long_hand_on_a_phone_goes_in_two_rows_of_tappable_cards(
+    server: str, browser: Any
+) -> None:
+    """Thirteen Daifugo cards on a 390 px phone showed a strip of 26 px each (19 px with three
+    players): too thin to tap the card one means. The hand now takes two rows there, each card
+    showing at least 32 px, all within the screen, and a tap on a card's strip selects that
+    card; on a laptop it stays one row."""
+    table_id = _table(server, "daifugo")
+    page = new_page(browser, PHONE, lang="en")
+    _sit(page, server, table_id)
+    page.wait_for_selector("#hand .card")
+    geometry = """() => {
+      const cs = [...document.querySelectorAll('#hand .card')];
+      const rs = cs.map(c => c.getBoundingClientRect());
+      const strips = rs.slice(0, -1).map((r, i) =>
+        Math.abs(rs[i + 1].top - r.top) < 2 ? rs[i + 1].left - r.left : r.width);
+      // rows by layout (a selected card is lifted by a transform)
+      return {n: rs.length, rows: new Set(cs.map(c => c.offsetTop)).size,
+              strip: Math.min(...strips), right: Math.max(...rs.map(r => r.right)),
+              left: Math.min(...rs.map(r => r.left))};
+    }"""
+    g = page.evaluate(geometry)
+    assert g["n"] >= 12 and g["rows"] == 2, g
+    assert g["strip"] >= 32 and g["left"] >= 0 and g["right"] <= PHONE["width"], g
+    deadline = time.monotonic() + 40
+    while not (_my_turn(page) and _snap(page)["view"]["phase"] == "play"):
+        assert time.monotonic() < deadline, "seat 0 never had a turn to play"
+        page.wait_for_timeout(40)
+    page.wait_for_timeout(300)
+    legal = page.locator("#hand .card.legal")
+    target = legal.nth(legal.count() // 2)
+    card = target.get_attribute("data-card")
+    box = target.bounding_box()
+    assert box
+    page.mouse.click(box["x"] + 10, box["y"] + box["height"] / 2)  # the strip's left edge
+    page.wait_for_function(
+        "c => document.querySelector(`#hand .card[data-card='${c}']`)?.classList"
+        ".contains('selected')",
+        arg=card,
+    )
+    page.screenshot(path=str(SHOTS / "feel-hand-two-rows-phone.png"))
+    page.set_viewport_size(DESKTOP)
+    page.wait_for_function("() => !document.querySelector('#hand').classList.contains('rows2')")
+    assert page.evaluate(geometry)["rows"] == 1
+    assert not problems(page), problems(page)

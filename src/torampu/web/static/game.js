@@ -266,6 +266,37 @@ function renderHand(el, view, ctx, ui, plan) {
   patch(el, cards);
   el.style.setProperty("--n", String(Math.max(hand.length, 1)));
   el.hidden = !hand.length && view.hand == null;
+  fitHand(el);
+}
+
+/** The narrowest strip of an overlapped card a finger can tap (CSS px). */
+const MIN_STRIP = 32;
+const fitted = new WeakSet();
+
+/** A hand too long for one row at a tappable strip a card (13 Daifugo cards on a phone showed
+ * 26 px each) goes in two rows; measured again when the hand's width changes (a phone turned). */
+export function fitHand(el) {
+  const cards = [...el.querySelectorAll(":scope > .card")];
+  const n = cards.length;
+  // the room the hand has (its parent's: in two rows the hand itself is narrowed to them)
+  const width = (el.parentElement?.clientWidth || el.clientWidth) - 12;
+  const cardW = cards[0]?.getBoundingClientRect().width || 0;
+  const two = n >= 6 && width > 0 && cardW > 0 && (width - cardW) / (n - 1) < MIN_STRIP;
+  const perRow = two ? Math.ceil(n / 2) : n;
+  el.classList.toggle("rows2", two);
+  el.style.setProperty("--row", String(Math.max(perRow, 1)));
+  cards.forEach((c, i) => c.classList.toggle("row-start", two && i === perRow));
+  if (!fitted.has(el) && typeof ResizeObserver === "function") {
+    fitted.add(el);
+    const room = el.parentElement || el;
+    let last = room.clientWidth;
+    new ResizeObserver(() => {
+      if (room.clientWidth !== last) {
+        last = room.clientWidth;
+        fitHand(el);
+      }
+    }).observe(room);
+  }
 }
 
 /** The cards just received, marked in the hand: the widow the Napoleon took (while he
