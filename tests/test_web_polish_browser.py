@@ -17,6 +17,7 @@ Skipped when /usr/bin/chromium is missing outside CI (a failure in CI). Screensh
 
 from __future__ import annotations
 
+import contextlib
 import re
 import time
 from collections.abc import Iterator
@@ -610,3 +611,56 @@ def test_a_seat_lost_in_a_race_is_told_in_the_players_language(server: str, brow
     assert said == "その席はちょうど埋まりました。別の席を選んでください", said
     assert not page.locator(".seat-row.me").count()
     assert page.evaluate("window.torampu?.snapshot?.seat ?? null") is None
+
+
+def test_naming_the_adjutant_on_a_laptop_leaves_the_felt_its_room(
+    server: str, browser: Any
+) -> None:
+    """At 1366×768 the adjutant picker's four rows of cards squeezed the felt to 190 px, the
+    Napoleon's own seat box over the contract. Two suits to a row now, below 900 px of height:
+    the felt keeps most of its room and the seat box clears the contract."""
+    import json
+
+    from websockets.sync.client import connect
+
+    made = post(
+        f"{server}/api/tables",
+        {"game": "napoleon", "rules": "classic", "players": 5, "games": 1, "seats": ["open"] * 5},
+    )
+    tid, host = made["table"]["id"], made["host_token"]
+    toks = [
+        post(f"{server}/api/tables/{tid}/join", {"name": f"P{s}", "seat": s})["token"]
+        for s in range(5)
+    ]
+    post(f"{server}/api/tables/{tid}/start", {}, host)
+    ws_url = server.replace("http://", "ws://") + f"/ws/tables/{tid}"
+    with contextlib.ExitStack() as stack:  # seat 0 bids once, the others pass
+        socks = [stack.enter_context(connect(ws_url)) for _ in range(5)]
+        for w, tok in zip(socks, toks, strict=True):
+            w.send(json.dumps({"type": "hello", "token": tok}))
+        snap: dict[str, Any] = {}
+        while snap.get("view", {}).get("phase") != "adjutant":
+            snap = json.loads(socks[0].recv(timeout=10))
+            if snap.get("type") != "snapshot" or snap["view"]["phase"] != "bid":
+                continue
+            seat = snap["view"]["to_play"]
+            act = "pass" if seat else next(a for a in snap["legal"] if a.startswith("bid "))
+            socks[seat].send(json.dumps({"type": "act", "action": act, "version": snap["version"]}))
+    seats = json.dumps({tid: {"seat": 0, "token": toks[0]}})
+    page = new_page(
+        browser,
+        {"width": 1366, "height": 768},
+        "en",
+        init=f"localStorage.setItem('torampu.seats', {json.dumps(seats)})",
+    )
+    page.goto(f"{server}/t/{tid}")
+    page.wait_for_selector("#actions .adjutant-picker [data-action]")
+    felt, me, contract = page.evaluate(
+        """() => [document.querySelector('#felt'), document.querySelector('#felt .seat-box.me'),
+                  document.querySelector('#felt .centre-info')]
+                 .map(e => { const r = e.getBoundingClientRect(); return [r.top, r.bottom]; })"""
+    )
+    page.screenshot(path=str(SHOTS / "polish-adjutant-laptop.png"))
+    assert felt[1] - felt[0] >= 300, felt
+    assert me[0] >= contract[1], (me, contract)
+    assert not problems(page), problems(page)
