@@ -470,6 +470,16 @@ def test_rematch_moves_player_and_spectator_to_the_same_seats(server: str, brows
     page.screenshot(path=str(SHOTS / "rematch-laptop-en.png"))
     assert not problems(page), problems(page)
     assert not problems(watcher), problems(watcher)
+    # the old table's link opened later (a late visitor, the players looking back) stays on
+    # its results, with the way to the rematch (it used to move on after 0.8 s)
+    late = new_page(browser, SIZES["laptop"], "en")
+    late.goto(f"{server}/t/{table_id}")
+    late.wait_for_selector("#rematch-open")
+    late.wait_for_timeout(1500)
+    assert table_id in late.url and late.locator("#between-scores").is_visible()
+    late.click("#rematch-open")
+    late.wait_for_url(f"**/t/{new_id}")
+    assert not problems(late), problems(late)
 
 
 def test_the_host_allows_hints_and_spectator_chat_in_the_lobby(server: str, browser: Any) -> None:

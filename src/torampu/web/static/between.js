@@ -20,7 +20,11 @@ export class BetweenPanel {
   onSnapshot(msg) {
     const b = msg.between;
     if (b) this.deadline = performance.now() + b.seconds_left * 1000;
-    if (msg.table?.rematch) this.follow(msg.table.rematch, msg.seat);
+    // the clients that were at the table when its rematch began go along; a page opened on a
+    // finished table whose rematch already exists (an old link, a late visitor) stays on the
+    // results and offers the way to the rematch instead
+    this.seen ??= msg.table?.rematch ? "after" : "before";
+    if (msg.table?.rematch && this.seen === "before") this.follow(msg.table.rematch, msg.seat);
     this.render();
   }
 
@@ -58,6 +62,9 @@ export class BetweenPanel {
       if (snap.seat != null)
         parts.push(h("button", { type: "button", class: "primary", id: "ready-button", disabled: !mine,
           onclick: () => this.page.conn.send({ type: "ready" }) }, mine ? t("sc_ready") : t("sc_readyDone")));
+    } else if (over && snap.table?.rematch && this.seen === "after") {
+      const next = snap.table.rematch;
+      parts.push(h("button", { type: "button", class: "primary", id: "rematch-open", onclick: () => this.follow(next, snap.seat, 0) }, t("sc_rematchOpen")));
     } else if (over && (this.page.seatToken || this.page.host)) {
       parts.push(h("button", { type: "button", class: "primary", id: "rematch-button", onclick: () => this.rematch() }, t("sc_rematch")));
     }
@@ -96,7 +103,7 @@ export class BetweenPanel {
   }
 
   /** Every client of the old table moves to the new one; its seat and host tokens go with it. */
-  follow(newId, seat) {
+  follow(newId, seat, delay = 800) {
     if (this.moving) return;
     this.moving = true;
     if (this.page.seatToken && seat != null) tokens.setSeat(newId, seat, this.page.seatToken);
@@ -104,6 +111,6 @@ export class BetweenPanel {
     const invite = tokens.invite(this.page.id); // a private table's rematch keeps its invite
     if (invite) tokens.setInvite(newId, invite);
     toast(t("sc_rematchGo"), "info");
-    setTimeout(() => location.assign(`/t/${encodeURIComponent(newId)}`), 800);
+    setTimeout(() => location.assign(`/t/${encodeURIComponent(newId)}`), delay);
   }
 }
