@@ -323,6 +323,17 @@ def _between_games(page: Any, game: str, seen: set[str]) -> None:
             arg=first,
         )  # it counts down on the page
         _show_everywhere(page, f"{game}-between", ("#ready-button",))
+        # the box over the table folds (to look at the felt) and opens again; folded, it keeps
+        # the Ready button
+        page.click("#between-fold")
+        page.wait_for_selector("#between.folded")
+        assert not page.locator("#between-scores").count()
+        felt = page.locator("#felt").bounding_box()
+        folded = page.locator("#between").bounding_box()
+        assert felt and folded and folded["height"] < 0.4 * felt["height"], (felt, folded)
+        page.screenshot(path=str(SHOTS / f"{game}-between-folded.png"))
+        page.click("#between-fold")
+        page.wait_for_selector("#between-scores")
     # a press on Ready that spans redraws (the language switched there and back meanwhile, as a
     # snapshot of another player getting ready would redraw it) still says ready
     box = page.locator("#ready-button").bounding_box()
@@ -477,6 +488,7 @@ def test_rematch_moves_player_and_spectator_to_the_same_seats(server: str, brows
     late.wait_for_selector("#rematch-open")
     late.wait_for_timeout(1500)
     assert table_id in late.url and late.locator("#between-scores").is_visible()
+    assert late.locator("#between-winner").inner_text().startswith("Winner")
     late.click("#rematch-open")
     late.wait_for_url(f"**/t/{new_id}")
     assert not problems(late), problems(late)

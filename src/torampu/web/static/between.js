@@ -45,7 +45,26 @@ export class BetweenPanel {
     this.el.hidden = false;
     const m = snap.view?.match;
     const k = b ? b.game : (m?.games_played ?? 1) - 1;
-    const parts = [h("h2", {}, over ? t("sc_matchOver") : t("sc_gameOver", { k: k + 1 }))];
+    // the box lies over the table: a player may fold it to look at the last trick, and open it
+    // again (folded for this game's results only)
+    const key = `${over ? "match" : "game"}:${k}`;
+    const folded = this.folded === key;
+    const fold = h("button", { type: "button", class: "ghost fold", id: "between-fold", "aria-expanded": String(!folded),
+      onclick: () => { this.folded = folded ? null : key; this.render(); } }, folded ? t("sc_show") : t("sc_hide"));
+    const parts = [h("div", { class: "between-head" }, h("h2", {}, over ? t("sc_matchOver") : t("sc_gameOver", { k: k + 1 })), fold)];
+    this.el.classList.toggle("folded", folded);
+    if (folded) {
+      const mine = b && snap.seat != null && !b.ready.includes(snap.seat);
+      if (mine) parts.push(h("button", { type: "button", class: "primary", id: "ready-button", onclick: () => this.page.conn.send({ type: "ready" }) }, t("sc_ready")));
+      patch(this.el, parts);
+      return;
+    }
+    if (over && m?.totals?.length) {
+      const top = Math.max(...m.totals);
+      const winners = m.totals.map((v, s) => (v === top ? s : null)).filter((s) => s !== null);
+      parts.push(h("p", { class: "between-winner", id: "between-winner" },
+        t(winners.length > 1 ? "sc_winners" : "sc_winner", { names: winners.map((s) => this.name(s)).join("、") })));
+    }
     parts.push(this.results(snap, k));
     if (b) {
       const count = h("span", { class: "countdown", id: "between-countdown" }, String(this.secondsLeft()));

@@ -295,6 +295,10 @@ const TEXTS = {
     // social
     sc_gameOver: "Game {k} is over",
     sc_matchOver: "The match is over",
+    sc_hide: "Hide",
+    sc_show: "Show results",
+    sc_winner: "Winner: {names}",
+    sc_winners: "Winners (tied): {names}",
     sc_nextIn: "Next game in",
     sc_nextDealt: "the next game is dealt and starts when everyone is ready",
     sc_seconds: "s",
@@ -626,6 +630,10 @@ const TEXTS = {
     // social
     sc_gameOver: "第{k}ゲーム終了",
     sc_matchOver: "対戦終了",
+    sc_hide: "閉じる",
+    sc_show: "結果を見る",
+    sc_winner: "優勝: {names}",
+    sc_winners: "優勝 (同点): {names}",
     sc_nextIn: "次のゲームまで",
     sc_nextDealt: "次のゲームは配り終わり、全員の準備ができたら始まります",
     sc_seconds: "秒",
