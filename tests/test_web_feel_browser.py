@@ -833,3 +833,48 @@ def test_a_long_hand_on_a_phone_goes_in_two_rows_of_tappable_cards(
     page.wait_for_function("() => !document.querySelector('#hand').classList.contains('rows2')")
     assert page.evaluate(geometry)["rows"] == 1
     assert not problems(page), problems(page)
+
+
+def test_nap_shows_its_contract_and_trumps_on_the_felt(server: str, browser: Any) -> None:
+    """Napoleon's felt said "Contract 12♥" and Hell's showed the upcard, but Nap's centre was
+    empty: nothing on the table said what was bid, nor that the declarer's first lead sets the
+    trumps (a helper's review). Between tricks the felt now names the contract and the trumps,
+    or that the first lead will set them (before the first trick: the felt shows the last trick
+    after it)."""
+    table_id = _table(server, "nap")
+    page = new_page(browser, DESKTOP, lang="en")
+    _sit(page, server, table_id)
+    seen: set[str] = set()
+    deadline = time.monotonic() + 90
+    while len(seen) < 1 and time.monotonic() < deadline:
+        snap = _snap(page)
+        view = snap["view"]
+        if snap["table"]["status"] == "over":
+            break
+        if view["phase"] == "play" and view.get("contract"):
+            info = page.locator("#felt .centre-info")
+            if info.count():
+                text = info.inner_text()
+                assert text.startswith("Contract "), text  # then the trumps, a line below
+                if "mis" not in view["contract"]:
+                    assert ("first lead" in text) == (view.get("trump") is None), text
+                seen.add(view["contract"])
+                page.screenshot(path=str(SHOTS / "feel-nap-contract.png"))
+        if _my_turn(page):
+            page.wait_for_timeout(100)  # the felt drawn for this turn
+            if view["phase"] == "play" and view.get("contract") and not seen:
+                continue  # looked at above first
+            before = _version(page)
+            bids = page.locator("#actions [data-action^='bid ']")
+            act = page.locator("#actions [data-action]")
+            if bids.count():
+                bids.last.click()  # the highest bid: this seat declares, and leads first
+            elif act.count():
+                act.first.click()
+            else:
+                page.locator("#hand .card.legal").first.click()
+            _wait_moved(page, before)
+        else:
+            page.wait_for_timeout(40)
+    assert seen, "the felt never named the contract"
+    assert not problems(page), problems(page)
