@@ -664,3 +664,26 @@ def test_naming_the_adjutant_on_a_laptop_leaves_the_felt_its_room(
     assert felt[1] - felt[0] >= 300, felt
     assert me[0] >= contract[1], (me, contract)
     assert not problems(page), problems(page)
+
+
+def test_a_seat_box_cuts_a_long_name_but_never_the_you_after_it(server: str, browser: Any) -> None:
+    """In Japanese a four-player Hell table's own seat box read "プレイヤー1 (あ…": the
+    "(あなた)" after the name was cut. The name is cut now, the mark never."""
+    made = post(
+        f"{server}/api/tables",
+        {"game": "hell", "players": 4, "seats": ["open", *["bot:heuristic"] * 3], "games": 1},
+    )
+    tid, host = made["table"]["id"], made["host_token"]
+    joined = post(f"{server}/api/tables/{tid}/join", {"name": "プレイヤー1プレイヤー1", "seat": 0})
+    post(f"{server}/api/tables/{tid}/start", {}, host)
+    page = _open(browser, server, {"id": tid, "token": joined["token"]}, LAPTOP, "ja")
+    page.wait_for_selector("#felt .seat-box.me .you")
+    you, name, box = page.evaluate(
+        """() => ['.you', '.name', '.seat-name'].map(sel => {
+             const r = document.querySelector('#felt .seat-box.me ' + sel).getBoundingClientRect();
+             return [r.left, r.right]; })"""
+    )
+    assert page.inner_text("#felt .seat-box.me .you").strip() == "(あなた)"
+    assert box[0] - 0.5 <= you[0] and you[1] <= box[1] + 0.5, (you, box)
+    assert name[1] <= you[0] + 0.5, (name, you)
+    assert not problems(page), problems(page)
