@@ -445,6 +445,10 @@ def test_daifugo_exchange_seven_and_ten(server: str, browser: Any) -> None:
     page.evaluate(redraw)
     page.mouse.up()
     page.wait_for_url("**/replay/0")
+    # the player looks back from their own seat, their hand shown (a spectator's view before)
+    page.wait_for_selector("#replay-seat")
+    assert page.input_value("#replay-seat") == "0"
+    page.wait_for_selector("#hand .card")
     assert not problems(page), problems(page)
 
 

@@ -1,6 +1,6 @@
 // The replay viewer: steps through a finished game's views, for a chosen seat or a spectator.
 
-import { api, recordLink } from "./api.js";
+import { api, recordLink, tokens } from "./api.js";
 import { fill, h, patch, toast } from "./dom.js";
 import { renderFelt, renderPlay, seatName } from "./game.js";
 import { gameName, t } from "./i18n.js";
@@ -8,7 +8,9 @@ import { actionNode } from "./labels.js";
 import { sidePanels } from "./panels.js";
 
 export function replayPage(root, id, k) {
-  const state = { table: null, steps: [], at: 0, seat: null };
+  // a player looks back from their own seat (a spectator's view showed them no hand at all)
+  const own = tokens.seat(id)?.seat;
+  const state = { table: null, steps: [], at: 0, seat: Number.isInteger(own) ? own : null };
   const el = {
     head: h("div", { class: "table-head" }),
     controls: h("div", { class: "replay-controls", id: "replay-controls" }),
