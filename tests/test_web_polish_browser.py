@@ -687,3 +687,23 @@ def test_a_seat_box_cuts_a_long_name_but_never_the_you_after_it(server: str, bro
     assert box[0] - 0.5 <= you[0] and you[1] <= box[1] + 0.5, (you, box)
     assert name[1] <= you[0] + 0.5, (name, you)
     assert not problems(page), problems(page)
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_the_lobby_says_how_each_game_is_played(server: str, browser: Any, lang: str) -> None:
+    """ "How to play" was only in a table's Rules dialog; a newcomer choosing a game in the
+    lobby now finds it under the game, for the game chosen."""
+    page = new_page(browser, LAPTOP, lang)
+    page.goto(f"{server}/")
+    page.wait_for_selector("#create-form")
+    texts = {}
+    for game in ("napoleon", "nap", "hell", "daifugo"):
+        page.select_option("select[name=game]", game)
+        page.wait_for_selector("#lobby-howto")
+        if not page.eval_on_selector("#lobby-howto", "e => e.open"):
+            page.click("#lobby-howto > summary")
+        texts[game] = page.inner_text("#lobby-howto p")
+        assert len(texts[game]) > 80, (game, texts[game])
+    assert len(set(texts.values())) == 4, texts
+    page.locator("#lobby-howto").screenshot(path=str(SHOTS / f"polish-lobby-howto-{lang}.png"))
+    assert not problems(page), problems(page)

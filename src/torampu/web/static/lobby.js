@@ -179,6 +179,8 @@ function renderForm(el, state) {
       "form",
       { id: "create-form", onsubmit: (e) => submit(e, state) },
       field(t("game"), gameSelect(state, rerender)),
+      // the game in a few lines for a newcomer, before any table (it was only in a table's Rules)
+      h("details", { class: "feel-howto lobby-howto", id: "lobby-howto" }, h("summary", {}, t("howTo")), h("p", {}, t(`howto_${f.game}`))),
       field(t("preset"), presetSelect(game, f, rerender), h("small", { class: "muted" }, presetNote(game, f))),
       h(
         "div",
