@@ -567,10 +567,14 @@ def test_the_lobby_folds_finished_tables_away(server: str, browser: Any) -> None
 def test_one_click_plays_against_bots(server: str, browser: Any) -> None:
     """A new player had to fill the seats with bots, take a seat and start (the Create button
     below the fold at 650 px): the lobby's first button makes the chosen game with this person
-    in the first seat and bots of the middle strength in the others, and starts it."""
-    page = new_page(browser, LAPTOP, "en", "localStorage.setItem('torampu.name', 'Mio')")
+    in the first seat and bots of the middle strength in the others, and starts it. It asks the
+    name beside the button (kept in this browser), and the table is unlisted: the public list
+    is for tables people can join or watch, not every practice game; "Your tables" has it."""
+    page = new_page(browser, LAPTOP, "en", "localStorage.setItem('torampu.name', 'Mi')")
     page.goto(f"{server}/")
     page.wait_for_selector("#create-form")
+    assert page.input_value("#quick-name") == "Mi"
+    page.fill("#quick-name", "Mio")
     page.select_option("select[name=game]", "hell")
     button = page.locator("#quick-play")
     assert "Hell" in button.inner_text()
@@ -583,6 +587,12 @@ def test_one_click_plays_against_bots(server: str, browser: Any) -> None:
     assert snap["seat"] == 0 and snap["table"]["game"] == "hell"
     seats = snap["table"]["seats"]
     assert seats[0]["name"] == "Mio" and all(s["bot"] == "heuristic" for s in seats[1:])
+    tid = snap["table"]["id"]
+    listed = get(f"{server}/api/tables?limit=100&status=playing")
+    assert tid not in [tb["id"] for tb in listed.get("tables", listed)], "quick play is listed"
+    assert not problems(page), problems(page)
+    page.goto(f"{server}/")
+    page.wait_for_selector(f"a[href$='/t/{tid}']")  # under "Your tables"
     assert not problems(page), problems(page)
 
 

@@ -172,6 +172,10 @@ function renderForm(el, state) {
     el,
     h("h2", {}, t("newTable")),
     h("div", { class: "quick-play" },
+      // the name this browser plays under (kept, as at a table's seats): quick play asked none
+      h("label", { class: "field inline-field" }, h("span", { class: "label" }, t("yourName")),
+        h("input", { id: "quick-name", type: "text", maxlength: "24", value: tokens.name(), placeholder: t("playerN", { n: 1 }),
+          oninput: (e) => tokens.setName(e.target.value) })),
       h("button", { type: "button", class: "primary", id: "quick-play", onclick: (e) => quickPlay(e.currentTarget, state) },
         t("quickPlay", { game: gameName(f.game) })),
       h("small", { class: "muted" }, t("quickPlayNote"))),
@@ -457,11 +461,14 @@ async function quickPlay(button, state) {
   try {
     const seats = ["open", ...Array(Math.max(0, f.seats.length - 1)).fill("heuristic")];
     const rules = Object.keys(f.overrides).length ? { preset: f.preset, ...f.overrides } : f.preset;
-    const body = { game: f.game, rules, players: f.players, seats };
+    // a game against bots alone: unlisted (a private table, under "Your tables"), so that the
+    // public list shows tables people can join or want to watch, not every solo practice
+    const body = { game: f.game, rules, players: f.players, seats, private: true };
     if (f.games) body.games = Number(f.games);
     const res = await api.create(body);
     const id = res.table.id;
     tokens.setHost(id, res.host_token);
+    if (res.invite) tokens.setInvite(id, res.invite);
     const name = (tokens.name() || "").trim().slice(0, 40) || t("playerN", { n: 1 });
     const joined = await api.join(id, { name, seat: 0 });
     tokens.setSeat(id, joined.seat, joined.token);
