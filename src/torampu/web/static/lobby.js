@@ -179,12 +179,14 @@ function renderForm(el, state) {
       h("button", { type: "button", class: "primary", id: "quick-play", onclick: (e) => quickPlay(e.currentTarget, state) },
         t("quickPlay", { game: gameName(f.game) })),
       h("small", { class: "muted" }, t("quickPlayNote"))),
+    // the game in a few lines for a newcomer, before any table (it was only in a table's Rules);
+    // above the form, so that Tab goes from the game to the preset as before
+    h("details", { class: "feel-howto lobby-howto", id: "lobby-howto" },
+      h("summary", {}, `${t("howTo")} · ${gameName(f.game)}`), h("p", {}, t(`howto_${f.game}`))),
     h(
       "form",
       { id: "create-form", onsubmit: (e) => submit(e, state) },
       field(t("game"), gameSelect(state, rerender)),
-      // the game in a few lines for a newcomer, before any table (it was only in a table's Rules)
-      h("details", { class: "feel-howto lobby-howto", id: "lobby-howto" }, h("summary", {}, t("howTo")), h("p", {}, t(`howto_${f.game}`))),
       field(t("preset"), presetSelect(game, f, rerender), h("small", { class: "muted" }, presetNote(game, f))),
       h(
         "div",
