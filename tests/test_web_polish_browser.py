@@ -576,6 +576,12 @@ def test_one_click_plays_against_bots(server: str, browser: Any) -> None:
     assert page.input_value("#quick-name") == "Mi"
     page.fill("#quick-name", "Mio")
     page.select_option("select[name=game]", "hell")
+    # how long the match is, before it starts: Hell's whole series at 4 players (GET /api/games)
+    games = {g["name"]: g for g in get(f"{server}/api/games")["games"]}["hell"]["games"]
+    players = page.input_value("select[name=players]")
+    n = games["default"][players]
+    assert page.inner_text("#quick-play-note").startswith(f"By default a match of {n} games.")
+    assert page.get_attribute("input[name=games]", "placeholder") == f"default: {n}"
     button = page.locator("#quick-play")
     assert "Hell" in button.inner_text()
     box = button.bounding_box()

@@ -162,7 +162,9 @@ class SecurityHeaders:
 
 
 @functools.cache
+@functools.cache
 def _games_info() -> list[dict[str, Any]]:
+    """What ``GET /api/games`` says of each game (the same for every request: made once)."""
     out = []
     for name in torampu.games():
         options = torampu.rules(name)
@@ -174,6 +176,13 @@ def _games_info() -> list[dict[str, Any]]:
                 "default": players["default"] if players else None,
                 "min": min(values) if values else None,
                 "max": max(values) if values else None,
+            },
+            # the games of a match when a table does not say (Hell: its whole series, which
+            # depends on the number of players), by number of players
+            "games": {
+                "default": {
+                    str(n): torampu.new_match(name, players=n, seed=0).games_total for n in values
+                }
             },
             "presets": torampu.presets(name),
             "options": options,

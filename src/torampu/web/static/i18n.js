@@ -193,6 +193,8 @@ const TEXTS = {
     yes: "yes",
     no: "no",
     gamesDefault: "default",
+    gamesDefaultN: "default: {n}",
+    quickPlayGames: "By default a match of {n} {n|game|games}.",
     creating: "Creating…",
     copyFail: "Copy failed: select the link by hand.",
     // feel: hand order, rules of the table, sounds, the background-tab call
@@ -529,6 +531,8 @@ const TEXTS = {
     yes: "はい",
     no: "いいえ",
     gamesDefault: "既定",
+    gamesDefaultN: "既定: {n}",
+    quickPlayGames: "既定では{n}ゲームの対戦です。",
     creating: "作成中…",
     copyFail: "コピーできませんでした。リンクを選択してください。",
     // feel: hand order, rules of the table, sounds, the background-tab call

@@ -178,7 +178,8 @@ function renderForm(el, state) {
           oninput: (e) => tokens.setName(e.target.value) })),
       h("button", { type: "button", class: "primary", id: "quick-play", onclick: (e) => quickPlay(e.currentTarget, state) },
         t("quickPlay", { game: gameName(f.game) })),
-      h("small", { class: "muted" }, t("quickPlayNote"))),
+      h("small", { class: "muted", id: "quick-play-note" },
+        defaultGames(game, f) ? `${t("quickPlayGames", { n: defaultGames(game, f) })} ` : "", t("quickPlayNote"))),
     // the game in a few lines for a newcomer, before any table (it was only in a table's Rules);
     // above the form, so that Tab goes from the game to the preset as before
     h("details", { class: "feel-howto lobby-howto", id: "lobby-howto" },
@@ -199,7 +200,7 @@ function renderForm(el, state) {
             name: "games",
             min: "1",
             max: "50",
-            placeholder: t("gamesDefault"),
+            placeholder: defaultGames(game, f) ? t("gamesDefaultN", { n: defaultGames(game, f) }) : t("gamesDefault"),
             value: f.games,
             oninput: (e) => (f.games = e.target.value),
           }),
@@ -233,6 +234,11 @@ function tableSettings(f) {
     box("allow-hints", "hints", t("allowHints")),
     box("spectator-chat", "spectatorChat", t("allowSpectatorChat")),
     box("private-table", "private", t("privateTable")));
+}
+
+/** The games of a match at this many players when the table does not say (GET /api/games). */
+function defaultGames(game, f) {
+  return game?.games?.default?.[String(f.players)] ?? null;
 }
 
 function field(label, ...controls) {
