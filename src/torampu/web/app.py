@@ -162,7 +162,6 @@ class SecurityHeaders:
 
 
 @functools.cache
-@functools.cache
 def _games_info() -> list[dict[str, Any]]:
     """What ``GET /api/games`` says of each game (the same for every request: made once)."""
     out = []

@@ -229,14 +229,14 @@ def warm(search: bool) -> int:
         for _ in range(400):
             if g.is_over:
                 break
-            seat = g.to_play
             legal = g.legal_actions()
-            view = g.view(seat)
-            phase = str(view.get("phase"))
-            if len(legal) > 1 and phase not in phases:
-                phases.add(phase)
-                compute_hint(BotJob(f"ismcts:think={WARM_THINK}", game, 0, view, legal))
-                runs += 1
+            if len(legal) > 1:
+                view = g.view(g.to_play)
+                phase = str(view.get("phase"))
+                if phase not in phases:
+                    phases.add(phase)
+                    compute_hint(BotJob(f"ismcts:think={WARM_THINK}", game, 0, view, legal))
+                    runs += 1
             g.play(legal[0])
     return runs
 

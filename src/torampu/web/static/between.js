@@ -53,9 +53,11 @@ export class BetweenPanel {
       onclick: () => { this.folded = folded ? null : key; this.render(); } }, folded ? t("sc_show") : t("sc_hide"));
     const parts = [h("div", { class: "between-head" }, h("h2", {}, over ? t("sc_matchOver") : t("sc_gameOver", { k: k + 1 })), fold)];
     this.el.classList.toggle("folded", folded);
+    const mine = !!b && snap.seat != null && !b.ready.includes(snap.seat);
+    const ready = () => h("button", { type: "button", class: "primary", id: "ready-button", disabled: !mine,
+      onclick: () => this.page.conn.send({ type: "ready" }) }, mine ? t("sc_ready") : t("sc_readyDone"));
     if (folded) {
-      const mine = b && snap.seat != null && !b.ready.includes(snap.seat);
-      if (mine) parts.push(h("button", { type: "button", class: "primary", id: "ready-button", onclick: () => this.page.conn.send({ type: "ready" }) }, t("sc_ready")));
+      if (mine) parts.push(ready());
       patch(this.el, parts);
       return;
     }
@@ -77,10 +79,7 @@ export class BetweenPanel {
       const names = (seats) => seats.map((s) => this.name(s)).join("、");
       if (b.ready.length) parts.push(h("p", { class: "muted small", id: "between-ready" }, t("sc_readyList", { names: names(b.ready) })));
       if (b.waiting.length) parts.push(h("p", { class: "muted small", id: "between-waiting" }, t("sc_waitingList", { names: names(b.waiting) })));
-      const mine = snap.seat != null && !b.ready.includes(snap.seat);
-      if (snap.seat != null)
-        parts.push(h("button", { type: "button", class: "primary", id: "ready-button", disabled: !mine,
-          onclick: () => this.page.conn.send({ type: "ready" }) }, mine ? t("sc_ready") : t("sc_readyDone")));
+      if (snap.seat != null) parts.push(ready());
     } else if (over && snap.table?.rematch && this.seen === "after") {
       const next = snap.table.rematch;
       parts.push(h("button", { type: "button", class: "primary", id: "rematch-open", onclick: () => this.follow(next, snap.seat, 0) }, t("sc_rematchOpen")));

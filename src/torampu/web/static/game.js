@@ -186,12 +186,12 @@ function trickCard(c, ctx, n, winner) {
 function centreInfo(view) {
   if (view.game === "napoleon" && view.contract)
     return h("span", { class: "centre-info" }, `${t("contract")} `, bidNode(view.contract, view.game));
-  // Nap: the contract, and the trumps once the declarer's first lead has set them (none in a
-  // misère)
+  // Nap: the contract, and that the declarer's first lead sets the trumps (none in a misère);
+  // shown only before that lead (then the felt shows the trick)
   if (view.game === "nap" && view.contract) {
     const misere = /mis/.test(view.contract);
     return h("div", { class: "centre-info nap-info" }, h("span", {}, `${t("contract")} `, bidNode(view.contract, view.game)),
-      misere ? null : h("span", { class: "nap-trump" }, view.trump ? suitNode(view.trump) : t("napTrumpByLead")));
+      misere ? null : h("span", { class: "nap-trump" }, t("napTrumpByLead")));
   }
   if (view.game === "hell" && view.upcard)
     return h("div", { class: "centre-info upcard" }, h("span", { class: "mini-card" }, cardImage(view.upcard)),

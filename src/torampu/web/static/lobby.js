@@ -162,6 +162,7 @@ function renderForm(el, state) {
   if (!state.form) return;
   const game = currentGame(state);
   const f = state.form;
+  const usual = defaultGames(game, f); // the games of a match when the table does not say
   const rerender = () => renderForm(el, state);
   // the form is drawn anew when the game, the preset or the number of players changes, or the
   // options are reset: the control the person was using keeps the keyboard focus, and the rule
@@ -179,7 +180,7 @@ function renderForm(el, state) {
       h("button", { type: "button", class: "primary", id: "quick-play", onclick: (e) => quickPlay(e.currentTarget, state) },
         t("quickPlay", { game: gameName(f.game) })),
       h("small", { class: "muted", id: "quick-play-note" },
-        defaultGames(game, f) ? `${t("quickPlayGames", { n: defaultGames(game, f) })} ` : "", t("quickPlayNote"))),
+        usual ? `${t("quickPlayGames", { n: usual })} ` : "", t("quickPlayNote"))),
     // the game in a few lines for a newcomer, before any table (it was only in a table's Rules);
     // above the form, so that Tab goes from the game to the preset as before
     h("details", { class: "feel-howto lobby-howto", id: "lobby-howto" },
@@ -200,7 +201,7 @@ function renderForm(el, state) {
             name: "games",
             min: "1",
             max: "50",
-            placeholder: defaultGames(game, f) ? t("gamesDefaultN", { n: defaultGames(game, f) }) : t("gamesDefault"),
+            placeholder: usual ? t("gamesDefaultN", { n: usual }) : t("gamesDefault"),
             value: f.games,
             oninput: (e) => (f.games = e.target.value),
           }),
@@ -283,9 +284,8 @@ function presetNote(game, f) {
   return lang() === "ja" && p?.note_ja ? p.note_ja : pick(p?.note || "");
 }
 
-/** An option's name, explanation and value labels in the page's language. */
-// the option's label, explanation and value names in the player's language, as the Rules
-// dialog shows them (the option's code name only where it has no label)
+/** An option's label, explanation and value names in the page's language, as the Rules dialog
+ * shows them (the option's code name only where it has no label). */
 function optionText(opt) {
   return {
     label: optionLabel(opt),
@@ -377,7 +377,7 @@ function optionRow(game, f, opt) {
   const row = h(
     "div",
     { class: `option ${opt.name in f.overrides ? "changed" : ""}`, title: text.description, dataset: { option: opt.name } },
-    h("span", { class: `opt-name ${text.labelled ? "ja" : ""}` }, text.label),
+    h("span", { class: `opt-name ${text.labelled ? "labelled" : ""}` }, text.label),
     optionControl(opt, value, set, text),
     h("small", { class: "muted opt-desc" }, text.description),
   );
