@@ -26,6 +26,7 @@ import subprocess
 import sys
 import threading
 import time
+from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -1428,3 +1429,104 @@ def test_a_worker_process_takes_turns_by_the_tables_maker(tmp_path: Path) -> Non
         return keys
 
     assert asyncio.run(run()) == [owner, "t2"]
+
+
+def _raw_request(s: socket.socket, method: str, path: str, body: bytes = b"") -> tuple[int, str]:
+    """One HTTP/1.1 request on a kept-alive raw connection; the status and the head."""
+    s.sendall(
+        f"{method} {path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+        f"Content-Length: {len(body)}\r\n\r\n".encode()
+        + body
+    )
+    data = b""
+    while b"\r\n\r\n" not in data:
+        chunk = s.recv(65536)
+        assert chunk, "the server closed the connection before answering"
+        data += chunk
+    head, rest = data.split(b"\r\n\r\n", 1)
+    length = int(re.search(rb"(?i)content-length: *(\d+)", head).group(1))  # type: ignore[union-attr]
+    while len(rest) < length:
+        rest += s.recv(65536)
+    return int(head.split(b" ")[1]), head.decode().lower()
+
+
+def test_one_address_s_request_loop_is_refused_and_cut_off_others_are_served(
+    tmp_path: Path,
+) -> None:
+    """The audit's request flood: keep-alive connections let one address loop any API request
+    (460 table listings a second measured on one core), with every other client's answers 30
+    times slower. Now past ``request_rate`` (``burst`` at once) a request is refused with 429
+    and ``Retry-After`` before any route runs — a refused table creation makes no table — and
+    its connection is closed; another address is served all the while."""
+    with live_server(tmp_path, request_rate=4.0, request_burst=10) as addr:
+        host, port = addr.split(":")
+        flood = socket.create_connection(
+            (host, int(port)), timeout=5, source_address=("127.0.0.2", 0)
+        )
+        statuses = [_raw_request(flood, "GET", "/api/games")[0] for _ in range(10)]
+        assert statuses == [200] * 10
+        status, head = _raw_request(flood, "POST", "/api/tables", b'{"game": "nap"}')
+        assert status == 429 and "retry-after: 1" in head and "connection: close" in head
+        assert _closed_by_server(flood, 2.0)
+        flood.close()
+        with http_client(addr) as http:  # another address: served, and no table was made
+            assert http.get("/api/health").json()["tables"] == 0
+            assert http.get("/api/games").status_code == 200
+        # a loop over many connections gets no more than the rate allows
+        answered: Counter[int] = Counter()
+        lock = threading.Lock()
+        stop = time.monotonic() + 2.0
+
+        def loop() -> None:
+            while time.monotonic() < stop:
+                try:
+                    with socket.create_connection(
+                        (host, int(port)), timeout=5, source_address=("127.0.0.2", 0)
+                    ) as s:
+                        while time.monotonic() < stop:
+                            status = _raw_request(s, "GET", "/api/tables")[0]
+                            with lock:
+                                answered[status] += 1
+                except (AssertionError, OSError):
+                    with lock:  # closed by the server (refused, or dropped at connect)
+                        answered[0] += 1
+
+        threads = [threading.Thread(target=loop) for _ in range(8)]
+        for t in threads:
+            t.start()
+        served = []
+        with http_client(addr) as http:  # the other address, within its own allowance
+            for _ in range(6):
+                served.append(http.get("/api/tables").status_code)
+                time.sleep(0.3)
+        for t in threads:
+            t.join()
+        assert served == [200] * 6
+        # 2.5 s of refill at 4 a second (the burst was spent above): at most 11 answered
+        assert answered[200] <= 11, answered
+        assert answered[429] >= 1, answered
+        with http_client(addr) as http:
+            health = http.get("/api/health")
+        assert health.headers["content-security-policy"]  # and a refusal has them too:
+        late = socket.create_connection(
+            (host, int(port)), timeout=5, source_address=("127.0.0.2", 0)
+        )
+        while True:
+            status, head = _raw_request(late, "GET", "/api/games")
+            if status == 429:
+                break
+        assert "content-security-policy" in head
+        late.close()
+
+
+def test_per_address_buckets_stay_bounded_however_many_addresses_come() -> None:
+    """Many addresses each spending their allowance (none of the buckets whole again) must not
+    grow the per-address table past its bound, nor scan it on every new address."""
+    from torampu.web.outbox import PerKey
+
+    p = PerKey(rate=0.001, burst=1, most=100)
+    for i in range(1000):
+        assert p.take(f"10.0.{i // 256}.{i % 256}", 0.0)
+        assert len(p.buckets) <= 100
+    assert "10.0.3.231" in p.buckets  # the newest are kept
+    assert not p.take("10.0.3.231", 0.0)

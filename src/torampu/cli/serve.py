@@ -185,6 +185,17 @@ def serve(
             "connection is dropped before any handshake."
         ),
     ] = 20.0,
+    request_rate: Annotated[
+        float,
+        typer.Option(
+            help="HTTP requests per second from one address (pages, static files, the API; "
+            "as many as --request-burst at once); past it 429 and the connection closed."
+        ),
+    ] = 20.0,
+    request_burst: Annotated[
+        int,
+        typer.Option(help="HTTP requests one address may make at once (a page load takes ~30)."),
+    ] = 100,
     ws_ping: Annotated[
         float,
         typer.Option(
@@ -224,12 +235,13 @@ def serve(
     timeouts += [header_timeout, bot_queue_wait]
     if min(max_bot_think, *timeouts) <= 0:
         raise typer.BadParameter("--max-bot-think and the timeouts are seconds > 0")
-    if min(chat_rate, hint_think, connect_rate, connections_rate) <= 0:
+    if min(chat_rate, hint_think, connect_rate, connections_rate, request_rate) <= 0:
         raise typer.BadParameter(
-            "--chat-rate, --hint-think, --connect-rate and --connections-rate are numbers > 0"
+            "--chat-rate, --hint-think, --connect-rate, --connections-rate and --request-rate "
+            "are numbers > 0"
         )
     counts = (max_tables, create_rate, tables_per_address, max_games, max_name, sockets_per_table)
-    if min(*counts, sockets_per_address, max_sockets, connections_per_address) < 1:
+    if min(*counts, sockets_per_address, max_sockets, connections_per_address, request_burst) < 1:
         raise typer.BadParameter("every limit is a whole number ≥ 1")
     try:
         check_prefix(ipv6_prefix)
@@ -261,6 +273,8 @@ def serve(
         sockets_per_table=sockets_per_table,
         sockets_per_address=sockets_per_address,
         connect_rate=connect_rate,
+        request_rate=request_rate,
+        request_burst=request_burst,
         max_sockets=max_sockets,
         send_timeout=send_timeout,
         room_idle=room_idle,

@@ -17,6 +17,7 @@ import contextlib
 import functools
 import json
 import logging
+import math
 import time
 from collections import Counter
 from collections.abc import AsyncIterator
@@ -39,7 +40,7 @@ from torampu.bots import bot_kinds
 from torampu.web import validate
 from torampu.web.addresses import address_key
 from torampu.web.bus import Bus, RedisBus
-from torampu.web.outbox import Behind, Dismissed, Outbox, TokenBucket
+from torampu.web.outbox import Behind, Dismissed, Outbox, PerKey, TokenBucket
 from torampu.web.rooms import (
     BOT_SPECS,
     ActError,
@@ -161,6 +162,54 @@ class SecurityHeaders:
         await self.app(scope, receive, with_headers)
 
 
+class RequestLimit:
+    """ASGI middleware: at most ``rate`` HTTP requests a second from one client address
+    (``burst`` at once), pages, static files and the API alike (a page's first load takes about
+    30). Past it a request is answered ``429`` ``rate_limited`` with ``Retry-After`` before any
+    route runs, and its connection is closed (``Connection: close``): a client that goes on
+    must open a new one, which the raw connections' own rate bounds (:mod:`~torampu.web.http`).
+    Without it one address looping requests on a few keep-alive connections had the event loop
+    for itself: 460 listings a second, and every other table's answers 30 times slower
+    (``bench/web_flood.py``). Websockets have their own limits (``connect_rate``, messages).
+    The limit is this process's: behind a balancer, each process gives an address its own."""
+
+    def __init__(self, app: Any, rate: float, burst: int, ipv6_prefix: int) -> None:
+        self.app = app
+        self.rate = rate
+        self.buckets = PerKey(rate, burst)
+        self.ipv6_prefix = ipv6_prefix
+        self.refused = 0
+        self.body = json.dumps(
+            {
+                "error": {
+                    "code": "rate_limited",
+                    "message": f"at most {rate:g} requests a second from one address "
+                    f"({burst} at once): wait a little",
+                }
+            }
+        ).encode()
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        client = scope.get("client")
+        key = address_key(client[0], self.ipv6_prefix) if client else "unknown"
+        if self.buckets.take(key, time.monotonic()):
+            await self.app(scope, receive, send)
+            return
+        self.refused += 1
+        wait = max(1, math.ceil(1 / self.rate))
+        headers = [
+            (b"content-type", b"application/json"),
+            (b"content-length", str(len(self.body)).encode()),
+            (b"retry-after", str(wait).encode()),
+            (b"connection", b"close"),
+        ]
+        await send({"type": "http.response.start", "status": 429, "headers": headers})
+        await send({"type": "http.response.body", "body": self.body})
+
+
 @functools.cache
 def _games_info() -> list[dict[str, Any]]:
     """What ``GET /api/games`` says of each game (the same for every request: made once)."""
@@ -219,7 +268,13 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
 
     app = FastAPI(title="torampu", lifespan=lifespan, docs_url=None, redoc_url=None)
     app.state.settings = settings
-    app.add_middleware(SecurityHeaders)
+    app.add_middleware(
+        RequestLimit,
+        rate=settings.request_rate,
+        burst=settings.request_burst,
+        ipv6_prefix=settings.ipv6_prefix,
+    )
+    app.add_middleware(SecurityHeaders)  # the outer one: a refusal has the headers too
 
     def lobby() -> Lobby:
         return state["lobby"]

@@ -186,7 +186,7 @@ class TokenBucket:
 class PerKey:
     """One :class:`TokenBucket` per key — a client address, a chat speaker — so that new
     sockets bring it no new allowance. At most ``most`` keys are kept: past that, those whose
-    buckets are whole again are forgotten (they lose nothing by it).
+    buckets are whole again are forgotten (they lose nothing by it), then the oldest.
 
     >>> p = PerKey(rate=1.0, burst=2)
     >>> [p.take("a", 0.0), p.take("a", 0.0), p.take("a", 0.0), p.take("b", 0.0)]
@@ -204,10 +204,20 @@ class PerKey:
         b = self.buckets.get(key)
         if b is None:
             if len(self.buckets) >= self.most:
-                for k in [k for k, v in self.buckets.items() if v.full(now)]:
-                    del self.buckets[k]
+                self._forget(now)
             b = self.buckets[key] = TokenBucket(self.rate, self.burst, now)
         return b
+
+    def _forget(self, now: float) -> None:
+        """Make room: forget the keys whose buckets are whole, and if that leaves over nine
+        tenths of ``most``, the oldest keys down to that (a client of so many addresses has
+        their allowance anyway). Each pass frees a tenth at least, so the scan is paid once
+        per ``most / 10`` new keys, not on every one."""
+        for k in [k for k, v in self.buckets.items() if v.full(now)]:
+            del self.buckets[k]
+        excess = len(self.buckets) - self.most * 9 // 10
+        for k in list(self.buckets)[: max(0, excess)]:  # the oldest first (insertion order)
+            del self.buckets[k]
 
     def take(self, key: str, now: float) -> bool:
         return self.bucket(key, now).take(now)

@@ -165,6 +165,10 @@ class Settings:
     message_rate: float = 20.0
     message_burst: int = 60
     """Messages per second per socket, and how many at once."""
+    request_rate: float = 20.0
+    request_burst: int = 100
+    """HTTP requests (pages, static files, the API) per second from one address, and how many
+    at once (a page's first load takes about 30): :class:`~torampu.web.app.RequestLimit`."""
     room_idle: float = 300.0
     """Seconds a room nobody uses stays in memory."""
     abandon_after: float = 600.0

@@ -1,0 +1,160 @@
+"""One address's HTTP request loop against everyone else's answers: ``torampu serve`` with its
+per-address request limit (``--request-rate``, ``--request-burst``, the defaults) beside the same
+server with the limit lifted (``--request-rate 1e9 --request-burst 1000000000``: the server as
+it was before the limit).
+
+For each server (a fresh SQLite data dir, ``torampu serve`` on a free loopback port as a
+subprocess, one table made) it measures the latency of ``GET /api/tables/<id>`` — another
+client's request, from 127.0.0.1, one every 50 ms on one kept-alive connection — first idle,
+then while a flooder from 127.0.0.2 keeps ``--connections`` connections each looping ``GET
+--path`` (default ``/api/tables``, a database read) for ``--seconds`` (default 8), reconnecting
+whenever the server closes one. It prints per server: the probe's median and max idle and under
+the flood (ms), the flood's answers per second by status, the connections the flooder had to
+open, and the server's CPU use over the flood (100% = one core). Keep the machine otherwise idle.
+
+    .venv/bin/python bench/web_flood.py [--connections 64] [--seconds 8] [--path /api/games]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+SERVERS = {
+    "limited (defaults)": [],
+    "unlimited (before)": ["--request-rate", "1e9", "--request-burst", "1000000000"],
+}
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def cpu_seconds(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+async def request(
+    r: asyncio.StreamReader, w: asyncio.StreamWriter, method: str, path: str, body: Any = None
+) -> tuple[int, bytes]:
+    data = b"" if body is None else json.dumps(body).encode()
+    w.write(
+        f"{method} {path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+        f"Content-Length: {len(data)}\r\n\r\n".encode()
+        + data
+    )
+    await w.drain()
+    head = await r.readuntil(b"\r\n\r\n")
+    length = 0
+    for line in head.split(b"\r\n"):
+        if line.lower().startswith(b"content-length:"):
+            length = int(line.split(b":")[1])
+    return int(head.split(b" ")[1]), await r.readexactly(length)
+
+
+async def probe(port: int, path: str, n: int = 40) -> tuple[float, float]:
+    r, w = await asyncio.open_connection("127.0.0.1", port)
+    lat = []
+    for _ in range(n):
+        t = time.perf_counter()
+        await request(r, w, "GET", path)
+        lat.append((time.perf_counter() - t) * 1000)
+        await asyncio.sleep(0.05)
+    w.close()
+    return statistics.median(lat), max(lat)
+
+
+async def flooder(port: int, path: str, stop: float, counts: dict[str, int]) -> None:
+    while time.monotonic() < stop:
+        try:
+            r, w = await asyncio.open_connection("127.0.0.1", port, local_addr=("127.0.0.2", 0))
+            counts["connections"] = counts.get("connections", 0) + 1
+            while time.monotonic() < stop:
+                status, _ = await request(r, w, "GET", path)
+                counts[str(status)] = counts.get(str(status), 0) + 1
+            w.close()
+        except (OSError, asyncio.IncompleteReadError):
+            counts["closed"] = counts.get("closed", 0) + 1
+            await asyncio.sleep(0.01)
+
+
+async def measure(port: int, pid: int, args: argparse.Namespace) -> dict[str, Any]:
+    r, w = await asyncio.open_connection("127.0.0.1", port)
+    _, body = await request(r, w, "POST", "/api/tables", {"game": "daifugo", "games": 1})
+    w.close()
+    target = "/api/tables/" + json.loads(body)["table"]["id"]
+    idle = await probe(port, target)
+    counts: dict[str, int] = {}
+    stop = time.monotonic() + args.seconds
+    cpu0 = cpu_seconds(pid)
+    flood = [
+        asyncio.create_task(flooder(port, args.path, stop, counts)) for _ in range(args.connections)
+    ]
+    await asyncio.sleep(0.5)
+    loaded = await probe(port, target)
+    await asyncio.gather(*flood)
+    cpu = (cpu_seconds(pid) - cpu0) / args.seconds
+    return {"idle": idle, "flood": loaded, "counts": counts, "cpu": cpu}
+
+
+def run(name: str, extra: list[str], args: argparse.Namespace) -> dict[str, Any]:
+    port = free_port()
+    with tempfile.TemporaryDirectory() as data:
+        cmd = [str(Path(sys.executable).parent / "torampu"), "serve", "--port", str(port)]
+        cmd += ["--data-dir", data, "--create-rate", "1000", *extra]
+        proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        try:
+            deadline = time.monotonic() + 60
+            while True:
+                try:
+                    socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                    break
+                except OSError:
+                    if time.monotonic() > deadline or proc.poll() is not None:
+                        raise SystemExit(f"{name}: the server did not start") from None
+                    time.sleep(0.2)
+            return asyncio.run(measure(port, proc.pid, args))
+        finally:
+            proc.terminate()
+            proc.wait(30)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--connections", type=int, default=64)
+    ap.add_argument("--seconds", type=float, default=8.0)
+    ap.add_argument("--path", default="/api/tables")
+    args = ap.parse_args()
+    print(
+        f"flood: {args.connections} connections from 127.0.0.2 looping GET {args.path} "
+        f"for {args.seconds:g} s; probe: GET /api/tables/<id> from 127.0.0.1 every 50 ms"
+    )
+    print(
+        f"{'server':<20} {'idle p50/max ms':>16} {'flood p50/max ms':>17} "
+        f"{'flood 200/s':>11} {'429/s':>7} {'conns':>6} {'cpu':>5}"
+    )
+    for name, extra in SERVERS.items():
+        f = run(name, extra, args)
+        c = f["counts"]
+        print(
+            f"{name:<20} {f['idle'][0]:>7.1f}/{f['idle'][1]:<8.1f} "
+            f"{f['flood'][0]:>8.1f}/{f['flood'][1]:<8.1f} {c.get('200', 0) / args.seconds:>11.1f} "
+            f"{c.get('429', 0) / args.seconds:>7.1f} {c.get('connections', 0):>6} {f['cpu']:>5.0%}"
+        )
+
+
+if __name__ == "__main__":
+    main()
