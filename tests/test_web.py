@@ -235,6 +235,17 @@ def test_a_whole_match_over_the_websocket_then_records_and_replays(tmp_path: Pat
         assert all(s["view"]["hand"] is None for s in watch)
         assert c.get(f"/api/tables/{tid}/games/2/record").status_code == 404
         assert c.get(f"/api/tables/{tid}/games/0/replay", params={"seat": 9}).status_code == 404
+        # a finished game's replay is made once per seat, not on every request (each took some
+        # 4 ms of the event loop for a Daifugo game): the same answer, without replaying again
+        made = []
+        real = torampu.replay
+        with pytest.MonkeyPatch.context() as mp:
+            mp.setattr(torampu, "replay", lambda r: made.append(1) or real(r))
+            again = c.get(f"/api/tables/{tid}/games/0/replay", params={"seat": 0})
+            assert again.json() == rp and again.headers["content-type"] == "application/json"
+            assert made == []
+            other = c.get(f"/api/tables/{tid}/games/1/replay", params={"seat": 1}).json()
+            assert made == [1] and other["seat"] == 1 and other["game"] == 1
 
 
 def test_the_match_record_waits_for_the_end(tmp_path: Path) -> None:

@@ -19,7 +19,7 @@ import json
 import logging
 import math
 import time
-from collections import Counter
+from collections import Counter, OrderedDict
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -60,6 +60,8 @@ from torampu.web.workers import RedisWorkers, Workers
 
 STATIC = Path(__file__).parent / "static"
 MAX_BODY = 65536
+REPLAYS_KEPT = 32
+"""Replays (a finished game seen from one seat) a process keeps made, the newest."""
 log = logging.getLogger("torampu.web")
 
 CSP = "; ".join(
@@ -245,6 +247,8 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
     settings = settings or Settings()
     state: dict[str, Lobby] = {}
     creations = MovingWindowRateLimiter(MemoryStorage())
+    replays: OrderedDict[tuple[str, int, int | None], bytes] = OrderedDict()
+    """The newest replays made (:data:`REPLAYS_KEPT`), by table, game and seat."""
     per_minute = RateLimitItemPerMinute(max(1, settings.create_rate))
 
     @asynccontextmanager
@@ -532,16 +536,28 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
     @app.get("/api/tables/{table_id}/games/{k}/replay")
     async def game_replay(
         table_id: str, k: int, request: Request, seat: int | None = None
-    ) -> dict[str, Any]:
-        rec = _finished(await room(table_id, request), k)
+    ) -> Response:
+        r = await room(table_id, request)
+        rec = _finished(r, k)
         if seat is not None and not 0 <= seat < int(rec["players"]):
             raise ActError("not_found", f"no seat {seat}", 404)
-        g = torampu.replay({**rec, "actions": []})
-        steps = [{"seat": None, "action": None, "view": g.view(seat)}]
-        for step in rec["actions"]:
-            g.play(step["action"])
-            steps.append({"seat": step["seat"], "action": step["action"], "view": g.view(seat)})
-        return {"game": k, "seat": seat, "result": rec["result"], "steps": steps}
+        key = (r.id, k, seat)
+        body = replays.get(key)
+        if body is None:
+            # a finished game's record never changes: its replay is made once (a Daifugo game's
+            # takes some 4 ms of views and as much again of JSON), not on every request
+            g = torampu.replay({**rec, "actions": []})
+            steps = [{"seat": None, "action": None, "view": g.view(seat)}]
+            for step in rec["actions"]:
+                g.play(step["action"])
+                steps.append({"seat": step["seat"], "action": step["action"], "view": g.view(seat)})
+            out = {"game": k, "seat": seat, "result": rec["result"], "steps": steps}
+            body = json.dumps(out, ensure_ascii=False, separators=(",", ":")).encode()
+            replays[key] = body
+            while len(replays) > REPLAYS_KEPT:
+                replays.popitem(last=False)
+        replays.move_to_end(key)
+        return Response(body, media_type="application/json")
 
     @app.get("/api/tables/{table_id}/record")
     async def match_record(table_id: str, request: Request) -> Response:
