@@ -385,6 +385,42 @@ def test_the_hint_button_asks_though_the_page_is_drawn_again(server: str, browse
 # ------------------------------------------------------------------ the rules of the table
 
 
+def test_a_hint_whose_margin_shows_as_nothing_says_so_not_zero_better(
+    server: str, browser: Any
+) -> None:
+    """The hint's margin over the next best move: a difference that rounds to nothing (or a
+    suggestion valued below the next, where the search's guard chose it) said "(0.0 points
+    better than the next best)" or "-3% better"; it says "about as good" now."""
+    page = new_page(browser, DESKTOP, "en")
+    page.goto(server + "/")
+    page.wait_for_selector("#lobby-form, form")
+    margins = page.evaluate(
+        """async () => {
+          const { hintMargin } = await import('/static/hint.js');
+          const { setLang } = await import('/static/i18n.js');
+          const alts = (a, b) => [{ action: "x", value: a }, { action: "y", value: b }];
+          const ask = (measure, a, b) =>
+            hintMargin({ action: "x", measure, alternatives: alts(a, b) });
+          const alone = { action: "x", measure: "points", alternatives: alts(1, 1).slice(0, 1) };
+          const en = [ask("points", 1.5, 0.2), ask("points", 0.52, 0.5), ask("reward", 0.6, 0.48),
+                      ask("reward", 0.501, 0.5), ask("reward", 0.4, 0.43), hintMargin(alone)];
+          setLang("ja");
+          return [...en, ask("points", 0.01, 0.0), ask("reward", 0.7, 0.5)];
+        }"""
+    )
+    assert margins == [
+        "(1.3 points better than the next best)",
+        "(about as good as the next best)",
+        "(12% better than the next best)",
+        "(about as good as the next best)",
+        "(about as good as the next best)",
+        "",
+        "(次善手とほぼ同じ評価)",
+        "(次善手より20%高い評価)",
+    ], margins
+    assert not problems(page), problems(page)
+
+
 def test_rules_dialog_lists_every_option(server: str, browser: Any) -> None:
     table_id = _table(server, "napoleon", {"preset": "house-001", "min_bid": 12})
     info = next(g for g in get(f"{server}/api/games")["games"] if g["name"] == "napoleon")
@@ -506,6 +542,9 @@ setInterval(() => {
     tricks: (view.tricks || []).map(t => t.cards.map(c => c.card).sort()),
     winners: (view.tricks || []).map(t => String(t.winner)),
     own,
+    taker: felt.querySelector('#trick-taker')?.textContent || null,
+    takerBox: [...felt.querySelectorAll('.centre .trick-card.winner')].map(e =>
+      felt.querySelector(`.seat-box[data-seat="${e.dataset.trickSeat}"] .name`)?.textContent),
   });
 }, 40);
 """
@@ -563,6 +602,8 @@ def test_finished_trick_pause_and_motion(server: str, browser: Any) -> None:
     for s in samples:
         held = s["tricks"].index(s["shown"])  # the held cards are one whole finished trick
         assert s["winner"] == [s["winners"][held]], "its winner is marked"
+        # and named: "<the winner's seat name> takes the trick · A♦ wins: highest trump (♦)"
+        assert s["taker"] and s["taker"].startswith(f"{s['takerBox'][0]} takes the trick"), s
     moved_on = [s for s in samples if s["live"] or s["tricks"][-1] != s["shown"]]
     assert moved_on, "the felt kept the finished trick after the snapshot had moved on"
     assert page.evaluate("window.__feel.animations") == 0, "no motion under reduced motion"

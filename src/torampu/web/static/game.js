@@ -163,7 +163,11 @@ function centre(view, ctx, n) {
   const showDone = !live.length && done && view.phase !== "bid";
   const cards = showDone ? done.cards : live;
   const nodes = cards.map((c) => trickCard(c, ctx, n, showDone && c.seat === done.winner));
-  if (showDone && done.why) nodes.push(h("div", { class: "why" }, whyText(done.why)));
+  // the finished trick, held a moment: who takes it, then why its card wins
+  if (showDone && Number.isInteger(done.winner)) {
+    const taker = t("trickTakenBy", { name: seatName(ctx.table, done.winner, true) });
+    nodes.push(h("div", { class: "why", id: "trick-taker" }, done.why ? `${taker} · ${whyText(done.why)}` : taker));
+  }
   if (!cards.length) nodes.push(centreInfo(view));
   return h("div", { class: `centre ${showDone ? "done" : ""}` }, nodes);
 }

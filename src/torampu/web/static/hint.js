@@ -70,14 +70,7 @@ export class HintBox {
       onclick: () => { this.asked = snap.version; this.page.conn.send({ type: "hint" }); this.render(); } }, t("sc_hint"))];
     const a = this.answer;
     if (a && a.version === snap.version) {
-      const alts = a.alternatives || [];
-      const best = alts.find((x) => x.action === a.action);
-      const next = alts.find((x) => x.action !== a.action);
-      let margin = "";
-      if (best && next) {
-        const d = best.value - next.value;
-        margin = a.measure === "reward" ? t("sc_hintBy", { d: `${Math.round(d * 100)}%` }) : t("sc_hintByPts", { d: d.toFixed(1) });
-      }
+      const margin = hintMargin(a);
       parts.push(h("span", { class: "hint-answer", id: "hint-answer", dataset: { hintAction: a.action } }, t("sc_hintSays"), " ",
         actionNode(a.action, snap.table.game), margin ? ` ${margin}` : ""));
     }
@@ -97,4 +90,22 @@ export class HintBox {
     const cards = a.action.split(" ").slice(1);
     for (const el of root.querySelectorAll("[data-card]")) if (cards.includes(el.dataset.card)) el.classList.add("hinted");
   }
+}
+
+/** How much better the suggested move is valued than the next best, as the hint says it:
+ * "(12% better than the next best)", "(1.5 points better …)", or, where the difference shows
+ * as nothing (or the suggestion is not the highest valued: the search's guard chose it),
+ * "(about as good as the next best)"; "" with no other move to compare. */
+export function hintMargin(a) {
+  const alts = a.alternatives || [];
+  const best = alts.find((x) => x.action === a.action);
+  const next = alts.find((x) => x.action !== a.action);
+  if (!best || !next) return "";
+  const d = best.value - next.value;
+  if (a.measure === "reward") {
+    const pct = Math.round(d * 100);
+    return pct > 0 ? t("sc_hintBy", { d: `${pct}%` }) : t("sc_hintClose");
+  }
+  const pts = d.toFixed(1);
+  return Number(pts) > 0 ? t("sc_hintByPts", { d: pts }) : t("sc_hintClose");
 }
