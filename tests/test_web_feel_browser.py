@@ -665,6 +665,48 @@ def test_on_a_laptop_the_chat_starts_closed_and_counts_what_arrives(
     assert not problems(page), problems(page)
 
 
+def test_a_quick_reaction_shows_at_the_player_s_seat_for_a_moment(
+    server: str, browser: Any
+) -> None:
+    """A quick reaction ("GG", "Nice!") was a chat line only, unseen while the chat is closed:
+    it now also shows beside its player's seat box on the felt for a few seconds, as text, and
+    stays there through a snapshot (the felt drawn again); a muted player's does not show."""
+    import json
+
+    from websockets.sync.client import connect
+
+    page, table_id, friend = _two_at_hell(server, browser, {"width": 1280, "height": 800})
+    ws_url = server.replace("http://", "ws://") + f"/ws/tables/{table_id}"
+    bubble = "#felt .seat-box[data-seat='1'] .reaction-bubble"
+    with connect(ws_url) as ws:
+        ws.send(json.dumps({"type": "hello", "token": friend}))
+        ws.send(json.dumps({"type": "react", "id": "nice"}))
+        page.wait_for_selector(bubble)
+        assert page.inner_text(bubble) in ("Nice!", "ナイス！"), page.inner_text(bubble)
+        assert page.locator("#felt .reaction-bubble").count() == 1
+        page.wait_for_timeout(400)  # its pop-in done
+        page.screenshot(path=str(SHOTS / "feel-reaction-at-seat.png"))
+        # the felt is drawn again (here by a switch of language; a snapshot does the same):
+        # the bubble stays, in the page's new language
+        page.evaluate("async () => (await import('/static/i18n.js')).setLang('ja')")
+        page.wait_for_function(
+            "s => document.querySelector(s)?.textContent === 'ナイス！'", arg=bubble
+        )
+        assert page.locator("#felt .reaction-bubble").count() == 1
+        page.evaluate("async () => (await import('/static/i18n.js')).setLang('en')")
+        # and goes after its moment
+        page.wait_for_selector(bubble, state="detached", timeout=6000)
+        # a muted player's reactions are not shown at the seat either
+        page.click("#chat-summary") if page.get_attribute("#chat", "open") is None else None
+        ws.send(json.dumps({"type": "chat", "text": "muted soon"}))
+        page.wait_for_selector("#chat-list [data-mute]")
+        page.locator("#chat-list [data-mute]").first.click()
+        ws.send(json.dumps({"type": "react", "id": "gg"}))
+        page.wait_for_timeout(800)
+        assert page.locator("#felt .reaction-bubble").count() == 0
+    assert not problems(page), problems(page)
+
+
 def test_a_player_mutes_another_in_the_chat_and_it_lasts(server: str, browser: Any) -> None:
     """A rude player: the others can mute them (only for themselves, at that table, kept
     across reloads): their messages and reactions go from the list and count for nothing;

@@ -8,6 +8,8 @@ import { t } from "./i18n.js";
 export const REACTIONS = ["hello", "nice", "thanks", "dontmind", "gg", "wow", "sorry", "oops"];
 const MAX = 200;
 const KEEP = 100;
+/** How long a quick reaction stays at its player's seat on the felt (ms). */
+export const REACTION_MS = 3500;
 
 export class ChatPanel {
   constructor(page) {
@@ -20,6 +22,8 @@ export class ChatPanel {
     // whom this person muted at this table (kept in this browser): a seat's player by seat and
     // name, or every spectator at once (they have no names)
     this.muted = new Set(loadMuted()[page.id] || []);
+    // the newest quick reaction of each seat, shown at the seat box for REACTION_MS
+    this.shouts = new Map();
     this.el = h("details", { class: "panel chat", id: "chat", open: !window.matchMedia?.("(max-width: 600px), (max-height: 800px)").matches, hidden: true,
       ontoggle: () => { if (this.el.open) { this.unread = 0; this.renderSummary(); } } });
     this.relabel();
@@ -65,8 +69,34 @@ export class ChatPanel {
         this.unread += 1;
         this.renderSummary();
       }
+      if (msg.reaction && msg.seat != null) {
+        const shout = { reaction: msg.reaction, key: authorKey(msg), until: Date.now() + REACTION_MS };
+        this.shouts.set(msg.seat, shout);
+        this.decorate();
+        setTimeout(() => this.decorate(), REACTION_MS + 50);
+      }
     } else return;
     this.renderList();
+  }
+
+  /** Put each seat's live quick reaction (not a muted author's) beside its seat box on the
+   * felt, as text; the felt is drawn anew on every snapshot, so the page calls this after. */
+  decorate() {
+    const felt = this.page.el?.felt;
+    if (!felt) return;
+    const now = Date.now();
+    for (const el of felt.querySelectorAll(".reaction-bubble")) el.remove();
+    for (const [seat, shout] of this.shouts) {
+      if (shout.until <= now || this.muted.has(shout.key)) {
+        if (shout.until <= now) this.shouts.delete(seat);
+        continue;
+      }
+      const box = felt.querySelector(`.seat-box[data-seat="${seat}"]`);
+      if (!box) continue;
+      // beside the box, on the side towards the felt's middle (a seat on the right: its left)
+      const side = parseFloat(box.style.left) > 60 ? " leftward" : "";
+      box.append(h("span", { class: `reaction-bubble${side}`, dataset: { reaction: shout.reaction } }, t(`sc_r_${shout.reaction}`)));
+    }
   }
 
   say() {
@@ -108,6 +138,7 @@ export class ChatPanel {
     this.muted.add(key);
     this.saveMuted();
     this.renderList();
+    this.decorate();
   }
 
   unmuteAll() {

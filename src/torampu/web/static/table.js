@@ -379,6 +379,7 @@ class TablePage {
     status.classList.toggle("mine", this.isMyTurn());
     this.renderLast();
     renderFelt(this.el.felt, this.feel.feltView(view), ctx);
+    this.social.chat.decorate();
     const focus = rememberFocus();
     renderPlay(this.el.hand, this.el.actions, view, ctx, this.ui);
     this.el.playMain.classList.toggle("pending", this.pending);
