@@ -141,11 +141,17 @@ def chromium(sync_api: Any) -> Iterator[Any]:
 
 
 def new_page(
-    browser: Any, viewport: dict[str, int], lang: str = "en", init: str | None = None
+    browser: Any,
+    viewport: dict[str, int],
+    lang: str = "en",
+    init: str | None = None,
+    **context: Any,
 ) -> Any:
     """A page in a fresh context: ``page.errors`` collects uncaught script errors and
-    ``page.csp`` every Content-Security-Policy violation; ``init`` is more init script."""
-    ctx = browser.new_context(viewport=viewport)
+    ``page.csp`` every Content-Security-Policy violation; ``init`` is more init script;
+    ``context``: more of the context's options (``has_touch=True, is_mobile=True``: a phone's
+    touch screen, a coarse pointer)."""
+    ctx = browser.new_context(viewport=viewport, **context)
     csp: list[str] = []
     ctx.expose_function("__torampuCsp", lambda v: csp.append(str(v)))
     ctx.add_init_script(CSP_LISTENER)

@@ -611,6 +611,55 @@ def test_finished_trick_pause_and_motion(server: str, browser: Any) -> None:
     assert not problems(page), problems(page)
 
 
+def test_on_a_touch_screen_a_bid_takes_two_taps_and_a_mouse_one(server: str, browser: Any) -> None:
+    """Napoleon's 30-odd bid buttons on a phone: a finger landing one button off committed a
+    contract. On a touch screen the first tap now marks the bid (and says so above the bids),
+    a tap on another bid marks that one instead, and a second tap on the marked bid sends it;
+    nothing is sent before."""
+    page = new_page(browser, PHONE, "en", has_touch=True, is_mobile=True)
+    assert page.evaluate("matchMedia('(pointer: coarse)').matches")
+    table_id = _table(server, "napoleon", "classic")
+    _sit(page, server, table_id)
+    until = time.monotonic() + 60
+    while not page.locator("#actions .bidbtn").count():
+        assert time.monotonic() < until, "no bid to make"
+        if _my_turn(page):  # a phase without bids (a finished auction): no test here
+            assert _snap(page)["view"]["phase"] == "bid"
+        page.wait_for_timeout(50)
+    bids = page.locator("#actions .bidbtn")
+    first = bids.nth(bids.count() - 1)  # the highest: nobody would outbid it by chance
+    other = bids.nth(0)
+    version = _version(page)
+    first.tap()
+    page.wait_for_selector("#actions .bidbtn.armed")
+    assert page.locator("#armed-hint").inner_text().startswith("Tap it again to confirm:")
+    assert first.get_attribute("aria-pressed") == "true"
+    page.wait_for_timeout(300)
+    assert _version(page) == version, "a first tap sent nothing"
+    page.screenshot(path=str(SHOTS / "feel-bid-armed-phone.png"))
+    if bids.count() > 1:
+        other.tap()
+        page.wait_for_function(
+            "a => document.querySelector('#actions .bidbtn.armed')?.dataset.action === a",
+            arg=other.get_attribute("data-action"),
+        )
+        assert _version(page) == version
+        first.tap()
+        page.wait_for_selector("#actions .bidbtn.armed")
+    chosen = first.get_attribute("data-action")
+    first.tap()  # the second tap on the marked bid: sent
+    page.wait_for_function(
+        "a => (window.torampu?.snapshot?.view?.auction || []).some(x => x.seat === 0"
+        " && x.action === a)",
+        arg=chosen,
+    )
+    assert not problems(page), problems(page)
+    # a mouse sends a bid at its first click (the other auction tests click through at once)
+    desk = new_page(browser, DESKTOP, "en")
+    assert not desk.evaluate("matchMedia('(pointer: coarse)').matches")
+    desk.context.close()
+
+
 def _two_at_hell(server: str, browser: Any, viewport: dict[str, int]) -> tuple[Any, str, str]:
     """A started Hell table for four: this page's Aki in seat 0, Ben (by the API) in seat 1,
     two bots: (the page, the table's id, Ben's seat token)."""

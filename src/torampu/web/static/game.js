@@ -361,12 +361,37 @@ export function tapCard(ui, i, card, plan, act) {
   return null;
 }
 
+/** On a touch screen a bid or the adjutant card is chosen in two taps: the first marks it
+ * (`ctx.arm`), the second on the same button sends it — in a grid of 30 bids a finger that
+ * lands one button off would otherwise commit a contract. A mouse, a pen and the keyboard
+ * (Enter or Space: a click whose `detail` is 0) send at once. */
+const COARSE = window.matchMedia?.("(pointer: coarse)");
+
+export function confirmsTwice(raw) {
+  return !!COARSE?.matches && /^(bid|adjutant)\s/.test(raw);
+}
+
+function press(raw, ctx, event) {
+  if (confirmsTwice(raw) && ctx.armed !== raw && event?.detail !== 0 && ctx.arm) ctx.arm(raw);
+  else ctx.act(raw);
+}
+
+/** The line above the bids or the adjutant cards: what the first tap chose, while it waits
+ * for the second; else `text`. */
+function armedHint(view, ctx, text) {
+  const armed = ctx.armed && (ctx.legal || []).includes(ctx.armed) ? ctx.armed : null;
+  if (!armed) return text;
+  return h("span", { class: "armed-hint", id: "armed-hint" }, `${t("tapAgain")} `, actionNode(armed, view.game));
+}
+
 function actionButton(raw, view, ctx, cls = "") {
+  const armed = ctx.armed === raw;
   return h("button", {
     type: "button",
-    class: `act ${cls}`,
+    class: `act ${cls}${armed ? " armed" : ""}`,
     dataset: { action: raw },
-    onclick: () => ctx.act(raw),
+    "aria-pressed": confirmsTwice(raw) ? String(armed) : null,
+    onclick: (e) => press(raw, ctx, e),
   }, actionNode(raw, view.game));
 }
 
@@ -476,8 +501,8 @@ function buttonBar(view, ctx, plan) {
     "div",
     { class: "buttons" },
     h("div", { class: "row" }, others.map((a) => actionButton(a.raw, view, ctx, a.verb === "pass" ? "pass" : ""))),
-    bids.length ? h("div", { class: "hint" }, `${view.game === "hell" ? t("bidHell") : t("bid")}:`,
-      view.game === "hell" && view.forbidden_bid != null && view.dealer === ctx.mySeat ? ` ${t("forbidden", { n: view.forbidden_bid })}` : null) : null,
+    bids.length ? h("div", { class: "hint" }, armedHint(view, ctx, [`${view.game === "hell" ? t("bidHell") : t("bid")}:`,
+      view.game === "hell" && view.forbidden_bid != null && view.dealer === ctx.mySeat ? ` ${t("forbidden", { n: view.forbidden_bid })}` : null])) : null,
     bids.length ? h("div", { class: grid ? "bid-grid" : "row bids" }, bids.map((a) => actionButton(a.raw, view, ctx, "bidbtn"))) : null,
   );
 }
@@ -493,13 +518,14 @@ function adjutantPicker(view, ctx, plan) {
     h("div", { class: "adj-row" }, acts.map((a) =>
       h("button", {
         type: "button",
-        class: `act adj-card ${mine.has(a.cards[0]) ? "in-hand" : ""}`,
+        class: `act adj-card ${mine.has(a.cards[0]) ? "in-hand" : ""}${ctx.armed === a.raw ? " armed" : ""}`,
         dataset: { action: a.raw },
         title: a.cards[0],
-        onclick: () => ctx.act(a.raw),
+        "aria-pressed": confirmsTwice(a.raw) ? String(ctx.armed === a.raw) : null,
+        onclick: (e) => press(a.raw, ctx, e),
       }, cardImage(a.cards[0])),
     )),
   );
-  return h("div", { class: "adjutant-picker" }, h("div", { class: "hint" }, t("pickAdjutant")), rows);
+  return h("div", { class: "adjutant-picker" }, h("div", { class: "hint" }, armedHint(view, ctx, t("pickAdjutant"))), rows);
 }
 

@@ -32,7 +32,7 @@ class TablePage {
     this.snap = null;
     this.table = null;
     this.bots = [];
-    this.ui = { selected: [], choice: null, hand: [] };
+    this.ui = { selected: [], choice: null, armed: null, hand: [] };
     this.legalKey = "";
     this.pending = false;
     this.finished = [];
@@ -97,6 +97,7 @@ class TablePage {
     if (key !== this.legalKey) {
       this.ui.selected = [];
       this.ui.choice = null;
+      this.ui.armed = null;
       this.legalKey = key;
     }
     this.trackResults(msg.view);
@@ -406,6 +407,8 @@ class TablePage {
       live: true,
       legal: this.pending ? [] : legal,
       act: (a) => this.act(a),
+      armed: this.ui.armed,
+      arm: (a) => { this.ui.armed = a; this.render(); },
       clear: () => { this.ui.selected = []; this.render(); },
       onCard: (i, card, plan) => {
         tapCard(this.ui, i, card, plan, (a) => this.act(a));
