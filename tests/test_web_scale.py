@@ -785,3 +785,40 @@ def test_during_a_redis_stall_a_replaced_invite_is_refused_on_the_other_process_
             assert time.monotonic() - t0 < 20  # within the stall
         assert _get_status(f"{b.base}/api/tables/{tid}", {"X-Torampu-Invite": invite}) == 404
         r.execute_command("CLIENT", "UNPAUSE")
+
+
+def test_a_bot_job_that_waited_in_the_stream_past_the_queue_wait_is_made_by_the_heuristic(
+    tmp_path: Path, pg: str, redis_server: RedisServer
+) -> None:
+    """The audit's backlog: with --redis, workers took jobs from the stream in order, so one
+    address's many bot tables queued ahead of another table held its bots for as long as the
+    backlog took (up to --job-timeout, then asked again); in one process a search waits for a
+    worker at most --bot-queue-wait and the heuristic moves past it. A worker now counts the
+    wait from the job's stream id (Redis's clock when it was queued): a job that waited longer
+    than its --bot-queue-wait is made by the heuristic at once. Here the backlog is no worker at
+    all for 3 s; then a worker with a 1 s queue wait takes the aged search job."""
+    import redis
+
+    r = redis.Redis.from_url(redis_server.url)
+    with cluster(tmp_path, pg, redis_server.url, workers=0) as (a, _b):
+        tid, host = _table(a, "nap", seats=["ismcts:think=0.5"] * 4)
+        assert _post(f"{a.base}/api/tables/{tid}/start", {}, host)[0] == 200
+        deadline = time.monotonic() + 20
+        while not r.xlen("torampu:bot-jobs"):
+            assert time.monotonic() < deadline, "no job was queued"
+            time.sleep(0.05)
+        time.sleep(3.0)  # nobody takes it
+        w = _worker(
+            tmp_path, "w1", pg, redis_server.url, "--processes", "1", "--bot-queue-wait", "1"
+        )
+        try:
+            deadline = time.monotonic() + 40
+            while _get(f"{a.base}/api/tables/{tid}")["version"] < 2:
+                assert time.monotonic() < deadline, w.output()
+                time.sleep(0.1)
+            log = w.output()
+            assert "no worker free within 1.0 s; the heuristic answers" in log, log
+            # the moves queued since were fresh: searched, not answered by the heuristic
+            assert log.count("the heuristic answers") == 1, log
+        finally:
+            w.stop()

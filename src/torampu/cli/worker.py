@@ -31,6 +31,14 @@ def worker(
     name: Annotated[
         str | None, typer.Option(help="This worker's name in the consumer group.")
     ] = None,
+    bot_queue_wait: Annotated[
+        float,
+        typer.Option(
+            help="Seconds a search-bot job may wait (in the Redis stream, then for a process) "
+            "before the heuristic makes its move instead: other tables' backlog never delays "
+            "a table's bots longer."
+        ),
+    ] = 2.0,
     log_level: Annotated[str, typer.Option(help="info, warning or error.")] = "warning",
 ) -> None:
     """Take bot-move jobs from Redis, compute them, store them, tell the web servers."""
@@ -44,8 +52,10 @@ def worker(
     )
     if processes is None:
         processes = os.cpu_count() or 1
-    if processes < 1 or reclaim_after <= 0:
-        raise typer.BadParameter("--processes is at least 1, --reclaim-after above 0")
+    if processes < 1 or reclaim_after <= 0 or bot_queue_wait <= 0:
+        raise typer.BadParameter(
+            "--processes is at least 1, --reclaim-after and --bot-queue-wait above 0"
+        )
     url = Settings(data_dir=data_dir, database=database).database_url()
     where = url.split("@")[-1]
     try:
@@ -54,7 +64,7 @@ def worker(
         typer.echo(f"torampu worker: cannot use the database {where}: {e}", err=True)
         raise typer.Exit(2) from None
     try:
-        w = Worker(store, redis, processes, reclaim_after, name)
+        w = Worker(store, redis, processes, reclaim_after, name, bot_queue_wait)
     except Exception as e:
         typer.echo(f"torampu worker: cannot use Redis: {e}", err=True)
         raise typer.Exit(2) from None

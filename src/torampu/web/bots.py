@@ -354,10 +354,12 @@ class BotPool:
             1, initializer=_lower_priority, initargs=(QUICK_NICE,), context=ctx
         )
 
-    async def move(self, job: BotJob, key: str = "") -> BotAnswer:
+    async def move(self, job: BotJob, key: str = "", waited: float = 0.0) -> BotAnswer:
         """The bot's action for ``job``; never raises: a failure or a job past its deadline is
         logged and answered by the heuristic. ``key``: whose job it is (the address that made
-        the table): searches wait their turn key by key.
+        the table): searches wait their turn key by key. ``waited``: seconds the job has already
+        waited for this pool elsewhere (a worker's job in the Redis stream): a search waits for
+        a free worker at most what is left of ``queue_wait``, and none at all past it.
 
         A search bot's answer never comes before its think budget (and :data:`STEADY`) has
         passed: a move it makes without searching — the only legal move, an endgame solved at
@@ -366,15 +368,16 @@ class BotPool:
         table; a quick follow: its last card of the suit)."""
         loop = asyncio.get_running_loop()
         start = loop.time()
-        answer = await self._move(job, key)
+        answer = await self._move(job, key, waited)
         rest = 0.0 if job.quick else think_of(job.spec) + STEADY - (loop.time() - start)
         if rest > 0:
             await asyncio.sleep(rest)
         return answer
 
-    async def _move(self, job: BotJob, key: str) -> BotAnswer:
+    async def _move(self, job: BotJob, key: str, waited: float = 0.0) -> BotAnswer:
         slot = not job.quick
-        if slot and not await self._slots.acquire(key, self.queue_wait):
+        left = self.queue_wait - waited
+        if slot and (left <= 0 or not await self._slots.acquire(key, left)):
             self.fallbacks += 1
             self.waited_out += 1
             log.warning(

@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 import torampu
 from torampu.match import Match
-from torampu.web.bots import BotJob, BotPool
+from torampu.web.bots import QUEUE_WAIT, BotJob, BotPool
 from torampu.web.store import StaleVersion, Store, StoreError, Table
 
 if TYPE_CHECKING:
@@ -78,6 +78,22 @@ class MoveJob:
 
 def _text(x: Any) -> str:
     return x.decode() if isinstance(x, bytes) else str(x)
+
+
+def _waited(entry_id: Any, now_ms: int) -> float:
+    """Seconds since a stream entry was added, from its id (``<ms>-<seq>``, Redis's clock)
+    and Redis's clock now (0 when either is unknown).
+
+    >>> _waited(b"1700000000000-0", 1700000002500)
+    2.5
+    >>> _waited("1700000000000-3", 0)
+    0.0
+    """
+    try:
+        ms = int(_text(entry_id).split("-", 1)[0])
+    except ValueError:
+        return 0.0
+    return max(0.0, (now_ms - ms) / 1000) if now_ms else 0.0
 
 
 def bot_seed(table_seed: int, seat: int, version: int) -> int:
@@ -194,6 +210,7 @@ class Worker:
         processes: int = 1,
         reclaim_after: float = 15.0,
         name: str | None = None,
+        queue_wait: float = QUEUE_WAIT,
     ) -> None:
         import redis.asyncio as aioredis
 
@@ -204,12 +221,18 @@ class Worker:
             redis_url, socket_timeout=10, socket_connect_timeout=3, max_connections=32
         )
         self.bus = RedisBus(redis_url)
-        self.pool = BotPool(processes)
+        self.pool = BotPool(processes, queue_wait)
+        """Computes the moves; a search job waits for it, in the stream and here together, at
+        most ``queue_wait`` seconds (by the stream entry's id, Redis's clock at queueing), past
+        which the heuristic makes the move: a backlog of one address's bot tables in the stream
+        delays no other table's bots longer, as in one process."""
         self.processes = max(1, processes)
         self.reclaim_after = reclaim_after
         self.name = name or f"worker-{secrets.token_hex(3)}"
         self.db = ThreadPoolExecutor(4, thread_name_prefix="torampu-worker-db")
         self.done = 0
+        self.late = 0
+        """Moves the heuristic made because the search's job waited too long (or failed)."""
         self.matches: OrderedDict[str, tuple[int, Match]] = OrderedDict()
         """Recent tables' matches and the version each is at (at most :data:`MATCH_CACHE`)."""
         self._stop = asyncio.Event()
@@ -245,9 +268,12 @@ class Worker:
                         )
                     await asyncio.sleep(1.0)
                     continue
+                now = await self._now_ms() if entries else 0
+                taken = loop.time()
                 for entry_id, fields in entries:
                     await slots.acquire()
-                    t = loop.create_task(self._handle(entry_id, fields))
+                    waited = _waited(entry_id, now) + (loop.time() - taken)
+                    t = loop.create_task(self._handle(entry_id, fields, waited))
                     t.add_done_callback(lambda _t: slots.release())
                     tasks.add(t)
                     t.add_done_callback(tasks.discard)
@@ -310,10 +336,18 @@ class Worker:
             self.matches.popitem(last=False)
         return m
 
-    async def _handle(self, entry_id: Any, fields: dict[Any, Any]) -> None:
+    async def _now_ms(self) -> int:
+        """Redis's clock in milliseconds (the clock of the stream's entry ids)."""
+        try:
+            secs, micros = await self.redis.time()
+            return int(secs) * 1000 + int(micros) // 1000
+        except Exception:
+            return 0  # unknown: every job counts as fresh
+
+    async def _handle(self, entry_id: Any, fields: dict[Any, Any], waited: float = 0.0) -> None:
         try:
             job = MoveJob.from_fields(fields)
-            await self._make(job)
+            await self._make(job, asyncio.get_running_loop().time() - waited)
         except asyncio.CancelledError:
             raise
         except Exception:
@@ -321,7 +355,9 @@ class Worker:
         with contextlib.suppress(Exception):
             await self.redis.xack(STREAM, GROUP, entry_id)
 
-    async def _make(self, job: MoveJob) -> None:
+    async def _make(self, job: MoveJob, queued: float | None = None) -> None:
+        """Make and store ``job``'s move; ``queued``: when it was queued, on this event loop's
+        clock (``None``: now)."""
         table = await self._db(self.store.table, job.table)
         if table is None or table.version != job.version or table.status != "playing":
             return  # the move was made (or the table is gone): nothing to do
@@ -336,7 +372,11 @@ class Worker:
             m.legal_actions(),
         )
         # the jobs this worker holds take its processes in turns by the tables' makers
-        answer = await self.pool.move(bot, table.owner or table.id)
+        loop = asyncio.get_running_loop()
+        waited = 0.0 if queued is None else max(0.0, loop.time() - queued)
+        answer = await self.pool.move(bot, table.owner or table.id, waited)
+        if answer.by_fallback:
+            self.late += 1
         status, played = status_after(m, answer.action)
         at = datetime.now(UTC)
         try:
