@@ -1411,7 +1411,7 @@ def test_a_worker_process_takes_turns_by_the_tables_maker(tmp_path: Path) -> Non
         worker = Worker(store, "redis://127.0.0.1:1/0")
         keys: list[str] = []
 
-        async def move(job: Any, key: str = "") -> BotAnswer:
+        async def move(job: Any, key: str = "", waited: float = 0.0) -> BotAnswer:
             keys.append(key)
             return BotAnswer(job.legal[0])
 
