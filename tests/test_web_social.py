@@ -557,6 +557,62 @@ def test_a_hint_is_the_search_bots_move_for_the_seat_to_play_once_a_turn(tmp_pat
             _until(a, lambda m: m["type"] == "snapshot" and m["version"] > snap["version"])
 
 
+def test_one_address_s_hints_cannot_refuse_another_address_s(tmp_path: Path) -> None:
+    """The audit's hint block: one semaphore of --bot-workers hints for the whole server, so an
+    address asking for a hint on every turn of its own hint tables had every other player's
+    hint refused ``hint_busy``. Now an address has one hint in the works at a time (a second is
+    refused), and a hint waits for a search worker in turns by table, as bot moves do: another
+    address's hint, asked while the first is computed, is answered."""
+    import json
+    import socket
+
+    import httpx2 as httpx
+    from websockets.sync.client import connect
+
+    from web_helpers import live_server
+
+    def ws_from(addr: str, source: str, tid: str) -> Any:
+        host, port = addr.split(":")
+        sock = socket.create_connection((host, int(port)), source_address=(source, 0))
+        return connect(f"ws://{addr}/ws/tables/{tid}", sock=sock)
+
+    def until(ws: Any, pred: Any) -> dict[str, Any]:
+        while True:
+            msg = json.loads(ws.recv(timeout=20))
+            if pred(msg):
+                return dict(msg)
+
+    with (
+        live_server(tmp_path, hint_think=0.6) as addr,
+        httpx.Client(base_url=f"http://{addr}") as c,
+    ):
+        tables = [_table(c, ["heuristic", "open", "open"], games=1, hints=True) for _ in range(3)]
+        (ta, _, tok_a), (tb, _, tok_b), (tv, _, tok_v) = tables
+        with (
+            ws_from(addr, "127.0.0.1", ta) as a1,
+            ws_from(addr, "127.0.0.1", tb) as a2,
+            ws_from(addr, "127.0.0.2", tv) as victim,
+        ):
+            for ws, tok in ((a1, tok_a), (a2, tok_b), (victim, tok_v)):
+                ws.send(json.dumps({"type": "hello", "token": tok[1]}))  # seat 1 opens
+                until(ws, lambda m: m["type"] == "snapshot" and m["table"]["to_play"] == 1)
+            a1.send(json.dumps({"type": "hint"}))
+            a2.send(json.dumps({"type": "hint"}))
+            victim.send(json.dumps({"type": "hint"}))
+            first = {ws: until(ws, lambda m: m["type"] in ("hint", "error")) for ws in (a1, a2)}
+            # of the address's two hints one is worked out, the other refused (whichever the
+            # server read second) ...
+            kinds = sorted(m["type"] if m["type"] == "hint" else m["code"] for m in first.values())
+            assert kinds == ["hint", "hint_busy"], first
+            # ... and the other address's, asked meanwhile, is answered
+            answered = until(victim, lambda m: m["type"] in ("hint", "error"))
+            assert answered["type"] == "hint", answered
+            # the refused hint was not spent: asked again once the first is done, it comes
+            again = next(ws for ws, m in first.items() if m["type"] == "error")
+            again.send(json.dumps({"type": "hint"}))
+            assert until(again, lambda m: m["type"] in ("hint", "error"))["type"] == "hint"
+
+
 def test_hints_are_off_unless_the_host_allowed_them(tmp_path: Path) -> None:
     with client(tmp_path, hint_think=0.05) as c:
         tid, _, tok = _table(c, ["open", "heuristic", "heuristic"], games=1)

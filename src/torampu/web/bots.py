@@ -323,6 +323,10 @@ class FairGate:
         self.free += 1
 
 
+class PoolBusy(Exception):
+    """No search worker came free within the pool's ``queue_wait`` (a hint: ``hint_busy``)."""
+
+
 class BotPool:
     """Computes :class:`BotJob` s off the event loop: in worker processes (``workers`` for the
     search bots, one more for the quick ones), or with ``workers=0`` in one dedicated thread."""
@@ -424,10 +428,11 @@ class BotPool:
 
     async def hint(self, job: BotJob, key: str = "") -> dict[str, Any] | None:
         """:func:`compute_hint` of ``job`` on the search pool, within its deadline (``None``
-        if it failed or ran past it: a hint has no fallback)."""
+        if it failed or ran past it: a hint has no fallback); :class:`PoolBusy` if no worker
+        was free within ``queue_wait`` (its turn taken with the bot moves, by ``key``)."""
         if not await self._slots.acquire(key, self.queue_wait):
             log.warning("a hint (%s): no worker free within %.1f s", job.spec, self.queue_wait)
-            return None
+            raise PoolBusy(self.queue_wait)
         try:
             if self._thread is not None:
                 loop = asyncio.get_running_loop()

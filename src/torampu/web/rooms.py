@@ -53,7 +53,7 @@ from torampu.errors import IllegalAction, TorampuError
 from torampu.match import Match
 from torampu.testing import cards_mentioned
 from torampu.web.addresses import owner_hash
-from torampu.web.bots import GRACE, BotJob, BotPool, BotRefused, check_spec
+from torampu.web.bots import GRACE, BotJob, BotPool, BotRefused, PoolBusy, check_spec
 from torampu.web.bus import Bus, BusError, LocalBus
 from torampu.web.outbox import Outbox, PerKey, TokenBucket
 from torampu.web.store import (
@@ -472,8 +472,11 @@ class Lobby:
         """Open websockets per client address."""
         self.table_sockets: Counter[str] = Counter()
         """Open websockets per table."""
-        self._hints = asyncio.Semaphore(max(1, settings.bot_workers))
-        """Hints computed at once (beyond it a request is refused ``hint_busy``)."""
+        self._hinting: Counter[str] = Counter()
+        """Hints being computed per client address: one at a time each (a second is refused
+        ``hint_busy``). Hints wait for a search worker in turns by the table's maker, as bot
+        moves do, at most ``bot_queue_wait``; before, one semaphore of ``bot_workers`` hints
+        for the whole server let one address's hint tables refuse everyone else's hints."""
         self._creating = asyncio.Lock()
         """Held from the count of open tables to the new one's row, so that tables made at
         once each see the others (with several processes: one more per process at most)."""
@@ -1317,8 +1320,8 @@ class Lobby:
         version = room.version
         if room.hinted.get(seat) == version:
             raise ActError("hint_used", "one hint a turn")
-        if self._hints.locked():
-            raise ActError("hint_busy", "the bots are busy: try again in a moment", 503)
+        if self._hinting[client.addr]:
+            raise ActError("hint_busy", "a hint of yours is still being worked out", 503)
         room.hinted[seat] = version
         # the turn's one hint is claimed across the processes too (a seat's sockets on two
         # processes each got one), for as long as a turn may last
@@ -1331,8 +1334,17 @@ class Lobby:
         if not mine:
             raise ActError("hint_used", "one hint a turn")
         job = self.hint_job(room, seat)
-        async with self._hints:
+        self._hinting[client.addr] += 1
+        try:
             answer = await self.pool.hint(job, room.owner or room.id)
+        except PoolBusy:
+            room.hinted.pop(seat, None)
+            await self.bus.unclaim(claim)
+            raise ActError("hint_busy", "the bots are busy: try again in a moment", 503) from None
+        finally:
+            self._hinting[client.addr] -= 1
+            if not self._hinting[client.addr]:
+                del self._hinting[client.addr]
         if answer is None:
             room.hinted.pop(seat, None)
             await self.bus.unclaim(claim)
