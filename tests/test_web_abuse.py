@@ -1530,3 +1530,43 @@ def test_per_address_buckets_stay_bounded_however_many_addresses_come() -> None:
         assert len(p.buckets) <= 100
     assert "10.0.3.231" in p.buckets  # the newest are kept
     assert not p.take("10.0.3.231", 0.0)
+
+
+def test_uncached_replays_and_records_are_made_off_the_event_loop_within_a_budget(
+    tmp_path: Path,
+) -> None:
+    """The audit's replay flood: cycling more (table, game, seat) replays than the cache keeps,
+    one address at 19 requests a second had each made on the event loop (a Daifugo game's up
+    to 1 MB of JSON, 30–130 ms) and held every other table's websocket for up to 2 s. Now a
+    replay or a match record not yet kept is made in a thread of its own, at most
+    ``replay_rate`` a second per address (``replay_burst`` at once): past it 429, while the
+    kept ones are still served, and another address has its own budget."""
+    import threading as th
+
+    from web_helpers import play_through
+
+    threads: list[str] = []
+    real = torampu.replay
+    with client(tmp_path, replay_rate=0.001, replay_burst=2) as c:
+        tid, _, (tok,) = new_table(c, "nap", None, games=2)
+        with c.websocket_connect(f"/ws/tables/{tid}") as ws:
+            play_through(ws, first=_hello(ws, tok))
+        with pytest.MonkeyPatch.context() as mp:
+            mp.setattr(
+                torampu, "replay", lambda r: threads.append(th.current_thread().name) or real(r)
+            )
+            url = f"/api/tables/{tid}/games"
+            assert c.get(f"{url}/0/replay").status_code == 200
+            assert c.get(f"{url}/0/replay", params={"seat": 0}).status_code == 200
+            refused = c.get(f"{url}/1/replay", params={"seat": 1})
+            assert refused.status_code == 429
+            assert refused.json()["error"]["code"] == "rate_limited"
+            assert "replays or records" in refused.json()["error"]["message"]
+            assert c.get(f"{url}/0/replay", params={"seat": 0}).status_code == 200  # kept
+            assert c.get(f"/api/tables/{tid}/record").status_code == 429  # the same budget
+            other = TestClient(c.app, client=("198.51.100.7", 5000))
+            rec = other.get(f"/api/tables/{tid}/record")
+            assert rec.status_code == 200 and torampu.replay_match(rec.json()).is_over
+            assert other.get(f"{url}/1/replay", params={"seat": 1}).status_code == 200
+            assert c.get(f"/api/tables/{tid}/record").status_code == 200  # kept now
+        assert threads and set(threads) == {"torampu-replay_0"}, threads

@@ -196,6 +196,16 @@ def serve(
         int,
         typer.Option(help="HTTP requests one address may make at once (a page load takes ~30)."),
     ] = 100,
+    replay_rate: Annotated[
+        float,
+        typer.Option(
+            help="Replays and match records made per second for one address (as many as "
+            "--replay-burst at once; each made is then kept and served at once); past it 429."
+        ),
+    ] = 0.5,
+    replay_burst: Annotated[
+        int, typer.Option(help="Replays and match records one address may have made at once.")
+    ] = 6,
     ws_ping: Annotated[
         float,
         typer.Option(
@@ -235,13 +245,23 @@ def serve(
     timeouts += [header_timeout, bot_queue_wait]
     if min(max_bot_think, *timeouts) <= 0:
         raise typer.BadParameter("--max-bot-think and the timeouts are seconds > 0")
-    if min(chat_rate, hint_think, connect_rate, connections_rate, request_rate) <= 0:
+    if min(chat_rate, hint_think, connect_rate, connections_rate, request_rate, replay_rate) <= 0:
         raise typer.BadParameter(
-            "--chat-rate, --hint-think, --connect-rate, --connections-rate and --request-rate "
-            "are numbers > 0"
+            "--chat-rate, --hint-think, --connect-rate, --connections-rate, --request-rate and "
+            "--replay-rate are numbers > 0"
         )
     counts = (max_tables, create_rate, tables_per_address, max_games, max_name, sockets_per_table)
-    if min(*counts, sockets_per_address, max_sockets, connections_per_address, request_burst) < 1:
+    if (
+        min(
+            *counts,
+            sockets_per_address,
+            max_sockets,
+            connections_per_address,
+            request_burst,
+            replay_burst,
+        )
+        < 1
+    ):
         raise typer.BadParameter("every limit is a whole number ≥ 1")
     try:
         check_prefix(ipv6_prefix)
@@ -275,6 +295,8 @@ def serve(
         connect_rate=connect_rate,
         request_rate=request_rate,
         request_burst=request_burst,
+        replay_rate=replay_rate,
+        replay_burst=replay_burst,
         max_sockets=max_sockets,
         send_timeout=send_timeout,
         room_idle=room_idle,

@@ -20,7 +20,8 @@ import logging
 import math
 import time
 from collections import Counter, OrderedDict
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -61,7 +62,18 @@ from torampu.web.workers import RedisWorkers, Workers
 STATIC = Path(__file__).parent / "static"
 MAX_BODY = 65536
 REPLAYS_KEPT = 32
-"""Replays (a finished game seen from one seat) a process keeps made, the newest."""
+"""Replays (a finished game seen from one seat) and match records a process keeps made, the
+newest."""
+MAKING_MOST = 4
+"""Replays and records being made or waiting for the one thread that makes them, at most
+(past it ``503 busy``)."""
+
+
+def _json_bytes(out: Any) -> bytes:
+    """``out`` as the API's JSON (FastAPI's own encoding: UTF-8, no spaces)."""
+    return json.dumps(out, ensure_ascii=False, separators=(",", ":")).encode()
+
+
 log = logging.getLogger("torampu.web")
 
 CSP = "; ".join(
@@ -247,8 +259,43 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
     settings = settings or Settings()
     state: dict[str, Lobby] = {}
     creations = MovingWindowRateLimiter(MemoryStorage())
-    replays: OrderedDict[tuple[str, int, int | None], bytes] = OrderedDict()
-    """The newest replays made (:data:`REPLAYS_KEPT`), by table, game and seat."""
+    made: OrderedDict[tuple[Any, ...], bytes] = OrderedDict()
+    """The newest replays and match records made (:data:`REPLAYS_KEPT`), by what they are of
+    (``("replay", table, game, seat)``, ``("record", table)``): once made they never change."""
+    making = {"now": 0}
+    builder = ThreadPoolExecutor(1, thread_name_prefix="torampu-replay")
+    builds = PerKey(settings.replay_rate, settings.replay_burst)
+
+    async def built(request: Request, key: tuple[Any, ...], make: Callable[[], bytes]) -> bytes:
+        """``make()``'s bytes, kept once made. Making one (a Daifugo game's replay: some 150
+        views and up to 1 MB of JSON, 30–130 ms; a long match's record: 17 ms) runs in one
+        thread off the event loop, at most ``replay_rate`` a second per address
+        (``replay_burst`` at once) and :data:`MAKING_MOST` queued in all: a security review
+        cycled 45 uncached replays at 19 a second and held every other table's websocket
+        for up to 2 s."""
+        body = made.get(key)
+        if body is not None:
+            made.move_to_end(key)
+            return body
+        if not builds.take(_address(request, settings.ipv6_prefix), time.monotonic()):
+            raise ActError(
+                "rate_limited",
+                f"at most {settings.replay_rate:g} replays or records made a second from one "
+                "address: wait a little",
+                429,
+            )
+        if making["now"] >= MAKING_MOST:
+            raise ActError("busy", "the server is making other replays: try again shortly", 503)
+        making["now"] += 1
+        try:
+            body = await asyncio.get_running_loop().run_in_executor(builder, make)
+        finally:
+            making["now"] -= 1
+        made[key] = body
+        while len(made) > REPLAYS_KEPT:
+            made.popitem(last=False)
+        return body
+
     per_minute = RateLimitItemPerMinute(max(1, settings.create_rate))
 
     @asynccontextmanager
@@ -269,6 +316,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         finally:
             await lobby.stop()
             db.close()
+            builder.shutdown(wait=False, cancel_futures=True)
 
     app = FastAPI(title="torampu", lifespan=lifespan, docs_url=None, redoc_url=None)
     app.state.settings = settings
@@ -541,22 +589,17 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         rec = _finished(r, k)
         if seat is not None and not 0 <= seat < int(rec["players"]):
             raise ActError("not_found", f"no seat {seat}", 404)
-        key = (r.id, k, seat)
-        body = replays.get(key)
-        if body is None:
-            # a finished game's record never changes: its replay is made once (a Daifugo game's
-            # takes some 4 ms of views and as much again of JSON), not on every request
+
+        def make() -> bytes:
             g = torampu.replay({**rec, "actions": []})
             steps = [{"seat": None, "action": None, "view": g.view(seat)}]
             for step in rec["actions"]:
                 g.play(step["action"])
                 steps.append({"seat": step["seat"], "action": step["action"], "view": g.view(seat)})
             out = {"game": k, "seat": seat, "result": rec["result"], "steps": steps}
-            body = json.dumps(out, ensure_ascii=False, separators=(",", ":")).encode()
-            replays[key] = body
-            while len(replays) > REPLAYS_KEPT:
-                replays.popitem(last=False)
-        replays.move_to_end(key)
+            return _json_bytes(out)
+
+        body = await built(request, ("replay", r.id, k, seat), make)
         return Response(body, media_type="application/json")
 
     @app.get("/api/tables/{table_id}/record")
@@ -564,8 +607,11 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         r = await room(table_id, request)
         if r.match is None or not r.match.is_over:
             raise ActError("not_over", "the match record is there once the match is over")
-        return JSONResponse(
-            r.match.to_record(),
+        m = r.match
+        body = await built(request, ("record", r.id), lambda: _json_bytes(m.to_record()))
+        return Response(
+            body,
+            media_type="application/json",
             headers={"Content-Disposition": f'attachment; filename="{table_id}.json"'},
         )
 

@@ -165,6 +165,10 @@ class Settings:
     message_rate: float = 20.0
     message_burst: int = 60
     """Messages per second per socket, and how many at once."""
+    replay_rate: float = 0.5
+    replay_burst: int = 6
+    """Replays and match records made (not yet kept) per second from one address, and how many
+    at once: :func:`~torampu.web.app.create_app`'s ``built``."""
     request_rate: float = 20.0
     request_burst: int = 100
     """HTTP requests (pages, static files, the API) per second from one address, and how many
