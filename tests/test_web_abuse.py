@@ -28,6 +28,7 @@ import threading
 import time
 from collections import Counter
 from collections.abc import Iterator
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
@@ -1570,3 +1571,57 @@ def test_uncached_replays_and_records_are_made_off_the_event_loop_within_a_budge
             assert other.get(f"{url}/1/replay", params={"seat": 1}).status_code == 200
             assert c.get(f"/api/tables/{tid}/record").status_code == 200  # kept now
         assert threads and set(threads) == {"torampu-replay_0"}, threads
+
+
+def test_tables_read_back_into_memory_are_budgeted_bounded_and_replayed_off_the_loop(
+    tmp_path: Path,
+) -> None:
+    """The audit's loads: opening a table not in memory played its whole match again on the
+    event loop (a finished 50-game Daifugo match: 0.3-0.7 s, 5.7 MB kept for --room-idle), with
+    no bound on the tables held: one address opening long finished tables at 20 a second slowed
+    every other table's websocket from 1 to 60 ms and grew the process without end. Now an
+    address has --load-rate tables loaded a second (burst --load-burst), the match is played
+    again on a thread, and at most --max-rooms rooms are held: idle ones leave memory first, and
+    if every room is in use the next is refused 503 busy."""
+    import threading as th
+
+    from torampu.web import rooms as rooms_mod
+
+    threads: list[str] = []
+    real = rooms_mod._replayed
+
+    def spy(*a: Any) -> Any:
+        threads.append(th.current_thread().name)
+        return real(*a)
+
+    with client(tmp_path, load_rate=0.001, load_burst=2, max_rooms=3) as c:
+        lobby = c.app.state.lobby
+        ids = []
+        for _ in range(5):  # each new table is held; past three the least lately used leave
+            tid, _, _ = new_table(c, "nap", None)
+            ids.append(tid)
+            assert len(lobby.rooms) <= 3
+        gone = [t for t in ids if t not in lobby.rooms]
+        assert len(gone) == 2
+        with pytest.MonkeyPatch.context() as mp:
+            mp.setattr(rooms_mod, "_replayed", spy)
+            assert c.get(f"/api/tables/{gone[0]}").status_code == 200  # read back: budget 2
+            assert threads and set(threads) == {"torampu-load_0"}, threads
+            assert len(lobby.rooms) <= 3
+            back = [t for t in ids if t not in lobby.rooms]
+            assert c.get(f"/api/tables/{back[0]}").status_code == 200
+            refused = c.get(f"/api/tables/{next(t for t in ids if t not in lobby.rooms)}")
+            assert refused.status_code == 429 and refused.json()["error"]["code"] == "rate_limited"
+            other = TestClient(c.app, client=("198.51.100.9", 5000))
+            third = next(t for t in ids if t not in lobby.rooms)
+            assert other.get(f"/api/tables/{third}").status_code == 200
+            assert c.get(f"/api/tables/{third}").status_code == 200  # held now: no load
+        # every held room in use (a socket at each): a fourth is refused, nothing is dropped
+        held = list(lobby.rooms)
+        with ExitStack() as stack:
+            for tid in held:
+                ws = stack.enter_context(c.websocket_connect(f"/ws/tables/{tid}"))
+                _hello(ws, None)
+            r = c.post("/api/tables", json={"game": "nap", "games": 1})
+            assert r.status_code == 503 and r.json()["error"]["code"] == "busy", r.text
+            assert set(lobby.rooms) == set(held)

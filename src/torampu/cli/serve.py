@@ -196,6 +196,23 @@ def serve(
         int,
         typer.Option(help="HTTP requests one address may make at once (a page load takes ~30)."),
     ] = 100,
+    load_rate: Annotated[
+        float,
+        typer.Option(
+            help="Tables not in memory one address may have read back per second (each plays "
+            "its match again; as many as --load-burst at once); past it 429."
+        ),
+    ] = 1.0,
+    load_burst: Annotated[
+        int, typer.Option(help="Tables one address may have read back into memory at once.")
+    ] = 10,
+    max_rooms: Annotated[
+        int,
+        typer.Option(
+            help="Tables held in memory at most; past it idle ones leave first, and with every "
+            "one in use a new one is refused 503."
+        ),
+    ] = 4000,
     replay_rate: Annotated[
         float,
         typer.Option(
@@ -245,10 +262,21 @@ def serve(
     timeouts += [header_timeout, bot_queue_wait]
     if min(max_bot_think, *timeouts) <= 0:
         raise typer.BadParameter("--max-bot-think and the timeouts are seconds > 0")
-    if min(chat_rate, hint_think, connect_rate, connections_rate, request_rate, replay_rate) <= 0:
+    if (
+        min(
+            chat_rate,
+            hint_think,
+            connect_rate,
+            connections_rate,
+            request_rate,
+            replay_rate,
+            load_rate,
+        )
+        <= 0
+    ):
         raise typer.BadParameter(
-            "--chat-rate, --hint-think, --connect-rate, --connections-rate, --request-rate and "
-            "--replay-rate are numbers > 0"
+            "--chat-rate, --hint-think, --connect-rate, --connections-rate, --request-rate, "
+            "--replay-rate and --load-rate are numbers > 0"
         )
     counts = (max_tables, create_rate, tables_per_address, max_games, max_name, sockets_per_table)
     if (
@@ -259,6 +287,8 @@ def serve(
             connections_per_address,
             request_burst,
             replay_burst,
+            load_burst,
+            max_rooms,
         )
         < 1
     ):
@@ -297,6 +327,9 @@ def serve(
         request_burst=request_burst,
         replay_rate=replay_rate,
         replay_burst=replay_burst,
+        load_rate=load_rate,
+        load_burst=load_burst,
+        max_rooms=max_rooms,
         max_sockets=max_sockets,
         send_timeout=send_timeout,
         room_idle=room_idle,

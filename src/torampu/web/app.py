@@ -342,7 +342,10 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
                 "not_found", "no such table (a table id is letters and digits)", 404
             ) from None
         r, _how = await lobby().open_table(
-            table_id, request.headers.get(INVITE_HEADER), _bearer(request)
+            table_id,
+            request.headers.get(INVITE_HEADER),
+            _bearer(request),
+            _address(request, settings.ipv6_prefix),
         )
         return r
 
@@ -818,7 +821,7 @@ class Socket:
         in. A token that is not a seat's is refused (``unauthorized``) as before — unless it
         is the table's host token, which watches."""
         try:
-            room, how = await self.lobby.open_table(self.table_id, invite, token)
+            room, how = await self.lobby.open_table(self.table_id, invite, token, self.client.addr)
         except ActError as e:
             if e.status == 404:
                 raise Gone(self.table_id) from None

@@ -165,6 +165,12 @@ class Settings:
     message_rate: float = 20.0
     message_burst: int = 60
     """Messages per second per socket, and how many at once."""
+    load_rate: float = 1.0
+    load_burst: int = 10
+    """Tables not in memory that one address may have loaded per second, and how many at once
+    (:meth:`Lobby.room`)."""
+    max_rooms: int = 4000
+    """Tables held in memory at most (idle ones leave first; past it ``503 busy``)."""
     replay_rate: float = 0.5
     replay_burst: int = 6
     """Replays and match records made (not yet kept) per second from one address, and how many
@@ -433,6 +439,19 @@ def _preset_name(rules: Any) -> str | None:
     return None
 
 
+def _replayed(table_id: str, m: Match, actions: list[Any]) -> tuple[Match, int]:
+    """``m`` with the stored ``actions`` played (each the next version, by the seat to play;
+    else :class:`StoreError`), and how many games were finished before the last of them (to
+    know whether it began a pause between games)."""
+    played = m.games_played
+    for version, a in enumerate(actions, start=1):
+        if a.version != version or m.to_play != a.seat:
+            raise StoreError(f"table {table_id}: stored action {a.version} out of turn")
+        played = m.games_played
+        m.play(a.action)
+    return m, played
+
+
 class Lobby:
     """Every table of one server, over one store."""
 
@@ -460,6 +479,10 @@ class Lobby:
         self._tasks: set[asyncio.Task[None]] = set()
         self._db_pool = ThreadPoolExecutor(settings.db_threads, thread_name_prefix="torampu-db")
         self._loading: dict[str, asyncio.Future[Room]] = {}
+        self._load_pool = ThreadPoolExecutor(2, thread_name_prefix="torampu-load")
+        """Where a table's match is played again when it is loaded (off the event loop)."""
+        self.loads = PerKey(settings.load_rate, settings.load_burst)
+        """Tables loaded per client address (``load_rate``, ``load_burst``)."""
         self._unpublished: set[str] = set()
         """Tables whose last event the bus did not take: announced again once it answers."""
         self._closing = False
@@ -522,6 +545,7 @@ class Lobby:
         await self.bus.stop()
         self.pool.close()
         self._db_pool.shutdown(wait=True)
+        self._load_pool.shutdown(wait=False, cancel_futures=True)
 
     async def db(self, fn: Callable[..., T], *args: Any) -> T:
         """Run a store call on the database threads; a database failure becomes a logged
@@ -535,8 +559,17 @@ class Lobby:
         except (SQLAlchemyError, StoreError, OSError) as e:
             raise storage_unavailable(e) from None
 
-    async def room(self, table_id: str) -> Room:
-        """The room of a table, loaded from the store if needed (:class:`ActError` 404)."""
+    async def room(self, table_id: str, addr: str | None = None) -> Room:
+        """The room of a table, loaded from the store if needed (:class:`ActError` 404).
+
+        ``addr``: the client address a request to load it comes from. Loading a table plays its
+        whole match again (a finished 50-game Daifugo match: some 9,000 actions, 0.3–0.7 s of
+        CPU, 6 MB held for ``room_idle``), so a client may have ``load_rate`` tables loaded a
+        second (``load_burst`` at once; past it 429), the replay runs on a thread of its own,
+        and at most ``max_rooms`` rooms are held: past it the least lately used idle rooms
+        leave memory, or if every room is in use the load is refused 503 ``busy``. (A security
+        review kept loading long finished tables at 20 a second: every other table's
+        websocket slowed from 1 to 60 ms and the process grew by 5.7 MB a table.)"""
         room = self.rooms.get(table_id)
         if room is not None:
             room.touched = self.clock()
@@ -544,6 +577,14 @@ class Lobby:
         loading = self._loading.get(table_id)
         if loading is not None:
             return await asyncio.shield(loading)
+        if addr is not None and not self.loads.take(addr, self.clock()):
+            raise ActError(
+                "rate_limited",
+                f"at most {self.settings.load_rate:g} tables a second opened from one address "
+                "(a table not opened lately is read back into memory): wait a little",
+                429,
+            )
+        self._make_room_for_one()
         fut: asyncio.Future[Room] = asyncio.get_running_loop().create_future()
         self._loading[table_id] = fut
         try:
@@ -551,7 +592,7 @@ class Lobby:
             if table is None:
                 raise ActError("not_found", f"no table {table_id!r}", 404)
             actions = await self.db(self.store.actions, table_id) if table.version else []
-            room = self._load(table, actions)
+            room = await self._load(table, actions)
             chat = await self.db(self.store.recent_chat, table_id, self.settings.chat_history)
             room.chat.extend(self._chat_message(c) for c in chat)
             await self._read_ready(room)
@@ -569,8 +610,28 @@ class Lobby:
         finally:
             del self._loading[table_id]
 
-    def _load(self, table: Table, actions: list[Any]) -> Room:
-        """A room for ``table``, its match rebuilt by playing its stored ``actions``."""
+    def _make_room_for_one(self) -> None:
+        """Hold at most ``max_rooms`` rooms: before one more is loaded, the least lately used
+        rooms nobody uses leave memory (the store keeps them) until there is room; ``503
+        busy`` if every room is in use."""
+        most = self.settings.max_rooms
+        if len(self.rooms) + len(self._loading) < most:
+            return
+        idle = sorted(
+            (room.touched, table_id)
+            for table_id, room in self.rooms.items()
+            if not (room.clients or room.lock.locked() or self._driving(room))
+        )
+        for _touched, table_id in idle:
+            if len(self.rooms) + len(self._loading) < most:
+                break
+            self.rooms.pop(table_id, None)
+        if len(self.rooms) + len(self._loading) >= most:
+            raise ActError("busy", "the server holds as many tables as it may: try again", 503)
+
+    async def _load(self, table: Table, actions: list[Any]) -> Room:
+        """A room for ``table``, its match rebuilt by playing its stored ``actions`` on a
+        thread (:func:`_replayed`), off the event loop."""
         now = self.clock()
         room = Room(table, list(table.seats), 0)
         room.chat = deque(maxlen=max(1, self.settings.chat_history))
@@ -578,8 +639,19 @@ class Lobby:
         room.turn_started = room.empty_since = room.touched = now
         room.owner = table.owner or ""
         if table.status != "waiting":
-            room.match = self._new_match(room)
-            self._apply_actions(room, actions)
+            loop = asyncio.get_running_loop()
+            new = self._new_match
+            m, played = await loop.run_in_executor(
+                self._load_pool, lambda: _replayed(table.id, new(room), actions)
+            )
+            room.match = m
+            if actions:
+                last = actions[-1]
+                room.version = last.version
+                room.last = {"seat": last.seat, "action": last.action, "by": last.by}
+                at = last.at.timestamp() if last.at is not None else self.wall()
+                self._moved(room, played, at)
+                room.revision += 1
         if room.version != table.version:
             raise StoreError(f"table {table.id}: {room.version} of {table.version} actions stored")
         return room
@@ -680,6 +752,7 @@ class Lobby:
         made_by = owner_hash(owner) if owner else None
         async with self._creating:
             await self._check_capacity(made_by)
+            self._make_room_for_one()
             token = new_token()
             table_id = new_table_id()
             seed = random.SystemRandom().getrandbits(63)
@@ -698,7 +771,7 @@ class Lobby:
                 made_by,
                 None if invite is None else token_hash(invite),
             )
-        room = self._load(table, [])
+        room = await self._load(table, [])
         self.rooms[table_id] = room
         return room, token
 
@@ -761,7 +834,9 @@ class Lobby:
         except BotRefused as e:
             raise ActError("bad_bot", str(e), 400) from None
 
-    async def open_table(self, table_id: str, invite: Any, token: Any) -> tuple[Room, str]:
+    async def open_table(
+        self, table_id: str, invite: Any, token: Any, addr: str | None = None
+    ) -> tuple[Room, str]:
         """The room of ``table_id`` if a request with ``invite`` and ``token`` may see it, and
         how it may (:func:`access`: ``"public"``, ``"seat"``, ``"host"`` or ``"invite"``).
         Otherwise the same 404 as a table that does not exist, after the same work — one read
@@ -774,7 +849,7 @@ class Lobby:
             how = None if fresh is None else access(fresh, fresh.seats, invite, token)
             if how is None:
                 raise ActError("not_found", f"no table {table_id!r}", 404)
-        return await self.room(table_id), how
+        return await self.room(table_id, addr), how
 
     async def new_invite(self, room: Room, token: str | None) -> str:
         """A new invite for a private table (the host's; 409 ``not_private`` for a public
