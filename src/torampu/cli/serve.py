@@ -202,10 +202,10 @@ def serve(
             help="Tables not in memory one address may have read back per second (each plays "
             "its match again; as many as --load-burst at once); past it 429."
         ),
-    ] = 1.0,
+    ] = 0.5,
     load_burst: Annotated[
         int, typer.Option(help="Tables one address may have read back into memory at once.")
-    ] = 10,
+    ] = 5,
     max_rooms: Annotated[
         int,
         typer.Option(

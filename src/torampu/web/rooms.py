@@ -165,8 +165,8 @@ class Settings:
     message_rate: float = 20.0
     message_burst: int = 60
     """Messages per second per socket, and how many at once."""
-    load_rate: float = 1.0
-    load_burst: int = 10
+    load_rate: float = 0.5
+    load_burst: int = 5
     """Tables not in memory that one address may have loaded per second, and how many at once
     (:meth:`Lobby.room`)."""
     max_rooms: int = 4000
