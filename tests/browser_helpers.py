@@ -89,7 +89,10 @@ def serve(
     yields the base URL."""
     port = free_port()
     cmd = [*_torampu(), "serve", "--port", str(port), "--data-dir", str(data)]
-    cmd += ["--next-game-delay", str(next_game_delay), *more]
+    cmd += ["--next-game-delay", str(next_game_delay)]
+    # every page and request of a test module (and of the other xdist worker's) comes from
+    # 127.0.0.1, many pages at once: as from behind one proxy, not one person's browser
+    cmd += ["--request-rate", "500", "--request-burst", "5000", *more]
     # the server's log goes to a file beside its store, never to a pipe nobody reads (a full
     # pipe would stop the server mid-test); a failing test can read it with server_log()
     data.mkdir(parents=True, exist_ok=True)

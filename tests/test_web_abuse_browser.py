@@ -375,3 +375,34 @@ def test_hostile_names_daifugo(server: str, browser: Any) -> None:
     _safe(page, "#standings", *NAMES)
     _done(page)
     _check_replay(browser, server, table, 1, 5)
+
+
+def test_the_replay_viewer_past_its_budget_says_so_in_the_reader_s_language(
+    tmp_path_factory: pytest.TempPathFactory, browser: Any
+) -> None:
+    """Replays are made at most --replay-rate a second per address (the audit's replay flood):
+    a reader flipping through the seats faster than that is told "too fast" in the page's
+    language (it showed the server's English), and the replays already made still show."""
+    data = tmp_path_factory.mktemp("replay-budget")
+    with serve(data, 0.0, 0.0, "--replay-rate", "0.001", "--replay-burst", "2") as base:
+        res = post(f"{base}/api/tables", {"game": "nap", "games": 1, "seats": ["heuristic"] * 4})
+        tid, host = res["table"]["id"], res["host_token"]
+        post(f"{base}/api/tables/{tid}/start", {}, host)
+        deadline = time.monotonic() + 30
+        while get(f"{base}/api/tables/{tid}")["status"] != "over":
+            assert time.monotonic() < deadline, "the bots did not finish"
+            time.sleep(0.2)
+        page = new_page(browser, {"width": 1280, "height": 800}, "ja")
+        page.goto(f"{base}/t/{tid}/replay/0")  # one replay made (everyone's view)
+        page.wait_for_selector("#replay-slider")
+        page.select_option("#replay-seat", "1")  # a second: the budget's last
+        page.wait_for_selector("#hand .card")
+        page.select_option("#replay-seat", "2")  # a third: refused
+        page.wait_for_function(
+            "() => document.querySelector('#toast')?.textContent"
+            " === '操作が速すぎます。少し待ってください'"
+        )
+        page.select_option("#replay-seat", "1")  # made already: shown at once
+        page.wait_for_selector("#hand .card")
+        assert not problems(page), problems(page)
+        page.context.close()

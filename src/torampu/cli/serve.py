@@ -191,11 +191,11 @@ def serve(
             help="HTTP requests per second from one address (pages, static files, the API; "
             "as many as --request-burst at once); past it 429 and the connection closed."
         ),
-    ] = 20.0,
+    ] = 50.0,
     request_burst: Annotated[
         int,
         typer.Option(help="HTTP requests one address may make at once (a page load takes ~30)."),
-    ] = 100,
+    ] = 300,
     load_rate: Annotated[
         float,
         typer.Option(
@@ -222,7 +222,7 @@ def serve(
     ] = 0.5,
     replay_burst: Annotated[
         int, typer.Option(help="Replays and match records one address may have made at once.")
-    ] = 6,
+    ] = 10,
     ws_ping: Annotated[
         float,
         typer.Option(

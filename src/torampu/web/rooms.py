@@ -172,11 +172,11 @@ class Settings:
     max_rooms: int = 4000
     """Tables held in memory at most (idle ones leave first; past it ``503 busy``)."""
     replay_rate: float = 0.5
-    replay_burst: int = 6
+    replay_burst: int = 10
     """Replays and match records made (not yet kept) per second from one address, and how many
     at once: :func:`~torampu.web.app.create_app`'s ``built``."""
-    request_rate: float = 20.0
-    request_burst: int = 100
+    request_rate: float = 50.0
+    request_burst: int = 300
     """HTTP requests (pages, static files, the API) per second from one address, and how many
     at once (a page's first load takes about 30): :class:`~torampu.web.app.RequestLimit`."""
     room_idle: float = 300.0

@@ -3,7 +3,7 @@
 import { api, recordLink, tokens } from "./api.js";
 import { fill, h, patch, toast } from "./dom.js";
 import { renderFelt, renderPlay, seatName } from "./game.js";
-import { gameName, t } from "./i18n.js";
+import { errorText, gameName, t } from "./i18n.js";
 import { actionNode } from "./labels.js";
 import { sidePanels } from "./panels.js";
 
@@ -30,7 +30,7 @@ export function replayPage(root, id, k) {
       state.at = Math.min(state.at, state.steps.length - 1);
       show();
     } catch (e) {
-      toast(e.message);
+      toast(errorText(e)); // in the reader's language ("Too fast: wait a moment" for a 429)
     }
   };
   state.load = load;
@@ -44,7 +44,7 @@ export function replayPage(root, id, k) {
   api.table(id).then((tb) => {
     state.table = tb;
     load();
-  }).catch((e) => toast(e.message));
+  }).catch((e) => toast(errorText(e)));
   return { rerender: show };
 }
 
