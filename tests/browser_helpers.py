@@ -90,9 +90,11 @@ def serve(
     port = free_port()
     cmd = [*_torampu(), "serve", "--port", str(port), "--data-dir", str(data)]
     cmd += ["--next-game-delay", str(next_game_delay)]
-    # every page and request of a test module (and of the other xdist worker's) comes from
-    # 127.0.0.1, many pages at once: as from behind one proxy, not one person's browser
-    cmd += ["--request-rate", "500", "--request-burst", "5000", *more]
+    # every page, request and new table of a test module comes from 127.0.0.1, many at once:
+    # as from behind one proxy, not one person's browser (a module makes over 10 tables a
+    # minute, --create-rate's default)
+    cmd += ["--request-rate", "500", "--request-burst", "5000", "--create-rate", "600"]
+    cmd += ["--tables-per-address", "1000", *more]
     # the server's log goes to a file beside its store, never to a pipe nobody reads (a full
     # pipe would stop the server mid-test); a failing test can read it with server_log()
     data.mkdir(parents=True, exist_ok=True)

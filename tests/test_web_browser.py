@@ -517,3 +517,25 @@ def test_a_private_table_opens_by_its_invite_link_only(server: str, browser: Any
         *problems(hosting),
     ]
     assert not found, found
+
+
+def test_a_refused_table_creation_is_told_in_the_reader_s_language(
+    tmp_path_factory: pytest.TempPathFactory, browser: Any
+) -> None:
+    """The lobby showed a refused creation in the server's English ("at most 1 new tables a
+    minute from one address") on a Japanese page; a refusal the page knows is now in the
+    reader's language, as at the table."""
+    with serve(tmp_path_factory.mktemp("create-refused"), 0.05, 0.0, "--create-rate", "1") as base:
+        page = _page(browser, DESKTOP, "ja")
+        _create_table(page, base)
+        page.goto(f"{base}/")
+        page.wait_for_selector("#create-form")
+        page.click("#create-btn")
+        page.wait_for_function(
+            "() => document.querySelector('#toast')?.textContent"
+            " === '操作が速すぎます。少し待ってください'"
+        )
+        assert "/t/" not in page.url
+        assert not page.locator("#create-btn").is_disabled()
+        assert not problems(page), problems(page)
+        page.context.close()

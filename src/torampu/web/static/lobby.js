@@ -2,7 +2,7 @@
 
 import { api, tokens } from "./api.js";
 import { drawnAfterPress, fill, h, patch, toast } from "./dom.js";
-import { gameName, lang, pick, t } from "./i18n.js";
+import { errorText, gameName, lang, pick, t } from "./i18n.js";
 import { botName, botStrengthLabel } from "./labels.js";
 import { memberLabel, optionLabel, optionText as optionDescription } from "./rules.js";
 
@@ -31,7 +31,7 @@ export function lobbyPage(root) {
       state.mine = await myTables(state.tables);
       showTables();
     } catch (e) {
-      toast(e.message);
+      toast(errorText(e));
     }
   };
   Promise.all([api.games(), api.bots()])
@@ -41,7 +41,7 @@ export function lobbyPage(root) {
       state.form = defaultForm(state.games[0]);
       render();
     })
-    .catch((e) => toast(e.message));
+    .catch((e) => toast(errorText(e)));
   refresh();
   const timer = setInterval(refresh, REFRESH_MS);
   return { rerender: render, stop: () => clearInterval(timer) };
@@ -483,7 +483,7 @@ async function quickPlay(button, state) {
     await api.start(id, {}, res.host_token);
     location.assign(`/t/${id}`);
   } catch (e) {
-    toast(e.message);
+    toast(errorText(e));
     button.disabled = false;
   }
 }
@@ -511,7 +511,7 @@ async function submit(event, state) {
     if (res.invite) tokens.setInvite(res.table.id, res.invite);
     location.assign(`/t/${res.table.id}`);
   } catch (e) {
-    toast(e.message);
+    toast(errorText(e));
     button.disabled = false;
     button.textContent = t("create");
   }
