@@ -653,6 +653,21 @@ def test_on_a_touch_screen_a_bid_takes_two_taps_and_a_mouse_one(server: str, bro
         " && x.action === a)",
         arg=chosen,
     )
+    # the highest bid wins the auction (classic: the adjutant is named before the widow):
+    # naming the adjutant card takes two taps too
+    page.wait_for_selector("#actions .adj-card", timeout=30000)
+    card = page.locator("#actions .adj-card").first
+    version = _version(page)
+    card.tap()
+    page.wait_for_selector("#actions .adj-card.armed")
+    assert page.locator("#armed-hint").count() == 1
+    page.wait_for_timeout(300)
+    assert _version(page) == version, "a first tap named nobody"
+    card.tap()
+    page.wait_for_function(
+        "v => document.querySelector('#status')?.dataset.version !== v", arg=version
+    )
+    assert _snap(page)["view"]["phase"] != "adjutant"
     assert not problems(page), problems(page)
     # a mouse sends a bid at its first click (the other auction tests click through at once)
     desk = new_page(browser, DESKTOP, "en")
