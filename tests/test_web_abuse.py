@@ -1626,3 +1626,38 @@ def test_tables_read_back_into_memory_are_budgeted_bounded_and_replayed_off_the_
             r = c.post("/api/tables", json={"game": "nap", "games": 1})
             assert r.status_code == 503 and r.json()["error"]["code"] == "busy", r.text
             assert set(lobby.rooms) == set(held)
+
+
+def test_replays_waiting_to_be_made_are_bounded_past_it_busy(tmp_path: Path) -> None:
+    """Replays and records are made in one thread; however many addresses ask at once, at most
+    four wait for it (:data:`~torampu.web.app.MAKING_MOST`): the next is refused 503 busy at
+    once rather than queued without end, and is made once the thread is free."""
+    import threading as th
+
+    from web_helpers import play_through
+
+    gate = th.Event()
+    real = torampu.replay
+    with client(tmp_path, replay_rate=1000.0, replay_burst=1000) as c:
+        tid, _, (tok,) = new_table(c, "nap", None, games=2)
+        with c.websocket_connect(f"/ws/tables/{tid}") as ws:
+            play_through(ws, first=_hello(ws, tok))
+        url = f"/api/tables/{tid}/games"
+        with pytest.MonkeyPatch.context() as mp:
+            mp.setattr(torampu, "replay", lambda r: (gate.wait(20), real(r))[1])
+            answers: dict[int, int] = {}
+
+            def ask(seat: int) -> None:
+                answers[seat] = c.get(f"{url}/0/replay", params={"seat": seat}).status_code
+
+            waiting = [th.Thread(target=ask, args=(s,)) for s in range(4)]
+            for t in waiting:
+                t.start()
+            time.sleep(1.5)  # the four are in: one being made (held at the gate), three waiting
+            busy = c.get(f"{url}/1/replay")
+            assert busy.status_code == 503 and busy.json()["error"]["code"] == "busy", busy.text
+            gate.set()
+            for t in waiting:
+                t.join(20)
+        assert answers == {0: 200, 1: 200, 2: 200, 3: 200}
+        assert c.get(f"{url}/1/replay").status_code == 200
