@@ -192,16 +192,10 @@ class RequestLimit:
         self.rate = rate
         self.buckets = PerKey(rate, burst)
         self.ipv6_prefix = ipv6_prefix
-        self.refused = 0
-        self.body = json.dumps(
-            {
-                "error": {
-                    "code": "rate_limited",
-                    "message": f"at most {rate:g} requests a second from one address "
-                    f"({burst} at once): wait a little",
-                }
-            }
-        ).encode()
+        message = (
+            f"at most {rate:g} requests a second from one address ({burst} at once): wait a little"
+        )
+        self.body = _json_bytes({"error": {"code": "rate_limited", "message": message}})
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         if scope["type"] != "http":
@@ -212,7 +206,6 @@ class RequestLimit:
         if self.buckets.take(key, time.monotonic()):
             await self.app(scope, receive, send)
             return
-        self.refused += 1
         wait = max(1, math.ceil(1 / self.rate))
         headers = [
             (b"content-type", b"application/json"),
@@ -262,7 +255,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
     made: OrderedDict[tuple[Any, ...], bytes] = OrderedDict()
     """The newest replays and match records made (:data:`REPLAYS_KEPT`), by what they are of
     (``("replay", table, game, seat)``, ``("record", table)``): once made they never change."""
-    making = {"now": 0}
+    making = 0
     builder = ThreadPoolExecutor(1, thread_name_prefix="torampu-replay")
     builds = PerKey(settings.replay_rate, settings.replay_burst)
 
@@ -273,6 +266,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         (``replay_burst`` at once) and :data:`MAKING_MOST` queued in all: a security review
         cycled 45 uncached replays at 19 a second and held every other table's websocket
         for up to 2 s."""
+        nonlocal making
         body = made.get(key)
         if body is not None:
             made.move_to_end(key)
@@ -284,13 +278,13 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
                 "address: wait a little",
                 429,
             )
-        if making["now"] >= MAKING_MOST:
+        if making >= MAKING_MOST:
             raise ActError("busy", "the server is making other replays: try again shortly", 503)
-        making["now"] += 1
+        making += 1
         try:
             body = await asyncio.get_running_loop().run_in_executor(builder, make)
         finally:
-            making["now"] -= 1
+            making -= 1
         made[key] = body
         while len(made) > REPLAYS_KEPT:
             made.popitem(last=False)

@@ -610,6 +610,11 @@ class Lobby:
         finally:
             del self._loading[table_id]
 
+    def _in_use(self, room: Room) -> bool:
+        """Whether ``room`` must stay in memory: someone is connected, it is being changed, or
+        this process drives its bots."""
+        return bool(room.clients or room.lock.locked() or self._driving(room))
+
     def _make_room_for_one(self) -> None:
         """Hold at most ``max_rooms`` rooms: before one more is loaded, the least lately used
         rooms nobody uses leave memory (the store keeps them) until there is room; ``503
@@ -620,7 +625,7 @@ class Lobby:
         idle = sorted(
             (room.touched, table_id)
             for table_id, room in self.rooms.items()
-            if not (room.clients or room.lock.locked() or self._driving(room))
+            if not self._in_use(room)
         )
         for _touched, table_id in idle:
             if len(self.rooms) + len(self._loading) < most:
@@ -668,8 +673,7 @@ class Lobby:
             await asyncio.sleep(every)
             now = self.clock()
             for table_id, room in list(self.rooms.items()):
-                busy = room.clients or room.lock.locked() or self._driving(room)
-                if not busy and now - room.touched >= self.settings.room_idle:
+                if not self._in_use(room) and now - room.touched >= self.settings.room_idle:
                     if room.driver is not None:
                         room.driver.cancel()
                     if room.driving:
@@ -1413,20 +1417,21 @@ class Lobby:
         if not mine:
             raise ActError("hint_used", "one hint a turn")
         job = self.hint_job(room, seat)
+        busy = False
         self._hinting[client.addr] += 1
         try:
             answer = await self.pool.hint(job, room.owner or room.id)
         except PoolBusy:
-            room.hinted.pop(seat, None)
-            await self.bus.unclaim(claim)
-            raise ActError("hint_busy", "the bots are busy: try again in a moment", 503) from None
+            answer, busy = None, True
         finally:
             self._hinting[client.addr] -= 1
             if not self._hinting[client.addr]:
                 del self._hinting[client.addr]
-        if answer is None:
+        if answer is None:  # not given: the turn's hint is not spent
             room.hinted.pop(seat, None)
             await self.bus.unclaim(claim)
+            if busy:
+                raise ActError("hint_busy", "the bots are busy: try again in a moment", 503)
             raise ActError("hint_failed", "no hint this time (the search failed)", 503)
         return {"type": "hint", "version": version, "seat": seat, **answer}
 

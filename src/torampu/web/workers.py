@@ -231,8 +231,6 @@ class Worker:
         self.name = name or f"worker-{secrets.token_hex(3)}"
         self.db = ThreadPoolExecutor(4, thread_name_prefix="torampu-worker-db")
         self.done = 0
-        self.late = 0
-        """Moves the heuristic made because the search's job waited too long (or failed)."""
         self.matches: OrderedDict[str, tuple[int, Match]] = OrderedDict()
         """Recent tables' matches and the version each is at (at most :data:`MATCH_CACHE`)."""
         self._stop = asyncio.Event()
@@ -375,8 +373,6 @@ class Worker:
         loop = asyncio.get_running_loop()
         waited = 0.0 if queued is None else max(0.0, loop.time() - queued)
         answer = await self.pool.move(bot, table.owner or table.id, waited)
-        if answer.by_fallback:
-            self.late += 1
         status, played = status_after(m, answer.action)
         at = datetime.now(UTC)
         try:

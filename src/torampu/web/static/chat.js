@@ -87,10 +87,11 @@ export class ChatPanel {
     const now = Date.now();
     for (const el of felt.querySelectorAll(".reaction-bubble")) el.remove();
     for (const [seat, shout] of this.shouts) {
-      if (shout.until <= now || this.muted.has(shout.key)) {
-        if (shout.until <= now) this.shouts.delete(seat);
+      if (shout.until <= now) {
+        this.shouts.delete(seat);
         continue;
       }
+      if (this.muted.has(shout.key)) continue;
       const box = felt.querySelector(`.seat-box[data-seat="${seat}"]`);
       if (!box) continue;
       // beside the box, on the side towards the felt's middle (a seat on the right: its left)
