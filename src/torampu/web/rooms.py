@@ -651,11 +651,7 @@ class Lobby:
             )
             room.match = m
             if actions:
-                last = actions[-1]
-                room.version = last.version
-                room.last = {"seat": last.seat, "action": last.action, "by": last.by}
-                at = last.at.timestamp() if last.at is not None else self.wall()
-                self._moved(room, played, at)
+                self._took(room, actions[-1], played)
                 room.revision += 1
         if room.version != table.version:
             raise StoreError(f"table {table.id}: {room.version} of {table.version} actions stored")
@@ -1217,15 +1213,20 @@ class Lobby:
                 raise StoreError(f"table {room.id}: stored action {a.version} out of turn")
             played = m.games_played
             m.play(a.action)
-            room.version = a.version
-            room.last = {"seat": a.seat, "action": a.action, "by": a.by}
-            self._moved(room, played, a.at.timestamp() if a.at is not None else self.wall())
+            self._took(room, a, played)
             moved = True
         if moved:
             room.revision += 1
             room.turn_started = room.touched = self.clock()
             room.changed.set()
         return moved
+
+    def _took(self, room: Room, a: Any, played: int) -> None:
+        """The stored action ``a`` is the room's newest (its match has played it, with
+        ``played`` games finished before it): its version, its last move, its pause."""
+        room.version = a.version
+        room.last = {"seat": a.seat, "action": a.action, "by": a.by}
+        self._moved(room, played, a.at.timestamp() if a.at is not None else self.wall())
 
     def _moved(self, room: Room, played: int, at: float) -> None:
         """An action stored at ``at`` (epoch seconds) was played, with ``played`` games finished
