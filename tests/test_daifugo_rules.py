@@ -446,7 +446,7 @@ def test_spade3_return_obeys_a_lock(suit: str, answers: bool) -> None:
     run(g, f"4{suit}", f"6{suit}", "JK")
     assert (g.legal_actions() == ["pass", "play 3S"]) is answers
     if not answers:
-        illegal(g, "play 3S", "縛り: ♥ only")
+        illegal(g, "play 3S", "Lock (縛り): ♥ only")
 
 
 def test_spade3_return_not_under_a_strict_lock() -> None:
@@ -786,7 +786,7 @@ def test_five_skip_counts_and_coming_back_flushes(
         assert g.to_play == next_seat and table(g) is not None
         assert last(g)["why"][0] == {
             "code": "five_skip",
-            "en": f"5とび: {2 * fives - 1} player(s) skipped",
+            "en": f"5-skip (5とび): {2 * fives - 1} player(s) skipped",
             "ja": f"5とび: {2 * fives - 1}人とばし",
         }
 
@@ -1280,11 +1280,11 @@ def test_lock_right_after_a_flush_two_plays_of_one_suit(on: bool) -> None:
     assert g.view(None)["lock"] == {"suits": ["H"], "strict": False}
     assert last(g)["why"][0] == {
         "code": "lock",
-        "en": "縛り: ♥ only until the flush",
+        "en": "Lock (縛り): ♥ only until the flush",
         "ja": "縛り: ♥のみ",
     }
     assert g.legal_actions() == ["pass", "play 8H"]
-    illegal(g, "play TS", "縛り: ♥ only")
+    illegal(g, "play TS", "Lock (縛り): ♥ only")
     run(g, "8H")
     assert plays(g) == []  # 9S is not a heart
     illegal(g, "play 9S", "縛り")
@@ -1310,7 +1310,7 @@ def test_lock_with_pairs_locks_the_suit_set() -> None:
     run(g, "5H 5S", "6H 6S")
     assert g.view(None)["lock"]["suits"] == ["S", "H"]
     assert g.legal_actions() == ["pass"]  # 9S 9D: ♦ is not locked
-    illegal(g, "play 9D 9S", "縛り: ♠♥ only")
+    illegal(g, "play 9D 9S", "Lock (縛り): ♠♥ only")
 
 
 def test_lock_lone_joker_ignores_it_and_jokers_take_the_missing_suit() -> None:
@@ -1367,7 +1367,7 @@ def test_strict_lock_source_example() -> None:
     run(g, "pass", "5S")
     assert g.legal_actions() == ["pass", "play 6S"]
     illegal(g, "play 7S", "激縛: only the next rank")
-    illegal(g, "play 5H", "激縛: ♠ at the next rank only")
+    illegal(g, "play 5H", "Strict lock (激縛): ♠ at the next rank only")
 
 
 def test_strict_lock_alone_only_the_consecutive_form_locks() -> None:
@@ -1626,7 +1626,7 @@ def test_forbidden_finish(forbidden: list[str], last_play: str, foul: bool) -> N
     if foul:
         assert codes(g)[0] == "foul"
         why = last(g)["why"][0]
-        assert why["en"].startswith("反則上がり") and "反則上がり" in why["ja"]
+        assert why["en"].startswith("Forbidden finish (反則上がり)") and "反則上がり" in why["ja"]
         assert finish(g)["ranking"][-1] == 0
     else:
         assert finish(g)["ranking"][0] == 0
@@ -1782,13 +1782,17 @@ def test_explanations_in_en_and_ja_in_every_view() -> None:
     g = new(["4H 8H 9S", "6H 7S KH", "5C 9H TS"], lock=True, eight_cut=True)
     run(g, "4H", "6H", "9H", "pass", "pass")
     texts = [w for e in g.view(None)["log"] for w in e["why"]]
-    assert {"code": "lock", "en": "縛り: ♥ only until the flush", "ja": "縛り: ♥のみ"} in texts
+    assert {
+        "code": "lock",
+        "en": "Lock (縛り): ♥ only until the flush",
+        "ja": "縛り: ♥のみ",
+    } in texts
     for seat in range(3):
         assert g.view(seat)["log"] == g.view(None)["log"]
     g = new(["8S 3C", "9H 4C"], eight_cut=True)
     run(g, "8S")
     w = last(g)["why"][0]
-    assert w["en"] == "8切り: the table is flushed, seat 0 leads"
+    assert w["en"] == "8-cut (8切り): the table is flushed, seat 0 leads"
     assert w["ja"] == "8切り: 場が流れ、0番席から"  # "0番" alone would read as a finishing place
     assert w["seats"] == {"p": 0}, "the seats named, for a screen to put names in their place"
 

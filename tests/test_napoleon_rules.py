@@ -738,7 +738,7 @@ def test_ura_jack_wins_with_its_reason_and_phrase() -> None:
     g = start({1: ["5D", "AC"], 2: ["JD"], 3: ["AD"], 4: ["KD"], 0: ["QD"]}, bid="13H")
     t = play_trick(g, "5D", "JD", "AD", "KD", "QD")
     assert won(t) == ("JD", "ura_j")
-    assert t["why"]["en"] == "JD wins: 裏J (trump H)"
+    assert t["why"]["en"] == "JD wins: left bower (裏J; trump H)"
     assert "裏J" in t["why"]["ja"] and "JD" in t["why"]["ja"]
 
 
@@ -882,7 +882,7 @@ def test_yoromeki_qh_beats_mighty_in_the_same_trick(yoromeki: bool) -> None:
     t = play_trick(g, "3H", "AS", "QH", "4H", "5H")
     if yoromeki:
         assert won(t) == ("QH", "yoromeki")
-        assert t["why"]["en"] == "QH beats AS: よろめき"
+        assert t["why"]["en"] == "QH beats AS: ♥Q over Mighty (よろめき)"
         assert "よろめき" in t["why"]["ja"]
     else:
         assert won(t) == ("AS", "mighty")
@@ -1748,8 +1748,8 @@ def test_illegal_actions_say_why_and_change_nothing() -> None:
     ("card", "void", "bid", "en", "ja_terms"),
     [
         ("AS", {2: "D"}, "13H", "AS wins: Mighty", ["AS", "オールマイティ"]),
-        ("JH", {2: "D"}, "13H", "JH wins: 正J (trump H)", ["JH", "正J", "♥"]),
-        ("JD", {}, "13H", "JD wins: 裏J (trump H)", ["JD", "裏J", "♥"]),
+        ("JH", {2: "D"}, "13H", "JH wins: right bower (正J; trump H)", ["JH", "正J", "♥"]),
+        ("JD", {}, "13H", "JD wins: left bower (裏J; trump H)", ["JD", "裏J", "♥"]),
         ("9S", {2: "D"}, "13S", "9S wins: highest trump (S)", ["9S", "切り札"]),
         ("AD", {}, "13S", "AD wins: highest of the led suit (D)", ["AD", "台札"]),
     ],

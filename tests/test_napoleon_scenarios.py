@@ -130,7 +130,7 @@ def test_yoromeki_qh_beats_mighty_only_with_it(yoromeki: bool) -> None:
     t = last_trick(g)
     if yoromeki:
         assert (t["winner"], t["reason"]) == (3, "yoromeki")
-        assert t["why"]["en"] == "QH beats AS: よろめき"
+        assert t["why"]["en"] == "QH beats AS: ♥Q over Mighty (よろめき)"
     else:
         assert (t["winner"], t["reason"]) == (2, "mighty")
 

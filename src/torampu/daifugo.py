@@ -530,14 +530,26 @@ _SUIT_NAMES = {"S": ("♠", "♠"), "H": ("♥", "♥"), "D": ("♦", "♦"), "C
 
 MESSAGES: Final[dict[str, tuple[str, str]]] = {
     "flush": ("everyone passed: the table is flushed, {p} leads", "全員パス: 場が流れ、{p}から"),
-    "eight_cut": ("8切り: the table is flushed, {p} leads", "8切り: 場が流れ、{p}から"),
+    "eight_cut": ("8-cut (8切り): the table is flushed, {p} leads", "8切り: 場が流れ、{p}から"),
     "spade3": ("♠3 beats the lone joker: the table is flushed", "スペ3返し: 場が流れる"),
-    "sandstorm": ("砂嵐: played over anything, the table is flushed", "砂嵐: 場が流れる"),
-    "revolution": ("革命: the order is reversed (3 strongest, 2 weakest)", "革命: 強弱が逆転"),
-    "counter_revolution": ("革命返し: the order is normal again", "革命返し: 強弱が元に戻る"),
-    "stair_revolution": ("階段革命: a run of 5+ reverses the order", "階段革命: 強弱が逆転"),
+    "sandstorm": (
+        "Sandstorm (砂嵐): played over anything, the table is flushed",
+        "砂嵐: 場が流れる",
+    ),
+    "revolution": (
+        "Revolution (革命): the order is reversed (3 strongest, 2 weakest)",
+        "革命: 強弱が逆転",
+    ),
+    "counter_revolution": (
+        "Counter-revolution (革命返し): the order is normal again",
+        "革命返し: 強弱が元に戻る",
+    ),
+    "stair_revolution": (
+        "Stairs revolution (階段革命): a run of 5+ reverses the order",
+        "階段革命: 強弱が逆転",
+    ),
     "coup": (
-        "クーデター: three 9s reverse the order for the rest of the game",
+        "Coup (クーデター): three 9s reverse the order for the rest of the game",
         "クーデター: 9三枚で革命 (この試合は返せない)",
     ),
     "coup_fixed": (
@@ -545,52 +557,66 @@ MESSAGES: Final[dict[str, tuple[str, str]]] = {
         "クーデター中: 革命は起きない",
     ),
     "eleven_back": (
-        "11バック: the order is reversed until the flush",
+        "11-back (11バック): the order is reversed until the flush",
         "11バック: 流れるまで強弱が逆",
     ),
-    "eleven_back_off": ("11バック again: the order is normal until the flush", "11バック返し"),
-    "five_skip": ("5とび: {k} player(s) skipped", "5とび: {k}人とばし"),
+    "eleven_back_off": (
+        "11-back (11バック) again: the order is normal until the flush",
+        "11バック返し",
+    ),
+    "five_skip": ("5-skip (5とび): {k} player(s) skipped", "5とび: {k}人とばし"),
     "five_skip_back": (
-        "5とび: the skip comes back round, the table is flushed",
+        "5-skip (5とび): the skip comes back round, the table is flushed",
         "5とび: 自分に戻り場が流れる",
     ),
     "seven_pass": (
-        "7渡し: {p} may give up to {k} card(s) to {q}",
+        "7-pass (7渡し): {p} may give up to {k} card(s) to {q}",
         "7渡し: {p}が{q}に{k}枚まで渡せる",
     ),
     "ten_discard": (
-        "10捨て: {p} may discard up to {k} card(s)",
+        "10-discard (10捨て): {p} may discard up to {k} card(s)",
         "10捨て: {p}が{k}枚まで捨てられる",
     ),
-    "queen_reverse": ("Qリバース: the direction of play is reversed", "Qリバース: 順番が逆回り"),
+    "queen_reverse": (
+        "Q-reverse (Qリバース): the direction of play is reversed",
+        "Qリバース: 順番が逆回り",
+    ),
     "big_seven": (
-        "ビッグセブン: every player passes their whole hand to the next",
+        "Big seven (ビッグセブン): every player passes their whole hand to the next",
         "ビッグセブン: 全員が手札を次の人へ渡す",
     ),
-    "lock": ("縛り: {suits} only until the flush", "縛り: {suits}のみ"),
-    "strict_lock": ("激縛: {suits} at the next rank only", "激縛: {suits}の次の数字のみ"),
-    "reverse_lock": ("逆縛: one rank below in {suits} locks at once", "逆縛: {suits}で縛り"),
+    "lock": ("Lock (縛り): {suits} only until the flush", "縛り: {suits}のみ"),
+    "strict_lock": (
+        "Strict lock (激縛): {suits} at the next rank only",
+        "激縛: {suits}の次の数字のみ",
+    ),
+    "reverse_lock": (
+        "Reverse lock (逆縛): one rank below in {suits} locks at once",
+        "逆縛: {suits}で縛り",
+    ),
     "reverse_lock_locked": (
-        "逆縛: one rank below in {suits}, played into the lock",
+        "Reverse lock (逆縛): one rank below in {suits}, played into the lock",
         "逆縛: {suits}の1つ下",
     ),
     "out": ("{p} goes out", "{p}があがり"),
     "finish_stays": ("the finishing cards stay on the table", "あがりの札は場に残る"),
     "finish_flush": ("the table is flushed after a finish; {q} leads", "あがりで場が流れ、{q}から"),
     "foul": (
-        "反則上がり: finished with {card} → ranked last",
+        "Forbidden finish (反則上がり): finished with {card} → ranked last",
         "反則上がり: {card}であがり → 大貧民",
     ),
     "miyako_ochi": (
-        "都落ち: {q} went out first, the previous 大富豪 {p} drops out",
+        "Capital fall (都落ち): {q} went out first, the previous Daifugo {p} drops out",
         "都落ち: {q}が先にあがり、前の大富豪{p}は脱落",
     ),
     "great_revolution": (
-        "大革命: the 大貧民 went out first; the game ends and every title flips",
+        "Great revolution (大革命): the Daihinmin went out first; the game ends and every "
+        "title flips",
         "大革命: 大貧民が一番にあがり、試合終了・地位が逆転",
     ),
     "tenpen": (
-        "天変地異: the 大貧民's hand is all 3–10, so it swaps hands with the 大富豪 (no exchange)",
+        "Cataclysm (天変地異): the Daihinmin's hand is all 3–10, so it swaps hands with the "
+        "Daifugo (no exchange)",
         "天変地異: 大貧民の手札が3〜10のみ、大富豪と手札を全部交換 (カード交換なし)",
     ),
     "game_over": ("the game is over", "試合終了"),
@@ -1373,14 +1399,18 @@ class Daifugo(Game):
         sym = "".join("♠♥♦♣"[s] for s in range(4) if self.lock_suits >> s & 1)
         if t.kind == SINGLE and t.rank == JOKER_RANK:
             if f.spade3_return and m == 1 << THREE_SPADES:  # ♠3 obeys a lock
-                return f"激縛: {sym} at the next rank only" if self.strict else f"縛り: {sym} only"
+                return (
+                    f"Strict lock (激縛): {sym} at the next rank only"
+                    if self.strict
+                    else f"Lock (縛り): {sym} only"
+                )
             return "only ♠3 beats a lone joker" if f.spade3_return else "nothing beats the joker"
         if i.kind != t.kind or i.size != t.size:
             return f"the table is a {SHAPES[t.kind]} of {t.size}: play the same shape and size"
         if self.lock_suits and i.suits & ~self.lock_suits:
             if self.strict:
-                return f"激縛: {sym} at the next rank only"
-            return f"縛り: {sym} only"
+                return f"Strict lock (激縛): {sym} at the next rank only"
+            return f"Lock (縛り): {sym} only"
         if self.strict:
             return "激縛: only the next rank may follow"
         order = []

@@ -5,7 +5,7 @@ this module turns it into words. Disputes at a real table are about exactly thes
 
 >>> from torampu.cards import parse_card as p
 >>> explain(Reason("ura_j", p("JD"), suit=1), "en")
-'JD wins: 裏J (trump H)'
+'JD wins: left bower (裏J; trump H)'
 >>> explain(Reason("yoromeki", p("QH"), p("AS")), "ja")
 'QHがASに勝つ: よろめき'
 """
@@ -43,8 +43,8 @@ _SUIT_JA = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 # code -> (english, japanese); {c} card, {o} other card, {s} suit letter, {x} extra card
 MESSAGES: dict[str, tuple[str, str]] = {
     "mighty": ("{c} wins: Mighty", "{c}の勝ち: オールマイティ"),
-    "sei_j": ("{c} wins: 正J (trump {s})", "{c}の勝ち: 正J (切り札{sj})"),
-    "ura_j": ("{c} wins: 裏J (trump {s})", "{c}の勝ち: 裏J (切り札{sj})"),
+    "sei_j": ("{c} wins: right bower (正J; trump {s})", "{c}の勝ち: 正J (切り札{sj})"),
+    "ura_j": ("{c} wins: left bower (裏J; trump {s})", "{c}の勝ち: 裏J (切り札{sj})"),
     "joker_top": ("{c} wins: the joker is the strongest card", "{c}の勝ち: ジョーカーは最強"),
     "joker_led": (
         "{c} wins: led joker (trump request), beaten only by Mighty, 正J and 裏J",
@@ -59,10 +59,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{c}の勝ち: リードのジョーカーは最弱の切り札で、切り札が出なかった",
     ),
     "same_two": ("{c} wins: same-two", "{c}の勝ち: セイムツー"),
-    "yoromeki": ("{c} beats {o}: よろめき", "{c}が{o}に勝つ: よろめき"),
+    "yoromeki": ("{c} beats {o}: ♥Q over Mighty (よろめき)", "{c}が{o}に勝つ: よろめき"),
     "killer": ("{c} beats {o}: killer", "{c}が{o}に勝つ: キラー"),
     "steal": (
-        "{c} wins: 横取り (steals {x}'s kill of {o})",
+        "{c} wins: steal (横取り) of {x}'s kill of {o}",
         "{c}の勝ち: 横取り ({x}による{o}のキラーを横取り)",
     ),
     "trump": ("{c} wins: highest trump ({s})", "{c}の勝ち: 最も強い切り札 ({sj})"),
