@@ -437,6 +437,42 @@ def test_an_outbox_keeps_only_the_newest_snapshot_and_gives_up_on_a_stalled_clie
 
 
 # ------------------------------------------------------------------ 5. limits
+def test_spectators_cannot_shut_a_table_s_players_out(tmp_path: Path) -> None:
+    """The audit: two addresses' 64 spectator sockets filled a public table's places, and then
+    its player's hello (and the host's) was refused too_many_sockets: the stand-in bot played
+    the seat. Now a seat's holder and the host have places of their own, and one address holds
+    at most --watchers-per-address spectators at a table."""
+    kw = {"sockets_per_table": 5, "watchers_per_address": 3, "sockets_per_address": 32}
+    with client(tmp_path, connect_rate=1e6, **kw) as c:
+        r = c.post("/api/tables", json={"game": "napoleon", "games": 1})
+        tid, host = r.json()["table"]["id"], r.json()["host_token"]
+        j = c.post(f"/api/tables/{tid}/join", json={"name": "Aki", "seat": 0}).json()
+        others = [TestClient(c.app, client=(f"198.51.100.{i}", 5000)) for i in (1, 2)]
+        with ExitStack() as stack:
+            watchers = [
+                stack.enter_context(o.websocket_connect(f"/ws/tables/{tid}"))
+                for o in (c, c, c, others[0], others[0])
+            ]
+            for w in watchers:
+                _hello(w, None)
+            with c.websocket_connect(f"/ws/tables/{tid}") as fourth:  # this address's fourth
+                fourth.send_json({"type": "hello", "token": None, "version": None})
+                e = fourth.receive_json()
+                assert e["code"] == "too_many_sockets" and "one address" in e["message"], e
+            with others[1].websocket_connect(f"/ws/tables/{tid}") as sixth:  # the table's sixth
+                sixth.send_json({"type": "hello", "token": None, "version": None})
+                e = sixth.receive_json()
+                assert e["code"] == "too_many_sockets" and "to a table" in e["message"], e
+            # the player, on two devices, and the host still come in
+            for token in (j["token"], j["token"], host):
+                ws = stack.enter_context(others[1].websocket_connect(f"/ws/tables/{tid}"))
+                snap = _hello(ws, token)
+                assert snap["type"] == "snapshot"
+            assert snap["seat"] is None  # the host's: it watches
+        with c.websocket_connect(f"/ws/tables/{tid}") as again:  # the places came back
+            _hello(again, None)
+
+
 def test_sockets_per_table_and_per_address_are_limited(tmp_path: Path) -> None:
     with client(tmp_path, sockets_per_table=2, sockets_per_address=3, connect_rate=1e6) as c:
         tid, _ = _table(c)
@@ -859,7 +895,8 @@ def test_sockets_opened_at_once_to_tables_not_in_memory_keep_the_per_address_lim
     sockets opened at once to eight idle tables left 512 open from one address (the limit 32)."""
     import websockets
 
-    with live_server(tmp_path, room_idle=1.0, sockets_per_address=8) as addr:
+    kw = {"room_idle": 1.0, "sockets_per_address": 8, "watchers_per_address": 10}
+    with live_server(tmp_path, **kw) as addr:  # (the per-table bound apart: 10 a table here)
         with http_client(addr) as http:
             tids = []
             for _ in range(4):
@@ -1661,3 +1698,65 @@ def test_replays_waiting_to_be_made_are_bounded_past_it_busy(tmp_path: Path) -> 
                 t.join(20)
         assert answers == {0: 200, 1: 200, 2: 200, 3: 200}
         assert c.get(f"{url}/1/replay").status_code == 200
+
+
+def _ping(payload: bytes = b"x" * 125) -> bytes:
+    """A masked websocket PING control frame."""
+    mask = os.urandom(4)
+    return (
+        bytes([0x89, 0x80 | len(payload)])
+        + mask
+        + bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
+    )
+
+
+def test_a_ping_flood_that_never_reads_is_cut_off_and_pongs_do_not_pile_up(
+    tmp_path: Path,
+) -> None:
+    """The audit's HIGH finding: uvicorn answers a websocket PING below the application, writing
+    the pong to the connection whatever waits there, and the application's message limits never
+    see control frames. One socket sending pings and reading nothing grew the server by 16 MB a
+    second. Now pongs are not written while the client reads nothing, and a client past the
+    ping rate is cut off; a client that pings now and then, and reads, gets every pong."""
+    from websockets.sync.client import connect
+
+    from torampu.web.http import PING_BURST, GuardedWebSocketProtocol
+
+    answered: list[bool] = []  # for each ping read while the socket was not cut off
+    real = GuardedWebSocketProtocol.handle_ping
+
+    def counting(self: GuardedWebSocketProtocol) -> None:
+        if not self.cut:
+            real(self)
+            answered.append(not self.cut)
+
+    with pytest.MonkeyPatch.context() as mp, live_server(tmp_path) as addr:
+        mp.setattr(GuardedWebSocketProtocol, "handle_ping", counting)
+        with http_client(addr) as http:
+            tid, _, _ = new_table(http, "napoleon", "classic")
+        s = _raw_socket(addr, f"/ws/tables/{tid}")
+        s.sendall(_frame('{"type": "hello", "token": null}'))
+        sent = 0
+        try:
+            for _ in range(200):  # 100,000 pings, as fast as the socket takes them
+                s.sendall(_ping() * 500)
+                sent += 500
+        except OSError:
+            pass  # cut off while sending: the point
+        assert _closed_by_server(s, 5.0)
+        s.close()
+        assert sent < 100_000, "the server read every ping"
+        # cut off at the rate's edge (its burst, and what refilled meanwhile)
+        assert PING_BURST <= answered.count(True) <= PING_BURST + 3, answered.count(True)
+        assert answered.count(False) == 1
+        # a well-behaved client: pings now and then, reads, and gets every pong
+        with connect(f"ws://{addr}/ws/tables/{tid}") as ws:
+            ws.send(json.dumps({"type": "hello", "token": None}))
+            assert json.loads(ws.recv(timeout=10))["type"] == "snapshot"
+            for _ in range(5):
+                assert ws.ping().wait(5)
+            ws.send(json.dumps({"type": "ping"}))
+            kinds: list[str] = []
+            while "pong" not in kinds and len(kinds) < 5:  # (after any snapshot sent meanwhile)
+                kinds.append(json.loads(ws.recv(timeout=10))["type"])
+            assert kinds[-1] == "pong", kinds

@@ -14,7 +14,12 @@ import pytest
 from fastapi.testclient import TestClient
 
 from torampu.web.app import create_app
-from torampu.web.http import HttpLimits, guarded_protocol, quiet_client_errors
+from torampu.web.http import (
+    GuardedWebSocketProtocol,
+    HttpLimits,
+    guarded_protocol,
+    quiet_client_errors,
+)
 from torampu.web.rooms import Settings
 
 PG_ADMIN = os.environ.get("TORAMPU_TEST_PG", "postgresql://postgres@127.0.0.1:5432/postgres")
@@ -150,7 +155,7 @@ def live_server(
         port=port,
         log_level="warning",
         http=guarded_protocol(http or HttpLimits()),
-        ws="websockets-sansio",
+        ws=GuardedWebSocketProtocol,
         ws_max_size=65536,
         ws_ping_interval=ping,
         ws_ping_timeout=ping,

@@ -111,8 +111,14 @@ def serve(
     max_games: Annotated[int, typer.Option(help="The longest match a table may have.")] = 50,
     max_name: Annotated[int, typer.Option(help="The longest display name (characters).")] = 40,
     sockets_per_table: Annotated[
-        int, typer.Option(help="Websockets (players and spectators) per table.")
+        int,
+        typer.Option(
+            help="Spectators' websockets per table (its players and host have their own places)."
+        ),
     ] = 64,
+    watchers_per_address: Annotated[
+        int, typer.Option(help="Spectators' websockets one client address may hold at one table.")
+    ] = 4,
     connect_rate: Annotated[
         float,
         typer.Option(
@@ -246,6 +252,7 @@ def serve(
     from torampu.web.app import create_app
     from torampu.web.http import (
         UNLIMITED,
+        GuardedWebSocketProtocol,
         HttpLimits,
         guarded_protocol,
         quiet_client_errors,
@@ -283,6 +290,7 @@ def serve(
         min(
             *counts,
             sockets_per_address,
+            watchers_per_address,
             max_sockets,
             connections_per_address,
             request_burst,
@@ -321,6 +329,7 @@ def serve(
         max_games=max_games,
         max_name=max_name,
         sockets_per_table=sockets_per_table,
+        watchers_per_address=watchers_per_address,
         sockets_per_address=sockets_per_address,
         connect_rate=connect_rate,
         request_rate=request_rate,
@@ -384,7 +393,7 @@ def serve(
         port=port,
         log_level=log_level,
         http=guarded_protocol(limits),
-        ws="websockets-sansio",
+        ws=GuardedWebSocketProtocol,
         ws_max_size=65536,
         ws_ping_interval=ws_ping,
         ws_ping_timeout=ws_ping,

@@ -629,6 +629,11 @@ class Gone(Exception):
         self.table_id = table_id
 
 
+PLAYER_SOCKETS = 4
+"""Websockets a table holds per seat, and for its host, on their seat or host token (a phone and
+a laptop, a reload while the old socket closes), apart from its spectators'."""
+
+
 class TooMany(Exception):
     """A hello to a table that holds its most sockets: the socket is refused."""
 
@@ -835,6 +840,46 @@ class Socket:
         await self.refuse("rate_limited", "too many messages: closed", 1008)
         return True
 
+    def _count_in(self, room: Room, player: bool) -> None:
+        """Count this socket at ``room`` (else :class:`TooMany`). A seat's holder or the host
+        counts apart from the spectators, :data:`PLAYER_SOCKETS` per seat and for the host, so
+        that watchers, however many, never shut a table's own people out; spectators are
+        bounded per table (``sockets_per_table``) and per table and address
+        (``watchers_per_address``), so that one address cannot fill a table's places."""
+        lb, st = self.lobby, self.settings
+        if player:
+            most = PLAYER_SOCKETS * (len(room.seats) + 1)
+            bounds = [
+                (
+                    lb.player_sockets,
+                    room.id,
+                    most,
+                    f"at most {most} connections of a table's players",
+                )
+            ]
+        else:
+            bounds = [
+                (
+                    lb.watchers,
+                    f"{room.id} {self.addr}",
+                    st.watchers_per_address,
+                    f"at most {st.watchers_per_address} spectators' connections to a table "
+                    "from one address",
+                ),
+                (
+                    lb.table_sockets,
+                    room.id,
+                    st.sockets_per_table,
+                    f"at most {st.sockets_per_table} spectators' connections to a table",
+                ),
+            ]
+        for counter, key, most, why in bounds:
+            if counter[key] >= most:
+                raise TooMany(why)
+        for counter, key, _, _ in bounds:
+            counter[key] += 1
+            self.counted.append((counter, key))
+
     async def _handle(self, data: dict[str, Any]) -> None:
         lb, kind = self.lobby, data["type"]
         if kind == "ping":
@@ -845,11 +890,7 @@ class Socket:
                 raise ActError("rate_limited", "too many hellos: wait a little")
             new, seat, holder, how = await self._admit(data.get("token"), data.get("invite"))
             if self.room is None:  # a table's sockets count from their first hello it takes
-                st = self.settings
-                if lb.table_sockets[new.id] >= st.sockets_per_table:
-                    raise TooMany(f"at most {st.sockets_per_table} connections to a table")
-                lb.table_sockets[new.id] += 1
-                self.counted.append((lb.table_sockets, new.id))
+                self._count_in(new, seat is not None or how == "host")
             if self.joined and self.room is not None:
                 lb.disconnect(self.room, self.client)
             self.room = new

@@ -26,9 +26,10 @@ from typing import Any
 
 import h11
 from uvicorn.protocols.http.h11_impl import H11Protocol
+from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 
 from torampu.web.addresses import DEFAULT_IPV6_PREFIX, address_key
-from torampu.web.outbox import PerKey
+from torampu.web.outbox import PerKey, TokenBucket
 
 log = logging.getLogger("torampu.web")
 
@@ -203,3 +204,46 @@ def quiet_client_errors() -> QuietClientErrors:
     f = QuietClientErrors()
     logger.addFilter(f)
     return f
+
+
+PING_RATE = 1.0
+"""Websocket pings a client may send a second (at once: :data:`PING_BURST`): a browser sends
+none, a library every 20 s or so."""
+PING_BURST = 10
+PONG_BUFFER_MOST = 64 * 1024
+"""Bytes waiting to be sent to a client past which a pong is not written (the client is not
+reading; RFC 6455 lets an endpoint answer only the latest ping)."""
+
+
+class GuardedWebSocketProtocol(WebSocketsSansIOProtocol):
+    """uvicorn's websocket protocol (``ws="websockets-sansio"``) with its control frames bounded.
+
+    uvicorn answers a ping below the application, writing the pong straight to the connection
+    whatever it has waiting: a client that sends pings and never reads grew the server's memory by
+    16 MB a second on one socket, and the application's message limits never saw a frame. Here a
+    pong is dropped while more than :data:`PONG_BUFFER_MOST` bytes wait for the client, and a
+    client past :data:`PING_RATE` pings a second (:data:`PING_BURST` at once) is cut off.
+
+    >>> p = GuardedWebSocketProtocol.__new__(GuardedWebSocketProtocol)
+    >>> p.pings = TokenBucket(PING_RATE, PING_BURST, 0.0)
+    >>> [p.pings.take(0.0) for _ in range(PING_BURST + 1)][-2:]
+    [True, False]
+    """
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        super().connection_made(transport)
+        self.pings = TokenBucket(PING_RATE, PING_BURST, time.monotonic())
+        self.cut = False
+
+    def handle_ping(self) -> None:
+        pong = b"".join(self.conn.data_to_send())
+        if self.cut:
+            return
+        if not self.pings.take(time.monotonic()):
+            self.cut = True
+            log.info("a websocket client sent over %g pings a second: cut off", PING_RATE)
+            self.transport.abort()
+            return
+        if self.transport.get_write_buffer_size() > PONG_BUFFER_MOST:
+            return  # the client reads nothing: its pong would only wait in this process
+        self.transport.write(pong)

@@ -150,7 +150,10 @@ class Settings:
     sockets_per_table: int = 64
     sockets_per_address: int = 32
     max_sockets: int = 5000
-    """Websockets per table, per client address, and in all."""
+    """Spectators' websockets per table, websockets per client address, and in all (a table's
+    players and host have their own places besides the spectators')."""
+    watchers_per_address: int = 4
+    """Spectators' websockets one client address may hold at one table."""
     send_timeout: float = 10.0
     """Seconds one send to a client may take before the client counts as behind (closed)."""
     outbox_max: int = 32
@@ -498,7 +501,11 @@ class Lobby:
         self.sockets: Counter[str] = Counter()
         """Open websockets per client address."""
         self.table_sockets: Counter[str] = Counter()
-        """Open websockets per table."""
+        """Open websockets per table: its spectators'."""
+        self.player_sockets: Counter[str] = Counter()
+        """Open websockets per table on a seat or host token."""
+        self.watchers: Counter[str] = Counter()
+        """Open spectators' websockets per table and client address (``"<table> <address>"``)."""
         self._hinting: Counter[str] = Counter()
         """Hints being computed per client address: one at a time each (a second is refused
         ``hint_busy``). Hints wait for a search worker in turns by the table's maker, as bot
