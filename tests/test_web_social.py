@@ -725,3 +725,56 @@ def test_the_move_that_ended_a_game_is_shown_whole_during_the_pause(tmp_path: Pa
                 judged += 1
                 break
     assert judged, "no table ended game 1 with a bot's play now hidden in another hand"
+
+
+@pytest.mark.parametrize("game", ["hell", "napoleon", "daifugo"])
+def test_the_pause_shows_the_finished_game_s_last_trick_to_every_reader(
+    tmp_path: Path, game: str
+) -> None:
+    """During the pause the view is already the next deal's: the pause itself carries the
+    finished game's last trick (its cards, all played face up, and who took it) and that game's
+    trump, the same for a player and a spectator, so the table can show it before the results.
+    Daifugo has no tricks: nothing is added."""
+    rules: Any = {"hell": None, "napoleon": "classic", "daifugo": "standard"}[game]
+    players = {"hell": 3, "napoleon": 5, "daifugo": 3}[game]
+    seats = ["heuristic"] * (players - 1) + ["open"]
+    body = {} if game == "hell" else {"players": players}
+    with client(tmp_path, next_game_delay=60.0) as c:
+        tid, _, tok = _table(c, seats, game=game, rules=rules, **body)
+        me = players - 1
+        with c.websocket_connect(f"/ws/tables/{tid}") as ws:
+            snap = play_through(ws, until=_between, first=hello(ws, tok[me]))
+            with c.websocket_connect(f"/ws/tables/{tid}") as spectator:
+                watched = hello(spectator, None)
+        record = c.get(f"/api/tables/{tid}/games/0/record").json()
+        game0 = torampu.replay(record)
+        b = snap["between"]
+        assert watched["between"] is not None
+        if game == "daifugo":
+            assert "last_trick" not in b and "last_trick" not in watched["between"]
+            return
+        public = game0.view(None)
+        assert b["last_trick"] == public["tricks"][-1] == watched["between"]["last_trick"]
+        assert len(b["last_trick"]["cards"]) == players
+        assert b["trump"] == public["trump"] == watched["between"]["trump"]
+        # the finished game's last plays are in it, the new deal's view has no trick yet
+        played = [a["action"].split()[1] for a in record["actions"][-players:]]
+        assert [x["card"] for x in b["last_trick"]["cards"]] == played
+        assert snap["view"]["tricks"] == [] and snap["view"]["match"]["games_played"] == 1
+
+
+def test_api_answers_are_not_cached_and_the_client_s_files_are_revalidated(
+    tmp_path: Path,
+) -> None:
+    """The API's answers belong to one reader (a seat, a private table's invite): no cache on the
+    way keeps them. The client's files are checked against their ETag on each load, so that
+    after an upgrade no browser runs old modules beside new ones."""
+    with client(tmp_path) as c:
+        assert c.get("/api/tables").headers["cache-control"] == "no-store"
+        missing = c.get("/api/tables/nosuchtable")
+        assert missing.status_code == 404 and missing.headers["cache-control"] == "no-store"
+        js = c.get("/static/motion.js")
+        assert js.status_code == 200 and js.headers["cache-control"] == "no-cache"
+        again = c.get("/static/motion.js", headers={"If-None-Match": js.headers["etag"]})
+        assert again.status_code == 304
+        assert c.get("/").headers["cache-control"] == "no-cache"

@@ -519,3 +519,61 @@ def test_the_host_allows_hints_and_spectator_chat_in_the_lobby(server: str, brow
         (False, False),
         (True, True),
     ]
+
+
+def test_a_host_without_a_seat_sits_to_start_and_a_game_s_last_trick_shows_before_its_results(
+    server: str, browser: Any
+) -> None:
+    """A helper's review: a host who pressed Start without taking a seat saw the filling bots
+    take every seat, theirs too, and was left watching a 19-game match; and the result box came
+    the moment a game's last card fell, over a felt that already showed the next deal, so the
+    trick that decided the game was never seen. Now the host's main button is "Take seat 1 and
+    start" (watching is the second choice); the trump stays in a corner of the felt and Hell's
+    seats say "bid 1 · took 0"; and the game's last trick is held on the felt, with who took it,
+    before the results."""
+    import json
+
+    made = post(f"{server}/api/tables", {"game": "hell", "players": 3, "games": 2})
+    table_id, host = made["table"]["id"], made["host_token"]
+    hosts = json.dumps(json.dumps({table_id: host}))
+    page = new_page(
+        browser, SIZES["laptop"], "en", init=f"localStorage.setItem('torampu.host', {hosts})"
+    )
+    page.goto(f"{server}/t/{table_id}")
+    page.wait_for_selector("#sit-start-btn")
+    assert page.inner_text("#sit-start-btn") == "Take seat 1 and start"
+    assert page.inner_text("#start-btn") == "Start without me (watch)"
+    page.fill("#player-name", "Aki")
+    page.click("#sit-start-btn")
+    page.wait_for_selector("#felt .seat-box.me[data-seat='0']")
+    snap = _snapshot(page)
+    assert snap["seat"] == 0 and snap["table"]["status"] == "playing"
+    assert [s["kind"] for s in snap["table"]["seats"]] == ["human", "bot", "bot"]
+    chip = page.locator("#felt #trump-chip")
+    assert chip.inner_text().startswith("Trump"), chip.inner_text()
+    assert chip.locator(".suit-icon, .nt").count() == 1
+    assert page.locator("#felt .seat-box[data-seat='0'] .hell-bt").inner_text().startswith("bid ")
+    # game 1 by clicking; the felt is sampled every few ms from the last card on
+    page.evaluate(
+        """() => { window.__held = []; setInterval(() => {
+             const s = window.torampu?.snapshot;
+             if (!s?.between) return;
+             window.__held.push({box: !document.querySelector('#between').hidden,
+               taker: document.querySelector('#trick-taker')?.textContent || '',
+               cards: document.querySelectorAll('#felt .trick-card').length}); }, 30); }"""
+    )
+    deadline = time.monotonic() + 60
+    while not _snapshot(page).get("between") and time.monotonic() < deadline:
+        if _my_turn(page):
+            raw = _snapshot(page)["legal"][0]
+            _click_action(page, raw)
+        else:
+            page.wait_for_timeout(30)
+    page.wait_for_selector("#between #ready-button")
+    held = page.evaluate("window.__held")
+    before = [s for s in held if not s["box"]]
+    assert before, "the result box came at once"
+    assert any(s["cards"] == 3 and " takes the trick" in s["taker"] for s in before), held[:5]
+    after = held[len(before) :]
+    assert all(s["box"] for s in after), "the box stayed once it came"
+    assert not problems(page), problems(page)

@@ -45,6 +45,8 @@ class Match:
         self.first_dealer = dealer
         self.rng = random.Random(seed)
         self.records: list[dict[str, Any]] = []
+        self.finished: Game | None = None
+        """The game that ended last (its final state: what a table shows of it between games)."""
         self.totals = [0] * self.n
         self.game = self._make_game(dealer, self._first_kwargs())
 
@@ -113,6 +115,7 @@ class Match:
         for s, v in enumerate(g.result()["scores"]):
             self.totals[s] += v
         self.records.append(g.to_record())
+        self.finished = g
         if not self.is_over:
             self.game = self._make_game(self._next_dealer(g), self._next_kwargs(g))
 

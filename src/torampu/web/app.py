@@ -154,8 +154,20 @@ def _address(conn: Request | WebSocket, ipv6_prefix: int) -> str:
     return address_key(conn.client.host, ipv6_prefix) if conn.client is not None else "unknown"
 
 
+class RevalidatedStatic(StaticFiles):
+    """The client's files, each checked against its ETag on every load (``no-cache``): with no
+    caching header a browser keeps a module for a while on a guess, and after an upgrade would run
+    old modules beside new ones (and talk to the server in an old way)."""
+
+    def file_response(self, *args: Any, **kwargs: Any) -> Response:
+        response = super().file_response(*args, **kwargs)
+        response.headers["Cache-Control"] = "no-cache"
+        return response
+
+
 class SecurityHeaders:
-    """ASGI middleware: :data:`SECURITY_HEADERS` on every HTTP response, errors included."""
+    """ASGI middleware: :data:`SECURITY_HEADERS` on every HTTP response, errors included, and
+    ``Cache-Control: no-store`` on the API's (unless a route set its own)."""
 
     def __init__(self, app: Any) -> None:
         self.app = app
@@ -166,10 +178,16 @@ class SecurityHeaders:
             await self.app(scope, receive, send)
             return
 
+        api = str(scope.get("path", "")).startswith("/api/")
+
         async def with_headers(message: Any) -> None:
             if message["type"] == "http.response.start":
                 have = {k.lower() for k, _ in message.get("headers", [])}
                 extra = [(k, v) for k, v in self.headers if k not in have]
+                if api and b"cache-control" not in have:
+                    # the API's answers are one reader's (a seat's, a private table's): kept by
+                    # no cache on the way
+                    extra.append((b"cache-control", b"no-store"))
                 message = {**message, "headers": [*message.get("headers", []), *extra]}
             await send(message)
 
@@ -378,7 +396,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
 
     # ---------------------------------------------------------------- pages
     if STATIC.is_dir():
-        app.mount("/static", StaticFiles(directory=STATIC), name="static")
+        app.mount("/static", RevalidatedStatic(directory=STATIC), name="static")
 
     def index() -> Response:
         page = STATIC / "index.html"

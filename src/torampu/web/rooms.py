@@ -1689,13 +1689,22 @@ class Lobby:
             for s, st in enumerate(room.seats)
             if st.kind == "human" and room.connected(s) and s not in b.ready
         ]
-        return {
+        info: dict[str, Any] = {
             "game": b.game,
             "seconds_left": round(max(0.0, b.deadline - self.wall()), 1),
             "delay": self.settings.next_game_delay,
             "ready": sorted(b.ready),
             "waiting": waiting,
         }
+        finished = room.match.finished if room.match is not None else None
+        if finished is not None:
+            # the finished game's last trick, public once played: the view has moved on to the
+            # next deal, and the table shows that trick a moment before the results
+            public = finished.view(None)
+            if public.get("tricks"):
+                info["last_trick"] = public["tricks"][-1]
+                info["trump"] = public.get("trump")
+        return info
 
     def _timer_info(self, room: Room) -> dict[str, Any] | None:
         """The turn timer (``--turn-timeout``) of the human seat to play, if it runs."""

@@ -38,7 +38,9 @@ export class BetweenPanel {
     const over = snap?.table?.status === "over";
     clearInterval(this.ticker);
     this.ticker = null;
-    if (!snap || (!b && !over)) {
+    // the game's last trick (or Daifugo's last play) stays readable on the felt first: the box
+    // comes once that pause ends (the pause's end draws this again)
+    if (!snap || (!b && !over) || this.page.feel?.motion.hold) {
       this.el.hidden = true;
       return;
     }
@@ -65,7 +67,7 @@ export class BetweenPanel {
       const top = Math.max(...m.totals);
       const winners = m.totals.map((v, s) => (v === top ? s : null)).filter((s) => s !== null);
       parts.push(h("p", { class: "between-winner", id: "between-winner" },
-        t(winners.length > 1 ? "sc_winners" : "sc_winner", { names: winners.map((s) => this.name(s)).join("、") })));
+        t(winners.length > 1 ? "sc_winners" : "sc_winner", { names: winners.map((s) => this.name(s)).join(t("listSep")) })));
     }
     parts.push(this.results(snap, k));
     if (b) {
@@ -76,7 +78,7 @@ export class BetweenPanel {
         const shown = this.el.querySelector("#between-countdown");
         if (shown) shown.textContent = String(this.secondsLeft());
       }, 250);
-      const names = (seats) => seats.map((s) => this.name(s)).join("、");
+      const names = (seats) => seats.map((s) => this.name(s)).join(t("listSep"));
       if (b.ready.length) parts.push(h("p", { class: "muted small", id: "between-ready" }, t("sc_readyList", { names: names(b.ready) })));
       if (b.waiting.length) parts.push(h("p", { class: "muted small", id: "between-waiting" }, t("sc_waitingList", { names: names(b.waiting) })));
       if (snap.seat != null) parts.push(ready());

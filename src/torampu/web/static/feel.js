@@ -22,7 +22,11 @@ export class Feel {
     this.view = null;
     this.wasMyTurn = false;
     this.gamesPlayed = null;
-    this.motion = new Motion(() => page.render());
+    // a pause's end draws the felt again, and the between-games box it kept back
+    this.motion = new Motion(() => {
+      page.render();
+      page.social.between.render();
+    });
     this.attention = new Attention(() => page.isMyTurn(), () => t("feelYourTurn"));
     this.rules = new RulesDialog(() => page.table);
     this.build();
@@ -81,7 +85,7 @@ export class Feel {
 
   snapshot(msg) {
     const view = msg.view || null;
-    const ev = this.motion.observe(view);
+    const ev = this.motion.observe(view, msg.between);
     this.view = view;
     const mine = !!view && msg.seat != null && view.to_play === msg.seat && (msg.legal || []).length > 0;
     const sounds = [];

@@ -70,7 +70,16 @@ export function renderFelt(el, view, ctx) {
   el.className = `felt n${n} game-${view.game}`;
   const seats = [];
   for (let s = 0; s < n; s++) seats.push(seatBox(view, ctx, s, seatPosition(relative(s, ctx, n), n)));
-  fill(el, seats, centre(view, ctx, n));
+  fill(el, seats, centre(view, ctx, n), trumpChip(view));
+}
+
+/** The trump (and Napoleon's contract) in a corner of the felt for the whole of the play: the
+ * centre's own note of it is covered by the first card led. */
+function trumpChip(view) {
+  if (view.game === "daifugo" || !view.trump || !(view.phase === "play" || (view.game === "hell" && view.phase === "bid"))) return null;
+  const parts = [h("span", { class: "chip-label" }, `${t("trump")} `), suitNode(view.trump)];
+  if (view.game === "napoleon" && view.contract) parts.push(h("span", { class: "sep" }, " · "), `${t("contract")} `, bidNode(view.contract, view.game));
+  return h("div", { class: "trump-chip", id: "trump-chip" }, parts);
 }
 
 function seatBox(view, ctx, s, pos) {
@@ -117,7 +126,7 @@ function seatMeta(view, s) {
   if (view.game === "hell") {
     const bid = view.bids?.[s];
     parts.push(h("span", { class: "hell-bt", title: `${t("bids")} / ${t("tricksWon")}` },
-      `${bid == null ? "–" : bid} / ${view.tricks_won?.[s] ?? 0}`));
+      t("hellBidTook", { bid: bid == null ? "–" : bid, took: view.tricks_won?.[s] ?? 0 })));
   }
   return parts;
 }

@@ -42,7 +42,7 @@ export class Motion {
    * A new view arrived (before it is drawn). Returns what happened since the previous one:
    * {played: cards newly played, trick: a trick was won (or Daifugo's table was flushed)}.
    */
-  observe(view) {
+  observe(view, between = null) {
     const prev = this.prev;
     this.prev = view;
     const ev = { played: 0, trick: false };
@@ -50,15 +50,25 @@ export class Motion {
       this.stop();
       return ev;
     }
-    return view.game === "daifugo" ? this.observeTable(prev, view, ev) : this.observeTrick(prev, view, ev);
+    return view.game === "daifugo" ? this.observeTable(prev, view, ev) : this.observeTrick(prev, view, ev, between);
   }
 
-  observeTrick(prev, view, ev) {
+  observeTrick(prev, view, ev, between) {
     const before = prev.tricks || [];
     const now = view.tricks || [];
     const live = view.trick || [];
-    if (now.length < before.length) {
-      this.stop(); // a new deal
+    const last = between?.last_trick;
+    if (now.length < before.length || (last && !now.length && (prev.trick || []).length)) {
+      // a new deal: when the game that just ended was being watched, its last trick (which the
+      // new deal's view no longer holds) stays on the felt a moment, as any finished trick
+      if (last && (prev.trick || []).length) {
+        const seen = new Set(prev.trick.map((c) => c.card));
+        ev.played = last.cards.filter((c) => !seen.has(c.card)).length;
+        ev.trick = true;
+        this.start({ kind: "trick", index: 1, winner: last.winner, cards: last.cards, final: { ...last, trump: between.trump } });
+        return ev;
+      }
+      this.stop();
       ev.played = live.length;
       return ev;
     }
@@ -118,6 +128,11 @@ export class Motion {
   feltView(view) {
     const hold = this.hold;
     if (!hold || !view || view.game !== this.prev?.game) return view;
+    if (hold.final) {
+      // the finished game's last trick over the next deal: drawn as that game's play was
+      const { trump, ...trick } = hold.final;
+      return { ...view, phase: "play", trick: [], tricks: [trick], trump, upcard: null };
+    }
     if (hold.kind === "trick") {
       if ((view.tricks || []).length < hold.index) return view;
       return { ...view, trick: [], tricks: view.tricks.slice(0, hold.index) };

@@ -287,7 +287,7 @@ class TablePage {
     const parts = [h("h2", {}, t("seats"))];
     if (!haveSeat && tb.seats.some((s) => s.kind === "open")) parts.push(h("label", { class: "field inline-field" }, h("span", { class: "label" }, t("yourName")), nameInput));
     parts.push(h("ul", { class: "seat-list" }, rows));
-    if (this.host && tb.status === "waiting") parts.push(this.startRow());
+    if (this.host && tb.status === "waiting") parts.push(this.startRow(haveSeat));
     else if (tb.status === "waiting") parts.push(h("p", { class: "muted" }, haveSeat ? t("waitingStart") : t("watching")));
     // patch: someone joining redraws the seats; a press on Take seat, the name being typed and
     // the host's choices in the selects stay as they are
@@ -316,15 +316,22 @@ class TablePage {
     return h("select", { dataset: { hostSeat: s.seat }, "aria-label": t("seat", { n: s.seat + 1 }), onchange: (e) => this.setSeat(s.seat, e.target.value) }, opts);
   }
 
-  startRow() {
+  startRow(haveSeat) {
     const fillSel = h("select", { id: "fill-bot" },
       this.bots.map((b) => h("option", { value: b.spec, selected: b.spec === "heuristic" }, pick(b.label))),
       h("option", { value: "" }, t("fillNone")));
+    // a host without a seat would otherwise see the filling bots take every open seat, theirs
+    // too, and be left watching: the main button seats them first, watching is the second choice
+    const open = haveSeat ? null : this.table.seats.find((s) => s.kind === "open");
+    const buttons = open
+      ? [h("button", { type: "button", class: "primary big", id: "sit-start-btn", onclick: () => this.startGame(fillSel.value, open.seat) }, t("sitAndStart", { n: open.seat + 1 })),
+        h("button", { type: "button", class: "ghost", id: "start-btn", onclick: () => this.startGame(fillSel.value) }, t("startWatching"))]
+      : [h("button", { type: "button", class: "primary big", id: "start-btn", onclick: () => this.startGame(fillSel.value) }, t("start"))];
     return h("div", { class: "start-row" }, h("label", { class: "field inline-field" }, h("span", { class: "label" }, t("fill")), fillSel),
-      h("button", { type: "button", class: "primary big", id: "start-btn", onclick: () => this.startGame(fillSel.value) }, t("start")),
-      h("span", { class: "muted small" }, t("host")));
+      ...buttons, h("span", { class: "muted small" }, t("host")));
   }
 
+  /** Take ``seat`` under the typed name; whether it was taken (else the reason is shown). */
   async take(seat) {
     const typed = (document.getElementById("player-name")?.value || "").trim();
     const name = typed.slice(0, 40) || t("playerN", { n: seat + 1 });
@@ -335,8 +342,10 @@ class TablePage {
       this.table = res.table;
       this.conn.setToken(res.token);
       this.render();
+      return true;
     } catch (e) {
       toast(errorText(e));
+      return false;
     }
   }
 
@@ -351,7 +360,8 @@ class TablePage {
     }
   }
 
-  async startGame(fillBot) {
+  async startGame(fillBot, sitAt = null) {
+    if (sitAt != null && !(await this.take(sitAt))) return;
     try {
       this.table = await api.start(this.id, fillBot ? { fill: fillBot } : {}, this.host);
       this.render();
