@@ -138,7 +138,7 @@ def test_malformed_and_oversized_bodies(tmp_path: Path) -> None:
     with client(tmp_path) as c:
         r = c.post("/api/tables", content=b"{nope", headers={"content-type": "application/json"})
         assert r.status_code == 400 and r.json()["error"]["code"] == "bad_request"
-        r = c.post("/api/tables", content=b"[1, 2]")
+        r = c.post("/api/tables", content=b"[1, 2]", headers={"content-type": "application/json"})
         assert r.status_code == 400 and "object" in r.json()["error"]["message"]
         r = c.post("/api/tables", content=b'{"game": "' + b"x" * 70000 + b'"}')
         assert r.status_code == 413

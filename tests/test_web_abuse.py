@@ -1760,3 +1760,49 @@ def test_a_ping_flood_that_never_reads_is_cut_off_and_pongs_do_not_pile_up(
             while "pong" not in kinds and len(kinds) < 5:  # (after any snapshot sent meanwhile)
                 kinds.append(json.loads(ws.recv(timeout=10))["type"])
             assert kinds[-1] == "pong", kinds
+
+
+def test_another_site_s_page_can_neither_act_nor_open_a_socket(tmp_path: Path) -> None:
+    """The audit's cross-site forgery: a page of another site sent ``text/plain`` POSTs (no
+    CORS preflight) from its visitors' browsers, creating tables in their name and filling a
+    stranger's public table with players nobody could use; its websockets were accepted too.
+    Now a body must be JSON said so (415), and a request that changes something or a websocket
+    from another site's page is refused 403 ``cross_origin``, changing nothing; a script with
+    no Origin, this server's own pages and an origin the operator allows act as before."""
+    from starlette.websockets import WebSocketDisconnect
+
+    evil = {"origin": "https://evil.example", "content-type": "application/json"}
+    body = json.dumps({"game": "napoleon", "games": 1}).encode()
+    with client(tmp_path, origins=("https://friend.example",)) as c:
+        tid, _ = _table(c)
+        listed = len(c.get("/api/tables").json()["tables"])
+        plain = c.post("/api/tables", content=body, headers={"content-type": "text/plain"})
+        assert plain.status_code == 415, plain.text
+        assert plain.json()["error"]["code"] == "unsupported_media_type"
+        for headers in (
+            evil,
+            {"origin": "null", "content-type": "application/json"},
+            {"sec-fetch-site": "cross-site", "content-type": "application/json"},
+            {"origin": "http://testserver.evil.example", "content-type": "application/json"},
+        ):
+            r = c.post("/api/tables", content=body, headers=headers)
+            assert r.status_code == 403 and r.json()["error"]["code"] == "cross_origin", headers
+            assert "content-security-policy" in r.headers  # a refusal carries the headers
+            j = c.post(f"/api/tables/{tid}/join", json={"name": "ghost"}, headers=headers)
+            assert j.status_code == 403, j.text
+        assert len(c.get("/api/tables").json()["tables"]) == listed  # nothing was made
+        seats = c.get(f"/api/tables/{tid}").json()["seats"]
+        assert all(s["kind"] == "open" for s in seats)  # nobody sat
+        with (
+            pytest.raises(WebSocketDisconnect),
+            c.websocket_connect(f"/ws/tables/{tid}", headers={"origin": evil["origin"]}) as ws,
+        ):
+            ws.receive_json()
+        # reading is open to anyone; this server's own pages, a friend and a script act
+        assert c.get(f"/api/tables/{tid}", headers={"origin": evil["origin"]}).status_code == 200
+        for origin in ("http://testserver", "https://friend.example", None):
+            headers = {"content-type": "application/json"} | ({"origin": origin} if origin else {})
+            assert c.post("/api/tables", content=body, headers=headers).status_code == 201
+            ws_headers = {"origin": origin} if origin else {}
+            with c.websocket_connect(f"/ws/tables/{tid}", headers=ws_headers) as ws:
+                assert _hello(ws, None)["type"] == "snapshot"

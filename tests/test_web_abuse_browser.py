@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Callable, Iterator
-from contextlib import ExitStack
+from contextlib import ExitStack, contextmanager
 from typing import Any
 
 import pytest
@@ -406,3 +406,76 @@ def test_the_replay_viewer_past_its_budget_says_so_in_the_reader_s_language(
         page.wait_for_selector("#hand .card")
         assert not problems(page), problems(page)
         page.context.close()
+
+
+EVIL_PAGE = "<!doctype html><title>free cards</title><p>nothing to see</p>"
+
+
+def test_a_page_of_another_site_cannot_act_through_its_visitors_browser(
+    server: str, browser: Any
+) -> None:
+    """The audit's cross-site forgery, in a real browser: a page of another site (here
+    http://evil.test, served by the browser's own router) sends the text/plain POSTs a browser
+    sends without asking (no CORS preflight) to create a table and to take a stranger's seats,
+    and opens a websocket to the table. Nothing is made, nobody sits, the socket never opens."""
+    made = post(f"{server}/api/tables", {"game": "napoleon", "games": 1})
+    tid = made["table"]["id"]
+    before = len(get(f"{server}/api/tables")["tables"])
+    page = new_page(browser, {"width": 800, "height": 600})
+    with _other_site() as evil:
+        page.goto(evil)
+        outcome = _forge(page, server, tid)
+    assert outcome["opened"] is False, outcome
+    assert len(get(f"{server}/api/tables")["tables"]) == before
+    seats = get(f"{server}/api/tables/{tid}")["seats"]
+    assert all(s["kind"] == "open" for s in seats), seats
+
+
+@contextmanager
+def _other_site() -> Iterator[str]:
+    """A page of another site (another origin on this machine, no CSP): its address."""
+    import http.server
+    import threading
+
+    class Evil(http.server.BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            body = EVIL_PAGE.encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args: Any) -> None:
+            pass
+
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Evil)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://localhost:{httpd.server_address[1]}/"
+    finally:
+        httpd.shutdown()
+
+
+def _forge(page: Any, server: str, tid: str) -> dict[str, Any]:
+    outcome = page.evaluate(
+        """async ([base, tid]) => {
+             // the answer is withheld from the page (Cross-Origin-Resource-Policy): a fetch
+             // fails, but it was sent, and what it asked for was done unless refused
+             const send = (path, body) => fetch(base + path, {method: "POST", mode: "no-cors",
+               headers: {"Content-Type": "text/plain"}, body: JSON.stringify(body)})
+               .catch(() => null);
+             await send("/api/tables", {game: "daifugo", players: 8, games: 50});
+             for (let i = 0; i < 5; i++) await send(`/api/tables/${tid}/join`, {name: "ghost"});
+             const opened = await new Promise((resolve) => {
+               const ws = new WebSocket(base.replace("http", "ws") + `/ws/tables/${tid}`);
+               ws.onopen = () => resolve(true);
+               ws.onerror = () => resolve(false);
+               setTimeout(() => resolve(null), 5000);
+             });
+             return {opened};
+           }""",
+        [server, tid],
+    )
+    return dict(outcome)

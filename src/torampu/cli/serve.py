@@ -90,6 +90,14 @@ def serve(
             "may have made: one address cannot fill --max-tables."
         ),
     ] = 20,
+    origin: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="An origin (https://host[:port]) besides this server's own whose pages may act "
+            "on it (repeat for more); other sites' pages may not create tables, take seats or "
+            "open websockets."
+        ),
+    ] = None,
     ipv6_prefix: Annotated[
         int,
         typer.Option(
@@ -249,7 +257,7 @@ def serve(
     import uvicorn
 
     from torampu.web.addresses import check_prefix
-    from torampu.web.app import create_app
+    from torampu.web.app import create_app, origin_host
     from torampu.web.http import (
         UNLIMITED,
         GuardedWebSocketProtocol,
@@ -305,6 +313,10 @@ def serve(
         check_prefix(ipv6_prefix)
     except ValueError as e:
         raise typer.BadParameter(str(e)) from None
+    origins = tuple(origin or ())
+    for o in origins:
+        if origin_host(o) is None:
+            raise typer.BadParameter(f"--origin {o!r}: not an origin like https://example.org")
     if bot_workers is None:
         bot_workers = max(1, (os.cpu_count() or 2) - 1)
     if bot_workers < 1:
@@ -330,6 +342,7 @@ def serve(
         max_name=max_name,
         sockets_per_table=sockets_per_table,
         watchers_per_address=watchers_per_address,
+        origins=origins,
         sockets_per_address=sockets_per_address,
         connect_rate=connect_rate,
         request_rate=request_rate,

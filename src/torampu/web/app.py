@@ -136,6 +136,13 @@ async def _body(request: Request) -> dict[str, Any]:
             raise ActError("too_large", f"the body is over {MAX_BODY} bytes", 413)
     if not raw.strip():
         return {}
+    media = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if media != "application/json":
+        # a page of another site can send text/plain without asking the server first (no
+        # CORS preflight): a body is JSON, said so
+        raise ActError(
+            "unsupported_media_type", "a body is JSON, sent as Content-Type: application/json", 415
+        )
     try:
         return parse_object(raw)
     except Invalid as e:
@@ -232,6 +239,78 @@ class RequestLimit:
             (b"connection", b"close"),
         ]
         await send({"type": "http.response.start", "status": 429, "headers": headers})
+        await send({"type": "http.response.body", "body": self.body})
+
+
+SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+_DEFAULT_PORTS = {"http": "80", "https": "443", "ws": "80", "wss": "443"}
+
+
+def origin_host(origin: str) -> str | None:
+    """``scheme://host[:port]`` as ``host:port`` (the scheme's port when none is written), or
+    None for anything else (``null``, a path, no scheme)."""
+    scheme, sep, rest = origin.partition("://")
+    scheme = scheme.lower()
+    if not sep or scheme not in _DEFAULT_PORTS or not rest or "/" in rest or "@" in rest:
+        return None
+    return _with_port(rest, _DEFAULT_PORTS[scheme])
+
+
+def _with_port(host: str, default: str) -> str:
+    host = host.strip().lower()
+    if host.startswith("["):  # [v6]:port
+        return host if "]:" in host else f"{host}:{default}"
+    return host if ":" in host else f"{host}:{default}"
+
+
+class SameOrigin:
+    """ASGI middleware: a request that changes something (any method but GET, HEAD and OPTIONS)
+    and every websocket handshake must come from a page of this server, or from no page at all
+    (a script or a bot sends no ``Origin``). A browser names the page's origin in ``Origin``;
+    one that is not this server's (its host and port are the request's ``Host``, as a TLS proxy
+    forwards it) nor one of ``allowed`` (``--origin``), or a request the browser marks
+    ``Sec-Fetch-Site: cross-site``, is refused ``403 cross_origin`` (a websocket: closed before
+    it opens). Without it any web page could create tables and take seats from its visitors'
+    browsers: a ``text/plain`` POST needs no CORS preflight (a security review filled a
+    stranger's public table with "ghost" players that way), and browsers apply no CORS to
+    websockets at all."""
+
+    def __init__(self, app: Any, allowed: tuple[str, ...] = ()) -> None:
+        self.app = app
+        self.allowed = {h for h in (origin_host(o) for o in allowed) if h is not None}
+        message = "a page of another site may not act on this server"
+        self.body = _json_bytes({"error": {"code": "cross_origin", "message": message}})
+
+    def _foreign(self, scope: Any) -> bool:
+        headers = {k.lower(): v for k, v in scope.get("headers", [])}
+        if headers.get(b"sec-fetch-site", b"").lower() == b"cross-site":
+            return True
+        origin = headers.get(b"origin")
+        if origin is None:
+            return False
+        seen = origin_host(origin.decode("latin-1"))
+        if seen is None:
+            return True  # "null" (a sandboxed frame, a file) or garbage
+        secure = scope.get("scheme") in ("https", "wss")
+        host = headers.get(b"host", b"").decode("latin-1")
+        own = _with_port(host, "443" if secure else "80") if host else None
+        return seen != own and seen not in self.allowed
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        kind = scope["type"]
+        acting = kind == "websocket" or (kind == "http" and scope["method"] not in SAFE_METHODS)
+        if not acting or not self._foreign(scope):
+            await self.app(scope, receive, send)
+            return
+        if kind == "websocket":
+            await receive()  # websocket.connect; closing now refuses the handshake (403)
+            await send({"type": "websocket.close", "code": 1008})
+            return
+        headers = [
+            (b"content-type", b"application/json"),
+            (b"content-length", str(len(self.body)).encode()),
+        ]
+        await send({"type": "http.response.start", "status": 403, "headers": headers})
         await send({"type": "http.response.body", "body": self.body})
 
 
@@ -338,6 +417,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         burst=settings.request_burst,
         ipv6_prefix=settings.ipv6_prefix,
     )
+    app.add_middleware(SameOrigin, allowed=settings.origins)
     app.add_middleware(SecurityHeaders)  # the outer one: a refusal has the headers too
 
     def lobby() -> Lobby:

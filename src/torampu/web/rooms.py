@@ -154,6 +154,10 @@ class Settings:
     players and host have their own places besides the spectators')."""
     watchers_per_address: int = 4
     """Spectators' websockets one client address may hold at one table."""
+    origins: tuple[str, ...] = ()
+    """Origins (``https://host[:port]``) besides the server's own whose pages may act on it:
+    every request that changes something and every websocket from another page's origin is
+    refused (:class:`~torampu.web.app.SameOrigin`)."""
     send_timeout: float = 10.0
     """Seconds one send to a client may take before the client counts as behind (closed)."""
     outbox_max: int = 32
