@@ -1806,3 +1806,43 @@ def test_another_site_s_page_can_neither_act_nor_open_a_socket(tmp_path: Path) -
             ws_headers = {"origin": origin} if origin else {}
             with c.websocket_connect(f"/ws/tables/{tid}", headers=ws_headers) as ws:
                 assert _hello(ws, None)["type"] == "snapshot"
+
+
+def test_a_game_passed_round_and_round_stops_at_the_server_s_bound(tmp_path: Path) -> None:
+    """The audit: in Napoleon (and Nap) an auction everyone passes deals again, without end, so
+    the players of a table passing on purpose stored 100 actions a second in one game for ever;
+    a table read back after three hours of it (a million actions) took 25 s and 0.5 GB. A game
+    now has at most --max-game-actions actions: then the table stops — the next action is
+    refused game_too_long, nothing is stored, no legal move is offered and no stand-in bot
+    tries."""
+    with client(tmp_path, max_game_actions=12, away_timeout=0.01, bot_delay=0.0) as c:
+        r = c.post("/api/tables", json={"game": "napoleon", "rules": "classic", "games": 1})
+        tid, host = r.json()["table"]["id"], r.json()["host_token"]
+        tokens = [
+            c.post(f"/api/tables/{tid}/join", json={"name": f"P{i}", "seat": i}).json()["token"]
+            for i in range(5)
+        ]
+        assert c.post(f"/api/tables/{tid}/start", json={}, headers=auth(host)).status_code == 200
+        sockets = ExitStack()
+        with sockets:
+            ws = [sockets.enter_context(c.websocket_connect(f"/ws/tables/{tid}")) for _ in tokens]
+            for w, t in zip(ws, tokens, strict=True):
+                _hello(w, t)
+            passes = 0
+            while passes < 40:  # (without the bound: round and round)
+                info = c.get(f"/api/tables/{tid}").json()
+                seat, version = info["to_play"], info["version"]
+                ws[seat].send_json({"type": "act", "action": "pass", "version": version})
+                msg = ws[seat].receive_json()  # (snapshots of earlier moves first)
+                while msg["type"] == "snapshot" and msg["version"] <= version:
+                    msg = ws[seat].receive_json()
+                if msg["type"] == "error":
+                    break
+                passes += 1
+            assert msg["code"] == "game_too_long", msg
+            assert passes == 12  # five passes deal again: two redeals and two passes more
+            assert c.get(f"/api/tables/{tid}").json()["version"] == version
+            fresh = _hello(ws[seat], tokens[seat])
+            assert fresh["legal"] == [] and fresh["version"] == version
+        time.sleep(0.3)  # every player gone: a stand-in would play by now
+        assert c.get(f"/api/tables/{tid}").json()["version"] == version

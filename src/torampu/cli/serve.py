@@ -117,6 +117,13 @@ def serve(
         typer.Option(help="Days an unfinished table nobody touched is kept (0: for ever)."),
     ] = 30.0,
     max_games: Annotated[int, typer.Option(help="The longest match a table may have.")] = 50,
+    max_game_actions: Annotated[
+        int,
+        typer.Option(
+            help="Actions one game may have (an auction everyone passes deals again without "
+            "end); past it the table stops."
+        ),
+    ] = 2000,
     max_name: Annotated[int, typer.Option(help="The longest display name (characters).")] = 40,
     sockets_per_table: Annotated[
         int,
@@ -299,6 +306,7 @@ def serve(
             *counts,
             sockets_per_address,
             watchers_per_address,
+            max_game_actions,
             max_sockets,
             connections_per_address,
             request_burst,
@@ -339,6 +347,7 @@ def serve(
         keep_abandoned=keep_abandoned,
         ipv6_prefix=ipv6_prefix,
         max_games=max_games,
+        max_game_actions=max_game_actions,
         max_name=max_name,
         sockets_per_table=sockets_per_table,
         watchers_per_address=watchers_per_address,

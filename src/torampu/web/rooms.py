@@ -145,6 +145,12 @@ class Settings:
     (:func:`~torampu.web.addresses.address_key`; 128: each address on its own)."""
     max_games: int = 50
     """The longest match (games) a table may have."""
+    max_game_actions: int = 2000
+    """Actions one game may have: a Napoleon or Nap auction that everyone passes deals again
+    without end, so players passing on purpose could grow one table (and what reading it back
+    costs) without bound. Past it the table stops: no one acts, no bot moves. The longest
+    honest games are far shorter (random play: 210 actions in 8-player Daifugo, 70 in
+    Napoleon)."""
     max_name: int = 40
     """The longest display name, in characters."""
     sockets_per_table: int = 64
@@ -1078,6 +1084,12 @@ class Lobby:
                 )
             if m.to_play != seat:
                 raise ActError("not_your_turn", f"it is seat {m.to_play}'s turn, not {seat}'s")
+            if self._too_long(room):
+                raise ActError(
+                    "game_too_long",
+                    f"this game has had {self.settings.max_game_actions} actions, the most this "
+                    "server allows for one game: the table stops here",
+                )
             if self._between_open(room):
                 raise ActError(
                     "between_games",
@@ -1660,7 +1672,11 @@ class Lobby:
         view = m.view(seat) if m is not None else None
         legal = (
             m.legal_actions()
-            if m is not None and seat is not None and m.to_play == seat and room.between is None
+            if m is not None
+            and seat is not None
+            and m.to_play == seat
+            and room.between is None
+            and not self._too_long(room)
             else []
         )
         last = room.last
@@ -1758,6 +1774,11 @@ class Lobby:
         if room.driver is None or room.driver.done():
             room.driver = asyncio.get_running_loop().create_task(self._drive(room))
 
+    def _too_long(self, room: Room) -> bool:
+        """The game in play has had ``max_game_actions`` actions: the table stops."""
+        m = room.match
+        return m is not None and len(m.game.history) >= self.settings.max_game_actions
+
     def _who_moves(self, room: Room) -> tuple[str | None, float]:
         """Who makes the next move for the server (``bot``, ``away``, ``timeout``) and when
         (seconds from now; ``inf`` and ``None`` when it is a present human's to make, or when
@@ -1769,6 +1790,8 @@ class Lobby:
         now = self.clock()
         if not room.attended and now - room.empty_since >= self.settings.abandon_after:
             return None, float("inf")
+        if self._too_long(room):
+            return None, float("inf")  # stopped: no bot or stand-in tries (and is refused)
         abandon = (
             room.empty_since + self.settings.abandon_after - now
             if not room.attended
