@@ -401,17 +401,41 @@ def test_bots_resume_after_a_restart_without_anyone_connected(tmp_path: Path) ->
 def test_an_absent_player_is_replaced_by_a_bot_until_they_return(tmp_path: Path) -> None:
     with client(tmp_path, away_timeout=0.3) as c:
         tid, _, (_tok,) = new_table(c, "hell", None, games=3)
-        # never connected: after the timeout the stand-in plays seat 0
-        for _ in range(300):
-            t = c.get(f"/api/tables/{tid}").json()
-            if t["status"] == "over":
-                break
-            time.sleep(0.02)
+        # never connected, while someone watches: after the timeout the stand-in plays seat 0
+        with c.websocket_connect(f"/ws/tables/{tid}") as watcher:
+            _hello(watcher, None)
+            for _ in range(300):
+                t = c.get(f"/api/tables/{tid}").json()
+                if t["status"] == "over":
+                    break
+                time.sleep(0.02)
         assert t["status"] == "over" and t["seats"][0]["away"] is False
     store = Store(f"sqlite:///{tmp_path / 'torampu.db'}")
     by = {a.by for a in store.actions(tid) if a.seat == 0}
     store.close()
     assert by == {"away"}
+
+
+def test_a_table_nobody_is_left_at_waits_for_its_absent_player(tmp_path: Path) -> None:
+    """A helper's review: a player of a table of bots stepped away for a few minutes and found
+    the match played out by the stand-in. A stand-in plays so that the others need not wait;
+    with nobody at the table the seat waits for its player, and the bots with it, and the
+    player who comes back plays on."""
+    with client(tmp_path, away_timeout=0.05, bot_delay=0.0) as c:
+        tid, _, (tok,) = new_table(c, "hell", None, games=3)
+        with c.websocket_connect(f"/ws/tables/{tid}") as ws:
+            _hello(ws, tok)
+        time.sleep(0.6)  # twelve away timeouts: a stand-in would have played on
+        t = c.get(f"/api/tables/{tid}").json()
+        assert t["to_play"] == 0 and t["status"] == "playing"
+        time.sleep(0.3)
+        assert c.get(f"/api/tables/{tid}").json()["version"] == t["version"]
+        with c.websocket_connect(f"/ws/tables/{tid}") as ws:
+            snap = _hello(ws, tok)
+            assert snap["legal"] and snap["version"] == t["version"]  # the turn is still theirs
+    store = Store(f"sqlite:///{tmp_path / 'torampu.db'}")
+    assert not [a for a in store.actions(tid) if a.by == "away"]
+    store.close()
 
 
 def test_a_present_player_keeps_the_seat_and_a_slow_one_times_out(tmp_path: Path) -> None:

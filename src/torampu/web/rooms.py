@@ -1805,7 +1805,10 @@ class Lobby:
             return "bot", 0.0
         wait = abandon
         since = room.away_since.get(seat)
-        if since is not None:
+        if since is not None and room.attended:
+            # a stand-in plays for an absent player so that the others need not wait; with
+            # nobody at the table nobody waits, and the seat waits for its player (a player of
+            # a table of bots who stepped away found the match played out when back)
             left = since + self.settings.away_timeout - now
             if left <= 0:
                 return "away", 0.0
