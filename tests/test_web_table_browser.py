@@ -577,3 +577,19 @@ def test_a_host_without_a_seat_sits_to_start_and_a_game_s_last_trick_shows_befor
     after = held[len(before) :]
     assert all(s["box"] for s in after), "the box stayed once it came"
     assert not problems(page), problems(page)
+
+
+def test_the_lobby_says_which_of_my_tables_waits_for_my_move(server: str, browser: Any) -> None:
+    """A helper's review: back in the lobby, nothing said that a table was waiting for the
+    player's move. The row of a table where this browser holds the seat to play says "Your
+    turn" (and no other row does)."""
+    page, table_id, _ = _open_table(browser, server, "hell", None, 3, 2)
+    page.wait_for_function("() => document.querySelector('#status')?.dataset.myTurn === '1'")
+    other = post(f"{server}/api/tables", {"game": "hell", "players": 3, "games": 1})
+    page.goto(f"{server}/")  # the table waits for this seat (nobody else is at it)
+    row = page.locator(f"#my-tables [data-table='{table_id}']")
+    row.locator(".badge.your-turn").wait_for()
+    assert row.locator(".badge.your-turn").inner_text() == "Your turn"
+    assert page.locator(".badge.your-turn").count() == 1
+    assert page.locator(f"[data-table='{other['table']['id']}'] .badge.your-turn").count() == 0
+    assert not problems(page), problems(page)

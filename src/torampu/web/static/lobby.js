@@ -119,11 +119,18 @@ function tableRow(tb, games) {
       tb.preset ? h("span", { class: "muted preset" }, presetName(games, tb.game, tb.preset)) : null,
       h("span", { class: `badge ${tb.status}` }, t(`status_${tb.status}`)),
       tb.private ? h("span", { class: "badge private" }, t("private")) : null,
+      yourTurn(tb) ? h("span", { class: "badge your-turn" }, t("lobbyYourTurn")) : null,
       h("span", { class: "muted" }, progress ? `${t("playersN", { n: tb.players })} · ${progress}` : t("playersN", { n: tb.players })),
       h("span", { class: "muted small" }, t("created", { t: when(tb.created) })),
     ),
     h("div", { class: "chips" }, seats),
   );
+}
+
+/** Whether this browser holds the seat whose turn it is at a table in play. */
+function yourTurn(tb) {
+  const mine = tokens.seat(tb.id);
+  return tb.status === "playing" && mine != null && tb.to_play === mine.seat;
 }
 
 function when(created) {
