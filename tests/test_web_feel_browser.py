@@ -1029,3 +1029,31 @@ def test_nap_shows_its_contract_and_trumps_on_the_felt(server: str, browser: Any
             page.wait_for_timeout(40)
     assert seen, "the felt never named the contract"
     assert not problems(page), problems(page)
+
+
+def test_a_daifugo_card_that_cannot_be_played_says_which_rule_holds_it(
+    server: str, browser: Any
+) -> None:
+    """The review: on Daifugo's opening lead, where every play must hold ♦3, a tap on ♣9 said
+    only "That card cannot be played now", and a card outside a lock only that it "does not
+    beat" the table. Now the reason names the rule: the opening card, the lock's suits."""
+    page = new_page(browser, DESKTOP)
+    page.goto(f"{server}/")
+    reasons = page.evaluate(
+        """async () => {
+             const g = await import('/static/game.js');
+             const a = await import('/static/actions.js');
+             const why = (view, legal, card) => g.whyNot(view, card, a.planActions(legal, 'daifugo'));
+             const base = {game: 'daifugo', phase: 'play', hand: ['3D', '3C', '9C', 'JK']};
+             return {
+               opening: why({...base, table: null}, ['play 3D', 'play 3D 3C', 'play 3D JK=3S'], '9C'),
+               locked: why({...base, table: {cards: ['5H'], by: 1}, lock: {suits: ['H'], strict: false}},
+                           ['pass', 'play JK'], '9C'),
+               beaten: why({...base, table: {cards: ['2S'], by: 1}}, ['pass', 'play JK'], '9C'),
+             };
+           }"""
+    )
+    assert reasons["opening"] == "The first play of the game must include ♦3.", reasons
+    assert reasons["locked"] == "The table is locked (縛り) to ♥: play ♥ cards.", reasons
+    assert reasons["beaten"].startswith("That card does not beat"), reasons
+    assert not problems(page), problems(page)

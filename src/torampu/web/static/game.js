@@ -2,7 +2,7 @@
 
 import { handOrder } from "./sort.js";
 import { actionsForCard, extendable, matching, planActions } from "./actions.js";
-import { backImage, cardImage, parseCard, SUIT_GLYPH } from "./cards.js";
+import { backImage, cardImage, cardText, parseCard, SUIT_GLYPH } from "./cards.js";
 import { fill, h, patch, svgElement, toast } from "./dom.js";
 import { t } from "./i18n.js";
 import { actionNode, bidNode, botName, botStrengthLabel, cardsNode, daifugoWhy, suitNode, whyText } from "./labels.js";
@@ -345,8 +345,24 @@ export function whyNot(view, card, plan) {
     const [suit] = suits;
     return t("mustFollow", { suit: SUIT_GLYPH[suit] });
   }
-  if (view.game === "daifugo" && view.phase === "play" && view.table?.cards?.length) return t("cannotBeat");
+  if (view.game === "daifugo" && view.phase === "play") {
+    const onTable = !!view.table?.cards?.length;
+    // the opening lead: every legal play holds the opening card (♦3)
+    const plays = plan.cardActs.filter((a) => a.verb === "play" && a.cards.length);
+    const common = plays.reduce((acc, a) => acc.filter((c) => a.cards.includes(c)), plays[0]?.cards || []);
+    if (!onTable && common.length === 1 && card !== common[0]) return t("mustInclude", { card: cardText(common[0]) });
+    const suitsLocked = lockSuits(view.lock);
+    if (onTable && suitsLocked.length && mine && !suitsLocked.includes(mine))
+      return t("lockedTo", { suits: suitsLocked.map((x) => SUIT_GLYPH[x]).join("") });
+    if (onTable) return t("cannotBeat");
+  }
   return t("cannotPlayNow");
+}
+
+/** The suits a Daifugo lock holds the play to (letters), whatever shape the view gives. */
+function lockSuits(lock) {
+  const suits = Array.isArray(lock) ? lock : Array.isArray(lock?.suits) ? lock.suits : typeof lock === "string" ? lock.split("") : [];
+  return suits.filter((x) => /^[SHDC]$/.test(x));
 }
 
 /** Handle a tap on a hand card (called by the page with the same `ui`). */
