@@ -1846,3 +1846,38 @@ def test_a_game_passed_round_and_round_stops_at_the_server_s_bound(tmp_path: Pat
             assert fresh["legal"] == [] and fresh["version"] == version
         time.sleep(0.3)  # every player gone: a stand-in would play by now
         assert c.get(f"/api/tables/{tid}").json()["version"] == version
+
+
+def test_a_restarted_server_serves_before_its_tables_in_play_are_read_back(
+    tmp_path: Path,
+) -> None:
+    """The audit: at start-up the server read back every table in play lately before it
+    answered anyone (a long table: 22 s of nothing). Now they are read back after it has
+    begun to serve."""
+    import threading as th
+
+    from torampu.web import rooms as rooms_mod
+
+    with client(tmp_path) as c:
+        tid, _, _ = new_table(c, "hell", None, games=3, humans=0)  # bots only: in play
+    gate = th.Event()
+    events: list[str] = []
+    real = rooms_mod._replayed
+
+    def slow(*a: Any) -> Any:
+        gate.wait(10)  # held until the test has been answered (or 10 s)
+        events.append("read back")
+        return real(*a)
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(rooms_mod, "_replayed", slow)
+        with client(tmp_path) as c:
+            assert c.get("/api/health").status_code == 200
+            events.append("served")
+            gate.set()
+            for _ in range(200):
+                if tid in c.app.state.lobby.rooms:
+                    break
+                time.sleep(0.02)
+            assert tid in c.app.state.lobby.rooms  # and then it was read back
+    assert events == ["served", "read back"], events

@@ -499,6 +499,7 @@ class Lobby:
         self._unpublished: set[str] = set()
         """Tables whose last event the bus did not take: announced again once it answers."""
         self._closing = False
+        self._resumer: asyncio.Task[None] | None = None
         self._sweeper: asyncio.Task[None] | None = None
         self._purger: asyncio.Task[None] | None = None
         self._jitter = random.Random()  # only the bots' pauses: no game randomness here
@@ -533,22 +534,35 @@ class Lobby:
         if hasattr(self.bus, "on_reconnect"):
             self.bus.on_reconnect = self._reload_all
         self._heartbeat = asyncio.get_running_loop().create_task(self._beat())
+        # the tables in play are read back after the server has begun to serve: reading back a
+        # long match takes a while, and before, a restart answered nobody until every active
+        # table was read back (a security review's long table: 22 s)
+        self._resumer = asyncio.get_running_loop().create_task(self._resume())
+        self._sweeper = asyncio.get_running_loop().create_task(self._sweep())
+        self._purger = asyncio.get_running_loop().create_task(self._purge_now_and_then())
+
+    async def _resume(self) -> None:
+        """Read back the tables in play that were active lately and start their drivers."""
         since = datetime.now(UTC) - timedelta(seconds=self.settings.abandon_after)
-        ids = await self.db(self.store.active_ids, "playing", since, self.settings.resume_limit)
+        try:
+            ids = await self.db(self.store.active_ids, "playing", since, self.settings.resume_limit)
+        except ActError:
+            return  # logged; the tables load when someone opens them
         for table_id in ids:
+            if self._closing:
+                return
             try:
                 room = await self.room(table_id)
             except Exception:
                 log.exception("table %s could not be resumed", table_id)
                 continue
             self._ensure_driver(room)
-        self._sweeper = asyncio.get_running_loop().create_task(self._sweep())
-        self._purger = asyncio.get_running_loop().create_task(self._purge_now_and_then())
 
     async def stop(self) -> None:
         self._closing = True
         tasks = [r.driver for r in self.rooms.values() if r.driver is not None]
-        tasks += [t for t in (self._sweeper, self._heartbeat, self._purger) if t is not None]
+        others = (self._resumer, self._sweeper, self._heartbeat, self._purger)
+        tasks += [t for t in others if t is not None]
         for t in tasks:
             t.cancel()
         for t in tasks:
