@@ -576,6 +576,12 @@ def test_a_host_without_a_seat_sits_to_start_and_a_game_s_last_trick_shows_befor
     assert any(s["cards"] == 3 and " takes the trick" in s["taker"] for s in before), held[:5]
     after = held[len(before) :]
     assert all(s["box"] for s in after), "the box stayed once it came"
+    # in the next game the side shows the game in play first, the last result further down
+    page.click("#ready-button")
+    page.wait_for_function("() => !window.torampu?.snapshot?.between")
+    page.wait_for_selector(".panel.side#result")
+    first = page.locator(".panel.side").first.get_attribute("id")
+    assert first != "result", first
     assert not problems(page), problems(page)
 
 

@@ -25,13 +25,15 @@ function dl(pairs) {
 /** All panels for a view, in order; `ctx` has table, mySeat, lastResult, finished, tableId. */
 export function sidePanels(view, ctx) {
   const out = [];
-  if (ctx.lastResult) out.push(resultPanel(view, ctx));
   out.push(infoPanel(view, ctx));
   if (view.game === "napoleon" || view.game === "nap") out.push(auctionPanel(view, ctx));
   if (view.game !== "daifugo") out.push(lastTrickPanel(view, ctx));
   if (view.game === "napoleon") out.push(honorsPanel(view, ctx));
   if (view.game === "daifugo") out.push(logPanel(view, ctx));
   out.push(standingsPanel(view, ctx));
+  // the last game's result after the standings: the game in play comes first (the result
+  // was shown whole in the box between the games)
+  if (ctx.lastResult) out.push(resultPanel(view, ctx));
   if (view.match?.sheet?.length) out.push(sheetPanel(view, ctx));
   if (ctx.finished?.length) out.push(finishedPanel(ctx));
   return out.filter(Boolean);
