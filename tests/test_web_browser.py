@@ -165,6 +165,17 @@ def test_play_a_whole_game_by_clicking(server: str, browser: Any) -> None:
     page.mouse.up()
     assert page.locator("#replay-step").inner_text().startswith(f"Step {steps - 1}")
     page.screenshot(path=str(SHOTS / "replay.png"), full_page=True)
+    # Play walks on by itself (from the start, once at the end); a step by hand pauses it
+    page.click("#replay-play")
+    assert page.get_attribute("#replay-play", "aria-pressed") == "true"
+    page.wait_for_function(
+        "() => /^Step [2-9]/.test(document.querySelector('#replay-step').textContent)"
+    )
+    page.click("#replay-prev")
+    assert page.get_attribute("#replay-play", "aria-pressed") == "false"
+    paused = page.locator("#replay-step").inner_text()
+    page.wait_for_timeout(2000)  # over two steps' time: nothing moves
+    assert page.locator("#replay-step").inner_text() == paused
     assert not problems(page), problems(page)
 
 

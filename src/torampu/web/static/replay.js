@@ -39,6 +39,9 @@ export function replayPage(root, id, k) {
     if (e.key === "ArrowLeft" || e.key === "ArrowRight") {
       e.preventDefault();
       go(state, state.at + (e.key === "ArrowLeft" ? -1 : 1), show);
+    } else if (e.key === " " && !e.target.matches?.("button")) {
+      e.preventDefault();
+      togglePlay(state, show);
     }
   });
   api.table(id).then((tb) => {
@@ -48,12 +51,38 @@ export function replayPage(root, id, k) {
   return { rerender: show };
 }
 
-function go(state, i, show) {
+/** One step every REPLAY_STEP_MS while the replay plays by itself. */
+export const REPLAY_STEP_MS = 900;
+
+function go(state, i, show, byHand = true) {
+  if (byHand) stopPlaying(state); // a step, a drag or a key takes the replay back in hand
   const next = Math.max(0, Math.min(state.steps.length - 1, i));
   if (next !== state.at) {
     state.at = next;
     show();
   }
+}
+
+function stopPlaying(state) {
+  clearInterval(state.player);
+  state.player = null;
+}
+
+/** Play the steps one after another (from the start once at the end), or pause. */
+function togglePlay(state, show) {
+  if (state.player) {
+    stopPlaying(state);
+    show();
+    return;
+  }
+  if (state.at >= state.steps.length - 1) state.at = 0;
+  state.player = setInterval(() => {
+    if (state.at >= state.steps.length - 1) {
+      stopPlaying(state);
+      show();
+    } else go(state, state.at + 1, show, false);
+  }, REPLAY_STEP_MS);
+  show();
 }
 
 function render(state, el, k, id, show) {
@@ -84,7 +113,10 @@ function renderControls(state, el, show) {
   state.table.seats.map((s) => h("option", { value: String(s.seat), selected: state.seat === s.seat }, seatName(state.table, s.seat))));
   // patch: every step draws the controls again, and the slider being dragged (or the button
   // being pressed) must stay the same element, or the drag ends after one step
+  const playing = !!state.player;
   patch(el,
+    h("button", { type: "button", id: "replay-play", class: playing ? "primary" : "", "aria-pressed": String(playing),
+      onclick: () => togglePlay(state, show) }, playing ? t("replayPause") : t("replayPlay")),
     h("button", { type: "button", id: "replay-prev", disabled: state.at === 0, onclick: () => go(state, state.at - 1, show) }, t("prev")),
     slider,
     h("button", { type: "button", id: "replay-next", disabled: state.at === n - 1, onclick: () => go(state, state.at + 1, show) }, t("next")),
