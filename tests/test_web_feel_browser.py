@@ -1043,17 +1043,20 @@ def test_a_daifugo_card_that_cannot_be_played_says_which_rule_holds_it(
         """async () => {
              const g = await import('/static/game.js');
              const a = await import('/static/actions.js');
-             const why = (view, legal, card) => g.whyNot(view, card, a.planActions(legal, 'daifugo'));
+             const why = (view, legal, card) =>
+               g.whyNot(view, card, a.planActions(legal, 'daifugo'));
              const base = {game: 'daifugo', phase: 'play', hand: ['3D', '3C', '9C', 'JK']};
+             const lock = {suits: ['H'], strict: false};
              return {
-               opening: why({...base, table: null}, ['play 3D', 'play 3D 3C', 'play 3D JK=3S'], '9C'),
-               locked: why({...base, table: {cards: ['5H'], by: 1}, lock: {suits: ['H'], strict: false}},
+               opening: why({...base, table: null},
+                            ['play 3D', 'play 3D 3C', 'play 3D JK=3S'], '9C'),
+               locked: why({...base, table: {cards: ['5H'], by: 1}, lock},
                            ['pass', 'play JK'], '9C'),
                beaten: why({...base, table: {cards: ['2S'], by: 1}}, ['pass', 'play JK'], '9C'),
              };
            }"""
     )
     assert reasons["opening"] == "The first play of the game must include ♦3.", reasons
-    assert reasons["locked"] == "The table is locked (縛り) to ♥: play ♥ cards.", reasons
+    assert reasons["locked"] == "The table is locked (縛り) to ♥: only ♥ can be played.", reasons
     assert reasons["beaten"].startswith("That card does not beat"), reasons
     assert not problems(page), problems(page)

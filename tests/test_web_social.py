@@ -582,10 +582,24 @@ def test_one_address_s_hints_cannot_refuse_another_address_s(tmp_path: Path) -> 
             if pred(msg):
                 return dict(msg)
 
+    import asyncio
+
+    from torampu.web.bots import BotPool
+
+    real = BotPool.hint
+
+    async def slow(self: BotPool, *a: Any, **kw: Any) -> Any:
+        # a hint in the works for 1.5 s at least (a 1-card Hell auction is searched in no time):
+        # the address's second hint comes while the first is worked out, on a loaded machine too
+        await asyncio.sleep(1.5)
+        return await real(self, *a, **kw)
+
     with (
+        pytest.MonkeyPatch.context() as mp,
         live_server(tmp_path, hint_think=0.6) as addr,
         httpx.Client(base_url=f"http://{addr}") as c,
     ):
+        mp.setattr(BotPool, "hint", slow)
         tables = [_table(c, ["heuristic", "open", "open"], games=1, hints=True) for _ in range(3)]
         (ta, _, tok_a), (tb, _, tok_b), (tv, _, tok_v) = tables
         with (

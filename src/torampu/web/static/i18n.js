@@ -60,7 +60,7 @@ const TEXTS = {
     cannotBeat: "That card does not beat the cards on the table (or does not fit the play there).",
     cannotPlayNow: "That card cannot be played now.",
     mustInclude: "The first play of the game must include {card}.",
-    lockedTo: "The table is locked (縛り) to {suits}: play {suits} cards.",
+    lockedTo: "The table is locked (縛り) to {suits}: only {suits} can be played.",
     timedOutYou: "Your time ran out: a bot made your move ({what}).",
     waitingStart: "Waiting for the host to start.",
     connected: "online",
