@@ -15,6 +15,7 @@ or a CSP violation fails the test. Skipped when /usr/bin/chromium is missing out
 from __future__ import annotations
 
 import json
+import re
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -629,6 +630,10 @@ def test_on_a_touch_screen_a_bid_takes_two_taps_and_a_mouse_one(server: str, bro
     bids = page.locator("#actions .bidbtn")
     first = bids.nth(bids.count() - 1)  # the highest: nobody would outbid it by chance
     other = bids.nth(0)
+    # a screen reader hears the bid's suit too (the suit is drawn: the name was "12" four times)
+    count, suit = re.fullmatch(r"bid (\d+)([SHDCN])", first.get_attribute("data-action")).groups()
+    glyph = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}.get(suit)
+    assert first.get_attribute("aria-label") == (f"{count}{glyph}" if glyph else f"{count} NT")
     version = _version(page)
     first.tap()
     page.wait_for_selector("#actions .bidbtn.armed")
@@ -657,6 +662,9 @@ def test_on_a_touch_screen_a_bid_takes_two_taps_and_a_mouse_one(server: str, bro
     # naming the adjutant card takes two taps too
     page.wait_for_selector("#actions .adj-card", timeout=30000)
     card = page.locator("#actions .adj-card").first
+    assert re.fullmatch(
+        r"[♠♥♦♣](A|K|Q|J|10|[2-9])|Joker|JK", card.get_attribute("aria-label") or ""
+    )
     version = _version(page)
     card.tap()
     page.wait_for_selector("#actions .adj-card.armed")

@@ -415,9 +415,17 @@ function actionButton(raw, view, ctx, cls = "") {
     type: "button",
     class: `act ${cls}${armed ? " armed" : ""}`,
     dataset: { action: raw },
+    "aria-label": bidLabel(raw),
     "aria-pressed": confirmsTwice(raw) ? String(armed) : null,
     onclick: (e) => press(raw, ctx, e),
   }, actionNode(raw, view.game));
+}
+
+/** A Napoleon bid's name for a screen reader ("12♠", "13 NT"): its suit is drawn, not written. */
+function bidLabel(raw) {
+  const m = /^bid (\d+)([SHDCN])$/.exec(raw);
+  if (!m) return null;
+  return m[2] === "N" ? `${m[1]} ${t("ntBid")}` : `${m[1]}${SUIT_GLYPH[m[2]]}`;
 }
 
 function renderActions(el, view, ctx, ui, plan) {
@@ -545,7 +553,8 @@ function adjutantPicker(view, ctx, plan) {
         type: "button",
         class: `act adj-card ${mine.has(a.cards[0]) ? "in-hand" : ""}${ctx.armed === a.raw ? " armed" : ""}`,
         dataset: { action: a.raw },
-        title: a.cards[0],
+        title: cardText(a.cards[0]),
+        "aria-label": cardText(a.cards[0]),
         "aria-pressed": confirmsTwice(a.raw) ? String(ctx.armed === a.raw) : null,
         onclick: (e) => press(a.raw, ctx, e),
       }, cardImage(a.cards[0])),
