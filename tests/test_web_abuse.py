@@ -1822,12 +1822,14 @@ def test_a_game_passed_round_and_round_stops_at_the_server_s_bound(tmp_path: Pat
             c.post(f"/api/tables/{tid}/join", json={"name": f"P{i}", "seat": i}).json()["token"]
             for i in range(5)
         ]
-        assert c.post(f"/api/tables/{tid}/start", json={}, headers=auth(host)).status_code == 200
         sockets = ExitStack()
         with sockets:
             ws = [sockets.enter_context(c.websocket_connect(f"/ws/tables/{tid}")) for _ in tokens]
             for w, t in zip(ws, tokens, strict=True):
                 _hello(w, t)
+            # all five at the table before the start: no stand-in bids for a late one
+            start = c.post(f"/api/tables/{tid}/start", json={}, headers=auth(host))
+            assert start.status_code == 200
             passes = 0
             while passes < 40:  # (without the bound: round and round)
                 info = c.get(f"/api/tables/{tid}").json()
