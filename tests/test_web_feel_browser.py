@@ -733,6 +733,10 @@ def test_on_a_laptop_the_chat_starts_closed_and_counts_what_arrives(
     page.click("#chat-summary")
     page.wait_for_function("() => !document.querySelector('#chat-unread')")
     assert "hi from Ben" in page.locator("#chat-list").inner_text()
+    # each line says when it was said, in the reader's clock ("21:04")
+    stamp = page.locator("#chat-list li time.chat-time").first
+    assert re.fullmatch(r"\d{1,2}:\d{2}( [AP]M)?", stamp.inner_text()), stamp.inner_text()
+    assert stamp.get_attribute("datetime")
     page.screenshot(path=str(SHOTS / "feel-chat-laptop.png"))
     assert not problems(page), problems(page)
 

@@ -3,7 +3,7 @@
 
 import { fill, h } from "./dom.js";
 import { seatName } from "./game.js";
-import { t } from "./i18n.js";
+import { lang, t } from "./i18n.js";
 
 export const REACTIONS = ["hello", "nice", "thanks", "dontmind", "gg", "wow", "sorry", "oops"];
 const MAX = 200;
@@ -114,7 +114,7 @@ export class ChatPanel {
       const own = m.seat != null && m.seat === mine;
       const mute = own ? null : h("button", { type: "button", class: "chat-mute", title: t("sc_mute", { who }), "aria-label": t("sc_mute", { who }),
         dataset: { mute: authorKey(m) }, onclick: () => this.mute(authorKey(m)) }, "×");
-      return h("li", { class: own ? "me" : "", dataset: { id: m.id } }, h("strong", { class: "chat-who" }, who), " ", body, mute);
+      return h("li", { class: own ? "me" : "", dataset: { id: m.id } }, chatTime(m.at), h("strong", { class: "chat-who" }, who), " ", body, mute);
     }));
     this.list.scrollTop = this.list.scrollHeight;
     const names = [...this.muted].map((key) => this.mutedName(key));
@@ -175,4 +175,12 @@ function loadMuted() {
  * "spectators" for any spectator. */
 function authorKey(m) {
   return m.seat == null ? "spectators" : `seat:${m.seat}:${m.name ?? ""}`;
+}
+
+/** When a message was said (the server's time, shown in the reader's clock): "21:04". */
+function chatTime(at) {
+  const d = new Date(Number(at));
+  if (!Number.isFinite(d.getTime())) return null;
+  const hm = d.toLocaleTimeString(lang() === "ja" ? "ja-JP" : undefined, { hour: "2-digit", minute: "2-digit" });
+  return h("time", { class: "chat-time", datetime: d.toISOString() }, hm);
 }
