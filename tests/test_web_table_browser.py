@@ -14,6 +14,7 @@ A script error or a Content-Security-Policy violation on any page fails the test
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -582,6 +583,10 @@ def test_a_host_without_a_seat_sits_to_start_and_a_game_s_last_trick_shows_befor
     page.wait_for_selector(".panel.side#result")
     first = page.locator(".panel.side").first.get_attribute("id")
     assert first != "result", first
+    # and says who bid what and took what ("Aki: bid 0 · took 1"), not a bare "0/1"
+    assert re.search(r"Aki: bid \d+ · took \d+", page.inner_text("#result")), page.inner_text(
+        "#result"
+    )
     assert not problems(page), problems(page)
 
 

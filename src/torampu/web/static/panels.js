@@ -252,7 +252,8 @@ function resultDetail(d, game, ctx) {
   } else if (game === "daifugo" && d.titles) {
     pairs.push([t("titles"), d.titles.map((ti, s) => `${name(s)}: ${titleName(ti)}`).join(", ")]);
   } else if (game === "hell" && d.bids) {
-    pairs.push([t("bids"), d.bids.map((b, s) => `${name(s)} ${b}/${d.tricks[s]}`).join(", ")]);
+    // "Aki: bid 1 · took 1" (a bare "1/1" said neither which was which)
+    pairs.push([t("bids"), d.bids.map((b, s) => `${name(s)}: ${t("hellBidTook", { bid: b, took: d.tricks[s] })}`).join(t("listSep"))]);
   }
   if (d.winners?.length) pairs.push([t("winners"), d.winners.map(name).join(", ")]);
   return dl(pairs);
