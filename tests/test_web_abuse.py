@@ -469,6 +469,19 @@ def test_spectators_cannot_shut_a_table_s_players_out(tmp_path: Path) -> None:
                 snap = _hello(ws, token)
                 assert snap["type"] == "snapshot"
             assert snap["seat"] is None  # the host's: it watches
+            # nor can another player shut them out (the second audit: one seat token's 24
+            # sockets filled the places of every player and the host): one seat has four
+            rogue = c.post(f"/api/tables/{tid}/join", json={"name": "Rogue", "seat": 1}).json()
+            for _ in range(4):
+                ws = stack.enter_context(c.websocket_connect(f"/ws/tables/{tid}"))
+                assert _hello(ws, rogue["token"])["seat"] == 1
+            with c.websocket_connect(f"/ws/tables/{tid}") as fifth:
+                fifth.send_json({"type": "hello", "token": rogue["token"], "version": None})
+                e = fifth.receive_json()
+                assert e["code"] == "too_many_sockets" and "one seat" in e["message"], e
+            for token in (j["token"], host):  # the others' own places are untouched
+                ws = stack.enter_context(others[1].websocket_connect(f"/ws/tables/{tid}"))
+                assert _hello(ws, token)["type"] == "snapshot"
         with c.websocket_connect(f"/ws/tables/{tid}") as again:  # the places came back
             _hello(again, None)
 
@@ -1883,3 +1896,45 @@ def test_a_restarted_server_serves_before_its_tables_in_play_are_read_back(
                 time.sleep(0.02)
             assert tid in c.app.state.lobby.rooms  # and then it was read back
     assert events == ["served", "read back"], events
+
+
+def _control(opcode: int, payload: bytes = b"") -> bytes:
+    """A masked websocket frame with ``opcode`` (0x9 ping, 0xA pong, 0x1 text)."""
+    mask = os.urandom(4)
+    assert len(payload) < 126
+    return (
+        bytes([0x80 | opcode, 0x80 | len(payload)])
+        + mask
+        + bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
+    )
+
+
+@pytest.mark.parametrize("flood", ["pongs", "text after the close"])
+def test_a_frame_flood_below_the_app_is_cut_off(tmp_path: Path, flood: str) -> None:
+    """The second audit: unsolicited PONGs (which uvicorn parses and drops without a limit), or
+    text frames sent after the application closed the socket (which uvicorn reads for nothing
+    until its close timeout), from one socket kept the server at full CPU and every other
+    client's answers took a second. Every frame now counts against a per-connection rate below
+    the application; past it the connection is cut."""
+    with live_server(tmp_path) as addr:
+        with http_client(addr) as http:
+            tid, _, _ = new_table(http, "napoleon", "classic")
+        s = _raw_socket(addr, f"/ws/tables/{tid}")
+        if flood == "pongs":
+            s.sendall(_frame('{"type": "hello", "token": null}'))
+            burst = _control(0xA) * 2000
+        else:
+            s.sendall(_frame(b'{"type": "hello", "token": "\\xff"}'))  # closed by the app
+            burst = _control(0x1, b'{"type": "ping"}') * 2000
+        sent = 0
+        try:
+            for _ in range(50):  # 100,000 frames, as fast as the socket takes them
+                s.sendall(burst)
+                sent += 2000
+        except OSError:
+            pass  # cut off while sending
+        assert _closed_by_server(s, 5.0)  # (before: never, or after the 10 s close timeout)
+        s.close()
+        with connect(f"ws://{addr}/ws/tables/{tid}") as ws:  # others are served as before
+            ws.send(json.dumps({"type": "hello", "token": None}))
+            assert json.loads(ws.recv(timeout=10))["type"] == "snapshot"

@@ -728,8 +728,8 @@ class Gone(Exception):
 
 
 PLAYER_SOCKETS = 4
-"""Websockets a table holds per seat, and for its host, on their seat or host token (a phone and
-a laptop, a reload while the old socket closes), apart from its spectators'."""
+"""Websockets one seat's holder, and the host, may have at a table on their token (a phone and a
+laptop, a reload while the old socket closes), apart from its spectators' and each other's."""
 
 
 class TooMany(Exception):
@@ -938,21 +938,22 @@ class Socket:
         await self.refuse("rate_limited", "too many messages: closed", 1008)
         return True
 
-    def _count_in(self, room: Room, player: bool) -> None:
-        """Count this socket at ``room`` (else :class:`TooMany`). A seat's holder or the host
-        counts apart from the spectators, :data:`PLAYER_SOCKETS` per seat and for the host, so
-        that watchers, however many, never shut a table's own people out; spectators are
-        bounded per table (``sockets_per_table``) and per table and address
-        (``watchers_per_address``), so that one address cannot fill a table's places."""
+    def _count_in(self, room: Room, who: str | None) -> None:
+        """Count this socket at ``room`` (else :class:`TooMany`). ``who`` is the seat token's
+        hash it holds its seat by, ``"host"``, or None for a spectator. Each seat's holder and
+        the host have :data:`PLAYER_SOCKETS` places of their own, apart from the spectators, so
+        that neither watchers nor another player, however many sockets they open, shut a
+        table's people out; spectators are bounded per table (``sockets_per_table``) and per
+        table and address (``watchers_per_address``), so that one address cannot fill a
+        table's places."""
         lb, st = self.lobby, self.settings
-        if player:
-            most = PLAYER_SOCKETS * (len(room.seats) + 1)
+        if who is not None:
             bounds = [
                 (
                     lb.player_sockets,
-                    room.id,
-                    most,
-                    f"at most {most} connections of a table's players",
+                    f"{room.id} {who}",
+                    PLAYER_SOCKETS,
+                    f"at most {PLAYER_SOCKETS} connections for one seat (or the host) at a table",
                 )
             ]
         else:
@@ -988,7 +989,9 @@ class Socket:
                 raise ActError("rate_limited", "too many hellos: wait a little")
             new, seat, holder, how = await self._admit(data.get("token"), data.get("invite"))
             if self.room is None:  # a table's sockets count from their first hello it takes
-                self._count_in(new, seat is not None or how == "host")
+                self._count_in(
+                    new, holder if seat is not None else "host" if how == "host" else None
+                )
             if self.joined and self.room is not None:
                 lb.disconnect(self.room, self.client)
             self.room = new

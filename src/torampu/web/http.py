@@ -210,6 +210,11 @@ PING_RATE = 1.0
 """Websocket pings a client may send a second (at once: :data:`PING_BURST`): a browser sends
 none, a library every 20 s or so."""
 PING_BURST = 10
+FRAME_RATE = 50.0
+"""Websocket frames of any kind a client may send a second (at once: :data:`FRAME_BURST`),
+counted below the application: its own message limits (20 a second) come first for text, and
+this bounds what it never sees (pongs, frames after it closed the socket)."""
+FRAME_BURST = 200
 PONG_BUFFER_MOST = 64 * 1024
 """Bytes waiting to be sent to a client past which a pong is not written (the client is not
 reading; RFC 6455 lets an endpoint answer only the latest ping)."""
@@ -222,7 +227,10 @@ class GuardedWebSocketProtocol(WebSocketsSansIOProtocol):
     whatever it has waiting: a client that sends pings and never reads grew the server's memory by
     16 MB a second on one socket, and the application's message limits never saw a frame. Here a
     pong is dropped while more than :data:`PONG_BUFFER_MOST` bytes wait for the client, and a
-    client past :data:`PING_RATE` pings a second (:data:`PING_BURST` at once) is cut off.
+    client past :data:`PING_RATE` pings a second (:data:`PING_BURST` at once) is cut off. Every
+    frame counts against :data:`FRAME_RATE` too: unsolicited pongs, which uvicorn parses and drops
+    without a limit, and text sent after the application closed the socket, which uvicorn reads
+    for nothing until its close timeout, each kept the server at full CPU from one socket.
 
     >>> p = GuardedWebSocketProtocol.__new__(GuardedWebSocketProtocol)
     >>> p.pings = TokenBucket(PING_RATE, PING_BURST, 0.0)
@@ -232,17 +240,52 @@ class GuardedWebSocketProtocol(WebSocketsSansIOProtocol):
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         super().connection_made(transport)
-        self.pings = TokenBucket(PING_RATE, PING_BURST, time.monotonic())
+        now = time.monotonic()
+        self.pings = TokenBucket(PING_RATE, PING_BURST, now)
+        self.frames_in = TokenBucket(FRAME_RATE, FRAME_BURST, now)
         self.cut = False
+
+    def _cut_off(self, why: str) -> None:
+        if not self.cut:
+            self.cut = True
+            log.info("a websocket client %s: cut off", why)
+            self.transport.abort()
+
+    def _counted(self) -> bool:
+        """Take a frame from the client's allowance: False (and the client cut off) past it."""
+        if self.cut:
+            return False
+        if not self.frames_in.take(time.monotonic()):
+            self._cut_off(f"sent over {FRAME_RATE:g} frames a second")
+            return False
+        return True
+
+    def data_received(self, data: bytes) -> None:
+        if not self.cut:
+            super().data_received(data)
+
+    def handle_text(self, event: Any) -> None:
+        if self._counted():
+            super().handle_text(event)
+
+    def handle_bytes(self, event: Any) -> None:
+        if self._counted():
+            super().handle_bytes(event)
+
+    def handle_cont(self, event: Any) -> None:
+        if self._counted():
+            super().handle_cont(event)
+
+    def handle_pong(self, event: Any) -> None:
+        if self._counted():
+            super().handle_pong(event)
 
     def handle_ping(self) -> None:
         pong = b"".join(self.conn.data_to_send())
-        if self.cut:
+        if not self._counted():
             return
         if not self.pings.take(time.monotonic()):
-            self.cut = True
-            log.info("a websocket client sent over %g pings a second: cut off", PING_RATE)
-            self.transport.abort()
+            self._cut_off(f"sent over {PING_RATE:g} pings a second")
             return
         if self.transport.get_write_buffer_size() > PONG_BUFFER_MOST:
             return  # the client reads nothing: its pong would only wait in this process
