@@ -416,12 +416,16 @@ def test_an_absent_player_is_replaced_by_a_bot_until_they_return(tmp_path: Path)
     assert by == {"away"}
 
 
-def test_a_table_nobody_is_left_at_waits_for_its_absent_player(tmp_path: Path) -> None:
+@pytest.mark.parametrize("turn_timeout", [0.0, 0.3])
+def test_a_table_nobody_is_left_at_waits_for_its_absent_player(
+    tmp_path: Path, turn_timeout: float
+) -> None:
     """A helper's review: a player of a table of bots stepped away for a few minutes and found
     the match played out by the stand-in. A stand-in plays so that the others need not wait;
     with nobody at the table the seat waits for its player, and the bots with it, and the
-    player who comes back plays on."""
-    with client(tmp_path, away_timeout=0.05, bot_delay=0.0) as c:
+    player who comes back plays on. A turn timer does not play for them either (the second
+    audit: with --turn-timeout the stand-in still played the empty table on)."""
+    with client(tmp_path, away_timeout=0.05, bot_delay=0.0, turn_timeout=turn_timeout) as c:
         tid, _, (tok,) = new_table(c, "hell", None, games=3)
         with c.websocket_connect(f"/ws/tables/{tid}") as ws:
             _hello(ws, tok)
@@ -434,7 +438,7 @@ def test_a_table_nobody_is_left_at_waits_for_its_absent_player(tmp_path: Path) -
             snap = _hello(ws, tok)
             assert snap["legal"] and snap["version"] == t["version"]  # the turn is still theirs
     store = Store(f"sqlite:///{tmp_path / 'torampu.db'}")
-    assert not [a for a in store.actions(tid) if a.by == "away"]
+    assert not [a for a in store.actions(tid) if a.by in ("away", "timeout")]
     store.close()
 
 

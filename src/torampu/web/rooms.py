@@ -514,7 +514,8 @@ class Lobby:
         self.table_sockets: Counter[str] = Counter()
         """Open websockets per table: its spectators'."""
         self.player_sockets: Counter[str] = Counter()
-        """Open websockets per table on a seat or host token."""
+        """Open websockets per table and seat token (``"<table> <token hash>"``) or host
+        (``"<table> host"``)."""
         self.watchers: Counter[str] = Counter()
         """Open spectators' websockets per table and client address (``"<table> <address>"``)."""
         self._hinting: Counter[str] = Counter()
@@ -1599,6 +1600,10 @@ class Lobby:
         changed (a spectator arriving changes nothing they see)."""
         was = client.seat is not None and room.connected(client.seat)
         first = not room.clients
+        if not room.attended:
+            # nobody was at the table, and nobody's clock ran (see _who_moves): the turn's
+            # time starts now
+            room.turn_started = self.clock()
         room.clients.add(client)
         room.touched = self.clock()
         room.changed.set()
@@ -1827,7 +1832,7 @@ class Lobby:
             if left <= 0:
                 return "away", 0.0
             wait = min(wait, left)
-        if self.settings.turn_timeout > 0:
+        if self.settings.turn_timeout > 0 and room.attended:  # (nobody there: nobody waits)
             left = room.turn_started + self.settings.turn_timeout - now
             if left <= 0:
                 return "timeout", 0.0
