@@ -1072,3 +1072,26 @@ def test_a_daifugo_card_that_cannot_be_played_says_which_rule_holds_it(
     assert reasons["locked"] == "The table is locked (縛り) to ♥: only ♥ can be played.", reasons
     assert reasons["beaten"].startswith("That card does not beat"), reasons
     assert not problems(page), problems(page)
+
+
+def test_daifugo_s_side_panels_say_when_nothing_has_happened_yet(server: str, browser: Any) -> None:
+    """The review: at a Daifugo game's start the side showed an empty "Daifugo" box and an
+    empty "Play log". Each now says so in words."""
+    page = new_page(browser, DESKTOP)
+    page.goto(f"{server}/")
+    texts = page.evaluate(
+        """async () => {
+             const p = await import('/static/panels.js');
+             const view = {game: 'daifugo', phase: 'play', players: 4, hand: ['3D'],
+                           hand_sizes: [1, 1, 1, 1], log: [], to_play: 0};
+             const seat = (s) => ({seat: s, kind: 'bot', bot: 'random'});
+             const table = {seats: [0, 1, 2, 3].map(seat)};
+             const nodes = p.sidePanels(view, {table, mySeat: 0, finished: []});
+             return Object.fromEntries(nodes.map((n) => [n.id, n.textContent]));
+           }"""
+    )
+    assert texts["info"].endswith("Nothing in force yet: no revolution, lock or card effect."), (
+        texts
+    )
+    assert texts["log"] == "Play logNo plays yet.", texts
+    assert not problems(page), problems(page)

@@ -71,7 +71,10 @@ function infoPanel(view, ctx) {
     rows.push([t("redealsLabel"), t("redealsText", { n: view.redeals })]);
   }
   rows.push([t("dealerLabel"), view.dealer != null ? name(view.dealer) : null]);
-  return panel("info", t(`game_${view.game}`), dl(rows.filter((r) => r[1] !== null)));
+  const shown = rows.filter((r) => r[1] !== null);
+  // an empty box said nothing (Daifugo's start): say that nothing is in force yet
+  if (!shown.length) return panel("info", t(`game_${view.game}`), h("p", { class: "muted small", id: "info-calm" }, t("infoCalm")));
+  return panel("info", t(`game_${view.game}`), dl(shown));
 }
 
 /** Daifugo's state, each piece under its name: titles, the exchange (who gives how many cards
@@ -193,6 +196,7 @@ function logPanel(view, ctx) {
   const rows = entries.map((e) =>
     h("li", {}, h("span", { class: "who" }, seatName(ctx.table, e.seat)), span(logActionNode(e, view.game, (s) => seatName(ctx.table, s))),
       e.why?.length ? h("div", { class: "why-text" }, e.why.map((w) => daifugoWhy(w, (s) => seatName(ctx.table, s))).join(" · ")) : null));
+  if (!rows.length) return panel("log", t("log"), h("p", { class: "muted small", id: "log-empty" }, t("logEmpty")));
   return panel("log", t("log"), h("ul", { class: "log" }, rows));
 }
 
