@@ -300,11 +300,17 @@ def _raw_socket(addr: str, path: str) -> socket.socket:
 
 def _frame(text: str | bytes) -> bytes:
     """A masked websocket text frame of ``text`` (bytes as they are, even if not UTF-8)."""
-    data = text.encode() if isinstance(text, str) else text
+    return _control(0x1, text.encode() if isinstance(text, str) else text)
+
+
+def _control(opcode: int, payload: bytes = b"") -> bytes:
+    """A masked, final websocket frame with ``opcode`` (0x1 text, 0x9 ping, 0xA pong)."""
     mask = os.urandom(4)
-    assert len(data) < 126
+    assert len(payload) < 126
     return (
-        bytes([0x81, 0x80 | len(data)]) + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(data))
+        bytes([0x80 | opcode, 0x80 | len(payload)])
+        + mask
+        + bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
     )
 
 
@@ -1713,16 +1719,6 @@ def test_replays_waiting_to_be_made_are_bounded_past_it_busy(tmp_path: Path) -> 
         assert c.get(f"{url}/1/replay").status_code == 200
 
 
-def _ping(payload: bytes = b"x" * 125) -> bytes:
-    """A masked websocket PING control frame."""
-    mask = os.urandom(4)
-    return (
-        bytes([0x89, 0x80 | len(payload)])
-        + mask
-        + bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
-    )
-
-
 def test_a_ping_flood_that_never_reads_is_cut_off_and_pongs_do_not_pile_up(
     tmp_path: Path,
 ) -> None:
@@ -1752,7 +1748,7 @@ def test_a_ping_flood_that_never_reads_is_cut_off_and_pongs_do_not_pile_up(
         sent = 0
         try:
             for _ in range(200):  # 100,000 pings, as fast as the socket takes them
-                s.sendall(_ping() * 500)
+                s.sendall(_control(0x9, b"x" * 125) * 500)
                 sent += 500
         except OSError:
             pass  # cut off while sending: the point
@@ -1896,17 +1892,6 @@ def test_a_restarted_server_serves_before_its_tables_in_play_are_read_back(
                 time.sleep(0.02)
             assert tid in c.app.state.lobby.rooms  # and then it was read back
     assert events == ["served", "read back"], events
-
-
-def _control(opcode: int, payload: bytes = b"") -> bytes:
-    """A masked websocket frame with ``opcode`` (0x9 ping, 0xA pong, 0x1 text)."""
-    mask = os.urandom(4)
-    assert len(payload) < 126
-    return (
-        bytes([0x80 | opcode, 0x80 | len(payload)])
-        + mask
-        + bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
-    )
 
 
 @pytest.mark.parametrize("flood", ["pongs", "text after the close"])

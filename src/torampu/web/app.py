@@ -232,14 +232,22 @@ class RequestLimit:
             await self.app(scope, receive, send)
             return
         wait = max(1, math.ceil(1 / self.rate))
-        headers = [
-            (b"content-type", b"application/json"),
-            (b"content-length", str(len(self.body)).encode()),
-            (b"retry-after", str(wait).encode()),
-            (b"connection", b"close"),
-        ]
-        await send({"type": "http.response.start", "status": 429, "headers": headers})
-        await send({"type": "http.response.body", "body": self.body})
+        more = [(b"retry-after", str(wait).encode()), (b"connection", b"close")]
+        await _refuse(send, 429, self.body, more)
+
+
+async def _refuse(
+    send: Any, status: int, body: bytes, more: list[tuple[bytes, bytes]] | None = None
+) -> None:
+    """Answer an HTTP request ``status`` with the JSON ``body`` from a middleware, before any
+    route runs (``more``: further headers)."""
+    headers = [
+        (b"content-type", b"application/json"),
+        (b"content-length", str(len(body)).encode()),
+        *(more or []),
+    ]
+    await send({"type": "http.response.start", "status": status, "headers": headers})
+    await send({"type": "http.response.body", "body": body})
 
 
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
@@ -306,12 +314,7 @@ class SameOrigin:
             await receive()  # websocket.connect; closing now refuses the handshake (403)
             await send({"type": "websocket.close", "code": 1008})
             return
-        headers = [
-            (b"content-type", b"application/json"),
-            (b"content-length", str(len(self.body)).encode()),
-        ]
-        await send({"type": "http.response.start", "status": 403, "headers": headers})
-        await send({"type": "http.response.body", "body": self.body})
+        await _refuse(send, 403, self.body)
 
 
 @functools.cache

@@ -236,9 +236,14 @@ export function daifugoFlags(view) {
   return out;
 }
 
+/** The parts of a Daifugo lock, whatever shape the view gives it: suit letters (and any other
+ * word as it is). */
+function lockParts(lock) {
+  return Array.isArray(lock) ? lock : Array.isArray(lock?.suits) ? lock.suits : typeof lock === "string" ? lock.split("") : [];
+}
+
 function lockNodes(lock) {
-  const suits = Array.isArray(lock) ? lock : Array.isArray(lock?.suits) ? lock.suits : typeof lock === "string" ? lock.split("") : [];
-  return suits.map((s) => (/^[SHDC]$/.test(s) ? suitNode(s) : s));
+  return lockParts(lock).map((s) => (/^[SHDC]$/.test(s) ? suitNode(s) : s));
 }
 
 // ------------------------------------------------------------------ the hand and the actions
@@ -359,10 +364,9 @@ export function whyNot(view, card, plan) {
   return t("cannotPlayNow");
 }
 
-/** The suits a Daifugo lock holds the play to (letters), whatever shape the view gives. */
+/** The suits a Daifugo lock holds the play to (letters). */
 function lockSuits(lock) {
-  const suits = Array.isArray(lock) ? lock : Array.isArray(lock?.suits) ? lock.suits : typeof lock === "string" ? lock.split("") : [];
-  return suits.filter((x) => /^[SHDC]$/.test(x));
+  return lockParts(lock).filter((x) => /^[SHDC]$/.test(x));
 }
 
 /** Handle a tap on a hand card (called by the page with the same `ui`). */
