@@ -557,6 +557,7 @@ def test_match_length_is_limited(tmp_path: Path, games: int) -> None:
         "A\u200dki",
         "\ufeffAki",
         "\u0301\u0301",
+        "Aki\u2029Bo",  # a paragraph separator: a name over two lines
     ],
 )
 def test_names_are_limited_text(tmp_path: Path, name: Any) -> None:

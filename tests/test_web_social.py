@@ -347,6 +347,9 @@ def test_players_chat_as_text_and_react_and_get_the_history(tmp_path: Path) -> N
         ({"type": "chat", "text": "line\nbreak"}, "bad_message"),
         ({"type": "chat", "text": "bell\x07"}, "bad_message"),
         ({"type": "chat", "text": "evil\u202etxt.exe"}, "bad_message"),
+        # nothing to see: an empty line under the sender's name (zero-width space, word joiner)
+        ({"type": "chat", "text": "\u200b\u2060\u200b"}, "bad_message"),
+        ({"type": "chat", "text": "one\u2028two"}, "bad_message"),  # a line separator
         ({"type": "chat", "text": 42}, "bad_message"),
         ({"type": "chat", "text": ["a"]}, "bad_message"),
         ({"type": "chat"}, "bad_message"),

@@ -150,7 +150,7 @@ def display_name(value: Any, max_length: int) -> str:
             around = unicodedata.category(name[i - 1]), unicodedata.category(name[i + 1])
             if around[1] == "So" and around[0] in ("So", "Mn", "Sk"):
                 continue  # an emoji sequence (👩‍💻)
-        if cat in ("Cc", "Cs", "Cf", "Co", "Cn") or c in BIDI_CONTROLS:
+        if cat in ("Cc", "Cs", "Cf", "Co", "Cn", "Zl", "Zp") or c in BIDI_CONTROLS:
             raise Invalid("name must not hold control or invisible characters")
     if not any(unicodedata.category(c)[0] in "LNPS" for c in name):
         raise Invalid("name must hold a letter, digit or symbol")
@@ -163,7 +163,9 @@ BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u206
 
 def chat_text(value: Any, max_length: int) -> str:
     """A chat message: text of 1 to ``max_length`` characters after trimming, NFC normalized,
-    without control characters (line breaks included) or bidirectional overrides.
+    without control characters (line breaks and line separators included) or bidirectional
+    overrides, with something to see (a message of zero-width spaces would be an empty line
+    under someone's name).
 
     >>> chat_text("  <b>ナイス</b>  ", 200)
     '<b>ナイス</b>'
@@ -171,14 +173,20 @@ def chat_text(value: Any, max_length: int) -> str:
     Traceback (most recent call last):
     ...
     torampu.web.validate.Invalid: a chat message must not hold control characters
+    >>> chat_text("\\u200b\\u2060", 200)
+    Traceback (most recent call last):
+    ...
+    torampu.web.validate.Invalid: a chat message must hold a letter, digit or symbol
     """
     if not isinstance(value, str):
         raise Invalid(f"a chat message is text of 1 to {max_length} characters")
     text = unicodedata.normalize("NFC", value.strip())
     if not text or len(text) > max_length:
         raise Invalid(f"a chat message is 1 to {max_length} characters")
-    if any(unicodedata.category(c) in ("Cc", "Cs") or c in BIDI_CONTROLS for c in text):
+    if any(unicodedata.category(c) in ("Cc", "Cs", "Zl", "Zp") or c in BIDI_CONTROLS for c in text):
         raise Invalid("a chat message must not hold control characters")
+    if not any(unicodedata.category(c)[0] in "LNPS" for c in text):
+        raise Invalid("a chat message must hold a letter, digit or symbol")
     return text
 
 
