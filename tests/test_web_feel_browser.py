@@ -835,6 +835,50 @@ def test_a_player_mutes_another_in_the_chat_and_it_lasts(server: str, browser: A
     assert not problems(page), problems(page)
 
 
+def test_the_chat_tells_who_comes_and_goes_without_counting_it_as_new(
+    server: str, browser: Any
+) -> None:
+    """Nothing said when a friend's connection dropped or came back: the table went quiet and
+    one wondered why (a usability review). Now the chat carries a line for each, in time order
+    among the messages, from the public seats of the snapshots; such lines are not "new"."""
+    import json
+
+    from websockets.sync.client import connect
+
+    page, table_id, ben = _two_at_hell(server, browser, DESKTOP)
+    if page.locator("#chat").get_attribute("open") is None:
+        page.click("#chat-summary")
+    events = (
+        "() => [...document.querySelectorAll('#chat-list li.chat-event')].map(e => e.textContent)"
+    )
+    ws_url = server.replace("http://", "ws://") + f"/ws/tables/{table_id}"
+    with connect(ws_url) as ws:  # Ben just took his seat: his arrival is that line
+        ws.send(json.dumps({"type": "hello", "token": ben}))
+        ws.recv(timeout=10)
+    page.wait_for_function(f"() => ({events})().some(t => t.endsWith('Ben lost connection'))")
+    page.click("#chat-summary")  # closed from here: a coming or going is not a message
+    with connect(ws_url) as ws:
+        ws.send(json.dumps({"type": "hello", "token": ben}))
+        page.wait_for_function(f"() => ({events})().some(t => t.endsWith('Ben connected'))")
+        ws.send(json.dumps({"type": "chat", "text": "hi there"}))
+        page.wait_for_selector("#chat-unread")
+    page.wait_for_function(
+        f"() => ({events})().filter(t => t.endsWith('lost connection')).length == 2"
+    )
+    assert page.locator("#chat-unread").inner_text() == "1 new"  # "hi there" only
+    page.click("#chat-summary")
+    lines = page.locator("#chat-list li").all_inner_texts()
+    assert [x for x in lines if "Ben" in x or "hi there" in x][-1].endswith("Ben lost connection")
+    assert "hi there" in [x for x in lines if "Ben" in x or "hi there" in x][-2], lines
+    # one's own seat and a seat just taken do not say "connected"; a seat taken does
+    tails = page.evaluate(events)
+    assert next(t for t in tails if "Aki" in t).endswith("Aki took seat 1"), tails
+    assert sum("Aki" in t for t in tails) == 1, tails
+    assert sum(t.endswith("Ben took seat 2") for t in tails) == 1, tails
+    assert sum(t.endswith("Ben connected") for t in tails) == 1, tails  # not the first time
+    assert not problems(page), problems(page)
+
+
 def test_a_player_whose_time_ran_out_is_told_and_a_spectator_sees_they_watch(
     tmp_path: Path, browser: Any
 ) -> None:

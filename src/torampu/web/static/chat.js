@@ -15,6 +15,10 @@ export class ChatPanel {
   constructor(page) {
     this.page = page;
     this.messages = [];
+    this.events = []; // comings and goings seen by this page (noteSeats)
+    this.eventCount = 0;
+    this.seats = null;
+    this.arriving = new Set(); // seats taken whose player has not connected yet
     this.list = h("ol", { class: "chat-list", id: "chat-list", "aria-live": "polite" });
     // open at first only where it leaves room for the table's panels (not on a phone, nor on a
     // laptop's 650 px height); closed, its title counts the messages not yet seen
@@ -54,8 +58,45 @@ export class ChatPanel {
     return !!snap && (snap.seat != null || !!snap.table?.chat?.spectators);
   }
 
-  onSnapshot() {
+  onSnapshot(msg) {
     this.el.hidden = !this.allowed();
+    this.noteSeats(msg?.table, msg?.seat);
+  }
+
+  /** Lines of the table's comings and goings ("Aki took seat 3", "Aki lost connection", "Aki is
+   * back"), from the seats of one snapshot against the last: public data every client has, kept
+   * in this page only, shown among the messages in time order but never counted as unread. */
+  noteSeats(table, mine) {
+    const seats = table?.seats;
+    if (!Array.isArray(seats)) return;
+    const before = this.seats;
+    this.seats = seats.map((s) => ({ kind: s.kind, name: s.name ?? "", connected: !!s.connected }));
+    if (!before || before.length !== seats.length) return; // the first look: nothing happened yet
+    const lines = [];
+    seats.forEach((s, i) => {
+      const was = before[i];
+      const now = this.seats[i];
+      const who = (x) => x.name || t("seat", { n: i + 1 });
+      const human = (x) => x.kind === "human";
+      if (human(was) && (!human(now) || was.name !== now.name)) {
+        lines.push(now.kind === "bot" ? t("sc_evBot", { who: who(was), n: i + 1 }) : t("sc_evLeft", { who: who(was), n: i + 1 }));
+      }
+      if (human(now) && (!human(was) || was.name !== now.name)) {
+        lines.push(t("sc_evJoined", { who: who(now), n: i + 1 }));
+        if (!now.connected) this.arriving.add(i);
+      } else if (human(now) && was.connected !== now.connected && i !== mine) {
+        // (one's own connection is the status line's; a seat just taken connecting is part of
+        // taking it)
+        const first = now.connected && this.arriving.has(i);
+        this.arriving.delete(i);
+        if (!first) lines.push(t(now.connected ? "sc_evBack" : "sc_evGone", { who: who(now) }));
+      }
+    });
+    if (!lines.length) return;
+    const at = Date.now();
+    for (const text of lines) this.events.push({ event: true, id: `ev${++this.eventCount}`, at, text });
+    this.events = this.events.slice(-KEEP);
+    this.renderList();
   }
 
   onMessage(msg) {
@@ -108,7 +149,10 @@ export class ChatPanel {
 
   renderList() {
     const mine = this.page.snap?.seat;
-    fill(this.list, this.messages.filter((m) => !this.muted.has(authorKey(m))).map((m) => {
+    const shown = this.messages.filter((m) => !this.muted.has(authorKey(m)));
+    const all = this.events.length ? [...shown, ...this.events].sort((a, b) => Number(a.at) - Number(b.at)) : shown;
+    fill(this.list, all.map((m) => {
+      if (m.event) return h("li", { class: "chat-event muted small", dataset: { id: m.id } }, chatTime(m.at), m.text);
       const who = this.who(m);
       const body = m.reaction ? h("span", { class: "reaction-text" }, t(`sc_r_${m.reaction}`)) : h("span", { class: "chat-text" }, m.text ?? "");
       const own = m.seat != null && m.seat === mine;
