@@ -4,10 +4,19 @@ lobby in English shows no internal ids such as ``removed_cards`` or ``dealer_lef
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 import torampu
-from torampu.options_en import MEMBERS_EN, OPTIONS_EN, VALUES_EN, option_en
+from torampu.options_en import (
+    DESCRIPTIONS_EN,
+    MEMBERS_EN,
+    OPTIONS_EN,
+    PRESET_NOTES_EN,
+    VALUES_EN,
+    option_en,
+)
 
 MAX_LABEL = 40
 
@@ -67,3 +76,26 @@ def test_labels_of_one_game_are_distinct() -> None:
 def test_a_missing_label_is_named() -> None:
     with pytest.raises(KeyError, match="'no_such' of napoleon"):
         option_en("napoleon", "no_such")
+
+
+# what a player must not meet in an explanation: an option's code name, a boolean's literal, a
+# rule source's number or another program's name (the developers' ``description`` has them)
+DEVELOPERS = re.compile(r"\b[a-z]+_[a-z_]+\b|\b00[0-4]\b|napoleon-web|\b(?:true|false)\s*:|:\s*$")
+
+
+@pytest.mark.parametrize("game", torampu.games())
+def test_every_option_and_preset_is_explained_for_players(game: str) -> None:
+    """The Rules dialog read "false: soft pass, a passed player may bid again later" and "(000:
+    4 players remove low cards…)" (a usability review): every option now has a player's
+    explanation, ``description_en``, and every preset a ``note_en``, in sentences, without the
+    developers' words; the developers' ``description`` and ``note`` stay as they were."""
+    assert set(DESCRIPTIONS_EN[game]) == {o["name"] for o in torampu.rules(game)}
+    assert set(PRESET_NOTES_EN[game]) == set(torampu.presets(game))
+    texts = [(o["name"], o["description_en"]) for o in torampu.rules(game)]
+    texts += [(f"preset {n}", p["note_en"]) for n, p in torampu.presets(game).items()]
+    for name, text in texts:
+        assert text == text.strip() and not text[0].islower() and text.endswith("."), (name, text)
+        assert 20 <= len(text) <= 300, (name, len(text))
+        assert not DEVELOPERS.search(text), (game, name, text)
+    for o in torampu.rules(game):
+        assert o["description_en"] != o["description"], (game, o["name"])

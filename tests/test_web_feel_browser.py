@@ -459,8 +459,8 @@ def test_rules_dialog_lists_every_option(server: str, browser: Any) -> None:
                 assert r["text"] == o["description_ja"]
             if lang == "ja" and o.get("label_ja"):
                 assert r["label"] == o["label_ja"]
-            if lang == "en":
-                assert r["text"] == o["description"]
+            if lang == "en":  # the players' explanation, not the developers' note
+                assert r["text"] == o["description_en"] != o["description"]
         assert {r["name"] for r in rows if r["changed"] == "1"} == differ
         assert "house-001" in page.inner_text("#rules-preset")
         page.screenshot(path=str(SHOTS / f"rules-{lang}-phone.png"))

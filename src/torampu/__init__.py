@@ -35,7 +35,7 @@ from torampu.nap import Nap, NapMatch
 from torampu.napoleon import SPEC as NAPOLEON_SPEC
 from torampu.napoleon import Napoleon
 from torampu.options import RuleSpec
-from torampu.options_en import MEMBERS_EN, VALUES_EN, option_en
+from torampu.options_en import DESCRIPTIONS_EN, MEMBERS_EN, PRESET_NOTES_EN, VALUES_EN, option_en
 from torampu.options_ja import MEMBERS_JA, PRESETS_JA, VALUES_JA, option_ja
 
 __all__ = [
@@ -129,19 +129,24 @@ def new_match(
 
 
 def rules(game: str) -> list[dict[str, Any]]:
-    """Every option of ``game``: name, type, allowed values, default, description, source; a
-    short English ``label`` (:mod:`torampu.options_en`); in Japanese ``label_ja`` and
-    ``description_ja`` (:mod:`torampu.options_ja`). A ``choice`` or ``set`` option also has
-    ``values_en`` and ``values_ja``: each value's (member's) text, keyed by ``str(value)``.
+    """Every option of ``game``: name, type, allowed values, default, description (the
+    developers' note, with option names and rule sources), source; for players a short English
+    ``label`` and an explanation ``description_en`` (:mod:`torampu.options_en`); in Japanese
+    ``label_ja`` and ``description_ja`` (:mod:`torampu.options_ja`). A ``choice`` or ``set``
+    option also has ``values_en`` and ``values_ja``: each value's (member's) text, keyed by
+    ``str(value)``.
 
     >>> import torampu
     >>> o = next(o for o in torampu.rules("napoleon") if o["name"] == "all_pass")
     >>> o["label"], o["values_en"]["redeal"], o["label_ja"]
     ('If everyone passes', 'Deal again', '全員パスのとき')
+    >>> o["description_en"].startswith("What happens when everyone passes")
+    True
     """
     out = _lookup(game)[0].table()
     for o in out:
         o["label"] = option_en(game, o["name"])
+        o["description_en"] = DESCRIPTIONS_EN.get(game, {}).get(o["name"], o["description"])
         o["label_ja"], o["description_ja"] = option_ja(game, o["name"])
         if o["type"] in ("choice", "set"):
             table_en, table_ja = (
@@ -155,14 +160,15 @@ def rules(game: str) -> list[dict[str, Any]]:
 
 
 def presets(game: str) -> dict[str, dict[str, Any]]:
-    """The presets of ``game``: name -> {"options": overrides of the defaults, "note": …,
-    "name_ja": …, "note_ja": …}."""
+    """The presets of ``game``: name -> {"options": overrides of the defaults, "note": … (the
+    developers'), "note_en": … (for players), "name_ja": …, "note_ja": …}."""
     spec = _lookup(game)[0]
     ja = PRESETS_JA[game]
     return {
         name: {
             "options": dict(opts),
             "note": spec.preset_notes.get(name, ""),
+            "note_en": PRESET_NOTES_EN.get(game, {}).get(name, spec.preset_notes.get(name, "")),
             "name_ja": ja[name][0] if name in ja else name,
             "note_ja": ja[name][1] if name in ja else spec.preset_notes.get(name, ""),
         }

@@ -4,7 +4,7 @@ import { api, tokens } from "./api.js";
 import { drawnAfterPress, fill, h, patch, toast } from "./dom.js";
 import { errorText, gameName, lang, pick, t } from "./i18n.js";
 import { botName, botStrengthLabel } from "./labels.js";
-import { memberLabel, optionLabel, optionText as optionDescription } from "./rules.js";
+import { memberLabel, optionLabel, optionText as optionDescription, presetNote as notePlayers } from "./rules.js";
 
 const REFRESH_MS = 4000;
 const MINE_MAX = 8; // the tables of this browser's own looked up at each refresh
@@ -288,7 +288,7 @@ function presetSelect(game, f, rerender) {
 
 function presetNote(game, f) {
   const p = game.presets[f.preset];
-  return lang() === "ja" && p?.note_ja ? p.note_ja : pick(p?.note || "");
+  return p ? notePlayers(p) : "";
 }
 
 /** An option's label, explanation and value names in the page's language, as the Rules dialog

@@ -3,8 +3,9 @@
 // GET /api/games), in the player's language. Options that differ from the preset are marked.
 //
 // Option metadata may carry Japanese texts (label_ja, description_ja, values_ja for the values of
-// a choice or set; a preset's name_ja and note_ja) and an English label (label); whichever is
-// missing falls back to the English description, the option's name and the raw value.
+// a choice or set; a preset's name_ja and note_ja) and English ones for players (label,
+// description_en, values_en; a preset's note_en); whichever is missing falls back to the
+// developers' description and note, the option's name and the raw value.
 
 import { api } from "./api.js";
 import { isCard } from "./cards.js";
@@ -82,11 +83,16 @@ export function rulesRows(info, table) {
 function rowNode({ option, value, preset, changed }) {
   return h("li", { class: `feel-rule ${changed ? "changed" : ""}`, dataset: { option: option.name, changed: changed ? "1" : "0" } },
     h("div", { class: "feel-rule-head" },
-      h("span", { class: "feel-rule-name" }, optionLabel(option)),
+      // (the option's name, for the command line and the API, only on hover)
+      h("span", { class: "feel-rule-name", title: option.name }, optionLabel(option)),
       h("span", { class: "feel-rule-value" }, valueNode(option, value)),
       changed ? h("span", { class: "feel-rule-changed" }, t("feelChanged"), " · ", t("feelPresetValue", { v: "" }), valueNode(option, preset)) : null),
-    h("p", { class: "feel-rule-desc" }, optionText(option)),
-    optionLabel(option) !== option.name ? h("code", { class: "feel-rule-key muted small" }, option.name) : null);
+    h("p", { class: "feel-rule-desc" }, optionText(option)));
+}
+
+/** A preset's note for players in the page's language (the developers' note if none). */
+export function presetNote(preset) {
+  return pick((lang() === "ja" ? preset.note_ja : preset.note_en) ?? preset.note ?? "");
 }
 
 function presetName(name, preset) {
@@ -141,7 +147,7 @@ export class RulesDialog {
         h("summary", {}, t("howTo")), h("p", {}, t(`howto_${tb.game}`))),
       h("p", { class: "feel-rules-preset" }, h("strong", {}, `${gameName(tb.game)} · ${t("feelPreset")}: `),
         h("span", { id: "rules-preset" }, presetName(tb.preset, preset)),
-        preset?.note ? h("span", { class: "muted" }, ` — ${pick(lang() === "ja" ? preset.note_ja ?? preset.note : preset.note)}`) : null),
+        preset?.note ? h("span", { class: "muted" }, ` — ${presetNote(preset)}`) : null),
       changed ? h("p", { class: "feel-rules-count" }, t("feelChangedCount", { n: changed })) : null,
       h("ul", { class: "feel-rule-list", id: "rules-list" }, rows.map(rowNode)));
   }
