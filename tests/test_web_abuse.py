@@ -1469,15 +1469,15 @@ def test_a_worker_process_takes_turns_by_the_tables_maker(tmp_path: Path) -> Non
         worker = Worker(store, "redis://127.0.0.1:1/0")
         keys: list[str] = []
 
-        async def move(job: Any, key: str = "", waited: float = 0.0) -> BotAnswer:
+        async def answer(job: Any, key: str = "", waited: float = 0.0) -> tuple[BotAnswer, float]:
             keys.append(key)
-            return BotAnswer(job.legal[0])
+            return BotAnswer(job.legal[0]), 0.0
 
         async def publish(table: str, event: Any) -> None:
             return None
 
         worker.pool.close()
-        worker.pool.move = move  # type: ignore[method-assign]
+        worker.pool.answer = answer  # type: ignore[method-assign]
         worker.bus.publish = publish  # type: ignore[method-assign]
         for tid in ("t1", "t2"):
             table = store.table(tid)
@@ -1487,6 +1487,72 @@ def test_a_worker_process_takes_turns_by_the_tables_maker(tmp_path: Path) -> Non
         return keys
 
     assert asyncio.run(run()) == [owner, "t2"]
+
+
+def test_a_bot_job_the_database_failed_is_queued_again_at_the_drivers_next_look(
+    tmp_path: Path,
+) -> None:
+    """The third audit: after a 6 s database outage every bot table stood for about 25 s more.
+    A worker whose job failed (the move not stored) acknowledged it but left the job's key,
+    and the driver queues a move only while no key is set, so the move waited for the key to
+    run out (--job-timeout). The worker now deletes the key of a job that failed, and the
+    driver's next look (a third of the lease) queues it again; a job that succeeded or had
+    nothing to do keeps its key."""
+    from torampu.web.bots import BotAnswer
+    from torampu.web.store import Store, StoreError
+    from torampu.web.workers import JOB, MoveJob, Worker
+
+    store = Store(f"sqlite:///{tmp_path / 'w.db'}")
+    store.create_table("t1", "hell", {"players": 3}, 3, 1, 5, "h", ["heuristic"] * 3)
+    store.start_table("t1", None)
+
+    class FakeRedis:
+        def __init__(self) -> None:
+            self.deleted: list[str] = []
+            self.acked: list[str] = []
+
+        async def delete(self, key: str) -> int:
+            self.deleted.append(key)
+            return 1
+
+        async def xack(self, stream: str, group: str, entry: str) -> int:
+            self.acked.append(entry)
+            return 1
+
+    async def run() -> FakeRedis:
+        worker = Worker(store, "redis://127.0.0.1:1/0")
+        fake = FakeRedis()
+        worker.redis = fake
+
+        async def answer(job: Any, key: str = "", waited: float = 0.0) -> tuple[BotAnswer, float]:
+            return BotAnswer(job.legal[0]), 0.0
+
+        async def publish(table: str, event: Any) -> None:
+            return None
+
+        worker.pool.close()
+        worker.pool.answer = answer  # type: ignore[method-assign]
+        worker.bus.publish = publish  # type: ignore[method-assign]
+        table = store.table("t1")
+        assert table is not None
+        m = torampu.new_match(table.game, table.rules, games=table.games, seed=table.seed)
+        job = MoveJob("t1", table.version, m.to_play or 0, "heuristic", "bot")
+        real = store.append_action
+
+        def down(*a: Any, **k: Any) -> Any:
+            raise StoreError("the database is away")
+
+        store.append_action = down  # type: ignore[method-assign]
+        await worker._handle("1-0", job.fields())
+        assert fake.deleted == [f"{JOB}t1:{table.version}"] and fake.acked == ["1-0"]
+        store.append_action = real  # type: ignore[method-assign]
+        await worker._handle("2-0", job.fields())  # back: stored, the key stays
+        await worker._handle("3-0", job.fields())  # made already: nothing to do
+        assert len(fake.deleted) == 1 and fake.acked == ["1-0", "2-0", "3-0"]
+        assert store.table("t1").version == table.version + 1  # type: ignore[union-attr]
+        return fake
+
+    asyncio.run(run())
 
 
 def _raw_request(s: socket.socket, method: str, path: str, body: bytes = b"") -> tuple[int, str]:

@@ -822,3 +822,32 @@ def test_a_bot_job_that_waited_in_the_stream_past_the_queue_wait_is_made_by_the_
             assert log.count("the heuristic answers") == 1, log
         finally:
             w.stop()
+
+
+def test_one_addresss_search_tables_do_not_hold_up_another_tables_quick_bots(
+    tmp_path: Path, pg: str, redis_server: RedisServer
+) -> None:
+    """The third audit: a worker held 4 jobs a process, and a search job kept its place while it
+    waited for the search process (up to --bot-queue-wait) and then while its answer was held
+    back to its think budget — so a worker got through about 4 searches a second whatever its
+    CPU, and the quick jobs of every other table waited in the stream behind them: one address's
+    20 tables of ``ismcts:think=1`` (no socket needed) took an honest table of heuristic bots
+    from 0.8 s a move to 4.2 s. Now a job gives its place back once its move is computed and a
+    worker holds 16 a process: beside 12 such tables the honest table's bots move at their pace."""
+    w = None
+    with cluster(tmp_path, pg, redis_server.url, workers=0) as (a, b):
+        w = _worker(tmp_path, "w1", pg, redis_server.url, "--processes", "1")
+        try:
+            for _ in range(12):  # the attacker's tables: every seat a search bot thinking 1 s
+                tid, host = _table(a, "nap", seats=["ismcts:think=1"] * 4)
+                assert _post(f"{a.base}/api/tables/{tid}/start", {}, host)[0] == 200
+            time.sleep(4)  # their jobs fill the stream
+            honest, host = _table(b, "nap", seats=["heuristic"] * 4)
+            assert _post(f"{b.base}/api/tables/{honest}/start", {}, host)[0] == 200
+            t0 = time.monotonic()
+            while _get(f"{b.base}/api/tables/{honest}")["version"] < 15:
+                # 15 quick moves at --bot-delay 0.05: about 3 s alone; before, about 40 s
+                assert time.monotonic() - t0 < 25, w.output()[-3000:]
+                time.sleep(0.1)
+        finally:
+            w.stop()

@@ -370,13 +370,21 @@ class BotPool:
         once, the fallback — would otherwise come sooner, and everyone watching would learn
         from its speed that the bot could not play (a quick Daifugo pass: nothing beats the
         table; a quick follow: its last card of the suit)."""
+        answer, rest = await self.answer(job, key, waited)
+        if rest > 0:
+            await asyncio.sleep(rest)
+        return answer
+
+    async def answer(
+        self, job: BotJob, key: str = "", waited: float = 0.0
+    ) -> tuple[BotAnswer, float]:
+        """:meth:`move` without its wait: the answer, and the seconds it must still be held
+        back before anyone sees it (a worker waits them out without holding a job's place)."""
         loop = asyncio.get_running_loop()
         start = loop.time()
         answer = await self._move(job, key, waited)
         rest = 0.0 if job.quick else think_of(job.spec) + STEADY - (loop.time() - start)
-        if rest > 0:
-            await asyncio.sleep(rest)
-        return answer
+        return answer, max(0.0, rest)
 
     async def _move(self, job: BotJob, key: str, waited: float = 0.0) -> BotAnswer:
         slot = not job.quick
