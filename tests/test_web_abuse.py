@@ -1996,3 +1996,46 @@ def test_a_frame_flood_below_the_app_is_cut_off(tmp_path: Path, flood: str) -> N
         with connect(f"ws://{addr}/ws/tables/{tid}") as ws:  # others are served as before
             ws.send(json.dumps({"type": "hello", "token": None}))
             assert json.loads(ws.recv(timeout=10))["type"] == "snapshot"
+
+
+def test_a_room_that_ran_ahead_of_the_database_plays_the_stored_match_again(
+    tmp_path: Path,
+) -> None:
+    """The third audit, with write access to Redis: one forged ``action`` event made every
+    process play a move the database never held, and the table never came back — every later
+    move was refused ``stale_version``, since reading the table again only ever caught up
+    forwards. The first refused write now finds the room ahead of the database and plays the
+    stored match again; the next move is stored."""
+    with client(tmp_path) as c:
+        tid, _, (tok,) = new_table(c, "hell", {"players": 3})
+        lobby = c.app.state.lobby
+        room = lobby.rooms[tid]
+        with c.websocket_connect(f"/ws/tables/{tid}") as ws:
+            snap = _hello(ws, tok)
+            while not snap["legal"]:
+                snap = ws.receive_json()
+            version, legal = snap["version"], snap["legal"]
+            stored = c.get(f"/api/tables/{tid}").json()["version"]
+            assert stored == version
+            forged = {
+                "kind": "action",
+                "version": version + 1,
+                "action": {"seat": 0, "action": legal[-1], "by": "human", "at": None},
+            }
+            c.portal.call(lobby._on_event, tid, forged)  # type: ignore[union-attr]
+            assert room.version == version + 1  # played, never stored
+            ahead = room.match.legal_actions()[0]  # a move legal after the forged one
+            ws.send_json({"type": "act", "action": ahead, "version": version + 1})
+            refused = ws.receive_json()
+            while refused["type"] != "error":
+                refused = ws.receive_json()
+            assert refused["code"] == "stale_version", refused
+            assert room.version == version  # the stored match, played again
+            snap = ws.receive_json()
+            while snap.get("type") != "snapshot" or snap["version"] != version:
+                snap = ws.receive_json()
+            assert snap["legal"] == legal
+            ws.send_json({"type": "act", "action": legal[0], "version": version})
+            while (m := ws.receive_json()).get("version", -1) <= version:
+                assert m["type"] != "error", m
+        assert c.get(f"/api/tables/{tid}").json()["version"] == version + 1

@@ -23,10 +23,12 @@ import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
 import pytest
+from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
 import torampu
@@ -851,3 +853,101 @@ def test_one_addresss_search_tables_do_not_hold_up_another_tables_quick_bots(
                 time.sleep(0.1)
         finally:
             w.stop()
+
+
+class _Watcher(threading.Thread):
+    """A spectator on one server: when it first saw each version."""
+
+    def __init__(self, web: Web, tid: str) -> None:
+        super().__init__(daemon=True)
+        self.web, self.tid = web, tid
+        self.seen: dict[int, float] = {}
+        self.stop = threading.Event()
+
+        self.said: list[Any] = []
+
+    def run(self) -> None:
+        with (
+            contextlib.suppress(ConnectionClosed),
+            connect(f"{self.web.ws}/ws/tables/{self.tid}", open_timeout=10) as ws,
+        ):
+            ws.send(json.dumps({"type": "hello", "token": None}))
+            while not self.stop.is_set():
+                with contextlib.suppress(TimeoutError):
+                    msg = json.loads(ws.recv(timeout=0.5))
+                    if msg["type"] == "snapshot":
+                        self.seen.setdefault(msg["version"], time.monotonic())
+                    else:
+                        self.said.append(msg)
+
+
+def test_a_hung_redis_delays_other_processes_news_by_one_timeout_not_one_per_table(
+    tmp_path: Path, pg: str, redis_server: RedisServer
+) -> None:
+    """The third audit froze Redis (``CLIENT PAUSE``) under six tables played on one process
+    and watched from another: the watcher of the sixth table saw a move about 30 s late, the
+    later ones 40 s, because each process's heartbeat tried the bus table by table (two
+    commands a table, 5 s each to time out) before its poll of the database, and every request
+    that told the bus of a change waited out its timeout too. Once a command has failed, the
+    bus is skipped until a probe answers: every watcher hears within a few seconds."""
+    import redis
+
+    r = redis.Redis.from_url(redis_server.url)
+    loads = ("--load-burst", "10")  # six tables opened at once by one address
+    with cluster(tmp_path, pg, redis_server.url, workers=0, b=loads) as (a, b):
+        tables = []
+        for _ in range(6):
+            tid, host = _table(a, "hell", seats=["open"] * 3, rules={"players": 3})
+            toks = [
+                _post(f"{a.base}/api/tables/{tid}/join", {"name": f"P{s}", "seat": s})[1]["token"]
+                for s in range(3)
+            ]
+            assert _post(f"{a.base}/api/tables/{tid}/start", {}, host)[0] == 200
+            watcher = _Watcher(b, tid)
+            watcher.start()
+            tables.append((tid, toks, watcher))
+        with ExitStack() as stack:
+            socks = []
+            for tid, toks, _w in tables:
+                seats = []
+                for tok in toks:
+                    ws = stack.enter_context(connect(f"{a.ws}/ws/tables/{tid}", open_timeout=10))
+                    ws.send(json.dumps({"type": "hello", "token": tok}))
+                    seats.append(ws)
+                socks.append(seats)
+            time.sleep(2)  # every watcher has its snapshot; b polls nothing while Redis answers
+            r.execute_command("CLIENT", "PAUSE", "40000", "ALL")
+            try:
+                made: list[tuple[_Watcher, int, float]] = []
+                for (_tid, _toks, watcher), seats in zip(tables, socks, strict=True):
+                    for ws in seats:  # the seat to play acts on the newest snapshot it has
+                        snap = None
+                        with contextlib.suppress(TimeoutError):
+                            while True:
+                                msg = json.loads(ws.recv(timeout=0.2))
+                                if msg["type"] == "snapshot":
+                                    snap = msg
+                        if snap and snap["legal"]:
+                            act = {
+                                "type": "act",
+                                "action": snap["legal"][0],
+                                "version": snap["version"],
+                            }
+                            ws.send(json.dumps(act))
+                            made.append((watcher, snap["version"] + 1, time.monotonic()))
+                            break
+                assert len(made) == 6
+                deadline = time.monotonic() + 25
+                while time.monotonic() < deadline and not all(v in w.seen for w, v, _ in made):
+                    time.sleep(0.1)
+                late = [round(w.seen[v] - t, 1) if v in w.seen else None for w, v, t in made]
+                # one command's timeout (5 s) and the 2 s poll (5-7 s here), with room to spare
+                # on a slow machine; before, 17 s, 22 s, then the rest not within 25 s
+                assert all(x is not None and x < 13 for x in late), late
+            finally:
+                with contextlib.suppress(redis.exceptions.RedisError):
+                    redis.Redis.from_url(redis_server.url).execute_command("CLIENT", "UNPAUSE")
+                for _tid, _toks, watcher in tables:
+                    watcher.stop.set()
+                    watcher.join(5)
+                assert not any(w.said for _t, _k, w in tables), [w.said for _t, _k, w in tables]

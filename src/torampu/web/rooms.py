@@ -1167,6 +1167,11 @@ class Lobby:
         await self._publish_id(room.id, event)
 
     async def _publish_id(self, table_id: str, event: dict[str, Any]) -> None:
+        if not self.bus.healthy:
+            # known down: do not wait out another command's timeout (5 s) in a request; the
+            # table is announced once the bus answers, and the others poll the database now
+            self._unpublished.add(table_id)
+            return
         try:
             await self.bus.publish(table_id, event)
         except BusError as e:
@@ -1498,9 +1503,37 @@ class Lobby:
             actions = await self.db(self.store.actions, room.id, room.version)
             changed = self._apply_actions(room, actions) or changed
             await self._read_ready(room)
+        elif table.version < room.version and room.match is not None:
+            await self._replay_from_store(room, table)
+            changed = True
         if changed:
             room.changed.set()
             self.broadcast(room)
+
+    async def _replay_from_store(self, room: Room, table: Table) -> None:
+        """This room played an action the database does not hold (it cannot happen by this
+        server's own paths: an action is played only once stored; a forged bus event could do
+        it): play the match again from what is stored, the one truth. Before, such a room never
+        came back — every later move was refused ``stale_version`` (a third audit)."""
+        log.warning(
+            "table %s: this process was at version %d, the database at %d: playing it again",
+            room.id,
+            room.version,
+            table.version,
+        )
+        actions = await self.db(self.store.actions, room.id, 0)
+        new = self._new_match
+        m, played = await asyncio.get_running_loop().run_in_executor(
+            self._load_pool, lambda: _replayed(room.id, new(room), actions)
+        )
+        room.match = m
+        room.version = 0
+        room.last = None
+        room.between = None
+        if actions:
+            self._took(room, actions[-1], played)
+        room.revision += 1
+        room.turn_started = self.clock()
 
     async def _refresh_presence(self, room: Room, only_if_changed: bool = False) -> None:
         """Who is connected to this table in other processes."""
@@ -1550,11 +1583,15 @@ class Lobby:
         if isinstance(self.bus, LocalBus):
             return
         every = self.settings.presence_ttl / 3
+        probe: asyncio.Task[None] | None = None
         while not self._closing:
             await asyncio.sleep(every if self.bus.healthy else min(every, 2.0))
-            if not self.bus.healthy:
-                with contextlib.suppress(BusError):
-                    await self.bus.probe()
+            if not self.bus.healthy and (probe is None or probe.done()):
+                # tried beside the poll, not before it: a hung Redis takes a command's whole
+                # timeout (5 s) to fail, and the poll below must not wait for it
+                if probe is not None and not probe.cancelled():
+                    probe.exception()  # (retrieved: a BusError says only that it is down)
+                probe = asyncio.get_running_loop().create_task(self.bus.probe())
             for table_id in list(self._unpublished) if self.bus.healthy else []:
                 try:
                     await self.bus.publish(table_id, {"kind": "table"})
@@ -1563,10 +1600,13 @@ class Lobby:
                 self._unpublished.discard(table_id)
             for room in list(self.rooms.values()):
                 try:
-                    if room.clients:
+                    # once the bus has failed (a command timed out, 5 s), the other rooms skip
+                    # it until a probe answers: a hung Redis cost 5 s a room and held the poll
+                    # below back by as much (a third audit: the 40th table heard 40 s late)
+                    if room.clients and self.bus.healthy:
                         seats, clients = room.local_presence()
                         await self.bus.set_presence(room.id, seats, clients)
-                    if room.status != "over":
+                    if room.status != "over" and self.bus.healthy:
                         await self._refresh_presence(room, only_if_changed=True)
                 except (BusError, ActError):
                     pass  # the bus failing here must not skip the database's poll below
