@@ -2039,3 +2039,43 @@ def test_a_room_that_ran_ahead_of_the_database_plays_the_stored_match_again(
             while (m := ws.receive_json()).get("version", -1) <= version:
                 assert m["type"] != "error", m
         assert c.get(f"/api/tables/{tid}").json()["version"] == version + 1
+
+
+def test_with_workers_elsewhere_a_hint_is_searched_in_a_process_with_a_deadline(
+    tmp_path: Path,
+) -> None:
+    """The third audit: with --redis the web process made its learners' hints in a thread
+    (``BotPool(0)``), which shared the event loop's GIL — six tables' hints took another
+    socket's round trip from 2 ms to 126 ms (p99) — and could not be stopped at its deadline.
+    Such a process now has one search process of its own for hints (and the quick one): a
+    search that runs past its deadline is killed and the heuristic answers."""
+    from torampu.web.bots import BotJob
+    from torampu.web.rooms import Lobby, Settings
+    from torampu.web.store import Store
+
+    store = Store(f"sqlite:///{tmp_path / 'h.db'}")
+
+    class Elsewhere:  # workers in other processes (never asked here: only their presence)
+        async def move(self, lobby: Any, room: Any, job: Any) -> None:
+            raise AssertionError("no bot move here")
+
+        async def close(self) -> None:
+            return None
+
+    async def run() -> tuple[Any, float]:
+        workers = Elsewhere()
+        lobby = Lobby(store, Settings(data_dir=tmp_path, bot_workers=3), workers=workers)
+        try:
+            assert lobby.pool.workers == 1 and lobby.pool._thread is None
+            g = torampu.new_game("napoleon", seed=3)
+            job = BotJob("ismcts:think=0.3", "napoleon", 1, g.view(g.to_play), g.legal_actions())
+            job = BotJob(job.spec, job.game, job.seed, job.view, job.legal, limit=0.01)
+            loop = asyncio.get_running_loop()
+            t0 = loop.time()
+            answer, _rest = await lobby.pool.answer(job, "k")
+            return answer, loop.time() - t0
+        finally:
+            lobby.pool.close()
+
+    answer, _took = asyncio.run(run())
+    assert answer.by_fallback and answer.action  # killed at its deadline: the heuristic's move

@@ -483,8 +483,12 @@ class Lobby:
         self.wall: Callable[[], float] = time.time
         """Seconds since the epoch: the between-games deadline is derived from stored times."""
         self.rooms: dict[str, Room] = {}
+        # with workers elsewhere (--redis) this pool computes only the learners' hints: one
+        # search process (and the quick one), not a thread — a hint's search in a thread held
+        # the event loop's GIL (another socket's round trip: p99 2 ms -> 126 ms under six
+        # tables' hints, a third audit) and could not be stopped at its deadline
         self.pool = pool or BotPool(
-            settings.bot_workers if workers is None else 0, settings.bot_queue_wait
+            settings.bot_workers if workers is None else 1, settings.bot_queue_wait
         )
         self.bus: Bus = bus if bus is not None else LocalBus()
         self.workers: Workers = workers if workers is not None else LocalWorkers(self.pool)
