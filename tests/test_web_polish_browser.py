@@ -723,3 +723,41 @@ def test_the_lobby_says_how_each_game_is_played(server: str, browser: Any, lang:
     assert len(set(texts.values())) == 4, texts
     page.locator("#lobby-howto").screenshot(path=str(SHOTS / f"polish-lobby-howto-{lang}.png"))
     assert not problems(page), problems(page)
+
+
+@pytest.mark.parametrize(("viewport", "across"), [(LAPTOP, "number"), (PHONE, "suit")])
+def test_napoleons_bids_are_a_table_of_number_and_suit_all_in_view(
+    server: str, browser: Any, viewport: dict[str, int], across: str
+) -> None:
+    """The bids were a flow of up to 40 buttons wrapped at the screen's width: 14♠ sat under 13♦
+    on one screen and under 15♣ on another, and on a phone the last rows were below the panel's
+    edge (a usability review). Now each bid has the cell of its number and its suit — on a wide
+    screen a row per suit, on a phone a row per number — and every one is in view unscrolled."""
+    tb = _table(server, "napoleon", "classic", 5)
+    page = _open(browser, server, tb, viewport, "en")
+    assert _wait_my_turn(page) == "bid"
+    cells = page.eval_on_selector_all(
+        '#actions .bid-table [data-action^="bid "]',
+        """els => els.map(e => { const s = getComputedStyle(e), b = e.getBoundingClientRect();
+             return {a: e.dataset.action, row: +s.gridRowStart, col: +s.gridColumnStart,
+                     top: b.top, bottom: b.bottom}; })""",
+    )
+    assert len(cells) >= 16, cells
+    suits = sorted({c["a"][-1] for c in cells}, key="CDHSN".index)
+    low = min(int(c["a"].split()[1][:-1]) for c in cells)
+    for c in cells:
+        number, suit = int(c["a"].split()[1][:-1]), suits.index(c["a"][-1]) + 1
+        # across = what changes along a row
+        want = (suit, number - low + 1) if across == "number" else (number - low + 1, suit)
+        assert (c["row"], c["col"]) == want, c
+    panel = page.evaluate(
+        """() => { const a = document.querySelector('#actions').getBoundingClientRect();
+                   return {top: a.top, bottom: a.bottom, h: innerHeight}; }"""
+    )
+    for c in cells:
+        assert panel["top"] <= c["top"] and c["bottom"] <= min(panel["bottom"], panel["h"]) + 1, (
+            c,
+            panel,
+        )
+    page.screenshot(path=str(SHOTS / f"polish-napoleon-bid-table-{viewport['width']}.png"))
+    assert not problems(page), problems(page)

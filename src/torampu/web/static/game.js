@@ -534,14 +534,43 @@ function buttonBar(view, ctx, plan) {
   const bids = plan.buttons.filter((a) => a.verb === "bid");
   const others = plan.buttons.filter((a) => a.verb !== "bid");
   const grid = view.game === "napoleon" && bids.length > 6;
+  const label = bids.length ? h("div", { class: "hint" }, armedHint(view, ctx, [`${view.game === "hell" ? t("bidHell") : t("bid")}:`,
+    view.game === "hell" && view.forbidden_bid != null && view.dealer === ctx.mySeat ? ` ${t("forbidden", { n: view.forbidden_bid })}` : null])) : null;
+  const row = others.map((a) => actionButton(a.raw, view, ctx, a.verb === "pass" ? "pass" : ""));
   return h(
     "div",
     { class: "buttons" },
-    h("div", { class: "row" }, others.map((a) => actionButton(a.raw, view, ctx, a.verb === "pass" ? "pass" : ""))),
-    bids.length ? h("div", { class: "hint" }, armedHint(view, ctx, [`${view.game === "hell" ? t("bidHell") : t("bid")}:`,
-      view.game === "hell" && view.forbidden_bid != null && view.dealer === ctx.mySeat ? ` ${t("forbidden", { n: view.forbidden_bid })}` : null])) : null,
-    bids.length ? h("div", { class: grid ? "bid-grid" : "row bids" }, bids.map((a) => actionButton(a.raw, view, ctx, "bidbtn"))) : null,
+    // beside a bid table, Pass and the label share a line: the table's last rows stay in view
+    grid ? h("div", { class: "row bid-head" }, row, label) : h("div", { class: "row" }, row),
+    grid ? null : label,
+    bids.length ? (grid ? bidTable(bids, view, ctx)
+      : h("div", { class: "row bids" }, bids.map((a) => actionButton(a.raw, view, ctx, "bidbtn")))) : null,
   );
+}
+
+const BID_SUITS = ["C", "D", "H", "S", "N"]; // lowest to highest, as Napoleon ranks a bid's suit
+
+/** Napoleon's bids as a table, each bid in the cell of its number and its suit (♣ ♦ ♥ ♠, NT) —
+ * found at a glance, where a flow of 30 buttons wrapped at the screen's width put 14♠ under 13♦
+ * on one screen and under 15♣ on another: a row per suit on a wide screen, a row per number on
+ * a narrow one (a phone's four columns). */
+function bidTable(bids, view, ctx) {
+  const cell = (a) => /^bid (\d+)([CDHSN])$/.exec(a.raw);
+  const parsed = bids.map((a) => [a, cell(a)]);
+  if (parsed.some(([, m]) => !m)) return h("div", { class: "bid-grid" }, bids.map((a) => actionButton(a.raw, view, ctx, "bidbtn")));
+  const suits = BID_SUITS.filter((s) => parsed.some(([, m]) => m[2] === s));
+  const numbers = parsed.map(([, m]) => Number(m[1]));
+  const low = Math.min(...numbers);
+  const wide = !window.matchMedia?.("(max-width: 640px)").matches;
+  const across = wide ? Math.max(...numbers) - low + 1 : suits.length;
+  return h("div", { class: `bid-grid bid-table ${wide ? "by-suit" : "by-number"}`, style: { "grid-template-columns": `repeat(${across}, minmax(0, 1fr))` } },
+    parsed.map(([a, m]) => {
+      const b = actionButton(a.raw, view, ctx, "bidbtn");
+      const [row, col] = [Number(m[1]) - low + 1, suits.indexOf(m[2]) + 1];
+      b.style.setProperty("grid-row", String(wide ? col : row));
+      b.style.setProperty("grid-column", String(wide ? row : col));
+      return b;
+    }));
 }
 
 function adjutantPicker(view, ctx, plan) {
