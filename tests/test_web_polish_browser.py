@@ -629,12 +629,9 @@ def test_a_seat_lost_in_a_race_is_told_in_the_players_language(server: str, brow
     assert page.evaluate("window.torampu?.snapshot?.seat ?? null") is None
 
 
-def test_naming_the_adjutant_on_a_laptop_leaves_the_felt_its_room(
-    server: str, browser: Any
-) -> None:
-    """At 1366×768 the adjutant picker's four rows of cards squeezed the felt to 190 px, the
-    Napoleon's own seat box over the contract. Two suits to a row now, below 900 px of height:
-    the felt keeps most of its room and the seat box clears the contract."""
+def _at_the_adjutant(server: str, browser: Any, viewport: dict[str, int]) -> Any:
+    """A page of seat 0 of a Napoleon table of people, seat 0 the Napoleon naming its adjutant
+    (it bid once, the others passed)."""
     import json
 
     from websockets.sync.client import connect
@@ -664,13 +661,51 @@ def test_naming_the_adjutant_on_a_laptop_leaves_the_felt_its_room(
             socks[seat].send(json.dumps({"type": "act", "action": act, "version": snap["version"]}))
     seats = json.dumps({tid: {"seat": 0, "token": toks[0]}})
     page = new_page(
-        browser,
-        {"width": 1366, "height": 768},
-        "en",
-        init=f"localStorage.setItem('torampu.seats', {json.dumps(seats)})",
+        browser, viewport, "en", init=f"localStorage.setItem('torampu.seats', {json.dumps(seats)})"
     )
     page.goto(f"{server}/t/{tid}")
     page.wait_for_selector("#actions .adjutant-picker [data-action]")
+    return page
+
+
+def test_naming_the_adjutant_on_a_phone_shows_each_suits_high_cards_big_enough_to_tap(
+    server: str, browser: Any
+) -> None:
+    """On a phone the picker's 52 cards were 30 px wide, wrapped into eight rows, the clubs
+    below the panel's edge (a usability review). Now each suit is one row from its ace down,
+    scrolling sideways, its cards 42 px wide: every suit's A, K, Q and J in view at once."""
+    page = _at_the_adjutant(server, browser, PHONE)
+    rows = page.eval_on_selector_all(
+        "#actions .adjutant-picker .adj-row",
+        """rows => rows.map(r => ({suit: r.dataset.suit,
+             cards: [...r.querySelectorAll('[data-action]')].map(b => {
+               const x = b.getBoundingClientRect();
+               return {a: b.dataset.action, w: x.width, left: x.left, right: x.right,
+                       top: x.top, bottom: x.bottom}; })}))""",
+    )
+    panel = page.evaluate(
+        """() => { const a = document.querySelector('#actions').getBoundingClientRect();
+                   return {top: a.top, bottom: a.bottom, w: innerWidth}; }"""
+    )
+    assert [r["suit"] for r in rows] == ["S", "H", "D", "C"], rows
+    for r in rows:
+        ranks = [c["a"].split()[-1][:-1] for c in r["cards"]]
+        assert ranks == ["A", "K", "Q", "J", "T", "9", "8", "7", "6", "5", "4", "3", "2"], ranks
+        assert len({round(c["top"]) for c in r["cards"]}) == 1, "one row"
+        for c in r["cards"][:4]:  # the high cards: in view, unscrolled
+            assert c["w"] >= 40 and c["left"] >= 0 and c["right"] <= panel["w"], c
+            assert panel["top"] <= c["top"] and c["bottom"] <= panel["bottom"] + 1, (c, panel)
+    page.screenshot(path=str(SHOTS / "polish-adjutant-phone.png"))
+    assert not problems(page), problems(page)
+
+
+def test_naming_the_adjutant_on_a_laptop_leaves_the_felt_its_room(
+    server: str, browser: Any
+) -> None:
+    """At 1366×768 the adjutant picker's four rows of cards squeezed the felt to 190 px, the
+    Napoleon's own seat box over the contract. Two suits to a row now, below 900 px of height:
+    the felt keeps most of its room and the seat box clears the contract."""
+    page = _at_the_adjutant(server, browser, {"width": 1366, "height": 768})
     felt, me, contract = page.evaluate(
         """() => [document.querySelector('#felt'), document.querySelector('#felt .seat-box.me'),
                   document.querySelector('#felt .centre-info')]

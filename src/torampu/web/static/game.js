@@ -573,6 +573,8 @@ function bidTable(bids, view, ctx) {
     }));
 }
 
+const ADJ_RANKS = "23456789TJQKA";
+
 function adjutantPicker(view, ctx, plan) {
   const mine = new Set(view.hand || []);
   const bySuit = {};
@@ -580,8 +582,11 @@ function adjutantPicker(view, ctx, plan) {
     const suit = parseCard(a.cards[0]).suit || "JK";
     (bySuit[suit] ||= []).push(a);
   }
+  // each suit from its ace down: the cards an adjutant is named by come first (on a phone a
+  // suit is one row that scrolls sideways, its high cards in view)
+  const high = (a) => ADJ_RANKS.indexOf(parseCard(a.cards[0]).rank.replace("10", "T"));
   const rows = Object.entries(bySuit).map(([suit, acts]) =>
-    h("div", { class: "adj-row" }, acts.map((a) =>
+    h("div", { class: "adj-row", dataset: { suit } }, [...acts].sort((x, y) => high(y) - high(x)).map((a) =>
       h("button", {
         type: "button",
         class: `act adj-card ${mine.has(a.cards[0]) ? "in-hand" : ""}${ctx.armed === a.raw ? " armed" : ""}`,
