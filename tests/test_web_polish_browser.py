@@ -796,3 +796,29 @@ def test_napoleons_bids_are_a_table_of_number_and_suit_all_in_view(
         )
     page.screenshot(path=str(SHOTS / f"polish-napoleon-bid-table-{viewport['width']}.png"))
     assert not problems(page), problems(page)
+
+
+def test_hell_says_how_a_round_scores_and_its_info_keeps_its_values_readable(
+    server: str, browser: Any
+) -> None:
+    """Hell's scores came with no word of how they were counted (a usability review): the info
+    panel now says it with the table's own numbers. And the dealer's "may not bid 0 (…)" line,
+    a label with no value, widened the label column until the trump beside it wrapped letter
+    by letter; a label with no value is a line of its own now."""
+    rules = {"players": 4, "exact_base": 5, "exact_per_trick": 2, "miss_per_trick": -1}
+    page = _open(browser, server, _table(server, "hell", rules, 4), LAPTOP, "en")
+    assert _wait_my_turn(page) == "bid"
+    text = page.locator("#hell-scoring").inner_text()
+    assert "5 + 2 a trick bid" in text and "took 2: 9" in text and "−1 a trick off" in text, text
+    info = page.locator("#info").inner_text()
+    assert "may not bid" in info, "the dealer bids last, with the hook: the long line is there"
+    widths = page.eval_on_selector_all(
+        "#info .kv dd",
+        """dds => dds.filter(d => d.textContent.trim()).map(d =>
+             [d.previousElementSibling.textContent, d.getBoundingClientRect().width,
+              d.parentElement.getBoundingClientRect().width])""",
+    )
+    for label, w, whole in widths:
+        assert w >= 0.45 * whole, (label, w, whole)
+    page.screenshot(path=str(SHOTS / "polish-hell-scoring.png"))
+    assert not problems(page), problems(page)

@@ -64,6 +64,13 @@ function infoPanel(view, ctx) {
     rows.push([t("trump"), span(suitNode(view.trump), " ", view.upcard ? ["(", `${t("upcard")} `, cardNode(view.upcard), ")"] : null)]);
     if (view.forbidden_bid != null) rows.push([t("forbidden", { n: view.forbidden_bid }), ""]);
     rows.push(["", bidsTable(view, ctx)]);
+    // how a round scores, with this table's numbers (a newcomer saw points and not why)
+    const r = view.rules;
+    if (r && [r.exact_base, r.exact_per_trick, r.miss_per_trick].every(Number.isFinite)) {
+      rows.push([t("hellScoring"), h("span", { id: "hell-scoring" }, t("hellScoringText", {
+        base: r.exact_base, per: r.exact_per_trick, miss: String(r.miss_per_trick).replace("-", "−"),
+        eg: r.exact_base + 2 * r.exact_per_trick }))]);
+    }
   } else if (view.game === "daifugo") {
     daifugoRows(view, ctx, rows, (s) => (s == null ? "–" : seatName(ctx.table, s, true)));
   }
