@@ -951,3 +951,37 @@ def test_a_hung_redis_delays_other_processes_news_by_one_timeout_not_one_per_tab
                     watcher.stop.set()
                     watcher.join(5)
                 assert not any(w.said for _t, _k, w in tables), [w.said for _t, _k, w in tables]
+
+
+def test_a_seats_chat_allowance_is_one_across_processes(
+    tmp_path: Path, pg: str, redis_server: RedisServer
+) -> None:
+    """The third audit: a seat's chat burst (5) was kept in each process's memory, so a seat
+    with a socket on each of two processes said 10 things in a second. The buckets are kept on
+    Redis too now: one allowance for the seat, whichever process hears it."""
+    with cluster(tmp_path, pg, redis_server.url, workers=0) as (a, b):
+        tid, host = _table(a, "hell", ["open", "heuristic", "heuristic"], players=3)
+        status, joined = _post(f"{a.base}/api/tables/{tid}/join", {"name": "Aki", "seat": 0})
+        assert status == 200, joined
+        assert _post(f"{a.base}/api/tables/{tid}/start", {}, host)[0] == 200
+        said = refused = 0
+        with connect(f"{a.ws}/ws/tables/{tid}") as wa, connect(f"{b.ws}/ws/tables/{tid}") as wb:
+            for ws in (wa, wb):
+                ws.send(json.dumps({"type": "hello", "token": joined["token"]}))
+                while json.loads(ws.recv(timeout=10))["type"] != "snapshot":
+                    pass
+            for i in range(10):  # five on each process, one after the other, within a second
+                ws = (wa, wb)[i % 2]
+                ws.send(json.dumps({"type": "chat", "text": f"spam {i}"}))
+                while True:
+                    msg = json.loads(ws.recv(timeout=10))
+                    if msg["type"] == "chat" and msg.get("text") == f"spam {i}":
+                        said += 1
+                        break
+                    if msg["type"] == "error":
+                        assert msg["code"] == "rate_limited", msg
+                        refused += 1
+                        break
+        assert said + refused == 10
+        assert said <= 6, f"{said} said: the burst is 5 (and half a message a second more)"
+        assert said >= 5, said

@@ -44,6 +44,8 @@ MAX_CONNECTIONS = 64
 CHANNEL = "torampu:t:"
 LEASE = "torampu:lease:"
 CLAIM = "torampu:claim:"
+BUCKET = "torampu:bucket:"
+"""``torampu:bucket:<key>``: a rate limit every process spends from (:meth:`RedisBus.spend`)."""
 PRESENCE = "torampu:presence:"
 
 
@@ -79,6 +81,12 @@ class Bus(Protocol):
 
     async def unclaim(self, key: str) -> None:
         """Give back a claim this process took."""
+        ...
+
+    async def spend(self, key: str, rate: float, burst: int) -> bool | None:
+        """Take one from the token bucket ``key`` shared by every process (``rate`` a second,
+        at most ``burst``): True if there was one, False if not, None where there is nothing
+        shared to ask (one process, or the bus down: the process's own limits stand alone)."""
         ...
 
     async def probe(self) -> None:
@@ -122,6 +130,9 @@ class LocalBus:
     async def unclaim(self, key: str) -> None:
         return None
 
+    async def spend(self, key: str, rate: float, burst: int) -> bool | None:
+        return None  # one process: its own buckets are the only ones
+
     async def probe(self) -> None:
         return None
 
@@ -136,6 +147,20 @@ if redis.call('get', KEYS[1]) == ARGV[1] then
 end
 return redis.call('set', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) and 1 or 0
 """
+_SPEND = """
+local now = redis.call('time')
+now = tonumber(now[1]) + tonumber(now[2]) / 1000000
+local rate, burst = tonumber(ARGV[1]), tonumber(ARGV[2])
+local held = redis.call('hmget', KEYS[1], 'tokens', 'at')
+local tokens, at = tonumber(held[1]) or burst, tonumber(held[2]) or now
+tokens = math.min(burst, tokens + math.max(0, now - at) * rate)
+local ok = 0
+if tokens >= 1 then tokens = tokens - 1; ok = 1 end
+redis.call('hset', KEYS[1], 'tokens', tostring(tokens), 'at', tostring(now))
+redis.call('pexpire', KEYS[1], ARGV[3])
+return ok
+"""
+"""A token bucket on Redis's clock: every process spends from the same one."""
 _PRUNE = """
 for i = 1, #ARGV, 2 do
   if redis.call('hget', KEYS[1], ARGV[i]) == ARGV[i + 1] then
@@ -178,6 +203,7 @@ class RedisBus:
         self._renew = self.redis.register_script(_RENEW)
         self._release = self.redis.register_script(_RELEASE)
         self._prune = self.redis.register_script(_PRUNE)
+        self._spend = self.redis.register_script(_SPEND)
         self.on_reconnect: Callable[[], Awaitable[None]] | None = None
         """Called when the subscription is back after an outage (read everything again)."""
 
@@ -332,6 +358,20 @@ class RedisBus:
     async def release(self, table_id: str) -> None:
         with contextlib.suppress(Exception):
             await self._release(keys=[LEASE + table_id], args=[self.process])
+
+    async def spend(self, key: str, rate: float, burst: int) -> bool | None:
+        if not self.healthy:
+            return None  # known down: not another command's timeout in a request
+        full = max(1.0, burst / rate if rate > 0 else 3600.0)  # a full bucket needs no key
+        try:
+            got = await self._spend(
+                keys=[BUCKET + key], args=[repr(float(rate)), int(burst), int(full * 1000) + 1000]
+            )
+        except Exception as e:
+            self._failed("spend", e)
+            return None
+        self._answered()
+        return bool(got)
 
     async def claim(self, key: str, ttl: float) -> bool:
         try:
