@@ -985,3 +985,21 @@ def test_a_seats_chat_allowance_is_one_across_processes(
         assert said + refused == 10
         assert said <= 6, f"{said} said: the burst is 5 (and half a message a second more)"
         assert said >= 5, said
+
+
+def test_one_addresss_new_tables_a_minute_are_counted_across_processes(
+    tmp_path: Path, pg: str, redis_server: RedisServer
+) -> None:
+    """The third audit: --create-rate (new tables a minute from one address) was kept in each
+    process's memory: over two processes one address made twice as many. It is spent from one
+    bucket on Redis too now."""
+    rate = ("--create-rate", "3")
+    with cluster(tmp_path, pg, redis_server.url, workers=0, a=rate, b=rate) as (a, b):
+        made = []
+        for i in range(6):
+            web = (a, b)[i % 2]
+            status, r = _post(f"{web.base}/api/tables", {"game": "hell", "games": 1})
+            made.append(status)
+            if status != 201:
+                assert status == 429 and r["error"]["code"] == "rate_limited", r
+        assert made.count(201) == 3, made

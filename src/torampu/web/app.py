@@ -39,7 +39,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 import torampu
 from torampu.bots import bot_kinds
 from torampu.web import validate
-from torampu.web.addresses import address_key
+from torampu.web.addresses import address_key, owner_hash
 from torampu.web.bus import Bus, RedisBus
 from torampu.web.outbox import Behind, Dismissed, Outbox, PerKey, TokenBucket
 from torampu.web.rooms import (
@@ -548,12 +548,19 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
             v = body.get(key)
             if v is not None and (not isinstance(v, int) or isinstance(v, bool)):
                 raise ActError("bad_request", f"{key} must be a whole number, not {v!r}", 400)
-        if not creations.hit(per_minute, _address(request, settings.ipv6_prefix)):
-            raise ActError(
-                "rate_limited",
-                f"at most {settings.create_rate} new tables a minute from one address",
-                429,
-            )
+        address = _address(request, settings.ipv6_prefix)
+        too_many = ActError(
+            "rate_limited",
+            f"at most {settings.create_rate} new tables a minute from one address",
+            429,
+        )
+        if not creations.hit(per_minute, address):
+            raise too_many
+        # and the same allowance across every process (a bucket on Redis; the address by its
+        # hash): a client spreading its requests over two processes made 20 a minute, not 10
+        rate = max(1, settings.create_rate)
+        if await lobby().bus.spend(f"create:{owner_hash(address)}", rate / 60, rate) is False:
+            raise too_many
         chat = body.get("chat", {})
         if not isinstance(chat, dict) or set(chat) - {"spectators"}:
             raise ActError("bad_request", 'chat is {"spectators": true or false}', 400)
