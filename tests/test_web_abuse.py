@@ -1555,6 +1555,56 @@ def test_a_bot_job_the_database_failed_is_queued_again_at_the_drivers_next_look(
     asyncio.run(run())
 
 
+def test_a_worker_takes_the_bot_and_the_mover_from_the_database_not_from_the_job(
+    tmp_path: Path,
+) -> None:
+    """The third audit, with write access to Redis: a worker ran whatever spec a job named and
+    stored the move under whatever ``by`` it said. Now a bot's seat is played by the bot the
+    database seats there, a person's seat only by a quick stand-in, and a job whose mover or
+    seat does not fit the table is refused: nothing is stored."""
+    from torampu.web.bots import BotAnswer
+    from torampu.web.store import Store
+    from torampu.web.workers import MoveJob, Worker
+
+    store = Store(f"sqlite:///{tmp_path / 'w.db'}")
+    store.create_table("t1", "hell", {"players": 3}, 3, 1, 5, "h", ["heuristic"] * 3)
+    store.start_table("t1", None)
+    specs: list[str] = []
+
+    async def run() -> None:
+        worker = Worker(store, "redis://127.0.0.1:1/0")
+
+        async def answer(job: Any, key: str = "", waited: float = 0.0) -> tuple[BotAnswer, float]:
+            specs.append(job.spec)
+            return BotAnswer(job.legal[0]), 0.0
+
+        async def publish(table: str, event: Any) -> None:
+            return None
+
+        worker.pool.close()
+        worker.pool.answer = answer  # type: ignore[method-assign]
+        worker.bus.publish = publish  # type: ignore[method-assign]
+        table = store.table("t1")
+        assert table is not None
+        m = torampu.new_match(table.game, table.rules, games=table.games, seed=table.seed)
+        seat, v = m.to_play or 0, table.version
+        for forged in (
+            MoveJob("t1", v, seat, "heuristic", "human"),  # as if a person moved
+            MoveJob("t1", v, seat, "heuristic", "away"),  # a stand-in at a bot's seat
+            MoveJob("t1", v, (seat + 1) % 3, "heuristic", "bot"),  # not its turn
+            MoveJob("t1", v, 7, "heuristic", "bot"),  # no such seat
+        ):
+            await worker._make(forged)
+        assert specs == [] and store.table("t1").version == v  # type: ignore[union-attr]
+        # a spec the table does not seat: the seat's own bot moves
+        await worker._make(MoveJob("t1", v, seat, "ismcts:think=50", "bot"))
+        assert specs == ["heuristic"]
+        stored = store.actions("t1", v)
+        assert [(a.seat, a.by) for a in stored] == [(seat, "bot")]
+
+    asyncio.run(run())
+
+
 def _raw_request(s: socket.socket, method: str, path: str, body: bytes = b"") -> tuple[int, str]:
     """One HTTP/1.1 request on a kept-alive raw connection; the status and the head."""
     s.sendall(

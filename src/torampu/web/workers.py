@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 import torampu
 from torampu.match import Match
-from torampu.web.bots import QUEUE_WAIT, BotJob, BotPool
+from torampu.web.bots import QUEUE_WAIT, QUICK_KINDS, BotJob, BotPool, BotRefused, check_spec
 from torampu.web.store import StaleVersion, Store, StoreError, Table
 
 if TYPE_CHECKING:
@@ -116,6 +116,29 @@ def status_after(m: Match, action: str) -> tuple[str, int | None]:
         return "playing", None
     played = m.games_played + 1
     return ("over" if played >= m.games_total else "playing"), played
+
+
+MOVERS = ("bot", "away", "timeout")
+"""Who the server moves for: a bot's seat, a stand-in for an absent player, a turn timeout."""
+
+
+def job_spec(job: MoveJob, table: Table) -> str | None:
+    """The bot that makes ``job``'s move, from what the database says of its seat, not from the
+    job (Redis carries jobs; whoever can write there must not pick a bot or a mover): a bot's
+    seat is played by the bot it holds, a person's seat by a stand-in, a quick bot (the web
+    process's ``standin``); None for a job that does not fit the table (refused)."""
+    if job.by not in MOVERS or not 0 <= job.seat < len(table.seats):
+        return None
+    seat = table.seats[job.seat]
+    if job.by == "bot":
+        return seat.bot if seat.kind == "bot" and seat.bot else None
+    if seat.kind != "human":
+        return None
+    try:
+        spec = check_spec(job.spec, 0.0)
+    except BotRefused:
+        return None
+    return spec if spec in QUICK_KINDS else None
 
 
 class Workers(Protocol):
@@ -401,8 +424,12 @@ class Worker:
         m = await self._match(table)
         if m.is_over or m.to_play != job.seat:
             return
+        spec = job_spec(job, table)
+        if spec is None:
+            log.warning("worker %s: job for table %s refused: %r", self.name, job.table, job)
+            return
         bot = BotJob(
-            job.spec,
+            spec,
             table.game,
             bot_seed(table.seed, job.seat, job.version),
             m.view(job.seat),
