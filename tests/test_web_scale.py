@@ -970,18 +970,33 @@ def test_a_seats_chat_allowance_is_one_across_processes(
                 ws.send(json.dumps({"type": "hello", "token": joined["token"]}))
                 while json.loads(ws.recv(timeout=10))["type"] != "snapshot":
                     pass
+            heard: dict[Any, set[str]] = {wa: set(), wb: set()}
+            accepted = []
             for i in range(10):  # five on each process, one after the other, within a second
                 ws = (wa, wb)[i % 2]
                 ws.send(json.dumps({"type": "chat", "text": f"spam {i}"}))
                 while True:
                     msg = json.loads(ws.recv(timeout=10))
+                    if msg["type"] == "chat":
+                        heard[ws].add(msg["text"])
                     if msg["type"] == "chat" and msg.get("text") == f"spam {i}":
                         said += 1
+                        accepted.append(i)
                         break
                     if msg["type"] == "error":
                         assert msg["code"] == "rate_limited", msg
                         refused += 1
                         break
+            # what was said on one process reaches the other's socket (through the bus)
+            for ws, other in ((wa, 1), (wb, 0)):
+                want = {f"spam {i}" for i in accepted if i % 2 == other}
+                deadline = time.monotonic() + 10
+                while not want <= heard[ws] and time.monotonic() < deadline:
+                    with contextlib.suppress(TimeoutError):
+                        msg = json.loads(ws.recv(timeout=1))
+                        if msg["type"] == "chat":
+                            heard[ws].add(msg["text"])
+                assert want <= heard[ws], (want, heard[ws])
         assert said + refused == 10
         assert said <= 6, f"{said} said: the burst is 5 (and half a message a second more)"
         assert said >= 5, said
