@@ -217,3 +217,57 @@ def test_the_server_deletes_tables_past_their_keeping_but_not_one_in_use(tmp_pat
             store.close()
 
     asyncio.run(run())
+
+
+def test_every_wait_on_postgresql_is_bounded() -> None:
+    """The third audit found no bound on a wait for PostgreSQL: a statement, a lock or a network
+    that stopped answering held a database thread (and the table's lock) without end. A
+    statement or a lock wait past ``statement_timeout`` now fails (a store error, so the client
+    gets ``storage_unavailable``); connecting gives up after a few seconds."""
+    import threading
+    import time
+
+    from sqlalchemy.exc import OperationalError
+
+    with postgres_database() as u:
+        store = Store(u, statement_timeout=1.0)
+        other = Store(u, statement_timeout=1.0)
+        try:
+            t0 = time.monotonic()
+            with (
+                pytest.raises(OperationalError, match="statement timeout"),
+                store.engine.connect() as conn,
+            ):
+                conn.execute(text("SELECT pg_sleep(20)"))
+            assert time.monotonic() - t0 < 10
+            # a lock another connection holds: given up, not waited for
+            store.create_table("t1", "hell", {"players": 3}, 3, 1, 5, "h", ["heuristic"] * 3)
+            held = threading.Event()
+            done = threading.Event()
+
+            def hold() -> None:
+                with other.engine.begin() as conn:
+                    conn.execute(text("SELECT * FROM tables WHERE id = 't1' FOR UPDATE"))
+                    held.set()
+                    done.wait(15)
+
+            holder = threading.Thread(target=hold)
+            holder.start()
+            assert held.wait(10)
+            t0 = time.monotonic()
+            with (
+                pytest.raises(OperationalError, match=r"lock timeout|statement timeout"),
+                store.engine.begin() as conn,
+            ):
+                conn.execute(text("UPDATE tables SET version = version WHERE id = 't1'"))
+            assert time.monotonic() - t0 < 10
+            done.set()
+            holder.join(10)
+        finally:
+            store.close()
+            other.close()
+    # nobody answers there: refused at once or given up within the connect timeout
+    t0 = time.monotonic()
+    with pytest.raises(OperationalError):
+        Store("postgresql://postgres@127.0.0.1:1/none")
+    assert time.monotonic() - t0 < 15

@@ -54,6 +54,11 @@ from sqlalchemy.pool import StaticPool
 
 from torampu.errors import TorampuError
 
+STATEMENT_TIMEOUT = 30.0
+"""Seconds a PostgreSQL statement (or a wait for a lock) may take before it fails: a store
+error, ``storage_unavailable`` to the client, never a request held without end."""
+CONNECT_TIMEOUT = 5
+"""Seconds to connect to PostgreSQL before giving up."""
 MIGRATIONS = Path(__file__).parent / "migrations"
 MIGRATION_LOCK = 0x7470_6D75  # "tpmu": the advisory lock held while the schema is migrated
 
@@ -255,7 +260,7 @@ def migrate(engine: Engine) -> None:
 class Store:
     """The database of the web tables (SQLite or PostgreSQL, by URL)."""
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, statement_timeout: float = STATEMENT_TIMEOUT) -> None:
         url = normalize_url(url)
         self.url = url
         self.dialect = url.split(":", 1)[0].split("+", 1)[0]
@@ -266,6 +271,22 @@ class Store:
                 kwargs["poolclass"] = StaticPool
         else:
             kwargs["pool_pre_ping"] = True
+            kwargs["pool_timeout"] = 10  # a request waits at most this for a free connection
+            if self.dialect == "postgresql":
+                # every wait on the database is bounded: a connection that cannot be made, a
+                # statement or lock that takes too long, a network that stops answering (TCP
+                # keepalives, and unacknowledged data given up after the same time) — else a
+                # hung database held a database thread, and the room's lock, without end
+                ms = max(1, int(statement_timeout * 1000))
+                kwargs["connect_args"] = {
+                    "connect_timeout": CONNECT_TIMEOUT,
+                    "options": f"-c statement_timeout={ms} -c lock_timeout={ms}",
+                    "keepalives": 1,
+                    "keepalives_idle": 10,
+                    "keepalives_interval": 5,
+                    "keepalives_count": 3,
+                    "tcp_user_timeout": ms,
+                }
         self.engine = create_engine(url, **kwargs)
         if self.dialect == "sqlite":
             event.listen(self.engine, "connect", _sqlite_pragmas)
