@@ -822,3 +822,58 @@ def test_hell_says_how_a_round_scores_and_its_info_keeps_its_values_readable(
         assert w >= 0.45 * whole, (label, w, whole)
     page.screenshot(path=str(SHOTS / "polish-hell-scoring.png"))
     assert not problems(page), problems(page)
+
+
+def test_the_felt_keeps_its_size_while_the_others_bid(server: str, browser: Any) -> None:
+    """The actions panel came with this player's turn and went with it: in an auction on a
+    laptop the felt shrank from 354 to 149 px and grew back at every turn, its seats jumping (a
+    usability review). The panel now keeps its height in the phase while others move, saying
+    whose turn it is."""
+    import json
+
+    from websockets.sync.client import connect
+
+    made = post(
+        f"{server}/api/tables",
+        {"game": "napoleon", "rules": "classic", "players": 5, "games": 1, "seats": ["open"] * 5},
+    )
+    tid, host = made["table"]["id"], made["host_token"]
+    toks = [
+        post(f"{server}/api/tables/{tid}/join", {"name": f"P{s}", "seat": s})["token"]
+        for s in range(5)
+    ]
+    post(f"{server}/api/tables/{tid}/start", {}, host)
+    seats = json.dumps({tid: {"seat": 0, "token": toks[0]}})
+    page = new_page(
+        browser, LAPTOP, "en", init=f"localStorage.setItem('torampu.seats', {json.dumps(seats)})"
+    )
+    page.goto(f"{server}/t/{tid}")
+    felt = "() => Math.round(document.querySelector('#felt').getBoundingClientRect().height)"
+    ws_url = server.replace("http://", "ws://") + f"/ws/tables/{tid}"
+    with contextlib.ExitStack() as stack:  # the others pass until the page's turn
+        socks = [stack.enter_context(connect(ws_url)) for _ in range(5)]
+        for w, tok in zip(socks, toks, strict=True):
+            w.send(json.dumps({"type": "hello", "token": tok}))
+
+        def others_pass_until_seat_0() -> None:
+            while True:
+                snap = json.loads(socks[0].recv(timeout=10))
+                if snap.get("type") != "snapshot":
+                    continue
+                seat = snap["view"]["to_play"]
+                if seat == 0:
+                    return
+                act = {"type": "act", "action": "pass", "version": snap["version"]}
+                socks[seat].send(json.dumps(act))
+
+        others_pass_until_seat_0()
+        page.wait_for_selector('#actions [data-action^="bid "]')
+        mine = page.evaluate(felt)
+        page.locator('#actions [data-action^="bid "]').first.click()
+        if page.locator("#actions .bidbtn.armed").count():
+            page.locator("#actions .bidbtn.armed").click()
+        page.wait_for_selector("#actions-wait")
+        assert "to play" in page.locator("#actions-wait").inner_text()
+        assert abs(page.evaluate(felt) - mine) <= 2, (page.evaluate(felt), mine)
+        page.screenshot(path=str(SHOTS / "polish-napoleon-others-bid-1366.png"))
+    assert not problems(page), problems(page)

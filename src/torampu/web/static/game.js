@@ -441,8 +441,27 @@ function renderActions(el, view, ctx, ui, plan) {
   }
   if (plan.adjutant.length) parts.push(adjutantPicker(view, ctx, plan));
   if (plan.buttons.length) parts.push(buttonBar(view, ctx, plan));
-  patch(el, parts);
-  el.hidden = !parts.length;
+  // the panel keeps the height it last had in this phase while others move: it came and went
+  // with each of this player's turns, and the felt above grew and shrank by as much (200 px
+  // in an auction on a laptop), its seats jumping each time
+  const phase = `${view.game}:${view.phase}`;
+  if (parts.length) {
+    patch(el, parts);
+    el.hidden = false;
+    el.style.removeProperty("min-height");
+    ui.held = { phase, height: el.getBoundingClientRect().height };
+    return;
+  }
+  const held = ui.held?.phase === phase && view.to_play != null ? ui.held.height : 0;
+  if (held > 0) {
+    patch(el, [h("p", { class: "muted small actions-wait", id: "actions-wait" }, t("waitingTurn", { who: seatName(ctx.table, view.to_play) }))]);
+    el.style.setProperty("min-height", `${Math.round(held)}px`);
+    el.hidden = false;
+  } else {
+    patch(el, []);
+    el.style.removeProperty("min-height");
+    el.hidden = true;
+  }
 }
 
 function selectBar(view, ctx, ui, plan) {
