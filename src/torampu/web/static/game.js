@@ -454,7 +454,7 @@ function renderActions(el, view, ctx, ui, plan) {
   }
   const held = ui.held?.phase === phase && view.to_play != null ? ui.held.height : 0;
   if (held > 0) {
-    patch(el, [h("p", { class: "muted small actions-wait", id: "actions-wait" }, t("waitingTurn", { who: seatName(ctx.table, view.to_play) }))]);
+    patch(el, [h("p", { class: "muted small actions-wait", id: "actions-wait" }, `${t("turnOf", { name: seatName(ctx.table, view.to_play) })}…`)]);
     el.style.setProperty("min-height", `${Math.round(held)}px`);
     el.hidden = false;
   } else {
