@@ -248,6 +248,30 @@ def test_a_whole_match_over_the_websocket_then_records_and_replays(tmp_path: Pat
             assert made == [1] and other["seat"] == 1 and other["game"] == 1
 
 
+def test_a_finished_games_replay_can_show_every_hand(tmp_path: Path) -> None:
+    """One looks back on a game with every hand open (the record of a finished game holds
+    every card already): ``hands=all`` adds each seat's hand to each step, each from that
+    seat's own view; anything else for ``hands`` is refused, and an unfinished game has no
+    replay at all."""
+    with client(tmp_path) as c:
+        tid, _, (tok,) = new_table(c, "hell", {"players": 3}, games=2)
+        url = f"/api/tables/{tid}/games/0/replay"
+        assert c.get(url, params={"hands": "all"}).status_code == 404  # not played yet
+        with c.websocket_connect(f"/ws/tables/{tid}") as ws:
+            play_through(ws, first=_hello(ws, tok))
+        every = c.get(url, params={"hands": "all"}).json()["steps"]
+        g = torampu.replay({**c.get(f"/api/tables/{tid}/games/0/record").json(), "actions": []})
+        assert every[0]["hands"] == [g.view(s)["hand"] for s in range(3)]
+        assert all(len(s["hands"]) == 3 for s in every)
+        for seat in range(3):
+            own = c.get(url, params={"seat": seat}).json()["steps"]
+            assert [s["view"]["hand"] for s in own] == [s["hands"][seat] for s in every]
+        assert all(s["view"]["hand"] is None for s in every)  # the spectator's view still
+        assert "hands" not in c.get(url).json()["steps"][0]
+        bad = c.get(url, params={"hands": "<b>"})
+        assert bad.status_code == 400 and "hands" in bad.json()["error"]["message"]
+
+
 def test_the_match_record_waits_for_the_end(tmp_path: Path) -> None:
     with client(tmp_path) as c:
         tid, _, _ = new_table(c, "hell", None, games=2)

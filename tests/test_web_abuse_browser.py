@@ -236,6 +236,17 @@ def _check_replay(browser: Any, base: str, table: dict[str, Any], k: int, player
     page.locator("#replay-slider").fill("1")
     page.wait_for_selector("#hand .card")
     _safe(page, "#felt", *NAMES[:players])
+    # every hand open: a line per seat, under its name (as text), with that seat's cards
+    page.check("#replay-all")
+    page.wait_for_selector("#replay-hands")
+    _safe(page, "#replay-hands", *NAMES[:players])
+    step = get(f"{base}/api/tables/{table['id']}/games/{k}/replay?hands=all")["steps"][1]
+    shown = page.eval_on_selector_all(
+        "#replay-hands dd", "dds => dds.map(d => [+d.dataset.seat, d.textContent])"
+    )
+    assert [s for s, _ in shown] == list(range(players))
+    for s, text in shown:
+        assert (text == "–") == (not step["hands"][s]), (s, text)
     _done(page)
 
 

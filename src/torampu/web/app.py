@@ -688,23 +688,37 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
 
     @app.get("/api/tables/{table_id}/games/{k}/replay")
     async def game_replay(
-        table_id: str, k: int, request: Request, seat: int | None = None
+        table_id: str, k: int, request: Request, seat: int | None = None, hands: str | None = None
     ) -> Response:
         r = await room(table_id, request)
         rec = _finished(r, k)
         if seat is not None and not 0 <= seat < int(rec["players"]):
             raise ActError("not_found", f"no seat {seat}", 404)
+        if hands not in (None, "all"):
+            raise ActError("bad_request", "hands is 'all' or left out", 400)
+        every = hands == "all"
+        players = int(rec["players"])
 
         def make() -> bytes:
+            # with hands=all each step also has every seat's hand, each from that seat's own
+            # view: a finished game's record (every card) is public already, and a game is
+            # looked back on with every hand open
             g = torampu.replay({**rec, "actions": []})
-            steps = [{"seat": None, "action": None, "view": g.view(seat)}]
-            for step in rec["actions"]:
-                g.play(step["action"])
-                steps.append({"seat": step["seat"], "action": step["action"], "view": g.view(seat)})
+
+            def step(seat_: Any, action: Any) -> dict[str, Any]:
+                out: dict[str, Any] = {"seat": seat_, "action": action, "view": g.view(seat)}
+                if every:
+                    out["hands"] = [g.view(s).get("hand") for s in range(players)]
+                return out
+
+            steps = [step(None, None)]
+            for a in rec["actions"]:
+                g.play(a["action"])
+                steps.append(step(a["seat"], a["action"]))
             out = {"game": k, "seat": seat, "result": rec["result"], "steps": steps}
             return _json_bytes(out)
 
-        body = await built(request, ("replay", r.id, k, seat), make)
+        body = await built(request, ("replay", r.id, k, seat, every), make)
         return Response(body, media_type="application/json")
 
     @app.get("/api/tables/{table_id}/record")

@@ -66,8 +66,10 @@ export const api = {
     request("POST", `/api/tables/${enc(id)}/seats/${seat}`, body, host, id),
   start: (id, body, host) => request("POST", `/api/tables/${enc(id)}/start`, body, host, id),
   finished: (id) => request("GET", `/api/tables/${enc(id)}/games`, undefined, null, id),
-  replay: (id, k, seat) =>
-    request("GET", `/api/tables/${enc(id)}/games/${k}/replay${seat == null ? "" : `?seat=${seat}`}`, undefined, null, id),
+  replay: (id, k, seat, all = false) => {
+    const q = [seat == null ? null : `seat=${seat}`, all ? "hands=all" : null].filter(Boolean).join("&");
+    return request("GET", `/api/tables/${enc(id)}/games/${k}/replay${q ? `?${q}` : ""}`, undefined, null, id);
+  },
   recordUrl: (id, k) => `/api/tables/${enc(id)}/games/${k}/record`,
   rematch: (id, token) => request("POST", `/api/tables/${enc(id)}/rematch`, {}, token, id),
   newInvite: (id, host) => request("POST", `/api/tables/${enc(id)}/invite`, {}, host, id),

@@ -4,13 +4,13 @@ import { api, recordLink, tokens } from "./api.js";
 import { fill, h, patch, toast } from "./dom.js";
 import { renderFelt, renderPlay, seatName } from "./game.js";
 import { errorText, gameName, t } from "./i18n.js";
-import { actionNode } from "./labels.js";
+import { actionNode, cardsNode } from "./labels.js";
 import { sidePanels } from "./panels.js";
 
 export function replayPage(root, id, k) {
   // a player looks back from their own seat (a spectator's view showed them no hand at all)
   const own = tokens.seat(id)?.seat;
-  const state = { table: null, steps: [], at: 0, seat: Number.isInteger(own) ? own : null };
+  const state = { table: null, steps: [], at: 0, seat: Number.isInteger(own) ? own : null, all: false };
   const el = {
     head: h("div", { class: "table-head" }),
     controls: h("div", { class: "replay-controls", id: "replay-controls" }),
@@ -26,7 +26,7 @@ export function replayPage(root, id, k) {
   const show = () => render(state, el, k, id, show);
   const load = async () => {
     try {
-      state.steps = (await api.replay(id, k, state.seat)).steps;
+      state.steps = (await api.replay(id, k, state.seat, state.all)).steps;
       state.at = Math.min(state.at, state.steps.length - 1);
       show();
     } catch (e) {
@@ -99,7 +99,15 @@ function render(state, el, k, id, show) {
   renderFelt(el.felt, view, ctx);
   renderPlay(el.hand, el.actions, view, ctx, { selected: [], choice: null });
   el.actions.hidden = true;
-  patch(el.side, sidePanels(view, { table: tb, mySeat: state.seat, finished: [], tableId: id }));
+  patch(el.side, state.all && step.hands ? handsPanel(tb, step.hands) : null,
+    sidePanels(view, { table: tb, mySeat: state.seat, finished: [], tableId: id }));
+}
+
+/** Every seat's hand at this step (the replay's "every hand" switch), as cards in text. */
+function handsPanel(tb, hands) {
+  return h("section", { class: "panel", id: "replay-hands" }, h("h2", {}, t("replayHands")),
+    h("dl", { class: "kv" }, hands.map((cards, s) => [h("dt", {}, seatName(tb, s)),
+      h("dd", { dataset: { seat: String(s) } }, cards?.length ? cardsNode(cards) : "–")])));
 }
 
 function renderControls(state, el, show) {
@@ -121,6 +129,8 @@ function renderControls(state, el, show) {
     slider,
     h("button", { type: "button", id: "replay-next", disabled: state.at === n - 1, onclick: () => go(state, state.at + 1, show) }, t("next")),
     h("span", { class: "step-no", id: "replay-step" }, t("step", { i: state.at, n: n - 1 })),
-    h("label", { class: "inline-field" }, h("span", { class: "label" }, t("viewAs")), seatSel));
+    h("label", { class: "inline-field" }, h("span", { class: "label" }, t("viewAs")), seatSel),
+    h("label", { class: "inline-field" }, h("input", { type: "checkbox", id: "replay-all", checked: state.all,
+      onchange: (e) => { state.all = e.target.checked; state.load(); } }), h("span", {}, t("replayAll"))));
   el.querySelector("#replay-slider").focus({ preventScroll: true });
 }
