@@ -105,7 +105,7 @@ function render(state, el, k, id, show) {
 
 /** Every seat's hand at this step (the replay's "every hand" switch), as cards in text. */
 function handsPanel(tb, hands) {
-  return h("section", { class: "panel", id: "replay-hands" }, h("h2", {}, t("replayHands")),
+  return h("section", { class: "panel side", id: "replay-hands" }, h("h3", {}, t("replayHands")),
     h("dl", { class: "kv" }, hands.map((cards, s) => [h("dt", {}, seatName(tb, s)),
       h("dd", { dataset: { seat: String(s) } }, cards?.length ? cardsNode(cards) : "–")])));
 }
