@@ -1605,6 +1605,59 @@ def test_a_worker_takes_the_bot_and_the_mover_from_the_database_not_from_the_job
     asyncio.run(run())
 
 
+def test_a_move_asked_twice_is_stored_once_while_the_table_plays_on(tmp_path: Path) -> None:
+    """Found by CI after jobs gave their place back before the think-budget wait: a move asked
+    again (past --job-timeout) was made by a second job and stored, the next move made too, and
+    the first job, back from its wait, worked out its move on the worker's cached match —
+    already played on — and failed with an illegal action. It works on its own copy of the game
+    now: its write is refused as stale, quietly, and nothing is stored twice."""
+    from torampu.web.bots import BotAnswer
+    from torampu.web.store import Store
+    from torampu.web.workers import MoveJob, Worker
+
+    store = Store(f"sqlite:///{tmp_path / 'w.db'}")
+    store.create_table("t1", "nap", None, 4, 1, 5, "h", ["heuristic"] * 4)
+    store.start_table("t1", None)
+
+    async def run() -> None:
+        worker = Worker(store, "redis://127.0.0.1:1/0")
+        gate = asyncio.Event()
+        first = True
+
+        async def answer(job: Any, key: str = "", waited: float = 0.0) -> tuple[BotAnswer, float]:
+            nonlocal first
+            if first:  # the first job waits (its think budget, say) while the others go on
+                first = False
+                action = job.legal[-1]
+                await gate.wait()
+                return BotAnswer(action), 0.0
+            return BotAnswer(job.legal[-1]), 0.0
+
+        async def publish(table: str, event: Any) -> None:
+            return None
+
+        worker.pool.close()
+        worker.pool.answer = answer  # type: ignore[method-assign]
+        worker.bus.publish = publish  # type: ignore[method-assign]
+        table = store.table("t1")
+        assert table is not None
+        m = torampu.new_match(table.game, table.rules, games=table.games, seed=table.seed)
+        job = MoveJob("t1", table.version, m.to_play or 0, "heuristic", "bot")
+        slow = asyncio.ensure_future(worker._make(job))
+        await asyncio.sleep(0.05)
+        await worker._make(job)  # the same move, asked again: made and stored
+        t1 = store.table("t1")
+        assert t1 is not None and t1.version == job.version + 1
+        m.play(store.actions("t1", job.version)[0].action)
+        await worker._make(MoveJob("t1", t1.version, m.to_play or 0, "heuristic", "bot"))
+        assert store.table("t1").version == job.version + 2  # type: ignore[union-attr]
+        gate.set()
+        await slow  # no IllegalAction: refused as stale, nothing more stored
+        assert store.table("t1").version == job.version + 2  # type: ignore[union-attr]
+
+    asyncio.run(run())
+
+
 def _raw_request(s: socket.socket, method: str, path: str, body: bytes = b"") -> tuple[int, str]:
     """One HTTP/1.1 request on a kept-alive raw connection; the status and the head."""
     s.sendall(

@@ -110,12 +110,16 @@ def bot_seed(table_seed: int, seat: int, version: int) -> int:
 def status_after(m: Match, action: str) -> tuple[str, int | None]:
     """A table's status once ``action`` (legal) is played — ``over`` if it ends the match — and
     its games played if that action finishes a game (else ``None``)."""
-    g = m.game.clone()
+    return _status_of(m.game.clone(), m.games_played, m.games_total, action)
+
+
+def _status_of(g: Any, games_played: int, games_total: int, action: str) -> tuple[str, int | None]:
+    """:func:`status_after` on ``g``, a copy of the match's game (played on)."""
     g.play(action)
     if not g.is_over:
         return "playing", None
-    played = m.games_played + 1
-    return ("over" if played >= m.games_total else "playing"), played
+    played = games_played + 1
+    return ("over" if played >= games_total else "playing"), played
 
 
 MOVERS = ("bot", "away", "timeout")
@@ -435,6 +439,11 @@ class Worker:
             m.view(job.seat),
             m.legal_actions(),
         )
+        # the match is the cache's, and another job of this table (the same move asked again
+        # past --job-timeout, then the next) may play it on while this one waits: what the
+        # move does is worked out on a copy of the game as it is now (the cached match, played
+        # on meanwhile, refused this move as illegal)
+        now = (m.game.clone(), m.games_played, m.games_total)
         # the jobs this worker holds take its processes in turns by the tables' makers
         loop = asyncio.get_running_loop()
         waited = 0.0 if queued is None else max(0.0, loop.time() - queued)
@@ -442,7 +451,7 @@ class Worker:
         computed()
         if rest > 0:  # a search's answer is not seen before its think budget has passed
             await asyncio.sleep(rest)
-        status, played = status_after(m, answer.action)
+        status, played = _status_of(*now, answer.action)
         at = datetime.now(UTC)
         try:
             await self._db(
