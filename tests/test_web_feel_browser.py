@@ -692,6 +692,9 @@ def _two_at_hell(server: str, browser: Any, viewport: dict[str, int]) -> tuple[A
     table_id, host = str(res["table"]["id"]), str(res["host_token"])
     page = new_page(browser, viewport)
     page.goto(f"{server}/t/{table_id}")
+    # the page has its first look at the table before Aki sits: a seat taken before the page's
+    # socket said anything is already taken in that first look, and the chat says nothing of it
+    page.wait_for_function("() => !!window.torampu?.snapshot")
     page.fill("#player-name", "Aki")
     page.click("[data-take='0']")
     page.wait_for_selector(".seat-row.me[data-seat='0']")
