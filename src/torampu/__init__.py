@@ -120,6 +120,12 @@ def new_match(
     """
     spec, cls, match_cls = _lookup(game)
     resolved = spec.resolve(rules, players=players)
+    if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
+        raise RulesError(f"seed must be an int, not {seed!r}")
+    # (checked here for every game: the compiled Daifugo match's own signature would refuse a
+    # string with a TypeError about C types)
+    if games is not None and (not isinstance(games, int) or isinstance(games, bool) or games < 1):
+        raise ValueError(f"games must be a whole number ≥ 1, not {games!r}")
     seed = new_seed() if seed is None else seed
     if match_cls is DaifugoMatch:  # it checks ``duplicate``
         return DaifugoMatch(game, cls, resolved, games, seed, dealer, duplicate=duplicate)

@@ -215,8 +215,11 @@ class Hell(TrickGame):
                 if card == JOKER:
                     raise IllegalAction("Hell is played without a joker")
                 return card
-            if len(words) == 2 and words[0].lower() == "bid" and words[1].isdigit():
-                k = int(words[1])
+            # (ASCII digits, a few: int() would take other scripts' digits, and refuse 4,300
+            # digits with a message about Python)
+            w = words[1] if len(words) == 2 and words[0].lower() == "bid" else ""
+            if w.isascii() and w.isdigit() and len(w) <= 3:
+                k = int(w)
                 if k <= 51:
                     return BID_BASE + k
         except CardError as e:

@@ -800,7 +800,10 @@ class Napoleon(TrickGame):
                 return card
             if verb == "bid" and len(words) == 2:
                 w = words[1].upper().replace("NT", "N")
-                if len(w) >= 2 and w[:-1].isdigit() and w[-1] in BID_SUITS:
+                # (ASCII digits, a few: int() takes other scripts' digits, and refuses 4,300
+                # digits in Python's words)
+                n = w[:-1]
+                if len(n) <= 3 and n.isascii() and n.isdigit() and w[-1] in BID_SUITS:
                     count = int(w[:-1])
                     if 1 <= count <= 20:
                         return bid_move(count, w[-1])

@@ -165,7 +165,7 @@ class RuleSpec:
         else:
             raise RulesError(f"rules must be a preset name or a dict of options, not {rules!r}")
         preset = given.pop("preset", self.default_preset)
-        if preset not in self.presets:
+        if not isinstance(preset, str) or preset not in self.presets:
             raise RulesError(
                 f"unknown preset {preset!r} for {self.game} (presets: {', '.join(self.presets)})"
             )

@@ -823,7 +823,7 @@ class HellRenderer(Renderer):
         words = text.strip().lower().split()
         if words[:1] in (["bid"], ["ビッド"]):
             words = words[1:]
-        if len(words) == 1 and words[0].isdecimal():
+        if len(words) == 1 and words[0].isdecimal() and len(words[0]) <= 3:  # (full-width too)
             return f"bid {int(words[0])}"
         raise IllegalAction(self.ctx.tx("bid_hint", low=0, high=view.get("cards")))
 
