@@ -573,6 +573,88 @@ def test_names_are_limited_text(tmp_path: Path, name: Any) -> None:
         assert ok.status_code == 200 and ok.json()["table"]["seats"][1]["name"] == emoji
 
 
+def _slow_to_normalize(n: int) -> str:
+    """``n`` combining marks in descending canonical class after one letter: NFC sorts them by
+    an insertion sort, so normalizing takes time growing with ``n``²."""
+    import unicodedata
+
+    marks = sorted(
+        "\u0345\u035d\u035c\u0315\u0301\u0316\u031b\u0321\u0334\u05bd\u05bc\u05bb\u05b9",
+        key=lambda m: -unicodedata.combining(m),
+    )
+    return "a" + "".join(m * (n // len(marks)) for m in marks)
+
+
+def test_names_and_chat_too_long_are_refused_before_they_are_normalized(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A fourth audit: names and chat texts were NFC-normalized before their length was looked
+    at, on the event loop; one join with a 64 KB name of combining marks held every table for
+    3 s (13 s for four at once). Now a text is normalized only when it could fit its limit once
+    composed (:data:`torampu.web.validate.NFC_SLACK` times the limit); the attack is refused
+    with the limit named, and normalizing never sees it."""
+    import unicodedata
+
+    from torampu.web import validate
+
+    seen: list[int] = []
+
+    class Watched:  # validate's unicodedata, every normalize's length written down
+        def __getattr__(self, name: str) -> Any:
+            return getattr(unicodedata, name)
+
+        def normalize(self, form: Any, text: str) -> str:
+            seen.append(len(text))
+            return unicodedata.normalize(form, text)
+
+    monkeypatch.setattr(validate, "unicodedata", Watched())
+    with client(tmp_path) as c:
+        tid, host = _table(c, "hell", players=2, seats=["open", "heuristic"])
+        r = c.post(f"/api/tables/{tid}/join", json={"name": _slow_to_normalize(30_000)})
+        assert r.status_code == 400, r.text
+        assert r.json()["error"]["message"] == "name must be 1 to 40 characters"
+        composed = "\u1100\u1161\u11a8" * 40  # 120 jamo: 40 Hangul syllables once composed
+        tok = c.post(f"/api/tables/{tid}/join", json={"name": composed}).json()["token"]
+        assert c.get(f"/api/tables/{tid}").json()["seats"][0]["name"] == "\uac01" * 40
+        c.post(f"/api/tables/{tid}/start", json={}, headers=auth(host))
+        with c.websocket_connect(f"/ws/tables/{tid}") as ws:
+            _hello(ws, tok)
+            ws.send_json({"type": "chat", "text": _slow_to_normalize(2_500)})
+            e = _next(ws, "error")
+            assert e["code"] == "bad_message" and "1 to 200 characters" in e["message"], e
+            ws.send_json({"type": "chat", "text": "ok"})
+            assert _next(ws, "chat")["text"] == "ok"
+    assert seen and max(seen) <= validate.NFC_SLACK * 200, max(seen)
+
+
+def test_rules_and_actions_python_refuses_are_told_in_the_engines_words(tmp_path: Path) -> None:
+    """A fourth audit: a preset given as a list was refused with "unhashable type: 'list'",
+    and a Hell bid of 5,000 digits with int()'s "Exceeds the limit (4300 digits) … use
+    sys.set_int_max_str_digits()". Both are now the engine's own refusals, and change nothing."""
+    with client(tmp_path) as c:
+        for preset in ([], {"a": 1}):
+            r = c.post("/api/tables", json={"game": "napoleon", "rules": {"preset": preset}})
+            assert r.status_code == 400 and "unknown preset" in r.json()["error"]["message"]
+        r = c.post("/api/tables", json={"game": "daifugo", "games": "3"})
+        assert r.status_code == 400, r.text
+        tid, host = _table(c, "hell", players=2, seats=["open", "heuristic"])
+        tok = c.post(f"/api/tables/{tid}/join", json={"name": "Aki"}).json()["token"]
+        c.post(f"/api/tables/{tid}/start", json={}, headers=auth(host))
+        with c.websocket_connect(f"/ws/tables/{tid}") as ws:
+            snap = _hello(ws, tok)
+            while not snap["legal"]:
+                snap = _next(ws, "snapshot")
+            for action in ("bid " + "9" * 40, "bid \u0663"):
+                ws.send_json({"type": "act", "action": action, "version": snap["version"]})
+                e = _next(ws, "error")
+                assert e["code"] == "illegal" and "not a Hell action" in e["message"], e
+            # 5,000 digits: refused for its length, before the engine (which would quote it)
+            ws.send_json({"type": "act", "action": "bid " + "9" * 5000, "version": snap["version"]})
+            e = _next(ws, "error")
+            assert e["code"] == "bad_message" and "at most 200 characters" in e["message"], e
+        assert c.get(f"/api/tables/{tid}").json()["version"] == snap["version"]
+
+
 def test_hello_and_messages_are_rate_limited_and_hello_is_due_at_once(tmp_path: Path) -> None:
     with client(
         tmp_path,
@@ -1240,6 +1322,42 @@ def test_one_address_cannot_fill_the_server_s_open_tables_not_even_after_a_resta
 
     rows = sqlite3.connect(tmp_path / "torampu.db").execute("SELECT owner FROM tables").fetchall()
     assert len({o for (o,) in rows}) == 2 and not any("198.51" in o for (o,) in rows)
+
+
+def test_one_address_cannot_take_every_open_seat_not_even_after_a_restart(
+    tmp_path: Path,
+) -> None:
+    """A fourth audit: one address took 38 seats at 8 waiting tables, and each time a host
+    opened a seat again, took it back before a friend 0.2 s behind could. Now one address
+    holds at most --seats-per-address seats at tables waiting to start; the count is kept in
+    the database (a hash of the address), a started table's seats count no more."""
+    squatter, host_addr = "198.51.100.7", "203.0.113.9"
+    with _from(tmp_path, squatter, host_addr, seats_per_address=3) as [bad, good]:
+        one, host1 = _table(good)
+        two, _ = _table(good)
+        for tid, seat in ((one, 0), (one, 1), (two, 0)):
+            r = bad.post(f"/api/tables/{tid}/join", json={"name": "X", "seat": seat})
+            assert r.status_code == 200, r.text
+        r = bad.post(f"/api/tables/{two}/join", json={"name": "X"})
+        body = r.json()["error"]
+        assert r.status_code == 429 and body["code"] == "too_many_seats", body
+        assert "at most 3 seats from one address" in body["message"]
+        assert [s["kind"] for s in bad.get(f"/api/tables/{two}").json()["seats"]][1] == "open"
+        # the seat a host opens again goes to the friend, not back to the squatter
+        assert good.post(f"/api/tables/{two}/join", json={"name": "Friend"}).status_code == 200
+        r = good.post(f"/api/tables/{one}/seats/1", json={"open": True}, headers=auth(host1))
+        assert r.status_code == 200
+        r = bad.post(f"/api/tables/{one}/join", json={"name": "X", "seat": 1})
+        assert r.status_code == 200  # 2 held: a third is allowed
+        r = bad.post(f"/api/tables/{two}/join", json={"name": "X"})
+        assert r.status_code == 429
+    with _from(tmp_path, squatter, host_addr, seats_per_address=3) as [bad, good]:
+        r = bad.post(f"/api/tables/{two}/join", json={"name": "X"})
+        assert r.status_code == 429, "the count is the database's: a restart keeps it"
+        r = good.post(f"/api/tables/{one}/start", json={"fill": "heuristic"}, headers=auth(host1))
+        assert r.status_code == 200
+        r = bad.post(f"/api/tables/{two}/join", json={"name": "X"})
+        assert r.status_code == 200, "a started table's seats count no more"
 
 
 def test_a_finished_match_no_longer_counts_against_its_address(tmp_path: Path) -> None:

@@ -193,6 +193,36 @@ def test_the_pause_and_its_ready_marks_survive_a_restart(tmp_path: Path) -> None
         assert s["version"] >= snap["version"]
 
 
+def test_a_ready_said_again_and_again_sends_nobody_anything(tmp_path: Path) -> None:
+    """A fourth audit: every repeated ``ready`` pushed the whole table's view to every client
+    of it (146 snapshots to each of 24 spectators where pings at the same rate gave 3). Saying
+    it again changes nothing, so nobody is sent anything; the other still to say it is."""
+    kw: dict[str, Any] = {"next_game_delay": 120.0, "away_timeout": 0.01}
+    with client(tmp_path, **kw) as c:
+        tid, host, tok = _table(c, ["open", "heuristic", "open"], start=False)
+        with c.websocket_connect(f"/ws/tables/{tid}") as a:
+            hello(a, tok[0])  # seat 2 is away in game 1: a stand-in plays it
+            _start(c, tid, host)
+            play_through(a, until=_between)
+            with c.websocket_connect(f"/ws/tables/{tid}") as b:
+                hello(b, tok[2])
+                a.send_json({"type": "ready"})
+                _until(b, lambda m: m["type"] == "snapshot" and m["between"]["ready"] == [0])
+                room = c.app.state.lobby.rooms[tid]  # type: ignore[attr-defined]
+                revision = room.revision
+                for _ in range(30):
+                    a.send_json({"type": "ready"})
+                a.send_json({"type": "ping"})
+                _until(a, lambda m: m["type"] == "pong")
+                b.send_json({"type": "ping"})
+                seen: list[dict[str, Any]] = []
+                _until(b, lambda m: m["type"] == "pong", seen)
+                assert [m["type"] for m in seen] == ["pong"], seen
+                assert room.revision == revision
+                b.send_json({"type": "ready"})  # the last one: the next game starts
+                _until(b, lambda m: m["type"] == "snapshot" and m["between"] is None)
+
+
 def test_every_stored_action_carries_its_time(tmp_path: Path) -> None:
     from torampu.web.store import Store
 

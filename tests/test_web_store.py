@@ -32,8 +32,9 @@ def test_migrations_create_the_schema_once(url: str) -> None:
     s = Store(url)
     names = set(inspect(s.engine).get_table_names())
     assert {"tables", "seats", "actions", "chat", "ready", "alembic_version"} <= names
+    assert "holder" in {c["name"] for c in inspect(s.engine).get_columns("seats")}
     with s.engine.connect() as conn:
-        assert conn.execute(text("select version_num from alembic_version")).scalar() == "0006"
+        assert conn.execute(text("select version_num from alembic_version")).scalar() == "0007"
     s.close()
     again = Store(url)  # a second start: nothing to do, nothing lost
     assert again.count_tables() == 0

@@ -90,6 +90,13 @@ def serve(
             "may have made: one address cannot fill --max-tables."
         ),
     ] = 20,
+    seats_per_address: Annotated[
+        int,
+        typer.Option(
+            help="Seats one address may hold at tables waiting to start: one address cannot "
+            "take every open seat. People behind one address (a school) may need more."
+        ),
+    ] = 24,
     origin: Annotated[
         list[str] | None,
         typer.Option(
@@ -300,7 +307,15 @@ def serve(
             "--chat-rate, --hint-think, --connect-rate, --connections-rate, --request-rate, "
             "--replay-rate and --load-rate are numbers > 0"
         )
-    counts = (max_tables, create_rate, tables_per_address, max_games, max_name, sockets_per_table)
+    counts = (
+        max_tables,
+        create_rate,
+        tables_per_address,
+        seats_per_address,
+        max_games,
+        max_name,
+        sockets_per_table,
+    )
     if (
         min(
             *counts,
@@ -343,6 +358,7 @@ def serve(
         max_tables=max_tables,
         create_rate=create_rate,
         tables_per_address=tables_per_address,
+        seats_per_address=seats_per_address,
         keep_finished=keep_finished,
         keep_abandoned=keep_abandoned,
         ipv6_prefix=ipv6_prefix,

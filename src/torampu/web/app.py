@@ -612,7 +612,8 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
     async def join(table_id: str, request: Request) -> dict[str, Any]:
         r = await room(table_id, request)
         body = await _body(request)
-        seat, token = await lobby().join(r, body.get("name"), body.get("seat"))
+        address = _address(request, settings.ipv6_prefix)
+        seat, token = await lobby().join(r, body.get("name"), body.get("seat"), address)
         return {"seat": seat, "token": token, "table": lobby().public_table(r)}
 
     @app.post("/api/tables/{table_id}/seats/{seat}")

@@ -49,7 +49,7 @@ from typing import Any, Final, TypeVar
 from sqlalchemy.exc import SQLAlchemyError
 
 import torampu
-from torampu.errors import IllegalAction, TorampuError
+from torampu.errors import TorampuError
 from torampu.match import Match
 from torampu.testing import cards_mentioned
 from torampu.web.addresses import owner_hash
@@ -140,6 +140,11 @@ class Settings:
     """Open tables (as ``max_tables`` counts them) that one address may have made: without it
     one address, creating within ``create_rate``, fills the server's ``max_tables`` in hours and
     nobody else can make a table."""
+    seats_per_address: int = 24
+    """Seats that one address may hold at tables waiting to start (changed within
+    ``table_expiry``): without it one address took every open seat of every public table, and
+    took back at once any seat a host opened again (a fourth audit). A started table's seats
+    count no more; people behind one address (a school, a carrier's NAT) may need more."""
     ipv6_prefix: int = 64
     """Leading bits of an IPv6 address that name one client for every per-address limit
     (:func:`~torampu.web.addresses.address_key`; 128: each address on its own)."""
@@ -272,6 +277,11 @@ class ActError(TorampuError):
         super().__init__(message)
         self.code = code
         self.status = status
+
+
+MAX_ACTION = 200
+"""The longest action text a client may send (the longest real one, a Daifugo play of eight
+cards with the verb, is under 40; the database keeps 200)."""
 
 
 def error_id() -> str:
@@ -804,7 +814,9 @@ class Lobby:
             )
         try:
             probe = torampu.new_match(game, rules, players=players, games=games, seed=0)
-        except (TorampuError, ValueError, TypeError) as e:
+        except (TorampuError, ValueError) as e:  # what the engine says of bad rules
+            # (anything else is an internal error, logged with an id: Python's own words,
+            # "unhashable type: 'list'", are not an answer — a fourth audit)
             raise ActError("bad_request", str(e), 400) from None
         if probe.games_total > self.settings.max_games:
             raise ActError(
@@ -1008,12 +1020,27 @@ class Lobby:
         async with room.lock:  # never beside an act between its write and its play
             await self._refresh_row(room)
 
-    async def join(self, room: Room, name: Any, seat: Any) -> tuple[int, str]:
-        """Take an open seat (the first one if ``seat`` is ``None``)."""
+    async def join(
+        self, room: Room, name: Any, seat: Any, address: str | None = None
+    ) -> tuple[int, str]:
+        """Take an open seat (the first one if ``seat`` is ``None``) for a client at
+        ``address`` (429 ``too_many_seats`` once it holds ``seats_per_address`` seats at
+        waiting tables)."""
         try:
             name = display_name(name, self.settings.max_name)
         except Invalid as e:
             raise ActError("bad_request", str(e), 400) from None
+        holder = owner_hash(address) if address else None
+        if holder is not None:
+            st_ = self.settings
+            since = datetime.now(UTC) - timedelta(seconds=st_.table_expiry)
+            if await self.db(self.store.count_seats, since, holder) >= st_.seats_per_address:
+                raise ActError(
+                    "too_many_seats",
+                    f"at most {st_.seats_per_address} seats from one address at tables waiting "
+                    "to start: leave one, or wait for a table to start",
+                    429,
+                )
         async with room.lock:
             if seat is None:
                 free = [s for s, st in enumerate(room.seats) if st.kind == "open"]
@@ -1029,7 +1056,7 @@ class Lobby:
             token = new_token()
             st = Seat(seat, "human", name, token_hash(token))
             taken = await self.db(
-                self.store.set_seat, room.id, seat, st.kind, st.name, st.token, None, True
+                self.store.set_seat, room.id, seat, st.kind, st.name, st.token, None, True, holder
             )
             if not taken:
                 await self._refresh_row(room)
@@ -1149,13 +1176,15 @@ class Lobby:
                 )
             if not isinstance(action, str) or not action.strip():
                 raise ActError("bad_message", "an action is a non-empty string", 400)
+            if len(action) > MAX_ACTION:  # (the engine's refusal would quote it all back)
+                raise ActError("bad_message", f"an action is at most {MAX_ACTION} characters", 400)
             g = m.game
             try:
                 canon = g.action_str(g.parse_action(action))
                 if canon not in m.legal_actions():
                     m.play(canon)  # raises IllegalAction saying why; the match is unchanged
                     raise ActError("illegal", f"{canon!r} is not legal now")  # pragma: no cover
-            except (IllegalAction, TorampuError, ValueError) as e:
+            except TorampuError as e:  # IllegalAction among them: the engine's own words
                 raise ActError("illegal", str(e)) from None
             # stored first, on the database threads (the other tables go on while this write
             # commits); the match and every snapshot move on only once it is stored
@@ -1365,10 +1394,14 @@ class Lobby:
         b = room.between
         if b is None or not self._between_open(room):
             raise ActError("not_between", "no game is waiting to start")
-        if seat not in b.ready:
-            await self.db(self.store.mark_ready, room.id, b.game, seat)
-            b.ready.add(seat)
-            await self._publish(room, {"kind": "ready", "game": b.game, "seat": seat})
+        if seat in b.ready:
+            # nothing changes: no snapshot for anyone (a fourth audit: each repeated "ready"
+            # pushed the whole table's view to every client of it, 146 to each of 24
+            # spectators where pings gave 3)
+            return
+        await self.db(self.store.mark_ready, room.id, b.game, seat)
+        b.ready.add(seat)
+        await self._publish(room, {"kind": "ready", "game": b.game, "seat": seat})
         self._between_open(room)
         self.broadcast(room)
 

@@ -119,6 +119,10 @@ class SeatRow(Base):
     name: Mapped[str | None] = mapped_column(String(64), nullable=True)
     token: Mapped[str | None] = mapped_column(String(64), nullable=True)  # SHA-256 hex
     bot: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    holder: Mapped[str | None] = mapped_column(String(32), nullable=True, index=True)
+    """A hash of the address that took the seat (``web.addresses.owner_hash``), for the cap on
+    seats one address holds at waiting tables; null for a bot, an open seat, or a seat taken
+    before it was kept."""
 
 
 class ActionRow(Base):
@@ -333,6 +337,15 @@ class Store:
                 q = q.where(TableRow.owner == owner)
             return int(s.scalar(q) or 0)
 
+    def count_seats(self, since: datetime, holder: str) -> int:
+        """The seats that the address whose hash is ``holder`` holds at tables waiting to start
+        that changed after ``since``."""
+        with self._session() as s:
+            q = select(func.count()).select_from(SeatRow).join(TableRow)
+            q = q.where(SeatRow.holder == holder, SeatRow.kind == "human")
+            q = q.where(TableRow.status == "waiting", TableRow.updated >= since)
+            return int(s.scalar(q) or 0)
+
     def active_ids(self, status: str, since: datetime, limit: int) -> list[str]:
         """Up to ``limit`` tables of ``status`` that changed after ``since``, latest first."""
         with self._session() as s:
@@ -460,13 +473,15 @@ class Store:
         token: str | None = None,
         bot: str | None = None,
         only_if_open: bool = False,
+        holder: str | None = None,
     ) -> bool:
-        """Change a seat; with ``only_if_open`` only an open seat (``False`` if it was taken)."""
+        """Change a seat; with ``only_if_open`` only an open seat (``False`` if it was taken);
+        ``holder``: the hash of the address that takes it."""
         with self._session.begin() as s:
             q = update(SeatRow).where(SeatRow.table_id == table_id, SeatRow.seat == seat)
             if only_if_open:
                 q = q.where(SeatRow.kind == "open")
-            done = s.execute(q.values(kind=kind, name=name, token=token, bot=bot))
+            done = s.execute(q.values(kind=kind, name=name, token=token, bot=bot, holder=holder))
             if done.rowcount:  # type: ignore[attr-defined]
                 s.execute(update(TableRow).where(TableRow.id == table_id).values(updated=_now()))
             return bool(done.rowcount)  # type: ignore[attr-defined]
@@ -483,7 +498,7 @@ class Store:
             if not moved.rowcount:  # type: ignore[attr-defined]
                 raise Refused("started", "seats change only before the start")
             q = update(SeatRow).where(SeatRow.table_id == table_id, SeatRow.seat == seat)
-            s.execute(q.values(kind=kind, name=None, token=None, bot=bot))
+            s.execute(q.values(kind=kind, name=None, token=None, bot=bot, holder=None))
 
     def start_table(self, table_id: str, fill: str | None) -> Table:
         """Start a waiting table in one transaction: its open seats get the ``fill`` bot
