@@ -1329,10 +1329,15 @@ def test_one_address_cannot_take_every_open_seat_not_even_after_a_restart(
 ) -> None:
     """A fourth audit: one address took 38 seats at 8 waiting tables, and each time a host
     opened a seat again, took it back before a friend 0.2 s behind could. Now one address
-    holds at most --seats-per-address seats at tables waiting to start; the count is kept in
-    the database (a hash of the address), a started table's seats count no more."""
-    squatter, host_addr = "198.51.100.7", "203.0.113.9"
-    with _from(tmp_path, squatter, host_addr, seats_per_address=3) as [bad, good]:
+    holds at most --seats-per-address seats at tables waiting to start, and a person the host
+    puts out of a seat is barred from that table's seats; both are kept in the database (a hash
+    of the address), and a started table's seats count no more."""
+    squatter, host_addr, friend_addr = "198.51.100.7", "203.0.113.9", "192.0.2.44"
+    with _from(tmp_path, squatter, host_addr, friend_addr, seats_per_address=3) as [
+        bad,
+        good,
+        friend,
+    ]:
         one, host1 = _table(good)
         two, _ = _table(good)
         for tid, seat in ((one, 0), (one, 1), (two, 0)):
@@ -1343,21 +1348,61 @@ def test_one_address_cannot_take_every_open_seat_not_even_after_a_restart(
         assert r.status_code == 429 and body["code"] == "too_many_seats", body
         assert "at most 3 seats from one address" in body["message"]
         assert [s["kind"] for s in bad.get(f"/api/tables/{two}").json()["seats"]][1] == "open"
-        # the seat a host opens again goes to the friend, not back to the squatter
-        assert good.post(f"/api/tables/{two}/join", json={"name": "Friend"}).status_code == 200
+        assert friend.post(f"/api/tables/{two}/join", json={"name": "Friend"}).status_code == 200
+        # the host puts the squatter out of seat 1: it cannot take the seat back, the friend can
         r = good.post(f"/api/tables/{one}/seats/1", json={"open": True}, headers=auth(host1))
         assert r.status_code == 200
         r = bad.post(f"/api/tables/{one}/join", json={"name": "X", "seat": 1})
-        assert r.status_code == 200  # 2 held: a third is allowed
-        r = bad.post(f"/api/tables/{two}/join", json={"name": "X"})
-        assert r.status_code == 429
+        assert r.status_code == 403 and r.json()["error"]["code"] == "barred", r.text
+        assert "removed you" in r.json()["error"]["message"]
+        r = friend.post(f"/api/tables/{one}/join", json={"name": "Friend", "seat": 1})
+        assert r.status_code == 200, r.text
+        # its count fell to 2: a seat elsewhere is allowed, then no more
+        assert bad.post(f"/api/tables/{two}/join", json={"name": "X"}).status_code == 200
+        assert bad.post(f"/api/tables/{two}/join", json={"name": "X"}).status_code == 429
+    with _from(tmp_path, squatter, seats_per_address=10) as [bad]:
+        r = bad.post(f"/api/tables/{one}/join", json={"name": "X"})
+        assert r.status_code == 403, "the bar is the database's: a restart keeps it"
     with _from(tmp_path, squatter, host_addr, seats_per_address=3) as [bad, good]:
         r = bad.post(f"/api/tables/{two}/join", json={"name": "X"})
-        assert r.status_code == 429, "the count is the database's: a restart keeps it"
+        assert r.status_code == 429, "so is the count"
+        r = good.post(f"/api/tables/{two}/start", json={"fill": "heuristic"}, headers=auth(host1))
+        assert r.status_code == 403  # (host1 is table one's host)
         r = good.post(f"/api/tables/{one}/start", json={"fill": "heuristic"}, headers=auth(host1))
         assert r.status_code == 200
-        r = bad.post(f"/api/tables/{two}/join", json={"name": "X"})
+        three, _ = _table(good)
+        r = bad.post(f"/api/tables/{three}/join", json={"name": "X"})
         assert r.status_code == 200, "a started table's seats count no more"
+
+
+def test_a_host_moving_people_of_their_own_address_about_bars_nobody(tmp_path: Path) -> None:
+    """People behind the host's own address (a household, a club's line) are the host's
+    friends: putting one out of a seat does not bar that address, or the whole house."""
+    with _from(tmp_path, "203.0.113.9", "198.51.100.7") as [home, other]:
+        tid, host = _table(home)
+        assert (
+            home.post(f"/api/tables/{tid}/join", json={"name": "Kid", "seat": 1}).status_code == 200
+        )
+        assert (
+            other.post(f"/api/tables/{tid}/join", json={"name": "Ann", "seat": 2}).status_code
+            == 200
+        )
+        for seat in (1, 2):
+            r = home.post(
+                f"/api/tables/{tid}/seats/{seat}", json={"bot": "heuristic"}, headers=auth(host)
+            )
+            assert r.status_code == 200
+            r = home.post(
+                f"/api/tables/{tid}/seats/{seat}", json={"open": True}, headers=auth(host)
+            )
+            assert r.status_code == 200
+        assert (
+            home.post(f"/api/tables/{tid}/join", json={"name": "Kid", "seat": 1}).status_code == 200
+        )
+        assert (
+            other.post(f"/api/tables/{tid}/join", json={"name": "Ann", "seat": 2}).status_code
+            == 403
+        )
 
 
 def test_a_finished_match_no_longer_counts_against_its_address(tmp_path: Path) -> None:

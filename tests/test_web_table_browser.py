@@ -604,3 +604,45 @@ def test_the_lobby_says_which_of_my_tables_waits_for_my_move(server: str, browse
     assert page.locator(".badge.your-turn").count() == 1
     assert page.locator(f"[data-table='{other['table']['id']}'] .badge.your-turn").count() == 0
     assert not problems(page), problems(page)
+
+
+def test_the_host_is_asked_before_putting_a_person_out_of_a_seat(server: str, browser: Any) -> None:
+    """Putting a person out of a seat now bars them from the table's seats (a fourth audit: a
+    script took back every seat its host opened, at once), so the host's page asks first, by
+    name; "Cancel" leaves the seat as it was."""
+    import json
+
+    made = post(f"{server}/api/tables", {"game": "hell", "players": 3, "games": 1})
+    table_id, host = made["table"]["id"], made["host_token"]
+    post(f"{server}/api/tables/{table_id}/join", {"name": "Ben", "seat": 1})
+    hosts = json.dumps(json.dumps({table_id: host}))
+    page = new_page(
+        browser, SIZES["laptop"], "en", init=f"localStorage.setItem('torampu.host', {hosts})"
+    )
+    page.goto(f"{server}/t/{table_id}")
+    page.wait_for_selector("select[data-host-seat='1']")
+    asked: list[str] = []
+
+    def answer(dialog: Any, accept: bool) -> None:
+        asked.append(dialog.message)
+        dialog.accept() if accept else dialog.dismiss()
+
+    page.once("dialog", lambda d: answer(d, False))
+    page.select_option("select[data-host-seat='1']", "open")
+    page.wait_for_timeout(400)
+    assert asked == ["Remove Ben from this seat? They will not be able to sit at this table again."]
+    assert get(f"{server}/api/tables/{table_id}")["seats"][1]["name"] == "Ben"
+    assert page.locator(".seat-row[data-seat='1']").inner_text().count("Ben") >= 1
+    page.once("dialog", lambda d: answer(d, True))
+    page.select_option("select[data-host-seat='1']", "open")
+    page.wait_for_function(
+        "() => document.querySelector(\".seat-row[data-seat='1']\").classList.contains('open')"
+    )
+    assert get(f"{server}/api/tables/{table_id}")["seats"][1]["kind"] == "open"
+    # an open seat or a bot's changes without a question
+    page.select_option("select[data-host-seat='2']", "bot:heuristic")
+    page.wait_for_function(
+        "() => document.querySelector(\".seat-row[data-seat='2']\").classList.contains('bot')"
+    )
+    assert len(asked) == 2
+    assert not problems(page), problems(page)

@@ -1055,9 +1055,20 @@ class Lobby:
                 )
             token = new_token()
             st = Seat(seat, "human", name, token_hash(token))
-            taken = await self.db(
-                self.store.set_seat, room.id, seat, st.kind, st.name, st.token, None, True, holder
-            )
+            try:
+                taken = await self.db(
+                    self.store.set_seat,
+                    room.id,
+                    seat,
+                    st.kind,
+                    st.name,
+                    st.token,
+                    None,
+                    True,
+                    holder,
+                )
+            except Refused as e:
+                raise ActError(e.code, str(e), 403) from None
             if not taken:
                 await self._refresh_row(room)
                 raise ActError("seat_taken", f"seat {seat} is taken")

@@ -166,6 +166,22 @@ class ReadyRow(Base):
     seat: Mapped[int] = mapped_column(Integer, primary_key=True)
 
 
+class BarredRow(Base):
+    """An address the host put out of a seat at this table before its start (a hash, as
+    ``SeatRow.holder``): it takes no seat there again."""
+
+    __tablename__ = "barred"
+
+    table_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True
+    )
+    holder: Mapped[str] = mapped_column(String(32), primary_key=True)
+
+
+MAX_BARRED = 100
+"""The most addresses one table bars (a host reopening seats again and again adds no more)."""
+
+
 @dataclass(frozen=True)
 class Seat:
     seat: int
@@ -476,8 +492,11 @@ class Store:
         holder: str | None = None,
     ) -> bool:
         """Change a seat; with ``only_if_open`` only an open seat (``False`` if it was taken);
-        ``holder``: the hash of the address that takes it."""
+        ``holder``: the hash of the address that takes it (:class:`Refused` ``barred`` if the
+        host put that address out of a seat of this table)."""
         with self._session.begin() as s:
+            if holder is not None and s.get(BarredRow, (table_id, holder)) is not None:
+                raise Refused("barred", "the host removed you from this table: sit elsewhere")
             q = update(SeatRow).where(SeatRow.table_id == table_id, SeatRow.seat == seat)
             if only_if_open:
                 q = q.where(SeatRow.kind == "open")
@@ -497,6 +516,16 @@ class Store:
             )  # also locks the row until the commit (PostgreSQL): one seat change at a time
             if not moved.rowcount:  # type: ignore[attr-defined]
                 raise Refused("started", "seats change only before the start")
+            # a person the host puts out is barred from the table's seats (by address: with a
+            # fresh token they would take the seat back at once — a fourth audit), unless they
+            # share the host's address (a household: the host moving friends about)
+            was = s.get(SeatRow, (table_id, seat))
+            owner = s.scalar(select(TableRow.owner).where(TableRow.id == table_id))
+            if was is not None and was.kind == "human" and was.holder not in (None, owner):
+                q_n = select(func.count()).select_from(BarredRow)
+                barred = int(s.scalar(q_n.where(BarredRow.table_id == table_id)) or 0)
+                if barred < MAX_BARRED and s.get(BarredRow, (table_id, was.holder)) is None:
+                    s.add(BarredRow(table_id=table_id, holder=was.holder))
             q = update(SeatRow).where(SeatRow.table_id == table_id, SeatRow.seat == seat)
             s.execute(q.values(kind=kind, name=None, token=None, bot=bot, holder=None))
 
@@ -558,7 +587,7 @@ class Store:
                 q = q.where(TableRow.id.not_in(list(spare)))
             ids = list(s.scalars(q.limit(limit)))
             if ids:
-                for child in (ReadyRow, ChatRow, ActionRow, SeatRow):
+                for child in (ReadyRow, ChatRow, ActionRow, SeatRow, BarredRow):
                     s.execute(delete(child).where(child.table_id.in_(ids)))
                 s.execute(delete(TableRow).where(TableRow.id.in_(ids)))
             return ids
@@ -715,6 +744,7 @@ class Store:
                         name=x.name,
                         token=x.token,
                         bot=x.bot,
+                        holder=x.holder,
                     )
                 )
             return new_id, True

@@ -350,6 +350,13 @@ class TablePage {
   }
 
   async setSeat(seat, value) {
+    // putting a person out of their seat bars them from this table's seats (unless they share
+    // the host's address): say so first
+    const was = this.table.seats[seat];
+    if (was?.kind === "human" && !window.confirm(t("removeConfirm", { name: was.name || t("seat", { n: seat + 1 }) }))) {
+      this.render();
+      return;
+    }
     const body = value === "open" ? { open: true } : { bot: value.slice(4) };
     try {
       this.table = await api.setSeat(this.id, seat, body, this.host);
