@@ -558,6 +558,7 @@ def test_match_length_is_limited(tmp_path: Path, games: int) -> None:
         "\ufeffAki",
         "\u0301\u0301",
         "Aki\u2029Bo",  # a paragraph separator: a name over two lines
+        "Z" + "\u0336\u0337\u0338\u0339\u033a",  # marks stacked over the names around it
     ],
 )
 def test_names_are_limited_text(tmp_path: Path, name: Any) -> None:
@@ -571,6 +572,10 @@ def test_names_are_limited_text(tmp_path: Path, name: Any) -> None:
         emoji = "\U0001f469\u200d\U0001f4bb"  # 👩‍💻: the joiner inside an emoji stays
         ok = c.post(f"/api/tables/{tid}/join", json={"name": emoji, "seat": 1})
         assert ok.status_code == 200 and ok.json()["table"]["seats"][1]["name"] == emoji
+        # real names with marks on their letters: Thai, Hindi, pointed Hebrew
+        for seat, real in enumerate(("สมศักดิ์", "प्रिया", "שָׁלוֹם"), start=2):
+            ok = c.post(f"/api/tables/{tid}/join", json={"name": real, "seat": seat})
+            assert ok.status_code == 200, (real, ok.text)
 
 
 def _slow_to_normalize(n: int) -> str:

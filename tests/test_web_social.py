@@ -380,6 +380,8 @@ def test_players_chat_as_text_and_react_and_get_the_history(tmp_path: Path) -> N
         # nothing to see: an empty line under the sender's name (zero-width space, word joiner)
         ({"type": "chat", "text": "\u200b\u2060\u200b"}, "bad_message"),
         ({"type": "chat", "text": "one\u2028two"}, "bad_message"),  # a line separator
+        # "Zalgo": marks stacked on a letter, drawn over the lines above and below
+        ({"type": "chat", "text": "hi" + "\u0336\u0337\u0338\u0339\u033a" * 8}, "bad_message"),
         ({"type": "chat", "text": 42}, "bad_message"),
         ({"type": "chat", "text": ["a"]}, "bad_message"),
         ({"type": "chat"}, "bad_message"),
@@ -588,6 +590,32 @@ def test_a_hint_is_the_search_bots_move_for_the_seat_to_play_once_a_turn(tmp_pat
                 assert all(m["type"] != "hint" for m in seen)
             a.send_json({"type": "act", "action": h["action"], "version": snap["version"]})
             _until(a, lambda m: m["type"] == "snapshot" and m["version"] > snap["version"])
+
+
+def test_a_hint_that_failed_is_not_spent(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Asking for a hint claims the turn's one hint before it is worked out; a search that
+    failed (any error, not only a busy pool) left the turn's hint spent and unanswered. The
+    client is told of an internal error (with an id) and may ask again."""
+    with client(tmp_path, hint_think=0.05) as c:
+        tid, _, tok = _table(c, ["heuristic", "open", "open"], games=1, hints=True)
+        lobby = c.app.state.lobby  # type: ignore[attr-defined]
+        real = lobby.pool.hint
+        fails = [True]
+
+        async def hint(job: Any, key: str) -> Any:
+            if fails.pop(0) if fails else False:
+                raise RuntimeError("the search process died")
+            return await real(job, key)
+
+        monkeypatch.setattr(lobby.pool, "hint", hint)
+        with c.websocket_connect(f"/ws/tables/{tid}") as a:
+            snap = _to_play(a, 1, hello(a, tok[1]))
+            e = _error(a, {"type": "hint"})
+            assert e["code"] == "internal" and "error" in e["message"], e
+            assert "died" not in e["message"]
+            a.send_json({"type": "hint"})
+            h = _until(a, lambda m: m["type"] == "hint")
+            assert h["version"] == snap["version"] and h["action"] in snap["legal"]
 
 
 def test_one_address_s_hints_cannot_refuse_another_address_s(tmp_path: Path) -> None:

@@ -1559,6 +1559,13 @@ class Lobby:
             answer = await self.pool.hint(job, room.owner or room.id)
         except PoolBusy:
             answer, busy = None, True
+        except Exception:
+            # a hint that failed is not spent either (else the turn's hint was gone, unanswered;
+            # a fourth audit's suspicion): the error is logged with an id by the caller
+            room.hinted.pop(seat, None)
+            with contextlib.suppress(BusError):
+                await self.bus.unclaim(claim)
+            raise
         finally:
             self._hinting[client.addr] -= 1
             if not self._hinting[client.addr]:

@@ -154,7 +154,29 @@ def display_name(value: Any, max_length: int) -> str:
             raise Invalid("name must not hold control or invisible characters")
     if not any(unicodedata.category(c)[0] in "LNPS" for c in name):
         raise Invalid("name must hold a letter, digit or symbol")
+    if _stacked(name):
+        raise Invalid(f"name must not stack more than {MAX_MARKS} marks on one letter")
     return name
+
+
+MAX_MARKS = 4
+"""The most combining marks in a row a name or chat text may hold (a letter's accents, a
+Thai tone over a vowel, Hebrew points: two or three; "Zalgo" text stacks dozens, drawn over
+the lines and names around it)."""
+
+
+def _stacked(text: str) -> bool:
+    """Whether ``text`` holds more than :data:`MAX_MARKS` combining marks in a row.
+
+    >>> _stacked("Zoë ท่ี"), _stacked("a" + "\u0301\u0300\u0302\u0303\u0304")
+    (False, True)
+    """
+    run = 0
+    for c in text:
+        run = run + 1 if unicodedata.category(c) in ("Mn", "Me") else 0
+        if run > MAX_MARKS:
+            return True
+    return False
 
 
 NFC_SLACK = 4
@@ -211,6 +233,8 @@ def chat_text(value: Any, max_length: int) -> str:
         raise Invalid("a chat message must not hold control characters")
     if not any(unicodedata.category(c)[0] in "LNPS" for c in text):
         raise Invalid("a chat message must hold a letter, digit or symbol")
+    if _stacked(text):
+        raise Invalid(f"a chat message must not stack more than {MAX_MARKS} marks on one letter")
     return text
 
 
