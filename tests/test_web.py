@@ -109,6 +109,41 @@ def test_create_join_seat_start(tmp_path: Path) -> None:
         assert c.get("/api/health").json()["tables"] == 2
 
 
+def test_a_player_gets_up_before_the_start_and_nothing_else_can(tmp_path: Path) -> None:
+    """One could take a seat but never leave it: a wrong seat, or a table one no longer wants
+    (with --seats-per-address, a seat held for nothing). Before the start the seat token's
+    holder gets up: the seat is open, the token holds nothing, its socket watches on and is told
+    so; nobody is barred, and the same person may sit again. Another token, the host token, a
+    started table: refused, and nothing changes."""
+    with client(tmp_path) as c:
+        made = c.post("/api/tables", json={"game": "hell", "players": 3}).json()
+        tid, host = made["table"]["id"], made["host_token"]
+        aki = c.post(f"/api/tables/{tid}/join", json={"name": "Aki", "seat": 1}).json()["token"]
+        ben = c.post(f"/api/tables/{tid}/join", json={"name": "Ben", "seat": 2}).json()["token"]
+        leave = f"/api/tables/{tid}/leave"
+        for token, status in ((None, 401), ("x" * 43, 403), (host, 403), ("x" * 500, 401)):
+            r = c.post(leave, json={}, headers=auth(token) if token else {})
+            assert r.status_code == status and r.json()["error"]["code"] == "unauthorized", r.text
+        with c.websocket_connect(f"/ws/tables/{tid}") as ws:
+            assert _hello(ws, aki)["seat"] == 1
+            r = c.post(leave, json={}, headers=auth(aki))
+            assert r.status_code == 200, r.text
+            assert r.json()["seat"] == 1 and r.json()["table"]["seats"][1]["kind"] == "open"
+            msg = ws.receive_json()
+            assert msg["type"] == "error" and msg["code"] == "seat_revoked", msg
+            while msg["type"] != "snapshot":
+                msg = ws.receive_json()
+            assert msg["seat"] is None and msg["table"]["seats"][1]["kind"] == "open"
+        r = c.post(leave, json={}, headers=auth(aki))
+        assert r.status_code == 403, "the token holds nothing now"
+        r = c.post(f"/api/tables/{tid}/join", json={"name": "Aki", "seat": 1})
+        assert r.status_code == 200, "getting up bars nobody"
+        c.post(f"/api/tables/{tid}/start", json={"fill": "heuristic"}, headers=auth(host))
+        r = c.post(leave, json={}, headers=auth(ben))
+        assert r.status_code == 409 and r.json()["error"]["code"] == "started", r.text
+        assert c.get(f"/api/tables/{tid}").json()["seats"][2]["name"] == "Ben"
+
+
 @pytest.mark.parametrize(
     ("body", "status", "words"),
     [

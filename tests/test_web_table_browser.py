@@ -646,3 +646,29 @@ def test_the_host_is_asked_before_putting_a_person_out_of_a_seat(server: str, br
     )
     assert len(asked) == 2
     assert not problems(page), problems(page)
+
+
+def test_a_player_gets_up_from_a_seat_before_the_start(server: str, browser: Any) -> None:
+    """One could take a seat but never leave it. Now "Leave seat" opens it again; the page
+    watches, says nothing alarming (its own getting up is not "your seat changed hands"), and
+    may sit again, here or at another seat."""
+    made = post(f"{server}/api/tables", {"game": "hell", "players": 3, "games": 1})
+    table_id = made["table"]["id"]
+    page = new_page(browser, SIZES["laptop"], "en")
+    page.goto(f"{server}/t/{table_id}")
+    page.wait_for_function("() => !!window.torampu?.snapshot")
+    page.fill("#player-name", "Aki")
+    page.click("[data-take='1']")
+    page.wait_for_selector(".seat-row.me[data-seat='1'] #leave-seat")
+    page.click("#leave-seat")
+    page.wait_for_function("() => window.torampu?.snapshot?.seat === null")
+    page.wait_for_selector(".seat-row.open[data-seat='1']")
+    assert get(f"{server}/api/tables/{table_id}")["seats"][1]["kind"] == "open"
+    assert page.locator("#leave-seat").count() == 0
+    page.wait_for_timeout(300)
+    assert page.locator(".toast.show").count() == 0, page.locator("#toast").inner_text()
+    page.fill("#player-name", "Aki")
+    page.click("[data-take='2']")
+    page.wait_for_selector(".seat-row.me[data-seat='2']")
+    assert get(f"{server}/api/tables/{table_id}")["seats"][2]["name"] == "Aki"
+    assert not problems(page), problems(page)

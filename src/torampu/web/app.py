@@ -640,6 +640,13 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         await lobby().start_table(r, fill)
         return lobby().public_table(r)
 
+    @app.post("/api/tables/{table_id}/leave")
+    async def leave(table_id: str, request: Request) -> dict[str, Any]:
+        r = await room(table_id, request)
+        await _body(request)
+        seat = await lobby().leave(r, _bearer(request))
+        return {"seat": seat, "table": lobby().public_table(r)}
+
     @app.post("/api/tables/{table_id}/rematch")
     async def rematch(table_id: str, request: Request) -> dict[str, Any]:
         r = await room(table_id, request)

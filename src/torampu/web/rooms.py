@@ -1099,6 +1099,32 @@ class Lobby:
         self.broadcast(room)
         await self._publish(room, {"kind": "table"})
 
+    async def leave(self, room: Room, token: str | None) -> int:
+        """Before the start, the holder of a seat token gets up: the seat is open again and the
+        token holds nothing (its sockets watch on). Not a removal: nobody is barred. The seat
+        left."""
+        if not token or not isinstance(token, str) or len(token) > 128:
+            raise ActError("unauthorized", "leaving a seat needs its seat token", 401)
+        async with room.lock:
+            seat = next(
+                (i for i, st in enumerate(room.seats) if st.token and _matches(token, [st.token])),
+                None,
+            )
+            if seat is None:
+                raise ActError("unauthorized", "this token holds no seat at this table", 403)
+            if room.status != "waiting":
+                raise ActError("started", "a seat is left only before the start")
+            try:
+                await self.db(self.store.leave_waiting_seat, room.id, seat, token_hash(token))
+            except Refused as e:
+                await self._refresh_row(room)
+                raise ActError(e.code, str(e)) from None
+            self._seat_changed(room, seat, Seat(seat, "open"))
+            self._check_watchers(room)
+        self.broadcast(room)
+        await self._publish(room, {"kind": "table"})
+        return seat
+
     def _seat_changed(self, room: Room, seat: int, st: Seat) -> None:
         """``seat`` now has the holding ``st``: every client bound to another holding of it is
         demoted to a spectator at once, and told why."""

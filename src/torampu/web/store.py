@@ -529,6 +529,25 @@ class Store:
             q = update(SeatRow).where(SeatRow.table_id == table_id, SeatRow.seat == seat)
             s.execute(q.values(kind=kind, name=None, token=None, bot=bot, holder=None))
 
+    def leave_waiting_seat(self, table_id: str, seat: int, token: str) -> None:
+        """Before the start only: the person holding ``seat`` by the token whose hash is
+        ``token`` gets up, and the seat is open (:class:`Refused` ``started`` once the table
+        has started, ``seat_revoked`` if that token no longer holds the seat)."""
+        with self._session.begin() as s:
+            moved = s.execute(
+                update(TableRow)
+                .where(TableRow.id == table_id, TableRow.status == "waiting")
+                .values(updated=_now())
+            )  # locks the row until the commit, as for the host's seat changes
+            if not moved.rowcount:  # type: ignore[attr-defined]
+                raise Refused("started", "a seat is left only before the start")
+            q = update(SeatRow).where(
+                SeatRow.table_id == table_id, SeatRow.seat == seat, SeatRow.token == token
+            )
+            done = s.execute(q.values(kind="open", name=None, token=None, bot=None, holder=None))
+            if not done.rowcount:  # type: ignore[attr-defined]
+                raise Refused("seat_revoked", f"seat {seat} is no longer yours")
+
     def start_table(self, table_id: str, fill: str | None) -> Table:
         """Start a waiting table in one transaction: its open seats get the ``fill`` bot
         (:class:`Refused` ``seat_open`` if there is none), its status becomes ``playing``

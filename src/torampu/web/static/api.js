@@ -71,6 +71,7 @@ export const api = {
     return request("GET", `/api/tables/${enc(id)}/games/${k}/replay${q ? `?${q}` : ""}`, undefined, null, id);
   },
   recordUrl: (id, k) => `/api/tables/${enc(id)}/games/${k}/record`,
+  leave: (id, token) => request("POST", `/api/tables/${enc(id)}/leave`, {}, token, id),
   rematch: (id, token) => request("POST", `/api/tables/${enc(id)}/rematch`, {}, token, id),
   newInvite: (id, host) => request("POST", `/api/tables/${enc(id)}/invite`, {}, host, id),
   /** A private table's record is fetched with its invite and saved from memory: a plain link

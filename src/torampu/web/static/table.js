@@ -25,6 +25,7 @@ class TablePage {
     this.root = root;
     this.id = id;
     this.host = tokens.host(id);
+    this.leftAt = 0; // when this page last got up from its seat (see leave)
     adoptInvite(id);
     adoptSeatLink(id);
     const mine = tokens.seat(id);
@@ -115,6 +116,13 @@ class TablePage {
       fill(this.root, h("div", { class: "panel", id: "table-gone" },
         h("p", {}, t(msg.code === "invite_revoked" ? "inviteRevoked" : "notFound")),
         h("a", { href: "/" }, t("back"))));
+      return;
+    }
+    // our own getting up, told back to us: the socket made a spectator's (seat_revoked), or a
+    // hello with the token sent just before the seat was left (unauthorized)
+    if ((msg.code === "seat_revoked" || msg.code === "unauthorized") && Date.now() - this.leftAt < 5000) {
+      if (msg.code === "unauthorized") this.conn.setToken(this.host);
+      this.render();
       return;
     }
     toast(errorText(msg));
@@ -301,6 +309,8 @@ class TablePage {
     if (s.kind === "open" && !haveSeat)
       controls.push(h("button", { type: "button", class: "primary", dataset: { take: s.seat }, onclick: () => this.take(s.seat) }, t("takeSeat")));
     if (this.host && this.table.status === "waiting" && s.seat !== mySeat) controls.push(this.hostSelect(s));
+    if (s.seat === mySeat && this.table.status === "waiting" && this.seatToken)
+      controls.push(h("button", { type: "button", class: "ghost", id: "leave-seat", onclick: () => this.leave() }, t("leaveSeat")));
     return h("li", { class: `seat-row ${s.kind} ${s.seat === mySeat ? "me" : ""}`, dataset: { seat: s.seat } },
       h("span", { class: "seat-no" }, t("seat", { n: s.seat + 1 })), who,
       s.seat === mySeat ? h("span", { class: "you" }, `(${t("you")})`) : null,
@@ -346,6 +356,23 @@ class TablePage {
     } catch (e) {
       toast(errorText(e));
       return false;
+    }
+  }
+
+  /** Get up from this page's seat before the start: the seat is open again, and the page
+   * watches (the server makes its socket a spectator's and says so; that is not news here). */
+  async leave() {
+    this.leftAt = Date.now();
+    try {
+      const res = await api.leave(this.id, this.seatToken);
+      tokens.clearSeat(this.id);
+      this.seatToken = null;
+      this.table = res.table;
+      this.conn.token = this.host;
+      this.render();
+    } catch (e) {
+      this.leftAt = 0;
+      toast(errorText(e));
     }
   }
 
