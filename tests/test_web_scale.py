@@ -1018,3 +1018,33 @@ def test_one_addresss_new_tables_a_minute_are_counted_across_processes(
             if status != 201:
                 assert status == 429 and r["error"]["code"] == "rate_limited", r
         assert made.count(201) == 3, made
+
+
+def test_seats_held_and_seats_left_are_the_databases_across_processes(
+    tmp_path: Path, pg: str, redis_server: RedisServer
+) -> None:
+    """--seats-per-address counts an address's seats in the database, so two processes give
+    it one allowance, not one each; and a seat left on one process sends the socket holding
+    it on the other to the spectators at once."""
+    cap = ("--seats-per-address", "2")
+    with cluster(tmp_path, pg, redis_server.url, workers=0, a=cap, b=cap) as (a, b):
+        tid, _ = _table(a, "napoleon")
+        st0, r0 = _post(f"{a.base}/api/tables/{tid}/join", {"name": "P0", "seat": 0})
+        st1, _ = _post(f"{b.base}/api/tables/{tid}/join", {"name": "P1", "seat": 1})
+        assert (st0, st1) == (200, 200)
+        for web in (a, b):
+            status, r = _post(f"{web.base}/api/tables/{tid}/join", {"name": "P2"})
+            assert status == 429 and r["error"]["code"] == "too_many_seats", r
+        with connect(f"{a.ws}/ws/tables/{tid}") as ws:
+            ws.send(json.dumps({"type": "hello", "token": r0["token"], "version": None}))
+            assert json.loads(ws.recv(timeout=10))["seat"] == 0
+            status, left = _post(f"{b.base}/api/tables/{tid}/leave", {}, r0["token"])
+            assert status == 200 and left["seat"] == 0, left
+            deadline = time.monotonic() + 10
+            while (msg := json.loads(ws.recv(timeout=10)))["type"] != "error":
+                assert time.monotonic() < deadline
+            assert msg["code"] == "seat_revoked", msg
+            snap = json.loads(ws.recv(timeout=10))
+            assert snap["type"] == "snapshot" and snap["seat"] is None, snap
+        status, _ = _post(f"{a.base}/api/tables/{tid}/join", {"name": "P2"})
+        assert status == 200, "one seat left: one more may be taken"
