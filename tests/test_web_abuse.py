@@ -515,6 +515,34 @@ def test_sockets_per_table_and_per_address_are_limited(tmp_path: Path) -> None:
             _hello(again, None)
 
 
+def test_a_socket_is_counted_as_what_it_last_said_hello_as(tmp_path: Path) -> None:
+    """A fourth audit's note: a socket was counted at its first hello only, so one that said
+    hello with a seat token and then as a spectator stayed among the players, outside the
+    spectators' bounds. Each hello now counts it anew; a hello the bounds refuse closes it,
+    and its old places are freed with it."""
+    with client(tmp_path, sockets_per_table=1, connect_rate=1e6) as c:
+        tid, _ = _table(c)
+        tok = c.post(f"/api/tables/{tid}/join", json={"name": "Aki"}).json()["token"]
+        with c.websocket_connect(f"/ws/tables/{tid}") as watcher:
+            _hello(watcher, None)  # the table's one spectator place
+            with c.websocket_connect(f"/ws/tables/{tid}") as x:
+                assert _hello(x, tok)["seat"] == 0  # a player's place, apart
+                x.send_json({"type": "hello", "token": None, "version": None})
+                e = x.receive_json()
+                while e["type"] not in ("error", "snapshot"):
+                    e = x.receive_json()
+                assert e["type"] == "error", "taken as a spectator past the table's bound"
+                assert e["code"] == "too_many_sockets" and "a table" in e["message"], e
+        lobby = c.app.state.lobby  # type: ignore[attr-defined]
+        assert not lobby.table_sockets and not lobby.player_sockets and not lobby.watchers
+        with c.websocket_connect(f"/ws/tables/{tid}") as x:
+            assert _hello(x, tok)["seat"] == 0
+            assert _hello(x, None)["seat"] is None  # the spectator place is free now
+            assert lobby.table_sockets[tid] == 1 and not lobby.player_sockets
+            assert _hello(x, tok)["seat"] == 0  # and back: counted once, as a player
+            assert not lobby.table_sockets and sum(lobby.player_sockets.values()) == 1
+
+
 def test_table_creations_per_address_and_open_tables_are_limited(tmp_path: Path) -> None:
     with client(tmp_path, create_rate=3) as c:
         for _ in range(3):

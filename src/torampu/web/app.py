@@ -851,10 +851,7 @@ class Socket:
             self.table_id = table_id
             await self._run(table_id)
         finally:
-            for counter, key in self.counted:
-                counter[key] -= 1
-                if counter[key] <= 0:
-                    del counter[key]
+            self._uncount(self.counted)
 
     async def _run(self, table_id: str) -> None:
         writer = asyncio.ensure_future(self.outbox.run())
@@ -1004,12 +1001,27 @@ class Socket:
                     f"at most {st.sockets_per_table} spectators' connections to a table",
                 ),
             ]
+        # what this socket is counted as now replaces what it was counted as before: a socket
+        # that said hello with a seat token and then as a spectator was left among the
+        # players, outside the spectators' bounds (a fourth audit's note)
+        before = [(c, k) for c, k in self.counted if c is not lb.sockets]
+        self._uncount(before)
         for counter, key, most, why in bounds:
             if counter[key] >= most:
+                for c, k in before:  # refused: counted as before
+                    c[k] += 1
                 raise TooMany(why)
+        self.counted = [(c, k) for c, k in self.counted if c is lb.sockets]
         for counter, key, _, _ in bounds:
             counter[key] += 1
             self.counted.append((counter, key))
+
+    @staticmethod
+    def _uncount(counted: list[tuple[Counter[str], str]]) -> None:
+        for counter, key in counted:
+            counter[key] -= 1
+            if counter[key] <= 0:
+                del counter[key]
 
     async def _handle(self, data: dict[str, Any]) -> None:
         lb, kind = self.lobby, data["type"]
@@ -1020,10 +1032,8 @@ class Socket:
             if not self.hellos.take(time.monotonic()):
                 raise ActError("rate_limited", "too many hellos: wait a little")
             new, seat, holder, how = await self._admit(data.get("token"), data.get("invite"))
-            if self.room is None:  # a table's sockets count from their first hello it takes
-                self._count_in(
-                    new, holder if seat is not None else "host" if how == "host" else None
-                )
+            # a table's sockets count from the first hello it takes, as what they said hello as
+            self._count_in(new, holder if seat is not None else "host" if how == "host" else None)
             if self.joined and self.room is not None:
                 lb.disconnect(self.room, self.client)
             self.room = new
