@@ -380,6 +380,9 @@ class Between:
     game: int
     deadline: float
     ready: set[int] = field(default_factory=set)
+    shown: dict[str, Any] | None = None
+    """What the pause shows of the finished game (its last trick and trump), worked out once:
+    every snapshot of the pause carries it."""
 
 
 @dataclass(eq=False)
@@ -1900,14 +1903,16 @@ class Lobby:
             "ready": sorted(b.ready),
             "waiting": waiting,
         }
-        finished = room.match.finished if room.match is not None else None
-        if finished is not None:
-            # the finished game's last trick, public once played: the view has moved on to the
-            # next deal, and the table shows that trick a moment before the results
-            public = finished.view(None)
-            if public.get("tricks"):
-                info["last_trick"] = public["tricks"][-1]
-                info["trump"] = public.get("trump")
+        if b.shown is None:
+            b.shown = {}
+            finished = room.match.finished if room.match is not None else None
+            if finished is not None:
+                # the finished game's last trick, public once played: the view has moved on to
+                # the next deal, and the table shows that trick a moment before the results
+                public = finished.view(None)
+                if public.get("tricks"):
+                    b.shown = {"last_trick": public["tricks"][-1], "trump": public.get("trump")}
+        info.update(b.shown)
         return info
 
     def _timer_info(self, room: Room) -> dict[str, Any] | None:
