@@ -74,6 +74,10 @@ def test_resolve_input_accepts_numbers_cards_bids_and_canonical_actions() -> Non
     exchange = ["discard 2D 3C", "discard 2D 4C", "discard 3C 4C"]
     assert resolve_input("3c 2d", exchange) == "discard 2D 3C"
     assert resolve_input("discard ♣4 ♣3", exchange) == "discard 3C 4C"
+    # full-width, as a Japanese input method types them (the engine reads ASCII digits only)
+    assert resolve_input("１３Ｓ", bids) == "bid 13S"
+    assert resolve_input("bid １３♠", bids) == "bid 13S"
+    assert resolve_input("ｐａｓｓ", bids) == "pass"
     calls = ["play 3S", "play 8S", "play 8S call"]
     assert resolve_input("8s call", calls) == "play 8S call"
     assert resolve_input("play ♠8 CALL", calls) == "play 8S call"
@@ -85,6 +89,7 @@ def test_resolve_input_accepts_numbers_cards_bids_and_canonical_actions() -> Non
         ("", ["play AS"], True, "type an action"),
         ("xyz", ["play AS"], True, "cannot read 'xyz'"),
         ("9", ["play AS", "play KS"], True, "no menu entry 9: choose 1-2"),
+        ("9" * 5000, ["play AS", "play KS"], True, "no menu entry 999999…: choose 1-2"),
         ("1", ["discard 2C 3C"], False, "no numbered menu"),
         ("AS", ["pass", "bid 13S"], True, "in the auction type a bid"),
     ],

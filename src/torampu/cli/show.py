@@ -174,6 +174,10 @@ def action_phase(legal: Sequence[str]) -> str:
     return "pass" if "pass" in verbs else ""
 
 
+_FULL_WIDTH = {0xFF01 + i: 0x21 + i for i in range(0x5E)} | {0x3000: 0x20}
+"""Full-width ASCII forms (and the ideographic space) to ASCII."""
+
+
 def interpret(text: str, legal: Sequence[str], numbered: bool = True, lang: str = "en") -> str:
     """What a person typed as a canonical(-looking) action string, not yet checked for legality.
 
@@ -182,12 +186,16 @@ def interpret(text: str, legal: Sequence[str], numbered: bool = True, lang: str 
     shorthand (``13S``, ``13♠``). Raises :class:`IllegalAction` for what it cannot read.
     """
     tx = TEXT[lang]
-    t = text.strip()
+    # full-width letters and digits as typed with a Japanese input method ("１３ｓ") are the
+    # ASCII ones: the engine reads ASCII digits only (a superscript "²" stays unreadable)
+    t = text.translate(_FULL_WIDTH).strip()
     if not t:
         raise IllegalAction(tx["empty"])
     if t.isdecimal():
         if not numbered:
             raise IllegalAction(tx["no_menu"])
+        if len(t) > 6:  # (int() would refuse 4,300 digits in Python's words)
+            raise IllegalAction(tx["no_entry"].format(k=t[:6] + "…", n=len(legal)))
         k = int(t)
         if not 1 <= k <= len(legal):
             raise IllegalAction(tx["no_entry"].format(k=k, n=len(legal)))
