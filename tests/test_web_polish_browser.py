@@ -810,6 +810,10 @@ def test_hell_says_how_a_round_scores_and_its_info_keeps_its_values_readable(
     assert _wait_my_turn(page) == "bid"
     text = page.locator("#hell-scoring").inner_text()
     assert "5 + 2 a trick bid" in text and "took 2: 9" in text and "−1 a trick off" in text, text
+    # (the line comes with the snapshot in which the dealer is to bid: wait for its drawing)
+    page.wait_for_function(
+        "() => document.querySelector('#info')?.innerText.includes('may not bid')"
+    )
     info = page.locator("#info").inner_text()
     assert "may not bid" in info, "the dealer bids last, with the hook: the long line is there"
     widths = page.eval_on_selector_all(
