@@ -1106,19 +1106,16 @@ class Lobby:
         """Before the start, the holder of a seat token gets up: the seat is open again and the
         token holds nothing (its sockets watch on). Not a removal: nobody is barred. The seat
         left."""
-        if not token or not isinstance(token, str) or len(token) > 128:
+        if not token:
             raise ActError("unauthorized", "leaving a seat needs its seat token", 401)
+        # (a token another process issued is looked up in the database, as for a hello)
+        seat, h = await self.seat_of(room, token)
+        assert seat is not None and h is not None
         async with room.lock:
-            seat = next(
-                (i for i, st in enumerate(room.seats) if st.token and _matches(token, [st.token])),
-                None,
-            )
-            if seat is None:
-                raise ActError("unauthorized", "this token holds no seat at this table", 403)
             if room.status != "waiting":
                 raise ActError("started", "a seat is left only before the start")
             try:
-                await self.db(self.store.leave_waiting_seat, room.id, seat, token_hash(token))
+                await self.db(self.store.leave_waiting_seat, room.id, seat, h)
             except Refused as e:
                 await self._refresh_row(room)
                 raise ActError(e.code, str(e)) from None
