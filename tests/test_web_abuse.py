@@ -2189,6 +2189,92 @@ def test_another_site_s_page_can_neither_act_nor_open_a_socket(tmp_path: Path) -
                 assert _hello(ws, None)["type"] == "snapshot"
 
 
+def test_a_page_of_a_rebound_name_can_neither_read_nor_act(tmp_path: Path) -> None:
+    """DNS rebinding: a page of ``evil.example`` whose name its owner then points at this
+    server's address is of the same origin as the server to the browser (its ``Origin`` and the
+    ``Host`` it sends are both ``evil.example``), so the same-origin check let it read the lobby,
+    create tables and open websockets on a server only this computer was meant to reach. Now a
+    request by a name the server was not told (``--allowed-host``) is refused 400
+    ``unknown_host``, its websocket closed before it opens, nothing changed; addresses,
+    ``localhost`` and the names allowed pass."""
+    from starlette.websockets import WebSocketDisconnect
+
+    body = {"game": "napoleon", "games": 1}
+    allowed = ("tables.example.org", "*.friends.example")
+    with client(tmp_path, allowed_hosts=allowed) as c:
+        ok = TestClient(c.app, base_url="http://127.0.0.1:8000")
+        tid, _ = _table(ok)
+        listed = len(ok.get("/api/tables").json()["tables"])
+        for name in ("evil.example", "evil.example:8000", "EVIL.example.", "friends.example"):
+            rebound = {"host": name, "origin": f"http://{name.lower()}"}
+            for r in (
+                c.get("/api/tables", headers=rebound),
+                c.get("/", headers=rebound),
+                c.post("/api/tables", json=body, headers=rebound),
+                c.post(f"/api/tables/{tid}/join", json={"name": "ghost"}, headers=rebound),
+            ):
+                assert r.status_code == 400, (name, r.text)
+                assert r.json()["error"]["code"] == "unknown_host"
+                assert "--allowed-host" in r.json()["error"]["message"]
+                assert "content-security-policy" in r.headers  # a refusal carries the headers
+            with (
+                pytest.raises(WebSocketDisconnect),
+                c.websocket_connect(f"/ws/tables/{tid}", headers=rebound) as ws,
+            ):
+                ws.receive_json()
+        assert len(ok.get("/api/tables").json()["tables"]) == listed  # nothing was made
+        assert all(s["kind"] == "open" for s in ok.get(f"/api/tables/{tid}").json()["seats"])
+        for name in (
+            "127.0.0.1:8000",
+            "[::1]:8000",
+            "192.168.1.5",
+            "localhost:8000",
+            "tables.localhost",
+            "tables.example.org",
+            "Tables.Example.Org.:443",
+            "a.friends.example",
+        ):
+            own = {"host": name, "origin": f"http://{name}"}
+            assert c.get("/api/tables", headers=own).status_code == 200, name
+            assert c.post("/api/tables", json=body, headers=own).status_code == 201, name
+            with c.websocket_connect(f"/ws/tables/{tid}", headers=own) as ws:
+                assert _hello(ws, None)["type"] == "snapshot"
+    with client(tmp_path, allowed_hosts=("*",)) as c:  # an operator may turn it off
+        assert c.get("/api/tables", headers={"host": "evil.example"}).status_code == 200
+
+
+def test_torampu_serve_answers_only_to_its_names(tmp_path: Path) -> None:
+    """``torampu serve`` checks the names it is reached by: on 127.0.0.1 addresses and localhost
+    only; ``--allowed-host`` adds names; a malformed one is refused at the start, naming it."""
+    from browser_helpers import _torampu, serve
+
+    def status(base: str, host: str) -> int:
+        addr = base.removeprefix("http://")
+        ip, port = addr.split(":")
+        with socket.create_connection((ip, int(port)), timeout=10) as s:
+            s.sendall(
+                f"GET /api/tables HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n".encode()
+            )
+            s.settimeout(10)
+            return int(s.recv(64).split()[1])
+
+    with serve(tmp_path / "a") as base:
+        port = base.rsplit(":", 1)[1]
+        assert status(base, f"127.0.0.1:{port}") == 200
+        assert status(base, f"localhost:{port}") == 200
+        assert status(base, f"evil.example:{port}") == 400
+    with serve(tmp_path / "b", 0.05, 0.0, "--allowed-host", "*.example.org") as base:
+        assert status(base, "tables.example.org") == 200
+        assert status(base, "evil.example") == 400
+    bad = subprocess.run(
+        [*_torampu(), "serve", "--allowed-host", "evil.org/x", "--port", "1"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert bad.returncode == 2 and "--allowed-host 'evil.org/x'" in bad.stderr, bad.stderr
+
+
 def test_a_game_passed_round_and_round_stops_at_the_server_s_bound(tmp_path: Path) -> None:
     """The audit: in Napoleon (and Nap) an auction everyone passes deals again, without end, so
     the players of a table passing on purpose stored 100 actions a second in one game for ever;

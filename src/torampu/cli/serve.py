@@ -37,6 +37,26 @@ def serving_lines(host: str, port: int) -> list[str]:
     return [f"torampu: serving on http://{shown}:{port}/"]
 
 
+def own_names(host: str) -> list[str]:
+    """The names of this computer that may reach a server listening on ``host`` without
+    ``--allowed-host`` (:class:`~torampu.web.app.KnownHost`): none on a loopback address (only
+    this computer reaches it, by address or ``localhost``), else its host name as
+    :func:`serving_lines` prints it, with its ``.local`` (mDNS) and fully qualified forms.
+
+    >>> own_names("127.0.0.1"), own_names("::1"), own_names("localhost")
+    ([], [], [])
+    >>> socket.gethostname().lower() in own_names("0.0.0.0")
+    True
+    """
+    from torampu.web.app import host_pattern
+
+    if host == "::1" or host.startswith("127.") or host == "localhost":
+        return []
+    name = socket.gethostname()
+    found = [host_pattern(n) for n in (name, f"{name}.local", socket.getfqdn())]
+    return sorted({n for n in found if n is not None and n != "*"})
+
+
 def serve(
     host: Annotated[str, typer.Option(help="Address to listen on (0.0.0.0 for your LAN).")] = (
         "127.0.0.1"
@@ -103,6 +123,15 @@ def serve(
             help="An origin (https://host[:port]) besides this server's own whose pages may act "
             "on it (repeat for more); other sites' pages may not create tables, take seats or "
             "open websockets."
+        ),
+    ] = None,
+    allowed_host: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="A name this server is reached by (tables.example.org; *.example.org for any "
+            "name under it; * for any name), repeat for more. Requests by other names are "
+            "refused: DNS rebinding's defence. Addresses and localhost always pass, and on "
+            "--host 0.0.0.0 this computer's own names. Behind a proxy, name your site."
         ),
     ] = None,
     ipv6_prefix: Annotated[
@@ -271,7 +300,7 @@ def serve(
     import uvicorn
 
     from torampu.web.addresses import check_prefix
-    from torampu.web.app import create_app, origin_host
+    from torampu.web.app import create_app, host_pattern, origin_host
     from torampu.web.http import (
         UNLIMITED,
         GuardedWebSocketProtocol,
@@ -340,6 +369,16 @@ def serve(
     for o in origins:
         if origin_host(o) is None:
             raise typer.BadParameter(f"--origin {o!r}: not an origin like https://example.org")
+    allowed_hosts = []
+    for name in allowed_host or ():
+        pattern = host_pattern(name)
+        if pattern is None:
+            raise typer.BadParameter(
+                f"--allowed-host {name!r}: not a host name like tables.example.org "
+                "(or *.example.org, or *)"
+            )
+        allowed_hosts.append(pattern)
+    allowed_hosts += own_names(host)
     if bot_workers is None:
         bot_workers = max(1, (os.cpu_count() or 2) - 1)
     if bot_workers < 1:
@@ -368,6 +407,7 @@ def serve(
         sockets_per_table=sockets_per_table,
         watchers_per_address=watchers_per_address,
         origins=origins,
+        allowed_hosts=tuple(allowed_hosts),
         sockets_per_address=sockets_per_address,
         connect_rate=connect_rate,
         request_rate=request_rate,
@@ -416,6 +456,12 @@ def serve(
     for line in serving_lines(host, port):
         typer.echo(line, err=False)
     typer.echo(f"torampu: database {where}", err=False)
+    if forwarded_allow_ips is not None and not allowed_host:
+        typer.echo(
+            "torampu: behind a proxy, give your site's name with --allowed-host "
+            "(requests by any name but an address or localhost are refused)",
+            err=False,
+        )
     typer.echo("Press Ctrl-C to stop; tables resume where they were on the next start.")
     limits = HttpLimits(
         header_timeout,

@@ -15,9 +15,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
+import ipaddress
 import json
 import logging
 import math
+import re
 import time
 from collections import Counter, OrderedDict
 from collections.abc import AsyncIterator, Callable
@@ -317,6 +319,97 @@ class SameOrigin:
         await _refuse(send, 403, self.body)
 
 
+_HOST_NAME = re.compile(r"(\*\.)?[a-z0-9_][a-z0-9_-]*(\.[a-z0-9_][a-z0-9_-]*)*\.?")
+
+
+def host_pattern(name: str) -> str | None:
+    """``name`` as :class:`KnownHost` compares it (lower case, no trailing dot), or None if it
+    is not a host name, a ``*.`` pattern of one, or ``*``.
+
+    >>> host_pattern("Tables.Example.org"), host_pattern("*.example.org"), host_pattern("*")
+    ('tables.example.org', '*.example.org', '*')
+    >>> host_pattern("evil.org/x") is None, host_pattern("") is None, host_pattern("a..b") is None
+    (True, True, True)
+    """
+    name = name.strip().lower()
+    if name == "*":
+        return name
+    if len(name) > 253 or not _HOST_NAME.fullmatch(name):
+        return None
+    return name.rstrip(".")
+
+
+def host_name(host: str) -> str:
+    """The name a ``Host`` header gives, without its port, lower case, no trailing dot.
+
+    >>> host_name("Example.ORG:8000"), host_name("[::1]:8000"), host_name("127.0.0.1")
+    ('example.org', '::1', '127.0.0.1')
+    """
+    host = host.strip().lower()
+    if host.startswith("["):
+        return host[1:].partition("]")[0]
+    return host.rpartition(":")[0].rstrip(".") if ":" in host else host.rstrip(".")
+
+
+def _is_address(name: str) -> bool:
+    try:
+        ipaddress.ip_address(name)
+    except ValueError:
+        return False
+    return True
+
+
+class KnownHost:
+    """ASGI middleware: a request (a websocket too) whose ``Host`` names this server by a name it
+    was not told is refused ``400 unknown_host`` (a websocket: closed before it opens). That is
+    DNS rebinding's defence: a page of ``evil.example`` whose name its owner points at
+    127.0.0.1 after it loaded is, to the browser, of the same origin as the server it reaches
+    there — :class:`SameOrigin` compares the page's origin with ``Host``, which the page's own
+    name passes — so it could create tables and take seats on a server that only this computer
+    was meant to reach. A rebinding page always sends its own name as ``Host``; an address
+    (``127.0.0.1``, ``[::1]``, ``192.168.1.5``) cannot be rebound, so addresses always pass, as
+    do ``localhost`` and ``*.localhost`` (which browsers resolve themselves). ``allowed`` are the
+    other names (``--allowed-host``): ``tables.example.org``, ``*.example.org`` (any name under
+    it), or ``*`` (any name: no check). A request without ``Host`` (HTTP/1.0: no browser) passes.
+    """
+
+    def __init__(self, app: Any, allowed: tuple[str, ...]) -> None:
+        self.app = app
+        patterns = [p for p in (host_pattern(a) for a in allowed) if p is not None]
+        self.any = "*" in patterns
+        self.names = {p for p in patterns if not p.startswith("*")}
+        self.suffixes = tuple(p[1:] for p in patterns if p.startswith("*."))
+        message = (
+            "this server does not answer to the name this request gave it (its operator lists "
+            "the names it answers to with --allowed-host)"
+        )
+        self.body = _json_bytes({"error": {"code": "unknown_host", "message": message}})
+
+    def known(self, host: str) -> bool:
+        """Whether a request whose ``Host`` is ``host`` may reach the server."""
+        name = host_name(host)
+        if self.any or not name or name in self.names or _is_address(name):
+            return True
+        if name == "localhost" or name.endswith(".localhost"):
+            return True
+        return name.endswith(self.suffixes) if self.suffixes else False
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        kind = scope["type"]
+        if kind not in ("http", "websocket") or self.any:
+            await self.app(scope, receive, send)
+            return
+        host = next((v for k, v in scope.get("headers", []) if k.lower() == b"host"), b"")
+        if self.known(host.decode("latin-1")):
+            await self.app(scope, receive, send)
+            return
+        if kind == "websocket":
+            await receive()  # websocket.connect; closing now refuses the handshake (403)
+            await send({"type": "websocket.close", "code": 1008})
+            return
+        await _refuse(send, 400, self.body)
+
+
 @functools.cache
 def _games_info() -> list[dict[str, Any]]:
     """What ``GET /api/games`` says of each game (the same for every request: made once)."""
@@ -421,6 +514,8 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         ipv6_prefix=settings.ipv6_prefix,
     )
     app.add_middleware(SameOrigin, allowed=settings.origins)
+    if settings.allowed_hosts is not None:
+        app.add_middleware(KnownHost, allowed=settings.allowed_hosts)
     app.add_middleware(SecurityHeaders)  # the outer one: a refusal has the headers too
 
     def lobby() -> Lobby:

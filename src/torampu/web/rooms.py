@@ -169,6 +169,11 @@ class Settings:
     """Origins (``https://host[:port]``) besides the server's own whose pages may act on it:
     every request that changes something and every websocket from another page's origin is
     refused (:class:`~torampu.web.app.SameOrigin`)."""
+    allowed_hosts: tuple[str, ...] | None = None
+    """Names besides addresses and ``localhost`` by which requests may reach the server (its
+    ``Host``; ``*.example.org``, ``*`` for any): the defence against DNS rebinding
+    (:class:`~torampu.web.app.KnownHost`). None: no check (an app built in a test, whose client
+    calls it ``testserver``); ``torampu serve`` always gives it."""
     send_timeout: float = 10.0
     """Seconds one send to a client may take before the client counts as behind (closed)."""
     outbox_max: int = 32
