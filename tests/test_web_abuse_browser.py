@@ -442,6 +442,57 @@ def test_a_page_of_another_site_cannot_act_through_its_visitors_browser(
     assert all(s["kind"] == "open" for s in seats), seats
 
 
+def test_a_page_whose_name_was_rebound_to_the_server_cannot_use_it(
+    server: str, browser: Any
+) -> None:
+    """DNS rebinding, in a real browser: a page of http://evil.test:PORT (the attacker's page,
+    served here by the browser's own router) whose name then resolves to 127.0.0.1 (the
+    browser's host resolver is told so) sends its requests to this server with its own name as
+    ``Host`` and ``Origin`` — the same origin to the browser, so it may read the answers and
+    send JSON. It reads no lobby, makes no table, takes no seat, and its socket never opens."""
+    from browser_helpers import ARGS, CHROMIUM
+
+    made = post(f"{server}/api/tables", {"game": "napoleon", "games": 1})
+    tid = made["table"]["id"]
+    before = len(get(f"{server}/api/tables")["tables"])
+    port = server.rsplit(":", 1)[1]
+    rules = "--host-resolver-rules=MAP evil.test 127.0.0.1"
+    # Chromium's own check of a public page reaching a local address (Firefox and Safari have
+    # none) is off: the server must hold by itself
+    local = "--disable-features=BlockInsecurePrivateNetworkRequests,LocalNetworkAccessChecks"
+    local += ",PrivateNetworkAccessSendPreflights,PrivateNetworkAccessRespectPreflightResults"
+    rebound = browser.browser_type.launch(executable_path=str(CHROMIUM), args=[*ARGS, rules, local])
+    try:
+        page = rebound.new_page()
+        evil = f"http://evil.test:{port}/"
+        page.route(evil, lambda route: route.fulfill(content_type="text/html", body=EVIL_PAGE))
+        page.goto(evil)  # the attacker's page; from here on its name is the server's address
+        outcome = page.evaluate(
+            """async (tid) => {
+                 const send = (path, body) => fetch(path, {method: "POST",
+                   headers: {"Content-Type": "application/json"}, body: JSON.stringify(body)})
+                   .then((r) => r.status).catch(() => null);
+                 const lobby = await fetch("/api/tables").then((r) => r.status);
+                 const made = await send("/api/tables", {game: "daifugo", games: 1});
+                 const joined = await send(`/api/tables/${tid}/join`, {name: "ghost"});
+                 const opened = await new Promise((resolve) => {
+                   const ws = new WebSocket(`ws://${location.host}/ws/tables/${tid}`);
+                   ws.onopen = () => resolve(true);
+                   ws.onerror = () => resolve(false);
+                   setTimeout(() => resolve(null), 5000);
+                 });
+                 return {lobby, made, joined, opened};
+               }""",
+            tid,
+        )
+    finally:
+        rebound.close()
+    assert outcome == {"lobby": 400, "made": 400, "joined": 400, "opened": False}, outcome
+    assert len(get(f"{server}/api/tables")["tables"]) == before
+    seats = get(f"{server}/api/tables/{tid}")["seats"]
+    assert all(s["kind"] == "open" for s in seats), seats
+
+
 @contextmanager
 def _other_site() -> Iterator[str]:
     """A page of another site (another origin on this machine, no CSP): its address."""
