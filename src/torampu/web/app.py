@@ -252,6 +252,16 @@ async def _refuse(
     await send({"type": "http.response.body", "body": body})
 
 
+async def _refuse_any(scope: Any, receive: Any, send: Any, status: int, body: bytes) -> None:
+    """Refuse a request from a middleware: an HTTP one ``status`` with ``body``, a websocket's
+    handshake by closing it before it opens (the client sees 403)."""
+    if scope["type"] == "websocket":
+        await receive()  # websocket.connect; closing now refuses the handshake
+        await send({"type": "websocket.close", "code": 1008})
+        return
+    await _refuse(send, status, body)
+
+
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 _DEFAULT_PORTS = {"http": "80", "https": "443", "ws": "80", "wss": "443"}
 
@@ -312,11 +322,7 @@ class SameOrigin:
         if not acting or not self._foreign(scope):
             await self.app(scope, receive, send)
             return
-        if kind == "websocket":
-            await receive()  # websocket.connect; closing now refuses the handshake (403)
-            await send({"type": "websocket.close", "code": 1008})
-            return
-        await _refuse(send, 403, self.body)
+        await _refuse_any(scope, receive, send, 403, self.body)
 
 
 _HOST_NAME = re.compile(r"(\*\.)?[a-z0-9_][a-z0-9_-]*(\.[a-z0-9_][a-z0-9_-]*)*\.?")
@@ -403,11 +409,7 @@ class KnownHost:
         if self.known(host.decode("latin-1")):
             await self.app(scope, receive, send)
             return
-        if kind == "websocket":
-            await receive()  # websocket.connect; closing now refuses the handshake (403)
-            await send({"type": "websocket.close", "code": 1008})
-            return
-        await _refuse(send, 400, self.body)
+        await _refuse_any(scope, receive, send, 400, self.body)
 
 
 @functools.cache
