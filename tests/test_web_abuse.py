@@ -1357,6 +1357,80 @@ def test_one_address_cannot_fill_the_server_s_open_tables_not_even_after_a_resta
     assert len({o for (o,) in rows}) == 2 and not any("198.51" in o for (o,) in rows)
 
 
+def _burst_of_joins(bases: list[str], tables: list[str], players: int) -> Counter[str]:
+    """Every seat of ``tables`` asked for at once from this address, the requests spread over
+    the servers at ``bases``: how the answers went (by status, and an error's code)."""
+    import http.client
+
+    def join(base: str, tid: str, seat: int) -> str:
+        host, port = base.split(":")
+        conn = http.client.HTTPConnection(host, int(port), timeout=60)
+        body = json.dumps({"name": "X", "seat": seat})
+        conn.request("POST", f"/api/tables/{tid}/join", body, {"Content-Type": "application/json"})
+        r = conn.getresponse()
+        answer = json.loads(r.read())
+        conn.close()
+        return str(r.status) + (f" {answer['error']['code']}" if r.status != 200 else "")
+
+    asks = [(t, s) for t in tables for s in range(players)]
+    results: list[str] = []
+    gate = threading.Barrier(len(asks))
+
+    def run(i: int, tid: str, seat: int) -> None:
+        gate.wait()
+        results.append(join(bases[i % len(bases)], tid, seat))
+
+    threads = [threading.Thread(target=run, args=(i, *a)) for i, a in enumerate(asks)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return Counter(results)
+
+
+def test_a_burst_of_joins_at_once_holds_no_more_seats_than_allowed(tmp_path: Path) -> None:
+    """--seats-per-address was counted before the seat was written, so joins sent all at once
+    each counted the same few seats: 30 at once took 13 seats where 3 were allowed. The count
+    and the write are now one step for an address: exactly 3, the rest 429 too_many_seats."""
+    loose = {"tables_per_address": 100, "request_rate": 1000.0, "request_burst": 10000}
+    with live_server(tmp_path, seats_per_address=3, **loose) as addr:
+        tables = [_table_at(addr, "daifugo") for _ in range(6)]
+        got = _burst_of_joins([addr], tables, 5)
+    assert got == Counter({"200": 3, "429 too_many_seats": 27}), got
+
+
+def test_a_burst_of_joins_over_two_processes_holds_no_more_seats_than_allowed(
+    tmp_path: Path,
+) -> None:
+    """The same burst spread over two servers on one PostgreSQL database (two processes of a
+    deployment): the count and the write are one step for an address in the database, not in
+    a process (an advisory lock per address)."""
+    loose = {"tables_per_address": 100, "request_rate": 1000.0, "request_burst": 10000}
+    loose |= {"load_rate": 1000.0, "load_burst": 1000}  # b loads the six tables at once
+    with (
+        postgres_database() as url,
+        live_server(tmp_path / "a", seats_per_address=3, database=url, **loose) as a,
+        live_server(tmp_path / "b", seats_per_address=3, database=url, **loose) as b,
+    ):
+        tables = [_table_at(a, "daifugo") for _ in range(6)]
+        got = _burst_of_joins([a, b], tables, 5)
+    assert got == Counter({"200": 3, "429 too_many_seats": 27}), got
+
+
+def _table_at(addr: str, game: str) -> str:
+    import http.client
+
+    host, port = addr.split(":")
+    conn = http.client.HTTPConnection(host, int(port), timeout=30)
+    body = json.dumps({"game": game, "games": 1})
+    conn.request("POST", "/api/tables", body, {"Content-Type": "application/json"})
+    r = conn.getresponse()
+    assert r.status == 201
+    tid = str(json.loads(r.read())["table"]["id"])
+    conn.close()
+    return tid
+
+
 def test_one_address_cannot_take_every_open_seat_not_even_after_a_restart(
     tmp_path: Path,
 ) -> None:

@@ -1039,9 +1039,12 @@ class Lobby:
         except Invalid as e:
             raise ActError("bad_request", str(e), 400) from None
         holder = owner_hash(address) if address else None
+        cap = None
         if holder is not None:
             st_ = self.settings
             since = datetime.now(UTC) - timedelta(seconds=st_.table_expiry)
+            cap = (since, st_.seats_per_address)
+            # refused early without the room's lock; the seat's write counts again, as one step
             if await self.db(self.store.count_seats, since, holder) >= st_.seats_per_address:
                 raise ActError(
                     "too_many_seats",
@@ -1074,9 +1077,10 @@ class Lobby:
                     None,
                     True,
                     holder,
+                    cap,
                 )
             except Refused as e:
-                raise ActError(e.code, str(e), 403) from None
+                raise ActError(e.code, str(e), 429 if e.code == "too_many_seats" else 403) from None
             if not taken:
                 await self._refresh_row(room)
                 raise ActError("seat_taken", f"seat {seat} is taken")
