@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import base64
 import contextlib
+import functools
 import json
 import os
 import re
@@ -27,7 +28,7 @@ import sys
 import threading
 import time
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
@@ -1357,35 +1358,46 @@ def test_one_address_cannot_fill_the_server_s_open_tables_not_even_after_a_resta
     assert len({o for (o,) in rows}) == 2 and not any("198.51" in o for (o,) in rows)
 
 
-def _burst_of_joins(bases: list[str], tables: list[str], players: int) -> Counter[str]:
-    """Every seat of ``tables`` asked for at once from this address, the requests spread over
-    the servers at ``bases``: how the answers went (by status, and an error's code)."""
+def _post_status(base: str, path: str, body: dict[str, Any]) -> str:
+    """A JSON POST to the server at ``base`` on a connection of its own: the status, and an
+    error's code after it."""
     import http.client
 
-    def join(base: str, tid: str, seat: int) -> str:
-        host, port = base.split(":")
-        conn = http.client.HTTPConnection(host, int(port), timeout=60)
-        body = json.dumps({"name": "X", "seat": seat})
-        conn.request("POST", f"/api/tables/{tid}/join", body, {"Content-Type": "application/json"})
-        r = conn.getresponse()
-        answer = json.loads(r.read())
-        conn.close()
-        return str(r.status) + (f" {answer['error']['code']}" if r.status != 200 else "")
+    host, port = base.split(":")
+    conn = http.client.HTTPConnection(host, int(port), timeout=60)
+    conn.request("POST", path, json.dumps(body), {"Content-Type": "application/json"})
+    r = conn.getresponse()
+    answer = json.loads(r.read())
+    conn.close()
+    return str(r.status) + (f" {answer['error']['code']}" if r.status >= 400 else "")
 
-    asks = [(t, s) for t in tables for s in range(players)]
+
+def _at_once(calls: list[Callable[[], str]]) -> Counter[str]:
+    """``calls`` run at the same moment, each in a thread: how their answers went."""
     results: list[str] = []
-    gate = threading.Barrier(len(asks))
+    gate = threading.Barrier(len(calls))
 
-    def run(i: int, tid: str, seat: int) -> None:
+    def run(call: Callable[[], str]) -> None:
         gate.wait()
-        results.append(join(bases[i % len(bases)], tid, seat))
+        results.append(call())
 
-    threads = [threading.Thread(target=run, args=(i, *a)) for i, a in enumerate(asks)]
+    threads = [threading.Thread(target=run, args=(c,)) for c in calls]
     for t in threads:
         t.start()
     for t in threads:
         t.join()
     return Counter(results)
+
+
+def _burst_of_joins(bases: list[str], tables: list[str], players: int) -> Counter[str]:
+    """Every seat of ``tables`` asked for at once from this address, the requests spread over
+    the servers at ``bases``: how the answers went (by status, and an error's code)."""
+    asks = [
+        (f"/api/tables/{t}/join", {"name": "X", "seat": s}) for t in tables for s in range(players)
+    ]
+    return _at_once(
+        [functools.partial(_post_status, bases[i % len(bases)], *a) for i, a in enumerate(asks)]
+    )
 
 
 def test_a_burst_of_joins_at_once_holds_no_more_seats_than_allowed(tmp_path: Path) -> None:
@@ -1415,6 +1427,27 @@ def test_a_burst_of_joins_over_two_processes_holds_no_more_seats_than_allowed(
         tables = [_table_at(a, "daifugo") for _ in range(6)]
         got = _burst_of_joins([a, b], tables, 5)
     assert got == Counter({"200": 3, "429 too_many_seats": 27}), got
+
+
+def test_a_burst_of_new_tables_over_two_processes_stops_at_the_bounds(tmp_path: Path) -> None:
+    """--tables-per-address and --max-tables were counted before the insert, under a lock of
+    one process: 30 new tables asked at once of two processes on one PostgreSQL database made
+    4 where 3 were allowed (one too many a process). The count and the insert are one step in
+    the database now: exactly 3, the rest refused 429 (an address's) or 503 (the server's)."""
+    loose = {"create_rate": 1000.0, "request_rate": 1000.0, "request_burst": 10000}
+    new = {"game": "daifugo", "games": 1}
+    for caps, refused in (
+        ({"tables_per_address": 3}, "429 too_many_tables"),
+        ({"tables_per_address": 100, "max_tables": 3}, "503 too_many_tables"),
+    ):
+        with (
+            postgres_database() as url,
+            live_server(tmp_path / "a", database=url, **loose, **caps) as a,
+            live_server(tmp_path / "b", database=url, **loose, **caps) as b,
+        ):
+            bases = [a, b] * 15
+            got = _at_once([functools.partial(_post_status, x, "/api/tables", new) for x in bases])
+        assert got == Counter({"201": 3, refused: 27}), (caps, got)
 
 
 def _table_at(addr: str, game: str) -> str:

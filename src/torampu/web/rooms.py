@@ -59,6 +59,7 @@ from torampu.web.outbox import Outbox, PerKey, TokenBucket
 from torampu.web.store import (
     Action,
     Chat,
+    OpenCaps,
     Refused,
     Seat,
     StaleVersion,
@@ -840,51 +841,48 @@ class Lobby:
         specs = [s if s == "open" else self.check_bot(s) for s in specs]
         made_by = owner_hash(owner) if owner else None
         async with self._creating:
-            await self._check_capacity(made_by)
+            caps = await self._check_capacity(made_by)
             self._make_room_for_one()
             token = new_token()
             table_id = new_table_id()
             seed = random.SystemRandom().getrandbits(63)
-            table = await self.db(
-                self.store.create_table,
-                table_id,
-                game,
-                dict(probe.rules),
-                n,
-                probe.games_total,
-                seed,
-                token_hash(token),
-                specs,
-                _preset_name(rules),
-                {k: v for k, v in (features or {}).items() if v},
-                made_by,
-                None if invite is None else token_hash(invite),
-            )
+            try:
+                table = await self.db(
+                    self.store.create_table,
+                    table_id,
+                    game,
+                    dict(probe.rules),
+                    n,
+                    probe.games_total,
+                    seed,
+                    token_hash(token),
+                    specs,
+                    _preset_name(rules),
+                    {k: v for k, v in (features or {}).items() if v},
+                    made_by,
+                    None if invite is None else token_hash(invite),
+                    caps,
+                )
+            except Refused as e:
+                raise ActError(e.code, str(e), e.status or 409) from None
         room = await self._load(table, [])
         self.rooms[table_id] = room
         return room, token
 
-    async def _check_capacity(self, owner: str | None = None) -> None:
+    async def _check_capacity(self, owner: str | None = None) -> OpenCaps:
         """:class:`ActError` if the server holds ``max_tables`` open tables (503), or the
-        address whose hash is ``owner`` made ``tables_per_address`` of them (429)."""
+        address whose hash is ``owner`` made ``tables_per_address`` of them (429): refused early.
+        The bounds, which the table's insert counts again in the same step (other processes
+        make tables meanwhile: a burst over two processes made one table too many)."""
         st = self.settings
         since = datetime.now(UTC) - timedelta(seconds=st.table_expiry)
-        if await self.db(self.store.count_open, since) >= st.max_tables:
-            raise ActError(
-                "too_many_tables",
-                f"this server holds its most open tables ({st.max_tables}); try again later",
-                503,
-            )
-        if owner is not None and (
-            await self.db(self.store.count_open, since, owner) >= st.tables_per_address
-        ):
-            hours = st.table_expiry / 3600
-            raise ActError(
-                "too_many_tables",
-                f"at most {st.tables_per_address} open tables from one address (waiting or in "
-                f"play, changed in the last {hours:g} h): finish one, or join a table",
-                429,
-            )
+        caps = OpenCaps(since, st.max_tables, st.tables_per_address, st.table_expiry / 3600)
+        total = await self.db(self.store.count_open, since)
+        mine = None if owner is None else await self.db(self.store.count_open, since, owner)
+        refused = caps.refusal(total, mine)
+        if refused is not None:
+            raise ActError(refused.code, str(refused), refused.status or 409)
+        return caps
 
     async def rematch(self, room: Room, token: str | None) -> Room:
         """The table that continues ``room`` once its match is over: the same game, rules,
@@ -901,13 +899,13 @@ class Lobby:
                 raise ActError("not_over", "a rematch is there once the match is over")
             seed = random.SystemRandom().getrandbits(63)
             async with self._creating:  # counted with its maker's tables, as a new table is
-                await self._check_capacity(room.table.owner)
+                caps = await self._check_capacity(room.table.owner)
                 try:
                     new_id, made = await self.db(
-                        self.store.create_rematch, room.id, new_table_id(), seed
+                        self.store.create_rematch, room.id, new_table_id(), seed, caps
                     )
                 except Refused as e:
-                    raise ActError(e.code, str(e)) from None
+                    raise ActError(e.code, str(e), e.status or 409) from None
             async with room.lock:
                 await self._refresh_row(room)
             if made:

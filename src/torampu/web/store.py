@@ -64,6 +64,7 @@ CONNECT_TIMEOUT = 5
 MIGRATIONS = Path(__file__).parent / "migrations"
 MIGRATION_LOCK = 0x7470_6D75  # "tpmu": the advisory lock held while the schema is migrated
 SEAT_LOCKS = 0x7473_6561  # "tsea": advisory locks, one an address, held while it takes a seat
+CREATE_LOCK = 0x7463_7265  # "tcre": the advisory lock held while a table is counted and made
 
 
 class StoreError(TorampuError):
@@ -78,9 +79,41 @@ class Refused(StoreError):
     """A change the table's stored state does not allow (it has started, a seat is open);
     ``code`` is the protocol's error code."""
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: str, message: str, status: int | None = None) -> None:
         super().__init__(message)
         self.code = code
+        self.status = status
+        """The HTTP status it calls for, when not the usual 409 or 403."""
+
+
+@dataclass(frozen=True)
+class OpenCaps:
+    """The bounds on open tables (waiting or in play, changed after ``since``): ``max_tables``
+    in all, ``per_owner`` made by one address (``--max-tables``, ``--tables-per-address``);
+    ``hours``: how long a table untouched stays open, for the refusal's words."""
+
+    since: datetime
+    max_tables: int
+    per_owner: int
+    hours: float
+
+    def refusal(self, total: int, mine: int | None) -> Refused | None:
+        """What a new table is refused with when ``total`` tables are open, ``mine`` of them
+        made by its maker (None: a maker not counted); None if it may be made."""
+        if total >= self.max_tables:
+            return Refused(
+                "too_many_tables",
+                f"this server holds its most open tables ({self.max_tables}); try again later",
+                503,
+            )
+        if mine is not None and mine >= self.per_owner:
+            return Refused(
+                "too_many_tables",
+                f"at most {self.per_owner} open tables from one address (waiting or in play, "
+                f"changed in the last {self.hours:g} h): finish one, or join a table",
+                429,
+            )
+        return None
 
 
 class Base(DeclarativeBase):
@@ -316,6 +349,7 @@ class Store:
         migrate(self.engine)
         self._session = sessionmaker(self.engine, expire_on_commit=False)
         self._holders = threading.Lock()  # SQLite (one process): one capped seat-taking at once
+        self._creates = threading.Lock()  # and one counted table made at once
 
     def close(self) -> None:
         self.engine.dispose()
@@ -448,12 +482,15 @@ class Store:
         features: dict[str, Any] | None = None,
         owner: str | None = None,
         invite: str | None = None,
+        caps: OpenCaps | None = None,
     ) -> Table:
         """Store a new table; ``seats`` holds ``"open"`` or a bot spec per seat, ``preset`` the
         preset its rules were made from (shown in the lobby), ``features`` what the host
         allowed, ``owner`` a hash of the address that made it, ``invite`` the hash of a
-        private table's invite secret."""
-        with self._session.begin() as s:
+        private table's invite secret; ``caps``: :class:`Refused` ``too_many_tables`` (nothing
+        stored) if they are reached, counted in the same step as the insert, in every process."""
+        with self._serial(self._creates if caps else None), self._session.begin() as s:
+            self._check_open(s, caps, owner)
             row = TableRow(
                 id=table_id,
                 game=game,
@@ -502,7 +539,7 @@ class Store:
         at once passed a count made before them (30 at once took 13 seats where 3 were allowed).
         """
         capped = cap is not None and holder is not None
-        with self._one_holder(holder if capped else None), self._session.begin() as s:
+        with self._serial(self._holders if capped else None), self._session.begin() as s:
             if capped and self.dialect == "postgresql":
                 key = {"ns": SEAT_LOCKS, "holder": holder}
                 s.execute(text("SELECT pg_advisory_xact_lock(:ns, hashtext(:holder))"), key)
@@ -525,14 +562,31 @@ class Store:
             return bool(done.rowcount)  # type: ignore[attr-defined]
 
     @contextlib.contextmanager
-    def _one_holder(self, holder: str | None) -> Iterator[None]:
-        """On SQLite, one capped seat-taking at a time (its one process), as the advisory lock
-        does it on PostgreSQL for each address across processes; nothing without ``holder``."""
-        if holder is None or self.dialect == "postgresql":
+    def _serial(self, lock: threading.Lock | None) -> Iterator[None]:
+        """On SQLite, ``lock`` held (its one process: one at a time), as an advisory lock in the
+        transaction does it on PostgreSQL across processes; nothing with None."""
+        if lock is None or self.dialect == "postgresql":
             yield
             return
-        with self._holders:
+        with lock:
             yield
+
+    def _check_open(self, s: Session, caps: OpenCaps | None, owner: str | None) -> None:
+        """In a transaction that makes a table: :class:`Refused` (``too_many_tables``) if
+        ``caps`` are reached, counted after every other process's table made before (the
+        advisory lock, held to the commit, makes count and insert one step; on SQLite the
+        caller holds ``_creates``)."""
+        if caps is None:
+            return
+        if self.dialect == "postgresql":
+            s.execute(text("SELECT pg_advisory_xact_lock(:k)"), {"k": CREATE_LOCK})
+        q = select(func.count()).select_from(TableRow)
+        q = q.where(TableRow.status != "over", TableRow.updated >= caps.since)
+        total = int(s.scalar(q) or 0)
+        mine = None if owner is None else int(s.scalar(q.where(TableRow.owner == owner)) or 0)
+        refused = caps.refusal(total, mine)
+        if refused is not None:
+            raise refused
 
     def set_waiting_seat(self, table_id: str, seat: int, kind: str, bot: str | None = None) -> None:
         """Before the start only: seat a bot or open ``seat`` (:class:`Refused` ``started``
@@ -737,12 +791,15 @@ class Store:
         except IntegrityError:
             return
 
-    def create_rematch(self, table_id: str, new_id: str, seed: int) -> tuple[str, bool]:
+    def create_rematch(
+        self, table_id: str, new_id: str, seed: int, caps: OpenCaps | None = None
+    ) -> tuple[str, bool]:
         """The table that continues ``table_id`` (over) with the same game, rules, seats (the
         same names, seat-token hashes and bots), length, features and host token: made now
         under ``new_id`` and ``seed`` and already playing, or the one made before (one
-        transaction: two requests, on any processes, give one table). ``(id, made now)``."""
-        with self._session.begin() as s:
+        transaction: two requests, on any processes, give one table). ``(id, made now)``.
+        ``caps`` as for :meth:`create_table` (its maker's address: the old table's)."""
+        with self._serial(self._creates if caps else None), self._session.begin() as s:
             moved = s.execute(
                 update(TableRow)
                 .where(
@@ -761,6 +818,7 @@ class Store:
                 return old.rematch, False
             old = s.get(TableRow, table_id)
             assert old is not None
+            self._check_open(s, caps, old.owner)  # (a refusal undoes the mark above too)
             s.add(
                 TableRow(
                     id=new_id,
