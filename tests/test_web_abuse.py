@@ -851,6 +851,29 @@ def test_malformed_names_seats_ids_and_messages_on_both_databases(
         assert t["version"] == snap["version"] == 0
 
 
+def test_an_act_s_version_is_a_whole_number(tmp_path: Path) -> None:
+    """A fifth audit: an act whose version was 1.0 (equal to 1) was played and stored, then
+    announced to the other processes as version 2.0, which they drop (no whole number): they
+    never played it, and their players saw the turn before until some later event — with a
+    turn timeout, a player there lost turns never shown. A version that is no whole number (a
+    decimal, a bool, a text) is refused bad_message, naming it, and changes nothing."""
+    with client(tmp_path) as c:
+        tid, _, toks = new_table(c, game="hell", rules="standard", humans=4)
+        with ExitStack() as stack:
+            sockets = [stack.enter_context(c.websocket_connect(f"/ws/tables/{tid}")) for _ in toks]
+            snaps = [_hello(ws, t) for ws, t in zip(sockets, toks, strict=True)]
+            mover = next(i for i, snap in enumerate(snaps) if snap["legal"])
+            ws, version = sockets[mover], snaps[mover]["version"]
+            move = snaps[mover]["legal"][0]
+            for odd in (float(version), version == 0, str(version), [version], {"v": version}):
+                ws.send_json({"type": "act", "action": move, "version": odd})
+                e = _next(ws, "error")
+                assert e["code"] == "bad_message" and "whole number" in e["message"], (odd, e)
+            assert c.get(f"/api/tables/{tid}").json()["version"] == version  # nothing played
+            ws.send_json({"type": "act", "action": move, "version": version})
+            assert _next(ws, "snapshot")["version"] == version + 1
+
+
 def test_a_database_failure_is_reported_with_an_id_never_the_drivers_words(
     tmp_path: Path, db_url: str, caplog: pytest.LogCaptureFixture
 ) -> None:

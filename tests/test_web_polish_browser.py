@@ -50,7 +50,9 @@ sync_api = require_chromium()
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    with serve(tmp_path_factory.mktemp("polish-data"), bot_delay=0.01) as base:
+    # a page of the share-link test opens the server by the name table.torampu.test
+    more = ("--allowed-host", "table.torampu.test")
+    with serve(tmp_path_factory.mktemp("polish-data"), 0.01, 0.0, *more) as base:
         yield base
 
 

@@ -1199,6 +1199,13 @@ class Lobby:
                 raise ActError("over", "the match is over")
             if version is None:
                 raise ActError("bad_message", "act needs the version it acts on", 400)
+            if not isinstance(version, int) or isinstance(version, bool):
+                # 1.0 == 1 passed, then went out as version 2.0 in the event to the other
+                # processes, which drop a version that is no whole number: they never played the
+                # move (a fifth audit: the other side's players froze a turn behind)
+                raise ActError(
+                    "bad_message", f"version is a whole number, not {type(version).__name__}", 400
+                )
             if version != room.version:
                 raise ActError(
                     "stale_version",
