@@ -493,6 +493,53 @@ def test_spectators_cannot_shut_a_table_s_players_out(tmp_path: Path) -> None:
             _hello(again, None)
 
 
+def _after_ping(ws: Any) -> str:
+    """What a socket answers a ping with, past what it was sent before (seat changes,
+    snapshots): ``pong``, an error's code, or ``closed``."""
+    from starlette.websockets import WebSocketDisconnect
+
+    ws.send_json({"type": "ping"})
+    try:
+        while True:
+            m = ws.receive_json()
+            if m["type"] == "pong":
+                return "pong"
+            if m["type"] == "error" and m["code"] != "seat_revoked":
+                return str(m["code"])
+    except WebSocketDisconnect:
+        return "closed"
+
+
+def test_the_sockets_of_a_seat_left_count_as_spectators(tmp_path: Path) -> None:
+    """A fifth audit: a seat's sockets, once the seat was left (or the host reopened it), watched
+    on but stayed counted as the seat's, outside the spectators' bounds — taking a seat,
+    opening four sockets with it and leaving it, again and again, one address held 16
+    spectators' sockets at a table where --watchers-per-address is 4. They count as
+    spectators now, and past the bounds they are closed, saying why."""
+    with client(tmp_path, watchers_per_address=3, connect_rate=1e6) as c:
+        tid, _ = _table(c)
+        lobby = c.app.state.lobby  # type: ignore[attr-defined]
+        with ExitStack() as stack:
+            sockets = []
+            for seat in (0, 1):
+                tok = c.post(f"/api/tables/{tid}/join", json={"name": "X", "seat": seat})
+                tok = tok.json()["token"]
+                mine = [stack.enter_context(c.websocket_connect(f"/ws/tables/{tid}")) for _ in "ab"]
+                for ws in mine:
+                    assert _hello(ws, tok)["seat"] == seat
+                left = c.post(f"/api/tables/{tid}/leave", json={}, headers=auth(tok))
+                assert left.status_code == 200, left.text
+                sockets += mine
+            # four sockets of seats left: three watch on, the fourth was closed
+            codes = sorted(_after_ping(ws) for ws in sockets)
+            assert codes == ["pong", "pong", "pong", "too_many_sockets"], codes
+            assert lobby.watchers[f"{tid} testclient"] == 3 and not lobby.player_sockets
+            with c.websocket_connect(f"/ws/tables/{tid}") as fourth:  # no fourth spectator
+                fourth.send_json({"type": "hello", "token": None, "version": None})
+                e = fourth.receive_json()
+                assert e["code"] == "too_many_sockets" and "one address" in e["message"], e
+
+
 def test_sockets_per_table_and_per_address_are_limited(tmp_path: Path) -> None:
     with client(tmp_path, sockets_per_table=2, sockets_per_address=3, connect_rate=1e6) as c:
         tid, _ = _table(c)

@@ -878,6 +878,7 @@ class Socket:
         self.settings = settings
         self.addr = _address(ws, settings.ipv6_prefix)
         self.client = Client(None, addr=self.addr)
+        self.client.demoted = self._demoted
         self.room: Room | None = None
         self.table_id = ""
         self.counted: list[tuple[Counter[str], str]] = []
@@ -1112,6 +1113,18 @@ class Socket:
         for counter, key, _, _ in bounds:
             counter[key] += 1
             self.counted.append((counter, key))
+
+    def _demoted(self) -> None:
+        """The seat this socket held changed hands (the host reopened it, its player left it):
+        it watches on, so it counts as a spectator now — else sockets of a seat left were
+        spectators outside the spectators' bounds (a fifth audit: 16 of one address at a table
+        where 4 are allowed, by taking and leaving seats) — or, past those bounds, it closes."""
+        if self.room is None:
+            return
+        try:
+            self._count_in(self.room, "host" if self.client.host else None)
+        except TooMany as e:
+            self.client.dismiss("too_many_sockets", f"{e}: this seat's connection closes", 1008)
 
     @staticmethod
     def _uncount(counted: list[tuple[Counter[str], str]]) -> None:

@@ -356,6 +356,9 @@ class Client:
     """The invite hash a spectator of a private table came in by (it must stay the table's)."""
     host: bool = False
     """Came in by the host token (a host without a seat watches their own table)."""
+    demoted: Callable[[], None] | None = None
+    """Called when the client loses its seat and watches on (its socket counts it again, as a
+    spectator)."""
 
     def tell(self, message: dict[str, Any]) -> None:
         if self.outbox is not None:
@@ -1147,6 +1150,8 @@ class Lobby:
                         "message": f"seat {seat} changed hands: you are watching now",
                     }
                 )
+                if c.demoted is not None:
+                    c.demoted()
         if not room.connected(seat):
             room.away_since.setdefault(seat, self.clock())
 
