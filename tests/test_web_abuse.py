@@ -921,6 +921,32 @@ def test_an_act_s_version_is_a_whole_number(tmp_path: Path) -> None:
             assert _next(ws, "snapshot")["version"] == version + 1
 
 
+def test_a_fifth_audit_s_small_findings(tmp_path: Path) -> None:
+    """A table id ending in a newline passed the id's check (a regex's ``$``) and reached the
+    database; the generated route map was served at /openapi.json; an unknown preset's name of
+    60 KB came back whole in the error; a bot spec in full-width digits was taken and kept as
+    typed, where the server promises canonical specs."""
+    with client(tmp_path) as c:
+        tid, host = _table(c)
+        for path in (f"/api/tables/{tid}%0A", f"/api/tables/{tid}%0A/join"):
+            r = c.get(path) if "join" not in path else c.post(path, json={"name": "X"})
+            assert r.status_code == 404 and "letters and digits" in r.text, (path, r.text)
+        assert c.get("/openapi.json").status_code == 404
+        for body in (
+            {"game": "napoleon", "rules": "x" * 60_000},
+            {"game": "g" * 60_000},
+            {"game": "napoleon", "rules": {"preset": "classic", "o" * 60_000: 1}},
+        ):
+            r = c.post("/api/tables", json=body)
+            assert r.status_code == 400, r.text
+            assert len(r.json()["error"]["message"]) <= 400, len(r.text)
+        for spec in ("ismcts:think=\uff10.\uff15", "ｈｅｕｒｉｓｔｉｃ"):
+            r = c.post(f"/api/tables/{tid}/seats/1", json={"bot": spec}, headers=auth(host))
+            assert r.status_code == 400 and r.json()["error"]["code"] == "bad_bot", (spec, r.text)
+            assert "ASCII" in r.json()["error"]["message"]
+        assert all(s["kind"] == "open" for s in c.get(f"/api/tables/{tid}").json()["seats"])
+
+
 def test_a_database_failure_is_reported_with_an_id_never_the_drivers_words(
     tmp_path: Path, db_url: str, caplog: pytest.LogCaptureFixture
 ) -> None:

@@ -507,7 +507,9 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
             db.close()
             builder.shutdown(wait=False, cancel_futures=True)
 
-    app = FastAPI(title="torampu", lifespan=lifespan, docs_url=None, redoc_url=None)
+    app = FastAPI(
+        title="torampu", lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None
+    )  # the contract is docs/web.md; no generated route map (a fifth audit)
     app.state.settings = settings
     app.add_middleware(
         RequestLimit,

@@ -78,6 +78,8 @@ def check_spec(spec: Any, max_think: float) -> str:
         raise BotRefused(f"a bot spec is at most {MAX_SPEC} characters")
     text = spec.strip().removeprefix("bot:")
     shown = text if text.isprintable() else repr(text)
+    if not text.isascii():  # ("think=０.５" was read as 0.5 and kept as typed, a fifth audit)
+        raise BotRefused(f"bot {shown!r}: a bot spec is written in ASCII (think=0.5)")
     try:
         kind, options = parse_bot_spec(text)
     except BotError as e:

@@ -276,10 +276,16 @@ HINT_CLAIM_TTL: Final = 3600.0
 """Seconds a turn's hint stays claimed across processes (a turn rarely lasts longer)."""
 
 
+MAX_MESSAGE = 400
+"""The longest error message a client is sent: what it sent is quoted in it at most in part."""
+
+
 class ActError(TorampuError):
     """A refused request; ``code`` is the protocol's error code."""
 
     def __init__(self, code: str, message: str, status: int = 409) -> None:
+        if len(message) > MAX_MESSAGE:  # (an unknown preset's 60 KB name came back whole)
+            message = message[: MAX_MESSAGE - 1] + "…"
         super().__init__(message)
         self.code = code
         self.status = status

@@ -41,7 +41,7 @@ MAX_VALUES = 1000
 creation, the largest message, holds under a hundred)."""
 INT_BOUND = 2**63
 """Integers a client sends must lie strictly within ±2**63."""
-TABLE_ID = re.compile(r"^[A-Za-z0-9]{1,32}$")
+TABLE_ID = re.compile(r"[A-Za-z0-9]{1,32}")
 
 
 class Invalid(TorampuError):
@@ -240,7 +240,7 @@ def chat_text(value: Any, max_length: int) -> str:
 
 def table_id(value: str) -> str:
     """A table id as the server makes them (letters and digits), else :class:`Invalid`."""
-    if not TABLE_ID.match(value):
+    if not TABLE_ID.fullmatch(value):  # (a "$" let "id\n" through, a fifth audit)
         raise Invalid("a table id is 1 to 32 letters and digits")
     return value
 
