@@ -1174,6 +1174,31 @@ def test_json_is_bounded_in_depth_and_values_and_checked_where_it_fails() -> Non
             parse_object(raw)
 
 
+def test_a_body_trickled_is_cut_off(tmp_path: Path) -> None:
+    """A slowloris on the body: the head's deadline was met, then the body came a byte now and
+    then, and the connection (and its request) was held for ever. The body has a deadline of
+    its own (--header-timeout): ``408 too_slow``, the connection closed, nothing made."""
+    with live_server(tmp_path, body_timeout=1.0) as addr:
+        host, port = addr.split(":")
+        with socket.create_connection((host, int(port)), timeout=10) as s:
+            s.sendall(
+                b"POST /api/tables HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                b'Content-Length: 50\r\n\r\n{"ga'
+            )
+            answer = b""
+            while chunk := s.recv(4096):  # to the end: the server closes (else a timeout)
+                answer += chunk
+        head, _, body = answer.partition(b"\r\n\r\n")
+        assert head.startswith(b"HTTP/1.1 408") and b"connection: close" in head.lower(), head
+        assert json.loads(body)["error"]["code"] == "too_slow", body
+        with socket.create_connection((host, int(port)), timeout=10) as s:
+            s.sendall(b"GET /api/tables HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+            listed = b""
+            while chunk := s.recv(65536):
+                listed += chunk
+        assert json.loads(listed.partition(b"\r\n\r\n")[2])["tables"] == []  # nothing made
+
+
 def test_a_slowloris_is_cut_off_and_one_address_holds_few_connections(tmp_path: Path) -> None:
     """The audit's slowloris: connections that trickle a request's head (a header line now and
     then) were held for ever, and one address could hold as many as the process had file

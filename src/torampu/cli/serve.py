@@ -223,8 +223,8 @@ def serve(
     header_timeout: Annotated[
         float,
         typer.Option(
-            help="Seconds an HTTP request's head (request line and headers) may take to arrive; "
-            "a connection that trickles it is closed."
+            help="Seconds an HTTP request's head (request line and headers) may take to arrive, "
+            "and then its body; a connection that trickles either is closed."
         ),
     ] = 10.0,
     connections_per_address: Annotated[
@@ -407,6 +407,7 @@ def serve(
         sockets_per_table=sockets_per_table,
         watchers_per_address=watchers_per_address,
         origins=origins,
+        body_timeout=header_timeout,
         allowed_hosts=tuple(allowed_hosts),
         sockets_per_address=sockets_per_address,
         connect_rate=connect_rate,

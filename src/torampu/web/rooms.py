@@ -203,6 +203,9 @@ class Settings:
     request_burst: int = 300
     """HTTP requests (pages, static files, the API) per second from one address, and how many
     at once (a page's first load takes about 30): :class:`~torampu.web.app.RequestLimit`."""
+    body_timeout: float = 10.0
+    """Seconds a request's body may take to arrive once its head has (``--header-timeout``):
+    past it ``408 too_slow`` and the connection closes."""
     room_idle: float = 300.0
     """Seconds a room nobody uses stays in memory."""
     abandon_after: float = 600.0
