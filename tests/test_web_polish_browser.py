@@ -584,6 +584,7 @@ def test_one_click_plays_against_bots(server: str, browser: Any) -> None:
     n = games["default"][players]
     assert page.inner_text("#quick-play-note").startswith(f"By default a match of {n} games.")
     assert page.get_attribute("input[name=games]", "placeholder") == f"default: {n}"
+    page.check("#allow-hints")  # a table setting below: quick play takes it too (it was lost)
     button = page.locator("#quick-play")
     assert "Hell" in button.inner_text()
     box = button.bounding_box()
@@ -593,6 +594,7 @@ def test_one_click_plays_against_bots(server: str, browser: Any) -> None:
     page.wait_for_function("() => window.torampu?.snapshot?.table?.status === 'playing'")
     snap = page.evaluate("window.torampu.snapshot")
     assert snap["seat"] == 0 and snap["table"]["game"] == "hell"
+    assert snap["table"]["hints"] is True
     seats = snap["table"]["seats"]
     assert seats[0]["name"] == "Mio" and all(s["bot"] == "heuristic" for s in seats[1:])
     tid = snap["table"]["id"]

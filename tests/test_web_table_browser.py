@@ -317,6 +317,15 @@ def _between_games(page: Any, game: str, seen: set[str]) -> None:
     if "between" not in seen:
         seen.add("between")
         assert page.locator("#between-scores tr[data-seat]").count() >= 2
+        # how the game went, above the points (the box had the points alone: a failed contract
+        # showed as -1 with no word of why), and below the status line, all of it in view
+        page.wait_for_selector("#between-detail dl")
+        status = page.locator("#status").bounding_box()
+        box = page.locator("#between").bounding_box()
+        assert status and box and box["y"] >= status["y"] + status["height"], (status, box)
+        # nobody is "to play" while everyone gets ready
+        wait = page.locator("#actions-wait")
+        assert not wait.count() or "to play" not in wait.inner_text(), wait.inner_text()
         first = int(page.locator("#between-countdown").inner_text())
         assert first > 0
         page.wait_for_function(
@@ -450,6 +459,19 @@ def test_daifugo_exchange_seven_and_ten(server: str, browser: Any) -> None:
     page.wait_for_selector("#replay-seat")
     assert page.input_value("#replay-seat") == "0"
     page.wait_for_selector("#hand .card")
+    # far into the game the play log is longer than its box: it shows its newest entry (drawn
+    # anew it stayed at its oldest, the moves that matter out of sight)
+    page.eval_on_selector(
+        "#replay-slider",
+        "s => { s.value = String(Math.floor(s.max * 0.8)); s.dispatchEvent(new Event('input')); }",
+    )
+    page.wait_for_function("() => document.querySelectorAll('ul.log li').length > 12")
+    at_end = (
+        "() => { const l = document.querySelector('ul.log');"
+        " return l.scrollHeight > l.clientHeight"
+        " && l.scrollTop + l.clientHeight >= l.scrollHeight - 4; }"
+    )
+    page.wait_for_function(at_end)
     assert not problems(page), problems(page)
 
 

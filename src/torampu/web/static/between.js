@@ -5,6 +5,7 @@
 import { api, tokens } from "./api.js";
 import { h, patch, toast } from "./dom.js";
 import { seatName } from "./game.js";
+import { resultSummary } from "./panels.js";
 import { errorText, t } from "./i18n.js";
 
 export class BetweenPanel {
@@ -45,6 +46,9 @@ export class BetweenPanel {
       return;
     }
     this.el.hidden = false;
+    // below the status line, however many lines it wraps to (on a phone it covered its end)
+    const status = this.el.parentElement?.querySelector("#status");
+    if (status) this.el.style.setProperty("--below", `${status.offsetTop + status.offsetHeight + 6}px`);
     const m = snap.view?.match;
     const k = b ? b.game : (m?.games_played ?? 1) - 1;
     // the box lies over the table: a player may fold it to look at the last trick, and open it
@@ -68,6 +72,11 @@ export class BetweenPanel {
       const winners = m.totals.map((v, s) => (v === top ? s : null)).filter((s) => s !== null);
       parts.push(h("p", { class: "between-winner", id: "between-winner" },
         t(winners.length > 1 ? "sc_winners" : "sc_winner", { names: winners.map((s) => this.name(s)).join(t("listSep")) })));
+    }
+    // how the game went, before the points: the contract made or failed, the titles, the bids
+    const last = this.page.lastResult;
+    if (last?.detail && last.index === k && snap.view?.game) {
+      parts.push(h("div", { class: "between-detail", id: "between-detail" }, resultSummary(last.detail, snap.view.game, this.page.table)));
     }
     parts.push(this.results(snap, k));
     if (b) {

@@ -454,7 +454,9 @@ function renderActions(el, view, ctx, ui, plan) {
   }
   const held = ui.held?.phase === phase && view.to_play != null ? ui.held.height : 0;
   if (held > 0) {
-    patch(el, [h("p", { class: "muted small actions-wait", id: "actions-wait" }, `${t("turnOf", { name: seatName(ctx.table, view.to_play) })}…`)]);
+    // (between games the next deal's first player is not "to play" yet: all must be ready)
+    const wait = ctx.between ? t("sc_nextDealtShort") : `${t("turnOf", { name: seatName(ctx.table, view.to_play) })}…`;
+    patch(el, [h("p", { class: "muted small actions-wait", id: "actions-wait" }, wait)]);
     el.style.setProperty("min-height", `${Math.round(held)}px`);
     el.hidden = false;
   } else {

@@ -480,6 +480,7 @@ async function quickPlay(button, state) {
     // public list shows tables people can join or want to watch, not every solo practice
     const body = { game: f.game, rules, players: f.players, seats, private: true };
     if (f.games) body.games = Number(f.games);
+    if (f.hints) body.hints = true; // the learner's hints, as ticked below (they were lost)
     const res = await api.create(body);
     const id = res.table.id;
     tokens.setHost(id, res.host_token);

@@ -249,6 +249,27 @@ function resultPanel(view, ctx) {
     h("h3", {}, t("resultOf", { k: index + 1 })), extra, h("table", { class: "grid" }, h("tbody", {}, rows)));
 }
 
+/** A finished game's outcome in a few lines (who declared, the contract, made or failed; the
+ * titles; the bids taken), for the box between games: `detail` from the games API. */
+export function resultSummary(detail, game, table) {
+  return resultDetail(detail, game, { table });
+}
+
+/** Draw `draw()` into the side column keeping each log (the auction, the play log) at its
+ * newest entry — a list drawn anew stayed scrolled at its oldest, the newest bids out of
+ * sight — unless the reader scrolled up in it to read. */
+export function followLogs(el, draw) {
+  const lists = () => el.querySelectorAll("ol.auction, ul.log");
+  const atEnd = new Map();
+  for (const list of lists()) {
+    atEnd.set(list.closest("section")?.id, list.scrollTop + list.clientHeight >= list.scrollHeight - 4);
+  }
+  draw();
+  for (const list of lists()) {
+    if (atEnd.get(list.closest("section")?.id) !== false) list.scrollTop = list.scrollHeight;
+  }
+}
+
 function resultDetail(d, game, ctx) {
   const name = (s) => (s == null ? "–" : seatName(ctx.table, s));
   const pairs = [];
@@ -261,12 +282,12 @@ function resultDetail(d, game, ctx) {
     pairs.push([t("declarer"), name(d.declarer)], [t("contract"), span(bidNode(d.contract, game))]);
     pairs.push([t("result"), `${d.made ? t("made") : t("failed")} (${d.declarer_tricks})`]);
   } else if (game === "daifugo" && d.titles) {
-    pairs.push([t("titles"), d.titles.map((ti, s) => `${name(s)}: ${titleName(ti)}`).join(", ")]);
+    pairs.push([t("titles"), d.titles.map((ti, s) => `${name(s)}: ${titleName(ti)}`).join(t("listSep"))]);
   } else if (game === "hell" && d.bids) {
     // "Aki: bid 1 · took 1" (a bare "1/1" said neither which was which)
     pairs.push([t("bids"), d.bids.map((b, s) => `${name(s)}: ${t("hellBidTook", { bid: b, took: d.tricks[s] })}`).join(t("listSep"))]);
   }
-  if (d.winners?.length) pairs.push([t("winners"), d.winners.map(name).join(", ")]);
+  if (d.winners?.length) pairs.push([t("winners"), d.winners.map(name).join(t("listSep"))]);
   return dl(pairs);
 }
 

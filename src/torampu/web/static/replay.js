@@ -5,7 +5,7 @@ import { fill, h, patch, toast } from "./dom.js";
 import { renderFelt, renderPlay, seatName } from "./game.js";
 import { errorText, gameName, t } from "./i18n.js";
 import { actionNode, cardsNode } from "./labels.js";
-import { sidePanels } from "./panels.js";
+import { followLogs, sidePanels } from "./panels.js";
 
 export function replayPage(root, id, k) {
   // a player looks back from their own seat (a spectator's view showed them no hand at all)
@@ -99,8 +99,8 @@ function render(state, el, k, id, show) {
   renderFelt(el.felt, view, ctx);
   renderPlay(el.hand, el.actions, view, ctx, { selected: [], choice: null });
   el.actions.hidden = true;
-  patch(el.side, state.all && step.hands ? handsPanel(tb, step.hands) : null,
-    sidePanels(view, { table: tb, mySeat: state.seat, finished: [], tableId: id }));
+  followLogs(el.side, () => patch(el.side, state.all && step.hands ? handsPanel(tb, step.hands) : null,
+    sidePanels(view, { table: tb, mySeat: state.seat, finished: [], tableId: id })));
 }
 
 /** Every seat's hand at this step (the replay's "every hand" switch), as cards in text. */

@@ -6,7 +6,7 @@ import { drawnAfterPress, fill, h, patch, svgElement, toast } from "./dom.js";
 import { BOT_ICON, renderFelt, renderPlay, seatName, statusText, tapCard } from "./game.js";
 import { errorText, gameName, pick, t } from "./i18n.js";
 import { actionNode } from "./labels.js";
-import { sidePanels } from "./panels.js";
+import { followLogs, sidePanels } from "./panels.js";
 import { installKeyboard } from "./keys.js";
 import { Feel } from "./feel.js";
 import { BetweenPanel } from "./between.js";
@@ -172,6 +172,7 @@ class TablePage {
       const last = this.finished.find((g) => g.index === this.lastResult?.index);
       if (last && this.lastResult) this.lastResult.detail = last.result;
       this.render();
+      this.social.between.render(); // the box between games says how the game went
     } catch {
       /* the panel shows the scores from the snapshot anyway */
     }
@@ -438,10 +439,10 @@ class TablePage {
   renderSide() {
     const view = this.snap?.view;
     if (!view) return;
-    patch(this.el.side, sidePanels(view, {
+    followLogs(this.el.side, () => patch(this.el.side, sidePanels(view, {
       table: this.table, mySeat: this.snap.seat, lastResult: this.lastResult, freshResult: this.freshResult,
       finished: this.finished, tableId: this.id,
-    }), this.seatToken ? h("section", { class: "panel side" }, this.mySeatLink()) : null);
+    }), this.seatToken ? h("section", { class: "panel side" }, this.mySeatLink()) : null));
   }
 
   playContext(legal, seat) {
@@ -449,6 +450,7 @@ class TablePage {
       table: this.table,
       mySeat: seat,
       live: true,
+      between: !!this.snap?.between, // the pause between games: nobody is to play yet
       legal: this.pending ? [] : legal,
       act: (a) => this.act(a),
       armed: this.ui.armed,
