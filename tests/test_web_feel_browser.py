@@ -575,6 +575,50 @@ def _play_napoleon(page: Any, until: float, tricks: int) -> None:
             _wait_moved(page, before)
 
 
+# Samples every 40 ms, while a finished trick is held on the felt, whether its caption ("Sora
+# takes the trick · ...") lies over one of the trick's cards.
+CAPTION = """
+window.__caption = [];
+setInterval(() => {
+  const taker = document.querySelector('#trick-taker');
+  if (!taker) return;
+  const a = taker.getBoundingClientRect();
+  const over = [...document.querySelectorAll('#felt .centre .trick-card')].filter(e => {
+    const b = e.getBoundingClientRect();
+    return a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+  }).map(e => e.dataset.trickCard);
+  window.__caption.push(over);
+}, 40);
+"""
+
+
+@pytest.mark.parametrize("size", ["desktop", "phone"])
+def test_a_finished_trick_s_caption_leaves_its_cards_in_view(
+    server: str, browser: Any, size: str
+) -> None:
+    """A review: with four players the caption of a finished trick sat in the felt's middle, on
+    one line, over the left and right players' cards of the very trick it explained. It is
+    wrapped between them (a phone: at the felt's top edge) and covers none of them."""
+    page = new_page(browser, DESKTOP if size == "desktop" else PHONE)
+    table_id = _table(server, "hell", "standard")
+    _sit(page, server, table_id)
+    page.evaluate(CAPTION)
+    until = time.monotonic() + 60
+    while len(page.evaluate("window.__caption")) < 10:
+        assert time.monotonic() < until, "no trick was finished in time"
+        if not _my_turn(page):
+            page.wait_for_timeout(40)
+            continue
+        before = _version(page)
+        cards = page.locator('#hand .card[data-legal="1"]')
+        (cards.last if cards.count() else page.locator("#actions [data-action]").first).click()
+        _wait_moved(page, before)
+    page.screenshot(path=str(SHOTS / f"hell-trick-caption-{size}.png"))
+    covered = [s for s in page.evaluate("window.__caption") if s]
+    assert not covered, covered[:5]
+    assert not problems(page), problems(page)
+
+
 def test_finished_trick_pause_and_motion(server: str, browser: Any) -> None:
     strength = """localStorage.setItem('torampu.sort', '{"napoleon": "strength"}')"""
     page = new_page(browser, DESKTOP, init=strength)
