@@ -46,6 +46,10 @@ def test_every_preset_has_a_japanese_name_and_note(game: str) -> None:
         assert p["name_ja"] and p["note_ja"], (game, name)
         assert JAPANESE.search(p["note_ja"]) and not ENGLISH.search(p["note_ja"]), p["note_ja"]
         assert p["note"], "the English note stays"
+        # for players: no name of a rule text in shared/sources ("001のルール", "004の基本ルール:")
+        for text in (p["name_ja"], p["note_ja"], p["name_en"], p["note_en"]):
+            assert not re.search(r"(?<![\dA-Za-z])00[0-4](?!\d)", text), (game, name, text)
+        assert p["name_en"] != name, (game, name)
 
 
 def test_no_japanese_text_for_an_option_that_does_not_exist() -> None:

@@ -372,6 +372,13 @@ def test_lobby_in_english_names_options_as_the_rules_list_does(server: str, brow
     info = {g["name"]: g for g in get(f"{server}/api/games")["games"]}
     for game in ("napoleon", "nap", "hell", "daifugo"):
         page.select_option("select[name=game]", game)
+        # the rule sets by their players' names ("House rules A", not "house-001")
+        shown = page.eval_on_selector_all(
+            "select[name=preset] option", "els => els.map(e => e.textContent)"
+        )
+        presets = info[game]["presets"]
+        assert shown == [p["name_en"] for p in presets.values()], (game, shown)
+        assert not set(shown) & set(presets) - {"uecda"}, (game, shown)
         page.locator("#options summary").click()
         rows = page.eval_on_selector_all(
             "#options .option",

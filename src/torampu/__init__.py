@@ -35,7 +35,14 @@ from torampu.nap import Nap, NapMatch
 from torampu.napoleon import SPEC as NAPOLEON_SPEC
 from torampu.napoleon import Napoleon
 from torampu.options import RuleSpec
-from torampu.options_en import DESCRIPTIONS_EN, MEMBERS_EN, PRESET_NOTES_EN, VALUES_EN, option_en
+from torampu.options_en import (
+    DESCRIPTIONS_EN,
+    MEMBERS_EN,
+    PRESET_NAMES_EN,
+    PRESET_NOTES_EN,
+    VALUES_EN,
+    option_en,
+)
 from torampu.options_ja import MEMBERS_JA, PRESETS_JA, VALUES_JA, option_ja
 
 __all__ = [
@@ -167,13 +174,14 @@ def rules(game: str) -> list[dict[str, Any]]:
 
 def presets(game: str) -> dict[str, dict[str, Any]]:
     """The presets of ``game``: name -> {"options": overrides of the defaults, "note": … (the
-    developers'), "note_en": … (for players), "name_ja": …, "note_ja": …}."""
+    developers'), "name_en": … and "note_en": … (for players), "name_ja": …, "note_ja": …}."""
     spec = _lookup(game)[0]
     ja = PRESETS_JA[game]
     return {
         name: {
             "options": dict(opts),
             "note": spec.preset_notes.get(name, ""),
+            "name_en": PRESET_NAMES_EN.get(game, {}).get(name, name),
             "note_en": PRESET_NOTES_EN.get(game, {}).get(name, spec.preset_notes.get(name, "")),
             "name_ja": ja[name][0] if name in ja else name,
             "note_ja": ja[name][1] if name in ja else spec.preset_notes.get(name, ""),

@@ -526,6 +526,27 @@ DESCRIPTIONS_EN: dict[str, dict[str, str]] = {
 }
 
 # game -> preset name -> one sentence for players saying what the preset is
+# game -> preset -> its name for players in English (the code name is for the API and the CLI:
+# the lobby showed "house-001" and "uecda-tndhms")
+PRESET_NAMES_EN: dict[str, dict[str, str]] = {
+    "napoleon": {
+        "classic": "Basic",
+        "classic-joker": "Basic with a joker",
+        "killers": "Killer queens",
+        "house-001": "House rules A",
+        "napoleon-web": "napoleon-web's rules",
+        "house-002": "House rules B",
+    },
+    "nap": {"standard": "Standard"},
+    "hell": {"standard": "Standard"},
+    "daifugo": {
+        "standard": "Standard",
+        "yaita": "Yaita style",
+        "uecda": "UECda (computer tournament)",
+        "uecda-tndhms": "UECda, modified server",
+    },
+}
+
 PRESET_NOTES_EN: dict[str, dict[str, str]] = {
     "napoleon": {
         "classic": (

@@ -99,10 +99,10 @@ function seatLabel(s, i) {
   return s.name || s.bot;
 }
 
-/** A preset's name in the page's language. */
+/** A preset's name in the page's language (its code name, "house-001", only if it has none). */
 export function presetName(games, game, preset) {
   const info = (games || []).find((g) => g.name === game)?.presets?.[preset];
-  return lang() === "ja" && info?.name_ja ? info.name_ja : preset;
+  return (lang() === "ja" ? info?.name_ja : info?.name_en) || preset;
 }
 
 function tableRow(tb, games) {
@@ -281,7 +281,7 @@ function presetSelect(game, f, rerender) {
       },
     },
     Object.keys(game.presets).map((p) =>
-      h("option", { value: p, selected: p === f.preset }, lang() === "ja" ? game.presets[p].name_ja || p : p),
+      h("option", { value: p, selected: p === f.preset }, (lang() === "ja" ? game.presets[p].name_ja : game.presets[p].name_en) || p),
     ),
   );
 }

@@ -97,7 +97,9 @@ export function presetNote(preset) {
 
 function presetName(name, preset) {
   if (!name) return t("feelNoPreset");
-  return lang() === "ja" && preset?.name_ja && preset.name_ja !== name ? `${preset.name_ja} (${name})` : name;
+  // the players' name, and the code name the API and the terminal know it by
+  const shown = lang() === "ja" ? preset?.name_ja : preset?.name_en;
+  return shown && shown !== name ? `${shown} (${name})` : name;
 }
 
 /** The dialog element (one per page); `table()` gives the table's public data when opened. */
