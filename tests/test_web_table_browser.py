@@ -169,7 +169,9 @@ def _inside(page: Any, selector: str) -> list[str]:
 
 # what must be in view without scrolling on the person's turn: the hand (it may scroll sideways
 # on a phone, but the strip itself must be in view) and the buttons that act
-ON_TURN = ("#hand", "#actions")
+# (each card of the adjutant picker, too: on a phone a suit's row scrolled sideways, its 6 to 2
+# out of sight)
+ON_TURN = ("#hand", "#actions", "#actions .adj-card")
 
 
 def _covered(page: Any) -> list[str]:
