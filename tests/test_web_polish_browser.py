@@ -420,6 +420,16 @@ def test_share_link_uses_the_address_the_page_was_opened_with(server: str, brows
         other.close()
 
 
+def _off_screen(page: Any, selector: str) -> bool:
+    return bool(
+        page.eval_on_selector(
+            selector,
+            "e => { const r = e.getBoundingClientRect();"
+            " return r.top < 0 || r.bottom > innerHeight || r.left < 0 || r.right > innerWidth; }",
+        )
+    )
+
+
 def test_hell_sheet_on_a_phone_and_hover_styles(server: str, browser: Any) -> None:
     tb = _table(server, "hell", "standard", 6, games=2)
     page = _open(browser, server, tb, PHONE, "en")
@@ -459,6 +469,15 @@ def test_hell_sheet_on_a_phone_and_hover_styles(server: str, browser: Any) -> No
         assert abs(left - box) < 2, (left, box)
     page.locator("#sheet").scroll_into_view_if_needed()
     page.screenshot(path=str(SHOTS / "polish-hell-sheet-phone.png"), full_page=False)
+    # the panels cover the table: a way back stays in view (a review found none), and takes
+    # the player back to the felt
+    back = page.locator("#side-back")
+    assert back.is_visible() and not _off_screen(page, "#side-back"), "no way back in view"
+    back.click()
+    page.wait_for_function(
+        "() => { const r = document.querySelector('#felt').getBoundingClientRect();"
+        " return r.top >= 0 && r.bottom <= innerHeight; }"
+    )
     # every :hover rule sits inside @media (hover: hover): no sticky hover after a tap
     loose = page.evaluate(
         """() => {

@@ -58,7 +58,10 @@ class TablePage {
     this.social = { between: new BetweenPanel(this), timer: new TurnTimer(), hint: new HintBox(this), chat: new ChatPanel(this) };
     const so = this.social;
     e.playMain = h("div", { class: "play-main", id: "play" }, so.between.el, e.status, so.timer.el, e.felt, e.last, e.actions, so.hint.el, e.hand);
-    e.play = h("div", { class: "play-layout" }, e.playMain, h("div", { class: "side-stack" }, e.side, so.chat.el));
+    // on a phone the panels slide up over the table: a way back, in view while they cover it
+    e.back = h("button", { type: "button", class: "ghost side-back", id: "side-back",
+      onclick: () => document.querySelector("main")?.scrollTo({ top: 0, behavior: "smooth" }) }, t("sideBack"));
+    e.play = h("div", { class: "play-layout" }, e.playMain, h("div", { class: "side-stack" }, e.back, e.side, so.chat.el));
     fill(this.root, h("div", { class: "table-page" }, e.head, e.seats, e.play));
     installKeyboard(e.playMain, () => this.isMyTurn());
     this.feel = new Feel(this); // hand order, rules, sounds, title call, card motion
@@ -419,6 +422,7 @@ class TablePage {
     const between = this.snap.between;
     const line = between ? `${t("sc_gameOver", { k: between.game + 1 })} — ${t("sc_nextDealt")}` : statusText(view, ctx);
     patch(status, h("span", { class: "status-text" }, seat == null ? `${t("watchingShort")} · ${line}` : line), jump);
+    this.el.back.textContent = t("sideBack");
     status.dataset.myTurn = this.isMyTurn() ? "1" : "0";
     status.dataset.phase = view.phase;
     status.dataset.version = String(this.snap.version);
