@@ -461,6 +461,7 @@ def test_daifugo_exchange_seven_and_ten(server: str, browser: Any) -> None:
     page.wait_for_selector("#replay-seat")
     assert page.input_value("#replay-seat") == "0"
     page.wait_for_selector("#hand .card")
+    assert not _inside(page, "#hand"), "the replay's hand is cut off on a laptop's screen"
     # far into the game the play log is longer than its box: it shows its newest entry (drawn
     # anew it stayed at its oldest, the moves that matter out of sight)
     page.eval_on_selector(
