@@ -295,6 +295,10 @@ def test_daifugo_exchange_and_texts_on_a_phone(server: str, browser: Any) -> Non
             give: text({phase: 'give', pending: 2}),
             discard: text({phase: 'discard', pending: 1}),
             name3: g.seatName(table, 3),
+            // the chips of a revolution; of an 11-back alone; of both (the order twice undone)
+            flags: [{revolution: true, reversed: true}, {eleven_back: true, reversed: true},
+              {revolution: true, eleven_back: true, reversed: false}].map((v) =>
+              g.daifugoFlags(v).map((e) => e.textContent)),
             progress: [[], ['5H'], ['5H', '5D', '5S'], ['5D'], ['5H', '6C']].map((ch) => {
               const p = g.selectProgress(plan, ch, acts.matching(plan.cardActs, ch));
               return [p.state, p.text];
@@ -307,6 +311,12 @@ def test_daifugo_exchange_and_texts_on_a_phone(server: str, browser: Any) -> Non
     assert "7渡し" in texts["give"] and "2枚" in texts["give"] and "ミナ" in texts["give"], texts
     assert "10捨て" in texts["discard"] and "1枚" in texts["discard"], texts
     assert texts["name3"].endswith("(CPU・強)"), texts
+    # a revolution is one chip, not also "強弱逆転中" (it said the same twice: a review)
+    assert texts["flags"] == [
+        ["革命中"],
+        ["イレブンバック中", "強弱逆転中"],
+        ["革命中", "イレブンバック中"],
+    ], texts
     # a Daifugo play of one, two or three cards: the message follows the selection
     states = [state for state, _ in texts["progress"]]
     assert states == ["empty", "ready", "ready", "more", "none"], texts["progress"]

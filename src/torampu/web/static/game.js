@@ -230,7 +230,8 @@ export function daifugoFlags(view) {
   const out = [];
   if (view.revolution) out.push(h("span", { class: "flag rev" }, view.coup ? t("coupFlag") : t("revolution")));
   if (view.eleven_back) out.push(h("span", { class: "flag" }, t("elevenBack")));
-  if (view.reversed) out.push(h("span", { class: "flag" }, t("strengthReversed")));
+  // (a revolution reverses the order itself: a second chip said the same again, a review)
+  if (view.reversed && !view.revolution) out.push(h("span", { class: "flag" }, t("strengthReversed")));
   if (view.lock) out.push(h("span", { class: "flag lock" }, `${view.lock.strict ? t("strictLock") : t("lock")} `, lockNodes(view.lock)));
   if (view.direction === -1) out.push(h("span", { class: "flag" }, t("directionReversed")));
   return out;
