@@ -13,6 +13,7 @@ Screenshots go to ``artifacts/web/``.
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -413,6 +414,37 @@ def test_a_seat_link_someone_else_made_takes_no_seat_away_without_asking(
     page.goto(f"{server}/t/{tid}#seat={theirs}")
     page.wait_for_selector(".seat-row.me[data-seat='2']")
     assert len(asked) == 2
+    found = problems(page)
+    assert not found, found
+
+
+def test_a_crafted_link_cannot_lock_a_player_out_of_their_table(server: str, browser: Any) -> None:
+    """A sixth audit: ``/t/ID#invite=€`` stored the value unchecked, and every later request of
+    that table carried it in a header no browser can send ("Failed to read the 'headers'
+    property"): the page never opened its socket, on that link or the plain one, until the
+    site's data was cleared — a player lost their seat to the stand-in bot by one click.
+    ``#seat=%ZZ`` threw and left a blank page. A value that is no token is refused, said so,
+    and stored nowhere; a bad value stored before is ignored; the seat stays the player's."""
+    body = {"game": "nap", "games": 1, "players": 4, "seats": ["open", *["heuristic"] * 3]}
+    made = post(f"{server}/api/tables", body)
+    tid = str(made["table"]["id"])
+    page = _page(browser, DESKTOP)
+    page.goto(f"{server}/t/{tid}")
+    page.wait_for_selector("[data-take='0']")
+    _take_seat(page, 0, "Me")
+    for fragment in ("invite=%E2%82%AC", "seat=%E2%82%AC", "invite=%ZZ", "seat=%ZZ", "invite=x"):
+        page.goto(f"{server}/")
+        page.goto(f"{server}/t/{tid}#{fragment}")
+        page.wait_for_selector(".seat-row.me[data-seat='0']")  # still seated, socket open
+        page.wait_for_selector(".toast.show")
+        assert "damaged" in page.inner_text("#toast"), fragment
+        stored = page.evaluate("[localStorage['torampu.invites'], localStorage['torampu.seats']]")
+        assert "€" not in str(stored) and "%ZZ" not in str(stored), (fragment, stored)
+    # a bad value stored by the code before is ignored, not sent
+    bad = json.dumps({tid: "€"})
+    page.evaluate(f"localStorage.setItem('torampu.invites', {json.dumps(bad)})")
+    page.goto(f"{server}/t/{tid}")
+    page.wait_for_selector(".seat-row.me[data-seat='0']")
     found = problems(page)
     assert not found, found
 

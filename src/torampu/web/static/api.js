@@ -122,27 +122,42 @@ function save(key, value) {
   localStorage.setItem(key, JSON.stringify(value));
 }
 
+/** Whether `v` has the shape of a token the server makes (URL-safe base64, 43 characters): a
+ * value a crafted link put in storage ("#invite=€") made every request of that table fail in
+ * the browser — a header can hold no such character — until the site's data was cleared. */
+export function isToken(v) {
+  return typeof v === "string" && /^[A-Za-z0-9_-]{20,128}$/.test(v);
+}
+
+const ok = (v) => (isToken(v) ? v : null);
+
 export const tokens = {
-  host: (id) => load("torampu.host")[id] || null,
+  host: (id) => ok(load("torampu.host")[id]),
   setHost(id, token) {
+    if (!isToken(token)) return;
     const all = load("torampu.host");
     all[id] = token;
     save("torampu.host", all);
   },
-  seat: (id) => load("torampu.seats")[id] || null,
+  seat: (id) => {
+    const held = load("torampu.seats")[id];
+    return held && isToken(held.token) ? held : null;
+  },
   clearSeat(id) {
     const all = load("torampu.seats");
     delete all[id];
     save("torampu.seats", all);
   },
   setSeat(id, seat, token) {
+    if (!isToken(token)) return;
     const all = load("torampu.seats");
     all[id] = { seat, token };
     save("torampu.seats", all);
   },
   /** A private table's invite (from its link's #invite=… or the table's creation). */
-  invite: (id) => load("torampu.invites")[id] || null,
+  invite: (id) => ok(load("torampu.invites")[id]),
   setInvite(id, invite) {
+    if (!isToken(invite)) return;
     const all = load("torampu.invites");
     all[id] = invite;
     save("torampu.invites", all);

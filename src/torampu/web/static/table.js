@@ -1,6 +1,6 @@
 // The table page: seats before the start, then the game in play from websocket snapshots.
 
-import { api, tokens } from "./api.js";
+import { api, isToken, tokens } from "./api.js";
 import { Connection } from "./conn.js";
 import { drawnAfterPress, fill, h, patch, svgElement, toast } from "./dom.js";
 import { BOT_ICON, renderFelt, renderPlay, seatName, statusText, tapCard } from "./game.js";
@@ -499,20 +499,36 @@ function isLoopback(host) {
 
 // Opened with #invite=<secret> (a private table's link): keep the invite for this table. It
 // stays in the address bar, which is the table's link to pass on.
+/** The value of `key=` in the address's fragment: null if there is none, "" if it is no token
+ * (a bad escape, a character a header cannot carry: a crafted link), told once. */
+function fragmentToken(key) {
+  const m = new RegExp(`(?:^#|&)${key}=([^&]*)`).exec(location.hash);
+  if (!m) return null;
+  let value = "";
+  try {
+    value = decodeURIComponent(m[1]);
+  } catch {
+    /* "%ZZ": no value */
+  }
+  if (isToken(value)) return value;
+  toast(t("brokenLink"));
+  return "";
+}
+
 function adoptInvite(id) {
-  const m = /(?:^#|&)invite=([^&]+)/.exec(location.hash);
-  if (m) tokens.setInvite(id, decodeURIComponent(m[1]));
+  const invite = fragmentToken("invite");
+  if (invite) tokens.setInvite(id, invite);
 }
 
 // Opened with #seat=<token> (a player's own link, on another device): keep the token for this
 // table and drop it from the address bar (the invite, if any, stays), so that it is not shared
 // by accident.
 function adoptSeatLink(id) {
-  const m = /(?:^#|&)seat=([^&]+)/.exec(location.hash);
-  if (!m) return;
+  if (!/(?:^#|&)seat=/.test(location.hash)) return;
+  const token = fragmentToken("seat");
   const invite = /(?:^#|&)(invite=[^&]+)/.exec(location.hash);
   history.replaceState(null, "", location.pathname + location.search + (invite ? `#${invite[1]}` : ""));
-  const token = decodeURIComponent(m[1]);
+  if (!token) return;
   const held = tokens.seat(id);
   // a link someone else made could otherwise take this browser's own seat away silently
   if (held?.token && held.token !== token && !window.confirm(t("seatLinkReplace"))) return;
