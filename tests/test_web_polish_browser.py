@@ -295,6 +295,11 @@ def test_daifugo_exchange_and_texts_on_a_phone(server: str, browser: Any) -> Non
             give: text({phase: 'give', pending: 2}),
             discard: text({phase: 'discard', pending: 1}),
             name3: g.seatName(table, 3),
+            // a ruling's seats as names, each name as it is (a sixth audit: "$`" in a name put
+            // the text before it there again, and a name "1番席" was replaced once more)
+            why: (await import('/static/labels.js')).daifugoWhy(
+              {ja: '全員パス: 場が流れ、1番席から。8切り: 2番席から', en: 'x', seats: {a: 1, b: 2}},
+              (seat) => (seat === 1 ? '$`<<' : '1番席')),
             // the chips of a revolution; of an 11-back alone; of both (the order twice undone)
             flags: [{revolution: true, reversed: true}, {eleven_back: true, reversed: true},
               {revolution: true, eleven_back: true, reversed: false}].map((v) =>
@@ -311,6 +316,7 @@ def test_daifugo_exchange_and_texts_on_a_phone(server: str, browser: Any) -> Non
     assert "7渡し" in texts["give"] and "2枚" in texts["give"] and "ミナ" in texts["give"], texts
     assert "10捨て" in texts["discard"] and "1枚" in texts["discard"], texts
     assert texts["name3"].endswith("(CPU・強)"), texts
+    assert texts["why"] == "全員パス: 場が流れ、$`<<から。8切り: 1番席から", texts["why"]
     # a revolution is one chip, not also "強弱逆転中" (it said the same twice: a review)
     assert texts["flags"] == [
         ["革命中"],

@@ -98,13 +98,13 @@ export function whyText(why) {
  * by the players' names (`nameOf(seat)`): "1番席があがり" → "Aki があがり".
  */
 export function daifugoWhy(w, nameOf) {
-  let s = whyText(w);
-  for (const seat of Object.values(w?.seats || {})) {
-    if (!Number.isInteger(seat)) continue;
-    const name = nameOf(seat);
-    s = s.replace(new RegExp(`(?<![0-9])${seat}番席`, "g"), name).replace(new RegExp(`\\bseat ${seat}\\b`, "g"), name);
-  }
-  return s;
+  const seats = new Set(Object.values(w?.seats || {}).filter(Number.isInteger));
+  // every seat at once, each name as it is: a name is a replacement string no more ("$`" in it
+  // put the text before it there again), nor read again as a seat ("seat 2" as a name)
+  return whyText(w).replace(/(?<![0-9])([0-9]+)番席|\bseat ([0-9]+)\b/g, (all, ja, en) => {
+    const seat = Number(ja ?? en);
+    return seats.has(seat) ? nameOf(seat) : all;
+  });
 }
 
 /**
