@@ -21,6 +21,7 @@ import contextlib
 import functools
 import json
 import os
+import random
 import re
 import socket
 import subprocess
@@ -538,6 +539,61 @@ def test_the_sockets_of_a_seat_left_count_as_spectators(tmp_path: Path) -> None:
                 fourth.send_json({"type": "hello", "token": None, "version": None})
                 e = fourth.receive_json()
                 assert e["code"] == "too_many_sockets" and "one address" in e["message"], e
+
+
+class _ShuffledBus:
+    """A bus whose presence writes land after a random delay, as commands sent on several
+    connections at once may: what it holds is what landed last."""
+
+    process = "here"
+    healthy = True
+
+    def __init__(self) -> None:
+        self.rng = random.Random(5)
+        self.held: dict[str, tuple[list[int], int]] = {}
+
+    async def set_presence(self, table_id: str, seats: list[int], clients: int) -> None:
+        value = (list(seats), clients)
+        await asyncio.sleep(self.rng.random() * 0.05)
+        self.held[table_id] = value
+
+    async def publish(self, table_id: str, event: dict[str, Any]) -> None:
+        return None
+
+    async def presence(self, table_id: str) -> tuple[set[int], int]:
+        return set(), 0
+
+    async def spend(self, key: str, rate: float, burst: int) -> bool | None:
+        return None
+
+    async def stop(self) -> None:
+        return None
+
+
+def test_presence_told_to_other_processes_is_the_latest(tmp_path: Path) -> None:
+    """A sixth audit (two processes): a table's seats' sockets closing a few ms apart each told
+    the other processes who was still there, and the writes raced on the bus's connections —
+    one that still named a seat landed after the one that said everyone had gone, and the
+    other processes showed the seat connected for 40 s. Writes of a table now go one at a
+    time, each of the state when it goes out: the last says nobody is there."""
+    with client(tmp_path, connect_rate=1e6) as c:
+        lobby = c.app.state.lobby  # type: ignore[attr-defined]
+        bus = _ShuffledBus()
+        lobby.bus = bus
+        for _ in range(5):
+            tid, _ = _table(c, "hell", players=4)
+            toks = [
+                c.post(f"/api/tables/{tid}/join", json={"name": f"P{i}", "seat": i}).json()["token"]
+                for i in range(4)
+            ]
+            with ExitStack() as stack:
+                for t in toks:
+                    ws = stack.enter_context(c.websocket_connect(f"/ws/tables/{tid}"))
+                    _hello(ws, t)
+            deadline = time.monotonic() + 10
+            while lobby._tasks and time.monotonic() < deadline:  # the writes land
+                time.sleep(0.05)
+            assert bus.held[tid] == ([], 0), bus.held[tid]
 
 
 def test_sockets_per_table_and_per_address_are_limited(tmp_path: Path) -> None:

@@ -416,6 +416,10 @@ class Room:
     last: dict[str, Any] | None = None
     clients: set[Client] = field(default_factory=set)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    presence_lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    """Held while this process writes its presence at the table to the bus: one write at a time,
+    each of the state at its own moment (:meth:`Lobby._write_presence`)."""
+    presence_dirty: bool = False
     changed: asyncio.Event = field(default_factory=asyncio.Event)
     away_since: dict[int, float] = field(default_factory=dict)
     turn_started: float = 0.0
@@ -1715,11 +1719,10 @@ class Lobby:
         """Tell the other processes who is connected here (nothing to tell in one process)."""
         if isinstance(self.bus, LocalBus) or self._closing:
             return
-        seats, clients = room.local_presence()
 
         async def share() -> None:
             try:
-                await self.bus.set_presence(room.id, seats, clients)
+                await self._write_presence(room)
                 await self.bus.publish(room.id, {"kind": "presence"})
             except BusError as e:
                 log.warning("table %s: presence not shared (%s)", room.id, e)
@@ -1727,6 +1730,21 @@ class Lobby:
         task = asyncio.get_running_loop().create_task(share())
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
+
+    async def _write_presence(self, room: Room) -> None:
+        """Write who is connected here at ``room`` to the bus, as it is when the write goes out:
+        writes of one room wait for each other, and one that finds a later write already told
+        the change does nothing. (Each write was of the state when it was asked, and writes went
+        out on several connections at once: one of seats a player had left could land after the
+        one that said they were gone — a sixth audit: a seat shown connected on the other
+        processes for 40 s after its last socket closed.)"""
+        room.presence_dirty = True
+        async with room.presence_lock:
+            if not room.presence_dirty:
+                return
+            room.presence_dirty = False
+            seats, clients = room.local_presence()
+            await self.bus.set_presence(room.id, seats, clients)
 
     async def _beat(self) -> None:
         """Keep this process's presence fresh on the bus and read the others' again (a process
@@ -1757,8 +1775,7 @@ class Lobby:
                     # it until a probe answers: a hung Redis cost 5 s a room and held the poll
                     # below back by as much (a third audit: the 40th table heard 40 s late)
                     if room.clients and self.bus.healthy:
-                        seats, clients = room.local_presence()
-                        await self.bus.set_presence(room.id, seats, clients)
+                        await self._write_presence(room)
                     if room.status != "over" and self.bus.healthy:
                         await self._refresh_presence(room, only_if_changed=True)
                 except (BusError, ActError):
@@ -1782,8 +1799,7 @@ class Lobby:
                     await self._refresh_row(room)
                 await self._refresh_presence(room)
                 if room.clients:
-                    seats, clients = room.local_presence()
-                    await self.bus.set_presence(room.id, seats, clients)
+                    await self._write_presence(room)
             except (BusError, ActError):
                 continue
 
