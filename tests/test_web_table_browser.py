@@ -325,6 +325,9 @@ def _between_games(page: Any, game: str, seen: set[str]) -> None:
         status = page.locator("#status").bounding_box()
         box = page.locator("#between").bounding_box()
         assert status and box and box["y"] >= status["y"] + status["height"], (status, box)
+        # the head names the game just over, as the status line does (not the next one)
+        k = page.evaluate("window.torampu.snapshot.between.game") + 1
+        assert f"game {k} of" in page.inner_text(".table-head"), page.inner_text(".table-head")
         # nobody is "to play" while everyone gets ready
         wait = page.locator("#actions-wait")
         assert not wait.count() or "to play" not in wait.inner_text(), wait.inner_text()

@@ -230,7 +230,11 @@ class TablePage {
     const link = invite ? `${shareLink(tb.id)}#invite=${encodeURIComponent(invite)}` : shareLink(tb.id);
     const input = h("input", { class: "share-link", id: "share-link", readonly: true, value: link, onfocus: (e) => e.target.select() });
     const copy = h("button", { type: "button", class: "ghost", id: "copy-link", onclick: () => copyLink(input) }, t("copy"));
-    const progress = tb.status === "waiting" ? "" : t("gameOf", { k: Math.min(tb.games_played + 1, tb.games), n: tb.games });
+    // in the pause between games the head names the game just over, as the status line does
+    // (it named the next: "game 2 of 10" above "Game 1 is over", a review)
+    const between = this.snap?.between;
+    const k = between ? between.game + 1 : Math.min(tb.games_played + 1, tb.games);
+    const progress = tb.status === "waiting" ? "" : t("gameOf", { k, n: tb.games });
     // a link made from a loopback address (localhost, 127.0.0.1) opens only on this computer
     const local = isLoopback(location.hostname) ? h("p", { class: "muted share-note", id: "share-local" }, t("shareLocal")) : null;
     const renew = tb.private && this.host
