@@ -6,6 +6,7 @@ every thread is joined with one.
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
 import socket
@@ -503,7 +504,7 @@ def test_a_silent_peer_times_out_and_queued_messages_go_in_order() -> None:
     a, b = socket.socketpair()
     w, peer = Wire(a, "the peer", 0.2), Wire(b, "us", 5.0)
     try:
-        with pytest.raises(UecdaConnectionError, match=r"sent nothing for 0\.2 s.*a table"):
+        with pytest.raises(UecdaConnectionError, match=r"did not send a table within 0\.2 s"):
             w.recv_table("a table")
         t = empty_table()
         t[5][0] = 1
@@ -517,6 +518,100 @@ def test_a_silent_peer_times_out_and_queued_messages_go_in_order() -> None:
     finally:
         w.close()
         peer.close()
+
+
+def test_a_peer_dribbling_a_table_byte_by_byte_is_cut_off_at_the_message_s_deadline() -> None:
+    """A seventh audit: the timeout bounded each read, not a message, so a peer sending one byte
+    just before each read's timeout stretched a 480-byte table to 480 timeouts (16 hours at
+    the default 120 s; the server's other clients waited). A message must now come whole
+    within the timeout; a wire that timed out waits as before for the next message."""
+    a, b = socket.socketpair()
+    w = Wire(a, "the peer", 0.5)
+    stop = threading.Event()
+
+    def dribble() -> None:
+        for _ in range(TABLE_BYTES):
+            if stop.wait(0.1):
+                return
+            with contextlib.suppress(OSError):
+                b.send(b"\0")
+
+    t = threading.Thread(target=dribble, daemon=True)
+    t.start()
+    try:
+        with pytest.raises(UecdaConnectionError, match=r"did not send a table within 0\.5 s"):
+            w.recv_table("a table")  # (about 5 of 480 bytes came)
+    finally:
+        stop.set()
+        t.join()
+        w.close()
+        b.close()
+    a, b = socket.socketpair()
+    w = Wire(a, "the peer", 0.5)
+    try:  # a whole message in two parts within the time is read as before
+        b.send(b"\0" * 100)
+        threading.Timer(0.2, lambda: b.send(b"\0" * (TABLE_BYTES - 100))).start()
+        assert w.recv_table("a table") == empty_table()
+        with socket.socket() as loose, pytest.raises(ValueError, match=r"at least 0\.001"):
+            Wire(loose, "x", float("nan"))
+    finally:
+        w.close()
+        b.close()
+
+
+def test_a_silent_connection_does_not_hold_the_clients_behind_it() -> None:
+    """A seventh audit: each new connection's profile was awaited for the game's whole timeout
+    before the next was accepted, so silent connections held every client behind them (two
+    minutes each by default). A connection now has ``handshake_timeout`` to say who it is."""
+    err = io.StringIO()
+    cfg = ServerConfig(port=0, host="127.0.0.1", timeout=30.0, accept_timeout=8.0)
+    cfg.handshake_timeout = 0.3
+    srv = UecdaServer(cfg, out=io.StringIO(), err=err)
+    port = srv.bind()
+    got: list[Any] = []
+    accepting = threading.Thread(target=lambda: got.append(srv._accept()), daemon=True)
+    accepting.start()
+    silent = socket.create_connection(("127.0.0.1", port))
+    clients = []
+    try:
+        for i in range(5):
+            c = socket.create_connection(("127.0.0.1", port), timeout=10)
+            c.sendall(encode_table(profile_table(f"c{i}")))
+            clients.append(c)
+        numbers = sorted(Wire(c, "server", 10.0).recv_int("a player number") for c in clients)
+        accepting.join(10)
+        assert got and got[0] == [f"c{i}" for i in range(5)], (got, err.getvalue())
+        assert numbers == [0, 1, 2, 3, 4]
+        assert "refused a connection" in err.getvalue() and "within 0.3 s" in err.getvalue()
+    finally:
+        silent.close()
+        for c in clients:
+            c.close()
+        srv.close()
+
+
+def test_the_uecda_commands_refuse_bad_waits_ports_and_paths(tmp_path: Path) -> None:
+    """A seventh audit: --timeout -1, nan or inf gave tracebacks from the socket calls (0 meant
+    "for ever"), --port 99999 an OverflowError, a --records that is a file a traceback once
+    five clients had come, and a --report in no directory one after the whole match."""
+    afile = tmp_path / "afile"
+    afile.write_text("x")
+    for args, said in (
+        (["server", "--timeout", "-1"], "--timeout is a number of seconds"),
+        (["server", "--timeout", "nan"], "--timeout is a number of seconds"),
+        (["server", "--timeout", "inf"], "--timeout is a number of seconds"),
+        (["server", "--timeout", "0"], "--timeout is a number of seconds"),
+        (["server", "--handshake-timeout", "-3"], "--handshake-timeout is a number"),
+        (["server", "--port", "99999"], "--port is 0 to 65535"),
+        (["server", "--port", "-5"], "--port is 0 to 65535"),
+        (["server", "--records", str(afile)], "is a file, not a directory"),
+        (["client", "--timeout", "nan"], "--timeout is a number of seconds"),
+        (["client", "--port", "99999"], "--port is 1 to 65535"),
+        (["client", "--report", str(tmp_path / "no" / "r.json")], "cannot write --report"),
+    ):
+        res = CliRunner().invoke(app, ["uecda", *args])
+        assert res.exit_code == 1 and said in res.output, (args, res.output)
+        assert "Traceback" not in res.output, args
 
 
 class _ExchangeSpy:

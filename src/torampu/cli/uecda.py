@@ -9,6 +9,7 @@ play torampu's ``uecda`` rules and writes a torampu record of every game. See
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 from typing import Annotated
 
@@ -31,6 +32,18 @@ uecda_app = typer.Typer(
 def _fail(message: str) -> typer.Exit:
     typer.echo(f"error: {message}", err=True)
     return typer.Exit(1)
+
+
+def _check_wait(flag: str, seconds: float) -> None:
+    """A timeout of a finite number of seconds, at least a millisecond (else a clear error: -1,
+    nan or inf gave tracebacks from the socket calls, and 0 meant "for ever" to the kernel)."""
+    if not (math.isfinite(seconds) and seconds >= 1e-3):
+        raise _fail(f"{flag} is a number of seconds of at least 0.001, not {seconds:g}")
+
+
+def _check_port(port: int, low: int) -> None:
+    if not low <= port <= 65535:
+        raise _fail(f"--port is {low} to 65535, not {port}")
 
 
 @uecda_app.command()
@@ -66,6 +79,10 @@ def client(
     ] = None,
 ) -> None:
     """Connect to a UECda server and play every game with a torampu bot."""
+    _check_wait("--timeout", timeout)
+    _check_port(port, 1)
+    if report is not None and not report.parent.is_dir():  # found now, not after the match
+        raise _fail(f"cannot write --report {report}: no directory {report.parent}")
     if flush != "auto" and flush not in FLUSH_RULES:
         raise _fail(f"--flush is auto, {', '.join(FLUSH_RULES)}, not {flush!r}")
     try:
@@ -96,54 +113,57 @@ def client(
     if quiet:
         typer.echo(rep.summary())
     if report is not None:
-        report.write_text(
-            json.dumps(
-                {
-                    "player": rep.player,
-                    "name": rep.name,
-                    "games": len(rep.games),
-                    "total_points": rep.total_points,
-                    "average_points": rep.average_points,
-                    "average_interval": rep.interval(),
-                    "interval_block": BLOCK_GAMES,
-                    "places": rep.positions(),
-                    "refused": rep.refused,
-                    "fallbacks": rep.fallbacks,
-                    "narrowed": rep.narrowed,
-                    "mirror_lost": rep.lost,
-                    "resyncs": rep.resyncs,
-                    "flush_rules": rep.flush_rules(),
-                    "leader_passes": rep.leader_passes,
-                    "stalemates": rep.stalemates,
-                    "seconds_per_decision": rep.seconds_per_decision,
-                    "seconds_max": rep.seconds_max,
-                    "foresight": rep.foresight(),
-                    "per_game": [
-                        {
-                            "game": g.number,
-                            "place": g.position,
-                            "points": g.points,
-                            "refused": g.refused,
-                            "fallbacks": g.fallbacks,
-                            "resyncs": g.resyncs,
-                            "mirror_lost": g.lost,
-                            "flush_when": g.flush_when,
-                            "leader_passes": g.leader_passes,
-                            "stalemate": g.stalemate,
-                            "decisions": g.decisions,
-                            "think": g.think,
-                            "foresight": g.foresight,
-                            "notes": g.notes,
-                        }
-                        for g in rep.games
-                    ],
-                },
-                ensure_ascii=False,
-                indent=1,
+        try:
+            report.write_text(
+                json.dumps(
+                    {
+                        "player": rep.player,
+                        "name": rep.name,
+                        "games": len(rep.games),
+                        "total_points": rep.total_points,
+                        "average_points": rep.average_points,
+                        "average_interval": rep.interval(),
+                        "interval_block": BLOCK_GAMES,
+                        "places": rep.positions(),
+                        "refused": rep.refused,
+                        "fallbacks": rep.fallbacks,
+                        "narrowed": rep.narrowed,
+                        "mirror_lost": rep.lost,
+                        "resyncs": rep.resyncs,
+                        "flush_rules": rep.flush_rules(),
+                        "leader_passes": rep.leader_passes,
+                        "stalemates": rep.stalemates,
+                        "seconds_per_decision": rep.seconds_per_decision,
+                        "seconds_max": rep.seconds_max,
+                        "foresight": rep.foresight(),
+                        "per_game": [
+                            {
+                                "game": g.number,
+                                "place": g.position,
+                                "points": g.points,
+                                "refused": g.refused,
+                                "fallbacks": g.fallbacks,
+                                "resyncs": g.resyncs,
+                                "mirror_lost": g.lost,
+                                "flush_when": g.flush_when,
+                                "leader_passes": g.leader_passes,
+                                "stalemate": g.stalemate,
+                                "decisions": g.decisions,
+                                "think": g.think,
+                                "foresight": g.foresight,
+                                "notes": g.notes,
+                            }
+                            for g in rep.games
+                        ],
+                    },
+                    ensure_ascii=False,
+                    indent=1,
+                )
+                + "\n",
+                encoding="utf-8",
             )
-            + "\n",
-            encoding="utf-8",
-        )
+        except OSError as e:
+            raise _fail(f"cannot write --report {report}: {e.strerror or e}") from None
 
 
 @uecda_app.command()
@@ -173,6 +193,13 @@ def server(
         ),
     ] = False,
     timeout: Annotated[float, typer.Option(help="seconds to wait for a client's answer")] = 120.0,
+    handshake_timeout: Annotated[
+        float,
+        typer.Option(
+            help="seconds a new connection has to say who it is (connections are read one "
+            "after another: a silent one holds the others back this long)"
+        ),
+    ] = 5.0,
     host: Annotated[str, typer.Option(help="the address to listen on")] = "0.0.0.0",
     batch_sends: Annotated[
         bool,
@@ -183,6 +210,11 @@ def server(
     ] = False,
 ) -> None:
     """Let five UECda clients play torampu's ``uecda`` rules; print places and points."""
+    _check_wait("--timeout", timeout)
+    _check_wait("--handshake-timeout", handshake_timeout)
+    _check_port(port, 0)
+    if records.exists() and not records.is_dir():  # found now, not once five clients came
+        raise _fail(f"--records {records} is a file, not a directory")
     given = (("seat_change", seat_change), ("rank_reset", rank_reset), ("flush_when", flush_when))
     overrides = {k: v for k, v in given if v is not None}
     if duplicate:
@@ -195,6 +227,7 @@ def server(
         seed=seed,
         records=records,
         timeout=timeout,
+        handshake_timeout=handshake_timeout,
         rules=overrides,
         batch_sends=batch_sends,
         duplicate=PLAYERS if duplicate else 1,
@@ -207,3 +240,5 @@ def server(
         srv.serve()
     except (UecdaProtocolError, RulesError) as e:
         raise _fail(str(e)) from None
+    except OSError as e:  # the records' directory or a file in it (a full disk, permissions)
+        raise _fail(f"{e.strerror or e}: {e.filename or records}") from None

@@ -110,6 +110,10 @@ class ServerConfig:
     records: Path | None = None
     timeout: float = 120.0
     accept_timeout: float | None = None
+    handshake_timeout: float = 5.0
+    """Seconds a new connection has to send its profile (at most ``timeout``): the handshakes
+    are read one after another, and a silent connection held every client behind it for the
+    whole ``timeout`` (two minutes each by default: a seventh audit)."""
     rules: dict[str, Any] = field(default_factory=dict)
     batch_sends: bool = False
     duplicate: int = 1
@@ -188,7 +192,7 @@ class UecdaServer:
                 raise UecdaConnectionError(
                     f"cannot listen on {self.config.host}:{self.config.port}: {e}"
                 ) from None
-            sock.listen(PLAYERS)
+            sock.listen(64)  # (connections wait their turn to say who they are)
             self.listener = sock
         port: int = self.listener.getsockname()[1]
         return port
@@ -222,7 +226,8 @@ class UecdaServer:
             except TimeoutError:
                 continue
             k = len(self.wires)
-            w = Wire(sock, f"the client at {addr[0]}:{addr[1]}", self.config.timeout)
+            quick = min(self.config.timeout, self.config.handshake_timeout)
+            w = Wire(sock, f"the client at {addr[0]}:{addr[1]}", quick)
             try:
                 _, name = read_profile(w.recv_table("its profile table (protocol 20070)"))
                 w.peer = f"player {k} ({name})"
@@ -231,6 +236,7 @@ class UecdaServer:
                 self.warn(f"refused a connection from {addr[0]}:{addr[1]}: {e}")
                 w.close()
                 continue
+            w = Wire(sock, w.peer, self.config.timeout)  # the game's own timeout from now on
             self.wires.append(w)
             names.append(name)
             self.say(f"player {k}: {name} from {addr[0]}")

@@ -1,7 +1,10 @@
 """Sockets for the UECda protocol: whole tables and ints, with timeouts and clear errors.
 
-:class:`Wire` wraps a connected TCP socket. Every read waits at most ``timeout`` seconds and reads
-exactly the bytes it needs; a peer that closes the connection, resets it, or stays silent raises
+:class:`Wire` wraps a connected TCP socket. Every message (a table, an int) must arrive whole
+within ``timeout`` seconds of the read's start, however the peer splits it — a byte sent just
+before each read's timeout no longer stretches a 480-byte table to 480 timeouts — and a long
+send takes at most ``timeout`` in all. A read takes exactly the bytes it needs; a peer that
+closes the connection, resets it, or stays silent raises
 :class:`~torampu.uecda.codec.UecdaConnectionError` naming the peer and what was awaited. Each
 table is written with one ``sendall`` (the default client reads a table with one ``read`` of
 480 bytes); a server may queue several messages and send them with one ``sendall``
@@ -12,8 +15,10 @@ every byte in both directions (for captures and tests).
 from __future__ import annotations
 
 import contextlib
+import math
 import socket
 import struct
+import time
 from collections.abc import Callable
 
 from torampu.uecda.codec import (
@@ -43,6 +48,10 @@ class Wire:
         self.tap = tap
         self.pending = bytearray()
         """Bytes queued by :meth:`queue`, sent by :meth:`flush` (or the next send)."""
+        if timeout is not None and not (math.isfinite(timeout) and timeout >= 1e-3):
+            raise ValueError(f"a timeout is a number of seconds of at least 0.001, not {timeout!r}")
+        self.idle: float | None = timeout
+        """The socket's own timeout between messages (None: the kernel's, set below)."""
         sock.settimeout(timeout)
         if timeout is not None and hasattr(socket, "SO_RCVTIMEO"):
             # a blocking socket with the kernel's timeouts: one system call per send or read
@@ -53,6 +62,7 @@ class Wire:
                 sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVTIMEO, tv)
                 sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDTIMEO, tv)
                 sock.settimeout(None)
+                self.idle = None
             except OSError:
                 sock.settimeout(timeout)
         with contextlib.suppress(OSError):  # not every socket is TCP
@@ -61,24 +71,40 @@ class Wire:
     def recv_exact(self, n: int, what: str) -> bytes:
         """Exactly ``n`` bytes, or :class:`UecdaConnectionError`."""
         buf = bytearray()
-        while len(buf) < n:
-            try:
-                chunk = self.sock.recv(n - len(buf))
-            except (TimeoutError, BlockingIOError):
-                raise UecdaConnectionError(
-                    f"{self.peer} sent nothing for {self.timeout:g} s while we waited for {what} "
-                    f"({len(buf)} of {n} bytes)"
-                ) from None
-            except OSError as e:
-                raise UecdaConnectionError(
-                    f"the connection to {self.peer} failed while we waited for {what}: {e}"
-                ) from None
-            if not chunk:
-                raise UecdaConnectionError(
-                    f"{self.peer} closed the connection while we waited for {what} "
-                    f"({len(buf)} of {n} bytes)"
-                )
-            buf += chunk
+        deadline = None if self.timeout is None else time.monotonic() + self.timeout
+        try:
+            while len(buf) < n:
+                if buf and deadline is not None:  # the rest within what is left of the time
+                    left = deadline - time.monotonic()
+                    if left <= 0:
+                        raise TimeoutError
+                    self.sock.settimeout(left)
+                try:
+                    chunk = self.sock.recv(n - len(buf))
+                except (TimeoutError, BlockingIOError):
+                    raise UecdaConnectionError(
+                        f"{self.peer} did not send {what} within {self.timeout:g} s "
+                        f"({len(buf)} of {n} bytes came)"
+                    ) from None
+                except OSError as e:
+                    raise UecdaConnectionError(
+                        f"the connection to {self.peer} failed while we waited for {what}: {e}"
+                    ) from None
+                if not chunk:
+                    raise UecdaConnectionError(
+                        f"{self.peer} closed the connection while we waited for {what} "
+                        f"({len(buf)} of {n} bytes)"
+                    )
+                buf += chunk
+        except TimeoutError:
+            raise UecdaConnectionError(
+                f"{self.peer} did not send {what} within {self.timeout:g} s "
+                f"({len(buf)} of {n} bytes came)"
+            ) from None
+        finally:
+            if buf and deadline is not None:
+                with contextlib.suppress(OSError):
+                    self.sock.settimeout(self.idle)
         data = bytes(buf)
         if self.tap is not None:
             self.tap("in", data)
@@ -106,7 +132,16 @@ class Wire:
             data = bytes(self.pending) + data
             self.pending.clear()
         try:
-            self.sock.sendall(data)
+            if self.timeout is not None and len(data) > 4096:
+                # a peer reading a byte now and then: the whole send within the timeout
+                # (Python bounds a sendall's total time; the kernel's only each call's)
+                self.sock.settimeout(self.timeout)
+                try:
+                    self.sock.sendall(data)
+                finally:
+                    self.sock.settimeout(self.idle)
+            else:
+                self.sock.sendall(data)
         except (TimeoutError, BlockingIOError):
             raise UecdaConnectionError(
                 f"{self.peer} took no data for {self.timeout:g} s when we sent {what}"
