@@ -300,6 +300,28 @@ def test_daifugo_exchange_and_texts_on_a_phone(server: str, browser: Any) -> Non
             why: (await import('/static/labels.js')).daifugoWhy(
               {ja: '全員パス: 場が流れ、1番席から。8切り: 2番席から', en: 'x', seats: {a: 1, b: 2}},
               (seat) => (seat === 1 ? '$`<<' : '1番席')),
+            // the auction (oldest bid first) follows its newest bid as it grows, unless the
+            // reader scrolled up; the play log (newest first) stays at its top
+            follow: await (async () => {
+              const p = await import('/static/panels.js');
+              const d = await import('/static/dom.js');
+              const side = d.h('aside', {class: 'side-col'});
+              document.body.append(side);
+              const draw = (n) => () => d.patch(side,
+                d.h('section', {id: 'auction'}, d.h('ol', {class: 'auction'},
+                  [...Array(n).keys()].map((i) => d.h('li', {}, `bid ${i}`)))),
+                d.h('section', {id: 'log'}, d.h('ul', {class: 'log'},
+                  [...Array(n).keys()].reverse().map((i) => d.h('li', {}, `move ${i}`)))));
+              const at = () => [side.querySelector('ol.auction'), side.querySelector('ul.log')]
+                .map((l) => [l.scrollTop, l.scrollHeight - l.clientHeight]);
+              p.followLogs(side, draw(30));
+              const first = at();
+              side.querySelector('ol.auction').scrollTop = 0; // the reader goes back up
+              p.followLogs(side, draw(31));
+              const kept = at();
+              side.remove();
+              return {first, kept};
+            })(),
             // the chips of a revolution; of an 11-back alone; of both (the order twice undone)
             flags: [{revolution: true, reversed: true}, {eleven_back: true, reversed: true},
               {revolution: true, eleven_back: true, reversed: false}].map((v) =>
@@ -317,6 +339,10 @@ def test_daifugo_exchange_and_texts_on_a_phone(server: str, browser: Any) -> Non
     assert "10捨て" in texts["discard"] and "1枚" in texts["discard"], texts
     assert texts["name3"].endswith("(CPU・強)"), texts
     assert texts["why"] == "全員パス: 場が流れ、$`<<から。8切り: 1番席から", texts["why"]
+    (auction, log), kept = texts["follow"]["first"], texts["follow"]["kept"]
+    assert auction[1] > 0 and auction[0] >= auction[1] - 4, texts["follow"]  # at the newest
+    assert log == [0, log[1]] and log[1] > 0, texts["follow"]  # at its top, the newest
+    assert kept[0][0] == 0, texts["follow"]  # the reader's place kept
     # a revolution is one chip, not also "強弱逆転中" (it said the same twice: a review)
     assert texts["flags"] == [
         ["革命中"],

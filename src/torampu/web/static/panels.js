@@ -255,11 +255,12 @@ export function resultSummary(detail, game, table) {
   return resultDetail(detail, game, { table });
 }
 
-/** Draw `draw()` into the side column keeping each log (the auction, the play log) at its
- * newest entry — a list drawn anew stayed scrolled at its oldest, the newest bids out of
- * sight — unless the reader scrolled up in it to read. */
+/** Draw `draw()` into the side column keeping the auction (oldest bid first) at its newest
+ * bid — it stayed scrolled at its oldest, the newest bids out of sight — unless the reader
+ * scrolled up in it to read. (The play log lists the newest move first: its top is already
+ * the newest.) */
 export function followLogs(el, draw) {
-  const lists = () => el.querySelectorAll("ol.auction, ul.log");
+  const lists = () => el.querySelectorAll("ol.auction");
   const atEnd = new Map();
   for (const list of lists()) {
     atEnd.set(list.closest("section")?.id, list.scrollTop + list.clientHeight >= list.scrollHeight - 4);
