@@ -295,6 +295,13 @@ def test_daifugo_exchange_and_texts_on_a_phone(server: str, browser: Any) -> Non
             give: text({phase: 'give', pending: 2}),
             discard: text({phase: 'discard', pending: 1}),
             name3: g.seatName(table, 3),
+            // a bot never takes a person's name; two people of one name by seats from 1
+            names: [
+              g.seatName({seats: [{seat: 0, kind: 'human', name: 'ソラ'},
+                {seat: 1, kind: 'human', name: 'あき'}, {seat: 2, kind: 'bot', bot: 'heuristic'}]},
+              2, true),
+              ...[0, 1].map((s) => g.seatName({seats: [{seat: 0, kind: 'human', name: 'あき'},
+                {seat: 1, kind: 'human', name: 'あき'}]}, s))],
             // a ruling's seats as names, each name as it is (a sixth audit: "$`" in a name put
             // the text before it there again, and a name "1番席" was replaced once more)
             why: (await import('/static/labels.js')).daifugoWhy(
@@ -338,6 +345,8 @@ def test_daifugo_exchange_and_texts_on_a_phone(server: str, browser: Any) -> Non
     assert "7渡し" in texts["give"] and "2枚" in texts["give"] and "ミナ" in texts["give"], texts
     assert "10捨て" in texts["discard"] and "1枚" in texts["discard"], texts
     assert texts["name3"].endswith("(CPU・強)"), texts
+    # (a bot beside a person called ソラ was ソラ too, and both showed as "ソラ 0" and "ソラ 2")
+    assert texts["names"] == ["レン", "あき 1", "あき 2"], texts["names"]
     assert texts["why"] == "全員パス: 場が流れ、$`<<から。8切り: 1番席から", texts["why"]
     (auction, log), kept = texts["follow"]["first"], texts["follow"]["kept"]
     assert auction[1] > 0 and auction[0] >= auction[1] - 4, texts["follow"]  # at the newest

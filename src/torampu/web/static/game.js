@@ -21,12 +21,13 @@ export function titleName(title) {
  */
 export function seatName(table, seat, short = false) {
   const seats = table?.seats || [];
-  const own = (s) => (s ? s.name || (s.kind === "bot" ? botName(s.seat ?? seats.indexOf(s)) : null) : null);
+  const own = (s) => (s ? s.name || (s.kind === "bot" ? botName(s.seat ?? seats.indexOf(s), seats) : null) : null);
   const info = seats[seat];
   const name = own(info);
   if (!name) return t("seat", { n: seat + 1 });
+  // two people of one name: told apart by their seats, counted from 1 as the seats are shown
   const twins = seats.filter((s) => own(s) === name).length;
-  const base = twins > 1 ? `${name} ${seat}` : name;
+  const base = twins > 1 ? `${name} ${seat + 1}` : name;
   if (info.kind === "bot" && !info.name && !short) return `${base} (${botStrengthLabel(info.bot, true)})`;
   return base;
 }

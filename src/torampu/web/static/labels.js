@@ -142,10 +142,23 @@ export function botStrength(spec) {
   return "normal";
 }
 
-/** A bot's friendly name for a seat (one name per seat, in the page's language). */
-export function botName(seat) {
+/** A bot's friendly name for a seat (one name per seat, in the page's language); with the
+ * table's `seats`, never a name a person at the table goes by (a bot called "Sora" beside a
+ * person called Sora made both "Sora 0" and "Sora 2": a review) nor another bot's. */
+export function botName(seat, seats = null) {
   const names = BOT_NAMES[document.documentElement.lang === "ja" ? "ja" : "en"];
-  return names[(Number(seat) || 0) % names.length];
+  const at = (k) => names[(((Number(k) || 0) % names.length) + names.length) % names.length];
+  if (!seats) return at(seat);
+  const taken = new Set(seats.filter((s) => s?.name).map((s) => s.name));
+  for (let i = 0; i < seats.length && i < Number(seat); i++) {
+    const s = seats[i];
+    if (s?.kind === "bot" && !s.name) taken.add(botName(i, seats));
+  }
+  for (let k = 0; k < names.length; k++) {
+    const name = at(Number(seat) + k);
+    if (!taken.has(name)) return name;
+  }
+  return at(seat);
 }
 
 /** "CPU・強" / "Bot (strong)" for a bot spec. */

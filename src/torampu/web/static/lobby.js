@@ -93,9 +93,9 @@ function renderTables(el, state) {
   );
 }
 
-function seatLabel(s, i) {
+function seatLabel(s, i, seats) {
   if (s.kind === "open") return t("openShort");
-  if (s.kind === "bot" && !s.name) return `${botName(s.seat ?? i)} (${botStrengthLabel(s.bot, true)})`;
+  if (s.kind === "bot" && !s.name) return `${botName(s.seat ?? i, seats)} (${botStrengthLabel(s.bot, true)})`;
   return s.name || s.bot;
 }
 
@@ -106,7 +106,7 @@ export function presetName(games, game, preset) {
 }
 
 function tableRow(tb, games) {
-  const seats = tb.seats.map((s, i) => h("span", { class: `chip ${s.kind}` }, seatLabel(s, i)));
+  const seats = tb.seats.map((s, i) => h("span", { class: `chip ${s.kind}` }, seatLabel(s, i, tb.seats)));
   const progress =
     tb.status === "waiting" ? "" : t("gameOf", { k: Math.min(tb.games_played + 1, tb.games), n: tb.games });
   return h(
