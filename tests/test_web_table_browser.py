@@ -655,6 +655,9 @@ def test_the_host_is_asked_before_putting_a_person_out_of_a_seat(server: str, br
     assert asked == ["Remove Ben from this seat? They will not be able to sit at this table again."]
     assert get(f"{server}/api/tables/{table_id}")["seats"][1]["name"] == "Ben"
     assert page.locator(".seat-row[data-seat='1']").inner_text().count("Ben") >= 1
+    # the menu shows Ben again, not the "open" the host had picked (a second review)
+    shown = "s => s.options[s.selectedIndex].textContent"
+    assert page.eval_on_selector("select[data-host-seat='1']", shown) == "Ben"
     page.once("dialog", lambda d: answer(d, True))
     page.select_option("select[data-host-seat='1']", "open")
     page.wait_for_function(

@@ -331,7 +331,7 @@ class TablePage {
     const opts = [h("option", { value: "open", selected: value === "open" }, t("openShort"))];
     if (s.kind === "human") opts.unshift(h("option", { value: "", selected: true, disabled: true }, s.name || t("human")));
     for (const b of this.bots) opts.push(h("option", { value: `bot:${b.spec}`, selected: value === `bot:${b.spec}` }, pick(b.label)));
-    return h("select", { dataset: { hostSeat: s.seat }, "aria-label": t("seat", { n: s.seat + 1 }), onchange: (e) => this.setSeat(s.seat, e.target.value) }, opts);
+    return h("select", { dataset: { hostSeat: s.seat }, "aria-label": t("seat", { n: s.seat + 1 }), onchange: (e) => this.setSeat(s.seat, e.target.value, e.target) }, opts);
   }
 
   startRow(haveSeat) {
@@ -384,11 +384,14 @@ class TablePage {
     }
   }
 
-  async setSeat(seat, value) {
+  async setSeat(seat, value, select = null) {
     // putting a person out of their seat bars them from this table's seats (unless they share
     // the host's address): say so first
     const was = this.table.seats[seat];
     if (was?.kind === "human" && !window.confirm(t("removeConfirm", { name: was.name || t("seat", { n: seat + 1 }) }))) {
+      // the menu shows the person again (a redraw keeps what was picked in a field: it showed
+      // "open" though the person still sat there, a second review)
+      if (select) select.value = "";
       this.render();
       return;
     }
