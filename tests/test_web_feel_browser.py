@@ -788,6 +788,53 @@ def test_on_a_laptop_the_chat_starts_closed_and_counts_what_arrives(
     assert not problems(page), problems(page)
 
 
+def test_on_a_phone_a_friend_s_message_shows_on_the_button_to_the_chat(
+    server: str, browser: Any
+) -> None:
+    """A second review: on a phone the chat's count sat in the panels below the table, out of
+    sight: a friend's message gave no sign at all. The status line's "Scores & info ↓" button
+    carries the count too."""
+    import json
+
+    from websockets.sync.client import connect
+
+    page, table_id, friend = _two_at_hell(server, browser, PHONE)
+    assert page.locator("#jump-unread").count() == 0
+    ws_url = server.replace("http://", "ws://") + f"/ws/tables/{table_id}"
+    with connect(ws_url) as ws:
+        ws.send(json.dumps({"type": "hello", "token": friend}))
+        ws.send(json.dumps({"type": "chat", "text": "hi from Ben"}))
+        page.wait_for_function("() => document.querySelector('#jump-unread')?.textContent === '1'")
+    badge = page.locator("#jump-unread")
+    assert badge.is_visible() and page.locator("#side-jump").is_visible()
+    assert not problems(page), problems(page)
+
+
+def test_the_first_arrow_key_goes_to_a_card_not_to_pass(server: str, browser: Any) -> None:
+    """A second review: with the focus on the page, the first arrow key went to the first
+    button drawn above the hand (Pass), and the Enter that followed passed the turn."""
+    page = new_page(browser, DESKTOP)
+    table_id = _table(server, "daifugo")
+    _sit(page, server, table_id)
+    until = time.monotonic() + 60
+    while True:  # a turn with a card to play (where only a pass is legal, pass)
+        assert time.monotonic() < until, "seat 0 never had a card to play"
+        if not (_my_turn(page) and _snap(page)["view"]["phase"] == "play"):
+            page.wait_for_timeout(40)
+            continue
+        if any(a != "pass" for a in _snap(page)["legal"]):
+            break
+        before = _version(page)
+        page.click('#actions [data-action="pass"]')
+        _wait_moved(page, before)
+    page.wait_for_selector('#hand .card[data-legal="1"]')
+    page.evaluate("document.activeElement?.blur()")
+    page.keyboard.press("ArrowRight")
+    focused = page.evaluate("document.activeElement?.matches('#hand .card') || false")
+    assert focused, page.evaluate("document.activeElement?.outerHTML.slice(0, 80)")
+    assert not problems(page), problems(page)
+
+
 def test_a_quick_reaction_shows_at_the_player_s_seat_for_a_moment(
     server: str, browser: Any
 ) -> None:

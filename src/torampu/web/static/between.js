@@ -55,6 +55,13 @@ export class BetweenPanel {
     // again (folded for this game's results only)
     const key = `${over ? "match" : "game"}:${k}`;
     const folded = this.folded === key;
+    if (this.broughtUp !== key) {
+      // on a phone the box lies over the table, above the panels: a player reading the chat
+      // below saw neither the result nor Ready (a second review): the table comes back up
+      this.broughtUp = key;
+      const main = document.querySelector("main");
+      if (main && main.scrollTop > 0 && window.matchMedia("(max-width: 980px)").matches) main.scrollTo({ top: 0, behavior: "smooth" });
+    }
     const fold = h("button", { type: "button", class: "ghost fold", id: "between-fold", "aria-expanded": String(!folded),
       onclick: () => { this.folded = folded ? null : key; this.render(); } }, folded ? t("sc_show") : t("sc_hide"));
     const parts = [h("div", { class: "between-head" }, h("h2", {}, over ? t("sc_matchOver") : t("sc_gameOver", { k: k + 1 })), fold)];

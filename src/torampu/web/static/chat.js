@@ -51,6 +51,15 @@ export class ChatPanel {
 
   renderSummary() {
     fill(this.summary, t("sc_chat"), this.unread ? h("span", { class: "unread", id: "chat-unread" }, t("sc_chatUnread", { n: this.unread })) : null);
+    // on a phone the chat lies below the table: its count shows on the button that leads there
+    // too (a friend's message gave no sign at all: a second review)
+    const jump = this.page.el?.status?.querySelector("#side-jump");
+    if (jump) fill(jump, this.jumpLabel());
+  }
+
+  /** The label of the status line's "Scores & info ↓" button: with the unread count. */
+  jumpLabel() {
+    return [t("sideJump"), this.unread ? h("span", { class: "unread", id: "jump-unread" }, String(this.unread)) : null];
   }
 
   allowed() {

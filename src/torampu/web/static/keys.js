@@ -14,7 +14,11 @@ export function installKeyboard(area, isMyTurn) {
     event.preventDefault();
     const at = items.indexOf(target);
     const step = event.key === "ArrowLeft" || event.key === "ArrowUp" ? -1 : 1;
-    const next = at < 0 ? (step > 0 ? 0 : items.length - 1) : (at + step + items.length) % items.length;
+    // the first arrow goes to the hand's cards, not to the buttons drawn above it (it landed on
+    // Pass, and the Enter that followed passed the turn: a second review)
+    const cards = items.filter((el) => el.matches("#hand .card"));
+    const first = cards.length ? items.indexOf(step > 0 ? cards[0] : cards[cards.length - 1]) : step > 0 ? 0 : items.length - 1;
+    const next = at < 0 ? first : (at + step + items.length) % items.length;
     items[next].focus();
   });
 }

@@ -423,7 +423,7 @@ class TablePage {
     this.ui.hand = view.hand || [];
     const status = this.el.status;
     const jump = h("button", { type: "button", class: "ghost side-jump", id: "side-jump",
-      onclick: () => this.el.side.scrollIntoView({ behavior: "smooth", block: "start" }) }, t("sideJump"));
+      onclick: () => this.el.side.scrollIntoView({ behavior: "smooth", block: "start" }) }, this.social.chat.jumpLabel());
     // in the pause between two games the next deal is already made, but nobody plays it yet:
     // the status says the last game is over, not whose turn it will be
     const between = this.snap.between;
