@@ -316,6 +316,41 @@ def test_read_plays_in_any_order_and_spelling() -> None:
     assert R.read("4c", legal, PLAY) == "play 4C"
 
 
+def test_read_hostile_and_full_width_input() -> None:
+    """A seventh audit: a menu number of 5,000 digits gave int()'s traceback (the other games'
+    reader refuses it); full-width letters typed with a Japanese input method were "not a
+    card" ("ｐａｓｓ", "３Ｄ") though "１" was read; a 1 MB line was echoed whole, twice."""
+    legal = ["pass", "play 3D", "play 3D 3H", "play 3H"]
+    with pytest.raises(IllegalAction, match="cannot read '1111"):
+        R.read("1" * 5000, legal, PLAY)
+    with pytest.raises(IllegalAction, match="no menu entry 111111…"):
+        R.read("1" * 150, legal, PLAY)
+    assert R.read("ｐａｓｓ", legal, PLAY) == "pass"
+    assert R.read("３ｄ　３ｈ", legal, PLAY) == "play 3D 3H"
+    assert R.read("２", legal, PLAY) == "play 3D"
+    with pytest.raises(IllegalAction) as refused:
+        R.read("x" * 1_000_000, legal, PLAY)
+    assert len(str(refused.value)) < 200
+    with pytest.raises(IllegalAction, match="cannot read '²'"):
+        R.read("²", legal, PLAY)  # (a superscript is no digit to type)
+
+
+def test_play_takes_bot_options_as_the_other_commands_do() -> None:
+    """``torampu play --bots ismcts:iterations=300`` was "unknown bot kind" while listing
+    ismcts among the kinds; the other commands take ``kind:option=value``."""
+    from typer.testing import CliRunner
+
+    from torampu.cli import app
+
+    res = CliRunner().invoke(
+        app, ["play", "daifugo", "--watch", "--bots", "ismcts:iterations=20", "--seed", "3"]
+    )
+    assert res.exit_code == 0 and "unknown bot kind" not in res.output, res.output
+    res = CliRunner().invoke(app, ["play", "daifugo", "--watch", "--bots", "ismcts:bogus=1"])
+    assert res.exit_code != 0 and "no option 'bogus'" in res.output, res.output
+    assert "Traceback" not in res.output
+
+
 def test_read_exchange_give_discard() -> None:
     ex = {"phase": "exchange", "seat": 0, "hand": ["3C", "4D"], "exchange": []}
     assert R.read("4d 3c", ["exchange 3C 4D"], ex) == "exchange 3C 4D"

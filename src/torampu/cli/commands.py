@@ -25,7 +25,7 @@ from rich.markup import escape
 from rich.table import Table
 
 import torampu
-from torampu.bots import Bot, BotError, bot_kinds, make_bot
+from torampu.bots import Bot, BotError, bot_kinds, make_bot, parse_bot_spec
 from torampu.cli.games import Renderer, renderer_for
 from torampu.cli.serve import serve
 from torampu.cli.show import (
@@ -343,8 +343,14 @@ def play(
 
 
 def _make_bots(kind: str, seed: int, game: str, n: int, human: int | None) -> dict[int, Bot]:
-    """A bot of ``kind`` at every seat but the human's (:class:`BotError` if it cannot play)."""
-    return {s: make_bot(kind, seed=_bot_seed(seed, s), game=game) for s in range(n) if s != human}
+    """A bot of ``kind`` at every seat but the human's (:class:`BotError` if it cannot play);
+    ``kind`` may carry options, as everywhere else: ``ismcts:iterations=300``."""
+    name, options = parse_bot_spec(kind)
+    return {
+        s: make_bot(name, seed=_bot_seed(seed, s), game=game, **options)
+        for s in range(n)
+        if s != human
+    }
 
 
 # --------------------------------------------------------------------------------------- replay

@@ -32,7 +32,7 @@ from rich.table import Table
 import torampu
 from torampu.cards import card_str, parse_card
 from torampu.cli.games import Renderer
-from torampu.cli.show import MENU_MAX, prettify, score, show_card, show_suit
+from torampu.cli.show import FULL_WIDTH, MENU_MAX, prettify, score, show_card, show_suit
 from torampu.daifugo import TITLES_JA, title_names
 from torampu.daifugo_plays import (
     cards_words,
@@ -334,11 +334,17 @@ class DaifugoRenderer(Renderer):
         ``jk=6h``; when the cards fit several legal plays, the error lists them.
         """
         ctx = self.ctx
-        t = text.strip()
+        # full-width letters and digits typed with a Japanese input method read as ASCII, as
+        # the other games' reader does ("ｐａｓｓ" was "not a card"; "１" was read, "３Ｄ" not)
+        t = text.translate(FULL_WIDTH).strip()
         if not t:
             raise IllegalAction(ctx.tx("empty"))
+        if len(t) > 200:  # no move is this long: not echoed whole (a 1 MB line came back twice)
+            raise IllegalAction(ctx.tx("unreadable", text=t[:40] + "…"))
         shown = self.menu_actions(legal, view)
-        if t.isdecimal():
+        if t.isascii() and t.isdecimal():
+            if len(t) > 6:  # (5,000 digits: int() refused them with a traceback)
+                raise IllegalAction(ctx.tx("no_entry", k=t[:6] + "…", n=len(shown)))
             k = int(t)
             if shown and 1 <= k <= len(shown):
                 return shown[k - 1]

@@ -174,7 +174,7 @@ def action_phase(legal: Sequence[str]) -> str:
     return "pass" if "pass" in verbs else ""
 
 
-_FULL_WIDTH = {0xFF01 + i: 0x21 + i for i in range(0x5E)} | {0x3000: 0x20}
+FULL_WIDTH = {0xFF01 + i: 0x21 + i for i in range(0x5E)} | {0x3000: 0x20}
 """Full-width ASCII forms (and the ideographic space) to ASCII."""
 
 
@@ -188,7 +188,7 @@ def interpret(text: str, legal: Sequence[str], numbered: bool = True, lang: str 
     tx = TEXT[lang]
     # full-width letters and digits as typed with a Japanese input method ("１３ｓ") are the
     # ASCII ones: the engine reads ASCII digits only (a superscript "²" stays unreadable)
-    t = text.translate(_FULL_WIDTH).strip()
+    t = text.translate(FULL_WIDTH).strip()
     if not t:
         raise IllegalAction(tx["empty"])
     if t.isdecimal():
