@@ -574,3 +574,36 @@ def test_the_table_list_filters_by_status(tmp_path: Path) -> None:
         assert ids("") == {done, waiting, playing}
         r = c.get("/api/tables?status=finished")
         assert r.status_code == 400 and "status is open" in r.json()["error"]["message"]
+
+
+def test_the_last_move_of_a_game_is_not_shown_over_the_next_one(tmp_path: Path) -> None:
+    """A second review: once the next game was on, "Last: Yuki — play ♥7" from the game before
+    still stood over it until somebody moved (in Daifugo, over the whole exchange). The last
+    move is shown through the game and its pause, and not once the next game has begun."""
+    from contextlib import ExitStack
+
+    with client(tmp_path) as c:
+        tid, _, toks = new_table(c, game="hell", rules="standard", games=2, humans=3, players=3)
+        with ExitStack() as stack:
+            sockets = [stack.enter_context(c.websocket_connect(f"/ws/tables/{tid}")) for _ in toks]
+            snaps = [_hello(ws, t) for ws, t in zip(sockets, toks, strict=True)]
+            first_of_game_two: list[dict[str, Any]] = []
+            while not first_of_game_two:
+                mover = next(i for i, s in enumerate(snaps) if s["legal"])
+                ws, snap = sockets[mover], snaps[mover]
+                ws.send_json(
+                    {"type": "act", "action": snap["legal"][0], "version": snap["version"]}
+                )
+                version = snap["version"] + 1
+                for i, w in enumerate(sockets):  # every seat's snapshot of the new version
+                    while (m := w.receive_json())["type"] != "snapshot" or m["version"] < version:
+                        pass
+                    snaps[i] = m
+                played = snaps[0]["view"]["match"]["games_played"]
+                if played == 1 and snaps[0]["between"] is None:
+                    first_of_game_two = snaps
+                elif played == 0:
+                    assert all(s["last"] for s in snaps)  # within game 1: the move just made
+        assert all(s["last"] is None for s in first_of_game_two), [
+            s["last"] for s in first_of_game_two
+        ]

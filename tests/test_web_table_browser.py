@@ -322,6 +322,7 @@ def _between_games(page: Any, game: str, seen: set[str]) -> None:
         # how the game went, above the points (the box had the points alone: a failed contract
         # showed as -1 with no word of why), and below the status line, all of it in view
         page.wait_for_selector("#between-detail dl")
+        assert "Winners" not in page.inner_text("#between-detail")  # the points say it
         status = page.locator("#status").bounding_box()
         box = page.locator("#between").bounding_box()
         assert status and box and box["y"] >= status["y"] + status["height"], (status, box)

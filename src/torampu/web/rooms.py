@@ -1908,6 +1908,12 @@ class Lobby:
             else []
         )
         last = room.last
+        between = self._between_info(room)
+        if last is not None and m is not None and between is None:
+            if not m.game.history and m.games_played > 0:
+                # the next game is on and nobody has moved in it: the move before was the last
+                # game's ("Last: Yuki — play ♥7" stood over game 2's exchange: a second review)
+                last = None
         if last is not None and last["seat"] != seat and m is not None:
             # a move that finished a game was made in that game, whose plays are all public by
             # now: the new deal's hidden cards say nothing about it (private moves stay hidden)
@@ -1924,7 +1930,7 @@ class Lobby:
             "view": view,
             "legal": legal,
             "last": last,
-            "between": self._between_info(room),
+            "between": between,
             "timer": self._timer_info(room),
         }
 

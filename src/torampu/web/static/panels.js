@@ -252,7 +252,9 @@ function resultPanel(view, ctx) {
 /** A finished game's outcome in a few lines (who declared, the contract, made or failed; the
  * titles; the bids taken), for the box between games: `detail` from the games API. */
 export function resultSummary(detail, game, table) {
-  return resultDetail(detail, game, { table });
+  // (not the game's winners: the points below say them, and at the match's end "Winners: Hana"
+  // beside "Winner: Hana" of the match read as two verdicts, a second review)
+  return resultDetail(detail, game, { table }, false);
 }
 
 /** Draw `draw()` into the side column keeping the auction (oldest bid first) at its newest
@@ -271,7 +273,7 @@ export function followLogs(el, draw) {
   }
 }
 
-function resultDetail(d, game, ctx) {
+function resultDetail(d, game, ctx, winners = true) {
   const name = (s) => (s == null ? "–" : seatName(ctx.table, s));
   const pairs = [];
   if (game === "napoleon") {
@@ -288,7 +290,7 @@ function resultDetail(d, game, ctx) {
     // "Aki: bid 1 · took 1" (a bare "1/1" said neither which was which)
     pairs.push([t("bids"), d.bids.map((b, s) => `${name(s)}: ${t("hellBidTook", { bid: b, took: d.tricks[s] })}`).join(t("listSep"))]);
   }
-  if (d.winners?.length) pairs.push([t("winners"), d.winners.map(name).join(t("listSep"))]);
+  if (winners && d.winners?.length) pairs.push([t("winners"), d.winners.map(name).join(t("listSep"))]);
   return dl(pairs);
 }
 
