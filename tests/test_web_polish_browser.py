@@ -295,6 +295,9 @@ def test_daifugo_exchange_and_texts_on_a_phone(server: str, browser: Any) -> Non
             give: text({phase: 'give', pending: 2}),
             discard: text({phase: 'discard', pending: 1}),
             name3: g.seatName(table, 3),
+            // an absent player's turn says the stand-in plays it
+            awayTurn: g.statusText({game: 'hell', phase: 'play', to_play: 0},
+              {table: {seats: [{seat: 0, kind: 'human', name: 'ゆき', away: true}]}, mySeat: 1}),
             // a bot never takes a person's name; two people of one name by seats from 1
             names: [
               g.seatName({seats: [{seat: 0, kind: 'human', name: 'ソラ'},
@@ -345,6 +348,7 @@ def test_daifugo_exchange_and_texts_on_a_phone(server: str, browser: Any) -> Non
     assert "7渡し" in texts["give"] and "2枚" in texts["give"] and "ミナ" in texts["give"], texts
     assert "10捨て" in texts["discard"] and "1枚" in texts["discard"], texts
     assert texts["name3"].endswith("(CPU・強)"), texts
+    assert texts["awayTurn"].startswith("ゆきは離席中: CPUが代わりに打ちます"), texts["awayTurn"]
     # (a bot beside a person called ソラ was ソラ too, and both showed as "ソラ 0" and "ソラ 2")
     assert texts["names"] == ["レン", "あき 1", "あき 2"], texts["names"]
     assert texts["why"] == "全員パス: 場が流れ、$`<<から。8切り: 1番席から", texts["why"]

@@ -47,7 +47,10 @@ export function statusText(view, ctx) {
   const phase = view.game === "hell" && view.phase === "bid" ? t("phase_bid_hell") : t(`phase_${view.phase}`);
   if (view.to_play == null) return phase;
   if (view.to_play === ctx.mySeat && ctx.live) return `${t("yourTurn")} — ${phase}`;
-  return `${t("turnOf", { name: seatName(ctx.table, view.to_play) })} — ${phase}`;
+  // an absent player's turn is the stand-in bot's, in a moment (the line said "Aki to play"
+  // with the turn's 30 s running, as if Aki were thinking: a second review)
+  const away = ctx.table?.seats?.[view.to_play]?.away;
+  return `${t(away ? "turnOfAway" : "turnOf", { name: seatName(ctx.table, view.to_play) })} — ${phase}`;
 }
 
 // ------------------------------------------------------------------ the felt
