@@ -1909,11 +1909,11 @@ class Lobby:
         )
         last = room.last
         between = self._between_info(room)
-        if last is not None and m is not None and between is None:
-            if not m.game.history and m.games_played > 0:
-                # the next game is on and nobody has moved in it: the move before was the last
-                # game's ("Last: Yuki — play ♥7" stood over game 2's exchange: a second review)
-                last = None
+        fresh_game = m is not None and not m.game.history and m.games_played > 0
+        if last is not None and between is None and fresh_game:
+            # the next game is on and nobody has moved in it: the move before was the last
+            # game's ("Last: Yuki — play ♥7" stood over game 2's exchange: a second review)
+            last = None
         if last is not None and last["seat"] != seat and m is not None:
             # a move that finished a game was made in that game, whose plays are all public by
             # now: the new deal's hidden cards say nothing about it (private moves stay hidden)
