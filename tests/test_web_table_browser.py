@@ -221,12 +221,17 @@ def _show_everywhere(page: Any, name: str, in_view: tuple[str, ...] = ()) -> Non
             assert not off, f"{name} at {size}: not in view without scrolling: {off}"
             # a played card travels to the table over the seats: judge where cards come to
             # rest (a loaded machine can still be drawing the flight)
-            page.evaluate(
+            settle = (
                 "() => Promise.race([Promise.all(document.getAnimations()"
                 ".map(a => a.finished.catch(() => null))),"
-                " new Promise(r => setTimeout(r, 3000))])"
+                " new Promise(r => setTimeout(r, 10000))])"
             )
+            page.evaluate(settle)
             covered = _covered(page)
+            if covered:  # (a loaded CI machine: a card still on its way; its resting place counts)
+                page.wait_for_timeout(800)
+                page.evaluate(settle)
+                covered = _covered(page)
             assert not covered, f"{name} at {size}: cards covered by seats: {covered}"
             if size != "phone":  # a phone's action bar may scroll (Napoleon's 52 bids)
                 hidden = page.evaluate(
