@@ -810,6 +810,23 @@ def test_on_a_phone_a_friend_s_message_shows_on_the_button_to_the_chat(
     assert not problems(page), problems(page)
 
 
+def test_a_spectator_is_told_the_chat_is_the_players(server: str, browser: Any) -> None:
+    """A second review: where the host keeps the chat to the players, a spectator's page had no
+    chat panel at all, as if the page had none. It shows the panel's title and says why."""
+    page, table_id, _ = _two_at_hell(server, browser, DESKTOP)
+    watcher = new_page(browser, DESKTOP)
+    watcher.goto(f"{server}/t/{table_id}")
+    watcher.wait_for_function("() => !!window.torampu?.snapshot")
+    watcher.wait_for_selector("#chat-closed", state="attached")
+    if watcher.get_attribute("#chat", "open") is None:
+        watcher.click("#chat-summary")
+    assert watcher.locator("#chat-closed").is_visible()
+    assert "keeps this table's chat to its players" in watcher.inner_text("#chat-closed")
+    assert watcher.locator("#chat-input").is_hidden() and watcher.locator("#chat-list").is_hidden()
+    assert page.locator("#chat-closed").is_hidden()  # a player's page: the chat as before
+    assert not problems(watcher), problems(watcher)
+
+
 def test_the_first_arrow_key_goes_to_a_card_not_to_pass(server: str, browser: Any) -> None:
     """A second review: with the focus on the page, the first arrow key went to the first
     button drawn above the hand (Pass), and the Enter that followed passed the turn."""

@@ -44,7 +44,10 @@ export class ChatPanel {
         onclick: () => this.page.conn.send({ type: "react", id }) }, t(`sc_r_${id}`))));
     this.summary = h("summary", { id: "chat-summary" });
     this.mutedLine = h("p", { class: "muted small chat-muted", id: "chat-muted" });
-    fill(this.el, [this.summary, this.list, this.mutedLine, this.reactions, form]);
+    // a spectator where the host kept the chat to the players is told so (the panel was just
+    // missing, as if the page had none: a second review)
+    const closed = h("p", { class: "muted small chat-closed", id: "chat-closed" }, t("sc_chatPlayersOnly"));
+    fill(this.el, [this.summary, closed, this.list, this.mutedLine, this.reactions, form]);
     this.renderSummary();
     this.renderList();
   }
@@ -68,7 +71,8 @@ export class ChatPanel {
   }
 
   onSnapshot(msg) {
-    this.el.hidden = !this.allowed();
+    this.el.hidden = !this.page.snap;
+    this.el.classList.toggle("players-only", !this.allowed());
     this.noteSeats(msg?.table, msg?.seat);
   }
 
