@@ -810,6 +810,28 @@ def test_on_a_phone_a_friend_s_message_shows_on_the_button_to_the_chat(
     assert not problems(page), problems(page)
 
 
+def test_after_a_keyboard_move_the_focus_stays_in_the_play_area(server: str, browser: Any) -> None:
+    """A second review: after a bid or a card played from the keyboard, the focus fell to the
+    page (the button pressed was gone): Tab began again at the header and a screen reader lost
+    its place. The hand keeps it, and the arrow keys go on from there."""
+    page = new_page(browser, DESKTOP)
+    table_id = _table(server, "hell")
+    _sit(page, server, table_id)
+    until = time.monotonic() + 60
+    while not _my_turn(page):
+        assert time.monotonic() < until, "seat 0 never had a turn"
+        page.wait_for_timeout(40)
+    page.evaluate("document.activeElement?.blur()")
+    before = _version(page)
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("Enter")
+    _wait_moved(page, before)
+    page.wait_for_timeout(300)
+    inside = page.evaluate("!!document.activeElement?.closest('#play')")
+    assert inside, page.evaluate("document.activeElement?.outerHTML.slice(0, 80)")
+    assert not problems(page), problems(page)
+
+
 def test_a_spectator_is_told_the_chat_is_the_players(server: str, browser: Any) -> None:
     """A second review: where the host keeps the chat to the players, a spectator's page had no
     chat panel at all, as if the page had none. It shows the panel's title and says why."""

@@ -50,7 +50,7 @@ class TablePage {
       last: h("div", { class: "last-move muted small", id: "last-move" }),
       felt: h("div", { class: "felt", id: "felt" }),
       actions: h("div", { class: "actions", id: "actions" }),
-      hand: h("div", { class: "hand", id: "hand", "aria-label": t("hand") }),
+      hand: h("div", { class: "hand", id: "hand", "aria-label": t("hand"), tabindex: "-1" }),
       side: h("aside", { class: "side-col", id: "side" }),
     };
     const e = this.el;
@@ -554,6 +554,10 @@ function restoreFocus(selector) {
   if (!selector) return;
   const el = document.querySelector(selector);
   if (el && !el.disabled) el.focus({ preventScroll: true });
+  // the card played or the button pressed is gone: the hand keeps the focus, so that the arrow
+  // keys and Tab go on from the play area (it fell to the page: a screen reader lost its place
+  // and Tab began again at the header, a second review)
+  else document.querySelector("#hand")?.focus({ preventScroll: true });
 }
 
 async function copyLink(input) {
