@@ -66,6 +66,7 @@ from torampu.web.store import (
     Store,
     StoreError,
     Table,
+    seats_refusal,
 )
 from torampu.web.validate import Invalid, chat_text, display_name
 from torampu.web.workers import LocalWorkers, MoveJob, Workers, status_after
@@ -1060,12 +1061,8 @@ class Lobby:
             cap = (since, st_.seats_per_address)
             # refused early without the room's lock; the seat's write counts again, as one step
             if await self.db(self.store.count_seats, since, holder) >= st_.seats_per_address:
-                raise ActError(
-                    "too_many_seats",
-                    f"at most {st_.seats_per_address} seats from one address at tables waiting "
-                    "to start: leave one, or wait for a table to start",
-                    429,
-                )
+                refused = seats_refusal(st_.seats_per_address)
+                raise ActError(refused.code, str(refused), refused.status or 429)
         async with room.lock:
             if seat is None:
                 free = [s for s, st in enumerate(room.seats) if st.kind == "open"]
@@ -1094,7 +1091,7 @@ class Lobby:
                     cap,
                 )
             except Refused as e:
-                raise ActError(e.code, str(e), 429 if e.code == "too_many_seats" else 403) from None
+                raise ActError(e.code, str(e), e.status or 403) from None
             if not taken:
                 await self._refresh_row(room)
                 raise ActError("seat_taken", f"seat {seat} is taken")

@@ -385,11 +385,7 @@ class Store:
         """Tables waiting or in play that changed after ``since`` (made by ``owner``, if
         given)."""
         with self._session() as s:
-            q = select(func.count()).select_from(TableRow)
-            q = q.where(TableRow.status != "over", TableRow.updated >= since)
-            if owner is not None:
-                q = q.where(TableRow.owner == owner)
-            return int(s.scalar(q) or 0)
+            return _count_open(s, since, owner)
 
     def count_seats(self, since: datetime, holder: str) -> int:
         """The seats that the address whose hash is ``holder`` holds at tables waiting to start
@@ -554,11 +550,7 @@ class Store:
                 if cap is not None and holder is not None:
                     since, most = cap
                     if _count_seats(s, since, holder) > most:  # (this seat counted)
-                        raise Refused(
-                            "too_many_seats",
-                            f"at most {most} seats from one address at tables waiting to "
-                            "start: leave one, or wait for a table to start",
-                        )  # the transaction is rolled back: the seat stays open
+                        raise seats_refusal(most)  # rolled back: the seat stays open
             return bool(done.rowcount)  # type: ignore[attr-defined]
 
     @contextlib.contextmanager
@@ -580,10 +572,8 @@ class Store:
             return
         if self.dialect == "postgresql":
             s.execute(text("SELECT pg_advisory_xact_lock(:k)"), {"k": CREATE_LOCK})
-        q = select(func.count()).select_from(TableRow)
-        q = q.where(TableRow.status != "over", TableRow.updated >= caps.since)
-        total = int(s.scalar(q) or 0)
-        mine = None if owner is None else int(s.scalar(q.where(TableRow.owner == owner)) or 0)
+        total = _count_open(s, caps.since)
+        mine = None if owner is None else _count_open(s, caps.since, owner)
         refused = caps.refusal(total, mine)
         if refused is not None:
             raise refused
@@ -854,6 +844,25 @@ class Store:
                     )
                 )
             return new_id, True
+
+
+def seats_refusal(most: int) -> Refused:
+    """What a seat is refused with when its address holds ``most`` seats at waiting tables
+    (``--seats-per-address``)."""
+    return Refused(
+        "too_many_seats",
+        f"at most {most} seats from one address at tables waiting to start: leave one, or wait "
+        "for a table to start",
+        429,
+    )
+
+
+def _count_open(s: Session, since: datetime, owner: str | None = None) -> int:
+    q = select(func.count()).select_from(TableRow)
+    q = q.where(TableRow.status != "over", TableRow.updated >= since)
+    if owner is not None:
+        q = q.where(TableRow.owner == owner)
+    return int(s.scalar(q) or 0)
 
 
 def _count_seats(s: Session, since: datetime, holder: str) -> int:
