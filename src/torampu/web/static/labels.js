@@ -146,19 +146,30 @@ export function botStrength(spec) {
  * table's `seats`, never a name a person at the table goes by (a bot called "Sora" beside a
  * person called Sora made both "Sora 0" and "Sora 2": a review) nor another bot's. */
 export function botName(seat, seats = null) {
+  return (seats && botNames(seats)[Number(seat)]) || plainBotName(seat);
+}
+
+function plainBotName(k) {
   const names = BOT_NAMES[document.documentElement.lang === "ja" ? "ja" : "en"];
-  const at = (k) => names[(((Number(k) || 0) % names.length) + names.length) % names.length];
-  if (!seats) return at(seat);
+  return names[(((Number(k) || 0) % names.length) + names.length) % names.length];
+}
+
+/** The names of a table's unnamed bots (null for the other seats), in one pass: each the first
+ * of the seat's names on that no person nor earlier bot of the table goes by. */
+function botNames(seats) {
   const taken = new Set(seats.filter((s) => s?.name).map((s) => s.name));
-  for (let i = 0; i < seats.length && i < Number(seat); i++) {
-    const s = seats[i];
-    if (s?.kind === "bot" && !s.name) taken.add(botName(i, seats));
-  }
-  for (let k = 0; k < names.length; k++) {
-    const name = at(Number(seat) + k);
-    if (!taken.has(name)) return name;
-  }
-  return at(seat);
+  return seats.map((s, i) => {
+    if (s?.kind !== "bot" || s.name) return null;
+    let name = plainBotName(i);
+    for (let k = 0; k < BOT_NAMES.en.length; k++) {
+      if (!taken.has(plainBotName(i + k))) {
+        name = plainBotName(i + k);
+        break;
+      }
+    }
+    taken.add(name);
+    return name;
+  });
 }
 
 /** "CPU・強" / "Bot (strong)" for a bot spec. */
