@@ -9,7 +9,6 @@ play torampu's ``uecda`` rules and writes a torampu record of every game. See
 from __future__ import annotations
 
 import json
-import math
 from pathlib import Path
 from typing import Annotated
 
@@ -21,6 +20,7 @@ from torampu.uecda.client import BLOCK_GAMES, FLUSH_RULES, make_client_bot
 from torampu.uecda.client import play as play_client
 from torampu.uecda.codec import DEFAULT_PORT, UecdaProtocolError
 from torampu.uecda.server import PLAYERS, ServerConfig, UecdaServer
+from torampu.uecda.wire import MIN_TIMEOUT, valid_timeout
 
 uecda_app = typer.Typer(
     help="Daifugo over the UECda protocol (computer Daihinmin, protocol 20070).",
@@ -37,8 +37,8 @@ def _fail(message: str) -> typer.Exit:
 def _check_wait(flag: str, seconds: float) -> None:
     """A timeout of a finite number of seconds, at least a millisecond (else a clear error: -1,
     nan or inf gave tracebacks from the socket calls, and 0 meant "for ever" to the kernel)."""
-    if not (math.isfinite(seconds) and seconds >= 1e-3):
-        raise _fail(f"{flag} is a number of seconds of at least 0.001, not {seconds:g}")
+    if not valid_timeout(seconds):
+        raise _fail(f"{flag} is a number of seconds of at least {MIN_TIMEOUT:g}, not {seconds:g}")
 
 
 def _check_port(port: int, low: int) -> None:

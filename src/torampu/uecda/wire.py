@@ -32,6 +32,19 @@ from torampu.uecda.codec import (
     encode_table,
 )
 
+MIN_TIMEOUT = 1e-3
+"""The shortest timeout a wire takes, in seconds (the kernel reads 0 as "for ever")."""
+
+
+def valid_timeout(seconds: float) -> bool:
+    """Whether ``seconds`` is a timeout a wire takes: finite and at least :data:`MIN_TIMEOUT`.
+
+    >>> valid_timeout(0.5), valid_timeout(0), valid_timeout(float("nan")), valid_timeout(-1)
+    (True, False, False, False)
+    """
+    return math.isfinite(seconds) and seconds >= MIN_TIMEOUT
+
+
 Tap = Callable[[str, bytes], None]
 """``tap(direction, data)``: direction ``"in"`` (received) or ``"out"`` (sent)."""
 
@@ -48,8 +61,10 @@ class Wire:
         self.tap = tap
         self.pending = bytearray()
         """Bytes queued by :meth:`queue`, sent by :meth:`flush` (or the next send)."""
-        if timeout is not None and not (math.isfinite(timeout) and timeout >= 1e-3):
-            raise ValueError(f"a timeout is a number of seconds of at least 0.001, not {timeout!r}")
+        if timeout is not None and not valid_timeout(timeout):
+            raise ValueError(
+                f"a timeout is a number of seconds of at least {MIN_TIMEOUT:g}, not {timeout!r}"
+            )
         self.idle: float | None = timeout
         """The socket's own timeout between messages (None: the kernel's, set below)."""
         sock.settimeout(timeout)
