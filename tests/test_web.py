@@ -475,6 +475,86 @@ def test_an_absent_player_is_replaced_by_a_bot_until_they_return(tmp_path: Path)
     assert by == {"away"}
 
 
+def _stood_in_since_own_move(tmp: Path, tid: str, upto: int) -> list[str]:
+    """How seat 0's stored actions up to version ``upto`` since its own last move were made."""
+    store = Store(f"sqlite:///{tmp / 'torampu.db'}")
+    acts = [a for a in store.actions(tid) if a.seat == 0 and a.version <= upto]
+    store.close()
+    own = max((a.version for a in acts if a.by == "human"), default=0)
+    return [a.by for a in acts if a.version > own]
+
+
+def test_a_player_back_from_an_absence_is_told_what_the_bot_made_for_them(tmp_path: Path) -> None:
+    """A second review: a player who came back found the game moved on with no word of the
+    moves a bot had made in their name. Their snapshot counts them (``stood_in``), from the
+    stored actions — the same after a restart — until the player moves again."""
+    quick = {"away_timeout": 0.05, "bot_delay": 0.0}
+    with client(tmp_path, **quick) as c:
+        tid, _, (tok,) = new_table(c, "hell", None, games=3)
+        with c.websocket_connect(f"/ws/tables/{tid}") as watcher:  # someone at the table
+            _hello(watcher, None)
+            for _ in range(500):
+                if c.get(f"/api/tables/{tid}").json()["version"] >= 12:
+                    break
+                time.sleep(0.02)
+            with c.websocket_connect(f"/ws/tables/{tid}") as ws:
+                snap = _hello(ws, tok)
+                mine = _stood_in_since_own_move(tmp_path, tid, snap["version"])
+                assert set(mine) == {"away"} and snap["stood_in"] == len(mine) >= 2
+                while not snap["legal"]:  # our turn comes: the count holds until we move
+                    snap = ws.receive_json()
+                    assert snap["type"] != "snapshot" or snap["stood_in"] >= len(mine)
+                move = {"type": "act", "action": snap["legal"][0], "version": snap["version"]}
+                ws.send_json(move)
+                while True:
+                    msg = ws.receive_json()
+                    if msg["type"] == "snapshot" and msg["version"] > snap["version"]:
+                        break
+                assert msg["stood_in"] == 0, msg["last"]
+                spectator = _hello(watcher, None)  # a spectator is never told a count
+                assert spectator["stood_in"] == 0 and spectator["seat"] is None
+    # away once more (someone watches, the stand-in plays), then a new process reads the count
+    with client(tmp_path, **quick) as c, c.websocket_connect(f"/ws/tables/{tid}") as watcher:
+        _hello(watcher, None)
+        for _ in range(500):
+            if len(_stood_in_since_own_move(tmp_path, tid, 10**9)) >= 2:
+                break
+            time.sleep(0.02)
+    with client(tmp_path) as c, c.websocket_connect(f"/ws/tables/{tid}") as ws:
+        snap = _hello(ws, tok)
+        again = _stood_in_since_own_move(tmp_path, tid, snap["version"])
+        assert set(again) == {"away"} and snap["stood_in"] == len(again) >= 2
+
+
+def test_a_stand_in_does_not_move_for_a_player_who_is_back(tmp_path: Path) -> None:
+    """A stand-in's move is worked out while its player is away, and written later: a player who
+    came back meanwhile was shown their turn and then saw the bot play it (found while testing
+    the count above). The write is refused once the player is back; the turn stays theirs."""
+    from torampu.web.rooms import ActError
+
+    with client(tmp_path) as c:
+        tid, _, (tok,) = new_table(c, "hell", None, games=3)
+        lobby = c.app.state.lobby  # type: ignore[attr-defined]
+        with c.websocket_connect(f"/ws/tables/{tid}") as ws:
+            snap = _hello(ws, tok)
+            while not snap["legal"]:
+                snap = ws.receive_json()
+            room = lobby.rooms[tid]
+            for by in ("away", "timeout"):  # (no --turn-timeout here: no timeout is due either)
+                with pytest.raises(ActError) as e:
+                    c.portal.call(  # type: ignore[union-attr]
+                        lobby.act, room, 0, snap["legal"][0], snap["version"], by
+                    )
+                assert e.value.code == "player_back"
+            assert room.version == snap["version"]
+            ws.send_json({"type": "act", "action": snap["legal"][0], "version": snap["version"]})
+            while True:
+                msg = ws.receive_json()
+                if msg["type"] == "snapshot" and msg["version"] > snap["version"]:
+                    break
+            assert msg["last"] == {"seat": 0, "action": snap["legal"][0], "by": "human"}
+
+
 @pytest.mark.parametrize("turn_timeout", [0.0, 0.3])
 def test_a_table_nobody_is_left_at_waits_for_its_absent_player(
     tmp_path: Path, turn_timeout: float

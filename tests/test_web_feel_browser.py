@@ -1034,6 +1034,57 @@ def test_a_player_whose_time_ran_out_is_told_and_a_spectator_sees_they_watch(
         assert not problems(page) and not problems(watcher), (problems(page), problems(watcher))
 
 
+def test_a_player_back_from_an_absence_reads_what_the_bot_made_for_them(
+    tmp_path: Path, browser: Any
+) -> None:
+    """A second review: a player who came back after their connection dropped found the game
+    moved on and nothing saying a bot had played for them, or how much. Until their own next
+    move the page says so, with the count; a spectator never sees it."""
+    with serve(tmp_path / "data", 0.05, 0.0, "--away-timeout", "0.5") as base:
+        body = {"game": "hell", "games": 8, "players": 4, "seats": ["open", *["heuristic"] * 3]}
+        res = post(f"{base}/api/tables", body)
+        table_id = str(res["table"]["id"])
+        HOSTS[table_id] = str(res["host_token"])
+        page = new_page(browser, DESKTOP)
+        context = page.context
+        _sit(page, base, table_id)
+        watcher = new_page(browser, DESKTOP)  # someone stays: the stand-in plays on
+        watcher.goto(f"{base}/t/{table_id}")
+        watcher.wait_for_selector("#felt [data-seat='0']")
+        page.close()
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            table = get(f"{base}/api/tables/{table_id}")
+            if table["version"] >= 24 and table["to_play"] != 0:
+                break
+            time.sleep(0.1)
+        back = context.new_page()  # the same browser: it keeps the seat's token
+        back.errors, back.csp = [], page.csp
+        back.on("pageerror", lambda e: back.errors.append(str(e)))
+        back.goto(f"{base}/t/{table_id}")
+        back.wait_for_selector("#stood-in:not([hidden])")
+        n = _snap(back)["stood_in"]
+        assert n >= 2
+        text = back.locator("#stood-in").inner_text()
+        assert f"While you were away, a bot made {n} moves for you" in text, text
+        assert watcher.locator("#stood-in").is_hidden()
+        back.wait_for_function(
+            "() => document.querySelector('#status')?.dataset.myTurn === '1'", timeout=20000
+        )
+        assert back.locator("#stood-in").is_visible()
+        before = _version(back)
+        move = _snap(back)["legal"][0]
+        if move.startswith("play "):
+            back.click(f'#hand [data-card="{move.split()[1]}"]')
+        else:
+            back.click(f'#actions [data-action="{move}"]')
+        _wait_moved(back, before)
+        back.wait_for_selector("#stood-in", state="hidden")
+        assert _snap(back)["stood_in"] == 0
+        assert not problems(back) and not problems(watcher), (problems(back), problems(watcher))
+        context.close()
+
+
 def test_a_tap_on_a_card_that_cannot_be_played_says_why(server: str, browser: Any) -> None:
     """A card that could not be played was a dead button: a tap did nothing, with no word of
     the suit to follow (a player's report). Now the tap says why and changes nothing."""

@@ -454,6 +454,10 @@ class Room:
     """The next read of the row for unknown tokens, while it has not started."""
     token_read_at: float = -1e9
     """When the last such read started (:func:`Lobby.clock`)."""
+    stood_in: dict[int, int] = field(default_factory=dict)
+    """For each human seat, the moves the server made for it while its player was away
+    (``by = "away"``) since that player's own last move: derived from the stored actions, so
+    every process agrees (:func:`_stood_in`)."""
 
     @property
     def id(self) -> str:
@@ -499,6 +503,22 @@ def _replayed(table_id: str, m: Match, actions: list[Any]) -> tuple[Match, int]:
         played = m.games_played
         m.play(a.action)
     return m, played
+
+
+def _stood_in(stood: dict[int, int], seat: int, by: str) -> None:
+    """Count in ``stood`` an action of ``seat`` made ``by`` (see :attr:`Room.stood_in`): a move
+    of the player's own clears the seat's count, a stand-in's adds one, others leave it.
+
+    >>> stood: dict[int, int] = {}
+    >>> for by in ("away", "away", "timeout", "human", "away"):
+    ...     _stood_in(stood, 1, by)
+    >>> stood
+    {1: 1}
+    """
+    if by == "human":
+        stood.pop(seat, None)
+    elif by == "away":
+        stood[seat] = stood.get(seat, 0) + 1
 
 
 def _bus_chat(msg: Any, players: int, max_length: int) -> dict[str, Any] | None:
@@ -755,6 +775,8 @@ class Lobby:
                 self._load_pool, lambda: _replayed(table.id, new(room), actions)
             )
             room.match = m
+            for a in actions[:-1]:  # (the last is counted as it is taken)
+                _stood_in(room.stood_in, a.seat, a.by)
             if actions:
                 self._took(room, actions[-1], played)
                 room.revision += 1
@@ -1240,6 +1262,10 @@ class Lobby:
                     "between_games",
                     "the next game starts once every player is ready or the countdown ends",
                 )
+            if by in ("away", "timeout") and self._who_moves(room)[0] != by:
+                # the player came back (or moved) while the stand-in thought: the move is
+                # theirs again (a returning player watched a bot play the turn they were shown)
+                raise ActError("player_back", f"seat {seat}'s player is back: theirs to play")
             if not isinstance(action, str) or not action.strip():
                 raise ActError("bad_message", "an action is a non-empty string", 400)
             if len(action) > MAX_ACTION:  # (the engine's refusal would quote it all back)
@@ -1285,6 +1311,7 @@ class Lobby:
                 room.version += 1
                 room.revision += 1
                 room.last = {"seat": seat, "action": canon, "by": by}
+                _stood_in(room.stood_in, seat, by)
                 self._moved(room, before, at.timestamp())
                 room.turn_started = self.clock()
                 room.touched = room.turn_started
@@ -1401,6 +1428,7 @@ class Lobby:
         ``played`` games finished before it): its version, its last move, its pause."""
         room.version = a.version
         room.last = {"seat": a.seat, "action": a.action, "by": a.by}
+        _stood_in(room.stood_in, a.seat, a.by)
         self._moved(room, played, a.at.timestamp() if a.at is not None else self.wall())
 
     def _moved(self, room: Room, played: int, at: float) -> None:
@@ -1684,6 +1712,9 @@ class Lobby:
         room.version = 0
         room.last = None
         room.between = None
+        room.stood_in = {}
+        for a in actions[:-1]:  # (the last is counted as it is taken)
+            _stood_in(room.stood_in, a.seat, a.by)
         if actions:
             self._took(room, actions[-1], played)
         room.revision += 1
@@ -1929,6 +1960,7 @@ class Lobby:
             "last": last,
             "between": between,
             "timer": self._timer_info(room),
+            "stood_in": room.stood_in.get(seat, 0) if seat is not None else 0,
         }
 
     def _between_info(self, room: Room) -> dict[str, Any] | None:

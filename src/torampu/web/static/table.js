@@ -48,6 +48,8 @@ class TablePage {
       seats: h("section", { class: "panel seats-panel", id: "seats" }),
       status: h("div", { id: "status", class: "status", role: "status", "aria-live": "polite" }),
       last: h("div", { class: "last-move muted small", id: "last-move" }),
+      // back after an absence: how many moves the server made for this seat meanwhile
+      stoodIn: h("div", { class: "stood-in", id: "stood-in", role: "status", hidden: true }),
       felt: h("div", { class: "felt", id: "felt" }),
       actions: h("div", { class: "actions", id: "actions" }),
       hand: h("div", { class: "hand", id: "hand", "aria-label": t("hand"), tabindex: "-1" }),
@@ -57,7 +59,7 @@ class TablePage {
     // social: between-games result, turn timer, hint, chat (their own modules)
     this.social = { between: new BetweenPanel(this), timer: new TurnTimer(), hint: new HintBox(this), chat: new ChatPanel(this) };
     const so = this.social;
-    e.playMain = h("div", { class: "play-main", id: "play" }, so.between.el, e.status, so.timer.el, e.felt, e.last, e.actions, so.hint.el, e.hand);
+    e.playMain = h("div", { class: "play-main", id: "play" }, so.between.el, e.status, e.stoodIn, so.timer.el, e.felt, e.last, e.actions, so.hint.el, e.hand);
     // on a phone the panels slide up over the table: a way back, in view while they cover it
     e.back = h("button", { type: "button", class: "ghost side-back", id: "side-back",
       onclick: () => document.querySelector("main")?.scrollTo({ top: 0, behavior: "smooth" }) }, t("sideBack"));
@@ -435,6 +437,7 @@ class TablePage {
     status.dataset.version = String(this.snap.version);
     status.classList.toggle("mine", this.isMyTurn());
     this.renderLast();
+    this.renderStoodIn();
     renderFelt(this.el.felt, this.feel.feltView(view), ctx);
     this.social.chat.decorate();
     const focus = rememberFocus();
@@ -472,6 +475,14 @@ class TablePage {
         this.render();
       },
     };
+  }
+
+  /** The moves a bot made for this seat while its player was away (the snapshot's
+   * `stood_in`), told until the player moves again. */
+  renderStoodIn() {
+    const n = this.snap.seat == null ? 0 : this.snap.stood_in || 0;
+    this.el.stoodIn.hidden = n <= 0;
+    patch(this.el.stoodIn, n > 0 ? t("stoodIn", { n }) : "");
   }
 
   renderLast() {
