@@ -590,6 +590,52 @@ def test_a_silent_connection_does_not_hold_the_clients_behind_it() -> None:
         srv.close()
 
 
+def test_silent_connections_delay_the_seating_once_not_once_each() -> None:
+    """The seventh audit's fix still read the profiles one after another: ten silent
+    connections held the clients behind them ``handshake_timeout`` each (50 s at the default).
+    Every profile is read side by side now; the players are numbered in the order they
+    connected, a half-sent profile and a connection closed at once are refused, and within
+    ``accept_timeout`` (here 3 handshake timeouts where one after another needed 12) all five
+    are seated."""
+    err = io.StringIO()
+    cfg = ServerConfig(port=0, host="127.0.0.1", timeout=30.0, accept_timeout=6.0)
+    cfg.handshake_timeout = 2.0
+    srv = UecdaServer(cfg, out=io.StringIO(), err=err)
+    port = srv.bind()
+    got: list[Any] = []
+    failed: list[Exception] = []
+
+    def accept() -> None:
+        try:
+            got.append(srv._accept())
+        except Exception as e:  # (told to the test)
+            failed.append(e)
+
+    accepting = threading.Thread(target=accept, daemon=True)
+    accepting.start()
+    held = [socket.create_connection(("127.0.0.1", port)) for _ in range(10)]
+    half = socket.create_connection(("127.0.0.1", port))
+    half.sendall(encode_table(profile_table("half"))[:100])
+    socket.create_connection(("127.0.0.1", port)).close()
+    clients = []
+    try:
+        for i in range(5):
+            c = socket.create_connection(("127.0.0.1", port), timeout=15)
+            c.sendall(encode_table(profile_table(f"c{i}")))
+            clients.append(c)
+        numbers = [Wire(c, "server", 15.0).recv_int("a player number") for c in clients]
+        accepting.join(15)
+        assert not failed, (failed, err.getvalue())
+        assert got == [[f"c{i}" for i in range(5)]] and numbers == [0, 1, 2, 3, 4]
+        said = err.getvalue()
+        assert said.count("no profile table (protocol 20070) within 2 s") == 11, said
+        assert "closed the connection before its profile" in said, said
+    finally:
+        for c in [*held, half, *clients]:
+            c.close()
+        srv.close()
+
+
 def test_the_uecda_commands_refuse_bad_waits_ports_and_paths(tmp_path: Path) -> None:
     """A seventh audit: --timeout -1, nan or inf gave tracebacks from the socket calls (0 meant
     "for ever"), --port 99999 an OverflowError, a --records that is a file a traceback once

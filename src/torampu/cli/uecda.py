@@ -196,8 +196,8 @@ def server(
     handshake_timeout: Annotated[
         float,
         typer.Option(
-            help="seconds a new connection has to say who it is (connections are read one "
-            "after another: a silent one holds the others back this long)"
+            help="seconds a new connection has to say who it is (read side by side: silent "
+            "connections hold the others back this long at most)"
         ),
     ] = 5.0,
     host: Annotated[str, typer.Option(help="the address to listen on")] = "0.0.0.0",

@@ -27,8 +27,10 @@ waits for another client.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import random
+import selectors
 import socket
 import sys
 import time
@@ -52,12 +54,14 @@ from torampu.uecda.codec import (
     GAME_OVER,
     HAND_BYTES,
     REFUSED,
+    TABLE_BYTES,
     Status,
     Table,
     UecdaConnectionError,
     UecdaProtocolError,
     UnrepresentablePlay,
     cell_card,
+    decode_table,
     encode_cell_rows,
     encode_hand_rows,
     encode_int,
@@ -111,14 +115,68 @@ class ServerConfig:
     timeout: float = 120.0
     accept_timeout: float | None = None
     handshake_timeout: float = 5.0
-    """Seconds a new connection has to send its profile (at most ``timeout``): the handshakes
-    are read one after another, and a silent connection held every client behind it for the
-    whole ``timeout`` (two minutes each by default: a seventh audit)."""
+    """Seconds a new connection has to send its profile (at most ``timeout``): a silent
+    connection held every client behind it for the whole ``timeout`` (two minutes each by
+    default: a seventh audit); the profiles are read side by side, so silent connections
+    delay the seating by this once, not once each."""
     rules: dict[str, Any] = field(default_factory=dict)
     batch_sends: bool = False
     duplicate: int = 1
     """Each deal played this many times, the hands one seat on each time (1 = off, 5 = every
     player holds every hand once; see :class:`torampu.daifugo.DaifugoMatch`)."""
+
+
+MAX_HANDSHAKES = 64
+"""Connections whose profile is awaited at once; more wait in the listen backlog."""
+
+
+class _Handshake:
+    """A new connection whose profile table is being read, without blocking the others."""
+
+    def __init__(self, sock: socket.socket, where: str, host: str, deadline: float) -> None:
+        self.sock = sock
+        self.where = where
+        self.host = host
+        self.deadline = deadline
+        self.buf = bytearray()
+        self.error: str | None = None
+        self.registered = True
+
+    @property
+    def complete(self) -> bool:
+        return self.error is None and len(self.buf) == TABLE_BYTES
+
+    def failed(self, now: float) -> bool:
+        return self.error is not None or (not self.complete and now >= self.deadline)
+
+    def read(self, sel: selectors.BaseSelector) -> None:
+        """What has arrived of the profile (no more than a table: the rest is the game's)."""
+        try:
+            chunk = self.sock.recv(TABLE_BYTES - len(self.buf))
+        except (BlockingIOError, InterruptedError):
+            return
+        except OSError as e:
+            self.error = f"the connection failed before its profile ({e})"
+            self.unregister(sel)
+            return
+        if not chunk:
+            self.error = "it closed the connection before its profile was complete"
+            self.unregister(sel)
+            return
+        self.buf += chunk
+        if len(self.buf) == TABLE_BYTES:
+            self.unregister(sel)
+
+    def unregister(self, sel: selectors.BaseSelector) -> None:
+        if self.registered:
+            self.registered = False
+            with contextlib.suppress(KeyError, ValueError):
+                sel.unregister(self.sock)
+
+    def close(self, sel: selectors.BaseSelector) -> None:
+        self.unregister(sel)
+        with contextlib.suppress(OSError):
+            self.sock.close()
 
 
 @dataclass
@@ -192,7 +250,7 @@ class UecdaServer:
                 raise UecdaConnectionError(
                     f"cannot listen on {self.config.host}:{self.config.port}: {e}"
                 ) from None
-            sock.listen(64)  # (connections wait their turn to say who they are)
+            sock.listen(64)  # (past MAX_HANDSHAKES, connections wait here)
             self.listener = sock
         port: int = self.listener.getsockname()[1]
         return port
@@ -206,41 +264,106 @@ class UecdaServer:
             self.listener = None
 
     def _accept(self) -> list[str]:
+        """Seat the first five connections that say who they are, numbered in the order they
+        connected (as tndhms does). Every new connection's profile is read at once, side by
+        side (:class:`_Handshake`), each within ``handshake_timeout``: read one after another,
+        a flood of silent connections held the clients behind them for that time each (the
+        seventh audit's fix still cost 5 s a connection)."""
         assert self.listener is not None
+        listener = self.listener
         names: list[str] = []
         deadline = (
             None
             if self.config.accept_timeout is None
             else time.monotonic() + self.config.accept_timeout
         )
-        while len(self.wires) < PLAYERS:
-            left = None if deadline is None else deadline - time.monotonic()
-            if left is not None and left <= 0:
-                raise UecdaConnectionError(
-                    f"only {len(self.wires)} of {PLAYERS} clients connected within "
-                    f"{self.config.accept_timeout:g} s"
-                )
-            self.listener.settimeout(left)
-            try:
-                sock, addr = self.listener.accept()
-            except TimeoutError:
-                continue
-            k = len(self.wires)
-            quick = min(self.config.timeout, self.config.handshake_timeout)
-            w = Wire(sock, f"the client at {addr[0]}:{addr[1]}", quick)
-            try:
-                _, name = read_profile(w.recv_table("its profile table (protocol 20070)"))
-                w.peer = f"player {k} ({name})"
-                w.send_int(k, "its player number")
-            except UecdaProtocolError as e:
-                self.warn(f"refused a connection from {addr[0]}:{addr[1]}: {e}")
-                w.close()
-                continue
-            w = Wire(sock, w.peer, self.config.timeout)  # the game's own timeout from now on
-            self.wires.append(w)
-            names.append(name)
-            self.say(f"player {k}: {name} from {addr[0]}")
+        quick = min(self.config.timeout, self.config.handshake_timeout)
+        pending: list[_Handshake] = []  # in the order they connected
+        sel = selectors.DefaultSelector()
+        listener.setblocking(False)
+        sel.register(listener, selectors.EVENT_READ, None)
+        listening = True
+        try:
+            while len(self.wires) < PLAYERS:
+                now = time.monotonic()
+                for hs in [hs for hs in pending if hs.failed(now)]:
+                    pending.remove(hs)
+                    self._refuse(sel, hs, quick)
+                while pending and pending[0].complete and len(self.wires) < PLAYERS:
+                    self._seat(sel, pending.pop(0), names)
+                if len(self.wires) == PLAYERS:
+                    break
+                if deadline is not None and now >= deadline:
+                    raise UecdaConnectionError(
+                        f"only {len(self.wires)} of {PLAYERS} clients connected within "
+                        f"{self.config.accept_timeout:g} s"
+                    )
+                full = len(pending) >= MAX_HANDSHAKES
+                if full == listening:  # (more connections wait in the backlog meanwhile)
+                    if full:
+                        sel.unregister(listener)
+                    else:
+                        sel.register(listener, selectors.EVENT_READ, None)
+                    listening = not full
+                ends = [hs.deadline for hs in pending if not hs.complete]
+                if deadline is not None:
+                    ends.append(deadline)
+                wait = max(0.0, min(ends) - now) if ends else None
+                for key, _ in sel.select(wait):
+                    if key.data is None:
+                        self._take(sel, listener, pending, now + quick)
+                    else:
+                        key.data.read(sel)
+        finally:
+            for hs in pending:
+                hs.close(sel)
+            sel.close()
+            if self.listener is not None:
+                listener.setblocking(True)
         return names
+
+    def _take(
+        self,
+        sel: selectors.BaseSelector,
+        listener: socket.socket,
+        pending: list[_Handshake],
+        deadline: float,
+    ) -> None:
+        """A new connection, its profile to be read by ``deadline``."""
+        try:
+            sock, addr = listener.accept()
+        except (BlockingIOError, InterruptedError):
+            return  # (another wake-up took it, or it went away)
+        sock.setblocking(False)
+        hs = _Handshake(sock, f"{addr[0]}:{addr[1]}", addr[0], deadline)
+        pending.append(hs)
+        sel.register(sock, selectors.EVENT_READ, hs)
+
+    def _refuse(self, sel: selectors.BaseSelector, hs: _Handshake, quick: float) -> None:
+        why = hs.error or f"no profile table (protocol 20070) within {quick:g} s"
+        self.warn(f"refused a connection from {hs.where}: {why}")
+        hs.close(sel)
+
+    def _seat(self, sel: selectors.BaseSelector, hs: _Handshake, names: list[str]) -> None:
+        """The oldest connection has sent its profile: its player number, if the profile is
+        good (else it is refused and the next in line is seen)."""
+        hs.unregister(sel)
+        hs.sock.setblocking(True)
+        k = len(self.wires)
+        quick = min(self.config.timeout, self.config.handshake_timeout)
+        w = Wire(hs.sock, f"the client at {hs.where}", quick)
+        try:
+            _, name = read_profile(decode_table(bytes(hs.buf)))
+            w.peer = f"player {k} ({name})"
+            w.send_int(k, "its player number")
+        except UecdaProtocolError as e:
+            self.warn(f"refused a connection from {hs.where}: {e}")
+            w.close()
+            return
+        w = Wire(hs.sock, w.peer, self.config.timeout)  # the game's own timeout from now on
+        self.wires.append(w)
+        names.append(name)
+        self.say(f"player {k}: {name} from {hs.host}")
 
     # ------------------------------------------------------------------ games
     def serve(self) -> ServerResult:
