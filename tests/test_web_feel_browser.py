@@ -784,6 +784,24 @@ def test_on_a_laptop_the_chat_starts_closed_and_counts_what_arrives(
     stamp = page.locator("#chat-list li time.chat-time").first
     assert re.fullmatch(r"\d{1,2}:\d{2}( [AP]M)?", stamp.inner_text()), stamp.inner_text()
     assert stamp.get_attribute("datetime")
+    # open and full, the chat leaves the panels above it room to read (before: their titles
+    # alone, 40 px), and its first line starts below its title, not under it
+    with connect(ws_url) as ws:
+        ws.send(json.dumps({"type": "hello", "token": friend}))
+        for i in range(3):  # (the chat's burst is 5 a speaker)
+            ws.send(json.dumps({"type": "chat", "text": f"line {i} " + "and a long one " * 6}))
+        page.wait_for_function(
+            "() => document.querySelector('#chat-list').textContent.includes('line 2')"
+        )
+    box = page.evaluate(
+        """() => Object.fromEntries(['#side', '#chat-summary', '#chat-list'].map(
+             s => [s, document.querySelector(s).getBoundingClientRect().toJSON()]))"""
+    )
+    assert box["#side"]["height"] >= 140, box
+    assert box["#chat-list"]["top"] >= box["#chat-summary"]["bottom"] + 4, box
+    assert page.evaluate("document.querySelector('#chat-list').scrollHeight") > (
+        box["#chat-list"]["height"]
+    )
     page.screenshot(path=str(SHOTS / "feel-chat-laptop.png"))
     assert not problems(page), problems(page)
 
