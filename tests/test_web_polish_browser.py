@@ -616,6 +616,14 @@ def test_the_waiting_room_fits_a_phone_and_counts_seats_from_one(
     )
     take = page.locator("[data-take='0']").bounding_box()
     assert take and take["height"] < 60, take  # one line, not a column of characters
+    # an open seat's button and the host's choice for it share a line (one above the other,
+    # a table of five ran past the screen, its start buttons with it)
+    for seat in (0, 1):
+        row = page.locator(f".seat-row[data-seat='{seat}']")
+        button = row.locator(f"[data-take='{seat}']").bounding_box()
+        choice = row.locator("select").bounding_box()
+        assert button and choice and abs(button["y"] - choice["y"]) < 10, (button, choice)
+        assert choice["x"] + choice["width"] <= PHONE["width"]
     page.screenshot(path=str(SHOTS / f"polish-waiting-phone-{lang}.png"))
     assert not problems(page), problems(page)
 
