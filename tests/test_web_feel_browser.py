@@ -799,8 +799,9 @@ def test_on_a_laptop_the_chat_starts_closed_and_counts_what_arrives(
     )
     assert box["#side"]["height"] >= 140, box
     assert box["#chat-list"]["top"] >= box["#chat-summary"]["bottom"] + 4, box
-    assert page.evaluate("document.querySelector('#chat-list').scrollHeight") > (
-        box["#chat-list"]["height"]
+    assert (
+        page.evaluate("document.querySelector('#chat-list').scrollHeight")
+        > (box["#chat-list"]["height"])
     )
     page.screenshot(path=str(SHOTS / "feel-chat-laptop.png"))
     assert not problems(page), problems(page)
