@@ -624,7 +624,15 @@ def test_the_waiting_room_fits_a_phone_and_counts_seats_from_one(
         choice = row.locator("select").bounding_box()
         assert button and choice and abs(button["y"] - choice["y"]) < 10, (button, choice)
         assert choice["x"] + choice["width"] <= PHONE["width"]
+    # the host is told how friends come and what becomes of the open seats at the start (the
+    # main button, "Take seat 1 and start", read as the only way on); not when none is left
+    note = page.locator("#start-note")
+    assert note.is_visible() and (
+        "share link" in note.inner_text() or "共有リンク" in note.inner_text()
+    )
     page.screenshot(path=str(SHOTS / f"polish-waiting-phone-{lang}.png"))
+    page.select_option("select[data-host-seat='1']", "bot:random")
+    page.wait_for_function("() => !document.querySelector('#start-note')")
     assert not problems(page), problems(page)
 
 

@@ -347,8 +347,12 @@ class TablePage {
       ? [h("button", { type: "button", class: "primary big", id: "sit-start-btn", onclick: () => this.startGame(fillSel.value, open.seat) }, t("sitAndStart", { n: open.seat + 1 })),
         h("button", { type: "button", class: "ghost", id: "start-btn", onclick: () => this.startGame(fillSel.value) }, t("startWatching"))]
       : [h("button", { type: "button", class: "primary big", id: "start-btn", onclick: () => this.startGame(fillSel.value) }, t("start"))];
+    // "Take seat 1 and start" before anyone came read as the only way on: a host who meant to
+    // wait for friends is told how they come and what becomes of the seats still open
+    const waiting = this.table.seats.filter((s) => s.kind === "open").length - (haveSeat ? 0 : 1);
     return h("div", { class: "start-row" }, h("label", { class: "field inline-field" }, h("span", { class: "label" }, t("fill")), fillSel),
-      ...buttons, h("span", { class: "muted small" }, t("host")));
+      ...buttons, h("span", { class: "muted small" }, t("host")),
+      waiting > 0 ? h("p", { class: "muted small start-note", id: "start-note" }, t("startNote")) : null);
   }
 
   /** Take ``seat`` under the typed name; whether it was taken (else the reason is shown). */
