@@ -144,6 +144,53 @@ def test_a_player_gets_up_before_the_start_and_nothing_else_can(tmp_path: Path) 
         assert c.get(f"/api/tables/{tid}").json()["seats"][2]["name"] == "Ben"
 
 
+def test_a_player_changes_their_name_before_the_start_and_nothing_else_can(tmp_path: Path) -> None:
+    """A second review: a blank name became "Player N" and stayed so. Before the start the seat
+    token's holder sits under another name, which everyone's snapshot shows at once; a bad name,
+    another token, the host token, a seat left, a started table: refused, nothing changes."""
+    with client(tmp_path) as c:
+        made = c.post("/api/tables", json={"game": "hell", "players": 3}).json()
+        tid, host = made["table"]["id"], made["host_token"]
+        aki = c.post(f"/api/tables/{tid}/join", json={"name": "Player 2", "seat": 1}).json()
+        ben = c.post(f"/api/tables/{tid}/join", json={"name": "Ben", "seat": 2}).json()
+        rename = f"/api/tables/{tid}/name"
+        for token, status in ((None, 401), ("x" * 43, 403), (host, 403), ("x" * 500, 401)):
+            r = c.post(rename, json={"name": "Eve"}, headers=auth(token) if token else {})
+            assert r.status_code == status and r.json()["error"]["code"] == "unauthorized", r.text
+        for bad in ("", "   ", "x" * 41, "a\u202eb", "\x00", None, 7, ["Aki"]):
+            r = c.post(rename, json={"name": bad}, headers=auth(aki["token"]))
+            assert r.status_code == 400 and r.json()["error"]["code"] == "bad_request", (
+                bad,
+                r.text,
+            )
+        assert [s.get("name") for s in c.get(f"/api/tables/{tid}").json()["seats"]] == [
+            None,
+            "Player 2",
+            "Ben",
+        ]
+        with c.websocket_connect(f"/ws/tables/{tid}") as ws:
+            assert _hello(ws, ben["token"])["seat"] == 2
+            r = c.post(rename, json={"name": "  Aki  "}, headers=auth(aki["token"]))
+            assert r.status_code == 200, r.text
+            assert r.json()["seat"] == 1 and r.json()["table"]["seats"][1]["name"] == "Aki"
+            msg = ws.receive_json()
+            while msg["type"] != "snapshot":
+                msg = ws.receive_json()
+            assert msg["seat"] == 2 and msg["table"]["seats"][1]["name"] == "Aki"
+        left = c.post(f"/api/tables/{tid}/leave", json={}, headers=auth(ben["token"]))
+        assert left.status_code == 200
+        r = c.post(rename, json={"name": "Ben2"}, headers=auth(ben["token"]))
+        assert r.status_code == 403, "the token holds nothing now"
+        c.post(f"/api/tables/{tid}/start", json={"fill": "heuristic"}, headers=auth(host))
+        r = c.post(rename, json={"name": "Akiko"}, headers=auth(aki["token"]))
+        assert r.status_code == 409 and r.json()["error"]["code"] == "started", r.text
+        assert c.get(f"/api/tables/{tid}").json()["seats"][1]["name"] == "Aki"
+    store = Store(f"sqlite:///{tmp_path / 'torampu.db'}")
+    row = store.table(tid)
+    store.close()
+    assert row is not None and row.seats[1].name == "Aki"
+
+
 @pytest.mark.parametrize(
     ("body", "status", "words"),
     [

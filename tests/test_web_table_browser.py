@@ -703,3 +703,42 @@ def test_a_player_gets_up_from_a_seat_before_the_start(server: str, browser: Any
     page.wait_for_selector(".seat-row.me[data-seat='2']")
     assert get(f"{server}/api/tables/{table_id}")["seats"][2]["name"] == "Aki"
     assert not problems(page), problems(page)
+
+
+def test_a_player_changes_their_name_before_the_start(server: str, browser: Any) -> None:
+    """A second review: a blank name became "Player N" and could not be changed once seated.
+    Before the start "Change name" edits it in the seat's row (Enter saves, Escape leaves it
+    as it was); the friend's page shows the new name; after the start the button is gone."""
+    made = post(f"{server}/api/tables", {"game": "hell", "players": 3, "games": 1})
+    table_id, host = made["table"]["id"], made["host_token"]
+    page = new_page(browser, SIZES["phone"], "en")
+    page.goto(f"{server}/t/{table_id}")
+    page.wait_for_function("() => !!window.torampu?.snapshot")
+    page.fill("#player-name", "")
+    page.click("[data-take='0']")
+    page.wait_for_selector(".seat-row.me[data-seat='0'] #rename-seat")
+    friend = new_page(browser, SIZES["laptop"], "en")
+    friend.goto(f"{server}/t/{table_id}")
+    friend.wait_for_selector(".seat-row[data-seat='0'] strong")
+    assert friend.locator(".seat-row[data-seat='0'] strong").inner_text() == "Player 1"
+    page.click("#rename-seat")
+    page.wait_for_selector("#rename-input:focus")
+    page.fill("#rename-input", "Mika")
+    page.keyboard.press("Escape")
+    page.wait_for_selector("#rename-seat")
+    assert get(f"{server}/api/tables/{table_id}")["seats"][0]["name"] == "Player 1"
+    page.click("#rename-seat")
+    page.fill("#rename-input", "Aki")
+    for part in ("#rename-input", "#rename-save", "#rename-cancel", "#leave-seat"):
+        box = page.locator(part).bounding_box()
+        assert box and box["x"] + box["width"] <= SIZES["phone"]["width"], (part, box)
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#rename-seat")
+    assert get(f"{server}/api/tables/{table_id}")["seats"][0]["name"] == "Aki"
+    friend.wait_for_function(
+        "() => document.querySelector(\".seat-row[data-seat='0'] strong\")?.textContent === 'Aki'"
+    )
+    post(f"{server}/api/tables/{table_id}/start", {"fill": "heuristic"}, host)
+    page.wait_for_selector("#felt [data-seat='0']")
+    assert page.locator("#rename-seat").is_hidden()
+    assert not problems(page) and not problems(friend), (problems(page), problems(friend))

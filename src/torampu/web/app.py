@@ -754,6 +754,13 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         seat = await lobby().leave(r, _bearer(request))
         return {"seat": seat, "table": lobby().public_table(r)}
 
+    @app.post("/api/tables/{table_id}/name")
+    async def rename(table_id: str, request: Request) -> dict[str, Any]:
+        r = await room(table_id, request)
+        body = await _body(request)
+        seat = await lobby().rename(r, _bearer(request), body.get("name"))
+        return {"seat": seat, "table": lobby().public_table(r)}
+
     @app.post("/api/tables/{table_id}/rematch")
     async def rematch(table_id: str, request: Request) -> dict[str, Any]:
         r = await room(table_id, request)

@@ -1167,6 +1167,31 @@ class Lobby:
         await self._publish(room, {"kind": "table"})
         return seat
 
+    async def rename(self, room: Room, token: str | None, name: Any) -> int:
+        """Before the start, the holder of a seat token changes the name it sits under (a blank
+        name became "Player N" for good: a second review). The seat."""
+        if not token:
+            raise ActError("unauthorized", "changing a name needs the seat's token", 401)
+        try:
+            name = display_name(name, self.settings.max_name)
+        except Invalid as e:
+            raise ActError("bad_request", str(e), 400) from None
+        seat, h = await self.seat_of(room, token)
+        assert seat is not None and h is not None
+        async with room.lock:
+            if room.status != "waiting":
+                raise ActError("started", "a name is changed only before the start")
+            try:
+                await self.db(self.store.rename_waiting_seat, room.id, seat, h, name)
+            except Refused as e:
+                await self._refresh_row(room)
+                raise ActError(e.code, str(e)) from None
+            old = room.seats[seat]
+            self._seat_changed(room, seat, Seat(seat, old.kind, name, old.token, old.bot))
+        self.broadcast(room)
+        await self._publish(room, {"kind": "table"})
+        return seat
+
     def _seat_changed(self, room: Room, seat: int, st: Seat) -> None:
         """``seat`` now has the holding ``st``: every client bound to another holding of it is
         demoted to a spectator at once, and told why."""

@@ -621,6 +621,24 @@ class Store:
             if not done.rowcount:  # type: ignore[attr-defined]
                 raise Refused("seat_revoked", f"seat {seat} is no longer yours")
 
+    def rename_waiting_seat(self, table_id: str, seat: int, token: str, name: str) -> None:
+        """Before the start only: the person holding ``seat`` by the token whose hash is
+        ``token`` is called ``name`` (:class:`Refused` as :meth:`leave_waiting_seat`)."""
+        with self._session.begin() as s:
+            moved = s.execute(
+                update(TableRow)
+                .where(TableRow.id == table_id, TableRow.status == "waiting")
+                .values(updated=_now())
+            )  # locks the row until the commit, as for the host's seat changes
+            if not moved.rowcount:  # type: ignore[attr-defined]
+                raise Refused("started", "a name is changed only before the start")
+            q = update(SeatRow).where(
+                SeatRow.table_id == table_id, SeatRow.seat == seat, SeatRow.token == token
+            )
+            done = s.execute(q.values(name=name))
+            if not done.rowcount:  # type: ignore[attr-defined]
+                raise Refused("seat_revoked", f"seat {seat} is no longer yours")
+
     def start_table(self, table_id: str, fill: str | None) -> Table:
         """Start a waiting table in one transaction: its open seats get the ``fill`` bot
         (:class:`Refused` ``seat_open`` if there is none), its status becomes ``playing``

@@ -72,6 +72,7 @@ export const api = {
   },
   recordUrl: (id, k) => `/api/tables/${enc(id)}/games/${k}/record`,
   leave: (id, token) => request("POST", `/api/tables/${enc(id)}/leave`, {}, token, id),
+  rename: (id, name, token) => request("POST", `/api/tables/${enc(id)}/name`, { name }, token, id),
   rematch: (id, token) => request("POST", `/api/tables/${enc(id)}/rematch`, {}, token, id),
   newInvite: (id, host) => request("POST", `/api/tables/${enc(id)}/invite`, {}, host, id),
   /** A private table's record is fetched with its invite and saved from memory: a plain link

@@ -220,6 +220,7 @@ class TablePage {
     this.el.play.hidden = !started;
     if (started) this.renderGame();
     else this.renderSeats();
+    if (started) this.renaming = false; // (a name half changed when the host started)
     // the hint's marks are classes the drawing does not know of: every redraw (a card
     // selected, the trick pause ending, an error) would drop them, so they are set again
     if (started) this.social?.hint?.highlight();
@@ -319,8 +320,20 @@ class TablePage {
     if (s.kind === "open" && !haveSeat)
       controls.push(h("button", { type: "button", class: "primary", dataset: { take: s.seat }, onclick: () => this.take(s.seat) }, t("takeSeat")));
     if (this.host && this.table.status === "waiting" && s.seat !== mySeat) controls.push(this.hostSelect(s));
-    if (s.seat === mySeat && this.table.status === "waiting" && this.seatToken)
+    if (s.seat === mySeat && this.table.status === "waiting" && this.seatToken) {
+      // the name can be changed until the start (a blank one became "Player N" for good)
+      if (this.renaming) {
+        const input = h("input", { type: "text", id: "rename-input", maxlength: "24", value: s.name || "", "aria-label": t("yourName"),
+          onkeydown: (e) => { if (e.key === "Enter") this.rename(input.value); else if (e.key === "Escape") this.cancelRename(); } });
+        controls.push(input,
+          h("button", { type: "button", class: "primary", id: "rename-save", onclick: () => this.rename(input.value) }, t("save")),
+          h("button", { type: "button", class: "ghost", id: "rename-cancel", onclick: () => this.cancelRename() }, t("cancel")));
+        queueMicrotask(() => { if (document.activeElement?.id !== "rename-input") input.focus(); });
+      } else {
+        controls.push(h("button", { type: "button", class: "ghost", id: "rename-seat", onclick: () => { this.renaming = true; this.render(); } }, t("changeName")));
+      }
       controls.push(h("button", { type: "button", class: "ghost", id: "leave-seat", onclick: () => this.leave() }, t("leaveSeat")));
+    }
     return h("li", { class: `seat-row ${s.kind} ${s.seat === mySeat ? "me" : ""}`, dataset: { seat: s.seat } },
       h("span", { class: "seat-no" }, t("seat", { n: s.seat + 1 })), who,
       s.seat === mySeat ? h("span", { class: "you" }, `(${t("you")})`) : null,
@@ -375,6 +388,31 @@ class TablePage {
 
   /** Get up from this page's seat before the start: the seat is open again, and the page
    * watches (the server makes its socket a spectator's and says so; that is not news here). */
+  cancelRename() {
+    this.renaming = false;
+    this.render();
+    document.getElementById("rename-seat")?.focus();
+  }
+
+  /** Sit under another name (before the start). */
+  async rename(typed) {
+    const name = String(typed || "").trim();
+    if (!name) {
+      toast(t("nameEmpty"));
+      return;
+    }
+    try {
+      const res = await api.rename(this.id, name, this.seatToken);
+      tokens.setName(name);
+      this.table = res.table;
+      this.renaming = false;
+      this.render();
+      document.getElementById("rename-seat")?.focus();
+    } catch (e) {
+      toast(errorText(e));
+    }
+  }
+
   async leave() {
     this.leftAt = Date.now();
     try {
