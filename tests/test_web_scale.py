@@ -565,6 +565,64 @@ def test_a_killed_process_s_players_count_as_gone_and_their_stand_ins_play(
             _until("the stand-in plays for seat 0", stand_in_played, 30)
 
 
+def test_a_worker_makes_no_stand_in_move_for_a_player_who_came_back(
+    tmp_path: Path, pg: str, redis_server: RedisServer
+) -> None:
+    """A sixth audit: a stand-in's job waited in the stream (no worker free), the player came
+    back through the other process and was shown their turn, then a worker took the job and
+    stored the bot's move for them. A worker now reads the presence on Redis before storing a
+    stand-in's move: the player is back, the move stays theirs."""
+    import redis
+
+    r = redis.Redis.from_url(redis_server.url)
+    quick = ("--away-timeout", "1")
+    with cluster(tmp_path, pg, redis_server.url, workers=0, a=quick, b=quick) as (a, b):
+        tid, host = _table(a, "hell", seats=["open"] * 3, players=3)
+        tokens = [
+            _post(f"{a.base}/api/tables/{tid}/join", {"name": f"P{i}", "seat": i})[1]["token"]
+            for i in range(3)
+        ]
+        assert _post(f"{a.base}/api/tables/{tid}/start", {}, host)[0] == 200
+        seat = _get(f"{a.base}/api/tables/{tid}")["to_play"]
+        with connect(f"{a.ws}/ws/tables/{tid}") as watcher:  # someone at the table
+            watcher.send(json.dumps({"type": "hello"}))
+            _until("a stand-in's job is queued", lambda: r.xlen("torampu:bot-jobs") > 0, 20)
+            with connect(f"{b.ws}/ws/tables/{tid}") as person:
+                person.send(json.dumps({"type": "hello", "token": tokens[seat]}))
+                snap = json.loads(person.recv(timeout=10))
+                assert snap["type"] == "snapshot" and snap["legal"] and snap["version"] == 0
+
+                def back() -> bool:
+                    return bool(_get(f"{a.base}/api/tables/{tid}")["seats"][seat]["connected"])
+
+                _until("a sees the player back", back, 15)
+                w = _worker(tmp_path, "w1", pg, redis_server.url, "--processes", "1")
+                try:
+                    _until("the worker drops the job", lambda: "is back" in w.output(), 40)
+                    assert _get(f"{a.base}/api/tables/{tid}")["version"] == 0, w.output()
+                    move = {"type": "act", "action": snap["legal"][0], "version": 0}
+                    person.send(json.dumps(move))
+
+                    def moved() -> bool:
+                        msg = json.loads(person.recv(timeout=10))
+                        return msg["type"] == "snapshot" and msg["version"] == 1
+
+                    _until("the player's own move", moved, 20)
+                    assert _first_by(pg, tid) == "human"
+                finally:
+                    w.stop()
+
+
+def _first_by(pg: str, tid: str) -> str:
+    from torampu.web.store import Store
+
+    store = Store(pg)
+    try:
+        return str(store.actions(tid)[0].by)
+    finally:
+        store.close()
+
+
 def test_workers_go_on_after_redis_restarts_without_its_data(
     tmp_path: Path, pg: str, redis_server: RedisServer
 ) -> None:

@@ -416,6 +416,28 @@ class Worker:
         with contextlib.suppress(Exception):
             await self.redis.xack(STREAM, GROUP, entry_id)
 
+    async def _back(self, job: MoveJob) -> bool:
+        """Whether the player a stand-in's move was asked for is connected again (to any web
+        process, by the presence on Redis; or it cannot be told): the move is theirs. A job
+        waits in the stream and a search takes its time, and the player came back meanwhile —
+        in one process the driver refuses such a move (``player_back``); a worker stored it
+        (a sixth audit: shown their turn, the returned player saw the bot play it)."""
+        from torampu.web.bus import BusError
+
+        try:
+            seats, _ = await self.bus.presence(job.table)
+        except BusError:
+            seats = {job.seat}  # (not known: the driver asks again once it can tell)
+        if job.seat in seats:
+            log.warning(
+                "worker %s: table %s seat %d is back: no stand-in move",
+                self.name,
+                job.table,
+                job.seat,
+            )
+            return True
+        return False
+
     async def _make(
         self, job: MoveJob, queued: float | None = None, computed: Callable[[], None] = lambda: None
     ) -> None:
@@ -451,6 +473,8 @@ class Worker:
         computed()
         if rest > 0:  # a search's answer is not seen before its think budget has passed
             await asyncio.sleep(rest)
+        if job.by == "away" and await self._back(job):
+            return
         status, played = _status_of(*now, answer.action)
         at = datetime.now(UTC)
         try:
