@@ -2748,3 +2748,57 @@ def test_with_workers_elsewhere_a_hint_is_searched_in_a_process_with_a_deadline(
 
     answer, _took = asyncio.run(run())
     assert answer.by_fallback and answer.action  # killed at its deadline: the heuristic's move
+
+
+def test_a_game_made_long_on_purpose_has_no_replay_bigger_than_the_bound(tmp_path: Path) -> None:
+    """A sixth audit: a Daifugo view holds the game's log, so a replay grows with the square of
+    the game's length. One address holding every seat passed on the lead 1,700 times (legal
+    under ``lead_pass``, under --max-game-actions) and each replay of that one game was 90 MB
+    and 4-7 s of work, and the server kept 32: 1 GB after six. A replay is now bounded
+    (--max-replay-mb; here 1 MB): this one is refused 413 naming the record, at once when
+    asked again; an ordinary game's replay (some 260 KB) is made as before."""
+    from torampu.web.rooms import token_hash
+
+    # two replays made at most (the short one, the long one once): asked again, the long one is
+    # refused from memory, not made again (that would be 429 rate_limited)
+    with client(tmp_path, max_replay_mb=1.0, replay_rate=0.001, replay_burst=2) as c:
+        lobby = c.app.state.lobby  # type: ignore[attr-defined]
+        ids = []
+        for passes in (0, 300):
+            made = c.post(
+                "/api/tables",
+                json={"game": "daifugo", "players": 4, "games": 2, "rules": {"lead_pass": True}},
+            ).json()
+            tid, host = made["table"]["id"], made["host_token"]
+            toks = [
+                c.post(f"/api/tables/{tid}/join", json={"name": f"P{i}", "seat": i}).json()["token"]
+                for i in range(4)
+            ]
+            assert (
+                c.post(f"/api/tables/{tid}/start", json={}, headers=auth(host)).status_code == 200
+            )
+            room = lobby.rooms[tid]
+            done = 0
+            while room.match.games_played == 0:
+                seat, legal = room.match.to_play, room.match.legal_actions()
+                if "pass" in legal and done < passes:
+                    action, done = "pass", done + 1
+                else:
+                    action = next((a for a in legal if a != "pass"), legal[0])
+                c.portal.call(  # type: ignore[union-attr]
+                    lobby.act, room, seat, action, room.version, "human", token_hash(toks[seat])
+                )
+            ids.append(tid)
+        short, long = ids
+        r = c.get(f"/api/tables/{short}/games/0/replay?seat=0")
+        assert r.status_code == 200, r.text
+        steps = r.json()["steps"]
+        assert 100_000 < len(r.content) < 1_000_000 and steps[0]["action"] is None
+        assert [s["action"] for s in steps[1:]] == [
+            a["action"] for a in c.get(f"/api/tables/{short}/games/0/record").json()["actions"]
+        ]
+        for _ in range(2):
+            r = c.get(f"/api/tables/{long}/games/0/replay?seat=1")
+            assert r.status_code == 413 and r.json()["error"]["code"] == "too_large", r.text
+            assert f"/api/tables/{long}/games/0/record" in r.json()["error"]["message"]
+        assert c.get(f"/api/tables/{long}/games/0/record").status_code == 200

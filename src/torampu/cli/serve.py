@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import math
 import os
 import socket
 from pathlib import Path
@@ -280,6 +281,14 @@ def serve(
     replay_burst: Annotated[
         int, typer.Option(help="Replays and match records one address may have made at once.")
     ] = 10,
+    max_replay_mb: Annotated[
+        float,
+        typer.Option(
+            help="Megabytes of JSON a game's replay may be (one view after every move: a game "
+            "made long on purpose grows it with the square of its length); past it 413, the "
+            "game's record holds the same moves."
+        ),
+    ] = 8.0,
     ws_ping: Annotated[
         float,
         typer.Option(
@@ -320,21 +329,19 @@ def serve(
     timeouts += [header_timeout, bot_queue_wait]
     if min(max_bot_think, *timeouts) <= 0:
         raise typer.BadParameter("--max-bot-think and the timeouts are seconds > 0")
-    if (
-        min(
-            chat_rate,
-            hint_think,
-            connect_rate,
-            connections_rate,
-            request_rate,
-            replay_rate,
-            load_rate,
-        )
-        <= 0
-    ):
+    if min(
+        chat_rate,
+        hint_think,
+        connect_rate,
+        connections_rate,
+        request_rate,
+        replay_rate,
+        load_rate,
+        max_replay_mb,
+    ) <= 0 or not math.isfinite(max_replay_mb):
         raise typer.BadParameter(
             "--chat-rate, --hint-think, --connect-rate, --connections-rate, --request-rate, "
-            "--replay-rate and --load-rate are numbers > 0"
+            "--replay-rate, --load-rate and --max-replay-mb are numbers > 0"
         )
     counts = (
         max_tables,
@@ -415,6 +422,7 @@ def serve(
         request_burst=request_burst,
         replay_rate=replay_rate,
         replay_burst=replay_burst,
+        max_replay_mb=max_replay_mb,
         load_rate=load_rate,
         load_burst=load_burst,
         max_rooms=max_rooms,

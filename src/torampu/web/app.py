@@ -458,9 +458,12 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
     made: OrderedDict[tuple[Any, ...], bytes] = OrderedDict()
     """The newest replays and match records made (:data:`REPLAYS_KEPT`), by what they are of
     (``("replay", table, game, seat)``, ``("record", table)``): once made they never change."""
+    refused: OrderedDict[tuple[Any, ...], ActError] = OrderedDict()
+    """Replays found too large (``--max-replay-mb``): refused at once when asked again."""
     making = 0
     builder = ThreadPoolExecutor(1, thread_name_prefix="torampu-replay")
     builds = PerKey(settings.replay_rate, settings.replay_burst)
+    replay_cap = int(settings.max_replay_mb * 1_000_000)
 
     async def built(request: Request, key: tuple[Any, ...], make: Callable[[], bytes]) -> bytes:
         """``make()``'s bytes, kept once made. Making one (a Daifugo game's replay: some 150
@@ -474,6 +477,8 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         if body is not None:
             made.move_to_end(key)
             return body
+        if key in refused:  # (made once, too large: not made again)
+            raise refused[key]
         if not builds.take(_address(request, settings.ipv6_prefix), time.monotonic()):
             raise ActError(
                 "rate_limited",
@@ -486,11 +491,18 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         making += 1
         try:
             body = await asyncio.get_running_loop().run_in_executor(builder, make)
+        except ActError as e:
+            if e.code == "too_large":
+                refused[key] = e
+                while len(refused) > 4 * REPLAYS_KEPT:
+                    refused.popitem(last=False)
+            raise
         finally:
             making -= 1
         made[key] = body
-        while len(made) > REPLAYS_KEPT:
-            made.popitem(last=False)
+        kept = sum(len(v) for v in made.values())
+        while len(made) > REPLAYS_KEPT or (len(made) > 1 and kept > 4 * replay_cap):
+            kept -= len(made.popitem(last=False)[1])
         return body
 
     per_minute = RateLimitItemPerMinute(max(1, settings.create_rate))
@@ -833,12 +845,28 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
                     out["hands"] = [g.view(s).get("hand") for s in range(players)]
                 return out
 
-            steps = [step(None, None)]
-            for a in rec["actions"]:
-                g.play(a["action"])
-                steps.append(step(a["seat"], a["action"]))
-            out = {"game": k, "seat": seat, "result": rec["result"], "steps": steps}
-            return _json_bytes(out)
+            # each step written as it is made, and the whole bounded (--max-replay-mb): a
+            # Daifugo view holds the game's log, so a replay grows with the square of the
+            # game's length — one made long on purpose (1,700 passes on the lead) gave 90 MB
+            # and held the server at 1 GB after six (a sixth audit)
+            head = _json_bytes({"game": k, "seat": seat, "result": rec["result"], "steps": []})
+            parts = [head[:-2]]
+            size = len(head)
+            for i, a in enumerate([None, *rec["actions"]]):
+                if a is not None:
+                    g.play(a["action"])
+                part = _json_bytes(step(None, None) if a is None else step(a["seat"], a["action"]))
+                size += len(part) + (i > 0)
+                if size > replay_cap:
+                    raise ActError(
+                        "too_large",
+                        f"this game's replay would be over {settings.max_replay_mb:g} MB: its "
+                        f"record (/api/tables/{table_id}/games/{k}/record) holds the same moves",
+                        413,
+                    )
+                parts.append((b"," if i else b"") + part)
+            parts.append(head[-2:])
+            return b"".join(parts)
 
         body = await built(request, ("replay", r.id, k, seat, every), make)
         return Response(body, media_type="application/json")

@@ -200,6 +200,10 @@ class Settings:
     replay_burst: int = 10
     """Replays and match records made (not yet kept) per second from one address, and how many
     at once: :func:`~torampu.web.app.create_app`'s ``built``."""
+    max_replay_mb: float = 8.0
+    """A game's replay (one seat's view after every move) is at most this many megabytes of
+    JSON (past it ``413 too_large``: the game's record holds the same moves); the replays and
+    records a process keeps made take at most four times as much."""
     request_rate: float = 50.0
     request_burst: int = 300
     """HTTP requests (pages, static files, the API) per second from one address, and how many
