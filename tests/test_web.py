@@ -677,6 +677,9 @@ def test_serve_refuses_a_bad_database_or_delay_clearly() -> None:
     assert r.exit_code == 2 and "cannot use the database" in r.output and "foo" in r.output
     r = CliRunner().invoke(app, ["serve", "--bot-delay", "-1"])
     assert r.exit_code == 2 and "≥ 0" in r.output
+    for bad in ("0", "-2", "nan", "inf"):
+        r = CliRunner().invoke(app, ["serve", "--max-replay-mb", bad])
+        assert r.exit_code == 2 and "--max-replay-mb" in r.output, (bad, r.output)
 
 
 def test_the_table_list_filters_by_status(tmp_path: Path) -> None:
