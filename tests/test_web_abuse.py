@@ -691,6 +691,15 @@ def test_match_length_is_limited(tmp_path: Path, games: int) -> None:
         "\u0301\u0301",
         "Aki\u2029Bo",  # a paragraph separator: a name over two lines
         "Z" + "\u0336\u0337\u0338\u0339\u033a",  # marks stacked over the names around it
+        # a sixth audit: letters, marks and symbols that draw as nothing — "Aki" and a Hangul
+        # filler, or a grapheme joiner, showed as a second "Aki"; a filler or Braille blanks
+        # alone as no name at all
+        "Aki\u3164",
+        "Aki\u034f",
+        "\u3164",
+        "\u2800\u2800",
+        "Aki\ufe0f",
+        "\uffa0Aki",
     ],
 )
 def test_names_are_limited_text(tmp_path: Path, name: Any) -> None:
@@ -701,7 +710,8 @@ def test_names_are_limited_text(tmp_path: Path, name: Any) -> None:
         assert c.get(f"/api/tables/{tid}").json()["seats"][0]["kind"] == "open"
         ok = c.post(f"/api/tables/{tid}/join", json={"name": "  ナポレオン　"})
         assert ok.status_code == 200 and ok.json()["table"]["seats"][0]["name"] == "ナポレオン"
-        emoji = "\U0001f469\u200d\U0001f4bb"  # 👩‍💻: the joiner inside an emoji stays
+        # 👩‍💻: the joiner inside an emoji stays; ❤️: so does the selector that makes it an emoji
+        emoji = "\U0001f469\u200d\U0001f4bb\u2764\ufe0f"
         ok = c.post(f"/api/tables/{tid}/join", json={"name": emoji, "seat": 1})
         assert ok.status_code == 200 and ok.json()["table"]["seats"][1]["name"] == emoji
         # real names with marks on their letters: Thai, Hindi, pointed Hebrew

@@ -379,6 +379,7 @@ def test_players_chat_as_text_and_react_and_get_the_history(tmp_path: Path) -> N
         ({"type": "chat", "text": "evil\u202etxt.exe"}, "bad_message"),
         # nothing to see: an empty line under the sender's name (zero-width space, word joiner)
         ({"type": "chat", "text": "\u200b\u2060\u200b"}, "bad_message"),
+        ({"type": "chat", "text": "\u3164\u2800 \u3164"}, "bad_message"),  # blank letters
         ({"type": "chat", "text": "one\u2028two"}, "bad_message"),  # a line separator
         # "Zalgo": marks stacked on a letter, drawn over the lines above and below
         ({"type": "chat", "text": "hi" + "\u0336\u0337\u0338\u0339\u033a" * 8}, "bad_message"),

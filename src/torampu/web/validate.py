@@ -138,6 +138,12 @@ def display_name(value: Any, max_length: int) -> str:
     Traceback (most recent call last):
     ...
     torampu.web.validate.Invalid: name must not hold control or invisible characters
+    >>> display_name("Aki\u3164", 40)
+    Traceback (most recent call last):
+    ...
+    torampu.web.validate.Invalid: name must not hold invisible characters (U+3164)
+    >>> display_name("\u2764\ufe0f", 40) == "\u2764\ufe0f"
+    True
     """
     if not isinstance(value, str):
         raise Invalid(f"name must be text of 1 to {max_length} characters")
@@ -152,6 +158,8 @@ def display_name(value: Any, max_length: int) -> str:
                 continue  # an emoji sequence (👩‍💻)
         if cat in ("Cc", "Cs", "Cf", "Co", "Cn", "Zl", "Zp") or c in BIDI_CONTROLS:
             raise Invalid("name must not hold control or invisible characters")
+        if _blank(name, i):
+            raise Invalid(f"name must not hold invisible characters (U+{ord(c):04X})")
     if not any(unicodedata.category(c)[0] in "LNPS" for c in name):
         raise Invalid("name must hold a letter, digit or symbol")
     if _stacked(name):
@@ -204,6 +212,25 @@ def _nfc(text: str, max_length: int, message: str) -> str:
 
 
 BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+BLANKS = frozenset(
+    "\u034f\u115f\u1160\u17b4\u17b5\u180b\u180c\u180d\u180f\u2800\u3164\uffa0"
+    + "".join(map(chr, range(0xFE00, 0xFE10)))
+    + "".join(map(chr, range(0xE0100, 0xE01F0)))
+)
+"""Letters, marks and symbols that draw as nothing (Hangul fillers, the Braille blank, the
+combining grapheme joiner, variation selectors...): by category they pass for something to
+see, and "Aki" with one appended looks like "Aki" (a sixth audit). A variation selector is
+kept after an emoji (❤️) only."""
+
+
+def _blank(text: str, i: int) -> bool:
+    """Whether ``text[i]`` draws as nothing (a variation selector after a symbol does not:
+    it picks the emoji's look)."""
+    c = text[i]
+    if c not in BLANKS:
+        return False
+    return not ("\ufe00" <= c <= "\ufe0f" and i > 0 and unicodedata.category(text[i - 1]) == "So")
+
 """Characters that reorder the text around them (a chat line could pass for another)."""
 
 
@@ -223,6 +250,10 @@ def chat_text(value: Any, max_length: int) -> str:
     Traceback (most recent call last):
     ...
     torampu.web.validate.Invalid: a chat message must hold a letter, digit or symbol
+    >>> chat_text("\\u3164\\u2800", 200)
+    Traceback (most recent call last):
+    ...
+    torampu.web.validate.Invalid: a chat message must hold a letter, digit or symbol
     """
     if not isinstance(value, str):
         raise Invalid(f"a chat message is text of 1 to {max_length} characters")
@@ -231,7 +262,7 @@ def chat_text(value: Any, max_length: int) -> str:
         raise Invalid(f"a chat message is 1 to {max_length} characters")
     if any(unicodedata.category(c) in ("Cc", "Cs", "Zl", "Zp") or c in BIDI_CONTROLS for c in text):
         raise Invalid("a chat message must not hold control characters")
-    if not any(unicodedata.category(c)[0] in "LNPS" for c in text):
+    if not any(unicodedata.category(c)[0] in "LNPS" and c not in BLANKS for c in text):
         raise Invalid("a chat message must hold a letter, digit or symbol")
     if _stacked(text):
         raise Invalid(f"a chat message must not stack more than {MAX_MARKS} marks on one letter")
