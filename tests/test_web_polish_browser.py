@@ -304,7 +304,10 @@ def test_daifugo_exchange_and_texts_on_a_phone(server: str, browser: Any) -> Non
                 {seat: 1, kind: 'human', name: 'あき'}, {seat: 2, kind: 'bot', bot: 'heuristic'}]},
               2, true),
               ...[0, 1].map((s) => g.seatName({seats: [{seat: 0, kind: 'human', name: 'あき'},
-                {seat: 1, kind: 'human', name: 'あき'}]}, s))],
+                {seat: 1, kind: 'human', name: 'あき'}]}, s)),
+              // one name as a reader sees it: full-width and other case too (a sixth audit)
+              ...[0, 1].map((s) => g.seatName({seats: [{seat: 0, kind: 'human', name: 'Aki'},
+                {seat: 1, kind: 'human', name: 'ＡＫＩ'}]}, s))],
             // a ruling's seats as names, each name as it is (a sixth audit: "$`" in a name put
             // the text before it there again, and a name "1番席" was replaced once more)
             why: (await import('/static/labels.js')).daifugoWhy(
@@ -350,7 +353,7 @@ def test_daifugo_exchange_and_texts_on_a_phone(server: str, browser: Any) -> Non
     assert texts["name3"].endswith("(CPU・強)"), texts
     assert texts["awayTurn"].startswith("ゆきは離席中: CPUが代わりに打ちます"), texts["awayTurn"]
     # (a bot beside a person called ソラ was ソラ too, and both showed as "ソラ 0" and "ソラ 2")
-    assert texts["names"] == ["レン", "あき 1", "あき 2"], texts["names"]
+    assert texts["names"] == ["レン", "あき 1", "あき 2", "Aki 1", "ＡＫＩ 2"], texts["names"]
     assert texts["why"] == "全員パス: 場が流れ、$`<<から。8切り: 1番席から", texts["why"]
     (auction, log), kept = texts["follow"]["first"], texts["follow"]["kept"]
     assert auction[1] > 0 and auction[0] >= auction[1] - 4, texts["follow"]  # at the newest

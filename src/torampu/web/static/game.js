@@ -25,8 +25,10 @@ export function seatName(table, seat, short = false) {
   const info = seats[seat];
   const name = own(info);
   if (!name) return t("seat", { n: seat + 1 });
-  // two people of one name: told apart by their seats, counted from 1 as the seats are shown
-  const twins = seats.filter((s) => own(s) === name).length;
+  // two people of one name: told apart by their seats, counted from 1 as the seats are shown;
+  // "one name" as a reader sees it: "Aki", "ＡＫＩ" and "aki" are one
+  const key = (n) => (n == null ? null : n.normalize("NFKC").toLocaleLowerCase());
+  const twins = seats.filter((s) => key(own(s)) === key(name)).length;
   const base = twins > 1 ? `${name} ${seat + 1}` : name;
   if (info.kind === "bot" && !info.name && !short) return `${base} (${botStrengthLabel(info.bot, true)})`;
   return base;
