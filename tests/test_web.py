@@ -737,3 +737,58 @@ def test_the_last_move_of_a_game_is_not_shown_over_the_next_one(tmp_path: Path) 
         assert all(s["last"] is None for s in first_of_game_two), [
             s["last"] for s in first_of_game_two
         ]
+
+
+def test_the_host_closes_a_table_for_bots_or_one_not_started(tmp_path: Path) -> None:
+    """A third review: a browser that left its quick games for bots unfinished could make no
+    new table (--tables-per-address counts them for a day) and had no way to end one. The
+    host closes a table not yet started, or one in play where at most one seat is a
+    person's: it is deleted, and whoever was at it is sent away (``table_closed``). Not one
+    where others play, nor a finished one; not by another token; a forged event closes
+    nothing."""
+    with client(tmp_path, tables_per_address=2) as c:
+        solo, solo_host, (solo_tok,) = new_table(c, "hell", None, games=3)
+        made = c.post("/api/tables", json={"game": "hell", "players": 3}).json()
+        waiting, host = made["table"]["id"], made["host_token"]
+        r = c.post("/api/tables", json={"game": "hell", "players": 3})
+        assert r.status_code == 429 and r.json()["error"]["code"] == "too_many_tables"
+        tok = c.post(f"/api/tables/{waiting}/join", json={"name": "Ben", "seat": 1}).json()
+        close = f"/api/tables/{waiting}/close"
+        for token, status in ((None, 401), (tok["token"], 403), (solo_host, 403)):
+            r = c.post(close, json={}, headers=auth(token) if token else {})
+            assert r.status_code == status and r.json()["error"]["code"] == "unauthorized", r.text
+        # a forged event (Redis carries them) closes nothing: the database says the table is there
+        lobby = c.app.state.lobby  # type: ignore[attr-defined]
+        c.portal.call(lobby._on_event, waiting, {"kind": "closed"})  # type: ignore[union-attr]
+        assert c.get(f"/api/tables/{waiting}").status_code == 200
+        with c.websocket_connect(f"/ws/tables/{waiting}") as ws:
+            assert _hello(ws, tok["token"])["seat"] == 1
+            r = c.post(close, json={}, headers=auth(host))
+            assert r.status_code == 200 and r.json() == {"closed": waiting}, r.text
+            msg = ws.receive_json()
+            while msg["type"] != "error":
+                msg = ws.receive_json()
+            assert msg["code"] == "table_closed" and "closed" in msg["message"]
+        assert c.get(f"/api/tables/{waiting}").status_code == 404
+        # the solo table in play: closed too, and a new table may be made again
+        with c.websocket_connect(f"/ws/tables/{solo}") as ws:
+            _hello(ws, solo_tok)
+            r = c.post(f"/api/tables/{solo}/close", json={}, headers=auth(solo_host))
+            assert r.status_code == 200, r.text
+        assert c.get(f"/api/tables/{solo}").status_code == 404
+        again, again_host, _ = new_table(c, "hell", None, humans=2, games=1)
+        # two people in play: not closed; nor once the match is over
+        r = c.post(f"/api/tables/{again}/close", json={}, headers=auth(again_host))
+        assert r.status_code == 409 and r.json()["error"]["code"] == "not_closable", r.text
+        assert "others play" in r.json()["error"]["message"]
+        over, over_host, _ = new_table(c, "hell", None, humans=0, games=1)
+        for _ in range(300):
+            if c.get(f"/api/tables/{over}").json()["status"] == "over":
+                break
+            time.sleep(0.02)
+        r = c.post(f"/api/tables/{over}/close", json={}, headers=auth(over_host))
+        assert r.status_code == 409 and "finished" in r.json()["error"]["message"], r.text
+    store = Store(f"sqlite:///{tmp_path / 'torampu.db'}")
+    assert store.table(waiting) is None and store.table(solo) is None
+    assert store.actions(solo) == [] and store.table(again) is not None
+    store.close()

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 import time
+import urllib.error
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -741,4 +742,43 @@ def test_a_player_changes_their_name_before_the_start(server: str, browser: Any)
     post(f"{server}/api/tables/{table_id}/start", {"fill": "heuristic"}, host)
     page.wait_for_selector("#felt [data-seat='0']")
     assert page.locator("#rename-seat").is_hidden()
+    assert not problems(page) and not problems(friend), (problems(page), problems(friend))
+
+
+def test_the_host_closes_a_game_against_bots_and_a_table_not_started(
+    server: str, browser: Any
+) -> None:
+    """A third review: quick games left unfinished counted against the tables one browser may
+    open, the lobby said "finish one" and offered no way to end one. The host closes a game
+    against bots from its page or from "Your tables", and a table not started from its page:
+    whoever was at it is told the host closed it."""
+    page = new_page(browser, SIZES["laptop"], "en")
+    page.on("dialog", lambda d: d.accept())
+    page.goto(f"{server}/")
+    page.wait_for_selector("#create-form")
+    page.select_option("select[name=game]", "hell")
+    page.click("#quick-play")
+    page.wait_for_selector("#felt [data-seat='0']")
+    solo = page.url.rsplit("/", 1)[1]
+    assert page.locator("#close-table").is_visible()
+    page.goto(f"{server}/")
+    row = page.locator(f"#my-tables [data-table='{solo}']")
+    row.locator(f"[data-close='{solo}']").click()
+    page.wait_for_selector(f"#my-tables [data-table='{solo}']", state="detached")
+    with pytest.raises(urllib.error.HTTPError):
+        get(f"{server}/api/tables/{solo}")
+    # a table not started, a friend seated at it
+    page.select_option("select[name=game]", "hell")
+    page.click("#create-btn")
+    page.wait_for_selector("[data-take='0']")
+    waiting = page.url.rsplit("/", 1)[1]
+    friend = new_page(browser, SIZES["phone"], "en")
+    friend.goto(f"{server}/t/{waiting}")
+    friend.fill("#player-name", "Ben")
+    friend.click("[data-take='1']")
+    friend.wait_for_selector(".seat-row.me[data-seat='1']")
+    page.click("#close-table")
+    page.wait_for_url(f"{server}/")
+    friend.wait_for_selector("#table-gone")
+    assert "The host closed this table." in friend.locator("#table-gone").inner_text()
     assert not problems(page) and not problems(friend), (problems(page), problems(friend))

@@ -766,6 +766,13 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         seat = await lobby().leave(r, _bearer(request))
         return {"seat": seat, "table": lobby().public_table(r)}
 
+    @app.post("/api/tables/{table_id}/close")
+    async def close_table(table_id: str, request: Request) -> dict[str, Any]:
+        r = await room(table_id, request)
+        await _body(request)
+        await lobby().close_table(r, _bearer(request))
+        return {"closed": r.id}
+
     @app.post("/api/tables/{table_id}/name")
     async def rename(table_id: str, request: Request) -> dict[str, Any]:
         r = await room(table_id, request)

@@ -1007,6 +1007,44 @@ class Lobby:
             await self._publish_id(other, {"kind": "table"})
         return invite
 
+    async def close_table(self, room: Room, token: str | None) -> None:
+        """The host closes the table: it is deleted (seats, moves, chat), and every client at
+        it, here and in every other process, is sent away (``table_closed``). A table waiting
+        to start, or one in play where at most one seat is a person's (a game against bots); not
+        one where others play, nor a finished one (its records and replays stay). A browser that
+        left its quick games for bots unfinished could make no new table for a day
+        (``--tables-per-address``), with no way to end one (a third review)."""
+        self.check_host(room, token)
+
+        def closable(table: Table) -> str | None:
+            if table.status == "over":
+                return "a finished table stays, with its records and replays"
+            people = sum(1 for s in table.seats if s.kind == "human")
+            if table.status == "playing" and people > 1:
+                return "others play at this table: it is not closed in the middle of their match"
+            return None
+
+        async with room.lock:
+            try:
+                await self.db(self.store.delete_table, room.id, closable)
+            except Refused as e:
+                raise ActError(e.code, str(e)) from None
+        await self._drop_closed(room)
+        await self._publish_id(room.id, {"kind": "closed"})
+
+    async def _drop_closed(self, room: Room) -> None:
+        """A table deleted by its host: its clients are sent away and it leaves memory."""
+        for c in list(room.clients):
+            c.dismiss("table_closed", "the host closed this table", 4404)
+        if room.driver is not None:
+            room.driver.cancel()
+        if room.driving:
+            with contextlib.suppress(Exception):
+                await self.bus.release(room.id)
+            room.driving = False
+        if self.rooms.get(room.id) is room:
+            del self.rooms[room.id]
+
     def _check_watchers(self, room: Room) -> None:
         """After the table's row changed: a spectator of a private table stays only while
         what let it in still does — the host token, or the invite it came by (not one the host
@@ -1376,6 +1414,11 @@ class Lobby:
         kind = event.get("kind")
         if kind == "presence":
             await self._refresh_presence(room)
+            return
+        if kind == "closed":
+            # (the database says so, not the event: a forged one closes nothing)
+            if await self.db(self.store.table, table_id) is None:
+                await self._drop_closed(room)
             return
         if kind == "chat":
             msg = _bus_chat(event.get("message"), room.table.players, self.settings.max_chat)

@@ -25,7 +25,7 @@ from __future__ import annotations
 import contextlib
 import json
 import threading
-from collections.abc import Collection, Iterator
+from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -701,6 +701,22 @@ class Store:
                     s.execute(delete(child).where(child.table_id.in_(ids)))
                 s.execute(delete(TableRow).where(TableRow.id.in_(ids)))
             return ids
+
+    def delete_table(self, table_id: str, only_if: Callable[[Table], str | None]) -> None:
+        """Delete a table with its seats, actions, chat and ready marks, in one transaction
+        with its row locked, if ``only_if(table)`` — the table as stored — says nothing against
+        it (else :class:`Refused` with what it said; ``not_found`` for no table)."""
+        with self._session.begin() as s:
+            row = s.get(TableRow, table_id, with_for_update=True)
+            if row is None:
+                raise Refused("not_found", f"no table {table_id!r}")
+            table = self._table(s, row, self._seats(s, table_id))
+            why = only_if(table)
+            if why is not None:
+                raise Refused("not_closable", why)
+            for child in (ReadyRow, ChatRow, ActionRow, SeatRow, BarredRow):
+                s.execute(delete(child).where(child.table_id == table_id))
+            s.execute(delete(TableRow).where(TableRow.id == table_id))
 
     def set_invite(self, table_id: str, invite: str) -> list[str]:
         """Give a private table a new invite (its hash), and with it every table that shares

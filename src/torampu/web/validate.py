@@ -231,6 +231,7 @@ def _blank(text: str, i: int) -> bool:
         return False
     return not ("\ufe00" <= c <= "\ufe0f" and i > 0 and unicodedata.category(text[i - 1]) == "So")
 
+
 """Characters that reorder the text around them (a chat line could pass for another)."""
 
 

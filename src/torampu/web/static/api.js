@@ -72,6 +72,7 @@ export const api = {
   },
   recordUrl: (id, k) => `/api/tables/${enc(id)}/games/${k}/record`,
   leave: (id, token) => request("POST", `/api/tables/${enc(id)}/leave`, {}, token, id),
+  close: (id, host) => request("POST", `/api/tables/${enc(id)}/close`, {}, host, id),
   rename: (id, name, token) => request("POST", `/api/tables/${enc(id)}/name`, { name }, token, id),
   rematch: (id, token) => request("POST", `/api/tables/${enc(id)}/rematch`, {}, token, id),
   newInvite: (id, host) => request("POST", `/api/tables/${enc(id)}/invite`, {}, host, id),
@@ -132,6 +133,13 @@ export function isToken(v) {
 
 const ok = (v) => (isToken(v) ? v : null);
 
+/** Whether a table's host may close it: not started, or in play with at most one person
+ * seated (a game against bots). The server decides; this only offers the button. */
+export function closable(tb) {
+  const people = (tb?.seats || []).filter((s) => s.kind === "human").length;
+  return tb?.status === "waiting" || (tb?.status === "playing" && people <= 1);
+}
+
 export const tokens = {
   host: (id) => ok(load("torampu.host")[id]),
   setHost(id, token) {
@@ -143,6 +151,14 @@ export const tokens = {
   seat: (id) => {
     const held = load("torampu.seats")[id];
     return held && isToken(held.token) ? held : null;
+  },
+  /** Forget everything held of a table (it was closed). */
+  forget(id) {
+    for (const key of ["torampu.seats", "torampu.host", "torampu.invites"]) {
+      const all = load(key);
+      delete all[id];
+      save(key, all);
+    }
   },
   clearSeat(id) {
     const all = load("torampu.seats");

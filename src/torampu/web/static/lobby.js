@@ -1,6 +1,6 @@
 // The lobby: the list of tables and the form that creates one.
 
-import { api, tokens } from "./api.js";
+import { api, closable, tokens } from "./api.js";
 import { drawnAfterPress, fill, h, patch, toast } from "./dom.js";
 import { errorText, gameName, lang, pick, t } from "./i18n.js";
 import { botName, botStrengthLabel } from "./labels.js";
@@ -34,6 +34,7 @@ export function lobbyPage(root) {
       toast(errorText(e));
     }
   };
+  state.refresh = refresh; // (a table closed from the list: the list again)
   Promise.all([api.games(), api.bots()])
     .then(([g, b]) => {
       state.games = g.games;
@@ -84,7 +85,7 @@ function renderTables(el, state) {
   patch(
     el,
     mine.length ? h("h2", { id: "my-tables-title" }, t("myTables")) : null,
-    mine.length ? h("ul", { class: "table-list", id: "my-tables" }, mine.map((tb) => tableRow(tb, games))) : null,
+    mine.length ? h("ul", { class: "table-list", id: "my-tables" }, mine.map((tb) => tableRow(tb, games, state))) : null,
     h("h2", {}, t("tables")),
     rows.length ? h("ul", { class: "table-list" }, rows) : h("p", { class: "muted" }, t(mine.length ? "noOtherTables" : over.length ? "noOpenTables" : "noTables")),
     over.length ? h("details", { class: "finished-tables", id: "finished-tables" },
@@ -105,7 +106,7 @@ export function presetName(games, game, preset) {
   return (lang() === "ja" ? info?.name_ja : info?.name_en) || preset;
 }
 
-function tableRow(tb, games) {
+function tableRow(tb, games, state = null) {
   const seats = tb.seats.map((s, i) => h("span", { class: `chip ${s.kind}` }, seatLabel(s, i, tb.seats)));
   const progress =
     tb.status === "waiting" ? "" : t("gameOf", { k: Math.min(tb.games_played + 1, tb.games), n: tb.games });
@@ -124,7 +125,25 @@ function tableRow(tb, games) {
       h("span", { class: "muted small" }, t("created", { t: when(tb.created) })),
     ),
     h("div", { class: "chips" }, seats),
+    // among this browser's own tables, those its host may close (a quick game left unfinished
+    // counts against the tables one may open)
+    state && tokens.host(tb.id) && closable(tb)
+      ? h("button", { type: "button", class: "ghost close-table", dataset: { close: tb.id }, onclick: () => closeMine(tb.id, state) }, t("closeTable"))
+      : null,
   );
+}
+
+async function closeMine(id, state) {
+  if (!window.confirm(t("closeTableConfirm"))) return;
+  try {
+    await api.close(id, tokens.host(id));
+    tokens.forget(id);
+    mineCache.delete(id);
+    state.mine = state.mine.filter((tb) => tb.id !== id);
+    state.refresh?.();
+  } catch (e) {
+    toast(errorText(e));
+  }
 }
 
 /** Whether this browser holds the seat whose turn it is at a table in play. */

@@ -1,6 +1,6 @@
 // The table page: seats before the start, then the game in play from websocket snapshots.
 
-import { api, isToken, tokens } from "./api.js";
+import { api, closable, isToken, tokens } from "./api.js";
 import { Connection } from "./conn.js";
 import { drawnAfterPress, fill, h, patch, svgElement, toast } from "./dom.js";
 import { BOT_ICON, renderFelt, renderPlay, seatName, statusText, tapCard } from "./game.js";
@@ -116,10 +116,13 @@ class TablePage {
     this.pending = false;
     // the table is gone for this page (a private table's invite was replaced, or this link
     // never held it): say so, and stop knocking
-    if (msg.code === "invite_revoked" || msg.code === "not_found") {
+    if (msg.code === "invite_revoked" || msg.code === "not_found" || msg.code === "table_closed") {
       this.conn.close();
+      if (msg.code === "table_closed") tokens.forget(this.id);
+      if (this.closed) return; // (this page closed it: on its way to the lobby)
+      const said = { invite_revoked: "inviteRevoked", table_closed: "tableClosed" }[msg.code] || "notFound";
       fill(this.root, h("div", { class: "panel", id: "table-gone" },
-        h("p", {}, t(msg.code === "invite_revoked" ? "inviteRevoked" : "notFound")),
+        h("p", {}, t(said)),
         h("a", { href: "/" }, t("back"))));
       return;
     }
@@ -257,10 +260,27 @@ class TablePage {
         h("h1", {}, gameName(tb.game)),
         h("span", { class: `badge ${tb.status}` }, t(`status_${tb.status}`)),
         tb.private ? h("span", { class: "badge private", id: "private-badge", title: t("privateHelp") }, t("private")) : null,
-        h("span", { class: "muted" }, progress ? `${t("playersN", { n: tb.players })} · ${progress}` : t("playersN", { n: tb.players }))),
+        h("span", { class: "muted" }, progress ? `${t("playersN", { n: tb.players })} · ${progress}` : t("playersN", { n: tb.players })),
+        // the host ends a table nobody else plays at (its quick game left unfinished counted
+        // against the tables they may open, with no way to end it)
+        this.host && closable(tb)
+          ? h("button", { type: "button", class: "ghost close-table", id: "close-table", onclick: () => this.closeTable() }, t("closeTable"))
+          : null),
       shareBlock,
       this.seatToken && !inPlay ? this.mySeatLink() : null,
     );
+  }
+
+  async closeTable() {
+    if (!window.confirm(t("closeTableConfirm"))) return;
+    try {
+      await api.close(this.id, this.host);
+      this.closed = true;
+      tokens.forget(this.id);
+      location.assign("/");
+    } catch (e) {
+      toast(errorText(e));
+    }
   }
 
   /** The host replaces a private table's invite: the old link opens nothing any more, and
