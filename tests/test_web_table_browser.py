@@ -335,6 +335,9 @@ def _between_games(page: Any, game: str, seen: set[str]) -> None:
         # the head names the game just over, as the status line does (not the next one)
         k = page.evaluate("window.torampu.snapshot.between.game") + 1
         assert f"game {k} of" in page.inner_text(".table-head"), page.inner_text(".table-head")
+        # and so does the standings panel beside it (it named the next game: a third review)
+        standings = page.locator("#standings h3").inner_text()
+        assert f"game {k} of" in standings, standings
         # nobody is "to play" while everyone gets ready
         wait = page.locator("#actions-wait")
         assert not wait.count() or "to play" not in wait.inner_text(), wait.inner_text()

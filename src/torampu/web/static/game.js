@@ -540,7 +540,8 @@ export function selectProgress(plan, chosen, matches) {
   const most = Math.max(chosen.length, ...longer.map((a) => a.cards.length));
   if (plan.need != null) {
     const left = plan.need - chosen.length;
-    if (left > 0) return { state: "more", text: t("selectMore", { k: left }) };
+    // nothing chosen yet: how many, not "1 more" of nothing (a third review)
+    if (left > 0) return { state: "more", text: t(chosen.length ? "selectMore" : "selectNeed", { k: left }) };
     return matches.length ? { state: "ready", text: t("selectReady") } : { state: "none", text: t("noMatch") };
   }
   if (!chosen.length) return { state: "empty", text: t("selectStart") };

@@ -201,12 +201,12 @@ function renderForm(el, state) {
     h("div", { class: "quick-play" },
       // the name this browser plays under (kept, as at a table's seats): quick play asked none
       h("label", { class: "field inline-field" }, h("span", { class: "label" }, t("yourName")),
-        h("input", { id: "quick-name", type: "text", maxlength: "24", value: tokens.name(), placeholder: t("playerN", { n: 1 }),
+        h("input", { id: "quick-name", type: "text", maxlength: "40", value: tokens.name(), placeholder: t("playerN", { n: 1 }),
           oninput: (e) => tokens.setName(e.target.value) })),
       h("button", { type: "button", class: "primary", id: "quick-play", onclick: (e) => quickPlay(e.currentTarget, state) },
         t("quickPlay", { game: gameName(f.game) })),
       h("small", { class: "muted", id: "quick-play-note" },
-        usual ? `${t("quickPlayGames", { n: usual })} ` : "", t("quickPlayNote"))),
+        usual ? `${t("quickPlayGames", { n: usual })}${lang() === "ja" ? "" : " "}` : "", t("quickPlayNote"))),
     // the game in a few lines for a newcomer, before any table (it was only in a table's Rules);
     // above the form, so that Tab goes from the game to the preset as before
     h("details", { class: "feel-howto lobby-howto", id: "lobby-howto" },

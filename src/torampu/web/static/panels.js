@@ -221,7 +221,10 @@ function standingsPanel(view, ctx) {
       m.per_game.map((g) => h("td", { class: "num" }, String(g[s]))),
       h("td", { class: "num total", dataset: { totalSeat: s } }, String(m.totals[s]))));
   }
-  return panel("standings", `${t("standings")} · ${t("gameOf", { k: Math.min(m.games_played + 1, m.games), n: m.games })}`,
+  // between games, the game just over, as the head and the status line say (the panel named
+  // the next one: "game 1 of 5" above, "Standings · game 2 of 5" beside it, a third review)
+  const k = ctx.between ? ctx.between.game + 1 : Math.min(m.games_played + 1, m.games);
+  return panel("standings", `${t("standings")} · ${t("gameOf", { k, n: m.games })}`,
     h("div", { class: "scroll" }, h("table", { class: "grid" }, h("thead", {}, head), h("tbody", {}, rows))));
 }
 

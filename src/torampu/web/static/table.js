@@ -319,7 +319,7 @@ class TablePage {
     const mySeat = this.snap?.seat ?? tokens.seat(this.id)?.seat ?? null;
     const haveSeat = this.seatToken != null && mySeat != null;
     const nameInput = h("input", {
-      id: "player-name", type: "text", maxlength: "24", value: tokens.name(), placeholder: t("yourName"),
+      id: "player-name", type: "text", maxlength: "40", value: tokens.name(), placeholder: t("yourName"),
       oninput: (e) => tokens.setName(e.target.value),
     });
     const rows = tb.seats.map((s) => this.seatRow(s, haveSeat, mySeat));
@@ -343,7 +343,7 @@ class TablePage {
     if (s.seat === mySeat && this.table.status === "waiting" && this.seatToken) {
       // the name can be changed until the start (a blank one became "Player N" for good)
       if (this.renaming) {
-        const input = h("input", { type: "text", id: "rename-input", maxlength: "24", value: s.name || "", "aria-label": t("yourName"),
+        const input = h("input", { type: "text", id: "rename-input", maxlength: "40", value: s.name || "", "aria-label": t("yourName"),
           onkeydown: (e) => { if (e.key === "Enter") this.rename(input.value); else if (e.key === "Escape") this.cancelRename(); } });
         controls.push(input,
           h("button", { type: "button", class: "primary", id: "rename-save", onclick: () => this.rename(input.value) }, t("save")),
@@ -517,7 +517,7 @@ class TablePage {
     if (!view) return;
     followLogs(this.el.side, () => patch(this.el.side, sidePanels(view, {
       table: this.table, mySeat: this.snap.seat, lastResult: this.lastResult, freshResult: this.freshResult,
-      finished: this.finished, tableId: this.id,
+      finished: this.finished, tableId: this.id, between: this.snap.between,
     }), this.seatToken ? h("section", { class: "panel side" }, this.mySeatLink()) : null));
   }
 
