@@ -416,6 +416,12 @@ def test_the_new_table_options_fit_a_phone(server: str, browser: Any, lang: str)
             ".map(e => e.closest('.option').dataset.option)",
         )
         assert not wide, (game, sorted(set(wide)))
+        # no option hides in a box of its own: the grid is as tall as its options (a half-screen
+        # box hid Nap's last two below its edge, with no sign there were more: a third review)
+        grid = page.eval_on_selector(
+            "#options .option-grid", "e => [e.scrollHeight, e.clientHeight]"
+        )
+        assert grid[0] <= grid[1] + 1, (game, grid)
         page.locator("#options summary").click()
     assert not problems(page), problems(page)
 
