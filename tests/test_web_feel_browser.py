@@ -588,6 +588,14 @@ setInterval(() => {
     return a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
   }).map(e => e.dataset.trickCard);
   window.__caption.push(over);
+  // and whether a seat box is drawn over it (on a phone it sits at the felt's top edge, over
+  // the top seat's box: the box was drawn over it, a third review)
+  const z = (e) => Number(getComputedStyle(e).zIndex) || 0;
+  for (const box of document.querySelectorAll('#felt .seat-box')) {
+    const b = box.getBoundingClientRect();
+    const meet = a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+    if (meet && z(box) >= z(taker)) window.__under = (window.__under || 0) + 1;
+  }
 }, 40);
 """
 
@@ -616,6 +624,7 @@ def test_a_finished_trick_s_caption_leaves_its_cards_in_view(
     page.screenshot(path=str(SHOTS / f"hell-trick-caption-{size}.png"))
     covered = [s for s in page.evaluate("window.__caption") if s]
     assert not covered, covered[:5]
+    assert not page.evaluate("window.__under || 0"), "a seat box over the caption"
     assert not problems(page), problems(page)
 
 

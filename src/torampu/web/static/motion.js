@@ -110,7 +110,9 @@ export class Motion {
   start(hold) {
     clearTimeout(this.timer);
     this.hold = hold;
-    this.timer = setTimeout(() => this.release(), this.pause);
+    // a game's last trick, twice as long: the result box comes over the felt after it (a
+    // review read the box before the last card it had waited for)
+    this.timer = setTimeout(() => this.release(), hold.final ? 2 * this.pause : this.pause);
   }
 
   /** Forget any pause at once (a new deal, another game). */
