@@ -792,3 +792,29 @@ def test_the_host_closes_a_table_for_bots_or_one_not_started(tmp_path: Path) -> 
     assert store.table(waiting) is None and store.table(solo) is None
     assert store.actions(solo) == [] and store.table(again) is not None
     store.close()
+
+
+def test_what_players_read_of_the_rules_names_no_rule_text_by_number(tmp_path: Path) -> None:
+    """A third review: rule choices read "Highest trump (000)", "Trump (002)", "Points table
+    (001)" — the numbers of the rule texts the options come from, which no player knows. The
+    players' labels, explanations and value names leave them out; the developers' notes
+    (``description``, a preset's ``note``) keep them."""
+    import re
+
+    ref = re.compile(r"[(（、,] ?(?:\d{3}(?:/\d{3})*|napoleon-web)(?:[)）:]| ★)")
+    with client(tmp_path) as c:
+        games = c.get("/api/games").json()["games"]
+    fields = ("label", "description_en", "label_ja", "description_ja", "values_en", "values_ja")
+    seen = []
+    for g in games:
+        for o in g["options"]:
+            for f in fields:
+                text = json.dumps(o.get(f), ensure_ascii=False)
+                assert not ref.search(text), (g["name"], o["name"], f, text)
+            seen.append(o["description"])
+        for name, p in g["presets"].items():
+            for f in ("name_en", "note_en", "name_ja", "note_ja"):
+                assert not ref.search(str(p.get(f))), (g["name"], name, f, p.get(f))
+    assert any("(000)" in d for d in seen), "the developers' notes keep their sources"
+    ura = next(o for o in games[0]["options"] if o["name"] == "ura_jack_suit")
+    assert ura["values_en"] == {"own": "Its printed suit", "trump": "Trump"}

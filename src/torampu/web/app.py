@@ -420,6 +420,29 @@ class KnownHost:
         await _refuse_any(scope, receive, send, 400, self.body)
 
 
+SOURCE_REF = re.compile(r"\s*[(（](?:\d{3}(?:/\d{3})*(?:/napoleon-web)?|napoleon-web)[)）]")
+"""A rule text's number or an outside program named after a rule, "(000)", "(001/002)",
+"(napoleon-web)": the developers' references, not the players' words."""
+SOURCE_PREFIX = re.compile(r"([(（、,] ?)(?:\d{3}|napoleon-web)(?:: | (?=★))")
+PLAYER_FIELDS = ("label", "description_en", "label_ja", "description_ja", "values_en", "values_ja")
+PRESET_FIELDS = ("name_en", "note_en", "name_ja", "note_ja")
+
+
+def _for_players(value: Any) -> Any:
+    """``value`` (a text, or a dict of texts) without the rule texts' numbers in it.
+
+    >>> _for_players({"own": "Its printed suit (000)", "x": "redeal (000), or (napoleon-web)"})
+    {'own': 'Its printed suit', 'x': 'redeal, or'}
+    >>> _for_players("4人 (000: 小さい札を抜く)"), _for_players("(弱い請求、002: 強い請求)")
+    ('4人 (小さい札を抜く)', '(弱い請求、強い請求)')
+    """
+    if isinstance(value, str):
+        return SOURCE_PREFIX.sub(r"\1", SOURCE_REF.sub("", value))
+    if isinstance(value, dict):
+        return {k: _for_players(v) for k, v in value.items()}
+    return value
+
+
 @functools.cache
 def _games_info() -> list[dict[str, Any]]:
     """What ``GET /api/games`` says of each game (the same for every request: made once)."""
@@ -442,8 +465,16 @@ def _games_info() -> list[dict[str, Any]]:
                     str(n): torampu.new_match(name, players=n, seed=0).games_total for n in values
                 }
             },
-            "presets": torampu.presets(name),
-            "options": options,
+            # what players read carries no rule text's number ("Highest trump (000)": a third
+            # review); ``description`` and ``note``, the developers' notes, keep them
+            "presets": {
+                k: {f: _for_players(v) if f in PRESET_FIELDS else v for f, v in p.items()}
+                for k, p in torampu.presets(name).items()
+            },
+            "options": [
+                {f: _for_players(v) if f in PLAYER_FIELDS else v for f, v in o.items()}
+                for o in options
+            ],
         }
         out.append(json.loads(json.dumps(info, default=str)))
     return out
