@@ -1351,3 +1351,50 @@ def test_daifugo_s_side_panels_say_when_nothing_has_happened_yet(server: str, br
     )
     assert texts["log"] == "Play logNo plays yet.", texts
     assert not problems(page), problems(page)
+
+
+def test_a_right_to_left_name_is_cut_at_its_end_and_kept_apart_in_the_chat(
+    server: str, browser: Any
+) -> None:
+    """A third review: a long Arabic name at a seat lost its first word ("…مد عبد الرحمن"): the
+    box cut it at the right, where a right-to-left name begins. Names and chat lines take the
+    direction of their own text, so a name is cut at its end, and an RTL name in the chat does
+    not reorder the line after it."""
+    import json
+
+    from websockets.sync.client import connect
+
+    name = "محمد عبد الرحمن بن عبد الله"
+    body = {"game": "hell", "games": 1, "players": 4}
+    body["seats"] = ["open", "open", "heuristic", "heuristic"]
+    res = post(f"{server}/api/tables", body)
+    table_id, host = str(res["table"]["id"]), str(res["host_token"])
+    page = new_page(browser, PHONE)
+    page.goto(f"{server}/t/{table_id}")
+    page.wait_for_function("() => !!window.torampu?.snapshot")
+    page.fill("#player-name", "Aki")
+    page.click("[data-take='0']")
+    page.wait_for_selector(".seat-row.me[data-seat='0']")
+    friend = post(f"{server}/api/tables/{table_id}/join", {"name": name, "seat": 1})["token"]
+    post(f"{server}/api/tables/{table_id}/start", {}, host)
+    page.wait_for_selector("#felt [data-seat='1'] .name")
+    seat = page.eval_on_selector(
+        "#felt [data-seat='1'] .name",
+        "e => [getComputedStyle(e).direction, e.scrollWidth > e.clientWidth]",
+    )
+    assert seat == ["rtl", True], seat  # cut, and at its end: its first word shows
+    ws_url = server.replace("http://", "ws://") + f"/ws/tables/{table_id}"
+    with connect(ws_url) as ws:
+        ws.send(json.dumps({"type": "hello", "token": friend}))
+        ws.send(json.dumps({"type": "chat", "text": "hello (1) everyone"}))
+        page.wait_for_function(
+            "() => document.querySelector('#chat-list')?.textContent.includes('everyone')"
+        )
+    line = page.evaluate(
+        """() => { const li = [...document.querySelectorAll('#chat-list li')]
+             .find((e) => e.textContent.includes('everyone'));
+           return [...li.querySelectorAll('.chat-who, .chat-text')]
+             .map((e) => getComputedStyle(e).direction); }"""
+    )
+    assert line == ["rtl", "ltr"], line  # the name apart, the English line left to right
+    assert not problems(page), problems(page)

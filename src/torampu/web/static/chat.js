@@ -167,11 +167,11 @@ export class ChatPanel {
     fill(this.list, all.map((m) => {
       if (m.event) return h("li", { class: "chat-event muted small", dataset: { id: m.id } }, chatTime(m.at), m.text);
       const who = this.who(m);
-      const body = m.reaction ? h("span", { class: "reaction-text" }, t(`sc_r_${m.reaction}`)) : h("span", { class: "chat-text" }, m.text ?? "");
+      const body = m.reaction ? h("span", { class: "reaction-text" }, t(`sc_r_${m.reaction}`)) : h("span", { class: "chat-text", dir: "auto" }, m.text ?? "");
       const own = m.seat != null && m.seat === mine;
       const mute = own ? null : h("button", { type: "button", class: "chat-mute", title: t("sc_mute", { who }), "aria-label": t("sc_mute", { who }),
         dataset: { mute: authorKey(m) }, onclick: () => this.mute(authorKey(m)) }, "×");
-      return h("li", { class: own ? "me" : "", dataset: { id: m.id } }, chatTime(m.at), h("strong", { class: "chat-who" }, who), " ", body, mute);
+      return h("li", { class: own ? "me" : "", dataset: { id: m.id } }, chatTime(m.at), h("strong", { class: "chat-who", dir: "auto" }, who), " ", body, mute);
     }));
     this.list.scrollTop = this.list.scrollHeight;
     const names = [...this.muted].map((key) => this.mutedName(key));

@@ -103,7 +103,7 @@ function seatBox(view, ctx, s, pos) {
       "div",
       { class: "seat-name" },
       presence(info),
-      h("span", { class: "name" }, seatName(ctx.table, s, true)),
+      h("span", { class: "name", dir: "auto" }, seatName(ctx.table, s, true)), // (a right-to-left name cut at its end, not its start)
       s === ctx.mySeat ? h("span", { class: "you" }, ` (${t("you")})`) : null,
     ),
     info.kind === "bot" && !info.name ? h("div", { class: "bot-level" }, botStrengthLabel(info.bot)) : null,
