@@ -1398,3 +1398,59 @@ def test_a_right_to_left_name_is_cut_at_its_end_and_kept_apart_in_the_chat(
     )
     assert line == ["rtl", "ltr"], line  # the name apart, the English line left to right
     assert not problems(page), problems(page)
+
+
+# Samples every 40 ms whether a trick's card at rest and a seat's box overlap (more than 2 px
+# a side).
+CARD_UNDER_BOX = """
+window.__overlap = [];
+setInterval(() => {
+  const boxes = [...document.querySelectorAll('#felt .seat-box')]
+    .map(e => e.getBoundingClientRect());
+  for (const c of document.querySelectorAll('#felt .centre .trick-card')) {
+    // (a card flying in from its seat or swept away, or not shown yet)
+    if (c.getAnimations().length || Number(getComputedStyle(c).opacity) < 0.05) continue;
+    const a = c.getBoundingClientRect();
+    for (const b of boxes) {
+      const w = Math.min(a.right, b.right) - Math.max(a.left, b.left);
+      const h = Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top);
+      if (w > 2 && h > 2) window.__overlap.push(`${c.dataset.trickCard} ${w | 0}x${h | 0}`);
+    }
+  }
+}, 40);
+"""
+
+
+def test_on_a_phone_the_trick_s_cards_stay_clear_of_the_seats_boxes(
+    tmp_path: Path, browser: Any
+) -> None:
+    """A third review: at five players with long names, a phone drew the side seats' boxes over
+    the edges of the trick's cards (a box over the 7♦, the Q♠ against another). On a phone the
+    cards lie nearer the middle; none meets a seat's box."""
+    with serve(tmp_path / "data", 0.05, 0.0, "--away-timeout", "0.3") as base:
+        res = post(f"{base}/api/tables", {"game": "napoleon", "games": 1, "players": 5})
+        table_id, host = str(res["table"]["id"]), str(res["host_token"])
+        page = new_page(browser, PHONE)
+        page.goto(f"{base}/t/{table_id}")
+        page.wait_for_function("() => !!window.torampu?.snapshot")
+        page.fill("#player-name", "Sakura Yamanouchi")
+        page.click("[data-take='0']")
+        page.wait_for_selector(".seat-row.me[data-seat='0']")
+        for seat, name in enumerate(
+            (
+                "Bartholomew Maximilian",
+                "Christopher Wellington",
+                "Alexandra Montgomery",
+                "じゅげむじゅげむごこうのすりきれ",
+            ),
+            start=1,
+        ):
+            post(f"{base}/api/tables/{table_id}/join", {"name": name, "seat": seat})
+        post(f"{base}/api/tables/{table_id}/start", {}, host)
+        page.wait_for_selector("#felt [data-seat='0']")
+        page.evaluate(CARD_UNDER_BOX)
+        _play_napoleon(page, time.monotonic() + 90, 4)
+        page.screenshot(path=str(SHOTS / "phone-trick-clear-of-seats.png"))
+        overlap = page.evaluate("window.__overlap")
+        assert not overlap, sorted(set(overlap))
+        assert not problems(page), problems(page)

@@ -189,13 +189,13 @@ function centre(view, ctx, n) {
 
 function trickCard(c, ctx, n, winner) {
   const p = seatPosition(relative(c.seat, ctx, n), n);
-  const x = 50 + (p.x - 50) * 0.42;
-  const y = 50 + (p.y - 50) * 0.4;
+  // towards its player's seat, a share of the way (style.css: --spread-x, narrower on a phone,
+  // where the side seats' boxes reach further in and covered the cards' edges)
   return h(
     "div",
     {
       class: `trick-card ${winner ? "winner" : ""}`,
-      style: { left: `${x}%`, top: `${y}%` },
+      style: { "--dx": `${p.x - 50}`, "--dy": `${p.y - 50}` },
       dataset: { trickSeat: c.seat, trickCard: c.card },
     },
     cardImage(c.card),
