@@ -548,16 +548,31 @@ def test_a_player_back_from_an_absence_is_told_what_the_bot_made_for_them(tmp_pa
                 snap = _hello(ws, tok)
                 mine = _stood_in_since_own_move(tmp_path, tid, snap["version"])
                 assert set(mine) == {"away"} and snap["stood_in"] == len(mine) >= 2
-                while not snap["legal"]:  # our turn comes: the count holds until we move
-                    snap = ws.receive_json()
-                    assert snap["type"] != "snapshot" or snap["stood_in"] >= len(mine)
-                move = {"type": "act", "action": snap["legal"][0], "version": snap["version"]}
-                ws.send_json(move)
-                while True:
-                    msg = ws.receive_json()
-                    if msg["type"] == "snapshot" and msg["version"] > snap["version"]:
-                        break
-                assert msg["stood_in"] == 0, msg["last"]
+                moved = None
+                while moved is None:
+                    while snap["type"] != "snapshot" or not snap["legal"]:
+                        # our turn comes: the count holds until we move
+                        snap = ws.receive_json()
+                        assert snap["type"] != "snapshot" or snap["stood_in"] >= len(mine)
+                    v = snap["version"]
+                    ws.send_json({"type": "act", "action": snap["legal"][0], "version": v})
+                    while True:
+                        msg = ws.receive_json()
+                        if msg["type"] == "error":
+                            # a stand-in's move already being written when we came back
+                            assert msg["code"] == "stale_version", msg
+                            snap = msg
+                            break
+                        if msg["type"] == "snapshot" and msg["version"] > v:
+                            if msg["last"] == {
+                                "seat": 0,
+                                "action": snap["legal"][0],
+                                "by": "human",
+                            }:
+                                moved = msg
+                            snap = msg
+                            break
+                assert moved["stood_in"] == 0, moved["last"]
                 spectator = _hello(watcher, None)  # a spectator is never told a count
                 assert spectator["stood_in"] == 0 and spectator["seat"] is None
     # away once more (someone watches, the stand-in plays), then a new process reads the count
