@@ -295,6 +295,21 @@ def test_daifugo_exchange_and_texts_on_a_phone(server: str, browser: Any) -> Non
             give: text({phase: 'give', pending: 2}),
             discard: text({phase: 'discard', pending: 1}),
             name3: g.seatName(table, 3),
+            // on this seat's turn with pass alone: the cards dimmed, and why (they looked
+            // playable, a third review)
+            onlyPass: (() => {
+              const hand = document.createElement('div');
+              const acts = document.createElement('div');
+              document.body.append(hand, acts);
+              const view = {...base, phase: 'play', to_play: 0, hand: ['3S', '4H'],
+                hand_sizes: [2, 5, 5, 5], table: [{seat: 1, cards: ['2S']}], log: []};
+              g.renderPlay(hand, acts, view, {...ctx, legal: ['pass'], live: true,
+                act: () => {}, clear: () => {}, onCard: () => {}}, {selected: [], choice: null});
+              const out = [[...hand.querySelectorAll('.card')].map((c) => c.className.trim()),
+                acts.querySelector('#only-pass')?.textContent];
+              hand.remove(); acts.remove();
+              return out;
+            })(),
             // an absent player's turn says the stand-in plays it
             awayTurn: g.statusText({game: 'hell', phase: 'play', to_play: 0},
               {table: {seats: [{seat: 0, kind: 'human', name: 'ゆき', away: true}]}, mySeat: 1}),
@@ -353,6 +368,8 @@ def test_daifugo_exchange_and_texts_on_a_phone(server: str, browser: Any) -> Non
     assert texts["name3"].endswith("(CPU・強)"), texts
     assert texts["awayTurn"].startswith("ゆきは離席中: CPUが代わりに打ちます"), texts["awayTurn"]
     # (a bot beside a person called ソラ was ソラ too, and both showed as "ソラ 0" and "ソラ 2")
+    cards, said = texts["onlyPass"]
+    assert cards == ["card dim", "card dim"] and said and "パス" in said, texts["onlyPass"]
     assert texts["names"] == ["レン", "あき 1", "あき 2", "Aki 1", "ＡＫＩ 2"], texts["names"]
     assert texts["why"] == "全員パス: 場が流れ、$`<<から。8切り: 1番席から", texts["why"]
     (auction, log), kept = texts["follow"]["first"], texts["follow"]["kept"]

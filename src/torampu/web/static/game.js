@@ -266,6 +266,11 @@ export function renderPlay(handEl, actionsEl, view, ctx, ui) {
   renderActions(actionsEl, view, ctx, ui, plan);
 }
 
+/** A Daifugo turn where passing is all this seat may do. */
+function onlyPass(view, ctx) {
+  return view.game === "daifugo" && view.phase === "play" && ctx.legal?.length === 1 && ctx.legal[0] === "pass";
+}
+
 function renderHand(el, view, ctx, ui, plan) {
   const hand = view.hand || [];
   const chosen = ui.selected.map((i) => hand[i]);
@@ -277,7 +282,9 @@ function renderHand(el, view, ctx, ui, plan) {
   const cards = handOrder(hand, view).map((i) => {
     const card = hand[i];
     const legal = plan.legalCards.has(card);
-    const idle = plan.mode === "none";
+    // idle while it is not the player's turn (or a bid is to be made); on a Daifugo turn with
+    // pass alone the cards are dimmed and a tap says why (they looked playable: a review)
+    const idle = plan.mode === "none" && !onlyPass(view, ctx);
     const selected = ui.selected.includes(i);
     const reachable = plan.mode !== "select" || selected || extendable(plan.cardActs, chosen, card);
     // a card that cannot be played now is not a dead button: a tap says why (it stays out
@@ -447,6 +454,7 @@ function renderActions(el, view, ctx, ui, plan) {
     parts.push(h("div", { class: "choice" }, acts.map((a) => actionButton(a.raw, view, ctx, "primary"))));
   }
   if (plan.adjutant.length) parts.push(adjutantPicker(view, ctx, plan));
+  if (onlyPass(view, ctx)) parts.push(h("p", { class: "hint", id: "only-pass" }, t("onlyPass")));
   if (plan.buttons.length) parts.push(buttonBar(view, ctx, plan));
   // the panel keeps the height it last had in this phase while others move: it came and went
   // with each of this player's turns, and the felt above grew and shrank by as much (200 px
