@@ -1454,3 +1454,36 @@ def test_on_a_phone_the_trick_s_cards_stay_clear_of_the_seats_boxes(
         overlap = page.evaluate("window.__overlap")
         assert not overlap, sorted(set(overlap))
         assert not problems(page), problems(page)
+
+
+def test_the_chat_says_when_a_bot_starts_playing_for_an_absent_friend(
+    tmp_path: Path, browser: Any
+) -> None:
+    """A third review: while a friend was away only a ☾ on their seat said so, and the status
+    line only on their turn; nothing said a bot now played for them. The chat says it when the
+    seat turns away, as it says the connection dropped."""
+    import json
+
+    from websockets.sync.client import connect
+
+    with serve(tmp_path / "data", 0.05, 0.0, "--away-timeout", "0.5") as base:
+        page, table_id, ben = _two_at_hell(base, browser, DESKTOP)
+        events = (
+            "() => [...document.querySelectorAll('#chat-list li.chat-event')]"
+            ".map(e => e.textContent)"
+        )
+        ws_url = base.replace("http://", "ws://") + f"/ws/tables/{table_id}"
+        with connect(ws_url) as ws:
+            ws.send(json.dumps({"type": "hello", "token": ben}))
+            ws.recv(timeout=10)
+        page.wait_for_function(
+            f"() => ({events})().some(t => t.endsWith('Ben is away: a bot plays for them "
+            "until they are back'))",
+            timeout=20000,
+        )
+        tails = page.evaluate(events)
+        gone = next(i for i, t in enumerate(tails) if t.endswith("Ben lost connection"))
+        away = next(i for i, t in enumerate(tails) if "Ben is away" in t)
+        assert gone < away, tails
+        assert not any("Aki is away" in t for t in tails), tails  # never one's own
+        assert not problems(page), problems(page)

@@ -83,7 +83,7 @@ export class ChatPanel {
     const seats = table?.seats;
     if (!Array.isArray(seats)) return;
     const before = this.seats;
-    this.seats = seats.map((s) => ({ kind: s.kind, name: s.name ?? "", connected: !!s.connected }));
+    this.seats = seats.map((s) => ({ kind: s.kind, name: s.name ?? "", connected: !!s.connected, away: !!s.away }));
     if (!before || before.length !== seats.length) return; // the first look: nothing happened yet
     const lines = [];
     seats.forEach((s, i) => {
@@ -104,6 +104,9 @@ export class ChatPanel {
         this.arriving.delete(i);
         if (!first) lines.push(t(now.connected ? "sc_evBack" : "sc_evGone", { who: who(now) }));
       }
+      // gone past --away-timeout: a bot plays for them from now on (the seat's ☾ alone said
+      // so, and the status line only on their turn: a third review)
+      if (human(now) && human(was) && now.away && !was.away && i !== mine) lines.push(t("sc_evAway", { who: who(now) }));
     });
     if (!lines.length) return;
     const at = Date.now();
