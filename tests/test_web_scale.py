@@ -1106,3 +1106,27 @@ def test_seats_held_and_seats_left_are_the_databases_across_processes(
             assert snap["type"] == "snapshot" and snap["seat"] is None, snap
         status, _ = _post(f"{a.base}/api/tables/{tid}/join", {"name": "P2"})
         assert status == 200, "one seat left: one more may be taken"
+
+
+def test_a_table_closed_on_one_process_sends_away_whoever_is_at_it_on_the_other(
+    tmp_path: Path, pg: str, redis_server: RedisServer
+) -> None:
+    """The host closes a table on one process (``POST …/close``): it is deleted, and a player
+    whose socket is on the other process is told ``table_closed`` through the table's event,
+    and the other process no longer serves it."""
+    with cluster(tmp_path, pg, redis_server.url, workers=0) as (a, b):
+        tid, host = _table(a, "hell", seats=["open"] * 3, players=3)
+        tok = _post(f"{a.base}/api/tables/{tid}/join", {"name": "Ben", "seat": 1})[1]["token"]
+        with connect(f"{b.ws}/ws/tables/{tid}") as ben:
+            ben.send(json.dumps({"type": "hello", "token": tok}))
+            assert json.loads(ben.recv(timeout=10))["type"] == "snapshot"
+            status, body = _post(f"{a.base}/api/tables/{tid}/close", {}, host)
+            assert status == 200 and body == {"closed": tid}, body
+
+            def told() -> bool:
+                msg = json.loads(ben.recv(timeout=10))
+                return msg.get("type") == "error" and msg.get("code") == "table_closed"
+
+            _until("the player on the other process is told", told, 15)
+        assert _get_status(f"{b.base}/api/tables/{tid}", {}) == 404
+        assert _get_status(f"{a.base}/api/tables/{tid}", {}) == 404
