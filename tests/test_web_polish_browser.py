@@ -689,6 +689,10 @@ def test_the_lobby_folds_finished_tables_away(server: str, browser: Any) -> None
     assert page.locator(f"#tables > ul a[href$='/t/{done}']").count() == 0
     first = page.locator("#tables > ul .badge").first.inner_text()
     assert first == "waiting", first
+    # each row says what opening it does (they did not look like links: a third review)
+    go = page.locator(f"#tables [data-table='{waiting}'] .row-go")
+    assert go.inner_text() == "Join ›"
+    assert folded.locator(f"[data-table='{done}'] .row-go").text_content() == "Watch ›"
     assert "Finished tables (" in folded.locator("summary").inner_text()
     assert not problems(page), problems(page)
 

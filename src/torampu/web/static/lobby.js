@@ -123,6 +123,9 @@ function tableRow(tb, games, state = null) {
       yourTurn(tb) ? h("span", { class: "badge your-turn" }, t("lobbyYourTurn")) : null,
       h("span", { class: "muted" }, progress ? `${t("playersN", { n: tb.players })} · ${progress}` : t("playersN", { n: tb.players })),
       h("span", { class: "muted small" }, t("created", { t: when(tb.created) })),
+      // what opening the row does, on the link's end (the rows did not look like links: a review)
+      h("span", { class: "row-go" },
+        t(tokens.seat(tb.id) || tokens.host(tb.id) ? "rowOpen" : tb.status === "waiting" && tb.seats.some((s) => s.kind === "open") ? "rowJoin" : "rowWatch")),
     ),
     h("div", { class: "chips" }, seats),
     // among this browser's own tables, those its host may close (a quick game left unfinished
