@@ -4,7 +4,7 @@
 
 import { api, tokens } from "./api.js";
 import { h, patch, toast } from "./dom.js";
-import { seatName } from "./game.js";
+import { seatName, titleName } from "./game.js";
 import { resultSummary } from "./panels.js";
 import { errorText, t } from "./i18n.js";
 
@@ -82,9 +82,8 @@ export class BetweenPanel {
     }
     // how the game went, before the points: the contract made or failed, the titles, the bids
     const last = this.page.lastResult;
-    if (last?.detail && last.index === k && snap.view?.game) {
-      parts.push(h("div", { class: "between-detail", id: "between-detail" }, resultSummary(last.detail, snap.view.game, this.page.table)));
-    }
+    const summary = last?.detail && last.index === k && snap.view?.game ? resultSummary(last.detail, snap.view.game, this.page.table) : null;
+    if (summary) parts.push(h("div", { class: "between-detail", id: "between-detail" }, summary));
     parts.push(this.results(snap, k));
     if (b) {
       const count = h("span", { class: "countdown", id: "between-countdown" }, String(this.secondsLeft()));
@@ -122,10 +121,20 @@ export class BetweenPanel {
     const rows = (m.totals || []).map((total, s) => ({ s, total, delta: change[s] ?? 0 }));
     rows.sort((a, b) => b.total - a.total);
     const fmt = (d) => (d > 0 ? `+${d}` : String(d));
+    // the game's own column: Daifugo's title each earned, Hell's bid and tricks (they were one
+    // run-on line above the table, in seat order: a third review)
+    const last = this.page.lastResult;
+    const d = last?.index === k ? last.detail : null;
+    const game = snap.view?.game;
+    let extra = null;
+    if (game === "daifugo" && d?.titles) extra = { head: t("sc_title"), cell: (s) => titleName(d.titles[s]) };
+    else if (game === "hell" && d?.bids) extra = { head: t("sc_bidTook"), cell: (s) => `${d.bids[s]} / ${d.tricks[s]}` };
     return h("table", { class: "between-scores", id: "between-scores" },
-      h("thead", {}, h("tr", {}, h("th", {}, t("sc_player")), h("th", {}, t("sc_change")), h("th", {}, t("sc_total")))),
+      h("thead", {}, h("tr", {}, h("th", {}, t("sc_player")), extra ? h("th", {}, extra.head) : null,
+        h("th", {}, t("sc_change")), h("th", {}, t("sc_total")))),
       h("tbody", {}, rows.map((r) => h("tr", { class: r.s === snap.seat ? "me" : "", dataset: { seat: r.s } },
-        h("td", {}, this.name(r.s)), h("td", { class: r.delta >= 0 ? "up" : "down" }, fmt(r.delta)), h("td", {}, String(r.total))))));
+        h("td", {}, this.name(r.s)), extra ? h("td", { class: "game-col" }, extra.cell(r.s)) : null,
+        h("td", { class: r.delta >= 0 ? "up" : "down" }, fmt(r.delta)), h("td", {}, String(r.total))))));
   }
 
   async rematch() {

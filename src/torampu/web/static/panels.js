@@ -257,7 +257,8 @@ function resultPanel(view, ctx) {
 export function resultSummary(detail, game, table) {
   // (not the game's winners: the points below say them, and at the match's end "Winners: Hana"
   // beside "Winner: Hana" of the match read as two verdicts, a second review)
-  return resultDetail(detail, game, { table }, false);
+  const out = resultDetail(detail, game, { table }, false, true);
+  return out.childElementCount ? out : null;
 }
 
 /** Draw `draw()` into the side column keeping the auction (oldest bid first) at its newest
@@ -276,7 +277,9 @@ export function followLogs(el, draw) {
   }
 }
 
-function resultDetail(d, game, ctx, winners = true) {
+/** A finished game's result as label/value pairs; `inTable`: Daifugo's titles and Hell's bids
+ * are in the scores table beside it (the box between games), not here. */
+function resultDetail(d, game, ctx, winners = true, inTable = false) {
   const name = (s) => (s == null ? "–" : seatName(ctx.table, s));
   const pairs = [];
   if (game === "napoleon") {
@@ -286,7 +289,10 @@ function resultDetail(d, game, ctx, winners = true) {
     pairs.push([t("result"), d.army_won ? t("made") : t("failed")]);
   } else if (game === "nap") {
     pairs.push([t("declarer"), name(d.declarer)], [t("contract"), span(bidNode(d.contract, game))]);
-    pairs.push([t("result"), `${d.made ? t("made") : t("failed")} (${d.declarer_tricks})`]);
+    // "failed (1)": the number was the declarer's tricks, unnamed (a third review)
+    pairs.push([t("result"), `${d.made ? t("made") : t("failed")} (${t("tricksTaken", { n: d.declarer_tricks })})`]);
+  } else if (inTable) {
+    // (Daifugo's titles, Hell's bids: a column of the scores table)
   } else if (game === "daifugo" && d.titles) {
     pairs.push([t("titles"), d.titles.map((ti, s) => `${name(s)}: ${titleName(ti)}`).join(t("listSep"))]);
   } else if (game === "hell" && d.bids) {

@@ -120,7 +120,9 @@ class TablePage {
       this.conn.close();
       if (msg.code === "table_closed") tokens.forget(this.id);
       if (this.closed) return; // (this page closed it: on its way to the lobby)
-      const said = { invite_revoked: "inviteRevoked", table_closed: "tableClosed" }[msg.code] || "notFound";
+      // (a page that was at the table when it went — its socket was reconnecting as the host
+      // closed it — is told it is gone, not that there never was such a table)
+      const said = { invite_revoked: "inviteRevoked", table_closed: "tableClosed" }[msg.code] || (this.snap ? "tableGone" : "notFound");
       fill(this.root, h("div", { class: "panel", id: "table-gone" },
         h("p", {}, t(said)),
         h("a", { href: "/" }, t("back"))));
