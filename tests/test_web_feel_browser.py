@@ -579,7 +579,13 @@ def _play_napoleon(page: Any, until: float, tricks: int) -> None:
 # takes the trick · ...") lies over one of the trick's cards.
 CAPTION = """
 window.__caption = [];
+window.__labels = new Set();
 setInterval(() => {
+  for (const c of document.querySelectorAll('#felt .trick-card')) {
+    const svg = c.querySelector('svg');
+    window.__labels.add(`${c.getAttribute('role')}|${c.getAttribute('aria-label')}|`
+      + `${svg && svg.getAttribute('aria-hidden')}`);
+  }
   const taker = document.querySelector('#trick-taker');
   if (!taker) return;
   const a = taker.getBoundingClientRect();
@@ -624,6 +630,10 @@ def test_a_finished_trick_s_caption_leaves_its_cards_in_view(
     page.screenshot(path=str(SHOTS / f"hell-trick-caption-{size}.png"))
     covered = [s for s in page.evaluate("window.__caption") if s]
     assert not covered, covered[:5]
+    # each card of the trick is read out with its player ("Mina: 7 of diamonds"), its picture
+    # hidden from screen readers (they heard the card alone: a review)
+    labels = page.evaluate("[...window.__labels]")
+    assert labels and all(re.fullmatch(r"img\|[^|:]+: [^|]+\|true", x) for x in labels), labels[:5]
     assert not page.evaluate("window.__under || 0"), "a seat box over the caption"
     assert not problems(page), problems(page)
 

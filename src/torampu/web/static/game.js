@@ -74,6 +74,8 @@ function relative(seat, ctx, n) {
 export function renderFelt(el, view, ctx) {
   const n = view.players || view.hand_sizes.length;
   el.className = `felt n${n} game-${view.game}`;
+  el.setAttribute("role", "region");
+  el.setAttribute("aria-label", t("feltLabel"));
   const seats = [];
   for (let s = 0; s < n; s++) seats.push(seatBox(view, ctx, s, seatPosition(relative(s, ctx, n), n)));
   fill(el, seats, centre(view, ctx, n), trumpChip(view));
@@ -197,9 +199,18 @@ function trickCard(c, ctx, n, winner) {
       class: `trick-card ${winner ? "winner" : ""}`,
       style: { "--dx": `${p.x - 50}`, "--dy": `${p.y - 50}` },
       dataset: { trickSeat: c.seat, trickCard: c.card },
+      // read out as whose card it is, not the card alone (a screen reader heard "7♦" with no
+      // player: a review); the picture inside says nothing more
+      role: "img",
+      "aria-label": `${seatName(ctx.table, c.seat, true)}: ${cardText(c.card)}`,
     },
-    cardImage(c.card),
+    hideFromReaders(cardImage(c.card)),
   );
+}
+
+function hideFromReaders(el) {
+  el.setAttribute("aria-hidden", "true");
+  return el;
 }
 
 function centreInfo(view) {
