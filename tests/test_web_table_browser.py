@@ -636,6 +636,9 @@ def test_a_host_without_a_seat_sits_to_start_and_a_game_s_last_trick_shows_befor
     assert re.search(r"Aki: bid \d+ · took \d+", page.inner_text("#result")), page.inner_text(
         "#result"
     )
+    # one seat a line (a run-on line of every seat: a third review)
+    lines = page.locator("#result .result-lines li").all_inner_texts()
+    assert len(lines) == 3 and all(" · took " in x for x in lines), lines
     assert not problems(page), problems(page)
 
 

@@ -294,10 +294,14 @@ function resultDetail(d, game, ctx, winners = true, inTable = false) {
   } else if (inTable) {
     // (Daifugo's titles, Hell's bids: a column of the scores table)
   } else if (game === "daifugo" && d.titles) {
-    pairs.push([t("titles"), d.titles.map((ti, s) => `${name(s)}: ${titleName(ti)}`).join(t("listSep"))]);
+    // one a line, from the 大富豪 down (a run-on line in seat order: a third review)
+    const order = ["daifugo", "fugo", "heimin", "hinmin", "daihinmin"];
+    const seats = d.titles.map((_, s) => s).sort((a, b) => order.indexOf(d.titles[a]) - order.indexOf(d.titles[b]));
+    pairs.push([t("titles"), h("ul", { class: "plain result-lines" }, seats.map((s) => h("li", {}, `${titleName(d.titles[s])}: ${name(s)}`)))]);
   } else if (game === "hell" && d.bids) {
-    // "Aki: bid 1 · took 1" (a bare "1/1" said neither which was which)
-    pairs.push([t("bids"), d.bids.map((b, s) => `${name(s)}: ${t("hellBidTook", { bid: b, took: d.tricks[s] })}`).join(t("listSep"))]);
+    // "Aki: bid 1 · took 1" (a bare "1/1" said neither which was which), one a line
+    pairs.push([t("bids"), h("ul", { class: "plain result-lines" },
+      d.bids.map((b, s) => h("li", {}, `${name(s)}: ${t("hellBidTook", { bid: b, took: d.tricks[s] })}`)))]);
   }
   if (winners && d.winners?.length) pairs.push([t("winners"), d.winners.map(name).join(t("listSep"))]);
   return dl(pairs);
