@@ -576,7 +576,8 @@ def _play_napoleon(page: Any, until: float, tricks: int) -> None:
 
 
 # Samples every 40 ms, while a finished trick is held on the felt, whether its caption ("Sora
-# takes the trick · ...") lies over one of the trick's cards.
+# takes the trick · ...") lies over one of the trick's cards at rest (a card sweeping to its
+# taker passes under it for a moment: under load the samples caught that).
 CAPTION = """
 window.__caption = [];
 window.__labels = new Set();
@@ -590,6 +591,7 @@ setInterval(() => {
   if (!taker) return;
   const a = taker.getBoundingClientRect();
   const over = [...document.querySelectorAll('#felt .centre .trick-card')].filter(e => {
+    if (e.getAnimations().length) return false; // (a card flying in, or swept to its taker)
     const b = e.getBoundingClientRect();
     return a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
   }).map(e => e.dataset.trickCard);
