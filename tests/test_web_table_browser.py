@@ -292,6 +292,10 @@ def _play_match(
         _click_action(page, choose(view, legal))
     if table.get("status") == "over":
         page.wait_for_selector("#result")
+        # the match over, its standings head the side column (they sat at its foot, cut off)
+        page.wait_for_function(
+            "() => document.querySelector('#side .panel.side')?.id === 'standings'"
+        )
         _show_everywhere(page, f"{game}-over")
         seen.add("over")
     return seen

@@ -24,19 +24,22 @@ function dl(pairs) {
 
 /** All panels for a view, in order; `ctx` has table, mySeat, lastResult, finished, tableId. */
 export function sidePanels(view, ctx) {
-  const out = [];
-  out.push(infoPanel(view, ctx));
-  if (view.game === "napoleon" || view.game === "nap") out.push(auctionPanel(view, ctx));
-  if (view.game !== "daifugo") out.push(lastTrickPanel(view, ctx));
-  if (view.game === "napoleon") out.push(honorsPanel(view, ctx));
-  if (view.game === "daifugo") out.push(logPanel(view, ctx));
-  out.push(standingsPanel(view, ctx));
+  const play = [];
+  play.push(infoPanel(view, ctx));
+  if (view.game === "napoleon" || view.game === "nap") play.push(auctionPanel(view, ctx));
+  if (view.game !== "daifugo") play.push(lastTrickPanel(view, ctx));
+  if (view.game === "napoleon") play.push(honorsPanel(view, ctx));
+  if (view.game === "daifugo") play.push(logPanel(view, ctx));
   // the last game's result after the standings: the game in play comes first (the result
   // was shown whole in the box between the games)
-  if (ctx.lastResult) out.push(resultPanel(view, ctx));
-  if (view.match?.sheet?.length) out.push(sheetPanel(view, ctx));
-  if (ctx.finished?.length) out.push(finishedPanel(ctx));
-  return out.filter(Boolean);
+  const match = [standingsPanel(view, ctx)];
+  if (ctx.lastResult) match.push(resultPanel(view, ctx));
+  if (view.match?.sheet?.length) match.push(sheetPanel(view, ctx));
+  if (ctx.finished?.length) match.push(finishedPanel(ctx));
+  // once the match is over, the standings and the games' records come first: there is no
+  // game in play, and they sat below its panels, cut off at the column's foot (a review)
+  const over = view.match && view.match.games_played >= view.match.games;
+  return (over ? [...match, ...play] : [...play, ...match]).filter(Boolean);
 }
 
 // ------------------------------------------------------------------ info
