@@ -290,7 +290,7 @@ class UecdaServer:
                     pending.remove(hs)
                     self._refuse(sel, hs, quick)
                 while pending and pending[0].complete and len(self.wires) < PLAYERS:
-                    self._seat(sel, pending.pop(0), names)
+                    self._seat(sel, pending.pop(0), names, quick)
                 if len(self.wires) == PLAYERS:
                     break
                 if deadline is not None and now >= deadline:
@@ -344,13 +344,14 @@ class UecdaServer:
         self.warn(f"refused a connection from {hs.where}: {why}")
         hs.close(sel)
 
-    def _seat(self, sel: selectors.BaseSelector, hs: _Handshake, names: list[str]) -> None:
-        """The oldest connection has sent its profile: its player number, if the profile is
-        good (else it is refused and the next in line is seen)."""
+    def _seat(
+        self, sel: selectors.BaseSelector, hs: _Handshake, names: list[str], quick: float
+    ) -> None:
+        """The oldest connection has sent its profile: its player number (sent within
+        ``quick``), if the profile is good (else it is refused and the next in line is seen)."""
         hs.unregister(sel)
         hs.sock.setblocking(True)
         k = len(self.wires)
-        quick = min(self.config.timeout, self.config.handshake_timeout)
         w = Wire(hs.sock, f"the client at {hs.where}", quick)
         try:
             _, name = read_profile(decode_table(bytes(hs.buf)))

@@ -525,6 +525,14 @@ def _stood_in(stood: dict[int, int], seat: int, by: str) -> None:
         stood[seat] = stood.get(seat, 0) + 1
 
 
+def _stood_ins(actions: list[Any]) -> dict[int, int]:
+    """:attr:`Room.stood_in` after the stored ``actions``, from the first."""
+    stood: dict[int, int] = {}
+    for a in actions:
+        _stood_in(stood, a.seat, a.by)
+    return stood
+
+
 def _bus_chat(msg: Any, players: int, max_length: int) -> dict[str, Any] | None:
     """A chat message another process published, rebuilt from its known fields after the same
     checks a client's message passes (None if it fails one): what Redis carries is not passed
@@ -779,8 +787,7 @@ class Lobby:
                 self._load_pool, lambda: _replayed(table.id, new(room), actions)
             )
             room.match = m
-            for a in actions[:-1]:  # (the last is counted as it is taken)
-                _stood_in(room.stood_in, a.seat, a.by)
+            room.stood_in = _stood_ins(actions[:-1])  # (the last is counted as it is taken)
             if actions:
                 self._took(room, actions[-1], played)
                 room.revision += 1
@@ -799,13 +806,19 @@ class Lobby:
         while not self._closing:
             await asyncio.sleep(every)
             now = self.clock()
-            for table_id, room in list(self.rooms.items()):
+            for room in list(self.rooms.values()):
                 if not self._in_use(room) and now - room.touched >= self.settings.room_idle:
-                    if room.driver is not None:
-                        room.driver.cancel()
-                    if room.driving:
-                        await self.bus.release(table_id)
-                    del self.rooms[table_id]
+                    await self._unload(room)
+
+    async def _unload(self, room: Room) -> None:
+        """The room leaves memory: its driver stops and its lease goes (the store keeps it)."""
+        if room.driver is not None:
+            room.driver.cancel()
+        if room.driving:
+            await self.bus.release(room.id)  # (the bus's own failures are its to swallow)
+            room.driving = False
+        if self.rooms.get(room.id) is room:
+            del self.rooms[room.id]
 
     async def purge(self) -> int:
         """Delete the tables past their keeping (``keep_finished`` days after a finished
@@ -1036,14 +1049,7 @@ class Lobby:
         """A table deleted by its host: its clients are sent away and it leaves memory."""
         for c in list(room.clients):
             c.dismiss("table_closed", "the host closed this table", 4404)
-        if room.driver is not None:
-            room.driver.cancel()
-        if room.driving:
-            with contextlib.suppress(Exception):
-                await self.bus.release(room.id)
-            room.driving = False
-        if self.rooms.get(room.id) is room:
-            del self.rooms[room.id]
+        await self._unload(room)
 
     def _check_watchers(self, room: Room) -> None:
         """After the table's row changed: a spectator of a private table stays only while
@@ -1192,22 +1198,13 @@ class Lobby:
         left."""
         if not token:
             raise ActError("unauthorized", "leaving a seat needs its seat token", 401)
-        # (a token another process issued is looked up in the database, as for a hello)
-        seat, h = await self.seat_of(room, token)
-        assert seat is not None and h is not None
-        async with room.lock:
-            if room.status != "waiting":
-                raise ActError("started", "a seat is left only before the start")
-            try:
-                await self.db(self.store.leave_waiting_seat, room.id, seat, h)
-            except Refused as e:
-                await self._refresh_row(room)
-                raise ActError(e.code, str(e)) from None
-            self._seat_changed(room, seat, Seat(seat, "open"))
-            self._check_watchers(room)
-        self.broadcast(room)
-        await self._publish(room, {"kind": "table"})
-        return seat
+        return await self._change_own_seat(
+            room,
+            token,
+            "a seat is left only before the start",
+            lambda seat, h: self.store.leave_waiting_seat(room.id, seat, h),
+            lambda old: Seat(old.seat, "open"),
+        )
 
     async def rename(self, room: Room, token: str | None, name: Any) -> int:
         """Before the start, the holder of a seat token changes the name it sits under (a blank
@@ -1218,18 +1215,38 @@ class Lobby:
             name = display_name(name, self.settings.max_name)
         except Invalid as e:
             raise ActError("bad_request", str(e), 400) from None
+        return await self._change_own_seat(
+            room,
+            token,
+            "a name is changed only before the start",
+            lambda seat, h: self.store.rename_waiting_seat(room.id, seat, h, name),
+            lambda old: Seat(old.seat, old.kind, name, old.token, old.bot),
+        )
+
+    async def _change_own_seat(
+        self,
+        room: Room,
+        token: str,
+        started: str,
+        write: Callable[[int, str], None],
+        holding: Callable[[Seat], Seat],
+    ) -> int:
+        """Before the start, the seat ``token`` holds changes as its holder asks: ``write(seat,
+        token's hash)`` stores it (on a database thread), ``holding(old)`` is the seat after;
+        the others are told. The seat."""
+        # (a token another process issued is looked up in the database, as for a hello)
         seat, h = await self.seat_of(room, token)
         assert seat is not None and h is not None
         async with room.lock:
             if room.status != "waiting":
-                raise ActError("started", "a name is changed only before the start")
+                raise ActError("started", started)
             try:
-                await self.db(self.store.rename_waiting_seat, room.id, seat, h, name)
+                await self.db(write, seat, h)
             except Refused as e:
                 await self._refresh_row(room)
                 raise ActError(e.code, str(e)) from None
-            old = room.seats[seat]
-            self._seat_changed(room, seat, Seat(seat, old.kind, name, old.token, old.bot))
+            self._seat_changed(room, seat, holding(room.seats[seat]))
+            self._check_watchers(room)
         self.broadcast(room)
         await self._publish(room, {"kind": "table"})
         return seat
@@ -1784,9 +1801,7 @@ class Lobby:
         room.version = 0
         room.last = None
         room.between = None
-        room.stood_in = {}
-        for a in actions[:-1]:  # (the last is counted as it is taken)
-            _stood_in(room.stood_in, a.seat, a.by)
+        room.stood_in = _stood_ins(actions[:-1])  # (the last is counted as it is taken)
         if actions:
             self._took(room, actions[-1], played)
         room.revision += 1

@@ -606,24 +606,24 @@ class Store:
         """Before the start only: the person holding ``seat`` by the token whose hash is
         ``token`` gets up, and the seat is open (:class:`Refused` ``started`` once the table
         has started, ``seat_revoked`` if that token no longer holds the seat)."""
-        with self._session.begin() as s:
-            moved = s.execute(
-                update(TableRow)
-                .where(TableRow.id == table_id, TableRow.status == "waiting")
-                .values(updated=_now())
-            )  # locks the row until the commit, as for the host's seat changes
-            if not moved.rowcount:  # type: ignore[attr-defined]
-                raise Refused("started", "a seat is left only before the start")
-            q = update(SeatRow).where(
-                SeatRow.table_id == table_id, SeatRow.seat == seat, SeatRow.token == token
-            )
-            done = s.execute(q.values(kind="open", name=None, token=None, bot=None, holder=None))
-            if not done.rowcount:  # type: ignore[attr-defined]
-                raise Refused("seat_revoked", f"seat {seat} is no longer yours")
+        values = {"kind": "open", "name": None, "token": None, "bot": None, "holder": None}
+        self._change_own_waiting_seat(
+            table_id, seat, token, values, "a seat is left only before the start"
+        )
 
     def rename_waiting_seat(self, table_id: str, seat: int, token: str, name: str) -> None:
         """Before the start only: the person holding ``seat`` by the token whose hash is
         ``token`` is called ``name`` (:class:`Refused` as :meth:`leave_waiting_seat`)."""
+        self._change_own_waiting_seat(
+            table_id, seat, token, {"name": name}, "a name is changed only before the start"
+        )
+
+    def _change_own_waiting_seat(
+        self, table_id: str, seat: int, token: str, values: dict[str, Any], started: str
+    ) -> None:
+        """Set ``values`` on ``seat`` if the token whose hash is ``token`` holds it and the
+        table has not started (:class:`Refused` ``started`` with ``started``, or
+        ``seat_revoked``), in one transaction."""
         with self._session.begin() as s:
             moved = s.execute(
                 update(TableRow)
@@ -631,11 +631,11 @@ class Store:
                 .values(updated=_now())
             )  # locks the row until the commit, as for the host's seat changes
             if not moved.rowcount:  # type: ignore[attr-defined]
-                raise Refused("started", "a name is changed only before the start")
+                raise Refused("started", started)
             q = update(SeatRow).where(
                 SeatRow.table_id == table_id, SeatRow.seat == seat, SeatRow.token == token
             )
-            done = s.execute(q.values(name=name))
+            done = s.execute(q.values(**values))
             if not done.rowcount:  # type: ignore[attr-defined]
                 raise Refused("seat_revoked", f"seat {seat} is no longer yours")
 
