@@ -559,18 +559,34 @@ def test_a_peer_dribbling_a_table_byte_by_byte_is_cut_off_at_the_message_s_deadl
         b.close()
 
 
+def _accepting(
+    accept_timeout: float, handshake_timeout: float
+) -> tuple[UecdaServer, int, io.StringIO, threading.Thread, list[Any]]:
+    """A server on a free port seating its clients in a thread of its own: (the server, its
+    port, its warnings, the thread, what seating returned — or the exception it raised)."""
+    err = io.StringIO()
+    cfg = ServerConfig(port=0, host="127.0.0.1", timeout=30.0, accept_timeout=accept_timeout)
+    cfg.handshake_timeout = handshake_timeout
+    srv = UecdaServer(cfg, out=io.StringIO(), err=err)
+    port = srv.bind()
+    got: list[Any] = []
+
+    def accept() -> None:
+        try:
+            got.append(srv._accept())
+        except Exception as e:  # (told to the test)
+            got.append(e)
+
+    accepting = threading.Thread(target=accept, daemon=True)
+    accepting.start()
+    return srv, port, err, accepting, got
+
+
 def test_a_silent_connection_does_not_hold_the_clients_behind_it() -> None:
     """A seventh audit: each new connection's profile was awaited for the game's whole timeout
     before the next was accepted, so silent connections held every client behind them (two
     minutes each by default). A connection now has ``handshake_timeout`` to say who it is."""
-    err = io.StringIO()
-    cfg = ServerConfig(port=0, host="127.0.0.1", timeout=30.0, accept_timeout=8.0)
-    cfg.handshake_timeout = 0.3
-    srv = UecdaServer(cfg, out=io.StringIO(), err=err)
-    port = srv.bind()
-    got: list[Any] = []
-    accepting = threading.Thread(target=lambda: got.append(srv._accept()), daemon=True)
-    accepting.start()
+    srv, port, err, accepting, got = _accepting(accept_timeout=8.0, handshake_timeout=0.3)
     silent = socket.create_connection(("127.0.0.1", port))
     clients = []
     try:
@@ -597,22 +613,7 @@ def test_silent_connections_delay_the_seating_once_not_once_each() -> None:
     connected, a half-sent profile and a connection closed at once are refused, and within
     ``accept_timeout`` (here 3 handshake timeouts where one after another needed 12) all five
     are seated."""
-    err = io.StringIO()
-    cfg = ServerConfig(port=0, host="127.0.0.1", timeout=30.0, accept_timeout=6.0)
-    cfg.handshake_timeout = 2.0
-    srv = UecdaServer(cfg, out=io.StringIO(), err=err)
-    port = srv.bind()
-    got: list[Any] = []
-    failed: list[Exception] = []
-
-    def accept() -> None:
-        try:
-            got.append(srv._accept())
-        except Exception as e:  # (told to the test)
-            failed.append(e)
-
-    accepting = threading.Thread(target=accept, daemon=True)
-    accepting.start()
+    srv, port, err, accepting, got = _accepting(accept_timeout=6.0, handshake_timeout=2.0)
     held = [socket.create_connection(("127.0.0.1", port)) for _ in range(10)]
     half = socket.create_connection(("127.0.0.1", port))
     half.sendall(encode_table(profile_table("half"))[:100])
@@ -625,8 +626,8 @@ def test_silent_connections_delay_the_seating_once_not_once_each() -> None:
             clients.append(c)
         numbers = [Wire(c, "server", 15.0).recv_int("a player number") for c in clients]
         accepting.join(15)
-        assert not failed, (failed, err.getvalue())
-        assert got == [[f"c{i}" for i in range(5)]] and numbers == [0, 1, 2, 3, 4]
+        assert got == [[f"c{i}" for i in range(5)]], (got, err.getvalue())
+        assert numbers == [0, 1, 2, 3, 4]
         said = err.getvalue()
         assert said.count("no profile table (protocol 20070) within 2 s") == 11, said
         assert "closed the connection before its profile" in said, said

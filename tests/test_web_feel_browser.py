@@ -748,9 +748,11 @@ def test_on_a_touch_screen_a_bid_takes_two_taps_and_a_mouse_one(server: str, bro
     desk.context.close()
 
 
-def _two_at_hell(server: str, browser: Any, viewport: dict[str, int]) -> tuple[Any, str, str]:
-    """A started Hell table for four: this page's Aki in seat 0, Ben (by the API) in seat 1,
-    two bots: (the page, the table's id, Ben's seat token)."""
+def _two_at_hell(
+    server: str, browser: Any, viewport: dict[str, int], friend: str = "Ben"
+) -> tuple[Any, str, str]:
+    """A started Hell table for four: this page's Aki in seat 0, ``friend`` (by the API) in
+    seat 1, two bots: (the page, the table's id, the friend's seat token)."""
     body = {"game": "hell", "games": 1, "players": 4}
     body["seats"] = ["open", "open", "heuristic", "heuristic"]
     res = post(f"{server}/api/tables", body)
@@ -763,7 +765,7 @@ def _two_at_hell(server: str, browser: Any, viewport: dict[str, int]) -> tuple[A
     page.fill("#player-name", "Aki")
     page.click("[data-take='0']")
     page.wait_for_selector(".seat-row.me[data-seat='0']")
-    ben = post(f"{server}/api/tables/{table_id}/join", {"name": "Ben", "seat": 1})["token"]
+    ben = post(f"{server}/api/tables/{table_id}/join", {"name": friend, "seat": 1})["token"]
     post(f"{server}/api/tables/{table_id}/start", {}, host)
     page.wait_for_selector("#felt [data-seat='0']")
     return page, table_id, str(ben)
@@ -1376,19 +1378,7 @@ def test_a_right_to_left_name_is_cut_at_its_end_and_kept_apart_in_the_chat(
 
     from websockets.sync.client import connect
 
-    name = "محمد عبد الرحمن بن عبد الله"
-    body = {"game": "hell", "games": 1, "players": 4}
-    body["seats"] = ["open", "open", "heuristic", "heuristic"]
-    res = post(f"{server}/api/tables", body)
-    table_id, host = str(res["table"]["id"]), str(res["host_token"])
-    page = new_page(browser, PHONE)
-    page.goto(f"{server}/t/{table_id}")
-    page.wait_for_function("() => !!window.torampu?.snapshot")
-    page.fill("#player-name", "Aki")
-    page.click("[data-take='0']")
-    page.wait_for_selector(".seat-row.me[data-seat='0']")
-    friend = post(f"{server}/api/tables/{table_id}/join", {"name": name, "seat": 1})["token"]
-    post(f"{server}/api/tables/{table_id}/start", {}, host)
+    page, table_id, friend = _two_at_hell(server, browser, PHONE, "محمد عبد الرحمن بن عبد الله")
     page.wait_for_selector("#felt [data-seat='1'] .name")
     seat = page.eval_on_selector(
         "#felt [data-seat='1'] .name",
