@@ -865,7 +865,10 @@ def test_a_table_nobody_is_at_stops_its_bots_and_resumes_when_someone_returns(
         assert paused > 0  # the stand-in and the bots played a while
         time.sleep(1.0)
         assert version() == paused  # then stopped: nobody is there
-        assert c.get(f"/api/tables/{tid}").json()["status"] == "playing"
+        row = c.get(f"/api/tables/{tid}").json()
+        assert row["status"] == "playing" and row["paused"] is True  # and the lobby says so
+        listed = {t["id"]: t for t in c.get("/api/tables").json()["tables"]}
+        assert listed[tid]["paused"] is True
         with c.websocket_connect(f"/ws/tables/{tid}") as ws:
             _hello(ws, None)  # someone watches again: it goes on
             for _ in range(100):
@@ -873,6 +876,36 @@ def test_a_table_nobody_is_at_stops_its_bots_and_resumes_when_someone_returns(
                     break
                 time.sleep(0.05)
             assert version() > paused
+            assert c.get(f"/api/tables/{tid}").json()["paused"] is False
+
+
+def test_reading_a_table_nobody_is_at_neither_wakes_its_bots_nor_unpauses_it(
+    tmp_path: Path,
+) -> None:
+    """A table that left memory, nobody at it for ``abandon_after``, stays paused when the
+    lobby reads it (which loads it): only a connection wakes its bots."""
+    with client(tmp_path, away_timeout=0.05, abandon_after=0.6, room_idle=0.2, bot_delay=0.02) as c:
+        tid, _, _ = new_table(c, "hell", None, games=3)
+        lobby = c.app.state.lobby  # type: ignore[attr-defined]
+        for _ in range(200):  # it plays, stops, and leaves memory
+            if tid not in lobby.rooms:
+                break
+            time.sleep(0.05)
+        assert tid not in lobby.rooms
+        listed = {t["id"]: t for t in c.get("/api/tables").json()["tables"]}
+        assert listed[tid]["status"] == "playing" and listed[tid]["paused"] is True
+        row = c.get(f"/api/tables/{tid}").json()  # loads it
+        assert tid in lobby.rooms and row["paused"] is True
+        time.sleep(0.5)
+        again = c.get(f"/api/tables/{tid}").json()
+        assert again["version"] == row["version"] and again["paused"] is True
+        with c.websocket_connect(f"/ws/tables/{tid}") as ws:
+            _hello(ws, None)
+            for _ in range(100):
+                if int(c.get(f"/api/tables/{tid}").json()["version"]) > row["version"]:
+                    break
+                time.sleep(0.05)
+            assert c.get(f"/api/tables/{tid}").json()["version"] > row["version"]
 
 
 # ------------------------------------------------------------------ 6. malformed input

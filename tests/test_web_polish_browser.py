@@ -697,6 +697,42 @@ def test_the_lobby_folds_finished_tables_away(server: str, browser: Any) -> None
     assert not problems(page), problems(page)
 
 
+def test_the_lobby_marks_a_table_nobody_is_at(server: str, browser: Any) -> None:
+    """Tables whose players had all gone showed "playing" like live ones (a third review): a
+    table the server reports ``paused`` (nobody there for ``--abandon-after``, its bots waiting)
+    says so, and comes after the tables in play. (The server's side is tested in
+    test_web_abuse; here its answer is marked on the way to the page.)"""
+    ids = []
+    for _ in range(2):
+        made = post(
+            f"{server}/api/tables",
+            {"game": "hell", "games": 30, "players": 3, "seats": ["heuristic"] * 3},
+        )
+        post(f"{server}/api/tables/{made['table']['id']}/start", {}, made["host_token"])
+        ids.append(made["table"]["id"])
+    paused, live = ids  # the older one paused: newest first, it would be listed last anyway
+
+    def mark(route: Any) -> None:
+        body = route.fetch().json()
+        for tb in body.get("tables", []):
+            tb["paused"] = tb["id"] == paused
+        route.fulfill(json=body)
+
+    page = new_page(browser, LAPTOP, "en")
+    page.route("**/api/tables?*", mark)
+    page.goto(f"{server}/")
+    page.wait_for_selector(f"#tables [data-table='{paused}']")
+    badge = page.locator(f"#tables [data-table='{paused}'] .badge").first
+    assert badge.inner_text() == "paused: nobody there"
+    assert "bots wait" in (badge.get_attribute("title") or "")
+    assert page.locator(f"#tables [data-table='{live}'] .badge").first.inner_text() == "playing"
+    order = page.eval_on_selector_all(
+        "#tables > ul > li.table-row", "(rows) => rows.map((r) => r.dataset.table)"
+    )
+    assert order.index(live) < order.index(paused), order
+    assert not problems(page), problems(page)
+
+
 def test_one_click_plays_against_bots(server: str, browser: Any) -> None:
     """A new player had to fill the seats with bots, take a seat and start (the Create button
     below the fold at 650 px): the lobby's first button makes the chosen game with this person

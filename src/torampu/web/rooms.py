@@ -67,6 +67,7 @@ from torampu.web.store import (
     StoreError,
     Table,
     seats_refusal,
+    utc,
 )
 from torampu.web.validate import Invalid, chat_text, display_name
 from torampu.web.workers import LocalWorkers, MoveJob, Workers, status_after
@@ -487,6 +488,12 @@ class Room:
         return sorted({c.seat for c in self.clients if c.seat is not None}), len(self.clients)
 
 
+def _age(table: Table, wall: float) -> float:
+    """Seconds since the table's stored row last changed (0 for a clock behind it)."""
+    at = utc(table.updated or table.created)
+    return max(0.0, wall - at.timestamp())
+
+
 def _preset_name(rules: Any) -> str | None:
     """The preset a table's ``rules`` argument names (``"classic"``, or ``{"preset": …}``)."""
     if isinstance(rules, str):
@@ -779,6 +786,10 @@ class Lobby:
         room.chat = deque(maxlen=max(1, self.settings.chat_history))
         room.away_since = {s: now for s in range(table.players)}
         room.turn_started = room.empty_since = room.touched = now
+        if table.status == "playing":
+            # nobody has been connected since the table's last change (a connection would
+            # have loaded it sooner): opening its page or reading it does not wake its bots
+            room.empty_since = now - _age(table, self.wall())
         room.owner = table.owner or ""
         if table.status != "waiting":
             loop = asyncio.get_running_loop()
@@ -1989,6 +2000,7 @@ class Lobby:
             "chat": {"spectators": bool(table.features.get("spectator_chat"))},
             "hints": bool(table.features.get("hints")),
             "private": table.private,
+            "paused": self._paused(table, room),
             "records_after_match": row_records_wait(table),
             "seats": [
                 {
@@ -2002,6 +2014,17 @@ class Lobby:
                 for s, st in enumerate(seats)
             ],
         }
+
+    def _paused(self, table: Table, room: Room | None) -> bool:
+        """Whether a table in play waits for someone: nobody (player or spectator) has been
+        connected for ``abandon_after``, so its bots and stand-ins have stopped. A table not
+        loaded here is judged from its stored row: no change for ``abandon_after``."""
+        if (room.status if room is not None else table.status) != "playing":
+            return False
+        if room is not None:
+            idle = self.clock() - room.empty_since
+            return not room.attended and idle >= self.settings.abandon_after
+        return _age(table, self.wall()) >= self.settings.abandon_after
 
     def _away(self, room: Room, seat: int) -> bool:
         if room.seats[seat].kind != "human" or room.status != "playing":

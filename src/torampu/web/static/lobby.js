@@ -76,8 +76,9 @@ function renderTables(el, state) {
   const tables = state.tables.filter((tb) => !own.has(tb.id)); // each table once
   // this browser's own tables, then tables one can join, then those in play; finished ones
   // folded away below
-  const order = { waiting: 0, playing: 1 };
-  const open = tables.filter((tb) => tb.status !== "over").sort((a, b) => order[a.status] - order[b.status]);
+  // (a table nobody has been at for a while, its bots waiting, after those in play)
+  const rank = (tb) => (tb.status === "waiting" ? 0 : tb.paused ? 2 : 1);
+  const open = tables.filter((tb) => tb.status !== "over").sort((a, b) => rank(a) - rank(b));
   const over = tables.filter((tb) => tb.status === "over");
   const rows = open.map((tb) => tableRow(tb, games));
   // patch: a press on a table's link that spans the refresh still opens that table, and the
@@ -118,7 +119,9 @@ function tableRow(tb, games, state = null) {
       { href: `/t/${tb.id}` },
       h("strong", {}, gameName(tb.game)),
       tb.preset ? h("span", { class: "muted preset" }, presetName(games, tb.game, tb.preset)) : null,
-      h("span", { class: `badge ${tb.status}` }, t(`status_${tb.status}`)),
+      tb.paused
+        ? h("span", { class: "badge paused", title: t("pausedHelp") }, t("status_paused"))
+        : h("span", { class: `badge ${tb.status}` }, t(`status_${tb.status}`)),
       tb.private ? h("span", { class: "badge private" }, t("private")) : null,
       yourTurn(tb) ? h("span", { class: "badge your-turn" }, t("lobbyYourTurn")) : null,
       h("span", { class: "muted" }, progress ? `${t("playersN", { n: tb.players })} · ${progress}` : t("playersN", { n: tb.players })),
