@@ -741,6 +741,12 @@ def test_on_a_touch_screen_a_bid_takes_two_taps_and_a_mouse_one(server: str, bro
         "v => document.querySelector('#status')?.dataset.version !== v", arg=version
     )
     assert _snap(page)["view"]["phase"] != "adjutant"
+    # the only move there is (a Hell dealer left one bid) goes at the first tap: a finger
+    # cannot have meant another (a third review: the dealer tapped it twice)
+    twice = "async (legal) => (await import('/static/game.js')).confirmsTwice(legal[0], legal)"
+    assert page.evaluate(twice, ["bid 1", "bid 2"]) is True
+    assert page.evaluate(twice, ["bid 1"]) is False
+    assert page.evaluate(twice, ["adjutant SA"]) is False
     assert not problems(page), problems(page)
     # a mouse sends a bid at its first click (the other auction tests click through at once)
     desk = new_page(browser, DESKTOP, "en")

@@ -418,15 +418,16 @@ export function tapCard(ui, i, card, plan, act) {
 /** On a touch screen a bid or the adjutant card is chosen in two taps: the first marks it
  * (`ctx.arm`), the second on the same button sends it — in a grid of 30 bids a finger that
  * lands one button off would otherwise commit a contract. A mouse, a pen and the keyboard
- * (Enter or Space: a click whose `detail` is 0) send at once. */
+ * (Enter or Space: a click whose `detail` is 0) send at once, and so does the only move there
+ * is (a Hell dealer left one bid: there is nothing else a finger could have meant). */
 const COARSE = window.matchMedia?.("(pointer: coarse)");
 
-export function confirmsTwice(raw) {
-  return !!COARSE?.matches && /^(bid|adjutant)\s/.test(raw);
+export function confirmsTwice(raw, legal) {
+  return !!COARSE?.matches && /^(bid|adjutant)\s/.test(raw) && (legal || []).length > 1;
 }
 
 function press(raw, ctx, event) {
-  if (confirmsTwice(raw) && ctx.armed !== raw && event?.detail !== 0 && ctx.arm) ctx.arm(raw);
+  if (confirmsTwice(raw, ctx.legal) && ctx.armed !== raw && event?.detail !== 0 && ctx.arm) ctx.arm(raw);
   else ctx.act(raw);
 }
 
@@ -445,7 +446,7 @@ function actionButton(raw, view, ctx, cls = "") {
     class: `act ${cls}${armed ? " armed" : ""}`,
     dataset: { action: raw },
     "aria-label": bidLabel(raw),
-    "aria-pressed": confirmsTwice(raw) ? String(armed) : null,
+    "aria-pressed": confirmsTwice(raw, ctx.legal) ? String(armed) : null,
     onclick: (e) => press(raw, ctx, e),
   }, actionNode(raw, view.game));
 }
@@ -641,7 +642,7 @@ function adjutantPicker(view, ctx, plan) {
         dataset: { action: a.raw },
         title: cardText(a.cards[0]),
         "aria-label": cardText(a.cards[0]),
-        "aria-pressed": confirmsTwice(a.raw) ? String(ctx.armed === a.raw) : null,
+        "aria-pressed": confirmsTwice(a.raw, ctx.legal) ? String(ctx.armed === a.raw) : null,
         onclick: (e) => press(a.raw, ctx, e),
       }, cardImage(a.cards[0])),
     )),
