@@ -443,6 +443,16 @@ def test_rules_dialog_lists_every_option(server: str, browser: Any) -> None:
         # a newcomer's summary of the game comes first, in the page's language
         howto = page.inner_text("#rules-howto")
         assert ("mighty (♠A)" if lang == "en" else "オールマイティ (♠A)") in howto, howto
+        # what the signs on the seat boxes mean ("▮10 ★0" had no legend: a third review)
+        page.click("#rules-legend > summary")
+        legend = page.inner_text("#seat-legend")
+        for word in (
+            ("cards in the player's hand", "honors taken", "online", "away", "bot")
+            if lang == "en"
+            else ("手札の枚数", "取った絵札", "接続中", "離席中", "CPU")
+        ):
+            assert word in legend, legend
+        assert "★2" in legend
         rows = page.eval_on_selector_all(
             "#rules-list li",
             """els => els.map(e => ({name: e.dataset.option, changed: e.dataset.changed,
@@ -895,6 +905,17 @@ def test_a_spectator_is_told_the_chat_is_the_players(server: str, browser: Any) 
     assert watcher.locator("#chat-input").is_hidden() and watcher.locator("#chat-list").is_hidden()
     assert page.locator("#chat-closed").is_hidden()  # a player's page: the chat as before
     assert not problems(watcher), problems(watcher)
+    # a screen reader hears each seat box whole: its name, presence and what its signs show
+    # (the signs were hover titles only: a review)
+    snap = _snap(page)
+    for seat in range(4):
+        label = page.get_attribute(f".seat-box[data-seat='{seat}']", "aria-label") or ""
+        assert page.get_attribute(f".seat-box[data-seat='{seat}']", "role") == "group"
+        n = snap["view"]["hand_sizes"][seat]
+        assert f"{n} card" in label and "bid " in label and "took " in label, label
+    me = page.get_attribute(".seat-box[data-seat='0']", "aria-label") or ""
+    ben = page.get_attribute(".seat-box[data-seat='1']", "aria-label") or ""
+    assert me.startswith("Aki (you), online") and ben.startswith("Ben, "), (me, ben)
 
 
 def test_the_first_arrow_key_goes_to_a_card_not_to_pass(server: str, browser: Any) -> None:

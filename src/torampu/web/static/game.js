@@ -100,6 +100,7 @@ function seatBox(view, ctx, s, pos) {
   return h(
     "div",
     { class: classes.join(" "), dataset: { seat: s }, style: { left: `${pos.x}%`, top: `${pos.y}%` },
+      role: "group", "aria-label": seatLabel(view, s, ctx, info),
       title: info.kind === "bot" && !info.name ? botStrengthLabel(info.bot) : null },
     h(
       "div",
@@ -137,6 +138,38 @@ function seatMeta(view, s) {
       t("hellBidTook", { bid: bid == null ? "–" : bid, took: view.tricks_won?.[s] ?? 0 })));
   }
   return parts;
+}
+
+/** What the signs on the seat boxes mean, for the Rules dialog (a review: "▮10 ★0" had no
+ * legend, and a title only shows under a mouse). Built from the same signs as `seatMeta`. */
+export function seatLegend(game) {
+  const item = (sign, text) => h("li", {}, h("span", { class: "legend-sign", "aria-hidden": "true" }, sign), " ", text);
+  const items = [item(h("span", { class: "count" }, h("span", { class: "mini-back" }, backImage()), "10"), t("legendCards"))];
+  if (game === "napoleon") items.push(item("★2", t("legendHonors")));
+  if (game === "nap") items.push(item("✓2", t("legendTricks")));
+  if (game === "hell") items.push(item(t("hellBidTook", { bid: 2, took: 1 }), t("legendHell")));
+  items.push(
+    item(h("span", { class: "pres dot on" }), t("connected")),
+    item(h("span", { class: "pres dot off" }), t("offline")),
+    item(h("span", { class: "pres away" }, "☾"), t("away")),
+    item(h("span", { class: "pres bot" }, svgElement(BOT_ICON)), t("bot")),
+  );
+  return h("ul", { class: "seat-legend", id: "seat-legend" }, items);
+}
+
+/** What a screen reader says for a seat box: its name, and what its signs show. */
+function seatLabel(view, s, ctx, info) {
+  const parts = [seatName(ctx.table, s, true) + (s === ctx.mySeat ? ` (${t("you")})` : "")];
+  parts.push(info.kind === "bot" ? t("bot") : info.away ? t("away") : info.connected ? t("connected") : t("offline"));
+  parts.push(t("cardsLeft", { n: view.hand_sizes[s] }));
+  if (view.game === "napoleon") parts.push(`${t("honors")}: ${view.honor_counts?.[s] ?? 0}`);
+  if (view.game === "nap") parts.push(`${t("tricksWon")}: ${view.tricks_won?.[s] ?? 0}`);
+  if (view.game === "hell") {
+    const bid = view.bids?.[s];
+    parts.push(t("hellBidTook", { bid: bid == null ? "–" : bid, took: view.tricks_won?.[s] ?? 0 }));
+  }
+  if (view.to_play === s) parts.push(t("legendToPlay"));
+  return parts.join(", ");
 }
 
 function badges(view, s) {

@@ -12,6 +12,7 @@ import { isCard } from "./cards.js";
 import { fill, h } from "./dom.js";
 import { gameName, lang, pick, t } from "./i18n.js";
 import { cardsNode } from "./labels.js";
+import { seatLegend } from "./game.js";
 
 let games = null; // the promise of GET /api/games, fetched once
 
@@ -147,6 +148,8 @@ export class RulesDialog {
       // the game in a few lines for a newcomer; the list below says which rules are in force
       h("details", { class: "feel-howto", id: "rules-howto", open: true },
         h("summary", {}, t("howTo")), h("p", {}, t(`howto_${tb.game}`))),
+      h("details", { class: "feel-howto", id: "rules-legend" },
+        h("summary", {}, t("legendTitle")), seatLegend(tb.game)),
       h("p", { class: "feel-rules-preset" }, h("strong", {}, `${gameName(tb.game)} · ${t("feelPreset")}: `),
         h("span", { id: "rules-preset" }, presetName(tb.preset, preset)),
         preset?.note ? h("span", { class: "muted" }, ` — ${presetNote(preset)}`) : null),
