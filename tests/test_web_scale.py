@@ -1130,3 +1130,41 @@ def test_a_table_closed_on_one_process_sends_away_whoever_is_at_it_on_the_other(
             _until("the player on the other process is told", told, 15)
         assert _get_status(f"{b.base}/api/tables/{tid}", {}) == 404
         assert _get_status(f"{a.base}/api/tables/{tid}", {}) == 404
+
+
+@pytest.mark.parametrize("keep", [0, 1, 3])
+def test_a_worker_keeps_at_most_match_cache_matches(tmp_path: Path, keep: int) -> None:
+    """The worker's cache of matches between jobs had a fixed size and no setting (a sixth
+    audit): ``--match-cache`` bounds it (0 keeps none), and a job still gets its table's match
+    at its stored version whether it was kept or not. (No Redis is reached: the worker only
+    builds matches from the database here.)"""
+    import asyncio
+
+    from torampu.web.store import Store
+    from torampu.web.workers import Worker
+
+    store = Store(f"sqlite:///{tmp_path / 'w.db'}")
+    try:
+        rules = dict(torampu.new_match("hell", None, 3).game.rules)
+        tables = [
+            store.create_table(f"t{i}", "hell", rules, 3, 1, i, "host", ["heuristic"] * 3)
+            for i in range(5)
+        ]
+        w = Worker(store, "redis://127.0.0.1:1/0", match_cache=keep)
+        for t in [*tables, tables[0]]:
+            m = asyncio.run(w._match(t))
+            assert m.to_play is not None and len(w.matches) <= keep
+        assert len(w.matches) == min(keep, 5)
+        assert list(w.matches)[-1:] == (["t0"] if keep else [])
+    finally:
+        store.close()
+
+
+def test_the_worker_refuses_a_negative_match_cache() -> None:
+    out = subprocess.run(
+        [*_torampu(), "worker", "--redis", "redis://127.0.0.1:1/0", "--match-cache", "-1"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert out.returncode == 2 and "--match-cache 0 or more" in out.stderr, out.stderr

@@ -39,6 +39,13 @@ def worker(
             "a table's bots longer."
         ),
     ] = 2.0,
+    match_cache: Annotated[
+        int,
+        typer.Option(
+            help="Tables whose match this worker keeps between jobs, so that a job plays only "
+            "the actions stored since (0: none; each job replays its whole game)."
+        ),
+    ] = 512,
     log_level: Annotated[str, typer.Option(help="info, warning or error.")] = "warning",
 ) -> None:
     """Take bot-move jobs from Redis, compute them, store them, tell the web servers."""
@@ -52,9 +59,10 @@ def worker(
     )
     if processes is None:
         processes = os.cpu_count() or 1
-    if processes < 1 or reclaim_after <= 0 or bot_queue_wait <= 0:
+    if processes < 1 or reclaim_after <= 0 or bot_queue_wait <= 0 or match_cache < 0:
         raise typer.BadParameter(
-            "--processes is at least 1, --reclaim-after and --bot-queue-wait above 0"
+            "--processes is at least 1, --reclaim-after and --bot-queue-wait above 0, "
+            "--match-cache 0 or more"
         )
     url = Settings(data_dir=data_dir, database=database).database_url()
     where = url.split("@")[-1]
@@ -64,7 +72,7 @@ def worker(
         typer.echo(f"torampu worker: cannot use the database {where}: {e}", err=True)
         raise typer.Exit(2) from None
     try:
-        w = Worker(store, redis, processes, reclaim_after, name, bot_queue_wait)
+        w = Worker(store, redis, processes, reclaim_after, name, bot_queue_wait, match_cache)
     except Exception as e:
         typer.echo(f"torampu worker: cannot use Redis: {e}", err=True)
         raise typer.Exit(2) from None

@@ -43,6 +43,8 @@ log = logging.getLogger("torampu.web")
 STREAM = "torampu:bot-jobs"
 GROUP = "torampu-bots"
 MATCH_CACHE = 512
+"""Tables whose match a worker keeps between jobs by default (``--match-cache``): a job at a
+table the worker saw last time plays only the actions stored since, instead of the whole game."""
 JOBS_PER_PROCESS = 16
 """Jobs a worker holds at once per process: while some wait for the database or for a search
 process, others compute (the bot pool bounds the computing itself, and a search waits for it at
@@ -259,6 +261,7 @@ class Worker:
         reclaim_after: float = 15.0,
         name: str | None = None,
         queue_wait: float = QUEUE_WAIT,
+        match_cache: int = MATCH_CACHE,
     ) -> None:
         import redis.asyncio as aioredis
 
@@ -280,7 +283,8 @@ class Worker:
         self.db = ThreadPoolExecutor(4, thread_name_prefix="torampu-worker-db")
         self.done = 0
         self.matches: OrderedDict[str, tuple[int, Match]] = OrderedDict()
-        """Recent tables' matches and the version each is at (at most :data:`MATCH_CACHE`)."""
+        """Recent tables' matches and the version each is at (at most ``match_cache``)."""
+        self.match_cache = max(0, match_cache)
         self._stop = asyncio.Event()
 
     async def _db(self, fn: Callable[..., Any], *args: Any) -> Any:
@@ -379,7 +383,7 @@ class Worker:
             m.play(a.action)
             done = a.version
         self.matches[table.id] = (done, m)
-        while len(self.matches) > MATCH_CACHE:
+        while len(self.matches) > self.match_cache:
             self.matches.popitem(last=False)
         return m
 
