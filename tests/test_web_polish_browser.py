@@ -733,6 +733,45 @@ def test_the_lobby_marks_a_table_nobody_is_at(server: str, browser: Any) -> None
     assert not problems(page), problems(page)
 
 
+def test_the_standings_keep_the_total_and_the_newest_games_in_sight(
+    server: str, browser: Any
+) -> None:
+    """At game 14 of a Hell series on a laptop the standings showed games #1–#4 and the total
+    had scrolled out of sight: the total stays at the row's end, and the games' columns stay
+    scrolled to the newest (unless the reader scrolls back)."""
+    made = post(
+        f"{server}/api/tables",
+        {"game": "hell", "games": 19, "players": 5, "seats": ["heuristic"] * 5},
+    )
+    tid = made["table"]["id"]
+    post(f"{server}/api/tables/{tid}/start", {}, made["host_token"])
+    page = new_page(browser, LAPTOP, "en")
+    page.goto(f"{server}/t/{tid}")
+    page.wait_for_selector("#standings")
+    deadline = time.monotonic() + 90
+    while page.locator("#standings thead th.num").count() < 9:  # 8 games and the total
+        assert time.monotonic() < deadline, "the bots did not play eight games"
+        page.wait_for_timeout(200)
+    page.wait_for_timeout(300)
+    # (read in one go: a bot's move draws the panel again)
+    r = page.evaluate(
+        """() => {
+          const box = document.querySelector('#standings .scroll').getBoundingClientRect();
+          const heads = [...document.querySelectorAll('#standings thead th.num')]
+            .map((e) => e.getBoundingClientRect());
+          const name = document.querySelector('#standings tbody th').getBoundingClientRect();
+          return { box: [box.left, box.right], heads: heads.map((b) => [b.left, b.right]),
+                   name: name.right };
+        }"""
+    )
+    (left, right), heads = r["box"], r["heads"]
+    total, newest, first = heads[-1], heads[-2], heads[0]
+    assert left <= total[0] and total[1] <= right + 1, r  # the total in sight, at the end
+    assert r["name"] <= newest[0] and newest[1] <= total[0] + 1, r  # the newest beside it
+    assert first[1] <= r["name"] + 1, r  # the first game scrolled away behind the names
+    assert not problems(page), problems(page)
+
+
 def test_one_click_plays_against_bots(server: str, browser: Any) -> None:
     """A new player had to fill the seats with bots, take a seat and start (the Create button
     below the fold at 650 px): the lobby's first button makes the chosen game with this person

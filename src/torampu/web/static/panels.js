@@ -216,13 +216,15 @@ function standingsPanel(view, ctx) {
   const m = view.match;
   if (!m) return null;
   const n = m.totals.length;
-  const head = h("tr", {}, h("th", {}, ""), m.per_game.map((_, k) => h("th", { class: "num" }, `#${k + 1}`)), h("th", { class: "num" }, t("total")));
+  // the total stays at the row's right end while the games' columns scroll under it (at
+  // game 19 of Hell it had scrolled out of sight, the first five games shown instead)
+  const head = h("tr", {}, h("th", {}, ""), m.per_game.map((_, k) => h("th", { class: "num" }, `#${k + 1}`)), h("th", { class: "num total-col" }, t("total")));
   const rows = [];
   for (let s = 0; s < n; s++) {
     rows.push(h("tr", { class: m.leaders?.includes(s) && m.games_played ? "lead" : "" },
       h("th", {}, seatName(ctx.table, s)),
       m.per_game.map((g) => h("td", { class: "num" }, String(g[s]))),
-      h("td", { class: "num total", dataset: { totalSeat: s } }, String(m.totals[s]))));
+      h("td", { class: "num total total-col", dataset: { totalSeat: s } }, String(m.totals[s]))));
   }
   // between games, the game just over, as the head and the status line say (the panel named
   // the next one: "game 1 of 5" above, "Standings · game 2 of 5" beside it, a third review)
@@ -270,14 +272,19 @@ export function resultSummary(detail, game, table) {
  * the newest.) */
 export function followLogs(el, draw) {
   const lists = () => el.querySelectorAll("ol.auction");
+  // likewise the standings' games, sideways: the newest games beside the total (at game 14 of
+  // Hell the first four showed), unless the reader scrolled back to read
+  const wide = () => el.querySelectorAll("#standings .scroll");
   const atEnd = new Map();
   for (const list of lists()) {
     atEnd.set(list.closest("section")?.id, list.scrollTop + list.clientHeight >= list.scrollHeight - 4);
   }
+  for (const box of wide()) atEnd.set("wide", box.scrollLeft + box.clientWidth >= box.scrollWidth - 4);
   draw();
   for (const list of lists()) {
     if (atEnd.get(list.closest("section")?.id) !== false) list.scrollTop = list.scrollHeight;
   }
+  for (const box of wide()) if (atEnd.get("wide") !== false) box.scrollLeft = box.scrollWidth;
 }
 
 /** A finished game's result as label/value pairs; `inTable`: Daifugo's titles and Hell's bids
