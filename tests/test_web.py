@@ -191,6 +191,103 @@ def test_a_player_changes_their_name_before_the_start_and_nothing_else_can(tmp_p
     assert row is not None and row.seats[1].name == "Aki"
 
 
+def _seen(ws: Any, seat: int, name: str | None) -> dict[str, Any]:
+    """The first snapshot on ``ws`` that shows ``name`` at ``seat`` (what came before it
+    skipped; the error codes among it in ``["told"]``)."""
+    told = []
+    while True:
+        msg = ws.receive_json()
+        if msg["type"] != "snapshot":
+            told.append(msg.get("code"))
+        elif msg["table"]["seats"][seat].get("name") == name:
+            return {**msg, "told": told}
+
+
+def test_a_player_moves_to_an_open_seat_before_the_start_and_nothing_else_can(
+    tmp_path: Path,
+) -> None:
+    """Seat order matters (who leads, who sits beside whom), and one could only leave and hope
+    to take the other seat first. Before the start the seat token's holder moves to an open
+    seat: name and token go along, their socket follows (it is not made a spectator's), and
+    everyone sees it. A taken seat, a bad seat, another token, a started table: refused, and
+    nothing changes."""
+    with client(tmp_path) as c:
+        made = c.post("/api/tables", json={"game": "hell", "players": 4}).json()
+        tid, host = made["table"]["id"], made["host_token"]
+        aki = c.post(f"/api/tables/{tid}/join", json={"name": "Aki", "seat": 0}).json()["token"]
+        ben = c.post(f"/api/tables/{tid}/join", json={"name": "Ben", "seat": 1}).json()["token"]
+        move = f"/api/tables/{tid}/move"
+        for token, status in ((None, 401), ("x" * 43, 403), (host, 403)):
+            r = c.post(move, json={"seat": 3}, headers=auth(token) if token else {})
+            assert r.status_code == status and r.json()["error"]["code"] == "unauthorized", r.text
+        for bad, status in ((1, 409), (4, 404), (-1, 404), ("2", 400), (True, 400), (None, 400)):
+            r = c.post(move, json={"seat": bad}, headers=auth(aki))
+            assert r.status_code == status, (bad, r.text)
+        names = [s.get("name") for s in c.get(f"/api/tables/{tid}").json()["seats"]]
+        assert names == ["Aki", "Ben", None, None], "nothing changed"
+        with (
+            c.websocket_connect(f"/ws/tables/{tid}") as mine,
+            c.websocket_connect(f"/ws/tables/{tid}") as his,
+        ):
+            assert _hello(mine, aki)["seat"] == 0 and _hello(his, ben)["seat"] == 1
+            r = c.post(move, json={"seat": 3}, headers=auth(aki))
+            assert r.status_code == 200, r.text
+            seats = r.json()["table"]["seats"]
+            assert r.json()["seat"] == 3 and seats[3]["name"] == "Aki"
+            assert seats[0]["kind"] == "open" and seats[3]["connected"] is True
+            snap = _seen(mine, 3, "Aki")
+            assert snap["seat"] == 3 and "seat_revoked" not in snap["told"], snap["told"]
+            assert _seen(his, 3, "Aki")["seat"] == 1
+            # the token holds seat 3 now: leaving frees it, a second move goes from there
+            r = c.post(move, json={"seat": 2}, headers=auth(aki))
+            assert r.json()["seat"] == 2 and _seen(mine, 2, "Aki")["seat"] == 2
+        c.post(f"/api/tables/{tid}/start", json={"fill": "heuristic"}, headers=auth(host))
+        r = c.post(move, json={"seat": 0}, headers=auth(aki))
+        assert r.status_code == 409 and r.json()["error"]["code"] == "started", r.text
+        t = c.get(f"/api/tables/{tid}").json()
+        assert [s["name"] for s in t["seats"]][1:3] == ["Ben", "Aki"]
+        with c.websocket_connect(f"/ws/tables/{tid}") as ws:
+            snap = _hello(ws, aki)  # the token plays seat 2: its cards are seat 2's
+            assert snap["seat"] == 2 and snap["view"]["seat"] == 2
+
+
+def test_the_host_swaps_two_seats_before_the_start(tmp_path: Path) -> None:
+    """The host could not swap two seated friends (a review): before the start the host has
+    two seats trade places — people (tokens and sockets with them), bots or open seats. A seat
+    token, a bad pair, a started table: refused, and nothing changes."""
+    with client(tmp_path) as c:
+        made = c.post("/api/tables", json={"game": "hell", "players": 4}).json()
+        tid, host = made["table"]["id"], made["host_token"]
+        aki = c.post(f"/api/tables/{tid}/join", json={"name": "Aki", "seat": 0}).json()["token"]
+        ben = c.post(f"/api/tables/{tid}/join", json={"name": "Ben", "seat": 1}).json()["token"]
+        c.post(f"/api/tables/{tid}/seats/3", json={"bot": "random"}, headers=auth(host))
+        swap = f"/api/tables/{tid}/swap"
+        r = c.post(swap, json={"seats": [0, 1]}, headers=auth(aki))
+        assert r.status_code == 403, "a player is not the host"
+        for bad, status in (([0], 400), ([0, 0], 400), ([0, 4], 404), ("01", 400), ([0, "1"], 400)):
+            r = c.post(swap, json={"seats": bad}, headers=auth(host))
+            assert r.status_code == status, (bad, r.text)
+        with (
+            c.websocket_connect(f"/ws/tables/{tid}") as a_ws,
+            c.websocket_connect(f"/ws/tables/{tid}") as b_ws,
+        ):
+            assert _hello(a_ws, aki)["seat"] == 0 and _hello(b_ws, ben)["seat"] == 1
+            r = c.post(swap, json={"seats": [0, 1]}, headers=auth(host))
+            assert r.status_code == 200, r.text
+            assert [s["name"] for s in r.json()["seats"][:2]] == ["Ben", "Aki"]
+            a, b = _seen(a_ws, 1, "Aki"), _seen(b_ws, 1, "Aki")
+            assert (a["seat"], b["seat"]) == (1, 0) and not a["told"] and not b["told"]
+            r = c.post(swap, json={"seats": [3, 0]}, headers=auth(host))  # Ben and the bot
+            seats = r.json()["seats"]
+            assert seats[0]["kind"] == "bot" and seats[3]["name"] == "Ben", seats
+            assert _seen(b_ws, 3, "Ben")["seat"] == 3
+        c.post(f"/api/tables/{tid}/start", json={"fill": "heuristic"}, headers=auth(host))
+        r = c.post(swap, json={"seats": [1, 3]}, headers=auth(host))
+        assert r.status_code == 409 and r.json()["error"]["code"] == "started", r.text
+        with c.websocket_connect(f"/ws/tables/{tid}") as ws:
+            assert _hello(ws, ben)["view"]["seat"] == 3 and _hello(ws, aki)["seat"] == 1
+
+
 @pytest.mark.parametrize(
     ("body", "status", "words"),
     [

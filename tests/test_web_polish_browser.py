@@ -18,6 +18,7 @@ Skipped when /usr/bin/chromium is missing outside CI (a failure in CI). Screensh
 from __future__ import annotations
 
 import contextlib
+import json
 import re
 import time
 from collections.abc import Iterator
@@ -770,6 +771,53 @@ def test_the_standings_keep_the_total_and_the_newest_games_in_sight(
     assert r["name"] <= newest[0] and newest[1] <= total[0] + 1, r  # the newest beside it
     assert first[1] <= r["name"] + 1, r  # the first game scrolled away behind the names
     assert not problems(page), problems(page)
+
+
+def test_before_the_start_one_moves_seats_and_the_host_swaps_them(
+    server: str, browser: Any
+) -> None:
+    """Seat order matters, and the waiting room had no way to change it but leaving and hoping
+    (a review: the host could not swap two seated friends). A seated player's page offers
+    "Sit here" at each open seat, and the host's menu of each seat swaps it with another; the
+    page keeps its seat with its token, and the friend's own page follows its seat."""
+    page = new_page(browser, LAPTOP, "en", "localStorage.setItem('torampu.name', 'Aki')")
+    page.goto(f"{server}/")
+    page.wait_for_selector("#create-form")
+    page.select_option("select[name=game]", "hell")
+    page.select_option("select[name=players]", "4")
+    page.click("#create-form button[type=submit]")
+    page.wait_for_selector("[data-take='0']")
+    tid = page.url.rstrip("/").split("/")[-1]
+    page.click("[data-take='0']")
+    page.wait_for_selector(".seat-row.me[data-seat='0']")
+    ben = post(f"{server}/api/tables/{tid}/join", {"name": "Ben", "seat": 1})["token"]
+    held = json.dumps({tid: {"seat": 1, "token": ben}})
+    init = f"localStorage.setItem('torampu.seats', {json.dumps(held)})"
+    friend = new_page(browser, LAPTOP, "en", init=init)
+    friend.goto(f"{server}/t/{tid}")
+    friend.wait_for_selector(".seat-row.me[data-seat='1']")
+    assert not friend.locator("[data-host-seat]").count(), "Ben is not the host"
+    # the host swaps Ben (seat 2) with the open seat 4: Ben's page follows, still seated
+    page.wait_for_selector(".seat-row[data-seat='1'] select[data-host-seat='1']")
+    labels = page.eval_on_selector_all(
+        "select[data-host-seat='1'] optgroup option", "(os) => os.map((o) => o.textContent)"
+    )
+    assert labels == ["⇄ Seat 1 (Aki)", "⇄ Seat 3 (open)", "⇄ Seat 4 (open)"], labels
+    page.select_option("select[data-host-seat='1']", "swap:3")
+    friend.wait_for_selector(".seat-row.me[data-seat='3']")
+    assert "Ben" in friend.inner_text(".seat-row.me[data-seat='3']")
+    stored = "(id) => JSON.parse(localStorage.getItem('torampu.seats'))[id].seat"
+    friend.wait_for_function(f"() => ({stored})('{tid}') === 3")
+    page.wait_for_selector(".seat-row.open[data-seat='1']")
+    # the menu of seat 2 shows the seat as it is now (open), not the swap that was picked
+    assert page.eval_on_selector("select[data-host-seat='1']", "(s) => s.value") == "open"
+    # Aki sits in seat 3 instead: the "Sit here" of an open seat
+    assert page.locator("[data-move='2']").inner_text() == "Sit here"
+    page.click("[data-move='2']")
+    page.wait_for_selector(".seat-row.me[data-seat='2']")
+    assert page.evaluate(stored, tid) == 2
+    assert get(f"{server}/api/tables/{tid}")["seats"][2]["name"] == "Aki"
+    assert not problems(page) and not problems(friend), (problems(page), problems(friend))
 
 
 def test_one_click_plays_against_bots(server: str, browser: Any) -> None:

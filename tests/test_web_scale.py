@@ -1108,6 +1108,49 @@ def test_seats_held_and_seats_left_are_the_databases_across_processes(
         assert status == 200, "one seat left: one more may be taken"
 
 
+def test_a_seat_moved_on_one_process_takes_its_socket_on_the_other_along(
+    tmp_path: Path, pg: str, redis_server: RedisServer
+) -> None:
+    """A player moves to an open seat, and the host swaps two seats, through one process,
+    while the players' sockets are on the other: each socket follows its token to the seat it
+    now holds (not made a spectator's), and once the table starts each plays its new seat."""
+    with cluster(tmp_path, pg, redis_server.url, workers=0) as (a, b):
+        tid, host = _table(a, "hell", seats=["open"] * 3, players=3)
+        aki = _post(f"{a.base}/api/tables/{tid}/join", {"name": "Aki", "seat": 0})[1]["token"]
+        ben = _post(f"{a.base}/api/tables/{tid}/join", {"name": "Ben", "seat": 1})[1]["token"]
+        with connect(f"{b.ws}/ws/tables/{tid}") as ws:
+            ws.send(json.dumps({"type": "hello", "token": aki}))
+            assert json.loads(ws.recv(timeout=10))["seat"] == 0
+
+            def at(seat: int) -> Any:
+                def check() -> bool:
+                    msg = json.loads(ws.recv(timeout=10))
+                    assert msg.get("code") != "seat_revoked", msg
+                    return msg.get("type") == "snapshot" and msg["seat"] == seat
+
+                return check
+
+            status, moved = _post(f"{a.base}/api/tables/{tid}/move", {"seat": 2}, aki)
+            assert status == 200 and moved["seat"] == 2, moved
+            _until("the socket on the other process follows its seat", at(2), 15)
+            status, _ = _post(f"{a.base}/api/tables/{tid}/swap", {"seats": [1, 2]}, host)
+            assert status == 200
+            _until("and follows the host's swap", at(1), 15)
+            status, r = _post(f"{b.base}/api/tables/{tid}/start", {"fill": "heuristic"}, host)
+            assert status == 200 and [s["name"] for s in r["seats"]] == [None, "Aki", "Ben"]
+            assert r["seats"][0]["kind"] == "bot"  # the fill took the seat left open
+            with connect(f"{b.ws}/ws/tables/{tid}") as his:
+                his.send(json.dumps({"type": "hello", "token": ben}))
+                assert json.loads(his.recv(timeout=10))["seat"] == 2
+            _until("the game starts with Aki at seat 1", lambda: _view_seat(ws) == 1, 15)
+
+
+def _view_seat(ws: Any) -> int | None:
+    msg = json.loads(ws.recv(timeout=10))
+    view = msg.get("view") if msg.get("type") == "snapshot" else None
+    return view["seat"] if view else None
+
+
 def test_a_table_closed_on_one_process_sends_away_whoever_is_at_it_on_the_other(
     tmp_path: Path, pg: str, redis_server: RedisServer
 ) -> None:

@@ -797,6 +797,24 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         seat = await lobby().leave(r, _bearer(request))
         return {"seat": seat, "table": lobby().public_table(r)}
 
+    @app.post("/api/tables/{table_id}/move")
+    async def move(table_id: str, request: Request) -> dict[str, Any]:
+        r = await room(table_id, request)
+        body = await _body(request)
+        seat = await lobby().move_seat(r, _bearer(request), body.get("seat"))
+        return {"seat": seat, "table": lobby().public_table(r)}
+
+    @app.post("/api/tables/{table_id}/swap")
+    async def swap(table_id: str, request: Request) -> dict[str, Any]:
+        r = await room(table_id, request)
+        lobby().check_host(r, _bearer(request))
+        body = await _body(request)
+        seats = body.get("seats")
+        if not isinstance(seats, list) or len(seats) != 2:
+            raise ActError("bad_request", 'send {"seats": [a, b]}: the two seats to swap', 400)
+        await lobby().swap_seats(r, seats[0], seats[1])
+        return lobby().public_table(r)
+
     @app.post("/api/tables/{table_id}/close")
     async def close_table(table_id: str, request: Request) -> dict[str, Any]:
         r = await room(table_id, request)

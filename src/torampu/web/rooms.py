@@ -1234,6 +1234,48 @@ class Lobby:
             lambda old: Seat(old.seat, old.kind, name, old.token, old.bot),
         )
 
+    async def move_seat(self, room: Room, token: str | None, to: Any) -> int:
+        """Before the start, the holder of a seat token moves to the open seat ``to``: their
+        name and token go with them, and their sockets follow. The seat they sit in now."""
+        if not token:
+            raise ActError("unauthorized", "moving to another seat needs your seat token", 401)
+        target = self._seat_number(room, to)
+        seat, h = await self.seat_of(room, token)
+        assert seat is not None and h is not None
+        if seat != target:
+            await self._swap(room, seat, target, h)
+        return target
+
+    async def swap_seats(self, room: Room, a: Any, b: Any) -> None:
+        """Before the start, the host has seats ``a`` and ``b`` trade places: the people
+        (their tokens with them), bots or open places in them."""
+        a, b = self._seat_number(room, a), self._seat_number(room, b)
+        if a == b:
+            raise ActError("bad_request", "a swap takes two different seats", 400)
+        await self._swap(room, a, b, None)
+
+    def _seat_number(self, room: Room, seat: Any) -> int:
+        if not isinstance(seat, int) or isinstance(seat, bool):
+            raise ActError("bad_request", f"a seat is a number, not {str(seat)[:40]!r}", 400)
+        if not 0 <= seat < room.table.players:
+            raise ActError("not_found", f"no seat {seat} (seats 0..{room.table.players - 1})", 404)
+        return seat
+
+    async def _swap(self, room: Room, a: int, b: int, token: str | None) -> None:
+        """Seats ``a`` and ``b`` trade places in the store (``token``: the hash of the seat
+        token whose holder moves from ``a`` to the open ``b``), then here as stored."""
+        async with room.lock:
+            if room.status != "waiting":
+                raise ActError("started", "seats change only before the start")
+            try:
+                await self.db(self.store.swap_waiting_seats, room.id, a, b, token)
+            except Refused as e:
+                await self._refresh_row(room)
+                raise ActError(e.code, str(e), e.status or 409) from None
+            # here as stored (another process may have seated someone), told to every client
+            await self._refresh_row(room)
+        await self._publish(room, {"kind": "table"})
+
     async def _change_own_seat(
         self,
         room: Room,
@@ -1263,24 +1305,40 @@ class Lobby:
         return seat
 
     def _seat_changed(self, room: Room, seat: int, st: Seat) -> None:
-        """``seat`` now has the holding ``st``: every client bound to another holding of it is
-        demoted to a spectator at once, and told why."""
-        room.seats[seat] = st
+        """``seat`` now has the holding ``st`` (see :meth:`_seats_changed`)."""
+        self._seats_changed(room, {seat: st})
+
+    def _seats_changed(self, room: Room, changes: Mapping[int, Seat]) -> None:
+        """The seats ``changes`` names now have its holdings, all at once. A client bound to
+        one of them follows its seat token where the change took it (a seat move or swap
+        before the start); every other client bound to another holding is demoted to a
+        spectator at once, and told why."""
+        for seat, st in changes.items():
+            room.seats[seat] = st
         room.revision += 1
         for c in list(room.clients):
-            if c.seat == seat and c.holder != st.token:
-                c.seat, c.holder = None, None
-                c.tell(
-                    {
-                        "type": "error",
-                        "code": "seat_revoked",
-                        "message": f"seat {seat} changed hands: you are watching now",
-                    }
-                )
-                if c.demoted is not None:
-                    c.demoted()
-        if not room.connected(seat):
-            room.away_since.setdefault(seat, self.clock())
+            if c.seat is None or c.seat not in changes or c.holder == room.seats[c.seat].token:
+                continue
+            follows = [x for x in changes if c.holder and room.seats[x].token == c.holder]
+            if follows:
+                c.seat = follows[0]
+                continue
+            told = c.seat
+            c.seat, c.holder = None, None
+            c.tell(
+                {
+                    "type": "error",
+                    "code": "seat_revoked",
+                    "message": f"seat {told} changed hands: you are watching now",
+                }
+            )
+            if c.demoted is not None:
+                c.demoted()
+        for seat in changes:
+            if not room.connected(seat):
+                room.away_since.setdefault(seat, self.clock())
+            else:
+                room.away_since.pop(seat, None)
 
     async def start_table(self, room: Room, fill: str | None) -> None:
         async with room.lock:
@@ -1294,9 +1352,9 @@ class Lobby:
                 await self._refresh_row(room)
                 raise ActError(e.code, str(e)) from None
             room.table = table
-            for s, st in enumerate(table.seats):
-                if st != room.seats[s]:
-                    self._seat_changed(room, s, st)
+            changes = {s: st for s, st in enumerate(table.seats) if st != room.seats[s]}
+            if changes:
+                self._seats_changed(room, changes)
             self._check_watchers(room)
             room.match = self._new_match(room)
             now = self.clock()
@@ -1767,10 +1825,13 @@ class Lobby:
         if table is None:  # pragma: no cover - deleted (purge spares loaded tables)
             return
         changed = table.rematch != room.table.rematch
-        for s, st in enumerate(table.seats):
-            if st != room.seats[s]:
-                self._seat_changed(room, s, st)
-                changed = True
+        seats = {s: st for s, st in enumerate(table.seats) if st != room.seats[s]}
+        if seats:  # all at once: a client whose seat moved follows it (see _seats_changed)
+            bound = [(c, c.seat) for c in room.clients]
+            self._seats_changed(room, seats)
+            changed = True
+            if any(c.seat != was for c, was in bound):
+                self._share_presence(room)
         room.table = table
         self._check_watchers(room)
         if table.status != "waiting" and room.match is None:

@@ -639,6 +639,42 @@ class Store:
             if not done.rowcount:  # type: ignore[attr-defined]
                 raise Refused("seat_revoked", f"seat {seat} is no longer yours")
 
+    def swap_waiting_seats(self, table_id: str, a: int, b: int, token: str | None = None) -> None:
+        """Before the start only: seats ``a`` and ``b`` trade what they hold — a person (their
+        name, seat token and address go with them), a bot, or nothing. With ``token`` (a seat
+        token's hash) it is that person's own move: they hold ``a`` and ``b`` must be open.
+        :class:`Refused` ``started`` once the table has started, ``seat_revoked`` if ``token``
+        no longer holds ``a``, ``seat_taken`` if ``b`` is not open for such a move or either
+        seat changed meanwhile (nothing changes then), in one transaction."""
+        with self._session.begin() as s:
+            moved = s.execute(
+                update(TableRow)
+                .where(TableRow.id == table_id, TableRow.status == "waiting")
+                .values(updated=_now())
+            )  # locks the row until the commit, as for the host's seat changes
+            if not moved.rowcount:  # type: ignore[attr-defined]
+                raise Refused("started", "seats change only before the start")
+            rows = [s.get(SeatRow, (table_id, x)) for x in (a, b)]
+            if rows[0] is None or rows[1] is None:
+                raise Refused("not_found", f"no seat {a} or {b} at this table", 404)
+            if token is not None and rows[0].token != token:
+                raise Refused("seat_revoked", f"seat {a} is no longer yours")
+            if token is not None and rows[1].kind != "open":
+                raise Refused("seat_taken", f"seat {b} is taken")
+            keys = ("kind", "name", "token", "bot", "holder")
+            was = [{k: getattr(r, k) for k in keys} for r in rows]
+            for x, old, new in ((a, was[0], was[1]), (b, was[1], was[0])):
+                # each seat only as it was read: a join that took an open seat on another
+                # process meanwhile is not overwritten (on PostgreSQL the row is read again)
+                q = update(SeatRow).where(SeatRow.table_id == table_id, SeatRow.seat == x)
+                q = q.where(SeatRow.kind == old["kind"])
+                for k in ("token", "bot"):
+                    col = getattr(SeatRow, k)
+                    q = q.where(col.is_(None) if old[k] is None else col == old[k])
+                done = s.execute(q.values(**new))
+                if not done.rowcount:  # type: ignore[attr-defined]
+                    raise Refused("seat_taken", "the seats changed meanwhile: try again")
+
     def start_table(self, table_id: str, fill: str | None) -> Table:
         """Start a waiting table in one transaction: its open seats get the ``fill`` bot
         (:class:`Refused` ``seat_open`` if there is none), its status becomes ``playing``

@@ -72,6 +72,8 @@ export const api = {
   },
   recordUrl: (id, k) => `/api/tables/${enc(id)}/games/${k}/record`,
   leave: (id, token) => request("POST", `/api/tables/${enc(id)}/leave`, {}, token, id),
+  move: (id, seat, token) => request("POST", `/api/tables/${enc(id)}/move`, { seat }, token, id),
+  swap: (id, a, b, host) => request("POST", `/api/tables/${enc(id)}/swap`, { seats: [a, b] }, host, id),
   close: (id, host) => request("POST", `/api/tables/${enc(id)}/close`, {}, host, id),
   rename: (id, name, token) => request("POST", `/api/tables/${enc(id)}/name`, { name }, token, id),
   rematch: (id, token) => request("POST", `/api/tables/${enc(id)}/rematch`, {}, token, id),

@@ -96,6 +96,10 @@ class TablePage {
 
   onSnapshot(msg) {
     this.snap = msg;
+    // this page's seat moved (the host swapped it, or another device of its player moved it):
+    // the seat kept with the token follows
+    if (this.seatToken && msg.seat != null && tokens.seat(this.id)?.seat !== msg.seat)
+      tokens.setSeat(this.id, msg.seat, this.seatToken);
     window.torampu = { snapshot: msg }; // for tests and the curious: this client's own data
     this.table = msg.table;
     this.pending = false;
@@ -341,6 +345,10 @@ class TablePage {
     const controls = [];
     if (s.kind === "open" && !haveSeat)
       controls.push(h("button", { type: "button", class: "primary", dataset: { take: s.seat }, onclick: () => this.take(s.seat) }, t("takeSeat")));
+    // seated, one moves to an open seat before the start (seat order matters: who leads, who
+    // sits beside whom; one had to leave and hope to get the other seat first)
+    if (s.kind === "open" && haveSeat && this.table.status === "waiting")
+      controls.push(h("button", { type: "button", class: "ghost", dataset: { move: s.seat }, onclick: () => this.move(s.seat) }, t("sitHere")));
     if (this.host && this.table.status === "waiting" && s.seat !== mySeat) controls.push(this.hostSelect(s));
     if (s.seat === mySeat && this.table.status === "waiting" && this.seatToken) {
       // the name can be changed until the start (a blank one became "Player N" for good)
@@ -368,6 +376,12 @@ class TablePage {
     const opts = [h("option", { value: "open", selected: value === "open" }, t("openShort"))];
     if (s.kind === "human") opts.unshift(h("option", { value: "", selected: true, disabled: true }, s.name || t("human")));
     for (const b of this.bots) opts.push(h("option", { value: `bot:${b.spec}`, selected: value === `bot:${b.spec}` }, pick(b.label)));
+    // the host arranges the table: this seat trades places with another (people keep their
+    // seats' tokens; a review: two seated friends could not be swapped)
+    const others = this.table.seats.filter((o) => o.seat !== s.seat && !(o.kind === "open" && s.kind === "open"));
+    if (others.length)
+      opts.push(h("optgroup", { label: t("swapWith") }, others.map((o) =>
+        h("option", { value: `swap:${o.seat}` }, `⇄ ${t("seat", { n: o.seat + 1 })}${o.kind === "open" ? ` (${t("openShort")})` : ` (${seatName(this.table, o.seat)})`}`))));
     return h("select", { dataset: { hostSeat: s.seat }, "aria-label": t("seat", { n: s.seat + 1 }), onchange: (e) => this.setSeat(s.seat, e.target.value, e.target) }, opts);
   }
 
@@ -450,7 +464,30 @@ class TablePage {
     }
   }
 
+  /** Move this page's player to the open seat `seat` (before the start). */
+  async move(seat) {
+    try {
+      const res = await api.move(this.id, seat, this.seatToken);
+      tokens.setSeat(this.id, res.seat, this.seatToken);
+      this.table = res.table;
+      this.render();
+    } catch (e) {
+      toast(errorText(e));
+    }
+  }
+
   async setSeat(seat, value, select = null) {
+    if (value.startsWith("swap:")) {
+      try {
+        this.table = await api.swap(this.id, seat, Number(value.slice(5)), this.host);
+      } catch (e) {
+        toast(errorText(e));
+      }
+      // the menu shows the seat's holder again, not "⇄ seat N" (see the person's case below)
+      if (select) select.value = [...select.options].find((o) => o.hasAttribute("selected"))?.value ?? "";
+      this.render();
+      return;
+    }
     // putting a person out of their seat bars them from this table's seats (unless they share
     // the host's address): say so first
     const was = this.table.seats[seat];
