@@ -796,6 +796,9 @@ def test_serve_refuses_a_bad_database_or_delay_clearly() -> None:
     for bad in ("0", "-2", "nan", "inf"):
         r = CliRunner().invoke(app, ["serve", "--max-replay-mb", bad])
         assert r.exit_code == 2 and "--max-replay-mb" in r.output, (bad, r.output)
+    for bad in (["--max-spectators", "0"], ["--max-sockets", "10", "--max-spectators", "11"]):
+        r = CliRunner().invoke(app, ["serve", *bad])
+        assert r.exit_code == 2 and "--max-spectators is from 1" in r.output, (bad, r.output)
 
 
 def test_the_table_list_filters_by_status(tmp_path: Path) -> None:

@@ -494,6 +494,39 @@ def test_spectators_cannot_shut_a_table_s_players_out(tmp_path: Path) -> None:
             _hello(again, None)
 
 
+def test_spectators_from_many_addresses_cannot_fill_the_server(tmp_path: Path) -> None:
+    """A seventh audit: --max-sockets was one pool for everyone, checked before the hello, so
+    157 addresses, each within its own bounds, held all 5,000 as spectators of 80 tables, and a
+    player's socket to their own table was refused. Spectators now have at most
+    --max-spectators of it (four fifths by default): past that a spectator's hello is refused,
+    and players and hosts still come in."""
+    with client(tmp_path, connect_rate=1e6, max_sockets=10, watchers_per_address=2) as c:
+        tables = []
+        for _ in range(5):
+            r = c.post("/api/tables", json={"game": "hell", "games": 1}).json()
+            tables.append((r["table"]["id"], r["host_token"]))
+        tid, host = tables[0]
+        me = c.post(f"/api/tables/{tid}/join", json={"name": "Aki", "seat": 0}).json()["token"]
+        crowd = [TestClient(c.app, client=(f"198.51.100.{i}", 5000)) for i in range(4)]
+        with ExitStack() as stack:
+            for i, (t, _) in enumerate(tables[1:]):  # 8 spectators: 2 a table, 2 an address
+                for _ in range(2):
+                    ws = stack.enter_context(crowd[i].websocket_connect(f"/ws/tables/{t}"))
+                    assert _hello(ws, None)["seat"] is None
+            late = TestClient(c.app, client=("203.0.113.9", 5000))
+            with late.websocket_connect(f"/ws/tables/{tid}") as ninth:
+                ninth.send_json({"type": "hello", "token": None, "version": None})
+                e = ninth.receive_json()
+                assert e["code"] == "too_many_sockets" and "spectators" in e["message"], e
+            for token in (me, host):  # the player and the host of a table still come in
+                ws = stack.enter_context(late.websocket_connect(f"/ws/tables/{tid}"))
+                snap = _hello(ws, token)
+                assert snap["type"] == "snapshot"
+            assert snap["seat"] is None and _hello(ws, me)["seat"] == 0
+        with late.websocket_connect(f"/ws/tables/{tid}") as again:  # the places came back
+            _hello(again, None)
+
+
 def _after_ping(ws: Any) -> str:
     """What a socket answers a ping with, past what it was sent before (seat changes,
     snapshots): ``pong``, an error's code, or ``closed``."""
@@ -1334,6 +1367,82 @@ def test_a_slowloris_is_cut_off_and_one_address_holds_few_connections(tmp_path: 
             ws.recv(timeout=2)
         time.sleep(0.2)
         assert limits.open.get("127.0.0.1", 0) <= 1
+
+
+def _long_daifugo_game(addr: str, passes: int) -> str:
+    """A finished one-game Daifugo match whose four seats one client held, passing on the
+    lead ``passes`` times (``lead_pass``): its replay runs to megabytes. The table's id."""
+    with http_client(addr) as http:
+        body = {"game": "daifugo", "players": 4, "games": 1, "rules": {"lead_pass": True}}
+        made = http.post("/api/tables", json=body).json()
+        tid, host = made["table"]["id"], made["host_token"]
+        toks = [
+            http.post(f"/api/tables/{tid}/join", json={"name": f"P{i}", "seat": i}).json()["token"]
+            for i in range(4)
+        ]
+        assert http.post(f"/api/tables/{tid}/start", json={}, headers=auth(host)).is_success
+    socks = [connect(f"ws://{addr}/ws/tables/{tid}", max_size=2**24) for _ in range(4)]
+    try:
+        for ws, tok in zip(socks, toks, strict=True):
+            ws.send(json.dumps({"type": "hello", "token": tok}))
+
+        def snapshot(seat: int, version: int) -> dict[str, Any]:
+            while True:
+                msg = json.loads(socks[seat].recv(timeout=10))
+                if msg.get("type") == "snapshot" and msg["version"] >= version:
+                    return dict(msg)
+
+        version, done = 0, 0
+        while True:
+            seen = snapshot(0, version)
+            if seen["table"]["status"] == "over":
+                return str(tid)
+            mover = snapshot(seen["view"]["to_play"], seen["version"])
+            legal = mover["legal"]
+            if "pass" in legal and done < passes:
+                action, done = "pass", done + 1
+            else:
+                action = next((a for a in legal if a != "pass"), legal[0])
+            act = {"type": "act", "action": action, "version": mover["version"]}
+            socks[mover["seat"]].send(json.dumps(act))
+            version = mover["version"] + 1
+            time.sleep(0.015)  # (under each socket's message rate)
+    finally:
+        for ws in socks:
+            ws.close()
+
+
+def test_a_client_that_reads_none_of_a_big_response_is_dropped(tmp_path: Path) -> None:
+    """A seventh audit: a client asked for a replay of megabytes and read none of it. uvicorn
+    waited for it to drain for ever: the whole body held in the server's memory, the connection
+    open (100 such connections to a 5 MB replay: 260 MB, all open a minute later). A response
+    now goes out a chunk at a time, and a client that reads nothing for ``--send-timeout`` is
+    dropped, the unsent rest with it."""
+    from torampu.web.http import HttpLimits
+
+    limits = HttpLimits(send_timeout=1.0)
+    with live_server(tmp_path, http=limits, max_replay_mb=16.0) as addr:
+        tid = _long_daifugo_game(addr, 300)
+        path = f"/api/tables/{tid}/games/0/replay?hands=all"
+        with http_client(addr) as http:
+            whole = http.get(path)
+        assert whole.status_code == 200 and len(whole.content) > 3_000_000, len(whole.content)
+        host, port = addr.split(":")
+        s = socket.socket()
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        s.connect((host, int(port)))
+        s.sendall(f"GET {path} HTTP/1.1\r\nHost: {host}\r\n\r\n".encode())
+        time.sleep(3.0)  # reading nothing, past --send-timeout
+        got = 0
+        s.settimeout(5)
+        with contextlib.suppress(OSError):
+            while chunk := s.recv(65536):
+                got += len(chunk)
+        s.close()
+        assert got < len(whole.content) // 2, (got, len(whole.content))  # cut off, not sent
+        assert limits.stalled == 1
+        with http_client(addr) as http:  # and a reader that reads gets it whole
+            assert http.get(path).content == whole.content
 
 
 def test_searches_queued_behind_other_tables_are_answered_by_the_heuristic_not_delayed() -> None:

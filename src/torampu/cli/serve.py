@@ -182,8 +182,19 @@ def serve(
         int, typer.Option(help="Websockets from one client address.")
     ] = 32,
     max_sockets: Annotated[int, typer.Option(help="Websockets in all.")] = 5000,
+    max_spectators: Annotated[
+        int | None,
+        typer.Option(
+            help="Spectators' websockets in all (default: four fifths of --max-sockets; the "
+            "rest stays for players and hosts)."
+        ),
+    ] = None,
     send_timeout: Annotated[
-        float, typer.Option(help="Seconds a send may take before a slow client is closed.")
+        float,
+        typer.Option(
+            help="Seconds a send may take before a slow client is closed (a websocket, or an "
+            "HTTP response the client reads none of)."
+        ),
     ] = 10.0,
     room_idle: Annotated[
         float, typer.Option(help="Seconds an unused table stays in memory (it reloads).")
@@ -368,6 +379,8 @@ def serve(
         < 1
     ):
         raise typer.BadParameter("every limit is a whole number ≥ 1")
+    if max_spectators is not None and not 1 <= max_spectators <= max_sockets:
+        raise typer.BadParameter("--max-spectators is from 1 to --max-sockets")
     try:
         check_prefix(ipv6_prefix)
     except ValueError as e:
@@ -427,6 +440,7 @@ def serve(
         load_burst=load_burst,
         max_rooms=max_rooms,
         max_sockets=max_sockets,
+        max_spectators=max_spectators,
         send_timeout=send_timeout,
         room_idle=room_idle,
         abandon_after=abandon_after,
@@ -477,6 +491,7 @@ def serve(
         connections_per_address if forwarded_allow_ips is None else UNLIMITED,
         connections_rate,
         ipv6_prefix,
+        send_timeout,
     )
     raise_open_files_limit()
     quiet_client_errors()

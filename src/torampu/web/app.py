@@ -30,7 +30,7 @@ from typing import Any
 
 from fastapi import FastAPI, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.responses import FileResponse, JSONResponse, Response, StreamingResponse
 from fastapi.staticfiles import StaticFiles
 from limits import RateLimitItemPerMinute
 from limits.storage import MemoryStorage
@@ -74,6 +74,27 @@ MAKING_MOST = 4
 def _json_bytes(out: Any) -> bytes:
     """``out`` as the API's JSON (FastAPI's own encoding: UTF-8, no spaces)."""
     return json.dumps(out, ensure_ascii=False, separators=(",", ":")).encode()
+
+
+CHUNK = 65536
+"""Bytes of a large response written at a time (:func:`_in_chunks`)."""
+
+
+def _in_chunks(body: bytes, headers: dict[str, str] | None = None) -> Response:
+    """The JSON ``body``, written ``CHUNK`` bytes at a time: each waits until the client has
+    taken enough of the one before (uvicorn's flow control), so a client that reads slowly
+    or not at all holds a chunk of it in its connection's buffer, not the whole of a replay of
+    megabytes (a seventh audit; ``--send-timeout`` drops a client that reads nothing)."""
+    if len(body) <= CHUNK:
+        return Response(body, media_type="application/json", headers=headers)
+
+    async def chunks() -> AsyncIterator[bytes]:
+        view = memoryview(body)
+        for i in range(0, len(view), CHUNK):
+            yield bytes(view[i : i + CHUNK])
+
+    sized = {"Content-Length": str(len(body)), **(headers or {})}
+    return StreamingResponse(chunks(), media_type="application/json", headers=sized)
 
 
 log = logging.getLogger("torampu.web")
@@ -925,7 +946,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
             return b"".join(parts)
 
         body = await built(request, ("replay", r.id, k, seat, every), make)
-        return Response(body, media_type="application/json")
+        return _in_chunks(body)
 
     @app.get("/api/tables/{table_id}/record")
     async def match_record(table_id: str, request: Request) -> Response:
@@ -934,10 +955,8 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
             raise ActError("not_over", "the match record is there once the match is over")
         m = r.match
         body = await built(request, ("record", r.id), lambda: _json_bytes(m.to_record()))
-        return Response(
-            body,
-            media_type="application/json",
-            headers={"Content-Disposition": f'attachment; filename="{table_id}.json"'},
+        return _in_chunks(
+            body, headers={"Content-Disposition": f'attachment; filename="{table_id}.json"'}
         )
 
     # ---------------------------------------------------------------- websocket
@@ -1198,6 +1217,12 @@ class Socket:
                     room.id,
                     st.sockets_per_table,
                     f"at most {st.sockets_per_table} spectators' connections to a table",
+                ),
+                (  # (the rest of --max-sockets stays for players and hosts)
+                    lb.spectators,
+                    "",
+                    lb.most_spectators,
+                    "the server has its most spectators' connections (players' still connect)",
                 ),
             ]
         # what this socket is counted as now replaces what it was counted as before: a socket

@@ -166,6 +166,11 @@ class Settings:
     max_sockets: int = 5000
     """Spectators' websockets per table, websockets per client address, and in all (a table's
     players and host have their own places besides the spectators')."""
+    max_spectators: int | None = None
+    """Spectators' websockets in all (``None``: four fifths of ``max_sockets``): the rest of
+    ``max_sockets`` stays for the sockets of players and hosts, so that watchers from many
+    addresses, each within its own bounds, cannot fill the server and lock every player out
+    of their own table (a seventh audit: 157 addresses held all 5,000)."""
     watchers_per_address: int = 4
     """Spectators' websockets one client address may hold at one table."""
     origins: tuple[str, ...] = ()
@@ -630,6 +635,8 @@ class Lobby:
         (``"<table> host"``)."""
         self.watchers: Counter[str] = Counter()
         """Open spectators' websockets per table and client address (``"<table> <address>"``)."""
+        self.spectators: Counter[str] = Counter()
+        """Open spectators' websockets in all (the key ``""``; ``max_spectators``)."""
         self._hinting: Counter[str] = Counter()
         """Hints being computed per client address: one at a time each (a second is refused
         ``hint_busy``). Hints wait for a search worker in turns by the table's maker, as bot
@@ -2075,6 +2082,12 @@ class Lobby:
                 for s, st in enumerate(seats)
             ],
         }
+
+    @property
+    def most_spectators(self) -> int:
+        """``max_spectators``, or four fifths of ``max_sockets``."""
+        most = self.settings.max_spectators
+        return most if most is not None else max(1, self.settings.max_sockets * 4 // 5)
 
     def _paused(self, table: Table, room: Room | None) -> bool:
         """Whether a table in play waits for someone: nobody (player or spectator) has been
