@@ -799,6 +799,68 @@ def test_serve_refuses_a_bad_database_or_delay_clearly() -> None:
     for bad in (["--max-spectators", "0"], ["--max-sockets", "10", "--max-spectators", "11"]):
         r = CliRunner().invoke(app, ["serve", *bad])
         assert r.exit_code == 2 and "--max-spectators is from 1" in r.output, (bad, r.output)
+    for flag, bad, words in (
+        ("--max-message", "100", "--max-message is from 256"),
+        ("--max-message", "70000", "--max-message is from 256"),
+        ("--message-rate", "0", "--message-rate"),
+        ("--hello-timeout", "0", "timeouts are seconds > 0"),
+        ("--outbox-max", "0", "--outbox-max"),
+        ("--db-threads", "0", "--db-threads"),
+    ):
+        r = CliRunner().invoke(app, ["serve", flag, bad])
+        assert r.exit_code == 2 and words in r.output, (flag, bad, r.output)
+
+
+def test_the_sockets_bounds_are_the_operators_to_set(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A seventh audit listed bounds with no flag (a socket's message rate and size, its hello's
+    deadline and rate, its outbox, the chat's length and history, the database threads): each
+    is a ``torampu serve`` flag that reaches the server's settings."""
+    import uvicorn
+    from typer.testing import CliRunner
+
+    from torampu.cli import app
+
+    seen: dict[str, Any] = {}
+
+    def run(asgi: Any, **kw: Any) -> None:
+        seen["settings"] = asgi.state.settings
+        seen["ws_max_size"] = kw["ws_max_size"]
+
+    monkeypatch.setattr(uvicorn, "run", run)
+    flags = {
+        "--hello-timeout": "3",
+        "--message-rate": "7",
+        "--message-burst": "9",
+        "--hello-rate": "0.25",
+        "--hello-burst": "2",
+        "--max-message": "4096",
+        "--outbox-max": "8",
+        "--max-chat": "80",
+        "--chat-history": "10",
+        "--db-threads": "2",
+        "--max-spectators": "100",
+    }
+    args = ["serve", "--data-dir", str(tmp_path), *[x for kv in flags.items() for x in kv]]
+    r = CliRunner().invoke(app, args)
+    assert r.exit_code == 0, r.output
+    st = seen["settings"]
+    got = {
+        "--hello-timeout": st.hello_timeout,
+        "--message-rate": st.message_rate,
+        "--message-burst": st.message_burst,
+        "--hello-rate": st.hello_rate,
+        "--hello-burst": st.hello_burst,
+        "--max-message": st.max_message,
+        "--outbox-max": st.outbox_max,
+        "--max-chat": st.max_chat,
+        "--chat-history": st.chat_history,
+        "--db-threads": st.db_threads,
+        "--max-spectators": st.max_spectators,
+    }
+    assert {k: float(v) for k, v in flags.items()} == {k: float(v) for k, v in got.items()}
+    assert seen["ws_max_size"] == 65536
 
 
 def test_the_table_list_filters_by_status(tmp_path: Path) -> None:

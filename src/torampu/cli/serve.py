@@ -11,6 +11,9 @@ from typing import Annotated
 
 import typer
 
+WS_MAX_SIZE = 65536
+"""Bytes of the largest websocket frame uvicorn takes (``--max-message`` is at most this)."""
+
 
 def serving_lines(host: str, port: int) -> list[str]:
     """Where the table can be opened, as told at start. Never "localhost" for an address that
@@ -300,6 +303,38 @@ def serve(
             "game's record holds the same moves."
         ),
     ] = 8.0,
+    hello_timeout: Annotated[
+        float, typer.Option(help="Seconds a new websocket has to say hello before it is closed.")
+    ] = 10.0,
+    message_rate: Annotated[
+        float, typer.Option(help="Messages a second one websocket may send (on average).")
+    ] = 20.0,
+    message_burst: Annotated[
+        int, typer.Option(help="Messages one websocket may send at once (past --message-rate).")
+    ] = 60,
+    hello_rate: Annotated[
+        float, typer.Option(help="hello messages a second one websocket may send (on average).")
+    ] = 0.5,
+    hello_burst: Annotated[
+        int, typer.Option(help="hello messages one websocket may send at once.")
+    ] = 5,
+    max_message: Annotated[
+        int, typer.Option(help="Bytes of the largest websocket message a client may send.")
+    ] = 16384,
+    outbox_max: Annotated[
+        int,
+        typer.Option(
+            help="Messages (besides the newest snapshot) that may wait for one client before "
+            "it is closed as too slow."
+        ),
+    ] = 32,
+    max_chat: Annotated[int, typer.Option(help="Characters of the longest chat text.")] = 200,
+    chat_history: Annotated[
+        int, typer.Option(help="Chat messages a table keeps in memory and sends on hello.")
+    ] = 50,
+    db_threads: Annotated[
+        int, typer.Option(help="Threads that talk to the database (bots never run there).")
+    ] = 4,
     ws_ping: Annotated[
         float,
         typer.Option(
@@ -337,7 +372,7 @@ def serve(
     if min(keep_finished, keep_abandoned) < 0:
         raise typer.BadParameter("--keep-finished and --keep-abandoned are days ≥ 0 (0: for ever)")
     timeouts = [send_timeout, room_idle, abandon_after, ws_ping, lease_ttl, presence_ttl]
-    timeouts += [header_timeout, bot_queue_wait]
+    timeouts += [header_timeout, bot_queue_wait, hello_timeout]
     if min(max_bot_think, *timeouts) <= 0:
         raise typer.BadParameter("--max-bot-think and the timeouts are seconds > 0")
     if min(
@@ -349,10 +384,13 @@ def serve(
         replay_rate,
         load_rate,
         max_replay_mb,
+        message_rate,
+        hello_rate,
     ) <= 0 or not math.isfinite(max_replay_mb):
         raise typer.BadParameter(
             "--chat-rate, --hint-think, --connect-rate, --connections-rate, --request-rate, "
-            "--replay-rate, --load-rate and --max-replay-mb are numbers > 0"
+            "--replay-rate, --load-rate, --message-rate, --hello-rate and --max-replay-mb are "
+            "numbers > 0"
         )
     counts = (
         max_tables,
@@ -379,6 +417,13 @@ def serve(
         < 1
     ):
         raise typer.BadParameter("every limit is a whole number ≥ 1")
+    if min(message_burst, hello_burst, outbox_max, max_chat, chat_history, db_threads) < 1:
+        raise typer.BadParameter(
+            "--message-burst, --hello-burst, --outbox-max, --max-chat, --chat-history and "
+            "--db-threads are whole numbers ≥ 1"
+        )
+    if not 256 <= max_message <= WS_MAX_SIZE:
+        raise typer.BadParameter(f"--max-message is from 256 to {WS_MAX_SIZE} bytes")
     if max_spectators is not None and not 1 <= max_spectators <= max_sockets:
         raise typer.BadParameter("--max-spectators is from 1 to --max-sockets")
     try:
@@ -441,6 +486,16 @@ def serve(
         max_rooms=max_rooms,
         max_sockets=max_sockets,
         max_spectators=max_spectators,
+        hello_timeout=hello_timeout,
+        message_rate=message_rate,
+        message_burst=message_burst,
+        hello_rate=hello_rate,
+        hello_burst=hello_burst,
+        max_message=max_message,
+        outbox_max=outbox_max,
+        max_chat=max_chat,
+        chat_history=chat_history,
+        db_threads=db_threads,
         send_timeout=send_timeout,
         room_idle=room_idle,
         abandon_after=abandon_after,
@@ -502,7 +557,7 @@ def serve(
         log_level=log_level,
         http=guarded_protocol(limits),
         ws=GuardedWebSocketProtocol,
-        ws_max_size=65536,
+        ws_max_size=WS_MAX_SIZE,
         ws_ping_interval=ws_ping,
         ws_ping_timeout=ws_ping,
         proxy_headers=forwarded_allow_ips is not None,
