@@ -1136,6 +1136,15 @@ def test_a_player_back_from_an_absence_reads_what_the_bot_made_for_them(
         assert n >= 2
         text = back.locator("#stood-in").inner_text()
         assert f"While you were away, a bot made {n} moves for you" in text, text
+        # and which (a fourth review: the count hid a contract taken on for the player)
+        moves = _snap(back)["stood_in_moves"]
+        shown = back.locator("#stood-moves").inner_text().strip()
+        assert 1 <= len(moves) <= 8
+        assert shown.startswith("The last ones:" if n > 8 else "They were:"), shown
+        assert back.locator("#stood-moves .stood-move").count() == len(moves), shown
+        for raw in moves:
+            if raw.startswith("bid "):
+                assert f"Bid {raw.split()[1]}" in shown, (raw, shown)
         assert watcher.locator("#stood-in").is_hidden()
         back.wait_for_function(
             "() => document.querySelector('#status')?.dataset.myTurn === '1'", timeout=20000

@@ -464,10 +464,11 @@ class Room:
     """The next read of the row for unknown tokens, while it has not started."""
     token_read_at: float = -1e9
     """When the last such read started (:func:`Lobby.clock`)."""
-    stood_in: dict[int, int] = field(default_factory=dict)
+    stood_in: dict[int, tuple[int, tuple[str, ...]]] = field(default_factory=dict)
     """For each human seat, the moves the server made for it while its player was away
-    (``by = "away"``) since that player's own last move: derived from the stored actions, so
-    every process agrees (:func:`_stood_in`)."""
+    (``by = "away"``) since that player's own last move — how many, and the last
+    :data:`STOOD_IN_SHOWN` of them: derived from the stored actions, so every process agrees
+    (:func:`_stood_in`)."""
 
     @property
     def id(self) -> str:
@@ -521,27 +522,36 @@ def _replayed(table_id: str, m: Match, actions: list[Any]) -> tuple[Match, int]:
     return m, played
 
 
-def _stood_in(stood: dict[int, int], seat: int, by: str) -> None:
-    """Count in ``stood`` an action of ``seat`` made ``by`` (see :attr:`Room.stood_in`): a move
-    of the player's own clears the seat's count, a stand-in's adds one, others leave it.
+STOOD_IN_SHOWN = 8
+"""The stand-in's last moves a player who comes back is shown (besides how many there were)."""
 
-    >>> stood: dict[int, int] = {}
-    >>> for by in ("away", "away", "timeout", "human", "away"):
-    ...     _stood_in(stood, 1, by)
+StoodIn = dict[int, tuple[int, tuple[str, ...]]]
+""":attr:`Room.stood_in`: per seat, how many moves a stand-in made and the last of them."""
+
+
+def _stood_in(stood: StoodIn, seat: int, by: str, action: str) -> None:
+    """Count in ``stood`` an ``action`` of ``seat`` made ``by`` (see :attr:`Room.stood_in`): a
+    move of the player's own clears the seat's count, a stand-in's adds one, others leave it.
+
+    >>> stood: StoodIn = {}
+    >>> for by, action in (("away", "pass"), ("away", "bid 12H"), ("timeout", "play 3C"),
+    ...                    ("human", "play 4C"), ("away", "play 5C"), ("away", "play 6C")):
+    ...     _stood_in(stood, 1, by, action)
     >>> stood
-    {1: 1}
+    {1: (2, ('play 5C', 'play 6C'))}
     """
     if by == "human":
         stood.pop(seat, None)
     elif by == "away":
-        stood[seat] = stood.get(seat, 0) + 1
+        n, last = stood.get(seat, (0, ()))
+        stood[seat] = (n + 1, (*last, action)[-STOOD_IN_SHOWN:])
 
 
-def _stood_ins(actions: list[Any]) -> dict[int, int]:
+def _stood_ins(actions: list[Any]) -> StoodIn:
     """:attr:`Room.stood_in` after the stored ``actions``, from the first."""
-    stood: dict[int, int] = {}
+    stood: StoodIn = {}
     for a in actions:
-        _stood_in(stood, a.seat, a.by)
+        _stood_in(stood, a.seat, a.by, a.action)
     return stood
 
 
@@ -1471,7 +1481,7 @@ class Lobby:
                 room.version += 1
                 room.revision += 1
                 room.last = {"seat": seat, "action": canon, "by": by}
-                _stood_in(room.stood_in, seat, by)
+                _stood_in(room.stood_in, seat, by, canon)
                 self._moved(room, before, at.timestamp())
                 room.turn_started = self.clock()
                 room.touched = room.turn_started
@@ -1593,7 +1603,7 @@ class Lobby:
         ``played`` games finished before it): its version, its last move, its pause."""
         room.version = a.version
         room.last = {"seat": a.seat, "action": a.action, "by": a.by}
-        _stood_in(room.stood_in, a.seat, a.by)
+        _stood_in(room.stood_in, a.seat, a.by, a.action)
         self._moved(room, played, a.at.timestamp() if a.at is not None else self.wall())
 
     def _moved(self, room: Room, played: int, at: float) -> None:
@@ -2134,6 +2144,8 @@ class Lobby:
             if cards_mentioned(last["action"]) & hidden or self._private(last["action"]):
                 # the verb alone, marked hidden: "give" here is not "give nothing"
                 last = {**last, "action": last["action"].split()[0], "hidden": True}
+        # (a spectator has no seat: nothing stood in for it)
+        stood = room.stood_in.get(seat, (0, ())) if seat is not None else (0, ())
         return {
             "type": "snapshot",
             "version": room.version,
@@ -2144,7 +2156,8 @@ class Lobby:
             "last": last,
             "between": between,
             "timer": self._timer_info(room),
-            "stood_in": room.stood_in.get(seat, 0) if seat is not None else 0,
+            "stood_in": stood[0],
+            "stood_in_moves": list(stood[1]),
         }
 
     def _between_info(self, room: Room) -> dict[str, Any] | None:

@@ -32,7 +32,15 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 import torampu
 from torampu.match import Match
-from torampu.web.bots import QUEUE_WAIT, QUICK_KINDS, BotJob, BotPool, BotRefused, check_spec
+from torampu.web.bots import (
+    QUEUE_WAIT,
+    QUICK_KINDS,
+    BotAnswer,
+    BotJob,
+    BotPool,
+    BotRefused,
+    check_spec,
+)
 from torampu.web.store import StaleVersion, Store, StoreError, Table
 
 if TYPE_CHECKING:
@@ -147,6 +155,21 @@ def job_spec(job: MoveJob, table: Table) -> str | None:
     return spec if spec in QUICK_KINDS else None
 
 
+AUCTIONS = ("napoleon", "nap")
+"""Games whose auction a stand-in passes in (:func:`stand_in_move`)."""
+
+
+def stand_in_move(by: str, job: BotJob) -> BotAnswer | None:
+    """A stand-in's move (``away``, ``timeout``) where the player, not a bot, should choose: in
+    Napoleon's and Nap's auction it passes — a contract is the player's to take on (a fourth
+    review: the stand-in bid 12♥ for a player who had stepped away for 45 s, who came back the
+    Napoleon, its adjutant called and its cards discarded). ``None``: the stand-in bot plays
+    (Hell has no pass: its stand-in bids as the bot would)."""
+    if by == "bot" or job.game not in AUCTIONS or job.view.get("phase") != "bid":
+        return None
+    return BotAnswer("pass") if "pass" in job.legal else None
+
+
 class Workers(Protocol):
     async def move(self, lobby: Lobby, room: Room, job: MoveJob) -> None:
         """Have the move of ``job`` made (or return once it is no longer wanted)."""
@@ -171,7 +194,7 @@ class LocalWorkers:
             m.view(job.seat),
             m.legal_actions(),
         )
-        answer = await self.pool.move(bot, room.owner or room.id)
+        answer = stand_in_move(job.by, bot) or await self.pool.move(bot, room.owner or room.id)
         if room.version != job.version:
             return  # the table moved on while the bot thought
         from torampu.web.rooms import ActError
@@ -473,7 +496,12 @@ class Worker:
         # the jobs this worker holds take its processes in turns by the tables' makers
         loop = asyncio.get_running_loop()
         waited = 0.0 if queued is None else max(0.0, loop.time() - queued)
-        answer, rest = await self.pool.answer(bot, table.owner or table.id, waited)
+        fixed = stand_in_move(job.by, bot)
+        answer, rest = (
+            (fixed, 0.0)
+            if fixed is not None
+            else await self.pool.answer(bot, table.owner or table.id, waited)
+        )
         computed()
         if rest > 0:  # a search's answer is not seen before its think budget has passed
             await asyncio.sleep(rest)

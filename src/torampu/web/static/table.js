@@ -583,7 +583,17 @@ class TablePage {
   renderStoodIn() {
     const n = this.snap.seat == null ? 0 : this.snap.stood_in || 0;
     this.el.stoodIn.hidden = n <= 0;
-    patch(this.el.stoodIn, n > 0 ? t("stoodIn", { n }) : "");
+    // and which moves, the last ones (`stood_in_moves`): "a bot made 14 moves" hid a contract
+    // the bot had taken on (a fourth review)
+    const moves = n > 0 ? this.snap.stood_in_moves || [] : [];
+    const game = this.snap.view?.game;
+    const items = moves.map((raw, i) => {
+      let what = actionNode(raw, game);
+      if (/^bid\s/.test(raw)) what = h("span", {}, `${t("bid")} `, what);
+      return h("span", { class: "stood-move" }, i ? " · " : "", what);
+    });
+    patch(this.el.stoodIn, n > 0 ? t("stoodIn", { n }) : "",
+      items.length ? h("span", { class: "stood-moves", id: "stood-moves" }, ` ${t(n > moves.length ? "stoodInLast" : "stoodInAll")} `, items) : null);
   }
 
   renderLast() {
