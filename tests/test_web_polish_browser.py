@@ -820,6 +820,31 @@ def test_before_the_start_one_moves_seats_and_the_host_swaps_them(
     assert not problems(page) and not problems(friend), (problems(page), problems(friend))
 
 
+@pytest.mark.parametrize("viewport", [LAPTOP, PHONE], ids=["laptop", "phone"])
+def test_the_share_link_and_the_seat_link_are_readable_in_play(
+    server: str, browser: Any, viewport: dict[str, int]
+) -> None:
+    """A fourth review: once play started, the Share link box squeezed its link to a 6 px
+    sliver beside its notes (Copy one character a line on a phone), and "My seat on another
+    device" wrapped its heading on five lines beside its help. The link and Copy share a line,
+    the notes go below; the seat link's heading is one line."""
+    tb = _table(server, "hell", None, 4)
+    page = _open(browser, server, tb, viewport, "ja")
+    page.click("details.share-box > summary")
+    link = page.locator("#share-link").bounding_box()
+    copy = page.locator("#copy-link").bounding_box()
+    assert link and link["width"] >= 150, link
+    assert copy and copy["height"] < 60 and abs(copy["y"] - link["y"]) < 30, (copy, link)
+    page.click("details.share-box > summary")  # shut again
+    page.locator("details.seat-link > summary").scroll_into_view_if_needed()
+    page.click("details.seat-link > summary")
+    head = page.locator("details.seat-link > summary").bounding_box()
+    field = page.locator("#seat-link").bounding_box()
+    assert head and head["height"] < 40, head
+    assert field and field["width"] >= 150, field
+    assert not problems(page), problems(page)
+
+
 def test_one_click_plays_against_bots(server: str, browser: Any) -> None:
     """A new player had to fill the seats with bots, take a seat and start (the Create button
     below the fold at 650 px): the lobby's first button makes the chosen game with this person
