@@ -468,6 +468,9 @@ def test_a_private_table_opens_by_its_invite_link_only(server: str, browser: Any
     link = host.locator("#share-link").input_value()
     assert link.startswith(f"{server}/t/{tid}#invite=") and len(link.split("=", 1)[1]) > 40
     assert host.locator("#private-note").is_visible()
+    # the address bar carries the invite too: people copy it, not the Share box (a fourth
+    # review: /t/<id> alone told the friend "no such table")
+    assert host.url == link, (host.url, link)
     _take_seat(host, 0, "Host")
     host.screenshot(path=str(SHOTS / "private-host.png"), full_page=True)
     # the host finds it again in the lobby, under their own tables (it is in no public list)
@@ -476,6 +479,7 @@ def test_a_private_table_opens_by_its_invite_link_only(server: str, browser: Any
     assert host.locator(f"[data-table='{tid}']").count() == 1
     host.click(f"#my-tables [data-table='{tid}'] a")
     host.wait_for_selector(".seat-row.me[data-seat='0']")
+    assert host.url == link, "opened from Your tables, the address has the invite too"
 
     stranger = _page(browser, PHONE)
     stranger.goto(f"{server}/")

@@ -647,6 +647,12 @@ function fragmentToken(key) {
 function adoptInvite(id) {
   const invite = fragmentToken("invite");
   if (invite) tokens.setInvite(id, invite);
+  // the address bar carries the invite this browser holds (people copy the address bar, not
+  // the Share box: a private table opened from "Create" or "Your tables" showed /t/<id>, which
+  // tells anyone else "no such table", a fourth review)
+  const held = tokens.invite(id);
+  if (held && !invite && !/(?:^#|&)seat=/.test(location.hash))
+    history.replaceState(null, "", `${location.pathname}${location.search}#invite=${encodeURIComponent(held)}`);
 }
 
 // Opened with #seat=<token> (a player's own link, on another device): keep the token for this
