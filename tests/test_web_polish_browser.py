@@ -845,6 +845,41 @@ def test_the_share_link_and_the_seat_link_are_readable_in_play(
     assert not problems(page), problems(page)
 
 
+def test_pages_that_are_not_there_say_so_in_the_page_s_language(server: str, browser: Any) -> None:
+    """A fourth review: a replay of a table that is not there showed an English toast over an
+    empty felt with no way back; a replay of a game not yet over said "no finished game 0
+    (finished: 0)"; an unknown address answered raw JSON; and codes such as not_found came in
+    the server's English on a Japanese page. Each now says what is wrong in the page's
+    language, with the way back."""
+    page = new_page(browser, PHONE, "ja")
+    page.goto(f"{server}/t/nosuchtable/replay/3")
+    page.wait_for_selector("#table-gone")
+    said = page.inner_text("#table-gone")
+    assert "そのテーブル(またはゲーム)はありません" in said and "ロビーへ戻る" in said, said
+    tb = _table(server, "hell", None, 4)  # in play: its first game is not over
+    page.goto(f"{server}/t/{tb['id']}/replay/0")
+    page.wait_for_selector("#table-gone")
+    assert "テーブルへ戻る" in page.inner_text("#table-gone")
+    assert page.get_attribute("#table-gone a", "href") == f"/t/{tb['id']}"
+    answer = page.goto(f"{server}/no/such/page")
+    assert answer is not None and answer.status == 404
+    page.wait_for_selector("#page-gone")
+    assert page.inner_text("#page-gone").startswith("このページはありません。")
+    api = page.goto(f"{server}/api/nosuch")  # the API answers JSON as before
+    assert api is not None and api.status == 404 and api.json()["error"]["code"] == "not_found"
+    # a code the table meets, in the page's language; a malformed request's reason inside it
+    said = page.evaluate(
+        """async () => { const { errorText } = await import('/static/i18n.js');
+          return [errorText({ code: 'not_over', message: 'x' }),
+                  errorText({ code: 'bad_request', message: 'name is empty' })]; }"""
+    )
+    assert said == [
+        "まだです。この対戦の記録とリプレイは対戦の終了後に見られます",
+        "受け付けられませんでした: name is empty",
+    ], said
+    assert not problems(page), problems(page)
+
+
 def test_one_click_plays_against_bots(server: str, browser: Any) -> None:
     """A new player had to fill the seats with bots, take a seat and start (the Create button
     below the fold at 650 px): the lobby's first button makes the chosen game with this person

@@ -625,9 +625,20 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         return _error(ActError("bad_request", f"malformed request ({where or 'parameters'})", 400))
 
     @app.exception_handler(StarletteHTTPException)
-    async def on_http(_request: Request, e: StarletteHTTPException) -> Response:
+    async def on_http(request: Request, e: StarletteHTTPException) -> Response:
         """Starlette's own answers (no such route, a method a route does not take) in the
-        contract's shape, ``{"error": {"code", "message"}}``."""
+        contract's shape, ``{"error": {"code", "message"}}`` — except a browser's page that is
+        not there, which gets the page (status 404) to say so in the reader's language, with
+        the way back (a fourth review: raw JSON)."""
+        page = STATIC / "index.html"
+        if (
+            e.status_code == 404
+            and request.method == "GET"
+            and not request.url.path.startswith(("/api/", "/ws/", "/static/"))
+            and "text/html" in request.headers.get("accept", "")
+            and page.exists()
+        ):
+            return FileResponse(page, status_code=404, headers={"Cache-Control": "no-cache"})
         code = {404: "not_found", 405: "method_not_allowed"}.get(e.status_code, "bad_request")
         message = {404: "no such page or API route", 405: "this route does not take that method"}
         return JSONResponse(
@@ -868,7 +879,9 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         m = r.match
         if m is None or not 0 <= k < m.games_played:
             played = 0 if m is None else m.games_played
-            raise ActError("not_found", f"no finished game {k} (finished: {played})", 404)
+            raise ActError(
+                "not_found", f"game {k + 1} has not finished (games finished: {played})", 404
+            )
         if records_wait(m):
             raise ActError(
                 "not_over",

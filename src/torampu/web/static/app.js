@@ -1,6 +1,6 @@
 // Entry point: the header (language switch, connection), then the page for the address.
 
-import { h } from "./dom.js";
+import { fill, h } from "./dom.js";
 import { lang, onLangChange, setLang, t } from "./i18n.js";
 import { lobbyPage } from "./lobby.js";
 import { replayPage } from "./replay.js";
@@ -21,7 +21,16 @@ function route(root) {
   if (replay) return replayPage(root, decodeURIComponent(replay[1]), Number(replay[2]));
   const table = /^\/t\/([^/]+)$/.exec(path);
   if (table) return tablePage(root, decodeURIComponent(table[1]));
+  if (path !== "") return notFoundPage(root); // (the server answers such a page 404)
   return lobbyPage(root);
+}
+
+/** A page the server does not have: said in the reader's language, with the way back. */
+function notFoundPage(root) {
+  const draw = () => fill(root, h("div", { class: "panel", id: "page-gone" },
+    h("p", {}, t("noSuchPage")), h("a", { href: "/" }, t("back"))));
+  draw();
+  return { render: draw };
 }
 
 function main() {

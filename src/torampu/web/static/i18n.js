@@ -169,6 +169,8 @@ const TEXTS = {
     online: "connected",
     notFound: "No such table — or it is a private table, and this link lacks its invite: ask its host for the link.",
     back: "Back to the lobby",
+    backToTable: "Back to the table",
+    noSuchPage: "There is no such page here.",
     backTable: "Back to the table",
     replayOf: "Replay of game {k}",
     step: "Step {i} / {n}",
@@ -210,6 +212,16 @@ const TEXTS = {
     err_not_started: "The table has not started yet",
     err_started: "The table has already started",
     err_too_many_sockets: "Too many windows are open on this table",
+    err_not_found: "There is no such table or game here (it may have been closed, or removed after it finished)",
+    err_not_over: "Not yet: the records and replays of this match come at its end",
+    err_unauthorized: "This browser does not hold that seat, or this table's host link",
+    err_not_closable: "This table can no longer be closed: other people play at it",
+    err_seat_revoked: "That seat is no longer yours",
+    err_too_large: "That is too big for this server",
+    err_bad_bot: "This server does not seat that bot",
+    err_not_private: "This table is public: it has no invite link",
+    err_player_back: "The player is back: the bot did not move for them",
+    err_bad_request: "The server did not accept that: {message}",
     call: "call",
     pass: "Pass",
     play: "Play",
@@ -574,6 +586,8 @@ const TEXTS = {
     online: "接続済み",
     notFound: "テーブルがありません。非公開テーブルなら、このリンクには招待が含まれていません。ホストにリンクをもらってください。",
     back: "ロビーへ戻る",
+    backToTable: "テーブルへ戻る",
+    noSuchPage: "このページはありません。",
     backTable: "テーブルへ戻る",
     replayOf: "第{k}ゲームの再生",
     step: "{i} / {n} 手",
@@ -615,6 +629,16 @@ const TEXTS = {
     err_not_started: "テーブルはまだ始まっていません",
     err_started: "テーブルはもう始まっています",
     err_too_many_sockets: "このテーブルを開いているウィンドウが多すぎます",
+    err_not_found: "そのテーブル(またはゲーム)はありません。閉じられたか、終了後に削除された可能性があります",
+    err_not_over: "まだです。この対戦の記録とリプレイは対戦の終了後に見られます",
+    err_unauthorized: "このブラウザはその席(またはこのテーブルのホスト用リンク)を持っていません",
+    err_not_closable: "ほかの人が遊んでいるため、このテーブルはもう閉じられません",
+    err_seat_revoked: "その席はもうあなたのものではありません",
+    err_too_large: "このサーバーで扱える大きさを超えています",
+    err_bad_bot: "このサーバーではそのボットは使えません",
+    err_not_private: "このテーブルは公開テーブルなので招待リンクはありません",
+    err_player_back: "プレイヤーが戻ったため、ボットは代わりに打ちませんでした",
+    err_bad_request: "受け付けられませんでした: {message}",
     call: "コール",
     pass: "パス",
     play: "出す",
@@ -854,7 +878,8 @@ export function t(key, params = {}) {
  * the problem: a form's bad option, say), and for an internal error, its id to report. */
 export function errorText(e) {
   const key = `err_${e?.code}`;
-  if (e?.code && (TEXTS[current][key] ?? TEXTS.en[key])) return t(key);
+  // (a malformed request's reason is the server's own words: said within the page's language)
+  if (e?.code && (TEXTS[current][key] ?? TEXTS.en[key])) return t(key, { message: e?.message ?? "" });
   return e?.message || t("err_unknown");
 }
 

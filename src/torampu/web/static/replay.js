@@ -24,13 +24,19 @@ export function replayPage(root, id, k) {
     h("div", { class: "play-layout" }, h("div", { class: "play-main" }, el.status, el.felt, el.actions, el.hand), el.side)));
 
   const show = () => render(state, el, k, id, show);
+  // a replay that cannot be shown at all (no such table or game, a game not over) says why on
+  // the page, with the way back, instead of a toast over an empty felt (a fourth review)
+  const gone = (e) => fill(root, h("div", { class: "panel", id: "table-gone" },
+    h("p", {}, errorText(e)),
+    h("p", {}, h("a", { href: `/t/${encodeURIComponent(id)}` }, t("backToTable")), " · ", h("a", { href: "/" }, t("back")))));
   const load = async () => {
     try {
       state.steps = (await api.replay(id, k, state.seat, state.all)).steps;
       state.at = Math.min(state.at, state.steps.length - 1);
       show();
     } catch (e) {
-      toast(errorText(e)); // in the reader's language ("Too fast: wait a moment" for a 429)
+      if (!state.steps.length && e?.code !== "rate_limited" && e?.code !== "busy") gone(e);
+      else toast(errorText(e)); // in the reader's language ("Too fast: wait a moment" for a 429)
     }
   };
   state.load = load;
@@ -47,7 +53,7 @@ export function replayPage(root, id, k) {
   api.table(id).then((tb) => {
     state.table = tb;
     load();
-  }).catch((e) => toast(errorText(e)));
+  }).catch((e) => (e?.code === "rate_limited" || e?.code === "busy" ? toast(errorText(e)) : gone(e)));
   return { rerender: show };
 }
 
