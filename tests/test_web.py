@@ -724,8 +724,9 @@ def test_a_stand_in_passes_in_an_auction_for_an_absent_player() -> None:
     job = BotJob("heuristic", "hell", 1, g.view(g.to_play), g.legal_actions())
     assert "pass" not in job.legal and stand_in_move("away", job) is None
     g = torampu.new_game("napoleon", "classic", seed=1)
-    while g.view(g.to_play)["phase"] == "bid":
-        g.apply(g.parse_action("pass" if "pass" in g.legal_actions() else g.legal_actions()[0]))
+    g.apply(g.parse_action(next(a for a in g.legal_actions() if a.startswith("bid "))))
+    while g.view(g.to_play)["phase"] == "bid":  # (one bid, then everyone passes)
+        g.apply(g.parse_action("pass"))
     job = BotJob("heuristic", "napoleon", 1, g.view(g.to_play), g.legal_actions())
     assert stand_in_move("away", job) is None  # past the auction: the bot's
 

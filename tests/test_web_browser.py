@@ -174,6 +174,10 @@ def test_play_a_whole_game_by_clicking(server: str, browser: Any) -> None:
     )
     page.click("#replay-prev")
     assert page.get_attribute("#replay-play", "aria-pressed") == "false"
+    # the keyboard stays on the button pressed (every step took it to the slider), and the
+    # step's line is said as it changes (a fourth review)
+    assert page.evaluate("document.activeElement?.id") == "replay-prev"
+    assert page.get_attribute("#status", "aria-live") == "polite"
     paused = page.locator("#replay-step").inner_text()
     page.wait_for_timeout(2000)  # over two steps' time: nothing moves
     assert page.locator("#replay-step").inner_text() == paused

@@ -328,6 +328,16 @@ def _between_games(page: Any, game: str, seen: set[str]) -> None:
     page.wait_for_selector("#between #ready-button")
     if "between" not in seen:
         seen.add("between")
+        # what a screen reader meets (a fourth review): the box is a region named by its
+        # heading, not a live region read whole at every tick of its countdown, and the keyboard
+        # is on Ready (12 Tabs away); the status text is the live region, not the line with its
+        # "Scores & info" button, and the last move is said as it comes
+        assert page.get_attribute("#between", "role") == "region"
+        assert page.get_attribute("#between", "aria-live") is None
+        page.wait_for_function("() => document.activeElement?.id === 'ready-button'")
+        assert page.get_attribute("#status .status-text", "aria-live") == "polite"
+        assert page.evaluate("() => !document.querySelector('#side-jump')?.closest('[aria-live]')")
+        assert page.get_attribute("#last-move", "aria-live") == "polite"
         assert page.locator("#between-scores tr[data-seat]").count() >= 2
         # how the game went, above the points (the box had the points alone: a failed contract
         # showed as -1 with no word of why), and below the status line, all of it in view

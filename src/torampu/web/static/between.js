@@ -12,7 +12,9 @@ export class BetweenPanel {
   /** page: the TablePage (its conn, snap, id, seatToken, host, lastResult). */
   constructor(page) {
     this.page = page;
-    this.el = h("section", { class: "panel between", id: "between", hidden: true, "aria-live": "polite" });
+    // a region to go to, not a live one: read whole on every change (its countdown ticks every
+    // quarter second) it ran the results together; the status line says the game is over
+    this.el = h("section", { class: "panel between", id: "between", hidden: true, role: "region", "aria-labelledby": "between-title" });
     this.deadline = 0;
     this.ticker = null;
     this.moving = false;
@@ -59,12 +61,13 @@ export class BetweenPanel {
       // on a phone the box lies over the table, above the panels: a player reading the chat
       // below saw neither the result nor Ready (a second review): the table comes back up
       this.broughtUp = key;
+      this.toFocus = true;
       const main = document.querySelector("main");
       if (main && main.scrollTop > 0 && window.matchMedia("(max-width: 980px)").matches) main.scrollTo({ top: 0, behavior: "smooth" });
     }
     const fold = h("button", { type: "button", class: "ghost fold", id: "between-fold", "aria-expanded": String(!folded),
       onclick: () => { this.folded = folded ? null : key; this.render(); } }, folded ? t("sc_show") : t("sc_hide"));
-    const parts = [h("div", { class: "between-head" }, h("h2", {}, over ? t("sc_matchOver") : t("sc_gameOver", { k: k + 1 })), fold)];
+    const parts = [h("div", { class: "between-head" }, h("h2", { id: "between-title" }, over ? t("sc_matchOver") : t("sc_gameOver", { k: k + 1 })), fold)];
     this.el.classList.toggle("folded", folded);
     const mine = !!b && snap.seat != null && !b.ready.includes(snap.seat);
     const ready = () => h("button", { type: "button", class: "primary", id: "ready-button", disabled: !mine,
@@ -108,6 +111,14 @@ export class BetweenPanel {
     // kept elements where the drawing is the same: a press on Ready or Rematch that spans a
     // snapshot (another player getting ready) still clicks it
     patch(this.el, parts);
+    // a new box takes the keyboard to its Ready button (12 Tabs away: a fourth review), unless
+    // the player is busy elsewhere (typing in the chat, reading the side column)
+    const button = this.el.querySelector("#ready-button:not([disabled])");
+    if (this.toFocus && button) {
+      this.toFocus = false;
+      const a = document.activeElement;
+      if (!a || a === document.body || a.closest?.("#hand, #actions, #felt")) button.focus({ preventScroll: true });
+    }
   }
 
   name(seat) {

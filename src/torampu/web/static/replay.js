@@ -14,7 +14,7 @@ export function replayPage(root, id, k) {
   const el = {
     head: h("div", { class: "table-head" }),
     controls: h("div", { class: "replay-controls", id: "replay-controls" }),
-    status: h("div", { id: "status", class: "status" }),
+    status: h("div", { id: "status", class: "status", role: "status", "aria-live": "polite" }),
     felt: h("div", { class: "felt", id: "felt" }),
     actions: h("div", { class: "actions", hidden: true }),
     hand: h("div", { class: "hand replay", id: "hand" }),
@@ -138,5 +138,9 @@ function renderControls(state, el, show) {
     h("label", { class: "inline-field" }, h("span", { class: "label" }, t("viewAs")), seatSel),
     h("label", { class: "inline-field" }, h("input", { type: "checkbox", id: "replay-all", checked: state.all,
       onchange: (e) => { state.all = e.target.checked; state.load(); } }), h("span", {}, t("replayAll"))));
-  el.querySelector("#replay-slider").focus({ preventScroll: true });
+  // the slider takes the focus only when nothing holds it (or the button pressed is disabled
+  // now, Next at the last step): every step took it from the button or box a keyboard user was
+  // on (a fourth review)
+  const a = document.activeElement;
+  if (!a || a === document.body || a.disabled) el.querySelector("#replay-slider").focus({ preventScroll: true });
 }

@@ -4,7 +4,7 @@ import { api, closable, isToken, tokens } from "./api.js";
 import { Connection } from "./conn.js";
 import { drawnAfterPress, fill, h, patch, svgElement, toast } from "./dom.js";
 import { BOT_ICON, renderFelt, renderPlay, seatName, statusText, tapCard } from "./game.js";
-import { errorText, gameName, pick, t } from "./i18n.js";
+import { errorText, gameName, lang, pick, t } from "./i18n.js";
 import { actionNode } from "./labels.js";
 import { followLogs, sidePanels } from "./panels.js";
 import { installKeyboard } from "./keys.js";
@@ -46,8 +46,11 @@ class TablePage {
     this.el = {
       head: h("div", { class: "table-head" }),
       seats: h("section", { class: "panel seats-panel", id: "seats" }),
-      status: h("div", { id: "status", class: "status", role: "status", "aria-live": "polite" }),
-      last: h("div", { class: "last-move muted small", id: "last-move" }),
+      // (the live region is the status text, not the line: its "Scores & info ↓" button was
+      // read out after every status, a fourth review)
+      status: h("div", { id: "status", class: "status" }),
+      // the last move, said politely as it comes (a bot's moves were never announced)
+      last: h("div", { class: "last-move muted small", id: "last-move", "aria-live": "polite", "aria-atomic": "true" }),
       // back after an absence: how many moves the server made for this seat meanwhile
       stoodIn: h("div", { class: "stood-in", id: "stood-in", role: "status", hidden: true }),
       felt: h("div", { class: "felt", id: "felt" }),
@@ -531,7 +534,7 @@ class TablePage {
     // the status says the last game is over, not whose turn it will be
     const between = this.snap.between;
     const line = between ? `${t("sc_gameOver", { k: between.game + 1 })} — ${t("sc_nextDealt")}` : statusText(view, ctx);
-    patch(status, h("span", { class: "status-text" }, seat == null ? `${t("watchingShort")} · ${line}` : line), jump);
+    patch(status, h("span", { class: "status-text", role: "status", "aria-live": "polite" }, seat == null ? `${t("watchingShort")} · ${line}` : line), jump);
     this.el.back.textContent = t("sideBack");
     status.dataset.myTurn = this.isMyTurn() ? "1" : "0";
     status.dataset.phase = view.phase;
@@ -598,6 +601,11 @@ class TablePage {
 
   renderLast() {
     const last = this.snap.last;
+    // drawn again only when it changes: a live region redrawn on every snapshot (a presence
+    // change, a chat line) would say the same move again
+    const key = JSON.stringify([last, lang()]);
+    if (key === this.lastKey) return;
+    this.lastKey = key;
     if (!last) {
       fill(this.el.last);
       return;
