@@ -349,7 +349,7 @@ def test_without_bots_the_heuristic_bot_plays_where_it_can_else_random(
     out = invoke("play", "nap", "--watch", "--games", "1", "--seed", "1")
     assert out.exit_code == 0, out.stdout
     text = flat(out.stdout)
-    assert "There is no heuristic bot for nap yet: the other seats are random bots." in text
+    assert "There is no heuristic bot for Nap yet: the other seats are random bots." in text
     assert "Watching 4 bots (random)." in text
 
 
@@ -377,7 +377,7 @@ def test_replay_tells_the_story_of_a_match(tmp_path: Path) -> None:
         game = torampu.replay(rec)
         view = game.view(None)
         res = view["result"]
-        assert f"Game {no} of 2 — napoleon" in text
+        assert f"Game {no} of 2 — Napoleon" in text
         widow = " ".join(pretty(parse_card(c)) for c in rec["deal"]["widow"])
         assert plain(f"Widow: {widow}") in text or res["redeals"]
         discard = next(a["action"] for a in rec["actions"] if a["action"].startswith("discard"))

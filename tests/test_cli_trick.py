@@ -119,6 +119,19 @@ def test_both_languages_have_the_same_words() -> None:
         assert fields == set(re.findall(r"{(\w+)", TEXT["ja"][key])), key
 
 
+def test_headers_name_the_game_and_the_bots_in_the_reader_s_words() -> None:
+    """A fourth review: the headers said "napoleon" and "hell" (identifiers) in both languages,
+    "heuristic ボット" in Japanese, and Hell's reasons "highest trump (D)" with a letter."""
+    en = invoke("play", "hell", "--watch", "--games", "3", "--seed", "3")
+    assert en.exit_code == 0, en.output
+    assert "— Hell (Oh Hell), " in en.output and "Watching 5 bots (heuristic)." in en.output
+    assert "highest trump (♦)" in en.output and "(D)" not in en.output
+    ja = invoke("play", "napoleon", "--watch", "--games", "1", "--seed", "3", "--lang", "ja")
+    assert ja.exit_code == 0, ja.output
+    assert "— ナポレオン、5人" in ja.output and "5体のボット (経験則)" in ja.output, ja.output[:400]
+    assert "napoleon" not in ja.output
+
+
 def test_typed_shorthand_for_nap_and_hell() -> None:
     nap = NapRenderer(Ctx("en", 4, 0, "nap"))
     view = {"phase": "bid"}
@@ -168,9 +181,8 @@ def test_a_watched_hell_series_ends_with_the_engines_score_sheet(tmp_path: Path)
     text = flat(out.stdout)
     for no, deal in enumerate(st["sheet"], 1):
         cards = "1 card" if deal["cards"] == 1 else f"{deal['cards']} cards"
-        assert f"Deal {no} of 19 — hell, {cards} each, 5 players, dealer seat {deal['dealer']}" in (
-            text
-        )
+        head = f"Deal {no} of 19 — Hell (Oh Hell), {cards} each, 5 players"
+        assert f"{head}, dealer seat {deal['dealer']}" in text
         up = pretty(parse_card(deal["upcard"]))
         assert f"Upcard {up}: trump {pretty(parse_card(deal['upcard']))[0]}" in text
         # after every deal, the sheet so far
@@ -445,7 +457,7 @@ def test_japanese_tables_for_hell_and_nap() -> None:
     out = cli("play hell --watch --games 3 --bots random --seed 3 --lang ja")
     assert out.exit_code == 0, out.stdout
     text = flat(out.stdout)
-    assert "第1ディール / 全3ディール — hell、各1枚、5人、親は席0" in text
+    assert "第1ディール / 全3ディール — ヘル、各1枚、5人、親は席0" in text
     assert "表札" in text and "切り札" in text and "をビッド" in text
     assert "ぴったり:" in text and "はずれ:" in text and "第1トリック" in text
     assert "スコアシート (3 / 3 ディール終了)" in text and "シリーズ終了。" in text
@@ -479,7 +491,9 @@ def test_a_hell_record_replays_with_its_sheet(tmp_path: Path) -> None:
     check_sheet(played.stdout, heading, st)
     check_sheet(story.stdout, heading, st)
     text = flat(story.stdout)
-    assert "Match record: 5 of 5 deals — hell, 5 players" in text and "The bidding" in text
+    assert (
+        "Match record: 5 of 5 deals — Hell (Oh Hell), 5 players" in text and "The bidding" in text
+    )
     for no, deal in enumerate(st["sheet"], 1):
         assert f"Deal {no} of 5: result" in text
         assert plain(f"Upcard {pretty(parse_card(deal['upcard']))}") in text
@@ -502,7 +516,7 @@ def test_an_unfinished_hell_record_and_a_single_deal(tmp_path: Path) -> None:
     story = cli("replay", str(one))
     assert story.exit_code == 0, story.stdout
     text = flat(story.stdout)
-    assert "Deal 1 of 1 — hell, 3 cards each, 5 players, dealer seat 0" in text
+    assert "Deal 1 of 1 — Hell (Oh Hell), 3 cards each, 5 players, dealer seat 0" in text
     assert "Deal 1 of 1: result" in text and "Record checked" in text
 
 

@@ -307,7 +307,7 @@ def play(
         except BotError:
             if bots is not None:
                 raise
-            notice = ctx.tx("bots_fallback", kind=kind, game=game)
+            notice = ctx.tx("bots_fallback", kind=ctx.bot_kind(kind), game=ctx.game_name(game))
             kind = "random"
             bot_of = _make_bots(kind, seed, game, m.n, human)
     except BotError as e:
@@ -321,9 +321,9 @@ def play(
     if notice:
         console.print(f"[dim]{escape(notice)}[/]")
     if human is None:
-        console.print(ctx.tx("watching", n=m.n, kind=kind))
+        console.print(ctx.tx("watching", n=m.n, kind=ctx.bot_kind(kind)))
     else:
-        console.print(ctx.tx("playing", seat=human, kind=kind))
+        console.print(ctx.tx("playing", seat=human, kind=ctx.bot_kind(kind)))
     if not save_record(m, record, ctx, quiet=True):
         raise typer.Exit(1)
     try:
@@ -471,7 +471,7 @@ def replay(
                 "story_match",
                 total=m.games_total,
                 played=len(games),
-                game=m.name,
+                game=ctx.game_name(m.name),
                 players=m.n,
             )
         )

@@ -94,7 +94,8 @@ def show_play(words: Sequence[str], stands: Sequence[str] | None = None) -> str:
     for i, w in enumerate(words):
         if w.startswith("JK="):
             out.append(f"{show_card('JK')}({show_card(w[3:])})")
-        elif w == "JK" and stands and i < len(stands) and len(stands[i]) == 2:
+        elif w == "JK" and stands and i < len(stands) and len(stands[i]) == 2 and stands[i] != "JK":
+            # (a joker standing for nothing but itself read "JK(JK)": a fourth review)
             if stands[i][1] != "*":
                 out.append(f"{show_card('JK')}({show_card(stands[i])})")
             else:

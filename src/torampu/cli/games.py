@@ -61,7 +61,12 @@ class Renderer:
         """The title of game ``no`` of ``total``."""
         ctx = self.ctx
         return ctx.tx(
-            "game_header", no=no, total=total, game=g.name, players=g.n, dealer=ctx.name(g.dealer)
+            "game_header",
+            no=no,
+            total=total,
+            game=ctx.game_name(g.name),
+            players=g.n,
+            dealer=ctx.name(g.dealer),
         )
 
     def intro_lines(self, view: View) -> list[str]:
@@ -753,7 +758,13 @@ class HellRenderer(Renderer):
         cards = ctx.tx("cards_1") if k == 1 else ctx.tx("cards_n", n=k)
         dealer = ctx.name(g.dealer)
         return ctx.tx(
-            "header", no=no, total=total, game=g.name, cards=cards, players=g.n, dealer=dealer
+            "header",
+            no=no,
+            total=total,
+            game=ctx.game_name(g.name),
+            cards=cards,
+            players=g.n,
+            dealer=dealer,
         )
 
     def intro_lines(self, view: View) -> list[str]:

@@ -106,8 +106,17 @@ def show_bid(bid: str | None) -> str:
     return escape(bid)
 
 
+_SUIT_IN_PARENS = re.compile(r"\(([SHDC])\)")
+
+
 def prettify(text: str) -> str:
-    """Free text (an explanation) with every card token shown with its suit symbol."""
+    """Free text (an explanation) with every card token shown with its suit symbol, and a suit
+    named by its letter in parentheses by its symbol ("highest trump (H)" read as a letter).
+
+    >>> prettify("9D wins: highest trump (D)")
+    '[bold red]♦9[/] wins: highest trump (♦)'
+    """
+    text = _SUIT_IN_PARENS.sub(lambda m: f"({SUIT_SYMBOLS[SUIT_LETTERS.index(m[1])]})", text)
     out: list[str] = []
     pos = 0
     for m in _CARD_TOKEN.finditer(text):
@@ -299,6 +308,16 @@ class Ctx:
         if text is None:
             text = words[key]
         return text.format(**kw) if kw else text
+
+    def game_name(self, game: str) -> str:
+        """A game's name for the reader ("napoleon" read as an identifier in the headers)."""
+        return TEXT[self.lang].get(f"title_{game}", game)
+
+    def bot_kind(self, spec: str) -> str:
+        """A bot spec for the reader: its kind in the reader's words, its options as given."""
+        kind, _, options = spec.partition(":")
+        shown = TEXT[self.lang].get(f"kind_{kind}", kind)
+        return f"{shown}: {options}" if options else shown
 
     def name(self, seat: int | None) -> str:
         if seat is None:
