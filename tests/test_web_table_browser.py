@@ -215,6 +215,13 @@ def _show_everywhere(page: Any, name: str, in_view: tuple[str, ...] = ()) -> Non
         for code in LANGS:  # first, so that a failure below has its pictures
             _set_lang(page, code)
             page.screenshot(path=str(SHOTS / f"{name}-{size}-{code}.png"))
+            # the results between games: the names give way, the points and the total stay in
+            # the box (on a phone "Total" was cut to "Tota": a fourth review)
+            past = page.evaluate(
+                "(() => { const b = document.querySelector('#between:not([hidden]) "
+                ".between-scroll'); return b ? b.scrollWidth - b.clientWidth : 0; })()"
+            )
+            assert past <= 1, f"{name} at {size} ({code}): the results run {past} px past the box"
         _set_lang(page, "en")
         if in_view:
             page.evaluate("window.scrollTo(0, 0)")

@@ -140,12 +140,14 @@ export class BetweenPanel {
     let extra = null;
     if (game === "daifugo" && d?.titles) extra = { head: t("sc_title"), cell: (s) => titleName(d.titles[s]) };
     else if (game === "hell" && d?.bids) extra = { head: t("sc_bidTook"), cell: (s) => `${d.bids[s]} / ${d.tricks[s]}` };
-    return h("table", { class: "between-scores", id: "between-scores" },
+    // (in a box of its own that scrolls sideways on a narrow phone, the headings one line each:
+    // "Total" was cut to "Tota", and 合計 wrapped a character a line, a fourth review)
+    return h("div", { class: "between-scroll" }, h("table", { class: "between-scores", id: "between-scores" },
       h("thead", {}, h("tr", {}, h("th", {}, t("sc_player")), extra ? h("th", {}, extra.head) : null,
         h("th", {}, t("sc_change")), h("th", {}, t("sc_total")))),
       h("tbody", {}, rows.map((r) => h("tr", { class: r.s === snap.seat ? "me" : "", dataset: { seat: r.s } },
         h("td", {}, this.name(r.s)), extra ? h("td", { class: "game-col" }, extra.cell(r.s)) : null,
-        h("td", { class: r.delta >= 0 ? "up" : "down" }, fmt(r.delta)), h("td", {}, String(r.total))))));
+        h("td", { class: r.delta >= 0 ? "up" : "down" }, fmt(r.delta)), h("td", {}, String(r.total)))))));
   }
 
   async rematch() {
