@@ -515,6 +515,8 @@ def test_a_private_table_opens_by_its_invite_link_only(server: str, browser: Any
     assert renewed.startswith(f"{server}/t/{tid}#invite=") and renewed != link
     watcher.wait_for_selector("#table-gone")
     assert "new link" in watcher.locator("#table-gone").inner_text()
+    # and the header no longer says it reconnects (a fourth review)
+    assert watcher.inner_text("#conn") == "not connected"
     watcher.goto(f"{server}/")
     watcher.goto(link)  # the old link opens nothing now
     watcher.wait_for_selector("text=private table")

@@ -54,8 +54,8 @@ export class Connection {
 
   lost() {
     clearInterval(this.pinger);
+    if (this.closed) return; // (closed on purpose: nothing to reconnect, nothing to report)
     this.handlers.status("closed");
-    if (this.closed) return;
     setTimeout(() => this.open(), this.backoff);
     this.backoff = Math.min(this.backoff * 2, MAX_BACKOFF_MS);
   }

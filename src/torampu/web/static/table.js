@@ -125,6 +125,7 @@ class TablePage {
     // never held it): say so, and stop knocking
     if (msg.code === "invite_revoked" || msg.code === "not_found" || msg.code === "table_closed") {
       this.conn.close();
+      this.onStatus("gone"); // (the header said "reconnecting…" under the notice: a fourth review)
       if (msg.code === "table_closed") tokens.forget(this.id);
       if (this.closed) return; // (this page closed it: on its way to the lobby)
       // (a page that was at the table when it went — its socket was reconnecting as the host
@@ -166,7 +167,7 @@ class TablePage {
     const el = document.getElementById("conn");
     if (!el || !this.connState) return;
     document.body.dataset.conn = this.connState;
-    el.textContent = this.connState === "open" ? t("online") : t("reconnecting");
+    el.textContent = { open: t("online"), gone: t("connClosed") }[this.connState] ?? t("reconnecting");
     el.className = `conn ${this.connState}`;
   }
 
