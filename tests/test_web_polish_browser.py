@@ -806,6 +806,12 @@ def test_before_the_start_one_moves_seats_and_the_host_swaps_them(
     page.select_option("select[data-host-seat='1']", "swap:3")
     friend.wait_for_selector(".seat-row.me[data-seat='3']")
     assert "Ben" in friend.inner_text(".seat-row.me[data-seat='3']")
+    # and is told so (a fourth review: moved without a word); the head says the match's length
+    friend.wait_for_function(
+        "() => (document.querySelector('#toast')?.textContent || '')"
+        ".includes('The host moved you to seat 4.')"
+    )
+    assert "a match of" in friend.inner_text(".table-head")
     stored = "(id) => JSON.parse(localStorage.getItem('torampu.seats'))[id].seat"
     friend.wait_for_function(f"() => ({stored})('{tid}') === 3")
     page.wait_for_selector(".seat-row.open[data-seat='1']")
@@ -816,6 +822,9 @@ def test_before_the_start_one_moves_seats_and_the_host_swaps_them(
     page.click("[data-move='2']")
     page.wait_for_selector(".seat-row.me[data-seat='2']")
     assert page.evaluate(stored, tid) == 2
+    page.wait_for_timeout(300)
+    toasts = page.evaluate("() => document.querySelector('#toast')?.textContent || ''")
+    assert "moved you" not in toasts, "one's own move is not the host's"
     assert get(f"{server}/api/tables/{tid}")["seats"][2]["name"] == "Aki"
     assert not problems(page) and not problems(friend), (problems(page), problems(friend))
 

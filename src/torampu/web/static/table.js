@@ -100,9 +100,14 @@ class TablePage {
   onSnapshot(msg) {
     this.snap = msg;
     // this page's seat moved (the host swapped it, or another device of its player moved it):
-    // the seat kept with the token follows
-    if (this.seatToken && msg.seat != null && tokens.seat(this.id)?.seat !== msg.seat)
+    // the seat kept with the token follows, and the player is told (a fourth review: a friend
+    // the host moved found themselves elsewhere without a word)
+    const held = tokens.seat(this.id)?.seat;
+    if (this.seatToken && msg.seat != null && held !== msg.seat) {
       tokens.setSeat(this.id, msg.seat, this.seatToken);
+      if (held != null && this.movingTo !== msg.seat && msg.table?.status === "waiting")
+        toast(t("movedBy", { n: msg.seat + 1 }), "info");
+    }
     window.torampu = { snapshot: msg }; // for tests and the curious: this client's own data
     this.table = msg.table;
     this.pending = false;
@@ -250,7 +255,8 @@ class TablePage {
     // (it named the next: "game 2 of 10" above "Game 1 is over", a review)
     const between = this.snap?.between;
     const k = between ? between.game + 1 : Math.min(tb.games_played + 1, tb.games);
-    const progress = tb.status === "waiting" ? "" : t("gameOf", { k, n: tb.games });
+    // before the start, how long the match is (a friend arriving saw only the game's name)
+    const progress = tb.status === "waiting" ? t("matchLength", { n: tb.games }) : t("gameOf", { k, n: tb.games });
     // a link made from a loopback address (localhost, 127.0.0.1) opens only on this computer
     const local = isLoopback(location.hostname) ? h("p", { class: "muted share-note", id: "share-local" }, t("shareLocal")) : null;
     const renew = tb.private && this.host
@@ -337,7 +343,11 @@ class TablePage {
     if (!haveSeat && tb.seats.some((s) => s.kind === "open")) parts.push(h("label", { class: "field inline-field" }, h("span", { class: "label" }, t("yourName")), nameInput));
     parts.push(h("ul", { class: "seat-list" }, rows));
     if (this.host && tb.status === "waiting") parts.push(this.startRow(haveSeat));
-    else if (tb.status === "waiting") parts.push(h("p", { class: "muted" }, haveSeat ? t("waitingStart") : t("watching")));
+    else if (tb.status === "waiting") {
+      // a full table told a newcomer only "You are watching" (a fourth review)
+      const full = !tb.seats.some((s) => s.kind === "open");
+      parts.push(h("p", { class: "muted", id: "waiting-note" }, haveSeat ? t("waitingStart") : t(full ? "watchingFull" : "watching")));
+    }
     // patch: someone joining redraws the seats; a press on Take seat, the name being typed and
     // the host's choices in the selects stay as they are
     patch(this.el.seats, parts);
@@ -470,6 +480,7 @@ class TablePage {
 
   /** Move this page's player to the open seat `seat` (before the start). */
   async move(seat) {
+    this.movingTo = seat; // (our own move: no "the host moved you")
     try {
       const res = await api.move(this.id, seat, this.seatToken);
       tokens.setSeat(this.id, res.seat, this.seatToken);
