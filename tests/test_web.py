@@ -720,6 +720,9 @@ def test_a_stand_in_passes_in_an_auction_for_an_absent_player() -> None:
             answer = stand_in_move(by, job)
             assert answer is not None and answer.action == "pass", (game, by)
         assert stand_in_move("bot", job) is None
+        # at a table where nobody else could bid (every other seat a player who is away), all
+        # passing would deal again for ever: there the stand-in bids as its bot would
+        assert stand_in_move("away", job, others=False) is None
     g = torampu.new_game("hell", None, seed=1)
     job = BotJob("heuristic", "hell", 1, g.view(g.to_play), g.legal_actions())
     assert "pass" not in job.legal and stand_in_move("away", job) is None

@@ -59,7 +59,7 @@ def _create_table(page: Any, base: str, players: int = 5) -> str:
     page.click("#create-btn")
     page.wait_for_url("**/t/*")
     page.wait_for_selector("[data-seat='0']")
-    return page.url.rstrip("/").rsplit("/", 1)[1]
+    return page.url.split("#")[0].rstrip("/").rsplit("/", 1)[1]
 
 
 def _take_seat(page: Any, seat: int, name: str) -> None:
@@ -377,7 +377,7 @@ def test_the_new_table_form_keeps_the_keyboard_focus_and_the_open_options(
     assert page.evaluate("document.querySelector('#options').open") is True
     page.click("#create-btn")
     page.wait_for_url("**/t/*")
-    table_id = page.url.rstrip("/").rsplit("/", 1)[1]
+    table_id = page.url.split("#")[0].rstrip("/").rsplit("/", 1)[1]
     made = get(f"{server}/api/tables/{table_id}")
     assert (made["game"], made["preset"], len(made["seats"])) == (chosen, preset, int(players))
     assert not problems(page), problems(page)

@@ -787,7 +787,7 @@ def test_before_the_start_one_moves_seats_and_the_host_swaps_them(
     page.select_option("select[name=players]", "4")
     page.click("#create-form button[type=submit]")
     page.wait_for_selector("[data-take='0']")
-    tid = page.url.rstrip("/").split("/")[-1]
+    tid = page.url.split("#")[0].rstrip("/").split("/")[-1]
     page.click("[data-take='0']")
     page.wait_for_selector(".seat-row.me[data-seat='0']")
     ben = post(f"{server}/api/tables/{tid}/join", {"name": "Ben", "seat": 1})["token"]

@@ -534,7 +534,7 @@ def test_rematch_moves_player_and_spectator_to_the_same_seats(server: str, brows
     old = get(f"{server}/api/tables/{table_id}")
     page.click("#rematch-button")
     page.wait_for_url(lambda url: table_id not in url)
-    new_id = page.url.rstrip("/").rsplit("/", 1)[1]
+    new_id = page.url.split("#")[0].rstrip("/").rsplit("/", 1)[1]
     watcher.wait_for_url(f"**/t/{new_id}")
     page.wait_for_function("() => window.torampu?.snapshot?.view?.hand?.length > 0")
     snap = _snapshot(page)
@@ -584,7 +584,9 @@ def test_the_host_allows_hints_and_spectator_chat_in_the_lobby(server: str, brow
             page.check("#spectator-chat")
         page.click("#create-btn")
         page.wait_for_url("**/t/*")
-        made.append(get(f"{server}/api/tables/{page.url.rstrip('/').rsplit('/', 1)[1]}"))
+        made.append(
+            get(f"{server}/api/tables/{page.url.split('#')[0].rstrip('/').rsplit('/', 1)[1]}")
+        )
         assert not problems(page), problems(page)
     assert [(tb["hints"], tb["chat"]["spectators"]) for tb in made] == [
         (False, False),
@@ -803,7 +805,7 @@ def test_the_host_closes_a_game_against_bots_and_a_table_not_started(
     page.select_option("select[name=game]", "hell")
     page.click("#quick-play")
     page.wait_for_selector("#felt [data-seat='0']")
-    solo = page.url.rsplit("/", 1)[1]
+    solo = page.url.split("#")[0].rsplit("/", 1)[1]
     assert page.locator("#close-table").is_visible()
     page.goto(f"{server}/")
     row = page.locator(f"#my-tables [data-table='{solo}']")
@@ -815,7 +817,7 @@ def test_the_host_closes_a_game_against_bots_and_a_table_not_started(
     page.select_option("select[name=game]", "hell")
     page.click("#create-btn")
     page.wait_for_selector("[data-take='0']")
-    waiting = page.url.rsplit("/", 1)[1]
+    waiting = page.url.split("#")[0].rsplit("/", 1)[1]
     friend = new_page(browser, SIZES["phone"], "en")
     friend.goto(f"{server}/t/{waiting}")
     friend.fill("#player-name", "Ben")

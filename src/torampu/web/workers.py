@@ -159,15 +159,28 @@ AUCTIONS = ("napoleon", "nap")
 """Games whose auction a stand-in passes in (:func:`stand_in_move`)."""
 
 
-def stand_in_move(by: str, job: BotJob) -> BotAnswer | None:
+def stand_in_move(by: str, job: BotJob, others: bool = True) -> BotAnswer | None:
     """A stand-in's move (``away``, ``timeout``) where the player, not a bot, should choose: in
     Napoleon's and Nap's auction it passes — a contract is the player's to take on (a fourth
     review: the stand-in bid 12♥ for a player who had stepped away for 45 s, who came back the
-    Napoleon, its adjutant called and its cards discarded). ``None``: the stand-in bot plays
-    (Hell has no pass: its stand-in bids as the bot would)."""
-    if by == "bot" or job.game not in AUCTIONS or job.view.get("phase") != "bid":
+    Napoleon, its adjutant called and its cards discarded) — as long as ``others``: someone
+    else at the table can bid (a bot's seat, or a player who is there). At a table of absent
+    players everyone passing would deal again for ever: there it bids as the bot would.
+    ``None``: the stand-in bot plays (Hell has no pass: its stand-in bids as the bot would)."""
+    if not others or not stand_in_passes(by, job):
         return None
-    return BotAnswer("pass") if "pass" in job.legal else None
+    return BotAnswer("pass")
+
+
+def stand_in_passes(by: str, job: BotJob) -> bool:
+    """Whether ``job`` is a stand-in's in an auction where it would pass (see
+    :func:`stand_in_move`), before asking who else is at the table."""
+    return (
+        by != "bot"
+        and job.game in AUCTIONS
+        and job.view.get("phase") == "bid"
+        and "pass" in job.legal
+    )
 
 
 class Workers(Protocol):
@@ -194,7 +207,13 @@ class LocalWorkers:
             m.view(job.seat),
             m.legal_actions(),
         )
-        answer = stand_in_move(job.by, bot) or await self.pool.move(bot, room.owner or room.id)
+        others = any(
+            st.kind == "bot" or room.connected(s)
+            for s, st in enumerate(room.seats)
+            if s != job.seat
+        )
+        fixed = stand_in_move(job.by, bot, others)
+        answer = fixed or await self.pool.move(bot, room.owner or room.id)
         if room.version != job.version:
             return  # the table moved on while the bot thought
         from torampu.web.rooms import ActError
@@ -443,6 +462,19 @@ class Worker:
         with contextlib.suppress(Exception):
             await self.redis.xack(STREAM, GROUP, entry_id)
 
+    async def _others_there(self, job: MoveJob, table: Table) -> bool:
+        """Whether a seat of ``table`` besides ``job``'s is a bot's or has its player connected
+        (by the presence on Redis; taken as so when it cannot be told)."""
+        from torampu.web.bus import BusError
+
+        if any(st.kind == "bot" for s, st in enumerate(table.seats) if s != job.seat):
+            return True
+        try:
+            seats, _ = await self.bus.presence(job.table)
+        except BusError:
+            return True
+        return any(s != job.seat for s in seats)
+
     async def _back(self, job: MoveJob) -> bool:
         """Whether the player a stand-in's move was asked for is connected again (to any web
         process, by the presence on Redis; or it cannot be told): the move is theirs. A job
@@ -496,7 +528,11 @@ class Worker:
         # the jobs this worker holds take its processes in turns by the tables' makers
         loop = asyncio.get_running_loop()
         waited = 0.0 if queued is None else max(0.0, loop.time() - queued)
-        fixed = stand_in_move(job.by, bot)
+        fixed = (
+            stand_in_move(job.by, bot, await self._others_there(job, table))
+            if stand_in_passes(job.by, bot)
+            else None
+        )
         answer, rest = (
             (fixed, 0.0)
             if fixed is not None
