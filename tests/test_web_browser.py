@@ -147,6 +147,9 @@ def test_play_a_whole_game_by_clicking(server: str, browser: Any) -> None:
     assert shown == games[0]["result"]["scores"]
     # the record and replay links of the finished game
     page.wait_for_selector("[data-record='0']")
+    # the row says what its numbers are and that the record is a file (a fourth review)
+    row = page.locator("#finished li").first.inner_text()
+    assert row.startswith("Game 1") and "Record (JSON)" in row and "Points: " in row, row
     href = page.locator("[data-replay='0']").get_attribute("href")
     assert href == f"/t/{table_id}/replay/0"
     page.goto(server + href)

@@ -889,6 +889,29 @@ def test_pages_that_are_not_there_say_so_in_the_page_s_language(server: str, bro
     assert not problems(page), problems(page)
 
 
+def test_a_finished_daifugo_match_shows_the_titles_it_gave(server: str, browser: Any) -> None:
+    """A fourth review: when a Daifugo match ended, the seats showed the titles its last game
+    was played under ("Daihinmin · out 2") beside results that named the new ones (Fugo). Once
+    the game is over the seats show the titles it gave."""
+    made = post(
+        f"{server}/api/tables",
+        {"game": "daifugo", "games": 1, "players": 4, "seats": ["random"] * 4},
+    )
+    tid = made["table"]["id"]
+    post(f"{server}/api/tables/{tid}/start", {}, made["host_token"])
+    page = new_page(browser, LAPTOP, "en")
+    page.goto(f"{server}/t/{tid}")
+    deadline = time.monotonic() + 60
+    while get(f"{server}/api/tables/{tid}")["status"] != "over":
+        assert time.monotonic() < deadline, "the bots did not finish"
+        time.sleep(0.2)
+    page.wait_for_function("() => window.torampu?.snapshot?.view?.phase === 'over'")
+    titles = page.evaluate("window.torampu.snapshot.view.result.titles")
+    for seat, title in enumerate(titles):
+        page.wait_for_selector(f".seat-box[data-seat='{seat}'] .badge.title-{title}")
+    assert not problems(page), problems(page)
+
+
 def test_one_click_plays_against_bots(server: str, browser: Any) -> None:
     """A new player had to fill the seats with bots, take a seat and start (the Create button
     below the fold at 650 px): the lobby's first button makes the chosen game with this person

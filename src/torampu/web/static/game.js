@@ -182,7 +182,9 @@ function badges(view, s) {
   }
   if (view.game === "nap" && view.declarer === s) out.push(h("span", { class: "badge nap" }, t("declarer")));
   if (view.game === "daifugo") {
-    const title = view.titles?.[s];
+    // once the game is over, the titles it gave (the seats showed the ones it was played under
+    // beside the results that named the new ones: a fourth review)
+    const title = view.phase === "over" && view.result?.titles ? view.result.titles[s] : view.titles?.[s];
     if (title) out.push(h("span", { class: `badge title-${title}` }, titleName(title)));
     const place = (view.finished || view.out || []).indexOf(s);
     if ((view.fouls || []).includes(s)) out.push(h("span", { class: "badge outb foul" }, t("foulBadge")));

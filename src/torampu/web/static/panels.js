@@ -318,11 +318,14 @@ function resultDetail(d, game, ctx, winners = true, inTable = false) {
 }
 
 function finishedPanel(ctx) {
+  // each game's points say whose they are, and the record says it is a file (the row read
+  // "#1 Record Replay 2 / 1 / 3 / 4": a fourth review)
+  const points = (g) => (g.result?.scores || []).map((v, s) => `${seatName(ctx.table, s, true)} ${v}`).join(" · ");
   const rows = ctx.finished.map((g) => h("li", {},
-    h("span", {}, `#${g.index + 1}`),
+    h("span", {}, t("gameNo", { k: g.index + 1 })),
     g.record === false ? h("span", { class: "muted small" }, t("afterMatch")) : [
-      h("a", { ...recordLink(ctx.tableId, g.index, ctx.table?.private), dataset: { record: g.index } }, t("record")),
-      h("a", { href: `/t/${ctx.tableId}/replay/${g.index}`, dataset: { replay: g.index } }, t("replay"))],
-    h("span", { class: "muted small" }, (g.result?.scores || []).join(" / "))));
+      h("a", { href: `/t/${ctx.tableId}/replay/${g.index}`, dataset: { replay: g.index } }, t("replay")),
+      h("a", { ...recordLink(ctx.tableId, g.index, ctx.table?.private), dataset: { record: g.index }, title: t("recordHelp") }, t("recordFile"))],
+    g.result?.scores?.length ? h("span", { class: "muted small finished-points" }, `${t("points")}: ${points(g)}`) : null));
   return panel("finished", t("finishedGames"), h("ul", { class: "finished" }, rows));
 }
