@@ -912,6 +912,41 @@ def test_a_finished_daifugo_match_shows_the_titles_it_gave(server: str, browser:
     assert not problems(page), problems(page)
 
 
+def test_the_lobby_keeps_this_browser_s_finished_matches(server: str, browser: Any) -> None:
+    """A fourth review: a quick game against bots is private, and once it was over "Your
+    tables" dropped it: its results and replays were nowhere to be found. The lobby keeps this
+    browser's finished matches, folded under a count."""
+    made = post(
+        f"{server}/api/tables",
+        {"game": "hell", "games": 1, "players": 3, "seats": ["random"] * 3, "private": True},
+    )
+    tid, host = made["table"]["id"], made["host_token"]
+    post(f"{server}/api/tables/{tid}/start", {}, host)
+    import urllib.request
+
+    def status() -> str:
+        ask = urllib.request.Request(
+            f"{server}/api/tables/{tid}", headers={"X-Torampu-Invite": made["invite"]}
+        )
+        with urllib.request.urlopen(ask, timeout=5) as r:
+            return str(json.loads(r.read())["status"])
+
+    deadline = time.monotonic() + 60
+    while status() != "over":
+        assert time.monotonic() < deadline, "the bots did not finish"
+        time.sleep(0.2)
+    init = (
+        f"localStorage.setItem('torampu.host', JSON.stringify({{'{tid}': '{host}'}}));"
+        f"localStorage.setItem('torampu.invites', JSON.stringify({{'{tid}': '{made['invite']}'}}));"
+    )
+    page = new_page(browser, LAPTOP, "en", init)
+    page.goto(f"{server}/")
+    page.wait_for_selector(f"#my-finished [data-table='{tid}']", state="attached")
+    assert page.inner_text("#my-finished > summary").startswith("Your finished matches (")
+    assert page.locator(f"#my-tables [data-table='{tid}']").count() == 0
+    assert not problems(page), problems(page)
+
+
 def test_one_click_plays_against_bots(server: str, browser: Any) -> None:
     """A new player had to fill the seats with bots, take a seat and start (the Create button
     below the fold at 650 px): the lobby's first button makes the chosen game with this person

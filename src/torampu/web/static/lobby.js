@@ -28,7 +28,9 @@ export function lobbyPage(root) {
       // tables never hides an open one)
       const [open, over] = await Promise.all([api.tables("open"), api.tables("over", 20)]);
       state.tables = [...open.tables, ...over.tables];
-      state.mine = await myTables(state.tables);
+      const mine = await myTables(state.tables);
+      state.mine = mine.filter((tb) => tb.status !== "over");
+      state.mineOver = mine.filter((tb) => tb.status === "over");
       showTables();
     } catch (e) {
       toast(errorText(e));
@@ -67,12 +69,14 @@ async function myTables(listed) {
     mineCache.set(id, { table, at: now });
     return table;
   }));
-  return found.filter((tb) => tb && tb.status !== "over");
+  // (finished ones too: a quick game against bots is private, so once over it was nowhere,
+  // its results and replays lost to its player: a fourth review)
+  return found.filter((tb) => tb);
 }
 
 function renderTables(el, state) {
   const { games, mine } = state;
-  const own = new Set(mine.map((tb) => tb.id));
+  const own = new Set([...mine, ...(state.mineOver || [])].map((tb) => tb.id));
   const tables = state.tables.filter((tb) => !own.has(tb.id)); // each table once
   // this browser's own tables, then tables one can join, then those in play; finished ones
   // folded away below
@@ -92,6 +96,9 @@ function renderTables(el, state) {
     over.length ? h("details", { class: "finished-tables", id: "finished-tables" },
       h("summary", {}, t("finishedTables", { n: over.length })),
       h("ul", { class: "table-list" }, over.map((tb) => tableRow(tb, games)))) : null,
+    state.mineOver?.length ? h("details", { class: "finished-tables", id: "my-finished" },
+      h("summary", {}, t("myFinished", { n: state.mineOver.length })),
+      h("ul", { class: "table-list" }, state.mineOver.map((tb) => tableRow(tb, games)))) : null,
   );
 }
 

@@ -387,7 +387,7 @@ class TablePage {
 
   hostSelect(s) {
     const value = s.kind === "bot" ? `bot:${s.bot}` : s.kind === "open" ? "open" : "";
-    const opts = [h("option", { value: "open", selected: value === "open" }, t("openShort"))];
+    const opts = [h("option", { value: "open", selected: value === "open" }, t("openSeat"))];
     if (s.kind === "human") opts.unshift(h("option", { value: "", selected: true, disabled: true }, s.name || t("human")));
     for (const b of this.bots) opts.push(h("option", { value: `bot:${b.spec}`, selected: value === `bot:${b.spec}` }, pick(b.label)));
     // the host arranges the table: this seat trades places with another (people keep their
