@@ -947,6 +947,31 @@ def test_the_lobby_keeps_this_browser_s_finished_matches(server: str, browser: A
     assert not problems(page), problems(page)
 
 
+def test_a_replay_leads_to_the_games_before_and_after_it(server: str, browser: Any) -> None:
+    """A fourth review: the replay viewer had no way to the match's other games but back to
+    the table. It links the game before and the game after, where there are such."""
+    made = post(
+        f"{server}/api/tables",
+        {"game": "hell", "games": 3, "players": 3, "seats": ["random"] * 3},
+    )
+    tid = made["table"]["id"]
+    post(f"{server}/api/tables/{tid}/start", {}, made["host_token"])
+    deadline = time.monotonic() + 60
+    while get(f"{server}/api/tables/{tid}")["status"] != "over":
+        assert time.monotonic() < deadline, "the bots did not finish"
+        time.sleep(0.2)
+    page = new_page(browser, LAPTOP, "en")
+    for k, prev, nxt in ((0, None, "Game 2 ▶"), (1, "◀ Game 1", "Game 3 ▶"), (2, "◀ Game 2", None)):
+        page.goto(f"{server}/t/{tid}/replay/{k}")
+        page.wait_for_selector("#replay-slider")
+        for key, want in (("prev", prev), ("next", nxt)):
+            link = page.locator(f"#replay-game-{key}")
+            assert (link.inner_text() if link.count() else None) == want, (k, key)
+    page.click("#replay-game-prev")
+    page.wait_for_url(f"**/t/{tid}/replay/1")
+    assert not problems(page), problems(page)
+
+
 def test_one_click_plays_against_bots(server: str, browser: Any) -> None:
     """A new player had to fill the seats with bots, take a seat and start (the Create button
     below the fold at 650 px): the lobby's first button makes the chosen game with this person

@@ -28,7 +28,7 @@ export function replayPage(root, id, k) {
   // the page, with the way back, instead of a toast over an empty felt (a fourth review)
   const gone = (e) => fill(root, h("div", { class: "panel", id: "table-gone" },
     h("p", {}, errorText(e)),
-    h("p", {}, h("a", { href: `/t/${encodeURIComponent(id)}` }, t("backToTable")), " · ", h("a", { href: "/" }, t("back")))));
+    h("p", {}, h("a", { href: `/t/${encodeURIComponent(id)}` }, t("backTable")), " · ", h("a", { href: "/" }, t("back")))));
   const load = async () => {
     try {
       state.steps = (await api.replay(id, k, state.seat, state.all)).steps;
@@ -94,8 +94,12 @@ function togglePlay(state, show) {
 function render(state, el, k, id, show) {
   const tb = state.table;
   if (!tb || !state.steps.length) return;
-  patch(el.head, h("div", { class: "title-line" }, h("h1", {}, gameName(tb.game)), h("span", { class: "muted" }, t("replayOf", { k: Number(k) + 1 }))),
-    h("div", { class: "share" }, h("a", { href: `/t/${id}` }, t("backTable")), h("a", recordLink(id, k, tb.private), t("record"))));
+  // the games before and after this one, a link each (one went back to the table for each)
+  const at = Number(k);
+  const other = (i, key) => h("a", { href: `/t/${encodeURIComponent(id)}/replay/${i}`, id: `replay-game-${key}` }, t(`${key}Game`, { k: i + 1 }));
+  patch(el.head, h("div", { class: "title-line" }, h("h1", {}, gameName(tb.game)), h("span", { class: "muted" }, t("replayOf", { k: at + 1 }))),
+    h("div", { class: "share" }, h("a", { href: `/t/${id}` }, t("backTable")), h("a", recordLink(id, k, tb.private), t("record")),
+      at > 0 ? other(at - 1, "prev") : null, at + 1 < (tb.games_played ?? 0) ? other(at + 1, "next") : null));
   renderControls(state, el.controls, show);
   const step = state.steps[state.at];
   const view = step.view;
