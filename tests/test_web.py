@@ -876,6 +876,7 @@ def test_the_sockets_bounds_are_the_operators_to_set(
     def run(asgi: Any, **kw: Any) -> None:
         seen["settings"] = asgi.state.settings
         seen["ws_max_size"] = kw["ws_max_size"]
+        seen["deflate"] = kw["ws_per_message_deflate"]
 
     monkeypatch.setattr(uvicorn, "run", run)
     flags = {
@@ -892,6 +893,8 @@ def test_the_sockets_bounds_are_the_operators_to_set(
         "--max-spectators": "100",
     }
     args = ["serve", "--data-dir", str(tmp_path), *[x for kv in flags.items() for x in kv]]
+    args.append("--no-ws-deflate")  # (each socket compresses every snapshot itself: a seventh
+    # audit's note; on by default, for the bandwidth)
     r = CliRunner().invoke(app, args)
     assert r.exit_code == 0, r.output
     st = seen["settings"]
@@ -909,7 +912,7 @@ def test_the_sockets_bounds_are_the_operators_to_set(
         "--max-spectators": st.max_spectators,
     }
     assert {k: float(v) for k, v in flags.items()} == {k: float(v) for k, v in got.items()}
-    assert seen["ws_max_size"] == 65536
+    assert seen["ws_max_size"] == 65536 and seen["deflate"] is False
 
 
 def test_the_table_list_filters_by_status(tmp_path: Path) -> None:

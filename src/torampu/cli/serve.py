@@ -335,6 +335,13 @@ def serve(
     db_threads: Annotated[
         int, typer.Option(help="Threads that talk to the database (bots never run there).")
     ] = 4,
+    ws_deflate: Annotated[
+        bool,
+        typer.Option(
+            help="Compress websocket messages (permessage-deflate): less to send, but each "
+            "socket keeps its own compressor and compresses every snapshot itself."
+        ),
+    ] = True,
     ws_ping: Annotated[
         float,
         typer.Option(
@@ -560,6 +567,7 @@ def serve(
         ws_max_size=WS_MAX_SIZE,
         ws_ping_interval=ws_ping,
         ws_ping_timeout=ws_ping,
+        ws_per_message_deflate=ws_deflate,
         proxy_headers=forwarded_allow_ips is not None,
         forwarded_allow_ips=forwarded_allow_ips,
         server_header=False,
