@@ -77,6 +77,32 @@ def _table(base: str, game: str, rules: Any, players: int, games: int = 1) -> di
     return {"id": tid, "host": host, "token": joined["token"]}
 
 
+def _bots(base: str, game: str, games: int, players: int, bot: str, **body: Any) -> dict[str, Any]:
+    """A started table of ``bot`` at every seat (``body``: more of its creation, as
+    ``private``): its creation's answer (``table``, ``host_token``, ``invite``)."""
+    made = post(
+        f"{base}/api/tables",
+        {"game": game, "games": games, "players": players, "seats": [bot] * players, **body},
+    )
+    post(f"{base}/api/tables/{made['table']['id']}/start", {}, made["host_token"])
+    return dict(made)
+
+
+def _until_over(base: str, made: dict[str, Any]) -> None:
+    """Wait (at most a minute) for the bots' table ``made`` (see :func:`_bots`) to finish."""
+    import urllib.request
+
+    invite = {"X-Torampu-Invite": made["invite"]} if made.get("invite") else {}
+    ask = urllib.request.Request(f"{base}/api/tables/{made['table']['id']}", headers=invite)
+    deadline = time.monotonic() + 60
+    while True:
+        with urllib.request.urlopen(ask, timeout=5) as r:
+            if json.loads(r.read())["status"] == "over":
+                return
+        assert time.monotonic() < deadline, "the bots' table did not finish"
+        time.sleep(0.2)
+
+
 def _open(browser: Any, base: str, tb: dict[str, Any], viewport: dict[str, int], lang: str) -> Any:
     init = (
         f"localStorage.setItem('torampu.seats', JSON.stringify({{'{tb['id']}': "
@@ -670,17 +696,10 @@ def test_the_waiting_room_fits_a_phone_and_counts_seats_from_one(
 def test_the_lobby_folds_finished_tables_away(server: str, browser: Any) -> None:
     """Finished tables crowded the lobby's list (every rematch added one): the tables one can
     join come first, those in play next, and the finished ones are folded under a count."""
-    bots = post(
-        f"{server}/api/tables",
-        {"game": "hell", "games": 1, "players": 3, "seats": ["heuristic"] * 3},
-    )
-    done, host = bots["table"]["id"], bots["host_token"]
-    post(f"{server}/api/tables/{done}/start", {}, host)
+    bots = _bots(server, "hell", 1, 3, "heuristic")
+    done = bots["table"]["id"]
     waiting = post(f"{server}/api/tables", {"game": "nap", "players": 4})["table"]["id"]
-    deadline = time.monotonic() + 60
-    while get(f"{server}/api/tables/{done}")["status"] != "over":
-        assert time.monotonic() < deadline, "the bots' table did not finish"
-        time.sleep(0.2)
+    _until_over(server, bots)
     page = new_page(browser, LAPTOP, "en")
     page.goto(f"{server}/")
     page.wait_for_selector(f"#tables a[href$='/t/{waiting}']")
@@ -703,14 +722,7 @@ def test_the_lobby_marks_a_table_nobody_is_at(server: str, browser: Any) -> None
     table the server reports ``paused`` (nobody there for ``--abandon-after``, its bots waiting)
     says so, and comes after the tables in play. (The server's side is tested in
     test_web_abuse; here its answer is marked on the way to the page.)"""
-    ids = []
-    for _ in range(2):
-        made = post(
-            f"{server}/api/tables",
-            {"game": "hell", "games": 30, "players": 3, "seats": ["heuristic"] * 3},
-        )
-        post(f"{server}/api/tables/{made['table']['id']}/start", {}, made["host_token"])
-        ids.append(made["table"]["id"])
+    ids = [_bots(server, "hell", 30, 3, "heuristic")["table"]["id"] for _ in range(2)]
     paused, live = ids  # the older one paused: newest first, it would be listed last anyway
 
     def mark(route: Any) -> None:
@@ -740,12 +752,7 @@ def test_the_standings_keep_the_total_and_the_newest_games_in_sight(
     """At game 14 of a Hell series on a laptop the standings showed games #1–#4 and the total
     had scrolled out of sight: the total stays at the row's end, and the games' columns stay
     scrolled to the newest (unless the reader scrolls back)."""
-    made = post(
-        f"{server}/api/tables",
-        {"game": "hell", "games": 19, "players": 5, "seats": ["heuristic"] * 5},
-    )
-    tid = made["table"]["id"]
-    post(f"{server}/api/tables/{tid}/start", {}, made["host_token"])
+    tid = _bots(server, "hell", 19, 5, "heuristic")["table"]["id"]
     page = new_page(browser, LAPTOP, "en")
     page.goto(f"{server}/t/{tid}")
     page.wait_for_selector("#standings")
@@ -893,18 +900,10 @@ def test_a_finished_daifugo_match_shows_the_titles_it_gave(server: str, browser:
     """A fourth review: when a Daifugo match ended, the seats showed the titles its last game
     was played under ("Daihinmin · out 2") beside results that named the new ones (Fugo). Once
     the game is over the seats show the titles it gave."""
-    made = post(
-        f"{server}/api/tables",
-        {"game": "daifugo", "games": 1, "players": 4, "seats": ["random"] * 4},
-    )
-    tid = made["table"]["id"]
-    post(f"{server}/api/tables/{tid}/start", {}, made["host_token"])
+    made = _bots(server, "daifugo", 1, 4, "random")
     page = new_page(browser, LAPTOP, "en")
-    page.goto(f"{server}/t/{tid}")
-    deadline = time.monotonic() + 60
-    while get(f"{server}/api/tables/{tid}")["status"] != "over":
-        assert time.monotonic() < deadline, "the bots did not finish"
-        time.sleep(0.2)
+    page.goto(f"{server}/t/{made['table']['id']}")
+    _until_over(server, made)
     page.wait_for_function("() => window.torampu?.snapshot?.view?.phase === 'over'")
     titles = page.evaluate("window.torampu.snapshot.view.result.titles")
     for seat, title in enumerate(titles):
@@ -916,25 +915,9 @@ def test_the_lobby_keeps_this_browser_s_finished_matches(server: str, browser: A
     """A fourth review: a quick game against bots is private, and once it was over "Your
     tables" dropped it: its results and replays were nowhere to be found. The lobby keeps this
     browser's finished matches, folded under a count."""
-    made = post(
-        f"{server}/api/tables",
-        {"game": "hell", "games": 1, "players": 3, "seats": ["random"] * 3, "private": True},
-    )
+    made = _bots(server, "hell", 1, 3, "random", private=True)
     tid, host = made["table"]["id"], made["host_token"]
-    post(f"{server}/api/tables/{tid}/start", {}, host)
-    import urllib.request
-
-    def status() -> str:
-        ask = urllib.request.Request(
-            f"{server}/api/tables/{tid}", headers={"X-Torampu-Invite": made["invite"]}
-        )
-        with urllib.request.urlopen(ask, timeout=5) as r:
-            return str(json.loads(r.read())["status"])
-
-    deadline = time.monotonic() + 60
-    while status() != "over":
-        assert time.monotonic() < deadline, "the bots did not finish"
-        time.sleep(0.2)
+    _until_over(server, made)
     init = (
         f"localStorage.setItem('torampu.host', JSON.stringify({{'{tid}': '{host}'}}));"
         f"localStorage.setItem('torampu.invites', JSON.stringify({{'{tid}': '{made['invite']}'}}));"
@@ -950,16 +933,9 @@ def test_the_lobby_keeps_this_browser_s_finished_matches(server: str, browser: A
 def test_a_replay_leads_to_the_games_before_and_after_it(server: str, browser: Any) -> None:
     """A fourth review: the replay viewer had no way to the match's other games but back to
     the table. It links the game before and the game after, where there are such."""
-    made = post(
-        f"{server}/api/tables",
-        {"game": "hell", "games": 3, "players": 3, "seats": ["random"] * 3},
-    )
+    made = _bots(server, "hell", 3, 3, "random")
     tid = made["table"]["id"]
-    post(f"{server}/api/tables/{tid}/start", {}, made["host_token"])
-    deadline = time.monotonic() + 60
-    while get(f"{server}/api/tables/{tid}")["status"] != "over":
-        assert time.monotonic() < deadline, "the bots did not finish"
-        time.sleep(0.2)
+    _until_over(server, made)
     page = new_page(browser, LAPTOP, "en")
     for k, prev, nxt in ((0, None, "Game 2 ▶"), (1, "◀ Game 1", "Game 3 ▶"), (2, "◀ Game 2", None)):
         page.goto(f"{server}/t/{tid}/replay/{k}")

@@ -630,15 +630,14 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         contract's shape, ``{"error": {"code", "message"}}`` — except a browser's page that is
         not there, which gets the page (status 404) to say so in the reader's language, with
         the way back (a fourth review: raw JSON)."""
-        page = STATIC / "index.html"
         if (
             e.status_code == 404
             and request.method == "GET"
             and not request.url.path.startswith(("/api/", "/ws/", "/static/"))
             and "text/html" in request.headers.get("accept", "")
-            and page.exists()
+            and (STATIC / "index.html").exists()
         ):
-            return FileResponse(page, status_code=404, headers={"Cache-Control": "no-cache"})
+            return page(404)
         code = {404: "not_found", 405: "method_not_allowed"}.get(e.status_code, "bad_request")
         message = {404: "no such page or API route", 405: "this route does not take that method"}
         return JSONResponse(
@@ -663,11 +662,16 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
     if STATIC.is_dir():
         app.mount("/static", RevalidatedStatic(directory=STATIC), name="static")
 
-    def index() -> Response:
-        page = STATIC / "index.html"
-        if not page.exists():
+    def page(status: int = 200) -> Response:
+        """The page (``status``: 404 for an address it is not at), or without a front end a
+        JSON 404."""
+        html = STATIC / "index.html"
+        if not html.exists():
             return JSONResponse({"error": {"code": "no_page", "message": "no front end"}}, 404)
-        return FileResponse(page, headers={"Cache-Control": "no-cache"})
+        return FileResponse(html, status_code=status, headers={"Cache-Control": "no-cache"})
+
+    def index() -> Response:
+        return page()
 
     app.get("/", include_in_schema=False)(index)
     app.head("/", include_in_schema=False)(index)

@@ -143,10 +143,7 @@ class GuardedH11Protocol(H11Protocol):
         self._reading()
 
     def _reading(self) -> None:
-        timer: Any = getattr(self, "_send_timer", None)
-        if timer is not None:
-            timer.cancel()
-            self._send_timer = None
+        self._cancel("_send_timer")
 
     def _not_reading(self) -> None:
         self._send_timer = None
@@ -188,10 +185,15 @@ class GuardedH11Protocol(H11Protocol):
         self._head_timer = self.loop.call_later(self.limits.header_timeout, self._too_slow)
 
     def _disarm(self) -> None:
-        timer: Any = getattr(self, "_head_timer", None)
+        self._cancel("_head_timer")
+
+    def _cancel(self, name: str) -> None:
+        """Cancel the timer in attribute ``name``, if one is set (none before
+        ``connection_made``)."""
+        timer: Any = getattr(self, name, None)
         if timer is not None:
             timer.cancel()
-            self._head_timer = None
+            setattr(self, name, None)
 
     def _too_slow(self) -> None:
         self._head_timer = None

@@ -414,6 +414,13 @@ class Between:
     every snapshot of the pause carries it."""
 
 
+STOOD_IN_SHOWN = 8
+"""The stand-in's last moves a player who comes back is shown (besides how many there were)."""
+
+StoodIn = dict[int, tuple[int, tuple[str, ...]]]
+""":attr:`Room.stood_in`: per seat, how many moves a stand-in made and the last of them."""
+
+
 @dataclass(eq=False)
 class Room:
     """A table being played: its stored row (what it was created with), its seats and version,
@@ -464,7 +471,7 @@ class Room:
     """The next read of the row for unknown tokens, while it has not started."""
     token_read_at: float = -1e9
     """When the last such read started (:func:`Lobby.clock`)."""
-    stood_in: dict[int, tuple[int, tuple[str, ...]]] = field(default_factory=dict)
+    stood_in: StoodIn = field(default_factory=dict)
     """For each human seat, the moves the server made for it while its player was away
     (``by = "away"``) since that player's own last move — how many, and the last
     :data:`STOOD_IN_SHOWN` of them: derived from the stored actions, so every process agrees
@@ -520,13 +527,6 @@ def _replayed(table_id: str, m: Match, actions: list[Any]) -> tuple[Match, int]:
         played = m.games_played
         m.play(a.action)
     return m, played
-
-
-STOOD_IN_SHOWN = 8
-"""The stand-in's last moves a player who comes back is shown (besides how many there were)."""
-
-StoodIn = dict[int, tuple[int, tuple[str, ...]]]
-""":attr:`Room.stood_in`: per seat, how many moves a stand-in made and the last of them."""
 
 
 def _stood_in(stood: StoodIn, seat: int, by: str, action: str) -> None:
@@ -1167,12 +1167,7 @@ class Lobby:
                 if not free:
                     raise ActError("seat_taken", "no open seat at this table")
                 seat = free[0]
-            if not isinstance(seat, int) or isinstance(seat, bool):
-                raise ActError("bad_request", f"seat must be a number, not {seat!r}", 400)
-            if not 0 <= seat < room.table.players:
-                raise ActError(
-                    "not_found", f"no seat {seat} (seats 0..{room.table.players - 1})", 404
-                )
+            seat = self._seat_number(room, seat)
             token = new_token()
             st = Seat(seat, "human", name, token_hash(token))
             try:
@@ -1203,10 +1198,7 @@ class Lobby:
         async with room.lock:
             if room.status != "waiting":
                 raise ActError("started", "seats change only before the start")
-            if not 0 <= seat < room.table.players:
-                raise ActError(
-                    "not_found", f"no seat {seat} (seats 0..{room.table.players - 1})", 404
-                )
+            self._seat_number(room, seat)
             if bot is not None:
                 bot = self.check_bot(bot)
             st = Seat(seat, "bot", bot=bot) if bot is not None else Seat(seat, "open")
@@ -1272,8 +1264,10 @@ class Lobby:
         await self._swap(room, a, b, None)
 
     def _seat_number(self, room: Room, seat: Any) -> int:
+        """``seat`` if it is one of the table's seats (:class:`ActError` 400 for anything but a
+        whole number, 404 for a number past the table)."""
         if not isinstance(seat, int) or isinstance(seat, bool):
-            raise ActError("bad_request", f"a seat is a number, not {str(seat)[:40]!r}", 400)
+            raise ActError("bad_request", f"seat must be a number, not {repr(seat)[:40]}", 400)
         if not 0 <= seat < room.table.players:
             raise ActError("not_found", f"no seat {seat} (seats 0..{room.table.players - 1})", 404)
         return seat
@@ -1323,22 +1317,23 @@ class Lobby:
 
     def _seat_changed(self, room: Room, seat: int, st: Seat) -> None:
         """``seat`` now has the holding ``st`` (see :meth:`_seats_changed`)."""
-        self._seats_changed(room, {seat: st})
+        self._seats_changed(room, {seat: st})  # (one seat: no client can follow it elsewhere)
 
-    def _seats_changed(self, room: Room, changes: Mapping[int, Seat]) -> None:
+    def _seats_changed(self, room: Room, changes: Mapping[int, Seat]) -> bool:
         """The seats ``changes`` names now have its holdings, all at once. A client bound to
         one of them follows its seat token where the change took it (a seat move or swap
         before the start); every other client bound to another holding is demoted to a
-        spectator at once, and told why."""
+        spectator at once, and told why. Whether any client followed its seat."""
         for seat, st in changes.items():
             room.seats[seat] = st
         room.revision += 1
+        followed = False
         for c in list(room.clients):
             if c.seat is None or c.seat not in changes or c.holder == room.seats[c.seat].token:
                 continue
             follows = [x for x in changes if c.holder and room.seats[x].token == c.holder]
             if follows:
-                c.seat = follows[0]
+                c.seat, followed = follows[0], True
                 continue
             told = c.seat
             c.seat, c.holder = None, None
@@ -1356,6 +1351,7 @@ class Lobby:
                 room.away_since.setdefault(seat, self.clock())
             else:
                 room.away_since.pop(seat, None)
+        return followed
 
     async def start_table(self, room: Room, fill: str | None) -> None:
         async with room.lock:
@@ -1844,10 +1840,8 @@ class Lobby:
         changed = table.rematch != room.table.rematch
         seats = {s: st for s, st in enumerate(table.seats) if st != room.seats[s]}
         if seats:  # all at once: a client whose seat moved follows it (see _seats_changed)
-            bound = [(c, c.seat) for c in room.clients]
-            self._seats_changed(room, seats)
             changed = True
-            if any(c.seat != was for c, was in bound):
+            if self._seats_changed(room, seats):
                 self._share_presence(room)
         room.table = table
         self._check_watchers(room)

@@ -183,6 +183,13 @@ def stand_in_passes(by: str, job: BotJob) -> bool:
     )
 
 
+def _others_here(room: Room, seat: int) -> bool:
+    """Whether a seat of ``room`` besides ``seat`` is a bot's or has its player connected
+    (to any process: the room knows the others' presence)."""
+    seats = enumerate(room.seats)
+    return any(st.kind == "bot" or room.connected(s) for s, st in seats if s != seat)
+
+
 class Workers(Protocol):
     async def move(self, lobby: Lobby, room: Room, job: MoveJob) -> None:
         """Have the move of ``job`` made (or return once it is no longer wanted)."""
@@ -207,12 +214,12 @@ class LocalWorkers:
             m.view(job.seat),
             m.legal_actions(),
         )
-        others = any(
-            st.kind == "bot" or room.connected(s)
-            for s, st in enumerate(room.seats)
-            if s != job.seat
+        # (who else is at the table is asked only where it matters, as the worker does)
+        fixed = (
+            stand_in_move(job.by, bot, _others_here(room, job.seat))
+            if stand_in_passes(job.by, bot)
+            else None
         )
-        fixed = stand_in_move(job.by, bot, others)
         answer = fixed or await self.pool.move(bot, room.owner or room.id)
         if room.version != job.version:
             return  # the table moved on while the bot thought
