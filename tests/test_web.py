@@ -643,12 +643,14 @@ def test_a_player_back_from_an_absence_is_told_what_the_bot_made_for_them(tmp_pa
     stored actions — the same after a restart — until the player moves again."""
     quick = {"away_timeout": 0.05, "bot_delay": 0.0}
     with client(tmp_path, **quick) as c:
-        tid, _, (tok,) = new_table(c, "hell", None, games=3)
+        # (ten deals of 1 to 10 cards: with three, the bots could end the match before the
+        # stand-in had moved twice more for seat 0 in the second absence, a flaky CI run)
+        tid, _, (tok,) = new_table(c, "hell", None, games=10)
         with c.websocket_connect(f"/ws/tables/{tid}") as watcher:  # someone at the table
             _hello(watcher, None)
-            for _ in range(500):  # the stand-in moves for seat 0 at least twice
-                if len(_stood_in_since_own_move(tmp_path, tid, 10**9)) >= 2:
-                    break
+            deadline = time.monotonic() + 60  # the stand-in moves for seat 0 at least twice
+            while len(_stood_in_since_own_move(tmp_path, tid, 10**9)) < 2:
+                assert time.monotonic() < deadline, "the stand-in never moved twice for seat 0"
                 time.sleep(0.02)
             with c.websocket_connect(f"/ws/tables/{tid}") as ws:
                 snap = _hello(ws, tok)
@@ -693,9 +695,9 @@ def test_a_player_back_from_an_absence_is_told_what_the_bot_made_for_them(tmp_pa
     # away once more (someone watches, the stand-in plays), then a new process reads the count
     with client(tmp_path, **quick) as c, c.websocket_connect(f"/ws/tables/{tid}") as watcher:
         _hello(watcher, None)
-        for _ in range(500):
-            if len(_stood_in_since_own_move(tmp_path, tid, 10**9)) >= 2:
-                break
+        deadline = time.monotonic() + 60
+        while len(_stood_in_since_own_move(tmp_path, tid, 10**9)) < 2:
+            assert time.monotonic() < deadline, "the stand-in never moved twice for seat 0"
             time.sleep(0.02)
     with client(tmp_path) as c, c.websocket_connect(f"/ws/tables/{tid}") as ws:
         snap = _hello(ws, tok)
@@ -741,7 +743,9 @@ def test_a_stand_in_does_not_move_for_a_player_who_is_back(tmp_path: Path) -> No
     from torampu.web.rooms import ActError
 
     with client(tmp_path) as c:
-        tid, _, (tok,) = new_table(c, "hell", None, games=3)
+        # (ten deals of 1 to 10 cards: with three, the bots could end the match before the
+        # stand-in had moved twice more for seat 0 in the second absence, a flaky CI run)
+        tid, _, (tok,) = new_table(c, "hell", None, games=10)
         lobby = c.app.state.lobby  # type: ignore[attr-defined]
         with c.websocket_connect(f"/ws/tables/{tid}") as ws:
             snap = _hello(ws, tok)
@@ -777,7 +781,9 @@ def test_a_table_nobody_is_left_at_waits_for_its_absent_player(
     player who comes back plays on. A turn timer does not play for them either (the second
     audit: with --turn-timeout the stand-in still played the empty table on)."""
     with client(tmp_path, away_timeout=0.05, bot_delay=0.0, turn_timeout=turn_timeout) as c:
-        tid, _, (tok,) = new_table(c, "hell", None, games=3)
+        # (ten deals of 1 to 10 cards: with three, the bots could end the match before the
+        # stand-in had moved twice more for seat 0 in the second absence, a flaky CI run)
+        tid, _, (tok,) = new_table(c, "hell", None, games=10)
         with c.websocket_connect(f"/ws/tables/{tid}") as ws:
             _hello(ws, tok)
         time.sleep(0.6)  # twelve away timeouts: a stand-in would have played on
