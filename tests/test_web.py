@@ -861,6 +861,9 @@ def test_serve_refuses_a_bad_database_or_delay_clearly() -> None:
         ("--hello-timeout", "0", "timeouts are seconds > 0"),
         ("--outbox-max", "0", "--outbox-max"),
         ("--db-threads", "0", "--db-threads"),
+        ("--sockets-per-seat", "0", "every limit is a whole number ≥ 1"),
+        ("--replays-kept", "0", "every limit is a whole number ≥ 1"),
+        ("--replays-queued", "0", "every limit is a whole number ≥ 1"),
     ):
         r = CliRunner().invoke(app, ["serve", flag, bad])
         assert r.exit_code == 2 and words in r.output, (flag, bad, r.output)
@@ -870,8 +873,9 @@ def test_the_sockets_bounds_are_the_operators_to_set(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A seventh audit listed bounds with no flag (a socket's message rate and size, its hello's
-    deadline and rate, its outbox, the chat's length and history, the database threads): each
-    is a ``torampu serve`` flag that reaches the server's settings."""
+    deadline and rate, its outbox, the chat's length and history, the database threads, then
+    a seat's sockets and the replays kept and queued, code constants until an eighth
+    session): each is a ``torampu serve`` flag that reaches the server's settings."""
     import uvicorn
     from typer.testing import CliRunner
 
@@ -897,6 +901,9 @@ def test_the_sockets_bounds_are_the_operators_to_set(
         "--chat-history": "10",
         "--db-threads": "2",
         "--max-spectators": "100",
+        "--sockets-per-seat": "2",
+        "--replays-kept": "5",
+        "--replays-queued": "3",
     }
     args = ["serve", "--data-dir", str(tmp_path), *[x for kv in flags.items() for x in kv]]
     args.append("--no-ws-deflate")  # (each socket compresses every snapshot itself: a seventh
@@ -916,6 +923,9 @@ def test_the_sockets_bounds_are_the_operators_to_set(
         "--chat-history": st.chat_history,
         "--db-threads": st.db_threads,
         "--max-spectators": st.max_spectators,
+        "--sockets-per-seat": st.sockets_per_seat,
+        "--replays-kept": st.replays_kept,
+        "--replays-queued": st.replays_queued,
     }
     assert {k: float(v) for k, v in flags.items()} == {k: float(v) for k, v in got.items()}
     assert seen["ws_max_size"] == 65536 and seen["deflate"] is False

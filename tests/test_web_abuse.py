@@ -494,6 +494,27 @@ def test_spectators_cannot_shut_a_table_s_players_out(tmp_path: Path) -> None:
             _hello(again, None)
 
 
+def test_a_seat_s_sockets_are_bounded_by_the_operator_s_setting(tmp_path: Path) -> None:
+    """One seat's holder may have ``--sockets-per-seat`` websockets at a table (four until an
+    eighth session, a code constant): past it their next is refused, naming the bound, and
+    the host's places are their own."""
+    with client(tmp_path, connect_rate=1e6, sockets_per_seat=2) as c:
+        r = c.post("/api/tables", json={"game": "napoleon", "games": 1}).json()
+        tid, host = r["table"]["id"], r["host_token"]
+        me = c.post(f"/api/tables/{tid}/join", json={"name": "Aki", "seat": 0}).json()["token"]
+        with ExitStack() as stack:
+            for _ in range(2):
+                ws = stack.enter_context(c.websocket_connect(f"/ws/tables/{tid}"))
+                assert _hello(ws, me)["seat"] == 0
+            with c.websocket_connect(f"/ws/tables/{tid}") as third:
+                third.send_json({"type": "hello", "token": me, "version": None})
+                e = third.receive_json()
+                assert e["code"] == "too_many_sockets" and "at most 2 connections" in e["message"]
+            for _ in range(2):
+                ws = stack.enter_context(c.websocket_connect(f"/ws/tables/{tid}"))
+                assert _hello(ws, host)["type"] == "snapshot"
+
+
 def test_spectators_from_many_addresses_cannot_fill_the_server(tmp_path: Path) -> None:
     """A seventh audit: --max-sockets was one pool for everyone, checked before the hello, so
     157 addresses, each within its own bounds, held all 5,000 as spectators of 80 tables, and a
@@ -2496,8 +2517,8 @@ def test_tables_read_back_into_memory_are_budgeted_bounded_and_replayed_off_the_
 
 def test_replays_waiting_to_be_made_are_bounded_past_it_busy(tmp_path: Path) -> None:
     """Replays and records are made in one thread; however many addresses ask at once, at most
-    four wait for it (:data:`~torampu.web.app.MAKING_MOST`): the next is refused 503 busy at
-    once rather than queued without end, and is made once the thread is free."""
+    ``--replays-queued`` (4) wait for it: the next is refused 503 busy at once rather than
+    queued without end, and is made once the thread is free."""
     import threading as th
 
     from web_helpers import play_through
@@ -2527,6 +2548,48 @@ def test_replays_waiting_to_be_made_are_bounded_past_it_busy(tmp_path: Path) -> 
                 t.join(20)
         assert answers == {0: 200, 1: 200, 2: 200, 3: 200}
         assert c.get(f"{url}/1/replay").status_code == 200
+
+
+def test_replays_kept_and_queued_are_the_operator_s_to_set(tmp_path: Path) -> None:
+    """``--replays-queued 1``: while one replay is being made, the next is refused 503 busy;
+    ``--replays-kept 1``: a process keeps the newest replay it made, and makes an older one
+    again when asked (code constants, 4 and 32, until an eighth session)."""
+    import threading as th
+
+    from web_helpers import play_through
+
+    gate = th.Event()
+    real = torampu.replay
+    calls: list[int] = []
+
+    def held(r: Any) -> Any:
+        calls.append(1)
+        gate.wait(20)
+        return real(r)
+
+    limits = {"replay_rate": 1000.0, "replay_burst": 1000, "replays_kept": 1, "replays_queued": 1}
+    with client(tmp_path, **limits) as c:
+        tid, _, (tok,) = new_table(c, "nap", None, games=1)
+        with c.websocket_connect(f"/ws/tables/{tid}") as ws:
+            play_through(ws, first=_hello(ws, tok))
+        url = f"/api/tables/{tid}/games/0/replay"
+        with pytest.MonkeyPatch.context() as mp:
+            mp.setattr(torampu, "replay", held)
+            answers: list[int] = []
+            first = th.Thread(target=lambda: answers.append(c.get(url).status_code))
+            first.start()
+            deadline = time.monotonic() + 20
+            while not calls:
+                assert time.monotonic() < deadline
+                time.sleep(0.02)
+            busy = c.get(url, params={"seat": 1})
+            assert busy.status_code == 503 and busy.json()["error"]["code"] == "busy", busy.text
+            gate.set()
+            first.join(20)
+            assert answers == [200] and len(calls) == 1
+            assert c.get(url).status_code == 200 and len(calls) == 1  # kept: not made again
+            assert c.get(url, params={"seat": 1}).status_code == 200 and len(calls) == 2
+            assert c.get(url).status_code == 200 and len(calls) == 3  # only the newest kept
 
 
 def test_a_ping_flood_that_never_reads_is_cut_off_and_pongs_do_not_pile_up(

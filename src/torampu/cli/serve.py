@@ -174,6 +174,13 @@ def serve(
     watchers_per_address: Annotated[
         int, typer.Option(help="Spectators' websockets one client address may hold at one table.")
     ] = 4,
+    sockets_per_seat: Annotated[
+        int,
+        typer.Option(
+            help="Websockets one seat's holder (or the host) may have at a table (a phone and a "
+            "laptop, a reload), apart from the spectators'."
+        ),
+    ] = 4,
     connect_rate: Annotated[
         float,
         typer.Option(
@@ -295,6 +302,20 @@ def serve(
     replay_burst: Annotated[
         int, typer.Option(help="Replays and match records one address may have made at once.")
     ] = 10,
+    replays_kept: Annotated[
+        int,
+        typer.Option(
+            help="Replays and match records a process keeps made (the newest; served at once "
+            "when asked again)."
+        ),
+    ] = 32,
+    replays_queued: Annotated[
+        int,
+        typer.Option(
+            help="Replays and records being made or waiting to be made at most (one thread "
+            "makes them); past it 503 busy."
+        ),
+    ] = 4,
     max_replay_mb: Annotated[
         float,
         typer.Option(
@@ -413,6 +434,9 @@ def serve(
             *counts,
             sockets_per_address,
             watchers_per_address,
+            sockets_per_seat,
+            replays_kept,
+            replays_queued,
             max_game_actions,
             max_sockets,
             connections_per_address,
@@ -478,6 +502,9 @@ def serve(
         max_name=max_name,
         sockets_per_table=sockets_per_table,
         watchers_per_address=watchers_per_address,
+        sockets_per_seat=sockets_per_seat,
+        replays_kept=replays_kept,
+        replays_queued=replays_queued,
         origins=origins,
         body_timeout=header_timeout,
         allowed_hosts=tuple(allowed_hosts),

@@ -63,12 +63,6 @@ from torampu.web.workers import RedisWorkers, Workers
 
 STATIC = Path(__file__).parent / "static"
 MAX_BODY = 65536
-REPLAYS_KEPT = 32
-"""Replays (a finished game seen from one seat) and match records a process keeps made, the
-newest."""
-MAKING_MOST = 4
-"""Replays and records being made or waiting for the one thread that makes them, at most
-(past it ``503 busy``)."""
 
 
 def _json_bytes(out: Any) -> bytes:
@@ -508,7 +502,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
     state: dict[str, Lobby] = {}
     creations = MovingWindowRateLimiter(MemoryStorage())
     made: OrderedDict[tuple[Any, ...], bytes] = OrderedDict()
-    """The newest replays and match records made (:data:`REPLAYS_KEPT`), by what they are of
+    """The newest replays and match records made (``replays_kept``), by what they are of
     (``("replay", table, game, seat)``, ``("record", table)``): once made they never change."""
     refused: OrderedDict[tuple[Any, ...], ActError] = OrderedDict()
     """Replays found too large (``--max-replay-mb``): refused at once when asked again."""
@@ -521,7 +515,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         """``make()``'s bytes, kept once made. Making one (a Daifugo game's replay: some 150
         views and up to 1 MB of JSON, 30–130 ms; a long match's record: 17 ms) runs in one
         thread off the event loop, at most ``replay_rate`` a second per address
-        (``replay_burst`` at once) and :data:`MAKING_MOST` queued in all: a security review
+        (``replay_burst`` at once) and ``replays_queued`` queued in all: a security review
         cycled 45 uncached replays at 19 a second and held every other table's websocket
         for up to 2 s."""
         nonlocal making
@@ -538,7 +532,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
                 "address: wait a little",
                 429,
             )
-        if making >= MAKING_MOST:
+        if making >= settings.replays_queued:
             raise ActError("busy", "the server is making other replays: try again shortly", 503)
         making += 1
         try:
@@ -546,14 +540,14 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         except ActError as e:
             if e.code == "too_large":
                 refused[key] = e
-                while len(refused) > 4 * REPLAYS_KEPT:
+                while len(refused) > 4 * settings.replays_kept:
                     refused.popitem(last=False)
             raise
         finally:
             making -= 1
         made[key] = body
         kept = sum(len(v) for v in made.values())
-        while len(made) > REPLAYS_KEPT or (len(made) > 1 and kept > 4 * replay_cap):
+        while len(made) > settings.replays_kept or (len(made) > 1 and kept > 4 * replay_cap):
             kept -= len(made.popitem(last=False)[1])
         return body
 
@@ -993,11 +987,6 @@ class Gone(Exception):
         self.table_id = table_id
 
 
-PLAYER_SOCKETS = 4
-"""Websockets one seat's holder, and the host, may have at a table on their token (a phone and a
-laptop, a reload while the old socket closes), apart from its spectators' and each other's."""
-
-
 class TooMany(Exception):
     """A hello to a table that holds its most sockets: the socket is refused."""
 
@@ -1205,7 +1194,7 @@ class Socket:
     def _count_in(self, room: Room, who: str | None) -> None:
         """Count this socket at ``room`` (else :class:`TooMany`). ``who`` is the seat token's
         hash it holds its seat by, ``"host"``, or None for a spectator. Each seat's holder and
-        the host have :data:`PLAYER_SOCKETS` places of their own, apart from the spectators, so
+        the host have ``sockets_per_seat`` places of their own, apart from the spectators, so
         that neither watchers nor another player, however many sockets they open, shut a
         table's people out; spectators are bounded per table (``sockets_per_table``) and per
         table and address (``watchers_per_address``), so that one address cannot fill a
@@ -1216,8 +1205,9 @@ class Socket:
                 (
                     lb.player_sockets,
                     f"{room.id} {who}",
-                    PLAYER_SOCKETS,
-                    f"at most {PLAYER_SOCKETS} connections for one seat (or the host) at a table",
+                    st.sockets_per_seat,
+                    f"at most {st.sockets_per_seat} connections for one seat (or the host) at a "
+                    "table",
                 )
             ]
         else:

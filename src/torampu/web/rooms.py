@@ -173,6 +173,10 @@ class Settings:
     of their own table (a seventh audit: 157 addresses held all 5,000)."""
     watchers_per_address: int = 4
     """Spectators' websockets one client address may hold at one table."""
+    sockets_per_seat: int = 4
+    """Websockets one seat's holder, and the host, may have at a table on their token (a phone
+    and a laptop, a reload while the old socket closes), apart from its spectators' and each
+    other's."""
     origins: tuple[str, ...] = ()
     """Origins (``https://host[:port]``) besides the server's own whose pages may act on it:
     every request that changes something and every websocket from another page's origin is
@@ -206,6 +210,12 @@ class Settings:
     replay_burst: int = 10
     """Replays and match records made (not yet kept) per second from one address, and how many
     at once: :func:`~torampu.web.app.create_app`'s ``built``."""
+    replays_kept: int = 32
+    """Replays (a finished game seen from one seat) and match records a process keeps made, the
+    newest (served at once to anyone who asks again)."""
+    replays_queued: int = 4
+    """Replays and records being made or waiting for the one thread that makes them, at most
+    (past it ``503 busy``)."""
     max_replay_mb: float = 8.0
     """A game's replay (one seat's view after every move) is at most this many megabytes of
     JSON (past it ``413 too_large``: the game's record holds the same moves); the replays and
