@@ -864,6 +864,7 @@ def test_serve_refuses_a_bad_database_or_delay_clearly() -> None:
         ("--sockets-per-seat", "0", "every limit is a whole number ≥ 1"),
         ("--replays-kept", "0", "every limit is a whole number ≥ 1"),
         ("--replays-queued", "0", "every limit is a whole number ≥ 1"),
+        ("--redis-connections", "0", "every limit is a whole number ≥ 1"),
     ):
         r = CliRunner().invoke(app, ["serve", flag, bad])
         assert r.exit_code == 2 and words in r.output, (flag, bad, r.output)
@@ -904,6 +905,7 @@ def test_the_sockets_bounds_are_the_operators_to_set(
         "--sockets-per-seat": "2",
         "--replays-kept": "5",
         "--replays-queued": "3",
+        "--redis-connections": "12",
     }
     args = ["serve", "--data-dir", str(tmp_path), *[x for kv in flags.items() for x in kv]]
     args.append("--no-ws-deflate")  # (each socket compresses every snapshot itself: a seventh
@@ -926,6 +928,7 @@ def test_the_sockets_bounds_are_the_operators_to_set(
         "--sockets-per-seat": st.sockets_per_seat,
         "--replays-kept": st.replays_kept,
         "--replays-queued": st.replays_queued,
+        "--redis-connections": st.redis_connections,
     }
     assert {k: float(v) for k, v in flags.items()} == {k: float(v) for k, v in got.items()}
     assert seen["ws_max_size"] == 65536 and seen["deflate"] is False

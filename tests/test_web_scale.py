@@ -1203,6 +1203,31 @@ def test_a_worker_keeps_at_most_match_cache_matches(tmp_path: Path, keep: int) -
         store.close()
 
 
+def test_redis_connections_are_the_operator_s_to_set(tmp_path: Path) -> None:
+    """A process's Redis connections (64 for a web process, 32 a pool for a worker) were code
+    constants: ``--redis-connections`` sets them (an audit's leftover); the pools hold no more."""
+    from torampu.web.bus import RedisBus
+    from torampu.web.store import Store
+    from torampu.web.workers import Worker
+
+    bus = RedisBus("redis://127.0.0.1:1/0", connections=3)
+    assert bus.redis.connection_pool.max_connections == 3
+    store = Store(f"sqlite:///{tmp_path / 'w.db'}")
+    try:
+        w = Worker(store, "redis://127.0.0.1:1/0", redis_connections=5)
+        assert w.redis.connection_pool.max_connections == 5
+        assert w.bus.redis.connection_pool.max_connections == 5
+    finally:
+        store.close()
+    out = subprocess.run(
+        [*_torampu(), "worker", "--redis", "redis://127.0.0.1:1/0", "--redis-connections", "0"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert out.returncode == 2 and "--redis-connections are at least 1" in out.stderr, out.stderr
+
+
 def test_the_worker_refuses_a_negative_match_cache() -> None:
     out = subprocess.run(
         [*_torampu(), "worker", "--redis", "redis://127.0.0.1:1/0", "--match-cache", "-1"],

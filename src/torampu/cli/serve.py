@@ -227,6 +227,13 @@ def serve(
         float,
         typer.Option(help="With --redis: seconds to wait for a worker's bot move, then ask again."),
     ] = 30.0,
+    redis_connections: Annotated[
+        int,
+        typer.Option(
+            help="With --redis: Redis connections this process may have open (a command waits "
+            "up to 5 s for a free one)."
+        ),
+    ] = 64,
     presence_ttl: Annotated[
         float,
         typer.Option(
@@ -437,6 +444,7 @@ def serve(
             sockets_per_seat,
             replays_kept,
             replays_queued,
+            redis_connections,
             max_game_actions,
             max_sockets,
             connections_per_address,
@@ -537,6 +545,7 @@ def serve(
         lease_ttl=lease_ttl,
         job_timeout=job_timeout,
         presence_ttl=presence_ttl,
+        redis_connections=redis_connections,
         bot_queue_wait=bot_queue_wait,
     )
     logging.basicConfig(

@@ -46,6 +46,10 @@ def worker(
             "the actions stored since (0: none; each job replays its whole game)."
         ),
     ] = 512,
+    redis_connections: Annotated[
+        int,
+        typer.Option(help="Redis connections of each of this worker's two pools (jobs, events)."),
+    ] = 32,
     log_level: Annotated[str, typer.Option(help="info, warning or error.")] = "warning",
 ) -> None:
     """Take bot-move jobs from Redis, compute them, store them, tell the web servers."""
@@ -59,10 +63,16 @@ def worker(
     )
     if processes is None:
         processes = os.cpu_count() or 1
-    if processes < 1 or reclaim_after <= 0 or bot_queue_wait <= 0 or match_cache < 0:
+    if (
+        processes < 1
+        or reclaim_after <= 0
+        or bot_queue_wait <= 0
+        or match_cache < 0
+        or redis_connections < 1
+    ):
         raise typer.BadParameter(
-            "--processes is at least 1, --reclaim-after and --bot-queue-wait above 0, "
-            "--match-cache 0 or more"
+            "--processes and --redis-connections are at least 1, --reclaim-after and "
+            "--bot-queue-wait above 0, --match-cache 0 or more"
         )
     url = Settings(data_dir=data_dir, database=database).database_url()
     where = url.split("@")[-1]
@@ -72,7 +82,16 @@ def worker(
         typer.echo(f"torampu worker: cannot use the database {where}: {e}", err=True)
         raise typer.Exit(2) from None
     try:
-        w = Worker(store, redis, processes, reclaim_after, name, bot_queue_wait, match_cache)
+        w = Worker(
+            store,
+            redis,
+            processes,
+            reclaim_after,
+            name,
+            bot_queue_wait,
+            match_cache,
+            redis_connections,
+        )
     except Exception as e:
         typer.echo(f"torampu worker: cannot use Redis: {e}", err=True)
         raise typer.Exit(2) from None

@@ -559,7 +559,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         bus: Bus | None = None
         workers: Workers | None = None
         if settings.redis:
-            redis_bus = RedisBus(settings.redis, settings.presence_ttl)
+            redis_bus = RedisBus(settings.redis, settings.presence_ttl, settings.redis_connections)
             bus = redis_bus
             workers = RedisWorkers(redis_bus.redis, settings.job_timeout)
         lobby = Lobby(db, settings, bus=bus, workers=workers)

@@ -40,7 +40,8 @@ Handler = Callable[[str, dict[str, Any]], Awaitable[None]]
 PRESENCE_TTL = 30.0
 """Seconds after which a process's presence entry is stale (its heartbeat is every third)."""
 MAX_CONNECTIONS = 64
-"""Redis connections per process (commands wait for a free one, at most 5 s)."""
+"""Redis connections per process by default (``--redis-connections``; commands wait for a
+free one, at most 5 s)."""
 CHANNEL = "torampu:t:"
 LEASE = "torampu:lease:"
 CLAIM = "torampu:claim:"
@@ -178,7 +179,9 @@ return 0
 class RedisBus:
     """The bus on Redis (``redis://host:port/db``)."""
 
-    def __init__(self, url: str, presence_ttl: float = PRESENCE_TTL) -> None:
+    def __init__(
+        self, url: str, presence_ttl: float = PRESENCE_TTL, connections: int = MAX_CONNECTIONS
+    ) -> None:
         import redis.asyncio as aioredis
 
         self.url = url
@@ -187,7 +190,7 @@ class RedisBus:
         self.process = f"{secrets.token_hex(4)}"
         pool = aioredis.BlockingConnectionPool.from_url(
             url,
-            max_connections=MAX_CONNECTIONS,
+            max_connections=connections,
             timeout=5,
             socket_timeout=5,
             socket_connect_timeout=3,

@@ -257,6 +257,9 @@ class Settings:
     """Seconds a table's driver lease lasts unless renewed (another process takes over after)."""
     job_timeout: float = 30.0
     """Seconds the driver waits for a worker to make a bot move before it asks again."""
+    redis_connections: int = 64
+    """Redis connections this process may have open (its commands wait for a free one, at
+    most 5 s)."""
     presence_ttl: float = 30.0
     """Seconds a process's word on who is connected through it lasts without its heartbeat
     (every third of this): a killed process's players count as gone after at most this and a

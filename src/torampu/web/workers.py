@@ -311,6 +311,7 @@ class Worker:
         name: str | None = None,
         queue_wait: float = QUEUE_WAIT,
         match_cache: int = MATCH_CACHE,
+        redis_connections: int = 32,
     ) -> None:
         import redis.asyncio as aioredis
 
@@ -318,9 +319,12 @@ class Worker:
 
         self.store = store
         self.redis: Any = aioredis.from_url(
-            redis_url, socket_timeout=10, socket_connect_timeout=3, max_connections=32
+            redis_url,
+            socket_timeout=10,
+            socket_connect_timeout=3,
+            max_connections=redis_connections,
         )
-        self.bus = RedisBus(redis_url)
+        self.bus = RedisBus(redis_url, connections=redis_connections)
         self.pool = BotPool(processes, queue_wait)
         """Computes the moves; a search job waits for it, in the stream and here together, at
         most ``queue_wait`` seconds (by the stream entry's id, Redis's clock at queueing), past
