@@ -577,7 +577,7 @@ def test_the_sockets_of_a_seat_left_count_as_spectators(tmp_path: Path) -> None:
         with ExitStack() as stack:
             sockets = []
             for seat in (0, 1):
-                tok = c.post(f"/api/tables/{tid}/join", json={"name": "X", "seat": seat})
+                tok = c.post(f"/api/tables/{tid}/join", json={"name": f"X{seat}", "seat": seat})
                 tok = tok.json()["token"]
                 mine = [stack.enter_context(c.websocket_connect(f"/ws/tables/{tid}")) for _ in "ab"]
                 for ws in mine:
@@ -970,6 +970,70 @@ def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
     else:
         with postgres_database() as u:
             yield u
+
+
+def test_a_name_someone_at_the_table_goes_by_is_refused(tmp_path: Path, db_url: str) -> None:
+    """Two players could sit at one table under one name (a fourth review): nobody could tell
+    whose turn, card or chat line was whose, and a stranger could take a player's name to
+    confuse the others. A join or a rename to a name another person there goes by — whatever
+    its case or width — is refused 409 ``name_taken`` and changes nothing; one's own name in
+    another case, a name set free by leaving, and a bot's name stay allowed."""
+    with client(tmp_path, database=db_url) as c:
+        tid, host = _table(c, "hell", players=4)
+        join, rename = f"/api/tables/{tid}/join", f"/api/tables/{tid}/name"
+        aki = c.post(join, json={"name": "Aki", "seat": 0}).json()["token"]
+        for twin in ("Aki", "aki", " ＡＫＩ "):
+            r = c.post(join, json={"name": twin, "seat": 1})
+            assert r.status_code == 409 and r.json()["error"]["code"] == "name_taken", r.text
+            assert "already called" in r.json()["error"]["message"]
+        seats = c.get(f"/api/tables/{tid}").json()["seats"]
+        assert [s["kind"] for s in seats] == ["human", "open", "open", "open"]
+        ben = c.post(join, json={"name": "Akira", "seat": 1}).json()["token"]
+        r = c.post(rename, json={"name": "AKI"}, headers=auth(ben))
+        assert r.status_code == 409 and r.json()["error"]["code"] == "name_taken", r.text
+        r = c.post(rename, json={"name": "aki"}, headers=auth(aki))  # one's own, in lower case
+        assert r.status_code == 200, r.text
+        # (a bot's seat has no stored name: the page calls it "Mina (normal bot)", apart)
+        c.post(f"/api/tables/{tid}/seats/2", json={"bot": "heuristic"}, headers=auth(host))
+        assert c.post(join, json={"name": "Mina", "seat": 3}).status_code == 200
+        assert c.post(f"/api/tables/{tid}/leave", json={}, headers=auth(aki)).status_code == 200
+        r = c.post(rename, json={"name": "Aki"}, headers=auth(ben))  # free again
+        assert r.status_code == 200, r.text
+        names = [s.get("name") for s in c.get(f"/api/tables/{tid}").json()["seats"]]
+        assert names[:2] == [None, "Aki"], names
+
+
+def test_joins_at_once_under_one_name_seat_one(tmp_path: Path, db_url: str) -> None:
+    """Eight joins at once, on different seats, under one name: the store checks the name with
+    the table's row locked, so exactly one sits (the others ``name_taken``), on both databases
+    (on PostgreSQL each join is its own transaction on its own connection)."""
+    from torampu.web.store import Refused, Store
+
+    store = Store(db_url)
+    try:
+        rules = dict(torampu.new_match("daifugo", None, 8).game.rules)
+        store.create_table("t1", "daifugo", rules, 8, 1, 0, "host", ["open"] * 8)
+        barrier = threading.Barrier(8)
+        got: dict[int, str] = {}
+
+        def sit(seat: int) -> None:
+            barrier.wait(10)
+            try:
+                took = store.set_seat("t1", seat, "human", "Aki", f"tok{seat}", only_if_open=True)
+                got[seat] = "sat" if took else "taken"
+            except Refused as e:
+                got[seat] = e.code
+
+        threads = [threading.Thread(target=sit, args=(i,)) for i in range(8)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(30)
+        assert sorted(got.values()) == ["name_taken"] * 7 + ["sat"], got
+        row = store.table("t1")
+        assert row is not None and [s.name for s in row.seats].count("Aki") == 1
+    finally:
+        store.close()
 
 
 BAD_BODIES = [
@@ -1745,7 +1809,9 @@ def _burst_of_joins(bases: list[str], tables: list[str], players: int) -> Counte
     """Every seat of ``tables`` asked for at once from this address, the requests spread over
     the servers at ``bases``: how the answers went (by status, and an error's code)."""
     asks = [
-        (f"/api/tables/{t}/join", {"name": "X", "seat": s}) for t in tables for s in range(players)
+        (f"/api/tables/{t}/join", {"name": f"X{s}", "seat": s})
+        for t in tables
+        for s in range(players)
     ]
     return _at_once(
         [functools.partial(_post_status, bases[i % len(bases)], *a) for i, a in enumerate(asks)]
@@ -1833,9 +1899,9 @@ def test_one_address_cannot_take_every_open_seat_not_even_after_a_restart(
         one, host1 = _table(good)
         two, _ = _table(good)
         for tid, seat in ((one, 0), (one, 1), (two, 0)):
-            r = bad.post(f"/api/tables/{tid}/join", json={"name": "X", "seat": seat})
+            r = bad.post(f"/api/tables/{tid}/join", json={"name": f"X{seat}", "seat": seat})
             assert r.status_code == 200, r.text
-        r = bad.post(f"/api/tables/{two}/join", json={"name": "X"})
+        r = bad.post(f"/api/tables/{two}/join", json={"name": "X2"})
         body = r.json()["error"]
         assert r.status_code == 429 and body["code"] == "too_many_seats", body
         assert "at most 3 seats from one address" in body["message"]
@@ -1844,26 +1910,26 @@ def test_one_address_cannot_take_every_open_seat_not_even_after_a_restart(
         # the host puts the squatter out of seat 1: it cannot take the seat back, the friend can
         r = good.post(f"/api/tables/{one}/seats/1", json={"open": True}, headers=auth(host1))
         assert r.status_code == 200
-        r = bad.post(f"/api/tables/{one}/join", json={"name": "X", "seat": 1})
+        r = bad.post(f"/api/tables/{one}/join", json={"name": "X3", "seat": 1})
         assert r.status_code == 403 and r.json()["error"]["code"] == "barred", r.text
         assert "removed you" in r.json()["error"]["message"]
         r = friend.post(f"/api/tables/{one}/join", json={"name": "Friend", "seat": 1})
         assert r.status_code == 200, r.text
         # its count fell to 2: a seat elsewhere is allowed, then no more
-        assert bad.post(f"/api/tables/{two}/join", json={"name": "X"}).status_code == 200
-        assert bad.post(f"/api/tables/{two}/join", json={"name": "X"}).status_code == 429
+        assert bad.post(f"/api/tables/{two}/join", json={"name": "X4"}).status_code == 200
+        assert bad.post(f"/api/tables/{two}/join", json={"name": "X5"}).status_code == 429
     with _from(tmp_path, squatter, seats_per_address=10) as [bad]:
-        r = bad.post(f"/api/tables/{one}/join", json={"name": "X"})
+        r = bad.post(f"/api/tables/{one}/join", json={"name": "X6"})
         assert r.status_code == 403, "the bar is the database's: a restart keeps it"
     with _from(tmp_path, squatter, host_addr, seats_per_address=3) as [bad, good]:
-        r = bad.post(f"/api/tables/{two}/join", json={"name": "X"})
+        r = bad.post(f"/api/tables/{two}/join", json={"name": "X7"})
         assert r.status_code == 429, "so is the count"
         r = good.post(f"/api/tables/{two}/start", json={"fill": "heuristic"}, headers=auth(host1))
         assert r.status_code == 403  # (host1 is table one's host)
         r = good.post(f"/api/tables/{one}/start", json={"fill": "heuristic"}, headers=auth(host1))
         assert r.status_code == 200
         three, _ = _table(good)
-        r = bad.post(f"/api/tables/{three}/join", json={"name": "X"})
+        r = bad.post(f"/api/tables/{three}/join", json={"name": "X8"})
         assert r.status_code == 200, "a started table's seats count no more"
 
 

@@ -752,6 +752,32 @@ def test_a_player_gets_up_from_a_seat_before_the_start(server: str, browser: Any
     assert not problems(page), problems(page)
 
 
+def test_a_name_taken_at_the_table_is_refused_in_the_player_s_language(
+    server: str, browser: Any
+) -> None:
+    """Two players could sit under one name (a fourth review). A newcomer who types the name
+    of someone seated (whatever its case) is told so in their language, and the seat stays
+    open for them under another name."""
+    made = post(f"{server}/api/tables", {"game": "hell", "players": 3, "games": 1})
+    table_id = made["table"]["id"]
+    post(f"{server}/api/tables/{table_id}/join", {"name": "Ben", "seat": 0})
+    for lang, said in (("en", "already goes by that name"), ("ja", "同じ名前の人がいます")):
+        page = new_page(browser, SIZES["phone"], lang)
+        page.goto(f"{server}/t/{table_id}")
+        page.wait_for_function("() => !!window.torampu?.snapshot")
+        page.fill("#player-name", "BEN")
+        page.click("[data-take='1']")
+        page.wait_for_selector(".toast.show")
+        assert said in page.locator("#toast").inner_text(), page.locator("#toast").inner_text()
+        assert get(f"{server}/api/tables/{table_id}")["seats"][1]["kind"] == "open"
+        assert page.locator("[data-take='1']").is_visible()
+        assert not problems(page), problems(page)
+    page.fill("#player-name", "Benjamin")
+    page.click("[data-take='1']")
+    page.wait_for_selector(".seat-row.me[data-seat='1']")
+    assert get(f"{server}/api/tables/{table_id}")["seats"][1]["name"] == "Benjamin"
+
+
 def test_a_player_changes_their_name_before_the_start(server: str, browser: Any) -> None:
     """A second review: a blank name became "Player N" and could not be changed once seated.
     Before the start "Change name" edits it in the seat's row (Enter saves, Escape leaves it

@@ -25,6 +25,7 @@ from __future__ import annotations
 import contextlib
 import json
 import threading
+import unicodedata
 from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -527,6 +528,8 @@ class Store:
         cap: tuple[datetime, int] | None = None,
     ) -> bool:
         """Change a seat; with ``only_if_open`` only an open seat (``False`` if it was taken);
+        a person's seat :class:`Refused` ``name_taken`` if another person at the table goes by
+        ``name`` (:func:`same_name`);
         ``holder``: the hash of the address that takes it (:class:`Refused` ``barred`` if the
         host put that address out of a seat of this table); ``cap``: ``(since, most)``, and
         :class:`Refused` ``too_many_seats`` (nothing changed) if the seat would make that
@@ -546,7 +549,10 @@ class Store:
                 q = q.where(SeatRow.kind == "open")
             done = s.execute(q.values(kind=kind, name=name, token=token, bot=bot, holder=holder))
             if done.rowcount:  # type: ignore[attr-defined]
+                # (the table's row, locked to the commit, makes two joins at once one at a time)
                 s.execute(update(TableRow).where(TableRow.id == table_id).values(updated=_now()))
+                if kind == "human" and name is not None:
+                    _check_name_free(s, table_id, seat, name)
                 if cap is not None and holder is not None:
                     since, most = cap
                     if _count_seats(s, since, holder) > most:  # (this seat counted)
@@ -613,7 +619,8 @@ class Store:
 
     def rename_waiting_seat(self, table_id: str, seat: int, token: str, name: str) -> None:
         """Before the start only: the person holding ``seat`` by the token whose hash is
-        ``token`` is called ``name`` (:class:`Refused` as :meth:`leave_waiting_seat`)."""
+        ``token`` is called ``name`` (:class:`Refused` as :meth:`leave_waiting_seat`, or
+        ``name_taken`` as :meth:`set_seat`)."""
         self._change_own_waiting_seat(
             table_id, seat, token, {"name": name}, "a name is changed only before the start"
         )
@@ -623,7 +630,8 @@ class Store:
     ) -> None:
         """Set ``values`` on ``seat`` if the token whose hash is ``token`` holds it and the
         table has not started (:class:`Refused` ``started`` with ``started``, or
-        ``seat_revoked``), in one transaction."""
+        ``seat_revoked``; ``name_taken`` for a ``name`` another person there goes by), in one
+        transaction."""
         with self._session.begin() as s:
             moved = s.execute(
                 update(TableRow)
@@ -632,6 +640,8 @@ class Store:
             )  # locks the row until the commit, as for the host's seat changes
             if not moved.rowcount:  # type: ignore[attr-defined]
                 raise Refused("started", started)
+            if values.get("name") is not None:  # (a seat left: ``None``)
+                _check_name_free(s, table_id, seat, values["name"])
             q = update(SeatRow).where(
                 SeatRow.table_id == table_id, SeatRow.seat == seat, SeatRow.token == token
             )
@@ -933,6 +943,35 @@ def _count_open(s: Session, since: datetime, owner: str | None = None) -> int:
     if owner is not None:
         q = q.where(TableRow.owner == owner)
     return int(s.scalar(q) or 0)
+
+
+def same_name(a: str, b: str) -> bool:
+    """Whether two display names read as one at a table: the same after compatibility
+    normalization and case folding (``Aki``, ``aki`` and the full-width ``ＡＫＩ``).
+
+    >>> same_name("Aki", "ＡＫＩ"), same_name("Aki", "Akira")
+    (True, False)
+    """
+    return (
+        unicodedata.normalize("NFKC", a).casefold() == unicodedata.normalize("NFKC", b).casefold()
+    )
+
+
+def _check_name_free(s: Session, table_id: str, seat: int, name: str) -> None:
+    """:class:`Refused` ``name_taken`` if a person in another seat of the table goes by
+    ``name`` (two players of one name could not tell whose turn, card or chat line was whose:
+    a fourth review). Called with the table's row locked, so two at once see each other."""
+    others = s.scalars(
+        select(SeatRow.name).where(
+            SeatRow.table_id == table_id, SeatRow.seat != seat, SeatRow.kind == "human"
+        )
+    )
+    if any(other is not None and same_name(other, name) for other in others):
+        raise Refused(
+            "name_taken",
+            f"someone at this table is already called {name}: choose another name",
+            409,
+        )
 
 
 def _count_seats(s: Session, since: datetime, holder: str) -> int:
