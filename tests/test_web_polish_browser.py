@@ -581,6 +581,17 @@ def test_hell_sheet_on_a_phone_and_hover_styles(server: str, browser: Any) -> No
     # the player back to the felt
     back = page.locator("#side-back")
     assert back.is_visible() and not _off_screen(page, "#side-back"), "no way back in view"
+    # a band across the panels, flush under the page's header: a pill floating over them hid
+    # the middle of the lines behind it (a fourth review), and a gap above it showed a strip
+    band = page.evaluate(
+        """() => {
+          const b = document.querySelector('#side-back').getBoundingClientRect();
+          const s = document.querySelector('.side-col').getBoundingClientRect();
+          const m = document.querySelector('main').getBoundingClientRect();
+          return [b.left - s.left, s.right - b.right, b.top - m.top];
+        }"""
+    )
+    assert all(abs(x) < 2 for x in band), band
     back.click()
     page.wait_for_function(
         "() => { const r = document.querySelector('#felt').getBoundingClientRect();"
