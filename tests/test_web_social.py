@@ -8,6 +8,7 @@ no delay. The scaled-out layout (two processes, Redis, PostgreSQL) is in ``test_
 
 from __future__ import annotations
 
+import asyncio
 import time
 from contextlib import ExitStack
 from pathlib import Path
@@ -368,6 +369,41 @@ def test_players_chat_as_text_and_react_and_get_the_history(tmp_path: Path) -> N
         assert len(h["messages"]) == 3
 
 
+def test_a_line_said_as_the_host_swaps_seats_is_never_under_another_s_name(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An eighth audit's suspicion: the speaker's name was read after the chat limits' round
+    trip to Redis, so a host swapping seats meanwhile could put the line under the other
+    person's name. The name is read as they speak, and a seat that changed hands meanwhile
+    does not speak (``seat_changed``: say it again). Here the limits take 0.5 s."""
+    with client(tmp_path) as c:
+        tid, host, tok = _table(c, ["open", "open", "open"], start=False)
+        lobby = c.app.state.lobby  # type: ignore[attr-defined]
+        real_spend = lobby.bus.spend
+
+        async def slow_spend(key: str, rate: float, burst: int) -> Any:
+            await asyncio.sleep(0.5)
+            return await real_spend(key, rate, burst)
+
+        monkeypatch.setattr(lobby.bus, "spend", slow_spend)
+        with (
+            c.websocket_connect(f"/ws/tables/{tid}") as speaker,
+            c.websocket_connect(f"/ws/tables/{tid}") as other,
+        ):
+            hello(speaker, tok[1])
+            hello(other, tok[2])
+            speaker.send_json({"type": "chat", "text": "I am P1"})
+            time.sleep(0.1)
+            r = c.post(f"/api/tables/{tid}/swap", json={"seats": [1, 2]}, headers=auth(host))
+            assert r.status_code == 200, r.text
+            while (m := speaker.receive_json())["type"] not in ("error", "chat"):
+                pass
+            assert m["type"] == "error" and m["code"] == "seat_changed", m
+            other.send_json({"type": "chat", "text": "and I am P2"})
+            line = _until(other, lambda m: m["type"] == "chat")
+            assert (line["name"], line["text"]) == ("P2", "and I am P2"), line
+
+
 @pytest.mark.parametrize(
     ("payload", "code"),
     [
@@ -591,6 +627,44 @@ def test_a_hint_is_the_search_bots_move_for_the_seat_to_play_once_a_turn(tmp_pat
                 assert all(m["type"] != "hint" for m in seen)
             a.send_json({"type": "act", "action": h["action"], "version": snap["version"]})
             _until(a, lambda m: m["type"] == "snapshot" and m["version"] > snap["version"])
+
+
+def test_a_hint_asked_as_the_seat_moves_never_names_the_next_seat_s_cards(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An eighth audit (HIGH, with --redis): the hint's search was made from the match after
+    the claim's round trip to Redis, so a player who sent a move on one socket and a hint on
+    another within it got a hint from the legal moves of the seat to play next: its cards.
+    The search is made from the seat's own view before anything awaits, and a turn that moved
+    on meanwhile gets ``stale_version``. Here the claim takes 0.5 s, as a slow Redis would."""
+    with client(tmp_path, hint_think=0.05) as c:
+        tid, _, tok = _table(c, ["heuristic", "open", "open"], games=1, hints=True)
+        lobby = c.app.state.lobby  # type: ignore[attr-defined]
+        real_claim, real_hint = lobby.bus.claim, lobby.pool.hint
+        jobs: list[Any] = []
+
+        async def slow_claim(key: str, ttl: float) -> bool:
+            await asyncio.sleep(0.5)
+            return bool(await real_claim(key, ttl))
+
+        async def hint(job: Any, key: str) -> Any:
+            jobs.append(job)
+            return await real_hint(job, key)
+
+        monkeypatch.setattr(lobby.bus, "claim", slow_claim)
+        monkeypatch.setattr(lobby.pool, "hint", hint)
+        with (
+            c.websocket_connect(f"/ws/tables/{tid}") as a,
+            c.websocket_connect(f"/ws/tables/{tid}") as b,
+        ):
+            snap = _to_play(a, 1, hello(a, tok[1]))
+            hello(b, tok[1])
+            a.send_json({"type": "hint"})
+            b.send_json({"type": "act", "action": snap["legal"][0], "version": snap["version"]})
+            _until(b, lambda m: m["type"] == "snapshot" and m["version"] > snap["version"])
+            m = _until(a, lambda m: m["type"] in ("hint", "error"))
+            assert m["type"] == "error" and m["code"] == "stale_version", m
+            assert all(j.view["seat"] == 1 and j.legal == snap["legal"] for j in jobs), jobs
 
 
 def test_a_hint_that_failed_is_not_spent(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

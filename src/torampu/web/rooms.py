@@ -1733,8 +1733,13 @@ class Lobby:
                 text = chat_text(text, self.settings.max_chat)
             except Invalid as e:
                 raise ActError("bad_message", str(e), 400) from None
-        await self._chat_allowed(room, client)
+        # the speaker's name as they speak: read after the limits' round trip to Redis, a seat
+        # the host swapped meanwhile put the line under the other person's name (an eighth
+        # audit's suspicion); a seat that changed hands meanwhile does not speak
         name = room.seats[seat].name if seat is not None else None
+        await self._chat_allowed(room, client)
+        if client.seat != seat:
+            raise ActError("seat_changed", "your seat changed as you spoke: say it again")
         c = await self.db(self.store.add_chat, room.id, seat, name, text, reaction)
         msg = self._chat_message(c)
         self._tell_chat(room, msg)
@@ -1777,7 +1782,7 @@ class Lobby:
         """The search the hint for ``seat`` runs: the seat's own ``view`` and legal actions
         (nothing else of the match), a seed unrelated to the deal, and the server's limits."""
         m = room.match
-        assert m is not None
+        assert m is not None and m.to_play == seat, "a hint is for the seat to play"
         think = min(self.settings.hint_think, self.settings.max_bot_think)
         return BotJob(
             f"ismcts:think={think:g}",
@@ -1809,6 +1814,11 @@ class Lobby:
         if self._hinting[client.addr]:
             raise ActError("hint_busy", "a hint of yours is still being worked out", 503)
         room.hinted[seat] = version
+        # the search's view and legal actions are the seat's own now, before anything awaits:
+        # made after the claim's round trip to Redis they were those of whoever was to play
+        # once the player's move (sent at once on another socket) was made — a hint named
+        # another seat's cards (an eighth audit)
+        job = self.hint_job(room, seat)
         # the turn's one hint is claimed across the processes too (a seat's sockets on two
         # processes each got one), for as long as a turn may last
         claim = f"hint:{room.id}:{seat}:{version}"
@@ -1819,7 +1829,8 @@ class Lobby:
             raise ActError("hint_busy", "the bots are busy: try again in a moment", 503) from None
         if not mine:
             raise ActError("hint_used", "one hint a turn")
-        job = self.hint_job(room, seat)
+        if room.version != version:  # the turn moved on meanwhile: its hint is of no use
+            raise ActError("stale_version", "the game moved on: ask again on your turn")
         busy = False
         self._hinting[client.addr] += 1
         try:
