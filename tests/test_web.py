@@ -991,6 +991,33 @@ def test_the_last_move_of_a_game_is_not_shown_over_the_next_one(tmp_path: Path) 
         ]
 
 
+def test_a_table_deleted_elsewhere_is_dropped_when_its_row_is_read_again(tmp_path: Path) -> None:
+    """An eighth audit: a table its host closed in another process while the bus was down (its
+    ``closed`` event lost) stayed served here — its players told nothing, its page still
+    there — because reading its row again ignored a row that was gone. Any reading again (an
+    event, the poll, the bus back: :meth:`Lobby.read_again`) now sends its clients away
+    (``table_closed``) and it leaves memory: the table is 404 here too."""
+    with client(tmp_path) as c:
+        made = c.post("/api/tables", json={"game": "hell", "players": 3}).json()
+        tid, host = made["table"]["id"], made["host_token"]
+        tok = c.post(f"/api/tables/{tid}/join", json={"name": "Ben", "seat": 1}).json()["token"]
+        lobby = c.app.state.lobby  # type: ignore[attr-defined]
+        with c.websocket_connect(f"/ws/tables/{tid}") as ben:
+            assert _hello(ben, tok)["seat"] == 1
+            other = Store(f"sqlite:///{tmp_path / 'torampu.db'}")  # another process's close
+            other.delete_table(tid, lambda t: None)
+            other.close()
+            assert c.get(f"/api/tables/{tid}").status_code == 200  # (still in memory)
+            c.portal.call(lobby.read_again, lobby.rooms[tid])  # type: ignore[union-attr]
+            ben.send_json({"type": "ping"})  # (answered only if the socket was left there)
+            while (msg := ben.receive_json())["type"] not in ("error", "pong"):
+                pass
+            assert msg.get("code") == "table_closed", msg
+        assert tid not in lobby.rooms
+        assert c.get(f"/api/tables/{tid}").status_code == 404
+        assert c.post(f"/api/tables/{tid}/start", json={}, headers=auth(host)).status_code == 404
+
+
 def test_the_host_closes_a_table_for_bots_or_one_not_started(tmp_path: Path) -> None:
     """A third review: a browser that left its quick games for bots unfinished could make no
     new table (--tables-per-address counts them for a day) and had no way to end one. The

@@ -1859,7 +1859,13 @@ class Lobby:
     async def _refresh_row(self, room: Room) -> None:
         """Read the table's row (seats, status) and any actions this room has not seen."""
         table = await self.db(self.store.table, room.id)
-        if table is None:  # pragma: no cover - deleted (purge spares loaded tables)
+        if table is None:
+            # deleted: its host closed it in another process whose ``closed`` event was lost
+            # (the bus down then; an eighth audit found the table served here, its players
+            # told nothing, for as long as one stayed), so every path that reads the row
+            # again — an event, the poll, the bus back — sends its clients away (purge spares
+            # loaded tables)
+            await self._drop_closed(room)
             return
         changed = table.rematch != room.table.rematch
         seats = {s: st for s, st in enumerate(table.seats) if st != room.seats[s]}
