@@ -865,6 +865,8 @@ def test_serve_refuses_a_bad_database_or_delay_clearly() -> None:
         ("--replays-kept", "0", "every limit is a whole number ≥ 1"),
         ("--replays-queued", "0", "every limit is a whole number ≥ 1"),
         ("--redis-connections", "0", "every limit is a whole number ≥ 1"),
+        ("--list-burst", "0", "every limit is a whole number ≥ 1"),
+        ("--list-rate", "0", "--list-rate"),
     ):
         r = CliRunner().invoke(app, ["serve", flag, bad])
         assert r.exit_code == 2 and words in r.output, (flag, bad, r.output)
@@ -906,6 +908,8 @@ def test_the_sockets_bounds_are_the_operators_to_set(
         "--replays-kept": "5",
         "--replays-queued": "3",
         "--redis-connections": "12",
+        "--list-rate": "0.5",
+        "--list-burst": "4",
     }
     args = ["serve", "--data-dir", str(tmp_path), *[x for kv in flags.items() for x in kv]]
     args.append("--no-ws-deflate")  # (each socket compresses every snapshot itself: a seventh
@@ -929,6 +933,8 @@ def test_the_sockets_bounds_are_the_operators_to_set(
         "--replays-kept": st.replays_kept,
         "--replays-queued": st.replays_queued,
         "--redis-connections": st.redis_connections,
+        "--list-rate": st.list_rate,
+        "--list-burst": st.list_burst,
     }
     assert {k: float(v) for k, v in flags.items()} == {k: float(v) for k, v in got.items()}
     assert seen["ws_max_size"] == 65536 and seen["deflate"] is False

@@ -309,6 +309,14 @@ def serve(
     replay_burst: Annotated[
         int, typer.Option(help="Replays and match records one address may have made at once.")
     ] = 10,
+    list_rate: Annotated[
+        float,
+        typer.Option(
+            help="Pages of the table list made per second for one address (as many as "
+            "--list-burst at once); a page made in the last second is served again free."
+        ),
+    ] = 2.0,
+    list_burst: Annotated[int, typer.Option(help="See --list-rate.")] = 20,
     replays_kept: Annotated[
         int,
         typer.Option(
@@ -417,6 +425,7 @@ def serve(
         connections_rate,
         request_rate,
         replay_rate,
+        list_rate,
         load_rate,
         max_replay_mb,
         message_rate,
@@ -424,8 +433,8 @@ def serve(
     ) <= 0 or not math.isfinite(max_replay_mb):
         raise typer.BadParameter(
             "--chat-rate, --hint-think, --connect-rate, --connections-rate, --request-rate, "
-            "--replay-rate, --load-rate, --message-rate, --hello-rate and --max-replay-mb are "
-            "numbers > 0"
+            "--replay-rate, --list-rate, --load-rate, --message-rate, --hello-rate and "
+            "--max-replay-mb are numbers > 0"
         )
     counts = (
         max_tables,
@@ -445,6 +454,7 @@ def serve(
             replays_kept,
             replays_queued,
             redis_connections,
+            list_burst,
             max_game_actions,
             max_sockets,
             connections_per_address,
@@ -511,6 +521,8 @@ def serve(
         sockets_per_table=sockets_per_table,
         watchers_per_address=watchers_per_address,
         sockets_per_seat=sockets_per_seat,
+        list_rate=list_rate,
+        list_burst=list_burst,
         replays_kept=replays_kept,
         replays_queued=replays_queued,
         origins=origins,

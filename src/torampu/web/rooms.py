@@ -216,6 +216,10 @@ class Settings:
     replays_queued: int = 4
     """Replays and records being made or waiting for the one thread that makes them, at most
     (past it ``503 busy``)."""
+    list_rate: float = 2.0
+    list_burst: int = 20
+    """Pages of the table list made (not served again from the last second's) per second from
+    one address, and how many at once: the lobby's own asking is served again."""
     max_replay_mb: float = 8.0
     """A game's replay (one seat's view after every move) is at most this many megabytes of
     JSON (past it ``413 too_large``: the game's record holds the same moves); the replays and
