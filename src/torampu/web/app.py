@@ -513,9 +513,10 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
     making = 0
     builder = ThreadPoolExecutor(1, thread_name_prefix="torampu-replay")
     builds = PerKey(settings.replay_rate, settings.replay_burst)
-    listings: OrderedDict[tuple[int, int, str | None], tuple[float, bytes]] = OrderedDict()
-    """The table list's pages made in the last ``LIST_FRESH`` seconds, by (offset, limit,
-    status): every reader of a page within it is served the same bytes."""
+    listings: OrderedDict[tuple[int, int, str | None], tuple[float, int, bytes]] = OrderedDict()
+    """The table list's pages made, by (offset, limit, status), with when and after how many
+    changes to tables' rows (:attr:`Lobby.rows_changed`): every reader of a page within
+    ``LIST_FRESH`` seconds and no change is served the same bytes."""
     lists = PerKey(settings.list_rate, settings.list_burst)
     replay_cap = int(settings.max_replay_mb * 1_000_000)
 
@@ -780,20 +781,22 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
     async def list_tables(
         request: Request, offset: int = 0, limit: int = 50, status: str | None = None
     ) -> Response:
-        """A page of the public tables. A page made in the last ``LIST_FRESH`` seconds is
-        served again as it was; making one (a hundred tables' rows and rules: some 30 ms of
-        CPU, most of it encoding) is at most ``list_rate`` a second per address: an eighth
-        audit's 40 pages a second of ``limit=100``, within the request rate, took 85% of a
-        core, and two addresses slowed every table's moves from 3 ms to 680 ms."""
+        """A page of the public tables. A page made in the last ``LIST_FRESH`` seconds, with no
+        table made, seated, started or closed since, is served again as it was; making one (a
+        hundred tables' rows and rules: some 30 ms of CPU, most of it encoding) is at most
+        ``list_rate`` a second per address: an eighth audit's 40 pages a second of
+        ``limit=100``, within the request rate, took 85% of a core, and two addresses slowed
+        every table's moves from 3 ms to 680 ms."""
         if not 0 <= offset <= 10**6 or not 1 <= limit <= 100:
             raise ActError("bad_request", "offset is 0 or more, limit 1 to 100", 400)
         if status not in (None, "open", "waiting", "playing", "over"):
             raise ActError("bad_request", "status is open, waiting, playing or over", 400)
         key = (offset, limit, status)
         now = time.monotonic()
+        lb = lobby()
         kept = listings.get(key)
-        if kept is not None and now - kept[0] < LIST_FRESH:
-            return Response(kept[1], media_type="application/json")
+        if kept is not None and now - kept[0] < LIST_FRESH and kept[1] == lb.rows_changed:
+            return Response(kept[2], media_type="application/json")
         if not lists.take(_address(request, settings.ipv6_prefix), now):
             raise ActError(
                 "rate_limited",
@@ -801,14 +804,14 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
                 "wait a little",
                 429,
             )
-        lb = lobby()
+        changes = lb.rows_changed
         rows = await lb.db(lb.store.tables, limit, offset, status)
         out = []
         for t in rows:
             loaded = lb.rooms.get(t.id)
             out.append(lb.public_table(loaded) if loaded else lb.public_row(t, t.seats))
         body = _json_bytes({"tables": out, "offset": offset, "limit": limit})
-        listings[key] = (time.monotonic(), body)
+        listings[key] = (time.monotonic(), changes, body)
         listings.move_to_end(key)
         while len(listings) > LISTINGS_KEPT:
             listings.popitem(last=False)

@@ -640,6 +640,9 @@ class Lobby:
         """Where a table's match is played again when it is loaded (off the event loop)."""
         self.loads = PerKey(settings.load_rate, settings.load_burst)
         """Tables loaded per client address (``load_rate``, ``load_burst``)."""
+        self.rows_changed = 0
+        """Counts the changes to tables' rows (made, seats, status, closed) this process made
+        or heard of: a page of the table list made before the last one is made again."""
         self._unpublished: set[str] = set()
         """Tables whose last event the bus did not take: announced again once it answers."""
         self._closing = False
@@ -968,6 +971,7 @@ class Lobby:
                 raise ActError(e.code, str(e), e.status or 409) from None
         room = await self._load(table, [])
         self.rooms[table_id] = room
+        self.rows_changed += 1
         return room, token
 
     async def _check_capacity(self, owner: str | None = None) -> OpenCaps:
@@ -1509,6 +1513,8 @@ class Lobby:
         await self._publish_id(room.id, event)
 
     async def _publish_id(self, table_id: str, event: dict[str, Any]) -> None:
+        if event.get("kind") in ("table", "closed"):
+            self.rows_changed += 1
         if not self.bus.healthy:
             # known down: do not wait out another command's timeout (5 s) in a request; the
             # table is announced once the bus answers, and the others poll the database now
@@ -1524,10 +1530,12 @@ class Lobby:
     async def _on_event(self, table_id: str, event: dict[str, Any]) -> None:
         """Another process changed a table this process has loaded: read what changed from the
         database (the event only says that something did) and tell the clients here."""
+        kind = event.get("kind")
+        if kind in ("table", "closed"):
+            self.rows_changed += 1
         room = self.rooms.get(table_id)
         if room is None:
             return
-        kind = event.get("kind")
         if kind == "presence":
             await self._refresh_presence(room)
             return
