@@ -184,6 +184,14 @@ def test_play_a_whole_game_by_clicking(server: str, browser: Any) -> None:
     paused = page.locator("#replay-step").inner_text()
     page.wait_for_timeout(2000)  # over two steps' time: nothing moves
     assert page.locator("#replay-step").inner_text() == paused
+    # on a phone Back and Next sit side by side, the slider on a line of its own (Next wrapped
+    # below Back: a thumb went from row to row at every step, a fifth review)
+    page.set_viewport_size({"width": 390, "height": 844})
+    prev, nxt, bar = (
+        page.locator(f"#replay-{k}").bounding_box() for k in ("prev", "next", "slider")
+    )
+    assert prev and nxt and bar and abs(prev["y"] - nxt["y"]) < 4, (prev, nxt)
+    assert bar["y"] >= prev["y"] + prev["height"] - 1 and bar["width"] > 300, (prev, bar)
     assert not problems(page), problems(page)
 
 

@@ -830,6 +830,14 @@ def test_before_the_start_one_moves_seats_and_the_host_swaps_them(
         ".includes('The host moved you to seat 4.')"
     )
     assert "a match of" in friend.inner_text(".table-head")
+    # the others' chat says Ben moved: one line, not "Ben left seat 2" then "Ben took seat 4"
+    # (a fifth review read a swap as the friend leaving, "a bot plays it")
+    page.wait_for_function(
+        "() => document.querySelector('#chat-list').textContent"
+        ".includes('Ben moved from seat 2 to seat 4')"
+    )
+    said = page.eval_on_selector("#chat-list", "(l) => l.textContent")
+    assert "Ben left" not in said and "Ben took seat 4" not in said, said
     stored = "(id) => JSON.parse(localStorage.getItem('torampu.seats'))[id].seat"
     friend.wait_for_function(f"() => ({stored})('{tid}') === 3")
     page.wait_for_selector(".seat-row.open[data-seat='1']")
@@ -919,6 +927,12 @@ def test_a_finished_daifugo_match_shows_the_titles_it_gave(server: str, browser:
     titles = page.evaluate("window.torampu.snapshot.view.result.titles")
     for seat, title in enumerate(titles):
         page.wait_for_selector(f".seat-box[data-seat='{seat}'] .badge.title-{title}")
+    # the results say in English what each title is: the romaji alone ("Hinmin") said nothing
+    # of which is good (a fifth review); a seat's badge keeps the short name
+    page.wait_for_selector("#between:not([hidden])")
+    box = page.inner_text("#between")
+    assert "Daifugo\nrichest" in box and "Daihinmin\npoorest" in box, box
+    assert "(" not in page.inner_text(".seat-box .badge.title-daifugo")
     assert not problems(page), problems(page)
 
 

@@ -14,6 +14,7 @@ A script error or a Content-Security-Policy violation on any page fails the test
 
 from __future__ import annotations
 
+import json
 import re
 import time
 import urllib.error
@@ -333,6 +334,11 @@ def _between_games(page: Any, game: str, seen: set[str]) -> None:
     """The pause after a game: the result screen with its countdown and the Ready button (in
     view at every size), then Ready; the next game starts once everyone present is ready."""
     page.wait_for_selector("#between #ready-button")
+    # the actions panel keeps no height of its own between games: the last game's bidding
+    # height, kept for the next deal's bidding (the same phase), squashed the felt on a phone
+    # while the game's last trick lay on it, its cards piled up (a fifth review)
+    held = page.eval_on_selector("#actions", "e => e.style.minHeight")
+    assert held == "", held
     if "between" not in seen:
         seen.add("between")
         # what a screen reader meets (a fourth review): the box is a region named by its
@@ -750,6 +756,43 @@ def test_a_player_gets_up_from_a_seat_before_the_start(server: str, browser: Any
     page.wait_for_selector(".seat-row.me[data-seat='2']")
     assert get(f"{server}/api/tables/{table_id}")["seats"][2]["name"] == "Aki"
     assert not problems(page), problems(page)
+
+
+def test_a_player_back_between_games_reads_what_the_bot_made_above_the_results(
+    tmp_path: Path, browser: Any
+) -> None:
+    """A fifth review: a player back from an absence between games found the note of the moves
+    a bot made for them (``#stood-in``) hidden whole under the results box. The box goes below
+    the note; and once the match is over the note does not say "from here on you play"."""
+    from websockets.sync.client import connect
+
+    with serve(tmp_path / "data", 0.01, 60.0, "--away-timeout", "0.1") as base:
+        made = post(
+            f"{base}/api/tables",
+            {"game": "hell", "players": 3, "games": 2, "seats": ["open", "heuristic", "heuristic"]},
+        )
+        tid, host = made["table"]["id"], made["host_token"]
+        tok = post(f"{base}/api/tables/{tid}/join", {"name": "Aki", "seat": 0})["token"]
+        post(f"{base}/api/tables/{tid}/start", {}, host)
+        ws_url = base.replace("http", "ws") + f"/ws/tables/{tid}"
+        with connect(ws_url, origin=base) as watcher:  # someone at the table: a stand-in plays
+            watcher.send(json.dumps({"type": "hello", "token": None, "version": None}))
+            deadline = time.monotonic() + 60
+            while not (get(f"{base}/api/tables/{tid}")["games_played"] >= 1):
+                assert time.monotonic() < deadline, "game 1 did not end"
+                time.sleep(0.1)
+            held = json.dumps(json.dumps({tid: {"seat": 0, "token": tok}}))
+            page = new_page(
+                browser, SIZES["phone"], "en", init=f"localStorage.setItem('torampu.seats', {held})"
+            )
+            page.goto(f"{base}/t/{tid}")
+            page.wait_for_selector("#between #ready-button")
+            page.wait_for_selector("#stood-in:not([hidden])")
+            note = page.locator("#stood-in").bounding_box()
+            box = page.locator("#between").bounding_box()
+            assert note and box and box["y"] >= note["y"] + note["height"], (note, box)
+            assert "From here on you play again" in page.inner_text("#stood-in")
+            assert not problems(page), problems(page)
 
 
 def test_a_name_taken_at_the_table_is_refused_in_the_player_s_language(

@@ -4,7 +4,7 @@
 
 import { api, tokens } from "./api.js";
 import { h, patch, toast } from "./dom.js";
-import { seatName, titleName } from "./game.js";
+import { seatName, titleCell } from "./game.js";
 import { resultSummary } from "./panels.js";
 import { errorText, t } from "./i18n.js";
 
@@ -31,6 +31,19 @@ export class BetweenPanel {
     this.render();
   }
 
+  /** The box goes below the status line, however many lines it wraps to (on a phone it covered
+   * its end), and below the note of what a bot made for a player back from an absence (it hid
+   * it whole: a fifth review). */
+  place() {
+    const parent = this.el.parentElement;
+    let below = 0;
+    for (const sel of ["#status", "#stood-in"]) {
+      const e = parent?.querySelector(sel);
+      if (e && !e.hidden) below = Math.max(below, e.offsetTop + e.offsetHeight + 6);
+    }
+    if (below) this.el.style.setProperty("--below", `${below}px`);
+  }
+
   secondsLeft() {
     return Math.max(0, Math.ceil((this.deadline - performance.now()) / 1000));
   }
@@ -48,9 +61,7 @@ export class BetweenPanel {
       return;
     }
     this.el.hidden = false;
-    // below the status line, however many lines it wraps to (on a phone it covered its end)
-    const status = this.el.parentElement?.querySelector("#status");
-    if (status) this.el.style.setProperty("--below", `${status.offsetTop + status.offsetHeight + 6}px`);
+    this.place();
     const m = snap.view?.match;
     const k = b ? b.game : (m?.games_played ?? 1) - 1;
     // the box lies over the table: a player may fold it to look at the last trick, and open it
@@ -138,7 +149,7 @@ export class BetweenPanel {
     const d = last?.index === k ? last.detail : null;
     const game = snap.view?.game;
     let extra = null;
-    if (game === "daifugo" && d?.titles) extra = { head: t("sc_title"), cell: (s) => titleName(d.titles[s]) };
+    if (game === "daifugo" && d?.titles) extra = { head: t("sc_title"), cell: (s) => titleCell(d.titles[s]) };
     else if (game === "hell" && d?.bids) extra = { head: t("sc_bidTook"), cell: (s) => `${d.bids[s]} / ${d.tricks[s]}` };
     // (in a box of its own that scrolls sideways on a narrow phone, the headings one line each:
     // "Total" was cut to "Tota", and 合計 wrapped a character a line, a fourth review)

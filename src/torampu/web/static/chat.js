@@ -86,16 +86,29 @@ export class ChatPanel {
     this.seats = seats.map((s) => ({ kind: s.kind, name: s.name ?? "", connected: !!s.connected, away: !!s.away }));
     if (!before || before.length !== seats.length) return; // the first look: nothing happened yet
     const lines = [];
+    const human = (x) => x.kind === "human";
+    const gone = (i) => human(before[i]) && (!human(this.seats[i]) || before[i].name !== this.seats[i].name);
+    const came = (i) => human(this.seats[i]) && (!human(before[i]) || before[i].name !== this.seats[i].name);
+    // a person who left one seat and took another in the same change moved (the host's swap,
+    // or "Sit here"): one line, not "left seat 2; a bot plays it" then "took seat 3" (a fifth
+    // review; names are one person's each at a table)
+    const moved = new Map();
+    seats.forEach((_, j) => {
+      if (!came(j)) return;
+      const from = before.findIndex((x, i) => gone(i) && x.name && x.name === this.seats[j].name);
+      if (from >= 0) moved.set(from, j);
+    });
+    const movedTo = new Set(moved.values());
     seats.forEach((s, i) => {
       const was = before[i];
       const now = this.seats[i];
       const who = (x) => x.name || t("seat", { n: i + 1 });
-      const human = (x) => x.kind === "human";
-      if (human(was) && (!human(now) || was.name !== now.name)) {
+      if (moved.has(i)) lines.push(t("sc_evMoved", { who: who(was), a: i + 1, b: moved.get(i) + 1 }));
+      else if (gone(i)) {
         lines.push(now.kind === "bot" ? t("sc_evBot", { who: who(was), n: i + 1 }) : t("sc_evLeft", { who: who(was), n: i + 1 }));
       }
-      if (human(now) && (!human(was) || was.name !== now.name)) {
-        lines.push(t("sc_evJoined", { who: who(now), n: i + 1 }));
+      if (came(i)) {
+        if (!movedTo.has(i)) lines.push(t("sc_evJoined", { who: who(now), n: i + 1 }));
         if (!now.connected) this.arriving.add(i);
       } else if (human(now) && was.connected !== now.connected && i !== mine) {
         // (one's own connection is the status line's; a seat just taken connecting is part of

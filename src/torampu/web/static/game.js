@@ -10,9 +10,23 @@ import { actionNode, bidNode, botName, botStrengthLabel, cardsNode, daifugoWhy, 
 const TITLE_JA = { daifugo: "大富豪", fugo: "富豪", heimin: "平民", hinmin: "貧民", daihinmin: "大貧民" };
 const TITLE_EN = { daifugo: "Daifugo", fugo: "Fugo", heimin: "Heimin", hinmin: "Hinmin", daihinmin: "Daihinmin" };
 
-export function titleName(title) {
+const TITLE_GLOSS = { daifugo: "richest", fugo: "rich", heimin: "commoner", hinmin: "poor", daihinmin: "poorest" };
+
+/** A Daifugo title in the page's language; `glossed`: in English with what it means
+ * ("Hinmin (poor)": the romaji alone said nothing of which title is good, a fifth review),
+ * where there is room — the results, the side panel — not in a seat's badge. */
+export function titleName(title, glossed = false) {
   if (!title) return "";
-  return (document.documentElement.lang === "ja" ? TITLE_JA : TITLE_EN)[title] || title;
+  if (document.documentElement.lang === "ja") return TITLE_JA[title] || title;
+  const name = TITLE_EN[title] || title;
+  return glossed && TITLE_GLOSS[title] ? `${name} (${TITLE_GLOSS[title]})` : name;
+}
+
+/** A Daifugo title for a narrow column: its name, and in English what it means on a line of
+ * its own below ("Hinmin" / "poor"). */
+export function titleCell(title) {
+  const gloss = document.documentElement.lang === "ja" ? null : TITLE_GLOSS[title];
+  return [titleName(title), gloss ? h("span", { class: "title-gloss" }, gloss) : null];
 }
 
 /**
@@ -506,7 +520,10 @@ function renderActions(el, view, ctx, ui, plan) {
   // the panel keeps the height it last had in this phase while others move: it came and went
   // with each of this player's turns, and the felt above grew and shrank by as much (200 px
   // in an auction on a laptop), its seats jumping each time
-  const phase = `${view.game}:${view.phase}`;
+  // (of this game: between games the next deal's auction is the same phase, and the height
+  // kept from the last one squashed the felt while the game's last trick lay on it, its cards
+  // piled up on a phone: a fifth review)
+  const phase = `${view.game}:${view.match?.games_played ?? 0}:${view.phase}`;
   if (parts.length) {
     patch(el, parts);
     el.hidden = false;
@@ -514,11 +531,14 @@ function renderActions(el, view, ctx, ui, plan) {
     ui.held = { phase, height: el.getBoundingClientRect().height };
     return;
   }
-  const held = ui.held?.phase === phase && view.to_play != null ? ui.held.height : 0;
-  if (held > 0) {
+  const held = !ctx.between && ui.held?.phase === phase && view.to_play != null ? ui.held.height : 0;
+  if (ctx.between) {
     // (between games the next deal's first player is not "to play" yet: all must be ready)
-    const wait = ctx.between ? t("sc_nextDealtShort") : `${t("turnOf", { name: seatName(ctx.table, view.to_play) })}…`;
-    patch(el, [h("p", { class: "muted small actions-wait", id: "actions-wait" }, wait)]);
+    patch(el, [h("p", { class: "muted small actions-wait", id: "actions-wait" }, t("sc_nextDealtShort"))]);
+    el.style.removeProperty("min-height");
+    el.hidden = false;
+  } else if (held > 0) {
+    patch(el, [h("p", { class: "muted small actions-wait", id: "actions-wait" }, `${t("turnOf", { name: seatName(ctx.table, view.to_play) })}…`)]);
     el.style.setProperty("min-height", `${Math.round(held)}px`);
     el.hidden = false;
   } else {

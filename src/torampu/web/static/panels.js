@@ -94,7 +94,7 @@ function daifugoRows(view, ctx, rows, name) {
   const flags = daifugoFlags(view);
   if (flags.length) rows.push([t("tableState"), h("span", { class: "flags" }, flags)]);
   if (view.titles) rows.push([t("titles"), h("span", { class: "title-list" }, view.titles.map((ti, s) =>
-    h("span", { class: "title-item" }, `${name(s)}: `, h("b", {}, titleName(ti)))))]);
+    h("span", { class: "title-item" }, `${name(s)}: `, h("b", {}, titleName(ti, true)))))]);
   if (view.exchange?.length) rows.push([t("exchangeTitle"), exchangeList(view, ctx)]);
   if (view.defense > 0 && view.rules?.defense) rows.push([t("defenseLabel"), t("defenseText", { n: view.defense })]);
   if (view.tenpen) {
@@ -307,7 +307,7 @@ function resultDetail(d, game, ctx, winners = true, inTable = false) {
     // one a line, from the 大富豪 down (a run-on line in seat order: a third review)
     const order = ["daifugo", "fugo", "heimin", "hinmin", "daihinmin"];
     const seats = d.titles.map((_, s) => s).sort((a, b) => order.indexOf(d.titles[a]) - order.indexOf(d.titles[b]));
-    pairs.push([t("titles"), h("ul", { class: "plain result-lines" }, seats.map((s) => h("li", {}, `${titleName(d.titles[s])}: ${name(s)}`)))]);
+    pairs.push([t("titles"), h("ul", { class: "plain result-lines" }, seats.map((s) => h("li", {}, `${titleName(d.titles[s], true)}: ${name(s)}`)))]);
   } else if (game === "hell" && d.bids) {
     // "Aki: bid 1 · took 1" (a bare "1/1" said neither which was which), one a line
     pairs.push([t("bids"), h("ul", { class: "plain result-lines" },

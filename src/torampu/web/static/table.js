@@ -607,8 +607,11 @@ class TablePage {
       if (/^bid\s/.test(raw)) what = h("span", {}, `${t("bid")} `, what);
       return h("span", { class: "stood-move" }, i ? " · " : "", what);
     });
-    patch(this.el.stoodIn, n > 0 ? t("stoodIn", { n }) : "",
+    // (once the match is over there is nothing left to play: not "from here on you play")
+    const over = this.snap.table?.status === "over";
+    patch(this.el.stoodIn, n > 0 ? t(over ? "stoodInOver" : "stoodIn", { n }) : "",
       items.length ? h("span", { class: "stood-moves", id: "stood-moves" }, ` ${t(n > moves.length ? "stoodInLast" : "stoodInAll")} `, items) : null);
+    if (!this.social.between.el.hidden) this.social.between.place();
   }
 
   renderLast() {
