@@ -112,7 +112,10 @@ def check_napoleon_samples(g: Napoleon, seat: int, count: int = 50) -> None:
     hidden = g.hidden_from(seat) & ~g.hands[seat]
     owners = sum(1 for s in range(g.n) if s != seat and g.hands[s])
     if hidden.bit_count() >= 10 and owners >= 2:  # (fewer may be pinned down by voids)
-        assert len(summaries) >= count // 2, "the hidden cards hardly vary"
+        # (a quarter: voids can pin most of them down — napoleon-web, seed 1024, 24 plays in:
+        # 20 hidden cards, 24 different deals of 50 — while a sampler that returned one deal
+        # again and again would give a handful)
+        assert len(summaries) >= count // 4, "the hidden cards hardly vary"
     adj = g.adj_card
     if g.phase == "play" and not view["adjutant_known"] and adj >= 0:
         may_hold = [s for s in range(g.n) if s != seat and g.hands[s] and not forbid[s] >> adj & 1]

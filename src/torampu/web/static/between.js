@@ -36,11 +36,15 @@ export class BetweenPanel {
    * it whole: a fifth review). */
   place() {
     const parent = this.el.parentElement;
-    let below = 0;
-    for (const sel of ["#status", "#stood-in"]) {
-      const e = parent?.querySelector(sel);
-      if (e && !e.hidden) below = Math.max(below, e.offsetTop + e.offsetHeight + 6);
+    const above = ["#status", "#stood-in"].map((sel) => parent?.querySelector(sel)).filter(Boolean);
+    // and again whenever they change size: the status line took its longer words ("Game 1 is
+    // over — the next game is dealt…") after the box was placed, and its last line was under it
+    if (!this.watching && above.length && typeof ResizeObserver !== "undefined") {
+      this.watching = new ResizeObserver(() => { if (!this.el.hidden) this.place(); });
+      for (const e of above) this.watching.observe(e);
     }
+    let below = 0;
+    for (const e of above) if (!e.hidden) below = Math.max(below, e.offsetTop + e.offsetHeight + 6);
     if (below) this.el.style.setProperty("--below", `${below}px`);
   }
 
