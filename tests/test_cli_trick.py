@@ -398,6 +398,11 @@ def test_a_human_plays_hell_typing_bids_cards_and_numbers(tmp_path: Path) -> Non
     assert "must follow suit" in text
     assert json.loads(rec.read_text(encoding="utf-8")) == m.to_record()
     assert "Your turn — bidding" in text and "Your turn — play" in text
+    # the bids' row says its numbers are the bids, not menu numbers (a fifth review: from Nap,
+    # where 1 is the menu's first entry, a player bid 1 by mistake)
+    assert re.search(
+        r"Your bid — the number of tricks you will take \(not a menu number\):\s+0 ", text
+    )
     assert "Tricks / bid: you " in text and "you: bid " in text
     check_sheet(out.stdout, f"Score sheet after {games} of {games} deals", m.standings())
 

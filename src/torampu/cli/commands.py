@@ -160,6 +160,9 @@ def ask_human(g: torampu.Game, m: torampu.Match, r: Renderer) -> str:
     shown = r.menu_actions(legal, view)
     numbered = bool(shown)
     if numbered:
+        title = r.menu_title(view)
+        if title:
+            console.print(title)
         console.print(menu(r.menu_entries(shown, view)))
     hint = r.menu_hint(view, legal, numbered)
     if hint:

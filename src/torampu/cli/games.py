@@ -147,6 +147,11 @@ class Renderer:
         """The menu: (what to type, what it does); by default numbered from 1."""
         return [(str(i), self.label(a)) for i, a in enumerate(legal, 1)]
 
+    def menu_title(self, view: View) -> str | None:
+        """A line over the menu saying what its entries are, where their keys are not menu
+        numbers (none by default)."""
+        return None
+
     def menu_hint(self, view: View, legal: Sequence[str], numbered: bool) -> str | None:
         """A line under the menu saying what to type, when the menu does not say it all."""
         return None if numbered else self.ctx.tx("help_long", n=len(legal))
@@ -819,6 +824,11 @@ class HellRenderer(Renderer):
         if view.get("phase") != "bid":
             return super().menu_entries(legal, view)
         return [(a.split()[1], "") for a in legal]  # the number to type is the bid
+
+    def menu_title(self, view: View) -> str | None:
+        # (the bids' row is numbers that are not menu numbers, where Nap's and the play's are:
+        # a player from Nap typed 1 for the first entry and bid 1, a fifth review)
+        return self.ctx.tx("hell_bid_menu") if view.get("phase") == "bid" else None
 
     def menu_hint(self, view: View, legal: Sequence[str], numbered: bool) -> str | None:
         if view.get("phase") != "bid":

@@ -367,6 +367,7 @@ _MORE: dict[str, dict[str, str]] = {
         "hell_col_cards": "cards",
         "hell_match_over": "The series is over.",
         "hell_bid_hint": "type the number of tricks you bid ({low}-{high}) or 'bid 1'",
+        "hell_bid_menu": "Your bid — the number of tricks you will take (not a menu number):",
         "hell_menu_forbidden": "({k}: not for the dealer — hook)",
         "hell_help": (
             "Bidding: type the number of tricks you bid ('0', '2') or 'bid 2'. Play: a menu "
@@ -451,6 +452,7 @@ _MORE: dict[str, dict[str, str]] = {
         "hell_col_cards": "枚数",
         "hell_match_over": "シリーズ終了。",
         "hell_bid_hint": "ビッドするトリック数 ({low}-{high}) か 'bid 1' を入力してください",
+        "hell_bid_menu": "ビッド — 取るトリック数 (メニュー番号ではありません):",
         "hell_menu_forbidden": "({k}: 親はビッドできません — フック)",
         "hell_help": (
             "ビッド: トリック数 ('0'、'2') か 'bid 2' を入力。プレイ: メニューの番号、カード "
