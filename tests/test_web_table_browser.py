@@ -297,6 +297,19 @@ def _play_match(
                     "#hand .card.fresh", "els => els.map(e => e.dataset.card)"
                 )
                 assert set(marked) == set(fresh), (phase, marked, fresh)
+        # what the teal dot on the cards the exchange brought means is said, not only in a
+        # tooltip (a phone has no hover: a fifth review), on a turn with cards to play (a turn
+        # with nothing but "pass" has no card bar)
+        if (
+            game == "daifugo"
+            and phase == "play"
+            and "fresh-note" not in seen
+            and _received(view, snap.get("seat"))
+            and page.locator(".select-bar").count()
+        ):
+            seen.add("fresh-note")
+            note = page.inner_text("#fresh-note").strip()
+            assert note.startswith(("Just received", "受け取ったばかりの札")), note
         _click_action(page, choose(view, legal))
     if table.get("status") == "over":
         page.wait_for_selector("#result")
@@ -507,7 +520,7 @@ def test_daifugo_exchange_seven_and_ten(server: str, browser: Any) -> None:
     have given cards in the exchange, passed cards with a 7 and discarded with a 10."""
     rules = {"preset": "standard", "seven_pass": True, "ten_discard": True}
     page, _, _ = _open_table(browser, server, "daifugo", rules, 4, 8, bot="random")
-    want = {"exchange", "give", "discard", "play", "between"}
+    want = {"exchange", "give", "discard", "play", "between", "fresh-note"}
     seen = _play_match(page, "daifugo", _daifugo_seven_ten, budget=150, stop=lambda s: want <= s)
     assert want <= seen, seen
     # the head and the side drawn again (the language switched there and back, as every move

@@ -554,13 +554,19 @@ function selectBar(view, ctx, ui, plan) {
   const matches = matching(plan.cardActs, chosen);
   const buttons = matches.map((a) => actionButton(a.raw, view, ctx, "primary"));
   const progress = selectProgress(plan, chosen, matches);
+  // what the teal dot on a hand card means, said where a phone shows it (the card's tooltip
+  // was all: a phone has no hover, a fifth review)
+  const fresh = [...freshCards(view, ctx)].filter((c) => hand.includes(c));
+  const freshNote = fresh.length
+    ? h("span", { class: "hint fresh-note", id: "fresh-note" }, h("span", { class: "fresh-dot", "aria-hidden": "true" }), ` ${t("freshCard")}: `, cardsNode(fresh))
+    : null;
   return h(
     "div",
     { class: "select-bar" },
     h("div", { class: "select-text" },
       h("span", { class: "hint purpose", id: "select-purpose" }, selectPurpose(view, ctx)), " ",
       h("span", { class: "hint", id: "select-hint", dataset: { chosen: chosen.length, state: progress.state } },
-        progress.text, " ", h("span", { class: "chosen" }, cardsNode(chosen)))),
+        progress.text, " ", h("span", { class: "chosen" }, cardsNode(chosen))), freshNote),
     h("div", { class: "row" }, buttons,
       chosen.length ? h("button", { type: "button", class: "act ghost", dataset: { clear: "1" }, onclick: () => ctx.clear() }, t("clear")) : null),
   );
