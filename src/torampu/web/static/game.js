@@ -19,13 +19,19 @@ export function titleName(title, glossed = false) {
   if (!title) return "";
   if (document.documentElement.lang === "ja") return TITLE_JA[title] || title;
   const name = TITLE_EN[title] || title;
-  return glossed && TITLE_GLOSS[title] ? `${name} (${TITLE_GLOSS[title]})` : name;
+  const gloss = glossed ? titleGloss(title) : null;
+  return gloss ? `${name} (${gloss})` : name;
+}
+
+/** What a Daifugo title means, in English only (a Japanese title says it itself). */
+function titleGloss(title) {
+  return document.documentElement.lang === "ja" ? null : TITLE_GLOSS[title] || null;
 }
 
 /** A Daifugo title for a narrow column: its name, and in English what it means on a line of
  * its own below ("Hinmin" / "poor"). */
 export function titleCell(title) {
-  const gloss = document.documentElement.lang === "ja" ? null : TITLE_GLOSS[title];
+  const gloss = titleGloss(title);
   return [titleName(title), gloss ? h("span", { class: "title-gloss" }, gloss) : null];
 }
 
@@ -531,7 +537,7 @@ function renderActions(el, view, ctx, ui, plan) {
     ui.held = { phase, height: el.getBoundingClientRect().height };
     return;
   }
-  const held = !ctx.between && ui.held?.phase === phase && view.to_play != null ? ui.held.height : 0;
+  const held = ui.held?.phase === phase && view.to_play != null ? ui.held.height : 0;
   if (ctx.between) {
     // (between games the next deal's first player is not "to play" yet: all must be ready)
     patch(el, [h("p", { class: "muted small actions-wait", id: "actions-wait" }, t("sc_nextDealtShort"))]);
