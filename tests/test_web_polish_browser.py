@@ -1295,3 +1295,81 @@ def test_the_felt_keeps_its_size_while_the_others_bid(server: str, browser: Any)
         assert abs(page.evaluate(felt) - mine) <= 2, (page.evaluate(felt), mine)
         page.screenshot(path=str(SHOTS / "polish-napoleon-others-bid-1366.png"))
     assert not problems(page), problems(page)
+
+
+def _play_by_socket(base: str, tid: str, tokens: list[str]) -> None:
+    """Play the match of table ``tid`` to its end for the seats ``tokens`` hold (first legal
+    action), over websockets of their own."""
+    from websockets.sync.client import connect
+
+    url = base.replace("http://", "ws://") + f"/ws/tables/{tid}"
+    with contextlib.ExitStack() as stack:
+        socks = [stack.enter_context(connect(url, open_timeout=10)) for _ in tokens]
+        for ws, token in zip(socks, tokens, strict=True):
+            ws.send(json.dumps({"type": "hello", "token": token}))
+        acted: dict[int, int] = {}
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            for i, ws in enumerate(socks):
+                try:
+                    msg = json.loads(ws.recv(timeout=0.05))
+                except TimeoutError:
+                    continue
+                assert msg["type"] != "error", msg
+                if msg["type"] != "snapshot":
+                    continue
+                if msg["table"]["status"] == "over":
+                    return
+                if msg["legal"] and acted.get(i) != msg["version"]:
+                    acted[i] = msg["version"]
+                    act = {"type": "act", "action": msg["legal"][0], "version": msg["version"]}
+                    ws.send(json.dumps(act))
+        raise AssertionError("the match did not end")
+
+
+def test_a_rematch_is_asked_for_and_accepted_not_forced(server: str, browser: Any) -> None:
+    """A fifth review: one player's click on Rematch moved everyone to a new match, without
+    asking them or saying who had asked. Now the one who asks sees whom it waits for, the other
+    is told who asked (in the results box and in the chat) and accepts, and both move."""
+    made = post(
+        f"{server}/api/tables",
+        {"game": "hell", "players": 3, "games": 1, "seats": ["open", "open", "bot:heuristic"]},
+    )
+    tid, host = made["table"]["id"], made["host_token"]
+    tokens = [
+        post(f"{server}/api/tables/{tid}/join", {"name": name, "seat": s})["token"]
+        for s, name in enumerate(("Aki", "Ben"))
+    ]
+    post(f"{server}/api/tables/{tid}/start", {}, host)
+    _play_by_socket(server, tid, tokens)
+    pages = []
+    for seat, (viewport, lang) in enumerate(((LAPTOP, "en"), (PHONE, "ja"))):
+        held = json.dumps({tid: {"seat": seat, "token": tokens[seat]}})
+        page = new_page(
+            browser, viewport, lang, f"localStorage.setItem('torampu.seats', {json.dumps(held)})"
+        )
+        page.goto(f"{server}/t/{tid}")
+        page.wait_for_selector("#rematch-button:not([disabled])")
+        pages.append(page)
+    aki, ben = pages
+    aki.wait_for_function("() => window.torampu?.snapshot?.table?.seats?.[1]?.connected")
+    ben.click("#rematch-button")
+    ben.wait_for_selector("#rematch-button[disabled]")
+    assert ben.inner_text("#rematch-button") == "再戦を希望しました"
+    assert ben.inner_text("#rematch-waiting") == "準備待ち: Aki"
+    aki.wait_for_selector("#rematch-asked")
+    assert aki.inner_text("#rematch-asked") == "Ben would like a rematch"
+    assert aki.inner_text("#rematch-button") == "Accept the rematch"
+    said = "() => document.querySelector('#chat-list').textContent"
+    aki.wait_for_function(f"() => ({said})().includes('Ben would like a rematch')")
+    aki.wait_for_timeout(1000)
+    assert tid in aki.url and tid in ben.url, "nobody moved before everyone asked"
+    aki.screenshot(path=str(SHOTS / "rematch-asked-laptop-en.png"))
+    ben.screenshot(path=str(SHOTS / "rematch-asked-phone-ja.png"))
+    aki.click("#rematch-button")
+    aki.wait_for_url(lambda url: tid not in url)
+    new = get(f"{server}/api/tables/{tid}")["rematch"]
+    assert new
+    for page in pages:
+        page.wait_for_url(f"**/t/{new}")
+    assert not problems(aki) and not problems(ben), (problems(aki), problems(ben))

@@ -320,6 +320,97 @@ def test_a_rematch_keeps_the_seats_and_moves_everyone_over(tmp_path: Path) -> No
         assert r.status_code == 403
 
 
+def _over_with_two(c: TestClient) -> tuple[str, str, dict[int, str]]:
+    """A finished one-game Hell table of two people (seats 0 and 2; a stand-in plays seat 2
+    while its player is away) and a bot."""
+    tid, host, tok = _table(c, ["open", "heuristic", "open"], games=1, start=False)
+    with c.websocket_connect(f"/ws/tables/{tid}") as p0:
+        hello(p0, tok[0])
+        _start(c, tid, host)
+        assert play_through(p0)["table"]["status"] == "over"
+    return tid, host, tok
+
+
+def _rematch(c: TestClient, tid: str, token: str) -> tuple[int, dict[str, Any]]:
+    r = c.post(f"/api/tables/{tid}/rematch", headers=auth(token))
+    return r.status_code, r.json()
+
+
+def test_a_rematch_waits_for_everyone_connected_and_says_who_asked(tmp_path: Path) -> None:
+    """A rematch moved everyone at the first click, without asking the others or saying who
+    had asked (a fifth review). Now one player's request is a wish the others see; asking again
+    changes nothing; the table is made when the last person connected asks, and both follow."""
+    with client(tmp_path, away_timeout=0.01) as c:
+        tid, _, tok = _over_with_two(c)
+        with (
+            c.websocket_connect(f"/ws/tables/{tid}") as p0,
+            c.websocket_connect(f"/ws/tables/{tid}") as p2,
+        ):
+            hello(p0, tok[0])
+            assert hello(p2, tok[2])["table"]["rematch_wanted"] == []
+            for _ in range(2):  # the second request is the same wish
+                status, body = _rematch(c, tid, tok[0])
+                assert (status, body) == (202, {"table": None, "from": tid, "wanted": [0]})
+            seen = _until(p2, lambda m: m["type"] == "snapshot" and m["table"]["rematch_wanted"])
+            assert seen["table"]["rematch_wanted"] == [0] and seen["table"]["rematch"] is None
+            row = c.get(f"/api/tables/{tid}").json()
+            assert row["rematch"] is None and row["rematch_wanted"] == [0]
+            status, body = _rematch(c, tid, tok[2])
+            assert status == 200, body
+            new = body["table"]["id"]
+            for ws in (p0, p2):
+                s = _until(ws, lambda m: m["type"] == "snapshot" and m["table"]["rematch"])
+                assert s["table"]["rematch"] == new and s["table"]["rematch_wanted"] == []
+        status, again = _rematch(c, tid, tok[0])
+        assert status == 200 and again["table"]["id"] == new  # made once
+        for seat in (0, 2):
+            with c.websocket_connect(f"/ws/tables/{new}") as ws:
+                assert hello(ws, tok[seat])["seat"] == seat
+
+
+def test_a_rematch_is_made_when_the_one_who_had_not_asked_leaves(tmp_path: Path) -> None:
+    """A player who does not want a rematch goes away (closes the page): the ones who asked
+    are not held up by them."""
+    with client(tmp_path, away_timeout=0.01) as c:
+        tid, _, tok = _over_with_two(c)
+        with c.websocket_connect(f"/ws/tables/{tid}") as p0:
+            hello(p0, tok[0])
+            with c.websocket_connect(f"/ws/tables/{tid}") as p2:
+                hello(p2, tok[2])
+                _until(
+                    p0, lambda m: m["type"] == "snapshot" and m["table"]["seats"][2]["connected"]
+                )
+                assert _rematch(c, tid, tok[0])[0] == 202
+                _until(p0, lambda m: m["type"] == "snapshot" and m["table"]["rematch_wanted"])
+            s = _until(p0, lambda m: m["type"] == "snapshot" and m["table"]["rematch"])
+            assert s["table"]["rematch"] == c.get(f"/api/tables/{tid}").json()["rematch"]
+
+
+def test_the_host_token_makes_the_rematch_at_once(tmp_path: Path) -> None:
+    with client(tmp_path, away_timeout=0.01) as c:
+        tid, host, tok = _over_with_two(c)
+        with (
+            c.websocket_connect(f"/ws/tables/{tid}") as p0,
+            c.websocket_connect(f"/ws/tables/{tid}") as p2,
+        ):
+            hello(p0, tok[0])
+            hello(p2, tok[2])
+            status, body = _rematch(c, tid, host)
+            assert status == 200 and body["table"]["status"] == "playing"
+            s = _until(p2, lambda m: m["type"] == "snapshot" and m["table"]["rematch"])
+            assert s["table"]["rematch"] == body["table"]["id"]
+
+
+def test_a_forged_rematch_wish_on_the_bus_asks_for_nobody(tmp_path: Path) -> None:
+    """The bus carries a wish as news; the database says who asked."""
+    with client(tmp_path, away_timeout=0.01) as c:
+        tid, _, tok = _over_with_two(c)
+        lobby = c.app.state.lobby  # type: ignore[attr-defined]
+        c.portal.call(lobby._on_event, tid, {"kind": "rematch_wish", "seat": 2})  # type: ignore[union-attr]
+        assert c.get(f"/api/tables/{tid}").json()["rematch_wanted"] == []
+        assert _rematch(c, tid, tok[0])[0] == 200  # nobody else is connected
+
+
 def test_a_rematch_of_a_table_that_is_not_over_is_refused(tmp_path: Path) -> None:
     with client(tmp_path) as c:
         r = c.post("/api/tables", json={"game": "hell", "rules": HELL3})

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -121,6 +122,79 @@ def test_between_games_chat_and_rematch_across_processes(
             assert first["seat"] == 0 and first["table"]["status"] == "playing"
             # the chat of the old table stays there
             assert first["table"]["chat"] == {"spectators": True}
+    finally:
+        for p in (*webs, worker):
+            p.stop()
+
+
+def test_two_players_asking_for_a_rematch_at_once_on_two_processes_get_one(
+    tmp_path: Path,
+    pg: str,  # noqa: F811  (the fixture)
+    redis_server: RedisServer,  # noqa: F811
+) -> None:
+    """A rematch is made once everyone connected has asked. Two players on two processes who
+    ask at the same moment each see only their own wish in memory (the other's event is on its
+    way): the wishes are read back from the database, so one of them makes it, once."""
+    away = ("--away-timeout", "0.2")
+    webs = [Web(tmp_path, "a", pg, redis_server.url, *away)]
+    webs.append(Web(tmp_path, "b", pg, redis_server.url, *away))
+    worker = _worker(tmp_path, "w1", pg, redis_server.url)
+    try:
+        a, b = webs
+        a.wait()
+        b.wait()
+        status, r = _post(
+            f"{a.base}/api/tables",
+            {
+                "game": "hell",
+                "rules": {"players": 3},
+                "games": 1,
+                "seats": ["open", "heuristic", "open"],
+            },
+        )
+        assert status == 201, r
+        tid, host = r["table"]["id"], r["host_token"]
+        tokens = [
+            _post(f"{a.base}/api/tables/{tid}/join", {"name": f"P{s}", "seat": s})[1]["token"]
+            for s in (0, 2)
+        ]
+        with (
+            connect(f"{a.ws}/ws/tables/{tid}", open_timeout=10) as p0,
+            connect(f"{b.ws}/ws/tables/{tid}", open_timeout=10) as p2,
+        ):
+            p0.send(json.dumps({"type": "hello", "token": tokens[0]}))
+            _next(p0, lambda m: m["type"] == "snapshot")
+            _post(f"{a.base}/api/tables/{tid}/start", {}, host)
+            acted = -1
+            while True:  # seat 0 plays; seat 2's player is away: a stand-in plays it
+                m = _next(p0, lambda m: m["type"] == "snapshot")
+                if m["table"]["status"] == "over":
+                    break
+                if m["legal"] and m["version"] != acted:
+                    acted = m["version"]
+                    act = {"type": "act", "action": m["legal"][0], "version": m["version"]}
+                    p0.send(json.dumps(act))
+            p2.send(json.dumps({"type": "hello", "token": tokens[1]}))
+            both = lambda m: (  # noqa: E731
+                m["type"] == "snapshot" and all(m["table"]["seats"][s]["connected"] for s in (0, 2))
+            )
+            _next(p0, both)
+            _next(p2, both)
+            with ThreadPoolExecutor(2) as pool:
+                answers = list(
+                    pool.map(
+                        lambda job: _post(f"{job[0].base}/api/tables/{tid}/rematch", {}, job[1]),
+                        ((a, tokens[0]), (b, tokens[1])),
+                    )
+                )
+            made = {r["table"]["id"] for status, r in answers if status == 200}
+            assert all(status in (200, 202) for status, _ in answers), answers
+            assert len(made) == 1, answers
+            (new,) = made
+            for ws in (p0, p2):
+                moved = _next(ws, lambda m: m["type"] == "snapshot" and m["table"]["rematch"])
+                assert moved["table"]["rematch"] == new
+        assert _get(f"{b.base}/api/tables/{tid}")["rematch"] == new
     finally:
         for p in (*webs, worker):
             p.stop()

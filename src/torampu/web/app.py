@@ -892,11 +892,14 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         seat = await lobby().rename(r, _bearer(request), body.get("name"))
         return {"seat": seat, "table": lobby().public_table(r)}
 
-    @app.post("/api/tables/{table_id}/rematch")
-    async def rematch(table_id: str, request: Request) -> dict[str, Any]:
+    @app.post("/api/tables/{table_id}/rematch", response_model=None)
+    async def rematch(table_id: str, request: Request) -> dict[str, Any] | JSONResponse:
         r = await room(table_id, request)
         await _body(request)
         new = await lobby().rematch(r, _bearer(request))
+        if new is None:  # asked for; the others connected have not yet
+            old = lobby().public_table(r)
+            return JSONResponse({"table": None, "from": r.id, "wanted": old["rematch_wanted"]}, 202)
         return {"table": lobby().public_table(new), "from": r.id}
 
     @app.post("/api/tables/{table_id}/invite")

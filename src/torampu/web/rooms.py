@@ -57,6 +57,7 @@ from torampu.web.bots import GRACE, BotJob, BotPool, BotRefused, PoolBusy, check
 from torampu.web.bus import Bus, BusError, LocalBus
 from torampu.web.outbox import Outbox, PerKey, TokenBucket
 from torampu.web.store import (
+    REMATCH_WISH,
     Action,
     Chat,
     OpenCaps,
@@ -488,6 +489,10 @@ class Room:
     """The next read of the row for unknown tokens, while it has not started."""
     token_read_at: float = -1e9
     """When the last such read started (:func:`Lobby.clock`)."""
+    wishes: set[int] = field(default_factory=set)
+    """Once the match is over, the seats that asked for a rematch (stored as ready marks of
+    :data:`~torampu.web.store.REMATCH_WISH`; read again from the database before it is
+    decided)."""
     stood_in: StoodIn = field(default_factory=dict)
     """For each human seat, the moves the server made for it while its player was away
     (``by = "away"``) since that player's own last move — how many, and the last
@@ -989,35 +994,83 @@ class Lobby:
             raise ActError(refused.code, str(refused), refused.status or 409)
         return caps
 
-    async def rematch(self, room: Room, token: str | None) -> Room:
+    async def rematch(self, room: Room, token: str | None) -> Room | None:
         """The table that continues ``room`` once its match is over: the same game, rules,
-        length, seats (held by the same seat tokens) and host token, already playing. Any seat
-        token of the table or its host token may ask; asking again gives the same table."""
+        length, seats (held by the same seat tokens) and host token, already playing.
+
+        A seat token asks for it: it is made once every person connected at the table has
+        asked (a player alone with bots, at once); until then ``None``, and the others see who
+        asked (``rematch_wanted``). The host token makes it at once (the host runs the table,
+        as they start it). Asking again, after it is made, gives the same table. (A rematch
+        moved everyone at the first request, without asking them or saying who had asked: a
+        fifth review.)"""
         if not token or not isinstance(token, str) or len(token) > 128:
             raise ActError("unauthorized", "a rematch needs a seat token or the host token", 401)
-        holders = [room.table.host_token] + [st.token for st in room.seats if st.token]
-        if not _matches(token, holders):
+        held = ((s, st.token) for s, st in enumerate(room.seats) if st.token)
+        seat = next((s for s, h in held if _matches(token, [h])), None)
+        if seat is None and not _matches(token, [room.table.host_token]):
             raise ActError("unauthorized", "this token holds no seat at this table", 403)
         new_id = room.table.rematch
         if new_id is None:
             if room.match is None or not room.match.is_over:
                 raise ActError("not_over", "a rematch is there once the match is over")
-            seed = random.SystemRandom().getrandbits(63)
-            async with self._creating:  # counted with its maker's tables, as a new table is
-                caps = await self._check_capacity(room.table.owner)
-                try:
-                    new_id, made = await self.db(
-                        self.store.create_rematch, room.id, new_table_id(), seed, caps
-                    )
-                except Refused as e:
-                    raise ActError(e.code, str(e), e.status or 409) from None
-            async with room.lock:
-                await self._refresh_row(room)
-            if made:
-                self.broadcast(room)
-                await self._publish(room, {"kind": "table"})
-        assert new_id is not None
+            if seat is not None and not await self._wish_rematch(room, seat):
+                return None
+            new_id = await self._make_rematch(room)
         return await self.room(new_id)
+
+    async def _wish_rematch(self, room: Room, seat: int) -> bool:
+        """``seat`` asks for the rematch; whether everyone connected has asked now. The marks
+        are read back from the database, the one truth: of two players asking at once on two
+        processes, the later read sees both marks."""
+        if seat not in room.wishes:
+            await self.db(self.store.mark_ready, room.id, REMATCH_WISH, seat)
+            room.wishes.add(seat)
+            await self._publish(room, {"kind": "rematch_wish", "seat": seat})
+        room.wishes |= await self.db(self.store.ready_seats, room.id, REMATCH_WISH)
+        self.broadcast(room)
+        return self._all_wish(room)
+
+    def _all_wish(self, room: Room) -> bool:
+        """Every person connected at the table asked for the rematch (someone did)."""
+        present = [s for s, st in enumerate(room.seats) if st.kind == "human" and room.connected(s)]
+        return bool(room.wishes) and all(s in room.wishes for s in present)
+
+    async def _make_rematch(self, room: Room) -> str:
+        """Make the rematch of ``room`` (over), or find the one made before: its id."""
+        seed = random.SystemRandom().getrandbits(63)
+        async with self._creating:  # counted with its maker's tables, as a new table is
+            caps = await self._check_capacity(room.table.owner)
+            try:
+                new_id, made = await self.db(
+                    self.store.create_rematch, room.id, new_table_id(), seed, caps
+                )
+            except Refused as e:
+                raise ActError(e.code, str(e), e.status or 409) from None
+        async with room.lock:
+            await self._refresh_row(room)
+        if made:
+            self.broadcast(room)
+            await self._publish(room, {"kind": "table"})
+        return new_id
+
+    def _rematch_if_agreed(self, room: Room) -> None:
+        """After someone left: if everyone still connected has asked for the rematch, make it
+        (the one who had not asked had held it up)."""
+        if room.table.rematch is not None or room.status != "over" or not room.wishes:
+            return
+        if not self._all_wish(room) or self._closing:
+            return
+
+        async def make() -> None:
+            try:
+                await self._make_rematch(room)
+            except ActError as e:
+                log.warning("table %s: rematch not made (%s)", room.id, e)
+
+        task = asyncio.get_running_loop().create_task(make())
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
 
     def check_bot(self, spec: Any) -> str:
         """The canonical spec of a bot this server seats (:class:`ActError` 400 otherwise)."""
@@ -1549,6 +1602,13 @@ class Lobby:
             if msg is not None:
                 self._tell_chat(room, msg)
             return
+        if kind == "rematch_wish":
+            seat = event.get("seat")
+            if isinstance(seat, int) and room.status == "over" and seat not in room.wishes:
+                # (the database says so, not the event: a forged one asks for nobody)
+                room.wishes |= await self.db(self.store.ready_seats, room.id, REMATCH_WISH)
+                self.broadcast(room)
+            return
         if kind == "ready":
             b, seat = room.between, event.get("seat")
             if b is not None and event.get("game") == b.game and isinstance(seat, int):
@@ -1640,10 +1700,13 @@ class Lobby:
             room.between = Between(played, at + delay)
 
     async def _read_ready(self, room: Room) -> None:
-        """The ready marks of the pause (if any), from the database."""
+        """The ready marks of the pause (if any), or once the match is over the rematch's
+        wishes, from the database."""
         b = room.between
         if b is not None:
             b.ready |= await self.db(self.store.ready_seats, room.id, b.game)
+        elif room.status == "over" and room.table.rematch is None:
+            room.wishes |= await self.db(self.store.ready_seats, room.id, REMATCH_WISH)
 
     def _all_ready(self, room: Room) -> bool:
         """Every connected human seat said ready (bots always are; with nobody connected,
@@ -1954,6 +2017,7 @@ class Lobby:
             room.empty_since = now if room.empty_since < room.touched else room.empty_since
         room.changed.set()
         self.broadcast(room)
+        self._rematch_if_agreed(room)
 
     def _share_presence(self, room: Room) -> None:
         """Tell the other processes who is connected here (nothing to tell in one process)."""
@@ -2079,6 +2143,7 @@ class Lobby:
             room.away_since[client.seat] = now
             room.changed.set()
             self.broadcast(room)
+            self._rematch_if_agreed(room)
         if seat_left or not room.clients:
             self._share_presence(room)
 
@@ -2091,6 +2156,7 @@ class Lobby:
             games_played=m.games_played if m is not None else 0,
             to_play=m.to_play if m is not None else None,
             records_after_match=records_wait(m),
+            rematch_wanted=sorted(room.wishes) if room.table.rematch is None else [],
         )
         return out
 

@@ -193,7 +193,15 @@ class ChatRow(Base):
     at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 
+REMATCH_WISH = -1
+"""The ``game`` of a ready mark that asks for the match's rematch (:class:`ReadyRow`; a game's
+own marks count from 0)."""
+
+
 class ReadyRow(Base):
+    """A seat that said ready after game ``game`` (0-based), or asked for the rematch
+    (:data:`REMATCH_WISH`)."""
+
     __tablename__ = "ready"
 
     table_id: Mapped[str] = mapped_column(

@@ -118,8 +118,8 @@ export class BetweenPanel {
     } else if (over && snap.table?.rematch && this.seen === "after") {
       const next = snap.table.rematch;
       parts.push(h("button", { type: "button", class: "primary", id: "rematch-open", onclick: () => this.follow(next, snap.seat, 0) }, t("sc_rematchOpen")));
-    } else if (over && (this.page.seatToken || this.page.host)) {
-      parts.push(h("button", { type: "button", class: "primary", id: "rematch-button", onclick: () => this.rematch() }, t("sc_rematch")));
+    } else if (over) {
+      parts.push(...this.rematchParts(snap));
     }
     if (snap.table?.records_after_match) parts.push(h("p", { class: "muted small", id: "between-replay" }, t("sc_reviewLater")));
     else parts.push(h("a", { href: `/t/${encodeURIComponent(this.page.id)}/replay/${k}`, class: "small", id: "between-replay" }, t("sc_review")));
@@ -165,11 +165,35 @@ export class BetweenPanel {
         h("td", { class: r.delta >= 0 ? "up" : "down" }, fmt(r.delta)), h("td", {}, String(r.total)))))));
   }
 
+  /** After the match: who asked for a rematch, and the button to ask (or to accept). A
+   * player's click is a wish the others see; the rematch is made once everyone at the table
+   * has asked (a player who goes away holds nobody up). It moved everyone at the first click,
+   * without asking them or saying who had (a fifth review). */
+  rematchParts(snap) {
+    const wanted = snap.table?.rematch_wanted || [];
+    const seats = snap.table?.seats || [];
+    const mine = snap.seat != null && wanted.includes(snap.seat);
+    const others = wanted.filter((s) => s !== snap.seat);
+    const names = (list) => list.map((s) => this.name(s)).join(t("listSep"));
+    const parts = [];
+    if (others.length) parts.push(h("p", { class: "between-asked", id: "rematch-asked" }, t("sc_rematchAsked", { names: names(others) })));
+    if (mine) {
+      const waiting = seats.filter((st) => st.kind === "human" && st.connected && !wanted.includes(st.seat)).map((st) => st.seat);
+      parts.push(h("button", { type: "button", class: "primary", id: "rematch-button", disabled: true }, t("sc_rematchAskedMine")));
+      if (waiting.length) parts.push(h("p", { class: "muted small", id: "rematch-waiting" }, t("sc_waitingList", { names: names(waiting) })));
+    } else if (this.page.seatToken || this.page.host) {
+      parts.push(h("button", { type: "button", class: "primary", id: "rematch-button", onclick: () => this.rematch() },
+        others.length && this.page.seatToken ? t("sc_rematchAccept") : t("sc_rematch")));
+    }
+    return parts;
+  }
+
   async rematch() {
     const token = this.page.seatToken || this.page.host;
     try {
       const res = await api.rematch(this.page.id, token);
-      this.follow(res.table.id, this.page.snap?.seat);
+      // (no table yet: the others have not asked; the snapshots say so)
+      if (res?.table) this.follow(res.table.id, this.page.snap?.seat);
     } catch (e) {
       toast(errorText(e));
     }

@@ -84,8 +84,14 @@ export class ChatPanel {
     if (!Array.isArray(seats)) return;
     const before = this.seats;
     this.seats = seats.map((s) => ({ kind: s.kind, name: s.name ?? "", connected: !!s.connected, away: !!s.away }));
+    const wishedBefore = this.wished;
+    this.wished = new Set(Array.isArray(table.rematch_wanted) ? table.rematch_wanted : []);
     if (!before || before.length !== seats.length) return; // the first look: nothing happened yet
     const lines = [];
+    // who asks for a rematch once the match is over (one's own click is the button's)
+    for (const s of this.wished) {
+      if (wishedBefore && !wishedBefore.has(s) && s !== mine) lines.push(t("sc_evRematch", { who: this.seats[s]?.name || t("seat", { n: s + 1 }) }));
+    }
     const human = (x) => x.kind === "human";
     const gone = (i) => human(before[i]) && (!human(this.seats[i]) || before[i].name !== this.seats[i].name);
     const came = (i) => human(this.seats[i]) && (!human(before[i]) || before[i].name !== this.seats[i].name);
