@@ -328,12 +328,17 @@ def test_daifugo_exchange_and_texts_on_a_phone(server: str, browser: Any) -> Non
               const hand = document.createElement('div');
               const acts = document.createElement('div');
               document.body.append(hand, acts);
+              // (seat 0 is the 大貧民: the exchange brought it 4H, just received, and the
+              // note says so on this turn too: a fifth review found it only in the card bar,
+              // which a turn of pass alone does not have)
               const view = {...base, phase: 'play', to_play: 0, hand: ['3S', '4H'],
-                hand_sizes: [2, 5, 5, 5], table: [{seat: 1, cards: ['2S']}], log: []};
+                hand_sizes: [2, 5, 5, 5], table: [{seat: 1, cards: ['2S']}], log: [],
+                exchange: [{rich: 3, poor: 0, count: 1, given: ['AS'], returned: ['4H']}]};
               g.renderPlay(hand, acts, view, {...ctx, legal: ['pass'], live: true,
                 act: () => {}, clear: () => {}, onCard: () => {}}, {selected: [], choice: null});
               const out = [[...hand.querySelectorAll('.card')].map((c) => c.className.trim()),
-                acts.querySelector('#only-pass')?.textContent];
+                acts.querySelector('#only-pass')?.textContent,
+                acts.querySelector('#fresh-note')?.textContent];
               hand.remove(); acts.remove();
               return out;
             })(),
@@ -395,8 +400,10 @@ def test_daifugo_exchange_and_texts_on_a_phone(server: str, browser: Any) -> Non
     assert texts["name3"].endswith("(CPU・強)"), texts
     assert texts["awayTurn"].startswith("ゆきは離席中: CPUが代わりに打ちます"), texts["awayTurn"]
     # (a bot beside a person called ソラ was ソラ too, and both showed as "ソラ 0" and "ソラ 2")
-    cards, said = texts["onlyPass"]
-    assert cards == ["card dim", "card dim"] and said and "パス" in said, texts["onlyPass"]
+    cards, said, fresh = texts["onlyPass"]
+    assert cards[0] == "card dim" and said and "パス" in said, texts["onlyPass"]
+    assert set(cards[1].split()) == {"card", "fresh", "dim"}, cards
+    assert fresh and fresh.strip().startswith("受け取ったばかりの札") and "4" in fresh, fresh
     assert texts["names"] == ["レン", "あき 1", "あき 2", "Aki 1", "ＡＫＩ 2"], texts["names"]
     assert texts["why"] == "全員パス: 場が流れ、$`<<から。8切り: 1番席から", texts["why"]
     (auction, log), kept = texts["follow"]["first"], texts["follow"]["kept"]

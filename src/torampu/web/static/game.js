@@ -521,7 +521,9 @@ function renderActions(el, view, ctx, ui, plan) {
     parts.push(h("div", { class: "choice" }, acts.map((a) => actionButton(a.raw, view, ctx, "primary"))));
   }
   if (plan.adjutant.length) parts.push(adjutantPicker(view, ctx, plan));
-  if (onlyPass(view, ctx)) parts.push(h("p", { class: "hint", id: "only-pass" }, t("onlyPass")));
+  // (a turn with nothing but Pass has no card bar: the note of the cards just received goes
+  // under its line, or the dot was unexplained on such a turn — a fifth review)
+  if (onlyPass(view, ctx)) parts.push(h("p", { class: "hint", id: "only-pass" }, t("onlyPass")), freshNote(view, ctx));
   if (plan.buttons.length) parts.push(buttonBar(view, ctx, plan));
   // the panel keeps the height it last had in this phase while others move: it came and went
   // with each of this player's turns, and the felt above grew and shrank by as much (200 px
@@ -560,22 +562,26 @@ function selectBar(view, ctx, ui, plan) {
   const matches = matching(plan.cardActs, chosen);
   const buttons = matches.map((a) => actionButton(a.raw, view, ctx, "primary"));
   const progress = selectProgress(plan, chosen, matches);
-  // what the teal dot on a hand card means, said where a phone shows it (the card's tooltip
-  // was all: a phone has no hover, a fifth review)
-  const fresh = [...freshCards(view, ctx)].filter((c) => hand.includes(c));
-  const freshNote = fresh.length
-    ? h("span", { class: "hint fresh-note", id: "fresh-note" }, h("span", { class: "fresh-dot", "aria-hidden": "true" }), ` ${t("freshCard")}: `, cardsNode(fresh))
-    : null;
   return h(
     "div",
     { class: "select-bar" },
     h("div", { class: "select-text" },
       h("span", { class: "hint purpose", id: "select-purpose" }, selectPurpose(view, ctx)), " ",
       h("span", { class: "hint", id: "select-hint", dataset: { chosen: chosen.length, state: progress.state } },
-        progress.text, " ", h("span", { class: "chosen" }, cardsNode(chosen))), freshNote),
+        progress.text, " ", h("span", { class: "chosen" }, cardsNode(chosen))), freshNote(view, ctx)),
     h("div", { class: "row" }, buttons,
       chosen.length ? h("button", { type: "button", class: "act ghost", dataset: { clear: "1" }, onclick: () => ctx.clear() }, t("clear")) : null),
   );
+}
+
+/** What the teal dot on a hand card means, said where a phone shows it (the card's tooltip was
+ * all: a phone has no hover, a fifth review): "● Just received: ♥K ♠2", or null. */
+function freshNote(view, ctx) {
+  const hand = view.hand || [];
+  const fresh = [...freshCards(view, ctx)].filter((c) => hand.includes(c));
+  return fresh.length
+    ? h("span", { class: "hint fresh-note", id: "fresh-note" }, h("span", { class: "fresh-dot", "aria-hidden": "true" }), ` ${t("freshCard")}: `, cardsNode(fresh))
+    : null;
 }
 
 /** What the selection is for: the widow discard, the Daifugo exchange (what this seat received
