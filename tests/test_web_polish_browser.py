@@ -705,10 +705,22 @@ def test_the_waiting_room_fits_a_phone_and_counts_seats_from_one(
     assert note.is_visible() and (
         "share link" in note.inner_text() or "共有リンク" in note.inner_text()
     )
+    # one main button: the host's way on is "Take seat 1 and start"; the rows' Take buttons
+    # are plain beside it (five green ones at once, a review), a friend's are the main ones
+    primary = (
+        "els => els.filter(e => e.classList.contains('primary')).map(e => e.id || e.dataset.take)"
+    )
+    assert page.eval_on_selector_all("#seats button", primary) == ["sit-start-btn"]
+    tid = page.url.split("#")[0].rstrip("/").split("/")[-1]
+    friend = new_page(browser, PHONE, lang)
+    friend.goto(f"{server}/t/{tid}")
+    friend.wait_for_selector("[data-take='0']")
+    assert friend.eval_on_selector_all("#seats button", primary) == ["0", "1"]
     page.screenshot(path=str(SHOTS / f"polish-waiting-phone-{lang}.png"))
     page.select_option("select[data-host-seat='1']", "bot:random")
     page.wait_for_function("() => !document.querySelector('#start-note')")
     assert not problems(page), problems(page)
+    assert not problems(friend), problems(friend)
 
 
 def test_the_lobby_folds_finished_tables_away(server: str, browser: Any) -> None:

@@ -357,8 +357,10 @@ class TablePage {
     const who = s.kind === "open" ? h("span", { class: "muted" }, t("openShort")) : h("strong", {}, seatName(this.table, s.seat));
     const kind = s.kind === "bot" ? h("span", {}, svgElement(BOT_ICON), ` ${t("bot")}`) : s.kind === "human" ? `${t("human")} · ${s.connected ? t("connected") : t("offline")}` : "";
     const controls = [];
+    // (the host's way on is "Take seat 1 and start" below: a green Take on every row beside it
+    // was five main buttons at once, a review; a friend who came by the link has this one)
     if (s.kind === "open" && !haveSeat)
-      controls.push(h("button", { type: "button", class: "primary", dataset: { take: s.seat }, onclick: () => this.take(s.seat) }, t("takeSeat")));
+      controls.push(h("button", { type: "button", class: this.host ? "ghost" : "primary", dataset: { take: s.seat }, onclick: () => this.take(s.seat) }, t("takeSeat")));
     // seated, one moves to an open seat before the start (seat order matters: who leads, who
     // sits beside whom; one had to leave and hope to get the other seat first)
     if (s.kind === "open" && haveSeat && this.table.status === "waiting")
