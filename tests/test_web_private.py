@@ -448,3 +448,55 @@ def test_a_new_invite_holds_for_the_whole_rematch_chain_and_health_counts_no_pri
             _missing(c, "GET", "/api/tables/{}", table_id, headers={INVITE: old})
             assert c.get(f"/api/tables/{table_id}", headers={INVITE: new}).status_code == 200
         assert c.get("/api/health").json()["tables"] == 0
+
+
+def test_an_invite_replaced_as_a_rematch_is_made_holds_for_the_rematch_too() -> None:
+    """A ninth audit (PostgreSQL, two processes): the host replaced a private table's invite
+    while a player's rematch of it was being made; the replacement read the chain before the
+    rematch was committed, and the rematch kept the old invite — the replaced link opened it
+    (and every later rematch of it), the new one did not. The two now take one lock, in one
+    order. Here the rematch of the chain's second table is held at its count of open tables
+    (the table-making lock taken from outside) while the replacement starts at the first; it
+    must reach the rematch too."""
+    import threading
+    from concurrent.futures import ThreadPoolExecutor
+    from datetime import UTC, datetime, timedelta
+
+    import psycopg
+
+    from torampu.web.rooms import token_hash
+    from torampu.web.store import CREATE_LOCK, OpenCaps, Store
+    from web_helpers import postgres_database
+
+    with postgres_database() as url:
+        store = Store(url)
+        try:
+            old, new = token_hash("the-old-invite"), token_hash("the-new-invite")
+            seats = ["heuristic"] * 3
+            store.create_table("Z", "hell", {"players": 3}, 3, 1, 1, "h", seats, invite=old)
+            store.set_status("Z", "over")
+            assert store.create_rematch("Z", "A", 2) == ("A", True)  # the chain Z, A
+            store.set_status("A", "over")
+            caps = OpenCaps(datetime.now(UTC) - timedelta(hours=1), 100, 100, 1.0)
+            with psycopg.connect(url, autocommit=True) as hold, ThreadPoolExecutor(2) as pool:
+                hold.execute("SELECT pg_advisory_lock(%s)", (CREATE_LOCK,))
+                # A's rematch, while the host replaces the invite at Z
+                made = pool.submit(store.create_rematch, "A", "B", 3, caps)
+                started = threading.Event()
+
+                def replace() -> list[str]:
+                    started.set()
+                    return store.set_invite("Z", new)
+
+                time.sleep(0.5)  # the rematch waits at its count, A's row held
+                replaced = pool.submit(replace)
+                started.wait(5)
+                time.sleep(0.5)  # the replacement on its way
+                hold.execute("SELECT pg_advisory_unlock(%s)", (CREATE_LOCK,))
+                assert made.result(30) == ("B", True)
+                assert sorted(replaced.result(30)) == ["A", "B", "Z"]
+            for tid in ("Z", "A", "B"):
+                table = store.table(tid)
+                assert table is not None and table.invite == new, (tid, table)
+        finally:
+            store.close()

@@ -66,6 +66,7 @@ MIGRATIONS = Path(__file__).parent / "migrations"
 MIGRATION_LOCK = 0x7470_6D75  # "tpmu": the advisory lock held while the schema is migrated
 SEAT_LOCKS = 0x7473_6561  # "tsea": advisory locks, one an address, held while it takes a seat
 CREATE_LOCK = 0x7463_7265  # "tcre": the advisory lock held while a table is counted and made
+INVITE_LOCK = 0x7469_6E76  # "tinv": held while an invite is replaced or copied to a rematch
 
 
 class StoreError(TorampuError):
@@ -359,6 +360,7 @@ class Store:
         self._session = sessionmaker(self.engine, expire_on_commit=False)
         self._holders = threading.Lock()  # SQLite (one process): one capped seat-taking at once
         self._creates = threading.Lock()  # and one counted table made at once
+        self._invites = threading.Lock()  # and one invite replaced or copied at once
 
     def close(self) -> None:
         self.engine.dispose()
@@ -577,6 +579,15 @@ class Store:
         with lock:
             yield
 
+    def _lock_invites(self, s: Session) -> None:
+        """In a transaction that replaces a private table's invite or copies it to a rematch,
+        first of all: one such transaction at a time, across processes (on SQLite the caller
+        holds ``_invites``). A rematch made as the host replaced the invite kept the old one
+        (a ninth audit: the replacement read its chain before the rematch's row was
+        committed), and the old link opened it and the rest of its chain."""
+        if self.dialect == "postgresql":
+            s.execute(text("SELECT pg_advisory_xact_lock(:k)"), {"k": INVITE_LOCK})
+
     def _check_open(self, s: Session, caps: OpenCaps | None, owner: str | None) -> None:
         """In a transaction that makes a table: :class:`Refused` (``too_many_tables``) if
         ``caps`` are reached, counted after every other process's table made before (the
@@ -775,7 +786,8 @@ class Store:
     def set_invite(self, table_id: str, invite: str) -> list[str]:
         """Give a private table a new invite (its hash), and with it every table that shares
         its old one (its rematch chain): the old one opens nothing any more. The ids."""
-        with self._session.begin() as s:
+        with self._serial(self._invites), self._session.begin() as s:
+            self._lock_invites(s)  # (before any row's lock: a rematch takes them in this order)
             row = s.get(TableRow, table_id, with_for_update=True)
             if row is None or row.invite is None:
                 raise Refused("not_private", "only a private table has an invite")
@@ -877,7 +889,12 @@ class Store:
         under ``new_id`` and ``seed`` and already playing, or the one made before (one
         transaction: two requests, on any processes, give one table). ``(id, made now)``.
         ``caps`` as for :meth:`create_table` (its maker's address: the old table's)."""
-        with self._serial(self._creates if caps else None), self._session.begin() as s:
+        with (
+            self._serial(self._creates if caps else None),
+            self._serial(self._invites),
+            self._session.begin() as s,
+        ):
+            self._lock_invites(s)  # the invite it copies is not being replaced meanwhile
             moved = s.execute(
                 update(TableRow)
                 .where(
