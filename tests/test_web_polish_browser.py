@@ -992,6 +992,35 @@ def test_a_replay_leads_to_the_games_before_and_after_it(server: str, browser: A
     assert not problems(page), problems(page)
 
 
+def test_every_hand_of_a_replay_is_in_sight_on_a_phone(server: str, browser: Any) -> None:
+    """A fifth review: on a phone the replay's list of every hand lay below the felt, out of
+    sight, so stepping through a game one never saw the hands change. With the list shown the
+    felt is lower: the list's five rows are on the first screen, the felt's seats inside it."""
+    made = _bots(server, "napoleon", 1, 5, "random")
+    tid = made["table"]["id"]
+    _until_over(server, made)
+    page = new_page(browser, PHONE, "ja")
+    page.goto(f"{server}/t/{tid}/replay/0")
+    page.wait_for_selector("#replay-slider")
+    page.check("#replay-all")
+    for _ in range(12):
+        page.click("#replay-next")
+    page.wait_for_selector("#replay-hands dd[data-seat='4']")
+    rows = page.eval_on_selector_all(
+        "#replay-hands dt", "els => els.map(e => e.getBoundingClientRect().bottom)"
+    )
+    assert len(rows) == 5 and rows[-1] <= PHONE["height"], rows
+    felt = page.eval_on_selector("#felt", "e => e.getBoundingClientRect().toJSON()")
+    boxes = page.eval_on_selector_all(
+        "#felt .seat-box", "els => els.map(e => e.getBoundingClientRect().toJSON())"
+    )
+    assert len(boxes) == 5
+    for b in boxes:
+        assert felt["top"] - 1 <= b["top"] and b["bottom"] <= felt["bottom"] + 1, (b, felt)
+    page.screenshot(path=str(SHOTS / "replay-hands-phone-ja.png"))
+    assert not problems(page), problems(page)
+
+
 def test_one_click_plays_against_bots(server: str, browser: Any) -> None:
     """A new player had to fill the seats with bots, take a seat and start (the Create button
     below the fold at 650 px): the lobby's first button makes the chosen game with this person

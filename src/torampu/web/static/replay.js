@@ -107,6 +107,9 @@ function render(state, el, k, id, show) {
   patch(el.status, step.action == null ? t("start_step") : `${seatName(tb, step.seat)}: `,
     step.action != null ? h("span", {}, actionNode(step.action, view.game)) : null);
   renderFelt(el.felt, view, ctx);
+  // (every hand is listed below the felt: on a phone the felt makes room for the list, which
+  // lay out of sight below it, a fifth review)
+  el.felt.classList.toggle("with-hands", !!(state.all && step.hands));
   renderPlay(el.hand, el.actions, view, ctx, { selected: [], choice: null });
   el.actions.hidden = true;
   followLogs(el.side, () => patch(el.side, state.all && step.hands ? handsPanel(tb, step.hands) : null,
