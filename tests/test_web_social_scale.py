@@ -198,3 +198,66 @@ def test_two_players_asking_for_a_rematch_at_once_on_two_processes_get_one(
     finally:
         for p in (*webs, worker):
             p.stop()
+
+
+def test_a_rematch_held_up_by_a_process_that_died_is_made_once_its_presence_is_gone(
+    tmp_path: Path,
+    pg: str,  # noqa: F811  (the fixture)
+    redis_server: RedisServer,  # noqa: F811
+) -> None:
+    """A tenth audit: the heartbeat read the other processes' presence again only at tables
+    in play; at a finished one a player on a process that was killed stayed "connected" for
+    good, and the rematch the other player asked for never came. It comes once that
+    process's presence has grown old (``--presence-ttl``)."""
+    flags = ("--away-timeout", "0.2", "--presence-ttl", "3")
+    webs = [Web(tmp_path, "a", pg, redis_server.url, *flags)]
+    webs.append(Web(tmp_path, "b", pg, redis_server.url, *flags))
+    worker = _worker(tmp_path, "w1", pg, redis_server.url)
+    try:
+        a, b = webs
+        a.wait()
+        b.wait()
+        status, r = _post(
+            f"{a.base}/api/tables",
+            {
+                "game": "hell",
+                "rules": {"players": 3},
+                "games": 1,
+                "seats": ["open", "heuristic", "open"],
+            },
+        )
+        assert status == 201, r
+        tid, host = r["table"]["id"], r["host_token"]
+        tokens = [
+            _post(f"{a.base}/api/tables/{tid}/join", {"name": f"P{s}", "seat": s})[1]["token"]
+            for s in (0, 2)
+        ]
+        with connect(f"{a.ws}/ws/tables/{tid}", open_timeout=10) as p0:
+            p0.send(json.dumps({"type": "hello", "token": tokens[0]}))
+            _next(p0, lambda m: m["type"] == "snapshot")
+            _post(f"{a.base}/api/tables/{tid}/start", {}, host)
+            acted = -1
+            while True:  # seat 0 plays; seat 2's player is away: a stand-in plays it
+                m = _next(p0, lambda m: m["type"] == "snapshot")
+                if m["table"]["status"] == "over":
+                    break
+                if m["legal"] and m["version"] != acted:
+                    acted = m["version"]
+                    act = {"type": "act", "action": m["legal"][0], "version": m["version"]}
+                    p0.send(json.dumps(act))
+            with connect(f"{b.ws}/ws/tables/{tid}", open_timeout=10, close_timeout=1) as p2:
+                p2.send(json.dumps({"type": "hello", "token": tokens[1]}))
+                connected = lambda m: (  # noqa: E731
+                    m["type"] == "snapshot" and m["table"]["seats"][2]["connected"]
+                )
+                _next(p0, connected)
+                status, r = _post(f"{a.base}/api/tables/{tid}/rematch", {}, tokens[0])
+                assert status == 202, r
+                b.kill()  # its player's presence is left behind on the bus
+            moved = _next(
+                p0, lambda m: m["type"] == "snapshot" and m["table"]["rematch"], timeout=30
+            )
+            assert moved["table"]["seats"][2]["connected"] is False
+    finally:
+        for p in (*webs, worker):
+            p.stop()

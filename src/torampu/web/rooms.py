@@ -432,6 +432,9 @@ class Between:
     every snapshot of the pause carries it."""
 
 
+REMATCH_RETRY = 30.0
+"""Seconds before a rematch refused (the cap on open tables) is tried again on its own."""
+
 STOOD_IN_SHOWN = 8
 """The stand-in's last moves a player who comes back is shown (besides how many there were)."""
 
@@ -489,6 +492,8 @@ class Room:
     """The next read of the row for unknown tokens, while it has not started."""
     token_read_at: float = -1e9
     """When the last such read started (:func:`Lobby.clock`)."""
+    rematch_refused_at: float = -1e9
+    """When making the rematch asked for was last refused (:meth:`Lobby._rematch_if_agreed`)."""
     wishes: set[int] = field(default_factory=set)
     """Once the match is over, the seats that asked for a rematch (stored as ready marks of
     :data:`~torampu.web.store.REMATCH_WISH`; read again from the database before it is
@@ -1023,12 +1028,16 @@ class Lobby:
         """``seat`` asks for the rematch; whether everyone connected has asked now. The marks
         are read back from the database, the one truth: of two players asking at once on two
         processes, the later read sees both marks."""
+        before = set(room.wishes)
         if seat not in room.wishes:
             await self.db(self.store.mark_ready, room.id, REMATCH_WISH, seat)
             room.wishes.add(seat)
             await self._publish(room, {"kind": "rematch_wish", "seat": seat})
         room.wishes |= await self.db(self.store.ready_seats, room.id, REMATCH_WISH)
-        self.broadcast(room)
+        if room.wishes != before:
+            # (only then: a request repeated sent every socket at the table a snapshot, 28,309
+            # to 60 spectators in 8 s from one player, a tenth audit)
+            self.broadcast(room)
         return self._all_wish(room)
 
     def _all_wish(self, room: Room) -> bool:
@@ -1054,19 +1063,32 @@ class Lobby:
             await self._publish(room, {"kind": "table"})
         return new_id
 
+    @staticmethod
+    def _rematch_pending(room: Room) -> bool:
+        """Someone asked for the rematch of ``room`` (over), and it is not made yet."""
+        return bool(room.wishes) and room.table.rematch is None and room.status == "over"
+
     def _rematch_if_agreed(self, room: Room) -> None:
         """After someone left: if everyone still connected has asked for the rematch, make it
-        (the one who had not asked had held it up)."""
-        if room.table.rematch is not None or room.status != "over" or not room.wishes:
+        (the one who had not asked had held it up). Only while one who asked is still there: a
+        wish is not kept for later (a tenth audit: a wish refused at the cap on open tables,
+        stored, made the rematch hours later when another player, who had never asked, came
+        to read the results and left). A refusal (the cap) is tried again after
+        :data:`REMATCH_RETRY` seconds at the soonest, and said once in the log."""
+        if not self._rematch_pending(room) or self._closing or not self._all_wish(room):
             return
-        if not self._all_wish(room) or self._closing:
+        if not any(room.connected(s) for s in room.wishes):
+            return
+        if self.clock() - room.rematch_refused_at < REMATCH_RETRY:
             return
 
         async def make() -> None:
             try:
                 await self._make_rematch(room)
             except ActError as e:
-                log.warning("table %s: rematch not made (%s)", room.id, e)
+                if room.rematch_refused_at < 0:
+                    log.warning("table %s: rematch not made (%s)", room.id, e)
+                room.rematch_refused_at = self.clock()
 
         task = asyncio.get_running_loop().create_task(make())
         self._tasks.add(task)
@@ -1888,6 +1910,21 @@ class Lobby:
             raise ActError("hint_used", "one hint a turn")
         if self._hinting[client.addr]:
             raise ActError("hint_busy", "a hint of yours is still being worked out", 503)
+        # counted at once, before anything awaits: counted after the claim's round trip to
+        # Redis, one address's hints asked at once at ten tables all passed the check (a tenth
+        # audit)
+        self._hinting[client.addr] += 1
+        try:
+            answer = await self._hint_claimed(room, seat, version)
+        finally:
+            self._hinting[client.addr] -= 1
+            if not self._hinting[client.addr]:
+                del self._hinting[client.addr]
+        return {"type": "hint", "version": version, "seat": seat, **answer}
+
+    async def _hint_claimed(self, room: Room, seat: int, version: int) -> dict[str, Any]:
+        """:meth:`hint`'s work once its checks passed: the turn's one hint claimed across the
+        processes, then the search's answer."""
         room.hinted[seat] = version
         # the search's view and legal actions are the seat's own now, before anything awaits:
         # made after the claim's round trip to Redis they were those of whoever was to play
@@ -1907,7 +1944,6 @@ class Lobby:
         if room.version != version:  # the turn moved on meanwhile: its hint is of no use
             raise ActError("stale_version", "the game moved on: ask again on your turn")
         busy = False
-        self._hinting[client.addr] += 1
         try:
             answer = await self.pool.hint(job, room.owner or room.id)
         except PoolBusy:
@@ -1919,17 +1955,13 @@ class Lobby:
             with contextlib.suppress(BusError):
                 await self.bus.unclaim(claim)
             raise
-        finally:
-            self._hinting[client.addr] -= 1
-            if not self._hinting[client.addr]:
-                del self._hinting[client.addr]
         if answer is None:  # not given: the turn's hint is not spent
             room.hinted.pop(seat, None)
             await self.bus.unclaim(claim)
             if busy:
                 raise ActError("hint_busy", "the bots are busy: try again in a moment", 503)
             raise ActError("hint_failed", "no hint this time (the search failed)", 503)
-        return {"type": "hint", "version": version, "seat": seat, **answer}
+        return answer
 
     async def _refresh_row(self, room: Room) -> None:
         """Read the table's row (seats, status) and any actions this room has not seen."""
@@ -2080,7 +2112,9 @@ class Lobby:
                     # below back by as much (a third audit: the 40th table heard 40 s late)
                     if room.clients and self.bus.healthy:
                         await self._write_presence(room)
-                    if room.status != "over" and self.bus.healthy:
+                    # (and of a finished table whose rematch waits for its people: a process
+                    # killed there held it up for good, its player "connected" — a tenth audit)
+                    if (room.status != "over" or self._rematch_pending(room)) and self.bus.healthy:
                         await self._refresh_presence(room, only_if_changed=True)
                 except (BusError, ActError):
                     pass  # the bus failing here must not skip the database's poll below
