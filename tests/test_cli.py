@@ -483,3 +483,13 @@ def test_the_installed_command(tmp_path: Path) -> None:
         [str(exe), "rules", "napoleon", "--json"], capture_output=True, text=True, check=False
     )
     assert done.returncode == 0 and json.loads(done.stdout)["options"] == torampu.rules("napoleon")
+
+
+def test_python_m_torampu_is_the_torampu_command() -> None:
+    """``python -m torampu`` answered "No module named torampu.__main__" (a tenth audit ran the
+    server from a copy of the source that way)."""
+    out = subprocess.run(
+        [sys.executable, "-m", "torampu", "--help"], capture_output=True, text=True, timeout=60
+    )
+    assert out.returncode == 0, out.stderr
+    assert "serve" in out.stdout and "tournament" in out.stdout
