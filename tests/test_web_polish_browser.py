@@ -1421,3 +1421,49 @@ def test_a_rematch_is_asked_for_and_accepted_not_forced(server: str, browser: An
     for page in pages:
         page.wait_for_url(f"**/t/{new}")
     assert not problems(aki) and not problems(ben), (problems(aki), problems(ben))
+
+
+def test_a_player_who_says_no_to_a_rematch_is_replaced_by_a_bot_and_it_is_said(
+    server: str, browser: Any
+) -> None:
+    """A sixth review: a player who left while the other asked for a rematch was seated in
+    it anyway (the other waited at each of their turns, and they could not find the seat).
+    Now "Not this time" (or leaving) says no: the rematch starts with a bot in that seat,
+    and the new table says who did not come."""
+    made = post(
+        f"{server}/api/tables",
+        {"game": "hell", "players": 3, "games": 1, "seats": ["open", "open", "bot:heuristic"]},
+    )
+    tid, host = made["table"]["id"], made["host_token"]
+    tokens = [
+        post(f"{server}/api/tables/{tid}/join", {"name": name, "seat": s})["token"]
+        for s, name in enumerate(("Aki", "Ben"))
+    ]
+    post(f"{server}/api/tables/{tid}/start", {}, host)
+    _play_by_socket(server, tid, tokens)
+    pages = []
+    for seat in (0, 1):
+        held = json.dumps({tid: {"seat": seat, "token": tokens[seat]}})
+        page = new_page(
+            browser, LAPTOP, "en", f"localStorage.setItem('torampu.seats', {json.dumps(held)})"
+        )
+        page.goto(f"{server}/t/{tid}")
+        page.wait_for_selector("#rematch-button:not([disabled])")
+        pages.append(page)
+    aki, ben = pages
+    # the match over, the keyboard is at the Rematch button (14 Tabs away in Hell before)
+    aki.wait_for_function("() => document.activeElement?.id === 'rematch-button'")
+    aki.wait_for_function("() => window.torampu?.snapshot?.table?.seats?.[1]?.connected")
+    aki.click("#rematch-button")
+    ben.wait_for_selector("#rematch-decline")
+    ben.click("#rematch-decline")
+    ben.wait_for_url(f"{server}/")
+    aki.wait_for_url(lambda url: tid not in url, timeout=30000)
+    aki.wait_for_function(
+        "() => (document.querySelector('#toast')?.textContent || '')"
+        ".includes('Ben did not come to the rematch: a bot plays in their place')"
+    )
+    new = get(f"{server}/api/tables/{tid}")["rematch"]
+    seats = get(f"{server}/api/tables/{new}")["seats"]
+    assert [(s["kind"], s["name"]) for s in seats][:2] == [("human", "Aki"), ("bot", None)]
+    assert not problems(aki) and not problems(ben), (problems(aki), problems(ben))

@@ -260,9 +260,10 @@ def test_the_snapshot_carries_the_turn_timer_of_a_human_to_play(tmp_path: Path) 
 # ------------------------------------------------------------------------ rematch
 def test_a_rematch_keeps_the_seats_and_moves_everyone_over(tmp_path: Path) -> None:
     """Two players (the second played by a stand-in while away) and a spectator: a wrong token
-    is refused, the first player's click makes the new table, the second's and the host's
-    give the same one; players and the spectator are told; each token holds its own seat at
-    the new table and nobody else can take one."""
+    is refused, the first player's click makes the new table (the second, gone without
+    asking, said no: a bot takes their seat), the second's and the host's give the same one;
+    the player and the spectator are told; the player's token holds its seat at the new table,
+    the other's none, and nobody else can take one."""
     with client(tmp_path, away_timeout=0.01) as c:
         tid, host, tok = _table(
             c,
@@ -305,12 +306,16 @@ def test_a_rematch_keeps_the_seats_and_moves_everyone_over(tmp_path: Path) -> No
         same = ("game", "rules", "players", "games", "preset", "chat", "hints")
         assert {k: new[k] for k in same} == {k: old[k] for k in same}
         assert [(s["kind"], s["name"], s["bot"]) for s in new["seats"]] == [
-            (s["kind"], s["name"], s["bot"]) for s in old["seats"]
+            ("human", "P0", None),
+            ("bot", None, "ismcts:think=0.1"),
+            ("bot", None, "heuristic"),
         ]
         nid = new["id"]
-        for seat in (0, 2):
-            with c.websocket_connect(f"/ws/tables/{nid}") as ws:
-                assert hello(ws, tok[seat])["seat"] == seat
+        with c.websocket_connect(f"/ws/tables/{nid}") as ws:
+            assert hello(ws, tok[0])["seat"] == 0
+        with c.websocket_connect(f"/ws/tables/{nid}") as ws:
+            ws.send_json({"type": "hello", "token": tok[2]})
+            assert ws.receive_json()["code"] == "unauthorized"
         j = c.post(f"/api/tables/{nid}/join", json={"name": "Intruder"})
         assert j.status_code == 409 and j.json()["error"]["code"] == "seat_taken"
         # the host token is the same one
@@ -384,6 +389,14 @@ def test_a_rematch_is_made_when_the_one_who_had_not_asked_leaves(tmp_path: Path)
                 _until(p0, lambda m: m["type"] == "snapshot" and m["table"]["rematch_wanted"])
             s = _until(p0, lambda m: m["type"] == "snapshot" and m["table"]["rematch"])
             assert s["table"]["rematch"] == c.get(f"/api/tables/{tid}").json()["rematch"]
+        # leaving said no: a bot plays seat 2 (seated, its player came back to nothing that
+        # said so, and the others waited at each of its turns: a sixth review)
+        new = c.get(f"/api/tables/{s['table']['rematch']}").json()
+        assert [(x["kind"], x["bot"]) for x in new["seats"]] == [
+            ("human", None),
+            ("bot", "heuristic"),
+            ("bot", "heuristic"),
+        ]
 
 
 def test_a_rematch_asked_again_sends_nobody_anything(tmp_path: Path) -> None:
@@ -459,6 +472,8 @@ def test_the_host_token_makes_the_rematch_at_once(tmp_path: Path) -> None:
             hello(p2, tok[2])
             status, body = _rematch(c, tid, host)
             assert status == 200 and body["table"]["status"] == "playing"
+            kinds = [x["kind"] for x in body["table"]["seats"]]
+            assert kinds == ["human", "bot", "human"]  # the host's call: everyone keeps a seat
             s = _until(p2, lambda m: m["type"] == "snapshot" and m["table"]["rematch"])
             assert s["table"]["rematch"] == body["table"]["id"]
 

@@ -432,6 +432,9 @@ class Between:
     every snapshot of the pause carries it."""
 
 
+REMATCH_BOT = "heuristic"
+"""The bot that takes, in a rematch, the seat of a person who did not ask for it."""
+
 REMATCH_RETRY = 30.0
 """Seconds before a rematch refused (the cap on open tables) is tried again on its own."""
 
@@ -1021,7 +1024,7 @@ class Lobby:
                 raise ActError("not_over", "a rematch is there once the match is over")
             if seat is not None and not await self._wish_rematch(room, seat):
                 return None
-            new_id = await self._make_rematch(room)
+            new_id = await self._make_rematch(room, by_wish=seat is not None)
         return await self.room(new_id)
 
     async def _wish_rematch(self, room: Room, seat: int) -> bool:
@@ -1045,14 +1048,25 @@ class Lobby:
         present = [s for s, st in enumerate(room.seats) if st.kind == "human" and room.connected(s)]
         return bool(room.wishes) and all(s in room.wishes for s in present)
 
-    async def _make_rematch(self, room: Room) -> str:
-        """Make the rematch of ``room`` (over), or find the one made before: its id."""
+    async def _make_rematch(self, room: Room, by_wish: bool = True) -> str:
+        """Make the rematch of ``room`` (over), or find the one made before: its id. Made on
+        the players' wishes, the seat of a person who did not ask (they left: everyone there
+        asked) goes to a :data:`REMATCH_BOT` — they said no by leaving; seated, they came back
+        to nothing that said so, and the others waited at each of their turns (a sixth review).
+        Made by the host, everyone keeps their seat."""
         seed = random.SystemRandom().getrandbits(63)
+        if by_wish:  # (the database says who asked: an event of another process's may be late)
+            room.wishes |= await self.db(self.store.ready_seats, room.id, REMATCH_WISH)
+        bots = {
+            s: REMATCH_BOT
+            for s, st in enumerate(room.seats)
+            if by_wish and st.kind == "human" and s not in room.wishes
+        }
         async with self._creating:  # counted with its maker's tables, as a new table is
             caps = await self._check_capacity(room.table.owner)
             try:
                 new_id, made = await self.db(
-                    self.store.create_rematch, room.id, new_table_id(), seed, caps
+                    self.store.create_rematch, room.id, new_table_id(), seed, caps, bots
                 )
             except Refused as e:
                 raise ActError(e.code, str(e), e.status or 409) from None

@@ -26,7 +26,7 @@ import contextlib
 import json
 import threading
 import unicodedata
-from collections.abc import Callable, Collection, Iterator
+from collections.abc import Callable, Collection, Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -882,13 +882,19 @@ class Store:
             return
 
     def create_rematch(
-        self, table_id: str, new_id: str, seed: int, caps: OpenCaps | None = None
+        self,
+        table_id: str,
+        new_id: str,
+        seed: int,
+        caps: OpenCaps | None = None,
+        bots: Mapping[int, str] | None = None,
     ) -> tuple[str, bool]:
         """The table that continues ``table_id`` (over) with the same game, rules, seats (the
         same names, seat-token hashes and bots), length, features and host token: made now
         under ``new_id`` and ``seed`` and already playing, or the one made before (one
         transaction: two requests, on any processes, give one table). ``(id, made now)``.
-        ``caps`` as for :meth:`create_table` (its maker's address: the old table's)."""
+        ``caps`` as for :meth:`create_table` (its maker's address: the old table's); ``bots``:
+        seats a bot of the spec given takes instead (people who did not ask for it and left)."""
         with (
             self._serial(self._creates if caps else None),
             self._serial(self._invites),
@@ -937,15 +943,16 @@ class Store:
             s.flush()
             q = select(SeatRow).where(SeatRow.table_id == table_id).order_by(SeatRow.seat)
             for x in list(s.scalars(q)):
+                bot = (bots or {}).get(x.seat)
                 s.add(
                     SeatRow(
                         table_id=new_id,
                         seat=x.seat,
-                        kind=x.kind,
-                        name=x.name,
-                        token=x.token,
-                        bot=x.bot,
-                        holder=x.holder,
+                        kind=x.kind if bot is None else "bot",
+                        name=x.name if bot is None else None,
+                        token=x.token if bot is None else None,
+                        bot=x.bot if bot is None else bot,
+                        holder=x.holder if bot is None else None,
                     )
                 )
             return new_id, True

@@ -26,6 +26,7 @@ export class BetweenPanel {
     // the clients that were at the table when its rematch began go along; a page opened on a
     // finished table whose rematch already exists (an old link, a late visitor) stays on the
     // results and offers the way to the rematch instead
+    if (this.seen === undefined) this.arrived(msg.table);
     this.seen ??= msg.table?.rematch ? "after" : "before";
     if (msg.table?.rematch && this.seen === "before") this.follow(msg.table.rematch, msg.seat);
     this.render();
@@ -128,7 +129,9 @@ export class BetweenPanel {
     patch(this.el, parts);
     // a new box takes the keyboard to its Ready button (12 Tabs away: a fourth review), unless
     // the player is busy elsewhere (typing in the chat, reading the side column)
-    const button = this.el.querySelector("#ready-button:not([disabled])");
+    // (and at the match's end to its Rematch button: 14 Tabs away in Hell, 23 in Nap, a
+    // sixth review)
+    const button = this.el.querySelector("#ready-button:not([disabled]), #rematch-button:not([disabled]), #rematch-open");
     if (this.toFocus && button) {
       this.toFocus = false;
       const a = document.activeElement;
@@ -184,6 +187,9 @@ export class BetweenPanel {
     } else if (this.page.seatToken || this.page.host) {
       parts.push(h("button", { type: "button", class: "primary", id: "rematch-button", onclick: () => this.rematch() },
         others.length && this.page.seatToken ? t("sc_rematchAccept") : t("sc_rematch")));
+      // saying no is leaving: the rematch goes on without this seat, a bot in it
+      if (others.length && this.page.seatToken)
+        parts.push(h("button", { type: "button", class: "ghost", id: "rematch-decline", onclick: () => location.assign("/") }, t("sc_rematchDecline")));
     }
     return parts;
   }
@@ -207,7 +213,22 @@ export class BetweenPanel {
     if (this.page.host) tokens.setHost(newId, this.page.host);
     const invite = tokens.invite(this.page.id); // a private table's rematch keeps its invite
     if (invite) tokens.setInvite(newId, invite);
+    // the people here, for the new table's page to say who did not come along
+    const people = (this.page.snap?.table?.seats || []).filter((st) => st.kind === "human").map((st) => ({ seat: st.seat, name: this.name(st.seat) }));
+    try { sessionStorage.setItem("torampu.rematchFrom", JSON.stringify({ id: newId, people })); } catch { /* private mode: no note */ }
     toast(t("sc_rematchGo"), "info");
     setTimeout(() => location.assign(`/t/${encodeURIComponent(newId)}`), delay);
+  }
+
+  /** The first snapshot of a rematch this page followed: the people who had not asked for it
+   * left, and a bot took their seats — said, or the others met bots in their friends' seats
+   * without a word (a sixth review). */
+  arrived(table) {
+    let from = null;
+    try { from = JSON.parse(sessionStorage.getItem("torampu.rematchFrom") || "null"); } catch { from = null; }
+    if (!from || from.id !== this.page.id || !table?.seats) return;
+    try { sessionStorage.removeItem("torampu.rematchFrom"); } catch { /* nothing kept */ }
+    const gone = (from.people || []).filter((p) => table.seats[p.seat]?.kind === "bot");
+    if (gone.length) toast(t("sc_rematchBots", { names: gone.map((p) => String(p.name)).join(t("listSep")) }), "info");
   }
 }
