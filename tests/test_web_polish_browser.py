@@ -1467,3 +1467,48 @@ def test_a_player_who_says_no_to_a_rematch_is_replaced_by_a_bot_and_it_is_said(
     seats = get(f"{server}/api/tables/{new}")["seats"]
     assert [(s["kind"], s["name"]) for s in seats][:2] == [("human", "Aki"), ("bot", None)]
     assert not problems(aki) and not problems(ben), (problems(aki), problems(ben))
+
+
+def test_a_line_gone_dead_is_found_out_and_a_lost_move_is_said(server: str, browser: Any) -> None:
+    """A sixth review: with the network gone quiet (nothing closed), the page said "connected"
+    for a minute, the felt "Your turn", and the move made then came back to the hand without
+    a word. Now a ping or a move unanswered for 8 s gives the socket up: a band over the table
+    says the connection is lost (the hand out of reach), a new socket is opened, and the move
+    that never arrived is said to be lost. (The page's first socket goes quiet on cue; the
+    next ones pass.)"""
+    tb = _table(server, "hell", {"players": 3}, 3)
+    held = {"on": False, "sockets": 0}
+
+    def route(ws: Any) -> None:
+        held["sockets"] += 1
+        first = held["sockets"] == 1
+        upstream = ws.connect_to_server()
+        quiet = lambda: first and held["on"]  # noqa: E731
+        ws.on_message(lambda m: None if quiet() else upstream.send(m))
+        upstream.on_message(lambda m: None if quiet() else ws.send(m))
+
+    init = (
+        f"localStorage.setItem('torampu.seats', JSON.stringify({{'{tb['id']}': "
+        f"{{seat: 0, token: '{tb['token']}'}}}}));"
+    )
+    page = new_page(browser, PHONE, "en", init=init)
+    page.route_web_socket(re.compile(r".*/ws/tables/.*"), route)
+    page.goto(f"{server}/t/{tb['id']}")
+    page.wait_for_selector("#felt [data-seat='0']")
+    _wait_my_turn(page)
+    version = page.evaluate("() => window.torampu.snapshot.version")
+    held["on"] = True
+    page.locator("#actions button[data-action]").first.click()
+    page.wait_for_selector("#conn-banner:not([hidden])", timeout=20000)
+    assert "Connection lost" in page.inner_text("#conn-banner")
+    assert page.evaluate("() => document.body.dataset.conn") == "closed"
+    page.screenshot(path=str(SHOTS / "conn-lost-phone-en.png"))
+    page.wait_for_function(
+        "() => (document.querySelector('#toast')?.textContent || '').includes('did not arrive')",
+        timeout=20000,
+    )
+    page.wait_for_selector("#conn-banner", state="hidden")
+    assert held["sockets"] >= 2
+    assert page.evaluate("() => window.torampu.snapshot.version") == version  # nothing played
+    _wait_my_turn(page)
+    assert not problems(page), problems(page)

@@ -1,8 +1,11 @@
 // The table's websocket: hello with the token and last version, automatic reconnection with
-// backoff, pings to keep the line open.
+// backoff, pings to keep the line open, and a line that went dead found out.
 
 const PING_MS = 25000;
 const MAX_BACKOFF_MS = 10000;
+/** A ping or a move unanswered this long: the line is dead (a Wi-Fi gone quiet closes nothing:
+ * the page said "connected" for a minute and dropped the move, a sixth review). */
+export const ANSWER_MS = 8000;
 
 export class Connection {
   /** handlers: {snapshot(msg), error(msg), status("open"|"closed")}; invite: a private
@@ -15,6 +18,10 @@ export class Connection {
     this.version = null;
     this.backoff = 500;
     this.closed = false;
+    this.answerBy = null;
+    // the device is back on a network: try at once, not after the backoff
+    this.onOnline = () => { if (!this.closed && this.ws?.readyState !== WebSocket.OPEN) this.retryNow(); };
+    window.addEventListener("online", this.onOnline);
     this.open();
   }
 
@@ -34,11 +41,35 @@ export class Connection {
       this.pinger = setInterval(() => this.send({ type: "ping" }), PING_MS);
       this.handlers.status("open");
     };
-    ws.onmessage = (event) => this.receive(event.data);
-    ws.onclose = () => this.lost();
+    ws.onmessage = (event) => { if (this.ws === ws) this.receive(event.data); };
+    ws.onclose = () => { if (this.ws === ws) this.lost(); };
+  }
+
+  /** Something sent wants an answer (every ping and move is answered at once): none in
+   * ANSWER_MS, and the socket is given up and a new one opened. */
+  expectAnswer() {
+    if (this.answerBy) return;
+    this.answerBy = setTimeout(() => {
+      this.answerBy = null;
+      const ws = this.ws;
+      if (this.closed || !ws || ws.readyState !== WebSocket.OPEN) return;
+      this.ws = null; // (its close, whenever it comes, is no longer this connection's)
+      try { ws.close(); } catch { /* already going */ }
+      this.lost();
+    }, ANSWER_MS);
+  }
+
+  /** Reconnect now (the device is online again, or the player asked). */
+  retryNow() {
+    clearTimeout(this.retry);
+    this.backoff = 500;
+    if (this.ws && this.ws.readyState === WebSocket.CONNECTING) return;
+    this.open();
   }
 
   receive(data) {
+    clearTimeout(this.answerBy);
+    this.answerBy = null;
     let msg;
     try {
       msg = JSON.parse(data);
@@ -54,15 +85,19 @@ export class Connection {
 
   lost() {
     clearInterval(this.pinger);
+    clearTimeout(this.answerBy);
+    this.answerBy = null;
     if (this.closed) return; // (closed on purpose: nothing to reconnect, nothing to report)
     this.handlers.status("closed");
-    setTimeout(() => this.open(), this.backoff);
+    clearTimeout(this.retry);
+    this.retry = setTimeout(() => this.open(), this.backoff);
     this.backoff = Math.min(this.backoff * 2, MAX_BACKOFF_MS);
   }
 
   send(msg) {
     if (this.ws && this.ws.readyState === WebSocket.OPEN) {
       this.ws.send(JSON.stringify(msg));
+      if (msg.type === "ping" || msg.type === "act") this.expectAnswer();
       return true;
     }
     return false;
@@ -81,6 +116,9 @@ export class Connection {
 
   close() {
     this.closed = true;
+    clearTimeout(this.retry);
+    clearTimeout(this.answerBy);
+    window.removeEventListener("online", this.onOnline);
     if (this.ws) this.ws.close();
   }
 }

@@ -53,6 +53,9 @@ class TablePage {
       last: h("div", { class: "last-move muted small", id: "last-move", "aria-live": "polite", "aria-atomic": "true" }),
       // back after an absence: how many moves the server made for this seat meanwhile
       stoodIn: h("div", { class: "stood-in", id: "stood-in", role: "status", hidden: true }),
+      // the connection lost: said over the table, not only by the header's small word (a
+      // sixth review: the felt went on saying "Your turn" while nothing could arrive)
+      connBanner: h("div", { class: "conn-banner", id: "conn-banner", role: "alert", hidden: true }),
       felt: h("div", { class: "felt", id: "felt" }),
       actions: h("div", { class: "actions", id: "actions" }),
       hand: h("div", { class: "hand", id: "hand", "aria-label": t("hand"), tabindex: "-1" }),
@@ -62,7 +65,7 @@ class TablePage {
     // social: between-games result, turn timer, hint, chat (their own modules)
     this.social = { between: new BetweenPanel(this), timer: new TurnTimer(), hint: new HintBox(this), chat: new ChatPanel(this) };
     const so = this.social;
-    e.playMain = h("div", { class: "play-main", id: "play" }, so.between.el, e.status, e.stoodIn, so.timer.el, e.felt, e.last, e.actions, so.hint.el, e.hand);
+    e.playMain = h("div", { class: "play-main", id: "play" }, so.between.el, e.connBanner, e.status, e.stoodIn, so.timer.el, e.felt, e.last, e.actions, so.hint.el, e.hand);
     // on a phone the panels slide up over the table: a way back, in view while they cover it
     e.back = h("button", { type: "button", class: "ghost side-back", id: "side-back",
       onclick: () => document.querySelector("main")?.scrollTo({ top: 0, behavior: "smooth" }) }, t("sideBack"));
@@ -111,6 +114,13 @@ class TablePage {
     window.torampu = { snapshot: msg }; // for tests and the curious: this client's own data
     this.table = msg.table;
     this.pending = false;
+    if (this.lostMove != null) {
+      // the line died with a move on it: still this seat's turn at that version, it never
+      // arrived — said, or the card came back to the hand without a word (a sixth review)
+      const lost = msg.version === this.lostMove && msg.seat != null && msg.view?.to_play === msg.seat && msg.legal?.length;
+      this.lostMove = null;
+      if (lost) toast(t("moveLost"), "info");
+    }
     const key = JSON.stringify([msg.view?.hand, msg.legal]);
     if (key !== this.legalKey) {
       this.ui.selected = [];
@@ -164,11 +174,23 @@ class TablePage {
   }
 
   onStatus(state) {
+    // a move sent on a line that then died never arrived (or did: the next snapshot says)
+    if (state === "closed" && this.pending) this.lostMove = this.snap?.version ?? null;
+    if (state !== "open") this.pending = false;
     this.connState = state;
     this.showConn();
+    if (this.snap) this.render();
   }
 
   showConn() {
+    const banner = this.el?.connBanner;
+    if (banner) {
+      const down = this.connState === "closed";
+      banner.hidden = !down;
+      if (down)
+        patch(banner, h("span", {}, t("connLost")), " ",
+          h("button", { type: "button", class: "ghost", id: "conn-retry", onclick: () => this.conn.retryNow() }, t("retryNow")));
+    }
     const el = document.getElementById("conn");
     if (!el || !this.connState) return;
     document.body.dataset.conn = this.connState;
