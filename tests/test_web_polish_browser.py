@@ -1512,3 +1512,35 @@ def test_a_line_gone_dead_is_found_out_and_a_lost_move_is_said(server: str, brow
     assert page.evaluate("() => window.torampu.snapshot.version") == version  # nothing played
     _wait_my_turn(page)
     assert not problems(page), problems(page)
+
+
+def test_the_lobby_takes_a_seat_along_to_a_rematch_made_while_away(
+    server: str, browser: Any
+) -> None:
+    """A sixth review: the host made the rematch while a friend was away from the page; the
+    friend's seat was theirs at the new table, but the lobby did not list it as theirs (only
+    "Watch", and watching showed their own seat away). The lobby takes the seat along: the
+    rematch is listed under "Your tables" and opens at the seat."""
+    made = post(
+        f"{server}/api/tables",
+        {"game": "hell", "players": 3, "games": 1, "seats": ["open", "open", "bot:heuristic"]},
+    )
+    tid, host = made["table"]["id"], made["host_token"]
+    tokens = [
+        post(f"{server}/api/tables/{tid}/join", {"name": name, "seat": s})["token"]
+        for s, name in enumerate(("Aki", "Ben"))
+    ]
+    post(f"{server}/api/tables/{tid}/start", {}, host)
+    _play_by_socket(server, tid, tokens)
+    new = post(f"{server}/api/tables/{tid}/rematch", {}, host)["table"]["id"]
+    held = json.dumps({tid: {"seat": 1, "token": tokens[1]}})
+    ben = new_page(browser, LAPTOP, "en")  # (stored once: an init script runs at every page)
+    ben.goto(f"{server}/")
+    ben.evaluate("(held) => localStorage.setItem('torampu.seats', held)", held)
+    ben.reload()
+    ben.wait_for_selector(f"#my-tables [data-table='{new}']")
+    stored = "() => JSON.parse(localStorage.getItem('torampu.seats'))"
+    assert ben.evaluate(stored)[new] == {"seat": 1, "token": tokens[1]}
+    ben.goto(f"{server}/t/{new}")
+    ben.wait_for_function("() => window.torampu?.snapshot?.seat === 1")
+    assert not problems(ben), problems(ben)

@@ -59,7 +59,7 @@ export const api = {
   bots: () => request("GET", "/api/bots"),
   tables: (status = null, limit = 50) =>
     request("GET", `/api/tables?limit=${limit}${status ? `&status=${encodeURIComponent(status)}` : ""}`),
-  table: (id) => request("GET", `/api/tables/${enc(id)}`, undefined, null, id),
+  table: (id, token = null) => request("GET", `/api/tables/${enc(id)}`, undefined, token, id),
   create: (body) => request("POST", "/api/tables", body),
   join: (id, body) => request("POST", `/api/tables/${enc(id)}/join`, body, null, id),
   setSeat: (id, seat, body, host) =>

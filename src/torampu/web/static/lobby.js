@@ -71,7 +71,24 @@ async function myTables(listed) {
   }));
   // (finished ones too: a quick game against bots is private, so once over it was nowhere,
   // its results and replays lost to its player: a fourth review)
-  return found.filter((tb) => tb);
+  const have = found.filter((tb) => tb);
+  // a rematch made while this browser was away (the host made it): the seat held at the old
+  // table is held at the new one, by the same token — taken along here, where before only a
+  // page open at the old table took it (a sixth review: the player found "Watch" on a table
+  // of their own seat)
+  const known = new Set(have.map((tb) => tb.id));
+  const adopted = await Promise.all(have.map(async (tb) => {
+    const held = tokens.seat(tb.id);
+    if (tb.status !== "over" || !tb.rematch || !held || known.has(tb.rematch) || tokens.seat(tb.rematch)) return null;
+    const next = await api.table(tb.rematch, held.token).catch(() => null); // (its token opens a private one)
+    const st = next?.seats?.[held.seat];
+    if (!st || st.kind !== "human" || st.name !== tb.seats?.[held.seat]?.name) return null;
+    tokens.setSeat(next.id, held.seat, held.token);
+    const invite = tokens.invite(tb.id);
+    if (invite) tokens.setInvite(next.id, invite);
+    return next;
+  }));
+  return [...adopted.filter((tb) => tb), ...have];
 }
 
 function renderTables(el, state) {
