@@ -940,6 +940,13 @@ def test_the_first_arrow_key_goes_to_a_card_not_to_pass(server: str, browser: An
     page.keyboard.press("ArrowRight")
     focused = page.evaluate("document.activeElement?.matches('#hand .card') || false")
     assert focused, page.evaluate("document.activeElement?.outerHTML.slice(0, 80)")
+    # the keyboard's card has a ring of its own, not the gold every playable card has (a
+    # sixth review: the same gold, thicker, was hard to find among them)
+    ring = page.evaluate(
+        "(() => { const s = getComputedStyle(document.activeElement);"
+        " return [s.outlineStyle, s.outlineColor]; })()"
+    )
+    assert ring == ["solid", "rgb(16, 36, 62)"], ring
     assert not problems(page), problems(page)
 
 
