@@ -418,6 +418,30 @@ def test_a_rematch_asked_again_sends_nobody_anything(tmp_path: Path) -> None:
             assert lobby.rooms[tid].revision == revision
 
 
+def test_a_blip_in_a_connection_is_not_a_no_to_the_rematch(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Leaving says no, and the seat goes to a bot: a connection that drops and comes back
+    within REMATCH_GRACE is not leaving (a sixth review: a blip at the wrong moment made the
+    rematch without its player)."""
+    monkeypatch.setattr("torampu.web.rooms.REMATCH_GRACE", 1.0)
+    with client(tmp_path, away_timeout=0.01) as c:
+        tid, _, tok = _over_with_two(c)
+        with c.websocket_connect(f"/ws/tables/{tid}") as p0:
+            hello(p0, tok[0])
+            with c.websocket_connect(f"/ws/tables/{tid}") as p2:
+                hello(p2, tok[2])
+                assert _rematch(c, tid, tok[0])[0] == 202
+            with c.websocket_connect(f"/ws/tables/{tid}") as p2:  # back at once
+                hello(p2, tok[2])
+                time.sleep(1.5)
+                assert c.get(f"/api/tables/{tid}").json()["rematch"] is None
+            # gone for good: the rematch is made after the grace, a bot in seat 2
+            s = _until(p0, lambda m: m["type"] == "snapshot" and m["table"]["rematch"])
+            new = c.get(f"/api/tables/{s['table']['rematch']}").json()
+            assert [x["kind"] for x in new["seats"]] == ["human", "bot", "bot"]
+
+
 def test_a_wish_is_not_kept_for_after_its_player_left(tmp_path: Path) -> None:
     """A tenth audit: a stored wish made the rematch later, when the one who asked was long
     gone, as soon as the last other player there left. A rematch is made for one who asked
@@ -437,11 +461,12 @@ def test_a_wish_is_not_kept_for_after_its_player_left(tmp_path: Path) -> None:
 
 
 def test_a_rematch_refused_at_the_cap_is_not_tried_at_every_leave(
-    tmp_path: Path, caplog: pytest.LogCaptureFixture
+    tmp_path: Path, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A tenth audit: a rematch refused at the cap on open tables was tried again, and logged,
     at every disconnect (41 warnings for 40 reconnections of one seat in 5 s). It is tried
     again after a pause, and said once."""
+    monkeypatch.setattr("torampu.web.rooms.REMATCH_GRACE", 0.2)
     with client(tmp_path, away_timeout=0.01, tables_per_address=2) as c:
         tid, _, tok = _over_with_two(c)
         for _ in range(2):  # the address's open tables: at the cap
@@ -452,8 +477,10 @@ def test_a_rematch_refused_at_the_cap_is_not_tried_at_every_leave(
                 hello(p2, tok[2])
                 assert _rematch(c, tid, tok[0])[0] == 202
             for _ in range(5):  # p2 leaves, again and again: p0 is the only one there
+                time.sleep(0.3)  # (past the grace: each leave is a no)
                 with c.websocket_connect(f"/ws/tables/{tid}") as p2:
                     hello(p2, tok[2])
+            time.sleep(0.3)
             p0.send_json({"type": "ping"})
             _until(p0, lambda m: m["type"] == "pong")
         said = [r for r in caplog.records if "rematch not made" in r.getMessage()]

@@ -435,6 +435,10 @@ class Between:
 REMATCH_BOT = "heuristic"
 """The bot that takes, in a rematch, the seat of a person who did not ask for it."""
 
+REMATCH_GRACE = 3.0
+"""Seconds a person who had not asked for the rematch stays gone before it is made without
+them (a reconnection within them holds it up again)."""
+
 REMATCH_RETRY = 30.0
 """Seconds before a rematch refused (the cap on open tables) is tried again on its own."""
 
@@ -495,6 +499,8 @@ class Room:
     """The next read of the row for unknown tokens, while it has not started."""
     token_read_at: float = -1e9
     """When the last such read started (:func:`Lobby.clock`)."""
+    rematch_waiting: bool = False
+    """A rematch agreed by those still there is being made once the grace has passed."""
     rematch_refused_at: float = -1e9
     """When making the rematch asked for was last refused (:meth:`Lobby._rematch_if_agreed`)."""
     wishes: set[int] = field(default_factory=set)
@@ -1082,27 +1088,39 @@ class Lobby:
         """Someone asked for the rematch of ``room`` (over), and it is not made yet."""
         return bool(room.wishes) and room.table.rematch is None and room.status == "over"
 
+    def _rematch_agreed(self, room: Room) -> bool:
+        """Everyone still connected asked for the rematch, one who asked among them."""
+        if not self._rematch_pending(room) or self._closing or not self._all_wish(room):
+            return False
+        return any(room.connected(s) for s in room.wishes)
+
     def _rematch_if_agreed(self, room: Room) -> None:
         """After someone left: if everyone still connected has asked for the rematch, make it
-        (the one who had not asked had held it up). Only while one who asked is still there: a
-        wish is not kept for later (a tenth audit: a wish refused at the cap on open tables,
-        stored, made the rematch hours later when another player, who had never asked, came
-        to read the results and left). A refusal (the cap) is tried again after
-        :data:`REMATCH_RETRY` seconds at the soonest, and said once in the log."""
-        if not self._rematch_pending(room) or self._closing or not self._all_wish(room):
-            return
-        if not any(room.connected(s) for s in room.wishes):
+        (the one who had not asked had held it up; their seat goes to a bot) — once they have
+        stayed away :data:`REMATCH_GRACE` seconds (a connection's blip is not a no). Only
+        while one who asked is still there: a wish is not kept for later (a tenth audit: a
+        wish refused at the cap on open tables, stored, made the rematch hours later when
+        another player, who had never asked, came to read the results and left). A refusal
+        (the cap) is tried again after :data:`REMATCH_RETRY` seconds at the soonest, and said
+        once in the log."""
+        if room.rematch_waiting or not self._rematch_agreed(room):
             return
         if self.clock() - room.rematch_refused_at < REMATCH_RETRY:
             return
+        room.rematch_waiting = True
 
         async def make() -> None:
             try:
+                await asyncio.sleep(REMATCH_GRACE)
+                if not self._rematch_agreed(room):
+                    return
                 await self._make_rematch(room)
             except ActError as e:
                 if room.rematch_refused_at < 0:
                     log.warning("table %s: rematch not made (%s)", room.id, e)
                 room.rematch_refused_at = self.clock()
+            finally:
+                room.rematch_waiting = False
 
         task = asyncio.get_running_loop().create_task(make())
         self._tasks.add(task)
