@@ -258,12 +258,16 @@ def test_the_snapshot_carries_the_turn_timer_of_a_human_to_play(tmp_path: Path) 
 
 
 # ------------------------------------------------------------------------ rematch
-def test_a_rematch_keeps_the_seats_and_moves_everyone_over(tmp_path: Path) -> None:
+def test_a_rematch_keeps_the_seats_and_moves_everyone_over(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Two players (the second played by a stand-in while away) and a spectator: a wrong token
     is refused, the first player's click makes the new table (the second, gone without
     asking, said no: a bot takes their seat), the second's and the host's give the same one;
     the player and the spectator are told; the player's token holds its seat at the new table,
-    the other's none, and nobody else can take one."""
+    the other's none, and nobody else can take one. (The grace a person gone is given before
+    the rematch is made without them has its own tests.)"""
+    monkeypatch.setattr("torampu.web.rooms.REMATCH_GRACE", 0.0)
     with client(tmp_path, away_timeout=0.01) as c:
         tid, host, tok = _table(
             c,
@@ -318,11 +322,12 @@ def test_a_rematch_keeps_the_seats_and_moves_everyone_over(tmp_path: Path) -> No
             assert ws.receive_json()["code"] == "unauthorized"
         j = c.post(f"/api/tables/{nid}/join", json={"name": "Intruder"})
         assert j.status_code == 409 and j.json()["error"]["code"] == "seat_taken"
-        # the host token is the same one
-        r = c.post(f"/api/tables/{nid}/start", headers=auth(host))
-        assert r.status_code == 409 and r.json()["error"]["code"] == "started"
-        r = c.post(f"/api/tables/{nid}/start", headers=auth(tok[0]))
-        assert r.status_code == 403
+        # a seat went to a bot: the host token does not go along (a host gone without asking
+        # could close the others' rematch, a game against bots for them: an eleventh audit)
+        for who in (host, tok[0]):
+            r = c.post(f"/api/tables/{nid}/close", headers=auth(who))
+            assert r.status_code == 403, r.text
+        assert c.get(f"/api/tables/{nid}").json()["status"] == "playing"
 
 
 def _over_with_two(c: TestClient) -> tuple[str, str, dict[int, str]]:
@@ -442,6 +447,37 @@ def test_a_blip_in_a_connection_is_not_a_no_to_the_rematch(
             assert [x["kind"] for x in new["seats"]] == ["human", "bot", "bot"]
 
 
+def test_a_rematch_asked_in_a_blip_or_over_two_blips_drops_nobody(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An eleventh audit: the grace held for a disconnect, but (a) a request of the one who
+    asked, landing while the other's connection was down, made the rematch at once (the other's
+    seat to a bot), and (b) two short blips, the second one at the end of the first's grace,
+    did the same. A person gone must have been gone the whole grace."""
+    monkeypatch.setattr("torampu.web.rooms.REMATCH_GRACE", 1.0)
+    with client(tmp_path, away_timeout=0.01) as c:
+        tid, _, tok = _over_with_two(c)
+        with c.websocket_connect(f"/ws/tables/{tid}") as p0:
+            hello(p0, tok[0])
+            with c.websocket_connect(f"/ws/tables/{tid}") as p2:
+                hello(p2, tok[2])
+                assert _rematch(c, tid, tok[0])[0] == 202
+            # (a) p2's line is down: p0 asks again, and again
+            for _ in range(3):
+                assert _rematch(c, tid, tok[0])[0] == 202
+            time.sleep(0.3)
+            with c.websocket_connect(f"/ws/tables/{tid}") as p2:
+                hello(p2, tok[2])
+                time.sleep(0.5)
+            # (b) a second blip of 0.5 s, 0.8 s after the first began
+            time.sleep(0.5)
+            with c.websocket_connect(f"/ws/tables/{tid}") as p2:
+                hello(p2, tok[2])
+                time.sleep(1.5)
+                assert c.get(f"/api/tables/{tid}").json()["rematch"] is None
+                assert _rematch(c, tid, tok[2])[0] == 200  # and p2 says yes
+
+
 def test_a_wish_is_not_kept_for_after_its_player_left(tmp_path: Path) -> None:
     """A tenth audit: a stored wish made the rematch later, when the one who asked was long
     gone, as soon as the last other player there left. A rematch is made for one who asked
@@ -501,12 +537,18 @@ def test_the_host_token_makes_the_rematch_at_once(tmp_path: Path) -> None:
             assert status == 200 and body["table"]["status"] == "playing"
             kinds = [x["kind"] for x in body["table"]["seats"]]
             assert kinds == ["human", "bot", "human"]  # the host's call: everyone keeps a seat
+            # and the host token is the new table's too
+            r = c.post(f"/api/tables/{body['table']['id']}/start", headers=auth(host))
+            assert r.status_code == 409 and r.json()["error"]["code"] == "started"
             s = _until(p2, lambda m: m["type"] == "snapshot" and m["table"]["rematch"])
             assert s["table"]["rematch"] == body["table"]["id"]
 
 
-def test_a_forged_rematch_wish_on_the_bus_asks_for_nobody(tmp_path: Path) -> None:
+def test_a_forged_rematch_wish_on_the_bus_asks_for_nobody(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """The bus carries a wish as news; the database says who asked."""
+    monkeypatch.setattr("torampu.web.rooms.REMATCH_GRACE", 0.0)
     with client(tmp_path, away_timeout=0.01) as c:
         tid, _, tok = _over_with_two(c)
         lobby = c.app.state.lobby  # type: ignore[attr-defined]

@@ -261,3 +261,80 @@ def test_a_rematch_held_up_by_a_process_that_died_is_made_once_its_presence_is_g
     finally:
         for p in (*webs, worker):
             p.stop()
+
+
+def test_a_player_still_at_the_table_on_another_process_keeps_the_seat_in_a_rematch(
+    tmp_path: Path,
+    pg: str,  # noqa: F811  (the fixture)
+    redis_server: RedisServer,  # noqa: F811
+) -> None:
+    """An eleventh audit: a player with a tab on each process closed the one on the process of
+    the player who had asked; the other process, where someone else was already at the table,
+    had not said it held the seat too (another process already did), so the seat read as gone
+    and went to a bot in the rematch, its
+    player still at the table. Each process says when a seat is new there, and the rematch
+    reads the bus again before it seats a bot."""
+    flags = ("--away-timeout", "0.2")
+    webs = [Web(tmp_path, "a", pg, redis_server.url, *flags)]
+    webs.append(Web(tmp_path, "b", pg, redis_server.url, *flags))
+    worker = _worker(tmp_path, "w1", pg, redis_server.url)
+    try:
+        a, b = webs
+        a.wait()
+        b.wait()
+        status, r = _post(
+            f"{a.base}/api/tables",
+            {
+                "game": "hell",
+                "rules": {"players": 3},
+                "games": 1,
+                "seats": ["open", "heuristic", "open"],
+            },
+        )
+        assert status == 201, r
+        tid, host = r["table"]["id"], r["host_token"]
+        tokens = [
+            _post(f"{a.base}/api/tables/{tid}/join", {"name": f"P{s}", "seat": s})[1]["token"]
+            for s in (0, 2)
+        ]
+        with connect(f"{a.ws}/ws/tables/{tid}", open_timeout=10) as p0:
+            p0.send(json.dumps({"type": "hello", "token": tokens[0]}))
+            _next(p0, lambda m: m["type"] == "snapshot")
+            _post(f"{a.base}/api/tables/{tid}/start", {}, host)
+            acted = -1
+            while True:  # seat 0 plays; seat 2's player is away: a stand-in plays it
+                m = _next(p0, lambda m: m["type"] == "snapshot")
+                if m["table"]["status"] == "over":
+                    break
+                if m["legal"] and m["version"] != acted:
+                    acted = m["version"]
+                    act = {"type": "act", "action": m["legal"][0], "version": m["version"]}
+                    p0.send(json.dumps(act))
+            connected = lambda m: (  # noqa: E731
+                m["type"] == "snapshot" and m["table"]["seats"][2]["connected"]
+            )
+            with (
+                connect(f"{b.ws}/ws/tables/{tid}", open_timeout=10) as watcher,
+                connect(f"{b.ws}/ws/tables/{tid}", open_timeout=10) as on_b,
+            ):
+                # (someone already at the table on process b: a spectator)
+                watcher.send(json.dumps({"type": "hello", "token": None}))
+                _next(watcher, lambda m: m["type"] == "snapshot")
+                with connect(f"{a.ws}/ws/tables/{tid}", open_timeout=10) as on_a:
+                    on_a.send(json.dumps({"type": "hello", "token": tokens[1]}))
+                    _next(p0, connected)
+                    _next(watcher, connected)  # (process b knows the seat is held on a)
+                    on_b.send(json.dumps({"type": "hello", "token": tokens[1]}))
+                    _next(on_b, lambda m: m["type"] == "snapshot")
+                    time.sleep(0.5)
+                    status, r = _post(f"{a.base}/api/tables/{tid}/rematch", {}, tokens[0])
+                    assert status == 202, r
+                time.sleep(5)  # past the grace (3 s): seat 2's player is still on process b
+                assert _get(f"{a.base}/api/tables/{tid}")["rematch"] is None
+                status, r = _post(f"{b.base}/api/tables/{tid}/rematch", {}, tokens[1])
+                assert status == 200, r
+                seats = r["table"]["seats"]
+                assert [s["kind"] for s in seats] == ["human", "bot", "human"]
+    finally:
+        for p in (*webs, worker):
+            p.stop()

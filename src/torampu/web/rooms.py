@@ -1029,8 +1029,13 @@ class Lobby:
             if room.match is None or not room.match.is_over:
                 raise ActError("not_over", "a rematch is there once the match is over")
             if seat is not None and not await self._wish_rematch(room, seat):
+                self._rematch_if_agreed(
+                    room
+                )  # (agreed once the ones gone have been gone the grace)
                 return None
             new_id = await self._make_rematch(room, by_wish=seat is not None)
+            if new_id is None:
+                return None
         return await self.room(new_id)
 
     async def _wish_rematch(self, room: Room, seat: int) -> bool:
@@ -1050,29 +1055,58 @@ class Lobby:
         return self._all_wish(room)
 
     def _all_wish(self, room: Room) -> bool:
-        """Every person connected at the table asked for the rematch (someone did)."""
-        present = [s for s, st in enumerate(room.seats) if st.kind == "human" and room.connected(s)]
-        return bool(room.wishes) and all(s in room.wishes for s in present)
+        """Every person connected at the table asked for the rematch (someone did), and each
+        one who did not has been gone :data:`REMATCH_GRACE` seconds without a break (a
+        blip, or two, is not a no: an eleventh audit dropped a player after two blips of
+        half a second, and a request of the other's landing in one blip skipped the grace)."""
+        if not room.wishes:
+            return False
+        return self._grace_left(room) == 0.0 and all(
+            s in room.wishes
+            for s, st in enumerate(room.seats)
+            if st.kind == "human" and room.connected(s)
+        )
 
-    async def _make_rematch(self, room: Room, by_wish: bool = True) -> str:
+    def _grace_left(self, room: Room) -> float:
+        """Seconds until every person gone who did not ask has been gone the grace."""
+        now = self.clock()
+        left = 0.0
+        for s, st in enumerate(room.seats):
+            if st.kind == "human" and s not in room.wishes and not room.connected(s):
+                since = room.away_since.get(s, now)
+                left = max(left, REMATCH_GRACE - (now - since))
+        return left
+
+    async def _make_rematch(self, room: Room, by_wish: bool = True) -> str | None:
         """Make the rematch of ``room`` (over), or find the one made before: its id. Made on
         the players' wishes, the seat of a person who did not ask (they left: everyone there
         asked) goes to a :data:`REMATCH_BOT` — they said no by leaving; seated, they came back
         to nothing that said so, and the others waited at each of their turns (a sixth review).
-        Made by the host, everyone keeps their seat."""
+        Then the host token does not go along either: a host gone without asking could close
+        the others' rematch, a game against bots for them (an eleventh audit). ``None``: not
+        now — who asked and who is there, read again from the database and the bus, say the
+        wishes are not agreed. Made by the host, everyone keeps their seat."""
         seed = random.SystemRandom().getrandbits(63)
-        if by_wish:  # (the database says who asked: an event of another process's may be late)
+        if by_wish and room.table.rematch is None:
+            # the database says who asked (an event of another process's may be late) and the
+            # bus who is there (a seat held on another process read as gone: an eleventh
+            # audit)
             room.wishes |= await self.db(self.store.ready_seats, room.id, REMATCH_WISH)
+            with contextlib.suppress(BusError):
+                room.remote_seats, room.remote_clients = await self.bus.presence(room.id)
+            if not self._all_wish(room):
+                return None
         bots = {
             s: REMATCH_BOT
             for s, st in enumerate(room.seats)
             if by_wish and st.kind == "human" and s not in room.wishes
         }
+        host = token_hash(new_token()) if bots else None  # (a host token nobody holds)
         async with self._creating:  # counted with its maker's tables, as a new table is
             caps = await self._check_capacity(room.table.owner)
             try:
                 new_id, made = await self.db(
-                    self.store.create_rematch, room.id, new_table_id(), seed, caps, bots
+                    self.store.create_rematch, room.id, new_table_id(), seed, caps, bots, host
                 )
             except Refused as e:
                 raise ActError(e.code, str(e), e.status or 409) from None
@@ -1087,6 +1121,14 @@ class Lobby:
     def _rematch_pending(room: Room) -> bool:
         """Someone asked for the rematch of ``room`` (over), and it is not made yet."""
         return bool(room.wishes) and room.table.rematch is None and room.status == "over"
+
+    def _agreed_but_grace(self, room: Room) -> bool:
+        """Every person connected asked (those gone may not yet have been gone the grace)."""
+        return all(
+            s in room.wishes
+            for s, st in enumerate(room.seats)
+            if st.kind == "human" and room.connected(s)
+        )
 
     def _rematch_agreed(self, room: Room) -> bool:
         """Everyone still connected asked for the rematch, one who asked among them."""
@@ -1103,7 +1145,9 @@ class Lobby:
         another player, who had never asked, came to read the results and left). A refusal
         (the cap) is tried again after :data:`REMATCH_RETRY` seconds at the soonest, and said
         once in the log."""
-        if room.rematch_waiting or not self._rematch_agreed(room):
+        if room.rematch_waiting or not self._rematch_pending(room) or self._closing:
+            return
+        if not any(room.connected(s) for s in room.wishes) or not self._agreed_but_grace(room):
             return
         if self.clock() - room.rematch_refused_at < REMATCH_RETRY:
             return
@@ -1111,7 +1155,10 @@ class Lobby:
 
         async def make() -> None:
             try:
-                await asyncio.sleep(REMATCH_GRACE)
+                while True:  # (until the last one gone has been gone the grace)
+                    await asyncio.sleep(max(0.05, self._grace_left(room)))
+                    if self._grace_left(room) <= 0 or not self._rematch_pending(room):
+                        break
                 if not self._rematch_agreed(room):
                     return
                 await self._make_rematch(room)
@@ -2178,6 +2225,10 @@ class Lobby:
         """A client said ``hello``: it gets a snapshot; the others only if a seat's presence
         changed (a spectator arriving changes nothing they see)."""
         was = client.seat is not None and room.connected(client.seat)
+        # (new here: this process tells the others, even when another process holds the seat
+        # too — that one may be about to close, and the seat would read as gone everywhere: an
+        # eleventh audit, a player on two processes lost their seat to a rematch's bot)
+        here = client.seat is not None and any(c.seat == client.seat for c in room.clients)
         first = not room.clients
         if not room.attended:
             # nobody was at the table, and nobody's clock ran (see _who_moves): the turn's
@@ -2191,7 +2242,7 @@ class Lobby:
             self.broadcast(room)
         else:
             client.refresh()
-        if first or (client.seat is not None and not was):
+        if first or (client.seat is not None and not here):
             self._share_presence(room)
 
     def disconnect(self, room: Room, client: Client) -> None:

@@ -888,13 +888,15 @@ class Store:
         seed: int,
         caps: OpenCaps | None = None,
         bots: Mapping[int, str] | None = None,
+        host_token: str | None = None,
     ) -> tuple[str, bool]:
         """The table that continues ``table_id`` (over) with the same game, rules, seats (the
         same names, seat-token hashes and bots), length, features and host token: made now
         under ``new_id`` and ``seed`` and already playing, or the one made before (one
         transaction: two requests, on any processes, give one table). ``(id, made now)``.
         ``caps`` as for :meth:`create_table` (its maker's address: the old table's); ``bots``:
-        seats a bot of the spec given takes instead (people who did not ask for it and left)."""
+        seats a bot of the spec given takes instead (people who did not ask for it and left);
+        ``host_token``: the new table's (a hash), instead of the old one's."""
         with (
             self._serial(self._creates if caps else None),
             self._serial(self._invites),
@@ -928,7 +930,7 @@ class Store:
                     players=old.players,
                     games=old.games,
                     seed=seed,
-                    host_token=old.host_token,
+                    host_token=old.host_token if host_token is None else host_token,
                     status="playing",
                     version=0,
                     created=_now(),
