@@ -1544,3 +1544,26 @@ def test_the_lobby_takes_a_seat_along_to_a_rematch_made_while_away(
     ben.goto(f"{server}/t/{new}")
     ben.wait_for_function("() => window.torampu?.snapshot?.seat === 1")
     assert not problems(ben), problems(ben)
+
+
+def test_a_page_refused_after_its_hello_backs_off(server: str, browser: Any) -> None:
+    """An eleventh audit: a page whose socket was accepted and then refused after its hello
+    (one spectator too many from an address) reconnected twice a second for ever: its backoff
+    started again at every socket opened. It starts again at a snapshot only."""
+    made = _bots(server, "daifugo", 3, 4, "heuristic")
+    tid = made["table"]["id"]
+    pages = []
+    for _ in range(4):  # --watchers-per-address (4): this address's spectators at the table
+        page = new_page(browser, LAPTOP, "en")
+        page.goto(f"{server}/t/{tid}")
+        page.wait_for_function("() => !!window.torampu?.snapshot")
+        pages.append(page)
+    late = new_page(browser, LAPTOP, "en")
+    sockets: list[Any] = []
+    late.on("websocket", lambda ws: sockets.append(ws))
+    late.goto(f"{server}/t/{tid}")
+    late.wait_for_timeout(6000)
+    assert not late.evaluate("() => !!window.torampu?.snapshot"), "the fifth was let in"
+    assert 1 <= len(sockets) <= 5, len(sockets)  # (0.5, 1, 2, 4 s apart; twice a second before)
+    for page in pages:
+        page.close()

@@ -33,8 +33,12 @@ export class Connection {
   open() {
     const ws = new WebSocket(this.url());
     this.ws = ws;
+    clearInterval(this.pinger); // (a socket given up while open had one running)
     ws.onopen = () => {
-      this.backoff = 500;
+      if (this.ws !== ws) return;
+      // (the backoff starts again at a snapshot, not here: a socket accepted then refused
+      // after its hello — too many at the table from this address — reconnected twice a
+      // second for ever, an eleventh audit)
       const hello = { type: "hello", token: this.token, version: this.version };
       if (this.invite) hello.invite = this.invite;
       this.send(hello);
@@ -77,6 +81,7 @@ export class Connection {
       return;
     }
     if (msg.type === "snapshot") {
+      this.backoff = 500;
       this.version = msg.version;
       this.handlers.snapshot(msg);
     } else if (msg.type === "error") this.handlers.error(msg);
@@ -90,7 +95,8 @@ export class Connection {
     if (this.closed) return; // (closed on purpose: nothing to reconnect, nothing to report)
     this.handlers.status("closed");
     clearTimeout(this.retry);
-    this.retry = setTimeout(() => this.open(), this.backoff);
+    // (a little jitter: the tabs a server restart dropped do not all come back at one moment)
+    this.retry = setTimeout(() => this.open(), this.backoff * (0.75 + Math.random() * 0.5));
     this.backoff = Math.min(this.backoff * 2, MAX_BACKOFF_MS);
   }
 

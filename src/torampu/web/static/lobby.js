@@ -57,6 +57,7 @@ export function lobbyPage(root) {
  * lists hold is taken from them; the others are asked for at most every MINE_TTL_MS. */
 const mineCache = new Map(); // id -> { table (null: gone), at }
 const MINE_TTL_MS = 30000;
+const adoptTried = new Set(); // rematch ids this page asked for to take a seat along
 
 async function myTables(listed) {
   const byId = new Map(listed.map((tb) => [tb.id, tb]));
@@ -80,6 +81,10 @@ async function myTables(listed) {
   const adopted = await Promise.all(have.map(async (tb) => {
     const held = tokens.seat(tb.id);
     if (tb.status !== "over" || !tb.rematch || !held || known.has(tb.rematch) || tokens.seat(tb.rematch)) return null;
+    // (asked once: a rematch whose seat went to a bot was asked for at every refresh, each
+    // request loading the table again — an eleventh audit)
+    if (adoptTried.has(tb.rematch)) return null;
+    adoptTried.add(tb.rematch);
     const next = await api.table(tb.rematch, held.token).catch(() => null); // (its token opens a private one)
     const st = next?.seats?.[held.seat];
     if (!st || st.kind !== "human" || st.name !== tb.seats?.[held.seat]?.name) return null;
