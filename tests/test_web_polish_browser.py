@@ -1375,10 +1375,9 @@ def _play_by_socket(base: str, tid: str, tokens: list[str]) -> None:
         raise AssertionError("the match did not end")
 
 
-def test_a_rematch_is_asked_for_and_accepted_not_forced(server: str, browser: Any) -> None:
-    """A fifth review: one player's click on Rematch moved everyone to a new match, without
-    asking them or saying who had asked. Now the one who asks sees whom it waits for, the other
-    is told who asked (in the results box and in the chat) and accepts, and both move."""
+def _finished_hell_of_two(server: str) -> tuple[str, str, list[str]]:
+    """A one-game Hell table of Aki (seat 0), Ben (seat 1) and a bot, played to its end:
+    (id, host token, [Aki's token, Ben's])."""
     made = post(
         f"{server}/api/tables",
         {"game": "hell", "players": 3, "games": 1, "seats": ["open", "open", "bot:heuristic"]},
@@ -1390,6 +1389,14 @@ def test_a_rematch_is_asked_for_and_accepted_not_forced(server: str, browser: An
     ]
     post(f"{server}/api/tables/{tid}/start", {}, host)
     _play_by_socket(server, tid, tokens)
+    return tid, host, tokens
+
+
+def test_a_rematch_is_asked_for_and_accepted_not_forced(server: str, browser: Any) -> None:
+    """A fifth review: one player's click on Rematch moved everyone to a new match, without
+    asking them or saying who had asked. Now the one who asks sees whom it waits for, the other
+    is told who asked (in the results box and in the chat) and accepts, and both move."""
+    tid, _, tokens = _finished_hell_of_two(server)
     pages = []
     for seat, (viewport, lang) in enumerate(((LAPTOP, "en"), (PHONE, "ja"))):
         held = json.dumps({tid: {"seat": seat, "token": tokens[seat]}})
@@ -1430,17 +1437,7 @@ def test_a_player_who_says_no_to_a_rematch_is_replaced_by_a_bot_and_it_is_said(
     it anyway (the other waited at each of their turns, and they could not find the seat).
     Now "Not this time" (or leaving) says no: the rematch starts with a bot in that seat,
     and the new table says who did not come."""
-    made = post(
-        f"{server}/api/tables",
-        {"game": "hell", "players": 3, "games": 1, "seats": ["open", "open", "bot:heuristic"]},
-    )
-    tid, host = made["table"]["id"], made["host_token"]
-    tokens = [
-        post(f"{server}/api/tables/{tid}/join", {"name": name, "seat": s})["token"]
-        for s, name in enumerate(("Aki", "Ben"))
-    ]
-    post(f"{server}/api/tables/{tid}/start", {}, host)
-    _play_by_socket(server, tid, tokens)
+    tid, _, tokens = _finished_hell_of_two(server)
     pages = []
     for seat in (0, 1):
         held = json.dumps({tid: {"seat": seat, "token": tokens[seat]}})
@@ -1521,17 +1518,7 @@ def test_the_lobby_takes_a_seat_along_to_a_rematch_made_while_away(
     friend's seat was theirs at the new table, but the lobby did not list it as theirs (only
     "Watch", and watching showed their own seat away). The lobby takes the seat along: the
     rematch is listed under "Your tables" and opens at the seat."""
-    made = post(
-        f"{server}/api/tables",
-        {"game": "hell", "players": 3, "games": 1, "seats": ["open", "open", "bot:heuristic"]},
-    )
-    tid, host = made["table"]["id"], made["host_token"]
-    tokens = [
-        post(f"{server}/api/tables/{tid}/join", {"name": name, "seat": s})["token"]
-        for s, name in enumerate(("Aki", "Ben"))
-    ]
-    post(f"{server}/api/tables/{tid}/start", {}, host)
-    _play_by_socket(server, tid, tokens)
+    tid, host, tokens = _finished_hell_of_two(server)
     new = post(f"{server}/api/tables/{tid}/rematch", {}, host)["table"]["id"]
     held = json.dumps({tid: {"seat": 1, "token": tokens[1]}})
     ben = new_page(browser, LAPTOP, "en")  # (stored once: an init script runs at every page)

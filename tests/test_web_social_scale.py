@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -127,6 +129,53 @@ def test_between_games_chat_and_rematch_across_processes(
             p.stop()
 
 
+@contextmanager
+def _two_processes(
+    tmp_path: Path, database: str, redis: str, *flags: str
+) -> Iterator[tuple[Web, Web]]:
+    """Two web processes (``flags`` added to each) and a worker, on one database and Redis."""
+    webs = [Web(tmp_path, n, database, redis, *flags) for n in ("a", "b")]
+    worker = _worker(tmp_path, "w1", database, redis)
+    try:
+        for w in webs:
+            w.wait()
+        yield webs[0], webs[1]
+    finally:
+        for p in (*webs, worker):
+            p.stop()
+
+
+def _two_at_hell(a: Web) -> tuple[str, str, list[str]]:
+    """A one-game Hell table made on ``a``: people at seats 0 and 2 (P0, P2), a bot at 1:
+    (id, host token, [seat 0's token, seat 2's])."""
+    game = {"game": "hell", "rules": {"players": 3}, "games": 1}
+    status, r = _post(f"{a.base}/api/tables", game | {"seats": ["open", "heuristic", "open"]})
+    assert status == 201, r
+    tid = r["table"]["id"]
+    tokens = [
+        _post(f"{a.base}/api/tables/{tid}/join", {"name": f"P{s}", "seat": s})[1]["token"]
+        for s in (0, 2)
+    ]
+    return tid, r["host_token"], tokens
+
+
+def _play_to_the_end(a: Web, tid: str, host: str, p0: Any, token: str) -> None:
+    """Seat 0's player says hello on ``p0`` (a socket to ``a``), the host starts the table and
+    seat 0 plays to the match's end; seat 2's player is away: a stand-in plays it."""
+    p0.send(json.dumps({"type": "hello", "token": token}))
+    _next(p0, lambda m: m["type"] == "snapshot")
+    _post(f"{a.base}/api/tables/{tid}/start", {}, host)
+    acted = -1
+    while True:
+        m = _next(p0, lambda m: m["type"] == "snapshot")
+        if m["table"]["status"] == "over":
+            return
+        if m["legal"] and m["version"] != acted:
+            acted = m["version"]
+            act = {"type": "act", "action": m["legal"][0], "version": m["version"]}
+            p0.send(json.dumps(act))
+
+
 def test_two_players_asking_for_a_rematch_at_once_on_two_processes_get_one(
     tmp_path: Path,
     pg: str,  # noqa: F811  (the fixture)
@@ -135,45 +184,13 @@ def test_two_players_asking_for_a_rematch_at_once_on_two_processes_get_one(
     """A rematch is made once everyone connected has asked. Two players on two processes who
     ask at the same moment each see only their own wish in memory (the other's event is on its
     way): the wishes are read back from the database, so one of them makes it, once."""
-    away = ("--away-timeout", "0.2")
-    webs = [Web(tmp_path, "a", pg, redis_server.url, *away)]
-    webs.append(Web(tmp_path, "b", pg, redis_server.url, *away))
-    worker = _worker(tmp_path, "w1", pg, redis_server.url)
-    try:
-        a, b = webs
-        a.wait()
-        b.wait()
-        status, r = _post(
-            f"{a.base}/api/tables",
-            {
-                "game": "hell",
-                "rules": {"players": 3},
-                "games": 1,
-                "seats": ["open", "heuristic", "open"],
-            },
-        )
-        assert status == 201, r
-        tid, host = r["table"]["id"], r["host_token"]
-        tokens = [
-            _post(f"{a.base}/api/tables/{tid}/join", {"name": f"P{s}", "seat": s})[1]["token"]
-            for s in (0, 2)
-        ]
+    with _two_processes(tmp_path, pg, redis_server.url, "--away-timeout", "0.2") as (a, b):
+        tid, host, tokens = _two_at_hell(a)
         with (
             connect(f"{a.ws}/ws/tables/{tid}", open_timeout=10) as p0,
             connect(f"{b.ws}/ws/tables/{tid}", open_timeout=10) as p2,
         ):
-            p0.send(json.dumps({"type": "hello", "token": tokens[0]}))
-            _next(p0, lambda m: m["type"] == "snapshot")
-            _post(f"{a.base}/api/tables/{tid}/start", {}, host)
-            acted = -1
-            while True:  # seat 0 plays; seat 2's player is away: a stand-in plays it
-                m = _next(p0, lambda m: m["type"] == "snapshot")
-                if m["table"]["status"] == "over":
-                    break
-                if m["legal"] and m["version"] != acted:
-                    acted = m["version"]
-                    act = {"type": "act", "action": m["legal"][0], "version": m["version"]}
-                    p0.send(json.dumps(act))
+            _play_to_the_end(a, tid, host, p0, tokens[0])
             p2.send(json.dumps({"type": "hello", "token": tokens[1]}))
             both = lambda m: (  # noqa: E731
                 m["type"] == "snapshot" and all(m["table"]["seats"][s]["connected"] for s in (0, 2))
@@ -195,9 +212,6 @@ def test_two_players_asking_for_a_rematch_at_once_on_two_processes_get_one(
                 moved = _next(ws, lambda m: m["type"] == "snapshot" and m["table"]["rematch"])
                 assert moved["table"]["rematch"] == new
         assert _get(f"{b.base}/api/tables/{tid}")["rematch"] == new
-    finally:
-        for p in (*webs, worker):
-            p.stop()
 
 
 def test_a_rematch_held_up_by_a_process_that_died_is_made_once_its_presence_is_gone(
@@ -210,41 +224,10 @@ def test_a_rematch_held_up_by_a_process_that_died_is_made_once_its_presence_is_g
     good, and the rematch the other player asked for never came. It comes once that
     process's presence has grown old (``--presence-ttl``)."""
     flags = ("--away-timeout", "0.2", "--presence-ttl", "3")
-    webs = [Web(tmp_path, "a", pg, redis_server.url, *flags)]
-    webs.append(Web(tmp_path, "b", pg, redis_server.url, *flags))
-    worker = _worker(tmp_path, "w1", pg, redis_server.url)
-    try:
-        a, b = webs
-        a.wait()
-        b.wait()
-        status, r = _post(
-            f"{a.base}/api/tables",
-            {
-                "game": "hell",
-                "rules": {"players": 3},
-                "games": 1,
-                "seats": ["open", "heuristic", "open"],
-            },
-        )
-        assert status == 201, r
-        tid, host = r["table"]["id"], r["host_token"]
-        tokens = [
-            _post(f"{a.base}/api/tables/{tid}/join", {"name": f"P{s}", "seat": s})[1]["token"]
-            for s in (0, 2)
-        ]
+    with _two_processes(tmp_path, pg, redis_server.url, *flags) as (a, b):
+        tid, host, tokens = _two_at_hell(a)
         with connect(f"{a.ws}/ws/tables/{tid}", open_timeout=10) as p0:
-            p0.send(json.dumps({"type": "hello", "token": tokens[0]}))
-            _next(p0, lambda m: m["type"] == "snapshot")
-            _post(f"{a.base}/api/tables/{tid}/start", {}, host)
-            acted = -1
-            while True:  # seat 0 plays; seat 2's player is away: a stand-in plays it
-                m = _next(p0, lambda m: m["type"] == "snapshot")
-                if m["table"]["status"] == "over":
-                    break
-                if m["legal"] and m["version"] != acted:
-                    acted = m["version"]
-                    act = {"type": "act", "action": m["legal"][0], "version": m["version"]}
-                    p0.send(json.dumps(act))
+            _play_to_the_end(a, tid, host, p0, tokens[0])
             with connect(f"{b.ws}/ws/tables/{tid}", open_timeout=10, close_timeout=1) as p2:
                 p2.send(json.dumps({"type": "hello", "token": tokens[1]}))
                 connected = lambda m: (  # noqa: E731
@@ -258,9 +241,6 @@ def test_a_rematch_held_up_by_a_process_that_died_is_made_once_its_presence_is_g
                 p0, lambda m: m["type"] == "snapshot" and m["table"]["rematch"], timeout=30
             )
             assert moved["table"]["seats"][2]["connected"] is False
-    finally:
-        for p in (*webs, worker):
-            p.stop()
 
 
 def test_a_player_still_at_the_table_on_another_process_keeps_the_seat_in_a_rematch(
@@ -271,45 +251,12 @@ def test_a_player_still_at_the_table_on_another_process_keeps_the_seat_in_a_rema
     """An eleventh audit: a player with a tab on each process closed the one on the process of
     the player who had asked; the other process, where someone else was already at the table,
     had not said it held the seat too (another process already did), so the seat read as gone
-    and went to a bot in the rematch, its
-    player still at the table. Each process says when a seat is new there, and the rematch
-    reads the bus again before it seats a bot."""
-    flags = ("--away-timeout", "0.2")
-    webs = [Web(tmp_path, "a", pg, redis_server.url, *flags)]
-    webs.append(Web(tmp_path, "b", pg, redis_server.url, *flags))
-    worker = _worker(tmp_path, "w1", pg, redis_server.url)
-    try:
-        a, b = webs
-        a.wait()
-        b.wait()
-        status, r = _post(
-            f"{a.base}/api/tables",
-            {
-                "game": "hell",
-                "rules": {"players": 3},
-                "games": 1,
-                "seats": ["open", "heuristic", "open"],
-            },
-        )
-        assert status == 201, r
-        tid, host = r["table"]["id"], r["host_token"]
-        tokens = [
-            _post(f"{a.base}/api/tables/{tid}/join", {"name": f"P{s}", "seat": s})[1]["token"]
-            for s in (0, 2)
-        ]
+    and went to a bot in the rematch, its player still at the table. Each process says when a
+    seat is new there, and the rematch reads the bus again before it seats a bot."""
+    with _two_processes(tmp_path, pg, redis_server.url, "--away-timeout", "0.2") as (a, b):
+        tid, host, tokens = _two_at_hell(a)
         with connect(f"{a.ws}/ws/tables/{tid}", open_timeout=10) as p0:
-            p0.send(json.dumps({"type": "hello", "token": tokens[0]}))
-            _next(p0, lambda m: m["type"] == "snapshot")
-            _post(f"{a.base}/api/tables/{tid}/start", {}, host)
-            acted = -1
-            while True:  # seat 0 plays; seat 2's player is away: a stand-in plays it
-                m = _next(p0, lambda m: m["type"] == "snapshot")
-                if m["table"]["status"] == "over":
-                    break
-                if m["legal"] and m["version"] != acted:
-                    acted = m["version"]
-                    act = {"type": "act", "action": m["legal"][0], "version": m["version"]}
-                    p0.send(json.dumps(act))
+            _play_to_the_end(a, tid, host, p0, tokens[0])
             connected = lambda m: (  # noqa: E731
                 m["type"] == "snapshot" and m["table"]["seats"][2]["connected"]
             )
@@ -335,6 +282,3 @@ def test_a_player_still_at_the_table_on_another_process_keeps_the_seat_in_a_rema
                 assert status == 200, r
                 seats = r["table"]["seats"]
                 assert [s["kind"] for s in seats] == ["human", "bot", "human"]
-    finally:
-        for p in (*webs, worker):
-            p.stop()
