@@ -913,7 +913,7 @@ def test_one_addresss_search_tables_do_not_hold_up_another_tables_quick_bots(
 
             honest, host = _table(b, "nap", seats=["heuristic"] * 4)
             assert _post(f"{b.base}/api/tables/{honest}/start", {}, host)[0] == 200
-            before, deadline = searched(), time.monotonic() + 180  # (a hang's guard only)
+            before, deadline = searched(), time.monotonic() + 300  # (a hang's guard only)
             while _get(f"{b.base}/api/tables/{honest}")["version"] < 15:
                 assert time.monotonic() < deadline, w.output()[-3000:]
                 time.sleep(0.1)

@@ -1796,6 +1796,10 @@ class Lobby:
         assert m is not None
         room.between = None
         room.hinted.clear()
+        if m.games_played > played:
+            # a game (or the match) is over: the table lists made before say otherwise (a
+            # finished table was served as in play for a second after its last move)
+            self.rows_changed += 1
         delay = self.settings.next_game_delay
         if m.games_played > played and not m.is_over and delay > 0:
             room.between = Between(played, at + delay)
