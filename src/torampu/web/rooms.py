@@ -1029,9 +1029,8 @@ class Lobby:
             if room.match is None or not room.match.is_over:
                 raise ActError("not_over", "a rematch is there once the match is over")
             if seat is not None and not await self._wish_rematch(room, seat):
-                self._rematch_if_agreed(
-                    room
-                )  # (agreed once the ones gone have been gone the grace)
+                # (made once the ones gone who did not ask have been gone the grace)
+                self._rematch_if_agreed(room)
                 return None
             new_id = await self._make_rematch(room, by_wish=seat is not None)
             if new_id is None:
@@ -1059,9 +1058,13 @@ class Lobby:
         one who did not has been gone :data:`REMATCH_GRACE` seconds without a break (a
         blip, or two, is not a no: an eleventh audit dropped a player after two blips of
         half a second, and a request of the other's landing in one blip skipped the grace)."""
-        if not room.wishes:
-            return False
-        return self._grace_left(room) == 0.0 and all(
+        return bool(room.wishes) and self._grace_left(room) == 0.0 and self._all_there_asked(room)
+
+    @staticmethod
+    def _all_there_asked(room: Room) -> bool:
+        """Every person connected at the table asked for the rematch (those gone may not yet
+        have been gone the grace)."""
+        return all(
             s in room.wishes
             for s, st in enumerate(room.seats)
             if st.kind == "human" and room.connected(s)
@@ -1122,19 +1125,14 @@ class Lobby:
         """Someone asked for the rematch of ``room`` (over), and it is not made yet."""
         return bool(room.wishes) and room.table.rematch is None and room.status == "over"
 
-    def _agreed_but_grace(self, room: Room) -> bool:
-        """Every person connected asked (those gone may not yet have been gone the grace)."""
-        return all(
-            s in room.wishes
-            for s, st in enumerate(room.seats)
-            if st.kind == "human" and room.connected(s)
-        )
-
-    def _rematch_agreed(self, room: Room) -> bool:
-        """Everyone still connected asked for the rematch, one who asked among them."""
-        if not self._rematch_pending(room) or self._closing or not self._all_wish(room):
+    def _rematch_agreed(self, room: Room, graced: bool = True) -> bool:
+        """Everyone still connected asked for the rematch, one who asked among them, and (if
+        ``graced``) each one gone who did not ask has been gone the grace."""
+        if not self._rematch_pending(room) or self._closing:
             return False
-        return any(room.connected(s) for s in room.wishes)
+        if not any(room.connected(s) for s in room.wishes):
+            return False
+        return self._all_wish(room) if graced else self._all_there_asked(room)
 
     def _rematch_if_agreed(self, room: Room) -> None:
         """After someone left: if everyone still connected has asked for the rematch, make it
@@ -1145,9 +1143,7 @@ class Lobby:
         another player, who had never asked, came to read the results and left). A refusal
         (the cap) is tried again after :data:`REMATCH_RETRY` seconds at the soonest, and said
         once in the log."""
-        if room.rematch_waiting or not self._rematch_pending(room) or self._closing:
-            return
-        if not any(room.connected(s) for s in room.wishes) or not self._agreed_but_grace(room):
+        if room.rematch_waiting or not self._rematch_agreed(room, graced=False):
             return
         if self.clock() - room.rematch_refused_at < REMATCH_RETRY:
             return

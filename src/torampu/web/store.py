@@ -946,17 +946,10 @@ class Store:
             q = select(SeatRow).where(SeatRow.table_id == table_id).order_by(SeatRow.seat)
             for x in list(s.scalars(q)):
                 bot = (bots or {}).get(x.seat)
-                s.add(
-                    SeatRow(
-                        table_id=new_id,
-                        seat=x.seat,
-                        kind=x.kind if bot is None else "bot",
-                        name=x.name if bot is None else None,
-                        token=x.token if bot is None else None,
-                        bot=x.bot if bot is None else bot,
-                        holder=x.holder if bot is None else None,
-                    )
-                )
+                kept = dict(kind=x.kind, name=x.name, token=x.token, bot=x.bot, holder=x.holder)
+                if bot is not None:  # the seat as a bot's (see set_waiting_seat)
+                    kept = dict(kind="bot", name=None, token=None, bot=bot, holder=None)
+                s.add(SeatRow(table_id=new_id, seat=x.seat, **kept))
             return new_id, True
 
 
