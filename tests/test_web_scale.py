@@ -915,11 +915,54 @@ def test_one_addresss_search_tables_do_not_hold_up_another_tables_quick_bots(
             assert _post(f"{b.base}/api/tables/{honest}/start", {}, host)[0] == 200
             before, deadline = searched(), time.monotonic() + 300  # (a hang's guard only)
             while _get(f"{b.base}/api/tables/{honest}")["version"] < 15:
-                assert time.monotonic() < deadline, w.output()[-3000:]
+                if time.monotonic() > deadline:  # (all that may tell why)
+                    pytest.fail(
+                        f"{_get(f'{b.base}/api/tables/{honest}')}\n--- worker (running: "
+                        f"{w.proc.poll() is None}):\n{w.output()[-3000:]}\n--- b:\n"
+                        f"{b.output()[-3000:]}\n--- a:\n{a.output()[-2000:]}"
+                    )
                 time.sleep(0.1)
             assert searched() - before < 60, (searched() - before, w.output()[-3000:])
         finally:
             w.stop()
+
+
+def test_a_job_longer_than_reclaim_after_stays_with_its_worker(
+    tmp_path: Path, pg: str, redis_server: RedisServer
+) -> None:
+    """A search job rightly outlasts ``--reclaim-after`` (here 0.6 s, a think of 1 s): the
+    worker kept no hold on it, so ``XAUTOCLAIM`` handed it back, as a dead worker's, to this
+    worker or another at every turn of their loops — each move computed again and again, and
+    while a loop took back old jobs it read no new one. Now a worker renews its jobs in
+    progress: each is delivered once, to one worker, and none is taken over."""
+    import redis
+
+    r = redis.Redis.from_url(redis_server.url)
+    with cluster(tmp_path, pg, redis_server.url, workers=0) as (a, _b):
+        ws = [
+            _worker(tmp_path, f"w{i}", pg, redis_server.url, "--reclaim-after", "0.6")
+            for i in (1, 2)
+        ]
+        try:
+            deadline = time.monotonic() + 40
+            while not all("taking bot jobs" in w.output() for w in ws):
+                assert time.monotonic() < deadline, [w.output() for w in ws]
+                time.sleep(0.1)
+            tid, host = _table(a, "nap", seats=["ismcts:think=1"] * 4)
+            assert _post(f"{a.base}/api/tables/{tid}/start", {}, host)[0] == 200
+            delivered: dict[bytes, set[int]] = {}
+            deadline = time.monotonic() + 120  # (a hang's guard only)
+            while _get(f"{a.base}/api/tables/{tid}")["version"] < 4:
+                assert time.monotonic() < deadline, [w.output()[-2000:] for w in ws]
+                for e in r.xpending_range("torampu:bot-jobs", "torampu-bots", "-", "+", 10):
+                    delivered.setdefault(e["message_id"], set()).add(e["times_delivered"])
+                time.sleep(0.05)
+            assert delivered, "no job was seen in progress"
+            assert all(n == {1} for n in delivered.values()), delivered
+            assert not any("took over" in w.output() for w in ws)
+        finally:
+            for w in ws:
+                w.stop()
 
 
 class _Watcher(threading.Thread):

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import secrets
 import signal
@@ -338,6 +339,10 @@ class Worker:
         self.matches: OrderedDict[str, tuple[int, Match]] = OrderedDict()
         """Recent tables' matches and the version each is at (at most ``match_cache``)."""
         self.match_cache = max(0, match_cache)
+        self.inflight: set[str] = set()
+        """The stream entries this worker is handling now: their idle time is kept below
+        ``reclaim_after`` (:meth:`_keep`), and one handed back by ``XAUTOCLAIM`` is not taken
+        twice."""
         self._stop = asyncio.Event()
 
     async def _db(self, fn: Callable[..., Any], *args: Any) -> Any:
@@ -352,6 +357,7 @@ class Worker:
         slots = asyncio.Semaphore(self.processes * JOBS_PER_PROCESS)
         tasks: set[asyncio.Task[None]] = set()
         log.warning("worker %s: taking bot jobs (%d at a time)", self.name, self.processes)
+        keeper = loop.create_task(self._keep())
         try:
             while not self._stop.is_set():
                 try:
@@ -374,14 +380,20 @@ class Worker:
                 now = await self._now_ms() if entries else 0
                 taken = loop.time()
                 for entry_id, fields in entries:
+                    key = _text(entry_id)
+                    if key in self.inflight:
+                        continue  # (ours, in progress)
                     await slots.acquire()
                     waited = _waited(entry_id, now) + (loop.time() - taken)
                     place = _Place(slots)
+                    self.inflight.add(key)
                     t = loop.create_task(self._handle(entry_id, fields, waited, place.free))
                     t.add_done_callback(place.done)
+                    t.add_done_callback(functools.partial(self._finished, key))
                     tasks.add(t)
                     t.add_done_callback(tasks.discard)
         finally:
+            keeper.cancel()
             for t in list(tasks):
                 t.cancel()
             with contextlib.suppress(Exception):  # leave the group, unless jobs are pending
@@ -405,6 +417,29 @@ class Worker:
             if "BUSYGROUP" not in str(e):
                 raise
 
+    def _finished(self, key: str, _task: asyncio.Task[None]) -> None:
+        self.inflight.discard(key)
+
+    async def _keep(self) -> None:
+        """Keep the jobs in progress this worker's: every third of ``reclaim_after`` their idle
+        time starts again (``XCLAIM`` to itself, ``JUSTID``), so that neither another worker nor
+        this one takes them as a dead worker's. A job may rightly take longer than
+        ``reclaim_after`` (a search waits for a process up to ``--bot-queue-wait``, thinks its
+        budget, waits for the database): without this ``XAUTOCLAIM`` handed a worker's own
+        jobs in progress back to it (or to another worker) as a dead worker's at each turn of
+        its loop — a move delivered up to three times in a test with ``--reclaim-after 0.6``,
+        each computed again, and no new job read while old ones came back (the likely cause of
+        a clean-clone run where a table of quick bots beside 12 search tables stood 5 min)."""
+        while True:
+            await asyncio.sleep(self.reclaim_after / 3)
+            ids = sorted(self.inflight)
+            if not ids:
+                continue
+            try:
+                await self.redis.xclaim(STREAM, GROUP, self.name, 0, ids, justid=True)
+            except Exception as e:  # (Redis away: the loop says so as it takes jobs)
+                log.info("worker %s: its jobs' idle times were not reset (%s)", self.name, e)
+
     async def _take(self) -> list[tuple[Any, dict[Any, Any]]]:
         """Jobs whose worker died (pending past ``reclaim_after``), then new ones."""
         claimed = await self.redis.xautoclaim(
@@ -415,8 +450,14 @@ class Worker:
             "0-0",
             count=self.processes * JOBS_PER_PROCESS,
         )
-        out = [e for e in claimed[1] if e and e[1]]
+        out = [e for e in claimed[1] if e and e[1] and _text(e[0]) not in self.inflight]
         if out:
+            log.warning(
+                "worker %s: took over %d job(s) idle for %g s (a worker gone?)",
+                self.name,
+                len(out),
+                self.reclaim_after,
+            )
             return out
         fresh = await self.redis.xreadgroup(
             GROUP, self.name, {STREAM: ">"}, count=self.processes * JOBS_PER_PROCESS, block=1000
