@@ -1172,6 +1172,11 @@ def test_the_pause_shows_the_finished_game_s_last_trick_to_every_reader(
         assert b["last_trick"] == public["tricks"][-1] == watched["between"]["last_trick"]
         assert len(b["last_trick"]["cards"]) == players
         assert b["trump"] == public["trump"] == watched["between"]["trump"]
+        # and what the seat boxes showed as it ended (Hell's bids and tricks, Napoleon's
+        # honors), not the next deal's zeros
+        shown = {"hell": ("bids", "tricks_won"), "napoleon": ("honor_counts",)}[game]
+        assert b["seats"] == {k: public[k] for k in shown} == watched["between"]["seats"]
+        assert any(b["seats"][shown[-1]]) and not any(snap["view"][shown[-1]])
         # the finished game's last plays are in it, the new deal's view has no trick yet
         played = [a["action"].split()[1] for a in record["actions"][-players:]]
         assert [x["card"] for x in b["last_trick"]["cards"]] == played

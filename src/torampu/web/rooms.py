@@ -251,9 +251,12 @@ class Settings:
     """Chat messages a client gets on ``hello``."""
     hint_think: float = 0.5
     """Seconds the search bot thinks for a learner's hint (at most ``max_bot_think``)."""
-    hint_rate: float = 0.2
-    hint_burst: int = 2
-    """Hint requests per second per socket, and how many at once (one hint per turn anyway)."""
+    hint_rate: float = 1.0
+    hint_burst: int = 3
+    """Hint requests per second per socket, and how many at once (one hint per turn anyway,
+    and one at a time per address: this only stops a flood of refused asks). At 0.2 a second a
+    player who asked at each turn of a quick table of bots was told "Too fast" (a seventh
+    review)."""
     # ---- scale-out
     redis: str | None = None
     """A Redis URL: events, presence and driver leases on Redis, bots in ``torampu worker``
@@ -2404,6 +2407,12 @@ class Lobby:
                 public = finished.view(None)
                 if public.get("tricks"):
                     b.shown = {"last_trick": public["tricks"][-1], "trump": public.get("trump")}
+                    # and what the seat boxes showed as it was won (Hell's bids and tricks,
+                    # Nap's tricks, Napoleon's honors): over that trick the boxes showed the
+                    # next deal's "bid – · took 0", its first player lit as to play (a
+                    # seventh review)
+                    counts = ("bids", "tricks_won", "honor_counts")
+                    b.shown["seats"] = {k: public[k] for k in counts if k in public}
         info.update(b.shown)
         return info
 

@@ -237,7 +237,8 @@ function centre(view, ctx, n) {
   const nodes = cards.map((c) => trickCard(c, ctx, n, showDone && c.seat === done.winner));
   // the finished trick, held a moment: who takes it, then why its card wins
   if (showDone && Number.isInteger(done.winner)) {
-    const taker = t("trickTakenBy", { name: seatName(ctx.table, done.winner, true) });
+    let taker = t("trickTakenBy", { name: seatName(ctx.table, done.winner, true) });
+    if (view.lastOfGame) taker = `${t("gameLastTrick")}: ${taker}`;
     nodes.push(h("div", { class: "why", id: "trick-taker" }, done.why ? `${taker} · ${whyText(done.why)}` : taker));
   }
   if (!cards.length) nodes.push(centreInfo(view));

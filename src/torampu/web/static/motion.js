@@ -65,7 +65,7 @@ export class Motion {
         const seen = new Set(prev.trick.map((c) => c.card));
         ev.played = last.cards.filter((c) => !seen.has(c.card)).length;
         ev.trick = true;
-        this.start({ kind: "trick", index: 1, winner: last.winner, cards: last.cards, final: { ...last, trump: between.trump } });
+        this.start({ kind: "trick", index: 1, winner: last.winner, cards: last.cards, final: { ...last, trump: between.trump, seats: between.seats } });
         return ev;
       }
       this.stop();
@@ -132,8 +132,11 @@ export class Motion {
     if (!hold || !view || view.game !== this.prev?.game) return view;
     if (hold.final) {
       // the finished game's last trick over the next deal: drawn as that game's play was
-      const { trump, ...trick } = hold.final;
-      return { ...view, phase: "play", trick: [], tricks: [trick], trump, upcard: null };
+      // (its seats' bids, tricks and honors, nobody to play, the caption saying whose trick it
+      // was: the boxes showed the next deal's, its first player lit — a seventh review)
+      const { trump, seats, ...trick } = hold.final;
+      return { ...view, ...(seats || {}), phase: "play", trick: [], tricks: [trick], trump, upcard: null, to_play: null,
+        hand_sizes: (view.hand_sizes || []).map(() => 0), lastOfGame: true };
     }
     if (hold.kind === "trick") {
       if ((view.tricks || []).length < hold.index) return view;
