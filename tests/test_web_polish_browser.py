@@ -1039,6 +1039,12 @@ def test_one_click_plays_against_bots(server: str, browser: Any) -> None:
     n = games["default"][players]
     assert page.inner_text("#quick-play-note").startswith(f"By default a match of {n} games.")
     assert page.get_attribute("input[name=games]", "placeholder") == f"default: {n}"
+    # a length typed below is the one the note says (it said "by default" whatever was typed:
+    # a seventh review); cleared, the default again
+    page.fill("input[name=games]", "3")
+    assert page.inner_text("#quick-play-note").startswith("A match of 3 games (set below).")
+    page.fill("input[name=games]", "")
+    assert page.inner_text("#quick-play-note").startswith(f"By default a match of {n} games.")
     page.check("#allow-hints")  # a table setting below: quick play takes it too (it was lost)
     button = page.locator("#quick-play")
     assert "Hell" in button.inner_text()
@@ -1058,6 +1064,10 @@ def test_one_click_plays_against_bots(server: str, browser: Any) -> None:
     assert not problems(page), problems(page)
     page.goto(f"{server}/")
     page.wait_for_selector(f"a[href$='/t/{tid}']")  # under "Your tables"
+    # and the form is on the game last chosen (back from Hell, it showed Napoleon: a review)
+    page.wait_for_selector("#create-form")
+    assert page.input_value("select[name=game]") == "hell"
+    assert "Hell" in page.inner_text("#quick-play")
     assert not problems(page), problems(page)
 
 
@@ -1554,3 +1564,26 @@ def test_a_page_refused_after_its_hello_backs_off(server: str, browser: Any) -> 
     assert 1 <= len(sockets) <= 5, len(sockets)  # (0.5, 1, 2, 4 s apart; twice a second before)
     for page in pages:
         page.close()
+
+
+def test_a_one_game_napoleon_won_by_a_side_says_the_side_won(server: str, browser: Any) -> None:
+    """A seventh review: a one-game Napoleon won by the allied army read "Winners (tied): Ben,
+    Ren, Yui" (their equal totals), and one won by the Napoleon and the adjutant named the
+    Napoleon alone (the larger score). The side that won is named as one side."""
+    for _ in range(4):  # (a Napoleon who was their own adjutant wins alone: another deal)
+        made = _bots(server, "napoleon", 1, 5, "heuristic")
+        _until_over(server, made)
+        tid = made["table"]["id"]
+        side = get(f"{server}/api/tables/{tid}/games")["games"][0]["result"]["winners"]
+        if len(side) > 1:
+            break
+    else:
+        pytest.fail("four Napoleons in a row won alone")
+    page = new_page(browser, LAPTOP, "en")
+    page.goto(f"{server}/t/{tid}")
+    page.wait_for_selector("#between-detail")  # (the game's result has come)
+    said = page.inner_text("#between-winner")
+    assert said.startswith("Winning side: "), said
+    assert "tied" not in said and said.split(": ", 1)[1].count(", ") == len(side) - 1, said
+    page.screenshot(path=str(SHOTS / "napoleon-side-won-laptop-en.png"))
+    assert not problems(page), problems(page)

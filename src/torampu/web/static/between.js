@@ -95,9 +95,16 @@ export class BetweenPanel {
     }
     if (over && m?.totals?.length) {
       const top = Math.max(...m.totals);
-      const winners = m.totals.map((v, s) => (v === top ? s : null)).filter((s) => s !== null);
+      let winners = m.totals.map((v, s) => (v === top ? s : null)).filter((s) => s !== null);
+      // a match of one game won by a side (Napoleon's allied army, or the Napoleon and the
+      // adjutant): the side won, nobody tied ("Winners (tied)" for the army, and the adjutant
+      // left out beside the Napoleon's larger score: a seventh review)
+      const side = this.page.lastResult?.detail?.winners || [];
+      const bySide = m.games === 1 && side.length > 1;
+      if (bySide) winners = [...side].sort((a, b) => a - b);
+      const key = bySide ? "sc_winnersSide" : winners.length > 1 ? "sc_winners" : "sc_winner";
       parts.push(h("p", { class: "between-winner", id: "between-winner" },
-        t(winners.length > 1 ? "sc_winners" : "sc_winner", { names: winners.map((s) => this.name(s)).join(t("listSep")) })));
+        t(key, { names: winners.map((s) => this.name(s)).join(t("listSep")) })));
     }
     // how the game went, before the points: the contract made or failed, the titles, the bids
     const last = this.page.lastResult;

@@ -8,6 +8,7 @@ import { memberLabel, optionLabel, optionText as optionDescription, presetNote a
 
 const REFRESH_MS = 4000;
 const MINE_MAX = 8; // the tables of this browser's own looked up at each refresh
+const LAST_GAME = "torampu.lastGame"; // the game last chosen in the form (localStorage)
 
 export function lobbyPage(root) {
   const state = { games: [], bots: [], tables: [], mine: [], form: null };
@@ -41,7 +42,10 @@ export function lobbyPage(root) {
     .then(([g, b]) => {
       state.games = g.games;
       state.bots = b.bots;
-      state.form = defaultForm(state.games[0]);
+      // the game chosen last in this browser (back from a Hell match, the form showed
+      // Napoleon again: a seventh review); an unknown or missing name, the first game
+      const last = localStorage.getItem(LAST_GAME);
+      state.form = defaultForm(state.games.find((x) => x.name === last) || state.games[0]);
       render();
     })
     .catch((e) => toast(errorText(e)));
@@ -240,8 +244,7 @@ function renderForm(el, state) {
           oninput: (e) => tokens.setName(e.target.value) })),
       h("button", { type: "button", class: "primary", id: "quick-play", onclick: (e) => quickPlay(e.currentTarget, state) },
         t("quickPlay", { game: gameName(f.game) })),
-      h("small", { class: "muted", id: "quick-play-note" },
-        usual ? `${t("quickPlayGames", { n: usual })}${lang() === "ja" ? "" : " "}` : "", t("quickPlayNote"))),
+      h("small", { class: "muted", id: "quick-play-note" }, quickNote(f, usual))),
     // the game in a few lines for a newcomer, before any table (it was only in a table's Rules);
     // above the form, so that Tab goes from the game to the preset as before
     h("details", { class: "feel-howto lobby-howto", id: "lobby-howto" },
@@ -264,7 +267,13 @@ function renderForm(el, state) {
             max: "50",
             placeholder: usual ? t("gamesDefaultN", { n: usual }) : t("gamesDefault"),
             value: f.games,
-            oninput: (e) => (f.games = e.target.value),
+            oninput: (e) => {
+              f.games = e.target.value;
+              // the note by the quick-play button says the length typed here (it said "by
+              // default 10 games" with 3 typed: a seventh review)
+              const note = el.querySelector("#quick-play-note");
+              if (note) note.textContent = quickNote(f, usual);
+            },
           }),
         ),
       ),
@@ -276,6 +285,14 @@ function renderForm(el, state) {
   );
   if (open) el.querySelector("#options").open = true;
   if (using) el.querySelector(using)?.focus();
+}
+
+/** The note under the quick-play button: the match's length (as typed below, or the default)
+ * and what the button does. */
+function quickNote(f, usual) {
+  const typed = Number(f.games);
+  const games = Number.isInteger(typed) && typed >= 1 ? t("quickPlayGamesSet", { n: typed }) : usual ? t("quickPlayGames", { n: usual }) : "";
+  return `${games}${games && lang() !== "ja" ? " " : ""}${t("quickPlayNote")}`;
 }
 
 /** A selector that finds a control again in the form drawn anew: its name, else its id. */
@@ -314,6 +331,7 @@ function gameSelect(state, rerender) {
       name: "game",
       onchange: (e) => {
         state.form = defaultForm(state.games.find((g) => g.name === e.target.value));
+        localStorage.setItem(LAST_GAME, state.form.game);
         rerender();
       },
     },
