@@ -664,6 +664,8 @@ def test_a_host_without_a_seat_sits_to_start_and_a_game_s_last_trick_shows_befor
              if (!s?.between) return;
              window.__held.push({box: !document.querySelector('#between').hidden,
                taker: document.querySelector('#trick-taker')?.textContent || '',
+               lit: document.querySelectorAll('#felt .seat-box.turn').length,
+               bids: [...document.querySelectorAll('#felt .hell-bt')].map(e => e.textContent),
                cards: document.querySelectorAll('#felt .trick-card').length}); }, 30); }"""
     )
     deadline = time.monotonic() + 60
@@ -678,6 +680,13 @@ def test_a_host_without_a_seat_sits_to_start_and_a_game_s_last_trick_shows_befor
     before = [s for s in held if not s["box"]]
     assert before, "the result box came at once"
     assert any(s["cards"] == 3 and " takes the trick" in s["taker"] for s in before), held[:5]
+    # drawn as that game ended (a seventh review: its boxes said the next deal's "bid –", its
+    # first player lit as to play): the caption says whose game's trick it is, nobody is to
+    # play, and every seat shows the bid it made in that game
+    shown = [s for s in before if s["cards"] == 3]
+    assert all(s["taker"].startswith("The game's last trick: ") for s in shown), shown[:3]
+    assert all(s["lit"] == 0 for s in shown), shown[:3]
+    assert all(len(s["bids"]) == 3 and "–" not in "".join(s["bids"]) for s in shown), shown[:3]
     after = held[len(before) :]
     assert all(s["box"] for s in after), "the box stayed once it came"
     # in the next game the side shows the game in play first, the last result further down
