@@ -411,9 +411,15 @@ class TablePage {
 
   hostSelect(s) {
     const value = s.kind === "bot" ? `bot:${s.bot}` : s.kind === "open" ? "open" : "";
-    const opts = [h("option", { value: "open", selected: value === "open" }, t("openSeat"))];
-    if (s.kind === "human") opts.unshift(h("option", { value: "", selected: true, disabled: true }, s.name || t("human")));
+    let opts = [h("option", { value: "open", selected: value === "open" }, t("openSeat"))];
     for (const b of this.bots) opts.push(h("option", { value: `bot:${b.spec}`, selected: value === `bot:${b.spec}` }, pick(b.label)));
+    if (s.kind === "human") {
+      // a person's seat: what each choice does to them, under "Replace Ben with" (the menu
+      // showed "Ben" over "Open seat", which puts Ben out, beside the bots: a seventh review)
+      const name = s.name || t("human");
+      opts[0] = h("option", { value: "open" }, t("openSeatPutOut", { name }));
+      opts = [h("option", { value: "", selected: true, disabled: true }, name), h("optgroup", { label: t("replaceWith", { name }) }, opts)];
+    }
     // the host arranges the table: this seat trades places with another (people keep their
     // seats' tokens; a review: two seated friends could not be swapped)
     const others = this.table.seats.filter((o) => o.seat !== s.seat && !(o.kind === "open" && s.kind === "open"));
