@@ -76,6 +76,10 @@ class Bus(Protocol):
 
     async def release(self, table_id: str) -> None: ...
 
+    async def leased(self, table_ids: list[str]) -> set[str]:
+        """Those of ``table_ids`` some process holds the driver lease of."""
+        ...
+
     async def claim(self, key: str, ttl: float) -> bool:
         """Take ``key`` once across every process for ``ttl`` seconds (False: already taken)."""
         ...
@@ -124,6 +128,9 @@ class LocalBus:
 
     async def release(self, table_id: str) -> None:
         return None
+
+    async def leased(self, table_ids: list[str]) -> set[str]:
+        return set(table_ids)  # one process: every table is this one's to drive
 
     async def claim(self, key: str, ttl: float) -> bool:
         return True  # one process: its own memory says what it has done
@@ -361,6 +368,18 @@ class RedisBus:
     async def release(self, table_id: str) -> None:
         with contextlib.suppress(Exception):
             await self._release(keys=[LEASE + table_id], args=[self.process])
+
+    async def leased(self, table_ids: list[str]) -> set[str]:
+        out: set[str] = set()
+        for at in range(0, len(table_ids), 500):
+            chunk = table_ids[at : at + 500]
+            try:
+                held = await self.redis.mget([LEASE + t for t in chunk])
+            except Exception as e:
+                raise self._failed("leased", e) from None
+            out.update(t for t, h in zip(chunk, held, strict=True) if h is not None)
+        self._answered()
+        return out
 
     async def spend(self, key: str, rate: float, burst: int) -> bool | None:
         if not self.healthy:

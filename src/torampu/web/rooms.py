@@ -237,7 +237,8 @@ class Settings:
     abandon_after: float = 600.0
     """Seconds with nobody connected after which a table's bots stop and it waits."""
     resume_limit: int = 1000
-    """At start, at most this many recently active tables resume their bots."""
+    """At start, at most this many recently active tables resume their bots (and with
+    ``--redis``, the most tables in play a process looks through for one nobody drives)."""
     # ---- between games, chat, hints
     next_game_delay: float = 20.0
     """Seconds between the games of a match: the next game waits until every connected player
@@ -282,6 +283,9 @@ class Settings:
 
 PURGE_BATCH = 200
 """Tables deleted in one transaction by :meth:`Lobby.purge`."""
+ADOPT_BATCH = 100
+"""Tables nobody drives that a process takes over in one turn of :meth:`Lobby._adopt` (a
+process that held a thousand went: its tables come in batches, not all in one go)."""
 
 
 def records_wait(m: Match | None) -> bool:
@@ -669,6 +673,7 @@ class Lobby:
         """Tables whose last event the bus did not take: announced again once it answers."""
         self._closing = False
         self._resumer: asyncio.Task[None] | None = None
+        self._adopter: asyncio.Task[None] | None = None
         self._sweeper: asyncio.Task[None] | None = None
         self._purger: asyncio.Task[None] | None = None
         self._jitter = random.Random()  # only the bots' pauses: no game randomness here
@@ -712,6 +717,8 @@ class Lobby:
         self._resumer = asyncio.get_running_loop().create_task(self._resume())
         self._sweeper = asyncio.get_running_loop().create_task(self._sweep())
         self._purger = asyncio.get_running_loop().create_task(self._purge_now_and_then())
+        if not isinstance(self.bus, LocalBus):
+            self._adopter = asyncio.get_running_loop().create_task(self._adopt())
 
     async def _resume(self) -> None:
         """Read back the tables in play that were active lately and start their drivers."""
@@ -730,10 +737,57 @@ class Lobby:
                 continue
             self._ensure_driver(room)
 
+    async def _adopt(self) -> None:
+        """Drive the tables in play that no process drives: every ``lease_ttl`` (at least 2 s),
+        those active within ``abandon_after`` whose driver lease nobody holds are loaded here
+        (up to :data:`ADOPT_BATCH` a turn), and their drivers take the lease. A process that
+        died took the drivers of the tables only it had loaded with it: a table nobody had
+        opened elsewhere — bots, or stand-ins for players away — stood until someone opened it
+        (a twelfth audit: 28–30 s for a restart, for good if the process never came back).
+        A table loaded and found with nothing to drive (its players gone) is not loaded again
+        until it changes."""
+        every = max(2.0, self.settings.lease_ttl)
+        seen: dict[str, datetime] = {}
+        while not self._closing:
+            await asyncio.sleep(every)
+            if not self.bus.healthy:
+                continue
+            since = datetime.now(UTC) - timedelta(seconds=self.settings.abandon_after)
+            try:
+                rows = await self.db(
+                    self.store.active_since, "playing", since, self.settings.resume_limit
+                )
+                ids = [t for t, at in rows if t not in self.rooms and seen.get(t) != at]
+                held = await self.bus.leased(ids) if ids else set()
+                free = [t for t in ids if t not in held]
+            except (ActError, BusError):
+                continue  # (logged where it failed; tried again at the next turn)
+            changed = dict(rows)
+            seen = {t: at for t, at in seen.items() if t in changed}  # (bounded by the query)
+            if free:
+                log.warning(
+                    "%d table(s) in play that no process drove: driven here (%s%s)",
+                    len(free[:ADOPT_BATCH]),
+                    ", ".join(free[:5]),
+                    ", …" if len(free) > 5 else "",
+                )
+            for table_id in free[:ADOPT_BATCH]:
+                if self._closing:
+                    return
+                seen[table_id] = changed[table_id]
+                try:
+                    room = await self.room(table_id)
+                except ActError:
+                    continue
+                except Exception:
+                    log.exception("table %s could not be taken over", table_id)
+                    continue
+                self._ensure_driver(room)
+
     async def stop(self) -> None:
         self._closing = True
         tasks = [r.driver for r in self.rooms.values() if r.driver is not None]
-        others = (self._resumer, self._sweeper, self._heartbeat, self._purger)
+        others = (self._resumer, self._sweeper, self._heartbeat, self._purger, self._adopter)
         tasks += [t for t in others if t is not None]
         for t in tasks:
             t.cancel()

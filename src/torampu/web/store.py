@@ -410,6 +410,15 @@ class Store:
             q = select(TableRow.id).where(TableRow.status == status, TableRow.updated >= since)
             return list(s.scalars(q.order_by(TableRow.updated.desc()).limit(limit)))
 
+    def active_since(self, status: str, since: datetime, limit: int) -> list[tuple[str, datetime]]:
+        """:meth:`active_ids` with when each last changed."""
+        with self._session() as s:
+            q = select(TableRow.id, TableRow.updated).where(
+                TableRow.status == status, TableRow.updated >= since
+            )
+            rows = s.execute(q.order_by(TableRow.updated.desc()).limit(limit))
+            return [(r[0], utc(r[1] or since)) for r in rows]
+
     def table_ids(self, status: str | None = None) -> list[str]:
         with self._session() as s:
             q = select(TableRow.id)
