@@ -20,6 +20,7 @@ import base64
 import contextlib
 import functools
 import json
+import logging
 import os
 import random
 import re
@@ -2211,7 +2212,7 @@ def test_a_worker_process_takes_turns_by_the_tables_maker(tmp_path: Path) -> Non
 
 
 def test_a_bot_job_the_database_failed_is_queued_again_at_the_drivers_next_look(
-    tmp_path: Path,
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
     """The third audit: after a 6 s database outage every bot table stood for about 25 s more.
     A worker whose job failed (the move not stored) acknowledged it but left the job's key,
@@ -2236,9 +2237,27 @@ def test_a_bot_job_the_database_failed_is_queued_again_at_the_drivers_next_look(
             self.deleted.append(key)
             return 1
 
-        async def xack(self, stream: str, group: str, entry: str) -> int:
-            self.acked.append(entry)
-            return 1
+        def pipeline(self, transaction: bool = True) -> Any:
+            fake = self
+
+            class Pipe:  # acknowledged and deleted from the stream, in one round trip
+                async def __aenter__(self) -> Any:
+                    self.done: list[str] = []
+                    return self
+
+                async def __aexit__(self, *exc: Any) -> None:
+                    return None
+
+                def xack(self, stream: str, group: str, entry: str) -> None:
+                    self.done.append(entry)
+
+                def xdel(self, stream: str, entry: str) -> None:
+                    assert entry in self.done, "deleted before it was acknowledged"
+
+                async def execute(self) -> None:
+                    fake.acked += self.done
+
+            return Pipe()
 
     async def run() -> FakeRedis:
         worker = Worker(store, "redis://127.0.0.1:1/0")
@@ -2273,7 +2292,13 @@ def test_a_bot_job_the_database_failed_is_queued_again_at_the_drivers_next_look(
         assert store.table("t1").version == table.version + 1  # type: ignore[union-attr]
         return fake
 
-    asyncio.run(run())
+    with caplog.at_level(logging.WARNING, logger="torampu.web"):
+        asyncio.run(run())
+    # the failure is one line with an id, not a traceback (a twelfth audit: 60 lines a job)
+    failed = [r for r in caplog.records if "job 1-0 failed" in r.getMessage()]
+    assert len(failed) == 1 and failed[0].exc_info is None, failed
+    said = failed[0].getMessage()
+    assert re.search(r"the database is unavailable \(.*; error [0-9a-f]{8}\)", said), said
 
 
 def test_a_worker_takes_the_bot_and_the_mover_from_the_database_not_from_the_job(
