@@ -927,6 +927,69 @@ def test_one_addresss_search_tables_do_not_hold_up_another_tables_quick_bots(
             w.stop()
 
 
+def test_a_table_only_a_killed_process_had_loaded_is_driven_by_another(
+    tmp_path: Path, pg: str, redis_server: RedisServer
+) -> None:
+    """A twelfth audit: a table of bots made on process b, and opened nowhere else, stood still
+    from b's death until b came back (28–30 s), and for good had b never come back — nobody
+    held its driver lease, and only a process that had it loaded would take the lease. Now
+    every process looks for tables in play that no process drives and drives them: the table
+    goes on, on a, within a few lease times. Its version is read from the database (opening it
+    on a would load it there, which is the old way it went on)."""
+    import psycopg
+
+    def version(tid: str) -> int:
+        with psycopg.connect(pg) as db:
+            row = db.execute("SELECT version FROM tables WHERE id = %s", (tid,)).fetchone()
+        assert row is not None
+        return int(row[0])
+
+    with cluster(tmp_path, pg, redis_server.url) as (a, b, _w):
+        tid, host = _table(b, "napoleon", seats=["heuristic"] * 5, games=20)
+        assert _post(f"{b.base}/api/tables/{tid}/start", {}, host)[0] == 200
+        deadline = time.monotonic() + 60
+        while version(tid) < 5:
+            assert time.monotonic() < deadline, b.output()[-2000:]
+            time.sleep(0.1)
+        b.kill()  # without a chance to release its lease
+        at = version(tid)
+        deadline = time.monotonic() + 60  # (a hang's guard only: ~2 lease times, 4 s)
+        while version(tid) < at + 5:
+            assert time.monotonic() < deadline, a.output()[-3000:]
+            time.sleep(0.2)
+        said = "table(s) in play that no process drove: driven here ("
+        assert any(said in line and tid in line for line in a.output().splitlines())
+
+
+def test_done_jobs_leave_the_stream_and_a_group_made_anew_reads_none_of_them(
+    tmp_path: Path, pg: str, redis_server: RedisServer
+) -> None:
+    """A twelfth audit: acknowledged jobs stayed in the stream (up to 100,000), so when the
+    consumer group was made anew (Redis restarted without it, a new primary; here ``XGROUP
+    DESTROY``), every worker read all of them again, one database read each: 6,519 old jobs
+    held every table up 7–9 s. A worker now deletes a job it has acknowledged: the stream holds
+    only jobs not yet done, and the group made anew reads only those."""
+    import redis
+
+    r = redis.Redis.from_url(redis_server.url)
+    with cluster(tmp_path, pg, redis_server.url) as (a, _b, w):
+        tid, host = _table(a, "napoleon", seats=["heuristic"] * 5, games=3)
+        assert _post(f"{a.base}/api/tables/{tid}/start", {}, host)[0] == 200
+        deadline = time.monotonic() + 90
+        while _get(f"{a.base}/api/tables/{tid}")["version"] < 30:
+            assert time.monotonic() < deadline, w.output()[-2000:]
+            time.sleep(0.1)
+        assert r.xlen("torampu:bot-jobs") <= 2  # (the job in hand, and one just queued)
+        r.xgroup_destroy("torampu:bot-jobs", "torampu-bots")
+        at = _get(f"{a.base}/api/tables/{tid}")["version"]
+        deadline = time.monotonic() + 60
+        while _get(f"{a.base}/api/tables/{tid}")["version"] < at + 10:
+            assert time.monotonic() < deadline, w.output()[-2000:]
+            time.sleep(0.1)
+        assert "the job group is gone; making it again" in w.output()
+        assert r.xlen("torampu:bot-jobs") <= 2
+
+
 def test_a_job_longer_than_reclaim_after_stays_with_its_worker(
     tmp_path: Path, pg: str, redis_server: RedisServer
 ) -> None:
