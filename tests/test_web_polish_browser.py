@@ -1593,4 +1593,13 @@ def test_a_one_game_napoleon_won_by_a_side_says_the_side_won(server: str, browse
     assert said.startswith("Winning side: "), said
     assert "tied" not in said and said.split(": ", 1)[1].count(", ") == len(side) - 1, said
     page.screenshot(path=str(SHOTS / "napoleon-side-won-laptop-en.png"))
+    # the side column's finished games keep "Game 1", "Replay" and "Record (JSON)" whole (they
+    # wrapped as "Ga / me", "Rep / lay": the same review)
+    page.wait_for_selector("ul.finished li a[data-replay]")
+    tall = page.eval_on_selector_all(
+        "ul.finished li > :not(.finished-points)",
+        "(els) => els.filter((e) => e.getBoundingClientRect().height >"
+        " 1.8 * parseFloat(getComputedStyle(e).fontSize)).map((e) => e.textContent)",
+    )
+    assert not tall, tall
     assert not problems(page), problems(page)
