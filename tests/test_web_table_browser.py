@@ -297,6 +297,13 @@ def _play_match(
                     "#hand .card.fresh", "els => els.map(e => e.dataset.card)"
                 )
                 assert set(marked) == set(fresh), (phase, marked, fresh)
+                # the dot sits on the card's top edge, above its index: halfway down the
+                # strip it lay over a pip (a seventh review)
+                tops = page.eval_on_selector_all(
+                    "#hand .card.fresh",
+                    "els => els.map(e => parseFloat(getComputedStyle(e, '::after').top))",
+                )
+                assert tops and all(t < 0 for t in tops), tops
         # what the teal dot on the cards the exchange brought means is said, not only in a
         # tooltip (a phone has no hover: a fifth review), on a turn with cards to play (a turn
         # with nothing but "pass" has no card bar)
