@@ -961,6 +961,47 @@ def test_a_table_only_a_killed_process_had_loaded_is_driven_by_another(
         assert any(said in line and tid in line for line in a.output().splitlines())
 
 
+def test_a_table_let_go_on_purpose_is_not_taken_over(
+    tmp_path: Path, pg: str, redis_server: RedisServer
+) -> None:
+    """The other side of taking over tables nobody drives: a table whose bots stopped because
+    nobody came for ``--abandon-after`` (and which its process then let leave memory) has no
+    lease either, and is not a dead process's: another process must not load it and play its
+    bots on for nobody. A process that lets a table go parks it; a parked table is left until
+    someone opens it — and then it is driven as before."""
+    import psycopg
+
+    def version(tid: str) -> int:
+        with psycopg.connect(pg) as db:
+            row = db.execute("SELECT version FROM tables WHERE id = %s", (tid,)).fetchone()
+        assert row is not None
+        return int(row[0])
+
+    quiet = ("--abandon-after", "8", "--room-idle", "1")
+    with cluster(tmp_path, pg, redis_server.url, a=quiet, b=quiet) as (a, b, _w):
+        tid, host = _table(a, "napoleon", seats=["heuristic"] * 5, games=20)
+        assert _post(f"{a.base}/api/tables/{tid}/start", {}, host)[0] == 200
+        deadline = time.monotonic() + 60
+        while True:  # its bots play 8 s for nobody, stop, and a lets it go
+            at = version(tid)
+            time.sleep(2.5)
+            if version(tid) == at:
+                break
+            assert time.monotonic() < deadline, a.output()[-2000:]
+        assert at > 0
+        time.sleep(6)  # b looks for tables nobody drives every 2 s
+        assert version(tid) == at, b.output()[-2000:]
+        assert tid not in b.output()
+        # someone opens it on b: its bots go on
+        with connect(f"{b.ws}/ws/tables/{tid}") as ws:
+            ws.send(json.dumps({"type": "hello", "token": None}))
+            deadline = time.monotonic() + 30
+            while version(tid) < at + 3:
+                assert time.monotonic() < deadline, b.output()[-2000:]
+                with contextlib.suppress(TimeoutError):
+                    ws.recv(timeout=0.2)
+
+
 def test_done_jobs_leave_the_stream_and_a_group_made_anew_reads_none_of_them(
     tmp_path: Path, pg: str, redis_server: RedisServer
 ) -> None:

@@ -44,6 +44,9 @@ MAX_CONNECTIONS = 64
 free one, at most 5 s)."""
 CHANNEL = "torampu:t:"
 LEASE = "torampu:lease:"
+PARKED = "torampu:parked:"
+"""``torampu:parked:<table>``: a table in play whose process let it go on purpose (nobody used
+it, its bots had nothing to do): no other process takes it over until someone opens it."""
 CLAIM = "torampu:claim:"
 BUCKET = "torampu:bucket:"
 """``torampu:bucket:<key>``: a rate limit every process spends from (:meth:`RedisBus.spend`)."""
@@ -77,8 +80,14 @@ class Bus(Protocol):
     async def release(self, table_id: str) -> None: ...
 
     async def leased(self, table_ids: list[str]) -> set[str]:
-        """Those of ``table_ids`` some process holds the driver lease of."""
+        """Those of ``table_ids`` some process holds the driver lease of, or parked."""
         ...
+
+    async def park(self, table_id: str, ttl: float) -> None:
+        """Mark ``table_id`` let go on purpose for ``ttl`` seconds (:data:`PARKED`)."""
+        ...
+
+    async def unpark(self, table_id: str) -> None: ...
 
     async def claim(self, key: str, ttl: float) -> bool:
         """Take ``key`` once across every process for ``ttl`` seconds (False: already taken)."""
@@ -131,6 +140,12 @@ class LocalBus:
 
     async def leased(self, table_ids: list[str]) -> set[str]:
         return set(table_ids)  # one process: every table is this one's to drive
+
+    async def park(self, table_id: str, ttl: float) -> None:
+        return None
+
+    async def unpark(self, table_id: str) -> None:
+        return None
 
     async def claim(self, key: str, ttl: float) -> bool:
         return True  # one process: its own memory says what it has done
@@ -371,15 +386,28 @@ class RedisBus:
 
     async def leased(self, table_ids: list[str]) -> set[str]:
         out: set[str] = set()
-        for at in range(0, len(table_ids), 500):
-            chunk = table_ids[at : at + 500]
+        for at in range(0, len(table_ids), 250):
+            chunk = table_ids[at : at + 250]
             try:
-                held = await self.redis.mget([LEASE + t for t in chunk])
+                held = await self.redis.mget(
+                    [*(LEASE + t for t in chunk), *(PARKED + t for t in chunk)]
+                )
             except Exception as e:
                 raise self._failed("leased", e) from None
-            out.update(t for t, h in zip(chunk, held, strict=True) if h is not None)
+            n = len(chunk)
+            out.update(
+                t for i, t in enumerate(chunk) if held[i] is not None or held[n + i] is not None
+            )
         self._answered()
         return out
+
+    async def park(self, table_id: str, ttl: float) -> None:
+        with contextlib.suppress(Exception):
+            await self.redis.set(PARKED + table_id, self.process, px=max(1, int(ttl * 1000)))
+
+    async def unpark(self, table_id: str) -> None:
+        with contextlib.suppress(Exception):
+            await self.redis.delete(PARKED + table_id)
 
     async def spend(self, key: str, rate: float, burst: int) -> bool | None:
         if not self.healthy:

@@ -744,8 +744,8 @@ class Lobby:
         died took the drivers of the tables only it had loaded with it: a table nobody had
         opened elsewhere — bots, or stand-ins for players away — stood until someone opened it
         (a twelfth audit: 28–30 s for a restart, for good if the process never came back).
-        A table loaded and found with nothing to drive (its players gone) is not loaded again
-        until it changes."""
+        A table a process let go on purpose (:meth:`_unload`: parked) is left, and one loaded
+        here and found with nothing to drive is not loaded again until it changes."""
         every = max(2.0, self.settings.lease_ttl)
         seen: dict[str, datetime] = {}
         while not self._closing:
@@ -887,7 +887,13 @@ class Lobby:
         for _touched, table_id in idle:
             if len(self.rooms) + len(self._loading) < most:
                 break
-            self.rooms.pop(table_id, None)
+            gone = self.rooms.pop(table_id, None)
+            if gone is not None:
+                # its driver stops and its lease goes, as when the sweeper lets it go (the
+                # driver went on, holding the lease of a table no longer here)
+                task = asyncio.get_running_loop().create_task(self._unload(gone))
+                self._tasks.add(task)
+                task.add_done_callback(self._tasks.discard)
         if len(self.rooms) + len(self._loading) >= most:
             raise ActError("busy", "the server holds as many tables as it may: try again", 503)
 
@@ -941,6 +947,12 @@ class Lobby:
         if room.driving:
             await self.bus.release(room.id)  # (the bus's own failures are its to swallow)
             room.driving = False
+        if room.status == "playing":
+            # let go on purpose (nobody used it, nothing to drive): other processes leave it
+            # until someone opens it (:meth:`_adopt` would drive it again, its bots playing
+            # on for nobody)
+            park = self.settings.abandon_after + self.settings.room_idle
+            await self.bus.park(room.id, park)
         if self.rooms.get(room.id) is room:
             del self.rooms[room.id]
 
@@ -2566,10 +2578,13 @@ class Lobby:
 
     async def _lead(self, room: Room) -> bool:
         """Take or keep this table's driver lease (always ours in one process)."""
+        was = room.driving
         try:
             room.driving = await self.bus.lease(room.id, self.settings.lease_ttl)
         except BusError:
             room.driving = False
+        if room.driving and not was:
+            await self.bus.unpark(room.id)  # (driven again: a process gone, it is taken over)
         return room.driving
 
     async def _drive(self, room: Room) -> None:
