@@ -1438,6 +1438,15 @@ def test_a_rematch_is_asked_for_and_accepted_not_forced(server: str, browser: An
     assert tid in aki.url and tid in ben.url, "nobody moved before everyone asked"
     aki.screenshot(path=str(SHOTS / "rematch-asked-laptop-en.png"))
     ben.screenshot(path=str(SHOTS / "rematch-asked-phone-ja.png"))
+    # Ben takes it back (a wish stood once made: a later review), and Aki reads nothing more
+    # of it; then asks again
+    assert ben.inner_text("#rematch-withdraw") == "希望を取り消す"
+    ben.click("#rematch-withdraw")
+    ben.wait_for_selector("#rematch-button:not([disabled])")
+    aki.wait_for_selector("#rematch-asked", state="detached")
+    assert aki.inner_text("#rematch-button") == "Rematch (same seats and rules)"
+    ben.click("#rematch-button")
+    aki.wait_for_selector("#rematch-asked")
     aki.click("#rematch-button")
     aki.wait_for_url(lambda url: tid not in url)
     new = get(f"{server}/api/tables/{tid}")["rematch"]

@@ -378,6 +378,39 @@ def test_a_rematch_waits_for_everyone_connected_and_says_who_asked(tmp_path: Pat
                 assert hello(ws, tok[seat])["seat"] == seat
 
 
+def test_a_rematch_wish_can_be_taken_back(tmp_path: Path) -> None:
+    """A wish stood once made: one who asked and thought better of it was seated at the
+    rematch the others then made. ``{"withdraw": true}`` takes it back — the others see it
+    gone, the rematch waits for that player again, a second withdrawal changes nothing, a bad
+    value is refused, and once the rematch is made it is too late (409 ``rematch_made``)."""
+    with client(tmp_path, away_timeout=0.01) as c:
+        tid, _, tok = _over_with_two(c)
+        url = f"/api/tables/{tid}/rematch"
+        with (
+            c.websocket_connect(f"/ws/tables/{tid}") as p0,
+            c.websocket_connect(f"/ws/tables/{tid}") as p2,
+        ):
+            hello(p0, tok[0])
+            hello(p2, tok[2])
+            assert _rematch(c, tid, tok[0])[0] == 202
+            _until(p2, lambda m: m["type"] == "snapshot" and m["table"]["rematch_wanted"] == [0])
+            for _ in range(2):  # (taken back twice: the same)
+                r = c.post(url, json={"withdraw": True}, headers=auth(tok[0]))
+                assert r.status_code == 202
+                assert r.json() == {"table": None, "from": tid, "wanted": []}
+            _until(p2, lambda m: m["type"] == "snapshot" and m["table"]["rematch_wanted"] == [])
+            bad = c.post(url, json={"withdraw": "yes"}, headers=auth(tok[0]))
+            assert bad.status_code == 400, bad.json()
+            assert bad.json()["error"]["code"] == "bad_request", bad.json()
+            # player 2 asks: not made, player 0 no longer wants it
+            assert _rematch(c, tid, tok[2]) == (202, {"table": None, "from": tid, "wanted": [2]})
+            assert c.get(f"/api/tables/{tid}").json()["rematch"] is None
+            status, body = _rematch(c, tid, tok[0])
+            assert status == 200, body
+        late = c.post(url, json={"withdraw": True}, headers=auth(tok[2]))
+        assert late.status_code == 409 and late.json()["error"]["code"] == "rematch_made"
+
+
 def test_a_rematch_is_made_when_the_one_who_had_not_asked_leaves(tmp_path: Path) -> None:
     """A player who does not want a rematch goes away (closes the page): the ones who asked
     are not held up by them."""
@@ -554,7 +587,18 @@ def test_a_forged_rematch_wish_on_the_bus_asks_for_nobody(
         lobby = c.app.state.lobby  # type: ignore[attr-defined]
         c.portal.call(lobby._on_event, tid, {"kind": "rematch_wish", "seat": 2})  # type: ignore[union-attr]
         assert c.get(f"/api/tables/{tid}").json()["rematch_wanted"] == []
-        assert _rematch(c, tid, tok[0])[0] == 200  # nobody else is connected
+        # nor does a forged withdrawal take back a wish the database holds
+        with (
+            c.websocket_connect(f"/ws/tables/{tid}") as p0,
+            c.websocket_connect(f"/ws/tables/{tid}") as p2,
+        ):
+            hello(p0, tok[0])
+            hello(p2, tok[2])
+            assert _rematch(c, tid, tok[2])[0] == 202
+            forged = {"kind": "rematch_wish", "seat": 2, "withdrawn": True}
+            c.portal.call(lobby._on_event, tid, forged)  # type: ignore[union-attr]
+            assert c.get(f"/api/tables/{tid}").json()["rematch_wanted"] == [2]
+            assert _rematch(c, tid, tok[0])[0] == 200
 
 
 def test_a_rematch_of_a_table_that_is_not_over_is_refused(tmp_path: Path) -> None:

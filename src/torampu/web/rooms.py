@@ -1077,7 +1077,7 @@ class Lobby:
             raise ActError(refused.code, str(refused), refused.status or 409)
         return caps
 
-    async def rematch(self, room: Room, token: str | None) -> Room | None:
+    async def rematch(self, room: Room, token: str | None, withdraw: bool = False) -> Room | None:
         """The table that continues ``room`` once its match is over: the same game, rules,
         length, seats (held by the same seat tokens) and host token, already playing.
 
@@ -1086,13 +1086,17 @@ class Lobby:
         asked (``rematch_wanted``). The host token makes it at once (the host runs the table,
         as they start it). Asking again, after it is made, gives the same table. (A rematch
         moved everyone at the first request, without asking them or saying who had asked: a
-        fifth review.)"""
+        fifth review.) ``withdraw``: a seat takes its wish back (``None``; 409 ``rematch_made``
+        once it is made)."""
         if not token or not isinstance(token, str) or len(token) > 128:
             raise ActError("unauthorized", "a rematch needs a seat token or the host token", 401)
         held = ((s, st.token) for s, st in enumerate(room.seats) if st.token)
         seat = next((s for s, h in held if _matches(token, [h])), None)
         if seat is None and not _matches(token, [room.table.host_token]):
             raise ActError("unauthorized", "this token holds no seat at this table", 403)
+        if withdraw:
+            await self._withdraw_rematch(room, seat)
+            return None
         new_id = room.table.rematch
         if new_id is None:
             if room.match is None or not room.match.is_over:
@@ -1115,12 +1119,28 @@ class Lobby:
             await self.db(self.store.mark_ready, room.id, REMATCH_WISH, seat)
             room.wishes.add(seat)
             await self._publish(room, {"kind": "rematch_wish", "seat": seat})
-        room.wishes |= await self.db(self.store.ready_seats, room.id, REMATCH_WISH)
+        room.wishes = await self.db(self.store.ready_seats, room.id, REMATCH_WISH)
         if room.wishes != before:
             # (only then: a request repeated sent every socket at the table a snapshot, 28,309
             # to 60 spectators in 8 s from one player, a tenth audit)
             self.broadcast(room)
         return self._all_wish(room)
+
+    async def _withdraw_rematch(self, room: Room, seat: int | None) -> None:
+        """``seat`` takes back its wish for the rematch (a wish could not be taken back: one
+        who asked and then thought better of it was seated at the rematch the others made)."""
+        if seat is None:
+            raise ActError("bad_request", "a wish is taken back with the seat's token", 400)
+        if room.table.rematch is not None:
+            raise ActError("rematch_made", "the rematch is made already: leave it if you wish", 409)
+        if room.match is None or not room.match.is_over:
+            raise ActError("not_over", "a rematch is there once the match is over")
+        before = set(room.wishes)
+        await self.db(self.store.unmark_ready, room.id, REMATCH_WISH, seat)
+        room.wishes = await self.db(self.store.ready_seats, room.id, REMATCH_WISH)
+        if room.wishes != before:  # (a repeated request: no news for anyone)
+            await self._publish(room, {"kind": "rematch_wish", "seat": seat, "withdrawn": True})
+            self.broadcast(room)
 
     def _all_wish(self, room: Room) -> bool:
         """Every person connected at the table asked for the rematch (someone did), and each
@@ -1163,7 +1183,7 @@ class Lobby:
             # the database says who asked (an event of another process's may be late) and the
             # bus who is there (a seat held on another process read as gone: an eleventh
             # audit)
-            room.wishes |= await self.db(self.store.ready_seats, room.id, REMATCH_WISH)
+            room.wishes = await self.db(self.store.ready_seats, room.id, REMATCH_WISH)
             with contextlib.suppress(BusError):
                 room.remote_seats, room.remote_clients = await self.bus.presence(room.id)
             if not self._all_wish(room):
@@ -1770,10 +1790,14 @@ class Lobby:
             return
         if kind == "rematch_wish":
             seat = event.get("seat")
-            if isinstance(seat, int) and room.status == "over" and seat not in room.wishes:
-                # (the database says so, not the event: a forged one asks for nobody)
-                room.wishes |= await self.db(self.store.ready_seats, room.id, REMATCH_WISH)
-                self.broadcast(room)
+            # (the database says so, not the event: a forged one asks for nobody, and reads
+            # the database only where it would change something)
+            news = seat in room.wishes if event.get("withdrawn") else seat not in room.wishes
+            if isinstance(seat, int) and room.status == "over" and news:
+                before = room.wishes
+                room.wishes = await self.db(self.store.ready_seats, room.id, REMATCH_WISH)
+                if room.wishes != before:
+                    self.broadcast(room)
             return
         if kind == "ready":
             b, seat = room.between, event.get("seat")
@@ -1876,7 +1900,7 @@ class Lobby:
         if b is not None:
             b.ready |= await self.db(self.store.ready_seats, room.id, b.game)
         elif room.status == "over" and room.table.rematch is None:
-            room.wishes |= await self.db(self.store.ready_seats, room.id, REMATCH_WISH)
+            room.wishes = await self.db(self.store.ready_seats, room.id, REMATCH_WISH)
 
     def _all_ready(self, room: Room) -> bool:
         """Every connected human seat said ready (bots always are; with nobody connected,

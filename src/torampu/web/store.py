@@ -890,6 +890,15 @@ class Store:
         except IntegrityError:
             return
 
+    def unmark_ready(self, table_id: str, game: int, seat: int) -> None:
+        """``seat`` takes back its mark of game ``game`` (none: nothing changes)."""
+        with self._session.begin() as s:
+            s.execute(
+                delete(ReadyRow).where(
+                    ReadyRow.table_id == table_id, ReadyRow.game == game, ReadyRow.seat == seat
+                )
+            )
+
     def create_rematch(
         self,
         table_id: str,

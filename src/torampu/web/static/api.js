@@ -77,6 +77,7 @@ export const api = {
   close: (id, host) => request("POST", `/api/tables/${enc(id)}/close`, {}, host, id),
   rename: (id, name, token) => request("POST", `/api/tables/${enc(id)}/name`, { name }, token, id),
   rematch: (id, token) => request("POST", `/api/tables/${enc(id)}/rematch`, {}, token, id),
+  withdrawRematch: (id, token) => request("POST", `/api/tables/${enc(id)}/rematch`, { withdraw: true }, token, id),
   newInvite: (id, host) => request("POST", `/api/tables/${enc(id)}/invite`, {}, host, id),
   /** A private table's record is fetched with its invite and saved from memory: a plain link
    * cannot carry the invite without putting it in the address. */

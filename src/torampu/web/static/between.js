@@ -191,6 +191,10 @@ export class BetweenPanel {
       const waiting = seats.filter((st) => st.kind === "human" && st.connected && !wanted.includes(st.seat)).map((st) => st.seat);
       parts.push(h("button", { type: "button", class: "primary", id: "rematch-button", disabled: true }, t("sc_rematchAskedMine")));
       if (waiting.length) parts.push(h("p", { class: "muted small", id: "rematch-waiting" }, t("sc_waitingList", { names: names(waiting) })));
+      // and take it back (a wish stood once made: one who thought better of it was seated at
+      // the rematch the others then made)
+      if (this.page.seatToken)
+        parts.push(h("button", { type: "button", class: "ghost", id: "rematch-withdraw", onclick: () => this.withdraw() }, t("sc_rematchWithdraw")));
     } else if (this.page.seatToken || this.page.host) {
       parts.push(h("button", { type: "button", class: "primary", id: "rematch-button", onclick: () => this.rematch() },
         others.length && this.page.seatToken ? t("sc_rematchAccept") : t("sc_rematch")));
@@ -199,6 +203,14 @@ export class BetweenPanel {
         parts.push(h("button", { type: "button", class: "ghost", id: "rematch-decline", onclick: () => location.assign("/") }, t("sc_rematchDecline")));
     }
     return parts;
+  }
+
+  async withdraw() {
+    try {
+      await api.withdrawRematch(this.page.id, this.page.seatToken);
+    } catch (e) {
+      toast(errorText(e));
+    }
   }
 
   async rematch() {
