@@ -311,6 +311,16 @@ class Player(threading.Thread):
                     ws.send(json.dumps(act))
 
 
+def _stored_version(pg: str, tid: str) -> int:
+    """A table's version as stored (asking a web process would load the table there)."""
+    import psycopg
+
+    with psycopg.connect(pg) as db:
+        row = db.execute("SELECT version FROM tables WHERE id = %s", (tid,)).fetchone()
+    assert row is not None
+    return int(row[0])
+
+
 def _record(web: Web, tid: str) -> dict[str, Any]:
     return dict(_get(f"{web.base}/api/tables/{tid}/record"))
 
@@ -936,13 +946,9 @@ def test_a_table_only_a_killed_process_had_loaded_is_driven_by_another(
     every process looks for tables in play that no process drives and drives them: the table
     goes on, on a, within a few lease times. Its version is read from the database (opening it
     on a would load it there, which is the old way it went on)."""
-    import psycopg
 
     def version(tid: str) -> int:
-        with psycopg.connect(pg) as db:
-            row = db.execute("SELECT version FROM tables WHERE id = %s", (tid,)).fetchone()
-        assert row is not None
-        return int(row[0])
+        return _stored_version(pg, tid)
 
     with cluster(tmp_path, pg, redis_server.url) as (a, b, _w):
         tid, host = _table(b, "napoleon", seats=["heuristic"] * 5, games=20)
@@ -969,13 +975,9 @@ def test_a_table_let_go_on_purpose_is_not_taken_over(
     lease either, and is not a dead process's: another process must not load it and play its
     bots on for nobody. A process that lets a table go parks it; a parked table is left until
     someone opens it — and then it is driven as before."""
-    import psycopg
 
     def version(tid: str) -> int:
-        with psycopg.connect(pg) as db:
-            row = db.execute("SELECT version FROM tables WHERE id = %s", (tid,)).fetchone()
-        assert row is not None
-        return int(row[0])
+        return _stored_version(pg, tid)
 
     quiet = ("--abandon-after", "8", "--room-idle", "1")
     with cluster(tmp_path, pg, redis_server.url, a=quiet, b=quiet) as (a, b, _w):

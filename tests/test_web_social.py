@@ -9,7 +9,9 @@ no delay. The scaled-out layout (two processes, Redis, PostgreSQL) is in ``test_
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
+from collections.abc import Iterator
 from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
@@ -341,6 +343,18 @@ def _over_with_two(c: TestClient) -> tuple[str, str, dict[int, str]]:
     return tid, host, tok
 
 
+@contextlib.contextmanager
+def _both_there(c: TestClient, tid: str, tok: list[str]) -> Iterator[tuple[Any, Any]]:
+    """The players of seats 0 and 2 of :func:`_over_with_two` connected (after their hello)."""
+    with (
+        c.websocket_connect(f"/ws/tables/{tid}") as p0,
+        c.websocket_connect(f"/ws/tables/{tid}") as p2,
+    ):
+        hello(p0, tok[0])
+        hello(p2, tok[2])
+        yield p0, p2
+
+
 def _rematch(c: TestClient, tid: str, token: str) -> tuple[int, dict[str, Any]]:
     r = c.post(f"/api/tables/{tid}/rematch", headers=auth(token))
     return r.status_code, r.json()
@@ -386,12 +400,7 @@ def test_a_rematch_wish_can_be_taken_back(tmp_path: Path) -> None:
     with client(tmp_path, away_timeout=0.01) as c:
         tid, _, tok = _over_with_two(c)
         url = f"/api/tables/{tid}/rematch"
-        with (
-            c.websocket_connect(f"/ws/tables/{tid}") as p0,
-            c.websocket_connect(f"/ws/tables/{tid}") as p2,
-        ):
-            hello(p0, tok[0])
-            hello(p2, tok[2])
+        with _both_there(c, tid, tok) as (_p0, p2):
             assert _rematch(c, tid, tok[0])[0] == 202
             _until(p2, lambda m: m["type"] == "snapshot" and m["table"]["rematch_wanted"] == [0])
             for _ in range(2):  # (taken back twice: the same)
@@ -560,12 +569,7 @@ def test_a_rematch_refused_at_the_cap_is_not_tried_at_every_leave(
 def test_the_host_token_makes_the_rematch_at_once(tmp_path: Path) -> None:
     with client(tmp_path, away_timeout=0.01) as c:
         tid, host, tok = _over_with_two(c)
-        with (
-            c.websocket_connect(f"/ws/tables/{tid}") as p0,
-            c.websocket_connect(f"/ws/tables/{tid}") as p2,
-        ):
-            hello(p0, tok[0])
-            hello(p2, tok[2])
+        with _both_there(c, tid, tok) as (_p0, p2):
             status, body = _rematch(c, tid, host)
             assert status == 200 and body["table"]["status"] == "playing"
             kinds = [x["kind"] for x in body["table"]["seats"]]
@@ -588,12 +592,7 @@ def test_a_forged_rematch_wish_on_the_bus_asks_for_nobody(
         c.portal.call(lobby._on_event, tid, {"kind": "rematch_wish", "seat": 2})  # type: ignore[union-attr]
         assert c.get(f"/api/tables/{tid}").json()["rematch_wanted"] == []
         # nor does a forged withdrawal take back a wish the database holds
-        with (
-            c.websocket_connect(f"/ws/tables/{tid}") as p0,
-            c.websocket_connect(f"/ws/tables/{tid}") as p2,
-        ):
-            hello(p0, tok[0])
-            hello(p2, tok[2])
+        with _both_there(c, tid, tok) as (_p0, _p2):
             assert _rematch(c, tid, tok[2])[0] == 202
             forged = {"kind": "rematch_wish", "seat": 2, "withdrawn": True}
             c.portal.call(lobby._on_event, tid, forged)  # type: ignore[union-attr]
