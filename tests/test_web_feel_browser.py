@@ -1223,6 +1223,47 @@ def test_a_tap_on_a_card_that_cannot_be_played_says_why(server: str, browser: An
     assert not problems(page), problems(page)
 
 
+# The Daifugo captions on the felt that meet a seat box ("… under seat box 2")
+CAPTION_UNDER = """() => [...document.querySelectorAll('#felt .centre.daifugo .why')].flatMap(w => {
+     const c = w.getBoundingClientRect();
+     return [...document.querySelectorAll('#felt .seat-box')].filter(b => {
+       const r = b.getBoundingClientRect();
+       return Math.min(r.right, c.right) - Math.max(r.left, c.left) > 2
+         && Math.min(r.bottom, c.bottom) - Math.max(r.top, c.top) > 2;
+     }).map(b => `${w.textContent} under seat box ${b.dataset.seat}`);
+   })"""
+
+
+def test_a_daifugo_caption_in_the_replay_on_a_phone_is_under_no_seat_box(
+    server: str, browser: Any
+) -> None:
+    """A seventh review: in a replay on a phone, "全員パス: 場が流れ、あきらから" ran under the
+    side seats' boxes, cut at both ends (the replay's Daifugo caption was as wide as the felt).
+    Every step of a finished five-player game: no caption meets a seat box."""
+    res = post(
+        f"{server}/api/tables",
+        {"game": "daifugo", "games": 1, "players": 5, "seats": ["heuristic"] * 5},
+    )
+    table_id = str(res["table"]["id"])
+    post(f"{server}/api/tables/{table_id}/start", {}, str(res["host_token"]))
+    deadline = time.monotonic() + 90
+    while get(f"{server}/api/tables/{table_id}")["status"] != "over":
+        assert time.monotonic() < deadline, "the bots' game did not end"
+        time.sleep(0.2)
+    page = new_page(browser, PHONE, lang="ja")
+    page.goto(f"{server}/t/{table_id}/replay/0")
+    page.wait_for_selector("#replay-next")
+    captions, under = 0, []
+    while page.locator("#replay-next:not([disabled])").count():
+        page.click("#replay-next")
+        under += page.evaluate(CAPTION_UNDER)
+        captions += page.locator("#felt .centre.daifugo .why").count() > 1
+    page.screenshot(path=str(SHOTS / "daifugo-replay-caption-phone-ja.png"))
+    assert captions, "no step showed a ruling's caption"
+    assert not under, under[:5]
+    assert not problems(page), problems(page)
+
+
 def test_a_daifugo_caption_is_never_under_a_seat_box(server: str, browser: Any) -> None:
     """Five at a Daifugo table on a desktop screen: the caption of what just happened ("everyone
     passed: the table is flushed, Mina leads") stays clear of every seat box (it ran in one line
@@ -1238,16 +1279,7 @@ def test_a_daifugo_caption_is_never_under_a_seat_box(server: str, browser: Any) 
     seen = 0
     deadline = time.monotonic() + 90
     while seen < 3 and time.monotonic() < deadline:
-        under = page.evaluate(
-            """() => [...document.querySelectorAll('#felt .centre.daifugo .why')].flatMap(w => {
-                 const c = w.getBoundingClientRect();
-                 return [...document.querySelectorAll('#felt .seat-box')].filter(b => {
-                   const r = b.getBoundingClientRect();
-                   return Math.min(r.right, c.right) - Math.max(r.left, c.left) > 2
-                     && Math.min(r.bottom, c.bottom) - Math.max(r.top, c.top) > 2;
-                 }).map(b => `${w.textContent} under seat box ${b.dataset.seat}`);
-               })"""
-        )
+        under = page.evaluate(CAPTION_UNDER)
         if under:
             page.screenshot(path=str(SHOTS / "daifugo-caption-under-a-seat.png"))
         assert not under, under

@@ -1612,3 +1612,31 @@ def test_a_one_game_napoleon_won_by_a_side_says_the_side_won(server: str, browse
     )
     assert not tall, tall
     assert not problems(page), problems(page)
+
+
+def test_a_long_name_in_the_turn_line_wraps_on_a_phone(server: str, browser: Any) -> None:
+    """A seventh review: "Wolfeschlegelsteinhausenbergerdorffwelch の番です" (40 letters, no
+    space) ran under the line's button and past the screen's edge on a phone. It wraps."""
+    long = "Wolfeschlegelsteinhausenbergerdorffwelch"
+    made = post(
+        f"{server}/api/tables",
+        {"game": "hell", "players": 3, "games": 1, "seats": ["open", "heuristic", "heuristic"]},
+    )
+    tid = made["table"]["id"]
+    post(f"{server}/api/tables/{tid}/join", {"name": long, "seat": 0})
+    post(f"{server}/api/tables/{tid}/start", {}, made["host_token"])
+    page = new_page(browser, PHONE, "ja")
+    page.goto(f"{server}/t/{tid}")
+    page.wait_for_function(
+        "n => document.querySelector('#status .status-text')?.textContent.includes(n)", arg=long
+    )
+    box = page.evaluate(
+        """() => { const t = document.querySelector('#status .status-text');
+             const r = t.getBoundingClientRect();
+             const b = document.querySelector('#side-jump').getBoundingClientRect();
+             return {right: r.right, width: innerWidth, over: t.scrollWidth - t.clientWidth,
+                     meets: r.right > b.left + 1}; }"""
+    )
+    page.screenshot(path=str(SHOTS / "long-name-turn-phone-ja.png"))
+    assert box["over"] <= 1 and box["right"] <= box["width"] and not box["meets"], box
+    assert not problems(page), problems(page)
