@@ -778,6 +778,7 @@ class Lobby:
                 try:
                     room = await self.room(table_id)
                 except ActError:
+                    seen.pop(table_id, None)  # (busy, the database away: tried again)
                     continue
                 except Exception:
                     log.exception("table %s could not be taken over", table_id)
