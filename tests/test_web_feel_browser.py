@@ -1017,6 +1017,8 @@ def test_a_player_mutes_another_in_the_chat_and_it_lasts(server: str, browser: A
         page.press("#chat-input", "Enter")
         page.wait_for_function(f"() => ({listed})().includes('hello all')")
         assert page.locator("#chat-list li.me [data-mute]").count() == 0  # not oneself
+        # the button says what it does (a bare "×" read as "delete": an eighth review)
+        assert page.inner_text("#chat-list [data-mute^='seat:1:']") == "Mute"
         page.click("#chat-list [data-mute^='seat:1:']")
         page.wait_for_function(f"() => !({listed})().includes('something rude')")
         assert "hello all" in page.locator("#chat-list").inner_text()

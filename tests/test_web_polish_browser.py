@@ -246,12 +246,18 @@ def _widow_exchange(page: Any) -> None:
     _tap(cards.nth(1))
     _tap(cards.nth(2))
     assert _hint(page)[0] == "ready"
-    _tap(cards.nth(3))  # a third card: the oldest choice makes way, still two chosen
-    assert page.locator("#hand .card.selected").count() == 2
-    assert _hint(page)[0] == "ready"
+    first = page.eval_on_selector_all("#hand .card.selected", "els => els.map(e => e.dataset.card)")
+    # a third card is refused, and it is said (it made the oldest choice give way without a
+    # word, and a player returned a card they had not meant to: an eighth review)
+    _tap(cards.nth(3))
+    page.wait_for_function(
+        "t => (document.querySelector('#toast')?.textContent || '').includes(t)",
+        arg="もう2枚選んでいます",
+    )
     chosen = page.eval_on_selector_all(
         "#hand .card.selected", "els => els.map(e => e.dataset.card)"
     )
+    assert chosen == first and _hint(page)[0] == "ready", (first, chosen)
     assert len(page.locator("#actions .select-bar [data-action]").all()) == 1
     action = page.locator("#actions .select-bar [data-action]").get_attribute("data-action")
     assert sorted(action.split()[1:]) == sorted(chosen)
@@ -261,6 +267,23 @@ def _widow_exchange(page: Any) -> None:
     _tap(cards.nth(5))
     _in_viewport(page, "exchange, two chosen")
     page.locator("#actions .select-bar [data-action]").click()
+
+
+def _over_the_box_above(page: Any) -> list[str]:
+    """The chosen (raised) cards of the hand that reach over the box shown above the hand (an
+    eighth review: on a phone they covered the bottom of the Hint button)."""
+    return list(
+        page.evaluate(
+            """() => { const hand = document.querySelector('#hand');
+                 let above = hand.previousElementSibling;
+                 while (above && !above.getBoundingClientRect().height)
+                   above = above.previousElementSibling;
+                 const bottom = above ? above.getBoundingClientRect().bottom : -1e9;
+                 return [...hand.querySelectorAll('.card.selected')]
+                   .filter(c => c.getBoundingClientRect().top < bottom - 0.5)
+                   .map(c => c.dataset.card); }"""
+        )
+    )
 
 
 def test_daifugo_exchange_and_texts_on_a_phone(server: str, browser: Any) -> None:
@@ -1639,4 +1662,40 @@ def test_a_long_name_in_the_turn_line_wraps_on_a_phone(server: str, browser: Any
     )
     page.screenshot(path=str(SHOTS / "long-name-turn-phone-ja.png"))
     assert box["over"] <= 1 and box["right"] <= box["width"] and not box["meets"], box
+    assert not problems(page), problems(page)
+
+
+def test_a_chosen_card_on_a_phone_leaves_the_hint_button_whole(server: str, browser: Any) -> None:
+    """An eighth review: on a phone a chosen card rose 16 px, over the bottom of the Hint
+    button just above the hand. It rises within the hand's own space."""
+    made = post(
+        f"{server}/api/tables",
+        {
+            "game": "daifugo",
+            "players": 4,
+            "games": 1,
+            "hints": True,
+            "seats": ["open", "heuristic", "heuristic", "heuristic"],
+        },
+    )
+    tid = made["table"]["id"]
+    tok = post(f"{server}/api/tables/{tid}/join", {"name": "あき", "seat": 0})["token"]
+    post(f"{server}/api/tables/{tid}/start", {}, made["host_token"])
+    page = _open(browser, server, {"id": tid, "token": tok}, PHONE, "ja")
+    deadline = time.monotonic() + 60
+    while not page.locator('#hand .card[data-legal="1"]').count():
+        assert time.monotonic() < deadline, "no turn with cards to play"
+        if _wait_my_turn(page) == "over":
+            pytest.skip("the bots ended the game before a turn of this seat to play")
+        if not page.locator('#hand .card[data-legal="1"]').count():
+            page.locator('#actions [data-action="pass"]').click()
+            page.wait_for_timeout(300)
+    page.wait_for_selector("#hint-button")
+    _tap(page.locator('#hand .card[data-legal="1"]').first)
+    # (as a finger leaves it: a mouse over the card, or the keyboard's focus, lifts it less)
+    page.mouse.move(1, 1)
+    page.evaluate("() => document.activeElement?.blur()")
+    page.wait_for_timeout(200)  # (the card's rise, 0.12 s)
+    assert page.locator("#hand .card.selected").count() == 1
+    assert not _over_the_box_above(page), _over_the_box_above(page)
     assert not problems(page), problems(page)

@@ -192,7 +192,9 @@ export class ChatPanel {
       const body = m.reaction ? h("span", { class: "reaction-text" }, t(`sc_r_${m.reaction}`)) : h("span", { class: "chat-text", dir: "auto" }, m.text ?? "");
       const own = m.seat != null && m.seat === mine;
       const mute = own ? null : h("button", { type: "button", class: "chat-mute", title: t("sc_mute", { who }), "aria-label": t("sc_mute", { who }),
-        dataset: { mute: authorKey(m) }, onclick: () => this.mute(authorKey(m)) }, "×");
+        // (a word, not "×": it read as "delete the message", its meaning only in a tooltip a
+        // phone never shows — an eighth review)
+        dataset: { mute: authorKey(m) }, onclick: () => this.mute(authorKey(m)) }, t("sc_muteShort"));
       return h("li", { class: own ? "me" : "", dataset: { id: m.id } }, chatTime(m.at), h("strong", { class: "chat-who", dir: "auto" }, who), " ", body, mute);
     }));
     this.list.scrollTop = this.list.scrollHeight;

@@ -465,6 +465,13 @@ export function tapCard(ui, i, card, plan, act) {
   }
   const hand = ui.hand || [];
   const chosen = ui.selected.map((x) => hand[x]);
+  // cards to give, exchange or discard, all chosen: one more is refused, said (the oldest
+  // choice made way without a word, and a player returned a card they had not meant to: an
+  // eighth review); in play, a set chosen anew, as before
+  if (plan.need != null && ui.selected.length >= plan.need && plan.cardActs.every((a) => a.verb !== "play")) {
+    toast(t("selectFull", { n: plan.need }));
+    return null;
+  }
   if (extendable(plan.cardActs, chosen, card)) ui.selected = [...ui.selected, i];
   else if (ui.selected.length && extendable(plan.cardActs, chosen.slice(1), card)) ui.selected = [...ui.selected.slice(1), i]; // full: the oldest choice makes way
   else ui.selected = [i];
