@@ -941,3 +941,26 @@ def test_the_host_closes_a_game_against_bots_and_a_table_not_started(
     said = friend.locator("#table-gone").inner_text()
     assert "The host closed this table." in said or "its host closed it" in said, said
     assert not problems(page) and not problems(friend), (problems(page), problems(friend))
+
+
+def test_the_keyboard_stays_in_the_play_area_past_ready(server: str, browser: Any) -> None:
+    """An eighth review played by keyboard alone: Enter on Ready (where the keyboard is when a
+    game ends) and the next deal came with the focus on the page itself — Tab began again at
+    the header and the arrow keys said nothing. It goes to the hand."""
+    page, _table_id, _ = _open_table(browser, server, "hell", None, 3, 2)
+    deadline = time.monotonic() + 60
+    while not _snapshot(page).get("between"):
+        assert time.monotonic() < deadline, "game 1 did not end"
+        if _my_turn(page):
+            _click_action(page, _snapshot(page)["legal"][0])
+        else:
+            page.wait_for_timeout(30)
+    page.wait_for_function("() => document.activeElement?.id === 'ready-button'")
+    page.keyboard.press("Enter")
+    page.wait_for_function("() => !window.torampu?.snapshot?.between")
+    page.wait_for_function(
+        "() => document.activeElement && document.activeElement !== document.body"
+        " && !!document.activeElement.closest('#play')",
+        timeout=5000,
+    )
+    assert not problems(page), problems(page)
