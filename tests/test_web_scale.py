@@ -1004,6 +1004,41 @@ def test_a_table_let_go_on_purpose_is_not_taken_over(
                     ws.recv(timeout=0.2)
 
 
+def test_a_table_a_process_only_looked_at_is_still_taken_over(
+    tmp_path: Path, pg: str, redis_server: RedisServer
+) -> None:
+    """A thirteenth audit: one request on b loaded a copy of a table a drove; while a person
+    on a thought, b let the copy go after --room-idle and parked the table, though a drove it
+    — so when a died, nobody took it over (for --abandon-after + --room-idle), its bots due.
+    Only the process holding the lease parks a table now."""
+    slow = ("--bot-delay", "1.5")  # (a is killed before its bots' next move; < --lease-ttl)
+    with cluster(tmp_path, pg, redis_server.url, a=slow, b=("--room-idle", "1")) as (a, b, _w):
+        tid, host = _table(a, "nap", seats=["open", "heuristic", "heuristic", "heuristic"])
+        token = _post(f"{a.base}/api/tables/{tid}/join", {"name": "P0", "seat": 0})[1]["token"]
+        assert _post(f"{a.base}/api/tables/{tid}/start", {}, host)[0] == 200
+        with connect(f"{a.ws}/ws/tables/{tid}") as ws:
+            ws.send(json.dumps({"type": "hello", "token": token}))
+            snap = json.loads(ws.recv(timeout=10))
+            while not snap.get("legal"):  # the bots bid until the person's turn
+                snap = json.loads(ws.recv(timeout=20))
+                snap = snap if snap["type"] == "snapshot" else {}
+            _get(f"{b.base}/api/tables/{tid}")  # b loads a copy (a drives; nothing to do)
+            time.sleep(4)  # b lets its copy go
+            move = {"type": "act", "action": snap["legal"][0], "version": snap["version"]}
+            ws.send(json.dumps(move))
+            deadline = time.monotonic() + 10
+            while _stored_version(pg, tid) <= snap["version"]:
+                assert time.monotonic() < deadline, a.output()[-2000:]
+                time.sleep(0.05)
+            a.kill()  # a bot's move is due
+        at = _stored_version(pg, tid)
+        assert at == snap["version"] + 1, "a made a move before it was killed"
+        deadline = time.monotonic() + 30  # (a hang's guard only: about two lease times)
+        while _stored_version(pg, tid) <= at:
+            assert time.monotonic() < deadline, b.output()[-2000:]
+            time.sleep(0.2)
+
+
 def test_done_jobs_leave_the_stream_and_a_group_made_anew_reads_none_of_them(
     tmp_path: Path, pg: str, redis_server: RedisServer
 ) -> None:

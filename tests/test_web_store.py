@@ -275,3 +275,72 @@ def test_every_wait_on_postgresql_is_bounded() -> None:
     with pytest.raises(OperationalError):
         Store("postgresql://postgres@127.0.0.1:1/none")
     assert time.monotonic() - t0 < 15
+
+
+def _over_with_three(s: Store, tid: str) -> None:
+    """A finished Hell table of three people (seat tokens "t0".."t2")."""
+    s.create_table(tid, "hell", {"players": 3}, 3, 1, 5, "h" * 64, ["open"] * 3)
+    for seat in range(3):
+        s.set_seat(tid, seat, "human", f"P{seat}", f"t{seat}", None)
+    s.set_status(tid, "playing")
+    s.append_action(tid, 0, 0, "bid 0", "human", status="over")
+
+
+def test_a_wish_taken_back_and_a_rematch_made_at_once_give_one_answer(url: str) -> None:
+    """A thirteenth audit: a wish taken back on one process while another made the rematch on
+    the wishes it had read was told 202 — and its player was seated at the rematch. Both go
+    through the old table's row: a rematch made on a wish taken back meanwhile is refused
+    (``wishes_changed``, nothing made), a wish taken back once it is made is refused
+    (``rematch_made``, the wish kept), and a seat that asked meanwhile keeps its place.
+    On PostgreSQL the two race on threads too: every time, one of the two answers."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from torampu.web.store import REMATCH_WISH, Refused
+
+    s = Store(url)
+    _over_with_three(s, "t1")
+    for seat in (0, 2):
+        s.mark_ready("t1", REMATCH_WISH, seat)
+    s.withdraw_wish("t1", 0)  # taken back first: the rematch counted on it is not made
+    with pytest.raises(Refused) as refused:
+        s.create_rematch("t1", "n1", 1, bots={1: "heuristic"}, wishes=frozenset({0, 2}))
+    assert refused.value.code == "wishes_changed"
+    assert s.table("t1").rematch is None and s.table("n1") is None  # type: ignore[union-attr]
+    s.mark_ready("t1", REMATCH_WISH, 1)  # seat 1 asks as the rematch is made on {2}
+    new, made = s.create_rematch(
+        "t1", "n1", 1, bots={0: "heuristic", 1: "heuristic"}, wishes=frozenset({2})
+    )
+    assert made and [x.kind for x in s.table(new).seats] == ["bot", "human", "human"]  # type: ignore[union-attr]
+    with pytest.raises(Refused) as late:  # made: too late to take it back, the wish stays
+        s.withdraw_wish("t1", 2)
+    assert late.value.code == "rematch_made"
+    assert s.ready_seats("t1", REMATCH_WISH) == {1, 2}
+    if not url.startswith("postgresql"):
+        return
+    for k in range(12):
+        tid = f"r{k}"
+        _over_with_three(s, tid)
+        for seat in (0, 2):
+            s.mark_ready(tid, REMATCH_WISH, seat)
+
+        def make(tid: str = tid, k: int = k) -> str:
+            try:
+                s.create_rematch(tid, f"m{k}", 1, bots={1: "heuristic"}, wishes=frozenset({0, 2}))
+                return "made"
+            except Refused as e:
+                return e.code
+
+        def withdraw(tid: str = tid) -> str:
+            try:
+                s.withdraw_wish(tid, 0)
+                return "withdrawn"
+            except Refused as e:
+                return e.code
+
+        with ThreadPoolExecutor(2) as pool:  # (at once: whichever takes the row first wins)
+            both = pool.submit(make), pool.submit(withdraw)
+            answers = (both[0].result(), both[1].result())
+        row = s.table(tid)
+        assert row is not None
+        assert answers in {("made", "rematch_made"), ("wishes_changed", "withdrawn")}, answers
+        assert (row.rematch is not None) == (answers[0] == "made")

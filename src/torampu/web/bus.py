@@ -77,17 +77,15 @@ class Bus(Protocol):
         """Take or renew the right to drive ``table_id`` for ``ttl`` seconds."""
         ...
 
-    async def release(self, table_id: str) -> None: ...
+    async def release(self, table_id: str, park: float = 0.0) -> None:
+        """Give up the lease of ``table_id`` if this process holds it; ``park``: and if so,
+        mark the table let go on purpose for that many seconds (:data:`PARKED`), until a
+        process takes its lease again."""
+        ...
 
     async def leased(self, table_ids: list[str]) -> set[str]:
         """Those of ``table_ids`` some process holds the driver lease of, or parked."""
         ...
-
-    async def park(self, table_id: str, ttl: float) -> None:
-        """Mark ``table_id`` let go on purpose for ``ttl`` seconds (:data:`PARKED`)."""
-        ...
-
-    async def unpark(self, table_id: str) -> None: ...
 
     async def claim(self, key: str, ttl: float) -> bool:
         """Take ``key`` once across every process for ``ttl`` seconds (False: already taken)."""
@@ -135,17 +133,11 @@ class LocalBus:
     async def lease(self, table_id: str, ttl: float) -> bool:
         return True
 
-    async def release(self, table_id: str) -> None:
+    async def release(self, table_id: str, park: float = 0.0) -> None:
         return None
 
     async def leased(self, table_ids: list[str]) -> set[str]:
         return set(table_ids)  # one process: every table is this one's to drive
-
-    async def park(self, table_id: str, ttl: float) -> None:
-        return None
-
-    async def unpark(self, table_id: str) -> None:
-        return None
 
     async def claim(self, key: str, ttl: float) -> bool:
         return True  # one process: its own memory says what it has done
@@ -168,8 +160,21 @@ _RENEW = """
 if redis.call('get', KEYS[1]) == ARGV[1] then
   return redis.call('pexpire', KEYS[1], ARGV[2])
 end
-return redis.call('set', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) and 1 or 0
+if redis.call('set', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then
+  redis.call('del', KEYS[2])
+  return 1
+end
+return 0
 """
+# (the lease taken, not renewed: the table is driven again, no longer parked)
+_RELEASE_LEASE = """
+if redis.call('get', KEYS[1]) ~= ARGV[1] then return 0 end
+redis.call('del', KEYS[1])
+if tonumber(ARGV[2]) > 0 then redis.call('set', KEYS[2], ARGV[1], 'PX', ARGV[2]) end
+return 1
+"""
+# (parked only by the process that held the lease: one that had the table loaded beside the
+# driver parked it, and nobody took it over when the driver died — a thirteenth audit)
 _SPEND = """
 local now = redis.call('time')
 now = tonumber(now[1]) + tonumber(now[2]) / 1000000
@@ -227,6 +232,7 @@ class RedisBus:
         """The last command (publish, presence, lease, probe) got an answer."""
         self._renew = self.redis.register_script(_RENEW)
         self._release = self.redis.register_script(_RELEASE)
+        self._release_lease = self.redis.register_script(_RELEASE_LEASE)
         self._prune = self.redis.register_script(_PRUNE)
         self._spend = self.redis.register_script(_SPEND)
         self.on_reconnect: Callable[[], Awaitable[None]] | None = None
@@ -374,15 +380,20 @@ class RedisBus:
 
     async def lease(self, table_id: str, ttl: float) -> bool:
         try:
-            got = await self._renew(keys=[LEASE + table_id], args=[self.process, int(ttl * 1000)])
+            got = await self._renew(
+                keys=[LEASE + table_id, PARKED + table_id], args=[self.process, int(ttl * 1000)]
+            )
         except Exception as e:
             raise self._failed("lease", e) from None
         self._answered()
         return bool(got)
 
-    async def release(self, table_id: str) -> None:
+    async def release(self, table_id: str, park: float = 0.0) -> None:
         with contextlib.suppress(Exception):
-            await self._release(keys=[LEASE + table_id], args=[self.process])
+            await self._release_lease(
+                keys=[LEASE + table_id, PARKED + table_id],
+                args=[self.process, max(0, int(park * 1000))],
+            )
 
     async def leased(self, table_ids: list[str]) -> set[str]:
         out: set[str] = set()
@@ -400,14 +411,6 @@ class RedisBus:
             )
         self._answered()
         return out
-
-    async def park(self, table_id: str, ttl: float) -> None:
-        with contextlib.suppress(Exception):
-            await self.redis.set(PARKED + table_id, self.process, px=max(1, int(ttl * 1000)))
-
-    async def unpark(self, table_id: str) -> None:
-        with contextlib.suppress(Exception):
-            await self.redis.delete(PARKED + table_id)
 
     async def spend(self, key: str, rate: float, burst: int) -> bool | None:
         if not self.healthy:

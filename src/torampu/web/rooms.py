@@ -942,20 +942,21 @@ class Lobby:
                     await self._unload(room)
 
     async def _unload(self, room: Room) -> None:
-        """The room leaves memory: its driver stops and its lease goes (the store keeps it)."""
+        """The room leaves memory: its driver stops and its lease goes (the store keeps it).
+        A table in play this process drove is parked as it goes: let go on purpose (nobody
+        used it, nothing to drive), the others leave it until someone opens it
+        (:meth:`_adopt` would drive it again, its bots playing on for nobody)."""
+        if self.rooms.get(room.id) is room:
+            # (out first: a client arriving while the lease goes gets a room loaded anew, not
+            # this one, its driver stopped — a thirteenth audit's reading)
+            del self.rooms[room.id]
         if room.driver is not None:
             room.driver.cancel()
         if room.driving:
-            await self.bus.release(room.id)  # (the bus's own failures are its to swallow)
             room.driving = False
-        if room.status == "playing":
-            # let go on purpose (nobody used it, nothing to drive): other processes leave it
-            # until someone opens it (:meth:`_adopt` would drive it again, its bots playing
-            # on for nobody)
             park = self.settings.abandon_after + self.settings.room_idle
-            await self.bus.park(room.id, park)
-        if self.rooms.get(room.id) is room:
-            del self.rooms[room.id]
+            # (the bus's own failures are its to swallow)
+            await self.bus.release(room.id, park if room.status == "playing" else 0.0)
 
     async def purge(self) -> int:
         """Delete the tables past their keeping (``keep_finished`` days after a finished
@@ -1137,7 +1138,12 @@ class Lobby:
         if room.match is None or not room.match.is_over:
             raise ActError("not_over", "a rematch is there once the match is over")
         before = set(room.wishes)
-        await self.db(self.store.unmark_ready, room.id, REMATCH_WISH, seat)
+        try:  # (refused there too if another process made it meanwhile: a thirteenth audit)
+            await self.db(self.store.withdraw_wish, room.id, seat)
+        except Refused as e:
+            async with room.lock:
+                await self._refresh_row(room)
+            raise ActError(e.code, str(e), e.status or 409) from None
         room.wishes = await self.db(self.store.ready_seats, room.id, REMATCH_WISH)
         if room.wishes != before:  # (a repeated request: no news for anyone)
             await self._publish(room, {"kind": "rematch_wish", "seat": seat, "withdrawn": True})
@@ -1197,12 +1203,25 @@ class Lobby:
         host = token_hash(new_token()) if bots else None  # (a host token nobody holds)
         async with self._creating:  # counted with its maker's tables, as a new table is
             caps = await self._check_capacity(room.table.owner)
+            wishes = frozenset(room.wishes) if by_wish else None
             try:
                 new_id, made = await self.db(
-                    self.store.create_rematch, room.id, new_table_id(), seed, caps, bots, host
+                    self.store.create_rematch,
+                    room.id,
+                    new_table_id(),
+                    seed,
+                    caps,
+                    bots,
+                    host,
+                    wishes,
                 )
             except Refused as e:
-                raise ActError(e.code, str(e), e.status or 409) from None
+                if e.code != "wishes_changed":
+                    raise ActError(e.code, str(e), e.status or 409) from None
+                # a wish it counted on was taken back (on another process) meanwhile: not now
+                room.wishes = await self.db(self.store.ready_seats, room.id, REMATCH_WISH)
+                self.broadcast(room)
+                return None
         async with room.lock:
             await self._refresh_row(room)
         if made:
@@ -2603,13 +2622,10 @@ class Lobby:
 
     async def _lead(self, room: Room) -> bool:
         """Take or keep this table's driver lease (always ours in one process)."""
-        was = room.driving
-        try:
+        try:  # (a lease taken, not renewed, unparks the table: see the bus)
             room.driving = await self.bus.lease(room.id, self.settings.lease_ttl)
         except BusError:
             room.driving = False
-        if room.driving and not was:
-            await self.bus.unpark(room.id)  # (driven again: a process gone, it is taken over)
         return room.driving
 
     async def _drive(self, room: Room) -> None:
@@ -2638,6 +2654,8 @@ class Lobby:
                     await asyncio.sleep(delay * (0.75 + 0.5 * self._jitter.random()))
                     if room.version != version or self._who_moves(room)[0] is None:
                         continue  # something happened meanwhile (the human came back, say)
+                    if not await self._lead(room):
+                        continue  # (a --bot-delay past the lease's time: another took over)
                 seat = m.to_play
                 assert seat is not None
                 st = room.seats[seat]

@@ -890,14 +890,23 @@ class Store:
         except IntegrityError:
             return
 
-    def unmark_ready(self, table_id: str, game: int, seat: int) -> None:
-        """``seat`` takes back its mark of game ``game`` (none: nothing changes)."""
+    def withdraw_wish(self, table_id: str, seat: int) -> None:
+        """``seat`` takes back its wish for the rematch (:data:`REMATCH_WISH`), unless the
+        rematch is made (``Refused("rematch_made")``, the wish kept). The mark goes first and
+        the row is read under its lock after: a rematch being made meanwhile (holding the
+        lock, see :meth:`create_rematch`) either is made first — the withdrawal is refused — or
+        finds the mark gone and is not made."""
         with self._session.begin() as s:
             s.execute(
                 delete(ReadyRow).where(
-                    ReadyRow.table_id == table_id, ReadyRow.game == game, ReadyRow.seat == seat
+                    ReadyRow.table_id == table_id,
+                    ReadyRow.game == REMATCH_WISH,
+                    ReadyRow.seat == seat,
                 )
             )
+            q = select(TableRow.rematch).where(TableRow.id == table_id).with_for_update()
+            if s.scalar(q) is not None:
+                raise Refused("rematch_made", "the rematch is made already: leave it if you wish")
 
     def create_rematch(
         self,
@@ -907,6 +916,7 @@ class Store:
         caps: OpenCaps | None = None,
         bots: Mapping[int, str] | None = None,
         host_token: str | None = None,
+        wishes: frozenset[int] | None = None,
     ) -> tuple[str, bool]:
         """The table that continues ``table_id`` (over) with the same game, rules, seats (the
         same names, seat-token hashes and bots), length, features and host token: made now
@@ -914,7 +924,12 @@ class Store:
         transaction: two requests, on any processes, give one table). ``(id, made now)``.
         ``caps`` as for :meth:`create_table` (its maker's address: the old table's); ``bots``:
         seats a bot of the spec given takes instead (people who did not ask for it and left);
-        ``host_token``: the new table's (a hash), instead of the old one's."""
+        ``host_token``: the new table's (a hash), instead of the old one's. ``wishes``: the
+        seats whose wishes (:data:`REMATCH_WISH` marks) it is made on — read again under the
+        old row's lock, it is refused (``Refused("wishes_changed")``, nothing made) if one of
+        them was taken back meanwhile, and a seat that asked meanwhile keeps its place (a
+        thirteenth audit: a wish taken back on one process while another made the rematch was
+        told 202, its player seated)."""
         with (
             self._serial(self._creates if caps else None),
             self._serial(self._invites),
@@ -939,6 +954,14 @@ class Store:
                 return old.rematch, False
             old = s.get(TableRow, table_id)
             assert old is not None
+            if wishes is not None:  # (read under the row's lock: see withdraw_wish)
+                asked = select(ReadyRow.seat).where(
+                    ReadyRow.table_id == table_id, ReadyRow.game == REMATCH_WISH
+                )
+                marks = set(s.scalars(asked))
+                if not wishes <= marks:
+                    raise Refused("wishes_changed", "a wish was taken back: not made")
+                bots = {seat: b for seat, b in (bots or {}).items() if seat not in marks}
             self._check_open(s, caps, old.owner)  # (a refusal undoes the mark above too)
             s.add(
                 TableRow(
