@@ -850,6 +850,10 @@ class Lobby:
             if table is None:
                 raise ActError("not_found", f"no table {table_id!r}", 404)
             actions = await self.db(self.store.actions, table_id) if table.version else []
+            # (as far as the row read: a move another process stored between the two reads
+            # failed the load — "47 of 46 actions stored", a thirteenth audit — and comes to
+            # the room as any later move does)
+            actions = [a for a in actions if a.version <= table.version]
             room = await self._load(table, actions)
             chat = await self.db(self.store.recent_chat, table_id, self.settings.chat_history)
             room.chat.extend(self._chat_message(c) for c in chat)
