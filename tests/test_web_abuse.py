@@ -44,7 +44,7 @@ import torampu
 from torampu.web.app import create_app
 from torampu.web.bots import BotJob, BotPool, compute_move
 from torampu.web.outbox import Behind, Outbox
-from web_helpers import auth, client, live_server, new_table, postgres_database
+from web_helpers import auth, client, live_server, new_table, postgres_database, started_lobby
 from web_helpers import hello as _hello
 
 
@@ -1237,7 +1237,7 @@ def test_a_stranger_s_hello_during_a_move_does_not_play_the_move_twice(tmp_path:
     loaded host), it must not play that stored move beside the move's own ``act``: the room would
     then be one action ahead of the database for as long as it stays loaded (the next seat's pass
     counted as the one after, every act ``stale_version``)."""
-    from torampu.web.rooms import ActError, Lobby, Settings, token_hash
+    from torampu.web.rooms import ActError, token_hash
     from torampu.web.store import Store
 
     url = f"sqlite:///{tmp_path / 'race.db'}"
@@ -1252,9 +1252,7 @@ def test_a_stranger_s_hello_during_a_move_does_not_play_the_move_twice(tmp_path:
             return v
 
         store.append_action = slow_append  # type: ignore[method-assign]
-        lobby = Lobby(store, Settings(database=url, bot_workers=0, bot_delay=0))
-        await lobby.start()
-        try:
+        async with started_lobby(store, url, bot_delay=0) as lobby:
             room, _host = await lobby.create("napoleon", "classic", None, 1, None)
             tokens = [(await lobby.join(room, f"P{s}", s))[1] for s in range(5)]
             await lobby.start_table(room, None)
@@ -1280,9 +1278,6 @@ def test_a_stranger_s_hello_during_a_move_does_not_play_the_move_twice(tmp_path:
             assert nxt == (seat + 1) % 5
             await lobby.act(room, nxt, "pass", room.version, holder=token_hash(tokens[nxt]))
             assert room.version == v + 2
-        finally:
-            await lobby.stop()
-            store.close()
 
     asyncio.run(scenario())
 
@@ -1692,7 +1687,7 @@ def test_strangers_hellos_share_one_read_and_a_token_from_elsewhere_is_still_fou
     flood: another table's human slowed to a median of 75 ms). Hellos arriving together now
     share one read, a room reads at most every ``TOKEN_REREAD`` seconds, and a token stored
     before its hello (by another process, say) is still found."""
-    from torampu.web.rooms import ActError, Lobby, Settings, new_token, token_hash
+    from torampu.web.rooms import ActError, new_token, token_hash
     from torampu.web.store import Store
 
     url = f"sqlite:///{tmp_path / 'hellos.db'}"
@@ -1708,9 +1703,7 @@ def test_strangers_hellos_share_one_read_and_a_token_from_elsewhere_is_still_fou
             return table(*a, **k)
 
         store.table = counted  # type: ignore[method-assign]
-        lobby = Lobby(store, Settings(database=url, bot_workers=0, bot_delay=0))
-        await lobby.start()
-        try:
+        async with started_lobby(store, url, bot_delay=0) as lobby:
             room, _host = await lobby.create("napoleon", "classic", None, 1, None)
             reads = 0
 
@@ -1730,9 +1723,6 @@ def test_strangers_hellos_share_one_read_and_a_token_from_elsewhere_is_still_fou
             assert seat == 3 and reads == 2
             codes = await asyncio.gather(*(stranger(i) for i in range(20)))
             assert set(codes) == {"unauthorized"} and reads == 3
-        finally:
-            await lobby.stop()
-            store.close()
 
     asyncio.run(scenario())
 

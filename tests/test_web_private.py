@@ -19,7 +19,7 @@ import pytest
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
-from web_helpers import auth, client, hello, play_through
+from web_helpers import auth, client, hello, play_through, started_lobby
 
 HELL3 = {"players": 3}
 INVITE = "X-Torampu-Invite"
@@ -341,16 +341,14 @@ def test_a_stranger_neither_wakes_a_private_table_nor_takes_its_sockets(tmp_path
     of the table, and a table's sockets count only from a hello it accepted."""
     import asyncio
 
-    from torampu.web.rooms import ActError, Lobby, Settings
+    from torampu.web.rooms import ActError
     from torampu.web.store import Store
 
     url = f"sqlite:///{tmp_path / 'lobby.db'}"
 
     async def run() -> None:
         store = Store(url)
-        lobby = Lobby(store, Settings(database=url, bot_workers=0))
-        await lobby.start()
-        try:
+        async with started_lobby(store, url) as lobby:
             room, host = await lobby.create("hell", HELL3, None, 1, None, invite="the-invite")
             del lobby.rooms[room.id]  # left memory: nobody used it
 
@@ -364,9 +362,6 @@ def test_a_stranger_neither_wakes_a_private_table_nor_takes_its_sockets(tmp_path
                 assert e.value.status == 404 and room.id not in lobby.rooms
             assert (await lobby.open_table(room.id, "the-invite", None))[1] == "invite"
             assert (await lobby.open_table(room.id, None, host))[1] == "host"
-        finally:
-            await lobby.stop()
-            store.close()
 
     asyncio.run(run())
 

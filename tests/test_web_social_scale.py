@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from pathlib import Path
@@ -75,15 +75,7 @@ def test_between_games_chat_and_rematch_across_processes(
             _next(player, lambda m: m["type"] == "snapshot")
             _next(spectator, lambda m: m["type"] == "snapshot")
             _post(f"{b.base}/api/tables/{tid}/start", {}, host)
-            acted = -1
-            while True:  # the player plays game 1
-                m = _next(player, lambda m: m["type"] == "snapshot")
-                if m["between"] is not None:
-                    break
-                if m["legal"] and m["version"] != acted:
-                    acted = m["version"]
-                    act = {"type": "act", "action": m["legal"][0], "version": m["version"]}
-                    player.send(json.dumps(act))
+            m = _play_until(player, lambda m: m["between"] is not None)  # game 1
             version = m["version"]
             seen = _next(spectator, lambda m: m["type"] == "snapshot" and m["between"] is not None)
             assert seen["between"]["game"] == 0 and seen["between"]["waiting"] == [0]
@@ -101,14 +93,7 @@ def test_between_games_chat_and_rematch_across_processes(
                     m["type"] == "snapshot" and m["between"] is None and m["version"] > version
                 ),
             )
-            while True:  # game 2, to the end of the match
-                m = _next(player, lambda m: m["type"] == "snapshot")
-                if m["table"]["status"] == "over":
-                    break
-                if m["legal"] and m["version"] != acted:
-                    acted = m["version"]
-                    act = {"type": "act", "action": m["legal"][0], "version": m["version"]}
-                    player.send(json.dumps(act))
+            _play_until(player, lambda m: m["table"]["status"] == "over")  # game 2, to the end
             status, r = _post(f"{a.base}/api/tables/{tid}/rematch", {}, token)
             assert status == 200, r
             new = r["table"]["id"]
@@ -165,15 +150,20 @@ def _play_to_the_end(a: Web, tid: str, host: str, p0: Any, token: str) -> None:
     p0.send(json.dumps({"type": "hello", "token": token}))
     _next(p0, lambda m: m["type"] == "snapshot")
     _post(f"{a.base}/api/tables/{tid}/start", {}, host)
+    _play_until(p0, lambda m: m["table"]["status"] == "over")
+
+
+def _play_until(ws: Any, stop: Callable[[dict[str, Any]], bool]) -> dict[str, Any]:
+    """Play the first legal action at each turn of the seat on ``ws`` until a snapshot meets
+    ``stop``: that snapshot."""
     acted = -1
     while True:
-        m = _next(p0, lambda m: m["type"] == "snapshot")
-        if m["table"]["status"] == "over":
-            return
+        m = _next(ws, lambda m: m["type"] == "snapshot")
+        if stop(m):
+            return m
         if m["legal"] and m["version"] != acted:
             acted = m["version"]
-            act = {"type": "act", "action": m["legal"][0], "version": m["version"]}
-            p0.send(json.dumps(act))
+            ws.send(json.dumps({"type": "act", "action": m["legal"][0], "version": m["version"]}))
 
 
 def test_two_players_asking_for_a_rematch_at_once_on_two_processes_get_one(

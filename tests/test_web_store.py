@@ -16,7 +16,7 @@ from sqlalchemy import inspect, text
 
 import torampu
 from torampu.web.store import StaleVersion, Store, StoreError, Table
-from web_helpers import client, new_table, play_through, postgres_database
+from web_helpers import client, new_table, play_through, postgres_database, started_lobby
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
@@ -194,15 +194,13 @@ def test_the_server_deletes_tables_past_their_keeping_but_not_one_in_use(tmp_pat
     tables it has not loaded; a table someone has open stays; the deleted answer 404."""
     import asyncio
 
-    from torampu.web.rooms import ActError, Lobby, Settings
+    from torampu.web.rooms import ActError
 
     url = f"sqlite:///{tmp_path / 'torampu.db'}"
 
     async def run() -> None:
         store = Store(url)
-        lobby = Lobby(store, Settings(database=url, bot_workers=0, keep_abandoned=7))
-        await lobby.start()
-        try:
+        async with started_lobby(store, url, keep_abandoned=7) as lobby:
             idle, _ = await lobby.create("hell", {"players": 3}, None, 1, None)
             used, _ = await lobby.create("hell", {"players": 3}, None, 1, None)
             fresh, _ = await lobby.create("hell", {"players": 3}, None, 1, None)
@@ -216,9 +214,6 @@ def test_the_server_deletes_tables_past_their_keeping_but_not_one_in_use(tmp_pat
             assert e.value.status == 404
             assert (await lobby.room(used.id)).table.id == used.id
             assert (await lobby.room(fresh.id)).table.id == fresh.id
-        finally:
-            await lobby.stop()
-            store.close()
 
     asyncio.run(run())
 
@@ -354,15 +349,11 @@ def test_a_table_loaded_as_another_process_stores_a_move_loads(tmp_path: Path) -
     import asyncio
     import dataclasses
 
-    from torampu.web.rooms import Lobby, Settings
-
     url = f"sqlite:///{tmp_path / 'torampu.db'}"
 
     async def run() -> None:
         store = Store(url)
-        lobby = Lobby(store, Settings(database=url, bot_workers=0))
-        await lobby.start()
-        try:
+        async with started_lobby(store, url) as lobby:
             made, _ = await lobby.create("hell", {"players": 3}, None, 1, None)
             tid = made.id
             await lobby._unload(made)  # (read back below, as by another process)
@@ -389,8 +380,5 @@ def test_a_table_loaded_as_another_process_stores_a_move_loads(tmp_path: Path) -
             store.table = real  # type: ignore[method-assign]
             await lobby.read_again(room)
             assert room.version == 3
-        finally:
-            await lobby.stop()
-            store.close()
 
     asyncio.run(run())

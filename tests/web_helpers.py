@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import os
 import secrets
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import AsyncIterator, Callable, Iterator
+from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +20,8 @@ from torampu.web.http import (
     guarded_protocol,
     quiet_client_errors,
 )
-from torampu.web.rooms import Settings
+from torampu.web.rooms import Lobby, Settings
+from torampu.web.store import Store
 
 PG_ADMIN = os.environ.get("TORAMPU_TEST_PG", "postgresql://postgres@127.0.0.1:5432/postgres")
 
@@ -173,3 +174,16 @@ def live_server(
     finally:
         server.should_exit = True
         thread.join(30)
+
+
+@asynccontextmanager
+async def started_lobby(store: Store, url: str, **kw: Any) -> AsyncIterator[Lobby]:
+    """A lobby on ``store`` (the database at ``url``), its bots in one thread, started; after,
+    stopped and the store closed. ``kw``: more of its :class:`Settings`."""
+    lobby = Lobby(store, Settings(database=url, bot_workers=0, **kw))
+    await lobby.start()
+    try:
+        yield lobby
+    finally:
+        await lobby.stop()
+        store.close()
