@@ -39,7 +39,7 @@ import random
 import secrets
 import time
 from collections import Counter, deque
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Coroutine, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
@@ -724,10 +724,12 @@ class Lobby:
         """Read back the tables in play that were active lately and start their drivers."""
         since = datetime.now(UTC) - timedelta(seconds=self.settings.abandon_after)
         try:
-            ids = await self.db(self.store.active_ids, "playing", since, self.settings.resume_limit)
+            rows = await self.db(
+                self.store.active_since, "playing", since, self.settings.resume_limit
+            )
         except ActError:
             return  # logged; the tables load when someone opens them
-        for table_id in ids:
+        for table_id, _changed in rows:
             if self._closing:
                 return
             try:
@@ -872,6 +874,13 @@ class Lobby:
         finally:
             del self._loading[table_id]
 
+    def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
+        """Run ``work`` on its own, kept in ``_tasks`` until it ends (a task nobody holds may
+        be collected before it is done)."""
+        task = asyncio.get_running_loop().create_task(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
     def _in_use(self, room: Room) -> bool:
         """Whether ``room`` must stay in memory: someone is connected, it is being changed, or
         this process drives its bots."""
@@ -896,9 +905,7 @@ class Lobby:
             if gone is not None:
                 # its driver stops and its lease goes, as when the sweeper lets it go (the
                 # driver went on, holding the lease of a table no longer here)
-                task = asyncio.get_running_loop().create_task(self._unload(gone))
-                self._tasks.add(task)
-                task.add_done_callback(self._tasks.discard)
+                self._spawn(self._unload(gone))
         if len(self.rooms) + len(self._loading) >= most:
             raise ActError("busy", "the server holds as many tables as it may: try again", 503)
 
@@ -1278,9 +1285,7 @@ class Lobby:
             finally:
                 room.rematch_waiting = False
 
-        task = asyncio.get_running_loop().create_task(make())
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
+        self._spawn(make())
 
     def check_bot(self, spec: Any) -> str:
         """The canonical spec of a bot this server seats (:class:`ActError` 400 otherwise)."""
@@ -2259,9 +2264,7 @@ class Lobby:
             except BusError as e:
                 log.warning("table %s: presence not shared (%s)", room.id, e)
 
-        task = asyncio.get_running_loop().create_task(share())
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
+        self._spawn(share())
 
     async def _write_presence(self, room: Room) -> None:
         """Write who is connected here at ``room`` to the bus, as it is when the write goes out:

@@ -404,14 +404,9 @@ class Store:
         with self._session() as s:
             return _count_seats(s, since, holder)
 
-    def active_ids(self, status: str, since: datetime, limit: int) -> list[str]:
-        """Up to ``limit`` tables of ``status`` that changed after ``since``, latest first."""
-        with self._session() as s:
-            q = select(TableRow.id).where(TableRow.status == status, TableRow.updated >= since)
-            return list(s.scalars(q.order_by(TableRow.updated.desc()).limit(limit)))
-
     def active_since(self, status: str, since: datetime, limit: int) -> list[tuple[str, datetime]]:
-        """:meth:`active_ids` with when each last changed."""
+        """Up to ``limit`` tables of ``status`` that changed after ``since``, latest first, with
+        when each last changed."""
         with self._session() as s:
             q = select(TableRow.id, TableRow.updated).where(
                 TableRow.status == status, TableRow.updated >= since
@@ -451,8 +446,12 @@ class Store:
     def ready_seats(self, table_id: str, game: int) -> set[int]:
         """The seats that said ready after game ``game`` (0-based) finished."""
         with self._session() as s:
-            q = select(ReadyRow.seat).where(ReadyRow.table_id == table_id, ReadyRow.game == game)
-            return set(s.scalars(q))
+            return self._ready(s, table_id, game)
+
+    @staticmethod
+    def _ready(s: Session, table_id: str, game: int) -> set[int]:
+        q = select(ReadyRow.seat).where(ReadyRow.table_id == table_id, ReadyRow.game == game)
+        return set(s.scalars(q))
 
     @staticmethod
     def _seats(s: Session, table_id: str) -> list[Seat]:
@@ -955,10 +954,7 @@ class Store:
             old = s.get(TableRow, table_id)
             assert old is not None
             if wishes is not None:  # (read under the row's lock: see withdraw_wish)
-                asked = select(ReadyRow.seat).where(
-                    ReadyRow.table_id == table_id, ReadyRow.game == REMATCH_WISH
-                )
-                marks = set(s.scalars(asked))
+                marks = self._ready(s, table_id, REMATCH_WISH)
                 if not wishes <= marks:
                     raise Refused("wishes_changed", "a wish was taken back: not made")
                 bots = {seat: b for seat, b in (bots or {}).items() if seat not in marks}

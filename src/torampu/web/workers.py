@@ -444,8 +444,7 @@ class Worker:
         budget, waits for the database): without this ``XAUTOCLAIM`` handed a worker's own
         jobs in progress back to it (or to another worker) as a dead worker's at each turn of
         its loop — a move delivered up to three times in a test with ``--reclaim-after 0.6``,
-        each computed again, and no new job read while old ones came back (the likely cause of
-        a clean-clone run where a table of quick bots beside 12 search tables stood 5 min)."""
+        each computed again, and no new job read while old ones came back."""
         while True:
             await asyncio.sleep(self.reclaim_after / 3)
             ids = sorted(self.inflight)

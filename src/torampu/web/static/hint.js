@@ -4,7 +4,7 @@
 
 import { h, patch } from "./dom.js";
 import { t } from "./i18n.js";
-import { actionNode } from "./labels.js";
+import { moveNode } from "./labels.js";
 
 export class HintBox {
   constructor(page) {
@@ -71,10 +71,9 @@ export class HintBox {
     const a = this.answer;
     if (a && a.version === snap.version) {
       const margin = hintMargin(a);
-      // a bid says it is one ("suggests: 1" in Hell's auction read as nothing: a seventh review)
-      const what = actionNode(a.action, snap.table.game);
+      // (a bid says it is one: "suggests: 1" in Hell's auction read as nothing, a seventh review)
       parts.push(h("span", { class: "hint-answer", id: "hint-answer", dataset: { hintAction: a.action } }, t("sc_hintSays"), " ",
-        /^bid\s/.test(a.action) ? h("span", {}, `${t("bid")} `, what) : what, margin ? ` ${margin}` : ""));
+        moveNode(a.action, snap.table.game), margin ? ` ${margin}` : ""));
     }
     // patch: a snapshot or a language switch between the press and the release of the button
     // keeps the same button, so the press still asks

@@ -51,6 +51,13 @@ export function bidNode(value, game) {
 }
 
 /** Any legal action as a short label. */
+/** :func:`actionNode`, and a bid says it is one ("Bid 1": a bare "1" read as nothing, out of
+ * the auction's buttons — a bot's moves for an absent player, a hint). */
+export function moveNode(raw, game) {
+  const what = actionNode(raw, game);
+  return /^bid\s/.test(raw) ? h("span", {}, `${t("bid")} `, what) : what;
+}
+
 export function actionNode(raw, game) {
   const a = parseAction(raw);
   switch (a.verb) {

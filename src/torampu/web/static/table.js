@@ -5,7 +5,7 @@ import { Connection } from "./conn.js";
 import { drawnAfterPress, fill, h, patch, svgElement, toast } from "./dom.js";
 import { BOT_ICON, renderFelt, renderPlay, seatName, statusText, tapCard } from "./game.js";
 import { errorText, gameName, lang, pick, t } from "./i18n.js";
-import { actionNode } from "./labels.js";
+import { moveNode } from "./labels.js";
 import { followLogs, sidePanels } from "./panels.js";
 import { installKeyboard } from "./keys.js";
 import { Feel } from "./feel.js";
@@ -633,9 +633,7 @@ class TablePage {
     const moves = n > 0 ? this.snap.stood_in_moves || [] : [];
     const game = this.snap.view?.game;
     const items = moves.map((raw, i) => {
-      let what = actionNode(raw, game);
-      if (/^bid\s/.test(raw)) what = h("span", {}, `${t("bid")} `, what);
-      return h("span", { class: "stood-move" }, i ? " · " : "", what);
+      return h("span", { class: "stood-move" }, i ? " · " : "", moveNode(raw, game));
     });
     // (once the match is over there is nothing left to play: not "from here on you play")
     const over = this.snap.table?.status === "over";
@@ -658,8 +656,8 @@ class TablePage {
     const isBot = this.table.seats?.[last.seat]?.kind === "bot";
     const who = seatName(this.table, last.seat) + (last.by && last.by !== "human" && !(isBot && last.by === "bot") ? ` (${t(`by_${last.by}`)})` : "");
     const raw = String(last.action);
-    let what = last.hidden ? t("hiddenMove", { verb: t(raw.split(/\s+/)[0]) }) : actionNode(raw, this.snap.view.game);
-    if (raw.startsWith("bid ")) what = h("span", {}, `${t("bid")} `, what);
+    // (a bid is never hidden: only discards, exchanges and gives are)
+    const what = last.hidden ? t("hiddenMove", { verb: t(raw.split(/\s+/)[0]) }) : moveNode(raw, this.snap.view.game);
     fill(this.el.last, t("lastMove", { who, what: "" }).replace(/\s*$/, " "), h("span", {}, what));
     // the player whose time ran out is told so, once, with the move made for them
     if (last.by === "timeout" && last.seat === this.snap.seat && this.toldTimeout !== this.snap.version) {
