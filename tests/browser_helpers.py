@@ -94,6 +94,11 @@ def serve(
     # as from behind one proxy, not one person's browser (a module makes over 10 tables a
     # minute, --create-rate's default)
     cmd += ["--request-rate", "500", "--request-burst", "5000", "--create-rate", "600"]
+    # and the pages of a module poll the table list and make replays side by side: a test's
+    # own GET /api/tables once met 429 (--list-rate 2 a second, burst 20, for the whole module);
+    # a test of these limits passes its own (``more`` comes last and wins)
+    cmd += ["--list-rate", "200", "--list-burst", "2000", "--replay-rate", "50"]
+    cmd += ["--replay-burst", "500", "--load-rate", "50", "--load-burst", "500"]
     cmd += ["--tables-per-address", "1000", *more]
     # the server's log goes to a file beside its store, never to a pipe nobody reads (a full
     # pipe would stop the server mid-test); a failing test can read it with server_log()
