@@ -870,6 +870,16 @@ def test_serve_refuses_a_bad_database_or_delay_clearly() -> None:
     ):
         r = CliRunner().invoke(app, ["serve", flag, bad])
         assert r.exit_code == 2 and words in r.output, (flag, bad, r.output)
+    # with many processes a bot's pause (up to 5/4 of --bot-delay) outlasting the driver's lease
+    # let every bot move hand the table to another process: refused before anything starts
+    redis = ("--redis", "redis://127.0.0.1:1/0", "--database", "postgresql://nobody@127.0.0.1/x")
+    r = CliRunner().invoke(app, ["serve", *redis, "--bot-delay", "4", "--lease-ttl", "5"])
+    said = " ".join(r.output.replace("│", " ").split())  # (the error's box wraps its lines)
+    assert r.exit_code == 2 and "must be shorter than 4/5 of --lease-ttl (5 s)" in said, said
+    assert "--bot-delay (4 s, a pause up to 5 s)" in said
+    # (one process holds its own lease: any delay goes; past the check Redis is tried, not there)
+    r = CliRunner().invoke(app, ["serve", *redis, "--bot-delay", "3.9", "--lease-ttl", "5"])
+    assert "cannot use Redis at redis://127.0.0.1:1/0" in r.output, r.output
 
 
 def test_the_sockets_bounds_are_the_operators_to_set(

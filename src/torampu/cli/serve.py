@@ -473,6 +473,13 @@ def serve(
         )
     if not 256 <= max_message <= WS_MAX_SIZE:
         raise typer.BadParameter(f"--max-message is from 256 to {WS_MAX_SIZE} bytes")
+    if redis and bot_delay * 1.25 >= lease_ttl:
+        # a bot's pause is up to 5/4 of --bot-delay, and the driver's lease is renewed between
+        # pauses: longer, and every bot move would let the lease lapse and the table change hands
+        raise typer.BadParameter(
+            f"with --redis, --bot-delay ({bot_delay:g} s, a pause up to {bot_delay * 1.25:g} s) "
+            f"must be shorter than 4/5 of --lease-ttl ({lease_ttl:g} s): raise --lease-ttl"
+        )
     if max_spectators is not None and not 1 <= max_spectators <= max_sockets:
         raise typer.BadParameter("--max-spectators is from 1 to --max-sockets")
     try:
