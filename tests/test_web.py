@@ -957,7 +957,9 @@ def test_the_table_list_filters_by_status(tmp_path: Path) -> None:
     with client(tmp_path) as c:
         done, _host, tokens = new_table(c, "hell", rules=None, games=1)
         with c.websocket_connect(f"/ws/tables/{done}") as ws:
-            assert play_through(ws, first=_hello(ws, tokens[0]))["table"]["status"] == "over"
+            end = play_through(ws, first=_hello(ws, tokens[0]))
+        assert end["table"]["status"] == "over"
+        totals, leaders = end["view"]["match"]["totals"], end["view"]["match"]["leaders"]
         waiting = c.post("/api/tables", json={"game": "nap"}).json()["table"]["id"]
         playing, _h, _t = new_table(c, "napoleon", games=1)
 
@@ -968,6 +970,15 @@ def test_the_table_list_filters_by_status(tmp_path: Path) -> None:
 
         assert ids("?status=open") == {waiting, playing}
         assert ids("?status=over") == {done}
+        # a finished table says how its match ended (the lobby said 'Game 1 of 1' and no
+        # winner): the totals and the seats with the best one, as the match's standings say,
+        # in the list and read whole, and stored with the last move (a new process reads it)
+        over = c.get("/api/tables?status=over").json()["tables"][0]
+        assert over["result"] == {"scores": totals, "winners": leaders, "side": False}, over
+        assert c.get(f"/api/tables/{done}").json()["result"] == over["result"]
+        stored = Store(f"sqlite:///{tmp_path / 'torampu.db'}").table(done)
+        assert stored is not None and stored.result == over["result"]
+        assert all(t["result"] is None for t in c.get("/api/tables?status=open").json()["tables"])
         assert ids("?status=waiting") == {waiting}
         assert ids("") == {done, waiting, playing}
         r = c.get("/api/tables?status=finished")

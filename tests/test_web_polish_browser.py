@@ -767,6 +767,17 @@ def test_the_lobby_folds_finished_tables_away(server: str, browser: Any) -> None
     assert go.inner_text() == "Join ›"
     assert folded.locator(f"[data-table='{done}'] .row-go").text_content() == "Watch ›"
     assert "Finished tables (" in folded.locator("summary").inner_text()
+    # and who won it, as the table's results box says (the row said 'Game 1 of 1' and no more)
+    result = get(f"{server}/api/tables/{done}")["result"]
+    folded.locator("summary").click()
+    row = folded.locator(f"[data-table='{done}']")
+    note = row.locator(".winner-note").inner_text()
+    tied = len(result["winners"]) > 1
+    assert note.startswith("Winners (tied): " if tied else "Winner: "), (note, result)
+    said = note.split(": ", 1)[1].split(", ")
+    chips = row.locator(".chip").all_inner_texts()  # each bot's name and strength, by seat
+    assert len(said) == len(result["winners"]), (note, result)
+    assert all(chips[s].startswith(f"{n} (") for s, n in zip(result["winners"], said, strict=True))
     assert not problems(page), problems(page)
 
 
@@ -1624,6 +1635,7 @@ def test_a_one_game_napoleon_won_by_a_side_says_the_side_won(server: str, browse
     said = page.inner_text("#between-winner")
     assert said.startswith("Winning side: "), said
     assert "tied" not in said and said.split(": ", 1)[1].count(", ") == len(side) - 1, said
+    assert get(f"{server}/api/tables/{tid}")["result"]["side"] is True
     page.screenshot(path=str(SHOTS / "napoleon-side-won-laptop-en.png"))
     # the side column's finished games keep "Game 1", "Replay" and "Record (JSON)" whole (they
     # wrapped as "Ga / me", "Rep / lay": the same review)
@@ -1634,6 +1646,35 @@ def test_a_one_game_napoleon_won_by_a_side_says_the_side_won(server: str, browse
         " 1.8 * parseFloat(getComputedStyle(e).fontSize)).map((e) => e.textContent)",
     )
     assert not tall, tall
+    assert not problems(page), problems(page)
+
+
+def test_a_one_game_hell_is_won_by_the_best_score_not_a_side(server: str, browser: Any) -> None:
+    """The page took any one-game match whose game had several winners for a side: a one-game
+    Hell, where the game's "winners" are the seats that made their bids, read "Winning side:
+    Aki, Ben" over unequal scores. Hell's match is won by the best score (tied seats all
+    named), as the server's ``table.result`` says, on the page and in the lobby alike."""
+    for _ in range(6):  # (a deal where two or more made their bids)
+        made = _bots(server, "hell", 1, 3, "heuristic")
+        _until_over(server, made)
+        tid = made["table"]["id"]
+        made_bids = get(f"{server}/api/tables/{tid}/games")["games"][0]["result"]["winners"]
+        if len(made_bids) > 1:
+            break
+    else:
+        pytest.fail("six deals of Hell with one bid made at most")
+    result = get(f"{server}/api/tables/{tid}")["result"]
+    best = max(result["scores"])
+    assert result["side"] is False
+    assert result["winners"] == [s for s, v in enumerate(result["scores"]) if v == best]
+    page = new_page(browser, LAPTOP, "en")
+    page.goto(f"{server}/t/{tid}")
+    # (once the finished game's result has come: the page read its winners as a side then)
+    page.wait_for_selector("ul.finished li a[data-replay]")
+    said = page.locator("#between-winner").inner_text()
+    tied = len(result["winners"]) > 1
+    assert said.startswith("Winners (tied): " if tied else "Winner: "), (said, result)
+    assert said.split(": ", 1)[1].count(", ") == len(result["winners"]) - 1, said
     assert not problems(page), problems(page)
 
 

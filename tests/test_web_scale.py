@@ -32,6 +32,7 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
 import torampu
+from torampu.web.workers import match_outcome
 from web_helpers import postgres_database
 
 
@@ -321,6 +322,16 @@ def _stored_version(pg: str, tid: str) -> int:
     return int(row[0])
 
 
+def _stored_result(pg: str, tid: str) -> Any:
+    """How a table's match ended, as its row says (``tables.result``)."""
+    import psycopg
+
+    with psycopg.connect(pg) as db:
+        row = db.execute("SELECT result FROM tables WHERE id = %s", (tid,)).fetchone()
+    assert row is not None
+    return json.loads(row[0]) if row[0] else None
+
+
 def _record(web: Web, tid: str) -> dict[str, Any]:
     return dict(_get(f"{web.base}/api/tables/{tid}/record"))
 
@@ -431,6 +442,10 @@ def test_a_worker_killed_in_the_middle_of_a_bot_move_has_the_move_made_once(
         actions = [x for g in rec["records"] for x in g["actions"]]
         assert len(actions) > version and actions[version]["seat"] is not None
         assert torampu.replay_match(rec).is_over  # every move exactly once, in turn
+        # the worker that made the last move stored how the match ended with it (the lobby's
+        # finished tables say who won from the row)
+        ended = match_outcome(torampu.replay_match(rec))
+        assert ended is not None and _stored_result(pg, tid) == ended
         survivor = workers["w2" if killed == "w1" else "w1"]
         assert "taking bot jobs" in survivor.output()
 

@@ -71,7 +71,7 @@ from torampu.web.store import (
     utc,
 )
 from torampu.web.validate import Invalid, chat_text, display_name
-from torampu.web.workers import LocalWorkers, MoveJob, Workers, status_after
+from torampu.web.workers import LocalWorkers, MoveJob, Workers, match_outcome, status_after
 
 log = logging.getLogger("torampu.web")
 
@@ -1735,7 +1735,7 @@ class Lobby:
                 raise ActError("illegal", str(e)) from None
             # stored first, on the database threads (the other tables go on while this write
             # commits); the match and every snapshot move on only once it is stored
-            status, played = status_after(m, canon)
+            status, played, result = status_after(m, canon)
             at = datetime.now(UTC)
             try:
                 await self.db(
@@ -1748,6 +1748,7 @@ class Lobby:
                     status,
                     played,
                     at,
+                    result,
                 )
             except (StaleVersion, ActError) as e:
                 log.warning("table %s: write refused (%s); reloading", room.id, e)
@@ -2394,6 +2395,7 @@ class Lobby:
             to_play=m.to_play if m is not None else None,
             records_after_match=records_wait(m),
             rematch_wanted=sorted(room.wishes) if room.table.rematch is None else [],
+            result=match_outcome(m) if m is not None else None,
         )
         return out
 
@@ -2414,6 +2416,7 @@ class Lobby:
             "created": table.created.isoformat(),
             "to_play": None,
             "rematch": table.rematch,
+            "result": table.result,
             "chat": {"spectators": bool(table.features.get("spectator_chat"))},
             "hints": bool(table.features.get("hints")),
             "private": table.private,

@@ -144,6 +144,8 @@ class TableRow(Base):
     """A hash of the address that made the table (``web.addresses.owner_hash``)."""
     invite: Mapped[str | None] = mapped_column(String(64), nullable=True)
     """A private table's invite secret, its SHA-256 hex (null: a public table)."""
+    result: Mapped[str | None] = mapped_column(Text, nullable=True)
+    """JSON: how the match ended (``web.workers.outcome``), written with its last action."""
 
 
 class SeatRow(Base):
@@ -284,6 +286,9 @@ class Table:
     invite: str | None = None
     """A private table's invite secret, its SHA-256 hex (``None``: public; a rematch keeps
     its table's)."""
+    result: dict[str, Any] | None = None
+    """How the match ended: ``{"scores", "winners", "side"}`` (``None`` until it is over, and
+    for a table finished before revision 0008 kept it)."""
 
     @property
     def private(self) -> bool:
@@ -480,6 +485,7 @@ class Store:
             row.rematch,
             row.owner,
             row.invite,
+            json.loads(row.result) if row.result else None,
         )
 
     # ---------------------------------------------------------------- writes
@@ -821,16 +827,20 @@ class Store:
         status: str = "",
         games_played: int | None = None,
         at: datetime | None = None,
+        result: dict[str, Any] | None = None,
     ) -> int:
         """Store the action that moves ``table_id`` from ``version`` to ``version + 1`` (and
-        its new ``status`` and ``games_played`` if given) at time ``at`` (default now);
-        :class:`StaleVersion` if the table is no longer there."""
+        its new ``status`` and ``games_played`` if given, and the match's ``result`` if it ends
+        it) at time ``at`` (default now); :class:`StaleVersion` if the table is no longer
+        there."""
         at = at or _now()
         values: dict[str, Any] = {"version": version + 1, "updated": at}
         if status:
             values["status"] = status
         if games_played is not None:
             values["games_played"] = games_played
+        if result is not None:
+            values["result"] = json.dumps(result, sort_keys=True)
         try:
             with self._session.begin() as s:
                 moved = s.execute(

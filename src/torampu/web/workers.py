@@ -25,7 +25,7 @@ import logging
 import secrets
 import signal
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -134,19 +134,65 @@ def bot_seed(table_seed: int, seat: int, version: int) -> int:
     return (table_seed ^ (seat * 7919 + 1) ^ (version * 104_729)) & (2**63 - 1)
 
 
-def status_after(m: Match, action: str) -> tuple[str, int | None]:
-    """A table's status once ``action`` (legal) is played — ``over`` if it ends the match — and
-    its games played if that action finishes a game (else ``None``)."""
-    return _status_of(m.game.clone(), m.games_played, m.games_total, action)
+Outcome = dict[str, Any]
+"""How a match ended: ``{"scores": [each seat's total], "winners": [seats], "side": bool}``
+(``side``: a match of one game won by a side, not by the best total)."""
 
 
-def _status_of(g: Any, games_played: int, games_total: int, action: str) -> tuple[str, int | None]:
-    """:func:`status_after` on ``g``, a copy of the match's game (played on)."""
+SIDE_GAMES = frozenset({"napoleon", "nap"})
+"""The games played by sides (the Napoleon and the adjutant against the allied army, the
+declarer against the others): a game's winners there are a side, not a tie. (Hell's winners are
+the seats that made their bids: no side.)"""
+
+
+def outcome(game: str, totals: Sequence[float], side: Sequence[int], games_total: int) -> Outcome:
+    """How a match of ``game`` ended, from its totals and the winners of its last game
+    (``side``): a match of one game of :data:`SIDE_GAMES` won by more than one seat
+    (Napoleon's allied army, the Napoleon and the adjutant, Nap's defenders) was won by that
+    side; otherwise by the best total, tied seats all winners.
+
+    >>> outcome("napoleon", [13, -5, -5, -5, 2], [0, 4], 1)
+    {'scores': [13, -5, -5, -5, 2], 'winners': [0, 4], 'side': True}
+    >>> outcome("hell", [13, 12, 13], [0, 1, 2], 1)
+    {'scores': [13, 12, 13], 'winners': [0, 2], 'side': False}
+    >>> outcome("napoleon", [3, 7, 7, 1, 0], [1], 5)
+    {'scores': [3, 7, 7, 1, 0], 'winners': [1, 2], 'side': False}
+    """
+    if game in SIDE_GAMES and games_total == 1 and len(side) > 1:
+        return {"scores": list(totals), "winners": sorted(side), "side": True}
+    best = max(totals)
+    winners = [s for s, v in enumerate(totals) if v == best]
+    return {"scores": list(totals), "winners": winners, "side": False}
+
+
+def match_outcome(m: Match) -> Outcome | None:
+    """:func:`outcome` of a finished match (``None`` while it is on)."""
+    if not m.is_over or m.finished is None:
+        return None
+    return outcome(m.name, m.totals, m.finished.result()["winners"], m.games_total)
+
+
+def status_after(m: Match, action: str) -> tuple[str, int | None, Outcome | None]:
+    """A table's status once ``action`` (legal) is played — ``over`` if it ends the match —, its
+    games played if that action finishes a game (else ``None``), and the match's
+    :func:`outcome` if it ends it (else ``None``)."""
+    return _status_of(m.game.clone(), m.totals, m.games_played, m.games_total, action)
+
+
+def _status_of(
+    g: Any, totals: Sequence[float], games_played: int, games_total: int, action: str
+) -> tuple[str, int | None, Outcome | None]:
+    """:func:`status_after` on ``g``, a copy of the match's game (played on), and the match's
+    ``totals`` before it."""
     g.play(action)
     if not g.is_over:
-        return "playing", None
+        return "playing", None, None
     played = games_played + 1
-    return ("over" if played >= games_total else "playing"), played
+    if played < games_total:
+        return "playing", played, None
+    result = g.result()
+    final = [t + v for t, v in zip(totals, result["scores"], strict=True)]
+    return "over", played, outcome(g.name, final, result["winners"], games_total)
 
 
 MOVERS = ("bot", "away", "timeout")
@@ -611,7 +657,7 @@ class Worker:
         # past --job-timeout, then the next) may play it on while this one waits: what the
         # move does is worked out on a copy of the game as it is now (the cached match, played
         # on meanwhile, refused this move as illegal)
-        now = (m.game.clone(), m.games_played, m.games_total)
+        now = (m.game.clone(), tuple(m.totals), m.games_played, m.games_total)
         # the jobs this worker holds take its processes in turns by the tables' makers
         loop = asyncio.get_running_loop()
         waited = 0.0 if queued is None else max(0.0, loop.time() - queued)
@@ -630,7 +676,7 @@ class Worker:
             await asyncio.sleep(rest)
         if job.by == "away" and await self._back(job):
             return
-        status, played = _status_of(*now, answer.action)
+        status, played, result = _status_of(*now, answer.action)
         at = datetime.now(UTC)
         try:
             await self._db(
@@ -643,6 +689,7 @@ class Worker:
                 status,
                 played,
                 at,
+                result,
             )
         except StaleVersion:
             return  # another worker (or the driver) stored this move first

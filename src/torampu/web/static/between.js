@@ -97,16 +97,15 @@ export class BetweenPanel {
       patch(this.el, parts);
       return;
     }
-    if (over && m?.totals?.length) {
-      const top = Math.max(...m.totals);
-      let winners = m.totals.map((v, s) => (v === top ? s : null)).filter((s) => s !== null);
-      // a match of one game won by a side (Napoleon's allied army, or the Napoleon and the
-      // adjutant): the side won, nobody tied ("Winners (tied)" for the army, and the adjutant
-      // left out beside the Napoleon's larger score: a seventh review)
-      const side = this.page.lastResult?.detail?.winners || [];
-      const bySide = m.games === 1 && side.length > 1;
-      if (bySide) winners = [...side].sort((a, b) => a - b);
-      const key = bySide ? "sc_winnersSide" : winners.length > 1 ? "sc_winners" : "sc_winner";
+    // who won, as the server says it (table.result, the lobby's word too): a match of one game
+    // won by a side (Napoleon's allied army, or the Napoleon and the adjutant) was won by the
+    // side, nobody tied ("Winners (tied)" for the army, and the adjutant left out beside the
+    // Napoleon's larger score: a seventh review); Hell's one game, by the best score (the seats
+    // that made their bids read "Winning side": a ninth session)
+    const result = snap.table?.result;
+    if (over && result?.winners?.length) {
+      const winners = result.winners;
+      const key = result.side ? "sc_winnersSide" : winners.length > 1 ? "sc_winners" : "sc_winner";
       parts.push(h("p", { class: "between-winner", id: "between-winner" },
         t(key, { names: winners.map((s) => this.name(s)).join(t("listSep")) })));
     }

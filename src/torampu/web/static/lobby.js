@@ -3,6 +3,7 @@
 import { api, closable, tokens } from "./api.js";
 import { drawnAfterPress, fill, h, patch, toast } from "./dom.js";
 import { errorText, gameName, lang, pick, t } from "./i18n.js";
+import { seatName } from "./game.js";
 import { botName, botStrengthLabel } from "./labels.js";
 import { memberLabel, optionLabel, optionText as optionDescription, presetNote as notePlayers } from "./rules.js";
 
@@ -159,6 +160,7 @@ function tableRow(tb, games, state = null) {
       yourTurn(tb) ? h("span", { class: "badge your-turn" }, t("lobbyYourTurn")) : null,
       h("span", { class: "muted" }, progress ? `${t("playersN", { n: tb.players })} · ${progress}` : t("playersN", { n: tb.players })),
       h("span", { class: "muted small" }, t("created", { t: when(tb.created) })),
+      winnerNote(tb),
       // what opening the row does, on the link's end (the rows did not look like links: a review)
       h("span", { class: "row-go" },
         t(tokens.seat(tb.id) || tokens.host(tb.id) ? "rowOpen" : tb.status === "waiting" && tb.seats.some((s) => s.kind === "open") ? "rowJoin" : "rowWatch")),
@@ -170,6 +172,15 @@ function tableRow(tb, games, state = null) {
       ? h("button", { type: "button", class: "ghost close-table", dataset: { close: tb.id }, onclick: () => closeMine(tb.id, state) }, t("closeTable"))
       : null,
   );
+}
+
+/** Who won a finished table, as its results box says it (the list said only "Game 5 of 5": a
+ * ninth session); nothing for one finished before the server kept it. */
+function winnerNote(tb) {
+  const won = tb.status === "over" ? tb.result?.winners || [] : [];
+  if (!won.length) return null;
+  const key = tb.result.side ? "sc_winnersSide" : won.length > 1 ? "sc_winners" : "sc_winner";
+  return h("span", { class: "winner-note" }, t(key, { names: won.map((s) => seatName(tb, s, true)).join(t("listSep")) }));
 }
 
 async function closeMine(id, state) {
