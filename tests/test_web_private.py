@@ -445,6 +445,52 @@ def test_a_new_invite_holds_for_the_whole_rematch_chain_and_health_counts_no_pri
         assert c.get("/api/health").json()["tables"] == 0
 
 
+def test_a_host_who_left_cannot_replace_the_invite_of_the_players_rematch(tmp_path: Path) -> None:
+    """A fourteenth audit: the host of a private table, a player too, left at the end without
+    asking for a rematch; the other player's rematch was made on their wish, the host's seat to
+    a bot and no host token along. Through the old table the old host token replaced the
+    invite of the whole chain: the friend the player had invited to watch the rematch was sent
+    away, the player's link opened nothing, and the one who left watched by a link of their
+    own. The old host's new invite reaches the tables they host, not that rematch."""
+    with client(tmp_path, away_timeout=0.05) as c:
+        tid, host, invite = _private(c, ["open", "open", "heuristic"])
+        tokens = []
+        for name in ("Xan", "Pia"):
+            j = c.post(f"/api/tables/{tid}/join", json={"name": name}, headers={INVITE: invite})
+            tokens.append(j.json()["token"])
+        assert c.post(f"/api/tables/{tid}/start", json={}, headers=auth(host)).status_code == 200
+        # Xan (the host) has gone (a stand-in plays his turns); Pia's wish makes the rematch,
+        # a bot in Xan's seat
+        with c.websocket_connect(f"/ws/tables/{tid}") as pia:
+            play_through(pia, first=hello(pia, tokens[1]))
+            r = c.post(f"/api/tables/{tid}/rematch", json={}, headers=auth(tokens[1]))
+            assert r.status_code in (200, 202), r.text
+            deadline = time.monotonic() + 30  # (once Xan has been gone 3 s)
+            while (
+                new := c.get(f"/api/tables/{tid}", headers=auth(tokens[1])).json()["rematch"]
+            ) is None:
+                assert time.monotonic() < deadline, r.text
+                time.sleep(0.1)
+        seats = c.get(f"/api/tables/{new}", headers=auth(tokens[1])).json()["seats"]
+        assert seats[0]["kind"] == "bot" and seats[1]["name"] == "Pia", seats
+        with c.websocket_connect(f"/ws/tables/{new}") as friend:
+            friend.send_json({"type": "hello", "invite": invite})
+            assert friend.receive_json()["type"] == "snapshot"
+            # the old host token, at the old table: a new invite for the tables it hosts
+            r = c.post(f"/api/tables/{tid}/invite", json={}, headers=auth(host))
+            assert r.status_code == 200, r.text
+            theirs = r.json()["invite"]
+            _missing(c, "GET", "/api/tables/{}", tid, headers={INVITE: invite})
+            # the rematch is not theirs: Pia's link still opens it, theirs does not, and the
+            # friend watching is not sent away
+            assert c.get(f"/api/tables/{new}", headers={INVITE: invite}).status_code == 200
+            _missing(c, "GET", "/api/tables/{}", new, headers={INVITE: theirs})
+            friend.send_json({"type": "ping"})
+            while (msg := friend.receive_json())["type"] == "snapshot":
+                pass
+            assert msg["type"] == "pong", msg
+
+
 def test_an_invite_replaced_as_a_rematch_is_made_holds_for_the_rematch_too() -> None:
     """A ninth audit (PostgreSQL, two processes): the host replaced a private table's invite
     while a player's rematch of it was being made; the replacement read the chain before the

@@ -1317,7 +1317,8 @@ class Lobby:
         them came in by the invite — are sent away (an ``error`` ``invite_revoked``, then the
         socket closes), here and, through the table's event, in every other process. Seated
         players keep their seats: their tokens open the table. The tables of its rematch
-        chain share its invite, and so share the new one: the old link opens none of them."""
+        chain that share its invite and its host share the new one: the old link opens none of
+        them (a rematch made without the host keeps its own: :meth:`Store.set_invite`)."""
         self.check_host(room, token)
         if not room.table.private:
             raise ActError("not_private", "only a private table has an invite")

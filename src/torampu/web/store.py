@@ -799,13 +799,21 @@ class Store:
 
     def set_invite(self, table_id: str, invite: str) -> list[str]:
         """Give a private table a new invite (its hash), and with it every table that shares
-        its old one (its rematch chain): the old one opens nothing any more. The ids."""
+        its old one and its host (its rematch chain, as far as the host's token reaches): the
+        old one opens nothing any more there. The ids.
+
+        A rematch made without its host (a seat gone to a bot: a fresh host token nobody holds)
+        keeps its invite: the host who left replaced the invite of the players' rematch through
+        the old table, sent away whoever they had invited and watched by a link of their own
+        (a fourteenth audit)."""
         with self._serial(self._invites), self._session.begin() as s:
             self._lock_invites(s)  # (before any row's lock: a rematch takes them in this order)
             row = s.get(TableRow, table_id, with_for_update=True)
             if row is None or row.invite is None:
                 raise Refused("not_private", "only a private table has an invite")
-            q = select(TableRow.id).where(TableRow.invite == row.invite)
+            q = select(TableRow.id).where(
+                TableRow.invite == row.invite, TableRow.host_token == row.host_token
+            )
             ids = list(s.scalars(q))
             s.execute(
                 update(TableRow).where(TableRow.id.in_(ids)).values(invite=invite, updated=_now())
