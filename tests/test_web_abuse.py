@@ -1112,6 +1112,12 @@ def test_malformed_names_seats_ids_and_messages_on_both_databases(
             assert _next(ws, "error")["code"] in ("bad_message", "stale_version")
             ws.send_json({"type": "ping"})
             assert _next(ws, "pong")
+            # an unknown type is named, cut, with the known ones (16 KB came back in full: a
+            # fourteenth audit)
+            ws.send_json({"type": "x" * 16000})
+            e = _next(ws, "error")
+            assert e["code"] == "bad_message" and len(e["message"]) < 120, e
+            assert "'" + "x" * 32 + "'…" in e["message"] and "hello, act" in e["message"], e
         t = c.get(f"/api/tables/{tid}").json()
         assert t["version"] == snap["version"] == 0
 

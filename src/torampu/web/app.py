@@ -1359,4 +1359,10 @@ class Socket:
                 raise ActError("rate_limited", "too many hint requests: wait a little")
             self.outbox.push(await lb.hint(room, self.client))
         else:
-            raise ActError("bad_message", f"unknown message type {kind!r}", 400)
+            # named, not echoed whole (a type of 16 KB came back in full: a fourteenth audit)
+            shown = repr(kind[:32]) + ("…" if len(kind) > 32 else "")
+            raise ActError(
+                "bad_message",
+                f"unknown message type {shown}: one of hello, act, ready, chat, react, hint, ping",
+                400,
+            )
