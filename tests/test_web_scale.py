@@ -1124,6 +1124,45 @@ def test_a_job_longer_than_reclaim_after_stays_with_its_worker(
                 w.stop()
 
 
+def test_a_job_another_worker_took_over_is_not_taken_back(
+    tmp_path: Path, pg: str, redis_server: RedisServer
+) -> None:
+    """A worker renewed every job it had in progress, and its renewal (``XCLAIM`` to itself)
+    took back one that another worker had rightly taken over (this one had seemed gone): the
+    two took the job in turns, each computing the move. A job taken over stays with the one
+    that took it, and the worker says so."""
+    import redis
+
+    r = redis.Redis.from_url(redis_server.url)
+    think = ("--max-bot-think", "3")
+    with cluster(tmp_path, pg, redis_server.url, workers=0, a=think) as (a, _b):
+        w = _worker(tmp_path, "w1", pg, redis_server.url, "--reclaim-after", "0.6")
+        try:
+            deadline = time.monotonic() + 40
+            while "taking bot jobs" not in w.output():
+                assert time.monotonic() < deadline, w.output()
+                time.sleep(0.1)
+            tid, host = _table(a, "nap", seats=["ismcts:think=3"] * 4)
+            assert _post(f"{a.base}/api/tables/{tid}/start", {}, host)[0] == 200
+            deadline = time.monotonic() + 60
+            job = None
+            while job is None:  # a search in progress at w1
+                assert time.monotonic() < deadline, w.output()[-2000:]
+                for e in r.xpending_range("torampu:bot-jobs", "torampu-bots", "-", "+", 10):
+                    if e["consumer"] == b"w1":
+                        job = e["message_id"]
+                time.sleep(0.05)
+            # another worker takes it over (as from a worker it took for dead)
+            r.xclaim("torampu:bot-jobs", "torampu-bots", "thief", 0, [job], justid=True)
+            time.sleep(1.0)  # five of w1's renewals (every 0.2 s)
+            held = r.xpending_range("torampu:bot-jobs", "torampu-bots", job, job, 1)
+            # (done already: acknowledged and gone, never taken back either)
+            assert not held or held[0]["consumer"] == b"thief", held
+            assert "taken over by another worker" in w.output(), w.output()[-2000:]
+        finally:
+            w.stop()
+
+
 class _Watcher(threading.Thread):
     """A spectator on one server: when it first saw each version."""
 

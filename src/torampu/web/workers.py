@@ -309,6 +309,22 @@ return 0
 """
 
 
+_KEEP_OURS = """
+local kept = {}
+for i = 3, #ARGV do
+  local p = redis.call('xpending', KEYS[1], ARGV[1], ARGV[i], ARGV[i], 1)
+  if p[1] and p[1][2] == ARGV[2] then
+    redis.call('xclaim', KEYS[1], ARGV[1], ARGV[2], 0, ARGV[i], 'JUSTID')
+    kept[#kept + 1] = ARGV[i]
+  end
+end
+return kept
+"""
+"""Renew the idle time of the jobs (ARGV[3:]) still pending with consumer ARGV[2] (in group
+ARGV[1] of stream KEYS[1]), and only those: one another worker took over stays theirs. The ids
+kept."""
+
+
 class RedisWorkers:
     """Moves queued on the Redis stream for ``torampu worker`` processes."""
 
@@ -405,6 +421,9 @@ class Worker:
         """The stream entries this worker is handling now: their idle time is kept below
         ``reclaim_after`` (:meth:`_keep`), and one handed back by ``XAUTOCLAIM`` is not taken
         twice."""
+        self._keep_ours = self.redis.register_script(_KEEP_OURS)
+        self._lost: set[str] = set()
+        """Jobs in progress here that another worker took over (said once in the log)."""
         self._stop = asyncio.Event()
 
     async def _db(self, fn: Callable[..., Any], *args: Any) -> Any:
@@ -481,6 +500,7 @@ class Worker:
 
     def _finished(self, key: str, _task: asyncio.Task[None]) -> None:
         self.inflight.discard(key)
+        self._lost.discard(key)
 
     async def _keep(self) -> None:
         """Keep the jobs in progress this worker's: every third of ``reclaim_after`` their idle
@@ -490,16 +510,32 @@ class Worker:
         budget, waits for the database): without this ``XAUTOCLAIM`` handed a worker's own
         jobs in progress back to it (or to another worker) as a dead worker's at each turn of
         its loop — a move delivered up to three times in a test with ``--reclaim-after 0.6``,
-        each computed again, and no new job read while old ones came back."""
+        each computed again, and no new job read while old ones came back.
+
+        Only jobs still pending with this worker: one another worker took over (this one had
+        seemed gone, say a pause of the machine past ``reclaim_after``) stays with it — an
+        ``XCLAIM`` of every job in progress took it back, and the two took it in turns (each
+        computing the move; the database stores one)."""
         while True:
             await asyncio.sleep(self.reclaim_after / 3)
-            ids = sorted(self.inflight)
+            ids = sorted(self.inflight - self._lost)
             if not ids:
                 continue
             try:
-                await self.redis.xclaim(STREAM, GROUP, self.name, 0, ids, justid=True)
+                kept = await self._keep_ours(keys=[STREAM], args=[GROUP, self.name, *ids])
             except Exception as e:  # (Redis away: the loop says so as it takes jobs)
                 log.info("worker %s: its jobs' idle times were not reset (%s)", self.name, e)
+                continue
+            lost = set(ids) - {_text(k) for k in kept}
+            if lost:
+                self._lost |= lost
+                log.warning(
+                    "worker %s: %d job(s) in progress here were taken over by another worker "
+                    "(%s): left to it (the database stores one move)",
+                    self.name,
+                    len(lost),
+                    ", ".join(sorted(lost)),
+                )
 
     async def _take(self) -> list[tuple[Any, dict[Any, Any]]]:
         """Jobs whose worker died (pending past ``reclaim_after``), then new ones."""
