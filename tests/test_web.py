@@ -528,7 +528,12 @@ def test_no_message_ever_names_a_card_the_seat_may_not_know(
             rest["view"] = {k: v for k, v in (msg["view"] or {}).items() if k != "match"}
             # the seat's own last move names the cards it chose itself (a 7渡し gift or an
             # exchange: the engine counts them hidden once they are in another hand)
-            if seat is not None and (msg.get("last") or {}).get("seat") == seat:
+            # and the adjutant's call names a card without placing it (as the view's
+            # adjutant_card)
+            last = msg.get("last") or {}
+            if (seat is not None and last.get("seat") == seat) or last.get("action", "").startswith(
+                "adjutant "
+            ):
                 del rest["last"]
             # the move that finished a game was made in that game, where a played card is
             # public: it is not judged by the new deal's hidden cards (a private move stays bare)
@@ -560,6 +565,11 @@ def test_another_seats_discard_is_shown_without_its_cards(tmp_path: Path) -> Non
         assert all(x["action"] == "discard" and x["hidden"] is True for x in discards)
     else:
         assert all(len(x["action"].split()) > 1 and "hidden" not in x for x in discards)
+    # the adjutant card called is read by every seat (it read "Adjutant (a card hidden from
+    # you)" to the others: a ninth review), whoever holds it
+    called = [x for x in lasts if x["action"].startswith("adjutant")]
+    assert called and all("hidden" not in x for x in called), called
+    assert {x["action"] for x in called} == {f"adjutant {record['result']['adjutant_card']}"}
 
 
 # ------------------------------------------------------------------------------------ restart

@@ -2483,7 +2483,9 @@ class Lobby:
             # a move that finished a game was made in that game, whose plays are all public by
             # now: the new deal's hidden cards say nothing about it (private moves stay hidden)
             fresh_deal = not m.game.history and m.games_played > 0
-            hidden = 0 if fresh_deal else m.game.hidden_from(seat)
+            hidden = (
+                0 if fresh_deal or self._names_only(last["action"]) else m.game.hidden_from(seat)
+            )
             if cards_mentioned(last["action"]) & hidden or self._private(last["action"]):
                 # the verb alone, marked hidden: "give" here is not "give nothing"
                 last = {**last, "action": last["action"].split()[0], "hidden": True}
@@ -2566,6 +2568,13 @@ class Lobby:
         text = json.dumps(self.snapshot(room, seat), ensure_ascii=False)
         room.cache[seat] = (key, text)
         return text
+
+    @staticmethod
+    def _names_only(action: str) -> bool:
+        """Actions that name a card without placing it: Napoleon's call of the adjutant card,
+        which every seat reads in the view (``adjutant_card``) — its last move read "Aki —
+        Adjutant (a card hidden from you)" to everyone else (a ninth review)."""
+        return action.split()[0] == "adjutant"
 
     @staticmethod
     def _private(action: str) -> bool:
