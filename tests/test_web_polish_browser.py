@@ -286,6 +286,46 @@ def _over_the_box_above(page: Any) -> list[str]:
     )
 
 
+def test_the_card_under_the_mouse_leaves_its_neighbour_within_reach(
+    server: str, browser: Any
+) -> None:
+    """A ninth review, with a mouse: in a long overlapping hand (Daifugo for two, 26 cards) the
+    card under the pointer rose above its right neighbour and covered that card's whole
+    visible strip, so the card next to the one just chosen — the other half of a pair — could
+    not be clicked. A hovered card rises, as the chosen one, beneath its neighbour."""
+    tb = _table(server, "daifugo", {"preset": "standard"}, 2)
+    page = _open(browser, server, tb, LAPTOP, "en")
+    assert _wait_my_turn(page) == "play"
+    cards = page.locator("#hand .card")
+    n = cards.count()
+    assert n >= 20, n
+    overlapping = page.evaluate(
+        "(() => { const c = [...document.querySelectorAll('#hand .card')];"
+        " return c[1].getBoundingClientRect().left < c[0].getBoundingClientRect().right; })()"
+    )
+    assert overlapping, "the hand does not overlap: nothing to test"
+    trapped = []
+    for i in range(n - 1):
+        card = cards.nth(i)
+        if "legal" not in (card.get_attribute("class") or ""):
+            continue
+        box = card.bounding_box()
+        assert box is not None
+        page.mouse.move(box["x"] + 6, box["y"] + 24)  # on the card's own strip
+        page.wait_for_timeout(50)  # (its rise is animated)
+        hit = page.evaluate(
+            """(i) => { const c = document.querySelectorAll('#hand .card');
+              const r = c[i + 1].getBoundingClientRect();
+              const hit = document.elementFromPoint(r.left + 6, r.top + 24);
+              return !!hit && hit.closest('.card') === c[i + 1]; }""",
+            i,
+        )
+        if not hit:
+            trapped.append(card.get_attribute("data-card"))
+    assert not trapped, f"the hovered card covered its neighbour: {trapped}"
+    assert not problems(page), problems(page)
+
+
 def test_daifugo_exchange_and_texts_on_a_phone(server: str, browser: Any) -> None:
     tb = _table(server, "daifugo", {"preset": "standard"}, 4, games=2)
     page = _open(browser, server, tb, PHONE, "ja")
