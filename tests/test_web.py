@@ -572,6 +572,50 @@ def test_another_seats_discard_is_shown_without_its_cards(tmp_path: Path) -> Non
     assert {x["action"] for x in called} == {f"adjutant {record['result']['adjutant_card']}"}
 
 
+def test_a_card_given_to_a_seat_is_named_to_it_and_to_nobody_else(tmp_path: Path) -> None:
+    """A ninth review: a Daifugo player the exchange gave a card to read "Sora — return (a card
+    hidden from you)" of the card just come to their hand. A private move (a return, a 7渡し
+    gift) names its cards to the seat that holds them now, and still to nobody else."""
+    import asyncio
+
+    from torampu.web.rooms import token_hash
+    from web_helpers import started_lobby
+
+    url = f"sqlite:///{tmp_path / 'torampu.db'}"
+
+    async def scenario() -> None:
+        async with started_lobby(Store(url), url, bot_delay=0, next_game_delay=0) as lobby:
+            rules = {"preset": "standard", "exchange": True}
+            room, _host = await lobby.create("daifugo", rules, 4, 2, None)
+            tokens = [(await lobby.join(room, f"P{s}", s))[1] for s in range(4)]
+            await lobby.start_table(room, None)
+            seen = 0
+            for _ in range(2000):
+                m = room.match
+                if m is None or m.is_over:
+                    break
+                seat = m.to_play
+                assert seat is not None
+                action = m.legal_actions()[0]
+                await lobby.act(room, seat, action, room.version, holder=token_hash(tokens[seat]))
+                verb = action.split()[0]
+                if verb not in ("exchange", "return", "give") or len(action.split()) < 2:
+                    continue
+                named = cards_mentioned(action)
+                holders = [s for s in range(4) if s != seat and named & ~m.game.hands[s] == 0]
+                for s in range(4):
+                    last = lobby.snapshot(room, s)["last"]
+                    if s == seat or s in holders:
+                        assert last["action"] == action and "hidden" not in last, (s, last)
+                    else:
+                        assert last == {**last, "action": verb, "hidden": True}, (s, last)
+                seen += len(holders)
+            assert room.match is not None and room.match.is_over
+            assert seen, "no card was given to a seat"
+
+    asyncio.run(scenario())
+
+
 # ------------------------------------------------------------------------------------ restart
 def test_a_restart_mid_game_resumes_exactly(tmp_path: Path) -> None:
     with client(tmp_path) as c:

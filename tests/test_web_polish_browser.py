@@ -405,6 +405,26 @@ def test_daifugo_exchange_and_texts_on_a_phone(server: str, browser: Any) -> Non
               hand.remove(); acts.remove();
               return out;
             })(),
+            // another's turn: the cards the exchange brought and took are said still (a
+            // ninth review: the poor player on a phone saw a teal dot and no words)
+            offTurn: (() => {
+              const hand = document.createElement('div');
+              const acts = document.createElement('div');
+              document.body.append(hand, acts);
+              const view = {...base, phase: 'play', to_play: 1, hand: ['3S', '4H'],
+                hand_sizes: [2, 5, 5, 5], table: [], log: [],
+                exchange: [{rich: 3, poor: 0, count: 1, given: ['AS'], returned: ['4H']}]};
+              g.renderPlay(hand, acts, view, {...ctx, legal: [], live: true,
+                act: () => {}, clear: () => {}, onCard: () => {}}, {selected: [], choice: null});
+              const out = [acts.hidden, acts.querySelector('#fresh-note')?.textContent];
+              // once it has played, nothing more is said
+              const played = {...view, log: [{seat: 0, action: 'play 3S'}], hand: ['4H']};
+              g.renderPlay(hand, acts, played, {...ctx, legal: [], live: true,
+                act: () => {}, clear: () => {}, onCard: () => {}}, {selected: [], choice: null});
+              out.push(acts.hidden, acts.querySelector('#fresh-note')?.textContent ?? null);
+              hand.remove(); acts.remove();
+              return out;
+            })(),
             // an absent player's turn says the stand-in plays it
             awayTurn: g.statusText({game: 'hell', phase: 'play', to_play: 0},
               {table: {seats: [{seat: 0, kind: 'human', name: 'ゆき', away: true}]}, mySeat: 1}),
@@ -467,6 +487,11 @@ def test_daifugo_exchange_and_texts_on_a_phone(server: str, browser: Any) -> Non
     assert cards[0] == "card dim" and said and "パス" in said, texts["onlyPass"]
     assert set(cards[1].split()) == {"card", "fresh", "dim"}, cards
     assert fresh and fresh.strip().startswith("受け取ったばかりの札") and "4" in fresh, fresh
+    assert "に渡したカード: ♠A" in fresh, fresh  # (its best, handed up without a choice)
+    hidden, said, hidden_after, said_after = texts["offTurn"]
+    assert hidden is False and said and "受け取ったばかりの札" in said, texts["offTurn"]
+    assert "に渡したカード: ♠A" in said, said
+    assert hidden_after is True and said_after is None, texts["offTurn"]
     assert texts["names"] == ["レン", "あき 1", "あき 2", "Aki 1", "ＡＫＩ 2"], texts["names"]
     assert texts["why"] == "全員パス: 場が流れ、$`<<から。8切り: 1番席から", texts["why"]
     (auction, log), kept = texts["follow"]["first"], texts["follow"]["kept"]

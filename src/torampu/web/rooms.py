@@ -572,6 +572,18 @@ def _replayed(table_id: str, m: Match, actions: list[Any]) -> tuple[Match, int]:
     return m, played
 
 
+def _holds(game: Any, seat: int | None, cards: int) -> bool:
+    """Whether ``seat`` holds every one of ``cards`` (a card set, not empty) now: the one a
+    private move gave them to (a Daifugo card returned or passed on) reads it — "Sora — return
+    (a card hidden from you)" was said of the card that had just come to this hand (a ninth
+    review)."""
+    hands = getattr(game, "hands", None)
+    if seat is None or not cards or not isinstance(hands, list) or not 0 <= seat < len(hands):
+        return False
+    held = hands[seat]
+    return isinstance(held, int) and cards & ~held == 0
+
+
 def _stood_in(stood: StoodIn, seat: int, by: str, action: str) -> None:
     """Count in ``stood`` an ``action`` of ``seat`` made ``by`` (see :attr:`Room.stood_in`): a
     move of the player's own clears the seat's count, a stand-in's adds one, others leave it.
@@ -2486,7 +2498,10 @@ class Lobby:
             hidden = (
                 0 if fresh_deal or self._names_only(last["action"]) else m.game.hidden_from(seat)
             )
-            if cards_mentioned(last["action"]) & hidden or self._private(last["action"]):
+            named = cards_mentioned(last["action"])
+            if named & hidden or (
+                self._private(last["action"]) and not _holds(m.game, seat, named)
+            ):
                 # the verb alone, marked hidden: "give" here is not "give nothing"
                 last = {**last, "action": last["action"].split()[0], "hidden": True}
         # (a spectator has no seat: nothing stood in for it)

@@ -554,14 +554,22 @@ function renderActions(el, view, ctx, ui, plan) {
     el.style.removeProperty("min-height");
     el.hidden = false;
   } else if (held > 0) {
-    patch(el, [h("p", { class: "muted small actions-wait", id: "actions-wait" }, `${t("turnOf", { name: seatName(ctx.table, view.to_play) })}…`)]);
+    patch(el, [h("p", { class: "muted small actions-wait", id: "actions-wait" }, `${t("turnOf", { name: seatName(ctx.table, view.to_play) })}…`), freshLine(view, ctx)]);
     el.style.setProperty("min-height", `${Math.round(held)}px`);
     el.hidden = false;
   } else {
-    patch(el, []);
+    // while others move, the cards the exchange just brought and took are still said (only
+    // this player's own turn said them: a poor player on a phone saw a teal dot, no words)
+    const fresh = freshLine(view, ctx);
+    patch(el, fresh ? [fresh] : []);
     el.style.removeProperty("min-height");
-    el.hidden = true;
+    el.hidden = !fresh;
   }
+}
+
+function freshLine(view, ctx) {
+  const note = freshNote(view, ctx);
+  return note ? h("p", { class: "fresh-line" }, note) : null;
 }
 
 function selectBar(view, ctx, ui, plan) {
@@ -587,9 +595,22 @@ function selectBar(view, ctx, ui, plan) {
 function freshNote(view, ctx) {
   const hand = view.hand || [];
   const fresh = [...freshCards(view, ctx)].filter((c) => hand.includes(c));
-  return fresh.length
-    ? h("span", { class: "hint fresh-note", id: "fresh-note" }, h("span", { class: "fresh-dot", "aria-hidden": "true" }), ` ${t("freshCard")}: `, cardsNode(fresh))
-    : null;
+  const gave = gaveCards(view, ctx);
+  if (!fresh.length && !gave) return null;
+  return h("span", { class: "hint fresh-note", id: "fresh-note" },
+    fresh.length ? [h("span", { class: "fresh-dot", "aria-hidden": "true" }), ` ${t("freshCard")}: `, cardsNode(fresh)] : null,
+    gave ? [fresh.length ? " · " : "", t("youGaveTo", { who: seatName(ctx.table, gave.to, true) }), " ", cardsNode(gave.cards)] : null);
+}
+
+/** The cards the Daifugo exchange took from this poor seat (its best, handed up without a
+ * choice) and to whom, until it first plays: a poor player on a phone saw a card arrive and
+ * was not told what had gone (a ninth review). */
+function gaveCards(view, ctx) {
+  const me = ctx.mySeat;
+  if (me == null || !ctx.live || view.game !== "daifugo") return null;
+  if ((view.log || []).some((e) => e.seat === me && String(e.action).startsWith("play"))) return null;
+  const row = (view.exchange || []).find((e) => e.poor === me && e.given?.length);
+  return row ? { to: row.rich, cards: row.given } : null;
 }
 
 /** What the selection is for: the widow discard, the Daifugo exchange (what this seat received
