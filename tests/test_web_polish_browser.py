@@ -326,6 +326,41 @@ def test_the_card_under_the_mouse_leaves_its_neighbour_within_reach(
     assert not problems(page), problems(page)
 
 
+def test_the_turn_of_a_player_gone_counts_down_to_their_stand_in(server: str, browser: Any) -> None:
+    """A ninth review: with a friend's connection gone on their turn, the table read "Ben to
+    play" for over a minute, nothing saying why or for how long. The line under the status says
+    Ben has lost the connection and counts down to the bot that plays for him."""
+    made = post(
+        f"{server}/api/tables",
+        {"game": "hell", "players": 3, "games": 1, "seats": ["open", "open", "bot:heuristic"]},
+    )
+    tid, host = made["table"]["id"], made["host_token"]
+    aki = post(f"{server}/api/tables/{tid}/join", {"name": "Aki", "seat": 0})
+    post(f"{server}/api/tables/{tid}/join", {"name": "Ben", "seat": 1})  # (never comes)
+    post(f"{server}/api/tables/{tid}/start", {}, host)
+    page = _open(browser, server, {"id": tid, "token": aki["token"]}, LAPTOP, "en")
+    deadline = time.monotonic() + 30
+    while page.evaluate("window.torampu.snapshot.table.to_play") != 1:
+        assert time.monotonic() < deadline, "Ben's turn did not come"
+        if page.locator("#status").get_attribute("data-my-turn") == "1":
+            before = page.locator("#status").get_attribute("data-version")
+            page.locator("#actions [data-action]").first.click()
+            _after(page, before)
+        page.wait_for_timeout(100)
+    timer = page.locator("#turn-timer")
+    timer.wait_for(state="visible")
+    assert timer.get_attribute("data-kind") == "away"
+    said = timer.inner_text()
+    assert said.startswith("Ben has lost the connection: a bot plays for them in "), said
+    first = int(said.split(" in ")[1].split()[0])
+    assert 0 < first <= 60, said
+    page.wait_for_timeout(2200)
+    later = int(timer.inner_text().split(" in ")[1].split()[0])
+    assert later < first, (first, later)  # (it counts down)
+    page.screenshot(path=str(SHOTS / "away-countdown-laptop-en.png"))
+    assert not problems(page), problems(page)
+
+
 def test_daifugo_exchange_and_texts_on_a_phone(server: str, browser: Any) -> None:
     tb = _table(server, "daifugo", {"preset": "standard"}, 4, games=2)
     page = _open(browser, server, tb, PHONE, "ja")

@@ -252,11 +252,44 @@ def test_the_snapshot_carries_the_turn_timer_of_a_human_to_play(tmp_path: Path) 
         others = [m for m in snaps if m["table"]["to_play"] != 1]
         assert mine and all(m["timer"]["seat"] == 1 and m["timer"]["timeout"] == 30.0 for m in mine)
         assert all(0 < m["timer"]["seconds_left"] <= 30.0 for m in mine)
+        assert all(m["timer"]["kind"] == "turn" for m in mine)
         assert all(m["timer"] is None for m in others)  # a bot's turn has no timer
     with client(tmp_path / "off") as c:
         tid, _, tok = _table(c, ["heuristic", "open", "heuristic"], games=1)
         with c.websocket_connect(f"/ws/tables/{tid}") as ws:
             assert hello(ws, tok[1])["timer"] is None
+
+
+def test_the_others_read_when_a_stand_in_plays_for_a_player_gone(tmp_path: Path) -> None:
+    """A ninth review: a friend's connection dropped on their turn, and the others read "Ben to
+    play" for over a minute, with no word of why nor of how long. The turn of a player gone
+    from the table carries a timer of ``kind`` ``away``: the seconds until a stand-in plays
+    for them (``--away-timeout``), or the turn timer's if that ends first; none once the
+    player is back."""
+    with client(tmp_path, away_timeout=30.0) as c:
+        tid, _, tok = _table(c, ["open", "open", "heuristic"], games=1)
+        with c.websocket_connect(f"/ws/tables/{tid}") as aki:
+            first = hello(aki, tok[0])
+            at_ben = play_through(aki, first=first, until=lambda m: m["table"]["to_play"] == 1)
+            timer = at_ben["timer"]
+            assert timer is not None and (timer["seat"], timer["kind"]) == (1, "away"), timer
+            assert 0 < timer["seconds_left"] <= 30.0 and timer["timeout"] == 30.0, timer
+            with c.websocket_connect(f"/ws/tables/{tid}") as ben:
+                assert hello(ben, tok[1])["timer"] is None  # back: nobody stands in
+                while (m := aki.receive_json())["type"] != "snapshot" or not m["table"]["seats"][1][
+                    "connected"
+                ]:
+                    pass
+                assert m["timer"] is None, m["timer"]
+    with client(tmp_path / "turn", away_timeout=30.0, turn_timeout=5.0) as c:
+        tid, _, tok = _table(c, ["open", "open", "heuristic"], games=1)
+        with c.websocket_connect(f"/ws/tables/{tid}") as aki:
+            at_ben = play_through(
+                aki, first=hello(aki, tok[0]), until=lambda m: m["table"]["to_play"] == 1
+            )
+            timer = at_ben["timer"]  # (the turn timer ends first)
+            assert timer is not None and (timer["seat"], timer["kind"]) == (1, "turn"), timer
+            assert timer["timeout"] == 5.0, timer
 
 
 # ------------------------------------------------------------------------ rematch

@@ -2555,22 +2555,51 @@ class Lobby:
         return info
 
     def _timer_info(self, room: Room) -> dict[str, Any] | None:
-        """The turn timer (``--turn-timeout``) of the human seat to play, if it runs."""
+        """The clock on the human seat to play, if one runs: its turn timer
+        (``--turn-timeout``, ``kind`` ``turn``), or the time until a stand-in plays for its
+        player, gone from the table (``--away-timeout``, ``kind`` ``away``), whichever ends
+        first. (The others read only "Ben to play" while Ben, gone, held the table up for a
+        minute and more: a ninth review.)"""
         m, timeout = room.match, self.settings.turn_timeout
-        if timeout <= 0 or m is None or m.is_over or m.to_play is None:
+        if m is None or m.is_over or m.to_play is None or room.between is not None:
             return None
-        if room.seats[m.to_play].kind != "human" or room.between is not None:
+        seat = m.to_play
+        if room.seats[seat].kind != "human":
             return None
-        left = room.turn_started + timeout - self.clock()
-        return {"seat": m.to_play, "seconds_left": round(max(0.0, left), 1), "timeout": timeout}
+        clocks = []
+        if timeout > 0:
+            clocks.append(("turn", room.turn_started + timeout - self.clock(), timeout))
+        gone = self._stand_in_in(room, seat)
+        if gone is not None:
+            clocks.append(("away", gone, self.settings.away_timeout))
+        if not clocks:
+            return None
+        kind, left, length = min(clocks, key=lambda c: c[1])
+        out: dict[str, Any] = {"seat": seat, "seconds_left": round(max(0.0, left), 1)}
+        out.update(timeout=length, kind=kind)
+        return out
+
+    def _stand_in_in(self, room: Room, seat: int) -> float | None:
+        """Seconds until a stand-in plays for ``seat``'s player, gone from a table others are
+        at (None if they are there, already stood in for, or nobody waits)."""
+        since = room.away_since.get(seat)
+        if since is None or not room.attended or room.connected(seat):
+            return None
+        left = since + self.settings.away_timeout - self.clock()
+        return left if left > 0 else None
 
     def snapshot_text(self, room: Room, seat: int | None) -> str:
         """:meth:`snapshot` as JSON, built once per seat and revision however many clients
         watch (the ``away`` flags move with the clock: a snapshot is rebuilt when one turns;
         while a countdown runs, at most once a second)."""
         self._between_open(room)  # a pause that has run out ends before anyone sees it
+        m = room.match
         timed = room.between is not None or (
-            self.settings.turn_timeout > 0 and room.status == "playing"
+            room.status == "playing"
+            and (
+                self.settings.turn_timeout > 0
+                or (m is not None and m.to_play is not None and m.to_play in room.away_since)
+            )
         )
         key = (
             room.revision,
