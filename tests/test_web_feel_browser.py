@@ -1266,6 +1266,52 @@ def test_a_daifugo_caption_in_the_replay_on_a_phone_is_under_no_seat_box(
     assert not problems(page), problems(page)
 
 
+# The parts of a trick's caption that something else covers (points across its two lines)
+CAPTION_COVERED = """() => [...document.querySelectorAll('#felt .centre .why')].flatMap(w => {
+     // (the caption and the chip let taps through: here they are hit, to see which is on top)
+     for (const e of [w, ...document.querySelectorAll('#felt .trump-chip')])
+       e.style.pointerEvents = 'auto';
+     const r = w.getBoundingClientRect();
+     const out = [];
+     for (const fy of [0.3, 0.7]) for (const fx of [0.08, 0.3, 0.5, 0.7, 0.92]) {
+       const hit = document.elementFromPoint(r.left + fx * r.width, r.top + fy * r.height);
+       if (!hit || !w.contains(hit)) out.push(`${w.textContent} at ${fx},${fy} under `
+         + (hit ? (hit.closest('.seat-box, .trump-chip')?.className || hit.tagName) : 'nothing'));
+     }
+     return out;
+   })"""
+
+
+def test_a_napoleon_trick_caption_on_a_phone_clears_the_trump_chip(
+    server: str, browser: Any
+) -> None:
+    """A ninth review: with five at a phone's table the caption of a finished trick (at the top
+    edge: no seat there) ran under the trump chip, "ソラが取る・♥Jの勝ち" its first words cut
+    off by 切り札♦・宣言12♦ (and its second line ran under the top seats' boxes). Every step of
+    a finished game: nothing covers a caption."""
+    res = post(
+        f"{server}/api/tables",
+        {"game": "napoleon", "games": 1, "players": 5, "seats": ["heuristic"] * 5},
+    )
+    table_id = str(res["table"]["id"])
+    post(f"{server}/api/tables/{table_id}/start", {}, str(res["host_token"]))
+    deadline = time.monotonic() + 90
+    while get(f"{server}/api/tables/{table_id}")["status"] != "over":
+        assert time.monotonic() < deadline, "the bots' game did not end"
+        time.sleep(0.2)
+    page = new_page(browser, PHONE, lang="ja")
+    page.goto(f"{server}/t/{table_id}/replay/0")
+    page.wait_for_selector("#replay-next")
+    captions, under = 0, []
+    while page.locator("#replay-next:not([disabled])").count():
+        page.click("#replay-next")
+        under += page.evaluate(CAPTION_COVERED)
+        captions += page.locator("#felt .centre .why").count() > 0
+    assert captions, "no step showed a trick's caption"
+    assert not under, under[:5]
+    assert not problems(page), problems(page)
+
+
 def test_a_daifugo_caption_is_never_under_a_seat_box(server: str, browser: Any) -> None:
     """Five at a Daifugo table on a desktop screen: the caption of what just happened ("everyone
     passed: the table is flushed, Mina leads") stays clear of every seat box (it ran in one line
