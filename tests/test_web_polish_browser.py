@@ -361,6 +361,37 @@ def test_the_turn_of_a_player_gone_counts_down_to_their_stand_in(server: str, br
     assert not problems(page), problems(page)
 
 
+def test_hell_s_trump_chip_adds_up_the_bids_against_the_tricks(server: str, browser: Any) -> None:
+    """A ninth review: in Hell nothing said the bids' sum against the deal's tricks (Trickster
+    shows it: the hook and the bidding turn on it). The chip on the felt says "Bids 3 of 7"
+    while bidding, and how far off the sum is once play begins."""
+    tb = _table(server, "hell", None, 3)
+    page = _open(browser, server, tb, PHONE, "en")
+    for _ in range(30):  # a deal of more than one card, to bid on
+        if _wait_my_turn(page) == "bid":
+            break
+        page.locator("#actions [data-action]").first.click()
+        page.wait_for_timeout(200)
+
+    def chip_and_sum() -> tuple[str, int, int, str]:
+        snap = page.evaluate("window.torampu.snapshot")
+        view = snap["view"]
+        sum_ = sum(b for b in view["bids"] if b is not None)
+        return page.locator("#hell-bids").inner_text(), sum_, view["cards"], view["phase"]
+
+    said, sum_, n, _phase = chip_and_sum()
+    assert said == f"Bids {sum_} of {n}", (said, sum_, n)
+    before = page.locator("#status").get_attribute("data-version")
+    page.locator('#actions [data-action^="bid "]').last.click()
+    _after(page, before)
+    page.wait_for_function("() => window.torampu.snapshot.view.phase === 'play'")
+    said, sum_, n, _phase = chip_and_sum()
+    off = "" if sum_ == n else f" ({abs(n - sum_)} {'under' if sum_ < n else 'over'})"
+    assert said == f"Bids {sum_} of {n}{off}", (said, sum_, n)
+    page.screenshot(path=str(SHOTS / "hell-bids-chip-phone-en.png"))
+    assert not problems(page), problems(page)
+
+
 def test_daifugo_exchange_and_texts_on_a_phone(server: str, browser: Any) -> None:
     tb = _table(server, "daifugo", {"preset": "standard"}, 4, games=2)
     page = _open(browser, server, tb, PHONE, "ja")

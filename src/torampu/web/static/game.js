@@ -107,6 +107,14 @@ function trumpChip(view) {
   if (view.game === "daifugo" || !view.trump || !(view.phase === "play" || (view.game === "hell" && view.phase === "bid"))) return null;
   const parts = [h("span", { class: "chip-label" }, `${t("trump")} `), suitNode(view.trump)];
   if (view.game === "napoleon" && view.contract) parts.push(h("span", { class: "sep" }, " · "), `${t("contract")} `, bidNode(view.contract, view.game));
+  // Hell: the bids so far against the tricks of the deal, and in play how far off they are (a
+  // ninth review missed it, as Trickster shows it: the sum is what the hook and the bidding
+  // turn on)
+  if (view.game === "hell" && Array.isArray(view.bids) && view.cards) {
+    const sum = view.bids.reduce((a, b) => a + (b ?? 0), 0);
+    const off = view.phase === "play" && sum !== view.cards ? t(sum < view.cards ? "hellUnder" : "hellOver", { k: Math.abs(view.cards - sum) }) : "";
+    parts.push(h("span", { class: "sep" }, " · "), h("span", { class: "hell-bids", id: "hell-bids" }, t("hellBids", { sum, n: view.cards }) + (off ? ` ${off}` : "")));
+  }
   return h("div", { class: "trump-chip", id: "trump-chip" }, parts);
 }
 
