@@ -449,6 +449,14 @@ def test_daifugo_exchange_and_texts_on_a_phone(server: str, browser: Any) -> Non
             exchange: text({phase: 'exchange', exchange: [{rich: 0, poor: 3, count: 2,
               given: ['2S', 'AH'], returned: null}]}),
             give: text({phase: 'give', pending: 2}),
+            // the opening lead that must hold ♦3 says so before a wrong tap does (a ninth
+            // review: only the refusal's toast said it)
+            opening: (() => { const d = document.createElement('div');
+              const parts = [g.selectPurpose({...base, phase: 'play'},
+                {...ctx, legal: ['play 3D', 'play 3D 3S', 'play 3D 4D 5D']})].flat(Infinity);
+              d.append(...parts.filter((x) => x != null && x !== false)); return d.textContent; })(),
+            mustHold: [g.mustHold(['play 3D', 'play 3D 3S']), g.mustHold(['pass', 'play 3D']),
+              g.mustHold(['play 3D', 'play 4S'])],
             discard: text({phase: 'discard', pending: 1}),
             name3: g.seatName(table, 3),
             // on this seat's turn with pass alone: the cards dimmed, and why (they looked
@@ -544,6 +552,9 @@ def test_daifugo_exchange_and_texts_on_a_phone(server: str, browser: Any) -> Non
     )
     assert "大富豪" in texts["exchange"] and "大貧民" in texts["exchange"], texts
     assert "2枚" in texts["exchange"] and "♠2" in texts["exchange"], texts
+    assert "どの出し方にも次の札が必要です" in texts["opening"], texts["opening"]
+    assert "♦3" in texts["opening"], texts["opening"]
+    assert texts["mustHold"] == [["3D"], [], []], texts["mustHold"]
     assert "7渡し" in texts["give"] and "2枚" in texts["give"] and "ミナ" in texts["give"], texts
     assert "10捨て" in texts["discard"] and "1枚" in texts["discard"], texts
     assert texts["name3"].endswith("(CPU・強)"), texts
@@ -1521,7 +1532,7 @@ def test_the_felt_keeps_its_size_while_the_others_bid(server: str, browser: Any)
         if page.locator("#actions .bidbtn.armed").count():
             page.locator("#actions .bidbtn.armed").click()
         page.wait_for_selector("#actions-wait")
-        assert "to play" in page.locator("#actions-wait").inner_text()
+        assert "'s turn" in page.locator("#actions-wait").inner_text()
         assert abs(page.evaluate(felt) - mine) <= 2, (page.evaluate(felt), mine)
         page.screenshot(path=str(SHOTS / "polish-napoleon-others-bid-1366.png"))
     assert not problems(page), problems(page)

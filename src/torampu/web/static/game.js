@@ -621,6 +621,15 @@ function gaveCards(view, ctx) {
   return row ? { to: row.rich, cards: row.given } : null;
 }
 
+/** The cards in every one of the legal plays (none if passing is legal): ["3D"] on a Daifugo
+ * opening lead that must hold ♦3. */
+export function mustHold(legal) {
+  const plays = legal.filter((a) => a.startsWith("play "));
+  if (!plays.length || plays.length !== legal.length) return [];
+  const cards = (a) => a.split(/\s+/).slice(1).map((w) => w.split("=")[0].toUpperCase());
+  return plays.map(cards).reduce((common, these) => common.filter((c) => these.includes(c)));
+}
+
 /** What the selection is for: the widow discard, the Daifugo exchange (what this seat received
  * and whom it returns cards to, and why), 7渡し, 10捨て, a play. */
 export function selectPurpose(view, ctx) {
@@ -636,7 +645,10 @@ export function selectPurpose(view, ctx) {
     }
     if (view.phase === "give") return t("givePrompt", { k: maxSelectable(view), to: name(nextSeat(view, ctx.mySeat)) });
     if (view.phase === "discard") return t("discardPrompt", { k: maxSelectable(view) });
-    return t("playPrompt");
+    // a card every play must hold (♦3 on the opening lead): said before a wrong tap says it
+    // (only a refusal's toast did: a ninth review)
+    const must = mustHold(ctx.legal || []);
+    return must.length ? [t("playPrompt"), " ", t("mustHold"), " ", cardsNode(must), t("mustHoldEnd")] : t("playPrompt");
   }
   if (view.game === "napoleon" && view.phase === "exchange") return t("widowPrompt", { k: view.widow_size ?? view.discards_count ?? 2 });
   return t("selectCards");

@@ -87,14 +87,14 @@ const TEXTS = {
     bot: "bot",
     human: "person",
     yourTurn: "Your turn",
-    turnOf: "{name} to play",
+    turnOf: "{name}'s turn",
     turnOfAway: "{name} is away: a bot plays for them",
     phase_bid: "bidding",
     phase_bid_hell: "bidding (how many tricks each will take)",
     bidHell: "Tricks you will take",
     phase_adjutant: "choose the adjutant",
     phase_exchange: "exchange",
-    phase_play: "play",
+    phase_play: "play a card",
     phase_give: "give (7渡し)",
     phase_discard: "discard (10捨て)",
     phase_over: "game over",
@@ -377,14 +377,19 @@ const TEXTS = {
     givePrompt: "7-pass (7渡し): you played 7s, so you may give up to {k} {k|card|cards} to the next player, {to} (or give nothing).",
     discardPrompt: "10-discard (10捨て): you played 10s, so you may discard up to {k} {k|card|cards} (or discard nothing).",
     playPrompt: "Choose the cards to play.",
+    mustHold: "Every play now must hold",
+    mustHoldEnd: ".",
     onlyPass: "None of your cards can be played on this: pass (a tap on a card says why).",
+    onlyPass_click: "None of your cards can be played on this: pass (a click on a card says why).",
     widowPrompt: "You took the widow: choose the {k} {k|card|cards} to discard.",
     selectMore: "Choose {k} more.",
     selectNeed: "Choose {k} {k|card|cards}.",
     selectReady: "Ready: confirm below.",
     selectFull: "{n} {n|card|cards} chosen already: tap one of them to put it back first",
+    selectFull_click: "{n} {n|card|cards} chosen already: click one of them to put it back first",
     selectReadyMore: "Ready: confirm, or choose up to {k} more.",
     selectStart: "Tap cards to choose them.",
+    selectStart_click: "Click cards to choose them.",
     selectContinue: "Choose more cards to make a legal play.",
     // social
     sc_gameOver: "Game {k} is over",
@@ -427,6 +432,7 @@ const TEXTS = {
     sc_hintClose: "(about as good as the next best)",
     trickTakenBy: "{name} takes the trick",
     tapAgain: "Tap it again to confirm:",
+    tapAgain_click: "Click it again to confirm:",
     sc_chat: "Chat",
     sc_chatUnread: "{n} new",
     hellScoring: "Scoring",
@@ -832,14 +838,19 @@ const TEXTS = {
     givePrompt: "7渡し: 7を出したので、次の{to}にカードを{k}枚まで渡せます (渡さなくてもかまいません)。",
     discardPrompt: "10捨て: 10を出したので、カードを{k}枚まで捨てられます (捨てなくてもかまいません)。",
     playPrompt: "出すカードを選んでください。",
+    mustHold: "今はどの出し方にも次の札が必要です:",
+    mustHoldEnd: "。",
     onlyPass: "場に出せる札がありません: パスしてください (札をタップすると理由が出ます)。",
+    onlyPass_click: "場に出せる札がありません: パスしてください (札をクリックすると理由が出ます)。",
     widowPrompt: "伏せ札を手札に加えました。捨てるカードを{k}枚選んでください。",
     selectMore: "あと{k}枚選んでください。",
     selectNeed: "{k}枚選んでください。",
     selectReady: "選び終わりました。下のボタンで確定してください。",
     selectFull: "もう{n}枚選んでいます。先に選んだ札をタップして戻してください",
+    selectFull_click: "もう{n}枚選んでいます。先に選んだ札をクリックして戻してください",
     selectReadyMore: "このまま確定できます (あと{k}枚まで追加できます)。",
     selectStart: "カードをタップして選んでください。",
+    selectStart_click: "カードをクリックして選んでください。",
     selectContinue: "出せる組み合わせになるまでカードを選んでください。",
     // social
     sc_gameOver: "第{k}ゲーム終了",
@@ -882,6 +893,7 @@ const TEXTS = {
     sc_hintClose: "(次善手とほぼ同じ評価)",
     trickTakenBy: "{name}が取る",
     tapAgain: "もう一度タップで決定:",
+    tapAgain_click: "もう一度クリックで決定:",
     sc_chat: "チャット",
     sc_chatUnread: "新着{n}件",
     hellScoring: "得点",
@@ -941,8 +953,15 @@ export function textKeys(code) {
 
 /** The text for `key`, with {name} placeholders filled from `params`, and {n|one|many} the word
  * for one of `n` or for any other number ("{n} {n|card|cards}"). */
+/** Whether this device's pointer is a mouse (or a pen): fine, and no touch screen besides. */
+const CLICKS = typeof window !== "undefined" && !!window.matchMedia
+  && window.matchMedia("(pointer: fine)").matches && !window.matchMedia("(any-pointer: coarse)").matches;
+
 export function t(key, params = {}) {
-  const text = TEXTS[current][key] ?? TEXTS.en[key] ?? key;
+  // a mouse clicks, a finger taps: the words on choosing a card follow the device (a laptop
+  // read "Tap cards to choose them": a ninth review); a text's "_click" form in this language
+  const click = CLICKS ? TEXTS[current][`${key}_click`] : undefined;
+  const text = click ?? TEXTS[current][key] ?? TEXTS.en[key] ?? key;
   // {n|card|cards}: the word for one, or for any other number
   return text
     .replace(/\{(\w+)\|([^|}]*)\|([^}]*)\}/g, (_, k, one, many) => (Number(params[k]) === 1 ? one : many))
