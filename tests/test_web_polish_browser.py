@@ -454,7 +454,8 @@ def test_daifugo_exchange_and_texts_on_a_phone(server: str, browser: Any) -> Non
             opening: (() => { const d = document.createElement('div');
               const parts = [g.selectPurpose({...base, phase: 'play'},
                 {...ctx, legal: ['play 3D', 'play 3D 3S', 'play 3D 4D 5D']})].flat(Infinity);
-              d.append(...parts.filter((x) => x != null && x !== false)); return d.textContent; })(),
+              d.append(...parts.filter((x) => x != null && x !== false));
+              return d.textContent; })(),
             mustHold: [g.mustHold(['play 3D', 'play 3D 3S']), g.mustHold(['pass', 'play 3D']),
               g.mustHold(['play 3D', 'play 4S'])],
             discard: text({phase: 'discard', pending: 1}),

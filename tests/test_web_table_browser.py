@@ -384,6 +384,11 @@ def _between_games(page: Any, game: str, seen: set[str]) -> None:
         assert page.evaluate("() => !document.querySelector('#side-jump')?.closest('[aria-live]')")
         assert page.get_attribute("#last-move", "aria-live") == "polite"
         assert page.locator("#between-scores tr[data-seat]").count() >= 2
+        # the names without a bot's strength ("レン (CPU・普…" was cut on a phone: a ninth review)
+        names = page.eval_on_selector_all(
+            "#between-scores tbody td:first-child", "els => els.map((e) => e.textContent)"
+        )
+        assert not [n for n in names if "bot)" in n or "CPU・" in n], names
         # how the game went, above the points (the box had the points alone: a failed contract
         # showed as -1 with no word of why), and below the status line, all of it in view
         if game in ("napoleon", "nap"):

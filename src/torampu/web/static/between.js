@@ -174,7 +174,8 @@ export class BetweenPanel {
       h("thead", {}, h("tr", {}, h("th", {}, t("sc_player")), extra ? h("th", {}, extra.head) : null,
         h("th", {}, t("sc_change")), h("th", {}, t("sc_total")))),
       h("tbody", {}, rows.map((r) => h("tr", { class: r.s === snap.seat ? "me" : "", dataset: { seat: r.s } },
-        h("td", {}, this.name(r.s)), extra ? h("td", { class: "game-col" }, extra.cell(r.s)) : null,
+        // (the short name: a bot's strength cut it to "レン (CPU・普…" on a phone, a ninth review)
+        h("td", {}, seatName(this.page.table, r.s, true)), extra ? h("td", { class: "game-col" }, extra.cell(r.s)) : null,
         h("td", { class: r.delta >= 0 ? "up" : "down" }, fmt(r.delta)), h("td", {}, String(r.total)))))));
   }
 
