@@ -456,6 +456,25 @@ def test_daifugo_exchange_and_texts_on_a_phone(server: str, browser: Any) -> Non
                 {...ctx, legal: ['play 3D', 'play 3D 3S', 'play 3D 4D 5D']})].flat(Infinity);
               d.append(...parts.filter((x) => x != null && x !== false));
               return d.textContent; })(),
+            // a flushed table held on the felt gives way to the next lead at once (a ninth
+            // review: the felt kept ♦10 while the action bar answered the ♠Q led meanwhile)
+            motion: await (async () => {
+              const { Motion } = await import('/static/motion.js');
+              const a = [{seat: 1, action: 'play TD'}];
+              const b = [...a, {seat: 2, action: 'pass'},
+                {seat: 3, action: 'pass', why: [{code: 'flush'}]}];
+              const c = [...b, {seat: 1, action: 'play QS'}];
+              const m = new Motion(() => {}, 60000);
+              m.observe({game: 'daifugo', log: a});
+              m.observe({game: 'daifugo', log: b});
+              const held = m.hold?.kind ?? null;
+              m.observe({game: 'daifugo', log: c});
+              await new Promise((r) => setTimeout(r, 50));
+              const once = new Motion(() => {}, 60000);
+              once.observe({game: 'daifugo', log: a});
+              once.observe({game: 'daifugo', log: c}); // the flush and the lead seen at once
+              return [held, m.hold?.kind ?? null, once.hold?.kind ?? null];
+            })(),
             mustHold: [g.mustHold(['play 3D', 'play 3D 3S']), g.mustHold(['pass', 'play 3D']),
               g.mustHold(['play 3D', 'play 4S'])],
             discard: text({phase: 'discard', pending: 1}),
@@ -556,6 +575,7 @@ def test_daifugo_exchange_and_texts_on_a_phone(server: str, browser: Any) -> Non
     assert "どの出し方にも次の札が必要です" in texts["opening"], texts["opening"]
     assert "♦3" in texts["opening"], texts["opening"]
     assert texts["mustHold"] == [["3D"], [], []], texts["mustHold"]
+    assert texts["motion"] == ["table", None, None], texts["motion"]
     assert "7渡し" in texts["give"] and "2枚" in texts["give"] and "ミナ" in texts["give"], texts
     assert "10捨て" in texts["discard"] and "1枚" in texts["discard"], texts
     assert texts["name3"].endswith("(CPU・強)"), texts

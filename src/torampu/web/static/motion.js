@@ -3,7 +3,8 @@
 // A card that appears in the trick (or on Daifugo's table) travels there from its player's seat;
 // a finished trick stays on the felt for TRICK_PAUSE_MS, even when the next snapshot has already
 // moved on (a bot led the next trick), then sweeps to its winner before the felt shows the
-// present. Daifugo: a play that was flushed at once (8切り, the last pass) stays as long. The
+// present. Daifugo: a play that was flushed at once (8切り, the last pass) stays as long, or until
+// the next play (the table shows what the player answers). The
 // motion uses the Web Animations API (element.animate, allowed by the Content-Security-Policy);
 // under prefers-reduced-motion nothing moves but the pause stays. Only the felt waits: the hand
 // and the action buttons always show the present, and a move of the player's own ends the pause.
@@ -97,6 +98,14 @@ export class Motion {
     let flushAt = -1;
     for (let i = fresh.length - 1; i >= 0 && flushAt < 0; i--)
       if ((fresh[i].why || []).some((w) => FLUSHES.has(w.code))) flushAt = before.length + i;
+    // a play after the flush (the next lead) ends the pause, or starts none: the table shows
+    // what the player now answers (a ninth review: the felt kept the flushed ♦10 while the
+    // action bar answered the ♠Q led meanwhile)
+    const ledSince = log.slice(Math.max(flushAt + 1, before.length)).some((e) => playedCards(e));
+    if (ledSince) {
+      if (this.hold?.kind === "table") this.release();
+      return ev;
+    }
     if (flushAt < 0) return ev;
     let at = flushAt;
     while (at >= 0 && !playedCards(log[at])) at--;
