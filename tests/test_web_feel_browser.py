@@ -985,6 +985,17 @@ def test_a_quick_reaction_shows_at_the_player_s_seat_for_a_moment(
         page.evaluate("async () => (await import('/static/i18n.js')).setLang('en')")
         # and goes after its moment
         page.wait_for_selector(bubble, state="detached", timeout=6000)
+        # a chat line shows there too, as text, a long one cut (a ninth review missed a
+        # friend's message: "1 new" on the folded chat was all)
+        said = "<b>hi</b> " + "well played " * 12
+        ws.send(json.dumps({"type": "chat", "text": said}))
+        page.wait_for_selector(f"{bubble}.said")
+        shown = page.inner_text(f"{bubble}.said")
+        assert shown.startswith("<b>hi</b> well played") and shown.endswith("…"), shown
+        assert len(shown) == 81 and page.locator(f"{bubble} b").count() == 0, shown
+        page.wait_for_timeout(400)
+        page.screenshot(path=str(SHOTS / "feel-chat-at-seat.png"))
+        page.wait_for_selector(bubble, state="detached", timeout=8000)
         # a muted player's reactions are not shown at the seat either
         page.click("#chat-summary") if page.get_attribute("#chat", "open") is None else None
         ws.send(json.dumps({"type": "chat", "text": "muted soon"}))

@@ -10,6 +10,9 @@ const MAX = 200;
 const KEEP = 100;
 /** How long a quick reaction stays at its player's seat on the felt (ms). */
 export const REACTION_MS = 3500;
+/** How long a seated player's chat line stays at their seat on the felt (ms), and how much of it. */
+export const SAID_MS = 6000;
+const SAID_CHARS = 80;
 
 export class ChatPanel {
   constructor(page) {
@@ -145,18 +148,24 @@ export class ChatPanel {
         this.unread += 1;
         this.renderSummary();
       }
-      if (msg.reaction && msg.seat != null) {
-        const shout = { reaction: msg.reaction, key: authorKey(msg), until: Date.now() + REACTION_MS };
+      // a seated player's reaction, or chat line, shows at their seat on the felt a moment (a
+      // ninth review missed a friend's message: a "1 new" count on the folded chat, and on a
+      // phone the chat is at the page's foot)
+      if ((msg.reaction || msg.text) && msg.seat != null) {
+        const ms = msg.reaction ? REACTION_MS : SAID_MS;
+        const text = msg.text && [...msg.text].length > SAID_CHARS ? `${[...msg.text].slice(0, SAID_CHARS).join("")}…` : msg.text;
+        const shout = { reaction: msg.reaction, text, key: authorKey(msg), until: Date.now() + ms };
         this.shouts.set(msg.seat, shout);
         this.decorate();
-        setTimeout(() => this.decorate(), REACTION_MS + 50);
+        setTimeout(() => this.decorate(), ms + 50);
       }
     } else return;
     this.renderList();
   }
 
-  /** Put each seat's live quick reaction (not a muted author's) beside its seat box on the
-   * felt, as text; the felt is drawn anew on every snapshot, so the page calls this after. */
+  /** Put each seat's live quick reaction or chat line (not a muted author's) beside its seat
+   * box on the felt, as text; the felt is drawn anew on every snapshot, so the page calls this
+   * after. */
   decorate() {
     const felt = this.page.el?.felt;
     if (!felt) return;
@@ -172,7 +181,9 @@ export class ChatPanel {
       if (!box) continue;
       // beside the box, on the side towards the felt's middle (a seat on the right: its left)
       const side = parseFloat(box.style.left) > 60 ? " leftward" : "";
-      box.append(h("span", { class: `reaction-bubble${side}`, dataset: { reaction: shout.reaction } }, t(`sc_r_${shout.reaction}`)));
+      box.append(shout.reaction
+        ? h("span", { class: `reaction-bubble${side}`, dataset: { reaction: shout.reaction } }, t(`sc_r_${shout.reaction}`))
+        : h("span", { class: `reaction-bubble said${side}`, dir: "auto" }, shout.text));
     }
   }
 
