@@ -955,6 +955,46 @@ def test_one_addresss_search_tables_do_not_hold_up_another_tables_quick_bots(
             w.stop()
 
 
+def test_searches_waiting_for_a_process_hold_no_place_quick_jobs_need(
+    tmp_path: Path, pg: str, redis_server: RedisServer
+) -> None:
+    """A fifteenth audit: a search job kept its place in the worker while it waited at the fair
+    gate for a search process (up to --bot-queue-wait), so a few addresses' search tables (100
+    of them from 5 addresses) filled every place, and the quick jobs of every other table,
+    read from the stream in order, waited behind them: about 1 s more a bot move. Here 24
+    search tables against one process's 16 places, their waits long (--bot-queue-wait 20, so
+    that they do not fall back to the heuristic): before, the honest table's quick bots waited
+    for a search to end (one a second) for each move, and the search tables made some 100
+    moves while it made 15; now a waiting search gives its place back, and they make a few."""
+    w = None
+    many = ("--tables-per-address", "40")
+    with cluster(tmp_path, pg, redis_server.url, workers=0, a=many, b=many) as (a, b):
+        w = _worker(
+            tmp_path, "w1", pg, redis_server.url, "--processes", "1", "--bot-queue-wait", "20"
+        )
+        try:
+            searching = []
+            for _ in range(24):
+                tid, host = _table(a, "nap", seats=["ismcts:think=1"] * 4)
+                assert _post(f"{a.base}/api/tables/{tid}/start", {}, host)[0] == 200
+                searching.append(tid)
+            time.sleep(4)  # their jobs fill the stream and the worker's places
+
+            def searched() -> int:
+                return sum(_get(f"{a.base}/api/tables/{t}")["version"] for t in searching)
+
+            honest, host = _table(b, "nap", seats=["heuristic"] * 4, games=3)
+            assert _post(f"{b.base}/api/tables/{honest}/start", {}, host)[0] == 200
+            before, deadline = searched(), time.monotonic() + 300  # (a hang's guard only)
+            while _get(f"{b.base}/api/tables/{honest}")["version"] < 15:
+                if time.monotonic() > deadline:
+                    pytest.fail(f"{_get(f'{b.base}/api/tables/{honest}')}\n{w.output()[-3000:]}")
+                time.sleep(0.1)
+            assert searched() - before < 30, (searched() - before, w.output()[-3000:])
+        finally:
+            w.stop()
+
+
 def test_a_table_only_a_killed_process_had_loaded_is_driven_by_another(
     tmp_path: Path, pg: str, redis_server: RedisServer
 ) -> None:
@@ -1152,12 +1192,16 @@ def test_a_job_another_worker_took_over_is_not_taken_back(
                     if e["consumer"] == b"w1":
                         job = e["message_id"]
                 time.sleep(0.05)
-            # another worker takes it over (as from a worker it took for dead)
-            r.xclaim("torampu:bot-jobs", "torampu-bots", "thief", 0, [job], justid=True)
-            time.sleep(1.0)  # five of w1's renewals (every 0.2 s)
-            held = r.xpending_range("torampu:bot-jobs", "torampu-bots", job, job, 1)
-            # (done already: acknowledged and gone, never taken back either)
-            assert not held or held[0]["consumer"] == b"thief", held
+            # another worker takes it over (as from a worker it took for dead), and keeps it as
+            # a live worker does (renewed every 0.2 s: left idle past --reclaim-after, w1 would
+            # rightly take it back as a dead worker's)
+            held = []
+            for _ in range(5):  # five of w1's renewals (every 0.2 s)
+                r.xclaim("torampu:bot-jobs", "torampu-bots", "thief", 0, [job], justid=True)
+                time.sleep(0.2)
+                held = r.xpending_range("torampu:bot-jobs", "torampu-bots", job, job, 1)
+                # (done already: acknowledged and gone, never taken back either)
+                assert not held or held[0]["consumer"] == b"thief", held
             assert "taken over by another worker" in w.output(), w.output()[-2000:]
         finally:
             w.stop()

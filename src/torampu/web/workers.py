@@ -62,6 +62,12 @@ that holds back a search's quick answer: with 4 places held through that wait, o
 search tables (every place a search waiting its 2 s, then waiting out its think budget) held up
 the quick jobs of every other table behind them in the stream — 0.8 s a move became 4.2 s with
 20 such tables, 10.7 s with 40 (an audit)."""
+
+SEARCHES_WAITING_PER_PROCESS = 64
+"""Search jobs a worker lets wait for a search process (its fair gate, at most
+``queue_wait``) per process without a place of their own: a search waiting there gives its place
+back, so that the quick jobs behind it in the stream are taken at once. Past this many waiting, a
+search keeps its place while it waits (a bound on the jobs a worker holds)."""
 JOB = "torampu:job:"
 """``torampu:job:<table>:<version>``: set while a job for that move is queued (no duplicates)."""
 
@@ -310,19 +316,22 @@ return 0
 
 
 _KEEP_OURS = """
-local kept = {}
+local taken = {}
 for i = 3, #ARGV do
   local p = redis.call('xpending', KEYS[1], ARGV[1], ARGV[i], ARGV[i], 1)
-  if p[1] and p[1][2] == ARGV[2] then
-    redis.call('xclaim', KEYS[1], ARGV[1], ARGV[2], 0, ARGV[i], 'JUSTID')
-    kept[#kept + 1] = ARGV[i]
+  if p[1] then
+    if p[1][2] == ARGV[2] then
+      redis.call('xclaim', KEYS[1], ARGV[1], ARGV[2], 0, ARGV[i], 'JUSTID')
+    else
+      taken[#taken + 1] = ARGV[i]
+    end
   end
 end
-return kept
+return taken
 """
 """Renew the idle time of the jobs (ARGV[3:]) still pending with consumer ARGV[2] (in group
-ARGV[1] of stream KEYS[1]), and only those: one another worker took over stays theirs. The ids
-kept."""
+ARGV[1] of stream KEYS[1]), and only those: one another worker took over stays theirs (one no
+longer pending is done). The ids another worker holds."""
 
 
 class RedisWorkers:
@@ -421,6 +430,9 @@ class Worker:
         """The stream entries this worker is handling now: their idle time is kept below
         ``reclaim_after`` (:meth:`_keep`), and one handed back by ``XAUTOCLAIM`` is not taken
         twice."""
+        self.searching = 0
+        """Search jobs here waiting for (or in) a search process without a place."""
+        self.most_searching = self.processes * SEARCHES_WAITING_PER_PROCESS
         self._keep_ours = self.redis.register_script(_KEEP_OURS)
         self._lost: set[str] = set()
         """Jobs in progress here that another worker took over (said once in the log)."""
@@ -522,11 +534,11 @@ class Worker:
             if not ids:
                 continue
             try:
-                kept = await self._keep_ours(keys=[STREAM], args=[GROUP, self.name, *ids])
+                taken = await self._keep_ours(keys=[STREAM], args=[GROUP, self.name, *ids])
             except Exception as e:  # (Redis away: the loop says so as it takes jobs)
                 log.info("worker %s: its jobs' idle times were not reset (%s)", self.name, e)
                 continue
-            lost = set(ids) - {_text(k) for k in kept}
+            lost = {_text(k) for k in taken}
             if lost:
                 self._lost |= lost
                 log.warning(
@@ -702,11 +714,23 @@ class Worker:
             if stand_in_passes(job.by, bot)
             else None
         )
-        answer, rest = (
-            (fixed, 0.0)
-            if fixed is not None
-            else await self.pool.answer(bot, table.owner or table.id, waited)
-        )
+        # a search waits for a process (its turn among the tables' makers) without a place:
+        # holding one, a few addresses' search tables filled a worker's places and every other
+        # table's quick bots waited behind them in the stream, about 1 s a move (a fifteenth
+        # audit: 100 such tables from 5 addresses)
+        waiting = fixed is None and not bot.quick and self.searching < self.most_searching
+        if waiting:
+            computed()
+            self.searching += 1
+        try:
+            answer, rest = (
+                (fixed, 0.0)
+                if fixed is not None
+                else await self.pool.answer(bot, table.owner or table.id, waited)
+            )
+        finally:
+            if waiting:
+                self.searching -= 1
         computed()
         if rest > 0:  # a search's answer is not seen before its think budget has passed
             await asyncio.sleep(rest)
