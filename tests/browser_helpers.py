@@ -99,6 +99,7 @@ def serve(
     # a test of these limits passes its own (``more`` comes last and wins)
     cmd += ["--list-rate", "200", "--list-burst", "2000", "--replay-rate", "50"]
     cmd += ["--replay-burst", "500", "--load-rate", "50", "--load-burst", "500"]
+    cmd += ["--table-move-rate", "1000", "--table-move-burst", "1000"]
     cmd += ["--tables-per-address", "1000", *more]
     # the server's log goes to a file beside its store, never to a pipe nobody reads (a full
     # pipe would stop the server mid-test); a failing test can read it with server_log()

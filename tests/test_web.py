@@ -921,6 +921,8 @@ def test_serve_refuses_a_bad_database_or_delay_clearly() -> None:
         ("--redis-connections", "0", "every limit is a whole number ≥ 1"),
         ("--list-burst", "0", "every limit is a whole number ≥ 1"),
         ("--list-rate", "0", "--list-rate"),
+        ("--table-move-rate", "0", "--table-move-rate"),
+        ("--table-move-burst", "0", "every limit is a whole number ≥ 1"),
     ):
         r = CliRunner().invoke(app, ["serve", flag, bad])
         assert r.exit_code == 2 and words in r.output, (flag, bad, r.output)
@@ -974,6 +976,8 @@ def test_the_sockets_bounds_are_the_operators_to_set(
         "--redis-connections": "12",
         "--list-rate": "0.5",
         "--list-burst": "4",
+        "--table-move-rate": "3",
+        "--table-move-burst": "7",
     }
     args = ["serve", "--data-dir", str(tmp_path), *[x for kv in flags.items() for x in kv]]
     args.append("--no-ws-deflate")  # (each socket compresses every snapshot itself: a seventh
@@ -999,6 +1003,8 @@ def test_the_sockets_bounds_are_the_operators_to_set(
         "--redis-connections": st.redis_connections,
         "--list-rate": st.list_rate,
         "--list-burst": st.list_burst,
+        "--table-move-rate": st.table_move_rate,
+        "--table-move-burst": st.table_move_burst,
     }
     assert {k: float(v) for k, v in flags.items()} == {k: float(v) for k, v in got.items()}
     assert seen["ws_max_size"] == 65536 and seen["deflate"] is False

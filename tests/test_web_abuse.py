@@ -3144,3 +3144,45 @@ def test_a_game_made_long_on_purpose_has_no_replay_bigger_than_the_bound(tmp_pat
             assert r.status_code == 413 and r.json()["error"]["code"] == "too_large", r.text
             assert f"/api/tables/{long}/games/0/record" in r.json()["error"]["message"]
         assert c.get(f"/api/tables/{long}/games/0/record").status_code == 200
+
+
+def test_a_table_takes_people_s_moves_at_a_bounded_rate(tmp_path: Path) -> None:
+    """A fifteenth audit: one address held all eight seats of a Daifugo table where the leader
+    may pass and passed 19 times a second; each move makes and sends every seat's snapshot, the
+    whole game's log in each, and as the log grew the other tables' moves came 15–20 times
+    slower. A table takes people's moves at --table-move-rate a second (--table-move-burst at
+    once); past it a move is refused ``rate_limited``, naming the bound, and changes nothing.
+    (The server's own moves, bots' and stand-ins', are not counted.)"""
+    from torampu.web.rooms import ActError, token_hash
+    from torampu.web.store import Store
+
+    url = f"sqlite:///{tmp_path / 'torampu.db'}"
+
+    async def scenario() -> None:
+        store = Store(url)
+        limits = {"table_move_rate": 2.0, "table_move_burst": 3}
+        async with started_lobby(store, url, bot_delay=0, **limits) as lobby:
+            room, _host = await lobby.create("hell", {"players": 3}, 3, 1, None)
+            tokens = [(await lobby.join(room, f"P{s}", s))[1] for s in range(3)]
+            await lobby.start_table(room, None)
+
+            async def move() -> None:
+                m = room.match
+                assert m is not None and m.to_play is not None
+                seat = m.to_play
+                action = m.legal_actions()[0]
+                holder = token_hash(tokens[seat])
+                await lobby.act(room, seat, action, room.version, holder=holder)
+
+            for _ in range(3):  # the burst
+                await move()
+            v = room.version
+            with pytest.raises(ActError) as e:
+                await move()
+            assert e.value.code == "rate_limited" and "2 moves a second" in str(e.value)
+            assert room.version == v and store.table(room.id).version == v  # nothing changed
+            await asyncio.sleep(0.6)  # a move's worth of time
+            await move()
+            assert room.version == v + 1
+
+    asyncio.run(scenario())

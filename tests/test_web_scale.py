@@ -186,6 +186,8 @@ class Web(Proc):
                 "100",
                 "--next-game-delay",
                 "0",
+                "--table-move-rate",
+                "1000",
                 *extra,
             ],
             tmp / f"{name}.log",

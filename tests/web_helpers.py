@@ -55,6 +55,9 @@ def settings(tmp: Path, **kw: Any) -> Settings:
     kw.setdefault("create_rate", 1000)
     kw.setdefault("tables_per_address", 1000)
     kw.setdefault("next_game_delay", 0.0)  # no pause between games unless a test wants one
+    # tests play people's seats as fast as answers come (a test of the bound sets its own)
+    kw.setdefault("table_move_rate", 10_000.0)
+    kw.setdefault("table_move_burst", 10_000)
     return Settings(data_dir=tmp, **kw)
 
 
@@ -180,6 +183,8 @@ def live_server(
 async def started_lobby(store: Store, url: str, **kw: Any) -> AsyncIterator[Lobby]:
     """A lobby on ``store`` (the database at ``url``), its bots in one thread, started; after,
     stopped and the store closed. ``kw``: more of its :class:`Settings`."""
+    kw.setdefault("table_move_rate", 10_000.0)  # (as settings(): a test plays fast)
+    kw.setdefault("table_move_burst", 10_000)
     lobby = Lobby(store, Settings(database=url, bot_workers=0, **kw))
     await lobby.start()
     try:

@@ -87,6 +87,14 @@ def serve(
             "sooner (0: no pause)."
         ),
     ] = 20.0,
+    table_move_rate: Annotated[
+        float,
+        typer.Option(
+            help="People's moves one table takes per second (as many as --table-move-burst at "
+            "once); past it a move is refused rate_limited. Bots' moves are not counted."
+        ),
+    ] = 4.0,
+    table_move_burst: Annotated[int, typer.Option(help="See --table-move-rate.")] = 12,
     chat_rate: Annotated[
         float, typer.Option(help="Chat messages (texts, reactions) per second per connection.")
     ] = 0.5,
@@ -427,13 +435,15 @@ def serve(
         replay_rate,
         list_rate,
         load_rate,
+        table_move_rate,
         max_replay_mb,
         message_rate,
         hello_rate,
     ) <= 0 or not math.isfinite(max_replay_mb):
         raise typer.BadParameter(
             "--chat-rate, --hint-think, --connect-rate, --connections-rate, --request-rate, "
-            "--replay-rate, --list-rate, --load-rate, --message-rate, --hello-rate and "
+            "--replay-rate, --list-rate, --load-rate, --table-move-rate, --message-rate, "
+            "--hello-rate and "
             "--max-replay-mb are numbers > 0"
         )
     counts = (
@@ -455,6 +465,7 @@ def serve(
             replays_queued,
             redis_connections,
             list_burst,
+            table_move_burst,
             max_game_actions,
             max_sockets,
             connections_per_address,
@@ -511,6 +522,8 @@ def serve(
         away_timeout=away_timeout,
         turn_timeout=turn_timeout,
         next_game_delay=next_game_delay,
+        table_move_rate=table_move_rate,
+        table_move_burst=table_move_burst,
         chat_rate=chat_rate,
         hint_think=hint_think,
         max_bot_think=max_bot_think,

@@ -243,6 +243,14 @@ class Settings:
     next_game_delay: float = 20.0
     """Seconds between the games of a match: the next game waits until every connected player
     has said ``ready`` or this long after the last game's final action (0: no pause)."""
+    table_move_rate: float = 4.0
+    table_move_burst: int = 12
+    """The people's moves one table takes per second, and how many at once (a person's turn
+    comes once a round: a table of people makes one or two a second; the stand-ins' and bots'
+    moves are the server's own). Each move makes and sends every seat's snapshot: one address
+    holding all eight seats of a Daifugo table where the leader may pass, passing 19 times a
+    second, made every other table's moves 15–20 times slower as the game's log grew (a
+    fifteenth audit)."""
     chat_rate: float = 0.5
     chat_burst: int = 5
     """Chat messages (texts and reactions) per second per socket, and how many at once."""
@@ -499,6 +507,8 @@ class Room:
     """Chat allowance per speaker here (a seat token's hash, or a spectator's address): a
     speaker's new sockets share its allowance (made at the first chat)."""
     chat_table: TokenBucket | None = None
+    human_moves: TokenBucket | None = None
+    """The people's moves at this table (``table_move_rate``), made when first needed."""
     """The table's own chat allowance (made at the first chat)."""
     hinted: dict[int, int] = field(default_factory=dict)
     """The version at which each seat last got a hint (one per turn)."""
@@ -1719,6 +1729,16 @@ class Lobby:
                 )
             if m.to_play != seat:
                 raise ActError("not_your_turn", f"it is seat {m.to_play}'s turn, not {seat}'s")
+            if by == "human":
+                st, now = self.settings, self.clock()
+                if room.human_moves is None:
+                    room.human_moves = TokenBucket(st.table_move_rate, st.table_move_burst, now)
+                if not room.human_moves.take(now):
+                    raise ActError(
+                        "rate_limited",
+                        f"at most {st.table_move_rate:g} moves a second at one table: "
+                        "wait a little",
+                    )
             if self._too_long(room):
                 raise ActError(
                     "game_too_long",
