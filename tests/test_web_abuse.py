@@ -3186,3 +3186,40 @@ def test_a_table_takes_people_s_moves_at_a_bounded_rate(tmp_path: Path) -> None:
             assert room.version == v + 1
 
     asyncio.run(scenario())
+
+
+def test_a_snapshot_carries_the_newest_of_a_long_game_s_log(tmp_path: Path) -> None:
+    """A fifteenth audit: a snapshot carried a Daifugo game's whole log (one address passing on
+    the lead of eight seats grew it to 2,000 entries: 130 KB a seat, encoded and compressed for
+    every socket at each move, and every other table waited). It carries the newest 100, and
+    ``log_from``, the index of the first; the record keeps them all."""
+    from torampu.web.rooms import SNAPSHOT_LOG, token_hash
+    from torampu.web.store import Store
+
+    url = f"sqlite:///{tmp_path / 'torampu.db'}"
+
+    async def scenario() -> None:
+        async with started_lobby(Store(url), url, bot_delay=0) as lobby:
+            rules = {"players": 8, "lead_pass": True}
+            room, _host = await lobby.create("daifugo", rules, 8, 1, None)
+            tokens = [(await lobby.join(room, f"P{s}", s))[1] for s in range(8)]
+            await lobby.start_table(room, None)
+            m = room.match
+            assert m is not None
+            for _ in range(SNAPSHOT_LOG + 30):  # passing on the lead, round after round
+                seat = m.to_play
+                assert seat is not None
+                legal = m.legal_actions()
+                action = "pass" if "pass" in legal else legal[0]
+                await lobby.act(room, seat, action, room.version, holder=token_hash(tokens[seat]))
+            full = m.view(3)["log"]
+            assert len(full) > SNAPSHOT_LOG
+            view = lobby.snapshot(room, 3)["view"]
+            assert view["log"] == full[-SNAPSHOT_LOG:]
+            assert view["log_from"] == len(full) - SNAPSHOT_LOG
+            assert {k: v for k, v in view.items() if k not in ("log", "log_from")} == {
+                k: v for k, v in m.view(3).items() if k != "log"
+            }
+            assert len(lobby.snapshot_text(room, 3)) < 40_000
+
+    asyncio.run(scenario())

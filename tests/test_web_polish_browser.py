@@ -473,7 +473,16 @@ def test_daifugo_exchange_and_texts_on_a_phone(server: str, browser: Any) -> Non
               const once = new Motion(() => {}, 60000);
               once.observe({game: 'daifugo', log: a});
               once.observe({game: 'daifugo', log: c}); // the flush and the lead seen at once
-              return [held, m.hold?.kind ?? null, once.hold?.kind ?? null];
+              // a snapshot's log cut to its newest entries (log_from: the first one's index)
+              const e = [...Array(100).keys()].map((i) => ({seat: i % 4, action: 'pass'}));
+              e.push({seat: 1, action: 'play 5H'},
+                {seat: 2, action: 'pass', why: [{code: 'flush'}]});
+              const cut = new Motion(() => {}, 60000);
+              cut.observe({game: 'daifugo', log: e.slice(0, 100)});
+              const ev = cut.observe({game: 'daifugo', log_from: 2, log: e.slice(2)});
+              const felt = cut.feltView({game: 'daifugo', log_from: 2, log: e.slice(2)});
+              return [held, m.hold?.kind ?? null, once.hold?.kind ?? null,
+                [ev.played, cut.hold?.cards, felt.log.length, felt.log.at(-1).action]];
             })(),
             mustHold: [g.mustHold(['play 3D', 'play 3D 3S']), g.mustHold(['pass', 'play 3D']),
               g.mustHold(['play 3D', 'play 4S'])],
@@ -575,7 +584,7 @@ def test_daifugo_exchange_and_texts_on_a_phone(server: str, browser: Any) -> Non
     assert "どの出し方にも次の札が必要です" in texts["opening"], texts["opening"]
     assert "♦3" in texts["opening"], texts["opening"]
     assert texts["mustHold"] == [["3D"], [], []], texts["mustHold"]
-    assert texts["motion"] == ["table", None, None], texts["motion"]
+    assert texts["motion"] == ["table", None, None, [1, ["5H"], 99, "play 5H"]], texts["motion"]
     assert "7渡し" in texts["give"] and "2枚" in texts["give"] and "ミナ" in texts["give"], texts
     assert "10捨て" in texts["discard"] and "1枚" in texts["discard"], texts
     assert texts["name3"].endswith("(CPU・強)"), texts

@@ -338,6 +338,29 @@ class ActError(TorampuError):
         self.status = status
 
 
+SNAPSHOT_LOG = 100
+"""The newest entries of a view's ``log`` (Daifugo's plays and passes) a snapshot carries."""
+
+
+def newest_log(view: dict[str, Any]) -> dict[str, Any]:
+    """``view`` with at most the newest :data:`SNAPSHOT_LOG` entries of its ``log`` and, when
+    older ones are left out, ``log_from``: the index of the first entry kept (the game's record
+    and replay have them all). A snapshot carried the whole game's log: one address passing on
+    the lead of eight seats made each move's snapshots 130 KB a seat to encode and compress,
+    and every other table waited (a fifteenth audit).
+
+    >>> v = newest_log({"game": "daifugo", "log": list(range(250))})
+    >>> v["log_from"], len(v["log"]), v["log"][0]
+    (150, 100, 150)
+    >>> newest_log({"game": "daifugo", "log": [1, 2]})
+    {'game': 'daifugo', 'log': [1, 2]}
+    """
+    log = view.get("log")
+    if not isinstance(log, list) or len(log) <= SNAPSHOT_LOG:
+        return view
+    return {**view, "log": log[-SNAPSHOT_LOG:], "log_from": len(log) - SNAPSHOT_LOG}
+
+
 MAX_ACTION = 200
 """The longest action text a client may send (the longest real one, a Daifugo play of eight
 cards with the verb, is under 40; the database keeps 200)."""
@@ -2494,7 +2517,7 @@ class Lobby:
     def snapshot(self, room: Room, seat: int | None) -> dict[str, Any]:
         """What one client may see now: built from ``view(seat)`` and the public table."""
         m = room.match
-        view = m.view(seat) if m is not None else None
+        view = newest_log(m.view(seat)) if m is not None else None
         legal = (
             m.legal_actions()
             if m is not None

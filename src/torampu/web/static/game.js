@@ -419,7 +419,7 @@ function freshCards(view, ctx) {
   const me = ctx.mySeat;
   if (me == null || !ctx.live) return new Set();
   if (view.game === "napoleon" && view.phase === "exchange" && Array.isArray(view.widow)) return new Set(view.widow);
-  if (view.game === "daifugo" && !(view.log || []).some((e) => e.seat === me && String(e.action).startsWith("play"))) {
+  if (view.game === "daifugo" && !playedYet(view, me)) {
     const got = [];
     for (const row of view.exchange || []) {
       if (row.rich === me && row.given) got.push(...row.given);
@@ -610,13 +610,20 @@ function freshNote(view, ctx) {
     gave ? [fresh.length ? " · " : "", t("youGaveTo", { who: seatName(ctx.table, gave.to, true) }), " ", cardsNode(gave.cards)] : null);
 }
 
+/** Whether `seat` has played in this Daifugo game (a log the snapshot cut, `log_from`, is
+ * long past the exchange: taken as so). */
+function playedYet(view, seat) {
+  if ((view.log_from || 0) > 0) return true;
+  return (view.log || []).some((e) => e.seat === seat && String(e.action).startsWith("play"));
+}
+
 /** The cards the Daifugo exchange took from this poor seat (its best, handed up without a
  * choice) and to whom, until it first plays: a poor player on a phone saw a card arrive and
  * was not told what had gone (a ninth review). */
 function gaveCards(view, ctx) {
   const me = ctx.mySeat;
   if (me == null || !ctx.live || view.game !== "daifugo") return null;
-  if ((view.log || []).some((e) => e.seat === me && String(e.action).startsWith("play"))) return null;
+  if (playedYet(view, me)) return null;
   const row = (view.exchange || []).find((e) => e.poor === me && e.given?.length);
   return row ? { to: row.rich, cards: row.given } : null;
 }

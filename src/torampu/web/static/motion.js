@@ -86,22 +86,26 @@ export class Motion {
   }
 
   observeTable(prev, view, ev) {
-    const before = prev.log || [];
+    // (a snapshot carries the log's newest entries: `log_from` is the index of its first, so
+    // `end` counts every entry of the game)
+    const end = (v) => (v.log_from || 0) + (v.log || []).length;
+    const from = view.log_from || 0;
     const log = view.log || [];
-    if (log.length < before.length) {
+    if (end(view) < end(prev)) {
       this.stop();
       return ev;
     }
-    const fresh = log.slice(before.length);
+    const start = Math.max(0, end(prev) - from); // the first new entry, in this view's log
+    const fresh = log.slice(start);
     ev.played = fresh.filter((e) => playedCards(e)).length;
     // the table was flushed by one of the new moves: keep showing the last play before it
     let flushAt = -1;
     for (let i = fresh.length - 1; i >= 0 && flushAt < 0; i--)
-      if ((fresh[i].why || []).some((w) => FLUSHES.has(w.code))) flushAt = before.length + i;
+      if ((fresh[i].why || []).some((w) => FLUSHES.has(w.code))) flushAt = start + i;
     // a play after the flush (the next lead) ends the pause, or starts none: the table shows
     // what the player now answers (a ninth review: the felt kept the flushed ♦10 while the
     // action bar answered the ♠Q led meanwhile)
-    const ledSince = log.slice(Math.max(flushAt + 1, before.length)).some((e) => playedCards(e));
+    const ledSince = log.slice(Math.max(flushAt + 1, start)).some((e) => playedCards(e));
     if (ledSince) {
       if (this.hold?.kind === "table") this.release();
       return ev;
@@ -112,7 +116,7 @@ export class Motion {
     if (at < 0) return ev;
     ev.trick = true;
     const why = log.slice(at, flushAt + 1).flatMap((e) => e.why || []);
-    this.start({ kind: "table", seat: log[at].seat, cards: playedCards(log[at]), why, logLength: at });
+    this.start({ kind: "table", seat: log[at].seat, cards: playedCards(log[at]), why, logEnd: from + at });
     return ev;
   }
 
@@ -155,7 +159,7 @@ export class Motion {
     return {
       ...view,
       table: { by: hold.seat, cards: hold.cards, stands_for: hold.cards, shape: "", size: hold.cards.length },
-      log: [...(view.log || []).slice(0, hold.logLength), entry],
+      log: [...(view.log || []).slice(0, Math.max(0, hold.logEnd - (view.log_from || 0))), entry],
     };
   }
 
