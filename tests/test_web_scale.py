@@ -997,6 +997,116 @@ def test_searches_waiting_for_a_process_hold_no_place_quick_jobs_need(
             w.stop()
 
 
+def test_a_table_s_move_allowance_is_one_across_processes(
+    tmp_path: Path, pg: str, redis_server: RedisServer
+) -> None:
+    """A sixteenth audit: --table-move-rate was counted in each process, so a table's people on
+    two processes made twice the moves (85 in 8 s where one process took 43). The allowance is
+    one bucket on Redis too: with a burst of 4 and 0.5 a second, moves sent as fast as answers
+    come, half on each process, are refused rate_limited after about 4, not 8."""
+    slow = ("--table-move-rate", "0.5", "--table-move-burst", "4")
+    with cluster(tmp_path, pg, redis_server.url, workers=0, a=slow, b=slow) as (a, b):
+        made = _post(
+            f"{a.base}/api/tables",
+            {
+                "game": "daifugo",
+                "rules": {"lead_pass": True},
+                "games": 1,
+                "players": 2,
+                "seats": ["open", "open"],
+            },
+        )[1]
+        tid, host = made["table"]["id"], made["host_token"]
+        toks = [
+            _post(f"{a.base}/api/tables/{tid}/join", {"name": f"P{s}", "seat": s})[1]["token"]
+            for s in (0, 1)
+        ]
+        assert _post(f"{a.base}/api/tables/{tid}/start", {}, host)[0] == 200
+        with (
+            connect(f"{a.ws}/ws/tables/{tid}", open_timeout=10) as wa,
+            connect(f"{b.ws}/ws/tables/{tid}", open_timeout=10) as wb,
+        ):
+            socks = [wa, wb]  # seat 0 on a, seat 1 on b
+            snaps: list[dict[str, Any]] = []
+            for seat, ws in enumerate(socks):
+                ws.send(json.dumps({"type": "hello", "token": toks[seat]}))
+                while (msg := json.loads(ws.recv(timeout=10)))["type"] != "snapshot":
+                    pass
+                snaps.append(msg)
+            accepted, refused = 0, None
+            deadline = time.monotonic() + 30
+            while refused is None:
+                assert time.monotonic() < deadline, (accepted, snaps[0]["version"])
+                newest = max(snaps, key=lambda m: m["version"])
+                to_play = newest["view"]["to_play"]
+                ws = socks[to_play]
+                msg = snaps[to_play]
+                while msg["version"] < max(s["version"] for s in snaps) or not msg["legal"]:
+                    msg = json.loads(ws.recv(timeout=10))
+                    if msg["type"] == "snapshot":
+                        snaps[to_play] = msg
+                move = "pass" if "pass" in msg["legal"] else msg["legal"][0]  # (play goes on)
+                act = {"type": "act", "action": move, "version": msg["version"]}
+                ws.send(json.dumps(act))
+                while True:
+                    got = json.loads(ws.recv(timeout=10))
+                    if got["type"] == "error":
+                        assert got["code"] == "rate_limited", got
+                        refused = got
+                        break
+                    if got["type"] == "snapshot" and got["version"] > msg["version"]:
+                        snaps[to_play] = got
+                        accepted += 1
+                        break
+                other = 1 - to_play
+                while snaps[other]["version"] < snaps[to_play]["version"]:
+                    got = json.loads(socks[other].recv(timeout=10))
+                    if got["type"] == "snapshot":
+                        snaps[other] = got
+            assert 4 <= accepted <= 5, accepted  # (the burst, and what refilled meanwhile)
+            assert "0.5 moves a second" in refused["message"], refused
+
+
+def test_only_the_driving_process_counts_down_to_a_stand_in(
+    tmp_path: Path, pg: str, redis_server: RedisServer
+) -> None:
+    """A sixteenth audit: the countdown to a stand-in (a snapshot's timer of kind ``away``) was
+    counted by every process from when it loaded the table: a spectator on the other process
+    read 40 s where 21 were left. Only the process driving the table, whose clock the stand-in
+    keeps, says it; the others say nothing rather than something wrong."""
+    with cluster(tmp_path, pg, redis_server.url, workers=0) as (a, b):
+        made = _post(
+            f"{a.base}/api/tables",
+            {"game": "hell", "games": 3, "players": 2, "seats": ["open", "open"]},
+        )[1]
+        tid, host = made["table"]["id"], made["host_token"]
+        tok = _post(f"{a.base}/api/tables/{tid}/join", {"name": "P0", "seat": 0})[1]["token"]
+        _post(f"{a.base}/api/tables/{tid}/join", {"name": "P1", "seat": 1})  # (never comes)
+        assert _post(f"{a.base}/api/tables/{tid}/start", {}, host)[0] == 200
+        with connect(f"{a.ws}/ws/tables/{tid}", open_timeout=10) as p0:
+            p0.send(json.dumps({"type": "hello", "token": tok}))
+            deadline = time.monotonic() + 30
+            while True:  # seat 0 plays until it is seat 1's turn
+                assert time.monotonic() < deadline, "seat 1's turn did not come"
+                msg = json.loads(p0.recv(timeout=10))
+                if msg["type"] != "snapshot":
+                    continue
+                if msg["view"]["to_play"] == 1 and msg["timer"] is not None:
+                    break  # (said once this process drives the table: it may not yet at first)
+                if msg["legal"]:
+                    act = {"type": "act", "action": msg["legal"][0], "version": msg["version"]}
+                    p0.send(json.dumps(act))
+            assert msg["timer"] is not None and msg["timer"]["kind"] == "away", (
+                msg["timer"],
+                msg["table"]["seats"],
+            )
+            with connect(f"{b.ws}/ws/tables/{tid}", open_timeout=10) as watcher:
+                watcher.send(json.dumps({"type": "hello", "token": None}))
+                while (seen := json.loads(watcher.recv(timeout=10)))["type"] != "snapshot":
+                    pass
+                assert seen["version"] == msg["version"] and seen["timer"] is None, seen["timer"]
+
+
 def test_a_table_only_a_killed_process_had_loaded_is_driven_by_another(
     tmp_path: Path, pg: str, redis_server: RedisServer
 ) -> None:

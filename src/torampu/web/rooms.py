@@ -1756,12 +1756,17 @@ class Lobby:
                 st, now = self.settings, self.clock()
                 if room.human_moves is None:
                     room.human_moves = TokenBucket(st.table_move_rate, st.table_move_burst, now)
+                too_fast = ActError(
+                    "rate_limited",
+                    f"at most {st.table_move_rate:g} moves a second at one table: wait a little",
+                )
                 if not room.human_moves.take(now):
-                    raise ActError(
-                        "rate_limited",
-                        f"at most {st.table_move_rate:g} moves a second at one table: "
-                        "wait a little",
-                    )
+                    raise too_fast
+                # and one allowance across every process (a bucket on Redis): a table's people
+                # on two processes made twice the moves (a sixteenth audit)
+                key = f"moves:{room.id}"
+                if await self.bus.spend(key, st.table_move_rate, st.table_move_burst) is False:
+                    raise too_fast
             if self._too_long(room):
                 raise ActError(
                     "game_too_long",
@@ -2626,7 +2631,9 @@ class Lobby:
         """Seconds until a stand-in plays for ``seat``'s player, gone from a table others are
         at (None if they are there, already stood in for, or nobody waits)."""
         since = room.away_since.get(seat)
-        if since is None or not room.attended or room.connected(seat):
+        if since is None or not room.attended or room.connected(seat) or not room.driving:
+            # (only the table's driver counts it: another process's clock started when it
+            # loaded the table, and said 40 s where 21 were left — a sixteenth audit)
             return None
         left = since + self.settings.away_timeout - self.clock()
         return left if left > 0 else None
@@ -2729,10 +2736,13 @@ class Lobby:
 
     async def _lead(self, room: Room) -> bool:
         """Take or keep this table's driver lease (always ours in one process)."""
+        was = room.driving
         try:  # (a lease taken, not renewed, unparks the table: see the bus)
             room.driving = await self.bus.lease(room.id, self.settings.lease_ttl)
         except BusError:
             room.driving = False
+        if room.driving != was:
+            self.broadcast(room)  # (the countdown to a stand-in is the driver's to say)
         return room.driving
 
     async def _drive(self, room: Room) -> None:

@@ -66,8 +66,8 @@ the quick jobs of every other table behind them in the stream — 0.8 s a move b
 SEARCHES_WAITING_PER_PROCESS = 64
 """Search jobs a worker lets wait for a search process (its fair gate, at most
 ``queue_wait``) per process without a place of their own: a search waiting there gives its place
-back, so that the quick jobs behind it in the stream are taken at once. Past this many waiting, a
-search keeps its place while it waits (a bound on the jobs a worker holds)."""
+back, so that the quick jobs behind it in the stream are taken at once. Past this many waiting,
+the heuristic makes a search's move at once (a bound on the jobs a worker holds)."""
 JOB = "torampu:job:"
 """``torampu:job:<table>:<version>``: set while a job for that move is queued (no duplicates)."""
 
@@ -718,10 +718,16 @@ class Worker:
         # holding one, a few addresses' search tables filled a worker's places and every other
         # table's quick bots waited behind them in the stream, about 1 s a move (a fifteenth
         # audit: 100 such tables from 5 addresses)
-        waiting = fixed is None and not bot.quick and self.searching < self.most_searching
+        search = fixed is None and not bot.quick
+        waiting = search and self.searching < self.most_searching
         if waiting:
             computed()
             self.searching += 1
+        elif search:
+            # past the bound, the heuristic answers at once (as for a search that waited out
+            # --bot-queue-wait): holding its place, such a search took the quick jobs' places
+            # again past 80 search tables on one process (a sixteenth audit)
+            waited = float("inf")
         try:
             answer, rest = (
                 (fixed, 0.0)
