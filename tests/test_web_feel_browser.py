@@ -996,6 +996,13 @@ def test_a_quick_reaction_shows_at_the_player_s_seat_for_a_moment(
         page.wait_for_timeout(400)
         page.screenshot(path=str(SHOTS / "feel-chat-at-seat.png"))
         page.wait_for_selector(bubble, state="detached", timeout=8000)
+        # (cut as a reader counts: an emoji family is one, not split into its people)
+        family = "\U0001f468\u200d\U0001f469\u200d\U0001f467"
+        said = page.evaluate(
+            "async (f) => (await import('/static/chat.js')).cut('a'.repeat(79) + f + 'bc', 80)",
+            family,
+        )
+        assert said == "a" * 79 + family + "…", said
         # a muted player's reactions are not shown at the seat either
         page.click("#chat-summary") if page.get_attribute("#chat", "open") is None else None
         ws.send(json.dumps({"type": "chat", "text": "muted soon"}))
@@ -1247,15 +1254,12 @@ CAPTION_UNDER = """() => [...document.querySelectorAll('#felt .centre.daifugo .w
    })"""
 
 
-def test_a_daifugo_caption_in_the_replay_on_a_phone_is_under_no_seat_box(
-    server: str, browser: Any
-) -> None:
-    """A seventh review: in a replay on a phone, "全員パス: 場が流れ、あきらから" ran under the
-    side seats' boxes, cut at both ends (the replay's Daifugo caption was as wide as the felt).
-    Every step of a finished five-player game: no caption meets a seat box."""
+def _bots_replay_on_a_phone(server: str, browser: Any, game: str) -> Any:
+    """A one-game ``game`` of five heuristic bots, played out; its replay opened on a phone in
+    Japanese at its first step."""
     res = post(
         f"{server}/api/tables",
-        {"game": "daifugo", "games": 1, "players": 5, "seats": ["heuristic"] * 5},
+        {"game": game, "games": 1, "players": 5, "seats": ["heuristic"] * 5},
     )
     table_id = str(res["table"]["id"])
     post(f"{server}/api/tables/{table_id}/start", {}, str(res["host_token"]))
@@ -1266,7 +1270,17 @@ def test_a_daifugo_caption_in_the_replay_on_a_phone_is_under_no_seat_box(
     page = new_page(browser, PHONE, lang="ja")
     page.goto(f"{server}/t/{table_id}/replay/0")
     page.wait_for_selector("#replay-next")
+    return page
+
+
+def test_a_daifugo_caption_in_the_replay_on_a_phone_is_under_no_seat_box(
+    server: str, browser: Any
+) -> None:
+    """A seventh review: in a replay on a phone, "全員パス: 場が流れ、あきらから" ran under the
+    side seats' boxes, cut at both ends (the replay's Daifugo caption was as wide as the felt).
+    Every step of a finished five-player game: no caption meets a seat box."""
     captions, under = 0, []
+    page = _bots_replay_on_a_phone(server, browser, "daifugo")
     while page.locator("#replay-next:not([disabled])").count():
         page.click("#replay-next")
         under += page.evaluate(CAPTION_UNDER)
@@ -1300,20 +1314,8 @@ def test_a_napoleon_trick_caption_on_a_phone_clears_the_trump_chip(
     edge: no seat there) ran under the trump chip, "ソラが取る・♥Jの勝ち" its first words cut
     off by 切り札♦・宣言12♦ (and its second line ran under the top seats' boxes). Every step of
     a finished game: nothing covers a caption."""
-    res = post(
-        f"{server}/api/tables",
-        {"game": "napoleon", "games": 1, "players": 5, "seats": ["heuristic"] * 5},
-    )
-    table_id = str(res["table"]["id"])
-    post(f"{server}/api/tables/{table_id}/start", {}, str(res["host_token"]))
-    deadline = time.monotonic() + 90
-    while get(f"{server}/api/tables/{table_id}")["status"] != "over":
-        assert time.monotonic() < deadline, "the bots' game did not end"
-        time.sleep(0.2)
-    page = new_page(browser, PHONE, lang="ja")
-    page.goto(f"{server}/t/{table_id}/replay/0")
-    page.wait_for_selector("#replay-next")
     captions, under = 0, []
+    page = _bots_replay_on_a_phone(server, browser, "napoleon")
     while page.locator("#replay-next:not([disabled])").count():
         page.click("#replay-next")
         under += page.evaluate(CAPTION_COVERED)

@@ -1788,19 +1788,27 @@ def test_a_page_refused_after_its_hello_backs_off(server: str, browser: Any) -> 
         page.close()
 
 
+def _one_game_won_by_several(
+    server: str, game: str, players: int, tries: int
+) -> tuple[str, list[int]]:
+    """A finished one-game table of heuristic bots whose game more than one seat won (up to
+    ``tries`` deals): its id and the game's winners."""
+    for _ in range(tries):
+        made = _bots(server, game, 1, players, "heuristic")
+        _until_over(server, made)
+        tid = str(made["table"]["id"])
+        won = get(f"{server}/api/tables/{tid}/games")["games"][0]["result"]["winners"]
+        if len(won) > 1:
+            return tid, list(won)
+    pytest.fail(f"{tries} deals of {game} in a row won by one seat at most")
+
+
 def test_a_one_game_napoleon_won_by_a_side_says_the_side_won(server: str, browser: Any) -> None:
     """A seventh review: a one-game Napoleon won by the allied army read "Winners (tied): Ben,
     Ren, Yui" (their equal totals), and one won by the Napoleon and the adjutant named the
     Napoleon alone (the larger score). The side that won is named as one side."""
-    for _ in range(4):  # (a Napoleon who was their own adjutant wins alone: another deal)
-        made = _bots(server, "napoleon", 1, 5, "heuristic")
-        _until_over(server, made)
-        tid = made["table"]["id"]
-        side = get(f"{server}/api/tables/{tid}/games")["games"][0]["result"]["winners"]
-        if len(side) > 1:
-            break
-    else:
-        pytest.fail("four Napoleons in a row won alone")
+    # (a Napoleon who was their own adjutant wins alone: another deal)
+    tid, side = _one_game_won_by_several(server, "napoleon", 5, 4)
     page = new_page(browser, LAPTOP, "en")
     page.goto(f"{server}/t/{tid}")
     page.wait_for_selector("#between-detail")  # (the game's result has come)
@@ -1826,15 +1834,7 @@ def test_a_one_game_hell_is_won_by_the_best_score_not_a_side(server: str, browse
     Hell, where the game's "winners" are the seats that made their bids, read "Winning side:
     Aki, Ben" over unequal scores. Hell's match is won by the best score (tied seats all
     named), as the server's ``table.result`` says, on the page and in the lobby alike."""
-    for _ in range(6):  # (a deal where two or more made their bids)
-        made = _bots(server, "hell", 1, 3, "heuristic")
-        _until_over(server, made)
-        tid = made["table"]["id"]
-        made_bids = get(f"{server}/api/tables/{tid}/games")["games"][0]["result"]["winners"]
-        if len(made_bids) > 1:
-            break
-    else:
-        pytest.fail("six deals of Hell with one bid made at most")
+    tid, _made_bids = _one_game_won_by_several(server, "hell", 3, 6)  # (two made their bids)
     result = get(f"{server}/api/tables/{tid}")["result"]
     best = max(result["scores"])
     assert result["side"] is False

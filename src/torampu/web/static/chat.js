@@ -14,6 +14,15 @@ export const REACTION_MS = 3500;
 export const SAID_MS = 6000;
 const SAID_CHARS = 80;
 
+/** `text` cut to `n` characters as a reader counts them (grapheme clusters: an emoji family
+ * or a flag is one), with "…" when cut. */
+export function cut(text, n) {
+  const parts = typeof Intl.Segmenter === "function"
+    ? [...new Intl.Segmenter(undefined, { granularity: "grapheme" }).segment(text)].map((p) => p.segment)
+    : [...text];
+  return parts.length > n ? `${parts.slice(0, n).join("")}…` : text;
+}
+
 export class ChatPanel {
   constructor(page) {
     this.page = page;
@@ -153,7 +162,7 @@ export class ChatPanel {
       // phone the chat is at the page's foot)
       if ((msg.reaction || msg.text) && msg.seat != null) {
         const ms = msg.reaction ? REACTION_MS : SAID_MS;
-        const text = msg.text && [...msg.text].length > SAID_CHARS ? `${[...msg.text].slice(0, SAID_CHARS).join("")}…` : msg.text;
+        const text = msg.text ? cut(msg.text, SAID_CHARS) : msg.text;
         const shout = { reaction: msg.reaction, text, key: authorKey(msg), until: Date.now() + ms };
         this.shouts.set(msg.seat, shout);
         this.decorate();
