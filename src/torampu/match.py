@@ -8,7 +8,7 @@ generator, so a match replays exactly from its record.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from torampu.errors import IllegalAction
@@ -16,6 +16,16 @@ from torampu.game import RECORD_FORMAT, Game, Seat
 from torampu.options import Rules
 
 GameFactory = Callable[..., Game]
+
+
+def leaders(totals: Sequence[float]) -> list[Seat]:
+    """The seats of the best total (several on a tie).
+
+    >>> leaders([3, 7, 7])
+    [1, 2]
+    """
+    best = max(totals)
+    return [s for s, v in enumerate(totals) if v == best]
 
 
 class Match:
@@ -128,13 +138,12 @@ class Match:
     def standings(self) -> dict[str, Any]:
         """Cumulative scores so far, JSON-safe."""
         per_game = [r["result"]["scores"] for r in self.records]
-        best = max(self.totals)
         return {
             "games": self.games_total,
             "games_played": len(self.records),
             "totals": list(self.totals),
             "per_game": per_game,
-            "leaders": [s for s, v in enumerate(self.totals) if v == best],
+            "leaders": leaders(self.totals),
         }
 
     def result(self) -> dict[str, Any]:

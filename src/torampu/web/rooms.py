@@ -1756,17 +1756,17 @@ class Lobby:
                 st, now = self.settings, self.clock()
                 if room.human_moves is None:
                     room.human_moves = TokenBucket(st.table_move_rate, st.table_move_burst, now)
-                too_fast = ActError(
-                    "rate_limited",
-                    f"at most {st.table_move_rate:g} moves a second at one table: wait a little",
-                )
-                if not room.human_moves.take(now):
-                    raise too_fast
-                # and one allowance across every process (a bucket on Redis): a table's people
-                # on two processes made twice the moves (a sixteenth audit)
-                key = f"moves:{room.id}"
-                if await self.bus.spend(key, st.table_move_rate, st.table_move_burst) is False:
-                    raise too_fast
+                # this process's bucket, then one across every process (on Redis): a table's
+                # people on two processes made twice the moves (a sixteenth audit)
+                key, rate, burst = f"moves:{room.id}", st.table_move_rate, st.table_move_burst
+                if (
+                    not room.human_moves.take(now)
+                    or await self.bus.spend(key, rate, burst) is False
+                ):
+                    raise ActError(
+                        "rate_limited",
+                        f"at most {rate:g} moves a second at one table: wait a little",
+                    )
             if self._too_long(room):
                 raise ActError(
                     "game_too_long",
@@ -2627,16 +2627,25 @@ class Lobby:
         out.update(timeout=length, kind=kind)
         return out
 
-    def _stand_in_in(self, room: Room, seat: int) -> float | None:
-        """Seconds until a stand-in plays for ``seat``'s player, gone from a table others are
-        at (None if they are there, already stood in for, or nobody waits)."""
+    def _away_left(self, room: Room, seat: int) -> float | None:
+        """Seconds until a stand-in plays for ``seat``'s player, gone from the table (≤ 0: it
+        is time); None while they are there, or when nobody is at the table to wait for them.
+        A stand-in plays for an absent player so that the others need not wait; with nobody at
+        the table nobody waits, and the seat waits for its player (a player of a table of bots
+        who stepped away found the match played out when back)."""
         since = room.away_since.get(seat)
-        if since is None or not room.attended or room.connected(seat) or not room.driving:
-            # (only the table's driver counts it: another process's clock started when it
-            # loaded the table, and said 40 s where 21 were left — a sixteenth audit)
+        if since is None or not room.attended:
             return None
-        left = since + self.settings.away_timeout - self.clock()
-        return left if left > 0 else None
+        return since + self.settings.away_timeout - self.clock()
+
+    def _stand_in_in(self, room: Room, seat: int) -> float | None:
+        """:meth:`_away_left` as this process may say it to the table's clients: while it runs,
+        by the process driving the table (another process's clock started when it loaded the
+        table, and said 40 s where 21 were left — a sixteenth audit)."""
+        left = self._away_left(room, seat)
+        if left is None or left <= 0 or room.connected(seat) or not room.driving:
+            return None
+        return left
 
     def snapshot_text(self, room: Room, seat: int | None) -> str:
         """:meth:`snapshot` as JSON, built once per seat and revision however many clients
@@ -2718,12 +2727,8 @@ class Lobby:
         if st.kind != "human":
             return "bot", 0.0
         wait = abandon
-        since = room.away_since.get(seat)
-        if since is not None and room.attended:
-            # a stand-in plays for an absent player so that the others need not wait; with
-            # nobody at the table nobody waits, and the seat waits for its player (a player of
-            # a table of bots who stepped away found the match played out when back)
-            left = since + self.settings.away_timeout - now
+        left = self._away_left(room, seat)
+        if left is not None:
             if left <= 0:
                 return "away", 0.0
             wait = min(wait, left)

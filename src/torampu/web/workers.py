@@ -32,7 +32,7 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, Protocol
 
 import torampu
-from torampu.match import Match
+from torampu.match import Match, leaders
 from torampu.web.bots import (
     QUEUE_WAIT,
     QUICK_KINDS,
@@ -166,9 +166,7 @@ def outcome(game: str, totals: Sequence[float], side: Sequence[int], games_total
     """
     if game in SIDE_GAMES and games_total == 1 and len(side) > 1:
         return {"scores": list(totals), "winners": sorted(side), "side": True}
-    best = max(totals)
-    winners = [s for s, v in enumerate(totals) if v == best]
-    return {"scores": list(totals), "winners": winners, "side": False}
+    return {"scores": list(totals), "winners": leaders(totals), "side": False}
 
 
 def match_outcome(m: Match) -> Outcome | None:

@@ -5,6 +5,7 @@
 import { api, tokens } from "./api.js";
 import { h, patch, toast } from "./dom.js";
 import { seatName, titleCell } from "./game.js";
+import { winnersText } from "./labels.js";
 import { resultSummary } from "./panels.js";
 import { errorText, t } from "./i18n.js";
 
@@ -102,13 +103,8 @@ export class BetweenPanel {
     // side, nobody tied ("Winners (tied)" for the army, and the adjutant left out beside the
     // Napoleon's larger score: a seventh review); Hell's one game, by the best score (the seats
     // that made their bids read "Winning side": a ninth session)
-    const result = snap.table?.result;
-    if (over && result?.winners?.length) {
-      const winners = result.winners;
-      const key = result.side ? "sc_winnersSide" : winners.length > 1 ? "sc_winners" : "sc_winner";
-      parts.push(h("p", { class: "between-winner", id: "between-winner" },
-        t(key, { names: winners.map((s) => this.name(s)).join(t("listSep")) })));
-    }
+    const won = over ? winnersText(snap.table?.result, (s) => this.name(s)) : null;
+    if (won) parts.push(h("p", { class: "between-winner", id: "between-winner" }, won));
     // how the game went, before the points: the contract made or failed, the titles, the bids
     const last = this.page.lastResult;
     const summary = last?.detail && last.index === k && snap.view?.game ? resultSummary(last.detail, snap.view.game, this.page.table) : null;

@@ -184,3 +184,13 @@ export function botStrengthLabel(spec, inName = false) {
   // beside a name: "Mina (strong bot)", not "Mina (Bot (strong))"
   return t(`${inName ? "botLevelShort" : "botLevel"}_${botStrength(spec)}`);
 }
+
+/** Who won a finished match, from the server's `table.result` ({winners, side}): "Winner: Mina",
+ * "Winners (tied): …", or for a match of one game won by a side "Winning side: …"; `name(seat)`
+ * names a seat. Null when it names nobody. The results box and the lobby's finished tables. */
+export function winnersText(result, name) {
+  const won = result?.winners || [];
+  if (!won.length) return null;
+  const key = result.side ? "sc_winnersSide" : won.length > 1 ? "sc_winners" : "sc_winner";
+  return t(key, { names: won.map(name).join(t("listSep")) });
+}

@@ -4,7 +4,7 @@ import { api, closable, tokens } from "./api.js";
 import { drawnAfterPress, fill, h, patch, toast } from "./dom.js";
 import { errorText, gameName, lang, pick, t } from "./i18n.js";
 import { seatName } from "./game.js";
-import { botName, botStrengthLabel } from "./labels.js";
+import { botName, botStrengthLabel, winnersText } from "./labels.js";
 import { memberLabel, optionLabel, optionText as optionDescription, presetNote as notePlayers } from "./rules.js";
 
 const REFRESH_MS = 4000;
@@ -177,10 +177,8 @@ function tableRow(tb, games, state = null) {
 /** Who won a finished table, as its results box says it (the list said only "Game 5 of 5": a
  * ninth session); nothing for one finished before the server kept it. */
 function winnerNote(tb) {
-  const won = tb.status === "over" ? tb.result?.winners || [] : [];
-  if (!won.length) return null;
-  const key = tb.result.side ? "sc_winnersSide" : won.length > 1 ? "sc_winners" : "sc_winner";
-  return h("span", { class: "winner-note" }, t(key, { names: won.map((s) => seatName(tb, s, true)).join(t("listSep")) }));
+  const won = tb.status === "over" ? winnersText(tb.result, (s) => seatName(tb, s, true)) : null;
+  return won ? h("span", { class: "winner-note" }, won) : null;
 }
 
 async function closeMine(id, state) {
