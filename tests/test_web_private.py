@@ -491,6 +491,49 @@ def test_a_host_who_left_cannot_replace_the_invite_of_the_players_rematch(tmp_pa
             assert msg["type"] == "pong", msg
 
 
+def test_a_host_who_stayed_and_asked_keeps_the_players_rematch(tmp_path: Path) -> None:
+    """The fourteenth audit's note: a rematch made on wishes with a bot in a seat took no host
+    token along even when the host (a player) stayed and asked, so nobody could replace its
+    invite or close it. A seat's wish with the host token too (the page sends it) keeps the
+    host; one without it, or with a token that is not the host's, does not."""
+    for sent, kept in (("the host's", True), (None, False), ("another", False)):
+        with client(tmp_path / str(sent), away_timeout=0.05) as c:
+            tid, host, invite = _private(c, ["open", "open", "heuristic"])
+            tokens = []
+            for name in ("Xan", "Pia"):
+                j = c.post(f"/api/tables/{tid}/join", json={"name": name}, headers={INVITE: invite})
+                tokens.append(j.json()["token"])
+            assert c.post(f"/api/tables/{tid}/start", json={}, headers=auth(host)).status_code
+            # Pia has gone; Xan (the host) plays on and asks, his host token with his wish
+            body = {} if sent is None else {"host": host if kept else "not-the-host-token"}
+            with c.websocket_connect(f"/ws/tables/{tid}") as xan:
+                play_through(xan, first=hello(xan, tokens[0]))
+                r = c.post(f"/api/tables/{tid}/rematch", json=body, headers=auth(tokens[0]))
+                assert r.status_code in (200, 202), r.text
+                deadline = time.monotonic() + 30  # (once Pia has been gone 3 s)
+                while (
+                    new := c.get(f"/api/tables/{tid}", headers=auth(tokens[0])).json()["rematch"]
+                ) is None:
+                    assert time.monotonic() < deadline, r.text
+                    time.sleep(0.1)
+            seats = c.get(f"/api/tables/{new}", headers=auth(tokens[0])).json()["seats"]
+            assert seats[1]["kind"] == "bot" and seats[0]["name"] == "Xan", seats
+            r = c.post(f"/api/tables/{new}/invite", json={}, headers=auth(host))
+            assert r.status_code == (200 if kept else 404), (sent, r.text)  # (not its host)
+            if kept:  # the new invite opens the rematch, the old one no longer
+                fresh = r.json()["invite"]
+                assert c.get(f"/api/tables/{new}", headers={INVITE: fresh}).status_code == 200
+                _missing(c, "GET", "/api/tables/{}", new, headers={INVITE: invite})
+                r = c.post(f"/api/tables/{new}/close", json={}, headers=auth(host))
+                assert r.status_code == 200, r.text  # (a game against bots: the host ends it)
+    with client(tmp_path / "bad") as c:
+        tid, host, invite = _private(c, ["open", "heuristic", "heuristic"])
+        j = c.post(f"/api/tables/{tid}/join", json={"name": "Xan"}, headers={INVITE: invite})
+        r = c.post(f"/api/tables/{tid}/rematch", json={"host": 7}, headers=auth(j.json()["token"]))
+        assert r.status_code == 400 and r.json()["error"]["code"] == "bad_request", r.text
+        assert "host" in r.json()["error"]["message"]
+
+
 def test_an_invite_replaced_as_a_rematch_is_made_holds_for_the_rematch_too() -> None:
     """A ninth audit (PostgreSQL, two processes): the host replaced a private table's invite
     while a player's rematch of it was being made; the replacement read the chain before the

@@ -569,13 +569,20 @@ def test_daifugo_exchange_seven_and_ten(server: str, browser: Any) -> None:
 def test_rematch_moves_player_and_spectator_to_the_same_seats(server: str, browser: Any) -> None:
     """After the match one click starts a new one: same game, rules, seats and bots; the person
     keeps their seat (the same token), a spectator follows."""
-    page, table_id, _ = _open_table(browser, server, "nap", "standard", 4, 1)
+    page, table_id, host = _open_table(browser, server, "nap", "standard", 4, 1)
+    # the player is the table's host too (as one who made it in the lobby)
+    page.evaluate(f"localStorage['torampu.host'] = JSON.stringify({{{table_id!r}: {host!r}}})")
+    page.reload()
+    page.wait_for_function("() => window.torampu?.snapshot?.seat === 0")
     watcher = new_page(browser, SIZES["phone"], "ja")
     watcher.goto(f"{server}/t/{table_id}")
     watcher.wait_for_selector("#felt [data-seat='0']")
     _play_match(page, "nap", _first_bid_then_first, budget=90)
     old = get(f"{server}/api/tables/{table_id}")
-    page.click("#rematch-button")
+    with page.expect_request(lambda r: r.url.endswith("/rematch")) as asked:
+        page.click("#rematch-button")
+    # (their wish carries the host token: a rematch made with a bot in a seat keeps it)
+    assert json.loads(asked.value.post_data or "{}").get("host") == host
     page.wait_for_url(lambda url: table_id not in url)
     new_id = page.url.split("#")[0].rstrip("/").rsplit("/", 1)[1]
     watcher.wait_for_url(f"**/t/{new_id}")

@@ -895,10 +895,13 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
     @app.post("/api/tables/{table_id}/rematch", response_model=None)
     async def rematch(table_id: str, request: Request) -> dict[str, Any] | JSONResponse:
         r = await room(table_id, request)
-        withdraw = (await _body(request)).get("withdraw", False)
+        body = await _body(request)
+        withdraw, host = body.get("withdraw", False), body.get("host")
         if not isinstance(withdraw, bool):
             raise ActError("bad_request", "withdraw is true or false", 400)
-        new = await lobby().rematch(r, _bearer(request), withdraw)
+        if host is not None and not isinstance(host, str):
+            raise ActError("bad_request", "host is the table's host token, a string", 400)
+        new = await lobby().rematch(r, _bearer(request), withdraw, host)
         if new is None:  # asked for; the others connected have not yet
             old = lobby().public_table(r)
             return JSONResponse({"table": None, "from": r.id, "wanted": old["rematch_wanted"]}, 202)

@@ -57,6 +57,7 @@ from torampu.web.bots import GRACE, BotJob, BotPool, BotRefused, PoolBusy, check
 from torampu.web.bus import Bus, BusError, LocalBus
 from torampu.web.outbox import Outbox, PerKey, TokenBucket
 from torampu.web.store import (
+    REMATCH_HOST,
     REMATCH_WISH,
     Action,
     Chat,
@@ -1135,7 +1136,9 @@ class Lobby:
             raise ActError(refused.code, str(refused), refused.status or 409)
         return caps
 
-    async def rematch(self, room: Room, token: str | None, withdraw: bool = False) -> Room | None:
+    async def rematch(
+        self, room: Room, token: str | None, withdraw: bool = False, host: Any = None
+    ) -> Room | None:
         """The table that continues ``room`` once its match is over: the same game, rules,
         length, seats (held by the same seat tokens) and host token, already playing.
 
@@ -1145,7 +1148,9 @@ class Lobby:
         as they start it). Asking again, after it is made, gives the same table. (A rematch
         moved everyone at the first request, without asking them or saying who had asked: a
         fifth review.) ``withdraw``: a seat takes its wish back (``None``; 409 ``rematch_made``
-        once it is made)."""
+        once it is made). ``host``: the host token beside a seat token — the host plays in
+        that seat; made on wishes with a bot in a seat, the rematch keeps the host only if the
+        host asked so (:data:`~torampu.web.store.REMATCH_HOST`)."""
         if not token or not isinstance(token, str) or len(token) > 128:
             raise ActError("unauthorized", "a rematch needs a seat token or the host token", 401)
         held = ((s, st.token) for s, st in enumerate(room.seats) if st.token)
@@ -1159,7 +1164,8 @@ class Lobby:
         if new_id is None:
             if room.match is None or not room.match.is_over:
                 raise ActError("not_over", "a rematch is there once the match is over")
-            if seat is not None and not await self._wish_rematch(room, seat):
+            as_host = seat is not None and _matches(host, [room.table.host_token])
+            if seat is not None and not await self._wish_rematch(room, seat, as_host):
                 # (made once the ones gone who did not ask have been gone the grace)
                 self._rematch_if_agreed(room)
                 return None
@@ -1168,11 +1174,14 @@ class Lobby:
                 return None
         return await self.room(new_id)
 
-    async def _wish_rematch(self, room: Room, seat: int) -> bool:
-        """``seat`` asks for the rematch; whether everyone connected has asked now. The marks
-        are read back from the database, the one truth: of two players asking at once on two
-        processes, the later read sees both marks."""
+    async def _wish_rematch(self, room: Room, seat: int, as_host: bool = False) -> bool:
+        """``seat`` asks for the rematch (``as_host``: with the host token too); whether
+        everyone connected has asked now. The marks are read back from the database, the one
+        truth: of two players asking at once on two processes, the later read sees both
+        marks."""
         before = set(room.wishes)
+        if as_host:  # (first: once the wish is marked, the rematch may be made)
+            await self.db(self.store.mark_ready, room.id, REMATCH_HOST, seat)
         if seat not in room.wishes:
             await self.db(self.store.mark_ready, room.id, REMATCH_WISH, seat)
             room.wishes.add(seat)

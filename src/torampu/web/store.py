@@ -200,6 +200,11 @@ REMATCH_WISH = -1
 """The ``game`` of a ready mark that asks for the match's rematch (:class:`ReadyRow`; a game's
 own marks count from 0)."""
 
+REMATCH_HOST = -2
+"""The ``game`` of a ready mark beside a seat's :data:`REMATCH_WISH`: the wish came with the
+table's host token too — the host plays in that seat and asked, so the rematch keeps the host
+(:meth:`Store.create_rematch`)."""
+
 
 class ReadyRow(Base):
     """A seat that said ready after game ``game`` (0-based), or asked for the rematch
@@ -917,7 +922,7 @@ class Store:
             s.execute(
                 delete(ReadyRow).where(
                     ReadyRow.table_id == table_id,
-                    ReadyRow.game == REMATCH_WISH,
+                    ReadyRow.game.in_((REMATCH_WISH, REMATCH_HOST)),
                     ReadyRow.seat == seat,
                 )
             )
@@ -941,7 +946,11 @@ class Store:
         transaction: two requests, on any processes, give one table). ``(id, made now)``.
         ``caps`` as for :meth:`create_table` (its maker's address: the old table's); ``bots``:
         seats a bot of the spec given takes instead (people who did not ask for it and left);
-        ``host_token``: the new table's (a hash), instead of the old one's. ``wishes``: the
+        ``host_token``: the new table's (a hash), instead of the old one's — unless it is made
+        on ``wishes`` and a seat among them asked with the host token (:data:`REMATCH_HOST`:
+        the host stayed and asked, and keeps the table's invite and its closing; a fresh token
+        nobody held left nobody able to replace the invite, the fourteenth audit's note).
+        ``wishes``: the
         seats whose wishes (:data:`REMATCH_WISH` marks) it is made on — read again under the
         old row's lock, it is refused (``Refused("wishes_changed")``, nothing made) if one of
         them was taken back meanwhile, and a seat that asked meanwhile keeps its place (a
@@ -976,6 +985,8 @@ class Store:
                 if not wishes <= marks:
                     raise Refused("wishes_changed", "a wish was taken back: not made")
                 bots = {seat: b for seat, b in (bots or {}).items() if seat not in marks}
+                if self._ready(s, table_id, REMATCH_HOST) & marks:
+                    host_token = None
             self._check_open(s, caps, old.owner)  # (a refusal undoes the mark above too)
             s.add(
                 TableRow(

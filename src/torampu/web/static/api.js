@@ -76,7 +76,9 @@ export const api = {
   swap: (id, a, b, host) => request("POST", `/api/tables/${enc(id)}/swap`, { seats: [a, b] }, host, id),
   close: (id, host) => request("POST", `/api/tables/${enc(id)}/close`, {}, host, id),
   rename: (id, name, token) => request("POST", `/api/tables/${enc(id)}/name`, { name }, token, id),
-  rematch: (id, token) => request("POST", `/api/tables/${enc(id)}/rematch`, {}, token, id),
+  // (a seat's wish carries the host token too, where this page has it: the host who asked
+  // keeps the table's invite and closing at a rematch made with a bot in a seat)
+  rematch: (id, token, host) => request("POST", `/api/tables/${enc(id)}/rematch`, host && host !== token ? { host } : {}, token, id),
   withdrawRematch: (id, token) => request("POST", `/api/tables/${enc(id)}/rematch`, { withdraw: true }, token, id),
   newInvite: (id, host) => request("POST", `/api/tables/${enc(id)}/invite`, {}, host, id),
   /** A private table's record is fetched with its invite and saved from memory: a plain link

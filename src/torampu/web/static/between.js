@@ -216,7 +216,7 @@ export class BetweenPanel {
   async rematch() {
     const token = this.page.seatToken || this.page.host;
     try {
-      const res = await api.rematch(this.page.id, token);
+      const res = await api.rematch(this.page.id, token, this.page.host);
       // (no table yet: the others have not asked; the snapshots say so)
       if (res?.table) this.follow(res.table.id, this.page.snap?.seat);
     } catch (e) {
