@@ -2419,6 +2419,56 @@ def _raw_request(s: socket.socket, method: str, path: str, body: bytes = b"") ->
     return int(head.split(b" ")[1]), head.decode().lower()
 
 
+@pytest.mark.parametrize("awaits", [0, 1])
+def test_a_burst_of_requests_waits_in_its_address_s_queue_and_others_go_between(
+    awaits: int,
+) -> None:
+    """The fifteenth audit's note: five addresses each sending their whole burst (300) at once
+    held the event loop half a second — the requests arrive in one round of the loop, each ran
+    whole in its first step, and every other table waited behind them (``bench/web_flood.py
+    --burst-every``). An address's requests now wait in its own queue, ``at_once`` running,
+    each taking its turn in a later round: another address's request is answered among the
+    first, the burst's run at most ``at_once`` at a time, and the queues are gone after."""
+    import asyncio
+
+    from torampu.web.app import RequestLimit
+
+    done: list[str] = []
+    running: Counter[str] = Counter()
+    most: Counter[str] = Counter()
+
+    async def app(scope: Any, receive: Any, send: Any) -> None:
+        who = scope["client"][0]
+        running[who] += 1
+        most[who] = max(most[who], running[who])
+        for _ in range(awaits):  # (0: a request run whole in one step, as a page's is)
+            await asyncio.sleep(0)
+        running[who] -= 1
+        done.append(who)
+        await send({"type": "http.response.start", "status": 200, "headers": []})
+        await send({"type": "http.response.body", "body": b""})
+
+    limit = RequestLimit(app, rate=1000.0, burst=1000, ipv6_prefix=64, at_once=4)
+
+    async def one(who: str) -> None:
+        async def receive() -> dict[str, Any]:
+            return {"type": "http.request", "body": b""}
+
+        async def send(_message: Any) -> None:
+            return None
+
+        await limit({"type": "http", "client": (who, 1), "headers": []}, receive, send)
+
+    async def run() -> None:
+        burst = [one("10.0.0.1") for _ in range(200)]
+        await asyncio.gather(*burst, one("10.0.0.2"))
+
+    asyncio.run(run())
+    assert len(done) == 201 and most["10.0.0.1"] <= 4, most
+    assert done.index("10.0.0.2") < 10, done.index("10.0.0.2")  # (before: the last)
+    assert limit.queues == {}
+
+
 def test_one_address_s_request_loop_is_refused_and_cut_off_others_are_served(
     tmp_path: Path,
 ) -> None:

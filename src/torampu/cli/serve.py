@@ -290,6 +290,14 @@ def serve(
         int,
         typer.Option(help="HTTP requests one address may make at once (a page load takes ~30)."),
     ] = 300,
+    requests_at_once: Annotated[
+        int,
+        typer.Option(
+            help="HTTP requests from one address this process runs at once; the others that "
+            "address sent wait in its queue (its burst otherwise held the event loop: every "
+            "other table waited)."
+        ),
+    ] = 8,
     load_rate: Annotated[
         float,
         typer.Option(
@@ -470,6 +478,7 @@ def serve(
             max_sockets,
             connections_per_address,
             request_burst,
+            requests_at_once,
             replay_burst,
             load_burst,
             max_rooms,
@@ -552,6 +561,7 @@ def serve(
         connect_rate=connect_rate,
         request_rate=request_rate,
         request_burst=request_burst,
+        requests_at_once=requests_at_once,
         replay_rate=replay_rate,
         replay_burst=replay_burst,
         max_replay_mb=max_replay_mb,

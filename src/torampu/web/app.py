@@ -25,6 +25,7 @@ from collections import Counter, OrderedDict
 from collections.abc import AsyncIterator, Callable
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -230,6 +231,15 @@ class SecurityHeaders:
         await self.app(scope, receive, with_headers)
 
 
+@dataclass
+class _Queue:
+    """An address's requests in :class:`RequestLimit`: ``turn`` lets ``at_once`` of them run;
+    ``requests``, run or waiting (the queue is dropped at 0)."""
+
+    turn: asyncio.Semaphore
+    requests: int = 0
+
+
 class RequestLimit:
     """ASGI middleware: at most ``rate`` HTTP requests a second from one client address
     (``burst`` at once), pages, static files and the API alike (a page's first load takes about
@@ -239,13 +249,21 @@ class RequestLimit:
     Without it one address looping requests on a few keep-alive connections had the event loop
     for itself: 460 listings a second, and every other table's answers 30 times slower
     (``bench/web_flood.py``). Websockets have their own limits (``connect_rate``, messages).
-    The limit is this process's: behind a balancer, each process gives an address its own."""
+    The limit is this process's: behind a balancer, each process gives an address its own.
 
-    def __init__(self, app: Any, rate: float, burst: int, ipv6_prefix: int) -> None:
+    Of the requests it lets in, at most ``at_once`` from one address run at once; the others
+    wait their turn in that address's queue (first come, first served). Five addresses each
+    sending their whole burst (300) at once every six seconds held the event loop half a second
+    each time — the process ran 1,500 requests at once, and every other table's answers and
+    moves waited behind them (a fifteenth audit; ``bench/web_flood.py --burst-every 6``)."""
+
+    def __init__(self, app: Any, rate: float, burst: int, ipv6_prefix: int, at_once: int) -> None:
         self.app = app
         self.rate = rate
         self.buckets = PerKey(rate, burst)
         self.ipv6_prefix = ipv6_prefix
+        self.at_once = at_once
+        self.queues: dict[str, _Queue] = {}  # (an address's, while it has a request here)
         message = (
             f"at most {rate:g} requests a second from one address ({burst} at once): wait a little"
         )
@@ -258,7 +276,21 @@ class RequestLimit:
         client = scope.get("client")
         key = address_key(client[0], self.ipv6_prefix) if client else "unknown"
         if self.buckets.take(key, time.monotonic()):
-            await self.app(scope, receive, send)
+            queue = self.queues.get(key)
+            if queue is None:
+                queue = self.queues[key] = _Queue(asyncio.Semaphore(self.at_once))
+            queue.requests += 1
+            try:
+                async with queue.turn:
+                    # (its turn taken, it waits for the loop's next round: a burst arrives in
+                    # one round, and each request, run whole in its first step, gave its turn
+                    # back before the next took it — the queue never held anyone)
+                    await asyncio.sleep(0)
+                    await self.app(scope, receive, send)
+            finally:
+                queue.requests -= 1
+                if not queue.requests:
+                    del self.queues[key]
             return
         wait = max(1, math.ceil(1 / self.rate))
         more = [(b"retry-after", str(wait).encode()), (b"connection", b"close")]
@@ -591,6 +623,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         rate=settings.request_rate,
         burst=settings.request_burst,
         ipv6_prefix=settings.ipv6_prefix,
+        at_once=settings.requests_at_once,
     )
     app.add_middleware(SameOrigin, allowed=settings.origins)
     if settings.allowed_hosts is not None:

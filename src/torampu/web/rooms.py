@@ -230,6 +230,9 @@ class Settings:
     request_burst: int = 300
     """HTTP requests (pages, static files, the API) per second from one address, and how many
     at once (a page's first load takes about 30): :class:`~torampu.web.app.RequestLimit`."""
+    requests_at_once: int = 8
+    """HTTP requests from one address that run at once; the others it sent wait their turn in
+    its queue (:class:`~torampu.web.app.RequestLimit`)."""
     body_timeout: float = 10.0
     """Seconds a request's body may take to arrive once its head has (``--header-timeout``):
     past it ``408 too_slow`` and the connection closes."""
