@@ -1334,6 +1334,33 @@ def test_a_table_keeps_only_its_newest_chat_rows(tmp_path: Path) -> None:
         s.close()
 
 
+def test_a_table_s_chat_is_bounded_when_its_messages_dodge_the_look(tmp_path: Path) -> None:
+    """A seventeenth audit: a table's chat was trimmed when a new row's id — counted over every
+    table, and sent with each message — was a multiple of 32; a player who sent each such
+    message to a second table of theirs kept 1,500 rows at the first (and could keep any
+    number). Whatever ids the messages get, a table keeps at most CHAT_KEEP + CHAT_PRUNE_EVERY."""
+    from torampu.web import store as store_mod
+    from torampu.web.store import Store
+
+    s = Store(f"sqlite:///{tmp_path / 'chat.db'}")
+    try:
+        target = _stored_table(s)
+        s.create_table("spare", "hell", {}, 3, 1, 1, "h" * 64, ["open"] * 3)
+        last = s.add_chat("spare", 0, "P0", "first", None).id
+        sent = 0
+        while sent < 3 * store_mod.CHAT_KEEP:
+            if (last + 1) % store_mod.CHAT_PRUNE_EVERY == 0:  # the look's id: elsewhere
+                last = s.add_chat("spare", 0, "P0", "dodge", None).id
+                continue
+            last = s.add_chat(target, 0, "P0", f"m{sent}", None).id
+            sent += 1
+        kept = s.recent_chat(target, 10_000)
+        assert len(kept) <= store_mod.CHAT_KEEP + store_mod.CHAT_PRUNE_EVERY, len(kept)
+        assert kept[-1].text == f"m{sent - 1}"
+    finally:
+        s.close()
+
+
 def _stored_table(s: Any) -> str:
     s.create_table("chatty", "hell", {}, 3, 1, 1, "h" * 64, ["open"] * 3)
     return "chatty"

@@ -181,7 +181,8 @@ class ActionRow(Base):
 CHAT_KEEP = 500
 """Chat messages a table keeps (the page shows the newest 50): older ones are deleted."""
 CHAT_PRUNE_EVERY = 32
-"""Chat rows stored (over every table) between two looks at whether a table holds too many."""
+"""Chat rows a table may hold past :data:`CHAT_KEEP` before the oldest go (a delete every so
+many messages, not one at each)."""
 
 
 class ChatRow(Base):
@@ -896,12 +897,17 @@ class Store:
             )
             s.add(row)
             s.flush()
-            if row.id % CHAT_PRUNE_EVERY == 0:  # now and then: keep the newest CHAT_KEEP
-                newest = select(ChatRow.id).where(ChatRow.table_id == table_id)
-                cut = s.scalar(newest.order_by(ChatRow.id.desc()).offset(CHAT_KEEP).limit(1))
-                if cut is not None:
-                    old = (ChatRow.table_id == table_id, ChatRow.id <= cut)
-                    s.execute(delete(ChatRow).where(*old))
+            # past CHAT_KEEP + CHAT_PRUNE_EVERY rows, keep the newest CHAT_KEEP (a look down
+            # the table's index at each message: the look came when the row's id, counted over
+            # every table, was a multiple of 32 — an audit's player who sent each such message
+            # to a second table of theirs kept 1,500 rows at the first, and could keep any
+            # number; a seventeenth audit)
+            newest = select(ChatRow.id).where(ChatRow.table_id == table_id)
+            newest = newest.order_by(ChatRow.id.desc())
+            if s.scalar(newest.offset(CHAT_KEEP + CHAT_PRUNE_EVERY - 1).limit(1)) is not None:
+                cut = s.scalar(newest.offset(CHAT_KEEP).limit(1))
+                old = (ChatRow.table_id == table_id, ChatRow.id <= cut)
+                s.execute(delete(ChatRow).where(*old))
             return Chat(row.id, seat, name, text, reaction, at)
 
     def mark_ready(self, table_id: str, game: int, seat: int) -> None:
