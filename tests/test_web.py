@@ -924,6 +924,10 @@ def test_serve_refuses_a_bad_database_or_delay_clearly() -> None:
         ("--list-rate", "0", "--list-rate"),
         ("--table-move-rate", "0", "--table-move-rate"),
         ("--table-move-burst", "0", "every limit is a whole number ≥ 1"),
+        ("--chat-burst", "0", "every limit is a whole number ≥ 1"),
+        ("--hint-rate", "0", "--hint-rate"),
+        ("--hint-burst", "0", "every limit is a whole number ≥ 1"),
+        ("--requests-at-once", "0", "every limit is a whole number ≥ 1"),
     ):
         r = CliRunner().invoke(app, ["serve", flag, bad])
         assert r.exit_code == 2 and words in r.output, (flag, bad, r.output)
@@ -979,6 +983,10 @@ def test_the_sockets_bounds_are_the_operators_to_set(
         "--list-burst": "4",
         "--table-move-rate": "3",
         "--table-move-burst": "7",
+        "--chat-burst": "3",  # (documented, and no flag: a seventeenth audit)
+        "--hint-rate": "2",
+        "--hint-burst": "4",
+        "--requests-at-once": "5",
     }
     args = ["serve", "--data-dir", str(tmp_path), *[x for kv in flags.items() for x in kv]]
     args.append("--no-ws-deflate")  # (each socket compresses every snapshot itself: a seventh
@@ -1006,6 +1014,10 @@ def test_the_sockets_bounds_are_the_operators_to_set(
         "--list-burst": st.list_burst,
         "--table-move-rate": st.table_move_rate,
         "--table-move-burst": st.table_move_burst,
+        "--chat-burst": st.chat_burst,
+        "--hint-rate": st.hint_rate,
+        "--hint-burst": st.hint_burst,
+        "--requests-at-once": st.requests_at_once,
     }
     assert {k: float(v) for k, v in flags.items()} == {k: float(v) for k, v in got.items()}
     assert seen["ws_max_size"] == 65536 and seen["deflate"] is False

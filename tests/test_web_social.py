@@ -902,6 +902,42 @@ def test_spectators_speak_by_address_and_a_table_s_chat_has_a_ceiling(tmp_path: 
             assert accepted == 8
 
 
+def test_spectators_cannot_spend_the_players_chat(tmp_path: Path) -> None:
+    """A seventeenth audit: spectators from several addresses, each within its own allowance,
+    spent the table's whole chat allowance, and four of ten of the players' messages were
+    refused. The players' ceiling is theirs; the spectators have one of their own."""
+    from torampu.web.rooms import TABLE_CHAT_SPEAKERS, ActError, Client
+    from torampu.web.store import Store
+    from web_helpers import started_lobby
+
+    url = f"sqlite:///{tmp_path / 'chat.db'}"
+    burst = 2
+
+    async def run() -> None:
+        async with started_lobby(Store(url), url, chat_rate=0.001, chat_burst=burst) as lobby:
+            room, _host = await lobby.create("hell", {"players": 3}, None, 1, None)
+
+            async def said(c: Client) -> bool:
+                try:
+                    await lobby._chat_allowed(room, c)
+                except ActError as e:
+                    assert e.code == "rate_limited" and "at one table" in str(e)
+                    return False
+                return True
+
+            watchers = [Client(None, None, f"10.0.0.{i}") for i in range(10)]
+            heard = [await said(w) for w in watchers for _ in range(burst)]
+            assert sum(heard) == TABLE_CHAT_SPEAKERS * burst  # their ceiling, spent
+            players = [Client(s, f"holder-{s}", "10.0.1.1") for s in range(3)]
+            assert all([await said(p) for p in players for _ in range(burst)])
+            assert not await said(Client(None, None, "10.0.0.99"))  # theirs stays spent
+            players.append(Client(0, "holder-0-again", "10.0.1.2"))  # (a fourth holder)
+            more = [await said(p) for p in players for _ in range(burst)]
+            assert sum(more) == (TABLE_CHAT_SPEAKERS - 3) * burst  # the players' ceiling
+
+    asyncio.run(run())
+
+
 # ------------------------------------------------------------------------ hints
 def _to_play(ws: Any, seat: int, first: dict[str, Any]) -> dict[str, Any]:
     msg = first

@@ -96,12 +96,26 @@ def serve(
     ] = 4.0,
     table_move_burst: Annotated[int, typer.Option(help="See --table-move-rate.")] = 12,
     chat_rate: Annotated[
-        float, typer.Option(help="Chat messages (texts, reactions) per second per connection.")
+        float,
+        typer.Option(
+            help="Chat messages (texts, reactions) per second per player or spectator's address "
+            "(--chat-burst at once); four such speakers' worth per table from its players, and "
+            "as much from its spectators."
+        ),
     ] = 0.5,
+    chat_burst: Annotated[int, typer.Option(help="See --chat-rate.")] = 5,
     hint_think: Annotated[
         float,
         typer.Option(help="Seconds the search bot thinks for a learner's hint (≤ max-bot-think)."),
     ] = 0.5,
+    hint_rate: Annotated[
+        float,
+        typer.Option(
+            help="Hint requests per second per connection (--hint-burst at once; one hint a "
+            "turn anyway): past it rate_limited."
+        ),
+    ] = 1.0,
+    hint_burst: Annotated[int, typer.Option(help="See --hint-rate.")] = 3,
     max_bot_think: Annotated[
         float, typer.Option(help="The most seconds per move a table's search bot may think.")
     ] = 1.0,
@@ -437,6 +451,7 @@ def serve(
     if min(
         chat_rate,
         hint_think,
+        hint_rate,
         connect_rate,
         connections_rate,
         request_rate,
@@ -449,7 +464,8 @@ def serve(
         hello_rate,
     ) <= 0 or not math.isfinite(max_replay_mb):
         raise typer.BadParameter(
-            "--chat-rate, --hint-think, --connect-rate, --connections-rate, --request-rate, "
+            "--chat-rate, --hint-think, --hint-rate, --connect-rate, --connections-rate, "
+            "--request-rate, "
             "--replay-rate, --list-rate, --load-rate, --table-move-rate, --message-rate, "
             "--hello-rate and "
             "--max-replay-mb are numbers > 0"
@@ -479,6 +495,8 @@ def serve(
             connections_per_address,
             request_burst,
             requests_at_once,
+            chat_burst,
+            hint_burst,
             replay_burst,
             load_burst,
             max_rooms,
@@ -534,7 +552,10 @@ def serve(
         table_move_rate=table_move_rate,
         table_move_burst=table_move_burst,
         chat_rate=chat_rate,
+        chat_burst=chat_burst,
         hint_think=hint_think,
+        hint_rate=hint_rate,
+        hint_burst=hint_burst,
         max_bot_think=max_bot_think,
         bot_workers=bot_workers,
         max_tables=max_tables,

@@ -87,7 +87,8 @@ hello 「よろしく」, nice 「ナイス！」, thanks 「ありがとう」,
 
 TABLE_CHAT_SPEAKERS = 4
 """A table's chat takes this many speakers' allowance (``--chat-rate``, ``--chat-burst``) at
-most, however many sockets, seats and spectators' addresses speak."""
+most from its players, however many sockets and seats speak, and as much again from its
+spectators, however many addresses."""
 ADDRESS_MESSAGES = 4
 """One address's sockets together send at most this many sockets' worth of messages."""
 TOKEN_REREAD = 0.25
@@ -257,7 +258,8 @@ class Settings:
     fifteenth audit)."""
     chat_rate: float = 0.5
     chat_burst: int = 5
-    """Chat messages (texts and reactions) per second per socket, and how many at once."""
+    """Chat messages (texts and reactions) per second per speaker (a seat's holder, a
+    spectator's address), and how many at once (:meth:`Lobby._chat_allowed`)."""
     max_chat: int = 200
     """The longest chat text, in characters."""
     chat_history: int = 50
@@ -534,9 +536,12 @@ class Room:
     """Chat allowance per speaker here (a seat token's hash, or a spectator's address): a
     speaker's new sockets share its allowance (made at the first chat)."""
     chat_table: TokenBucket | None = None
+    """The table's chat allowance for its players (made at the first chat)."""
+    chat_watchers: TokenBucket | None = None
+    """The table's chat allowance for its spectators, apart from its players' (made at the
+    first chat)."""
     human_moves: TokenBucket | None = None
     """The people's moves at this table (``table_move_rate``), made when first needed."""
-    """The table's own chat allowance (made at the first chat)."""
     hinted: dict[int, int] = field(default_factory=dict)
     """The version at which each seat last got a hint (one per turn)."""
     token_read: asyncio.Task[None] | None = None
@@ -2120,24 +2125,30 @@ class Lobby:
     async def _chat_allowed(self, room: Room, client: Client) -> None:
         """The chat limits of the speaker and of the table (:class:`ActError` ``rate_limited``
         past them). A speaker is its seat token (every socket holding it) or, as a spectator,
-        its address, so new sockets bring no new allowance; the table as a whole takes
-        :data:`TABLE_CHAT_SPEAKERS` speakers' worth. With several processes the same buckets
+        its address, so new sockets bring no new allowance; the table's players as a whole
+        take :data:`TABLE_CHAT_SPEAKERS` speakers' worth, and its spectators as much apart (a
+        seventeenth audit: spectators from a few addresses, each within its own allowance,
+        spent the whole table's, and four of ten of the players' messages were refused). With
+        several processes the same buckets
         are kept on the bus too, so a speaker with a socket on each process has one allowance,
         not one a process (a third audit: 10 messages a second where the burst is 5); with the
         bus down, each process's own buckets stand alone."""
         s = self.settings
         now = self.clock()
         n = TABLE_CHAT_SPEAKERS
-        if room.chat_speakers is None or room.chat_table is None:
+        if room.chat_speakers is None or room.chat_table is None or room.chat_watchers is None:
             room.chat_speakers = PerKey(s.chat_rate, s.chat_burst, MAX_CHAT_SPEAKERS)
             room.chat_table = TokenBucket(s.chat_rate * n, s.chat_burst * n, now)
+            room.chat_watchers = TokenBucket(s.chat_rate * n, s.chat_burst * n, now)
         speaker = client.holder or f"@{client.addr}"
         mine = room.chat_speakers.bucket(speaker, now)
-        table = room.chat_table
+        playing = client.seat is not None
+        table = room.chat_table if playing else room.chat_watchers
+        whose = "its players" if playing else "its spectators"
         refused = ActError(
             "rate_limited",
             f"at most {s.chat_rate:g} chat messages a second from one player "
-            f"({s.chat_rate * n:g} at one table)",
+            f"({s.chat_rate * n:g} from {whose} at one table)",
         )
         if not mine.available(now) or not table.available(now):
             raise refused
@@ -2147,7 +2158,8 @@ class Lobby:
         who = hashlib.sha256(f"{room.id} {speaker}".encode()).hexdigest()[:24]
         if await self.bus.spend(f"chat:{room.id}:{who}", s.chat_rate, s.chat_burst) is False:
             raise refused
-        if await self.bus.spend(f"chat:{room.id}", s.chat_rate * n, s.chat_burst * n) is False:
+        shared = f"chat:{room.id}" if playing else f"chat:{room.id}:watchers"
+        if await self.bus.spend(shared, s.chat_rate * n, s.chat_burst * n) is False:
             raise refused
 
     def hint_job(self, room: Room, seat: int) -> BotJob:
