@@ -1250,14 +1250,22 @@ def test_one_click_plays_against_bots(server: str, browser: Any) -> None:
     games = {g["name"]: g for g in get(f"{server}/api/games")["games"]}["hell"]["games"]
     players = page.input_value("select[name=players]")
     n = games["default"][players]
-    assert page.inner_text("#quick-play-note").startswith(f"By default a match of {n} games.")
+    # (Hell's match is a series of deals, 1 card, 2, … and back: a tenth review typed 1 under
+    # "Games in the match" and played one deal of one card)
+    assert page.inner_text("#quick-play-note").startswith(f"By default a series of {n} deals.")
     assert page.get_attribute("input[name=games]", "placeholder") == f"default: {n}"
+    top = (n + 1) // 2
+    assert page.inner_text("#hell-series") == f"Cards per deal: 1 → {top} → 1."
+    assert "Deals in the series" in page.inner_text("#create-form")
     # a length typed below is the one the note says (it said "by default" whatever was typed:
     # a seventh review); cleared, the default again
     page.fill("input[name=games]", "3")
-    assert page.inner_text("#quick-play-note").startswith("A match of 3 games (set below).")
+    assert page.inner_text("#quick-play-note").startswith("A series of 3 deals (set below).")
+    assert page.inner_text("#hell-series") == "Cards per deal: 1 → 3."
+    page.fill("input[name=games]", "1")
+    assert page.inner_text("#hell-series") == "Cards per deal: 1."
     page.fill("input[name=games]", "")
-    assert page.inner_text("#quick-play-note").startswith(f"By default a match of {n} games.")
+    assert page.inner_text("#quick-play-note").startswith(f"By default a series of {n} deals.")
     page.check("#allow-hints")  # a table setting below: quick play takes it too (it was lost)
     button = page.locator("#quick-play")
     assert "Hell" in button.inner_text()

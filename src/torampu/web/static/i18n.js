@@ -7,10 +7,12 @@ const TEXTS = {
     title: "torampu — card table",
     lobby: "Lobby",
     tables: "Tables",
-    noTables: "No tables yet. Create one below.",
+    // (quick games and private tables are not listed: a tenth review read "No tables yet.
+    // Create one below." after six games, with the form beside it on a laptop)
+    noTables: "No public table yet. Play against bots at once, or make a table and send friends its link.",
     finishedTables: "Finished tables ({n})",
-    noOpenTables: "No table is waiting or playing. Create one.",
-    noOtherTables: "No other table is waiting or playing. Create one below.",
+    noOpenTables: "No public table is waiting or playing. Play against bots at once, or make a table and send friends its link.",
+    noOtherTables: "No other public table is waiting or playing.",
     newTable: "New table",
     quickPlay: "Play {game} now against bots",
     quickPlayNote: "You in the first seat, bots (normal) in the others, started at once, with the rules chosen below. The table is not listed: it is under Your tables, and its share link lets a friend watch.",
@@ -277,6 +279,12 @@ const TEXTS = {
     gamesDefaultN: "default: {n}",
     quickPlayGames: "By default a match of {n} {n|game|games}.",
     quickPlayGamesSet: "A match of {n} {n|game|games} (set below).",
+    // Hell: a match is a series of deals of 1, 2, … cards up to the most and back down (a
+    // tenth review typed 1 under "Games in the match" and played one deal of one card)
+    dealsHell: "Deals in the series",
+    hellSeries: "Cards per deal: {cards}.",
+    quickPlayDeals: "By default a series of {n} deals.",
+    quickPlayDealsSet: "A series of {n} {n|deal|deals} (set below).",
     creating: "Creating…",
     copyFail: "Copy failed: select the link by hand.",
     // feel: hand order, rules of the table, sounds, the background-tab call
@@ -468,10 +476,10 @@ const TEXTS = {
     title: "torampu — トランプ卓",
     lobby: "ロビー",
     tables: "テーブル一覧",
-    noTables: "テーブルはまだありません。下で作成できます。",
+    noTables: "公開テーブルはまだありません。すぐにボットと対戦するか、テーブルを作ってリンクを友だちに送れます。",
     finishedTables: "終わったテーブル ({n})",
-    noOpenTables: "待機中・対戦中のテーブルはありません。新しく作成できます。",
-    noOtherTables: "ほかに待機中・対戦中のテーブルはありません。下で作成できます。",
+    noOpenTables: "待機中・対戦中の公開テーブルはありません。すぐにボットと対戦するか、テーブルを作ってリンクを友だちに送れます。",
+    noOtherTables: "ほかに待機中・対戦中の公開テーブルはありません。",
     newTable: "新しいテーブル",
     quickPlay: "CPUとすぐ遊ぶ: {game}",
     quickPlayNote: "あなたが1番席、ほかの席はCPU (普通) で、すぐに始まります。ルールはこの下で選んだものです。テーブルは一覧に載らず「あなたのテーブル」に出ます。共有リンクで友だちが観戦できます。",
@@ -738,6 +746,10 @@ const TEXTS = {
     gamesDefaultN: "既定: {n}",
     quickPlayGames: "既定では{n}ゲームの対戦です。",
     quickPlayGamesSet: "{n}ゲームの対戦です (下で設定)。",
+    dealsHell: "シリーズのディール数",
+    hellSeries: "各ディールの枚数: {cards}。",
+    quickPlayDeals: "既定では{n}ディールのシリーズです。",
+    quickPlayDealsSet: "{n}ディールのシリーズです (下で設定)。",
     creating: "作成中…",
     copyFail: "コピーできませんでした。リンクを選択してください。",
     // feel: hand order, rules of the table, sounds, the background-tab call

@@ -268,7 +268,7 @@ function renderForm(el, state) {
         { class: "row2" },
         field(t("players"), playersInput(game, f, rerender)),
         field(
-          t("games"),
+          f.game === "hell" ? t("dealsHell") : t("games"),
           h("input", {
             type: "number",
             name: "games",
@@ -282,8 +282,11 @@ function renderForm(el, state) {
               // default 10 games" with 3 typed: a seventh review)
               const note = el.querySelector("#quick-play-note");
               if (note) note.textContent = quickNote(f, usual);
+              const cards = el.querySelector("#hell-series");
+              if (cards) cards.textContent = hellSeries(f, usual);
             },
           }),
+          f.game === "hell" && usual ? h("small", { class: "muted", id: "hell-series" }, hellSeries(f, usual)) : null,
         ),
       ),
       seatsFieldset(state),
@@ -300,7 +303,8 @@ function renderForm(el, state) {
  * and what the button does. */
 function quickNote(f, usual) {
   const typed = Number(f.games);
-  const games = Number.isInteger(typed) && typed >= 1 ? t("quickPlayGamesSet", { n: typed }) : usual ? t("quickPlayGames", { n: usual }) : "";
+  const [set, by] = f.game === "hell" ? ["quickPlayDealsSet", "quickPlayDeals"] : ["quickPlayGamesSet", "quickPlayGames"];
+  const games = Number.isInteger(typed) && typed >= 1 ? t(set, { n: typed }) : usual ? t(by, { n: usual }) : "";
   return `${games}${games && lang() !== "ja" ? " " : ""}${t("quickPlayNote")}`;
 }
 
@@ -322,6 +326,16 @@ function tableSettings(f) {
     box("allow-hints", "hints", t("allowHints")),
     box("spectator-chat", "spectatorChat", t("allowSpectatorChat")),
     box("private-table", "private", t("privateTable")));
+}
+
+/** Hell: the cards of each deal of the series as typed (else the whole series, ``usual``
+ * deals: 1, 2, … up to the most, and back down to 1), e.g. "1 → 13 → 1" or "1 → 3". */
+function hellSeries(f, usual) {
+  const top = (usual + 1) / 2;
+  const typed = Number(f.games);
+  const k = Number.isInteger(typed) && typed >= 1 ? Math.min(typed, usual) : usual;
+  const cards = k === 1 ? "1" : k <= top ? `1 → ${k}` : `1 → ${top} → ${2 * top - k}`;
+  return t("hellSeries", { cards });
 }
 
 /** The games of a match at this many players when the table does not say (GET /api/games). */
