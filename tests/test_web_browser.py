@@ -515,6 +515,16 @@ def test_a_private_table_opens_by_its_invite_link_only(server: str, browser: Any
     guest.reload()  # the invite stays in the address, the seat in the browser
     guest.wait_for_selector(".seat-row.me[data-seat='1']")
     assert "#invite=" in guest.url
+    # friends talk before the start: the chat is under the seats while the table waits (it
+    # was in the play layout, hidden until the host started: a tenth review)
+    for p in (host, guest):
+        p.wait_for_selector("#chat", state="visible")
+        if not p.evaluate("document.querySelector('#chat').open"):
+            p.click("#chat-summary")
+    guest.fill("#chat-input", "Ready when you are")
+    guest.click("#chat-send")
+    host.wait_for_selector("#chat-list li:has-text('Ready when you are')")
+    guest.screenshot(path=str(SHOTS / "private-waiting-chat-phone-ja.png"), full_page=True)
     # the link went too far: someone watches by it; the host makes a new one
     watcher = _page(browser, PHONE)
     watcher.goto(link)
@@ -536,6 +546,9 @@ def test_a_private_table_opens_by_its_invite_link_only(server: str, browser: Any
     host.click("#start-btn")
     for p in (host, guest):
         p.wait_for_selector("#felt [data-seat='1']")
+        # (once the table plays, the chat is in the side column, what was said kept)
+        assert p.evaluate("document.querySelector('#chat').closest('.side-stack') !== null")
+        assert "Ready when you are" in p.inner_text("#chat-list")
     guest.screenshot(path=str(SHOTS / "private-guest-phone-ja.png"), full_page=True)
 
     # a finished private table: the record downloads, the replay opens

@@ -69,7 +69,8 @@ class TablePage {
     // on a phone the panels slide up over the table: a way back, in view while they cover it
     e.back = h("button", { type: "button", class: "ghost side-back", id: "side-back",
       onclick: () => document.querySelector("main")?.scrollTo({ top: 0, behavior: "smooth" }) }, t("sideBack"));
-    e.play = h("div", { class: "play-layout" }, e.playMain, h("div", { class: "side-stack" }, e.back, e.side, so.chat.el));
+    e.sideStack = h("div", { class: "side-stack" }, e.back, e.side, so.chat.el);
+    e.play = h("div", { class: "play-layout" }, e.playMain, e.sideStack);
     fill(this.root, h("div", { class: "table-page" }, e.head, e.seats, e.play));
     installKeyboard(e.playMain, () => this.isMyTurn());
     this.feel = new Feel(this); // hand order, rules, sounds, title call, card motion
@@ -258,6 +259,12 @@ class TablePage {
     document.body.classList.toggle("in-play", !!started);
     this.el.seats.hidden = !!started;
     this.el.play.hidden = !started;
+    // the chat is under the seats while the table waits — friends talk before the start (it
+    // was in the hidden play layout: a tenth review found no chat until the host started) —
+    // and in the side column once it plays
+    const chat = this.social.chat.el;
+    if (!started && chat.previousElementSibling !== this.el.seats) this.el.seats.after(chat);
+    else if (started && chat.parentNode !== this.el.sideStack) this.el.sideStack.append(chat);
     if (started) this.renderGame();
     else this.renderSeats();
     if (started) this.renaming = false; // (a name half changed when the host started)
