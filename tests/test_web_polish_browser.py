@@ -1830,6 +1830,8 @@ def test_a_one_game_napoleon_won_by_a_side_says_the_side_won(server: str, browse
     said = page.inner_text("#between-winner")
     assert said.startswith("Winning side: "), said
     assert "tied" not in said and said.split(": ", 1)[1].count(", ") == len(side) - 1, said
+    # (short names: "Mina (normal bot), Sora (normal bot), …" ran over two lines, a tenth review)
+    assert "(" not in said, said
     assert get(f"{server}/api/tables/{tid}")["result"]["side"] is True
     page.screenshot(path=str(SHOTS / "napoleon-side-won-laptop-en.png"))
     # the side column's finished games keep "Game 1", "Replay" and "Record (JSON)" whole (they

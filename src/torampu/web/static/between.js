@@ -103,7 +103,9 @@ export class BetweenPanel {
     // side, nobody tied ("Winners (tied)" for the army, and the adjutant left out beside the
     // Napoleon's larger score: a seventh review); Hell's one game, by the best score (the seats
     // that made their bids read "Winning side": a ninth session)
-    const won = over ? winnersText(snap.table?.result, (s) => this.name(s)) : null;
+    // (short names: "Winning side: Mina (normal bot), Sora (normal bot), Yui (normal bot)" ran
+    // over two lines, a tenth review; the seats say which are bots)
+    const won = over ? winnersText(snap.table?.result, (s) => seatName(this.page.table, s, true)) : null;
     if (won) parts.push(h("p", { class: "between-winner", id: "between-winner" }, won));
     // how the game went, before the points: the contract made or failed, the titles, the bids
     const last = this.page.lastResult;
