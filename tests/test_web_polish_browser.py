@@ -525,6 +525,12 @@ def test_daifugo_exchange_and_texts_on_a_phone(server: str, browser: Any) -> Non
               g.renderPlay(hand, acts, played, {...ctx, legal: [], live: true,
                 act: () => {}, clear: () => {}, onCard: () => {}}, {selected: [], choice: null});
               out.push(acts.hidden, acts.querySelector('#fresh-note')?.textContent ?? null);
+              // between games (the results up, the next deal's exchange made): said too (a
+              // tenth review saw the K♣ K♥ gone from the hand with no word until its turn)
+              g.renderPlay(hand, acts, {...view, to_play: null}, {...ctx, legal: [], live: true,
+                between: true, act: () => {}, clear: () => {}, onCard: () => {}},
+                {selected: [], choice: null});
+              out.push(acts.querySelector('#fresh-note')?.textContent ?? null);
               hand.remove(); acts.remove();
               return out;
             })(),
@@ -595,7 +601,8 @@ def test_daifugo_exchange_and_texts_on_a_phone(server: str, browser: Any) -> Non
     assert set(cards[1].split()) == {"card", "fresh", "dim"}, cards
     assert fresh and fresh.strip().startswith("受け取ったばかりの札") and "4" in fresh, fresh
     assert "に渡したカード: ♠A" in fresh, fresh  # (its best, handed up without a choice)
-    hidden, said, hidden_after, said_after = texts["offTurn"]
+    hidden, said, hidden_after, said_after, between = texts["offTurn"]
+    assert between and "♠A" in between, texts["offTurn"]
     assert hidden is False and said and "受け取ったばかりの札" in said, texts["offTurn"]
     assert "に渡したカード: ♠A" in said, said
     assert hidden_after is True and said_after is None, texts["offTurn"]
