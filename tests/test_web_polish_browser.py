@@ -1853,6 +1853,39 @@ def test_a_one_game_napoleon_won_by_a_side_says_the_side_won(server: str, browse
     assert not problems(page), problems(page)
 
 
+def test_a_finished_match_shows_each_game_s_points_and_the_way_out(
+    server: str, browser: Any
+) -> None:
+    """A tenth review: the box at a match's end showed the last game's points alone, nothing of
+    how the match went, and led back to the lobby only once someone had asked for a rematch
+    ("Not this time"). Each game has its column (up to 12), and the lobby its link."""
+    made = _bots(server, "nap", 3, 4, "heuristic")
+    _until_over(server, made)
+    tid = str(made["table"]["id"])
+    totals = get(f"{server}/api/tables/{tid}/games")
+    per_game = [g["result"]["scores"] for g in totals["games"]]
+    for size, lang, head in ((LAPTOP, "en", "G"), (PHONE, "ja", "戦")):
+        page = new_page(browser, size, lang)
+        page.goto(f"{server}/t/{tid}")
+        page.wait_for_selector("#between-scores.per-game")
+        heads = page.eval_on_selector_all("#between-scores th", "(ths) => ths.map((x) => x.textContent)")
+        assert len(heads) == 5 and all(head in x for x in heads[1:4]), heads
+        rows = page.eval_on_selector_all(
+            "#between-scores tbody tr",
+            "(trs) => trs.map((tr) => [Number(tr.dataset.seat),"
+            " [...tr.querySelectorAll('td')].map((td) => td.textContent)])",
+        )
+        for seat, cells in rows:
+            shown = [int(x) for x in cells[1:4]]
+            assert shown == [g[seat] for g in per_game], (seat, cells, per_game)
+            assert int(cells[4]) == sum(shown)
+        assert page.locator("#between-lobby").get_attribute("href") == "/"
+        page.screenshot(path=str(SHOTS / f"match-over-per-game-{lang}.png"))
+        assert not problems(page), problems(page)
+        page.click("#between-lobby")
+        page.wait_for_selector("#create-form")
+
+
 def test_a_one_game_hell_is_won_by_the_best_score_not_a_side(server: str, browser: Any) -> None:
     """The page took any one-game match whose game had several winners for a side: a one-game
     Hell, where the game's "winners" are the seats that made their bids, read "Winning side:

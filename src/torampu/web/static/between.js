@@ -130,6 +130,9 @@ export class BetweenPanel {
     } else if (over) {
       parts.push(...this.rematchParts(snap));
     }
+    // the way out, whatever else the box offers (only "Not this time" led there, once someone
+    // had asked for a rematch: a tenth review)
+    if (over && !parts.some((p) => p?.id === "rematch-decline")) parts.push(h("a", { href: "/", class: "small", id: "between-lobby" }, t("back")));
     if (snap.table?.records_after_match) parts.push(h("p", { class: "muted small", id: "between-replay" }, t("sc_reviewLater")));
     else parts.push(h("a", { href: `/t/${encodeURIComponent(this.page.id)}/replay/${k}`, class: "small", id: "between-replay" }, t("sc_review")));
     // kept elements where the drawing is the same: a press on Ready or Rematch that spans a
@@ -166,6 +169,19 @@ export class BetweenPanel {
     let extra = null;
     if (game === "daifugo" && d?.titles) extra = { head: t("sc_title"), cell: (s) => titleCell(d.titles[s]) };
     else if (game === "hell" && d?.bids) extra = { head: t("sc_bidTook"), cell: (s) => `${d.bids[s]} / ${d.tricks[s]}` };
+    // the match over, each game's points in a column of its own, up to 12 (the box showed the
+    // last game's alone, and nothing of how the match went: a tenth review; Hell's long
+    // series has its score sheet beside)
+    const games = m.per_game || [];
+    if (snap.table?.status === "over" && games.length > 1 && games.length <= 12) {
+      return h("div", { class: "between-scroll" }, h("table", { class: "between-scores per-game", id: "between-scores" },
+        h("thead", {}, h("tr", {}, h("th", {}, t("sc_player")),
+          games.map((_, i) => h("th", { title: t("gameNo", { k: i + 1 }) }, t("sc_gameCol", { k: i + 1 }))), h("th", {}, t("sc_total")))),
+        h("tbody", {}, rows.map((r) => h("tr", { class: r.s === snap.seat ? "me" : "", dataset: { seat: r.s } },
+          h("td", {}, seatName(this.page.table, r.s, true)),
+          games.map((g) => h("td", { class: (g[r.s] ?? 0) >= 0 ? "up" : "down" }, fmt(g[r.s] ?? 0))),
+          h("td", {}, String(r.total)))))));
+    }
     // (in a box of its own that scrolls sideways on a narrow phone, the headings one line each:
     // "Total" was cut to "Tota", and 合計 wrapped a character a line, a fourth review)
     return h("div", { class: "between-scroll" }, h("table", { class: "between-scores", id: "between-scores" },
