@@ -869,6 +869,15 @@ def test_on_a_phone_a_friend_s_message_shows_on_the_button_to_the_chat(
         page.wait_for_function("() => document.querySelector('#jump-unread')?.textContent === '1'")
     badge = page.locator("#jump-unread")
     assert badge.is_visible() and page.locator("#side-jump").is_visible()
+    # the button leads to the chat itself, opened, not to the panels' top with the chat at
+    # their bottom (a tenth review)
+    page.click("#side-jump")
+    page.wait_for_function("() => document.querySelector('#chat').open")
+    page.wait_for_timeout(800)  # (the smooth scroll)
+    inside = "(e) => e.getBoundingClientRect().top >= 0"
+    inside += " && e.getBoundingClientRect().bottom <= innerHeight"
+    assert page.locator("#chat-input").evaluate(inside)
+    assert "hi from Ben" in page.inner_text("#chat-list")
     assert not problems(page), problems(page)
 
 

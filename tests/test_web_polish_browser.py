@@ -1868,7 +1868,9 @@ def test_a_finished_match_shows_each_game_s_points_and_the_way_out(
         page = new_page(browser, size, lang)
         page.goto(f"{server}/t/{tid}")
         page.wait_for_selector("#between-scores.per-game")
-        heads = page.eval_on_selector_all("#between-scores th", "(ths) => ths.map((x) => x.textContent)")
+        heads = page.eval_on_selector_all(
+            "#between-scores th", "(ths) => ths.map((x) => x.textContent)"
+        )
         assert len(heads) == 5 and all(head in x for x in heads[1:4]), heads
         rows = page.eval_on_selector_all(
             "#between-scores tbody tr",

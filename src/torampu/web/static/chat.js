@@ -72,6 +72,12 @@ export class ChatPanel {
     if (jump) fill(jump, this.jumpLabel());
   }
 
+  /** Open the panel and bring it into view, its newest lines and the box to type in. */
+  show() {
+    this.el.open = true;
+    this.el.scrollIntoView({ behavior: "smooth", block: "end" });
+  }
+
   /** The label of the status line's "Scores & info ↓" button: with the unread count. */
   jumpLabel() {
     return [t("sideJump"), this.unread ? h("span", { class: "unread", id: "jump-unread" }, String(this.unread)) : null];
