@@ -534,6 +534,33 @@ def test_a_host_who_stayed_and_asked_keeps_the_players_rematch(tmp_path: Path) -
         assert "host" in r.json()["error"]["message"]
 
 
+def test_a_wish_asked_again_after_it_was_taken_back_elsewhere_is_stored(tmp_path: Path) -> None:
+    """An eighteenth audit (two processes): a player asked for the rematch on process A, took
+    the wish back on B, and asked again on A before A had heard: A's copy still held the wish,
+    so it stored nothing and answered 202 — the others never saw the player ask. Here the
+    withdrawal is written to the database behind the lobby's back, as B would."""
+    from torampu.web.store import REMATCH_WISH
+
+    with client(tmp_path, away_timeout=0.05) as c:
+        tid, host, invite = _private(c, ["open", "open", "heuristic"])
+        tokens = []
+        for name in ("Xan", "Pia"):
+            j = c.post(f"/api/tables/{tid}/join", json={"name": name}, headers={INVITE: invite})
+            tokens.append(j.json()["token"])
+        assert c.post(f"/api/tables/{tid}/start", json={}, headers=auth(host)).status_code == 200
+        with c.websocket_connect(f"/ws/tables/{tid}") as xan:
+            play_through(xan, first=hello(xan, tokens[0]))  # (a stand-in plays Pia's turns)
+            with c.websocket_connect(f"/ws/tables/{tid}") as pia:
+                hello(pia, tokens[1])  # Pia is back: the rematch waits for her word
+                ask = c.post(f"/api/tables/{tid}/rematch", json={}, headers=auth(tokens[0]))
+                assert ask.status_code == 202 and ask.json()["wanted"] == [0], ask.text
+                store = c.app.state.lobby.store  # type: ignore[attr-defined]
+                store.withdraw_wish(tid, 0)  # (taken back on another process)
+                again = c.post(f"/api/tables/{tid}/rematch", json={}, headers=auth(tokens[0]))
+                assert again.status_code == 202 and again.json()["wanted"] == [0], again.text
+                assert store.ready_seats(tid, REMATCH_WISH) == {0}
+
+
 def test_an_invite_replaced_as_a_rematch_is_made_holds_for_the_rematch_too() -> None:
     """A ninth audit (PostgreSQL, two processes): the host replaced a private table's invite
     while a player's rematch of it was being made; the replacement read the chain before the

@@ -1190,9 +1190,10 @@ class Lobby:
         before = set(room.wishes)
         if as_host:  # (first: once the wish is marked, the rematch may be made)
             await self.db(self.store.mark_ready, room.id, REMATCH_HOST, seat)
-        if seat not in room.wishes:
-            await self.db(self.store.mark_ready, room.id, REMATCH_WISH, seat)
-            room.wishes.add(seat)
+        # marked whatever this process thinks: its copy may still hold a wish taken back on
+        # another process (an eighteenth audit: asked here, taken back there, asked here again
+        # — answered 202, and nothing stored); a repeated ask marks nothing new and says nothing
+        if await self.db(self.store.mark_ready, room.id, REMATCH_WISH, seat):
             await self._publish(room, {"kind": "rematch_wish", "seat": seat})
         room.wishes = await self.db(self.store.ready_seats, room.id, REMATCH_WISH)
         if room.wishes != before:

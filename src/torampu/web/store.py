@@ -910,13 +910,15 @@ class Store:
                 s.execute(delete(ChatRow).where(*old))
             return Chat(row.id, seat, name, text, reaction, at)
 
-    def mark_ready(self, table_id: str, game: int, seat: int) -> None:
-        """``seat`` is ready for the game after game ``game`` (a second mark changes nothing)."""
+    def mark_ready(self, table_id: str, game: int, seat: int) -> bool:
+        """``seat`` is ready for the game after game ``game`` (a second mark changes nothing);
+        whether the mark is new."""
         try:
             with self._session.begin() as s:
                 s.execute(insert(ReadyRow).values(table_id=table_id, game=game, seat=seat))
         except IntegrityError:
-            return
+            return False
+        return True
 
     def withdraw_wish(self, table_id: str, seat: int) -> None:
         """``seat`` takes back its wish for the rematch (:data:`REMATCH_WISH`), unless the
