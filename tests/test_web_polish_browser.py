@@ -1971,3 +1971,38 @@ def test_a_chosen_card_on_a_phone_leaves_the_hint_button_whole(server: str, brow
     assert page.locator("#hand .card.selected").count() == 1
     assert not _over_the_box_above(page), _over_the_box_above(page)
     assert not problems(page), problems(page)
+
+
+@pytest.mark.parametrize(
+    ("game", "players", "rules"),
+    [("nap", 4, None), ("napoleon", 5, {"early_end": True, "early_end_judged": "true_teams"})],
+)
+def test_a_deal_stopped_once_decided_says_why_cards_are_left(
+    server: str, browser: Any, game: str, players: int, rules: Any
+) -> None:
+    """A tenth review: a Nap deal stops once its contract is decided, and the result read
+    "Made (2 tricks taken)" beside cards left in every hand, nothing saying why. The result
+    says the remaining tricks were not played (Napoleon's ``early_end`` alike), in both
+    languages."""
+    for _ in range(6):
+        made = _bots(server, game, 1, players, "random", rules=rules)
+        _until_over(server, made)
+        tid = str(made["table"]["id"])
+        res = get(f"{server}/api/tables/{tid}/games")["games"][0]["result"]
+        if res.get("early_end"):
+            break
+    else:
+        pytest.fail(f"six deals of {game} in a row played to the last trick")
+    won = res["made"] if game == "nap" else res["army_won"]
+    for lang, said in (
+        ("en", f"The contract was {'made' if won else 'beaten'} before the end"),
+        ("ja", f"{'成功' if won else '失敗'}が決まったため、残りのトリックは行いませんでした"),
+    ):
+        page = new_page(browser, LAPTOP, lang)
+        page.goto(f"{server}/t/{tid}")
+        page.wait_for_selector("#between-detail")  # (the game's result has come)
+        assert said in page.inner_text("#between-detail"), page.inner_text("#between-detail")
+        assert said in page.inner_text("#result"), page.inner_text("#result")
+        page.screenshot(path=str(SHOTS / f"{game}-early-end-laptop-{lang}.png"))
+        assert not problems(page), problems(page)
+        page.context.close()

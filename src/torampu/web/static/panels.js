@@ -296,11 +296,11 @@ function resultDetail(d, game, ctx, winners = true, inTable = false) {
     pairs.push([t("napoleon"), name(d.napoleon)], [t("contract"), span(bidNode(d.contract, game))]);
     pairs.push([t("adjutant"), d.alone ? t("alone") : name(d.adjutant)]);
     if (d.army_honors != null) pairs.push([t("armyHonors"), `${d.army_honors}`]);
-    pairs.push([t("result"), d.army_won ? t("made") : t("failed")]);
+    pairs.push([t("result"), [d.army_won ? t("made") : t("failed"), earlyEnd(d, d.army_won)]]);
   } else if (game === "nap") {
     pairs.push([t("declarer"), name(d.declarer)], [t("contract"), span(bidNode(d.contract, game))]);
     // "failed (1)": the number was the declarer's tricks, unnamed (a third review)
-    pairs.push([t("result"), `${d.made ? t("made") : t("failed")} (${t("tricksTaken", { n: d.declarer_tricks })})`]);
+    pairs.push([t("result"), [`${d.made ? t("made") : t("failed")} (${t("tricksTaken", { n: d.declarer_tricks })})`, earlyEnd(d, d.made)]]);
   } else if (inTable) {
     // (Daifugo's titles, Hell's bids: a column of the scores table)
   } else if (game === "daifugo" && d.titles) {
@@ -315,6 +315,12 @@ function resultDetail(d, game, ctx, winners = true, inTable = false) {
   }
   if (winners && d.winners?.length) pairs.push([t("winners"), d.winners.map(name).join(t("listSep"))]);
   return dl(pairs);
+}
+
+/** A deal stopped once its contract was decided (`early_end`), said under its result: "Made
+ * (2 tricks taken)" beside cards left in every hand, and nothing said why (a tenth review). */
+function earlyEnd(d, made) {
+  return d.early_end ? h("span", { class: "early-end" }, t(made ? "earlyEndMade" : "earlyEndFailed")) : null;
 }
 
 function finishedPanel(ctx) {
