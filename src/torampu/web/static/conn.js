@@ -22,6 +22,10 @@ export class Connection {
     // the device is back on a network: try at once, not after the backoff
     this.onOnline = () => { if (!this.closed && this.ws?.readyState !== WebSocket.OPEN) this.retryNow(); };
     window.addEventListener("online", this.onOnline);
+    // and off it: the line is gone now, said at once — not at the next ping's unanswered 8 s
+    // (the page kept its green dot and "Your turn" for 12 s and more offline, a tenth review)
+    this.onOffline = () => { if (!this.closed && this.ws) this.giveUp(); };
+    window.addEventListener("offline", this.onOffline);
     this.open();
   }
 
@@ -55,12 +59,18 @@ export class Connection {
     if (this.answerBy) return;
     this.answerBy = setTimeout(() => {
       this.answerBy = null;
-      const ws = this.ws;
-      if (this.closed || !ws || ws.readyState !== WebSocket.OPEN) return;
-      this.ws = null; // (its close, whenever it comes, is no longer this connection's)
-      try { ws.close(); } catch { /* already going */ }
-      this.lost();
+      if (this.closed || this.ws?.readyState !== WebSocket.OPEN) return;
+      this.giveUp();
     }, ANSWER_MS);
+  }
+
+  /** The socket is dead to us (unanswered, or the device went offline): closed, and the
+   * line reported lost, a new socket tried after the backoff (or at once when back online). */
+  giveUp() {
+    const ws = this.ws;
+    this.ws = null; // (its close, whenever it comes, is no longer this connection's)
+    try { ws.close(); } catch { /* already going */ }
+    this.lost();
   }
 
   /** Reconnect now (the device is online again, or the player asked). */
@@ -125,6 +135,7 @@ export class Connection {
     clearTimeout(this.retry);
     clearTimeout(this.answerBy);
     window.removeEventListener("online", this.onOnline);
+    window.removeEventListener("offline", this.onOffline);
     if (this.ws) this.ws.close();
   }
 }
