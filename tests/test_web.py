@@ -761,6 +761,35 @@ def test_a_player_back_from_an_absence_is_told_what_the_bot_made_for_them(tmp_pa
         assert snap["stood_in_moves"] == _stood_in_actions(tmp_path, tid, snap["version"])[-8:]
 
 
+def test_the_moves_made_for_an_absent_player_say_the_game_each_was_made_in(
+    tmp_path: Path,
+) -> None:
+    """A tenth review: "a bot made 8 moves for you … Play ♥3 … Play ♥3": the moves went over
+    two deals, nothing told them apart, and the same card came twice. The snapshot says the
+    game (from 0) each was made in (``stood_in_games``), as played and as read back from the
+    stored actions by a new process alike."""
+    with client(tmp_path, away_timeout=0.05, bot_delay=0.02) as c:
+        tid, _, (tok,) = new_table(c, "hell", None, games=10)
+        with c.websocket_connect(f"/ws/tables/{tid}") as watcher:  # someone at the table
+            _hello(watcher, None)
+            deadline = time.monotonic() + 60  # the stand-in bids for seat 0 in two deals
+            while sum(a.startswith("bid ") for a in _stood_in_actions(tmp_path, tid, 10**9)) < 2:
+                assert time.monotonic() < deadline, "the stand-in never bid twice for seat 0"
+                time.sleep(0.01)
+            with c.websocket_connect(f"/ws/tables/{tid}") as ws:
+                live = _hello(ws, tok)
+    moves, games = live["stood_in_moves"], live["stood_in_games"]
+    assert len(games) == len(moves) and len(set(games)) >= 2, (moves, games)
+    # (Hell: a deal's first move of a seat is its bid, and the next deal's is the next game)
+    for i in range(1, len(moves)):
+        assert games[i] == games[i - 1] + moves[i].startswith("bid "), (moves, games)
+    if live["stood_in"] == len(moves):  # all of them, from the first deal's bid
+        assert games[0] == 0 and moves[0].startswith("bid "), (moves, games)
+    with client(tmp_path) as c, c.websocket_connect(f"/ws/tables/{tid}") as ws:
+        again = _hello(ws, tok)
+    assert again["stood_in_moves"] == moves and again["stood_in_games"] == games, (again, live)
+
+
 def test_a_stand_in_passes_in_an_auction_for_an_absent_player() -> None:
     """A fourth review: a player who stepped away for 45 s came back the Napoleon of a 12♥
     contract the stand-in had bid, its adjutant called and its cards discarded. A stand-in

@@ -1143,6 +1143,35 @@ def test_a_player_whose_time_ran_out_is_told_and_a_spectator_sees_they_watch(
         assert not problems(page) and not problems(watcher), (problems(page), problems(watcher))
 
 
+def _away_and_back(browser: Any, base: str, version: int) -> tuple[Any, Any]:
+    """Seat 0 of an 8-deal Hell of four (bots in the others) taken, its page closed while a
+    watcher stays (the stand-in plays on), and opened again in the same browser once the
+    table is at ``version`` or later and not at seat 0's turn: (the page back, the watcher)."""
+    body = {"game": "hell", "games": 8, "players": 4, "seats": ["open", *["heuristic"] * 3]}
+    res = post(f"{base}/api/tables", body)
+    table_id = str(res["table"]["id"])
+    HOSTS[table_id] = str(res["host_token"])
+    page = new_page(browser, DESKTOP)
+    context = page.context
+    _sit(page, base, table_id)
+    watcher = new_page(browser, DESKTOP)  # someone stays: the stand-in plays on
+    watcher.goto(f"{base}/t/{table_id}")
+    watcher.wait_for_selector("#felt [data-seat='0']")
+    page.close()
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        table = get(f"{base}/api/tables/{table_id}")
+        if table["version"] >= version and table["to_play"] != 0:
+            break
+        time.sleep(0.1)
+    back = context.new_page()  # the same browser: it keeps the seat's token
+    back.errors, back.csp = [], page.csp
+    back.on("pageerror", lambda e: back.errors.append(str(e)))
+    back.goto(f"{base}/t/{table_id}")
+    back.wait_for_selector("#stood-in:not([hidden])")
+    return back, watcher
+
+
 def test_a_player_back_from_an_absence_reads_what_the_bot_made_for_them(
     tmp_path: Path, browser: Any
 ) -> None:
@@ -1150,28 +1179,8 @@ def test_a_player_back_from_an_absence_reads_what_the_bot_made_for_them(
     moved on and nothing saying a bot had played for them, or how much. Until their own next
     move the page says so, with the count; a spectator never sees it."""
     with serve(tmp_path / "data", 0.05, 0.0, "--away-timeout", "0.5") as base:
-        body = {"game": "hell", "games": 8, "players": 4, "seats": ["open", *["heuristic"] * 3]}
-        res = post(f"{base}/api/tables", body)
-        table_id = str(res["table"]["id"])
-        HOSTS[table_id] = str(res["host_token"])
-        page = new_page(browser, DESKTOP)
-        context = page.context
-        _sit(page, base, table_id)
-        watcher = new_page(browser, DESKTOP)  # someone stays: the stand-in plays on
-        watcher.goto(f"{base}/t/{table_id}")
-        watcher.wait_for_selector("#felt [data-seat='0']")
-        page.close()
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            table = get(f"{base}/api/tables/{table_id}")
-            if table["version"] >= 24 and table["to_play"] != 0:
-                break
-            time.sleep(0.1)
-        back = context.new_page()  # the same browser: it keeps the seat's token
-        back.errors, back.csp = [], page.csp
-        back.on("pageerror", lambda e: back.errors.append(str(e)))
-        back.goto(f"{base}/t/{table_id}")
-        back.wait_for_selector("#stood-in:not([hidden])")
+        back, watcher = _away_and_back(browser, base, 24)
+        context = back.context
         n = _snap(back)["stood_in"]
         assert n >= 2
         text = back.locator("#stood-in").inner_text()
@@ -1201,6 +1210,33 @@ def test_a_player_back_from_an_absence_reads_what_the_bot_made_for_them(
         assert _snap(back)["stood_in"] == 0
         assert not problems(back) and not problems(watcher), (problems(back), problems(watcher))
         context.close()
+
+
+def test_the_moves_made_for_a_player_away_are_told_apart_by_deal(
+    tmp_path: Path, browser: Any
+) -> None:
+    """A tenth review: "a bot made 8 moves for you … Play ♥3 … Play ♥3": the moves went over
+    two deals and read as one, the same card twice. Moves of more than one deal (or of a deal
+    over now) are grouped under the game each was made in, in both languages."""
+    with serve(tmp_path / "data", 0.05, 0.0, "--away-timeout", "0.5") as base:
+        # (deals of 1, 2, 3 cards: seat 0's moves of the first two deals are versions 1 to 20)
+        back, watcher = _away_and_back(browser, base, 24)
+        snap = _snap(back)
+        games = snap["stood_in_games"]
+        assert len(games) == len(snap["stood_in_moves"]) and len(set(games)) >= 2, snap
+        shown = back.locator("#stood-moves").inner_text()
+        heads = back.locator("#stood-moves .stood-game").all_inner_texts()
+        want = [f"Game {k + 1}:" for k in sorted(set(games))]
+        assert [x.strip(" —") for x in heads] == want, (heads, shown)
+        assert back.locator("#stood-moves .stood-move").count() == len(games), shown
+        back.screenshot(path=str(SHOTS / "stood-in-deals-desktop-en.png"))
+        back.click("#lang")
+        back.wait_for_function("() => document.documentElement.lang === 'ja'")
+        heads = back.locator("#stood-moves .stood-game").all_inner_texts()
+        assert [x.strip(" —") for x in heads] == [f"第{k + 1}ゲーム:" for k in sorted(set(games))]
+        back.screenshot(path=str(SHOTS / "stood-in-deals-desktop-ja.png"))
+        assert not problems(back) and not problems(watcher), (problems(back), problems(watcher))
+        back.context.close()
 
 
 def test_a_tap_on_a_card_that_cannot_be_played_says_why(server: str, browser: Any) -> None:

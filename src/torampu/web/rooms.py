@@ -489,8 +489,9 @@ REMATCH_RETRY = 30.0
 STOOD_IN_SHOWN = 8
 """The stand-in's last moves a player who comes back is shown (besides how many there were)."""
 
-StoodIn = dict[int, tuple[int, tuple[str, ...]]]
-""":attr:`Room.stood_in`: per seat, how many moves a stand-in made and the last of them."""
+StoodIn = dict[int, tuple[int, tuple[tuple[int, str], ...]]]
+""":attr:`Room.stood_in`: per seat, how many moves a stand-in made and the last of them, each
+with the game (from 0) it was made in."""
 
 
 @dataclass(eq=False)
@@ -601,17 +602,20 @@ def _preset_name(rules: Any) -> str | None:
     return None
 
 
-def _replayed(table_id: str, m: Match, actions: list[Any]) -> tuple[Match, int]:
+def _replayed(table_id: str, m: Match, actions: list[Any]) -> tuple[Match, int, list[int]]:
     """``m`` with the stored ``actions`` played (each the next version, by the seat to play;
-    else :class:`StoreError`), and how many games were finished before the last of them (to
-    know whether it began a pause between games)."""
+    else :class:`StoreError`), how many games were finished before the last of them (to
+    know whether it began a pause between games), and before each of them (the game each was
+    made in: :func:`_stood_ins`)."""
     played = m.games_played
+    games: list[int] = []
     for version, a in enumerate(actions, start=1):
         if a.version != version or m.to_play != a.seat:
             raise StoreError(f"table {table_id}: stored action {a.version} out of turn")
         played = m.games_played
+        games.append(played)
         m.play(a.action)
-    return m, played
+    return m, played, games
 
 
 def _holds(game: Any, seat: int | None, cards: int) -> bool:
@@ -626,29 +630,32 @@ def _holds(game: Any, seat: int | None, cards: int) -> bool:
     return isinstance(held, int) and cards & ~held == 0
 
 
-def _stood_in(stood: StoodIn, seat: int, by: str, action: str) -> None:
-    """Count in ``stood`` an ``action`` of ``seat`` made ``by`` (see :attr:`Room.stood_in`): a
-    move of the player's own clears the seat's count, a stand-in's adds one, others leave it.
+def _stood_in(stood: StoodIn, seat: int, by: str, action: str, game: int) -> None:
+    """Count in ``stood`` an ``action`` of ``seat`` made ``by`` in ``game`` (see
+    :attr:`Room.stood_in`): a move of the player's own clears the seat's count, a stand-in's
+    adds one, others leave it.
 
     >>> stood: StoodIn = {}
-    >>> for by, action in (("away", "pass"), ("away", "bid 12H"), ("timeout", "play 3C"),
-    ...                    ("human", "play 4C"), ("away", "play 5C"), ("away", "play 6C")):
-    ...     _stood_in(stood, 1, by, action)
+    >>> for by, action, game in (("away", "pass", 0), ("away", "bid 12H", 0),
+    ...                          ("timeout", "play 3C", 0), ("human", "play 4C", 0),
+    ...                          ("away", "play 5C", 0), ("away", "play 6C", 1)):
+    ...     _stood_in(stood, 1, by, action, game)
     >>> stood
-    {1: (2, ('play 5C', 'play 6C'))}
+    {1: (2, ((0, 'play 5C'), (1, 'play 6C')))}
     """
     if by == "human":
         stood.pop(seat, None)
     elif by == "away":
         n, last = stood.get(seat, (0, ()))
-        stood[seat] = (n + 1, (*last, action)[-STOOD_IN_SHOWN:])
+        stood[seat] = (n + 1, (*last, (game, action))[-STOOD_IN_SHOWN:])
 
 
-def _stood_ins(actions: list[Any]) -> StoodIn:
-    """:attr:`Room.stood_in` after the stored ``actions``, from the first."""
+def _stood_ins(actions: list[Any], games: list[int]) -> StoodIn:
+    """:attr:`Room.stood_in` after the stored ``actions``, from the first (``games``: the game
+    each was made in, as :func:`_replayed` says)."""
     stood: StoodIn = {}
-    for a in actions:
-        _stood_in(stood, a.seat, a.by, a.action)
+    for a, game in zip(actions, games, strict=False):
+        _stood_in(stood, a.seat, a.by, a.action, game)
     return stood
 
 
@@ -979,11 +986,11 @@ class Lobby:
         if table.status != "waiting":
             loop = asyncio.get_running_loop()
             new = self._new_match
-            m, played = await loop.run_in_executor(
+            m, played, games = await loop.run_in_executor(
                 self._load_pool, lambda: _replayed(table.id, new(room), actions)
             )
             room.match = m
-            room.stood_in = _stood_ins(actions[:-1])  # (the last is counted as it is taken)
+            room.stood_in = _stood_ins(actions[:-1], games)  # (the last is counted as it is taken)
             if actions:
                 self._took(room, actions[-1], played)
                 room.revision += 1
@@ -1846,7 +1853,7 @@ class Lobby:
                 room.version += 1
                 room.revision += 1
                 room.last = {"seat": seat, "action": canon, "by": by}
-                _stood_in(room.stood_in, seat, by, canon)
+                _stood_in(room.stood_in, seat, by, canon, before)
                 self._moved(room, before, at.timestamp())
                 room.turn_started = self.clock()
                 room.touched = room.turn_started
@@ -1983,7 +1990,7 @@ class Lobby:
         ``played`` games finished before it): its version, its last move, its pause."""
         room.version = a.version
         room.last = {"seat": a.seat, "action": a.action, "by": a.by}
-        _stood_in(room.stood_in, a.seat, a.by, a.action)
+        _stood_in(room.stood_in, a.seat, a.by, a.action, played)
         self._moved(room, played, a.at.timestamp() if a.at is not None else self.wall())
 
     def _moved(self, room: Room, played: int, at: float) -> None:
@@ -2302,14 +2309,14 @@ class Lobby:
         )
         actions = await self.db(self.store.actions, room.id, 0)
         new = self._new_match
-        m, played = await asyncio.get_running_loop().run_in_executor(
+        m, played, games = await asyncio.get_running_loop().run_in_executor(
             self._load_pool, lambda: _replayed(room.id, new(room), actions)
         )
         room.match = m
         room.version = 0
         room.last = None
         room.between = None
-        room.stood_in = _stood_ins(actions[:-1])  # (the last is counted as it is taken)
+        room.stood_in = _stood_ins(actions[:-1], games)  # (the last is counted as it is taken)
         if actions:
             self._took(room, actions[-1], played)
         room.revision += 1
@@ -2590,7 +2597,10 @@ class Lobby:
             "between": between,
             "timer": self._timer_info(room),
             "stood_in": stood[0],
-            "stood_in_moves": list(stood[1]),
+            "stood_in_moves": [action for _, action in stood[1]],
+            # the game each was made in: 8 moves over two deals read as one, the same card
+            # twice (a tenth review)
+            "stood_in_games": [game for game, _ in stood[1]],
         }
 
     def _between_info(self, room: Room) -> dict[str, Any] | None:

@@ -642,8 +642,16 @@ class TablePage {
     // the bot had taken on (a fourth review)
     const moves = n > 0 ? this.snap.stood_in_moves || [] : [];
     const game = this.snap.view?.game;
+    // each move's game (`stood_in_games`), named where the moves went over more than one deal
+    // or are of a deal over now: "♥3 · ♠K · ♥3" over two deals read as one, the same card
+    // twice (a tenth review)
+    const games = this.snap.stood_in_games || [];
+    const now = this.snap.between ? this.snap.between.game : this.snap.view?.match?.games_played;
+    const named = games.length === moves.length && games.some((g) => g !== now);
     const items = moves.map((raw, i) => {
-      return h("span", { class: "stood-move" }, i ? " · " : "", moveNode(raw, game));
+      const first = !i || (named && games[i] !== games[i - 1]);
+      const head = named && first ? h("span", { class: "stood-game" }, i ? " — " : "", t("gameNo", { k: games[i] + 1 }), ": ") : null;
+      return h("span", { class: "stood-move" }, first ? "" : " · ", head, moveNode(raw, game));
     });
     // (once the match is over there is nothing left to play: not "from here on you play")
     const over = this.snap.table?.status === "over";
