@@ -1995,7 +1995,7 @@ def test_a_deal_stopped_once_decided_says_why_cards_are_left(
         pytest.fail(f"six deals of {game} in a row played to the last trick")
     won = res["made"] if game == "nap" else res["army_won"]
     for lang, said in (
-        ("en", f"The contract was {'made' if won else 'beaten'} before the end"),
+        ("en", f"{'Made' if won else 'Beaten'} before the end: the remaining tricks"),
         ("ja", f"{'成功' if won else '失敗'}が決まったため、残りのトリックは行いませんでした"),
     ):
         page = new_page(browser, LAPTOP, lang)
