@@ -4,8 +4,8 @@ choice kept across a reload and a click still playing the card clicked; the rule
 every option of the table with its explanation in English and Japanese and marking what differs
 from the preset; the sound switch (off by default, persisted, silent and error-free without
 audio); the tab title calling the player while the page is hidden; card motion and the pause that
-keeps a finished trick on the felt after the snapshot has moved on (still there, without motion,
-under prefers-reduced-motion).
+keeps a finished trick on the felt until the next trick is led (still there, without motion,
+under prefers-reduced-motion), and at the player's turn the felt shows the trick to follow.
 
 Every page runs under the strict Content-Security-Policy (Trusted Types required): a script error
 or a CSP violation fails the test. Skipped when /usr/bin/chromium is missing outside CI; in CI
@@ -684,10 +684,75 @@ def test_finished_trick_pause_and_motion(server: str, browser: Any) -> None:
         assert s["winner"] == [s["winners"][held]], "its winner is marked"
         # and named: "<the winner's seat name> takes the trick · A♦ wins: highest trump (♦)"
         assert s["taker"] and s["taker"].startswith(f"{s['takerBox'][0]} takes the trick"), s
+    # the next trick's lead ends the pause at once (a tenth review: the player followed a trick
+    # the felt did not show)
     moved_on = [s for s in samples if s["live"] or s["tricks"][-1] != s["shown"]]
-    assert moved_on, "the felt kept the finished trick after the snapshot had moved on"
+    assert not moved_on, moved_on[:3]
     assert page.evaluate("window.__feel.animations") == 0, "no motion under reduced motion"
     page.wait_for_function("() => !document.querySelector('#felt').dataset.hold")
+    assert not problems(page), problems(page)
+
+
+# What the felt shows, and what the snapshot says, at this moment.
+FELT_NOW = """() => {
+  const felt = document.querySelector('#felt');
+  const view = window.torampu.snapshot.view;
+  const chip = felt.querySelector('#trump-chip');
+  return {
+    shown: [...felt.querySelectorAll('.centre .trick-card')].map(e => e.dataset.trickCard).sort(),
+    live: (view.trick || []).map(c => c.card).sort(),
+    taker: felt.querySelector('#trick-taker')?.textContent ?? null,
+    chip: !!chip && getComputedStyle(chip).visibility !== 'hidden',
+    trump: !!view.trump,
+    hold: felt.dataset.hold ?? null,
+  };
+}"""
+
+
+@pytest.mark.parametrize("game", ["napoleon", "nap", "hell"])
+def test_at_the_player_s_turn_the_felt_shows_the_trick_to_follow(
+    server: str, browser: Any, game: str
+) -> None:
+    """A tenth review (Napoleon against bots on a phone, in Japanese): at the player's first turn
+    after a finished trick the felt still showed that ♥ trick and its caption ("ユイが取る", over
+    the trump chip, hidden under it) while the hand lit only the ♦ to follow the ♦10 led
+    meanwhile, which only the last-move line said. The next trick's lead ends the pause: at the
+    player's turn to follow, the felt shows the cards of the trick being played, no caption,
+    and the trump chip."""
+    page = new_page(browser, PHONE, "ja")
+    # deals enough for a few tricks (Hell's first deals have one card each, two and three)
+    n = {"napoleon": 5}.get(game, 4)
+    body = {"game": game, "games": {"hell": 4, "nap": 2}.get(game, 1), "players": n}
+    res = post(f"{server}/api/tables", {**body, "seats": ["open", *["heuristic"] * (n - 1)]})
+    table_id = str(res["table"]["id"])
+    HOSTS[table_id] = str(res["host_token"])
+    _sit(page, server, table_id)
+    until = time.monotonic() + 90
+    checked: list[dict[str, Any]] = []
+    while len(checked) < 3:
+        assert time.monotonic() < until, f"{len(checked)} turns to follow in time"
+        if not _my_turn(page):
+            page.wait_for_timeout(20)
+            continue
+        felt = page.evaluate(FELT_NOW)
+        view = _snap(page)["view"]
+        if view["phase"] == "play" and felt["live"] and view.get("tricks"):
+            # a trick was finished and the next one led: the moment of the review
+            checked.append(felt)
+            if len(checked) == 1:  # (once the lead has landed from its seat)
+                page.wait_for_timeout(400)
+                page.screenshot(path=str(SHOTS / f"turn-after-trick-{game}-phone.png"))
+            assert felt["shown"] == felt["live"], checked
+            assert felt["taker"] is None and felt["hold"] is None, checked
+            assert felt["chip"] == felt["trump"], checked
+        before = _version(page)
+        cards = page.locator('#hand .card[data-legal="1"]')
+        passes = page.locator('#actions [data-action="pass"]')
+        if cards.count():
+            cards.last.click()
+        else:
+            (passes if passes.count() else page.locator("#actions [data-action]")).first.click()
+        _wait_moved(page, before)
     assert not problems(page), problems(page)
 
 

@@ -1,10 +1,10 @@
 // Card motion on the felt and the pause to read a finished trick.
 //
 // A card that appears in the trick (or on Daifugo's table) travels there from its player's seat;
-// a finished trick stays on the felt for TRICK_PAUSE_MS, even when the next snapshot has already
-// moved on (a bot led the next trick), then sweeps to its winner before the felt shows the
-// present. Daifugo: a play that was flushed at once (8切り, the last pass) stays as long, or until
-// the next play (the table shows what the player answers). The
+// a finished trick stays on the felt for TRICK_PAUSE_MS, then sweeps to its winner before the
+// felt shows the present; the next trick's first card ends the pause at once (the felt shows the
+// trick the player follows). Daifugo: a play that was flushed at once (8切り, the last pass) stays
+// as long, or until the next play (the table shows what the player answers). The
 // motion uses the Web Animations API (element.animate, allowed by the Content-Security-Policy);
 // under prefers-reduced-motion nothing moves but the pause stays. Only the felt waits: the hand
 // and the action buttons always show the present, and a move of the player's own ends the pause.
@@ -78,9 +78,19 @@ export class Motion {
       const seen = new Set((prev.trick || []).map((c) => c.card));
       ev.played = done.cards.filter((c) => !seen.has(c.card)).length + live.length;
       ev.trick = true;
-      this.start({ kind: "trick", index: now.length, winner: done.winner, cards: done.cards });
+      // (none is held when the next trick's lead came with it: the felt shows what is to be
+      // followed, as below)
+      if (live.length) this.stop();
+      else this.start({ kind: "trick", index: now.length, winner: done.winner, cards: done.cards });
     } else {
       ev.played = Math.max(0, live.length - (prev.trick || []).length);
+      // the next trick's first card ends the pause at once: the felt shows the trick the player
+      // now follows, its lead travelling in from its seat (a tenth review: at their turn on a
+      // phone the felt kept the finished ♥ trick and its caption, which hid the trump chip,
+      // while the hand lit only the ♦ to follow the ♦10 led meanwhile, said only in the
+      // last-move line). No sweep: the drawing of this view, right after, would cut it short
+      // and leave the caption over an empty felt
+      if (live.length) this.stop();
     }
     return ev;
   }
