@@ -1630,6 +1630,62 @@ def _finished_hell_of_two(server: str) -> tuple[str, str, list[str]]:
     return tid, host, tokens
 
 
+def test_a_private_table_s_replay_opens_by_its_link(server: str, browser: Any) -> None:
+    """A tenth review: a private table's replay opened by its link in a fresh browser,
+    ``/t/<id>/replay/<k>#invite=…``, said "そのテーブル(またはゲーム)はありません" (the
+    table's page kept the invite of its link, the replay's did not: only its in-table link,
+    followed once the table had kept it, worked); and every person's seat in the replay had a
+    grey "offline" dot: a replay is a record, with nobody's presence on it."""
+    import urllib.request
+
+    made = post(
+        f"{server}/api/tables",
+        {"game": "hell", "players": 3, "games": 1, "private": True,
+         "seats": ["open", "open", "bot:heuristic"]},
+    )  # fmt: skip
+    tid, invite = str(made["table"]["id"]), str(made["invite"])
+    tokens = []
+    for s, name in enumerate(("Aki", "Ben")):
+        ask = urllib.request.Request(
+            f"{server}/api/tables/{tid}/join",
+            json.dumps({"name": name, "seat": s}).encode(),
+            {"Content-Type": "application/json", "X-Torampu-Invite": invite},
+            method="POST",
+        )
+        with urllib.request.urlopen(ask, timeout=10) as r:
+            tokens.append(str(json.loads(r.read())["token"]))
+    post(f"{server}/api/tables/{tid}/start", {}, made["host_token"])
+    _play_by_socket(server, tid, tokens)
+    page = new_page(browser, PHONE, "ja")  # a fresh browser: nothing of the table kept
+    page.goto(f"{server}/t/{tid}/replay/0#invite={invite}")
+    page.wait_for_selector("#replay-slider, #table-gone")
+    page.screenshot(path=str(SHOTS / "private-replay-link-opened-phone-ja.png"))
+    assert not page.locator("#table-gone").count(), page.locator("#table-gone").inner_text()
+    page.click("#replay-next")
+    page.wait_for_selector("#felt .seat-box[data-seat='1']")
+    assert "#invite=" in page.url, "the address stays the replay's link"
+    # no presence on the record: the bot's sign stays (it says who played), no dot, no moon
+    assert page.locator("#felt .pres.dot, #felt .pres.away").count() == 0
+    assert page.locator("#felt .pres.bot").count() == 1
+    labels = page.eval_on_selector_all(
+        "#felt .seat-box", "els => els.map(e => e.getAttribute('aria-label'))"
+    )
+    assert labels and not [x for x in labels if "接続中" in x or "未接続" in x], labels
+    page.screenshot(path=str(SHOTS / "private-replay-by-link-phone-ja.png"))
+    # the way back to the table works from there (the invite is kept)
+    page.click(".share a[href$='/t/" + tid + "']")
+    page.wait_for_selector("#felt .seat-box")
+    assert page.url.endswith(f"#invite={invite}")
+    # without the invite the replay stays closed
+    stranger = new_page(browser, PHONE, "ja")
+    stranger.goto(f"{server}/t/{tid}/replay/0")
+    stranger.wait_for_selector("#table-gone")
+    assert not problems(page), problems(page)
+    assert not problems(stranger), problems(stranger)
+    page.context.close()
+    stranger.context.close()
+
+
 def test_a_rematch_is_asked_for_and_accepted_not_forced(server: str, browser: Any) -> None:
     """A fifth review: one player's click on Rematch moved everyone to a new match, without
     asking them or saying who had asked. Now the one who asks sees whom it waits for, the other

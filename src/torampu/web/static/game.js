@@ -133,7 +133,7 @@ function seatBox(view, ctx, s, pos) {
     h(
       "div",
       { class: "seat-name" },
-      presence(info),
+      presence(info, ctx),
       h("span", { class: "name", dir: "auto" }, seatName(ctx.table, s, true)), // (a right-to-left name cut at its end, not its start)
       s === ctx.mySeat ? h("span", { class: "you" }, ` (${t("you")})`) : null,
     ),
@@ -144,8 +144,11 @@ function seatBox(view, ctx, s, pos) {
   );
 }
 
-function presence(info) {
+function presence(info, ctx) {
   if (info.kind === "bot") return h("span", { class: "pres bot", title: t("bot") }, svgElement(BOT_ICON));
+  // a replay is a record: who is connected now says nothing of it (every person's seat showed
+  // a grey "offline" dot, a tenth review)
+  if (!ctx.live) return null;
   if (info.away) return h("span", { class: "pres away", title: t("away") }, "☾");
   const on = info.connected;
   return h("span", { class: `pres dot ${on ? "on" : "off"}`, title: on ? t("connected") : t("offline") });
@@ -188,7 +191,8 @@ export function seatLegend(game) {
 /** What a screen reader says for a seat box: its name, and what its signs show. */
 function seatLabel(view, s, ctx, info) {
   const parts = [seatName(ctx.table, s, true) + (s === ctx.mySeat ? ` (${t("you")})` : "")];
-  parts.push(info.kind === "bot" ? t("bot") : info.away ? t("away") : info.connected ? t("connected") : t("offline"));
+  if (info.kind === "bot") parts.push(t("bot"));
+  else if (ctx.live) parts.push(info.away ? t("away") : info.connected ? t("connected") : t("offline"));
   parts.push(t("cardsLeft", { n: view.hand_sizes[s] }));
   if (view.game === "napoleon") parts.push(`${t("honors")}: ${view.honor_counts?.[s] ?? 0}`);
   if (view.game === "nap") parts.push(`${t("tricksWon")}: ${view.tricks_won?.[s] ?? 0}`);

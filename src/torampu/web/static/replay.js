@@ -6,8 +6,13 @@ import { renderFelt, renderPlay, seatName } from "./game.js";
 import { errorText, gameName, t } from "./i18n.js";
 import { actionNode, cardsNode } from "./labels.js";
 import { followLogs, sidePanels } from "./panels.js";
+import { adoptInvite } from "./table.js";
 
 export function replayPage(root, id, k) {
+  // a private table's replay is opened by its link as the table is, with #invite=… (a fresh
+  // browser was told "no such table or game": only the table's page kept the invite, a tenth
+  // review); its requests carry it from there
+  adoptInvite(id);
   // a player looks back from their own seat (a spectator's view showed them no hand at all)
   const own = tokens.seat(id)?.seat;
   const state = { table: null, steps: [], at: 0, seat: Number.isInteger(own) ? own : null, all: false };

@@ -713,7 +713,8 @@ function fragmentToken(key) {
   return "";
 }
 
-function adoptInvite(id) {
+/** Keep the invite of `id` from the address's #invite= (the table's page and its replays'). */
+export function adoptInvite(id) {
   const invite = fragmentToken("invite");
   if (invite) tokens.setInvite(id, invite);
   // the address bar carries the invite this browser holds (people copy the address bar, not
