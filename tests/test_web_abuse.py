@@ -2504,7 +2504,9 @@ def test_one_address_s_request_loop_is_refused_and_cut_off_others_are_served(
     times slower. Now past ``request_rate`` (``burst`` at once) a request is refused with 429
     and ``Retry-After`` before any route runs — a refused table creation makes no table — and
     its connection is closed; another address is served all the while."""
-    with live_server(tmp_path, request_rate=4.0, request_burst=10) as addr:
+    # (one a second: on a machine loaded past its cores, ten requests took over a quarter of a
+    # second, and at 4 a second the eleventh found a token come back)
+    with live_server(tmp_path, request_rate=1.0, request_burst=10) as addr:
         host, port = addr.split(":")
         flood = socket.create_connection(
             (host, int(port)), timeout=5, source_address=("127.0.0.2", 0)
@@ -2548,8 +2550,8 @@ def test_one_address_s_request_loop_is_refused_and_cut_off_others_are_served(
         for t in threads:
             t.join()
         assert served == [200] * 6
-        # 2.5 s of refill at 4 a second (the burst was spent above): at most 11 answered
-        assert answered[200] <= 11, answered
+        # some 2.5 s of refill at 1 a second (the burst was spent above): a few answered
+        assert answered[200] <= 6, answered
         assert answered[429] >= 1, answered
         with http_client(addr) as http:
             health = http.get("/api/health")
