@@ -111,7 +111,9 @@ def serve(
     LOGS[f"http://127.0.0.1:{port}"] = data / "server.log"
     base = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + 20
+        # (60 s: on a machine loaded past its cores a server took over 20 s to say anything,
+        # and a whole module's tests failed at their setup)
+        deadline = time.monotonic() + 60
         while True:
             try:
                 if get(f"{base}/api/health")["status"] == "ok":
