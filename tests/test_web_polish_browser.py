@@ -1209,6 +1209,11 @@ def test_a_replay_leads_to_the_games_before_and_after_it(server: str, browser: A
             assert (link.inner_text() if link.count() else None) == want, (k, key)
     page.click("#replay-game-prev")
     page.wait_for_url(f"**/t/{tid}/replay/1")
+    # a step's line names the move: "Mina: Bid 1", not "Mina: 1" (a Hell bid is a bare number:
+    # a tenth review)
+    page.wait_for_selector("#replay-slider")
+    page.click("#replay-next")
+    page.wait_for_function("() => /: Bid \\d/.test(document.querySelector('#status').innerText)")
     assert not problems(page), problems(page)
 
 

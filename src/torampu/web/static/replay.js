@@ -4,7 +4,7 @@ import { api, recordLink, tokens } from "./api.js";
 import { fill, h, patch, toast } from "./dom.js";
 import { renderFelt, renderPlay, seatName } from "./game.js";
 import { errorText, gameName, t } from "./i18n.js";
-import { actionNode, cardsNode } from "./labels.js";
+import { cardsNode, moveNode } from "./labels.js";
 import { followLogs, sidePanels } from "./panels.js";
 import { adoptInvite } from "./table.js";
 
@@ -110,7 +110,8 @@ function render(state, el, k, id, show) {
   const view = step.view;
   const ctx = { table: tb, mySeat: state.seat, live: false, legal: [], act: () => {}, clear: () => {}, onCard: () => {} };
   patch(el.status, step.action == null ? t("start_step") : `${seatName(tb, step.seat)}: `,
-    step.action != null ? h("span", {}, actionNode(step.action, view.game)) : null);
+    // (moveNode: "Ben: Bid 0", not "Ben: 0" — a Hell bid is a bare number; a tenth review)
+    step.action != null ? h("span", {}, moveNode(step.action, view.game)) : null);
   renderFelt(el.felt, view, ctx);
   // (every hand is listed below the felt: on a phone the felt makes room for the list, which
   // lay out of sight below it, a fifth review)
