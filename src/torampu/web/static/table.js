@@ -124,7 +124,9 @@ class TablePage {
     }
     const key = JSON.stringify([msg.view?.hand, msg.legal]);
     if (key !== this.legalKey) {
-      this.ui.selected = [];
+      // the cards picked for this same choice before the page was loaded again (a reload in
+      // the middle of an exchange forgot the picks: a ninth review's note), else none
+      this.ui.selected = keptPicks(this.id, key, msg.view?.hand || []);
       this.ui.choice = null;
       this.ui.armed = null;
       this.legalKey = key;
@@ -598,6 +600,7 @@ class TablePage {
     this.social.chat.decorate();
     const focus = rememberFocus();
     renderPlay(this.el.hand, this.el.actions, view, ctx, this.ui);
+    keepPicks(this.id, this.legalKey, this.ui.selected.map((i) => this.ui.hand[i]));
     this.el.playMain.classList.toggle("pending", this.pending);
     this.drawSide();
     restoreFocus(focus);
@@ -711,6 +714,31 @@ function fragmentToken(key) {
   if (isToken(value)) return value;
   toast(t("brokenLink"));
   return "";
+}
+
+/** The cards picked at table `id` for the choice `key` (a hand and its legal moves), kept
+ * for this tab (sessionStorage) so that a reload keeps them: their indices in `hand`. */
+function keptPicks(id, key, hand) {
+  try {
+    const kept = JSON.parse(sessionStorage.getItem(`torampu.picks.${id}`) || "null");
+    if (!kept || kept.key !== key || !Array.isArray(kept.cards)) return [];
+    const out = [];
+    for (const c of kept.cards) {
+      const i = hand.findIndex((x, j) => x === c && !out.includes(j));
+      if (i >= 0) out.push(i);
+    }
+    return out;
+  } catch {
+    return [];
+  }
+}
+
+function keepPicks(id, key, cards) {
+  try {
+    const name = `torampu.picks.${id}`;
+    if (cards.length) sessionStorage.setItem(name, JSON.stringify({ key, cards }));
+    else sessionStorage.removeItem(name);
+  } catch { /* private mode: not kept */ }
 }
 
 /** Keep the invite of `id` from the address's #invite= (the table's page and its replays'). */
