@@ -1225,6 +1225,31 @@ def test_a_replay_leads_to_the_games_before_and_after_it(server: str, browser: A
     assert not problems(page), problems(page)
 
 
+def test_a_daifugo_replay_says_the_tribute_came_with_the_deal(server: str, browser: Any) -> None:
+    """The ninth review's note: from Daifugo's second game, the replay's first step (the deal)
+    showed hands the tribute had already changed — the poor hand up their best cards with the
+    deal, no move of theirs — without a word. The deal's step says it, to the seats that saw
+    it."""
+    made = _bots(server, "daifugo", 2, 4, "heuristic")
+    tid = made["table"]["id"]
+    _until_over(server, made)
+    page = new_page(browser, LAPTOP, "en")
+    page.goto(f"{server}/t/{tid}/replay/1")
+    page.wait_for_selector("#replay-slider")
+    # the 大富豪 and the 大貧民, the 富豪 and the 貧民: each seat sees its own exchange, named
+    # after the deal with the cards handed up
+    said = {}
+    for seat in range(4):
+        page.select_option("#replay-seat", str(seat))
+        page.wait_for_function(
+            "() => / handed .*: .*([♠♥♦♣]|Joker)/.test(document.querySelector('#status').innerText)"
+        )
+        said[seat] = page.inner_text("#status")
+        assert said[seat].startswith("The deal · "), said
+    assert len(set(said.values())) >= 2, said  # (one exchange's two seats say the same)
+    assert not problems(page), problems(page)
+
+
 def test_every_hand_of_a_replay_is_in_sight_on_a_phone(server: str, browser: Any) -> None:
     """A fifth review: on a phone the replay's list of every hand lay below the felt, out of
     sight, so stepping through a game one never saw the hands change. With the list shown the

@@ -109,7 +109,7 @@ function render(state, el, k, id, show) {
   const step = state.steps[state.at];
   const view = step.view;
   const ctx = { table: tb, mySeat: state.seat, live: false, legal: [], act: () => {}, clear: () => {}, onCard: () => {} };
-  patch(el.status, step.action == null ? t("start_step") : `${seatName(tb, step.seat)}: `,
+  patch(el.status, step.action == null ? [t("start_step"), tribute(tb, view)] : `${seatName(tb, step.seat)}: `,
     // (moveNode: "Ben: Bid 0", not "Ben: 0" — a Hell bid is a bare number; a tenth review)
     step.action != null ? h("span", {}, moveNode(step.action, view.game)) : null);
   renderFelt(el.felt, view, ctx);
@@ -120,6 +120,15 @@ function render(state, el, k, id, show) {
   el.actions.hidden = true;
   followLogs(el.side, () => patch(el.side, state.all && step.hands ? handsPanel(tb, step.hands) : null,
     sidePanels(view, { table: tb, mySeat: state.seat, finished: [], tableId: id })));
+}
+
+/** Daifugo's deal after the first game comes with the tribute handed up already (the poor
+ * give their best cards with the deal, no move of theirs): said at the deal's step, as far as
+ * this view shows it ("The deal · Ren handed Mina: ♠2 ♣A"), or the hands of step 0 were not
+ * the hands dealt, without a word (a ninth review's note). */
+function tribute(tb, view) {
+  const rows = view.game === "daifugo" ? (view.exchange || []).filter((e) => e.given?.length) : [];
+  return rows.map((e) => [" · ", t("tributeGiven", { poor: seatName(tb, e.poor, true), rich: seatName(tb, e.rich, true) }), " ", cardsNode(e.given)]);
 }
 
 /** Every seat's hand at this step (the replay's "every hand" switch), as cards in text. */
