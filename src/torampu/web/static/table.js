@@ -311,7 +311,10 @@ class TablePage {
         // the host ends a table nobody else plays at (its quick game left unfinished counted
         // against the tables they may open, with no way to end it)
         this.host && closable(tb)
-          ? h("button", { type: "button", class: "ghost close-table", id: "close-table", onclick: () => this.closeTable() }, t("closeTable"))
+          // (on a phone in play, "Close": the whole words stood alone on a line mid-header, a
+          // ninth review's note; the short one fits beside the match's progress)
+          ? h("button", { type: "button", class: "ghost close-table", id: "close-table", "aria-label": t("closeTable"), title: t("closeTable"), onclick: () => this.closeTable() },
+            h("span", { class: "long" }, t("closeTable")), h("span", { class: "short" }, t("closeShort")))
           : null),
       shareBlock,
       this.seatToken && !inPlay ? this.mySeatLink() : null,
