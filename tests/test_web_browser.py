@@ -548,7 +548,16 @@ def test_a_private_table_opens_by_its_invite_link_only(server: str, browser: Any
         p.wait_for_selector("#felt [data-seat='1']")
         # (once the table plays, the chat is in the side column, what was said kept)
         assert p.evaluate("document.querySelector('#chat').closest('.side-stack') !== null")
-        assert "Ready when you are" in p.inner_text("#chat-list")
+        assert "Ready when you are" in (p.text_content("#chat-list") or "")
+    # on the phone it is folded again below the table, and a friend's message is counted on
+    # the way to it (opened before the start, it stayed open out of sight and counted nothing:
+    # an eleventh review)
+    assert not guest.evaluate("document.querySelector('#chat').open")
+    if not host.evaluate("document.querySelector('#chat').open"):
+        host.click("#chat-summary")
+    host.fill("#chat-input", "Good luck")
+    host.click("#chat-send")
+    guest.wait_for_function("() => document.querySelector('#jump-unread')?.textContent === '1'")
     guest.screenshot(path=str(SHOTS / "private-guest-phone-ja.png"), full_page=True)
 
     # a finished private table: the record downloads, the replay opens

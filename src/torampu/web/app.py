@@ -474,7 +474,7 @@ class KnownHost:
 SOURCE_REF = re.compile(r"\s*[(（](?:\d{3}(?:/\d{3})*(?:/napoleon-web)?|napoleon-web)[)）]")
 """A rule text's number or an outside program named after a rule, "(000)", "(001/002)",
 "(napoleon-web)": the developers' references, not the players' words."""
-SOURCE_PREFIX = re.compile(r"([(（、,] ?)(?:\d{3}|napoleon-web)(?:: | (?=★))")
+SOURCE_PREFIX = re.compile(r"([(（、,] ?)(?:\d{3}|napoleon-web)(?:: | (?=★)|の)")
 PLAYER_FIELDS = ("label", "description_en", "label_ja", "description_ja", "values_en", "values_ja")
 PRESET_FIELDS = ("name_en", "note_en", "name_ja", "note_ja")
 
@@ -486,6 +486,8 @@ def _for_players(value: Any) -> Any:
     {'own': 'Its printed suit', 'x': 'redeal, or'}
     >>> _for_players("4人 (000: 小さい札を抜く)"), _for_players("(弱い請求、002: 強い請求)")
     ('4人 (小さい札を抜く)', '(弱い請求、強い請求)')
+    >>> _for_players("ジョーカーの枚数 (004のヤイタ式: 3枚)")  # (an eleventh review)
+    'ジョーカーの枚数 (ヤイタ式: 3枚)'
     """
     if isinstance(value, str):
         return SOURCE_PREFIX.sub(r"\1", SOURCE_REF.sub("", value))

@@ -40,7 +40,7 @@ export class ChatPanel {
     this.muted = new Set(loadMuted()[page.id] || []);
     // the newest quick reaction of each seat, shown at the seat box for REACTION_MS
     this.shouts = new Map();
-    this.el = h("details", { class: "panel chat", id: "chat", open: !window.matchMedia?.("(max-width: 600px), (max-height: 800px)").matches, hidden: true,
+    this.el = h("details", { class: "panel chat", id: "chat", open: this.openInPlay(), hidden: true,
       ontoggle: () => { if (this.el.open) { this.unread = 0; this.renderSummary(); } } });
     this.relabel();
   }
@@ -70,6 +70,12 @@ export class ChatPanel {
     // too (a friend's message gave no sign at all: a second review)
     const jump = this.page.el?.status?.querySelector("#side-jump");
     if (jump) fill(jump, this.jumpLabel());
+  }
+
+  /** Whether the panel begins open beside a table in play: only where it leaves room for the
+   * table's panels (not on a phone, nor on a laptop's 650 px height). */
+  openInPlay() {
+    return !window.matchMedia?.("(max-width: 600px), (max-height: 800px)").matches;
   }
 
   /** Open the panel and bring it into view, its newest lines and the box to type in. */

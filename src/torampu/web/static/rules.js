@@ -98,9 +98,11 @@ export function presetNote(preset) {
 
 function presetName(name, preset) {
   if (!name) return t("feelNoPreset");
-  // the players' name, and the code name the API and the terminal know it by
+  // the players' name, and (in English) the code name the API and the terminal know it by:
+  // "標準 (standard)" read as English leaking into the Japanese page (an eleventh review)
   const shown = lang() === "ja" ? preset?.name_ja : preset?.name_en;
-  return shown && shown !== name ? `${shown} (${name})` : name;
+  if (!shown || shown === name) return name;
+  return lang() === "ja" ? shown : `${shown} (${name})`;
 }
 
 /** The dialog element (one per page); `table()` gives the table's public data when opened. */

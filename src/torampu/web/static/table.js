@@ -264,9 +264,17 @@ class TablePage {
     // the chat is under the seats while the table waits — friends talk before the start (it
     // was in the hidden play layout: a tenth review found no chat until the host started) —
     // and in the side column once it plays
+    // (open under the seats, where the players wait and talk; in play, as the panel begins:
+    // opened before the start, on a phone it stayed open below the table, out of sight, and a
+    // friend's message was counted nowhere — an eleventh review)
     const chat = this.social.chat.el;
-    if (!started && chat.previousElementSibling !== this.el.seats) this.el.seats.after(chat);
-    else if (started && chat.parentNode !== this.el.sideStack) this.el.sideStack.append(chat);
+    if (!started && chat.previousElementSibling !== this.el.seats) {
+      this.el.seats.after(chat);
+      chat.open = true;
+    } else if (started && chat.parentNode !== this.el.sideStack) {
+      this.el.sideStack.append(chat);
+      chat.open = this.social.chat.openInPlay();
+    }
     if (started) this.renderGame();
     else this.renderSeats();
     if (started) this.renaming = false; // (a name half changed when the host started)
