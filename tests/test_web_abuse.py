@@ -2475,7 +2475,7 @@ def test_a_burst_of_requests_waits_in_its_address_s_queue_and_others_go_between(
         await send({"type": "http.response.start", "status": 200, "headers": []})
         await send({"type": "http.response.body", "body": b""})
 
-    limit = RequestLimit(app, rate=1000.0, burst=1000, ipv6_prefix=64, at_once=4)
+    limit = RequestLimit(app, rate=1000.0, burst=1000, ipv6_prefix=64, at_once=4, wait=10.0)
 
     async def one(who: str) -> None:
         async def receive() -> dict[str, Any]:
@@ -2494,6 +2494,77 @@ def test_a_burst_of_requests_waits_in_its_address_s_queue_and_others_go_between(
     assert len(done) == 201 and most["10.0.0.1"] <= 4, most
     assert done.index("10.0.0.2") < 10, done.index("10.0.0.2")  # (before: the last)
     assert limit.queues == {}
+
+
+def test_an_address_s_queue_is_bounded_and_its_requests_wait_a_bounded_time() -> None:
+    """A nineteenth audit: behind a proxy (no bound on an address's connections), one address's
+    requests with bodies that never came held their turns, and the rest waited without end,
+    each holding its connection (2,500 descriptors in a minute). A queue holds at most the
+    burst (past it 429 at once), a request waits at most ``wait`` for its turn (past it 503
+    busy), another address is served meanwhile, and nothing is left behind."""
+    import asyncio
+
+    from torampu.web.app import RequestLimit
+
+    gate = asyncio.Event()
+    answered: list[tuple[str, int]] = []
+
+    async def app(scope: Any, receive: Any, send: Any) -> None:
+        if scope["client"][0] == "10.0.0.1":
+            await gate.wait()  # (a body that does not come)
+        await send({"type": "http.response.start", "status": 200, "headers": []})
+        await send({"type": "http.response.body", "body": b""})
+
+    limit = RequestLimit(app, rate=1000.0, burst=10, ipv6_prefix=64, at_once=2, wait=0.3)
+
+    async def one(who: str) -> None:
+        async def receive() -> dict[str, Any]:
+            return {"type": "http.request", "body": b""}
+
+        async def send(message: Any) -> None:
+            if message["type"] == "http.response.start":
+                answered.append((who, message["status"]))
+
+        await limit({"type": "http", "client": (who, 1), "headers": []}, receive, send)
+
+    async def run() -> None:
+        tasks = [asyncio.create_task(one("10.0.0.1")) for _ in range(14)]
+        await asyncio.sleep(0.05)
+        assert sorted(answered) == [("10.0.0.1", 429)] * 4, answered  # (past the burst: 10)
+        await one("10.0.0.2")  # another address, served at once
+        assert answered[-1] == ("10.0.0.2", 200)
+        await asyncio.sleep(0.5)  # the 8 waiting past 0.3 s: busy
+        assert answered.count(("10.0.0.1", 503)) == 8, answered
+        gate.set()  # the two holding their turns finish
+        await asyncio.gather(*tasks)
+        assert answered.count(("10.0.0.1", 200)) == 2, answered
+
+    asyncio.run(run())
+    assert limit.queues == {}
+
+
+def test_a_client_gone_before_its_body_came_is_no_internal_error() -> None:
+    """A nineteenth audit: a client that sent a request's head and left before its body was an
+    internal error, logged with its traceback (7.5 KB a request: 120 KB a second from one
+    address). It is a bad request nobody hears, not logged as the server's fault."""
+    import asyncio
+
+    from starlette.requests import Request
+
+    from torampu.web.app import _body
+    from torampu.web.rooms import ActError, Settings
+
+    class App:
+        class state:  # (the shape of app.state)
+            settings = Settings()
+
+    async def receive() -> dict[str, Any]:
+        return {"type": "http.disconnect"}
+
+    scope = {"type": "http", "method": "POST", "headers": [(b"content-length", b"100")], "app": App}
+    with pytest.raises(ActError) as e:
+        asyncio.run(_body(Request(scope, receive)))
+    assert e.value.code == "bad_request" and "went away" in str(e.value)
 
 
 def test_one_address_s_request_loop_is_refused_and_cut_off_others_are_served(
