@@ -371,7 +371,7 @@ def test_the_turn_of_a_player_gone_counts_down_to_their_stand_in(server: str, br
 
 def test_hell_s_trump_chip_adds_up_the_bids_against_the_tricks(server: str, browser: Any) -> None:
     """A ninth review: in Hell nothing said the bids' sum against the deal's tricks (Trickster
-    shows it: the hook and the bidding turn on it). The chip on the felt says "Bids 3 of 7"
+    shows it: the hook and the bidding turn on it). The chip on the felt says "Bids 3 for 7 tricks"
     while bidding, and how far off the sum is once play begins."""
     tb = _table(server, "hell", None, 3)
     page = _open(browser, server, tb, PHONE, "en")
@@ -388,14 +388,15 @@ def test_hell_s_trump_chip_adds_up_the_bids_against_the_tricks(server: str, brow
         return page.locator("#hell-bids").inner_text(), sum_, view["cards"], view["phase"]
 
     said, sum_, n, _phase = chip_and_sum()
-    assert said == f"Bids {sum_} of {n}", (said, sum_, n)
+    tricks = "trick" if n == 1 else "tricks"
+    assert said == f"Bids {sum_} for {n} {tricks}", (said, sum_, n)
     before = page.locator("#status").get_attribute("data-version")
     page.locator('#actions [data-action^="bid "]').last.click()
     _after(page, before)
     page.wait_for_function("() => window.torampu.snapshot.view.phase === 'play'")
     said, sum_, n, _phase = chip_and_sum()
     off = "" if sum_ == n else f" ({abs(n - sum_)} {'under' if sum_ < n else 'over'})"
-    assert said == f"Bids {sum_} of {n}{off}", (said, sum_, n)
+    assert said == f"Bids {sum_} for {n} {tricks}{off}", (said, sum_, n)
     page.screenshot(path=str(SHOTS / "hell-bids-chip-phone-en.png"))
     assert not problems(page), problems(page)
 

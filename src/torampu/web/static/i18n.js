@@ -105,7 +105,8 @@ const TEXTS = {
     cardsLeft: "{n} {n|card|cards}",
     contract: "Contract",
     trump: "Trump",
-    hellBids: "Bids {sum} of {n}",
+    // ("Bids 2 of 1 (1 over)" was hard to read: an eleventh review)
+    hellBids: "Bids {sum} for {n} {n|trick|tricks}",
     hellUnder: "({k} under)",
     hellOver: "({k} over)",
     noTrump: "no trump",
