@@ -1210,7 +1210,8 @@ def test_a_replay_leads_to_the_games_before_and_after_it(server: str, browser: A
     tid = made["table"]["id"]
     _until_over(server, made)
     page = new_page(browser, LAPTOP, "en")
-    for k, prev, nxt in ((0, None, "Game 2 ▶"), (1, "◀ Game 1", "Game 3 ▶"), (2, "◀ Game 2", None)):
+    # (Hell: a series of deals, called so everywhere: an eleventh review)
+    for k, prev, nxt in ((0, None, "Deal 2 ▶"), (1, "◀ Deal 1", "Deal 3 ▶"), (2, "◀ Deal 2", None)):
         page.goto(f"{server}/t/{tid}/replay/{k}")
         page.wait_for_selector("#replay-slider")
         for key, want in (("prev", prev), ("next", nxt)):

@@ -88,7 +88,7 @@ export class BetweenPanel {
     }
     const fold = h("button", { type: "button", class: "ghost fold", id: "between-fold", "aria-expanded": String(!folded),
       onclick: () => { this.folded = folded ? null : key; this.render(); } }, folded ? t("sc_show") : t("sc_hide"));
-    const parts = [h("div", { class: "between-head" }, h("h2", { id: "between-title" }, over ? t("sc_matchOver") : t("sc_gameOver", { k: k + 1 })), fold)];
+    const parts = [h("div", { class: "between-head" }, h("h2", { id: "between-title" }, over ? t("sc_matchOver", { game: snap.view?.game }) : t("sc_gameOver", { k: k + 1, game: snap.view?.game })), fold)];
     this.el.classList.toggle("folded", folded);
     const mine = !!b && snap.seat != null && !b.ready.includes(snap.seat);
     const ready = () => h("button", { type: "button", class: "primary", id: "ready-button", disabled: !mine,
@@ -114,7 +114,7 @@ export class BetweenPanel {
     parts.push(this.results(snap, k));
     if (b) {
       const count = h("span", { class: "countdown", id: "between-countdown" }, String(this.secondsLeft()));
-      parts.push(h("p", { class: "between-count" }, t("sc_nextIn"), " ", count, " ", t("sc_seconds")));
+      parts.push(h("p", { class: "between-count" }, t("sc_nextIn", { game: snap.view?.game }), " ", count, " ", t("sc_seconds")));
       // the countdown on the page (patch() may have kept the one drawn before)
       this.ticker = setInterval(() => {
         const shown = this.el.querySelector("#between-countdown");
@@ -176,7 +176,7 @@ export class BetweenPanel {
     if (snap.table?.status === "over" && games.length > 1 && games.length <= 12) {
       return h("div", { class: "between-scroll" }, h("table", { class: "between-scores per-game", id: "between-scores" },
         h("thead", {}, h("tr", {}, h("th", {}, t("sc_player")),
-          games.map((_, i) => h("th", { title: t("gameNo", { k: i + 1 }) }, t("sc_gameCol", { k: i + 1 }))), h("th", {}, t("sc_total")))),
+          games.map((_, i) => h("th", { title: t("gameNo", { k: i + 1, game }) }, t("sc_gameCol", { k: i + 1, game }))), h("th", {}, t("sc_total")))),
         h("tbody", {}, rows.map((r) => h("tr", { class: r.s === snap.seat ? "me" : "", dataset: { seat: r.s } },
           h("td", {}, seatName(this.page.table, r.s, true)),
           games.map((g) => h("td", { class: (g[r.s] ?? 0) >= 0 ? "up" : "down" }, fmt(g[r.s] ?? 0))),

@@ -564,7 +564,7 @@ function renderActions(el, view, ctx, ui, plan) {
     // (between games the next deal's first player is not "to play" yet: all must be ready)
     // (and the cards the next deal's exchange brought and took: the hand below lost its K♣ K♥
     // while the results were up, with no word until this player's turn — a tenth review)
-    patch(el, [h("p", { class: "muted small actions-wait", id: "actions-wait" }, t("sc_nextDealtShort")), freshLine(view, ctx)]);
+    patch(el, [h("p", { class: "muted small actions-wait", id: "actions-wait" }, t("sc_nextDealtShort", { game: view.game })), freshLine(view, ctx)]);
     el.style.removeProperty("min-height");
     el.hidden = false;
   } else if (held > 0) {

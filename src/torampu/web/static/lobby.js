@@ -144,7 +144,7 @@ export function presetName(games, game, preset) {
 function tableRow(tb, games, state = null) {
   const seats = tb.seats.map((s, i) => h("span", { class: `chip ${s.kind}` }, seatLabel(s, i, tb.seats)));
   const progress =
-    tb.status === "waiting" ? "" : t("gameOf", { k: Math.min(tb.games_played + 1, tb.games), n: tb.games });
+    tb.status === "waiting" ? "" : t("gameOf", { k: Math.min(tb.games_played + 1, tb.games), n: tb.games, game: tb.game });
   return h(
     "li",
     { class: "table-row", dataset: { table: tb.id } },

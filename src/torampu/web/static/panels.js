@@ -229,7 +229,7 @@ function standingsPanel(view, ctx) {
   // between games, the game just over, as the head and the status line say (the panel named
   // the next one: "game 1 of 5" above, "Standings · game 2 of 5" beside it, a third review)
   const k = ctx.between ? ctx.between.game + 1 : Math.min(m.games_played + 1, m.games);
-  return panel("standings", `${t("standings")} · ${t("gameOf", { k, n: m.games })}`,
+  return panel("standings", `${t("standings")} · ${t("gameOf", { k, n: m.games, game: ctx.table?.game })}`,
     h("div", { class: "scroll" }, h("table", { class: "grid" }, h("thead", {}, head), h("tbody", {}, rows))));
 }
 
@@ -254,7 +254,7 @@ function resultPanel(view, ctx) {
     h("th", {}, seatName(ctx.table, s)), h("td", { class: "num score", dataset: { scoreSeat: s } }, String(v))));
   const extra = detail ? resultDetail(detail, view.game, ctx) : null;
   return h("section", { class: `panel side result ${ctx.freshResult ? "fresh" : ""}`, id: "result", dataset: { game: index } },
-    h("h3", {}, t("resultOf", { k: index + 1 })), extra, h("table", { class: "grid" }, h("tbody", {}, rows)));
+    h("h3", {}, t("resultOf", { k: index + 1, game: view.game })), extra, h("table", { class: "grid" }, h("tbody", {}, rows)));
 }
 
 /** A finished game's outcome in a few lines (who declared, the contract, made or failed; the
@@ -328,7 +328,7 @@ function finishedPanel(ctx) {
   // "#1 Record Replay 2 / 1 / 3 / 4": a fourth review)
   const points = (g) => (g.result?.scores || []).map((v, s) => `${seatName(ctx.table, s, true)} ${v}`).join(" · ");
   const rows = ctx.finished.map((g) => h("li", {},
-    h("span", {}, t("gameNo", { k: g.index + 1 })),
+    h("span", {}, t("gameNo", { k: g.index + 1, game: ctx.table?.game })),
     g.record === false ? h("span", { class: "muted small" }, t("afterMatch")) : [
       h("a", { href: `/t/${ctx.tableId}/replay/${g.index}`, dataset: { replay: g.index } }, t("replay")),
       h("a", { ...recordLink(ctx.tableId, g.index, ctx.table?.private), dataset: { record: g.index }, title: t("recordHelp") }, t("recordFile"))],

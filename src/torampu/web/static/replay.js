@@ -101,8 +101,8 @@ function render(state, el, k, id, show) {
   if (!tb || !state.steps.length) return;
   // the games before and after this one, a link each (one went back to the table for each)
   const at = Number(k);
-  const other = (i, key) => h("a", { href: `/t/${encodeURIComponent(id)}/replay/${i}`, id: `replay-game-${key}` }, t(`${key}Game`, { k: i + 1 }));
-  patch(el.head, h("div", { class: "title-line" }, h("h1", {}, gameName(tb.game)), h("span", { class: "muted" }, t("replayOf", { k: at + 1 }))),
+  const other = (i, key) => h("a", { href: `/t/${encodeURIComponent(id)}/replay/${i}`, id: `replay-game-${key}` }, t(`${key}Game`, { k: i + 1, game: tb.game }));
+  patch(el.head, h("div", { class: "title-line" }, h("h1", {}, gameName(tb.game)), h("span", { class: "muted" }, t("replayOf", { k: at + 1, game: tb.game }))),
     h("div", { class: "share" }, h("a", { href: `/t/${id}` }, t("backTable")), h("a", recordLink(id, k, tb.private), t("record")),
       at > 0 ? other(at - 1, "prev") : null, at + 1 < (tb.games_played ?? 0) ? other(at + 1, "next") : null));
   renderControls(state, el.controls, show);

@@ -295,7 +295,7 @@ class TablePage {
     const between = this.snap?.between;
     const k = between ? between.game + 1 : Math.min(tb.games_played + 1, tb.games);
     // before the start, how long the match is (a friend arriving saw only the game's name)
-    const progress = tb.status === "waiting" ? t("matchLength", { n: tb.games }) : t("gameOf", { k, n: tb.games });
+    const progress = tb.status === "waiting" ? t("matchLength", { n: tb.games, game: tb.game }) : t("gameOf", { k, n: tb.games, game: tb.game });
     // a link made from a loopback address (localhost, 127.0.0.1) opens only on this computer
     const local = isLoopback(location.hostname) ? h("p", { class: "muted share-note", id: "share-local" }, t("shareLocal")) : null;
     const renew = tb.private && this.host
@@ -598,7 +598,7 @@ class TablePage {
     // in the pause between two games the next deal is already made, but nobody plays it yet:
     // the status says the last game is over, not whose turn it will be
     const between = this.snap.between;
-    const line = between ? `${t("sc_gameOver", { k: between.game + 1 })} — ${t("sc_nextDealt")}` : statusText(view, ctx);
+    const line = between ? `${t("sc_gameOver", { k: between.game + 1, game: view.game })} — ${t("sc_nextDealt", { game: view.game })}` : statusText(view, ctx);
     patch(status, h("span", { class: "status-text", role: "status", "aria-live": "polite" }, seat == null ? `${t("watchingShort")} · ${line}` : line), jump);
     this.el.back.textContent = t("sideBack");
     status.dataset.myTurn = this.isMyTurn() ? "1" : "0";
@@ -664,7 +664,7 @@ class TablePage {
     const named = games.length === moves.length && games.some((g) => g !== now);
     const items = moves.map((raw, i) => {
       const first = !i || (named && games[i] !== games[i - 1]);
-      const head = named && first ? h("span", { class: "stood-game" }, i ? " — " : "", t("gameNo", { k: games[i] + 1 }), ": ") : null;
+      const head = named && first ? h("span", { class: "stood-game" }, i ? " — " : "", t("gameNo", { k: games[i] + 1, game }), ": ") : null;
       return h("span", { class: "stood-move" }, first ? "" : " · ", head, moveNode(raw, game));
     });
     // (once the match is over there is nothing left to play: not "from here on you play")
