@@ -100,6 +100,8 @@ def serve(
     cmd += ["--list-rate", "200", "--list-burst", "2000", "--replay-rate", "50"]
     cmd += ["--replay-burst", "500", "--load-rate", "50", "--load-burst", "500"]
     cmd += ["--table-move-rate", "1000", "--table-move-burst", "1000"]
+    # (every page of a module is one address: its requests are not queued 8 at a time)
+    cmd += ["--requests-at-once", "10000"]
     cmd += ["--tables-per-address", "1000", *more]
     # the server's log goes to a file beside its store, never to a pipe nobody reads (a full
     # pipe would stop the server mid-test); a failing test can read it with server_log()
