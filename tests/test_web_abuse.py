@@ -2446,6 +2446,21 @@ def _raw_request(s: socket.socket, method: str, path: str, body: bytes = b"") ->
     return int(head.split(b" ")[1]), head.decode().lower()
 
 
+async def _asgi_get(app: Any, who: str) -> int | None:
+    """A request from address ``who`` through the ASGI ``app``: the status it answered."""
+    status: list[int] = []
+
+    async def receive() -> dict[str, Any]:
+        return {"type": "http.request", "body": b""}
+
+    async def send(message: Any) -> None:
+        if message["type"] == "http.response.start":
+            status.append(message["status"])
+
+    await app({"type": "http", "client": (who, 1), "headers": []}, receive, send)
+    return status[0] if status else None
+
+
 @pytest.mark.parametrize("awaits", [0, 1])
 def test_a_burst_of_requests_waits_in_its_address_s_queue_and_others_go_between(
     awaits: int,
@@ -2477,18 +2492,9 @@ def test_a_burst_of_requests_waits_in_its_address_s_queue_and_others_go_between(
 
     limit = RequestLimit(app, rate=1000.0, burst=1000, ipv6_prefix=64, at_once=4, wait=10.0)
 
-    async def one(who: str) -> None:
-        async def receive() -> dict[str, Any]:
-            return {"type": "http.request", "body": b""}
-
-        async def send(_message: Any) -> None:
-            return None
-
-        await limit({"type": "http", "client": (who, 1), "headers": []}, receive, send)
-
     async def run() -> None:
-        burst = [one("10.0.0.1") for _ in range(200)]
-        await asyncio.gather(*burst, one("10.0.0.2"))
+        burst = [_asgi_get(limit, "10.0.0.1") for _ in range(200)]
+        await asyncio.gather(*burst, _asgi_get(limit, "10.0.0.2"))
 
     asyncio.run(run())
     assert len(done) == 201 and most["10.0.0.1"] <= 4, most
@@ -2518,14 +2524,7 @@ def test_an_address_s_queue_is_bounded_and_its_requests_wait_a_bounded_time() ->
     limit = RequestLimit(app, rate=1000.0, burst=10, ipv6_prefix=64, at_once=2, wait=0.3)
 
     async def one(who: str) -> None:
-        async def receive() -> dict[str, Any]:
-            return {"type": "http.request", "body": b""}
-
-        async def send(message: Any) -> None:
-            if message["type"] == "http.response.start":
-                answered.append((who, message["status"]))
-
-        await limit({"type": "http", "client": (who, 1), "headers": []}, receive, send)
+        answered.append((who, await _asgi_get(limit, who)))
 
     async def run() -> None:
         tasks = [asyncio.create_task(one("10.0.0.1")) for _ in range(14)]

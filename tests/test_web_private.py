@@ -445,6 +445,30 @@ def test_a_new_invite_holds_for_the_whole_rematch_chain_and_health_counts_no_pri
         assert c.get("/api/health").json()["tables"] == 0
 
 
+def _xan_and_pia(c: TestClient) -> tuple[str, str, str, list[str]]:
+    """A private Hell table of Xan, Pia and a bot, started: its id, host token, invite and the
+    two seat tokens."""
+    tid, host, invite = _private(c, ["open", "open", "heuristic"])
+    tokens = []
+    for name in ("Xan", "Pia"):
+        j = c.post(f"/api/tables/{tid}/join", json={"name": name}, headers={INVITE: invite})
+        tokens.append(j.json()["token"])
+    assert c.post(f"/api/tables/{tid}/start", json={}, headers=auth(host)).status_code == 200
+    return tid, host, invite, tokens
+
+
+def _rematch_of_one(c: TestClient, tid: str, token: str, body: dict[str, Any]) -> str:
+    """The rematch ``token``'s wish (``body``) makes, the other person gone: once they have
+    been gone the grace (3 s). Its id."""
+    r = c.post(f"/api/tables/{tid}/rematch", json=body, headers=auth(token))
+    assert r.status_code in (200, 202), r.text
+    deadline = time.monotonic() + 30
+    while (new := c.get(f"/api/tables/{tid}", headers=auth(token)).json()["rematch"]) is None:
+        assert time.monotonic() < deadline, r.text
+        time.sleep(0.1)
+    return str(new)
+
+
 def test_a_host_who_left_cannot_replace_the_invite_of_the_players_rematch(tmp_path: Path) -> None:
     """A fourteenth audit: the host of a private table, a player too, left at the end without
     asking for a rematch; the other player's rematch was made on their wish, the host's seat to
@@ -453,24 +477,12 @@ def test_a_host_who_left_cannot_replace_the_invite_of_the_players_rematch(tmp_pa
     away, the player's link opened nothing, and the one who left watched by a link of their
     own. The old host's new invite reaches the tables they host, not that rematch."""
     with client(tmp_path, away_timeout=0.05) as c:
-        tid, host, invite = _private(c, ["open", "open", "heuristic"])
-        tokens = []
-        for name in ("Xan", "Pia"):
-            j = c.post(f"/api/tables/{tid}/join", json={"name": name}, headers={INVITE: invite})
-            tokens.append(j.json()["token"])
-        assert c.post(f"/api/tables/{tid}/start", json={}, headers=auth(host)).status_code == 200
+        tid, host, invite, tokens = _xan_and_pia(c)
         # Xan (the host) has gone (a stand-in plays his turns); Pia's wish makes the rematch,
         # a bot in Xan's seat
         with c.websocket_connect(f"/ws/tables/{tid}") as pia:
             play_through(pia, first=hello(pia, tokens[1]))
-            r = c.post(f"/api/tables/{tid}/rematch", json={}, headers=auth(tokens[1]))
-            assert r.status_code in (200, 202), r.text
-            deadline = time.monotonic() + 30  # (once Xan has been gone 3 s)
-            while (
-                new := c.get(f"/api/tables/{tid}", headers=auth(tokens[1])).json()["rematch"]
-            ) is None:
-                assert time.monotonic() < deadline, r.text
-                time.sleep(0.1)
+            new = _rematch_of_one(c, tid, tokens[1], {})
         seats = c.get(f"/api/tables/{new}", headers=auth(tokens[1])).json()["seats"]
         assert seats[0]["kind"] == "bot" and seats[1]["name"] == "Pia", seats
         with c.websocket_connect(f"/ws/tables/{new}") as friend:
@@ -498,24 +510,12 @@ def test_a_host_who_stayed_and_asked_keeps_the_players_rematch(tmp_path: Path) -
     host; one without it, or with a token that is not the host's, does not."""
     for sent, kept in (("the host's", True), (None, False), ("another", False)):
         with client(tmp_path / str(sent), away_timeout=0.05) as c:
-            tid, host, invite = _private(c, ["open", "open", "heuristic"])
-            tokens = []
-            for name in ("Xan", "Pia"):
-                j = c.post(f"/api/tables/{tid}/join", json={"name": name}, headers={INVITE: invite})
-                tokens.append(j.json()["token"])
-            assert c.post(f"/api/tables/{tid}/start", json={}, headers=auth(host)).status_code
+            tid, host, invite, tokens = _xan_and_pia(c)
             # Pia has gone; Xan (the host) plays on and asks, his host token with his wish
             body = {} if sent is None else {"host": host if kept else "not-the-host-token"}
             with c.websocket_connect(f"/ws/tables/{tid}") as xan:
                 play_through(xan, first=hello(xan, tokens[0]))
-                r = c.post(f"/api/tables/{tid}/rematch", json=body, headers=auth(tokens[0]))
-                assert r.status_code in (200, 202), r.text
-                deadline = time.monotonic() + 30  # (once Pia has been gone 3 s)
-                while (
-                    new := c.get(f"/api/tables/{tid}", headers=auth(tokens[0])).json()["rematch"]
-                ) is None:
-                    assert time.monotonic() < deadline, r.text
-                    time.sleep(0.1)
+                new = _rematch_of_one(c, tid, tokens[0], body)
             seats = c.get(f"/api/tables/{new}", headers=auth(tokens[0])).json()["seats"]
             assert seats[1]["kind"] == "bot" and seats[0]["name"] == "Xan", seats
             r = c.post(f"/api/tables/{new}/invite", json={}, headers=auth(host))
@@ -542,12 +542,7 @@ def test_a_wish_asked_again_after_it_was_taken_back_elsewhere_is_stored(tmp_path
     from torampu.web.store import REMATCH_WISH
 
     with client(tmp_path, away_timeout=0.05) as c:
-        tid, host, invite = _private(c, ["open", "open", "heuristic"])
-        tokens = []
-        for name in ("Xan", "Pia"):
-            j = c.post(f"/api/tables/{tid}/join", json={"name": name}, headers={INVITE: invite})
-            tokens.append(j.json()["token"])
-        assert c.post(f"/api/tables/{tid}/start", json={}, headers=auth(host)).status_code == 200
+        tid, _host, _invite, tokens = _xan_and_pia(c)
         with c.websocket_connect(f"/ws/tables/{tid}") as xan:
             play_through(xan, first=hello(xan, tokens[0]))  # (a stand-in plays Pia's turns)
             with c.websocket_connect(f"/ws/tables/{tid}") as pia:
