@@ -7,8 +7,22 @@ run against the pure-Python build instead by ``tests/test_engine_build.py``.
 
 from __future__ import annotations
 
+import sys
+from collections.abc import Iterator
+
+import pytest
+
 from torampu import _engine
 
 collect_ignore = (
     [str(_engine.source(m)) for m in _engine.COMPILED] if _engine.MODE == "compiled" else []
 )
+
+
+@pytest.fixture(autouse=True)
+def _pages_closed() -> Iterator[None]:
+    """After each test, the browser pages it opened are closed (``browser_helpers``)."""
+    yield
+    helpers = sys.modules.get("browser_helpers")
+    if helpers is not None:
+        helpers.close_pages()

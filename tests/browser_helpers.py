@@ -4,6 +4,7 @@ Content-Security-Policy violations (including Trusted Types ones) for the test t
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
@@ -155,6 +156,20 @@ def chromium(sync_api: Any) -> Iterator[Any]:
             b.close()
 
 
+OPEN: list[Any] = []
+"""The browser contexts :func:`new_page` opened in the test running (closed after it)."""
+
+
+def close_pages() -> None:
+    """Close every page a test opened: a page left on a table keeps its socket, and a module's
+    pages all come from 127.0.0.1 — past ``--sockets-per-address`` (32) a later test's pages
+    were refused, and every test after it in the module failed."""
+    while OPEN:
+        ctx = OPEN.pop()
+        with contextlib.suppress(Exception):  # (its browser closed already)
+            ctx.close()
+
+
 def new_page(
     browser: Any,
     viewport: dict[str, int],
@@ -167,6 +182,7 @@ def new_page(
     ``context``: more of the context's options (``has_touch=True, is_mobile=True``: a phone's
     touch screen, a coarse pointer)."""
     ctx = browser.new_context(viewport=viewport, **context)
+    OPEN.append(ctx)
     csp: list[str] = []
     ctx.expose_function("__torampuCsp", lambda v: csp.append(str(v)))
     ctx.add_init_script(CSP_LISTENER)

@@ -1292,14 +1292,14 @@ def test_the_moves_made_for_a_player_away_are_told_apart_by_deal(
         assert len(games) == len(snap["stood_in_moves"]) and len(set(games)) >= 2, snap
         shown = back.locator("#stood-moves").inner_text()
         heads = back.locator("#stood-moves .stood-game").all_inner_texts()
-        want = [f"Game {k + 1}:" for k in sorted(set(games))]
+        want = [f"Deal {k + 1}:" for k in sorted(set(games))]
         assert [x.strip(" —") for x in heads] == want, (heads, shown)
         assert back.locator("#stood-moves .stood-move").count() == len(games), shown
         back.screenshot(path=str(SHOTS / "stood-in-deals-desktop-en.png"))
         back.click("#lang")
         back.wait_for_function("() => document.documentElement.lang === 'ja'")
         heads = back.locator("#stood-moves .stood-game").all_inner_texts()
-        assert [x.strip(" —") for x in heads] == [f"第{k + 1}ゲーム:" for k in sorted(set(games))]
+        assert [x.strip(" —") for x in heads] == [f"第{k + 1}ディール:" for k in sorted(set(games))]
         back.screenshot(path=str(SHOTS / "stood-in-deals-desktop-ja.png"))
         assert not problems(back) and not problems(watcher), (problems(back), problems(watcher))
         back.context.close()

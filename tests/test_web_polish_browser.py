@@ -1077,7 +1077,7 @@ def test_before_the_start_one_moves_seats_and_the_host_swaps_them(
         "() => (document.querySelector('#toast')?.textContent || '')"
         ".includes('The host moved you to seat 4.')"
     )
-    assert "a match of" in friend.inner_text(".table-head")
+    assert "a series of" in friend.inner_text(".table-head")  # (Hell: of deals)
     # the others' chat says Ben moved: one line, not "Ben left seat 2" then "Ben took seat 4"
     # (a fifth review read a swap as the friend leaving, "a bot plays it")
     page.wait_for_function(
