@@ -261,12 +261,11 @@ class TablePage {
     document.body.classList.toggle("in-play", !!started);
     this.el.seats.hidden = !!started;
     this.el.play.hidden = !started;
-    // the chat is under the seats while the table waits — friends talk before the start (it
-    // was in the hidden play layout: a tenth review found no chat until the host started) —
-    // and in the side column once it plays
-    // (open under the seats, where the players wait and talk; in play, as the panel begins:
-    // opened before the start, on a phone it stayed open below the table, out of sight, and a
-    // friend's message was counted nowhere — an eleventh review)
+    // the chat is under the seats while the table waits, open — friends talk before the start
+    // (it was in the hidden play layout: a tenth review found no chat until the host started)
+    // — and in the side column once it plays, as the panel begins in play (opened before the
+    // start, on a phone it stayed open below the table, out of sight, and a friend's message
+    // was counted nowhere: an eleventh review)
     const chat = this.social.chat.el;
     if (!started && chat.previousElementSibling !== this.el.seats) {
       this.el.seats.after(chat);
