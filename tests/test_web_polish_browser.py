@@ -193,6 +193,11 @@ def _hint(page: Any) -> tuple[str, str]:
 def test_napoleon_as_the_napoleon_at_1366x650(server: str, browser: Any) -> None:
     tb = _table(server, "napoleon", "classic", 5)
     page = _open(browser, server, tb, LAPTOP, "ja")
+    # a card's name for a screen reader is in the page's language ("3 of hearts" on the
+    # Japanese page: an eleventh review)
+    page.wait_for_selector("#hand .card svg")
+    label = page.get_attribute("#hand .card svg", "aria-label") or ""
+    assert re.fullmatch("(スペード|ハート|ダイヤ|クラブ)の.+|ジョーカー", label), label
     seen: set[str] = set()
     plays = 0
     while True:

@@ -4,6 +4,7 @@
 // with isCard() before it is drawn, so no text from the server ever reaches the markup.
 
 import { svgElement } from "./dom.js";
+import { lang } from "./i18n.js";
 
 const SUIT_PATHS = {
   S:
@@ -159,11 +160,16 @@ const RANK_WORD = {
   A: "Ace", K: "King", Q: "Queen", J: "Jack", T: "10",
 };
 const SUIT_WORD = { S: "spades", H: "hearts", D: "diamonds", C: "clubs" };
+const RANK_JA = { A: "エース", K: "キング", Q: "クイーン", J: "ジャック", T: "10" };
+const SUIT_JA = { S: "スペード", H: "ハート", D: "ダイヤ", C: "クラブ" };
 
-/** An accessible name: "Queen of hearts", "Joker". */
+/** An accessible name in the page's language: "Queen of hearts", "ハートのクイーン", "Joker"
+ * (a screen reader read "3 of hearts" on the Japanese page: an eleventh review). */
 export function cardLabel(name) {
   const { rank, suit } = parseCard(name);
-  if (!suit) return "Joker";
+  const ja = lang() === "ja";
+  if (!suit) return ja ? "ジョーカー" : "Joker";
+  if (ja) return `${SUIT_JA[suit]}の${RANK_JA[rank] || rank}`;
   return `${RANK_WORD[rank] || rank} of ${SUIT_WORD[suit]}`;
 }
 
