@@ -6,7 +6,7 @@ import { renderFelt, renderPlay, seatName } from "./game.js";
 import { errorText, gameName, t } from "./i18n.js";
 import { cardsNode, moveNode } from "./labels.js";
 import { followLogs, sidePanels } from "./panels.js";
-import { adoptInvite } from "./table.js";
+import { adoptInvite } from "./links.js";
 
 export function replayPage(root, id, k) {
   // a private table's replay is opened by its link as the table is, with #invite=… (a fresh

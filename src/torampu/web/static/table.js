@@ -1,6 +1,6 @@
 // The table page: seats before the start, then the game in play from websocket snapshots.
 
-import { api, closable, isToken, tokens } from "./api.js";
+import { api, closable, tokens } from "./api.js";
 import { Connection } from "./conn.js";
 import { drawnAfterPress, fill, h, patch, svgElement, toast } from "./dom.js";
 import { BOT_ICON, renderFelt, renderPlay, seatName, statusText, tapCard } from "./game.js";
@@ -8,6 +8,7 @@ import { errorText, gameName, lang, pick, t } from "./i18n.js";
 import { moveNode } from "./labels.js";
 import { followLogs, sidePanels } from "./panels.js";
 import { installKeyboard } from "./keys.js";
+import { adoptInvite, adoptSeatLink } from "./links.js";
 import { Feel } from "./feel.js";
 import { BetweenPanel } from "./between.js";
 import { ChatPanel } from "./chat.js";
@@ -708,24 +709,6 @@ function isLoopback(host) {
   return host === "localhost" || host.endsWith(".localhost") || /^127\./.test(host) || host === "[::1]" || host === "::1";
 }
 
-// Opened with #invite=<secret> (a private table's link): keep the invite for this table. It
-// stays in the address bar, which is the table's link to pass on.
-/** The value of `key=` in the address's fragment: null if there is none, "" if it is no token
- * (a bad escape, a character a header cannot carry: a crafted link), told once. */
-function fragmentToken(key) {
-  const m = new RegExp(`(?:^#|&)${key}=([^&]*)`).exec(location.hash);
-  if (!m) return null;
-  let value = "";
-  try {
-    value = decodeURIComponent(m[1]);
-  } catch {
-    /* "%ZZ": no value */
-  }
-  if (isToken(value)) return value;
-  toast(t("brokenLink"));
-  return "";
-}
-
 /** The cards picked at table `id` for the choice `key` (a hand and its legal moves), kept
  * for this tab (sessionStorage) so that a reload keeps them: their indices in `hand`. */
 function keptPicks(id, key, hand) {
@@ -743,39 +726,17 @@ function keptPicks(id, key, hand) {
   }
 }
 
+let keptLast = null; // (what keepPicks last wrote: each drawing of the table asks again)
+
 function keepPicks(id, key, cards) {
+  const value = cards.length ? JSON.stringify({ key, cards }) : null;
+  if (value === keptLast) return;
+  keptLast = value;
   try {
     const name = `torampu.picks.${id}`;
-    if (cards.length) sessionStorage.setItem(name, JSON.stringify({ key, cards }));
+    if (value) sessionStorage.setItem(name, value);
     else sessionStorage.removeItem(name);
   } catch { /* private mode: not kept */ }
-}
-
-/** Keep the invite of `id` from the address's #invite= (the table's page and its replays'). */
-export function adoptInvite(id) {
-  const invite = fragmentToken("invite");
-  if (invite) tokens.setInvite(id, invite);
-  // the address bar carries the invite this browser holds (people copy the address bar, not
-  // the Share box: a private table opened from "Create" or "Your tables" showed /t/<id>, which
-  // tells anyone else "no such table", a fourth review)
-  const held = tokens.invite(id);
-  if (held && !invite && !/(?:^#|&)seat=/.test(location.hash))
-    history.replaceState(null, "", `${location.pathname}${location.search}#invite=${encodeURIComponent(held)}`);
-}
-
-// Opened with #seat=<token> (a player's own link, on another device): keep the token for this
-// table and drop it from the address bar (the invite, if any, stays), so that it is not shared
-// by accident.
-function adoptSeatLink(id) {
-  if (!/(?:^#|&)seat=/.test(location.hash)) return;
-  const token = fragmentToken("seat");
-  const invite = /(?:^#|&)(invite=[^&]+)/.exec(location.hash);
-  history.replaceState(null, "", location.pathname + location.search + (invite ? `#${invite[1]}` : ""));
-  if (!token) return;
-  const held = tokens.seat(id);
-  // a link someone else made could otherwise take this browser's own seat away silently
-  if (held?.token && held.token !== token && !window.confirm(t("seatLinkReplace"))) return;
-  tokens.setSeat(id, held?.token === token ? held.seat : null, token);
 }
 
 function rememberFocus() {

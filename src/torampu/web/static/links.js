@@ -1,0 +1,51 @@
+// A table's links: the secrets an address's fragment carries (#invite=, #seat=), kept in this
+// browser for the table and never sent in an address (the table's page and its replays').
+
+import { isToken, tokens } from "./api.js";
+import { toast } from "./dom.js";
+import { t } from "./i18n.js";
+
+/** The value of `key=` in the address's fragment: null if there is none, "" if it is no token
+ * (a bad escape, a character a header cannot carry: a crafted link), told once. */
+function fragmentToken(key) {
+  const m = new RegExp(`(?:^#|&)${key}=([^&]*)`).exec(location.hash);
+  if (!m) return null;
+  let value = "";
+  try {
+    value = decodeURIComponent(m[1]);
+  } catch {
+    /* "%ZZ": no value */
+  }
+  if (isToken(value)) return value;
+  toast(t("brokenLink"));
+  return "";
+}
+
+// Opened with #invite=<secret> (a private table's link): keep the invite for this table. It
+// stays in the address bar, which is the table's link to pass on.
+/** Keep the invite of `id` from the address's #invite= (the table's page and its replays'). */
+export function adoptInvite(id) {
+  const invite = fragmentToken("invite");
+  if (invite) tokens.setInvite(id, invite);
+  // the address bar carries the invite this browser holds (people copy the address bar, not
+  // the Share box: a private table opened from "Create" or "Your tables" showed /t/<id>, which
+  // tells anyone else "no such table", a fourth review)
+  const held = tokens.invite(id);
+  if (held && !invite && !/(?:^#|&)seat=/.test(location.hash))
+    history.replaceState(null, "", `${location.pathname}${location.search}#invite=${encodeURIComponent(held)}`);
+}
+
+// Opened with #seat=<token> (a player's own link, on another device): keep the token for this
+// table and drop it from the address bar (the invite, if any, stays), so that it is not shared
+// by accident.
+export function adoptSeatLink(id) {
+  if (!/(?:^#|&)seat=/.test(location.hash)) return;
+  const token = fragmentToken("seat");
+  const invite = /(?:^#|&)(invite=[^&]+)/.exec(location.hash);
+  history.replaceState(null, "", location.pathname + location.search + (invite ? `#${invite[1]}` : ""));
+  if (!token) return;
+  const held = tokens.seat(id);
+  // a link someone else made could otherwise take this browser's own seat away silently
+  if (held?.token && held.token !== token && !window.confirm(t("seatLinkReplace"))) return;
+  tokens.setSeat(id, held?.token === token ? held.seat : null, token);
+}
