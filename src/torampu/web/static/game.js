@@ -66,7 +66,7 @@ export const BOT_ICON =
 export function statusText(view, ctx) {
   if (!view) return "";
   if (view.phase === "over" && view.match && view.match.games_played >= view.match.games) return t("matchOver");
-  const phase = view.game === "hell" && view.phase === "bid" ? t("phase_bid_hell") : t(`phase_${view.phase}`);
+  const phase = t(`phase_${view.phase}`, { game: view.game }); // (Hell's bid: phase_bid_hell)
   if (view.to_play == null) return phase;
   if (view.to_play === ctx.mySeat && ctx.live) return `${t("yourTurn")} — ${phase}`;
   // an absent player's turn is the stand-in bot's, in a moment (the line said "Aki to play"

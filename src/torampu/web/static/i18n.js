@@ -293,10 +293,10 @@ const TEXTS = {
     quickPlayGamesSet: "A match of {n} {n|game|games} (set below).",
     // Hell: a match is a series of deals of 1, 2, … cards up to the most and back down (a
     // tenth review typed 1 under "Games in the match" and played one deal of one card)
-    dealsHell: "Deals in the series",
+    games_hell: "Deals in the series",
     hellSeries: "Cards per deal: {cards}.",
-    quickPlayDeals: "By default a series of {n} deals.",
-    quickPlayDealsSet: "A series of {n} {n|deal|deals} (set below).",
+    quickPlayGames_hell: "By default a series of {n} deals.",
+    quickPlayGamesSet_hell: "A series of {n} {n|deal|deals} (set below).",
     creating: "Creating…",
     copyFail: "Copy failed: select the link by hand.",
     // feel: hand order, rules of the table, sounds, the background-tab call
@@ -776,10 +776,10 @@ const TEXTS = {
     gamesDefaultN: "既定: {n}",
     quickPlayGames: "既定では{n}ゲームの対戦です。",
     quickPlayGamesSet: "{n}ゲームの対戦です (下で設定)。",
-    dealsHell: "シリーズのディール数",
+    games_hell: "シリーズのディール数",
     hellSeries: "各ディールの枚数: {cards}。",
-    quickPlayDeals: "既定では{n}ディールのシリーズです。",
-    quickPlayDealsSet: "{n}ディールのシリーズです (下で設定)。",
+    quickPlayGames_hell: "既定では{n}ディールのシリーズです。",
+    quickPlayGamesSet_hell: "{n}ディールのシリーズです (下で設定)。",
     creating: "作成中…",
     copyFail: "コピーできませんでした。リンクを選択してください。",
     // feel: hand order, rules of the table, sounds, the background-tab call

@@ -268,7 +268,7 @@ function renderForm(el, state) {
         { class: "row2" },
         field(t("players"), playersInput(game, f, rerender)),
         field(
-          f.game === "hell" ? t("dealsHell") : t("games"),
+          t("games", { game: f.game }),
           h("input", {
             type: "number",
             name: "games",
@@ -303,8 +303,8 @@ function renderForm(el, state) {
  * and what the button does. */
 function quickNote(f, usual) {
   const typed = Number(f.games);
-  const [set, by] = f.game === "hell" ? ["quickPlayDealsSet", "quickPlayDeals"] : ["quickPlayGamesSet", "quickPlayGames"];
-  const games = Number.isInteger(typed) && typed >= 1 ? t(set, { n: typed }) : usual ? t(by, { n: usual }) : "";
+  const game = f.game;
+  const games = Number.isInteger(typed) && typed >= 1 ? t("quickPlayGamesSet", { n: typed, game }) : usual ? t("quickPlayGames", { n: usual, game }) : "";
   return `${games}${games && lang() !== "ja" ? " " : ""}${t("quickPlayNote")}`;
 }
 
