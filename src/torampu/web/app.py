@@ -236,6 +236,11 @@ class SecurityHeaders:
         await self.app(scope, receive, with_headers)
 
 
+_AGAIN_SOON = [(b"retry-after", b"1"), (b"connection", b"close")]
+"""The headers of a request refused from its address's queue: again in a second, on a new
+connection."""
+
+
 @dataclass
 class _Queue:
     """An address's requests in :class:`RequestLimit`: ``turn`` lets ``at_once`` of them run;
@@ -298,8 +303,7 @@ class RequestLimit:
             if queue is None:
                 queue = self.queues[key] = _Queue(asyncio.Semaphore(self.at_once))
             if queue.requests >= self.burst:
-                more = [(b"retry-after", b"1"), (b"connection", b"close")]
-                await _refuse(send, 429, self.full, more)
+                await _refuse(send, 429, self.full, _AGAIN_SOON)
                 return
             queue.requests += 1
             try:
@@ -307,8 +311,7 @@ class RequestLimit:
                     async with asyncio.timeout(self.wait):
                         await queue.turn.acquire()
                 except TimeoutError:
-                    more = [(b"retry-after", b"1"), (b"connection", b"close")]
-                    await _refuse(send, 503, self.busy, more)
+                    await _refuse(send, 503, self.busy, _AGAIN_SOON)
                     return
                 try:
                     # (its turn taken, it waits for the loop's next round: a burst arrives in

@@ -602,20 +602,18 @@ def _preset_name(rules: Any) -> str | None:
     return None
 
 
-def _replayed(table_id: str, m: Match, actions: list[Any]) -> tuple[Match, int, list[int]]:
+def _replayed(table_id: str, m: Match, actions: list[Any]) -> tuple[Match, list[int]]:
     """``m`` with the stored ``actions`` played (each the next version, by the seat to play;
-    else :class:`StoreError`), how many games were finished before the last of them (to
-    know whether it began a pause between games), and before each of them (the game each was
-    made in: :func:`_stood_ins`)."""
-    played = m.games_played
+    else :class:`StoreError`), and how many games were finished before each of them: the game
+    each was made in (:func:`_stood_ins`), and, for the last, whether it began a pause between
+    games."""
     games: list[int] = []
     for version, a in enumerate(actions, start=1):
         if a.version != version or m.to_play != a.seat:
             raise StoreError(f"table {table_id}: stored action {a.version} out of turn")
-        played = m.games_played
-        games.append(played)
+        games.append(m.games_played)
         m.play(a.action)
-    return m, played, games
+    return m, games
 
 
 def _holds(game: Any, seat: int | None, cards: int) -> bool:
@@ -986,13 +984,13 @@ class Lobby:
         if table.status != "waiting":
             loop = asyncio.get_running_loop()
             new = self._new_match
-            m, played, games = await loop.run_in_executor(
+            m, games = await loop.run_in_executor(
                 self._load_pool, lambda: _replayed(table.id, new(room), actions)
             )
             room.match = m
             room.stood_in = _stood_ins(actions[:-1], games)  # (the last is counted as it is taken)
             if actions:
-                self._took(room, actions[-1], played)
+                self._took(room, actions[-1], games[-1])
                 room.revision += 1
         if room.version != table.version:
             raise StoreError(f"table {table.id}: {room.version} of {table.version} actions stored")
@@ -2309,7 +2307,7 @@ class Lobby:
         )
         actions = await self.db(self.store.actions, room.id, 0)
         new = self._new_match
-        m, played, games = await asyncio.get_running_loop().run_in_executor(
+        m, games = await asyncio.get_running_loop().run_in_executor(
             self._load_pool, lambda: _replayed(room.id, new(room), actions)
         )
         room.match = m
@@ -2318,7 +2316,7 @@ class Lobby:
         room.between = None
         room.stood_in = _stood_ins(actions[:-1], games)  # (the last is counted as it is taken)
         if actions:
-            self._took(room, actions[-1], played)
+            self._took(room, actions[-1], games[-1])
         room.revision += 1
         room.turn_started = self.clock()
 
