@@ -464,6 +464,19 @@ def test_a_crafted_link_cannot_lock_a_player_out_of_their_table(server: str, bro
     assert not found, found
 
 
+def _open_chat(page: Any) -> None:
+    """Unfold the page's chat panel where it is folded."""
+    if not page.evaluate("document.querySelector('#chat').open"):
+        page.click("#chat-summary")
+
+
+def _say(page: Any, text: str) -> None:
+    """Say ``text`` in the page's chat (unfolded first)."""
+    _open_chat(page)
+    page.fill("#chat-input", text)
+    page.click("#chat-send")
+
+
 def test_a_private_table_opens_by_its_invite_link_only(server: str, browser: Any) -> None:
     """A host makes a private table in the lobby: it is not listed, its link carries the
     invite, a friend with the link sits down, and a stranger with the bare address is told
@@ -519,10 +532,8 @@ def test_a_private_table_opens_by_its_invite_link_only(server: str, browser: Any
     # was in the play layout, hidden until the host started: a tenth review)
     for p in (host, guest):
         p.wait_for_selector("#chat", state="visible")
-        if not p.evaluate("document.querySelector('#chat').open"):
-            p.click("#chat-summary")
-    guest.fill("#chat-input", "Ready when you are")
-    guest.click("#chat-send")
+        _open_chat(p)
+    _say(guest, "Ready when you are")
     host.wait_for_selector("#chat-list li:has-text('Ready when you are')")
     guest.screenshot(path=str(SHOTS / "private-waiting-chat-phone-ja.png"), full_page=True)
     # the link went too far: someone watches by it; the host makes a new one
@@ -553,10 +564,7 @@ def test_a_private_table_opens_by_its_invite_link_only(server: str, browser: Any
     # the way to it (opened before the start, it stayed open out of sight and counted nothing:
     # an eleventh review)
     assert not guest.evaluate("document.querySelector('#chat').open")
-    if not host.evaluate("document.querySelector('#chat').open"):
-        host.click("#chat-summary")
-    host.fill("#chat-input", "Good luck")
-    host.click("#chat-send")
+    _say(host, "Good luck")
     guest.wait_for_function("() => document.querySelector('#jump-unread')?.textContent === '1'")
     guest.screenshot(path=str(SHOTS / "private-guest-phone-ja.png"), full_page=True)
 
