@@ -21,6 +21,7 @@ from fastapi.testclient import TestClient
 
 import torampu
 from torampu.web.bots import BotJob, compute_hint
+from torampu.web.store import StaleVersion
 from web_helpers import auth, client, hello, play_through
 
 HELL3 = {"players": 3}
@@ -333,7 +334,8 @@ def test_a_rematch_keeps_the_seats_and_moves_everyone_over(
             r = c.post(f"/api/tables/{tid}/rematch", headers=auth(tok[0]))
             assert r.status_code == 200, r.text
             new = r.json()["table"]
-            for who in (tok[2], host, tok[0]):  # idempotent, whoever clicks
+            for who in (host, tok[0]):  # idempotent (seat 2's player's ask takes its seat back:
+                # see test_a_player_whose_seat_went_to_a_bot_takes_it_back_at_the_rematch)
                 again = c.post(f"/api/tables/{tid}/rematch", headers=auth(who))
                 assert again.json()["table"]["id"] == new["id"]
             for ws in (p0, spectator):
@@ -477,6 +479,69 @@ def test_a_rematch_is_made_when_the_one_who_had_not_asked_leaves(tmp_path: Path)
             ("bot", "heuristic"),
             ("bot", "heuristic"),
         ]
+
+
+def test_a_player_whose_seat_went_to_a_bot_takes_it_back_at_the_rematch(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An eleventh review: the host's wish made the rematch once a friend had been gone 3 s;
+    back, she could only watch the rest of the evening. Her ask, once it is made, seats her
+    again where the bot took her place — her name and token — and she is told what the bot
+    played for her; the bot plays that seat no more (a move of its stored after is refused).
+    Nobody else takes it: not another table's token, not a player who kept a seat, not the
+    host; asking again changes nothing."""
+    monkeypatch.setattr("torampu.web.rooms.REMATCH_GRACE", 0.0)
+    with client(tmp_path, away_timeout=0.01) as c:
+        tid, host, tok = _over_with_two(c)
+        lobby = c.app.state.lobby  # type: ignore[attr-defined]
+        status, body = _rematch(c, tid, tok[0])  # (seat 2's player is gone)
+        assert status == 200, body
+        nid = body["table"]["id"]
+        seats = lambda: c.get(f"/api/tables/{nid}").json()["seats"]  # noqa: E731
+        assert (seats()[2]["kind"], seats()[2]["name"]) == ("bot", None)
+        _, _, strangers = _table(c, ["open", "heuristic", "heuristic"], games=1)
+        assert _rematch(c, tid, strangers[0])[0] == 403
+        for who in (tok[0], host):
+            assert _rematch(c, tid, who)[0] == 200
+        assert (seats()[2]["kind"], seats()[2]["name"]) == ("bot", None)
+        with c.websocket_connect(f"/ws/tables/{nid}") as p0:
+            # the bots play up to seat 0's bid: seat 2's bot bid before it
+            mine = lambda m: m["type"] == "snapshot" and m["view"]["to_play"] == 0  # noqa: E731
+            if not mine(hello(p0, tok[0])):
+                _until(p0, mine)
+            bot_moves = lobby.rooms[nid].stood_in[2][0]
+            assert bot_moves >= 1
+            status, body = _rematch(c, tid, tok[2])
+            assert status == 200 and body["table"]["id"] == nid, body
+            assert [(x["kind"], x["name"]) for x in seats()] == [
+                ("human", "P0"),
+                ("bot", None),
+                ("human", "P2"),
+            ]
+            told = _until(p0, lambda m: m["type"] == "snapshot" and m["table"]["seats"][2]["name"])
+            assert told["table"]["seats"][2]["kind"] == "human"
+            revision = lobby.rooms[nid].revision
+            assert _rematch(c, tid, tok[2])[0] == 200  # (again: nothing new)
+            assert lobby.rooms[nid].revision == revision
+            with c.websocket_connect(f"/ws/tables/{nid}") as p2:
+                back = hello(p2, tok[2])
+                assert back["seat"] == 2 and back["stood_in"] == bot_moves
+                # seat 0 bids and plays on (the bot of seat 1 too) up to seat 2's turn: its
+                # player's to play
+                play_through(p0, until=lambda m: m["view"]["to_play"] == 2, first=told)
+                turn = _until(p2, lambda m: m["type"] == "snapshot" and m["view"]["to_play"] == 2)
+                time.sleep(0.3)  # (no bot's move comes for it)
+                assert lobby.rooms[nid].version == turn["version"]
+                store = lobby.store
+                with pytest.raises(StaleVersion):  # a bot's move in flight, stored late
+                    store.append_action(nid, turn["version"], 2, turn["legal"][0], "bot")
+                p2.send_json(
+                    {"type": "act", "action": turn["legal"][0], "version": turn["version"]}
+                )
+                played = _until(
+                    p2, lambda m: m["type"] == "snapshot" and m["version"] > turn["version"]
+                )
+                assert played["last"]["seat"] == 2 and played["last"]["by"] == "human"
 
 
 def test_a_rematch_asked_again_sends_nobody_anything(tmp_path: Path) -> None:

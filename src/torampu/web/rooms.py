@@ -631,7 +631,8 @@ def _holds(game: Any, seat: int | None, cards: int) -> bool:
 def _stood_in(stood: StoodIn, seat: int, by: str, action: str, game: int) -> None:
     """Count in ``stood`` an ``action`` of ``seat`` made ``by`` in ``game`` (see
     :attr:`Room.stood_in`): a move of the player's own clears the seat's count, a stand-in's
-    adds one, others leave it.
+    (or a bot's: its player may take the seat back, see ``Lobby._reclaim``) adds one, others
+    leave it.
 
     >>> stood: StoodIn = {}
     >>> for by, action, game in (("away", "pass", 0), ("away", "bid 12H", 0),
@@ -643,7 +644,7 @@ def _stood_in(stood: StoodIn, seat: int, by: str, action: str, game: int) -> Non
     """
     if by == "human":
         stood.pop(seat, None)
-    elif by == "away":
+    elif by in ("away", "bot"):  # (a bot's, for a player who takes its seat back)
         n, last = stood.get(seat, (0, ()))
         stood[seat] = (n + 1, (*last, (game, action))[-STOOD_IN_SHOWN:])
 
@@ -1158,7 +1159,8 @@ class Lobby:
         A seat token asks for it: it is made once every person connected at the table has
         asked (a player alone with bots, at once); until then ``None``, and the others see who
         asked (``rematch_wanted``). The host token makes it at once (the host runs the table,
-        as they start it). Asking again, after it is made, gives the same table. (A rematch
+        as they start it). Asking again, after it is made, gives the same table — and seats
+        there again a player whose seat went to a bot (:meth:`_reclaim`). (A rematch
         moved everyone at the first request, without asking them or saying who had asked: a
         fifth review.) ``withdraw``: a seat takes its wish back (``None``; 409 ``rematch_made``
         once it is made). ``host``: the host token beside a seat token — the host plays in
@@ -1185,7 +1187,32 @@ class Lobby:
             new_id = await self._make_rematch(room, by_wish=seat is not None)
             if new_id is None:
                 return None
+        elif seat is not None:
+            await self._reclaim(room, seat, new_id)
         return await self.room(new_id)
+
+    async def _reclaim(self, old: Room, seat: int, new_id: str) -> None:
+        """The player of ``seat`` at ``old``, asking for its rematch once it is made, takes back
+        the seat a :data:`REMATCH_BOT` took there (they had not asked and were gone: a friend
+        away a few seconds as the host asked could only watch, an eleventh review) while it
+        is playing; the bot's moves so far are told them as a stand-in's. Nothing where their
+        seat is theirs or the match is over."""
+        room = await self.room(new_id)
+        h = old.seats[seat].token
+        if room is None or h is None or room.status != "playing" or room.seats[seat].kind != "bot":
+            return
+        async with room.lock:
+            try:
+                st = await self.db(self.store.reclaim_seat, old.id, seat, h)
+            except Refused as e:
+                raise ActError(e.code, str(e), e.status or 409) from None
+            if st is None:  # (another process's change, read now)
+                await self._refresh_row(room)
+                return
+            self._seat_changed(room, seat, st)
+            room.changed.set()  # the driver looks again: a person's seat now
+        self.broadcast(room)
+        await self._publish(room, {"kind": "table"})
 
     async def _wish_rematch(self, room: Room, seat: int, as_host: bool = False) -> bool:
         """``seat`` asks for the rematch (``as_host``: with the host token too); whether
@@ -1804,6 +1831,8 @@ class Lobby:
             if by in ("away", "timeout") and self._who_moves(room)[0] != by:
                 # the player came back (or moved) while the stand-in thought: the move is
                 # theirs again (a returning player watched a bot play the turn they were shown)
+                raise ActError("player_back", f"seat {seat}'s player is back: theirs to play")
+            if by == "bot" and room.seats[seat].kind != "bot":  # (taken back: see _reclaim)
                 raise ActError("player_back", f"seat {seat}'s player is back: theirs to play")
             if not isinstance(action, str) or not action.strip():
                 raise ActError("bad_message", "an action is a non-empty string", 400)

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import secrets
 import threading
 import unicodedata
 from collections.abc import Callable, Collection, Iterator, Mapping
@@ -846,7 +847,8 @@ class Store:
         """Store the action that moves ``table_id`` from ``version`` to ``version + 1`` (and
         its new ``status`` and ``games_played`` if given, and the match's ``result`` if it ends
         it) at time ``at`` (default now); :class:`StaleVersion` if the table is no longer
-        there."""
+        there — or a bot's move (``by`` ``bot``) for a seat whose player took it back
+        (:meth:`reclaim_seat`)."""
         at = at or _now()
         values: dict[str, Any] = {"version": version + 1, "updated": at}
         if status:
@@ -867,6 +869,10 @@ class Store:
                     if now is None:
                         raise StoreError(f"no table {table_id}")
                     raise StaleVersion(f"table {table_id} is at version {now}, not {version}")
+                if by == "bot":  # (read under the row's lock: see reclaim_seat)
+                    kind = select(SeatRow.kind).where(SeatRow.table_id == table_id)
+                    if s.scalar(kind.where(SeatRow.seat == seat)) != "bot":
+                        raise StaleVersion(f"table {table_id}: seat {seat} is a person's again")
                 s.execute(  # Core, not the ORM's unit of work: this is the hot path
                     insert(ActionRow).values(
                         table_id=table_id,
@@ -1025,6 +1031,39 @@ class Store:
                     kept = dict(kind="bot", name=None, token=None, bot=bot, holder=None)
                 s.add(SeatRow(table_id=new_id, seat=x.seat, **kept))
             return new_id, True
+
+    def reclaim_seat(self, table_id: str, seat: int, token: str) -> Seat | None:
+        """The person who held ``seat`` of ``table_id`` (over) by the token whose hash is
+        ``token`` takes their place at its rematch back from the bot that took it there (they
+        had not asked and were gone when it was made: a friend away a few seconds could only
+        watch the rest of the evening, an eleventh review): the seat is theirs again — their
+        name, token and address — while the rematch is playing. The seat as it is now at the
+        rematch, or ``None`` where nothing is taken back (no rematch, not playing, not this
+        token's seat, a seat nobody took from them). One step with the rematch's row locked,
+        as a move's storing takes it: a bot's move is stored before, or refused after
+        (:meth:`append_action`)."""
+        with self._session.begin() as s:
+            new_id = s.scalar(select(TableRow.rematch).where(TableRow.id == table_id))
+            if new_id is None:
+                return None
+            moved = s.execute(
+                update(TableRow)
+                .where(TableRow.id == new_id, TableRow.status == "playing")
+                .values(updated=_now())
+            )  # (locks the rematch's row to the commit)
+            if not moved.rowcount:  # type: ignore[attr-defined]
+                return None
+            was = s.get(SeatRow, (table_id, seat))
+            now = s.get(SeatRow, (new_id, seat))
+            if was is None or now is None or was.kind != "human" or was.token is None:
+                return None
+            if not secrets.compare_digest(was.token, token) or now.kind != "bot":
+                return None
+            if was.name is not None:
+                _check_name_free(s, new_id, seat, was.name)
+            now.kind, now.name, now.token, now.bot = "human", was.name, was.token, None
+            now.holder = was.holder
+            return Seat(seat, now.kind, now.name, now.token, now.bot)
 
 
 def seats_refusal(most: int) -> Refused:

@@ -236,16 +236,22 @@ export class BetweenPanel {
     try {
       const res = await api.rematch(this.page.id, token, this.page.host);
       // (no table yet: the others have not asked; the snapshots say so)
-      if (res?.table) this.follow(res.table.id, this.page.snap?.seat);
+      if (res?.table) this.follow(res.table.id, this.page.snap?.seat, 800, true);
     } catch (e) {
       toast(errorText(e));
     }
   }
 
-  /** Every client of the old table moves to the new one; its seat and host tokens go with it. */
-  follow(newId, seat, delay = 800) {
+  /** Every client of the old table moves to the new one; its seat and host tokens go with it.
+   * A player asks for it first (``asked``: they just did): one whose seat went to a bot, gone
+   * when it was made, takes the seat back there (a friend away a few seconds as the host asked
+   * could only watch: an eleventh review). */
+  async follow(newId, seat, delay = 800, asked = false) {
     if (this.moving) return;
     this.moving = true;
+    if (this.page.seatToken && seat != null && !asked) {
+      await api.rematch(this.page.id, this.page.seatToken).catch(() => null); // (else: watch)
+    }
     if (this.page.seatToken && seat != null) tokens.setSeat(newId, seat, this.page.seatToken);
     if (this.page.host) tokens.setHost(newId, this.page.host);
     const invite = tokens.invite(this.page.id); // a private table's rematch keeps its invite
