@@ -483,7 +483,9 @@ def test_daifugo_exchange_and_texts_on_a_phone(server: str, browser: Any) -> Non
               m.observe({game: 'daifugo', log: b});
               const held = m.hold?.kind ?? null;
               m.observe({game: 'daifugo', log: c});
-              await new Promise((r) => setTimeout(r, 50));
+              // (at once: a sweep of the flushed cards first kept them, or the flush's caption
+              // over an empty felt, 0.2-0.6 s after the lead — a twelfth review)
+              const gone = m.hold?.kind ?? null;
               const once = new Motion(() => {}, 60000);
               once.observe({game: 'daifugo', log: a});
               once.observe({game: 'daifugo', log: c}); // the flush and the lead seen at once
@@ -495,7 +497,7 @@ def test_daifugo_exchange_and_texts_on_a_phone(server: str, browser: Any) -> Non
               cut.observe({game: 'daifugo', log: e.slice(0, 100)});
               const ev = cut.observe({game: 'daifugo', log_from: 2, log: e.slice(2)});
               const felt = cut.feltView({game: 'daifugo', log_from: 2, log: e.slice(2)});
-              return [held, m.hold?.kind ?? null, once.hold?.kind ?? null,
+              return [held, gone, once.hold?.kind ?? null,
                 [ev.played, cut.hold?.cards, felt.log.length, felt.log.at(-1).action]];
             })(),
             mustHold: [g.mustHold(['play 3D', 'play 3D 3S']), g.mustHold(['pass', 'play 3D']),
@@ -1811,6 +1813,26 @@ def test_a_player_who_says_no_to_a_rematch_is_replaced_by_a_bot_and_it_is_said(
     new = get(f"{server}/api/tables/{tid}")["rematch"]
     seats = get(f"{server}/api/tables/{new}")["seats"]
     assert [(s["kind"], s["name"]) for s in seats][:2] == [("human", "Aki"), ("bot", None)]
+    # Ben thinks again (or was only away a moment: an eleventh review's friend, gone 3 s as
+    # the host asked, could only watch): the old table's page takes him to the rematch, in
+    # his seat again, and he is told what the bot played for him; Aki reads that he came
+    # (a page of its own: the init script above would put back the old seats at each load)
+    ben = new_page(browser, PHONE, "en")
+    ben.goto(f"{server}/")
+    held = json.dumps({tid: {"seat": 1, "token": tokens[1]}})
+    ben.evaluate("(held) => localStorage.setItem('torampu.seats', held)", held)
+    ben.goto(f"{server}/t/{tid}")
+    ben.click("#rematch-open")
+    ben.wait_for_url(f"**/t/{new}")
+    ben.wait_for_function("() => window.torampu?.snapshot?.seat === 1")
+    seats = get(f"{server}/api/tables/{new}")["seats"]
+    assert [(s["kind"], s["name"]) for s in seats][:2] == [("human", "Aki"), ("human", "Ben")]
+    if ben.evaluate("() => window.torampu.snapshot.stood_in"):
+        assert "a bot made" in ben.inner_text("#stood-in")
+    ben.screenshot(path=str(SHOTS / "rematch-seat-back-phone-en.png"))
+    aki.wait_for_function(
+        "() => document.querySelector('#chat-list').textContent.includes('Ben took seat 2')"
+    )
     assert not problems(aki) and not problems(ben), (problems(aki), problems(ben))
 
 
