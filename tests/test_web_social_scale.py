@@ -272,3 +272,50 @@ def test_a_player_still_at_the_table_on_another_process_keeps_the_seat_in_a_rema
                 assert status == 200, r
                 seats = r["table"]["seats"]
                 assert [s["kind"] for s in seats] == ["human", "bot", "human"]
+
+
+def test_a_seat_taken_back_on_one_process_is_a_person_s_on_the_other(
+    tmp_path: Path,
+    pg: str,  # noqa: F811  (the fixture)
+    redis_server: RedisServer,  # noqa: F811
+) -> None:
+    """The rematch's seat that went to a bot (its player gone as the other asked) is taken
+    back by its player asking on the other process: the process driving the table (its bots
+    on the worker) seats them at once — their socket holds the seat, told what the bot played
+    for them — and no bot plays that seat again."""
+    with _two_processes(tmp_path, pg, redis_server.url, "--away-timeout", "0.2") as (a, b):
+        tid, host, tokens = _two_at_hell(a)
+        with connect(f"{a.ws}/ws/tables/{tid}", open_timeout=10) as p0:
+            _play_to_the_end(a, tid, host, p0, tokens[0])
+            time.sleep(3.5)  # (seat 2's player gone past the grace)
+            status, r = _post(f"{a.base}/api/tables/{tid}/rematch", {}, tokens[0])
+            assert status == 200, r
+        nid = r["table"]["id"]
+        assert [s["kind"] for s in r["table"]["seats"]] == ["human", "bot", "bot"]
+        with connect(f"{a.ws}/ws/tables/{nid}", open_timeout=10) as p0:
+            p0.send(json.dumps({"type": "hello", "token": tokens[0]}))
+            # the bots (on the worker) play up to seat 0's bid: seat 2's bid before it
+            _next(p0, lambda m: m["type"] == "snapshot" and m["view"]["to_play"] == 0)
+            status, r = _post(f"{b.base}/api/tables/{tid}/rematch", {}, tokens[1])
+            assert status == 200 and r["table"]["id"] == nid, r
+            assert [(s["kind"], s["name"]) for s in r["table"]["seats"]][2] == ("human", "P2")
+            _next(p0, lambda m: m["type"] == "snapshot" and m["table"]["seats"][2]["name"] == "P2")
+            with connect(f"{a.ws}/ws/tables/{nid}", open_timeout=10) as p2:
+                p2.send(json.dumps({"type": "hello", "token": tokens[1]}))
+                back = _next(p2, lambda m: m["type"] == "snapshot")
+                assert back["seat"] == 2 and back["stood_in"] >= 1, back
+                turn = _play_until(p0, lambda m: m["view"]["to_play"] == 2)
+                time.sleep(1.5)  # (no bot's move comes for seat 2: its player is there)
+                assert _get(f"{b.base}/api/tables/{nid}")["version"] == turn["version"]
+                mine = _next(
+                    p2, lambda m: m["type"] == "snapshot" and m["version"] == turn["version"]
+                )
+                p2.send(
+                    json.dumps(
+                        {"type": "act", "action": mine["legal"][0], "version": mine["version"]}
+                    )
+                )
+                played = _next(
+                    p2, lambda m: m["type"] == "snapshot" and m["version"] > turn["version"]
+                )
+                assert played["last"]["seat"] == 2 and played["last"]["by"] == "human"
