@@ -1326,7 +1326,7 @@ def test_the_pause_shows_the_finished_game_s_last_trick_to_every_reader(
     """During the pause the view is already the next deal's: the pause itself carries the
     finished game's last trick (its cards, all played face up, and who took it) and that game's
     trump, the same for a player and a spectator, so the table can show it before the results.
-    Daifugo has no tricks: nothing is added."""
+    Daifugo has no tricks: its last plays instead."""
     rules: Any = {"hell": None, "napoleon": "classic", "daifugo": "standard"}[game]
     players = {"hell": 3, "napoleon": 5, "daifugo": 3}[game]
     seats = ["heuristic"] * (players - 1) + ["open"]
@@ -1344,6 +1344,12 @@ def test_the_pause_shows_the_finished_game_s_last_trick_to_every_reader(
         assert watched["between"] is not None
         if game == "daifugo":
             assert "last_trick" not in b and "last_trick" not in watched["between"]
+            # its last plays instead, for the play log (it said "No plays yet", the next
+            # game's, behind "Game 1 is over": a twelfth review)
+            public = game0.view(None)
+            assert b["log"] == public["log"][-14:] == watched["between"]["log"]
+            assert b["log"][-1]["action"] == record["actions"][-1]["action"]
+            assert snap["view"]["log"] == []
             return
         public = game0.view(None)
         assert b["last_trick"] == public["tricks"][-1] == watched["between"]["last_trick"]

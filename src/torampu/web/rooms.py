@@ -367,6 +367,10 @@ def newest_log(view: dict[str, Any]) -> dict[str, Any]:
     return {**view, "log": log[-SNAPSHOT_LOG:], "log_from": len(log) - SNAPSHOT_LOG}
 
 
+BETWEEN_LOG = 14
+"""The finished game's last entries of its ``log`` (Daifugo's plays) the pause between games
+carries — as many as the page's play log shows."""
+
 MAX_ACTION = 200
 """The longest action text a client may send (the longest real one, a Daifugo play of eight
 cards with the verb, is under 40; the database keeps 200)."""
@@ -2661,6 +2665,11 @@ class Lobby:
                     # seventh review)
                     counts = ("bids", "tricks_won", "honor_counts")
                     b.shown["seats"] = {k: public[k] for k in counts if k in public}
+                if isinstance(public.get("log"), list) and public["log"]:
+                    # Daifugo's last plays: the play log said "No plays yet" (the next game's)
+                    # behind "Game 2 is over", who went out how seen only in the replay (a
+                    # twelfth review)
+                    b.shown["log"] = public["log"][-BETWEEN_LOG:]
         info.update(b.shown)
         return info
 

@@ -202,12 +202,16 @@ function honorsPanel(view, ctx) {
 }
 
 function logPanel(view, ctx) {
-  const entries = (view.log || []).slice(-14).reverse();
+  // between games, the game just over's last plays (the pause carries them): "No plays yet",
+  // the next game's, stood behind "Game 2 is over" (a twelfth review)
+  const done = ctx.between?.log?.length ? ctx.between : null;
+  const title = done ? `${t("log")} · ${t("gameNo", { k: done.game + 1, game: view.game })}` : t("log");
+  const entries = (done ? done.log : view.log || []).slice(-14).reverse();
   const rows = entries.map((e) =>
     h("li", {}, h("span", { class: "who" }, seatName(ctx.table, e.seat)), span(logActionNode(e, view.game, (s) => seatName(ctx.table, s))),
       e.why?.length ? h("div", { class: "why-text" }, e.why.map((w) => daifugoWhy(w, (s) => seatName(ctx.table, s))).join(" · ")) : null));
-  if (!rows.length) return panel("log", t("log"), h("p", { class: "muted small", id: "log-empty" }, t("logEmpty")));
-  return panel("log", t("log"), h("ul", { class: "log" }, rows));
+  if (!rows.length) return panel("log", title, h("p", { class: "muted small", id: "log-empty" }, t("logEmpty")));
+  return panel("log", title, h("ul", { class: "log" }, rows));
 }
 
 // ------------------------------------------------------------------ scores
