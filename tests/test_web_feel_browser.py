@@ -557,6 +557,9 @@ setInterval(() => {
     taker: felt.querySelector('#trick-taker')?.textContent || null,
     takerBox: [...felt.querySelectorAll('.centre .trick-card.winner')].map(e =>
       felt.querySelector(`.seat-box[data-seat="${e.dataset.trickSeat}"] .name`)?.textContent),
+    tags: [...felt.querySelectorAll('.centre .trick-card')].map(e =>
+      [e.querySelector('.trick-who')?.textContent,
+       felt.querySelector(`.seat-box[data-seat="${e.dataset.trickSeat}"] .name`)?.textContent]),
   });
 }, 40);
 """
@@ -685,6 +688,9 @@ def test_finished_trick_pause_and_motion(server: str, browser: Any) -> None:
         assert s["winner"] == [s["winners"][held]], "its winner is marked"
         # and named: "<the winner's seat name> takes the trick · A♦ wins: highest trump (♦)"
         assert s["taker"] and s["taker"].startswith(f"{s['takerBox'][0]} takes the trick"), s
+        # each card says whose it is (five in the middle of a phone's felt read as a heap: a
+        # twelfth review)
+        assert all(tag == name and name for tag, name in s["tags"]), s["tags"]
     # the next trick's lead ends the pause at once (a tenth review: the player followed a trick
     # the felt did not show)
     moved_on = [s for s in samples if s["live"] or s["tricks"][-1] != s["shown"]]

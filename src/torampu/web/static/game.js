@@ -273,6 +273,9 @@ function trickCard(c, ctx, n, winner) {
       "aria-label": `${seatName(ctx.table, c.seat, true)}: ${cardText(c.card)}`,
     },
     hideFromReaders(cardImage(c.card)),
+    // whose it is, on the card's foot: five cards in the middle of a phone's felt read as a
+    // heap, "my A♥ lands between Mina and me" (a twelfth review)
+    hideFromReaders(h("span", { class: "trick-who" }, seatName(ctx.table, c.seat, true))),
   );
 }
 
