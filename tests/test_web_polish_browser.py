@@ -2169,3 +2169,25 @@ def test_a_device_gone_offline_is_said_at_once_and_comes_back_online(
     page.wait_for_function("() => document.body.dataset.conn === 'open'", timeout=5000)
     _wait_my_turn(page)
     assert not problems(page), problems(page)
+
+
+def test_a_big_screen_is_used(server: str, browser: Any) -> None:
+    """A twelfth review: at 1920×1080 the table kept to 1,280 px of the screen, wide margins
+    either side, its cards small. A big screen gets a wider page, side column and cards."""
+    tb = _table(server, "hell", {"players": 3}, 3)
+    init = (
+        f"localStorage.setItem('torampu.seats', JSON.stringify({{'{tb['id']}': "
+        f"{{seat: 0, token: '{tb['token']}'}}}}));"
+    )
+    page = new_page(browser, {"width": 1920, "height": 1080}, "en", init=init)
+    page.goto(f"{server}/t/{tb['id']}")
+    page.wait_for_selector("#hand .card")
+    width = "(sel) => document.querySelector(sel).getBoundingClientRect().width"
+    assert page.evaluate(width, "main") >= 1650
+    assert page.evaluate(width, "#hand .card") >= 80
+    assert page.evaluate(width, "#side") >= 380
+    page.screenshot(path=str(SHOTS / "big-screen-hell-en.png"))
+    # a laptop keeps its layout
+    page.set_viewport_size(LAPTOP)
+    assert page.evaluate(width, "main") <= 1280
+    assert not problems(page), problems(page)
