@@ -544,6 +544,31 @@ def test_a_player_whose_seat_went_to_a_bot_takes_it_back_at_the_rematch(
                 assert played["last"]["seat"] == 2 and played["last"]["by"] == "human"
 
 
+def test_a_rematch_its_host_closed_leaves_no_link_to_nothing(tmp_path: Path) -> None:
+    """A twentieth audit: the host closed the rematch of a finished table; the old table still
+    named it — asking for the rematch said "no table", and no other could ever be made. Now the
+    old table has none again (its page is told), and asking makes a new one."""
+    with client(tmp_path, away_timeout=0.01) as c:
+        tid, host, tok = _table(c, ["open", "heuristic", "heuristic"], games=1, start=False)
+        with c.websocket_connect(f"/ws/tables/{tid}") as p0:
+            hello(p0, tok[0])
+            _start(c, tid, host)
+            play_through(p0)
+            status, body = _rematch(c, tid, tok[0])
+            assert status == 200, body
+            first = body["table"]["id"]
+            _until(p0, lambda m: m["type"] == "snapshot" and m["table"]["rematch"] == first)
+            r = c.post(f"/api/tables/{first}/close", headers=auth(host))
+            assert r.status_code == 200, r.text
+            _until(p0, lambda m: m["type"] == "snapshot" and m["table"]["rematch"] is None)
+        old = c.get(f"/api/tables/{tid}").json()
+        assert old["rematch"] is None and old["rematch_wanted"] == []
+        status, body = _rematch(c, tid, tok[0])
+        assert status == 200, body
+        again = body["table"]["id"]
+        assert again != first and c.get(f"/api/tables/{tid}").json()["rematch"] == again
+
+
 def test_a_rematch_asked_again_sends_nobody_anything(tmp_path: Path) -> None:
     """A tenth audit: each repeated request re-sent every socket at the table a snapshot
     (28,309 to 60 spectators in 8 s from one player). A wish already made changes nothing."""

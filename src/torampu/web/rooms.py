@@ -1456,11 +1456,19 @@ class Lobby:
 
         async with room.lock:
             try:
-                await self.db(self.store.delete_table, room.id, closable)
+                before = await self.db(self.store.delete_table, room.id, closable)
             except Refused as e:
                 raise ActError(e.code, str(e)) from None
         await self._drop_closed(room)
         await self._publish_id(room.id, {"kind": "closed"})
+        for old_id in before:  # (it was their rematch: they have none now)
+            old = self.rooms.get(old_id)
+            if old is not None:
+                async with old.lock:
+                    await self._refresh_row(old)
+                    old.wishes = await self.db(self.store.ready_seats, old_id, REMATCH_WISH)
+                self.broadcast(old)
+            await self._publish_id(old_id, {"kind": "table"})
 
     async def _drop_closed(self, room: Room) -> None:
         """A table deleted by its host: its clients are sent away and it leaves memory."""

@@ -788,10 +788,12 @@ class Store:
                 s.execute(delete(TableRow).where(TableRow.id.in_(ids)))
             return ids
 
-    def delete_table(self, table_id: str, only_if: Callable[[Table], str | None]) -> None:
+    def delete_table(self, table_id: str, only_if: Callable[[Table], str | None]) -> list[str]:
         """Delete a table with its seats, actions, chat and ready marks, in one transaction
         with its row locked, if ``only_if(table)`` — the table as stored — says nothing against
-        it (else :class:`Refused` with what it said; ``not_found`` for no table)."""
+        it (else :class:`Refused` with what it said; ``not_found`` for no table). A table it was
+        the rematch of has none again (its link led to "no table", and no other rematch could
+        be made: a twentieth audit): their ids."""
         with self._session.begin() as s:
             row = s.get(TableRow, table_id, with_for_update=True)
             if row is None:
@@ -803,6 +805,14 @@ class Store:
             for child in (ReadyRow, ChatRow, ActionRow, SeatRow, BarredRow):
                 s.execute(delete(child).where(child.table_id == table_id))
             s.execute(delete(TableRow).where(TableRow.id == table_id))
+            before = list(s.scalars(select(TableRow.id).where(TableRow.rematch == table_id)))
+            if before:
+                q = update(TableRow).where(TableRow.id.in_(before), TableRow.rematch == table_id)
+                s.execute(q.values(rematch=None, updated=_now()))
+                # (and the wishes it was made on: not a rematch made again when one leaves)
+                wishes = ReadyRow.game.in_((REMATCH_WISH, REMATCH_HOST))
+                s.execute(delete(ReadyRow).where(ReadyRow.table_id.in_(before), wishes))
+            return before
 
     def set_invite(self, table_id: str, invite: str) -> list[str]:
         """Give a private table a new invite (its hash), and with it every table that shares
