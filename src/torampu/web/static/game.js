@@ -5,7 +5,7 @@ import { actionsForCard, extendable, matching, planActions } from "./actions.js"
 import { backImage, cardImage, cardText, parseCard, SUIT_GLYPH } from "./cards.js";
 import { fill, h, patch, svgElement, toast } from "./dom.js";
 import { t } from "./i18n.js";
-import { actionNode, bidNode, botName, botStrengthLabel, cardsNode, daifugoWhy, suitNode, whyText } from "./labels.js";
+import { actionNode, bidNode, botName, botStrengthLabel, cardNode, cardsNode, daifugoWhy, suitNode, whyText } from "./labels.js";
 
 const TITLE_JA = { daifugo: "大富豪", fugo: "富豪", heimin: "平民", hinmin: "貧民", daihinmin: "大貧民" };
 const TITLE_EN = { daifugo: "Daifugo", fugo: "Fugo", heimin: "Heimin", hinmin: "Hinmin", daihinmin: "Daihinmin" };
@@ -101,12 +101,16 @@ export function renderFelt(el, view, ctx) {
   fill(el, seats, centre(view, ctx, n), trumpChip(view));
 }
 
-/** The trump (and Napoleon's contract) in a corner of the felt for the whole of the play: the
- * centre's own note of it is covered by the first card led. */
+/** The trump (and Napoleon's contract and adjutant card) in a corner of the felt for the whole
+ * of the play: the centre's own note of it is covered by the first card led. */
 function trumpChip(view) {
   if (view.game === "daifugo" || !view.trump || !(view.phase === "play" || (view.game === "hell" && view.phase === "bid"))) return null;
   const parts = [h("span", { class: "chip-label" }, `${t("trump")} `), suitNode(view.trump)];
   if (view.game === "napoleon" && view.contract) parts.push(h("span", { class: "sep" }, " · "), `${t("contract")} `, bidNode(view.contract, view.game));
+  // the adjutant card once called: only the side panel said it, below the table on a phone (a
+  // twelfth review); the card in its colour on a white ground, as the suits are drawn here
+  if (view.game === "napoleon" && view.adjutant_card)
+    parts.push(h("span", { class: "sep" }, " · "), h("span", { class: "chip-adjutant", id: "chip-adjutant" }, `${t("adjutant")} `, cardNode(view.adjutant_card)));
   // Hell: the bids so far against the tricks of the deal, and in play how far off they are (a
   // ninth review missed it, as Trickster shows it: the sum is what the hook and the bidding
   // turn on)

@@ -1,0 +1,152 @@
+"""A twelfth review's things the felt did not say, in a real Chromium.
+
+(a) Napoleon: the adjutant card (副官指定札) is named in the felt's corner chip once it is
+called, beside the trump and the contract ("切り札♥ · 宣言12♥ · 副官 ♠A"): only the side panel
+said it, below the table on a phone.
+
+Tested on the real page at a player's turn and with the page's own modules drawing a
+crafted view, in English and in Japanese. Screenshots go to ``artifacts/web/``.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from browser_helpers import chromium, close_pages, new_page, post, require_chromium, serve
+
+SHOTS = Path(__file__).resolve().parent.parent / "artifacts" / "web"
+LAPTOP = {"width": 1366, "height": 768}
+PHONE = {"width": 390, "height": 844}
+
+sync_api = require_chromium()
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    with serve(tmp_path_factory.mktemp("review12-a-data"), 0.01, 0.0) as base:
+        yield base
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    with chromium(sync_api) as b:
+        yield b
+
+
+@pytest.fixture(autouse=True)
+def _closed() -> Iterator[None]:
+    yield
+    close_pages()
+
+
+def _table(base: str, game: str, players: int) -> dict[str, Any]:
+    """A started table: seat 0 taken by a person ("あき"), the others heuristic bots."""
+    seats = ["open"] + ["bot:heuristic"] * (players - 1)
+    made = post(f"{base}/api/tables", {"game": game, "players": players, "seats": seats})
+    tid, host = made["table"]["id"], made["host_token"]
+    joined = post(f"{base}/api/tables/{tid}/join", {"name": "あき", "seat": 0})
+    post(f"{base}/api/tables/{tid}/start", {}, host)
+    return {"id": tid, "token": joined["token"]}
+
+
+def _open(browser: Any, base: str, tb: dict[str, Any], viewport: dict[str, int], lang: str) -> Any:
+    init = (
+        f"localStorage.setItem('torampu.seats', JSON.stringify({{'{tb['id']}': "
+        f"{{seat: 0, token: '{tb['token']}'}}}}));"
+    )
+    page = new_page(browser, viewport, lang, init=init, device_scale_factor=3)
+    page.goto(f"{base}/t/{tb['id']}")
+    page.wait_for_selector("#felt [data-seat='0']")
+    return page
+
+
+def _first_turn_in_play(page: Any) -> dict[str, Any]:
+    """Pass (or the first legal move) at each turn of this seat until its first turn in the
+    play: the view then."""
+    deadline = time.monotonic() + 60
+    while True:
+        assert time.monotonic() < deadline, "this seat's turn in the play did not come"
+        status = page.locator("#status")
+        if status.get_attribute("data-my-turn") != "1":
+            page.wait_for_timeout(40)
+            continue
+        view = page.evaluate("window.torampu.snapshot.view")
+        if view["phase"] == "play":
+            return dict(view)
+        before = status.get_attribute("data-version")
+        passes = page.locator('#actions [data-action="pass"]')
+        (passes if passes.count() else page.locator("#actions [data-action]")).first.click()
+        page.wait_for_function(
+            "v => document.querySelector('#status')?.dataset.version !== v", arg=before
+        )
+
+
+def _problems(page: Any) -> list[str]:
+    return [*page.errors, *page.csp]
+
+
+# A crafted view drawn by the page's own renderFelt into a felt on the page; the chip's text
+# and whether its adjutant card is drawn red.
+CHIP = r"""async (view) => {
+  const g = await import('/static/game.js');
+  const table = {seats: [...Array(view.players).keys()].map((s) =>
+    s ? {seat: s, kind: 'bot', bot: 'heuristic'} : {seat: 0, kind: 'human', name: 'Aki'})};
+  const felt = document.createElement('div');
+  felt.id = 'crafted-felt';
+  document.querySelector('#crafted-felt')?.remove();
+  document.body.prepend(felt);
+  g.renderFelt(felt, view, {table, mySeat: 0});
+  const chip = felt.querySelector('#trump-chip');
+  return {text: chip ? chip.textContent.replace(/\s+/g, ' ').trim() : null,
+          red: !!chip?.querySelector('#chip-adjutant .ct.red')};
+}"""
+
+NAPOLEON = {
+    "game": "napoleon",
+    "players": 5,
+    "phase": "play",
+    "hand_sizes": [10, 10, 10, 10, 10],
+    "to_play": 0,
+    "napoleon": 1,
+    "contract": "12H",
+    "trump": "H",
+    "trick": [],
+    "tricks": [],
+    "tricks_won": [0, 0, 0, 0, 0],
+    "adjutant_known": False,
+}
+
+
+@pytest.mark.parametrize("lang", ["ja", "en"])
+def test_napoleon_s_trump_chip_names_the_adjutant_card(
+    server: str, browser: Any, lang: str
+) -> None:
+    """At this seat's first turn in the play (it passed the auction) the chip names the trump,
+    the contract and the adjutant card the Napoleon called, as ♠A is written elsewhere; the
+    page's renderFelt writes a red card red and no adjutant before it is called."""
+    viewport = PHONE if lang == "ja" else LAPTOP
+    page = _open(browser, server, _table(server, "napoleon", 5), viewport, lang)
+    view = _first_turn_in_play(page)
+    chip = " ".join(page.locator("#felt #trump-chip").text_content().split())
+    card = page.evaluate(
+        "c => import('/static/cards.js').then(m => m.cardText(c))", view["adjutant_card"]
+    )
+    word = {"ja": ("切り札", "宣言", "副官"), "en": ("Trump", "Contract", "Adjutant")}[lang]
+    assert chip.startswith(word[0]) and f"{word[1]} " in chip, chip
+    assert chip.endswith(f"· {word[2]} {card}"), (chip, view["adjutant_card"])
+    page.screenshot(path=str(SHOTS / f"review12-napoleon-adjutant-chip-{lang}.png"))
+    drawn = page.evaluate(CHIP, {**NAPOLEON, "adjutant_card": "AH"})
+    want = {"ja": "切り札 · 宣言 12 · 副官 ♥A", "en": "Trump · Contract 12 · Adjutant ♥A"}[lang]
+    # (the suits are pictures: no text of their own)
+    assert drawn == {"text": want, "red": True}, drawn
+    drawn = page.evaluate(CHIP, {**NAPOLEON, "adjutant_card": "AS"})
+    assert drawn["text"].endswith(f"{word[2]} ♠A") and not drawn["red"], drawn
+    drawn = page.evaluate(CHIP, {**NAPOLEON, "adjutant_card": None})
+    assert word[2] not in drawn["text"], drawn
+    assert not _problems(page), _problems(page)
