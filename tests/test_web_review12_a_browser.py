@@ -2,9 +2,10 @@
 
 (a) Napoleon: the adjutant card (副官指定札) is named in the felt's corner chip once it is
 called, beside the trump and the contract ("切り札♥ · 宣言12♥ · 副官 ♠A"): only the side panel
-said it, below the table on a phone.
+said it, below the table on a phone. (b) Nap: the contract ("Misère", "Four", "Nap") is in the
+chip for the whole of the play, as Napoleon's is, with no trump in a misère.
 
-Tested on the real page at a player's turn and with the page's own modules drawing a
+Each is tested on the real page at a player's turn and with the page's own modules drawing a
 crafted view, in English and in Japanese. Screenshots go to ``artifacts/web/``.
 """
 
@@ -149,4 +150,44 @@ def test_napoleon_s_trump_chip_names_the_adjutant_card(
     assert drawn["text"].endswith(f"{word[2]} ♠A") and not drawn["red"], drawn
     drawn = page.evaluate(CHIP, {**NAPOLEON, "adjutant_card": None})
     assert word[2] not in drawn["text"], drawn
+    assert not _problems(page), _problems(page)
+
+
+NAP = {
+    "game": "nap",
+    "players": 4,
+    "phase": "play",
+    "hand_sizes": [5, 5, 5, 5],
+    "to_play": 0,
+    "declarer": 1,
+    "trick": [],
+    "tricks": [],
+    "tricks_won": [0, 0, 0, 0],
+}
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_nap_s_trump_chip_names_the_contract_for_the_whole_play(
+    server: str, browser: Any, lang: str
+) -> None:
+    """At this seat's first turn in the play the chip names the contract ("Contract Four"), with
+    the trump once the first lead has set it; a misère has the chip with its contract and no
+    trump; the contract is there before the first lead too."""
+    viewport = LAPTOP if lang == "en" else PHONE
+    page = _open(browser, server, _table(server, "nap", 4), viewport, lang)
+    view = _first_turn_in_play(page)
+    chip = " ".join(page.locator("#felt #trump-chip").text_content().split())
+    name = page.evaluate(
+        "k => import('/static/i18n.js').then(m => m.t('nap_' + k))", view["contract"]
+    )
+    word = {"en": ("Trump", "Contract"), "ja": ("切り札", "宣言")}[lang]
+    assert f"{word[1]} {name}" in chip, (chip, view["contract"])
+    assert chip.startswith(word[0]) == bool(view["trump"]), (chip, view["trump"])
+    page.screenshot(path=str(SHOTS / f"review12-nap-contract-chip-{lang}.png"))
+    misere = {"en": "Contract Misère", "ja": "宣言 ミゼール"}[lang]
+    assert page.evaluate(CHIP, {**NAP, "contract": "misere", "trump": None})["text"] == misere
+    four = {"en": "Trump · Contract Four", "ja": "切り札 · 宣言 フォー (4)"}[lang]
+    assert page.evaluate(CHIP, {**NAP, "contract": "four", "trump": "S"})["text"] == four
+    before = page.evaluate(CHIP, {**NAP, "contract": "nap", "trump": None})["text"]
+    assert before == {"en": "Contract Nap", "ja": "宣言 ナップ"}[lang], before
     assert not _problems(page), _problems(page)

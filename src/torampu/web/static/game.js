@@ -101,16 +101,23 @@ export function renderFelt(el, view, ctx) {
   fill(el, seats, centre(view, ctx, n), trumpChip(view));
 }
 
-/** The trump (and Napoleon's contract and adjutant card) in a corner of the felt for the whole
- * of the play: the centre's own note of it is covered by the first card led. */
+/** The trump (and Napoleon's and Nap's contract, Napoleon's adjutant card) in a corner of the
+ * felt for the whole of the play: the centre's own note of it is covered by the first card led.
+ * Nap's contract shows before the first lead sets the trumps and in a misère, which has none
+ * (the felt named neither "Misère" nor "Four" once the tricks began, only a "Declarer" badge;
+ * on a phone the panel that says it is below the table: a twelfth review). */
 function trumpChip(view) {
-  if (view.game === "daifugo" || !view.trump || !(view.phase === "play" || (view.game === "hell" && view.phase === "bid"))) return null;
-  const parts = [h("span", { class: "chip-label" }, `${t("trump")} `), suitNode(view.trump)];
-  if (view.game === "napoleon" && view.contract) parts.push(h("span", { class: "sep" }, " · "), `${t("contract")} `, bidNode(view.contract, view.game));
+  const nap = view.game === "nap" && !!view.contract;
+  if (view.game === "daifugo" || !(view.trump || nap) || !(view.phase === "play" || (view.game === "hell" && view.phase === "bid"))) return null;
+  const parts = [];
+  const sep = () => (parts.length ? h("span", { class: "sep" }, " · ") : null);
+  if (view.trump) parts.push(h("span", { class: "chip-label" }, `${t("trump")} `), suitNode(view.trump));
+  if ((view.game === "napoleon" || nap) && view.contract)
+    parts.push(sep(), h("span", { class: "chip-contract", id: "chip-contract" }, `${t("contract")} `, bidNode(view.contract, view.game)));
   // the adjutant card once called: only the side panel said it, below the table on a phone (a
   // twelfth review); the card in its colour on a white ground, as the suits are drawn here
   if (view.game === "napoleon" && view.adjutant_card)
-    parts.push(h("span", { class: "sep" }, " · "), h("span", { class: "chip-adjutant", id: "chip-adjutant" }, `${t("adjutant")} `, cardNode(view.adjutant_card)));
+    parts.push(sep(), h("span", { class: "chip-adjutant", id: "chip-adjutant" }, `${t("adjutant")} `, cardNode(view.adjutant_card)));
   // Hell: the bids so far against the tricks of the deal, and in play how far off they are (a
   // ninth review missed it, as Trickster shows it: the sum is what the hook and the bidding
   // turn on)
