@@ -1,9 +1,12 @@
-"""A twelfth review's things the felt did not say, in a real Chromium.
+"""A twelfth review's three things the felt and the log did not say, in a real Chromium.
 
 (a) Napoleon: the adjutant card (副官指定札) is named in the felt's corner chip once it is
 called, beside the trump and the contract ("切り札♥ · 宣言12♥ · 副官 ♠A"): only the side panel
 said it, below the table on a phone. (b) Nap: the contract ("Misère", "Four", "Nap") is in the
-chip for the whole of the play, as Napoleon's is, with no trump in a misère.
+chip for the whole of the play, as Napoleon's is, with no trump in a misère. (c) Daifugo's log,
+newest first: a ruling such as the flush ("everyone passed: the table is flushed, Ren leads")
+is a note indented under the entry that caused it, smaller, on a rule, with a dashed line above
+that entry; it was a line like an entry under "Sora Pass", read as an older entry of its own.
 
 Each is tested on the real page at a player's turn and with the page's own modules drawing a
 crafted view, in English and in Japanese. Screenshots go to ``artifacts/web/``.
@@ -190,4 +193,72 @@ def test_nap_s_trump_chip_names_the_contract_for_the_whole_play(
     assert page.evaluate(CHIP, {**NAP, "contract": "four", "trump": "S"})["text"] == four
     before = page.evaluate(CHIP, {**NAP, "contract": "nap", "trump": None})["text"]
     assert before == {"en": "Contract Nap", "ja": "宣言 ナップ"}[lang], before
+    assert not _problems(page), _problems(page)
+
+
+# Daifugo's log panel drawn by the page's own sidePanels from a crafted view: Mina plays ♦10,
+# Sora and Yui pass (Yui's pass flushes the table: everyone passed), Ren... leads ♠Q. Each
+# entry's text, its note's, and where the note sits against its entry.
+LOG = """async () => {
+  const p = await import('/static/panels.js');
+  const table = {seats: ['Aki', 'Mina', 'Sora', 'Ren'].map((name, seat) =>
+    ({seat, kind: 'human', name}))};
+  const flush = {code: 'flush', en: 'everyone passed: the table is flushed, seat 3 leads',
+    ja: '全員パス: 場が流れ、3番席から', seats: {p: 3}};
+  const view = {game: 'daifugo', players: 4, phase: 'play', hand_sizes: [5, 5, 5, 5],
+    seating: [0, 1, 2, 3], direction: 1, out: [], table: null, to_play: 0,
+    log: [{seat: 1, action: 'play TD'}, {seat: 0, action: 'pass'},
+          {seat: 2, action: 'pass', why: [flush]}, {seat: 3, action: 'play QS'}]};
+  document.querySelector('#crafted-side')?.remove();
+  const side = document.createElement('div');
+  side.id = 'crafted-side';
+  side.className = 'side-col';
+  side.append(...p.sidePanels(view, {table, mySeat: 0}));
+  document.body.prepend(side);
+  const box = (e) => e.getBoundingClientRect();
+  const size = (e) => parseFloat(getComputedStyle(e).fontSize);
+  return [...side.querySelectorAll('ul.log > li')].map((li) => {
+    const note = li.querySelector('.why-text'); // (the ruling's text, before and after)
+    const entry = li.querySelector('.who');
+    return {
+      entry: li.textContent.slice(0, li.textContent.length - (note?.textContent.length ?? 0)),
+      note: note?.textContent ?? null,
+      indent: note ? box(note).left - box(entry).left : null,
+      smaller: note ? size(note) < size(entry) : null,
+      rule: note ? getComputedStyle(note).borderLeftStyle : null,
+      divider: getComputedStyle(li).borderTopStyle,
+    };
+  });
+}"""
+
+
+@pytest.mark.parametrize(("lang", "viewport"), [("en", PHONE), ("ja", LAPTOP)])
+def test_daifugo_s_log_writes_the_flush_under_the_pass_that_caused_it(
+    server: str, browser: Any, lang: str, viewport: dict[str, int]
+) -> None:
+    """Newest first: "Ren ♠Q", then — below a dashed line — "Sora Pass" with the flush's note
+    indented under it, smaller and on a rule of its own; the older entries as they were."""
+    page = new_page(browser, viewport, lang, device_scale_factor=3)
+    page.goto(f"{server}/")
+    page.wait_for_selector("main")
+    rows = page.evaluate(LOG)
+    note = {
+        "en": "everyone passed: the table is flushed, Ren leads",
+        "ja": "全員パス: 場が流れ、Renから",
+    }[lang]
+    pass_, play = {"en": ("Pass", "Play "), "ja": ("パス", "出す ")}[lang]
+    entries = [(r["entry"], r["note"]) for r in rows]
+    assert entries == [
+        (f"Ren{play}♠Q", None),
+        (f"Sora{pass_}", note),
+        (f"Aki{pass_}", None),
+        (f"Mina{play}♦10", None),
+    ], entries
+    flushed = rows[1]
+    assert flushed["indent"] >= 10 and flushed["smaller"] and flushed["rule"] == "solid", flushed
+    assert flushed["divider"] == "dashed", flushed
+    assert [r["divider"] for r in rows[2:]] == ["solid", "solid"], rows
+    page.locator("#crafted-side #log").screenshot(
+        path=str(SHOTS / f"review12-daifugo-log-{lang}.png")
+    )
     assert not _problems(page), _problems(page)

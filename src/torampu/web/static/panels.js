@@ -201,15 +201,25 @@ function honorsPanel(view, ctx) {
   return panel("honors", t("honors"), h("table", { class: "grid" }, h("tbody", {}, rows)));
 }
 
+/** The rulings that clear Daifugo's table (daifugo.py's MESSAGES). */
+const FLUSHES = new Set(["flush", "eight_cut", "spade3", "sandstorm", "five_skip_back", "finish_flush"]);
+
+/** Daifugo's play log, newest first. An entry's rulings are a note indented under it, smaller,
+ * on a rule of their own; an entry that cleared the table has a dashed line above it, between
+ * it and the plays on the new table. (The flush's note was a line like an entry under "Sora
+ * Pass": it read as an older entry, before the pass that caused it — a twelfth review.) */
 function logPanel(view, ctx) {
   // between games, the game just over's last plays (the pause carries them): "No plays yet",
   // the next game's, stood behind "Game 2 is over" (a twelfth review)
   const done = ctx.between?.log?.length ? ctx.between : null;
   const title = done ? `${t("log")} · ${t("gameNo", { k: done.game + 1, game: view.game })}` : t("log");
   const entries = (done ? done.log : view.log || []).slice(-14).reverse();
-  const rows = entries.map((e) =>
-    h("li", {}, h("span", { class: "who" }, seatName(ctx.table, e.seat)), span(logActionNode(e, view.game, (s) => seatName(ctx.table, s))),
-      e.why?.length ? h("div", { class: "why-text" }, e.why.map((w) => daifugoWhy(w, (s) => seatName(ctx.table, s))).join(" · ")) : null));
+  const rows = entries.map((e) => {
+    const flushed = (e.why || []).some((w) => FLUSHES.has(w?.code));
+    return h("li", { class: flushed ? "flushed" : null },
+      h("div", { class: "log-entry" }, h("span", { class: "who" }, seatName(ctx.table, e.seat)), span(logActionNode(e, view.game, (s) => seatName(ctx.table, s)))),
+      e.why?.length ? h("div", { class: "why-text log-note" }, e.why.map((w) => daifugoWhy(w, (s) => seatName(ctx.table, s))).join(" · ")) : null);
+  });
   if (!rows.length) return panel("log", title, h("p", { class: "muted small", id: "log-empty" }, t("logEmpty")));
   return panel("log", title, h("ul", { class: "log" }, rows));
 }
