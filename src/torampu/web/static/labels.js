@@ -100,6 +100,10 @@ export function whyText(why) {
   return prettyCards(pick(why));
 }
 
+/** The explanations (why codes, daifugo.py's MESSAGES) of Daifugo moves that clear the table:
+ * the felt keeps the flushed play a moment (motion.js), the log draws a line above it. */
+export const FLUSHES = new Set(["flush", "eight_cut", "spade3", "sandstorm", "five_skip_back", "finish_flush"]);
+
 /**
  * A Daifugo ruling ({code, en, ja, seats?}) in the page's language with seat numbers replaced
  * by the players' names (`nameOf(seat)`): "1番席があがり" → "Aki があがり".

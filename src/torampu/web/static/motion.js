@@ -9,15 +9,14 @@
 // under prefers-reduced-motion nothing moves but the pause stays. Only the felt waits: the hand
 // and the action buttons always show the present, and a move of the player's own ends the pause.
 
+import { FLUSHES } from "./labels.js";
+
 /** How long a finished trick stays readable (ms). */
 export const TRICK_PAUSE_MS = 1200;
 const FLY_MS = 320;
 const SWEEP_MS = 380;
 
 const REDUCED = window.matchMedia("(prefers-reduced-motion: reduce)");
-
-// the explanations (why codes) of Daifugo moves that flush the table
-const FLUSHES = new Set(["flush", "eight_cut", "spade3", "sandstorm", "five_skip_back", "finish_flush"]);
 
 function playedCards(entry) {
   return /^play\s/.test(entry?.action || "") ? entry.action.trim().split(/\s+/).slice(1) : null;

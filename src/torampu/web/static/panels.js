@@ -6,7 +6,7 @@ import { recordLink } from "./api.js";
 import { cardImage, cardText } from "./cards.js";
 import { h } from "./dom.js";
 import { pick, t } from "./i18n.js";
-import { actionNode, bidNode, cardNode, cardsNode, daifugoWhy, logActionNode, suitNode, whyText } from "./labels.js";
+import { actionNode, bidNode, cardNode, cardsNode, daifugoWhy, FLUSHES, logActionNode, suitNode, whyText } from "./labels.js";
 import { daifugoFlags, nextSeat, seatName, titleName } from "./game.js";
 
 function panel(id, title, ...body) {
@@ -200,9 +200,6 @@ function honorsPanel(view, ctx) {
       h("td", {}, span(cardsNode(cards)))));
   return panel("honors", t("honors"), h("table", { class: "grid" }, h("tbody", {}, rows)));
 }
-
-/** The rulings that clear Daifugo's table (daifugo.py's MESSAGES). */
-const FLUSHES = new Set(["flush", "eight_cut", "spade3", "sandstorm", "five_skip_back", "finish_flush"]);
 
 /** Daifugo's play log, newest first. An entry's rulings are a note indented under it, smaller,
  * on a rule of their own; an entry that cleared the table has a dashed line above it, between
