@@ -153,6 +153,11 @@ def test_napoleon_s_trump_chip_names_the_adjutant_card(
     assert drawn["text"].endswith(f"{word[2]} ♠A") and not drawn["red"], drawn
     drawn = page.evaluate(CHIP, {**NAPOLEON, "adjutant_card": None})
     assert word[2] not in drawn["text"], drawn
+    # a no-trump contract says so itself ("Trump no trump · Contract 16NT" read it twice)
+    drawn = page.evaluate(
+        CHIP, {**NAPOLEON, "contract": "16N", "trump": "N", "adjutant_card": "AH"}
+    )
+    assert drawn["text"].startswith(f"{word[1]} 16") and word[0] not in drawn["text"], drawn
     assert not _problems(page), _problems(page)
 
 

@@ -111,7 +111,9 @@ function trumpChip(view) {
   if (view.game === "daifugo" || !(view.trump || nap) || !(view.phase === "play" || (view.game === "hell" && view.phase === "bid"))) return null;
   const parts = [];
   const sep = () => (parts.length ? h("span", { class: "sep" }, " · ") : null);
-  if (view.trump) parts.push(h("span", { class: "chip-label" }, `${t("trump")} `), suitNode(view.trump));
+  // (a no-trump contract says so itself: "Trump no trump · Contract 16NT" read twice)
+  const noTrump = view.trump === "N" && view.game === "napoleon" && view.contract;
+  if (view.trump && !noTrump) parts.push(h("span", { class: "chip-label" }, `${t("trump")} `), suitNode(view.trump));
   if ((view.game === "napoleon" || nap) && view.contract)
     parts.push(sep(), h("span", { class: "chip-contract", id: "chip-contract" }, `${t("contract")} `, bidNode(view.contract, view.game)));
   // the adjutant card once called: only the side panel said it, below the table on a phone (a
