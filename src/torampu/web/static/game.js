@@ -78,6 +78,10 @@ export function statusText(view, ctx) {
 // ------------------------------------------------------------------ the felt
 
 const NARROW = window.matchMedia("(max-width: 600px)");
+/** The most of its height the action bar keeps on a phone while others move (px): a row of
+ * 44 px buttons and the bar's padding. */
+const HELD_ON_A_PHONE = 64;
+
 
 function seatPosition(rel, n) {
   const angle = ((90 + (rel * 360) / n) * Math.PI) / 180;
@@ -575,7 +579,12 @@ function renderActions(el, view, ctx, ui, plan) {
     ui.held = { phase, height: el.getBoundingClientRect().height };
     return;
   }
-  const held = ui.held?.phase === phase && view.to_play != null ? ui.held.height : 0;
+  // on a phone at most a row of buttons' height is kept (a twelfth review: Daifugo's bar of a
+  // few lines while choosing, Napoleon's bid table, left a white box of 130-280 px that said
+  // only "Sora's turn…", the felt squeezed above it): the felt takes the rest, and a turn's
+  // usual one-row bar comes back without moving it
+  const cap = NARROW.matches ? HELD_ON_A_PHONE : Infinity;
+  const held = ui.held?.phase === phase && view.to_play != null ? Math.min(ui.held.height, cap) : 0;
   if (ctx.between) {
     // (between games the next deal's first player is not "to play" yet: all must be ready)
     // (and the cards the next deal's exchange brought and took: the hand below lost its K♣ K♥
