@@ -3,6 +3,8 @@
 (a) On a phone the action bar kept the height of this player's own turn while the bots
 moved: a white box of up to 280 px (Napoleon's bid table, Daifugo's bar while choosing) said
 only "Sora's turn…" and squeezed the felt. It keeps at most a row of buttons' height there.
+(b) A friend whose tab closed was a green dot gone grey on their seat box, nothing more: the
+box now says "offline", and "away — bot plays" once the stand-in plays for them.
 
 Skipped when /usr/bin/chromium is missing outside CI (a failure in CI). Screenshots go to
 ``artifacts/web/``.
@@ -190,3 +192,43 @@ def test_the_action_bar_is_no_taller_than_a_row_while_others_move_on_a_phone(
     hand = page.evaluate("document.querySelector('#hand').getBoundingClientRect().bottom")
     assert hand <= PHONE["height"] + 0.5, hand
     assert not problems(page), problems(page)
+
+
+@pytest.mark.parametrize(("game", "players", "lang"), [("napoleon", 5, "en"), ("hell", 3, "ja")])
+def test_a_friend_gone_is_said_on_their_seat_box(
+    server: str, browser: Any, game: str, players: int, lang: str
+) -> None:
+    """A twelfth review: when a friend's tab closed, the only change on the others' screens
+    was their green dot turning grey. Their seat box says "offline", then "away — bot plays"
+    once the stand-in bot plays for them; the box stays inside the felt on a phone."""
+    seats = ["open", "open"] + ["bot:heuristic"] * (players - 2)
+    tb = _table(server, game, players, seats, ["Aki", "Ben"])
+    aki = _open(browser, server, tb["id"], 0, tb["tokens"][0], True, lang)
+    ben = _open(browser, server, tb["id"], 1, tb["tokens"][1], False, "en")
+    aki.wait_for_function("() => window.torampu?.snapshot?.table?.seats?.[1]?.connected")
+    box = aki.locator("#felt .seat-box[data-seat='1']")
+    assert box.locator(".seat-state").count() == 0, "Ben is there"
+    ben.context.close()
+    words = {"en": ("offline", "away — bot plays"), "ja": ("未接続", "離席中・CPU代打")}[lang]
+    state = box.locator(".seat-state")
+    state.wait_for(state="visible", timeout=5000)
+    # (on a loaded machine the stand-in's seconds may be over before the page looks)
+    if state.get_attribute("data-state") == "offline":
+        assert state.inner_text() == words[0]
+        aki.screenshot(path=str(SHOTS / f"review12-seat-offline-{game}-phone-{lang}.png"))
+    aki.wait_for_selector("#felt .seat-box[data-seat='1'] .seat-state[data-state='away']")
+    assert state.inner_text() == words[1]
+    aki.screenshot(path=str(SHOTS / f"review12-seat-away-{game}-phone-{lang}.png"))
+    # nobody else's box says so: not Aki's own, not a bot's
+    assert aki.locator("#felt .seat-state").count() == 1
+    # every box within the felt (five of them on a phone), none cut by the screen's edge
+    inside = aki.evaluate(
+        """() => { const f = document.querySelector('#felt').getBoundingClientRect();
+          return [...document.querySelectorAll('#felt .seat-box')].map((b) => {
+            const r = b.getBoundingClientRect();
+            return r.left >= f.left - 0.5 && r.right <= f.right + 0.5
+              && r.top >= f.top - 0.5 && r.bottom <= f.bottom + 0.5
+              && b.scrollWidth <= b.clientWidth; }); }"""
+    )
+    assert all(inside), inside
+    assert not problems(aki), problems(aki)

@@ -82,7 +82,6 @@ const NARROW = window.matchMedia("(max-width: 600px)");
  * 44 px buttons and the bar's padding. */
 const HELD_ON_A_PHONE = 64;
 
-
 function seatPosition(rel, n) {
   const angle = ((90 + (rel * 360) / n) * Math.PI) / 180;
   const rx = NARROW.matches ? 34 : 41;
@@ -155,6 +154,7 @@ function seatBox(view, ctx, s, pos) {
       s === ctx.mySeat ? h("span", { class: "you" }, ` (${t("you")})`) : null,
     ),
     info.kind === "bot" && !info.name ? h("div", { class: "bot-level" }, botStrengthLabel(info.bot)) : null,
+    seatState(info, s, ctx),
     h("div", { class: "seat-meta" }, seatMeta(view, s)),
     badges(view, s),
     bubble(view, s),
@@ -169,6 +169,16 @@ function presence(info, ctx) {
   if (info.away) return h("span", { class: "pres away", title: t("away") }, "☾");
   const on = info.connected;
   return h("span", { class: `pres dot ${on ? "on" : "off"}`, title: on ? t("connected") : t("offline") });
+}
+
+/** A person's seat whose player is not there, in words under the name: "offline", or "away —
+ * bot plays" once the stand-in plays for them (a twelfth review: a friend whose tab closed
+ * was a green dot gone grey, nothing more, and the table waited on them unexplained). */
+function seatState(info, s, ctx) {
+  if (info.kind !== "human" || !ctx.live || s === ctx.mySeat || (info.connected && !info.away)) return null;
+  const away = !!info.away;
+  return h("div", { class: `seat-state ${away ? "away" : "offline"}`, dataset: { state: away ? "away" : "offline" } },
+    t(away ? "seatAway" : "seatOffline"));
 }
 
 function isOut(view, s) {
