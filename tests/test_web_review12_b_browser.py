@@ -21,7 +21,7 @@ from typing import Any
 
 import pytest
 
-from browser_helpers import chromium, close_pages, new_page, post, problems, require_chromium, serve
+from browser_helpers import chromium, new_page, post, problems, require_chromium, serve
 
 SHOTS = Path(__file__).resolve().parent.parent / "artifacts" / "web"
 LAPTOP = {"width": 1366, "height": 768}
@@ -46,12 +46,6 @@ def browser() -> Iterator[Any]:
     SHOTS.mkdir(parents=True, exist_ok=True)
     with chromium(sync_api) as b:
         yield b
-
-
-@pytest.fixture(autouse=True)
-def _closed_after() -> Iterator[None]:
-    yield
-    close_pages()
 
 
 def _table(

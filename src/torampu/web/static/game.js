@@ -178,7 +178,7 @@ function seatState(info, s, ctx) {
   if (info.kind !== "human" || !ctx.live || s === ctx.mySeat || (info.connected && !info.away)) return null;
   const away = !!info.away;
   return h("div", { class: `seat-state ${away ? "away" : "offline"}`, dataset: { state: away ? "away" : "offline" } },
-    t(away ? "seatAway" : "seatOffline"));
+    t(away ? "seatAway" : "offline"));
 }
 
 function isOut(view, s) {
