@@ -250,7 +250,9 @@ export class BetweenPanel {
     if (this.moving) return;
     this.moving = true;
     if (this.page.seatToken && seat != null && !asked) {
-      await api.rematch(this.page.id, this.page.seatToken).catch(() => null); // (else: watch)
+      // (else, or if no answer comes in a few seconds: on to watch it)
+      const ask = api.rematch(this.page.id, this.page.seatToken).catch(() => null);
+      await Promise.race([ask, new Promise((done) => setTimeout(done, 5000))]);
     }
     if (this.page.seatToken && seat != null) tokens.setSeat(newId, seat, this.page.seatToken);
     if (this.page.host) tokens.setHost(newId, this.page.host);
