@@ -1822,6 +1822,10 @@ def test_a_player_who_says_no_to_a_rematch_is_replaced_by_a_bot_and_it_is_said(
     held = json.dumps({tid: {"seat": 1, "token": tokens[1]}})
     ben.evaluate("(held) => localStorage.setItem('torampu.seats', held)", held)
     ben.goto(f"{server}/t/{tid}")
+    # (the old table's page says the rematch began without him, and offers the seat back)
+    ben.wait_for_selector("#rematch-taken")
+    assert ben.inner_text("#rematch-open") == "Take your seat back in the rematch"
+    ben.screenshot(path=str(SHOTS / "rematch-seat-taken-phone-en.png"))
     ben.click("#rematch-open")
     ben.wait_for_url(f"**/t/{new}")
     ben.wait_for_function("() => window.torampu?.snapshot?.seat === 1")
@@ -1831,7 +1835,8 @@ def test_a_player_who_says_no_to_a_rematch_is_replaced_by_a_bot_and_it_is_said(
         assert "a bot made" in ben.inner_text("#stood-in")
     ben.screenshot(path=str(SHOTS / "rematch-seat-back-phone-en.png"))
     aki.wait_for_function(
-        "() => document.querySelector('#chat-list').textContent.includes('Ben took seat 2')"
+        "() => document.querySelector('#chat-list').textContent"
+        ".includes('Ben is back: seat 2 is theirs again')"
     )
     assert not problems(aki) and not problems(ben), (problems(aki), problems(ben))
 

@@ -126,7 +126,12 @@ export class BetweenPanel {
       if (snap.seat != null) parts.push(ready());
     } else if (over && snap.table?.rematch && this.seen === "after") {
       const next = snap.table.rematch;
-      parts.push(h("button", { type: "button", class: "primary", id: "rematch-open", onclick: () => this.follow(next, snap.seat, 0) }, t("sc_rematchOpen")));
+      // a player whose seat there went to a bot (away as it began) is told so, and takes it
+      // back with the button (a thirteenth review: the button only said "Go to the rematch")
+      const taken = this.seatTaken(next, snap.seat);
+      if (taken) parts.push(h("p", { class: "between-asked", id: "rematch-taken" }, t("sc_rematchSeatTaken")));
+      parts.push(h("button", { type: "button", class: "primary", id: "rematch-open", onclick: () => this.follow(next, snap.seat, 0) },
+        t(taken ? "sc_rematchTakeBack" : "sc_rematchOpen")));
     } else if (over) {
       parts.push(...this.rematchParts(snap));
     }
@@ -221,6 +226,24 @@ export class BetweenPanel {
         parts.push(h("button", { type: "button", class: "ghost", id: "rematch-decline", onclick: () => location.assign("/") }, t("sc_rematchDecline")));
     }
     return parts;
+  }
+
+  /** Whether a bot plays this page's seat at the rematch ``next`` (still playing): asked once,
+   * the box drawn again with the answer. */
+  seatTaken(next, seat) {
+    if (!this.page.seatToken || seat == null) return false;
+    if (this.rematchSeat?.id === next) return this.rematchSeat.taken;
+    this.rematchSeat = { id: next, taken: false };
+    const invite = tokens.invite(this.page.id); // (a private table's rematch keeps its invite)
+    if (invite) tokens.setInvite(next, invite);
+    api.table(next, this.page.seatToken).then((tb) => {
+      const taken = tb?.status === "playing" && tb.seats?.[seat]?.kind === "bot";
+      if (taken && this.rematchSeat?.id === next) {
+        this.rematchSeat.taken = true;
+        this.render();
+      }
+    }).catch(() => null);
+    return false;
   }
 
   async withdraw() {

@@ -1,7 +1,7 @@
 // The table chat: short texts and quick reactions, for the seated players (and the spectators
 // where the host allowed it). Every message is shown as text (text nodes), never as markup.
 
-import { fill, h } from "./dom.js";
+import { fill, h, toast } from "./dom.js";
 import { seatName } from "./game.js";
 import { lang, t } from "./i18n.js";
 
@@ -138,7 +138,11 @@ export class ChatPanel {
         lines.push(now.kind === "bot" ? t("sc_evBot", { who: who(was), n: i + 1 }) : t("sc_evLeft", { who: who(was), n: i + 1 }));
       }
       if (came(i)) {
-        if (!movedTo.has(i)) lines.push(t("sc_evJoined", { who: who(now), n: i + 1 }));
+        // a player back in the seat a bot took at the rematch (they were away as it began):
+        // said, and shown — a line in a folded chat was all the others had (a thirteenth review)
+        const back = was.kind === "bot" && table.status === "playing" && i !== mine;
+        if (back) toast(t("sc_evReclaimed", { who: who(now), n: i + 1 }), "info");
+        if (!movedTo.has(i)) lines.push(t(back ? "sc_evReclaimed" : "sc_evJoined", { who: who(now), n: i + 1 }));
         if (!now.connected) this.arriving.add(i);
       } else if (human(now) && was.connected !== now.connected && i !== mine) {
         // (one's own connection is the status line's; a seat just taken connecting is part of
