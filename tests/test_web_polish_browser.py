@@ -1821,8 +1821,15 @@ def test_a_player_who_says_no_to_a_rematch_is_replaced_by_a_bot_and_it_is_said(
     ben.goto(f"{server}/")
     held = json.dumps({tid: {"seat": 1, "token": tokens[1]}})
     ben.evaluate("(held) => localStorage.setItem('torampu.seats', held)", held)
-    ben.goto(f"{server}/t/{tid}")
-    # (the old table's page says the rematch began without him, and offers the seat back)
+    # the lobby lists the finished table among his own, saying a bot plays his seat in its
+    # rematch (it was folded away among the finished ones: a thirteenth review); its page says
+    # the rematch began without him, and offers the seat back
+    ben.reload()
+    row = f"#my-tables [data-table='{tid}']"
+    ben.wait_for_selector(f"{row} .reclaim")
+    assert "A bot plays your seat" in ben.inner_text(f"{row} .reclaim")
+    ben.screenshot(path=str(SHOTS / "lobby-reclaim-phone-en.png"))
+    ben.click(f"{row} a")
     ben.wait_for_selector("#rematch-taken")
     assert ben.inner_text("#rematch-open") == "Take your seat back in the rematch"
     ben.screenshot(path=str(SHOTS / "rematch-seat-taken-phone-en.png"))

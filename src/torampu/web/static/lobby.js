@@ -31,8 +31,9 @@ export function lobbyPage(root) {
       const [open, over] = await Promise.all([api.tables("open"), api.tables("over", 20)]);
       state.tables = [...open.tables, ...over.tables];
       const mine = await myTables(state.tables);
-      state.mine = mine.filter((tb) => tb.status !== "over");
-      state.mineOver = mine.filter((tb) => tb.status === "over");
+      const finished = (tb) => tb.status === "over" && !reclaimable.has(tb.id);
+      state.mine = mine.filter((tb) => !finished(tb));
+      state.mineOver = mine.filter(finished);
       showTables();
     } catch (e) {
       toast(errorText(e));
@@ -63,6 +64,10 @@ export function lobbyPage(root) {
 const mineCache = new Map(); // id -> { table (null: gone), at }
 const MINE_TTL_MS = 30000;
 const adoptTried = new Set(); // rematch ids this page asked for to take a seat along
+// finished tables of this browser whose rematch, still playing, has a bot in its seat (away as
+// it began): listed among its own tables, their page gives the seat back (a thirteenth review:
+// the rematch was nowhere in the lobby, the finished table folded away)
+const reclaimable = new Set();
 
 async function myTables(listed) {
   const byId = new Map(listed.map((tb) => [tb.id, tb]));
@@ -92,6 +97,7 @@ async function myTables(listed) {
     adoptTried.add(tb.rematch);
     const next = await api.table(tb.rematch, held.token).catch(() => null); // (its token opens a private one)
     const st = next?.seats?.[held.seat];
+    if (st?.kind === "bot" && next.status === "playing" && tb.seats?.[held.seat]?.kind === "human") reclaimable.add(tb.id);
     if (!st || st.kind !== "human" || st.name !== tb.seats?.[held.seat]?.name) return null;
     tokens.setSeat(next.id, held.seat, held.token);
     const invite = tokens.invite(tb.id);
@@ -161,6 +167,7 @@ function tableRow(tb, games, state = null) {
       h("span", { class: "muted" }, progress ? `${t("playersN", { n: tb.players })} · ${progress}` : t("playersN", { n: tb.players })),
       h("span", { class: "muted small" }, t("created", { t: when(tb.created) })),
       winnerNote(tb),
+      reclaimable.has(tb.id) ? h("span", { class: "badge your-turn reclaim" }, t("lobbyReclaim")) : null,
       // what opening the row does, on the link's end (the rows did not look like links: a review)
       h("span", { class: "row-go" },
         t(tokens.seat(tb.id) || tokens.host(tb.id) ? "rowOpen" : tb.status === "waiting" && tb.seats.some((s) => s.kind === "open") ? "rowJoin" : "rowWatch")),
