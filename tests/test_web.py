@@ -8,6 +8,8 @@ no delay. Storage against PostgreSQL is in ``test_web_store.py``.
 from __future__ import annotations
 
 import json
+import shutil
+import subprocess
 import time
 from pathlib import Path
 from typing import Any
@@ -1226,3 +1228,27 @@ def test_what_players_read_of_the_rules_names_no_rule_text_by_number(tmp_path: P
     assert any("(000)" in d for d in seen), "the developers' notes keep their sources"
     ura = next(o for o in games[0]["options"] if o["name"] == "ura_jack_suit")
     assert ura["values_en"] == {"own": "Its printed suit", "trump": "Trump"}
+
+
+def test_every_client_module_parses_as_a_module(tmp_path: Path) -> None:
+    """The page's client is ES modules; a file that does not parse breaks every page that
+    imports it. Each is checked as a module with Node — ``node --check`` on a ``.js`` file let
+    a ``const`` declared twice through (it reads the file as a script), which the browser
+    refuses: the session that wrote one found it only by chance."""
+    node = shutil.which("node")
+    if node is None:
+        pytest.skip("node is not installed")
+    static = Path(torampu.__file__).parent / "web" / "static"
+    files = sorted(static.glob("*.js"))
+    assert len(files) > 20, files
+
+    def check(source: bytes) -> subprocess.CompletedProcess[bytes]:
+        cmd = [node, "--input-type=module", "--check"]
+        return subprocess.run(cmd, input=source, capture_output=True, timeout=60)
+
+    for f in files:
+        done = check(f.read_bytes())
+        assert done.returncode == 0, (f.name, done.stderr.decode(errors="replace")[-600:])
+    # (the check refuses what the browser refuses)
+    twice = check(b'import { h } from "./dom.js";\nconst a = 1;\nconst a = 2;\n')
+    assert twice.returncode != 0 and b"already been declared" in twice.stderr
