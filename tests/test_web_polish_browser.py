@@ -2200,6 +2200,8 @@ def test_a_big_screen_is_used(server: str, browser: Any) -> None:
     assert page.evaluate(width, "#hand .card") >= 80
     assert page.evaluate(width, "#side") >= 380
     page.screenshot(path=str(SHOTS / "big-screen-hell-en.png"))
+    # (and a person's whole name on hover, where a long one is cut: a thirteenth review)
+    assert page.get_attribute("#felt .seat-box[data-seat='0']", "title") == "あき"
     # a laptop keeps its layout; on its short screen (768 px) the side panels are set closer
     # (the standings ran out of sight under the rules panel: the same review)
     pad = (

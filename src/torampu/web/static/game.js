@@ -145,7 +145,9 @@ function seatBox(view, ctx, s, pos) {
     "div",
     { class: classes.join(" "), dataset: { seat: s }, style: { left: `${pos.x}%`, top: `${pos.y}%` },
       role: "group", "aria-label": seatLabel(view, s, ctx, info),
-      title: info.kind === "bot" && !info.name ? botStrengthLabel(info.bot) : null },
+      // (a person's whole name on hover: a long one is cut with "…" in the box, a thirteenth
+      // review)
+      title: info.kind === "bot" && !info.name ? botStrengthLabel(info.bot) : info.kind === "human" ? seatName(ctx.table, s, true) : null },
     h(
       "div",
       { class: "seat-name" },
@@ -298,6 +300,7 @@ function trickCard(c, ctx, n, winner) {
       // player: a review); the picture inside says nothing more
       role: "img",
       "aria-label": `${seatName(ctx.table, c.seat, true)}: ${cardText(c.card)}`,
+      title: `${seatName(ctx.table, c.seat, true)}: ${cardText(c.card)}`, // (the foot's name may be cut)
     },
     hideFromReaders(cardImage(c.card)),
     // whose it is, on the card's foot: five cards in the middle of a phone's felt read as a
