@@ -261,3 +261,35 @@ def test_daifugo_s_log_writes_the_flush_under_the_pass_that_caused_it(
         path=str(SHOTS / f"review12-daifugo-log-{lang}.png")
     )
     assert not _problems(page), _problems(page)
+
+
+def test_hell_s_chip_over_the_finished_deal_counts_that_deal(server: str, browser: Any) -> None:
+    """A twelfth and a thirteenth review: over the finished deal's last trick, held on the felt
+    as the next deal comes, Hell's chip set that deal's bids against the next deal's cards
+    ("bids 6/5", "0/2 (2 short)"). It counts the finished deal's: its bids, its tricks."""
+    page = new_page(browser, LAPTOP, "en")
+    page.goto(f"{server}/")
+    page.wait_for_selector("#create-form")
+    drawn = page.evaluate(
+        """async () => {
+      const { Motion } = await import('/static/motion.js');
+      const g = await import('/static/game.js');
+      const base = {game: 'hell', players: 3, phase: 'play', hand_sizes: [0, 0, 1]};
+      const m = new Motion(() => {}, 60000);
+      // deal 2 (2 cards) at its last trick, then deal 3 (3 cards) dealt
+      m.observe({...base, cards: 2, trump: 'S', bids: [1, 0, 0], tricks_won: [1, 0, 0],
+                 tricks: [{cards: [], winner: 0}], trick: [{seat: 1, card: '2S'}]});
+      const last = {cards: [{seat: 1, card: '2S'}, {seat: 2, card: '3S'},
+                            {seat: 0, card: 'AS'}], winner: 0};
+      const between = {game: 1, last_trick: last, trump: 'S',
+                       seats: {bids: [1, 0, 0], tricks_won: [2, 0, 0]}};
+      const next = {...base, cards: 3, trump: 'H', phase: 'bid', bids: [null, null, null],
+                    tricks_won: [0, 0, 0], tricks: [], trick: [], hand_sizes: [3, 3, 3]};
+      m.observe(next, between);
+      const felt = document.createElement('div');
+      const table = {seats: [0, 1, 2].map((s) => ({seat: s, kind: 'bot', bot: 'heuristic'}))};
+      g.renderFelt(felt, m.feltView(next), {table, mySeat: null});
+      return felt.querySelector('#hell-bids')?.textContent;
+    }"""
+    )
+    assert drawn == "Bids 1 for 2 tricks (1 under)", drawn

@@ -159,8 +159,13 @@ export class Motion {
       // (its seats' bids, tricks and honors, nobody to play, the caption saying whose trick it
       // was: the boxes showed the next deal's, its first player lit — a seventh review)
       const { trump, seats, ...trick } = hold.final;
+      // Hell's chip counts that deal's bids against that deal's tricks, one a card (it set
+      // the finished bids against the next deal's cards, "bids 6/5" — a twelfth and a
+      // thirteenth review)
+      const won = seats?.tricks_won;
+      const cards = view.game === "hell" && Array.isArray(won) ? won.reduce((a, b) => a + b, 0) : view.cards;
       return { ...view, ...(seats || {}), phase: "play", trick: [], tricks: [trick], trump, upcard: null, to_play: null,
-        hand_sizes: (view.hand_sizes || []).map(() => 0), lastOfGame: true };
+        hand_sizes: (view.hand_sizes || []).map(() => 0), lastOfGame: true, cards };
     }
     if (hold.kind === "trick") {
       if ((view.tricks || []).length < hold.index) return view;
