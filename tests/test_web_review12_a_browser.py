@@ -85,6 +85,16 @@ def _first_turn_in_play(page: Any) -> dict[str, Any]:
         )
 
 
+def _chip_at_first_turn(
+    browser: Any, base: str, game: str, players: int, viewport: dict[str, int], lang: str
+) -> tuple[Any, dict[str, Any], str]:
+    """A table of ``game`` opened at seat 0, played up to its first turn in the play: the page,
+    the view then and the felt's chip as read."""
+    page = _open(browser, base, _table(base, game, players), viewport, lang)
+    view = _first_turn_in_play(page)
+    return page, view, " ".join(page.locator("#felt #trump-chip").text_content().split())
+
+
 def _problems(page: Any) -> list[str]:
     return [*page.errors, *page.csp]
 
@@ -129,9 +139,7 @@ def test_napoleon_s_trump_chip_names_the_adjutant_card(
     the contract and the adjutant card the Napoleon called, as ♠A is written elsewhere; the
     page's renderFelt writes a red card red and no adjutant before it is called."""
     viewport = PHONE if lang == "ja" else LAPTOP
-    page = _open(browser, server, _table(server, "napoleon", 5), viewport, lang)
-    view = _first_turn_in_play(page)
-    chip = " ".join(page.locator("#felt #trump-chip").text_content().split())
+    page, view, chip = _chip_at_first_turn(browser, server, "napoleon", 5, viewport, lang)
     card = page.evaluate(
         "c => import('/static/cards.js').then(m => m.cardText(c))", view["adjutant_card"]
     )
@@ -176,9 +184,7 @@ def test_nap_s_trump_chip_names_the_contract_for_the_whole_play(
     the trump once the first lead has set it; a misère has the chip with its contract and no
     trump; the contract is there before the first lead too."""
     viewport = LAPTOP if lang == "en" else PHONE
-    page = _open(browser, server, _table(server, "nap", 4), viewport, lang)
-    view = _first_turn_in_play(page)
-    chip = " ".join(page.locator("#felt #trump-chip").text_content().split())
+    page, view, chip = _chip_at_first_turn(browser, server, "nap", 4, viewport, lang)
     name = page.evaluate(
         "k => import('/static/i18n.js').then(m => m.t('nap_' + k))", view["contract"]
     )

@@ -4,7 +4,7 @@
 
 import { api, tokens } from "./api.js";
 import { h, patch, toast } from "./dom.js";
-import { seatName, titleCell } from "./game.js";
+import { botHoldsSeat, seatName, titleCell } from "./game.js";
 import { winnersText } from "./labels.js";
 import { resultSummary } from "./panels.js";
 import { errorText, t } from "./i18n.js";
@@ -237,8 +237,7 @@ export class BetweenPanel {
     const invite = tokens.invite(this.page.id); // (a private table's rematch keeps its invite)
     if (invite) tokens.setInvite(next, invite);
     api.table(next, this.page.seatToken).then((tb) => {
-      const taken = tb?.status === "playing" && tb.seats?.[seat]?.kind === "bot";
-      if (taken && this.rematchSeat?.id === next) {
+      if (botHoldsSeat(tb, seat) && this.rematchSeat?.id === next) {
         this.rematchSeat.taken = true;
         this.render();
       }

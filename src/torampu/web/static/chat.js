@@ -141,8 +141,9 @@ export class ChatPanel {
         // a player back in the seat a bot took at the rematch (they were away as it began):
         // said, and shown — a line in a folded chat was all the others had (a thirteenth review)
         const back = was.kind === "bot" && table.status === "playing" && i !== mine;
-        if (back) toast(t("sc_evReclaimed", { who: who(now), n: i + 1 }), "info");
-        if (!movedTo.has(i)) lines.push(t(back ? "sc_evReclaimed" : "sc_evJoined", { who: who(now), n: i + 1 }));
+        const line = t(back ? "sc_evReclaimed" : "sc_evJoined", { who: who(now), n: i + 1 });
+        if (back) toast(line, "info");
+        if (!movedTo.has(i)) lines.push(line);
         if (!now.connected) this.arriving.add(i);
       } else if (human(now) && was.connected !== now.connected && i !== mine) {
         // (one's own connection is the status line's; a seat just taken connecting is part of

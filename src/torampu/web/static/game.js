@@ -39,6 +39,12 @@ export function titleCell(title) {
  * The seat's display name: the player's name; a bot's friendly name with its strength
  * ("ハル (CPU・強)"; `short`: the name alone); else "Seat n".
  */
+/** Whether a bot plays `seat` of `table` (a rematch, still playing) — the seat a player
+ * away as it began may take back (the old table's page and the lobby say so). */
+export function botHoldsSeat(table, seat) {
+  return table?.status === "playing" && table.seats?.[seat]?.kind === "bot";
+}
+
 export function seatName(table, seat, short = false) {
   const seats = table?.seats || [];
   const own = (s) => (s ? s.name || (s.kind === "bot" ? botName(s.seat ?? seats.indexOf(s), seats) : null) : null);
@@ -136,6 +142,7 @@ function trumpChip(view) {
 
 function seatBox(view, ctx, s, pos) {
   const info = ctx.table?.seats?.[s] || {};
+  const name = seatName(ctx.table, s, true);
   const classes = ["seat-box"];
   if (view.to_play === s) classes.push("turn");
   if (s === ctx.mySeat) classes.push("me");
@@ -147,12 +154,12 @@ function seatBox(view, ctx, s, pos) {
       role: "group", "aria-label": seatLabel(view, s, ctx, info),
       // (a person's whole name on hover: a long one is cut with "…" in the box, a thirteenth
       // review)
-      title: info.kind === "bot" && !info.name ? botStrengthLabel(info.bot) : info.kind === "human" ? seatName(ctx.table, s, true) : null },
+      title: info.kind === "bot" && !info.name ? botStrengthLabel(info.bot) : info.kind === "human" ? name : null },
     h(
       "div",
       { class: "seat-name" },
       presence(info, ctx),
-      h("span", { class: "name", dir: "auto" }, seatName(ctx.table, s, true)), // (a right-to-left name cut at its end, not its start)
+      h("span", { class: "name", dir: "auto" }, name), // (a right-to-left name cut at its end, not its start)
       s === ctx.mySeat ? h("span", { class: "you" }, ` (${t("you")})`) : null,
     ),
     info.kind === "bot" && !info.name ? h("div", { class: "bot-level" }, botStrengthLabel(info.bot)) : null,
@@ -288,6 +295,8 @@ function centre(view, ctx, n) {
 
 function trickCard(c, ctx, n, winner) {
   const p = seatPosition(relative(c.seat, ctx, n), n);
+  const who = seatName(ctx.table, c.seat, true);
+  const label = `${who}: ${cardText(c.card)}`;
   // towards its player's seat, a share of the way (style.css: --spread-x, narrower on a phone,
   // where the side seats' boxes reach further in and covered the cards' edges)
   return h(
@@ -299,13 +308,13 @@ function trickCard(c, ctx, n, winner) {
       // read out as whose card it is, not the card alone (a screen reader heard "7♦" with no
       // player: a review); the picture inside says nothing more
       role: "img",
-      "aria-label": `${seatName(ctx.table, c.seat, true)}: ${cardText(c.card)}`,
-      title: `${seatName(ctx.table, c.seat, true)}: ${cardText(c.card)}`, // (the foot's name may be cut)
+      "aria-label": label,
+      title: label, // (the foot's name may be cut)
     },
     hideFromReaders(cardImage(c.card)),
     // whose it is, on the card's foot: five cards in the middle of a phone's felt read as a
     // heap, "my A♥ lands between Mina and me" (a twelfth review)
-    hideFromReaders(h("span", { class: "trick-who" }, seatName(ctx.table, c.seat, true))),
+    hideFromReaders(h("span", { class: "trick-who" }, who)),
   );
 }
 

@@ -3,7 +3,7 @@
 import { api, closable, tokens } from "./api.js";
 import { drawnAfterPress, fill, h, patch, toast } from "./dom.js";
 import { errorText, gameName, lang, pick, t } from "./i18n.js";
-import { seatName } from "./game.js";
+import { botHoldsSeat, seatName } from "./game.js";
 import { botName, botStrengthLabel, winnersText } from "./labels.js";
 import { memberLabel, optionLabel, optionText as optionDescription, presetNote as notePlayers } from "./rules.js";
 
@@ -97,7 +97,7 @@ async function myTables(listed) {
     adoptTried.add(tb.rematch);
     const next = await api.table(tb.rematch, held.token).catch(() => null); // (its token opens a private one)
     const st = next?.seats?.[held.seat];
-    if (st?.kind === "bot" && next.status === "playing" && tb.seats?.[held.seat]?.kind === "human") reclaimable.add(tb.id);
+    if (botHoldsSeat(next, held.seat) && tb.seats?.[held.seat]?.kind === "human") reclaimable.add(tb.id);
     if (!st || st.kind !== "human" || st.name !== tb.seats?.[held.seat]?.name) return null;
     tokens.setSeat(next.id, held.seat, held.token);
     const invite = tokens.invite(tb.id);
