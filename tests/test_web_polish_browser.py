@@ -1250,6 +1250,9 @@ def test_a_daifugo_replay_says_the_tribute_came_with_the_deal(server: str, brows
     said = {}
     for seat in range(4):
         page.select_option("#replay-seat", str(seat))
+        # (drawn for that seat: its steps come after a request, and the status read at once was
+        # the seat before's — four seats said one exchange, a clean-clone run's failure)
+        page.wait_for_selector(f"#felt .seat-box.me[data-seat='{seat}']")
         page.wait_for_function(
             "() => / handed .*: .*([♠♥♦♣]|Joker)/.test(document.querySelector('#status').innerText)"
         )
