@@ -729,7 +729,8 @@ def test_at_the_player_s_turn_the_felt_shows_the_trick_to_follow(
     page = new_page(browser, PHONE, "ja")
     # deals enough for a few tricks (Hell's first deals have one card each, two and three)
     n = {"napoleon": 5}.get(game, 4)
-    body = {"game": game, "games": {"hell": 4, "nap": 2}.get(game, 1), "players": n}
+    # (two Nap deals gave only two turns to follow once: a hand that wins its tricks leads)
+    body = {"game": game, "games": {"hell": 4, "nap": 6}.get(game, 1), "players": n}
     res = post(f"{server}/api/tables", {**body, "seats": ["open", *["heuristic"] * (n - 1)]})
     table_id = str(res["table"]["id"])
     HOSTS[table_id] = str(res["host_token"])
@@ -739,6 +740,8 @@ def test_at_the_player_s_turn_the_felt_shows_the_trick_to_follow(
     while len(checked) < 3:
         assert time.monotonic() < until, f"{len(checked)} turns to follow in time"
         if not _my_turn(page):
+            status = _snap(page)["table"]["status"]
+            assert status != "over", f"the match ended after {len(checked)} turns to follow"
             page.wait_for_timeout(20)
             continue
         felt = page.evaluate(FELT_NOW)
