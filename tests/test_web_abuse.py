@@ -1085,6 +1085,8 @@ def test_malformed_names_seats_ids_and_messages_on_both_databases(
         ):
             r = c.get(path)
             assert 400 <= r.status_code < 500, (path, r.status_code, r.text)
+        r = c.get(f"/api/tables/{tid}/games/-1/record")  # ("game 0 has not finished", it said)
+        assert r.status_code == 404 and "no game -1" in r.json()["error"]["message"], r.text
         seat = f"/api/tables/{tid}/seats/2147483648"
         assert c.post(seat, json={"open": True}, headers=auth(host)).status_code == 404
         long_spec = {"bot": "heuristic" + " " * 100}
@@ -1104,6 +1106,16 @@ def test_malformed_names_seats_ids_and_messages_on_both_databases(
                 ws.send_text(raw)
                 e = ws.receive_json()
                 assert e["type"] == "error" and e["code"] in ("bad_message", "unauthorized"), e
+            # a hello's other fields of a wrong type are named (they were taken without a word:
+            # a twenty-first audit)
+            for odd in ({"version": "abc"}, {"version": 1e300}, {"version": True}, {"version": -1}):
+                ws.send_json({"type": "hello", "token": None, **odd})
+                e = ws.receive_json()
+                assert e["code"] == "bad_message" and "version" in e["message"], e
+            for odd in ({"invite": 5}, {"invite": ["a"]}):
+                ws.send_json({"type": "hello", "token": None, **odd})
+                e = ws.receive_json()
+                assert e["code"] == "bad_message" and "invite" in e["message"], e
             snap = _hello(ws, toks[1])
             ws.send_json({"type": "act", "action": "pass"})  # no version
             e = _next(ws, "error")

@@ -820,6 +820,14 @@ def test_a_line_said_as_the_host_swaps_seats_is_never_under_another_s_name(
         ({"type": "chat", "text": "\u200b\u2060\u200b"}, "bad_message"),
         ({"type": "chat", "text": "\u3164\u2800 \u3164"}, "bad_message"),  # blank letters
         ({"type": "chat", "text": "one\u2028two"}, "bad_message"),  # a line separator
+        # text carried unseen (tag characters after a letter, a zero-width space, private use:
+        # a twenty-first audit)
+        (
+            {"type": "chat", "text": "a" + "".join(map(chr, range(0xE0041, 0xE005B))) + "b"},
+            "bad_message",
+        ),
+        ({"type": "chat", "text": "g\u200bg"}, "bad_message"),
+        ({"type": "chat", "text": "gg\ue000"}, "bad_message"),
         # "Zalgo": marks stacked on a letter, drawn over the lines above and below
         ({"type": "chat", "text": "hi" + "\u0336\u0337\u0338\u0339\u033a" * 8}, "bad_message"),
         ({"type": "chat", "text": 42}, "bad_message"),
@@ -845,6 +853,27 @@ def test_bad_chat_is_refused_and_sent_to_nobody(
             a.send_json({"type": "chat", "text": "ok"})
             m = _until(b, lambda m: m["type"] == "chat")  # the first chat b sees is the good one
             assert m["text"] == "ok"
+
+
+def test_chat_keeps_the_joiners_writing_and_emoji_need(tmp_path: Path) -> None:
+    """The invisible characters a chat line may hold are those of writing (Persian's zero-width
+    non-joiner), of an emoji (👩‍💻's joiner) and of a subdivision flag (its tag letters)."""
+    scotland = "\U0001f3f4" + "".join(chr(0xE0000 + ord(c)) for c in "gbsct") + "\U000e007f"
+    with client(tmp_path) as c:
+        tid, _, tok = _table(c, ["open", "heuristic", "open"], games=1)
+        with (
+            c.websocket_connect(f"/ws/tables/{tid}") as a,
+            c.websocket_connect(f"/ws/tables/{tid}") as b,
+        ):
+            hello(a, tok[0])
+            hello(b, tok[2])
+            for text in (
+                "\u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645",
+                "\U0001f469\u200d\U0001f4bb",
+                f"gg {scotland}",
+            ):
+                a.send_json({"type": "chat", "text": text})
+                assert _until(b, lambda m: m["type"] == "chat")["text"] == text
 
 
 def test_spectators_neither_read_nor_write_the_chat_unless_the_host_allowed_it(

@@ -986,7 +986,9 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
 
     def _finished(r: Room, k: int) -> dict[str, Any]:
         m = r.match
-        if m is None or not 0 <= k < m.games_played:
+        if k < 0:  # ("game 0 has not finished" was said of game -1: a twenty-first audit)
+            raise ActError("not_found", f"no game {k}: a table's games count from 0", 404)
+        if m is None or not k < m.games_played:
             played = 0 if m is None else m.games_played
             raise ActError(
                 "not_found", f"game {k + 1} has not finished (games finished: {played})", 404
@@ -1383,6 +1385,12 @@ class Socket:
             self.outbox.push({"type": "pong"})
             return
         if kind == "hello":
+            # (each of a wrong type was taken without a word: a twenty-first audit)
+            known = data.get("version")
+            if known is not None and (type(known) is not int or known < 0):
+                raise ActError("bad_message", "a hello's version is a whole number or null", 400)
+            if data.get("invite") is not None and not isinstance(data["invite"], str):
+                raise ActError("bad_message", "a hello's invite is a string or null", 400)
             if not self.hellos.take(time.monotonic()):
                 raise ActError("rate_limited", "too many hellos: wait a little")
             new, seat, holder, how = await self._admit(data.get("token"), data.get("invite"))

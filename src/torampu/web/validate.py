@@ -212,6 +212,7 @@ def _nfc(text: str, max_length: int, message: str) -> str:
 
 
 BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+"""Characters that reorder the text around them (a chat line could pass for another)."""
 BLANKS = frozenset(
     "\u034f\u115f\u1160\u17b4\u17b5\u180b\u180c\u180d\u180f\u2800\u3164\uffa0"
     + "".join(map(chr, range(0xFE00, 0xFE10)))
@@ -230,9 +231,6 @@ def _blank(text: str, i: int) -> bool:
     if c not in BLANKS:
         return False
     return not ("\ufe00" <= c <= "\ufe0f" and i > 0 and unicodedata.category(text[i - 1]) == "So")
-
-
-"""Characters that reorder the text around them (a chat line could pass for another)."""
 
 
 def chat_text(value: Any, max_length: int) -> str:
@@ -265,9 +263,39 @@ def chat_text(value: Any, max_length: int) -> str:
         raise Invalid("a chat message must not hold control characters")
     if not any(unicodedata.category(c)[0] in "LNPS" and c not in BLANKS for c in text):
         raise Invalid("a chat message must hold a letter, digit or symbol")
+    hidden = _hidden(text)
+    if hidden is not None:
+        raise Invalid(f"a chat message must not hold invisible characters (U+{ord(hidden):04X})")
     if _stacked(text):
         raise Invalid(f"a chat message must not stack more than {MAX_MARKS} marks on one letter")
     return text
+
+
+FLAG_TAGS = re.compile("\U0001f3f4[\U000e0020-\U000e007e]{1,7}\U000e007f")
+"""A subdivision flag: the black flag, its region in tag letters, and the cancel tag (Scotland's
+is U+1F3F4, tags g b s c t, U+E007F) — the one use of tag characters."""
+
+JOINERS = frozenset("\u200c\u200d")
+"""The zero-width non-joiner and joiner: invisible, but scripts need them (Persian, the Indic
+scripts) and emoji sequences are made with the joiner."""
+
+
+def _hidden(text: str) -> str | None:
+    """The first invisible format character or private-use character of ``text`` that is not
+    part of writing or of an emoji, else None. A chat line took 190 tag characters after one
+    letter — text unseen on the screen but carried to anyone who copies the line (a
+    twenty-first audit).
+
+    >>> _hidden("gg \\U0001f3f4\\U000e0067\\U000e0062\\U000e0073\\U000e0063\\U000e0074\\U000e007f")
+    >>> _hidden("\\u0645\\u06cc\\u200c\\u062e\\u0648\\u0627\\u0647\\u0645")  # (Persian: "I want")
+    >>> _hidden("\\U0001f469\\u200d\\U0001f4bb")
+    >>> _hidden("a\\U000e0041b") == "\\U000e0041", _hidden("a\\u200bb"), _hidden("\\ue000")
+    (True, '\\u200b', '\\ue000')
+    """
+    for c in FLAG_TAGS.sub("", text):
+        if c not in JOINERS and unicodedata.category(c) in ("Cf", "Co"):
+            return c
+    return None
 
 
 def table_id(value: str) -> str:
