@@ -450,6 +450,11 @@ def test_a_worker_killed_in_the_middle_of_a_bot_move_has_the_move_made_once(
         assert ended is not None and _stored_result(pg, tid) == ended
         survivor = workers["w2" if killed == "w1" else "w1"]
         assert "taking bot jobs" in survivor.output()
+        # the move it took over waited for a process afresh, and was the search's: counted
+        # from its entry, it had waited --reclaim-after (2 s), past --bot-queue-wait (2 s), and
+        # the heuristic answered for the search (a twenty-first audit)
+        assert "took over" in survivor.output(), survivor.output()[-2000:]
+        assert "no worker free" not in survivor.output(), survivor.output()[-2000:]
 
 
 def test_simultaneous_starts_and_seat_changes_on_two_processes_give_one_result(

@@ -452,7 +452,7 @@ class Worker:
         try:
             while not self._stop.is_set():
                 try:
-                    entries = await self._take()
+                    entries, taken_over = await self._take()
                 except Exception as e:
                     if "NOGROUP" in str(e):  # Redis restarted without its data, or a new primary
                         log.warning("worker %s: the job group is gone; making it again", self.name)
@@ -475,7 +475,10 @@ class Worker:
                     if key in self.inflight:
                         continue  # (ours, in progress)
                     await slots.acquire()
-                    waited = _waited(entry_id, now) + (loop.time() - taken)
+                    # a job taken over from a worker gone waits afresh: counted from its entry,
+                    # it had waited --reclaim-after already, past --bot-queue-wait, and its
+                    # search bot's move was the heuristic's (a twenty-first audit)
+                    waited = (0.0 if taken_over else _waited(entry_id, now)) + (loop.time() - taken)
                     place = _Place(slots)
                     self.inflight.add(key)
                     t = loop.create_task(self._handle(entry_id, fields, waited, place.free))
@@ -547,8 +550,9 @@ class Worker:
                     ", ".join(sorted(lost)),
                 )
 
-    async def _take(self) -> list[tuple[Any, dict[Any, Any]]]:
-        """Jobs whose worker died (pending past ``reclaim_after``), then new ones."""
+    async def _take(self) -> tuple[list[tuple[Any, dict[Any, Any]]], bool]:
+        """Jobs whose worker died (pending past ``reclaim_after``), else new ones; and whether
+        they are the dead worker's."""
         claimed = await self.redis.xautoclaim(
             STREAM,
             GROUP,
@@ -565,11 +569,11 @@ class Worker:
                 len(out),
                 self.reclaim_after,
             )
-            return out
+            return out, True
         fresh = await self.redis.xreadgroup(
             GROUP, self.name, {STREAM: ">"}, count=self.processes * JOBS_PER_PROCESS, block=1000
         )
-        return [e for _stream, entries in fresh for e in entries]
+        return [e for _stream, entries in fresh for e in entries], False
 
     async def _match(self, table: Table) -> Match:
         """The table's match at its stored version: kept from the last job at this table and
