@@ -133,11 +133,15 @@ export class ChatPanel {
       const was = before[i];
       const now = this.seats[i];
       const who = (x) => x.name || t("seat", { n: i + 1 });
-      if (moved.has(i)) lines.push(t("sc_evMoved", { who: who(was), a: i + 1, b: moved.get(i) + 1 }));
+      // the same seat's person under another name, moved nowhere: a rename, said as one (it
+      // read "Takeshi left seat 3", "タケシ took seat 3": a fourteenth review)
+      const renamed = gone(i) && came(i) && !moved.has(i) && !movedTo.has(i);
+      if (renamed) lines.push(t("sc_evRenamed", { was: who(was), who: who(now) }));
+      else if (moved.has(i)) lines.push(t("sc_evMoved", { who: who(was), a: i + 1, b: moved.get(i) + 1 }));
       else if (gone(i)) {
         lines.push(now.kind === "bot" ? t("sc_evBot", { who: who(was), n: i + 1 }) : t("sc_evLeft", { who: who(was), n: i + 1 }));
       }
-      if (came(i)) {
+      if (came(i) && !renamed) {
         // a player back in the seat a bot took at the rematch (they were away as it began):
         // said, and shown — a line in a folded chat was all the others had (a thirteenth review)
         const back = was.kind === "bot" && table.status === "playing" && i !== mine;
