@@ -359,6 +359,11 @@ def _between_games(page: Any, game: str, seen: set[str]) -> None:
     # while the game's last trick lay on it, its cards piled up (a fifth review)
     held = page.eval_on_selector("#actions", "e => e.style.minHeight")
     assert held == "", held
+    # the side column puts the standings and the game's result first, the next deal's empty
+    # panels after them (its result sat under the chat at a laptop's foot: a fourteenth review)
+    page.wait_for_selector("#side #result")
+    order = page.eval_on_selector_all("#side > section[id]", "ps => ps.map((p) => p.id)")
+    assert order.index("standings") < order.index("result") < order.index("info"), order
     # and the box lies below the whole status line (placed before the line took its longer
     # words, it hid the line's end on a phone)
     # (and stays so when the screen narrows: the line wraps, the box moves down with it)
@@ -404,6 +409,11 @@ def _between_games(page: Any, game: str, seen: set[str]) -> None:
                 arg=heads,
             )
             assert page.locator("#between-detail").count() == 0
+        if game == "daifugo":  # in the order of the titles just earned (a fourteenth review)
+            changes = page.eval_on_selector_all(
+                "#between-scores tbody tr", "rs => rs.map((r) => Number(r.cells[2].textContent))"
+            )
+            assert changes == sorted(changes, reverse=True), changes
         # nothing of the box runs past its right edge (a title column on a phone did)
         wide = page.evaluate(
             "(() => { const b = document.querySelector('#between');"
@@ -908,6 +918,10 @@ def test_a_player_changes_their_name_before_the_start(server: str, browser: Any)
     friend.wait_for_function(
         "() => document.querySelector(\".seat-row[data-seat='0'] strong\")?.textContent === 'Aki'"
     )
+    # the chat says it as one rename, not as one leaving and another taking the seat (a
+    # fourteenth review)
+    said = friend.locator("#chat-list").text_content() or ""
+    assert "Player 1 is now Aki" in said and "left seat" not in said, said
     post(f"{server}/api/tables/{table_id}/start", {"fill": "heuristic"}, host)
     page.wait_for_selector("#felt [data-seat='0']")
     assert page.locator("#rename-seat").is_hidden()

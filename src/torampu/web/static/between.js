@@ -164,7 +164,10 @@ export class BetweenPanel {
     if (!m) return null;
     const change = m.per_game?.[k] || [];
     const rows = (m.totals || []).map((total, s) => ({ s, total, delta: change[s] ?? 0 }));
-    rows.sort((a, b) => b.total - a.total);
+    // Daifugo's by the titles just earned, as they went out (大貧民 Mia above 貧民 Takeshi, by
+    // the totals, read oddly: a fourteenth review); the others by the match's totals
+    const byGame = snap.view?.game === "daifugo" && snap.table?.status !== "over";
+    rows.sort((a, b) => (byGame ? b.delta - a.delta : 0) || b.total - a.total);
     const fmt = (d) => (d > 0 ? `+${d}` : String(d));
     // the game's own column: Daifugo's title each earned, Hell's bid and tricks (they were one
     // run-on line above the table, in seat order: a third review)

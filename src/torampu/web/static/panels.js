@@ -37,9 +37,11 @@ export function sidePanels(view, ctx) {
   if (view.match?.sheet?.length) match.push(sheetPanel(view, ctx));
   if (ctx.finished?.length) match.push(finishedPanel(ctx));
   // once the match is over, the standings and the games' records come first: there is no
-  // game in play, and they sat below its panels, cut off at the column's foot (a review)
+  // game in play, and they sat below its panels, cut off at the column's foot (a review);
+  // so between games too, the next deal's empty panels after them ("Game 2 is over" over
+  // "Contract –", the game's result under the chat at a laptop's foot: a fourteenth review)
   const over = view.match && view.match.games_played >= view.match.games;
-  return (over ? [...match, ...play] : [...play, ...match]).filter(Boolean);
+  return (over || ctx.between ? [...match, ...play] : [...play, ...match]).filter(Boolean);
 }
 
 // ------------------------------------------------------------------ info
@@ -228,8 +230,9 @@ function standingsPanel(view, ctx) {
   if (!m) return null;
   const n = m.totals.length;
   // the total stays at the row's right end while the games' columns scroll under it (at
-  // game 19 of Hell it had scrolled out of sight, the first five games shown instead)
-  const head = h("tr", {}, h("th", {}, ""), m.per_game.map((_, k) => h("th", { class: "num" }, `#${k + 1}`)), h("th", { class: "num total-col" }, t("total")));
+  // game 19 of Hell it had scrolled out of sight, the first five games shown instead); the
+  // columns named as in the box between games ("#1" beside "1戦": a fourteenth review)
+  const head = h("tr", {}, h("th", {}, ""), m.per_game.map((_, k) => h("th", { class: "num", title: t("gameNo", { k: k + 1, game: view.game }) }, t("sc_gameCol", { k: k + 1, game: view.game }))), h("th", { class: "num total-col" }, t("total")));
   const rows = [];
   for (let s = 0; s < n; s++) {
     rows.push(h("tr", { class: m.leaders?.includes(s) && m.games_played ? "lead" : "" },
