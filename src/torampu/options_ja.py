@@ -318,7 +318,7 @@ MEMBERS_JA: dict[str, dict[str, dict[str, str]]] = {
 # game -> preset -> (Japanese name, Japanese note)
 PRESETS_JA: dict[str, dict[str, tuple[str, str]]] = {
     "napoleon": {
-        "classic": ("基本", "基本ルール: 52枚、最低宣言11"),
+        "classic": ("基本", "基本ルール: 52枚、最低宣言11。4人なら捨て札はすべて公開"),
         "classic-joker": ("基本+ジョーカー", "基本ルールにジョーカーを加える (最強の切り札)"),
         "killers": ("キラーあり", "基本ルールにキラーのQと♠Qの横取りを加える"),
         "house-001": (
