@@ -1123,6 +1123,18 @@ def test_a_player_mutes_another_in_the_chat_and_it_lasts(server: str, browser: A
         assert page.locator("#chat-list li.me [data-mute]").count() == 0  # not oneself
         # the button says what it does (a bare "×" read as "delete": an eighth review)
         assert page.inner_text("#chat-list [data-mute^='seat:1:']") == "Mute"
+        # a small word, no taller than the line (at 40 px it doubled the line: a fourteenth
+        # review), shown with a mouse as the line is pointed at
+        mute = page.locator("#chat-list [data-mute^='seat:1:']")
+        line = page.locator("#chat-list li", has=page.locator("[data-mute^='seat:1:']"))
+        assert mute.evaluate("b => getComputedStyle(b).opacity") == "0"
+        line.hover()
+        page.wait_for_function(
+            "() => getComputedStyle(document.querySelector(\"#chat-list [data-mute^='seat:1:']\"))"
+            ".opacity === '1'"
+        )
+        box, row = mute.bounding_box(), line.bounding_box()
+        assert box and row and box["height"] <= 24 and row["height"] <= 30, (box, row)
         page.click("#chat-list [data-mute^='seat:1:']")
         page.wait_for_function(f"() => !({listed})().includes('something rude')")
         assert "hello all" in page.locator("#chat-list").inner_text()
