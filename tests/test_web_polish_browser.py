@@ -1831,6 +1831,9 @@ def test_a_player_who_says_no_to_a_rematch_is_replaced_by_a_bot_and_it_is_said(
     row = f"#my-tables [data-table='{tid}']"
     ben.wait_for_selector(f"{row} .reclaim")
     assert "A bot plays your seat" in ben.inner_text(f"{row} .reclaim")
+    # an offer, not the red of "Your turn" (loud after a plain "Not this time": a fourteenth
+    # review)
+    assert "your-turn" not in (ben.get_attribute(f"{row} .reclaim", "class") or "")
     ben.screenshot(path=str(SHOTS / "lobby-reclaim-phone-en.png"))
     ben.click(f"{row} a")
     ben.wait_for_selector("#rematch-taken")

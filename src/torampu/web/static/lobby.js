@@ -167,7 +167,9 @@ function tableRow(tb, games, state = null) {
       h("span", { class: "muted" }, progress ? `${t("playersN", { n: tb.players })} · ${progress}` : t("playersN", { n: tb.players })),
       h("span", { class: "muted small" }, t("created", { t: when(tb.created) })),
       winnerNote(tb),
-      reclaimable.has(tb.id) ? h("span", { class: "badge your-turn reclaim" }, t("lobbyReclaim")) : null,
+      // (an offer, not an alarm: the red of "your turn" after a plain "Not this time" was loud, a
+      // fourteenth review)
+      reclaimable.has(tb.id) ? h("span", { class: "badge reclaim" }, t("lobbyReclaim")) : null,
       // what opening the row does, on the link's end (the rows did not look like links: a review)
       h("span", { class: "row-go" },
         t(tokens.seat(tb.id) || tokens.host(tb.id) ? "rowOpen" : tb.status === "waiting" && tb.seats.some((s) => s.kind === "open") ? "rowJoin" : "rowWatch")),
