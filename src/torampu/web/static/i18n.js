@@ -100,6 +100,8 @@ const TEXTS = {
     phase_adjutant: "choose the adjutant",
     phase_exchange: "exchange",
     phase_exchange_napoleon: "take the widow and discard",
+    passSoft: "A pass is not final: who passed may bid again when the turn comes round.",
+    passFinal: "A pass is final: who passed bids no more.",
     phase_play: "play a card",
     phase_give: "give (7渡し)",
     phase_discard: "discard (10捨て)",
@@ -595,6 +597,8 @@ const TEXTS = {
     // (Napoleon's is no exchange between players: "カード交換" is Daifugo's word, a fourteenth
     // review)
     phase_exchange_napoleon: "札の入れ替え (伏せ札を取って捨てる)",
+    passSoft: "パスしても、順番が回ってくればまた宣言できます。",
+    passFinal: "一度パスした人は、もう宣言できません。",
     phase_play: "カードを出す",
     phase_give: "7渡し",
     phase_discard: "10捨て",

@@ -175,7 +175,12 @@ function bidsTable(view, ctx) {
 function auctionPanel(view, ctx) {
   const rows = (view.auction || []).map((a) =>
     h("li", {}, h("span", { class: "who" }, seatName(ctx.table, a.seat)), span(actionNode(a.action, view.game))));
-  return panel("auction", t("auction"), rows.length ? h("ol", { class: "auction" }, rows) : h("p", { class: "muted" }, t("noBids")));
+  // whether a pass is for good, while the bidding lasts: a player who had passed, asked to bid
+  // again, thought the table broken (the soft pass of 001 is the default: a fourteenth review)
+  const note = view.game === "napoleon" && view.phase === "bid" && view.rules
+    ? h("p", { class: "muted small", id: "auction-note" }, t(view.rules.pass_is_final ? "passFinal" : "passSoft"))
+    : null;
+  return panel("auction", t("auction"), rows.length ? h("ol", { class: "auction" }, rows) : h("p", { class: "muted" }, t("noBids")), note);
 }
 
 function trickRow(trick, ctx) {
