@@ -894,6 +894,7 @@ def test_the_waiting_room_fits_a_phone_and_counts_seats_from_one(
     page.select_option("select[name=players]", "4")
     for i in (2, 3):
         page.select_option(f"select[name=seat-{i}]", "bot:random")
+    page.uncheck("#sit-me")
     page.click("#create-btn")
     page.wait_for_selector("[data-take='0']")
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
@@ -1051,11 +1052,13 @@ def test_before_the_start_one_moves_seats_and_the_host_swaps_them(
     page.wait_for_selector("#create-form")
     page.select_option("select[name=game]", "hell")
     page.select_option("select[name=players]", "4")
+    # the maker sits at the first open seat under the name they go by (left to take a seat of
+    # the table they had just made: a fourteenth review)
+    assert page.is_checked("#sit-me")
     page.click("#create-form button[type=submit]")
-    page.wait_for_selector("[data-take='0']")
-    tid = page.url.split("#")[0].rstrip("/").split("/")[-1]
-    page.click("[data-take='0']")
     page.wait_for_selector(".seat-row.me[data-seat='0']")
+    tid = page.url.split("#")[0].rstrip("/").split("/")[-1]
+    assert get(f"{server}/api/tables/{tid}")["seats"][0]["name"] == "Aki"
     ben = post(f"{server}/api/tables/{tid}/join", {"name": "Ben", "seat": 1})["token"]
     held = json.dumps({tid: {"seat": 1, "token": ben}})
     init = f"localStorage.setItem('torampu.seats', {json.dumps(held)})"

@@ -952,6 +952,7 @@ def test_the_host_closes_a_game_against_bots_and_a_table_not_started(
         get(f"{server}/api/tables/{solo}")
     # a table not started, a friend seated at it
     page.select_option("select[name=game]", "hell")
+    page.uncheck("#sit-me")
     page.click("#create-btn")
     page.wait_for_selector("[data-take='0']")
     waiting = page.url.split("#")[0].rsplit("/", 1)[1]

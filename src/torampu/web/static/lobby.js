@@ -229,6 +229,7 @@ function defaultForm(game) {
     hints: false,
     spectatorChat: false,
     private: false,
+    sitMe: true,
   };
 }
 
@@ -332,6 +333,9 @@ function tableSettings(f) {
       " ", label);
   return h("fieldset", { class: "table-settings" },
     h("legend", {}, t("tableSettings")),
+    // the maker sits at the first open seat, under the name above, as on other sites (they were
+    // left to take a seat of the table they had just made: a fourteenth review)
+    box("sit-me", "sitMe", t("sitMe")),
     box("allow-hints", "hints", t("allowHints")),
     box("spectator-chat", "spectatorChat", t("allowSpectatorChat")),
     box("private-table", "private", t("privateTable")));
@@ -619,9 +623,21 @@ async function submit(event, state) {
   button.textContent = t("creating");
   try {
     const res = await api.create(body);
-    tokens.setHost(res.table.id, res.host_token);
-    if (res.invite) tokens.setInvite(res.table.id, res.invite);
-    location.assign(`/t/${res.table.id}`);
+    const id = res.table.id;
+    tokens.setHost(id, res.host_token);
+    if (res.invite) tokens.setInvite(id, res.invite);
+    const seat = f.seats.indexOf("open");
+    if (f.sitMe && seat >= 0) {
+      // (refused, the table is made all the same: its page offers the seats)
+      try {
+        const name = (tokens.name() || "").trim().slice(0, 40) || t("playerN", { n: seat + 1 });
+        const joined = await api.join(id, { name, seat });
+        tokens.setSeat(id, joined.seat, joined.token);
+      } catch (e) {
+        toast(errorText(e));
+      }
+    }
+    location.assign(`/t/${id}`);
   } catch (e) {
     toast(errorText(e));
     button.disabled = false;
