@@ -235,10 +235,12 @@ def cluster(
     workers: int = 1,
     a: tuple[str, ...] = (),
     b: tuple[str, ...] = (),
+    w: tuple[str, ...] = (),
 ) -> Iterator[list[Any]]:
-    """Two web processes (``a`` and ``b``: extra arguments of each) and ``workers`` workers."""
+    """Two web processes (``a`` and ``b``: extra arguments of each) and ``workers`` workers
+    (``w``: the workers' extra arguments)."""
     webs = [Web(tmp, "a", pg, redis, *a), Web(tmp, "b", pg, redis, *b)]
-    ws = [_worker(tmp, f"w{i + 1}", pg, redis) for i in range(workers)]
+    ws = [_worker(tmp, f"w{i + 1}", pg, redis, *w) for i in range(workers)]
     try:
         for w in webs:
             w.wait()
@@ -419,7 +421,11 @@ def test_a_worker_killed_in_the_middle_of_a_bot_move_has_the_move_made_once(
     import redis
 
     r = redis.Redis.from_url(redis_server.url)
-    with cluster(tmp_path, pg, redis_server.url, workers=2) as (a, _b, w1, w2):
+    # (--reclaim-after far past the test: the dead worker's job is taken over by its stale
+    # heartbeat, in seconds — a killed worker's table waited out --reclaim-after, 15 s by
+    # default: a twenty-first audit)
+    slow = ("--reclaim-after", "300")
+    with cluster(tmp_path, pg, redis_server.url, workers=2, w=slow) as (a, _b, w1, w2):
         workers = {"w1": w1, "w2": w2}
         tid, host = _table(a, "nap", seats=["ismcts:think=1"] * 4)
         watcher = Player([a], tid, None)
@@ -450,11 +456,14 @@ def test_a_worker_killed_in_the_middle_of_a_bot_move_has_the_move_made_once(
         assert ended is not None and _stored_result(pg, tid) == ended
         survivor = workers["w2" if killed == "w1" else "w1"]
         assert "taking bot jobs" in survivor.output()
-        # the move it took over waited for a process afresh, and was the search's: counted
-        # from its entry, it had waited --reclaim-after (2 s), past --bot-queue-wait (2 s), and
-        # the heuristic answered for the search (a twenty-first audit)
-        assert "took over" in survivor.output(), survivor.output()[-2000:]
+        # the survivor took the job over once the killed worker's heartbeat was stale, and the
+        # move waited for a process afresh and was the search's: counted from its entry, it had
+        # waited past --bot-queue-wait (2 s), and the heuristic answered for the search (a
+        # twenty-first audit)
+        assert f"of {killed}, gone (no heartbeat" in survivor.output(), survivor.output()[-2000:]
         assert "no worker free" not in survivor.output(), survivor.output()[-2000:]
+        # and says so no more once the jobs are taken (its heartbeat's entry is gone)
+        assert r.hget("torampu:worker-beats", killed) is None
 
 
 def test_simultaneous_starts_and_seat_changes_on_two_processes_give_one_result(

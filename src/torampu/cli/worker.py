@@ -26,7 +26,10 @@ def worker(
     ] = None,
     reclaim_after: Annotated[
         float,
-        typer.Option(help="Seconds after which a job whose worker died is taken by another."),
+        typer.Option(
+            help="Seconds after which a pending job is taken by another worker even if its "
+            "worker still seems alive (a dead worker's jobs go once its heartbeat is 4 s old)."
+        ),
     ] = 15.0,
     name: Annotated[
         str | None, typer.Option(help="This worker's name in the consumer group.")

@@ -11,9 +11,10 @@ version, seat, spec, why) to one of two implementations of one interface:
   through the consumer group ``torampu-bots``, rebuild the game from the database, compute the
   move in their own pool, store it with the version check, publish it on the bus, and only then
   acknowledge the job. A job whose worker died stays pending and is claimed by another worker
-  after ``reclaim_after`` seconds (``XAUTOCLAIM``); the version check makes a move that two
-  workers computed count once. The driver waits for the table to move and asks again (the same
-  job) if it has not after ``job_timeout``.
+  after ``reclaim_after`` seconds (``XAUTOCLAIM``), or as soon as its worker's heartbeat is
+  stale (:data:`BEATS`); the version check makes a move that two workers computed count once.
+  The driver waits for the table to move and asks again (the same job) if it has not after
+  ``job_timeout``.
 """
 
 from __future__ import annotations
@@ -51,6 +52,15 @@ log = logging.getLogger("torampu.web")
 
 STREAM = "torampu:bot-jobs"
 GROUP = "torampu-bots"
+BEATS = "torampu:worker-beats"
+"""A Redis hash: each running worker's name and the Redis time (ms) of its last heartbeat,
+written every :data:`BEAT_EVERY` seconds and removed when it stops. A worker's jobs left
+pending with a beat older than :data:`BEAT_STALE` are a dead worker's and are taken over at
+once — not after ``--reclaim-after`` (15 s: a killed worker's table waited that long, a
+twenty-first audit). A consumer with no entry (a worker of an older version) is judged by
+``--reclaim-after`` alone."""
+BEAT_EVERY = 1.0
+BEAT_STALE = 4.0
 MATCH_CACHE = 512
 """Tables whose match a worker keeps between jobs by default (``--match-cache``): a job at a
 table the worker saw last time plays only the actions stored since, instead of the whole game."""
@@ -449,6 +459,7 @@ class Worker:
         tasks: set[asyncio.Task[None]] = set()
         log.warning("worker %s: taking bot jobs (%d at a time)", self.name, self.processes)
         keeper = loop.create_task(self._keep())
+        beating = loop.create_task(self._beat())
         try:
             while not self._stop.is_set():
                 try:
@@ -488,6 +499,9 @@ class Worker:
                     t.add_done_callback(tasks.discard)
         finally:
             keeper.cancel()
+            beating.cancel()
+            with contextlib.suppress(Exception):  # (stopped: no heartbeat is due from it)
+                await self.redis.hdel(BEATS, self.name)
             for t in list(tasks):
                 t.cancel()
             with contextlib.suppress(Exception):  # leave the group, unless jobs are pending
@@ -550,9 +564,56 @@ class Worker:
                     ", ".join(sorted(lost)),
                 )
 
+    async def _beat(self) -> None:
+        """Say every :data:`BEAT_EVERY` seconds that this worker lives (:data:`BEATS`)."""
+        while True:
+            with contextlib.suppress(Exception):  # (Redis away: the loop says so)
+                await self.redis.hset(BEATS, self.name, await self._now_ms())
+            await asyncio.sleep(BEAT_EVERY)
+
+    async def _dead_workers_jobs(self) -> list[tuple[Any, dict[Any, Any]]]:
+        """Jobs pending with a worker whose heartbeat is stale (killed, or its machine gone),
+        claimed for this one; ``XCLAIM``'s idle bound makes one of two workers asking at once
+        take each."""
+        stale_ms = int(BEAT_STALE * 1000)
+        pending = await self.redis.xpending_range(
+            STREAM, GROUP, "-", "+", self.processes * JOBS_PER_PROCESS, idle=stale_ms
+        )
+        owners = {_text(e["consumer"]) for e in pending} - {self.name}
+        if not owners:
+            return []
+        now = await self._now_ms()
+        beats = await self.redis.hmget(BEATS, sorted(owners))
+        dead = {
+            name
+            for name, beat in zip(sorted(owners), beats, strict=True)
+            if beat is not None and now - int(beat) > stale_ms
+        }
+        ids = [e["message_id"] for e in pending if _text(e["consumer"]) in dead]
+        if not ids:
+            return []
+        claimed = await self.redis.xclaim(STREAM, GROUP, self.name, stale_ms, ids)
+        out = [e for e in claimed if e and e[1] and _text(e[0]) not in self.inflight]
+        if out:
+            log.warning(
+                "worker %s: took over %d job(s) of %s, gone (no heartbeat for %g s)",
+                self.name,
+                len(out),
+                ", ".join(sorted(dead)),
+                BEAT_STALE,
+            )
+        for name in dead:  # (its jobs are taken: its entry says nothing more)
+            left = await self.redis.xpending_range(STREAM, GROUP, "-", "+", 1, consumername=name)
+            if not left:
+                await self.redis.hdel(BEATS, name)
+        return out
+
     async def _take(self) -> tuple[list[tuple[Any, dict[Any, Any]]], bool]:
-        """Jobs whose worker died (pending past ``reclaim_after``), else new ones; and whether
-        they are the dead worker's."""
+        """Jobs whose worker died (its heartbeat stale, or pending past ``reclaim_after``),
+        else new ones; and whether they are a dead worker's."""
+        dead = await self._dead_workers_jobs()
+        if dead:
+            return dead, True
         claimed = await self.redis.xautoclaim(
             STREAM,
             GROUP,
