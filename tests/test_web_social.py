@@ -20,6 +20,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 import torampu
+import torampu.web.rooms
 from torampu.web.bots import BotJob, compute_hint
 from torampu.web.store import StaleVersion
 from web_helpers import auth, client, hello, play_through
@@ -1435,3 +1436,29 @@ def test_api_answers_are_not_cached_and_the_client_s_files_are_revalidated(
         again = c.get("/static/motion.js", headers={"If-None-Match": js.headers["etag"]})
         assert again.status_code == 304
         assert c.get("/").headers["cache-control"] == "no-cache"
+
+
+def test_a_seat_s_public_holder_stays_through_a_rename_and_changes_with_the_person(
+    tmp_path: Path,
+) -> None:
+    """A page told a rename from one leaving and another sitting down by the names alone: after
+    missing the snapshots between, "Takeshi is now Mia". Each person's seat carries a public
+    ``holder`` id: kept by a rename, another for the next person, and nothing of the token."""
+    with client(tmp_path) as c:
+        made = c.post("/api/tables", json={"game": "hell", "players": 3, "games": 1}).json()
+        tid = made["table"]["id"]
+        seat = lambda: c.get(f"/api/tables/{tid}").json()["seats"][0]  # noqa: E731
+        assert seat()["holder"] is None  # an open seat
+        token = c.post(f"/api/tables/{tid}/join", json={"name": "Takeshi", "seat": 0}).json()[
+            "token"
+        ]
+        first = seat()["holder"]
+        assert isinstance(first, str) and len(first) == 8
+        assert first not in token and first not in torampu.web.rooms.token_hash(token)
+        assert c.post(
+            f"/api/tables/{tid}/name", json={"name": "タケシ"}, headers=auth(token)
+        ).is_success
+        assert seat()["name"] == "タケシ" and seat()["holder"] == first
+        assert c.post(f"/api/tables/{tid}/leave", json={}, headers=auth(token)).is_success
+        c.post(f"/api/tables/{tid}/join", json={"name": "Mia", "seat": 0})
+        assert seat()["name"] == "Mia" and seat()["holder"] not in (None, first)

@@ -394,6 +394,23 @@ def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
+def holder_id(stored: str | None) -> str | None:
+    """A seat's holder, publicly: 8 hex digits of a hash of the seat token's stored hash — the
+    same while one person holds the seat (a rename keeps it), another for the next person, and
+    nothing of the token (a page told a rename from one leaving and another sitting down by the
+    names alone, and said "Takeshi is now Mia" after missing the snapshots between: a
+    fourteenth review's check).
+
+    >>> holder_id(token_hash("a")) == holder_id(token_hash("a")) != holder_id(token_hash("b"))
+    True
+    >>> holder_id(None) is None
+    True
+    """
+    if stored is None:
+        return None
+    return hashlib.sha256(f"holder:{stored}".encode()).hexdigest()[:8]
+
+
 def _matches(secret: Any, hashes: list[str]) -> bool:
     """Whether ``secret`` (anything a client sent) hashes to one of ``hashes``."""
     if not isinstance(secret, str) or not 0 < len(secret) <= 128:
@@ -2562,6 +2579,7 @@ class Lobby:
                     "bot": st.bot,
                     "connected": st.kind == "bot" or (room is not None and room.connected(s)),
                     "away": room is not None and self._away(room, s),
+                    "holder": holder_id(st.token) if st.kind == "human" else None,
                 }
                 for s, st in enumerate(seats)
             ],

@@ -107,7 +107,7 @@ export class ChatPanel {
     const seats = table?.seats;
     if (!Array.isArray(seats)) return;
     const before = this.seats;
-    this.seats = seats.map((s) => ({ kind: s.kind, name: s.name ?? "", connected: !!s.connected, away: !!s.away }));
+    this.seats = seats.map((s) => ({ kind: s.kind, name: s.name ?? "", connected: !!s.connected, away: !!s.away, holder: s.holder ?? null }));
     const wishedBefore = this.wished;
     this.wished = new Set(Array.isArray(table.rematch_wanted) ? table.rematch_wanted : []);
     if (!before || before.length !== seats.length) return; // the first look: nothing happened yet
@@ -133,9 +133,10 @@ export class ChatPanel {
       const was = before[i];
       const now = this.seats[i];
       const who = (x) => x.name || t("seat", { n: i + 1 });
-      // the same seat's person under another name, moved nowhere: a rename, said as one (it
-      // read "Takeshi left seat 3", "タケシ took seat 3": a fourteenth review)
-      const renamed = gone(i) && came(i) && !moved.has(i) && !movedTo.has(i);
+      // the same seat's holder under another name: a rename, said as one (it read "Takeshi
+      // left seat 3", "タケシ took seat 3": a fourteenth review) — the holder's public id says
+      // it is the same person, not one who sat down after the other left unseen
+      const renamed = gone(i) && came(i) && !!was.holder && was.holder === now.holder;
       if (renamed) lines.push(t("sc_evRenamed", { was: who(was), who: who(now) }));
       else if (moved.has(i)) lines.push(t("sc_evMoved", { who: who(was), a: i + 1, b: moved.get(i) + 1 }));
       else if (gone(i)) {
