@@ -828,6 +828,18 @@ def test_a_line_said_as_the_host_swaps_seats_is_never_under_another_s_name(
             "bad_message",
         ),
         ({"type": "chat", "text": "g\u200bg"}, "bad_message"),
+        # (then 20 joiners in a row, variation selectors on letters, a flag that is none)
+        ({"type": "chat", "text": "a" + "\u200d" * 20 + "b"}, "bad_message"),
+        ({"type": "chat", "text": ("a" + "\U000e0100" * 4) * 5}, "bad_message"),
+        (
+            {
+                "type": "chat",
+                "text": "\U0001f3f4"
+                + "".join(chr(0xE0000 + ord(c)) for c in "zzabc")
+                + "\U000e007f",
+            },
+            "bad_message",
+        ),
         ({"type": "chat", "text": "gg\ue000"}, "bad_message"),
         # "Zalgo": marks stacked on a letter, drawn over the lines above and below
         ({"type": "chat", "text": "hi" + "\u0336\u0337\u0338\u0339\u033a" * 8}, "bad_message"),
@@ -872,6 +884,8 @@ def test_chat_keeps_the_joiners_writing_and_emoji_need(tmp_path: Path) -> None:
                 "\u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645",
                 "\U0001f469\u200d\U0001f4bb",
                 f"gg {scotland}",
+                "\u05e9\u05dc\u05d5\u05dd\u200f 2",  # Hebrew, a right-to-left mark
+                "\u2764\ufe0f",
             ):
                 a.send_json({"type": "chat", "text": text})
                 assert _until(b, lambda m: m["type"] == "chat")["text"] == text

@@ -237,7 +237,7 @@ def chat_text(value: Any, max_length: int) -> str:
     """A chat message: text of 1 to ``max_length`` characters after trimming, NFC normalized,
     without control characters (line breaks and line separators included) or bidirectional
     overrides, with something to see (a message of zero-width spaces would be an empty line
-    under someone's name).
+    under someone's name), and nothing unseen but what writing and emoji need (:func:`_hidden`).
 
     >>> chat_text("  <b>ナイス</b>  ", 200)
     '<b>ナイス</b>'
@@ -271,29 +271,43 @@ def chat_text(value: Any, max_length: int) -> str:
     return text
 
 
-FLAG_TAGS = re.compile("\U0001f3f4[\U000e0020-\U000e007e]{1,7}\U000e007f")
-"""A subdivision flag: the black flag, its region in tag letters, and the cancel tag (Scotland's
-is U+1F3F4, tags g b s c t, U+E007F) — the one use of tag characters."""
+FLAG_TAGS = re.compile(
+    "\U0001f3f4(?:\U000e0067\U000e0062(?:\U000e0065\U000e006e\U000e0067|\U000e0073\U000e0063"
+    "\U000e0074|\U000e0077\U000e006c\U000e0073))\U000e007f"
+)
+"""The subdivision flags there are (England's, Scotland's and Wales's: the black flag, "gbeng",
+"gbsct" or "gbwls" in tag letters, the cancel tag) — the one use of tag characters; any tags
+else could spell out text unseen."""
 
-JOINERS = frozenset("\u200c\u200d")
-"""The zero-width non-joiner and joiner: invisible, but scripts need them (Persian, the Indic
-scripts) and emoji sequences are made with the joiner."""
+WRITING_MARKS = frozenset("\u200c\u200d\u200e\u200f\u061c\u00ad")
+"""Invisible characters writing needs, one at a time: the zero-width non-joiner and joiner
+(Persian, the Indic scripts, emoji sequences), the left-to-right, right-to-left and Arabic
+letter marks (Hebrew and Arabic mixed with digits), the soft hyphen."""
 
 
 def _hidden(text: str) -> str | None:
-    """The first invisible format character or private-use character of ``text`` that is not
-    part of writing or of an emoji, else None. A chat line took 190 tag characters after one
-    letter — text unseen on the screen but carried to anyone who copies the line (a
-    twenty-first audit).
+    """The first character of ``text`` that is there unseen and not part of writing or of an
+    emoji, else None: a format or private-use character, a variation selector or filler that
+    draws as nothing (:func:`_blank`), a writing mark at the start or after another. A chat
+    line took 190 tag characters after one letter — text unseen on the screen but carried to
+    anyone who copies the line (a twenty-first audit); then 150 joiners, or four variation
+    selectors on each letter (a review of that fix).
 
     >>> _hidden("gg \\U0001f3f4\\U000e0067\\U000e0062\\U000e0073\\U000e0063\\U000e0074\\U000e007f")
     >>> _hidden("\\u0645\\u06cc\\u200c\\u062e\\u0648\\u0627\\u0647\\u0645")  # (Persian: "I want")
-    >>> _hidden("\\U0001f469\\u200d\\U0001f4bb")
+    >>> _hidden("\\U0001f468\\u200d\\U0001f469\\u200d\\U0001f467 \\u2764\\ufe0f")
+    >>> _hidden("\\u05e9\\u05dc\\u05d5\\u05dd\\u200f 2")  # (Hebrew, a right-to-left mark)
     >>> _hidden("a\\U000e0041b") == "\\U000e0041", _hidden("a\\u200bb"), _hidden("\\ue000")
     (True, '\\u200b', '\\ue000')
+    >>> _hidden("a\\u200d\\u200db"), _hidden("a\\ufe0f"), _hidden("\\u2764\\ufe0f\\ufe0f")
+    ('\\u200d', '\\ufe0f', '\\ufe0f')
     """
-    for c in FLAG_TAGS.sub("", text):
-        if c not in JOINERS and unicodedata.category(c) in ("Cf", "Co"):
+    text = FLAG_TAGS.sub("\U0001f3f4", text)
+    for i, c in enumerate(text):
+        if c in WRITING_MARKS:
+            if i == 0 or text[i - 1] in WRITING_MARKS:
+                return c
+        elif unicodedata.category(c) in ("Cf", "Co") or _blank(text, i):
             return c
     return None
 
