@@ -424,7 +424,10 @@ def test_a_worker_killed_in_the_middle_of_a_bot_move_has_the_move_made_once(
     # (--reclaim-after far past the test: the dead worker's job is taken over by its stale
     # heartbeat, in seconds — a killed worker's table waited out --reclaim-after, 15 s by
     # default: a twenty-first audit)
-    slow = ("--reclaim-after", "300")
+    # (a --bot-queue-wait of 3.5 s, under the 4 s takeover: any move past 2 s on a loaded
+    # machine would say "no worker free", and the taken-over one still would, counted from
+    # its entry, on the old code)
+    slow = ("--reclaim-after", "300", "--bot-queue-wait", "3.5")
     with cluster(tmp_path, pg, redis_server.url, workers=2, w=slow) as (a, _b, w1, w2):
         workers = {"w1": w1, "w2": w2}
         tid, host = _table(a, "nap", seats=["ismcts:think=1"] * 4)
@@ -760,8 +763,10 @@ def test_a_worker_that_stops_leaves_the_job_group(
         watcher.start()
         watcher.join(120)
         assert watcher.final is not None and "w1" in names()
+        assert r.hget("torampu:worker-beats", "w1") is not None  # its heartbeat
         w.stop()
         assert "w1" not in names(), w.log_path.read_text(errors="replace")
+        assert r.hget("torampu:worker-beats", "w1") is None  # and none due from it now
 
 
 def test_a_seat_gets_one_hint_a_turn_across_processes(

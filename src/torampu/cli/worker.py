@@ -27,8 +27,8 @@ def worker(
     reclaim_after: Annotated[
         float,
         typer.Option(
-            help="Seconds after which a pending job is taken by another worker even if its "
-            "worker still seems alive (a dead worker's jobs go once its heartbeat is 4 s old)."
+            help="Seconds after which a job left pending (not renewed by its worker) is taken "
+            "by another; a dead worker's jobs go once its heartbeat is 4 s old."
         ),
     ] = 15.0,
     name: Annotated[

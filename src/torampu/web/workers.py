@@ -425,7 +425,8 @@ class Worker:
         """Computes the moves; a search job waits for it, in the stream and here together, at
         most ``queue_wait`` seconds (by the stream entry's id, Redis's clock at queueing), past
         which the heuristic makes the move: a backlog of one address's bot tables in the stream
-        delays no other table's bots longer, as in one process."""
+        delays no other table's bots longer, as in one process (a job taken over from a dead
+        worker counts from its takeover: it has waited for the takeover already)."""
         self.processes = max(1, processes)
         self.reclaim_after = reclaim_after
         self.name = name or f"worker-{secrets.token_hex(3)}"
@@ -487,8 +488,9 @@ class Worker:
                         continue  # (ours, in progress)
                     await slots.acquire()
                     # a job taken over from a worker gone waits afresh: counted from its entry,
-                    # it had waited --reclaim-after already, past --bot-queue-wait, and its
-                    # search bot's move was the heuristic's (a twenty-first audit)
+                    # it had waited the takeover's time already (its heartbeat gone stale, or
+                    # --reclaim-after), past --bot-queue-wait, and its search bot's move was the
+                    # heuristic's (a twenty-first audit)
                     waited = (0.0 if taken_over else _waited(entry_id, now)) + (loop.time() - taken)
                     place = _Place(slots)
                     self.inflight.add(key)
@@ -500,8 +502,6 @@ class Worker:
         finally:
             keeper.cancel()
             beating.cancel()
-            with contextlib.suppress(Exception):  # (stopped: no heartbeat is due from it)
-                await self.redis.hdel(BEATS, self.name)
             for t in list(tasks):
                 t.cancel()
             with contextlib.suppress(Exception):  # leave the group, unless jobs are pending
@@ -510,7 +510,10 @@ class Worker:
                     STREAM, GROUP, "-", "+", 1, consumername=self.name
                 )
                 if not held:
+                    await self.redis.hdel(BEATS, self.name)
                     await self.redis.xgroup_delconsumer(STREAM, GROUP, self.name)
+                else:  # its jobs left pending: the others take them as a dead worker's, at once
+                    await self.redis.hset(BEATS, self.name, 0)
             self.pool.close()
             self.db.shutdown(wait=False)
             with contextlib.suppress(Exception):
@@ -568,50 +571,62 @@ class Worker:
         """Say every :data:`BEAT_EVERY` seconds that this worker lives (:data:`BEATS`)."""
         while True:
             with contextlib.suppress(Exception):  # (Redis away: the loop says so)
-                await self.redis.hset(BEATS, self.name, await self._now_ms())
+                now = await self._now_ms()
+                if now > 0:  # (0: Redis's clock unread — a beat of 0 reads as a dead worker's)
+                    await self.redis.hset(BEATS, self.name, now)
             await asyncio.sleep(BEAT_EVERY)
 
     async def _dead_workers_jobs(self) -> list[tuple[Any, dict[Any, Any]]]:
         """Jobs pending with a worker whose heartbeat is stale (killed, or its machine gone),
         claimed for this one; ``XCLAIM``'s idle bound makes one of two workers asking at once
-        take each."""
+        take each. Looked up worker by worker from the heartbeats: among every worker's
+        pending jobs, live workers' long ones could fill a page and hide the dead one's."""
         stale_ms = int(BEAT_STALE * 1000)
-        pending = await self.redis.xpending_range(
-            STREAM, GROUP, "-", "+", self.processes * JOBS_PER_PROCESS, idle=stale_ms
-        )
-        owners = {_text(e["consumer"]) for e in pending} - {self.name}
-        if not owners:
-            return []
         now = await self._now_ms()
-        beats = await self.redis.hmget(BEATS, sorted(owners))
-        dead = {
-            name
-            for name, beat in zip(sorted(owners), beats, strict=True)
-            if beat is not None and now - int(beat) > stale_ms
-        }
-        ids = [e["message_id"] for e in pending if _text(e["consumer"]) in dead]
-        if not ids:
+        if now <= 0:
             return []
-        claimed = await self.redis.xclaim(STREAM, GROUP, self.name, stale_ms, ids)
-        out = [e for e in claimed if e and e[1] and _text(e[0]) not in self.inflight]
-        if out:
-            log.warning(
-                "worker %s: took over %d job(s) of %s, gone (no heartbeat for %g s)",
-                self.name,
-                len(out),
-                ", ".join(sorted(dead)),
-                BEAT_STALE,
+        beats = await self.redis.hgetall(BEATS)
+        dead = sorted(
+            name
+            for name, beat in ((_text(k), _text(v)) for k, v in beats.items())
+            if name != self.name and (not beat.isdigit() or now - int(beat) > stale_ms)
+        )
+        out: list[tuple[Any, dict[Any, Any]]] = []
+        room = self.processes * JOBS_PER_PROCESS
+        for name in dead:
+            pending = await self.redis.xpending_range(
+                STREAM, GROUP, "-", "+", room - len(out), consumername=name, idle=stale_ms
             )
-        for name in dead:  # (its jobs are taken: its entry says nothing more)
-            left = await self.redis.xpending_range(STREAM, GROUP, "-", "+", 1, consumername=name)
-            if not left:
-                await self.redis.hdel(BEATS, name)
+            if not pending:  # (its jobs are taken, or it had none: its entry says no more)
+                if not await self.redis.xpending_range(
+                    STREAM, GROUP, "-", "+", 1, consumername=name
+                ):
+                    await self.redis.hdel(BEATS, name)
+                continue
+            ids = [e["message_id"] for e in pending]
+            claimed = await self.redis.xclaim(STREAM, GROUP, self.name, stale_ms, ids)
+            mine = [e for e in claimed if e and e[1] and _text(e[0]) not in self.inflight]
+            if mine:
+                log.warning(
+                    "worker %s: took over %d job(s) of %s, gone (no heartbeat for %g s)",
+                    self.name,
+                    len(mine),
+                    name,
+                    BEAT_STALE,
+                )
+            out += mine
+            if len(out) >= room:
+                break
         return out
 
     async def _take(self) -> tuple[list[tuple[Any, dict[Any, Any]]], bool]:
         """Jobs whose worker died (its heartbeat stale, or pending past ``reclaim_after``),
         else new ones; and whether they are a dead worker's."""
-        dead = await self._dead_workers_jobs()
+        try:
+            dead = await self._dead_workers_jobs()
+        except Exception as e:  # (the jobs below are still taken; --reclaim-after still holds)
+            log.info("worker %s: the heartbeats were not read (%s)", self.name, e)
+            dead = []
         if dead:
             return dead, True
         claimed = await self.redis.xautoclaim(
