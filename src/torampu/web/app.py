@@ -987,7 +987,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
     def _finished(r: Room, k: int) -> dict[str, Any]:
         m = r.match
         if k < 0:  # ("game 0 has not finished" was said of game -1: a twenty-first audit)
-            raise ActError("not_found", f"no game {k}: a table's games count from 0", 404)
+            raise ActError("not_found", f"no game at index {k}: the games' indexes start at 0", 404)
         if m is None or not k < m.games_played:
             played = 0 if m is None else m.games_played
             raise ActError(

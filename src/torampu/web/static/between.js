@@ -164,16 +164,18 @@ export class BetweenPanel {
     if (!m) return null;
     const change = m.per_game?.[k] || [];
     const rows = (m.totals || []).map((total, s) => ({ s, total, delta: change[s] ?? 0 }));
-    // Daifugo's by the titles just earned, as they went out (大貧民 Mia above 貧民 Takeshi, by
-    // the totals, read oddly: a fourteenth review); the others by the match's totals
-    const byGame = snap.view?.game === "daifugo" && snap.table?.status !== "over";
-    rows.sort((a, b) => (byGame ? b.delta - a.delta : 0) || b.total - a.total);
     const fmt = (d) => (d > 0 ? `+${d}` : String(d));
     // the game's own column: Daifugo's title each earned, Hell's bid and tricks (they were one
     // run-on line above the table, in seat order: a third review)
     const last = this.page.lastResult;
     const d = last?.index === k ? last.detail : null;
     const game = snap.view?.game;
+    // Daifugo's in the order they went out, the titles just earned (大貧民 Mia above 貧民
+    // Takeshi, by the totals, read oddly: a fourteenth review); the others by the totals
+    const byGame = game === "daifugo" && snap.table?.status !== "over";
+    const place = new Map((Array.isArray(d?.ranking) ? d.ranking : []).map((s, i) => [s, i]));
+    const order = (a, b) => (place.size ? place.get(a.s) - place.get(b.s) : b.delta - a.delta);
+    rows.sort((a, b) => (byGame ? order(a, b) : 0) || b.total - a.total);
     let extra = null;
     if (game === "daifugo" && d?.titles) extra = { head: t("sc_title"), cell: (s) => titleCell(d.titles[s]) };
     else if (game === "hell" && d?.bids) extra = { head: t("sc_bidTook"), cell: (s) => `${d.bids[s]} / ${d.tricks[s]}` };

@@ -578,6 +578,27 @@ function pairControl(name, value, set) {
 
 /** One click to play: the chosen game and rules, this person in the first seat, bots of the
  * middle strength in the others, started at once. */
+/** Make a table, keep its host token (and a private table's invite), and take `seat` (null:
+ * none) under the name this browser plays under: `{id, host, refused}`, `refused` the seat's
+ * error if it was refused (the table is made). */
+async function makeTable(body, seat) {
+  const res = await api.create(body);
+  const id = res.table.id;
+  tokens.setHost(id, res.host_token);
+  if (res.invite) tokens.setInvite(id, res.invite);
+  let refused = null;
+  if (seat != null) {
+    try {
+      const name = (tokens.name() || "").trim().slice(0, 40) || t("playerN", { n: seat + 1 });
+      const joined = await api.join(id, { name, seat });
+      tokens.setSeat(id, joined.seat, joined.token);
+    } catch (e) {
+      refused = e;
+    }
+  }
+  return { id, host: res.host_token, refused };
+}
+
 async function quickPlay(button, state) {
   const f = state.form;
   button.disabled = true;
@@ -589,15 +610,10 @@ async function quickPlay(button, state) {
     const body = { game: f.game, rules, players: f.players, seats, private: true };
     if (f.games) body.games = Number(f.games);
     if (f.hints) body.hints = true; // the learner's hints, as ticked below (they were lost)
-    const res = await api.create(body);
-    const id = res.table.id;
-    tokens.setHost(id, res.host_token);
-    if (res.invite) tokens.setInvite(id, res.invite);
-    const name = (tokens.name() || "").trim().slice(0, 40) || t("playerN", { n: 1 });
-    const joined = await api.join(id, { name, seat: 0 });
-    tokens.setSeat(id, joined.seat, joined.token);
-    await api.start(id, {}, res.host_token);
-    location.assign(`/t/${id}`);
+    const made = await makeTable(body, 0);
+    if (made.refused) throw made.refused;
+    await api.start(made.id, {}, made.host);
+    location.assign(`/t/${made.id}`);
   } catch (e) {
     toast(errorText(e));
     button.disabled = false;
@@ -622,22 +638,10 @@ async function submit(event, state) {
   button.disabled = true;
   button.textContent = t("creating");
   try {
-    const res = await api.create(body);
-    const id = res.table.id;
-    tokens.setHost(id, res.host_token);
-    if (res.invite) tokens.setInvite(id, res.invite);
     const seat = f.seats.indexOf("open");
-    if (f.sitMe && seat >= 0) {
-      // (refused, the table is made all the same: its page offers the seats)
-      try {
-        const name = (tokens.name() || "").trim().slice(0, 40) || t("playerN", { n: seat + 1 });
-        const joined = await api.join(id, { name, seat });
-        tokens.setSeat(id, joined.seat, joined.token);
-      } catch (e) {
-        toast(errorText(e));
-      }
-    }
-    location.assign(`/t/${id}`);
+    // (the seat refused, the table is made all the same: its page offers the seats)
+    const made = await makeTable(body, f.sitMe && seat >= 0 ? seat : null);
+    location.assign(`/t/${made.id}`);
   } catch (e) {
     toast(errorText(e));
     button.disabled = false;
