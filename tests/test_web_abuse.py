@@ -1086,7 +1086,8 @@ def test_malformed_names_seats_ids_and_messages_on_both_databases(
             r = c.get(path)
             assert 400 <= r.status_code < 500, (path, r.status_code, r.text)
         r = c.get(f"/api/tables/{tid}/games/-1/record")  # ("game 0 has not finished", it said)
-        assert r.status_code == 404 and "no game at index -1" in r.json()["error"]["message"], r.text
+        said = r.json()["error"]["message"]
+        assert r.status_code == 404 and "no game at index -1" in said, r.text
         seat = f"/api/tables/{tid}/seats/2147483648"
         assert c.post(seat, json={"open": True}, headers=auth(host)).status_code == 404
         long_spec = {"bot": "heuristic" + " " * 100}

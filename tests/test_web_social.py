@@ -808,6 +808,20 @@ def test_a_line_said_as_the_host_swaps_seats_is_never_under_another_s_name(
             assert (line["name"], line["text"]) == ("P2", "and I am P2"), line
 
 
+@contextlib.contextmanager
+def _two_chatting(tmp_path: Path) -> Iterator[tuple[Any, Any]]:
+    """Two players' sockets at one table, each said hello."""
+    with client(tmp_path) as c:
+        tid, _, tok = _table(c, ["open", "heuristic", "open"], games=1)
+        with (
+            c.websocket_connect(f"/ws/tables/{tid}") as a,
+            c.websocket_connect(f"/ws/tables/{tid}") as b,
+        ):
+            hello(a, tok[0])
+            hello(b, tok[2])
+            yield a, b
+
+
 @pytest.mark.parametrize(
     ("payload", "code"),
     [
@@ -854,41 +868,28 @@ def test_a_line_said_as_the_host_swaps_seats_is_never_under_another_s_name(
 def test_bad_chat_is_refused_and_sent_to_nobody(
     tmp_path: Path, payload: dict[str, Any], code: str
 ) -> None:
-    with client(tmp_path) as c:
-        tid, _, tok = _table(c, ["open", "heuristic", "open"], games=1)
-        with (
-            c.websocket_connect(f"/ws/tables/{tid}") as a,
-            c.websocket_connect(f"/ws/tables/{tid}") as b,
-        ):
-            hello(a, tok[0])
-            hello(b, tok[2])
-            assert _error(a, payload)["code"] == code
-            a.send_json({"type": "chat", "text": "ok"})
-            m = _until(b, lambda m: m["type"] == "chat")  # the first chat b sees is the good one
-            assert m["text"] == "ok"
+    with _two_chatting(tmp_path) as (a, b):
+        assert _error(a, payload)["code"] == code
+        a.send_json({"type": "chat", "text": "ok"})
+        m = _until(b, lambda m: m["type"] == "chat")  # the first chat b sees is the good one
+        assert m["text"] == "ok"
 
 
 def test_chat_keeps_the_joiners_writing_and_emoji_need(tmp_path: Path) -> None:
     """The invisible characters a chat line may hold are those of writing (Persian's zero-width
-    non-joiner), of an emoji (👩‍💻's joiner) and of a subdivision flag (its tag letters)."""
+    non-joiner, Hebrew's right-to-left mark), of an emoji (👩‍💻's joiner, ❤️'s variation
+    selector) and of a subdivision flag (its tag letters)."""
     scotland = "\U0001f3f4" + "".join(chr(0xE0000 + ord(c)) for c in "gbsct") + "\U000e007f"
-    with client(tmp_path) as c:
-        tid, _, tok = _table(c, ["open", "heuristic", "open"], games=1)
-        with (
-            c.websocket_connect(f"/ws/tables/{tid}") as a,
-            c.websocket_connect(f"/ws/tables/{tid}") as b,
+    with _two_chatting(tmp_path) as (a, b):
+        for text in (
+            "\u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645",
+            "\U0001f469\u200d\U0001f4bb",
+            f"gg {scotland}",
+            "\u05e9\u05dc\u05d5\u05dd\u200f 2",  # Hebrew, a right-to-left mark
+            "\u2764\ufe0f",
         ):
-            hello(a, tok[0])
-            hello(b, tok[2])
-            for text in (
-                "\u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645",
-                "\U0001f469\u200d\U0001f4bb",
-                f"gg {scotland}",
-                "\u05e9\u05dc\u05d5\u05dd\u200f 2",  # Hebrew, a right-to-left mark
-                "\u2764\ufe0f",
-            ):
-                a.send_json({"type": "chat", "text": text})
-                assert _until(b, lambda m: m["type"] == "chat")["text"] == text
+            a.send_json({"type": "chat", "text": text})
+            assert _until(b, lambda m: m["type"] == "chat")["text"] == text
 
 
 def test_spectators_neither_read_nor_write_the_chat_unless_the_host_allowed_it(
