@@ -424,6 +424,10 @@ function renderHand(el, view, ctx, ui, plan) {
     }, cardImage(card));
   });
   patch(el, cards);
+  // between games the hand is the next deal's, under the last game's result and trick: said
+  // on it (the two games looked mixed, the page broken: a fourteenth review)
+  if (ctx.between && hand.length) el.dataset.next = t("nextHand", { game: view.game });
+  else delete el.dataset.next;
   el.style.setProperty("--n", String(Math.max(hand.length, 1)));
   el.hidden = !hand.length && view.hand == null;
   fitHand(el);

@@ -101,6 +101,8 @@ const TEXTS = {
     phase_exchange: "exchange",
     phase_exchange_napoleon: "take the widow and discard",
     passSoft: "A pass is not final: who passed may bid again when the turn comes round.",
+    nextHand: "Your hand for the next game",
+    nextHand_hell: "Your hand for the next deal",
     passFinal: "A pass is final: who passed bids no more.",
     phase_play: "play a card",
     phase_give: "give (7渡し)",
@@ -599,6 +601,8 @@ const TEXTS = {
     // review)
     phase_exchange_napoleon: "札の入れ替え (伏せ札を取って捨てる)",
     passSoft: "パスしても、順番が回ってくればまた宣言できます。",
+    nextHand: "次のゲームの手札",
+    nextHand_hell: "次のディールの手札",
     passFinal: "一度パスした人は、もう宣言できません。",
     phase_play: "カードを出す",
     phase_give: "7渡し",
