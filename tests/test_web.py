@@ -8,6 +8,7 @@ no delay. Storage against PostgreSQL is in ``test_web_store.py``.
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import subprocess
 import time
@@ -69,6 +70,8 @@ def test_create_join_seat_start(tmp_path: Path) -> None:
         assert table["rules"]["hook"] is False and table["preset"] is None
         assert [s["kind"] for s in table["seats"]] == ["open", "bot", "open", "open"]
         j = c.post(f"/api/tables/{tid}/join", json={"name": "Aki"}).json()
+        holder = j["table"]["seats"][0]["holder"]  # (public, 8 hex digits: no token)
+        assert isinstance(holder, str) and re.fullmatch(r"[0-9a-f]{8}", holder)
         assert j["seat"] == 0 and j["table"]["seats"][0] == {
             "seat": 0,
             "kind": "human",
@@ -76,6 +79,7 @@ def test_create_join_seat_start(tmp_path: Path) -> None:
             "bot": None,
             "connected": False,
             "away": False,
+            "holder": holder,
         }
         assert c.post(f"/api/tables/{tid}/join", json={"name": "Ben", "seat": 0}).status_code == 409
         assert c.post(f"/api/tables/{tid}/join", json={"name": "Ben", "seat": 1}).status_code == 409
