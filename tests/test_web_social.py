@@ -887,6 +887,9 @@ def test_chat_keeps_the_joiners_writing_and_emoji_need(tmp_path: Path) -> None:
             f"gg {scotland}",
             "\u05e9\u05dc\u05d5\u05dd\u200f 2",  # Hebrew, a right-to-left mark
             "\u2764\ufe0f",
+            # (a keycap 1, "!!" as an emoji, a kanji's variant form: a review of the first fix)
+            "1\ufe0f\u20e3 \u203c\ufe0f \u845b\U000e0100\u98fe\u533a",
+            "\u200f\u05e9\u05dc\u05d5\u05dd 2",  # a line set right to left by its first mark
         ):
             a.send_json({"type": "chat", "text": text})
             assert _until(b, lambda m: m["type"] == "chat")["text"] == text

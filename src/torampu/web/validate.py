@@ -283,12 +283,39 @@ WRITING_MARKS = frozenset("\u200c\u200d\u200e\u200f\u061c\u00ad")
 """Invisible characters writing needs, one at a time: the zero-width non-joiner and joiner
 (Persian, the Indic scripts, emoji sequences), the left-to-right, right-to-left and Arabic
 letter marks (Hebrew and Arabic mixed with digits), the soft hyphen."""
+DIRECTION_MARKS = frozenset("\u200e\u200f\u061c")
+"""Of :data:`WRITING_MARKS`, those that may open a line: they set its direction (a Hebrew line
+that begins with digits or Latin letters)."""
+SELECTORS = (("\ufe00", "\ufe0f"), ("\U000e0100", "\U000e01ef"), ("\u180b", "\u180f"))
+"""Variation selectors (an emoji's look, a kanji's form as in 葛󠄀飾, a Mongolian letter's):
+each picks the look of the character before it."""
+
+
+def _unseen(text: str, i: int) -> bool:
+    """Whether ``text[i]`` draws as nothing in a chat line: a filler (:data:`BLANKS`), or a
+    variation selector that follows no character it could select (none, a mark, another
+    selector). Names are stricter (:func:`_blank`): a chat line's 1️⃣, ‼️ and 葛󠄀 kanji are
+    its words.
+
+    >>> [_unseen(t, 1) for t in ("1\ufe0f", "\u203c\ufe0f", "\u845b\U000e0100", "a\u3164")]
+    [False, False, False, True]
+    >>> _unseen("\u2764\ufe0f\ufe0f", 2), _unseen("\ufe0f", 0)
+    (True, True)
+    """
+    c = text[i]
+    if c not in BLANKS:
+        return False
+    if any(low <= c <= high for low, high in SELECTORS) and i > 0:
+        before = text[i - 1]
+        return before in BLANKS or unicodedata.category(before)[0] in "MCZ"
+    return True
 
 
 def _hidden(text: str) -> str | None:
     """The first character of ``text`` that is there unseen and not part of writing or of an
     emoji, else None: a format or private-use character, a variation selector or filler that
-    draws as nothing (:func:`_blank`), a writing mark at the start or after another. A chat
+    draws as nothing (:func:`_unseen`), a writing mark after another or (but a direction mark)
+    at the start. A chat
     line took 190 tag characters after one letter — text unseen on the screen but carried to
     anyone who copies the line (a twenty-first audit); then 150 joiners, or four variation
     selectors on each letter (a review of that fix).
@@ -299,15 +326,17 @@ def _hidden(text: str) -> str | None:
     >>> _hidden("\\u05e9\\u05dc\\u05d5\\u05dd\\u200f 2")  # (Hebrew, a right-to-left mark)
     >>> _hidden("a\\U000e0041b") == "\\U000e0041", _hidden("a\\u200bb"), _hidden("\\ue000")
     (True, '\\u200b', '\\ue000')
-    >>> _hidden("a\\u200d\\u200db"), _hidden("a\\ufe0f"), _hidden("\\u2764\\ufe0f\\ufe0f")
-    ('\\u200d', '\\ufe0f', '\\ufe0f')
+    >>> _hidden("a\\u200d\\u200db"), _hidden("\\u2764\\ufe0f\\ufe0f") == "\\ufe0f"
+    ('\\u200d', True)
+    >>> _hidden("1\\ufe0f\\u20e3 \\u203c\\ufe0f \\u845b\\U000e0100\\u98fe")  # (1, !!, a kanji form)
+    >>> _hidden("\\u200f\\u05e9 2")  # a line set right to left
     """
     text = FLAG_TAGS.sub("\U0001f3f4", text)
     for i, c in enumerate(text):
         if c in WRITING_MARKS:
-            if i == 0 or text[i - 1] in WRITING_MARKS:
+            if (i == 0 and c not in DIRECTION_MARKS) or (i > 0 and text[i - 1] in WRITING_MARKS):
                 return c
-        elif unicodedata.category(c) in ("Cf", "Co") or _blank(text, i):
+        elif unicodedata.category(c) in ("Cf", "Co") or _unseen(text, i):
             return c
     return None
 
