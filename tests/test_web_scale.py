@@ -461,8 +461,8 @@ def test_a_worker_killed_in_the_middle_of_a_bot_move_has_the_move_made_once(
         assert "taking bot jobs" in survivor.output()
         # the survivor took the job over once the killed worker's heartbeat was stale, and the
         # move waited for a process afresh and was the search's: counted from its entry, it had
-        # waited past --bot-queue-wait (2 s), and the heuristic answered for the search (a
-        # twenty-first audit)
+        # waited past --bot-queue-wait (3.5 s here), and the heuristic answered for the search
+        # (a twenty-first audit)
         assert f"of {killed}, gone (no heartbeat" in survivor.output(), survivor.output()[-2000:]
         assert "no worker free" not in survivor.output(), survivor.output()[-2000:]
         # and says so no more once the jobs are taken (its heartbeat's entry is gone)

@@ -366,8 +366,8 @@ def _between_games(page: Any, game: str, seen: set[str]) -> None:
     assert order.index("standings") < order.index("result") < order.index("info"), order
     # and the hand, the next deal's already, says so (the two games looked mixed: the same
     # review)
-    if page.locator("#hand .card").count():
-        assert page.get_attribute("#hand", "data-next"), "the next deal's hand says nothing"
+    page.wait_for_selector("#hand .card")
+    assert page.get_attribute("#hand", "data-next"), "the next deal's hand says nothing"
     # and the box lies below the whole status line (placed before the line took its longer
     # words, it hid the line's end on a phone)
     # (and stays so when the screen narrows: the line wraps, the box moves down with it)

@@ -163,7 +163,8 @@ class SeatRow(Base):
     holder: Mapped[str | None] = mapped_column(String(32), nullable=True, index=True)
     """A hash of the address that took the seat (``web.addresses.owner_hash``), for the cap on
     seats one address holds at waiting tables; null for a bot, an open seat, or a seat taken
-    before it was kept."""
+    before it was kept. Never published: a seat's public ``holder`` is another thing, a hash of
+    its token's hash (``web.rooms.holder_id``)."""
 
 
 class ActionRow(Base):

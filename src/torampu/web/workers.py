@@ -54,9 +54,10 @@ STREAM = "torampu:bot-jobs"
 GROUP = "torampu-bots"
 BEATS = "torampu:worker-beats"
 """A Redis hash: each running worker's name and the Redis time (ms) of its last heartbeat,
-written every :data:`BEAT_EVERY` seconds and removed when it stops. A worker's jobs left
-pending with a beat older than :data:`BEAT_STALE` are a dead worker's and are taken over at
-once — not after ``--reclaim-after`` (15 s: a killed worker's table waited that long, a
+written every :data:`BEAT_EVERY` seconds; a worker that stops removes its entry, or sets it to 0
+when it leaves jobs pending. A worker's jobs pending with a beat older than :data:`BEAT_STALE`
+are a dead worker's, and are taken over once they have been idle as long — not after
+``--reclaim-after`` (15 s: a killed worker's table waited that long, a
 twenty-first audit). A consumer with no entry (a worker of an older version) is judged by
 ``--reclaim-after`` alone."""
 BEAT_EVERY = 1.0
@@ -512,7 +513,7 @@ class Worker:
                 if not held:
                     await self.redis.hdel(BEATS, self.name)
                     await self.redis.xgroup_delconsumer(STREAM, GROUP, self.name)
-                else:  # its jobs left pending: the others take them as a dead worker's, at once
+                else:  # its jobs left pending: the others take them as a dead worker's (4 s)
                     await self.redis.hset(BEATS, self.name, 0)
             self.pool.close()
             self.db.shutdown(wait=False)
@@ -597,11 +598,12 @@ class Worker:
             pending = await self.redis.xpending_range(
                 STREAM, GROUP, "-", "+", room - len(out), consumername=name, idle=stale_ms
             )
-            if not pending:  # (its jobs are taken, or it had none: its entry says no more)
+            if not pending:  # (its jobs are taken, or it had none: it is gone from both)
                 if not await self.redis.xpending_range(
                     STREAM, GROUP, "-", "+", 1, consumername=name
                 ):
                     await self.redis.hdel(BEATS, name)
+                    await self.redis.xgroup_delconsumer(STREAM, GROUP, name)
                 continue
             ids = [e["message_id"] for e in pending]
             claimed = await self.redis.xclaim(STREAM, GROUP, self.name, stale_ms, ids)

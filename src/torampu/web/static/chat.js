@@ -117,15 +117,19 @@ export class ChatPanel {
       if (wishedBefore && !wishedBefore.has(s) && s !== mine) lines.push(t("sc_evRematch", { who: this.seats[s]?.name || t("seat", { n: s + 1 }) }));
     }
     const human = (x) => x.kind === "human";
-    const gone = (i) => human(before[i]) && (!human(this.seats[i]) || before[i].name !== this.seats[i].name);
-    const came = (i) => human(this.seats[i]) && (!human(before[i]) || before[i].name !== this.seats[i].name);
+    // one person, as far as the page can tell: the same holder (a seat's public id) where both
+    // have one, else the same name
+    const same = (x, y) => (x.holder && y.holder ? x.holder === y.holder : x.name === y.name);
+    const changed = (i) => !same(before[i], this.seats[i]) || before[i].name !== this.seats[i].name;
+    const gone = (i) => human(before[i]) && (!human(this.seats[i]) || changed(i));
+    const came = (i) => human(this.seats[i]) && (!human(before[i]) || changed(i));
     // a person who left one seat and took another in the same change moved (the host's swap,
     // or "Sit here"): one line, not "left seat 2; a bot plays it" then "took seat 3" (a fifth
     // review; names are one person's each at a table)
     const moved = new Map();
     seats.forEach((_, j) => {
       if (!came(j)) return;
-      const from = before.findIndex((x, i) => gone(i) && x.name && x.name === this.seats[j].name);
+      const from = before.findIndex((x, i) => i !== j && gone(i) && x.name && same(x, this.seats[j]));
       if (from >= 0) moved.set(from, j);
     });
     const movedTo = new Set(moved.values());
@@ -136,7 +140,7 @@ export class ChatPanel {
       // the same seat's holder under another name: a rename, said as one (it read "Takeshi
       // left seat 3", "タケシ took seat 3": a fourteenth review) — the holder's public id says
       // it is the same person, not one who sat down after the other left unseen
-      const renamed = gone(i) && came(i) && !!was.holder && was.holder === now.holder;
+      const renamed = gone(i) && came(i) && !!was.holder && was.holder === now.holder && !moved.has(i) && !movedTo.has(i);
       if (renamed) lines.push(t("sc_evRenamed", { was: who(was), who: who(now) }));
       else if (moved.has(i)) lines.push(t("sc_evMoved", { who: who(was), a: i + 1, b: moved.get(i) + 1 }));
       else if (gone(i)) {

@@ -576,8 +576,6 @@ function pairControl(name, value, set) {
 
 // ------------------------------------------------------------------ submit
 
-/** One click to play: the chosen game and rules, this person in the first seat, bots of the
- * middle strength in the others, started at once. */
 /** Make a table, keep its host token (and a private table's invite), and take `seat` (null:
  * none) under the name this browser plays under: `{id, host, refused}`, `refused` the seat's
  * error if it was refused (the table is made). */
@@ -599,6 +597,8 @@ async function makeTable(body, seat) {
   return { id, host: res.host_token, refused };
 }
 
+/** One click to play: the chosen game and rules, this person in the first seat, bots of the
+ * middle strength in the others, started at once. */
 async function quickPlay(button, state) {
   const f = state.form;
   button.disabled = true;
@@ -641,6 +641,11 @@ async function submit(event, state) {
     const seat = f.seats.indexOf("open");
     // (the seat refused, the table is made all the same: its page offers the seats)
     const made = await makeTable(body, f.sitMe && seat >= 0 ? seat : null);
+    if (made.refused) {
+      // said before the table's page opens (it offers the seats), or the reason was lost
+      toast(errorText(made.refused));
+      await new Promise((done) => setTimeout(done, 2500));
+    }
     location.assign(`/t/${made.id}`);
   } catch (e) {
     toast(errorText(e));
