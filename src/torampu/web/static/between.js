@@ -192,6 +192,14 @@ export class BetweenPanel {
           games.map((g) => h("td", { class: (g[r.s] ?? 0) >= 0 ? "up" : "down" }, fmt(g[r.s] ?? 0))),
           h("td", {}, String(r.total)))))));
     }
+    // a longer match over (Hell's 23 deals): its standings, not the last deal's bids alone
+    // beside the totals (a fifteenth review); the score sheet beside has every deal
+    if (snap.table?.status === "over" && games.length > 12) {
+      return h("div", { class: "between-scroll" }, h("table", { class: "between-scores", id: "between-scores" },
+        h("thead", {}, h("tr", {}, h("th", {}, t("sc_player")), h("th", {}, t("sc_total")))),
+        h("tbody", {}, rows.map((r) => h("tr", { class: r.s === snap.seat ? "me" : "", dataset: { seat: r.s } },
+          h("td", {}, seatName(this.page.table, r.s, true)), h("td", {}, String(r.total)))))));
+    }
     // (in a box of its own that scrolls sideways on a narrow phone, the headings one line each:
     // "Total" was cut to "Tota", and 合計 wrapped a character a line, a fourth review)
     return h("div", { class: "between-scroll" }, h("table", { class: "between-scores", id: "between-scores" },

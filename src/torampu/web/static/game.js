@@ -71,7 +71,7 @@ export const BOT_ICON =
 
 export function statusText(view, ctx) {
   if (!view) return "";
-  if (view.phase === "over" && view.match && view.match.games_played >= view.match.games) return t("matchOver");
+  if (view.phase === "over" && view.match && view.match.games_played >= view.match.games) return t("matchOver", { game: view.game });
   const phase = t(`phase_${view.phase}`, { game: view.game }); // (Hell's bid: phase_bid_hell)
   if (view.to_play == null) return phase;
   if (view.to_play === ctx.mySeat && ctx.live) return `${t("yourTurn")} — ${phase}`;
