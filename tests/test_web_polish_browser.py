@@ -1569,6 +1569,14 @@ def test_hell_says_how_a_round_scores_and_its_info_keeps_its_values_readable(
     )
     info = page.locator("#info").inner_text()
     assert "may not bid" in info, "the dealer bids last, with the hook: the long line is there"
+    # the forbidden bid stands among the bids, struck through and idle, not missing (a
+    # fifteenth review: "0 2 3 5" read as a broken row)
+    hooked = page.locator("#actions #hooked-bid")
+    assert hooked.is_disabled() and "may not bid" in (hooked.get_attribute("title") or "")
+    shown = page.eval_on_selector_all(
+        "#actions .bids .bidbtn", "bs => bs.map((b) => Number(b.textContent))"
+    )
+    assert shown == sorted(shown) and shown == list(range(len(shown))), shown
     widths = page.eval_on_selector_all(
         "#info .kv dd",
         """dds => dds.filter(d => d.textContent.trim()).map(d =>

@@ -780,8 +780,20 @@ function buttonBar(view, ctx, plan) {
     grid ? h("div", { class: "row bid-head" }, row, label) : h("div", { class: "row" }, row),
     grid ? null : label,
     bids.length ? (grid ? bidTable(bids, view, ctx)
-      : h("div", { class: "row bids" }, bids.map((a) => actionButton(a.raw, view, ctx, "bidbtn")))) : null,
+      : h("div", { class: "row bids" }, withHooked(bids.map((a) => actionButton(a.raw, view, ctx, "bidbtn")), bids, view, ctx))) : null,
   );
+}
+
+/** Hell's dealer's bids with the one the hook forbids in its place, struck through and idle
+ * (it was missing: "0 2 3 5" read as a broken row, where other tables grey it: a fifteenth
+ * review). */
+function withHooked(buttons, bids, view, ctx) {
+  const n = view.forbidden_bid;
+  if (view.game !== "hell" || n == null || view.dealer !== ctx.mySeat) return buttons;
+  const hooked = h("button", { type: "button", class: "act bidbtn hooked", id: "hooked-bid", disabled: true,
+    title: t("forbidden", { n }), "aria-label": t("forbidden", { n }) }, String(n));
+  const at = bids.findIndex((a) => Number(a.raw.split(" ")[1]) > n);
+  return at < 0 ? [...buttons, hooked] : [...buttons.slice(0, at), hooked, ...buttons.slice(at)];
 }
 
 const BID_SUITS = ["C", "D", "H", "S", "N"]; // lowest to highest, as Napoleon ranks a bid's suit
