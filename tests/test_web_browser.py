@@ -158,9 +158,14 @@ def test_play_a_whole_game_by_clicking(server: str, browser: Any) -> None:
     page.keyboard.press("ArrowRight")
     page.keyboard.press("ArrowRight")
     assert page.locator("#replay-step").inner_text().startswith("Step 2")
+    steps = len(get(f"{server}/api/tables/{table_id}/games/0/replay")["steps"])
+    # End and Home go to the game's last step and back to its first (a fifteenth review)
+    page.keyboard.press("End")
+    assert page.locator("#replay-step").inner_text().startswith(f"Step {steps - 1}")
+    page.keyboard.press("Home")
+    assert page.locator("#replay-step").inner_text().startswith("Step 0")
     # dragging the slider walks through the game: every step redraws the controls, and the
     # slider being dragged stays the same element (a new one would end the drag at once)
-    steps = len(get(f"{server}/api/tables/{table_id}/games/0/replay")["steps"])
     box = page.locator("#replay-slider").bounding_box()
     assert box
     middle = box["y"] + box["height"] / 2

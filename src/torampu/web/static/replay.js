@@ -50,6 +50,10 @@ export function replayPage(root, id, k) {
     if (e.key === "ArrowLeft" || e.key === "ArrowRight") {
       e.preventDefault();
       go(state, state.at + (e.key === "ArrowLeft" ? -1 : 1), show);
+    } else if (e.key === "Home" || e.key === "End") {
+      // the deal's start and its end, where its score is (a fifteenth review)
+      e.preventDefault();
+      go(state, e.key === "Home" ? 0 : state.steps.length - 1, show);
     } else if (e.key === " " && !e.target.matches?.("button")) {
       e.preventDefault();
       togglePlay(state, show);
