@@ -941,7 +941,7 @@ const TEXTS = {
     sc_player: "プレイヤー",
     sc_change: "今回",
     sc_gameCol: "{k}戦",
-    sc_gameCol_hell: "{k}回",
+    sc_gameCol_hell: "第{k}", // (as 第12ディール in the head: "12回" beside it was another word, a fifteenth review)
     sc_total: "合計",
     sc_review: "このゲームを一手ずつ振り返る",
     sc_reviewLater: "次の配札がこのゲームの札から作られるため、再生はマッチ終了後に見られます。",
