@@ -1767,3 +1767,40 @@ def test_the_chat_says_when_a_bot_starts_playing_for_an_absent_friend(
         assert gone < away, tails
         assert not any("Aki is away" in t for t in tails), tails  # never one's own
         assert not problems(page), problems(page)
+
+
+def test_nap_s_contract_in_the_middle_of_a_phone_s_felt_is_under_no_seat_box(
+    server: str, browser: Any
+) -> None:
+    """A fifteenth review (Nap on a phone): before the first lead the felt's middle said
+    "Contract Wellington / trumps: the suit of the first lead" on one wide line, under the side
+    seats' boxes. It wraps between them now."""
+    page = new_page(browser, PHONE, "en")
+    table_id = _table(server, "nap", {"preset": "standard", "blucher": True})
+    _sit(page, server, table_id)
+    until = time.monotonic() + 60
+    while not page.locator("#felt .nap-info .nap-trump").count():
+        assert time.monotonic() < until, "no contract before the first lead"
+        snap = _snap(page)
+        if _my_turn(page) and snap["view"]["phase"] == "bid":
+            bids = [a for a in snap["legal"] if a.startswith("bid ") and "mis" not in a]
+            before = _version(page)
+            page.locator(f'#actions [data-action="{bids[-1]}"]').first.click()
+            if page.locator("#actions .armed").count():  # (a touch screen's second tap)
+                page.locator(f'#actions [data-action="{bids[-1]}"]').first.click()
+            _wait_moved(page, before)
+        page.wait_for_timeout(30)
+    info = page.locator("#felt .nap-info").bounding_box()
+    assert info
+    for box in page.locator("#felt .seat-box").all():
+        b = box.bounding_box()
+        assert b
+        apart = (
+            info["x"] + info["width"] <= b["x"] + 1
+            or b["x"] + b["width"] <= info["x"] + 1
+            or info["y"] + info["height"] <= b["y"] + 1
+            or b["y"] + b["height"] <= info["y"] + 1
+        )
+        assert apart, (info, b, box.inner_text())
+    page.screenshot(path=str(SHOTS / "feel-nap-contract-phone.png"))
+    assert not problems(page), problems(page)
