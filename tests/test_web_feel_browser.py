@@ -1804,3 +1804,19 @@ def test_nap_s_contract_in_the_middle_of_a_phone_s_felt_is_under_no_seat_box(
         assert apart, (info, b, box.inner_text())
     page.screenshot(path=str(SHOTS / "feel-nap-contract-phone.png"))
     assert not problems(page), problems(page)
+
+
+def test_the_side_column_fades_at_its_foot_while_more_lies_below(server: str, browser: Any) -> None:
+    """A fifteenth review (a laptop): the side column cut the score sheet under the chat with
+    nothing to say it scrolled. While more lies below its foot it fades there (``data-more``);
+    scrolled to the end, it does not."""
+    page = new_page(browser, {"width": 1280, "height": 600}, "en")
+    _sit(page, server, _table(server, "hell"))
+    page.wait_for_selector("#side #standings")
+    side = page.locator("#side")
+    assert side.evaluate("s => s.scrollHeight > s.clientHeight + 4"), "the column fits"
+    page.wait_for_selector("#side[data-more]")
+    assert "linear-gradient" in side.evaluate("s => getComputedStyle(s).maskImage")
+    side.evaluate("s => { s.scrollTop = s.scrollHeight; }")
+    page.wait_for_selector("#side:not([data-more])")
+    assert not problems(page), problems(page)

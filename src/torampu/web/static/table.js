@@ -78,6 +78,15 @@ class TablePage {
     // a press on the side column (a record's or a replay's link) holds the side's redraw: new
     // content above it (a bot's move, the log growing) would move the link under the press
     this.drawSide = drawnAfterPress(e.side, () => this.renderSide());
+    // the side column says when more lies below its foot: it fades there (a laptop's column
+    // cut the score sheet under the chat with nothing to say it scrolled: a fifteenth review)
+    const more = () => {
+      const below = e.side.scrollHeight - e.side.clientHeight - e.side.scrollTop > 4;
+      if (below !== ("more" in e.side.dataset)) e.side.toggleAttribute("data-more", below);
+    };
+    e.side.addEventListener("scroll", more, { passive: true });
+    if (typeof ResizeObserver === "function") new ResizeObserver(more).observe(e.side);
+    this.sideMore = more;
   }
 
   async start() {
@@ -627,6 +636,7 @@ class TablePage {
       table: this.table, mySeat: this.snap.seat, lastResult: this.lastResult, freshResult: this.freshResult,
       finished: this.finished, tableId: this.id, between: this.snap.between,
     }), this.seatToken ? h("section", { class: "panel side" }, this.mySeatLink()) : null));
+    this.sideMore();
   }
 
   playContext(legal, seat) {
