@@ -947,8 +947,15 @@ def test_reading_a_table_nobody_is_at_neither_wakes_its_bots_nor_unpauses_it(
                 break
             time.sleep(0.05)
         assert tid not in lobby.rooms
-        listed = {t["id"]: t for t in c.get("/api/tables").json()["tables"]}
+        # (paused once nobody has been at it for abandon_after, 0.6 s: on a loaded machine it
+        # left memory sooner after its last move — a clean-clone run listed it unpaused)
+        for _ in range(100):
+            listed = {t["id"]: t for t in c.get("/api/tables").json()["tables"]}
+            if listed[tid]["paused"]:
+                break
+            time.sleep(0.05)
         assert listed[tid]["status"] == "playing" and listed[tid]["paused"] is True
+        assert tid not in lobby.rooms  # (the list reads rows: it loads nothing)
         row = c.get(f"/api/tables/{tid}").json()  # loads it
         assert tid in lobby.rooms and row["paused"] is True
         time.sleep(0.5)
