@@ -192,23 +192,19 @@ export class BetweenPanel {
           games.map((g) => h("td", { class: (g[r.s] ?? 0) >= 0 ? "up" : "down" }, fmt(g[r.s] ?? 0))),
           h("td", {}, String(r.total)))))));
     }
-    // a longer match over (Hell's 23 deals): its standings, not the last deal's bids alone
-    // beside the totals (a fifteenth review); the score sheet beside has every deal
-    if (snap.table?.status === "over" && games.length > 12) {
-      return h("div", { class: "between-scroll" }, h("table", { class: "between-scores", id: "between-scores" },
-        h("thead", {}, h("tr", {}, h("th", {}, t("sc_player")), h("th", {}, t("sc_total")))),
-        h("tbody", {}, rows.map((r) => h("tr", { class: r.s === snap.seat ? "me" : "", dataset: { seat: r.s } },
-          h("td", {}, seatName(this.page.table, r.s, true)), h("td", {}, String(r.total)))))));
-    }
+    // a longer match over (Hell's 23 deals): its standings alone, not the last deal's bids and
+    // points beside the totals (a fifteenth review); the score sheet beside has every deal
+    const standings = snap.table?.status === "over" && games.length > 12;
+    if (standings) extra = null;
     // (in a box of its own that scrolls sideways on a narrow phone, the headings one line each:
     // "Total" was cut to "Tota", and 合計 wrapped a character a line, a fourth review)
     return h("div", { class: "between-scroll" }, h("table", { class: "between-scores", id: "between-scores" },
       h("thead", {}, h("tr", {}, h("th", {}, t("sc_player")), extra ? h("th", {}, extra.head) : null,
-        h("th", {}, t("sc_change")), h("th", {}, t("sc_total")))),
+        standings ? null : h("th", {}, t("sc_change")), h("th", {}, t("sc_total")))),
       h("tbody", {}, rows.map((r) => h("tr", { class: r.s === snap.seat ? "me" : "", dataset: { seat: r.s } },
         // (the short name: a bot's strength cut it to "レン (CPU・普…" on a phone, a ninth review)
         h("td", {}, seatName(this.page.table, r.s, true)), extra ? h("td", { class: "game-col" }, extra.cell(r.s)) : null,
-        h("td", { class: r.delta >= 0 ? "up" : "down" }, fmt(r.delta)), h("td", {}, String(r.total)))))));
+        standings ? null : h("td", { class: r.delta >= 0 ? "up" : "down" }, fmt(r.delta)), h("td", {}, String(r.total)))))));
   }
 
   /** After the match: who asked for a rematch, and the button to ask (or to accept). A

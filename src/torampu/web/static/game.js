@@ -35,16 +35,16 @@ export function titleCell(title) {
   return [titleName(title), gloss ? h("span", { class: "title-gloss" }, gloss) : null];
 }
 
-/**
- * The seat's display name: the player's name; a bot's friendly name with its strength
- * ("ハル (CPU・強)"; `short`: the name alone); else "Seat n".
- */
 /** Whether a bot plays `seat` of `table` (a rematch, still playing) — the seat a player
  * away as it began may take back (the old table's page and the lobby say so). */
 export function botHoldsSeat(table, seat) {
   return table?.status === "playing" && table.seats?.[seat]?.kind === "bot";
 }
 
+/**
+ * The seat's display name: the player's name; a bot's friendly name with its strength
+ * ("ハル (CPU・強)"; `short`: the name alone); else "Seat n".
+ */
 export function seatName(table, seat, short = false) {
   const seats = table?.seats || [];
   const own = (s) => (s ? s.name || (s.kind === "bot" ? botName(s.seat ?? seats.indexOf(s), seats) : null) : null);
