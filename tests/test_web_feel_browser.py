@@ -1548,9 +1548,9 @@ def test_a_long_hand_on_a_phone_goes_in_two_rows_of_tappable_cards(
 def test_nap_shows_its_contract_and_trumps_on_the_felt(server: str, browser: Any) -> None:
     """Napoleon's felt said "Contract 12♥" and Hell's showed the upcard, but Nap's centre was
     empty: nothing on the table said what was bid, nor that the declarer's first lead sets the
-    trumps (a helper's review). Between tricks the felt now names the contract and the trumps,
-    or that the first lead will set them (before the first trick: the felt shows the last trick
-    after it)."""
+    trumps (a helper's review). The felt's corner chip names the contract (once: the centre said
+    it too, a fifteenth review) and, before the first trick, the centre that the first lead will
+    set the trumps (after it the felt shows the last trick)."""
     table_id = _table(server, "nap")
     page = new_page(browser, DESKTOP, lang="en")
     _sit(page, server, table_id)
@@ -1563,11 +1563,16 @@ def test_nap_shows_its_contract_and_trumps_on_the_felt(server: str, browser: Any
             break
         if view["phase"] == "play" and view.get("contract"):
             info = page.locator("#felt .centre-info")
-            if info.count():
-                text = info.inner_text()
-                assert text.startswith("Contract "), text  # then the trumps, a line below
-                if "mis" not in view["contract"]:
-                    assert ("first lead" in text) == (view.get("trump") is None), text
+            chip = page.locator("#felt #chip-contract")
+            if info.count() or chip.count():
+                # the contract once, in the chip (the centre said it too: a fifteenth review)
+                assert chip.inner_text().startswith("Contract "), chip.inner_text()
+                felt = page.locator("#felt").inner_text()
+                assert felt.count("Contract") == 1, felt
+                first_lead = view.get("trump") is None and "mis" not in view["contract"]
+                assert info.count() == first_lead, (info.count(), view)
+                if first_lead:
+                    assert "first lead" in info.inner_text(), info.inner_text()
                 seen.add(view["contract"])
                 page.screenshot(path=str(SHOTS / "feel-nap-contract.png"))
         if _my_turn(page):

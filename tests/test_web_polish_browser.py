@@ -376,7 +376,7 @@ def test_the_turn_of_a_player_gone_counts_down_to_their_stand_in(server: str, br
 
 def test_hell_s_trump_chip_adds_up_the_bids_against_the_tricks(server: str, browser: Any) -> None:
     """A ninth review: in Hell nothing said the bids' sum against the deal's tricks (Trickster
-    shows it: the hook and the bidding turn on it). The chip on the felt says "Bids 3 for 7 tricks"
+    shows it: the hook and the bidding turn on it). The chip on the felt says "3 bid on 7 tricks"
     while bidding, and how far off the sum is once play begins."""
     tb = _table(server, "hell", None, 3)
     page = _open(browser, server, tb, PHONE, "en")
@@ -394,14 +394,14 @@ def test_hell_s_trump_chip_adds_up_the_bids_against_the_tricks(server: str, brow
 
     said, sum_, n, _phase = chip_and_sum()
     tricks = "trick" if n == 1 else "tricks"
-    assert said == f"Bids {sum_} for {n} {tricks}", (said, sum_, n)
+    assert said == f"{sum_} bid on {n} {tricks}", (said, sum_, n)
     before = page.locator("#status").get_attribute("data-version")
     page.locator('#actions [data-action^="bid "]').last.click()
     _after(page, before)
     page.wait_for_function("() => window.torampu.snapshot.view.phase === 'play'")
     said, sum_, n, _phase = chip_and_sum()
-    off = "" if sum_ == n else f" ({abs(n - sum_)} {'under' if sum_ < n else 'over'})"
-    assert said == f"Bids {sum_} for {n} {tricks}{off}", (said, sum_, n)
+    off = "" if sum_ == n else f" · {'under' if sum_ < n else 'over'}bid by {abs(n - sum_)}"
+    assert said == f"{sum_} bid on {n} {tricks}{off}", (said, sum_, n)
     page.screenshot(path=str(SHOTS / "hell-bids-chip-phone-en.png"))
     assert not problems(page), problems(page)
 

@@ -324,15 +324,14 @@ function hideFromReaders(el) {
 }
 
 function centreInfo(view) {
-  if (view.game === "napoleon" && view.contract)
+  // the contract while the Napoleon takes the widow and names the adjutant; in play the chip in
+  // the felt's corner says it (both read "Contract 14♠" twice: a fifteenth review)
+  if (view.game === "napoleon" && view.contract && view.phase !== "play")
     return h("span", { class: "centre-info" }, `${t("contract")} `, bidNode(view.contract, view.game));
-  // Nap: the contract, and that the declarer's first lead sets the trumps (none in a misère);
-  // shown only before that lead (then the felt shows the trick)
-  if (view.game === "nap" && view.contract) {
-    const misere = /mis/.test(view.contract);
-    return h("div", { class: "centre-info nap-info" }, h("span", {}, `${t("contract")} `, bidNode(view.contract, view.game)),
-      misere ? null : h("span", { class: "nap-trump" }, t("napTrumpByLead")));
-  }
+  // Nap: that the declarer's first lead sets the trumps (none in a misère), shown only before
+  // that lead (then the felt shows the trick); the contract is the chip's
+  if (view.game === "nap" && view.contract && !/mis/.test(view.contract))
+    return h("div", { class: "centre-info nap-info" }, h("span", { class: "nap-trump" }, t("napTrumpByLead")));
   if (view.game === "hell" && view.upcard)
     return h("div", { class: "centre-info upcard" }, h("span", { class: "mini-card" }, cardImage(view.upcard)),
       h("span", {}, t("upcard")));
