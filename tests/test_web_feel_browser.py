@@ -610,6 +610,7 @@ setInterval(() => {
     return a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
   }).map(e => e.dataset.trickCard);
   window.__caption.push(over);
+  if (over.length) window.__captionWhy = `${taker.textContent} (${Math.round(a.width)}×${Math.round(a.height)})`;
   // and whether a seat box is drawn over it (on a phone it sits at the felt's top edge, over
   // the top seat's box: the box was drawn over it, a third review)
   const z = (e) => Number(getComputedStyle(e).zIndex) || 0;
@@ -625,14 +626,22 @@ setInterval(() => {
 """
 
 
-@pytest.mark.parametrize("size", ["desktop", "phone"])
+WIDE_SHORT = {"width": 1600, "height": 700}
+"""A wide, short laptop window: the felt is wide and its trick's top and bottom cards close."""
+LAPTOP_SHORT = {"width": 1366, "height": 657}
+"""A 1366×768 laptop's window under the browser's bars."""
+
+
+@pytest.mark.parametrize("size", ["desktop", "phone", "wide", "laptop", "wider"])
 def test_a_finished_trick_s_caption_leaves_its_cards_in_view(
     server: str, browser: Any, size: str
 ) -> None:
     """A review: with four players the caption of a finished trick sat in the felt's middle, on
     one line, over the left and right players' cards of the very trick it explained. It is
     wrapped between them (a phone: at the felt's top edge) and covers none of them."""
-    page = new_page(browser, DESKTOP if size == "desktop" else PHONE)
+    sizes = {"desktop": DESKTOP, "phone": PHONE, "wide": WIDE_SHORT, "laptop": LAPTOP_SHORT}
+    sizes["wider"] = {"width": 1920, "height": 640}
+    page = new_page(browser, sizes[size])
     table_id = _table(server, "hell", "standard")
     _sit(page, server, table_id)
     page.evaluate(CAPTION)
@@ -648,7 +657,7 @@ def test_a_finished_trick_s_caption_leaves_its_cards_in_view(
         _wait_moved(page, before)
     page.screenshot(path=str(SHOTS / f"hell-trick-caption-{size}.png"))
     covered = [s for s in page.evaluate("window.__caption") if s]
-    assert not covered, covered[:5]
+    assert not covered, (covered[:5], page.evaluate("window.__captionWhy"))
     # each card of the trick is read out with its player ("Mina: 7 of diamonds"), its picture
     # hidden from screen readers (they heard the card alone: a review)
     labels = page.evaluate("[...window.__labels]")
