@@ -610,7 +610,8 @@ setInterval(() => {
     return a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
   }).map(e => e.dataset.trickCard);
   window.__caption.push(over);
-  if (over.length) window.__captionWhy = `${taker.textContent} (${Math.round(a.width)}×${Math.round(a.height)})`;
+  const size = `${Math.round(a.width)}×${Math.round(a.height)}`;
+  if (over.length) window.__captionWhy = `${taker.textContent} (${size})`;
   // and whether a seat box is drawn over it (on a phone it sits at the felt's top edge, over
   // the top seat's box: the box was drawn over it, a third review)
   const z = (e) => Number(getComputedStyle(e).zIndex) || 0;
