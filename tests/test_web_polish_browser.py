@@ -1069,16 +1069,21 @@ def test_before_the_start_one_moves_seats_and_the_host_swaps_them(
     # the host swaps Ben (seat 2) with the open seat 4: Ben's page follows, still seated
     page.wait_for_selector(".seat-row[data-seat='1'] select[data-host-seat='1']")
     labels = page.eval_on_selector_all(
-        "select[data-host-seat='1'] optgroup:last-of-type option",
+        "select[data-host-seat='1'] optgroup:nth-of-type(2) option",
         "(os) => os.map((o) => o.textContent)",
     )
     assert labels == ["⇄ Seat 1 (Aki)", "⇄ Seat 3 (open)", "⇄ Seat 4 (open)"], labels
-    # what each choice does to Ben, under "Replace Ben with" (the menu showed "Ben" over
-    # "Open seat", which puts him out, beside the bots: a seventh review)
+    # what each choice does to Ben: the bots under "Replace Ben with", putting him out in a
+    # group of its own at the foot (the menu showed "Ben" over "Open seat", which puts him out,
+    # beside the bots: a seventh review; then first among the bots: a fourteenth)
     group = "select[data-host-seat='1'] optgroup:first-of-type"
     assert page.get_attribute(group, "label") == "Replace Ben with"
-    first = page.eval_on_selector(f"{group} option", "(o) => [o.value, o.textContent]")
-    assert first == ["open", "Open seat (Ben leaves the table)"], first
+    values = page.eval_on_selector_all(f"{group} option", "(os) => os.map((o) => o.value)")
+    assert values and all(v.startswith("bot:") for v in values), values
+    out = "select[data-host-seat='1'] optgroup:last-of-type"
+    assert page.get_attribute(out, "label") == "Ask Ben to leave"
+    last = page.eval_on_selector_all(f"{out} option", "(os) => os.map((o) => [o.value, o.text])")
+    assert last == [["open", "Open seat (Ben leaves the table)"]], last
     page.select_option("select[data-host-seat='1']", "swap:3")
     friend.wait_for_selector(".seat-row.me[data-seat='3']")
     assert "Ben" in friend.inner_text(".seat-row.me[data-seat='3']")

@@ -440,21 +440,22 @@ class TablePage {
 
   hostSelect(s) {
     const value = s.kind === "bot" ? `bot:${s.bot}` : s.kind === "open" ? "open" : "";
-    let opts = [h("option", { value: "open", selected: value === "open" }, t("openSeat"))];
-    for (const b of this.bots) opts.push(h("option", { value: `bot:${b.spec}`, selected: value === `bot:${b.spec}` }, pick(b.label)));
-    if (s.kind === "human") {
-      // a person's seat: what each choice does to them, under "Replace Ben with" (the menu
-      // showed "Ben" over "Open seat", which puts Ben out, beside the bots: a seventh review)
-      const name = s.name || t("human");
-      opts[0] = h("option", { value: "open" }, t("openSeatPutOut", { name }));
-      opts = [h("option", { value: "", selected: true, disabled: true }, name), h("optgroup", { label: t("replaceWith", { name }) }, opts)];
-    }
+    const bots = this.bots.map((b) => h("option", { value: `bot:${b.spec}`, selected: value === `bot:${b.spec}` }, pick(b.label)));
+    let opts = [h("option", { value: "open", selected: value === "open" }, t("openSeat")), ...bots];
+    // a person's seat: what each choice does to them — the bots under "Replace Ben with", and
+    // putting Ben out in a group of its own at the foot (the menu showed "Ben" over "Open seat",
+    // which puts Ben out, beside the bots: a seventh review; then "Open seat (Ben leaves)"
+    // first among the bots: a fourteenth)
+    const name = s.name || t("human");
+    if (s.kind === "human") opts = [h("option", { value: "", selected: true, disabled: true }, name), h("optgroup", { label: t("replaceWith", { name }) }, bots)];
     // the host arranges the table: this seat trades places with another (people keep their
     // seats' tokens; a review: two seated friends could not be swapped)
     const others = this.table.seats.filter((o) => o.seat !== s.seat && !(o.kind === "open" && s.kind === "open"));
     if (others.length)
       opts.push(h("optgroup", { label: t("swapWith") }, others.map((o) =>
         h("option", { value: `swap:${o.seat}` }, `⇄ ${t("seat", { n: o.seat + 1 })}${o.kind === "open" ? ` (${t("openShort")})` : ` (${seatName(this.table, o.seat)})`}`))));
+    if (s.kind === "human")
+      opts.push(h("optgroup", { label: t("putOut", { name }) }, h("option", { value: "open" }, t("openSeatPutOut", { name }))));
     return h("select", { dataset: { hostSeat: s.seat }, "aria-label": t("seat", { n: s.seat + 1 }), onchange: (e) => this.setSeat(s.seat, e.target.value, e.target) }, opts);
   }
 
