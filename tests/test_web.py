@@ -22,7 +22,7 @@ from torampu.cards import card_str
 from torampu.testing import cards_mentioned
 from torampu.web.rooms import newest_log
 from torampu.web.store import Store
-from web_helpers import auth, client, new_table, play_through
+from web_helpers import auth, client, new_table, play_through, receive
 from web_helpers import hello as _hello
 
 
@@ -136,10 +136,10 @@ def test_a_player_gets_up_before_the_start_and_nothing_else_can(tmp_path: Path) 
             r = c.post(leave, json={}, headers=auth(aki))
             assert r.status_code == 200, r.text
             assert r.json()["seat"] == 1 and r.json()["table"]["seats"][1]["kind"] == "open"
-            msg = ws.receive_json()
+            msg = receive(ws)
             assert msg["type"] == "error" and msg["code"] == "seat_revoked", msg
             while msg["type"] != "snapshot":
-                msg = ws.receive_json()
+                msg = receive(ws)
             assert msg["seat"] is None and msg["table"]["seats"][1]["kind"] == "open"
         r = c.post(leave, json={}, headers=auth(aki))
         assert r.status_code == 403, "the token holds nothing now"
@@ -203,7 +203,7 @@ def _seen(ws: Any, seat: int, name: str | None) -> dict[str, Any]:
     skipped; the error codes among it in ``["told"]``)."""
     told = []
     while True:
-        msg = ws.receive_json()
+        msg = receive(ws)
         if msg["type"] != "snapshot":
             told.append(msg.get("code"))
         elif msg["table"]["seats"][seat].get("name") == name:
@@ -341,7 +341,7 @@ def _error(ws: Any, payload: Any, code: str) -> dict[str, Any]:
         ws.send_text(payload)
     else:
         ws.send_json(payload)
-    msg = ws.receive_json()
+    msg = receive(ws)
     assert msg["type"] == "error" and msg["code"] == code, msg
     assert msg["message"]
     return msg
@@ -840,7 +840,7 @@ def test_a_stand_in_does_not_move_for_a_player_who_is_back(tmp_path: Path) -> No
         with c.websocket_connect(f"/ws/tables/{tid}") as ws:
             snap = _hello(ws, tok)
             while not snap["legal"]:
-                snap = ws.receive_json()
+                snap = receive(ws)
             room = lobby.rooms[tid]
             for by in ("away", "timeout"):  # (no --turn-timeout here: no timeout is due either)
                 with pytest.raises(ActError) as e:
@@ -916,7 +916,7 @@ def test_two_servers_on_one_database_never_both_apply_a_move(tmp_path: Path) -> 
                     sb = _hello(wb, toks[1])
                     assert sa["version"] == sb["version"] == 0 and sa["legal"] == sb["legal"]
                     wa.send_json({"type": "act", "action": "pass", "version": 0})
-                    assert wa.receive_json()["version"] == 1
+                    assert receive(wa)["version"] == 1
                     # b still holds version 0 in memory: its write must lose, then b reloads
                     bid = next(x for x in sb["legal"] if x != "pass")
                     _error(wb, {"type": "act", "action": bid, "version": 0}, "stale_version")

@@ -44,7 +44,15 @@ import torampu
 from torampu.web.app import create_app
 from torampu.web.bots import BotJob, BotPool, compute_move
 from torampu.web.outbox import Behind, Outbox
-from web_helpers import auth, client, live_server, new_table, postgres_database, started_lobby
+from web_helpers import (
+    auth,
+    client,
+    live_server,
+    new_table,
+    postgres_database,
+    receive,
+    started_lobby,
+)
 from web_helpers import hello as _hello
 
 
@@ -3097,9 +3105,9 @@ def test_a_game_passed_round_and_round_stops_at_the_server_s_bound(tmp_path: Pat
                 info = c.get(f"/api/tables/{tid}").json()
                 seat, version = info["to_play"], info["version"]
                 ws[seat].send_json({"type": "act", "action": "pass", "version": version})
-                msg = ws[seat].receive_json()  # (snapshots of earlier moves first)
+                msg = receive(ws[seat])  # (snapshots of earlier moves first)
                 while msg["type"] == "snapshot" and msg["version"] <= version:
-                    msg = ws[seat].receive_json()
+                    msg = receive(ws[seat])
                 if msg["type"] == "error":
                     break
                 passes += 1
@@ -3193,7 +3201,7 @@ def test_a_room_that_ran_ahead_of_the_database_plays_the_stored_match_again(
         with c.websocket_connect(f"/ws/tables/{tid}") as ws:
             snap = _hello(ws, tok)
             while not snap["legal"]:
-                snap = ws.receive_json()
+                snap = receive(ws)
             version, legal = snap["version"], snap["legal"]
             stored = c.get(f"/api/tables/{tid}").json()["version"]
             assert stored == version

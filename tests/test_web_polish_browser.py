@@ -1115,6 +1115,17 @@ def test_before_the_start_one_moves_seats_and_the_host_swaps_them(
     toasts = page.evaluate("() => document.querySelector('#toast')?.textContent || ''")
     assert "moved you" not in toasts, "one's own move is not the host's"
     assert get(f"{server}/api/tables/{tid}")["seats"][2]["name"] == "Aki"
+    # the lines are the table's, stored with its chat: Ben's page, reloaded, reads them all (a
+    # fourteenth review: each page drew its own, and a reload or a later arrival had none)
+    friend.reload()
+    friend.wait_for_selector(".seat-row.me[data-seat='3']")
+    lines = (
+        "() => [...document.querySelectorAll('#chat-list li.chat-event')].map(e => e.textContent)"
+    )
+    want = ["Aki took seat 1", "Ben took seat 2", "Ben moved from seat 2 to seat 4"]
+    want.append("Aki moved from seat 1 to seat 3")
+    friend.wait_for_function(f"() => ({lines})().length >= 4")
+    assert [x[-len(w) :] for x, w in zip(friend.evaluate(lines), want, strict=False)] == want
     assert not problems(page) and not problems(friend), (problems(page), problems(friend))
 
 
@@ -1810,9 +1821,11 @@ def test_a_player_who_says_no_to_a_rematch_is_replaced_by_a_bot_and_it_is_said(
     pages = []
     for seat in (0, 1):
         held = json.dumps({tid: {"seat": seat, "token": tokens[seat]}})
-        page = new_page(
-            browser, LAPTOP, "en", f"localStorage.setItem('torampu.seats', {json.dumps(held)})"
-        )
+        # (once: at the rematch's page the browser holds the new table's seat too — an init
+        # script runs at every load, and put the old seats back, making Aki a spectator there)
+        key = "'torampu.seats'"
+        init = f"localStorage.getItem({key}) || localStorage.setItem({key}, {json.dumps(held)})"
+        page = new_page(browser, LAPTOP, "en", init)
         page.goto(f"{server}/t/{tid}")
         page.wait_for_selector("#rematch-button:not([disabled])")
         pages.append(page)
@@ -1835,7 +1848,7 @@ def test_a_player_who_says_no_to_a_rematch_is_replaced_by_a_bot_and_it_is_said(
     # Ben thinks again (or was only away a moment: an eleventh review's friend, gone 3 s as
     # the host asked, could only watch): the old table's page takes him to the rematch, in
     # his seat again, and he is told what the bot played for him; Aki reads that he came
-    # (a page of its own: the init script above would put back the old seats at each load)
+    # (a page of its own: Aki's browser holds no seat of Ben's)
     ben = new_page(browser, PHONE, "en")
     ben.goto(f"{server}/")
     held = json.dumps({tid: {"seat": 1, "token": tokens[1]}})

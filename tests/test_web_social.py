@@ -800,11 +800,12 @@ def test_a_line_said_as_the_host_swaps_seats_is_never_under_another_s_name(
             time.sleep(0.1)
             r = c.post(f"/api/tables/{tid}/swap", json={"seats": [1, 2]}, headers=auth(host))
             assert r.status_code == 200, r.text
-            while (m := speaker.receive_json())["type"] not in ("error", "chat"):
+            # (past the chat's line of the swap itself: "P1 moved from seat 2 to seat 3")
+            while (m := speaker.receive_json())["type"] not in ("error", "chat") or "event" in m:
                 pass
             assert m["type"] == "error" and m["code"] == "seat_changed", m
             other.send_json({"type": "chat", "text": "and I am P2"})
-            line = _until(other, lambda m: m["type"] == "chat")
+            line = _until(other, lambda m: m["type"] == "chat" and "event" not in m)
             assert (line["name"], line["text"]) == ("P2", "and I am P2"), line
 
 
@@ -1482,3 +1483,68 @@ def test_a_seat_s_public_holder_stays_through_a_rename_and_changes_with_the_pers
         assert c.post(f"/api/tables/{tid}/leave", json={}, headers=auth(token)).is_success
         c.post(f"/api/tables/{tid}/join", json={"name": "Mia", "seat": 0})
         assert seat()["name"] == "Mia" and seat()["holder"] not in (None, first)
+
+
+def test_the_seats_changes_are_chat_lines_a_later_arrival_reads(tmp_path: Path) -> None:
+    """A fourteenth review: "Aki took seat 1", "Ben moved from seat 2 to seat 4", "たけし is now
+    タケシ" were each page's own lines, drawn from the snapshots it saw, so a friend who came
+    later or reloaded read none of them. They are stored with the chat: a later socket's
+    history has every one, in order, with what the page needs to say it."""
+    with client(tmp_path) as c:
+        made = c.post("/api/tables", json={"game": "hell", "players": 4}).json()
+        tid, host = made["table"]["id"], made["host_token"]
+        base = f"/api/tables/{tid}"
+        aki = c.post(f"{base}/join", json={"name": "Aki", "seat": 0}).json()["token"]
+        ben = c.post(f"{base}/join", json={"name": "Ben", "seat": 1}).json()["token"]
+        mia = c.post(f"{base}/join", json={"name": "Mia", "seat": 2}).json()["token"]
+        assert c.post(f"{base}/move", json={"seat": 3}, headers=auth(ben)).status_code == 200
+        r = c.post(f"{base}/name", json={"name": "たけし"}, headers=auth(aki))
+        assert r.status_code == 200, r.text
+        r = c.post(f"{base}/swap", json={"seats": [0, 1]}, headers=auth(host))  # Aki, open
+        assert r.status_code == 200, r.text
+        r = c.post(f"{base}/seats/2", json={"bot": "heuristic"}, headers=auth(host))
+        assert r.status_code == 200, r.text  # Mia put out, a bot in her place
+        assert c.post(f"{base}/leave", json={}, headers=auth(ben)).status_code == 200
+        assert c.post(f"{base}/leave", json={}, headers=auth(mia)).status_code == 403
+        with c.websocket_connect(f"/ws/tables/{tid}") as ws:
+            assert hello(ws, aki)["seat"] == 1  # (a player reads the chat; Aki sits in seat 1)
+            history = _until(ws, lambda m: m["type"] == "chat_history")
+        events = [m["event"] for m in history["messages"]]
+        assert events == [
+            {"kind": "joined", "seat": 0, "who": "Aki"},
+            {"kind": "joined", "seat": 1, "who": "Ben"},
+            {"kind": "joined", "seat": 2, "who": "Mia"},
+            {"kind": "moved", "seat": 3, "who": "Ben", "from": 1},
+            {"kind": "renamed", "seat": 0, "who": "たけし", "was": "Aki"},
+            {"kind": "moved", "seat": 1, "who": "たけし", "from": 0},
+            {"kind": "put_out", "seat": 2, "who": "Mia", "bot": True},
+            {"kind": "left", "seat": 3, "who": "Ben"},
+        ], events
+        for m in history["messages"]:  # no text of anyone's: the page words them
+            assert (m["name"], m["text"], m["reaction"]) == (None, None, None), m
+            assert m["seat"] == m["event"]["seat"]
+
+
+def test_seat_changes_past_the_chat_s_bound_still_happen_unsaid(tmp_path: Path) -> None:
+    """Sitting down and getting up again and again would push a table's messages out of its
+    chat with lines of it: past the table's bound (``--chat-rate`` × 4 a second, a burst of
+    ``--chat-burst`` × 4) the seats still change, and the chat does not say so."""
+    with client(tmp_path, chat_rate=0.01, chat_burst=1) as c:  # (four lines, then none)
+        made = c.post("/api/tables", json={"game": "hell", "players": 3}).json()
+        tid = made["table"]["id"]
+        base = f"/api/tables/{tid}"
+        for i in range(6):
+            tok = c.post(f"{base}/join", json={"name": f"P{i}", "seat": 0}).json()["token"]
+            assert c.post(f"{base}/leave", json={}, headers=auth(tok)).status_code == 200
+        tok = c.post(f"{base}/join", json={"name": "Last", "seat": 0}).json()["token"]
+        assert c.get(base).json()["seats"][0]["name"] == "Last"
+        with c.websocket_connect(f"/ws/tables/{tid}") as ws:
+            hello(ws, tok)
+            history = _until(ws, lambda m: m["type"] == "chat_history")
+        events = [m["event"] for m in history["messages"]]
+        assert events == [
+            {"kind": "joined", "seat": 0, "who": "P0"},
+            {"kind": "left", "seat": 0, "who": "P0"},
+            {"kind": "joined", "seat": 0, "who": "P1"},
+            {"kind": "left", "seat": 0, "who": "P1"},
+        ], events

@@ -907,6 +907,9 @@ def test_a_player_changes_their_name_before_the_start(server: str, browser: Any)
     friend.goto(f"{server}/t/{table_id}")
     friend.wait_for_selector(".seat-row[data-seat='0'] strong")
     assert friend.locator(".seat-row[data-seat='0'] strong").inner_text() == "Player 1"
+    friend.fill("#player-name", "Ben")  # (a player: the chat is the players' at this table)
+    friend.click("[data-take='1']")
+    friend.wait_for_selector(".seat-row.me[data-seat='1']")
     page.click("#rename-seat")
     page.wait_for_selector("#rename-input:focus")
     page.fill("#rename-input", "Mika")
@@ -926,8 +929,11 @@ def test_a_player_changes_their_name_before_the_start(server: str, browser: Any)
     )
     # the chat says it as one rename, not as one leaving and another taking the seat (a
     # fourteenth review)
+    friend.wait_for_function(
+        "() => document.querySelector('#chat-list').textContent.includes('Player 1 is now Aki')"
+    )
     said = friend.locator("#chat-list").text_content() or ""
-    assert "Player 1 is now Aki" in said and "left seat" not in said, said
+    assert "left seat" not in said, said
     post(f"{server}/api/tables/{table_id}/start", {"fill": "heuristic"}, host)
     page.wait_for_selector("#felt [data-seat='0']")
     assert page.locator("#rename-seat").is_hidden()

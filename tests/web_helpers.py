@@ -90,12 +90,26 @@ def new_table(
     return tid, host, tokens
 
 
+CHAT = ("chat", "chat_history")
+"""The chat's messages: a table's seat changes are chat lines too ("Aki took seat 1"), so a
+socket of a table someone sat at hears them beside its snapshots."""
+
+
+def receive(ws: Any) -> dict[str, Any]:
+    """The socket's next message that is not the chat's (:data:`CHAT`)."""
+    while True:
+        msg = ws.receive_json()
+        if msg.get("type") not in CHAT:
+            return dict(msg)
+
+
 def hello(ws: Any, token: str | None, version: int | None = None) -> dict[str, Any]:
-    """Say hello on a table's websocket; the snapshot that answers."""
+    """Say hello on a table's websocket; the snapshot that answers (the chat's messages before
+    it, from an earlier hello, passed over)."""
     ws.send_json({"type": "hello", "token": token, "version": version})
-    msg = ws.receive_json()
+    msg = receive(ws)
     assert msg["type"] == "snapshot", msg
-    return dict(msg)
+    return msg
 
 
 def auth(token: str) -> dict[str, str]:

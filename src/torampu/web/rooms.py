@@ -562,6 +562,9 @@ class Room:
     chat_watchers: TokenBucket | None = None
     """The table's chat allowance for its spectators, apart from its players' (made at the
     first chat)."""
+    seat_lines: TokenBucket | None = None
+    """The chat lines of seat changes this table may still store (:meth:`Lobby._seat_lines`),
+    made at the first."""
     human_moves: TokenBucket | None = None
     """The people's moves at this table (``table_move_rate``), made when first needed."""
     hinted: dict[int, int] = field(default_factory=dict)
@@ -699,6 +702,20 @@ def _bus_chat(msg: Any, players: int, max_length: int) -> dict[str, Any] | None:
             return None
         if type(ident) is not int or type(at) is not int:
             return None
+        if "event" in msg:
+            event = _bus_seat_event(msg["event"], players)
+            if event is None or seat != event["seat"] or (text, reaction, name) != (None,) * 3:
+                return None
+            return {
+                "type": "chat",
+                "id": ident,
+                "seat": seat,
+                "name": None,
+                "text": None,
+                "reaction": None,
+                "at": at,
+                "event": event,
+            }
         if reaction is not None:
             if reaction not in REACTIONS or text is not None:
                 return None
@@ -710,6 +727,42 @@ def _bus_chat(msg: Any, players: int, max_length: int) -> dict[str, Any] | None:
         return None
     keys = ("id", "seat", "name", "text", "reaction", "at")
     return {"type": "chat", **{k: msg.get(k) for k in keys}}
+
+
+SEAT_EVENTS = frozenset({"joined", "left", "put_out", "moved", "renamed", "reclaimed"})
+"""The kinds of seat change the chat says (:meth:`Lobby._seat_lines`)."""
+
+
+def _bus_seat_event(event: Any, players: int) -> dict[str, Any] | None:
+    """A seat change's chat line as another process published it, rebuilt from its known
+    fields after their checks (None if one fails).
+
+    >>> _bus_seat_event({"kind": "moved", "seat": 3, "who": "Ben", "from": 1, "x": 1}, 4)
+    {'kind': 'moved', 'seat': 3, 'who': 'Ben', 'from': 1}
+    >>> _bus_seat_event({"kind": "moved", "seat": 3, "who": "Ben", "from": 7}, 4) is None
+    True
+    """
+    if not isinstance(event, dict) or event.get("kind") not in SEAT_EVENTS:
+        return None
+    out: dict[str, Any] = {"kind": event["kind"]}
+    for key, kind in (("seat", int), ("who", str), ("was", str), ("from", int), ("bot", bool)):
+        if key not in event:
+            if key in ("seat", "who"):
+                return None
+            continue
+        value = event[key]
+        if type(value) is not kind:
+            return None
+        if isinstance(value, int) and kind is int and not 0 <= value < players:
+            return None
+        if isinstance(value, str) and value:
+            try:
+                if display_name(value, 200) != value:
+                    return None
+            except Invalid:
+                return None
+        out[key] = value
+    return out
 
 
 class Lobby:
@@ -1234,6 +1287,7 @@ class Lobby:
             room.changed.set()  # the driver looks again: a person's seat now
         self.broadcast(room)
         await self._publish(room, {"kind": "table"})
+        await self._seat_lines(room, [{"kind": "reclaimed", "seat": seat, "who": st.name or ""}])
 
     async def _wish_rematch(self, room: Room, seat: int, as_host: bool = False) -> bool:
         """``seat`` asks for the rematch (``as_host``: with the host token too); whether
@@ -1605,6 +1659,7 @@ class Lobby:
             self._seat_changed(room, seat, st)
         self.broadcast(room)
         await self._publish(room, {"kind": "table"})
+        await self._seat_lines(room, [{"kind": "joined", "seat": seat, "who": name}])
         return seat, token
 
     async def set_seat(self, room: Room, seat: int, bot: str | None) -> None:
@@ -1616,6 +1671,7 @@ class Lobby:
             if bot is not None:
                 bot = self.check_bot(bot)
             st = Seat(seat, "bot", bot=bot) if bot is not None else Seat(seat, "open")
+            old = room.seats[seat]
             try:
                 await self.db(self.store.set_waiting_seat, room.id, seat, st.kind, st.bot)
             except Refused as e:
@@ -1625,6 +1681,9 @@ class Lobby:
             self._check_watchers(room)
         self.broadcast(room)
         await self._publish(room, {"kind": "table"})
+        if old.kind == "human":  # (the host put them out)
+            out = {"kind": "put_out", "seat": seat, "who": old.name or "", "bot": bot is not None}
+            await self._seat_lines(room, [out])
 
     async def leave(self, room: Room, token: str | None) -> int:
         """Before the start, the holder of a seat token gets up: the seat is open again and the
@@ -1638,6 +1697,7 @@ class Lobby:
             "a seat is left only before the start",
             lambda seat, h: self.store.leave_waiting_seat(room.id, seat, h),
             lambda old: Seat(old.seat, "open"),
+            lambda old, new: {"kind": "left", "seat": old.seat, "who": old.name or ""},
         )
 
     async def rename(self, room: Room, token: str | None, name: Any) -> int:
@@ -1655,6 +1715,16 @@ class Lobby:
             "a name is changed only before the start",
             lambda seat, h: self.store.rename_waiting_seat(room.id, seat, h, name),
             lambda old: Seat(old.seat, old.kind, name, old.token, old.bot),
+            lambda old, new: (
+                {
+                    "kind": "renamed",
+                    "seat": old.seat,
+                    "who": new.name or "",
+                    "was": old.name or "",
+                }
+                if old.name != new.name
+                else None
+            ),
         )
 
     async def move_seat(self, room: Room, token: str | None, to: Any) -> int:
@@ -1692,6 +1762,7 @@ class Lobby:
         async with room.lock:
             if room.status != "waiting":
                 raise ActError("started", "seats change only before the start")
+            before = list(room.seats)
             try:
                 await self.db(self.store.swap_waiting_seats, room.id, a, b, token)
             except Refused as e:
@@ -1699,7 +1770,15 @@ class Lobby:
                 raise ActError(e.code, str(e), e.status or 409) from None
             # here as stored (another process may have seated someone), told to every client
             await self._refresh_row(room)
+            after = list(room.seats)
         await self._publish(room, {"kind": "table"})
+        # each person the swap moved (by their token's hash: their name goes with them)
+        moved = [
+            {"kind": "moved", "seat": y, "who": after[y].name or "", "from": x}
+            for x, y in ((a, b), (b, a))
+            if before[x].kind == "human" and before[x].token and after[y].token == before[x].token
+        ]
+        await self._seat_lines(room, moved)
 
     async def _change_own_seat(
         self,
@@ -1708,10 +1787,12 @@ class Lobby:
         started: str,
         write: Callable[[int, str], None],
         holding: Callable[[Seat], Seat],
+        line: Callable[[Seat, Seat], dict[str, Any] | None],
     ) -> int:
         """Before the start, the seat ``token`` holds changes as its holder asks: ``write(seat,
         token's hash)`` stores it (on a database thread), ``holding(old)`` is the seat after;
-        the others are told. The seat."""
+        the others are told, and ``line(old, new)`` is what the chat says of it (nothing if
+        ``None``). The seat."""
         # (a token another process issued is looked up in the database, as for a hello)
         seat, h = await self.seat_of(room, token)
         assert seat is not None and h is not None
@@ -1723,10 +1804,15 @@ class Lobby:
             except Refused as e:
                 await self._refresh_row(room)
                 raise ActError(e.code, str(e)) from None
-            self._seat_changed(room, seat, holding(room.seats[seat]))
+            old = room.seats[seat]
+            new = holding(old)
+            self._seat_changed(room, seat, new)
             self._check_watchers(room)
         self.broadcast(room)
         await self._publish(room, {"kind": "table"})
+        said = line(old, new)
+        if said is not None:
+            await self._seat_lines(room, [said])
         return seat
 
     def _seat_changed(self, room: Room, seat: int, st: Seat) -> None:
@@ -2133,7 +2219,7 @@ class Lobby:
 
     @staticmethod
     def _chat_message(c: Chat) -> dict[str, Any]:
-        return {
+        msg = {
             "type": "chat",
             "id": c.id,
             "seat": c.seat,
@@ -2142,6 +2228,49 @@ class Lobby:
             "reaction": c.reaction,
             "at": int(c.at.timestamp() * 1000),
         }
+        if c.event is not None:
+            msg["event"] = c.event
+        return msg
+
+    async def _seat_lines(self, room: Room, events: list[dict[str, Any]]) -> None:
+        """Say the seat changes ``events`` in the table's chat ("Aki took seat 3",
+        :attr:`Chat.event`): stored with its messages, so a later arrival or a reloaded page reads
+        them, then told as a message is. Each is a dict of ``kind`` (``joined``, ``left``,
+        ``put_out``, ``moved``, ``renamed``, ``reclaimed``), ``seat`` and ``who`` (the name), with
+        ``was`` (the name before a rename), ``from`` (a move's first seat) or ``bot`` (a seat the
+        host gave a bot). Bounded per table as its players' chat is (``--chat-rate`` × 4, a burst of
+        ``--chat-burst`` × 4, on the bus too with several processes): past it the seats still
+        change, unsaid — a player who sat down and got up again and again would otherwise push the
+        table's messages out of its chat. Never fails the change it says."""
+        s = self.settings
+        now = self.clock()
+        n = TABLE_CHAT_SPEAKERS
+        if room.seat_lines is None:
+            room.seat_lines = TokenBucket(s.chat_rate * n, s.chat_burst * n, now)
+        for event in events:
+            if not room.seat_lines.available(now):
+                log.info(
+                    "table %s: seat change not said in the chat (too many): %s",
+                    room.id,
+                    event["kind"],
+                )
+                continue
+            room.seat_lines.take(now)
+            try:
+                if (
+                    await self.bus.spend(f"seats:{room.id}", s.chat_rate * n, s.chat_burst * n)
+                    is False
+                ):
+                    continue
+                c = await self.db(
+                    self.store.add_chat, room.id, event["seat"], None, None, None, event
+                )
+            except Exception:  # (the change is made: its line is not worth an error)
+                log.exception("table %s: a seat change's chat line was not stored", room.id)
+                continue
+            msg = self._chat_message(c)
+            self._tell_chat(room, msg)
+            await self._publish(room, {"kind": "chat", "message": msg})
 
     def chat_history(self, room: Room, client: Client) -> dict[str, Any] | None:
         """The newest messages, for a client that may read them (sent after ``hello``, when

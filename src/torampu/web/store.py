@@ -197,6 +197,8 @@ class ChatRow(Base):
     text: Mapped[str | None] = mapped_column(String(1000), nullable=True)
     reaction: Mapped[str | None] = mapped_column(String(32), nullable=True)
     at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    event: Mapped[str | None] = mapped_column(Text, nullable=True)
+    """JSON: a change of the seats, said in the chat (:attr:`Chat.event`); no text then."""
 
 
 REMATCH_WISH = -1
@@ -267,6 +269,10 @@ class Chat:
     text: str | None
     reaction: str | None
     at: datetime
+    event: dict[str, Any] | None = None
+    """A change of the seats the table's chat says (someone took, left or moved seats, changed
+    their name): ``{"kind", "seat", "who", …}`` (``docs/web.md``), stored so that a later
+    arrival and a reloaded page read it too; ``text`` and ``reaction`` are ``None`` then."""
 
 
 @dataclass(frozen=True)
@@ -307,6 +313,14 @@ class Table:
 def utc(at: datetime) -> datetime:
     """``at`` as an aware UTC time (SQLite hands back naive times, which are UTC here)."""
     return at.replace(tzinfo=UTC) if at.tzinfo is None else at
+
+
+def _event(stored: str | None) -> dict[str, Any] | None:
+    """A chat row's stored seat event (:attr:`Chat.event`), ``None`` for a message."""
+    if stored is None:
+        return None
+    event = json.loads(stored)
+    return event if isinstance(event, dict) else None
 
 
 def _now() -> datetime:
@@ -453,7 +467,8 @@ class Store:
             q = select(ChatRow).where(ChatRow.table_id == table_id)
             rows = list(s.scalars(q.order_by(ChatRow.id.desc()).limit(limit)))
             return [
-                Chat(r.id, r.seat, r.name, r.text, r.reaction, utc(r.at)) for r in reversed(rows)
+                Chat(r.id, r.seat, r.name, r.text, r.reaction, utc(r.at), _event(r.event))
+                for r in reversed(rows)
             ]
 
     def ready_seats(self, table_id: str, game: int) -> set[int]:
@@ -905,12 +920,21 @@ class Store:
         name: str | None,
         text: str | None,
         reaction: str | None,
+        event: dict[str, Any] | None = None,
     ) -> Chat:
-        """Store one chat message (text or a reaction id, checked by the caller)."""
+        """Store one chat message (text or a reaction id, checked by the caller; or the
+        ``event`` of a change of the seats, :attr:`Chat.event`)."""
         at = _now()
+        stored = json.dumps(event, ensure_ascii=False) if event is not None else None
         with self._session.begin() as s:
             row = ChatRow(
-                table_id=table_id, seat=seat, name=name, text=text, reaction=reaction, at=at
+                table_id=table_id,
+                seat=seat,
+                name=name,
+                text=text,
+                reaction=reaction,
+                at=at,
+                event=stored,
             )
             s.add(row)
             s.flush()
@@ -925,7 +949,7 @@ class Store:
                 cut = s.scalar(newest.offset(CHAT_KEEP).limit(1))
                 old = (ChatRow.table_id == table_id, ChatRow.id <= cut)
                 s.execute(delete(ChatRow).where(*old))
-            return Chat(row.id, seat, name, text, reaction, at)
+            return Chat(row.id, seat, name, text, reaction, at, event)
 
     def mark_ready(self, table_id: str, game: int, seat: int) -> bool:
         """``seat`` is ready for the game after game ``game`` (a second mark changes nothing);

@@ -100,9 +100,12 @@ export class ChatPanel {
     this.noteSeats(msg?.table, msg?.seat);
   }
 
-  /** Lines of the table's comings and goings ("Aki took seat 3", "Aki lost connection", "Aki is
-   * back"), from the seats of one snapshot against the last: public data every client has, kept
-   * in this page only, shown among the messages in time order but never counted as unread. */
+  /** Lines of the table's comings and goings that the server does not keep ("Aki lost
+   * connection", "Aki connected", "Aki is away", "Aki would like a rematch"), from the seats of
+   * one snapshot against the last: public data every client has, kept in this page only, shown
+   * among the messages in time order but never counted as unread. Who took, left or moved
+   * seats, and renames, are the server's lines, stored with the chat (`eventText`): a later
+   * arrival and a reloaded page read them too (a fourteenth review). */
   noteSeats(table, mine) {
     const seats = table?.seats;
     if (!Array.isArray(seats)) return;
@@ -121,42 +124,16 @@ export class ChatPanel {
     // have one, else the same name
     const same = (x, y) => (x.holder && y.holder ? x.holder === y.holder : x.name === y.name);
     const changed = (i) => !same(before[i], this.seats[i]) || before[i].name !== this.seats[i].name;
-    const gone = (i) => human(before[i]) && (!human(this.seats[i]) || changed(i));
     const came = (i) => human(this.seats[i]) && (!human(before[i]) || changed(i));
-    // a person who left one seat and took another in the same change moved (the host's swap,
-    // or "Sit here"): one line, not "left seat 2; a bot plays it" then "took seat 3" (a fifth
-    // review; names are one person's each at a table)
-    const moved = new Map();
-    seats.forEach((_, j) => {
-      if (!came(j)) return;
-      const from = before.findIndex((x, i) => i !== j && gone(i) && x.name && same(x, this.seats[j]));
-      if (from >= 0) moved.set(from, j);
-    });
-    const movedTo = new Set(moved.values());
     seats.forEach((s, i) => {
       const was = before[i];
       const now = this.seats[i];
       const who = (x) => x.name || t("seat", { n: i + 1 });
-      // the same seat's holder under another name: a rename, said as one (it read "Takeshi
-      // left seat 3", "タケシ took seat 3": a fourteenth review) — the holder's public id says
-      // it is the same person, not one who sat down after the other left unseen
-      const renamed = gone(i) && came(i) && !!was.holder && was.holder === now.holder && !moved.has(i) && !movedTo.has(i);
-      if (renamed) lines.push(t("sc_evRenamed", { was: who(was), who: who(now) }));
-      else if (moved.has(i)) lines.push(t("sc_evMoved", { who: who(was), a: i + 1, b: moved.get(i) + 1 }));
-      else if (gone(i)) {
-        lines.push(now.kind === "bot" ? t("sc_evBot", { who: who(was), n: i + 1 }) : t("sc_evLeft", { who: who(was), n: i + 1 }));
-      }
-      if (came(i) && !renamed) {
-        // a player back in the seat a bot took at the rematch (they were away as it began):
-        // said, and shown — a line in a folded chat was all the others had (a thirteenth review)
-        const back = was.kind === "bot" && table.status === "playing" && i !== mine;
-        const line = t(back ? "sc_evReclaimed" : "sc_evJoined", { who: who(now), n: i + 1 });
-        if (back) toast(line, "info");
-        if (!movedTo.has(i)) lines.push(line);
+      if (came(i)) {
+        // (taking a seat is the server's line; its player connecting is part of taking it)
         if (!now.connected) this.arriving.add(i);
       } else if (human(now) && was.connected !== now.connected && i !== mine) {
-        // (one's own connection is the status line's; a seat just taken connecting is part of
-        // taking it)
+        // (one's own connection is the status line's)
         const first = now.connected && this.arriving.has(i);
         this.arriving.delete(i);
         if (!first) lines.push(t(now.connected ? "sc_evBack" : "sc_evGone", { who: who(now) }));
@@ -179,6 +156,13 @@ export class ChatPanel {
       if (this.messages.some((m) => m.id === msg.id)) return;
       this.messages.push(msg);
       this.messages = this.messages.slice(-KEEP);
+      if (msg.event) {
+        // a player back in the seat a bot took at the rematch (they were away as it began):
+        // said, and shown — a line in a folded chat was all the others had (a thirteenth review)
+        if (msg.event.kind === "reclaimed" && msg.event.seat !== this.page.snap?.seat) toast(eventText(msg.event), "info");
+        this.renderList();
+        return;
+      }
       if (!this.el.open && msg.seat !== this.page.snap?.seat && !this.muted.has(authorKey(msg))) {
         this.unread += 1;
         this.renderSummary();
@@ -230,10 +214,10 @@ export class ChatPanel {
 
   renderList() {
     const mine = this.page.snap?.seat;
-    const shown = this.messages.filter((m) => !this.muted.has(authorKey(m)));
+    const shown = this.messages.filter((m) => m.event || !this.muted.has(authorKey(m)));
     const all = this.events.length ? [...shown, ...this.events].sort((a, b) => Number(a.at) - Number(b.at)) : shown;
     fill(this.list, all.map((m) => {
-      if (m.event) return h("li", { class: "chat-event muted small", dataset: { id: m.id } }, chatTime(m.at), m.text);
+      if (m.event) return h("li", { class: "chat-event muted small", dataset: { id: m.id } }, chatTime(m.at), m.event === true ? m.text : eventText(m.event));
       const who = this.who(m);
       const body = m.reaction ? h("span", { class: "reaction-text" }, t(`sc_r_${m.reaction}`)) : h("span", { class: "chat-text", dir: "auto" }, m.text ?? "");
       const own = m.seat != null && m.seat === mine;
@@ -284,6 +268,22 @@ export class ChatPanel {
     } catch {
       // storage full or refused: muted for this page only
     }
+  }
+}
+
+/** A seat change's line, as the server stored it (rooms.py's `_seat_lines`): "Aki took seat 3",
+ * "Ben moved from seat 2 to seat 4", "たけし is now タケシ". */
+export function eventText(e) {
+  const n = Number(e.seat) + 1;
+  const who = e.who || t("seat", { n });
+  switch (e.kind) {
+    case "joined": return t("sc_evJoined", { who, n });
+    case "left": return t("sc_evLeft", { who, n });
+    case "put_out": return t(e.bot ? "sc_evPutOutBot" : "sc_evPutOut", { who, n });
+    case "moved": return t("sc_evMoved", { who, a: Number(e.from) + 1, b: n });
+    case "renamed": return t("sc_evRenamed", { was: e.was || t("seat", { n }), who });
+    case "reclaimed": return t("sc_evReclaimed", { who, n });
+    default: return "";
   }
 }
 
