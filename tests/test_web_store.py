@@ -384,3 +384,100 @@ def test_a_table_loaded_as_another_process_stores_a_move_loads(tmp_path: Path) -
             assert room.version == 3
 
     asyncio.run(run())
+
+
+def test_a_join_waits_for_the_table_s_row_before_its_seat_s_and_never_deadlocks() -> None:
+    """A twenty-second audit, two processes on PostgreSQL: a join (seat's row, then the table's)
+    racing the host's seat change, start or close (the table's row, then the seats') deadlocked
+    in 1 of 6 races, and one side was told "storage unavailable". A join now locks the table's
+    row first, as they do. Performed step by step: another transaction holds the table's row,
+    the join waits; that transaction then writes the seat — with the old order it met the
+    join's lock on it and PostgreSQL broke the deadlock."""
+    import threading
+    import time
+
+    psycopg = pytest.importorskip("psycopg")
+    with postgres_database() as u:
+        store = Store(u)
+        store.create_table("t1", "hell", {}, 3, 1, 1, "h" * 64, ["open"] * 3)
+        dsn = u.replace("postgresql+psycopg://", "postgresql://")
+        with psycopg.connect(dsn) as other:
+            other.execute("SET lock_timeout = '5s'")
+            other.execute("SELECT id FROM tables WHERE id = 't1' FOR UPDATE")
+            done: list[object] = []
+
+            def join() -> None:
+                try:
+                    done.append(store.set_seat("t1", 0, "human", "Aki", "t" * 64, None, True))
+                except Exception as e:  # (the failure is the test's)
+                    done.append(e)
+
+            joining = threading.Thread(target=join)
+            joining.start()
+            with psycopg.connect(dsn, autocommit=True) as look:
+                waiting = "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'"
+                until = time.monotonic() + 10
+                while look.execute(waiting).fetchone() != (1,):
+                    assert time.monotonic() < until, "the join never waited for the table's row"
+                    time.sleep(0.02)
+            # the other transaction's seat write: the join holds no seat's row
+            other.execute("UPDATE seats SET kind = 'bot', bot = 'random' WHERE table_id = 't1'")
+            other.commit()
+        joining.join(10)
+        assert done == [False], done  # (the seat was a bot's by then: not taken, no error)
+        assert [st.kind for st in store.table("t1").seats] == ["bot"] * 3  # type: ignore[union-attr]
+        store.close()
+
+
+def test_a_transaction_rolled_back_for_a_deadlock_is_run_once_more(tmp_path: Path) -> None:
+    """Beside the lock order above: a store call that PostgreSQL rolled back for a deadlock
+    (40P01) or a failed serialization (40001) runs once more before the client hears of it;
+    another database error, or a second deadlock, is still ``storage_unavailable``."""
+    import asyncio
+
+    from sqlalchemy.exc import OperationalError
+
+    from torampu.web.rooms import ActError
+
+    class Orig(Exception):
+        def __init__(self, sqlstate: str) -> None:
+            super().__init__(sqlstate)
+            self.sqlstate = sqlstate
+
+    url = f"sqlite:///{tmp_path / 'torampu.db'}"
+
+    async def run() -> None:
+        async with started_lobby(Store(url), url) as lobby:
+            # (the state, how many times it fails, whether it is answered, the calls made)
+            cases = [("40P01", 1, True, 2), ("40001", 1, True, 2)]
+            cases += [("40P01", 2, False, 2), ("57P01", 1, False, 1)]
+            for state, fails, answered, tries in cases:
+                calls: list[int] = []
+
+                def flaky(n: int = fails, s: str = state, c: list[int] = calls) -> str:
+                    c.append(1)
+                    if len(c) <= n:
+                        raise OperationalError("UPDATE", {}, Orig(s))
+                    return "done"
+
+                if answered:
+                    assert await lobby.db(flaky) == "done"
+                else:
+                    with pytest.raises(ActError) as e:
+                        await lobby.db(flaky)
+                    assert e.value.code == "storage_unavailable"
+                assert len(calls) == tries, (state, calls)
+
+    asyncio.run(run())
+
+
+def test_a_join_to_a_table_closed_meanwhile_says_so(url: str) -> None:
+    """A twenty-second audit: a join on one process as the host closed the table on another
+    was told "seat 0 is taken". The store says the table is gone (404 ``not_found``)."""
+    from torampu.web.store import Refused
+
+    store = Store(url)
+    with pytest.raises(Refused) as e:
+        store.set_seat("gone", 0, "human", "Aki", "t" * 64, None, True)
+    assert (e.value.code, e.value.status) == ("not_found", 404), e.value
+    store.close()

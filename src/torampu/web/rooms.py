@@ -381,6 +381,12 @@ def error_id() -> str:
     return secrets.token_hex(4)
 
 
+def _retryable(e: BaseException) -> bool:
+    """Whether PostgreSQL rolled the transaction back for a deadlock (40P01) or a failed
+    serialization (40001): the same transaction, run again, may well pass."""
+    return getattr(getattr(e, "orig", None), "sqlstate", None) in ("40P01", "40001")
+
+
 def storage_unavailable(e: BaseException) -> ActError:
     """Log a database failure with an id; the client gets only the code and that id."""
     eid = error_id()
@@ -946,12 +952,20 @@ class Lobby:
         ``storage_unavailable`` error (a refused write — :class:`StaleVersion`,
         :class:`Refused` — passes)."""
         loop = asyncio.get_running_loop()
-        try:
-            return await loop.run_in_executor(self._db_pool, lambda: fn(*args))
-        except (StaleVersion, Refused):
-            raise
-        except (SQLAlchemyError, StoreError, OSError) as e:
-            raise storage_unavailable(e) from None
+        for again in (True, False):
+            try:
+                return await loop.run_in_executor(self._db_pool, lambda: fn(*args))
+            except (StaleVersion, Refused):
+                raise
+            except (SQLAlchemyError, StoreError, OSError) as e:
+                # a deadlock or a serialization failure rolled the transaction back whole
+                # (every store call is one): once more, a moment later, before it is an error
+                if again and _retryable(e):
+                    log.info("database: %s; once more", type(getattr(e, "orig", e)).__name__)
+                    await asyncio.sleep(0.02 + random.random() * 0.08)
+                    continue
+                raise storage_unavailable(e) from None
+        raise AssertionError("unreachable")
 
     async def room(self, table_id: str, addr: str | None = None) -> Room:
         """The room of a table, loaded from the store if needed (:class:`ActError` 404).
