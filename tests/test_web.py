@@ -1256,3 +1256,42 @@ def test_every_client_module_parses_as_a_module(tmp_path: Path) -> None:
     # (the check refuses what the browser refuses)
     twice = check(b'import { h } from "./dom.js";\nconst a = 1;\nconst a = 2;\n')
     assert twice.returncode != 0 and b"already been declared" in twice.stderr
+
+
+def test_the_host_puts_out_the_person_they_saw_or_nobody(tmp_path: Path) -> None:
+    """A twenty-second audit: the host's "open seat" acted on a seat number, so a player who
+    moved seats as the host chose it was not put out, and the host was told "done" (200); and
+    opening an open seat answered 200 too. With the seat's holder as the host saw it, a seat
+    that changed hands meanwhile is refused ``holder_changed`` and nothing changes; an open
+    seat is refused ``seat_open``."""
+    with client(tmp_path) as c:
+        made = c.post("/api/tables", json={"game": "hell", "players": 4}).json()
+        tid, host = made["table"]["id"], made["host_token"]
+        base = f"/api/tables/{tid}"
+        ben = c.post(f"{base}/join", json={"name": "Ben", "seat": 1}).json()["token"]
+        seen = c.get(base).json()["seats"][1]["holder"]
+        assert isinstance(seen, str) and len(seen) == 8
+        assert c.post(f"{base}/move", json={"seat": 3}, headers=auth(ben)).status_code == 200
+        for seat in (1, 3):  # Ben's old seat (open now), and his new one under the old view
+            r = c.post(
+                f"{base}/seats/{seat}",
+                json={"open": True, "holder": None if seat == 1 else "0" * 8},
+                headers=auth(host),
+            )
+            code = "seat_open" if seat == 1 else "holder_changed"
+            assert r.status_code == 409 and r.json()["error"]["code"] == code, r.text
+        r = c.post(f"{base}/seats/1", json={"bot": "random", "holder": seen}, headers=auth(host))
+        assert r.status_code == 409 and r.json()["error"]["code"] == "holder_changed", r.text
+        seats = c.get(base).json()["seats"]
+        assert [s["kind"] for s in seats] == ["open", "open", "open", "human"], seats
+        r = c.post(f"{base}/seats/0", json={"open": True}, headers=auth(host))
+        assert r.status_code == 409 and r.json()["error"]["code"] == "seat_open", r.text
+        for bad in (5, ["x"], "x" * 40):
+            r = c.post(f"{base}/seats/3", json={"open": True, "holder": bad}, headers=auth(host))
+            assert r.status_code == 400 and "holder" in r.json()["error"]["message"], r.text
+        # as seen now: Ben is put out (and may not sit here again)
+        r = c.post(f"{base}/seats/3", json={"open": True, "holder": seen}, headers=auth(host))
+        assert r.status_code == 200, r.text
+        assert c.get(base).json()["seats"][3]["kind"] == "open"
+        r = c.post(f"{base}/seats/2", json={"bot": "random", "holder": None}, headers=auth(host))
+        assert r.status_code == 200 and r.json()["seats"][2]["kind"] == "bot", r.text

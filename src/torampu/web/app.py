@@ -904,10 +904,11 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         r = await room(table_id, request)
         lobby().check_host(r, _bearer(request))
         body = await _body(request)
+        holder = body.get("holder", ...)  # (the seat's holder as the host saw it, if sent)
         if body.get("open") is True:
-            await lobby().set_seat(r, seat, None)
+            await lobby().set_seat(r, seat, None, holder)
         elif isinstance(body.get("bot"), str):
-            await lobby().set_seat(r, seat, body["bot"])
+            await lobby().set_seat(r, seat, body["bot"], holder)
         else:
             raise ActError("bad_request", 'send {"bot": spec} or {"open": true}', 400)
         return lobby().public_table(r)

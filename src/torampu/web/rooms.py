@@ -1676,8 +1676,18 @@ class Lobby:
         await self._seat_lines(room, [{"kind": "joined", "seat": seat, "who": name}])
         return seat, token
 
-    async def set_seat(self, room: Room, seat: int, bot: str | None) -> None:
-        """Before the start: seat a bot (``bot``), or open the seat (``None``)."""
+    async def set_seat(self, room: Room, seat: int, bot: str | None, holder: Any = ...) -> None:
+        """Before the start: seat a bot (``bot``), or open the seat (``None``). ``holder``, if
+        given: the seat's public holder (``holder`` of the TABLE's seat, ``None`` for a bot's or
+        an open seat) as the host saw it — 409 ``holder_changed`` if the seat changed hands since
+        (a host putting out a player who moved meanwhile was told "done" and put out nobody,
+        or the next person: a twenty-second audit)."""
+        if (
+            holder is not ...
+            and holder is not None
+            and not (isinstance(holder, str) and len(holder) <= 16)
+        ):
+            raise ActError("bad_request", "holder must be a seat's holder id (8 hex digits)", 400)
         async with room.lock:
             if room.status != "waiting":
                 raise ActError("started", "seats change only before the start")
@@ -1686,8 +1696,9 @@ class Lobby:
                 bot = self.check_bot(bot)
             st = Seat(seat, "bot", bot=bot) if bot is not None else Seat(seat, "open")
             old = room.seats[seat]
+            held_by = None if holder is ... else (lambda stored: holder_id(stored) == holder)
             try:
-                await self.db(self.store.set_waiting_seat, room.id, seat, st.kind, st.bot)
+                await self.db(self.store.set_waiting_seat, room.id, seat, st.kind, st.bot, held_by)
             except Refused as e:
                 await self._refresh_row(room)
                 raise ActError(e.code, str(e)) from None

@@ -646,9 +646,20 @@ class Store:
         if refused is not None:
             raise refused
 
-    def set_waiting_seat(self, table_id: str, seat: int, kind: str, bot: str | None = None) -> None:
+    def set_waiting_seat(
+        self,
+        table_id: str,
+        seat: int,
+        kind: str,
+        bot: str | None = None,
+        held_by: Callable[[str | None], bool] | None = None,
+    ) -> None:
         """Before the start only: seat a bot or open ``seat`` (:class:`Refused` ``started``
-        once the table has started, whichever process started it)."""
+        once the table has started, whichever process started it). ``held_by``: whether the
+        seat's stored token hash is the one the host saw there (:class:`Refused`
+        ``holder_changed`` if not: the person moved or left meanwhile); opening an open seat is
+        refused ``seat_open`` (the host was told "done" and nothing was: a twenty-second
+        audit)."""
         with self._session.begin() as s:
             moved = s.execute(
                 update(TableRow)
@@ -661,6 +672,10 @@ class Store:
             # fresh token they would take the seat back at once — a fourth audit), unless they
             # share the host's address (a household: the host moving friends about)
             was = s.get(SeatRow, (table_id, seat))
+            if was is not None and held_by is not None and not held_by(was.token):
+                raise Refused("holder_changed", f"seat {seat} changed hands meanwhile: look again")
+            if was is not None and was.kind == "open" and kind == "open":
+                raise Refused("seat_open", f"seat {seat} is open already")
             owner = s.scalar(select(TableRow.owner).where(TableRow.id == table_id))
             if was is not None and was.kind == "human" and was.holder not in (None, owner):
                 q_n = select(func.count()).select_from(BarredRow)

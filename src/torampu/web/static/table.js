@@ -573,7 +573,9 @@ class TablePage {
       this.render();
       return;
     }
-    const body = value === "open" ? { open: true } : { bot: value.slice(4) };
+    // with the seat's holder as shown here: if the person moved or left meanwhile, the server
+    // refuses rather than put out whoever sits there now (a twenty-second audit)
+    const body = { ...(value === "open" ? { open: true } : { bot: value.slice(4) }), holder: was?.holder ?? null };
     try {
       this.table = await api.setSeat(this.id, seat, body, this.host);
       this.render();
