@@ -183,8 +183,20 @@ export function backImage() {
   return svgElement(backSVG());
 }
 
-/** The <svg> element of a suit symbol (S H D C), or null. */
+/** The suit's name in the page's language: "spades", "スペード". */
+export function suitLabel(suit) {
+  return (lang() === "ja" ? SUIT_JA : SUIT_WORD)[suit] || "";
+}
+
+/** The <svg> element of a suit symbol (S H D C), or null: an image named by its suit, so that
+ * a screen reader says "Trump spades", "Contract 13 hearts" (the symbol was hidden from it, and
+ * a blind player never learnt the trumps, the contract or a bid's suit: a sixteenth review). */
 export function suitImage(suit, size = 14) {
   const svg = suitIcon(suit, size);
-  return svg && svgElement(svg);
+  if (!svg) return null;
+  const el = svgElement(svg);
+  el.removeAttribute("aria-hidden");
+  el.setAttribute("role", "img");
+  el.setAttribute("aria-label", suitLabel(suit));
+  return el;
 }
