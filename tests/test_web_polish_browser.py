@@ -2248,3 +2248,44 @@ def test_a_big_screen_is_used(server: str, browser: Any) -> None:
     page.set_viewport_size({"width": 1366, "height": 768})
     assert page.evaluate(pad) < roomy - 3, (page.evaluate(pad), roomy)
     assert not problems(page), problems(page)
+
+
+ZOOM_200 = {"width": 640, "height": 400}
+"""A 1280×800 laptop at 200 % browser zoom, in CSS pixels."""
+
+
+def test_at_200_percent_zoom_the_bids_and_the_hand_can_be_reached(
+    server: str, browser: Any
+) -> None:
+    """A sixteenth review (a low-vision player, 200 % zoom): the one-screen table squashed the
+    action bar to 18 px — a sliver of one button, none of the bids — and the hand ran past the
+    window's foot, the page unable to scroll. A window this short scrolls the table instead:
+    every bid button and every card can be scrolled to, whole."""
+    tb = _table(server, "napoleon", "classic", 5)
+    page = _open(browser, server, tb, ZOOM_200, "en")
+    until = time.monotonic() + 60
+    while _wait_my_turn(page) != "bid":
+        assert time.monotonic() < until, "no bidding turn"
+        page.wait_for_timeout(200)
+    page.wait_for_selector("#actions [data-action]")
+    # each one scrolled to: the point a little inside its top and its bottom edge is its own
+    # (not a box it lies under, nor outside a container that clips it)
+    reach = """(sel) => [...document.querySelectorAll(sel)].map((el) => {
+        el.scrollIntoView({block: 'nearest', inline: 'nearest'});
+        const b = el.getBoundingClientRect();
+        const x = b.left + Math.min(8, b.width / 2);
+        const mine = (y) => el.contains(document.elementFromPoint(x, y));
+        return [el.dataset.action || el.dataset.card, Math.round(b.height),
+                mine(b.top + 3) && mine(b.bottom - 3)];
+      })"""
+    buttons = page.evaluate(reach, "#actions [data-action]")
+    assert len(buttons) > 10, buttons
+    cut = [b for b in buttons if b[1] < 24 or not b[2]]
+    page.screenshot(path=str(SHOTS / "zoom200-bids.png"))
+    assert not cut, cut[:5]
+    cards = page.evaluate(reach, "#hand [data-card]")
+    assert len(cards) >= 10, cards
+    cut = [c for c in cards if c[1] < 60 or not c[2]]
+    assert not cut, cut[:5]
+    page.screenshot(path=str(SHOTS / "zoom200-hand.png"))
+    assert not problems(page), problems(page)
