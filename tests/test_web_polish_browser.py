@@ -2289,3 +2289,36 @@ def test_at_200_percent_zoom_the_bids_and_the_hand_can_be_reached(
     assert not cut, cut[:5]
     page.screenshot(path=str(SHOTS / "zoom200-hand.png"))
     assert not problems(page), problems(page)
+
+
+def test_a_screen_reader_hears_who_takes_each_trick_and_how_the_game_went(
+    server: str, browser: Any
+) -> None:
+    """A sixteenth review (a blind player): the live regions said every card played and whose
+    turn it was, but never who took a trick, nor how the game went or their points. The
+    table's announcer says the trick's taker and why, and the game's result with the player's
+    points."""
+    tb = _table(server, "hell", "standard", 3)
+    watch = """() => { window.__said = [];
+      new MutationObserver(() => { const t = document.querySelector('#announce').textContent;
+        if (t) window.__said.push(t); })
+        .observe(document.querySelector('#announce'), {childList: true, characterData: true,
+                                                          subtree: true}); }"""
+    page = _open(browser, server, tb, LAPTOP, "en")
+    page.wait_for_selector("#announce", state="attached")
+    page.evaluate(watch)
+    assert page.get_attribute("#announce", "aria-live") == "polite"
+    until = time.monotonic() + 60
+    while _wait_my_turn(page) != "over":
+        assert time.monotonic() < until, "the deal did not end"
+        before = page.locator("#status").get_attribute("data-version")
+        cards = page.locator('#hand .card[data-legal="1"]')
+        (cards.first if cards.count() else page.locator("#actions [data-action]").first).click()
+        _after(page, before)
+    page.wait_for_function("() => window.__said.some(t => t.includes('Your points:'))")
+    said = page.evaluate("window.__said")
+    assert any(re.search(r"takes the trick · .+ wins", x) for x in said), said
+    result = next(x for x in said if "Your points:" in x)
+    assert result.startswith("The series is over. Winner"), result
+    assert re.search(r"Your points: [+-]?\d+, -?\d+ in all", result), result
+    assert not problems(page), problems(page)

@@ -78,7 +78,8 @@ export class BetweenPanel {
     // again (folded for this game's results only)
     const key = `${over ? "match" : "game"}:${k}`;
     const folded = this.folded === key;
-    if (this.broughtUp !== key) {
+    const news = this.broughtUp !== key;
+    if (news) {
       // on a phone the box lies over the table, above the panels: a player reading the chat
       // below saw neither the result nor Ready (a second review): the table comes back up
       this.broughtUp = key;
@@ -112,6 +113,7 @@ export class BetweenPanel {
     const summary = last?.detail && last.index === k && snap.view?.game ? resultSummary(last.detail, snap.view.game, this.page.table) : null;
     if (summary) parts.push(h("div", { class: "between-detail", id: "between-detail" }, summary));
     parts.push(this.results(snap, k));
+    if (news) queueMicrotask(() => this.tell(snap, k));
     if (b) {
       const count = h("span", { class: "countdown", id: "between-countdown" }, String(this.secondsLeft()));
       parts.push(h("p", { class: "between-count" }, t("sc_nextIn", { game: snap.view?.game }), " ", count, " ", t("sc_seconds")));
@@ -157,6 +159,18 @@ export class BetweenPanel {
 
   name(seat) {
     return seatName(this.page.table, seat);
+  }
+
+  /** The game's result, told to a screen reader once: the heading, who won, how the game went
+   * and this seat's points (the box is a region to go to, not a live one; a blind player heard
+   * "Game 1 is over" and nothing of how: a sixteenth review). */
+  tell(snap, k) {
+    const text = (sel) => this.el.querySelector(sel)?.innerText?.replace(/\s+/g, " ").trim() || "";
+    const m = snap.view?.match;
+    const s = snap.seat;
+    const delta = m?.per_game?.[k]?.[s] ?? 0;
+    const mine = s != null && m?.totals ? t("sc_yourPoints", { delta: delta > 0 ? `+${delta}` : String(delta), total: m.totals[s] }) : "";
+    this.page.say([text("#between-title"), text("#between-winner"), text("#between-detail"), mine].filter(Boolean).join(". "));
   }
 
   results(snap, k) {

@@ -58,6 +58,10 @@ class TablePage {
       // sixth review: the felt went on saying "Your turn" while nothing could arrive)
       connBanner: h("div", { class: "conn-banner", id: "conn-banner", role: "alert", hidden: true }),
       felt: h("div", { class: "felt", id: "felt" }),
+      // what a screen reader is told beside the moves: who took a trick and why, how a game
+      // went (it heard every card, but never who won a trick, whether the contract was made,
+      // nor its points: a sixteenth review)
+      announce: h("div", { class: "sr-only", id: "announce", "aria-live": "polite", "aria-atomic": "true" }),
       actions: h("div", { class: "actions", id: "actions" }),
       hand: h("div", { class: "hand", id: "hand", "aria-label": t("hand"), tabindex: "-1" }),
       side: h("aside", { class: "side-col", id: "side" }),
@@ -66,7 +70,14 @@ class TablePage {
     // social: between-games result, turn timer, hint, chat (their own modules)
     this.social = { between: new BetweenPanel(this), timer: new TurnTimer((seat) => seatName(this.table, seat)), hint: new HintBox(this), chat: new ChatPanel(this) };
     const so = this.social;
-    e.playMain = h("div", { class: "play-main", id: "play" }, so.between.el, e.connBanner, e.status, e.stoodIn, so.timer.el, e.felt, e.last, e.actions, so.hint.el, e.hand);
+    e.playMain = h("div", { class: "play-main", id: "play" }, so.between.el, e.connBanner, e.status, e.stoodIn, so.timer.el, e.felt, e.last, e.announce, e.actions, so.hint.el, e.hand);
+    // the trick's taker, whichever drawing of the felt shows it (the turn's, or the finished
+    // trick held a moment)
+    new MutationObserver(() => {
+      const taker = e.felt.querySelector("#trick-taker")?.textContent;
+      if (taker && taker !== this.saidTaker) this.say(taker);
+      this.saidTaker = taker || this.saidTaker;
+    }).observe(e.felt, { childList: true, subtree: true, characterData: true });
     // on a phone the panels slide up over the table: a way back, in view while they cover it
     e.back = h("button", { type: "button", class: "ghost side-back", id: "side-back",
       onclick: () => document.querySelector("main")?.scrollTo({ top: 0, behavior: "smooth" }) }, t("sideBack"));
@@ -583,6 +594,14 @@ class TablePage {
       toast(errorText(e));
       this.render();
     }
+  }
+
+  /** Tell a screen reader `text` (the announcer, a polite live region). */
+  say(text) {
+    const el = this.el.announce;
+    el.textContent = "";
+    // (emptied first, and set a moment later, so that a line like the last is read again)
+    setTimeout(() => { el.textContent = text; }, 60);
   }
 
   async startGame(fillBot, sitAt = null) {
