@@ -371,6 +371,23 @@ def test_the_turn_of_a_player_gone_counts_down_to_their_stand_in(server: str, br
     later = int(timer.inner_text().split(" in ")[1].split()[0])
     assert later < first, (first, later)  # (it counts down)
     page.screenshot(path=str(SHOTS / "away-countdown-laptop-en.png"))
+    # this page's own connection lost: the page cannot know the server's clock, so the count
+    # stops and says why (it ran to a red "0 s left", then jumped back: a sixteenth review),
+    # and one's own seat is not shown online
+    page.context.set_offline(True)
+    waits = "The clock is shown again once the connection is back"
+    page.wait_for_function(f"() => document.querySelector('#turn-timer').textContent === {waits!r}")
+    page.wait_for_timeout(1500)
+    assert timer.inner_text() == waits and "urgent" not in (timer.get_attribute("class") or "")
+    dot = "getComputedStyle(document.querySelector('#felt .seat-box.me .pres.dot')).backgroundColor"
+    assert page.evaluate(dot) == "rgb(185, 185, 185)", page.evaluate(dot)
+    page.screenshot(path=str(SHOTS / "away-countdown-offline-laptop-en.png"))
+    page.context.set_offline(False)
+    page.wait_for_function(
+        "() => document.querySelector('#turn-timer').textContent.includes('plays for them in')"
+        " || !window.torampu.snapshot.timer"
+    )
+    assert page.evaluate(dot) == "rgb(34, 163, 90)", page.evaluate(dot)
     assert not problems(page), problems(page)
 
 

@@ -203,6 +203,7 @@ class TablePage {
     if (state !== "open") this.pending = false;
     this.connState = state;
     this.showConn();
+    this.social.timer.setConnected(state === "open");
     if (this.snap) this.render();
   }
 

@@ -3,7 +3,7 @@
 // down from there on this page's own clock (no clock skew), on the seat to play and prominently
 // when it is this player's turn.
 
-import { h } from "./dom.js";
+import { h, toast } from "./dom.js";
 import { t } from "./i18n.js";
 
 export class TurnTimer {
@@ -12,17 +12,38 @@ export class TurnTimer {
     this.name = name;
     this.el = h("div", { class: "turn-timer", id: "turn-timer", hidden: true, role: "timer" });
     this.ticker = null;
+    this.shown = null; // the clock shown: { seat, mine, end } (performance.now() ms)
+    this.cut = null; // that clock when the connection was lost
+  }
+
+  /** The connection lost (`up` false) or back. While it is lost the page cannot know the
+   * server's clock: it counted down to a red "0 s left" and then, back, showed 30 s again (the
+   * table had waited for a player alone with bots) without a word — a sixteenth review. The
+   * countdown stops and says why; the next snapshot shows the server's clock again. */
+  setConnected(up) {
+    if (up || this.el.hidden || this.cut) return;
+    clearInterval(this.ticker);
+    this.cut = this.shown;
+    this.el.classList.remove("urgent");
+    this.el.textContent = t("sc_timerWaits");
   }
 
   onSnapshot(msg, root) {
     clearInterval(this.ticker);
     const timer = msg.timer;
+    const cut = this.cut;
+    this.cut = null;
     if (!timer) {
       this.el.hidden = true;
+      this.shown = null;
       return;
     }
     const end = performance.now() + timer.seconds_left * 1000;
     const mine = msg.seat === timer.seat;
+    // back on one's own turn with more time than was left: the table waited (alone with bots,
+    // nobody else there, it pauses) — said, not a clock jumping back unexplained
+    if (cut && cut.mine && mine && cut.seat === timer.seat && end > cut.end + 3000) toast(t("sc_tableWaited"), "info");
+    this.shown = { seat: timer.seat, mine, end };
     // (kind "away": the player to move has gone; a stand-in plays when this runs out)
     const away = timer.kind === "away";
     this.el.hidden = false;
