@@ -1331,6 +1331,19 @@ def test_the_moves_made_for_a_player_away_are_told_apart_by_deal(
         want = [f"Deal {k + 1}:" for k in sorted(set(games))]
         assert [x.strip(" —") for x in heads] == want, (heads, shown)
         assert back.locator("#stood-moves .stood-move").count() == len(games), shown
+        # and how each deal that ended meanwhile went for this seat (back in the next deal,
+        # nothing said who won or that points were lost: a sixteenth review)
+        per_game = snap["view"]["match"]["per_game"]
+        now = snap["between"]["game"] if snap.get("between") else len(per_game)
+        ended = sorted(g for g in set(games) if g < now)
+        assert ended, (games, now)
+        results = back.locator("#stood-results .stood-result").all_inner_texts()
+        want_results = []
+        for g in ended:
+            d = per_game[g][0]
+            points = f"+{d}" if d > 0 else str(d)
+            want_results.append(f"Deal {g + 1} ended meanwhile: your points {points}.")
+        assert [r.strip() for r in results] == want_results, results
         back.screenshot(path=str(SHOTS / "stood-in-deals-desktop-en.png"))
         back.click("#lang")
         back.wait_for_function("() => document.documentElement.lang === 'ja'")

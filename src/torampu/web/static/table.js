@@ -702,8 +702,19 @@ class TablePage {
     });
     // (once the match is over there is nothing left to play: not "from here on you play")
     const over = this.snap.table?.status === "over";
+    // a game that ended meanwhile: how it went for this seat (back in the next game's auction,
+    // nothing said who won or that a point was lost — the result box was over: a sixteenth
+    // review); the box of finished games beside has the whole of it
+    const m = this.snap.view?.match;
+    const ended = [...new Set(games)].filter((g) => g < now && m?.per_game?.[g]);
+    const results = ended.map((g) => {
+      const d = m.per_game[g][this.snap.seat] ?? 0;
+      return h("span", { class: "stood-result", dataset: { game: g } }, `${t("stoodInEnded", { k: g + 1, game, delta: d > 0 ? `+${d}` : String(d) })} `);
+    });
+    if (results.length) results.push(h("span", { class: "muted" }, t("stoodInScores")));
     patch(this.el.stoodIn, n > 0 ? t(over ? "stoodInOver" : "stoodIn", { n }) : "",
-      items.length ? h("span", { class: "stood-moves", id: "stood-moves" }, ` ${t(n > moves.length ? "stoodInLast" : "stoodInAll")} `, items) : null);
+      items.length ? h("span", { class: "stood-moves", id: "stood-moves" }, ` ${t(n > moves.length ? "stoodInLast" : "stoodInAll")} `, items) : null,
+      n > 0 && results.length ? h("span", { class: "stood-results", id: "stood-results" }, results) : null);
     if (!this.social.between.el.hidden) this.social.between.place();
   }
 
