@@ -2339,3 +2339,48 @@ def test_a_screen_reader_hears_who_takes_each_trick_and_how_the_game_went(
     assert result.startswith("The series is over. Winner"), result
     assert re.search(r"Your points: [+-]?\d+, -?\d+ in all", result), result
     assert not problems(page), problems(page)
+
+
+def test_a_friend_from_the_link_is_told_where_they_are_and_the_keyboard_has_a_place(
+    server: str, browser: Any
+) -> None:
+    """A sixteenth review: a friend who opened the host's link on a phone met the host's share
+    notes and nothing saying where they were; a blank name sat them as 「プレイヤー2」 without a
+    word; the seats' buttons were four "この席に座る" to a screen reader and the link box had no
+    name. And the keyboard began on the page's body after "Create table" and after Start. The
+    newcomer is greeted, told who sits there already and of the name given them; the buttons
+    name their seats; the host's page starts at its Start button, the game at the hand."""
+    made = post(f"{server}/api/tables", {"game": "daifugo", "players": 4, "games": 1})
+    tid, host = made["table"]["id"], made["host_token"]
+    post(f"{server}/api/tables/{tid}/join", {"name": "Aki", "seat": 0})
+    friend = new_page(browser, PHONE, "ja", has_touch=True, is_mobile=True)
+    friend.goto(f"{server}/t/{tid}")
+    friend.wait_for_selector("#join-intro")
+    intro = friend.inner_text("#join-intro")
+    assert "大富豪のテーブルに招待されています" in intro and "着席中: Aki" in intro, intro
+    assert friend.get_attribute("[data-take='1']", "aria-label") == "2番の席に座る"
+    assert friend.get_attribute("#share-link", "aria-label") == "共有リンク"
+    assert friend.evaluate("document.activeElement === document.body")  # (no keyboard popping)
+    friend.screenshot(path=str(SHOTS / "join-intro-phone-ja.png"))
+    friend.fill("#player-name", "")
+    friend.click("[data-take='1']")
+    friend.wait_for_selector(".seat-row.me[data-seat='1']")
+    friend.wait_for_function(
+        "() => (document.querySelector('#toast')?.textContent || '').includes('として座りました')"
+    )
+    assert "「プレイヤー2」として座りました" in friend.inner_text("#toast")
+    assert not friend.locator("#join-intro").count()  # (seated: the intro has done its work)
+    hosts = json.dumps(json.dumps({tid: host}))
+    page = new_page(browser, LAPTOP, "en", init=f"localStorage.setItem('torampu.host', {hosts})")
+    page.goto(f"{server}/t/{tid}")
+    page.wait_for_selector("#start-btn")
+    assert not page.locator("#join-intro").count()  # (the host made the table)
+    page.wait_for_function(
+        "() => ['sit-start-btn', 'start-btn'].includes(document.activeElement?.id)"
+    )
+    page.keyboard.press("Enter")  # the host starts (taking seat 3 first, or watching)
+    page.wait_for_selector("#felt")
+    page.wait_for_function("() => document.activeElement?.id === 'hand'")
+    label = page.get_attribute("#hand", "aria-label") or ""
+    assert "arrow keys" in label, label
+    assert not problems(friend) and not problems(page), (problems(friend), problems(page))

@@ -427,7 +427,7 @@ function renderHand(el, view, ctx, ui, plan) {
   // on it (the two games looked mixed, the page broken: a fourteenth review)
   if (ctx.between && hand.length) el.dataset.next = t("nextHand", { game: view.game });
   else delete el.dataset.next;
-  el.setAttribute("aria-label", el.dataset.next ?? t("hand"));
+  el.setAttribute("aria-label", el.dataset.next ?? t("handKeys"));
   el.style.setProperty("--n", String(Math.max(hand.length, 1)));
   el.hidden = !hand.length && view.hand == null;
   fitHand(el);

@@ -63,7 +63,7 @@ class TablePage {
       // nor its points: a sixteenth review)
       announce: h("div", { class: "sr-only", id: "announce", "aria-live": "polite", "aria-atomic": "true" }),
       actions: h("div", { class: "actions", id: "actions" }),
-      hand: h("div", { class: "hand", id: "hand", "aria-label": t("hand"), tabindex: "-1" }),
+      hand: h("div", { class: "hand", id: "hand", "aria-label": t("handKeys"), tabindex: "-1" }),
       side: h("aside", { class: "side-col", id: "side" }),
     };
     const e = this.el;
@@ -298,6 +298,7 @@ class TablePage {
     }
     if (started) this.renderGame();
     else this.renderSeats();
+    this.placeFocus(started ? "play" : "waiting");
     if (started) this.renaming = false; // (a name half changed when the host started)
     // the hint's marks are classes the drawing does not know of: every redraw (a card
     // selected, the trick pause ending, an error) would drop them, so they are set again
@@ -309,7 +310,7 @@ class TablePage {
     // a private table's link carries its invite in the fragment (never sent to a server)
     const invite = tb.private ? tokens.invite(tb.id) : null;
     const link = invite ? `${shareLink(tb.id)}#invite=${encodeURIComponent(invite)}` : shareLink(tb.id);
-    const input = h("input", { class: "share-link", id: "share-link", readonly: true, value: link, onfocus: (e) => e.target.select() });
+    const input = h("input", { class: "share-link", id: "share-link", readonly: true, value: link, "aria-label": t("share"), onfocus: (e) => e.target.select() });
     const copy = h("button", { type: "button", class: "ghost", id: "copy-link", onclick: () => copyLink(input) }, t("copy"));
     // in the pause between games the head names the game just over, as the status line does
     // (it named the next: "game 2 of 10" above "Game 1 is over", a review)
@@ -322,8 +323,10 @@ class TablePage {
     const renew = tb.private && this.host
       ? h("button", { type: "button", class: "ghost", id: "new-invite", title: t("newInviteHelp"), onclick: () => this.newInvite() }, t("newInvite"))
       : null;
+    // (to a friend who came by the invite, not the host's "share it only with the people you
+    // invite": the page spoke to the host — a sixteenth review)
     const privateNote = tb.private
-      ? h("p", { class: "muted share-note", id: "private-note" }, t(invite ? "privateShare" : "privateNoInvite"), " ", renew)
+      ? h("p", { class: "muted share-note", id: "private-note" }, t(!invite ? "privateNoInvite" : this.host ? "privateShare" : "privateShareGuest"), " ", renew)
       : null;
     const share = h("div", { class: "share" }, h("span", { class: "label" }, t("share")), input, copy);
     const inPlay = tb.status !== "waiting" && this.snap?.view;
@@ -403,7 +406,15 @@ class TablePage {
     });
     const rows = tb.seats.map((s) => this.seatRow(s, haveSeat, mySeat));
     const parts = [h("h2", {}, t("seats"))];
-    if (!haveSeat && tb.seats.some((s) => s.kind === "open")) parts.push(h("label", { class: "field inline-field" }, h("span", { class: "label" }, t("yourName")), nameInput));
+    // a friend who came by the link, before the start: where they are and what to do (the page
+    // opened on the host's share notes, "watching" at its foot: a sixteenth review)
+    const open = tb.seats.some((s) => s.kind === "open");
+    if (!haveSeat && !this.host && open && tb.status === "waiting") {
+      const seated = tb.seats.filter((s) => s.kind === "human").map((s) => seatName(tb, s.seat));
+      parts.push(h("p", { class: "join-intro", id: "join-intro" }, t("joinIntro", { game: gameName(tb.game) }),
+        seated.length ? ` ${t("joinSeated", { names: seated.join(t("listSep")) })}` : ""));
+    }
+    if (!haveSeat && open) parts.push(h("label", { class: "field inline-field" }, h("span", { class: "label" }, t("yourName")), nameInput));
     parts.push(h("ul", { class: "seat-list" }, rows));
     if (this.host && tb.status === "waiting") parts.push(this.startRow(haveSeat));
     else if (tb.status === "waiting") {
@@ -423,11 +434,11 @@ class TablePage {
     // (the host's way on is "Take seat 1 and start" below: a green Take on every row beside it
     // was five main buttons at once, a review; a friend who came by the link has this one)
     if (s.kind === "open" && !haveSeat)
-      controls.push(h("button", { type: "button", class: this.host ? "ghost" : "primary", dataset: { take: s.seat }, onclick: () => this.take(s.seat) }, t("takeSeat")));
+      controls.push(h("button", { type: "button", class: this.host ? "ghost" : "primary", dataset: { take: s.seat }, "aria-label": t("takeSeatN", { n: s.seat + 1 }), onclick: () => this.take(s.seat) }, t("takeSeat")));
     // seated, one moves to an open seat before the start (seat order matters: who leads, who
     // sits beside whom; one had to leave and hope to get the other seat first)
     if (s.kind === "open" && haveSeat && this.table.status === "waiting")
-      controls.push(h("button", { type: "button", class: "ghost", dataset: { move: s.seat }, onclick: () => this.move(s.seat) }, t("sitHere")));
+      controls.push(h("button", { type: "button", class: "ghost", dataset: { move: s.seat }, "aria-label": t("sitHereN", { n: s.seat + 1 }), onclick: () => this.move(s.seat) }, t("sitHere")));
     if (this.host && this.table.status === "waiting" && s.seat !== mySeat) controls.push(this.hostSelect(s));
     if (s.seat === mySeat && this.table.status === "waiting" && this.seatToken) {
       // the name can be changed until the start (a blank one became "Player N" for good)
@@ -501,6 +512,9 @@ class TablePage {
       this.table = res.table;
       this.conn.setToken(res.token);
       this.render();
+      // seated under a name given for them: said, with the way to change it (it happened
+      // silently, and the chat told everyone "プレイヤー1 took seat 1": a sixteenth review)
+      if (!typed && this.table.status === "waiting") toast(t("namedForYou", { name }), "info");
       return true;
     } catch (e) {
       toast(errorText(e));
@@ -595,6 +609,23 @@ class TablePage {
       toast(errorText(e));
       this.render();
     }
+  }
+
+  /** Where the keyboard starts, once each time the page comes to `stage` ("waiting", "play")
+   * with the focus nowhere (on the page's body): after "Create table" it fell to the body, and
+   * after Start too — 19 Tabs to the Start button (a sixteenth review). Waiting: the host's
+   * start button, or a newcomer's name field (not on a touch screen: its keyboard would pop
+   * up); in play, the hand, where the arrow keys choose a card. */
+  placeFocus(stage) {
+    if (this.focusStage === stage) return;
+    this.focusStage = stage;
+    const active = document.activeElement;
+    if (active && active !== document.body && active.isConnected) return;
+    const touch = window.matchMedia?.("(pointer: coarse)").matches;
+    const target = stage === "play" ? this.el.hand
+      : this.host ? document.getElementById("sit-start-btn") ?? document.getElementById("start-btn")
+      : touch ? null : document.getElementById("player-name");
+    target?.focus({ preventScroll: true });
   }
 
   /** Tell a screen reader `text` (the announcer, a polite live region). */
