@@ -298,4 +298,4 @@ def test_hell_s_chip_over_the_finished_deal_counts_that_deal(server: str, browse
       return felt.querySelector('#hell-bids')?.textContent;
     }"""
     )
-    assert drawn == "Bids 1 for 2 tricks (1 under)", drawn
+    assert drawn == "1 bid on 2 tricks · underbid by 1", drawn
