@@ -762,7 +762,8 @@ def test_players_chat_as_text_and_react_and_get_the_history(tmp_path: Path) -> N
         with c.websocket_connect(f"/ws/tables/{tid}") as again:
             assert hello(again, tok[0])["type"] == "snapshot"  # the answer to hello comes first
             h = _until(again, lambda m: m["type"] == "chat_history")
-            assert [(m["text"], m["reaction"]) for m in h["messages"]] == [
+            said = [m for m in h["messages"] if "event" not in m]  # (not the seats' lines)
+            assert [(m["text"], m["reaction"]) for m in said] == [
                 (None, "nice"),
                 ("ｶﾞ", None),
                 ("\u00e9", None),
@@ -770,7 +771,7 @@ def test_players_chat_as_text_and_react_and_get_the_history(tmp_path: Path) -> N
     with client(tmp_path, chat_history=3) as c, c.websocket_connect(f"/ws/tables/{tid}") as ws:
         hello(ws, tok[2])
         h = _until(ws, lambda m: m["type"] == "chat_history")  # stored: kept over a restart
-        assert len(h["messages"]) == 3
+        assert len([m for m in h["messages"] if "event" not in m]) == 3
 
 
 def test_a_line_said_as_the_host_swaps_seats_is_never_under_another_s_name(
@@ -1527,12 +1528,20 @@ def test_the_seats_changes_are_chat_lines_a_later_arrival_reads(tmp_path: Path) 
 
 def test_seat_changes_past_the_chat_s_bound_still_happen_unsaid(tmp_path: Path) -> None:
     """Sitting down and getting up again and again would push a table's messages out of its
-    chat with lines of it: past the table's bound (``--chat-rate`` × 4 a second, a burst of
-    ``--chat-burst`` × 4) the seats still change, and the chat does not say so."""
-    with client(tmp_path, chat_rate=0.01, chat_burst=1) as c:  # (four lines, then none)
+    chat with lines of it (a code review: 20 a second for 20 s left none of five messages in the
+    history a page reads). A person's seat lines are bounded at twice their chat (``--chat-rate``,
+    ``--chat-burst``), a table's at four people's chat; past it the seats still change and the
+    chat does not say so; and the lines are kept apart from the messages, so that even within
+    the bound they never push a message out of the history."""
+    with client(tmp_path, chat_rate=0.01, chat_burst=2, chat_history=3) as c:
         made = c.post("/api/tables", json={"game": "hell", "players": 3}).json()
         tid = made["table"]["id"]
         base = f"/api/tables/{tid}"
+        aki = c.post(f"{base}/join", json={"name": "Aki", "seat": 2}).json()["token"]
+        with c.websocket_connect(f"/ws/tables/{tid}") as ws:
+            hello(ws, aki)
+            ws.send_json({"type": "chat", "text": "hello all"})
+            _until(ws, lambda m: m["type"] == "chat" and m.get("text") == "hello all")
         for i in range(6):
             tok = c.post(f"{base}/join", json={"name": f"P{i}", "seat": 0}).json()["token"]
             assert c.post(f"{base}/leave", json={}, headers=auth(tok)).status_code == 200
@@ -1541,10 +1550,15 @@ def test_seat_changes_past_the_chat_s_bound_still_happen_unsaid(tmp_path: Path) 
         with c.websocket_connect(f"/ws/tables/{tid}") as ws:
             hello(ws, tok)
             history = _until(ws, lambda m: m["type"] == "chat_history")
-        events = [m["event"] for m in history["messages"]]
+        said = [m["text"] for m in history["messages"] if "event" not in m]
+        assert said == ["hello all"], history
+        events = [m["event"] for m in history["messages"] if "event" in m]
+        # (one address here, a burst of 4: Aki's line and three of the churn's, then no more;
+        # the history holds the newest three lines beside the newest three messages)
         assert events == [
             {"kind": "joined", "seat": 0, "who": "P0"},
             {"kind": "left", "seat": 0, "who": "P0"},
             {"kind": "joined", "seat": 0, "who": "P1"},
-            {"kind": "left", "seat": 0, "who": "P1"},
         ], events
+        stored = c.app.state.lobby.store.recent_chat(tid, 100)  # type: ignore[attr-defined]
+        assert [x.event is not None for x in stored] == [True, False, True, True, True], stored

@@ -928,14 +928,15 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
     async def leave(table_id: str, request: Request) -> dict[str, Any]:
         r = await room(table_id, request)
         await _body(request)
-        seat = await lobby().leave(r, _bearer(request))
+        seat = await lobby().leave(r, _bearer(request), _address(request, settings.ipv6_prefix))
         return {"seat": seat, "table": lobby().public_table(r)}
 
     @app.post("/api/tables/{table_id}/move")
     async def move(table_id: str, request: Request) -> dict[str, Any]:
         r = await room(table_id, request)
         body = await _body(request)
-        seat = await lobby().move_seat(r, _bearer(request), body.get("seat"))
+        address = _address(request, settings.ipv6_prefix)
+        seat = await lobby().move_seat(r, _bearer(request), body.get("seat"), address)
         return {"seat": seat, "table": lobby().public_table(r)}
 
     @app.post("/api/tables/{table_id}/swap")
@@ -960,7 +961,8 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
     async def rename(table_id: str, request: Request) -> dict[str, Any]:
         r = await room(table_id, request)
         body = await _body(request)
-        seat = await lobby().rename(r, _bearer(request), body.get("name"))
+        address = _address(request, settings.ipv6_prefix)
+        seat = await lobby().rename(r, _bearer(request), body.get("name"), address)
         return {"seat": seat, "table": lobby().public_table(r)}
 
     @app.post("/api/tables/{table_id}/rematch", response_model=None)

@@ -556,6 +556,10 @@ class Room:
     """The pause between two games, while it lasts."""
     chat: deque[dict[str, Any]] = field(default_factory=lambda: deque(maxlen=50))
     """The newest chat messages (as sent)."""
+    seat_chat: deque[dict[str, Any]] = field(default_factory=lambda: deque(maxlen=50))
+    """The newest chat lines of seat changes (as sent), kept apart from the messages: a
+    stranger sitting down and getting up again and again pushed every message out of the
+    history a new page reads (a code review)."""
     owner: str = ""
     """A hash of the address that made the table (stored with it; a rematch keeps it; empty
     for tables made before it was stored): its bots' searches wait their turn with the other
@@ -571,6 +575,9 @@ class Room:
     seat_lines: TokenBucket | None = None
     """The chat lines of seat changes this table may still store (:meth:`Lobby._seat_lines`),
     made at the first."""
+    seat_speakers: PerKey | None = None
+    """The same per person who changes seats (an address's hash, or the host), made at the
+    first: one stranger's churn cannot spend the table's whole allowance."""
     human_moves: TokenBucket | None = None
     """The people's moves at this table (``table_move_rate``), made when first needed."""
     hinted: dict[int, int] = field(default_factory=dict)
@@ -688,7 +695,9 @@ def _stood_ins(actions: list[Any], games: list[int]) -> StoodIn:
     return stood
 
 
-def _bus_chat(msg: Any, players: int, max_length: int) -> dict[str, Any] | None:
+def _bus_chat(
+    msg: Any, players: int, max_length: int, max_name: int = 200
+) -> dict[str, Any] | None:
     """A chat message another process published, rebuilt from its known fields after the same
     checks a client's message passes (None if it fails one): what Redis carries is not passed
     on as it came (a third audit).
@@ -709,7 +718,7 @@ def _bus_chat(msg: Any, players: int, max_length: int) -> dict[str, Any] | None:
         if type(ident) is not int or type(at) is not int:
             return None
         if "event" in msg:
-            event = _bus_seat_event(msg["event"], players)
+            event = _bus_seat_event(msg["event"], players, max_name)
             if event is None or seat != event["seat"] or (text, reaction, name) != (None,) * 3:
                 return None
             return {
@@ -727,7 +736,7 @@ def _bus_chat(msg: Any, players: int, max_length: int) -> dict[str, Any] | None:
                 return None
         elif chat_text(text, max_length) != text:
             return None
-        if name is not None and display_name(name, 200) != name:
+        if name is not None and display_name(name, max(max_name, 200)) != name:
             return None
     except Invalid:
         return None
@@ -739,7 +748,7 @@ SEAT_EVENTS = frozenset({"joined", "left", "put_out", "moved", "renamed", "recla
 """The kinds of seat change the chat says (:meth:`Lobby._seat_lines`)."""
 
 
-def _bus_seat_event(event: Any, players: int) -> dict[str, Any] | None:
+def _bus_seat_event(event: Any, players: int, max_name: int = 200) -> dict[str, Any] | None:
     """A seat change's chat line as another process published it, rebuilt from its known
     fields after their checks (None if one fails).
 
@@ -751,9 +760,11 @@ def _bus_seat_event(event: Any, players: int) -> dict[str, Any] | None:
     if not isinstance(event, dict) or event.get("kind") not in SEAT_EVENTS:
         return None
     out: dict[str, Any] = {"kind": event["kind"]}
+    # (each kind's own fields, required: "moved from seat NaN" otherwise)
+    needs = {"moved": "from", "renamed": "was", "put_out": "bot"}.get(event["kind"])
     for key, kind in (("seat", int), ("who", str), ("was", str), ("from", int), ("bot", bool)):
         if key not in event:
-            if key in ("seat", "who"):
+            if key in ("seat", "who") or key == needs:
                 return None
             continue
         value = event[key]
@@ -763,7 +774,7 @@ def _bus_seat_event(event: Any, players: int) -> dict[str, Any] | None:
             return None
         if isinstance(value, str) and value:
             try:
-                if display_name(value, 200) != value:
+                if display_name(value, max(max_name, 200)) != value:
                     return None
             except Invalid:
                 return None
@@ -1006,7 +1017,8 @@ class Lobby:
             actions = [a for a in actions if a.version <= table.version]
             room = await self._load(table, actions)
             chat = await self.db(self.store.recent_chat, table_id, self.settings.chat_history)
-            room.chat.extend(self._chat_message(c) for c in chat)
+            for c in chat:
+                (room.chat if c.event is None else room.seat_chat).append(self._chat_message(c))
             await self._read_ready(room)
             with contextlib.suppress(BusError):
                 room.remote_seats, room.remote_clients = await self.bus.presence(table_id)
@@ -1063,6 +1075,7 @@ class Lobby:
         now = self.clock()
         room = Room(table, list(table.seats), 0)
         room.chat = deque(maxlen=max(1, self.settings.chat_history))
+        room.seat_chat = deque(maxlen=max(1, self.settings.chat_history))
         room.away_since = {s: now for s in range(table.players)}
         room.turn_started = room.empty_since = room.touched = now
         if table.status == "playing":
@@ -1301,7 +1314,8 @@ class Lobby:
             room.changed.set()  # the driver looks again: a person's seat now
         self.broadcast(room)
         await self._publish(room, {"kind": "table"})
-        await self._seat_lines(room, [{"kind": "reclaimed", "seat": seat, "who": st.name or ""}])
+        back = {"kind": "reclaimed", "seat": seat, "who": st.name or ""}
+        await self._seat_lines(room, [back], h)
 
     async def _wish_rematch(self, room: Room, seat: int, as_host: bool = False) -> bool:
         """``seat`` asks for the rematch (``as_host``: with the host token too); whether
@@ -1673,7 +1687,7 @@ class Lobby:
             self._seat_changed(room, seat, st)
         self.broadcast(room)
         await self._publish(room, {"kind": "table"})
-        await self._seat_lines(room, [{"kind": "joined", "seat": seat, "who": name}])
+        await self._seat_lines(room, [{"kind": "joined", "seat": seat, "who": name}], holder)
         return seat, token
 
     async def set_seat(self, room: Room, seat: int, bot: str | None, holder: Any = ...) -> None:
@@ -1708,9 +1722,9 @@ class Lobby:
         await self._publish(room, {"kind": "table"})
         if old.kind == "human":  # (the host put them out)
             out = {"kind": "put_out", "seat": seat, "who": old.name or "", "bot": bot is not None}
-            await self._seat_lines(room, [out])
+            await self._seat_lines(room, [out], "host")
 
-    async def leave(self, room: Room, token: str | None) -> int:
+    async def leave(self, room: Room, token: str | None, address: str | None = None) -> int:
         """Before the start, the holder of a seat token gets up: the seat is open again and the
         token holds nothing (its sockets watch on). Not a removal: nobody is barred. The seat
         left."""
@@ -1723,9 +1737,12 @@ class Lobby:
             lambda seat, h: self.store.leave_waiting_seat(room.id, seat, h),
             lambda old: Seat(old.seat, "open"),
             lambda old, new: {"kind": "left", "seat": old.seat, "who": old.name or ""},
+            address,
         )
 
-    async def rename(self, room: Room, token: str | None, name: Any) -> int:
+    async def rename(
+        self, room: Room, token: str | None, name: Any, address: str | None = None
+    ) -> int:
         """Before the start, the holder of a seat token changes the name it sits under (a blank
         name became "Player N" for good: a second review). The seat."""
         if not token:
@@ -1750,9 +1767,12 @@ class Lobby:
                 if old.name != new.name
                 else None
             ),
+            address,
         )
 
-    async def move_seat(self, room: Room, token: str | None, to: Any) -> int:
+    async def move_seat(
+        self, room: Room, token: str | None, to: Any, address: str | None = None
+    ) -> int:
         """Before the start, the holder of a seat token moves to the open seat ``to``: their
         name and token go with them, and their sockets follow. The seat they sit in now."""
         if not token:
@@ -1761,7 +1781,7 @@ class Lobby:
         seat, h = await self.seat_of(room, token)
         assert seat is not None and h is not None
         if seat != target:
-            await self._swap(room, seat, target, h)
+            await self._swap(room, seat, target, h, owner_hash(address) if address else h)
         return target
 
     async def swap_seats(self, room: Room, a: Any, b: Any) -> None:
@@ -1770,7 +1790,7 @@ class Lobby:
         a, b = self._seat_number(room, a), self._seat_number(room, b)
         if a == b:
             raise ActError("bad_request", "a swap takes two different seats", 400)
-        await self._swap(room, a, b, None)
+        await self._swap(room, a, b, None, "host")
 
     def _seat_number(self, room: Room, seat: Any) -> int:
         """``seat`` if it is one of the table's seats (:class:`ActError` 400 for anything but a
@@ -1781,7 +1801,7 @@ class Lobby:
             raise ActError("not_found", f"no seat {seat} (seats 0..{room.table.players - 1})", 404)
         return seat
 
-    async def _swap(self, room: Room, a: int, b: int, token: str | None) -> None:
+    async def _swap(self, room: Room, a: int, b: int, token: str | None, by: str) -> None:
         """Seats ``a`` and ``b`` trade places in the store (``token``: the hash of the seat
         token whose holder moves from ``a`` to the open ``b``), then here as stored."""
         async with room.lock:
@@ -1803,7 +1823,7 @@ class Lobby:
             for x, y in ((a, b), (b, a))
             if before[x].kind == "human" and before[x].token and after[y].token == before[x].token
         ]
-        await self._seat_lines(room, moved)
+        await self._seat_lines(room, moved, by)
 
     async def _change_own_seat(
         self,
@@ -1813,6 +1833,7 @@ class Lobby:
         write: Callable[[int, str], None],
         holding: Callable[[Seat], Seat],
         line: Callable[[Seat, Seat], dict[str, Any] | None],
+        address: str | None = None,
     ) -> int:
         """Before the start, the seat ``token`` holds changes as its holder asks: ``write(seat,
         token's hash)`` stores it (on a database thread), ``holding(old)`` is the seat after;
@@ -1837,7 +1858,7 @@ class Lobby:
         await self._publish(room, {"kind": "table"})
         said = line(old, new)
         if said is not None:
-            await self._seat_lines(room, [said])
+            await self._seat_lines(room, [said], owner_hash(address) if address else h)
         return seat
 
     def _seat_changed(self, room: Room, seat: int, st: Seat) -> None:
@@ -2067,7 +2088,8 @@ class Lobby:
                 await self._drop_closed(room)
             return
         if kind == "chat":
-            msg = _bus_chat(event.get("message"), room.table.players, self.settings.max_chat)
+            s = self.settings
+            msg = _bus_chat(event.get("message"), room.table.players, s.max_chat, s.max_name)
             if msg is not None:
                 self._tell_chat(room, msg)
             return
@@ -2257,23 +2279,28 @@ class Lobby:
             msg["event"] = c.event
         return msg
 
-    async def _seat_lines(self, room: Room, events: list[dict[str, Any]]) -> None:
+    async def _seat_lines(self, room: Room, events: list[dict[str, Any]], by: str | None) -> None:
         """Say the seat changes ``events`` in the table's chat ("Aki took seat 3",
         :attr:`Chat.event`): stored with its messages, so a later arrival or a reloaded page reads
         them, then told as a message is. Each is a dict of ``kind`` (``joined``, ``left``,
         ``put_out``, ``moved``, ``renamed``, ``reclaimed``), ``seat`` and ``who`` (the name), with
         ``was`` (the name before a rename), ``from`` (a move's first seat) or ``bot`` (a seat the
         host gave a bot). Bounded per table as its players' chat is (``--chat-rate`` × 4, a burst of
-        ``--chat-burst`` × 4, on the bus too with several processes): past it the seats still
-        change, unsaid — a player who sat down and got up again and again would otherwise push the
-        table's messages out of its chat. Never fails the change it says."""
+        ``--chat-burst`` × 4, on the bus too with several processes) and per person ``by`` (an
+        address's hash, or "host") at twice a speaker's chat: past it the seats still change,
+        unsaid. The lines are kept apart from the messages (:attr:`Room.seat_chat`, and in the
+        store), so that a stranger sitting down and getting up again and again never pushes a
+        message out of the history. Never fails the change it says."""
         s = self.settings
         now = self.clock()
         n = TABLE_CHAT_SPEAKERS
-        if room.seat_lines is None:
+        if room.seat_lines is None or room.seat_speakers is None:
             room.seat_lines = TokenBucket(s.chat_rate * n, s.chat_burst * n, now)
+            # (twice a speaker's chat: friends at one address sit down, move and rename)
+            room.seat_speakers = PerKey(s.chat_rate * 2, s.chat_burst * 2, MAX_CHAT_SPEAKERS)
+        mine = room.seat_speakers.bucket(by or "?", now)
         for event in events:
-            if not room.seat_lines.available(now):
+            if not room.seat_lines.available(now) or not mine.available(now):
                 log.info(
                     "table %s: seat change not said in the chat (too many): %s",
                     room.id,
@@ -2281,6 +2308,7 @@ class Lobby:
                 )
                 continue
             room.seat_lines.take(now)
+            mine.take(now)
             try:
                 if (
                     await self.bus.spend(f"seats:{room.id}", s.chat_rate * n, s.chat_burst * n)
@@ -2300,14 +2328,16 @@ class Lobby:
     def chat_history(self, room: Room, client: Client) -> dict[str, Any] | None:
         """The newest messages, for a client that may read them (sent after ``hello``, when
         there are any)."""
-        if not room.chat or not self.may_chat(room, client):
+        if not (room.chat or room.seat_chat) or not self.may_chat(room, client):
             return None
-        return {"type": "chat_history", "messages": list(room.chat)}
+        both = sorted([*room.chat, *room.seat_chat], key=lambda m: int(m.get("id") or 0))
+        return {"type": "chat_history", "messages": both}
 
     def _tell_chat(self, room: Room, msg: dict[str, Any]) -> None:
-        if any(old.get("id") == msg.get("id") for old in room.chat):
+        kept = room.chat if "event" not in msg else room.seat_chat
+        if any(old.get("id") == msg.get("id") for old in kept):
             return
-        room.chat.append(msg)
+        kept.append(msg)
         for c in list(room.clients):
             if self.may_chat(room, c):
                 c.tell_chat(msg)

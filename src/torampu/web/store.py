@@ -319,7 +319,10 @@ def _event(stored: str | None) -> dict[str, Any] | None:
     """A chat row's stored seat event (:attr:`Chat.event`), ``None`` for a message."""
     if stored is None:
         return None
-    event = json.loads(stored)
+    try:
+        event = json.loads(stored)
+    except ValueError:  # (a damaged row: said as nothing, not a table that fails to load)
+        return None
     return event if isinstance(event, dict) else None
 
 
@@ -462,13 +465,17 @@ class Store:
             return [Action(r.version, r.seat, r.action, r.by, utc(r.at)) for r in rows]
 
     def recent_chat(self, table_id: str, limit: int) -> list[Chat]:
-        """The table's ``limit`` newest chat messages, oldest first."""
+        """The table's ``limit`` newest chat messages and ``limit`` newest lines of seat
+        changes (:attr:`Chat.event`), oldest first: the lines never push the messages out."""
         with self._session() as s:
-            q = select(ChatRow).where(ChatRow.table_id == table_id)
-            rows = list(s.scalars(q.order_by(ChatRow.id.desc()).limit(limit)))
+            rows = []
+            for lines in (ChatRow.event.is_(None), ChatRow.event.is_not(None)):
+                q = select(ChatRow).where(ChatRow.table_id == table_id, lines)
+                rows += list(s.scalars(q.order_by(ChatRow.id.desc()).limit(limit)))
+            rows.sort(key=lambda r: r.id)
             return [
                 Chat(r.id, r.seat, r.name, r.text, r.reaction, utc(r.at), _event(r.event))
-                for r in reversed(rows)
+                for r in rows
             ]
 
     def ready_seats(self, table_id: str, game: int) -> set[int]:
@@ -964,11 +971,14 @@ class Store:
             # every table, was a multiple of 32 — an audit's player who sent each such message
             # to a second table of theirs kept 1,500 rows at the first, and could keep any
             # number; a seventeenth audit)
-            newest = select(ChatRow.id).where(ChatRow.table_id == table_id)
+            # (messages and the lines of seat changes each keep CHAT_KEEP of their own: a
+            # stranger's churn of seats deleted the table's messages — a code review)
+            kind = ChatRow.event.is_(None) if event is None else ChatRow.event.is_not(None)
+            newest = select(ChatRow.id).where(ChatRow.table_id == table_id, kind)
             newest = newest.order_by(ChatRow.id.desc())
             if s.scalar(newest.offset(CHAT_KEEP + CHAT_PRUNE_EVERY - 1).limit(1)) is not None:
                 cut = s.scalar(newest.offset(CHAT_KEEP).limit(1))
-                old = (ChatRow.table_id == table_id, ChatRow.id <= cut)
+                old = (ChatRow.table_id == table_id, ChatRow.id <= cut, kind)
                 s.execute(delete(ChatRow).where(*old))
             return Chat(row.id, seat, name, text, reaction, at, event)
 

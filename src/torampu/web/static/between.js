@@ -3,7 +3,7 @@
 // (snapshot.between); this only shows it and says "ready".
 
 import { api, tokens } from "./api.js";
-import { h, patch, toast } from "./dom.js";
+import { h, patch, toast, toTop } from "./dom.js";
 import { botHoldsSeat, seatName, titleCell } from "./game.js";
 import { winnersText } from "./labels.js";
 import { resultSummary } from "./panels.js";
@@ -85,7 +85,8 @@ export class BetweenPanel {
       this.broughtUp = key;
       this.toFocus = true;
       const main = document.querySelector("main");
-      if (main && main.scrollTop > 0 && window.matchMedia("(max-width: 980px)").matches) main.scrollTo({ top: 0, behavior: "smooth" });
+      const page = document.scrollingElement;
+      if (((main?.scrollTop ?? 0) > 0 || (page?.scrollTop ?? 0) > 0) && window.matchMedia("(max-width: 980px), (max-height: 480px)").matches) toTop();
     }
     const fold = h("button", { type: "button", class: "ghost fold", id: "between-fold", "aria-expanded": String(!folded),
       onclick: () => { this.folded = folded ? null : key; this.render(); } }, folded ? t("sc_show") : t("sc_hide"));

@@ -197,3 +197,11 @@ export function toast(message, kind = "error") {
   clearTimeout(toastTimer);
   toastTimer = setTimeout(() => (el.className = "toast"), 4000);
 }
+
+/** Back to the table's top: `main` scrolls under the pinned play area on a narrow screen, the
+ * page itself on a short one (under 480 px tall, where the table scrolls as a page: the way
+ * back did nothing there — a code review). */
+export function toTop() {
+  document.querySelector("main")?.scrollTo({ top: 0, behavior: "smooth" });
+  document.scrollingElement?.scrollTo({ top: 0, behavior: "smooth" });
+}

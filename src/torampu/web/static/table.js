@@ -2,7 +2,7 @@
 
 import { api, closable, tokens } from "./api.js";
 import { Connection } from "./conn.js";
-import { drawnAfterPress, fill, h, patch, svgElement, toast } from "./dom.js";
+import { drawnAfterPress, fill, h, patch, svgElement, toast, toTop } from "./dom.js";
 import { BOT_ICON, renderFelt, renderPlay, seatName, statusText, tapCard } from "./game.js";
 import { errorText, gameName, lang, pick, t } from "./i18n.js";
 import { moveNode } from "./labels.js";
@@ -76,11 +76,11 @@ class TablePage {
     new MutationObserver(() => {
       const taker = e.felt.querySelector("#trick-taker")?.textContent;
       if (taker && taker !== this.saidTaker) this.say(taker);
-      this.saidTaker = taker || this.saidTaker;
+      this.saidTaker = taker ?? null;
     }).observe(e.felt, { childList: true, subtree: true, characterData: true });
     // on a phone the panels slide up over the table: a way back, in view while they cover it
     e.back = h("button", { type: "button", class: "ghost side-back", id: "side-back",
-      onclick: () => document.querySelector("main")?.scrollTo({ top: 0, behavior: "smooth" }) }, t("sideBack"));
+      onclick: () => toTop() }, t("sideBack"));
     e.sideStack = h("div", { class: "side-stack" }, e.back, e.side, so.chat.el);
     e.play = h("div", { class: "play-layout" }, e.playMain, e.sideStack);
     fill(this.root, h("div", { class: "table-page" }, e.head, e.seats, e.play));
@@ -631,9 +631,16 @@ class TablePage {
   /** Tell a screen reader `text` (the announcer, a polite live region). */
   say(text) {
     const el = this.el.announce;
+    // (emptied first, and set a moment later, so that a line like the last is read again; what
+    // comes meanwhile — a game's last trick and its result at once — is said with it, not over
+    // it)
+    this.saying = [...(this.saying || []), text];
+    if (this.saying.length > 1) return;
     el.textContent = "";
-    // (emptied first, and set a moment later, so that a line like the last is read again)
-    setTimeout(() => { el.textContent = text; }, 60);
+    setTimeout(() => {
+      el.textContent = this.saying.join(". ");
+      this.saying = [];
+    }, 60);
   }
 
   async startGame(fillBot, sitAt = null) {
