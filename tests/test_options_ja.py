@@ -69,3 +69,31 @@ def test_a_missing_translation_is_named() -> None:
 
     with pytest.raises(KeyError, match="'no_such' of napoleon"):
         option_ja("napoleon", "no_such")
+
+
+PLAYER_TEXTS = ("label", "description_en", "label_ja", "description_ja", "values_en", "values_ja")
+# a rule text's id or a clause of it, as the developers cite them: "(004)", "★17の読み", "★18の例"
+SOURCE_ID = re.compile(r"\(004\)|★1\d|\b004\b|\bs1300097\b|\(UECda(?:: \d+)?\)")
+
+
+@pytest.mark.parametrize("game", torampu.games())
+def test_what_players_read_names_no_rule_text(game: str) -> None:
+    """A player's review: the rules dialog read 「★18の例」, 「★17の読み」, 「(004)」 and "(UECda)"
+    after sentence upon sentence. The players' texts (ja and en) say it plainly; "UECda" stays
+    only as the name of a choice (a preset, a value's label), never as a citation in a
+    description. The developers' ``description`` keeps its sources."""
+    for o in torampu.rules(game):
+        for key in PLAYER_TEXTS:
+            value = o.get(key)
+            texts = value.values() if isinstance(value, dict) else [value]
+            for text in texts:
+                if text is None:
+                    continue
+                assert "(004)" not in text and "★1" not in text, (game, o["name"], key, text)
+                if key.startswith("description"):
+                    assert not SOURCE_ID.search(text), (game, o["name"], key, text)
+                else:
+                    assert not re.search(r"\(004\)|★|\b004\b", text), (game, o["name"], key, text)
+    for name, p in torampu.presets(game).items():
+        for key in ("name_ja", "note_ja", "name_en", "note_en"):
+            assert not re.search(r"\(004\)|★1|s1300097", p[key]), (game, name, key, p[key])

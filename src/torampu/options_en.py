@@ -145,14 +145,14 @@ VALUES_EN: dict[str, dict[str, dict[str, str]]] = {
         "later_lead": {"daihinmin": "The Daihinmin", "first_lead": "Holder of the opening card"},
         "points": {"rank": "By rank (n … 1)", "zero_sum": "+2 +1 0 −1 −2"},
         "flush_when": {
-            "all_passed": "Play is back to the last player (004)",
+            "all_passed": "Play is back to the last player",
             "one_left": "One player yet to pass (modified server)",
             "everyone": "Everyone has passed (UECda)",
         },
-        "lock_plays": {"004": "2 after a clear, then 3 (004)", "2": "Always 2 (UECda)"},
-        "joker_suit": {"wild": "No suit (004)", "lowest": "A free suit (UECda)"},
-        "run_effects": {"top": "Highest card only (004)", "any": "Every rank (UECda)"},
-        "deal_from": {"titles": "By title (004)", "seats": "By seat (UECda)"},
+        "lock_plays": {"004": "2 after a clear, then 3", "2": "Always 2 (UECda)"},
+        "joker_suit": {"wild": "No suit", "lowest": "A free suit (UECda)"},
+        "run_effects": {"top": "Highest card only", "any": "Every rank (UECda)"},
+        "deal_from": {"titles": "By title", "seats": "By seat (UECda)"},
     },
 }
 
