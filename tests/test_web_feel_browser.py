@@ -1,11 +1,12 @@
 """How the web table feels, in a real Chromium: hand sorting (by suit / by strength, under the
 trump, the joker's mode, Mighty and the jacks in Napoleon, under the revolution in Daifugo), the
 choice kept across a reload and a click still playing the card clicked; the rules dialog listing
-every option of the table with its explanation in English and Japanese and marking what differs
-from the preset; the sound switch (off by default, persisted, silent and error-free without
-audio); the tab title calling the player while the page is hidden; card motion and the pause that
-keeps a finished trick on the felt until the next trick is led (still there, without motion,
-under prefers-reduced-motion), and at the player's turn the felt shows the trick to follow.
+every option of the table with its explanation in English and Japanese, the rules in play first
+(what differs from the preset first of all, marked) and the rest folded; the sound switch (off by
+default, persisted, silent and error-free without audio); the tab title calling the player while
+the page is hidden; card motion and the pause that keeps a finished trick on the felt until the
+next trick is led (still there, without motion, under prefers-reduced-motion), and at the
+player's turn the felt shows the trick to follow.
 
 Every page runs under the strict Content-Security-Policy (Trusted Types required): a script error
 or a CSP violation fails the test. Skipped when /usr/bin/chromium is missing outside CI; in CI
@@ -429,7 +430,8 @@ def test_rules_dialog_lists_every_option(server: str, browser: Any) -> None:
     table = get(f"{server}/api/tables/{table_id}")
     preset = {o["name"]: o["default"] for o in info["options"]}
     preset.update(info["presets"]["house-001"]["options"])
-    differ = {k for k in names if table["rules"].get(k, preset[k]) != preset[k]}
+    # (the number of players is the table's seats, never marked as a rule changed for it)
+    differ = {k for k in names if table["rules"].get(k, preset[k]) != preset[k]} - {"players"}
     assert "min_bid" in differ
     page = new_page(browser, PHONE)
     page.goto(f"{server}/t/{table_id}")
@@ -440,7 +442,7 @@ def test_rules_dialog_lists_every_option(server: str, browser: Any) -> None:
         page.click("#rules-btn")
         page.wait_for_selector("#rules-list li")
         assert page.inner_text("#rules-title") == title
-        # a newcomer's summary of the game comes first, in the page's language
+        # a newcomer's summary of the game (after the table's rules), in the page's language
         howto = page.inner_text("#rules-howto")
         assert ("mighty (♠A)" if lang == "en" else "オールマイティ (♠A)") in howto, howto
         # what the signs on the seat boxes mean ("▮10 ★0" had no legend: a third review)
@@ -460,8 +462,14 @@ def test_rules_dialog_lists_every_option(server: str, browser: Any) -> None:
                  value: e.querySelector('.feel-rule-value').textContent,
                  text: e.querySelector('.feel-rule-desc').textContent}))""",
         )
-        assert [r["name"] for r in rows] == names, "every option of the game, in order"
-        for r, o in zip(rows, info["options"], strict=True):
+        # every option of the game, each once: the rules in play first (those changed for the
+        # table before the rest), then the others folded (see the test below)
+        assert sorted(r["name"] for r in rows) == sorted(names), "every option of the game"
+        changed_first = [r["changed"] for r in rows]
+        assert changed_first == sorted(changed_first, reverse=True), rows
+        by_name = {o["name"]: o for o in info["options"]}
+        for r in rows:
+            o = by_name[r["name"]]
             assert r["text"].strip(), f"{r['name']} has an explanation"
             assert r["value"].strip(), f"{r['name']} shows its value"
             # Japanese names and explanations where the option carries them
@@ -478,6 +486,86 @@ def test_rules_dialog_lists_every_option(server: str, browser: Any) -> None:
         page.click("#rules-close")
         assert not page.locator("#rules-dialog").evaluate("d => d.open")
     assert not problems(page), problems(page)
+
+
+RULE_TEXT_ID = re.compile(r"\(004\)|★1[78]")
+
+
+def test_rules_dialog_puts_the_rules_in_play_first(server: str, browser: Any) -> None:
+    """A player's review: a Japanese host turned on 11-back and lock (縛り), and the rules dialog
+    listed some 45 options flat, every one that is off included, the two about 12th and 25th
+    and marked only "プリセットと異なる"; the summary at the top named neither, and the texts
+    read 「★18の例」 and 「(004)」. Now the rules in play come first, the two changed for this
+    table before all, the summary names them, and the rules that are off are folded below."""
+    chosen = ("eleven_back", "lock")
+    info = next(g for g in get(f"{server}/api/games")["games"] if g["name"] == "daifugo")
+    standard = {o["name"]: o["default"] for o in info["options"]}
+    standard.update(info["presets"]["standard"]["options"])
+    assert all(standard[k] is False for k in chosen), "both are off in the standard preset"
+    table_id = _table(server, "daifugo", {"preset": "standard", **dict.fromkeys(chosen, True)})
+    rules = get(f"{server}/api/tables/{table_id}")["rules"]
+    off = sorted(k for k, v in rules.items() if v is False)
+    assert "five_skip" in off and "seven_pass" in off
+    for viewport, size in ((PHONE, "phone"), ({"width": 1366, "height": 650}, "laptop")):
+        page = new_page(browser, viewport)
+        page.goto(f"{server}/t/{table_id}")
+        page.wait_for_selector("[data-seat='0']")
+        for lang in ("en", "ja"):
+            if lang == "ja":
+                page.click("#lang")
+            page.click("#rules-btn")
+            page.wait_for_selector("#rules-inplay li")
+            first = page.eval_on_selector_all(
+                "#rules-inplay li", "els => els.map(e => [e.dataset.option, e.dataset.changed])"
+            )
+            # the two the host chose open the list, marked as changed for this table
+            assert first[:2] == [[k, "1"] for k in chosen], first
+            assert all(c == "0" for _, c in first[2:]), first
+            mark = page.inner_text("#rules-inplay li[data-option='lock'] .feel-rule-changed")
+            assert ("changed for this table" if lang == "en" else "このテーブルで変更") in mark
+            # what the standard preset plays with is in play too (on, so not folded)
+            assert ["revolution", "0"] in first and ["eight_cut", "0"] in first, first
+            # the summary line at the top names the two
+            summary = page.inner_text("#rules-changed")
+            labels = {
+                o["name"]: o["label" if lang == "en" else "label_ja"] for o in info["options"]
+            }
+            for k in chosen:
+                assert labels[k] in summary, summary
+            # the rest, off or standard, folded after the first part, each with its text
+            assert page.evaluate(
+                """() => {
+                  const a = document.querySelector('#rules-inplay');
+                  const b = document.querySelector('#rules-rest');
+                  return !!(a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING)
+                    && !b.open && !b.contains(a);
+                }"""
+            )
+            rest = page.eval_on_selector_all(
+                "#rules-rest li",
+                """els => els.map(e => [e.dataset.option,
+                     e.querySelector('.feel-rule-desc').textContent])""",
+            )
+            assert set(off) <= {k for k, _ in rest}, (off, rest)
+            assert all(text.strip() for _, text in rest), rest
+            assert not {k for k, _ in rest} & {k for k, _ in first}
+            folded = (
+                "Other rules (off or standard)" if lang == "en" else "その他のルール (なし・標準)"
+            )
+            assert folded in page.inner_text("#rules-rest > summary")
+            assert not page.is_visible("#rules-rest li[data-option='five_skip']")
+            page.screenshot(path=str(SHOTS / f"rules-first-{lang}-{size}.png"))
+            page.click("#rules-rest > summary")
+            assert page.is_visible("#rules-rest li[data-option='five_skip']")
+            # no rule text's id anywhere in the dialog
+            text = page.inner_text("#rules-dialog")
+            assert not RULE_TEXT_ID.search(text), RULE_TEXT_ID.findall(text)
+            # the whole dialog, unfolded, on the phone
+            if size == "phone":
+                page.locator("#rules-rest").scroll_into_view_if_needed()
+                page.screenshot(path=str(SHOTS / f"rules-first-{lang}-{size}-open.png"))
+            page.click("#rules-close")
+        assert not problems(page), problems(page)
 
 
 # ------------------------------------------------------------------ sounds

@@ -1,6 +1,7 @@
 // The rules of this table, one click away: a dialog listing every option in force (the table's
 // resolved options and its preset) with its explanation from torampu.rules (served by
-// GET /api/games), in the player's language. Options that differ from the preset are marked.
+// GET /api/games), in the player's language: first the rules in play at the table (those changed
+// from the preset first, marked), then the rest, off or at their plain default, folded.
 //
 // Option metadata may carry Japanese texts (label_ja, description_ja, values_ja for the values of
 // a choice or set; a preset's name_ja and note_ja) and English ones for players (label,
@@ -71,24 +72,60 @@ export function valueNode(o, v) {
   return v == null ? "–" : memberLabel(o, v);
 }
 
-/** The rows of the rules list for a table: [{option, value, preset, changed}]. */
+/** The rows of the rules list for a table: [{option, value, preset, changed, inPlay}]. */
 export function rulesRows(info, table) {
   const inForce = table.rules || {};
   const base = presetDefaults(info, table.preset);
   return info.options.map((o) => {
     const value = Object.hasOwn(inForce, o.name) ? inForce[o.name] : base[o.name];
-    return { option: o, value, preset: base[o.name], changed: !same(value, base[o.name]) };
+    // the number of players is the table's seats, not a rule changed for it: a 4-player Daifugo
+    // table read "Players: 4" before the house rules its host chose; it is in play, unmarked
+    if (o.name === "players") return { option: o, value, preset: base[o.name], changed: false, inPlay: true };
+    return { option: o, value, preset: base[o.name], changed: !same(value, base[o.name]), inPlay: inPlay(o, value) };
   });
 }
 
-function rowNode({ option, value, preset, changed }) {
-  return h("li", { class: `feel-rule ${changed ? "changed" : ""}`, dataset: { option: option.name, changed: changed ? "1" : "0" } },
+/** Whether a value is "off": false, none, 0 (0 means never for the counts), an empty list. */
+function isOff(v) {
+  return v === false || v == null || v === 0 || v === "none" || (Array.isArray(v) && !v.length);
+}
+
+/** Whether an option is in play at a table: a rule turned on, or a value other than the option's
+ * own plain default that is not "off" (a player asked for the table's house rules read the
+ * list of some 45 options, the two the host chose about 12th and 25th: a review). */
+export function inPlay(o, v) {
+  if (typeof v === "boolean") return v;
+  return !isOff(v) && !same(v, o.default);
+}
+
+/** The rules list in two parts: what is in play at the table (the ones changed for this table
+ * first, an option turned off for it too), and the rest, off or at the plain default. */
+export function splitRows(rows) {
+  const first = [...rows.filter((r) => r.changed), ...rows.filter((r) => !r.changed && r.inPlay)];
+  const rest = rows.filter((r) => !r.changed && !r.inPlay);
+  return { first, rest };
+}
+
+function rowNode({ option, value, preset, changed, inPlay: on }) {
+  return h("li", { class: `feel-rule rule-row ${changed ? "changed" : ""}`, dataset: { option: option.name, changed: changed ? "1" : "0", inPlay: on ? "1" : "0" } },
     h("div", { class: "feel-rule-head" },
       // (the option's name, for the command line and the API, only on hover)
       h("span", { class: "feel-rule-name", title: option.name }, optionLabel(option)),
       h("span", { class: "feel-rule-value" }, valueNode(option, value)),
       changed ? h("span", { class: "feel-rule-changed" }, t("feelChanged"), " · ", t("feelPresetValue", { v: "" }), valueNode(option, preset)) : null),
     h("p", { class: "feel-rule-desc" }, optionText(option)));
+}
+
+/** "11-back, Lock, 8-cut: off": the options changed for this table, for the summary line. */
+function changedSummary(rows) {
+  const parts = [];
+  for (const r of rows.filter((x) => x.changed)) {
+    const v = valueNode(r.option, r.value);
+    const label = optionLabel(r.option);
+    // a rule turned on is its name; anything else says its value
+    parts.push(r.value === true ? label : `${label}: ${typeof v === "string" ? v : v.textContent}`);
+  }
+  return parts.join(lang() === "ja" ? "、" : ", ");
 }
 
 /** A preset's note for players in the page's language (the developers' note if none). */
@@ -123,7 +160,11 @@ export class RulesDialog {
   }
 
   async open() {
-    if (!this.el.open) this.el.showModal();
+    if (!this.el.open) {
+      this.el.showModal();
+      // from the top each time (it opened where it was last scrolled to, mid-list)
+      this.el.scrollTop = 0;
+    }
     await this.render();
   }
 
@@ -145,17 +186,34 @@ export class RulesDialog {
     }
     const rows = rulesRows(info, tb);
     const preset = tb.preset && info.presets?.[tb.preset];
+    const { first, rest } = splitRows(rows);
     const changed = rows.filter((r) => r.changed).length;
     fill(this.body,
-      // the game in a few lines for a newcomer; the list below says which rules are in force
-      h("details", { class: "feel-howto", id: "rules-howto", open: true },
-        h("summary", {}, t("howTo")), h("p", {}, t(`howto_${tb.game}`))),
-      h("details", { class: "feel-howto", id: "rules-legend" },
-        h("summary", {}, t("legendTitle")), seatLegend(tb.game)),
       h("p", { class: "feel-rules-preset" }, h("strong", {}, `${gameName(tb.game)} · ${t("feelPreset")}: `),
         h("span", { id: "rules-preset" }, presetName(tb.preset, preset)),
         preset?.note ? h("span", { class: "muted" }, ` — ${presetNote(preset)}`) : null),
-      changed ? h("p", { class: "feel-rules-count" }, t("feelChangedCount", { n: changed })) : null,
-      h("ul", { class: "feel-rule-list", id: "rules-list" }, rows.map(rowNode)));
+      // the summary names what the host changed (it said "2 options differ", and which only in the
+      // list: a review)
+      changed ? h("p", { class: "feel-rules-count", id: "rules-changed" },
+        h("strong", {}, `${t("feelChangedHere")}: `), changedSummary(rows)) : null,
+      // the rules in play first, the rest folded: a host's two house rules were 12th and 25th of
+      // some 45 options, every rule that is off among them (a review)
+      h("div", { class: "feel-rule-list", id: "rules-list" },
+        h("section", { class: "feel-rules-inplay", id: "rules-inplay", "aria-labelledby": "rules-inplay-title" },
+          h("h3", { id: "rules-inplay-title" }, t("feelInPlay")),
+          first.length
+            ? h("ul", { class: "feel-rule-list" }, first.map(rowNode))
+            : h("p", { class: "muted" }, t("feelInPlayNone"))),
+        rest.length
+          ? h("details", { class: "feel-rules-rest", id: "rules-rest" },
+            h("summary", {}, t("feelRulesRest", { n: rest.length })),
+            h("ul", { class: "feel-rule-list" }, rest.map(rowNode)))
+          : null),
+      // the game in a few lines for a newcomer, after the table's own rules (open, it filled a
+      // laptop's dialog and pushed them out of sight)
+      h("details", { class: "feel-howto", id: "rules-howto", open: true },
+        h("summary", {}, t("howTo")), h("p", {}, t(`howto_${tb.game}`))),
+      h("details", { class: "feel-howto", id: "rules-legend" },
+        h("summary", {}, t("legendTitle")), seatLegend(tb.game)));
   }
 }
