@@ -379,6 +379,12 @@ def test_the_turn_of_a_player_gone_counts_down_to_their_stand_in(server: str, br
     page.wait_for_function(f"() => document.querySelector('#turn-timer').textContent === {waits!r}")
     page.wait_for_timeout(1500)
     assert timer.inner_text() == waits and "urgent" not in (timer.get_attribute("class") or "")
+    # (a change of language meanwhile keeps it stopped, in the new words)
+    page.click("#lang")
+    ja = "接続が戻ると残り時間を表示します"
+    page.wait_for_function(f"() => document.querySelector('#turn-timer').textContent === {ja!r}")
+    page.click("#lang")
+    page.wait_for_function(f"() => document.querySelector('#turn-timer').textContent === {waits!r}")
     dot = "getComputedStyle(document.querySelector('#felt .seat-box.me .pres.dot')).backgroundColor"
     assert page.evaluate(dot) == "rgb(185, 185, 185)", page.evaluate(dot)
     page.screenshot(path=str(SHOTS / "away-countdown-offline-laptop-en.png"))
@@ -2384,3 +2390,29 @@ def test_a_friend_from_the_link_is_told_where_they_are_and_the_keyboard_has_a_pl
     label = page.get_attribute("#hand", "aria-label") or ""
     assert "arrow keys" in label, label
     assert not problems(friend) and not problems(page), (problems(friend), problems(page))
+
+
+def test_a_table_s_maker_seated_without_a_name_is_told_the_name_given(
+    server: str, browser: Any
+) -> None:
+    """The lobby seats the table's maker at its first seat; with no name typed they sat as
+    "Player 1" without a word (the table's page tells a friend who sits unnamed since a
+    sixteenth review; the maker, once)."""
+    page = new_page(browser, LAPTOP, "en")
+    page.goto(f"{server}/")
+    page.wait_for_selector("#create-form")
+    page.select_option("select[name=game]", "hell")
+    assert page.is_checked("#sit-me")
+    page.click("#create-form button[type=submit]")
+    page.wait_for_selector(".seat-row.me[data-seat='0']")
+    page.wait_for_function(
+        "() => (document.querySelector('#toast')?.textContent || '').includes('You sit as')"
+    )
+    assert "You sit as Player 1" in page.inner_text("#toast")
+    page.reload()  # (once)
+    page.wait_for_selector(".seat-row.me[data-seat='0']")
+    page.wait_for_timeout(500)
+    assert "You sit as" not in (
+        page.evaluate("document.querySelector('#toast')?.textContent") or ""
+    )
+    assert not problems(page), problems(page)

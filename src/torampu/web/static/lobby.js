@@ -587,9 +587,14 @@ async function makeTable(body, seat) {
   let refused = null;
   if (seat != null) {
     try {
-      const name = (tokens.name() || "").trim().slice(0, 40) || t("playerN", { n: seat + 1 });
+      const typed = (tokens.name() || "").trim().slice(0, 40);
+      const name = typed || t("playerN", { n: seat + 1 });
       const joined = await api.join(id, { name, seat });
       tokens.setSeat(id, joined.seat, joined.token);
+      // the table's page says the name given them, as it does to a friend who sat unnamed
+      if (!typed) {
+        try { sessionStorage.setItem("torampu.namedFor", JSON.stringify({ id, name })); } catch { /* private mode: no note */ }
+      }
     } catch (e) {
       refused = e;
     }

@@ -272,7 +272,10 @@ class TablePage {
     this.render();
     this.social.between.render();
     this.social.hint.render();
-    if (this.snap) this.social.timer.onSnapshot(this.snap, this.el.playMain);
+    // (offline, the clock stays stopped, in the new language: counting again from the last
+    // snapshot's seconds would show a time the page cannot know)
+    if (this.connState === "closed") this.social.timer.relabel();
+    else if (this.snap) this.social.timer.onSnapshot(this.snap, this.el.playMain);
   }
 
   render() {
@@ -619,6 +622,15 @@ class TablePage {
   placeFocus(stage) {
     if (this.focusStage === stage) return;
     this.focusStage = stage;
+    // a table made in the lobby, its maker seated under a name given for them: said once
+    if (stage === "waiting") {
+      let named = null;
+      try { named = JSON.parse(sessionStorage.getItem("torampu.namedFor") || "null"); } catch { named = null; }
+      if (named?.id === this.id) {
+        try { sessionStorage.removeItem("torampu.namedFor"); } catch { /* nothing kept */ }
+        if (typeof named.name === "string") toast(t("namedForYou", { name: named.name }), "info");
+      }
+    }
     const active = document.activeElement;
     if (active && active !== document.body && active.isConnected) return;
     const touch = window.matchMedia?.("(pointer: coarse)").matches;

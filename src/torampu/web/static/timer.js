@@ -14,6 +14,7 @@ export class TurnTimer {
     this.ticker = null;
     this.shown = null; // the clock shown: { seat, mine, end } (performance.now() ms)
     this.cut = null; // that clock when the connection was lost
+    this.stopped = false; // stopped while the connection is lost
   }
 
   /** The connection lost (`up` false) or back. While it is lost the page cannot know the
@@ -21,11 +22,17 @@ export class TurnTimer {
    * table had waited for a player alone with bots) without a word — a sixteenth review. The
    * countdown stops and says why; the next snapshot shows the server's clock again. */
   setConnected(up) {
-    if (up || this.el.hidden || this.cut) return;
+    if (up || this.el.hidden || this.stopped) return;
     clearInterval(this.ticker);
     this.cut = this.shown;
+    this.stopped = true;
     this.el.classList.remove("urgent");
     this.el.textContent = t("sc_timerWaits");
+  }
+
+  /** The words again in the page's language, the clock still stopped while offline. */
+  relabel() {
+    if (this.stopped) this.el.textContent = t("sc_timerWaits");
   }
 
   onSnapshot(msg, root) {
@@ -33,6 +40,7 @@ export class TurnTimer {
     const timer = msg.timer;
     const cut = this.cut;
     this.cut = null;
+    this.stopped = false;
     if (!timer) {
       this.el.hidden = true;
       this.shown = null;
