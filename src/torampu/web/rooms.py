@@ -2321,9 +2321,14 @@ class Lobby:
             except Exception:  # (the change is made: its line is not worth an error)
                 log.exception("table %s: a seat change's chat line was not stored", room.id)
                 continue
-            msg = self._chat_message(c)
-            self._tell_chat(room, msg)
-            await self._publish(room, {"kind": "chat", "message": msg})
+            await self._send_chat(room, c)
+
+    async def _send_chat(self, room: Room, c: Chat) -> None:
+        """A chat row just stored, told to the clients here that may read it and to the other
+        processes."""
+        msg = self._chat_message(c)
+        self._tell_chat(room, msg)
+        await self._publish(room, {"kind": "chat", "message": msg})
 
     def chat_history(self, room: Room, client: Client) -> dict[str, Any] | None:
         """The newest messages, for a client that may read them (sent after ``hello``, when
@@ -2366,9 +2371,7 @@ class Lobby:
         if client.seat != seat:
             raise ActError("seat_changed", "your seat changed as you spoke: say it again")
         c = await self.db(self.store.add_chat, room.id, seat, name, text, reaction)
-        msg = self._chat_message(c)
-        self._tell_chat(room, msg)
-        await self._publish(room, {"kind": "chat", "message": msg})
+        await self._send_chat(room, c)
 
     async def _chat_allowed(self, room: Room, client: Client) -> None:
         """The chat limits of the speaker and of the table (:class:`ActError` ``rate_limited``
