@@ -145,6 +145,22 @@ export function closable(tb) {
   return tb?.status === "waiting" || (tb?.status === "playing" && people <= 1);
 }
 
+/** A note for the page of table `id` that this tab opens next (sessionStorage, lost in private
+ * mode), read once by `takeNote`: who came along to a rematch, the name the lobby gave a
+ * table's maker. */
+export function leaveNote(key, id, value) {
+  try { sessionStorage.setItem(key, JSON.stringify({ id, value })); } catch { /* private mode: no note */ }
+}
+
+/** The note `key` left for table `id` (then gone), or null. */
+export function takeNote(key, id) {
+  let note = null;
+  try { note = JSON.parse(sessionStorage.getItem(key) || "null"); } catch { note = null; }
+  if (!note || note.id !== id) return null;
+  try { sessionStorage.removeItem(key); } catch { /* nothing kept */ }
+  return note.value ?? null;
+}
+
 export const tokens = {
   host: (id) => ok(load("torampu.host")[id]),
   setHost(id, token) {

@@ -2,10 +2,10 @@
 // with the server's countdown, and the rematch. The server decides when the next game starts
 // (snapshot.between); this only shows it and says "ready".
 
-import { api, tokens } from "./api.js";
+import { api, leaveNote, takeNote, tokens } from "./api.js";
 import { h, patch, toast, toTop } from "./dom.js";
 import { botHoldsSeat, seatName, titleCell } from "./game.js";
-import { winnersText } from "./labels.js";
+import { signed, winnersText } from "./labels.js";
 import { resultSummary } from "./panels.js";
 import { errorText, t } from "./i18n.js";
 
@@ -170,7 +170,7 @@ export class BetweenPanel {
     const m = snap.view?.match;
     const s = snap.seat;
     const delta = m?.per_game?.[k]?.[s] ?? 0;
-    const mine = s != null && m?.totals ? t("sc_yourPoints", { delta: delta > 0 ? `+${delta}` : String(delta), total: m.totals[s] }) : "";
+    const mine = s != null && m?.totals ? t("sc_yourPoints", { delta: signed(delta), total: m.totals[s] }) : "";
     this.page.say([text("#between-title"), text("#between-winner"), text("#between-detail"), mine].filter(Boolean).join(". "));
   }
 
@@ -179,7 +179,6 @@ export class BetweenPanel {
     if (!m) return null;
     const change = m.per_game?.[k] || [];
     const rows = (m.totals || []).map((total, s) => ({ s, total, delta: change[s] ?? 0 }));
-    const fmt = (d) => (d > 0 ? `+${d}` : String(d));
     // the game's own column: Daifugo's title each earned, Hell's bid and tricks (they were one
     // run-on line above the table, in seat order: a third review)
     const last = this.page.lastResult;
@@ -204,7 +203,7 @@ export class BetweenPanel {
           games.map((_, i) => h("th", { title: t("gameNo", { k: i + 1, game }) }, t("sc_gameCol", { k: i + 1, game }))), h("th", {}, t("sc_total")))),
         h("tbody", {}, rows.map((r) => h("tr", { class: r.s === snap.seat ? "me" : "", dataset: { seat: r.s } },
           h("td", {}, seatName(this.page.table, r.s, true)),
-          games.map((g) => h("td", { class: (g[r.s] ?? 0) >= 0 ? "up" : "down" }, fmt(g[r.s] ?? 0))),
+          games.map((g) => h("td", { class: (g[r.s] ?? 0) >= 0 ? "up" : "down" }, signed(g[r.s] ?? 0))),
           h("td", {}, String(r.total)))))));
     }
     // a longer match over (Hell's 23 deals): its standings alone, not the last deal's bids and
@@ -219,7 +218,7 @@ export class BetweenPanel {
       h("tbody", {}, rows.map((r) => h("tr", { class: r.s === snap.seat ? "me" : "", dataset: { seat: r.s } },
         // (the short name: a bot's strength cut it to "レン (CPU・普…" on a phone, a ninth review)
         h("td", {}, seatName(this.page.table, r.s, true)), extra ? h("td", { class: "game-col" }, extra.cell(r.s)) : null,
-        standings ? null : h("td", { class: r.delta >= 0 ? "up" : "down" }, fmt(r.delta)), h("td", {}, String(r.total)))))));
+        standings ? null : h("td", { class: r.delta >= 0 ? "up" : "down" }, signed(r.delta)), h("td", {}, String(r.total)))))));
   }
 
   /** After the match: who asked for a rematch, and the button to ask (or to accept). A
@@ -306,7 +305,7 @@ export class BetweenPanel {
     if (invite) tokens.setInvite(newId, invite);
     // the people here, for the new table's page to say who did not come along
     const people = (this.page.snap?.table?.seats || []).filter((st) => st.kind === "human").map((st) => ({ seat: st.seat, name: this.name(st.seat) }));
-    try { sessionStorage.setItem("torampu.rematchFrom", JSON.stringify({ id: newId, people })); } catch { /* private mode: no note */ }
+    leaveNote("torampu.rematchFrom", newId, { people });
     toast(t("sc_rematchGo"), "info");
     setTimeout(() => location.assign(`/t/${encodeURIComponent(newId)}`), delay);
   }
@@ -315,10 +314,9 @@ export class BetweenPanel {
    * left, and a bot took their seats — said, or the others met bots in their friends' seats
    * without a word (a sixth review). */
   arrived(table) {
-    let from = null;
-    try { from = JSON.parse(sessionStorage.getItem("torampu.rematchFrom") || "null"); } catch { from = null; }
-    if (!from || from.id !== this.page.id || !table?.seats) return;
-    try { sessionStorage.removeItem("torampu.rematchFrom"); } catch { /* nothing kept */ }
+    if (!table?.seats) return;
+    const from = takeNote("torampu.rematchFrom", this.page.id);
+    if (!from) return;
     const gone = (from.people || []).filter((p) => table.seats[p.seat]?.kind === "bot");
     if (gone.length) toast(t("sc_rematchBots", { names: gone.map((p) => String(p.name)).join(t("listSep")) }), "info");
   }

@@ -189,6 +189,11 @@ export function botStrengthLabel(spec, inName = false) {
   return t(`${inName ? "botLevelShort" : "botLevel"}_${botStrength(spec)}`);
 }
 
+/** A game's points as a change: "+3", "0", "-3". */
+export function signed(d) {
+  return d > 0 ? `+${d}` : String(d);
+}
+
 /** Who won a finished match, from the server's `table.result` ({winners, side}): "Winner: Mina",
  * "Winners (tied): …", or for a match of one game won by a side "Winning side: …"; `name(seat)`
  * names a seat. Null when it names nobody. The results box and the lobby's finished tables. */

@@ -1,6 +1,6 @@
 // The lobby: the list of tables and the form that creates one.
 
-import { api, closable, tokens } from "./api.js";
+import { api, closable, leaveNote, tokens } from "./api.js";
 import { drawnAfterPress, fill, h, patch, toast } from "./dom.js";
 import { errorText, gameName, lang, pick, t } from "./i18n.js";
 import { botHoldsSeat, seatName } from "./game.js";
@@ -592,9 +592,7 @@ async function makeTable(body, seat) {
       const joined = await api.join(id, { name, seat });
       tokens.setSeat(id, joined.seat, joined.token);
       // the table's page says the name given them, as it does to a friend who sat unnamed
-      if (!typed) {
-        try { sessionStorage.setItem("torampu.namedFor", JSON.stringify({ id, name })); } catch { /* private mode: no note */ }
-      }
+      if (!typed) leaveNote("torampu.namedFor", id, name);
     } catch (e) {
       refused = e;
     }

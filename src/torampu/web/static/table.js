@@ -1,11 +1,11 @@
 // The table page: seats before the start, then the game in play from websocket snapshots.
 
-import { api, closable, tokens } from "./api.js";
+import { api, closable, takeNote, tokens } from "./api.js";
 import { Connection } from "./conn.js";
 import { drawnAfterPress, fill, h, patch, svgElement, toast, toTop } from "./dom.js";
 import { BOT_ICON, renderFelt, renderPlay, seatName, statusText, tapCard } from "./game.js";
 import { errorText, gameName, lang, pick, t } from "./i18n.js";
-import { moveNode } from "./labels.js";
+import { moveNode, signed } from "./labels.js";
 import { followLogs, sidePanels } from "./panels.js";
 import { installKeyboard } from "./keys.js";
 import { adoptInvite, adoptSeatLink } from "./links.js";
@@ -302,6 +302,12 @@ class TablePage {
     if (started) this.renderGame();
     else this.renderSeats();
     this.placeFocus(started ? "play" : "waiting");
+    if (!started && !this.toldName) {
+      // a table made in the lobby, its maker seated under a name given for them: said once
+      this.toldName = true;
+      const named = takeNote("torampu.namedFor", this.id);
+      if (typeof named === "string") toast(t("namedForYou", { name: named }), "info");
+    }
     if (started) this.renaming = false; // (a name half changed when the host started)
     // the hint's marks are classes the drawing does not know of: every redraw (a card
     // selected, the trick pause ending, an error) would drop them, so they are set again
@@ -467,21 +473,22 @@ class TablePage {
   hostSelect(s) {
     const value = s.kind === "bot" ? `bot:${s.bot}` : s.kind === "open" ? "open" : "";
     const bots = this.bots.map((b) => h("option", { value: `bot:${b.spec}`, selected: value === `bot:${b.spec}` }, pick(b.label)));
-    let opts = [h("option", { value: "open", selected: value === "open" }, t("openSeat")), ...bots];
     // a person's seat: what each choice does to them — the bots under "Replace Ben with", and
     // putting Ben out in a group of its own at the foot (the menu showed "Ben" over "Open seat",
     // which puts Ben out, beside the bots: a seventh review; then "Open seat (Ben leaves)"
     // first among the bots: a fourteenth)
+    const human = s.kind === "human";
     const name = s.name || t("human");
-    if (s.kind === "human") opts = [h("option", { value: "", selected: true, disabled: true }, name), h("optgroup", { label: t("replaceWith", { name }) }, bots)];
+    const opts = human
+      ? [h("option", { value: "", selected: true, disabled: true }, name), h("optgroup", { label: t("replaceWith", { name }) }, bots)]
+      : [h("option", { value: "open", selected: value === "open" }, t("openSeat")), ...bots];
     // the host arranges the table: this seat trades places with another (people keep their
     // seats' tokens; a review: two seated friends could not be swapped)
     const others = this.table.seats.filter((o) => o.seat !== s.seat && !(o.kind === "open" && s.kind === "open"));
     if (others.length)
       opts.push(h("optgroup", { label: t("swapWith") }, others.map((o) =>
         h("option", { value: `swap:${o.seat}` }, `⇄ ${t("seat", { n: o.seat + 1 })}${o.kind === "open" ? ` (${t("openShort")})` : ` (${seatName(this.table, o.seat)})`}`))));
-    if (s.kind === "human")
-      opts.push(h("optgroup", { label: t("putOut", { name }) }, h("option", { value: "open" }, t("openSeatPutOut", { name }))));
+    if (human) opts.push(h("optgroup", { label: t("putOut", { name }) }, h("option", { value: "open" }, t("openSeatPutOut", { name }))));
     return h("select", { dataset: { hostSeat: s.seat }, "aria-label": t("seat", { n: s.seat + 1 }), onchange: (e) => this.setSeat(s.seat, e.target.value, e.target) }, opts);
   }
 
@@ -622,15 +629,6 @@ class TablePage {
   placeFocus(stage) {
     if (this.focusStage === stage) return;
     this.focusStage = stage;
-    // a table made in the lobby, its maker seated under a name given for them: said once
-    if (stage === "waiting") {
-      let named = null;
-      try { named = JSON.parse(sessionStorage.getItem("torampu.namedFor") || "null"); } catch { named = null; }
-      if (named?.id === this.id) {
-        try { sessionStorage.removeItem("torampu.namedFor"); } catch { /* nothing kept */ }
-        if (typeof named.name === "string") toast(t("namedForYou", { name: named.name }), "info");
-      }
-    }
     const active = document.activeElement;
     if (active && active !== document.body && active.isConnected) return;
     const touch = window.matchMedia?.("(pointer: coarse)").matches;
@@ -759,7 +757,7 @@ class TablePage {
     const ended = [...new Set(games)].filter((g) => g < now && m?.per_game?.[g]);
     const results = ended.map((g) => {
       const d = m.per_game[g][this.snap.seat] ?? 0;
-      return h("span", { class: "stood-result", dataset: { game: g } }, `${t("stoodInEnded", { k: g + 1, game, delta: d > 0 ? `+${d}` : String(d) })} `);
+      return h("span", { class: "stood-result", dataset: { game: g } }, `${t("stoodInEnded", { k: g + 1, game, delta: signed(d) })} `);
     });
     if (results.length) results.push(h("span", { class: "muted" }, t("stoodInScores")));
     patch(this.el.stoodIn, n > 0 ? t(over ? "stoodInOver" : "stoodIn", { n }) : "",
