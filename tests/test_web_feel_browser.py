@@ -1940,6 +1940,11 @@ def test_the_side_column_fades_at_its_foot_while_more_lies_below(server: str, br
     assert side.evaluate("s => s.scrollHeight > s.clientHeight + 4"), "the column fits"
     page.wait_for_selector("#side[data-more]")
     assert "linear-gradient" in side.evaluate("s => getComputedStyle(s).maskImage")
-    side.evaluate("s => { s.scrollTop = s.scrollHeight; }")
-    page.wait_for_selector("#side:not([data-more])")
+    # the bots play on while the page scrolls, and a move that lengthens the log puts more below
+    # the foot again: scroll to the end at each poll until a poll finds nothing below it
+    page.wait_for_function(
+        """() => { const s = document.querySelector('#side');
+            s.scrollTop = s.scrollHeight; return !s.hasAttribute('data-more'); }""",
+        polling=250,
+    )
     assert not problems(page), problems(page)
