@@ -258,6 +258,27 @@ def test_a_player_moves_to_an_open_seat_before_the_start_and_nothing_else_can(
             assert snap["seat"] == 2 and snap["view"]["seat"] == 2
 
 
+def test_a_seat_that_changed_hands_elsewhere_is_refused_as_no_longer_held(tmp_path: Path) -> None:
+    """A twenty-second audit: a player's move, leave or rename that raced the host putting them
+    out on another process was answered 409 ``seat_revoked``, where docs/web.md says a token
+    holding no seat is 403. Here the put-out is written to the database behind this process's
+    back (as another process would), so its own copy still has the token holding the seat."""
+    with client(tmp_path) as c:
+        store = c.app.state.lobby.store  # type: ignore[attr-defined]
+        for path, body in (("move", {"seat": 3}), ("name", {"name": "Ben"}), ("leave", {})):
+            made = c.post("/api/tables", json={"game": "hell", "players": 4}).json()
+            tid = made["table"]["id"]
+            join = {"name": "Aki", "seat": 0}
+            aki = c.post(f"/api/tables/{tid}/join", json=join).json()["token"]
+            store.set_seat(tid, 0, "bot", bot="heuristic")  # (the host, on another process)
+            r = c.post(f"/api/tables/{tid}/{path}", json=body, headers=auth(aki))
+            assert r.status_code == 403, (path, r.text)
+            assert r.json()["error"]["code"] == "seat_revoked", (path, r.text)
+            assert "seat 0" in r.json()["error"]["message"]
+            seats = c.get(f"/api/tables/{tid}").json()["seats"]
+            assert [s["kind"] for s in seats] == ["bot", "open", "open", "open"], "no change"
+
+
 def test_the_host_swaps_two_seats_before_the_start(tmp_path: Path) -> None:
     """The host could not swap two seated friends (a review): before the start the host has
     two seats trade places — people (tokens and sockets with them), bots or open seats. A seat

@@ -343,6 +343,12 @@ class ActError(TorampuError):
         self.code = code
         self.status = status
 
+    @classmethod
+    def refused(cls, e: Refused) -> ActError:
+        """The store's refusal ``e`` as the protocol's: its code, message and status (409 unless
+        it names another — a move refused with no status was 409 where the docs said 403)."""
+        return cls(e.code, str(e), e.status or 409)
+
 
 SNAPSHOT_LOG = 100
 """The newest entries of a view's ``log`` (Daifugo's plays and passes) a snapshot carries."""
@@ -1230,7 +1236,7 @@ class Lobby:
                     caps,
                 )
             except Refused as e:
-                raise ActError(e.code, str(e), e.status or 409) from None
+                raise ActError.refused(e) from None
         room = await self._load(table, [])
         self.rooms[table_id] = room
         self.rows_changed += 1
@@ -1248,7 +1254,7 @@ class Lobby:
         mine = None if owner is None else await self.db(self.store.count_open, since, owner)
         refused = caps.refusal(total, mine)
         if refused is not None:
-            raise ActError(refused.code, str(refused), refused.status or 409)
+            raise ActError.refused(refused)
         return caps
 
     async def rematch(
@@ -1306,7 +1312,7 @@ class Lobby:
             try:
                 st = await self.db(self.store.reclaim_seat, old.id, seat, h)
             except Refused as e:
-                raise ActError(e.code, str(e), e.status or 409) from None
+                raise ActError.refused(e) from None
             if st is None:  # (another process's change, read now)
                 await self._refresh_row(room)
                 return
@@ -1352,7 +1358,7 @@ class Lobby:
         except Refused as e:
             async with room.lock:
                 await self._refresh_row(room)
-            raise ActError(e.code, str(e), e.status or 409) from None
+            raise ActError.refused(e) from None
         room.wishes = await self.db(self.store.ready_seats, room.id, REMATCH_WISH)
         if room.wishes != before:  # (a repeated request: no news for anyone)
             await self._publish(room, {"kind": "rematch_wish", "seat": seat, "withdrawn": True})
@@ -1426,7 +1432,7 @@ class Lobby:
                 )
             except Refused as e:
                 if e.code != "wishes_changed":
-                    raise ActError(e.code, str(e), e.status or 409) from None
+                    raise ActError.refused(e) from None
                 # a wish it counted on was taken back (on another process) meanwhile: not now
                 room.wishes = await self.db(self.store.ready_seats, room.id, REMATCH_WISH)
                 self.broadcast(room)
@@ -1525,7 +1531,7 @@ class Lobby:
             try:
                 ids = await self.db(self.store.set_invite, room.id, token_hash(invite))
             except Refused as e:
-                raise ActError(e.code, str(e)) from None
+                raise ActError.refused(e) from None
             await self._refresh_row(room)
         for other in ids:
             loaded = self.rooms.get(other)
@@ -1557,7 +1563,7 @@ class Lobby:
             try:
                 before = await self.db(self.store.delete_table, room.id, closable)
             except Refused as e:
-                raise ActError(e.code, str(e)) from None
+                raise ActError.refused(e) from None
         await self._drop_closed(room)
         await self._publish_id(room.id, {"kind": "closed"})
         for old_id in before:  # (it was their rematch: they have none now)
@@ -1715,7 +1721,7 @@ class Lobby:
                 await self.db(self.store.set_waiting_seat, room.id, seat, st.kind, st.bot, held_by)
             except Refused as e:
                 await self._refresh_row(room)
-                raise ActError(e.code, str(e)) from None
+                raise ActError.refused(e) from None
             self._seat_changed(room, seat, st)
             self._check_watchers(room)
         self.broadcast(room)
@@ -1812,7 +1818,7 @@ class Lobby:
                 await self.db(self.store.swap_waiting_seats, room.id, a, b, token)
             except Refused as e:
                 await self._refresh_row(room)
-                raise ActError(e.code, str(e), e.status or 409) from None
+                raise ActError.refused(e) from None
             # here as stored (another process may have seated someone), told to every client
             await self._refresh_row(room)
             after = list(room.seats)
@@ -1849,7 +1855,7 @@ class Lobby:
                 await self.db(write, seat, h)
             except Refused as e:
                 await self._refresh_row(room)
-                raise ActError(e.code, str(e)) from None
+                raise ActError.refused(e) from None
             old = room.seats[seat]
             new = holding(old)
             self._seat_changed(room, seat, new)
@@ -1909,7 +1915,7 @@ class Lobby:
                 table = await self.db(self.store.start_table, room.id, fill)
             except Refused as e:
                 await self._refresh_row(room)
-                raise ActError(e.code, str(e)) from None
+                raise ActError.refused(e) from None
             room.table = table
             changes = {s: st for s, st in enumerate(table.seats) if st != room.seats[s]}
             if changes:

@@ -730,8 +730,8 @@ class Store:
                 SeatRow.table_id == table_id, SeatRow.seat == seat, SeatRow.token == token
             )
             done = s.execute(q.values(**values))
-            if not done.rowcount:  # type: ignore[attr-defined]
-                raise Refused("seat_revoked", f"seat {seat} is no longer yours")
+            if not done.rowcount:  # type: ignore[attr-defined]  # (403: a token holding no seat)
+                raise Refused("seat_revoked", f"seat {seat} is no longer yours", 403)
 
     def swap_waiting_seats(self, table_id: str, a: int, b: int, token: str | None = None) -> None:
         """Before the start only: seats ``a`` and ``b`` trade what they hold — a person (their
@@ -752,7 +752,7 @@ class Store:
             if rows[0] is None or rows[1] is None:
                 raise Refused("not_found", f"no seat {a} or {b} at this table", 404)
             if token is not None and rows[0].token != token:
-                raise Refused("seat_revoked", f"seat {a} is no longer yours")
+                raise Refused("seat_revoked", f"seat {a} is no longer yours", 403)
             if token is not None and rows[1].kind != "open":
                 raise Refused("seat_taken", f"seat {b} is taken")
             keys = ("kind", "name", "token", "bot", "holder")
