@@ -1511,6 +1511,69 @@ def test_a_slowloris_is_cut_off_and_one_address_holds_few_connections(tmp_path: 
         assert limits.open.get("127.0.0.1", 0) <= 1
 
 
+def _exchange(addr: str, data: bytes) -> bytes:
+    """Send ``data`` in one write on a new connection; all the server answers before it closes
+    the connection (or 5 s)."""
+    host, port = addr.split(":")
+    with socket.create_connection((host, int(port)), timeout=5) as s:
+        s.sendall(data)
+        got = b""
+        end = time.monotonic() + 5
+        s.settimeout(0.5)
+        while time.monotonic() < end:
+            try:
+                chunk = s.recv(65536)
+            except TimeoutError:
+                continue
+            except OSError:
+                break
+            if not chunk:
+                break
+            got += chunk
+        return got
+
+
+def test_a_request_head_too_large_is_refused_before_it_is_parsed(tmp_path: Path) -> None:
+    """A twenty-third audit: a 108 KB request head of 10,000 short header lines, arriving in
+    one read, was parsed whole (h11's cap holds only for an incomplete head) — 20 ms of the
+    event loop each, before any rate limit saw it, and 128 connections of one address sending
+    one each held every other table 2.2 s. Now a head past ``--max-request-head`` bytes or
+    ``--max-request-lines`` lines is answered 431 and its connection closed, also when it is
+    pipelined behind a request that is served; a browser's head passes."""
+    from torampu.web.http import HttpLimits
+
+    limits = HttpLimits(head_bytes=4096, head_lines=40)
+    many = b"".join(b"X-%d: 1\r\n" % i for i in range(10_000))
+    with live_server(tmp_path, http=limits) as addr:
+        get = b"GET /api/health HTTP/1.1\r\nHost: x\r\n"
+        for head in (
+            get + many + b"\r\n",  # lines
+            get + b"X-Long: " + b"a" * 5000 + b"\r\n\r\n",  # bytes, in three lines
+            get + many,  # incomplete, and past both already
+        ):
+            answer = _exchange(addr, head)
+            assert answer.startswith(b"HTTP/1.1 431 "), answer[:200]
+            assert b"request head too large" in answer
+        assert limits.too_large == 3
+        # pipelined: the first request is answered, the large head behind it refused
+        answer = _exchange(addr, get + b"\r\n" + get + many + b"\r\n")
+        assert answer.startswith(b"HTTP/1.1 200 ") and b'"status":"ok"' in answer, answer[:300]
+        assert answer.count(b"HTTP/1.1 ") == 2 and b"HTTP/1.1 431 " in answer, answer[-300:]
+        assert limits.too_large == 4
+        # a browser's head (38 lines, a body in the same write) is served as ever
+        body = json.dumps({"game": "hell", "games": 1}).encode()
+        post = (
+            b"POST /api/tables HTTP/1.1\r\nHost: x\r\ncontent-type: application/json\r\n"
+            + b"".join(b"X-Browser-%d: %s\r\n" % (i, b"v" * 60) for i in range(34))
+            + b"content-length: %d\r\nconnection: close\r\n\r\n%s" % (len(body), body)
+        )
+        answer = _exchange(addr, post)
+        assert answer.startswith(b"HTTP/1.1 201 "), answer[:300]
+        assert limits.too_large == 4
+        with http_client(addr) as http:
+            assert http.get("/api/health").json()["status"] == "ok"
+
+
 def _long_daifugo_game(addr: str, passes: int) -> str:
     """A finished one-game Daifugo match whose four seats one client held, passing on the
     lead ``passes`` times (``lead_pass``): its replay runs to megabytes. The table's id."""

@@ -278,6 +278,20 @@ def serve(
             "and then its body; a connection that trickles either is closed."
         ),
     ] = 10.0,
+    max_request_head: Annotated[
+        int,
+        typer.Option(
+            help="Bytes an HTTP request's head (request line and headers) may hold; past it 431 "
+            "and the connection closed, before the head is parsed."
+        ),
+    ] = 16 * 1024,
+    max_request_lines: Annotated[
+        int,
+        typer.Option(
+            help="Lines an HTTP request's head may hold (its request line and header lines; a "
+            "browser's has some 20); past it 431 and the connection closed."
+        ),
+    ] = 100,
     connections_per_address: Annotated[
         int,
         typer.Option(
@@ -509,6 +523,11 @@ def serve(
             "--message-burst, --hello-burst, --outbox-max, --max-chat, --chat-history and "
             "--db-threads are whole numbers ≥ 1"
         )
+    if max_request_head < 1024 or max_request_lines < 10:
+        raise typer.BadParameter(
+            "--max-request-head is at least 1024 bytes and --max-request-lines at least 10 "
+            "(a browser's request head has some 20 lines)"
+        )
     if not 256 <= max_message <= WS_MAX_SIZE:
         raise typer.BadParameter(f"--max-message is from 256 to {WS_MAX_SIZE} bytes")
     if redis and bot_delay * 1.25 >= lease_ttl:
@@ -653,6 +672,8 @@ def serve(
         connections_rate,
         ipv6_prefix,
         send_timeout,
+        head_bytes=max_request_head,
+        head_lines=max_request_lines,
     )
     raise_open_files_limit()
     quiet_client_errors()
