@@ -1526,6 +1526,31 @@ def test_the_seats_changes_are_chat_lines_a_later_arrival_reads(tmp_path: Path) 
             assert m["seat"] == m["event"]["seat"]
 
 
+def test_strangers_churning_seats_leave_the_host_s_seat_lines_said(tmp_path: Path) -> None:
+    """A twenty-third audit: two strangers' addresses sitting down and getting up spent the
+    table's allowance of seat lines (each within its own), and the host putting one of them
+    out then went unsaid. The host's lines are bounded as one person's only."""
+    with client(tmp_path, chat_rate=0.01, chat_burst=2) as c:
+        made = c.post("/api/tables", json={"game": "hell", "players": 4}).json()
+        tid, host = made["table"]["id"], made["host_token"]
+        base = f"/api/tables/{tid}"
+        strangers = [TestClient(c.app, client=(f"198.51.100.{i}", 5000)) for i in (1, 2, 3)]
+        for i, other in enumerate(strangers):  # each one's allowance (4): the table's (8) gone
+            for k in range(3):
+                tok = other.post(f"{base}/join", json={"name": f"S{i}{k}", "seat": i}).json()
+                r = other.post(f"{base}/leave", json={}, headers=auth(tok["token"]))
+                assert r.status_code == 200, r.text
+        stay = strangers[0].post(f"{base}/join", json={"name": "Pest", "seat": 3}).json()
+        holder = c.get(base).json()["seats"][3]["holder"]
+        out = {"bot": "heuristic", "holder": holder}
+        assert c.post(f"{base}/seats/3", json=out, headers=auth(host)).status_code == 200
+        stored = c.app.state.lobby.store.recent_chat(tid, 100)  # type: ignore[attr-defined]
+        events = [x.event for x in stored if x.event is not None]
+        assert len(events) <= 8 + 1, events  # the strangers' lines: the table's bound
+        assert events[-1] == {"kind": "put_out", "seat": 3, "who": "Pest", "bot": True}, events
+        assert stay["seat"] == 3
+
+
 def test_seat_changes_past_the_chat_s_bound_still_happen_unsaid(tmp_path: Path) -> None:
     """Sitting down and getting up again and again would push a table's messages out of its
     chat with lines of it (a code review: 20 a second for 20 s left none of five messages in the

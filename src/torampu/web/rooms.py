@@ -2294,7 +2294,9 @@ class Lobby:
         host gave a bot). Bounded per table as its players' chat is (``--chat-rate`` × 4, a burst of
         ``--chat-burst`` × 4, on the bus too with several processes) and per person ``by`` (an
         address's hash, or "host") at twice a speaker's chat: past it the seats still change,
-        unsaid. The lines are kept apart from the messages (:attr:`Room.seat_chat`, and in the
+        unsaid. The host's lines are bounded as one person's only: two strangers' churn spent the
+        table's allowance, and the host putting one of them out went unsaid (a twenty-third
+        audit). The lines are kept apart from the messages (:attr:`Room.seat_chat`, and in the
         store), so that a stranger sitting down and getting up again and again never pushes a
         message out of the history. Never fails the change it says."""
         s = self.settings
@@ -2305,21 +2307,21 @@ class Lobby:
             # (twice a speaker's chat: friends at one address sit down, move and rename)
             room.seat_speakers = PerKey(s.chat_rate * 2, s.chat_burst * 2, MAX_CHAT_SPEAKERS)
         mine = room.seat_speakers.bucket(by or "?", now)
+        shared = by != "host"
         for event in events:
-            if not room.seat_lines.available(now) or not mine.available(now):
+            if (shared and not room.seat_lines.available(now)) or not mine.available(now):
                 log.info(
                     "table %s: seat change not said in the chat (too many): %s",
                     room.id,
                     event["kind"],
                 )
                 continue
-            room.seat_lines.take(now)
+            if shared:
+                room.seat_lines.take(now)
             mine.take(now)
             try:
-                if (
-                    await self.bus.spend(f"seats:{room.id}", s.chat_rate * n, s.chat_burst * n)
-                    is False
-                ):
+                key = f"seats:{room.id}"
+                if shared and await self.bus.spend(key, s.chat_rate * n, s.chat_burst * n) is False:
                     continue
                 c = await self.db(
                     self.store.add_chat, room.id, event["seat"], None, None, None, event
