@@ -279,6 +279,31 @@ def test_a_seat_that_changed_hands_elsewhere_is_refused_as_no_longer_held(tmp_pa
             assert [s["kind"] for s in seats] == ["bot", "open", "open", "open"], "no change"
 
 
+def test_a_rename_raced_by_the_host_s_swap_elsewhere_renames_the_seat_held_now(
+    tmp_path: Path,
+) -> None:
+    """A twenty-third audit: a rename that raced the host's swap on another process was
+    refused "seat 0 is no longer yours" — to a person sitting in seat 1. The token's seat is
+    looked up again once. And a move to the seat one holds, once the table has started, is
+    ``started`` as any other move (it was 200); a stranger's token with a bad seat is told
+    about the token (403), not the seat."""
+    with client(tmp_path) as c:
+        made = c.post("/api/tables", json={"game": "hell", "players": 4}).json()
+        tid, host = made["table"]["id"], made["host_token"]
+        aki = c.post(f"/api/tables/{tid}/join", json={"name": "Aki", "seat": 0}).json()["token"]
+        store = c.app.state.lobby.store  # type: ignore[attr-defined]
+        store.swap_waiting_seats(tid, 0, 1)  # (the host, on another process)
+        r = c.post(f"/api/tables/{tid}/name", json={"name": "Akiko"}, headers=auth(aki))
+        assert r.status_code == 200 and r.json()["seat"] == 1, r.text
+        seats = c.get(f"/api/tables/{tid}").json()["seats"]
+        assert [s.get("name") for s in seats] == [None, "Akiko", None, None], seats
+        r = c.post(f"/api/tables/{tid}/move", json={"seat": 9}, headers=auth("x" * 43))
+        assert r.status_code == 403 and r.json()["error"]["code"] == "unauthorized", r.text
+        c.post(f"/api/tables/{tid}/start", json={"fill": "heuristic"}, headers=auth(host))
+        r = c.post(f"/api/tables/{tid}/move", json={"seat": 1}, headers=auth(aki))
+        assert r.status_code == 409 and r.json()["error"]["code"] == "started", r.text
+
+
 def test_the_host_swaps_two_seats_before_the_start(tmp_path: Path) -> None:
     """The host could not swap two seated friends (a review): before the start the host has
     two seats trade places — people (tokens and sockets with them), bots or open seats. A seat

@@ -1783,11 +1783,13 @@ class Lobby:
         name and token go with them, and their sockets follow. The seat they sit in now."""
         if not token:
             raise ActError("unauthorized", "moving to another seat needs your seat token", 401)
-        target = self._seat_number(room, to)
-        seat, h = await self.seat_of(room, token)
+        seat, h = await self.seat_of(room, token)  # (the token first: a stranger learns nothing)
         assert seat is not None and h is not None
+        target = self._seat_number(room, to)
         if seat != target:
             await self._swap(room, seat, target, h, owner_hash(address) if address else h)
+        elif room.status != "waiting":  # (the seat one holds: nothing to do, but not after it)
+            raise ActError("started", "seats change only before the start")
         return target
 
     async def swap_seats(self, room: Room, a: Any, b: Any) -> None:
@@ -1845,27 +1847,35 @@ class Lobby:
         token's hash)`` stores it (on a database thread), ``holding(old)`` is the seat after;
         the others are told, and ``line(old, new)`` is what the chat says of it (nothing if
         ``None``). The seat."""
-        # (a token another process issued is looked up in the database, as for a hello)
-        seat, h = await self.seat_of(room, token)
-        assert seat is not None and h is not None
-        async with room.lock:
-            if room.status != "waiting":
-                raise ActError("started", started)
-            try:
-                await self.db(write, seat, h)
-            except Refused as e:
-                await self._refresh_row(room)
-                raise ActError.refused(e) from None
-            old = room.seats[seat]
-            new = holding(old)
-            self._seat_changed(room, seat, new)
-            self._check_watchers(room)
+        for again in (False, True):
+            # (a token another process issued is looked up in the database, as for a hello)
+            seat, h = await self.seat_of(room, token)
+            assert seat is not None and h is not None
+            async with room.lock:
+                if room.status != "waiting":
+                    raise ActError("started", started)
+                try:
+                    await self.db(write, seat, h)
+                except Refused as e:
+                    await self._refresh_row(room)
+                    held = any(st.token == h for st in room.seats)
+                    if e.code == "seat_revoked" and held and not again:
+                        # the host swapped it elsewhere (on another process) meanwhile: the
+                        # token's seat now, once ("seat 0 is no longer yours" to a person
+                        # sitting in seat 1: a twenty-third audit)
+                        continue
+                    raise ActError.refused(e) from None
+                old = room.seats[seat]
+                new = holding(old)
+                self._seat_changed(room, seat, new)
+                self._check_watchers(room)
+            break
         self.broadcast(room)
         await self._publish(room, {"kind": "table"})
         said = line(old, new)
         if said is not None:
             await self._seat_lines(room, [said], owner_hash(address) if address else h)
-        return seat
+        return old.seat
 
     def _seat_changed(self, room: Room, seat: int, st: Seat) -> None:
         """``seat`` now has the holding ``st`` (see :meth:`_seats_changed`)."""
