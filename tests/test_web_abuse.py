@@ -1574,6 +1574,31 @@ def test_a_request_head_too_large_is_refused_before_it_is_parsed(tmp_path: Path)
             assert http.get("/api/health").json()["status"] == "ok"
 
 
+def test_a_request_framed_both_ways_is_refused(tmp_path: Path) -> None:
+    """A twenty-third audit: a body sent with both ``Content-Length`` and ``Transfer-Encoding:
+    chunked`` was read by its chunks, the connection kept — a request a proxy framing by the
+    length would read otherwise (a smuggled second request). RFC 9112 lets a server refuse it:
+    400, the connection closed, nothing made."""
+    body = json.dumps({"game": "hell", "games": 1}).encode()
+    chunked = b"%x\r\n%s\r\n0\r\n\r\n" % (len(body), body)
+    with live_server(tmp_path) as addr:
+        for te in (b"Transfer-Encoding: chunked", b"transfer-encoding : chunked"):
+            head = b"POST /api/tables HTTP/1.1\r\nHost: x\r\ncontent-type: application/json\r\n"
+            answer = _exchange(addr, head + b"Content-Length: 5\r\n" + te + b"\r\n\r\n" + chunked)
+            assert answer.startswith(b"HTTP/1.1 400 "), answer[:200]
+            assert b"both Content-Length and Transfer-Encoding" in answer
+        with http_client(addr) as http:
+            assert http.get("/api/tables").json()["tables"] == [], "nothing made"
+            # each alone, as ever
+            made = http.post(
+                "/api/tables", content=body, headers={"content-type": "application/json"}
+            )
+            assert made.status_code == 201, made.text
+        close = b"Connection: close\r\n"
+        answer = _exchange(addr, head + close + b"Transfer-Encoding: chunked\r\n\r\n" + chunked)
+        assert answer.startswith(b"HTTP/1.1 201 "), answer[:200]
+
+
 def _long_daifugo_game(addr: str, passes: int) -> str:
     """A finished one-game Daifugo match whose four seats one client held, passing on the
     lead ``passes`` times (``lead_pass``): its replay runs to megabytes. The table's id."""

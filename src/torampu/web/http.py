@@ -38,6 +38,23 @@ log = logging.getLogger("torampu.web")
 _BLANK_LINE = re.compile(rb"\n\r?\n")
 """The end of a request's head, as h11 finds it."""
 
+_LENGTH = re.compile(rb"\ncontent-length[ \t]*:", re.IGNORECASE)
+_CHUNKED = re.compile(rb"\ntransfer-encoding[ \t]*:", re.IGNORECASE)
+
+
+def _framed_twice(head: bytearray, end: int) -> bool:
+    """Whether the request head ``head[:end]`` names both a Content-Length and a
+    Transfer-Encoding.
+
+    >>> _framed_twice(bytearray(b"POST / HTTP/1.1\\r\\nContent-Length: 3\\r\\n"
+    ...                         b"Transfer-Encoding: chunked\\r\\n\\r\\n"), 60)
+    True
+    >>> _framed_twice(bytearray(b"POST / HTTP/1.1\\r\\nContent-Length: 3\\r\\n\\r\\n"), 35)
+    False
+    """
+    return bool(_LENGTH.search(head, 0, end)) and bool(_CHUNKED.search(head, 0, end))
+
+
 UNLIMITED = 2**31
 """``per_address`` that turns the per-address bounds off (behind a trusted proxy)."""
 
@@ -211,6 +228,11 @@ class GuardedH11Protocol(H11Protocol):
             fits = buf.count(b"\n") <= lim.head_lines  # (so far: the rest may come)
         else:
             fits = end is not None and buf.count(b"\n", 0, end.start() + 1) <= lim.head_lines
+        if fits and end is not None and _framed_twice(buf, end.start()):
+            # RFC 9112 6.3: a request framed both ways may be smuggling a second one past a
+            # proxy that reads the other length; h11 reads the chunks and kept the connection
+            self._refuse(b"400 Bad Request", b"both Content-Length and Transfer-Encoding")
+            return False
         if fits:
             return True
         lim.too_large += 1
@@ -221,15 +243,18 @@ class GuardedH11Protocol(H11Protocol):
                 lim.head_lines,
                 lim.too_large,
             )
+        self._refuse(b"431 Request Header Fields Too Large", b"request head too large")
+        return False
+
+    def _refuse(self, status: bytes, why: bytes) -> None:
+        """Answer ``status`` with the text ``why`` and close the connection, the request unread
+        (below h11: it has parsed nothing of it)."""
         self._disarm()
-        body = b"request head too large"
         self.transport.write(
-            b"HTTP/1.1 431 Request Header Fields Too Large\r\n"
-            b"content-type: text/plain; charset=utf-8\r\nconnection: close\r\n"
-            b"content-length: %d\r\n\r\n%s" % (len(body), body)
+            b"HTTP/1.1 %s\r\ncontent-type: text/plain; charset=utf-8\r\n"
+            b"connection: close\r\ncontent-length: %d\r\n\r\n%s" % (status, len(why), why)
         )
         self.transport.close()
-        return False
 
     def on_response_complete(self) -> None:
         super().on_response_complete()
