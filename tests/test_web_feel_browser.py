@@ -1948,3 +1948,48 @@ def test_the_side_column_fades_at_its_foot_while_more_lies_below(server: str, br
         polling=250,
     )
     assert not problems(page), problems(page)
+
+
+def test_the_adjutant_picker_names_the_usual_calls_and_the_felt_shows_the_call(
+    server: str, browser: Any
+) -> None:
+    """A seventeenth review: the adjutant was named among 53 small cards where nothing marked
+    the mighty, 正J, 裏J or よろめき's ♥Q, the cards in one's own hand were faded only (a screen
+    reader heard "♦J" either way), and once named, a phone showed the call only in the
+    last-move line until the next move replaced it. Now the strongest cards one does not hold
+    come first, named; a card in hand says so; and the felt's centre says the call until the
+    tricks begin."""
+    rules = {"preset": "classic", "yoromeki": True}
+    page = new_page(browser, {"width": 1366, "height": 768}, "en")
+    _sit(page, server, _table(server, "napoleon", rules))
+    picker = page.locator("#actions .adjutant-picker")
+    for _ in range(200):  # bid the most there is: the auction is ours
+        if picker.count():
+            break
+        if _my_turn(page) and page.locator('#actions [data-action^="bid "]').count():
+            page.locator('#actions [data-action^="bid "]').last.click()
+        page.wait_for_timeout(100)
+    picker.wait_for()
+    hand = set(_hand(page))
+    trump = _snap(page)["view"]["trump"]
+    other = {"S": "C", "C": "S", "H": "D", "D": "H"}[trump]
+    names = {"AS": "Mighty", f"J{trump}": "Right bower", f"J{other}": "Left bower"}
+    names["QH"] = "Yoromeki"
+    quick = page.locator(".adj-usual .adj-quick")
+    calls = [str(q.get_attribute("data-quick")).split()[1] for q in quick.all()]
+    assert 4 <= len(calls) <= 5 and not set(calls) & hand, (calls, hand)
+    for special in ("AS", f"J{trump}", f"J{other}"):  # the three strongest, unless one holds them
+        assert (special in calls) != (special in hand), (special, calls, hand)
+    assert ("QH" in calls) != ("QH" in hand), (calls, hand)  # yoromeki is in force
+    for i, card in enumerate(calls):
+        label = str(quick.nth(i).get_attribute("aria-label"))
+        assert label.startswith(names[card]) if card in names else "(" not in label, (card, label)
+    mine = page.locator(".adj-card.in-hand").first
+    assert "(in your hand)" in str(mine.get_attribute("aria-label"))
+    quick.first.click()
+    centre = page.locator("#centre-adjutant")
+    centre.wait_for()
+    assert "Adjutant" in centre.inner_text()
+    assert _snap(page)["view"]["adjutant_card"] == calls[0]
+    page.screenshot(path=str(SHOTS / "feel-adjutant-called.png"))
+    assert not problems(page), problems(page)

@@ -1,6 +1,6 @@
 // The table in play: seats around the felt with the current trick, the hand, the action bar.
 
-import { handOrder } from "./sort.js";
+import { handOrder, trickStrength } from "./sort.js";
 import { actionsForCard, extendable, matching, planActions } from "./actions.js";
 import { backImage, cardImage, cardText, parseCard, SUIT_GLYPH } from "./cards.js";
 import { fill, h, patch, svgElement, toast } from "./dom.js";
@@ -326,8 +326,11 @@ function hideFromReaders(el) {
 function centreInfo(view) {
   // the contract while the Napoleon takes the widow and names the adjutant; in play the chip in
   // the felt's corner says it (both read "Contract 14♠" twice: a fifteenth review)
+  // and the adjutant card once named: on a phone the last-move line said it, until the next move
+  // replaced it, and the side panel below the table (a seventeenth review)
   if (view.game === "napoleon" && view.contract && view.phase !== "play")
-    return h("span", { class: "centre-info" }, `${t("contract")} `, bidNode(view.contract, view.game));
+    return h("span", { class: "centre-info" }, `${t("contract")} `, bidNode(view.contract, view.game),
+      view.adjutant_card ? h("span", { class: "centre-adjutant", id: "centre-adjutant" }, ` · ${t("adjutant")} `, cardNode(view.adjutant_card)) : null);
   // Nap: that the declarer's first lead sets the trumps (none in a misère), shown only before
   // that lead (then the felt shows the trick); the contract is the chip's
   if (view.game === "nap" && view.contract && !/mis/.test(view.contract))
@@ -832,19 +835,58 @@ function adjutantPicker(view, ctx, plan) {
   // each suit from its ace down: the cards an adjutant is named by come first (on a phone a
   // suit is one row that scrolls sideways, its high cards in view)
   const high = (a) => ADJ_RANKS.indexOf(parseCard(a.cards[0]).rank.replace("10", "T"));
+  const label = (c) => (mine.has(c) ? t("adjInHand", { card: cardText(c) }) : cardText(c));
   const rows = Object.entries(bySuit).map(([suit, acts]) =>
     h("div", { class: "adj-row", dataset: { suit } }, [...acts].sort((x, y) => high(y) - high(x)).map((a) =>
       h("button", {
         type: "button",
         class: `act adj-card ${mine.has(a.cards[0]) ? "in-hand" : ""}${ctx.armed === a.raw ? " armed" : ""}`,
         dataset: { action: a.raw },
-        title: cardText(a.cards[0]),
-        "aria-label": cardText(a.cards[0]),
+        title: label(a.cards[0]),
+        // (the fading alone said "in your hand": a screen reader heard "♦J" either way)
+        "aria-label": label(a.cards[0]),
         "aria-pressed": confirmsTwice(a.raw, ctx.legal) ? String(ctx.armed === a.raw) : null,
         onclick: (e) => press(a.raw, ctx, e),
       }, cardImage(a.cards[0])),
     )),
   );
-  return h("div", { class: "adjutant-picker" }, h("div", { class: "hint" }, armedHint(view, ctx, t("pickAdjutant"))), rows);
+  const usual = usualCalls(view, plan.adjutant, mine).map(({ a, name }) =>
+    h("button", {
+      type: "button",
+      class: `act adj-quick${ctx.armed === a.raw ? " armed" : ""}`,
+      dataset: { quick: a.raw },
+      "aria-label": name === cardText(a.cards[0]) ? name : `${name}: ${cardText(a.cards[0])}`,
+      "aria-pressed": confirmsTwice(a.raw, ctx.legal) ? String(ctx.armed === a.raw) : null,
+      onclick: (e) => press(a.raw, ctx, e),
+    }, hideFromReaders(h("span", { class: "mini-card" }, cardImage(a.cards[0]))), h("span", { class: "adj-name" }, name)),
+  );
+  return h("div", { class: "adjutant-picker" }, h("div", { class: "hint" }, armedHint(view, ctx, t("pickAdjutant"))),
+    usual.length ? h("div", { class: "adj-usual", role: "group", "aria-label": t("adjUsual") },
+      h("span", { class: "hint" }, t("adjUsual")), usual) : null,
+    rows);
+}
+
+const USUAL_CALLS = 4;
+
+/** The cards a Napoleon usually names, strongest first: the strongest `USUAL_CALLS` of those
+ * not in `mine` (the joker by its mode, Mighty, 正J, 裏J, then trumps), and よろめき's ♥Q where
+ * it is in force, each with its name (a review could not find them among 53 small cards). */
+function usualCalls(view, acts, mine) {
+  const trump = view.trump;
+  const other = { S: "C", C: "S", H: "D", D: "H" }[trump];
+  const nameOf = (card) => {
+    const { rank, suit } = parseCard(card);
+    if (!suit) return t("joker");
+    if (card === "AS") return t("adjMighty");
+    if (rank === "J" && suit === trump) return t("adjSeiJ");
+    if (rank === "J" && suit === other) return t("adjUraJ");
+    if (card === "QH" && view.rules?.yoromeki) return t("adjYoromeki");
+    return cardText(card);
+  };
+  const free = acts.filter((a) => !mine.has(a.cards[0]));
+  const top = [...free].sort((x, y) => trickStrength(y.cards[0], view) - trickStrength(x.cards[0], view)).slice(0, USUAL_CALLS);
+  const qh = view.rules?.yoromeki ? free.find((a) => a.cards[0] === "QH") : null;
+  if (qh && !top.includes(qh)) top.push(qh);
+  return top.map((a) => ({ a, name: nameOf(a.cards[0]) }));
 }
 
