@@ -411,11 +411,11 @@ def test_a_hint_whose_margin_shows_as_nothing_says_so_not_zero_better(
         }"""
     )
     assert margins == [
-        "(1.3 points better than the next best)",
-        "(about as good as the next best)",
-        "(12% better than the next best)",
-        "(about as good as the next best)",
-        "(about as good as the next best)",
+        "(rated 1.3 points above the next-best move)",
+        "(rated about as good as the next-best move)",
+        "(rated 12% above the next-best move)",
+        "(rated about as good as the next-best move)",
+        "(rated about as good as the next-best move)",
         "",
         "(次善手とほぼ同じ評価)",
         "(次善手より20%高い評価)",
@@ -1711,7 +1711,8 @@ def test_a_daifugo_card_that_cannot_be_played_says_which_rule_holds_it(
 ) -> None:
     """The review: on Daifugo's opening lead, where every play must hold ♦3, a tap on ♣9 said
     only "That card cannot be played now", and a card outside a lock only that it "does not
-    beat" the table. Now the reason names the rule: the opening card, the lock's suits."""
+    beat" the table. Now the reason names the rule: the opening card, the lock's suits, and
+    what would beat the table."""
     page = new_page(browser, DESKTOP)
     page.goto(f"{server}/")
     reasons = page.evaluate(
@@ -1727,13 +1728,28 @@ def test_a_daifugo_card_that_cannot_be_played_says_which_rule_holds_it(
                             ['play 3D', 'play 3D 3C', 'play 3D JK=3S'], '9C'),
                locked: why({...base, table: {cards: ['5H'], by: 1}, lock},
                            ['pass', 'play JK'], '9C'),
-               beaten: why({...base, table: {cards: ['2S'], by: 1}}, ['pass', 'play JK'], '9C'),
+               beaten: why({...base, table: {cards: ['2S'], by: 1, shape: 'single', size: 1}},
+                           ['pass', 'play JK'], '9C'),
+               pair: why({...base, table: {cards: ['4S', '4H'], by: 1, shape: 'group', size: 2}},
+                         ['pass'], '3C'),
+               run: why({...base, table: {cards: ['4S', '5S', '6S'], by: 1, shape: 'run', size: 3},
+                         revolution: true, reversed: true}, ['pass'], '3C'),
+               joker: why({...base, rules: {spade3_return: true},
+                           table: {cards: ['JK'], by: 1, shape: 'single', size: 1}},
+                          ['pass'], '3C'),
              };
            }"""
     )
     assert reasons["opening"] == "The first play of the game must include ♦3.", reasons
     assert reasons["locked"] == "The table is locked (縛り) to ♥: only ♥ can be played.", reasons
-    assert reasons["beaten"].startswith("That card does not beat"), reasons
+    # a seventeenth review: "does not beat the cards on the table" said nothing of what would
+    assert reasons["beaten"] == "The table has ♠2: beat it with one stronger card, or pass."
+    assert reasons["pair"] == "The table has ♠4 ♥4: beat it with 2 of a kind, stronger, or pass."
+    assert reasons["run"] == (
+        "The table has a run of 3 (♠4 ♠5 ♠6): beat it with a stronger run of 3, or pass. "
+        "The order is reversed now (revolution or 11-back): lower beats higher."
+    ), reasons
+    assert reasons["joker"] == "The table has a lone joker: only ♠3 beats it, or pass.", reasons
     assert not problems(page), problems(page)
 
 

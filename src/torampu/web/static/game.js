@@ -501,9 +501,23 @@ export function whyNot(view, card, plan) {
     const suitsLocked = lockSuits(view.lock);
     if (onTable && suitsLocked.length && mine && !suitsLocked.includes(mine))
       return t("lockedTo", { suits: suitsLocked.map((x) => SUIT_GLYPH[x]).join("") });
-    if (onTable) return t("cannotBeat");
+    if (onTable) return beatText(view);
   }
   return t("cannotPlayNow");
+}
+
+/** What beats the Daifugo table, in words: its play, the shape and size to answer it with, and
+ * whether the order is reversed ("That card does not beat the cards on the table" told a
+ * first-timer nothing of the pair of 4s to beat: a seventeenth review). */
+function beatText(view) {
+  const table = view.table;
+  const cards = table.cards.map((c) => cardText(c)).join(" ");
+  const n = table.size || table.cards.length;
+  if (n === 1 && table.cards[0] === "JK")
+    return t(view.rules?.spade3_return ? "beatJokerSpade3" : "beatJoker", { cards });
+  const key = table.shape === "run" ? "beatRun" : n > 1 ? "beatGroup" : "beatSingle";
+  const reversed = view.reversed ?? (!!view.revolution !== !!view.eleven_back);
+  return `${t(key, { cards, n })}${reversed ? ` ${t("beatReversed")}` : ""}`;
 }
 
 /** The suits a Daifugo lock holds the play to (letters). */

@@ -94,9 +94,9 @@ export class HintBox {
 }
 
 /** How much better the suggested move is valued than the next best, as the hint says it:
- * "(12% better than the next best)", "(1.5 points better …)", or, where the difference shows
+ * "(rated 12% above the next-best move)", "(rated 1.5 points above …)", or, where the difference shows
  * as nothing (or the suggestion is not the highest valued: the search's guard chose it),
- * "(about as good as the next best)"; "" with no other move to compare. */
+ * "(rated about as good as the next-best move)"; "" with no other move to compare. */
 export function hintMargin(a) {
   const alts = a.alternatives || [];
   const best = alts.find((x) => x.action === a.action);
