@@ -368,6 +368,33 @@ def test_a_rematch_keeps_the_seats_and_moves_everyone_over(
         assert c.get(f"/api/tables/{nid}").json()["status"] == "playing"
 
 
+def test_each_rematch_is_dealt_first_by_the_next_seat(tmp_path: Path) -> None:
+    """A seventeenth review: the first game of every table was dealt by seat 0, its rematch's
+    too: in a one-deal Hell match the same player was the dealer (the one the hook restricts,
+    who leads) at every rematch. A rematch deals first from the seat after its table's, and
+    its record says so."""
+    with client(tmp_path) as c:
+        tid, host, tok = _table(c, ["open", "heuristic", "heuristic"], games=1, start=False)
+        dealers = []
+        for _ in range(4):
+            with c.websocket_connect(f"/ws/tables/{tid}") as ws:
+                first = hello(ws, tok[0])
+                if first["table"]["status"] == "waiting":
+                    _start(c, tid, host)
+                    first = None
+                seen: list[dict[str, Any]] = []
+                last = play_through(ws, seen=seen, first=first)
+                assert last["table"]["status"] == "over"
+            view = next(m["view"] for m in seen if m["type"] == "snapshot" and m["view"])
+            dealers.append(view["dealer"])
+            record = c.get(f"/api/tables/{tid}/games/0/record").json()
+            assert record["dealer"] == dealers[-1], record
+            r = c.post(f"/api/tables/{tid}/rematch", headers=auth(host))
+            assert r.status_code == 200, r.text
+            tid = r.json()["table"]["id"]
+        assert dealers == [0, 1, 2, 0], dealers
+
+
 def _over_with_two(c: TestClient) -> tuple[str, str, dict[int, str]]:
     """A finished one-game Hell table of two people (seats 0 and 2; a stand-in plays seat 2
     while its player is away) and a bot."""

@@ -39,7 +39,7 @@ def test_migrations_create_the_schema_once(url: str) -> None:
     indexes = {i["name"]: i["column_names"] for i in inspect(s.engine).get_indexes("tables")}
     assert indexes.get("ix_tables_status_updated") == ["status", "updated"], indexes
     with s.engine.connect() as conn:
-        assert conn.execute(text("select version_num from alembic_version")).scalar() == "0009"
+        assert conn.execute(text("select version_num from alembic_version")).scalar() == "0010"
     s.close()
     again = Store(url)  # a second start: nothing to do, nothing lost
     assert again.count_tables() == 0

@@ -1105,9 +1105,8 @@ class Lobby:
         return room
 
     def _new_match(self, room: Room) -> Match:
-        return torampu.new_match(
-            room.table.game, room.table.rules, games=room.table.games, seed=room.table.seed
-        )
+        t = room.table
+        return torampu.new_match(t.game, t.rules, games=t.games, seed=t.seed, dealer=t.dealer)
 
     async def _sweep(self) -> None:
         """Let rooms nobody uses leave memory (the store keeps them; :meth:`purge`: how long)."""

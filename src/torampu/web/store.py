@@ -147,6 +147,8 @@ class TableRow(Base):
     """A private table's invite secret, its SHA-256 hex (null: a public table)."""
     result: Mapped[str | None] = mapped_column(Text, nullable=True)
     """JSON: how the match ended (``web.workers.outcome``), written with its last action."""
+    dealer: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    """The seat that deals the first game (a rematch: the seat after its table's)."""
 
 
 class SeatRow(Base):
@@ -303,6 +305,9 @@ class Table:
     result: dict[str, Any] | None = None
     """How the match ended: ``{"scores", "winners", "side"}`` (``None`` until it is over, and
     for a table finished before revision 0008 kept it)."""
+    dealer: int = 0
+    """The seat that deals the first game: 0, and in a rematch the seat after its table's (the
+    same player dealt the first game of every rematch: a seventeenth review)."""
 
     @property
     def private(self) -> bool:
@@ -516,6 +521,7 @@ class Store:
             row.owner,
             row.invite,
             json.loads(row.result) if row.result else None,
+            row.dealer or 0,
         )
 
     # ---------------------------------------------------------------- writes
@@ -1086,6 +1092,7 @@ class Store:
                     features=old.features,
                     owner=old.owner,
                     invite=old.invite,
+                    dealer=((old.dealer or 0) + 1) % old.players,
                 )
             )
             s.flush()

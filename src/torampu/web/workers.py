@@ -658,7 +658,9 @@ class Worker:
         brought up to date with the actions stored since, or rebuilt from all of them."""
         cached = self.matches.pop(table.id, None)
         if cached is None or cached[0] > table.version:
-            m = torampu.new_match(table.game, table.rules, games=table.games, seed=table.seed)
+            m = torampu.new_match(
+                table.game, table.rules, games=table.games, seed=table.seed, dealer=table.dealer
+            )
             done = 0
         else:
             done, m = cached
