@@ -258,6 +258,29 @@ def test_a_player_moves_to_an_open_seat_before_the_start_and_nothing_else_can(
             assert snap["seat"] == 2 and snap["view"]["seat"] == 2
 
 
+def test_a_join_to_any_seat_takes_the_next_when_another_process_took_the_first(
+    tmp_path: Path,
+) -> None:
+    """A seventh scale audit: five joins without a seat, split between two processes, left two
+    of them told "seat 1 is taken" — a seat they never chose — with two seats still open: the
+    process took the first open seat of its own copy and gave up when the write found it
+    taken. Here the other process's joins are written to the database behind this one's back;
+    a join to any seat takes the next open one, and is refused only when none is left."""
+    with client(tmp_path) as c:
+        made = c.post("/api/tables", json={"game": "hell", "players": 3}).json()
+        tid = made["table"]["id"]
+        store = c.app.state.lobby.store  # type: ignore[attr-defined]
+        c.get(f"/api/tables/{tid}")  # (this process holds the table, every seat open)
+        for s in (0, 1):  # (two friends, on another process)
+            assert store.set_seat(tid, s, "human", f"F{s}", f"token{s}", only_if_open=True)
+        r = c.post(f"/api/tables/{tid}/join", json={"name": "Aki"})
+        assert r.status_code == 200 and r.json()["seat"] == 2, r.text
+        r = c.post(f"/api/tables/{tid}/join", json={"name": "Ben"})
+        assert r.status_code == 409 and r.json()["error"]["code"] == "seat_taken", r.text
+        seats = c.get(f"/api/tables/{tid}").json()["seats"]
+        assert [s.get("name") for s in seats] == ["F0", "F1", "Aki"], seats
+
+
 def test_a_seat_that_changed_hands_elsewhere_is_refused_as_no_longer_held(tmp_path: Path) -> None:
     """A twenty-second audit: a player's move, leave or rename that raced the host putting them
     out on another process was answered 409 ``seat_revoked``, where docs/web.md says a token

@@ -1663,32 +1663,42 @@ class Lobby:
                 refused = seats_refusal(st_.seats_per_address)
                 raise ActError(refused.code, str(refused), refused.status or 429)
         async with room.lock:
-            if seat is None:
-                free = [s for s, st in enumerate(room.seats) if st.kind == "open"]
-                if not free:
-                    raise ActError("seat_taken", "no open seat at this table")
-                seat = free[0]
-            seat = self._seat_number(room, seat)
+            # any seat: the first open one, and if another process took it meanwhile the next
+            # (two friends opening the link at once on two processes: one was told "seat 1 is
+            # taken", a seat they never chose, with seats still open: a seventh scale audit)
+            anywhere = seat is None
+            if not anywhere:
+                seat = self._seat_number(room, seat)
             token = new_token()
-            st = Seat(seat, "human", name, token_hash(token))
-            try:
-                taken = await self.db(
-                    self.store.set_seat,
-                    room.id,
-                    seat,
-                    st.kind,
-                    st.name,
-                    st.token,
-                    None,
-                    True,
-                    holder,
-                    cap,
-                )
-            except Refused as e:
-                raise ActError(e.code, str(e), e.status or 403) from None
-            if not taken:
+            for _ in range(room.table.players):
+                if anywhere:
+                    free = [s for s, st in enumerate(room.seats) if st.kind == "open"]
+                    if not free:
+                        raise ActError("seat_taken", "no open seat at this table")
+                    seat = free[0]
+                st = Seat(seat, "human", name, token_hash(token))
+                try:
+                    taken = await self.db(
+                        self.store.set_seat,
+                        room.id,
+                        seat,
+                        st.kind,
+                        st.name,
+                        st.token,
+                        None,
+                        True,
+                        holder,
+                        cap,
+                    )
+                except Refused as e:
+                    raise ActError(e.code, str(e), e.status or 403) from None
+                if taken:
+                    break
                 await self._refresh_row(room)
-                raise ActError("seat_taken", f"seat {seat} is taken")
+                if not anywhere:
+                    raise ActError("seat_taken", f"seat {seat} is taken")
+            else:
+                raise ActError("seat_taken", "no open seat at this table")
             self._seat_changed(room, seat, st)
         self.broadcast(room)
         await self._publish(room, {"kind": "table"})
