@@ -2009,3 +2009,27 @@ def test_the_adjutant_picker_names_the_usual_calls_and_the_felt_shows_the_call(
     assert _snap(page)["view"]["adjutant_card"] == calls[0]
     page.screenshot(path=str(SHOTS / "feel-adjutant-called.png"))
     assert not problems(page), problems(page)
+
+
+def test_chat_lines_stand_in_the_order_stored_whatever_order_they_arrive_in(
+    server: str, browser: Any
+) -> None:
+    """A seventh scale audit: with two processes, each tells its own clients' chat lines
+    before those the bus brings, so two people's lines said at once stood in two orders on
+    their pages, and in a third after a reload (the stored order). A line goes where its id
+    puts it."""
+    page = new_page(browser, DESKTOP)
+    page.goto(f"{server}/")
+    order = page.evaluate(
+        """async () => {
+             const { ChatPanel } = await import('/static/chat.js');
+             const panel = new ChatPanel({ id: 'x', snap: { seat: 0 }, el: {}, conn: {} });
+             const line = (id, text) => ({ type: 'chat', id, seat: 1, name: 'Ben', text, at: 1 });
+             panel.onMessage({ type: 'chat_history', messages: [line(3, 'c')] });
+             for (const [id, text] of [[7, 'g'], [5, 'e'], [9, 'i'], [4, 'd'], [5, 'e']])
+               panel.onMessage(line(id, text));
+             return [...panel.list.children].map((li) => li.dataset.id);
+           }"""
+    )
+    assert order == ["3", "4", "5", "7", "9"], order
+    assert not problems(page), problems(page)

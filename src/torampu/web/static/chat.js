@@ -154,7 +154,12 @@ export class ChatPanel {
       this.messages = msg.messages || [];
     } else if (msg.type === "chat") {
       if (this.messages.some((m) => m.id === msg.id)) return;
-      this.messages.push(msg);
+      // in the order stored (ids rise with it), as a reload or a later arrival reads it: with
+      // several processes each tells its own clients' lines before those the bus brings, and
+      // two people's lines said at once stood in two orders on their pages (a scale audit)
+      const after = this.messages.findIndex((m) => Number(m.id) > Number(msg.id));
+      if (after < 0) this.messages.push(msg);
+      else this.messages.splice(after, 0, msg);
       this.messages = this.messages.slice(-KEEP);
       if (msg.event) {
         // a player back in the seat a bot took at the rematch (they were away as it began):
