@@ -420,6 +420,11 @@ class Worker:
             socket_timeout=10,
             socket_connect_timeout=3,
             max_connections=redis_connections,
+            # a connection idle 10 s is pinged before use, as the bus's are: after Redis came
+            # back from a restart, jobs failed on pooled connections it had closed ("not
+            # acknowledged: Connection closed by server", 1-12 s after) and were computed again
+            # by another worker 15 s later (a seventh scale audit)
+            health_check_interval=10,
         )
         self.bus = RedisBus(redis_url, connections=redis_connections)
         self.pool = BotPool(processes, queue_wait)
