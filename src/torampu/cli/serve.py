@@ -691,4 +691,7 @@ def serve(
         proxy_headers=forwarded_allow_ips is not None,
         forwarded_allow_ips=forwarded_allow_ips,
         server_header=False,
+        # h11's own cap on a head still coming (16 KiB): no lower than --max-request-head, or a
+        # larger head allowed there was refused 400 when it came in two reads (a code review)
+        h11_max_incomplete_event_size=max(16 * 1024, max_request_head + 2),
     )

@@ -131,6 +131,7 @@ class GuardedH11Protocol(H11Protocol):
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
+        self._guard_next_event()
         self._head_timer: asyncio.TimerHandle | None = None
         self._send_timer: asyncio.TimerHandle | None = None
         lim = self.limits
@@ -204,11 +205,22 @@ class GuardedH11Protocol(H11Protocol):
     # only while the head is incomplete), header line by header line in Python: a 108 KB head
     # of 10,000 short lines took 20 ms of the event loop, before any rate limit saw the
     # request, and one address's 128 connections sending one each held every other table for
-    # 2.2 s (a twenty-third audit). The head is measured here first, where it waits in h11's
-    # buffer — also a pipelined one, which h11 parses from there after the response before it.
+    # 2.2 s (a twenty-third audit). The head is measured first where it waits in h11's buffer,
+    # at each of h11's reads of an event: uvicorn's loop goes on to a pipelined head itself
+    # once a response that read no body ends (a 405 or a 429, the body and the next head in
+    # one write), and a check where the loop began missed it (a code review).
+    def _guard_next_event(self) -> None:
+        conn = self.conn
+        parse = conn.next_event
+
+        def next_event() -> Any:
+            if conn.their_state is h11.IDLE and not self._head_fits():
+                return h11.NEED_DATA  # (refused and closed: uvicorn's loop stops here)
+            return parse()
+
+        conn.next_event = next_event  # type: ignore[method-assign]
+
     def handle_events(self) -> None:
-        if self.conn.their_state is h11.IDLE and not self._head_fits():
-            return
         super().handle_events()
         if self._head_timer is not None and self.conn.their_state is not h11.IDLE:
             self._disarm()  # the head is in: the application's own limits take over
