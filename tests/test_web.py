@@ -320,6 +320,14 @@ def test_a_rename_raced_by_the_host_s_swap_elsewhere_renames_the_seat_held_now(
         assert r.status_code == 200 and r.json()["seat"] == 1, r.text
         seats = c.get(f"/api/tables/{tid}").json()["seats"]
         assert [s.get("name") for s in seats] == [None, "Akiko", None, None], seats
+        store.swap_waiting_seats(tid, 1, 2)  # (again: a move goes from the seat held now)
+        r = c.post(f"/api/tables/{tid}/move", json={"seat": 3}, headers=auth(aki))
+        assert r.status_code == 200 and r.json()["seat"] == 3, r.text
+        seats = c.get(f"/api/tables/{tid}").json()["seats"]
+        assert [s.get("name") for s in seats] == [None, None, None, "Akiko"], seats
+        store.swap_waiting_seats(tid, 3, 1)  # (and one that moved it to the seat asked for)
+        r = c.post(f"/api/tables/{tid}/move", json={"seat": 1}, headers=auth(aki))
+        assert r.status_code == 200 and r.json()["seat"] == 1, r.text
         r = c.post(f"/api/tables/{tid}/move", json={"seat": 9}, headers=auth("x" * 43))
         assert r.status_code == 403 and r.json()["error"]["code"] == "unauthorized", r.text
         c.post(f"/api/tables/{tid}/start", json={"fill": "heuristic"}, headers=auth(host))

@@ -692,6 +692,13 @@ def _stood_in(stood: StoodIn, seat: int, by: str, action: str, game: int) -> Non
         stood[seat] = (n + 1, (*last, (game, action))[-STOOD_IN_SHOWN:])
 
 
+def _holds_token(room: Room, token: str) -> bool:
+    """Whether the seat token hash ``token`` holds a seat of ``room`` (as its copy says)."""
+    return any(
+        st.token is not None and secrets.compare_digest(st.token, token) for st in room.seats
+    )
+
+
 def _stood_ins(actions: list[Any], games: list[int]) -> StoodIn:
     """:attr:`Room.stood_in` after the stored ``actions``, from the first (``games``: the game
     each was made in, as :func:`_replayed` says)."""
@@ -1792,14 +1799,25 @@ class Lobby:
         name and token go with them, and their sockets follow. The seat they sit in now."""
         if not token:
             raise ActError("unauthorized", "moving to another seat needs your seat token", 401)
-        seat, h = await self.seat_of(room, token)  # (the token first: a stranger learns nothing)
-        assert seat is not None and h is not None
-        target = self._seat_number(room, to)
-        if seat != target:
-            await self._swap(room, seat, target, h, owner_hash(address) if address else h)
-        elif room.status != "waiting":  # (the seat one holds: nothing to do, but not after it)
-            raise ActError("started", "seats change only before the start")
-        return target
+        for again in (False, True):
+            seat, h = await self.seat_of(
+                room, token
+            )  # (the token first: a stranger learns nothing)
+            assert seat is not None and h is not None
+            target = self._seat_number(room, to)
+            if seat == target:  # (the seat one holds: nothing to do, but not after the start)
+                if room.status != "waiting":
+                    raise ActError("started", "seats change only before the start")
+                return target
+            try:
+                await self._swap(room, seat, target, h, owner_hash(address) if address else h)
+                return target
+            except ActError as e:
+                # the host swapped it elsewhere (on another process) meanwhile: from the seat
+                # the token holds now, once (as a rename or leave: a code review)
+                if e.code != "seat_revoked" or again or not _holds_token(room, h):
+                    raise
+        raise AssertionError("unreachable")  # pragma: no cover
 
     async def swap_seats(self, room: Room, a: Any, b: Any) -> None:
         """Before the start, the host has seats ``a`` and ``b`` trade places: the people
@@ -1867,8 +1885,7 @@ class Lobby:
                     await self.db(write, seat, h)
                 except Refused as e:
                     await self._refresh_row(room)
-                    held = any(st.token == h for st in room.seats)
-                    if e.code == "seat_revoked" and held and not again:
+                    if e.code == "seat_revoked" and _holds_token(room, h) and not again:
                         # the host swapped it elsewhere (on another process) meanwhile: the
                         # token's seat now, once ("seat 0 is no longer yours" to a person
                         # sitting in seat 1: a twenty-third audit)
