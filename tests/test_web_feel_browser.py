@@ -166,6 +166,10 @@ def test_sort_orders(server: str, browser: Any) -> None:
     # a weak request joker leads at 500: below the jacks, above the trumps
     weak = {**nap, "rules": {"joker_mode": "request_weak"}}
     assert _order(page, hand, weak, "strength")[:5] == ["AS", "JH", "JD", "JK", "AH"]
+    # napoleon-web's request joker is the lowest trump (a code review: it ranked over Mighty,
+    # and the adjutant picker's usual calls offered it first)
+    lowest = {**nap, "rules": {"joker_mode": "request_lowest"}}
+    assert _order(page, hand, lowest, "strength")[:6] == ["AS", "JH", "JD", "AH", "2H", "JK"]
     # before the contract (no trump yet): Mighty first, then by rank, the suits equal
     bidding = {"game": "napoleon", "trump": None, "rules": {}}
     assert _order(page, ["KC", "AS", "AH", "2D"], bidding, "strength") == ["AS", "AH", "KC", "2D"]

@@ -1698,7 +1698,7 @@ class Lobby:
                         cap,
                     )
                 except Refused as e:
-                    raise ActError(e.code, str(e), e.status or 403) from None
+                    raise ActError.refused(e) from None
                 if taken:
                     break
                 await self._refresh_row(room)

@@ -610,7 +610,7 @@ class Store:
             if s.get(TableRow, table_id, with_for_update=True) is None:
                 raise Refused("not_found", "no such table (it was closed)", 404)
             if holder is not None and s.get(BarredRow, (table_id, holder)) is not None:
-                raise Refused("barred", "the host removed you from this table: sit elsewhere")
+                raise Refused("barred", "the host removed you from this table: sit elsewhere", 403)
             q = update(SeatRow).where(SeatRow.table_id == table_id, SeatRow.seat == seat)
             if only_if_open:
                 q = q.where(SeatRow.kind == "open")
@@ -847,7 +847,7 @@ class Store:
         with self._session.begin() as s:
             row = s.get(TableRow, table_id, with_for_update=True)
             if row is None:
-                raise Refused("not_found", f"no table {table_id!r}")
+                raise Refused("not_found", f"no table {table_id!r}", 404)
             table = self._table(s, row, self._seats(s, table_id))
             why = only_if(table)
             if why is not None:

@@ -66,6 +66,9 @@ export function trickStrength(card, view) {
   if (!suit) {
     if (view.game !== "napoleon") return 950;
     const mode = rules.joker_mode || "trump_top";
+    // (napoleon-web's trump call: the lowest trump, under every other — the engine's
+    // S_JOKER_LOW; it ranked over Mighty here, and the usual calls offered it first)
+    if (mode === "request_lowest") return 200;
     return mode === "request_strong" ? 1000 : mode === "request_weak" ? 500 : 900;
   }
   const r = rankValue(rank);
