@@ -1757,6 +1757,32 @@ def test_a_daifugo_card_that_cannot_be_played_says_which_rule_holds_it(
     assert not problems(page), problems(page)
 
 
+def test_daifugo_s_discard_pile_says_what_put_the_cards_there(server: str, browser: Any) -> None:
+    """An eighteenth review: a 大富豪 dropped by 都落ち left their hand face up on the discard
+    pile, labelled "捨て札 (10捨て)" at a table where 10捨て was off. The label names what put
+    cards there: 10捨て where it is in force, 都落ち once someone dropped."""
+    page = new_page(browser, DESKTOP)
+    page.goto(f"{server}/")
+    texts = page.evaluate(
+        """async () => {
+             const p = await import('/static/panels.js');
+             const view = (rules, fallen) => ({game: 'daifugo', phase: 'play', players: 4,
+               hand: ['3D'], hand_sizes: [1, 1, 1, 0], log: [], to_play: 0, rules,
+               discarded: ['JD', 'QH'], fallen});
+             const table = {seats: [0, 1, 2, 3].map((s) => ({seat: s, kind: 'bot'}))};
+             const info = (v) => p.sidePanels(v, {table, mySeat: 0, finished: []})
+               .find((n) => n.id === 'info').textContent;
+             return [info(view({ten_discard: false}, 3)), info(view({ten_discard: true}, null)),
+                     info(view({ten_discard: true}, 3))];
+           }"""
+    )
+    assert "Discarded (都落ち: the dropped Daifugo's hand)" in texts[0], texts[0]
+    assert "10捨て" not in texts[0], texts[0]
+    assert "Discarded (10捨て)" in texts[1], texts[1]
+    assert "Discarded (10捨て · 都落ち: the dropped Daifugo's hand)" in texts[2], texts[2]
+    assert not problems(page), problems(page)
+
+
 def test_daifugo_s_side_panels_say_when_nothing_has_happened_yet(server: str, browser: Any) -> None:
     """The review: at a Daifugo game's start the side showed an empty "Daifugo" box and an
     empty "Play log". Each now says so in words."""

@@ -110,7 +110,13 @@ function daifugoRows(view, ctx, rows, name) {
       : t("discardingNow", { who });
     rows.push([t(`phase_${view.phase}`), text]);
   }
-  if (view.discarded?.length) rows.push([t("discardedLabel"), span(cardsNode(view.discarded))]);
+  if (view.discarded?.length) {
+    // what put them there: 10捨て, and 都落ち (the dropped 大富豪's hand goes to the pile face
+    // up) — "Discarded (10捨て)" over a dropped 大富豪's cards, 10捨て off, read as a rule in
+    // force that was not (an eighteenth review)
+    const why = [view.rules?.ten_discard ? "10捨て" : null, view.fallen != null ? t("discardedFallen") : null].filter(Boolean);
+    rows.push([why.length ? `${t("discardedLabel")} (${why.join(" · ")})` : t("discardedLabel"), span(cardsNode(view.discarded))]);
+  }
   if (view.rules?.queen_reverse || view.direction === -1 || !isIdentity(view.seating)) {
     rows.push([t("orderLabel"), playOrder(view, name)]);
   }
