@@ -2063,3 +2063,30 @@ def test_chat_lines_stand_in_the_order_stored_whatever_order_they_arrive_in(
     )
     assert order == ["3", "4", "5", "7", "9"], order
     assert not problems(page), problems(page)
+
+
+def test_the_nap_declarer_s_first_lead_says_it_sets_the_trumps(server: str, browser: Any) -> None:
+    """An eighteenth review: the Nap declarer's first lead, which makes its suit trumps, read
+    only "Your turn — play a card" (the felt's centre said it, not the turn). The status line
+    says it on that lead alone: not after it, not in a misère, not to the others."""
+    page = new_page(browser, DESKTOP)
+    page.goto(f"{server}/")
+    lines = page.evaluate(
+        """async () => {
+             const g = await import('/static/game.js');
+             const table = {seats: [0, 1, 2, 3].map((s) => ({seat: s, kind: 'human',
+                                                               name: 'P' + s}))};
+             const lead = {game: 'nap', phase: 'play', to_play: 0, contract: 'nap',
+                           trump: null, tricks: [], trick: []};
+             const mine = {table, mySeat: 0, live: true};
+             return [g.statusText(lead, mine),
+                     g.statusText({...lead, contract: 'misere'}, mine),
+                     g.statusText({...lead, trump: 'S', trick: [{seat: 0, card: 'AS'}],
+                                   to_play: 1}, {...mine, mySeat: 1}),
+                     g.statusText(lead, {...mine, mySeat: 2})];
+           }"""
+    )
+    assert lines[0] == "Your turn — your lead: the suit you lead becomes trumps", lines
+    assert "trumps" not in lines[1] and lines[1].startswith("Your turn — "), lines
+    assert "trumps" not in lines[2] and "trumps" not in lines[3], lines
+    assert not problems(page), problems(page)

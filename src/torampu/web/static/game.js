@@ -74,7 +74,11 @@ export function statusText(view, ctx) {
   if (view.phase === "over" && view.match && view.match.games_played >= view.match.games) return t("matchOver", { game: view.game });
   const phase = t(`phase_${view.phase}`, { game: view.game }); // (Hell's bid: phase_bid_hell)
   if (view.to_play == null) return phase;
-  if (view.to_play === ctx.mySeat && ctx.live) return `${t("yourTurn")} — ${phase}`;
+  // Nap: the declarer's first lead sets the trumps — the one choice a player must not miss,
+  // said where the turn is (only the felt's centre said it: an eighteenth review)
+  const napLead = view.game === "nap" && view.phase === "play" && view.trump == null && view.contract
+    && !/mis/.test(view.contract) && !(view.tricks || []).length && !(view.trick || []).length;
+  if (view.to_play === ctx.mySeat && ctx.live) return `${t("yourTurn")} — ${napLead ? t("napYourLeadTrumps") : phase}`;
   // an absent player's turn is the stand-in bot's, in a moment (the line said "Aki to play"
   // with the turn's 30 s running, as if Aki were thinking: a second review)
   const away = ctx.table?.seats?.[view.to_play]?.away;
