@@ -2090,3 +2090,29 @@ def test_the_nap_declarer_s_first_lead_says_it_sets_the_trumps(server: str, brow
     assert "trumps" not in lines[1] and lines[1].startswith("Your turn — "), lines
     assert "trumps" not in lines[2] and "trumps" not in lines[3], lines
     assert not problems(page), problems(page)
+
+
+def test_the_hell_score_sheet_marks_each_deal_s_dealer(server: str, browser: Any) -> None:
+    """An eighteenth review: after a long Hell series, "who was hooked in deal 4?" had no
+    answer — the sheet said nothing of who dealt. Each row marks its dealer's cell."""
+    page = new_page(browser, DESKTOP)
+    page.goto(f"{server}/")
+    marked = page.evaluate(
+        """async () => {
+             const p = await import('/static/panels.js');
+             const row = (cards, dealer) => ({cards, dealer, trump: 'S', bids: [1, 0, 0],
+                                               tricks: [1, 0, 0], totals: [11, 10, 10]});
+             const view = {game: 'hell', phase: 'bid', players: 3, hand: ['3D'], to_play: 1,
+                           match: {games: 3, games_played: 2, totals: [11, 10, 10],
+                                   per_game: [[11, 10, 10], [0, 0, 0]], leaders: [0],
+                                   sheet: [row(1, 0), row(2, 1)]}};
+             const table = {seats: [0, 1, 2].map((s) => ({seat: s, kind: 'bot'}))};
+             const sheet = p.sidePanels(view, {table, mySeat: 0, finished: []})
+               .find((n) => n.id === 'sheet');
+             return [...sheet.querySelectorAll('tbody tr')].map((tr) =>
+               [...tr.querySelectorAll('td')].map((td) =>
+                 td.dataset.dealer === '1' && td.querySelector('.sheet-dealer') !== null));
+           }"""
+    )
+    assert marked == [[True, False, False], [False, True, False]], marked
+    assert not problems(page), problems(page)

@@ -265,8 +265,12 @@ function sheetPanel(view, ctx) {
   // first column (cards dealt and trump) stays put while the players' columns scroll sideways
   const head = h("tr", {}, h("th", { class: "sticky" }, `${t("sheetCards")}`),
     Array.from({ length: n }, (_, s) => h("th", { class: "num", title: seatName(ctx.table, s) }, seatName(ctx.table, s, true))));
+  // the deal's dealer marked in their cell, as on a paper sheet: "who was hooked in deal 4?"
+  // had no answer after the deal (an eighteenth review)
+  const dealt = (r, s) => (r.dealer === s ? h("span", { class: "sheet-dealer", title: t("dealer"), "aria-label": t("dealer") }, "D") : null);
   const rows = sheet.map((r) => h("tr", {}, h("th", { class: "sticky num" }, `${r.cards} `, suitNode(r.trump)),
-    r.bids.map((b, s) => h("td", { class: `num ${b === r.tricks[s] ? "hit" : "miss"}` }, `${b}/${r.tricks[s]} `, h("b", {}, String(r.totals[s]))))));
+    r.bids.map((b, s) => h("td", { class: `num ${b === r.tricks[s] ? "hit" : "miss"}`, dataset: r.dealer === s ? { dealer: "1" } : null },
+      dealt(r, s), `${b}/${r.tricks[s]} `, h("b", {}, String(r.totals[s]))))));
   return panel("sheet", t("sheet"), h("p", { class: "muted small sheet-key" }, t("sheetKey")),
     h("div", { class: "scroll" }, h("table", { class: "grid sheet-table" }, h("thead", {}, head), h("tbody", {}, rows))));
 }
