@@ -2116,3 +2116,30 @@ def test_the_hell_score_sheet_marks_each_deal_s_dealer(server: str, browser: Any
     )
     assert marked == [[True, False, False], [False, True, False]], marked
     assert not problems(page), problems(page)
+
+
+def test_a_phone_on_its_side_shows_the_felt_beside_the_turn_and_the_hand(
+    server: str, browser: Any
+) -> None:
+    """An eighteenth review (844×390, a phone on its side): the felt was 300 px of the 390 and
+    the bids and the hand below the screen; scrolled down to them, the trick was out of sight.
+    In a wide, short window the felt stands on the left and the turn's words, buttons and hand
+    on the right, all in the one screen."""
+    page = new_page(browser, {"width": 844, "height": 390}, "en", has_touch=True, is_mobile=True)
+    _sit(page, server, _table(server, "hell"))
+    page.wait_for_selector('#status[data-my-turn="1"]', timeout=30000)
+    page.wait_for_selector("#hand .card")
+    boxes = page.evaluate(
+        """() => Object.fromEntries(['#felt', '#status', '#actions', '#hand'].map((s) => {
+             const r = document.querySelector(s).getBoundingClientRect();
+             return [s, [r.left, r.top, r.right, r.bottom]]; }))"""
+    )
+    page.screenshot(path=str(SHOTS / "feel-landscape-phone.png"))
+    assert page.evaluate("document.scrollingElement.scrollTop") == 0
+    for name, (left, _top, right, bottom) in boxes.items():
+        assert left >= 0 and right <= 844 and bottom <= 390 + 1, (name, boxes)
+    felt = boxes["#felt"]
+    for name in ("#status", "#actions", "#hand"):
+        assert boxes[name][0] >= felt[2], (name, boxes)  # beside the felt, not below it
+    assert felt[3] - felt[1] >= 240, boxes
+    assert not problems(page), problems(page)
