@@ -1589,6 +1589,40 @@ def test_a_request_head_too_large_is_refused_before_it_is_parsed(tmp_path: Path)
             assert http.get("/api/health").json()["status"] == "ok"
 
 
+def test_a_trickle_after_a_response_given_before_its_body_is_cut_off(tmp_path: Path) -> None:
+    """A code review: a response given before its request's body came (a 405 here; a 404 or
+    a 429 alike) left the connection waiting for that body with no clock — uvicorn goes on to
+    the next request itself, and the head's deadline was armed only where a request ended
+    whole. Trickling the body, or the next head after it, held the connection past
+    ``--header-timeout`` (24 s and more where 10 s was the bound). Both are cut off now."""
+    from torampu.web.http import HttpLimits
+
+    limits = HttpLimits(header_timeout=1.0)
+    early = b"POST /api/health HTTP/1.1\r\nHost: x\r\nContent-Length: 1000\r\n\r\n"
+    with live_server(tmp_path, http=limits) as addr:
+        host, port = addr.split(":")
+        for rest in (b"x" * 1000, b"x" * 1000 + b"GET /api/health HTTP/1.1\r\n"):
+            with socket.create_connection((host, int(port)), timeout=5) as s:
+                s.sendall(early)
+                assert s.recv(4096).startswith(b"HTTP/1.1 405 ")
+                t0 = time.monotonic()
+                cut = False
+                for i in range(0, len(rest) + 40, 40):  # a few bytes every 0.25 s
+                    try:
+                        s.sendall(rest[i : i + 40] or b"X: 1\r\n")
+                    except OSError:
+                        cut = True
+                        break
+                    if _closed_by_server(s, 0.25):
+                        cut = True
+                        break
+                    if time.monotonic() - t0 > 6:
+                        break
+                assert cut and time.monotonic() - t0 < 3.0, (rest[-30:], time.monotonic() - t0)
+        with http_client(addr) as http:
+            assert http.get("/api/health").json()["status"] == "ok"
+
+
 def test_a_larger_request_head_allowed_is_taken_in_two_reads(tmp_path: Path) -> None:
     """A code review: with ``--max-request-head`` above 16 KiB, a head that large arriving in
     two reads met h11's own cap on a head still coming (16 KiB) and was refused 400, while

@@ -222,8 +222,25 @@ class GuardedH11Protocol(H11Protocol):
 
     def handle_events(self) -> None:
         super().handle_events()
-        if self._head_timer is not None and self.conn.their_state is not h11.IDLE:
-            self._disarm()  # the head is in: the application's own limits take over
+        if self.transport.is_closing():
+            return
+        if self._waiting():
+            # (uvicorn's loop may have gone on to the next request itself, after a response
+            # given before its request's body came: no on_response_complete arms the clock)
+            if self._head_timer is None:
+                self._arm()
+        elif self._head_timer is not None:
+            self._disarm()  # a head is in: the application's own limits take over
+
+    def _waiting(self) -> bool:
+        """Whether the connection waits on the client with no request of its in hand: for a
+        request's head, or for the rest of a body whose response has gone already (a 405 or a
+        429 given before the body came — a trickle of that body, or of the next head after it,
+        held the connection past ``header_timeout``: a code review)."""
+        c = self.conn
+        return c.their_state is h11.IDLE or (
+            c.their_state is h11.SEND_BODY and c.our_state is h11.DONE
+        )
 
     def _head_fits(self) -> bool:
         """Whether the request head waiting in h11's buffer is within ``head_bytes`` and
@@ -270,7 +287,7 @@ class GuardedH11Protocol(H11Protocol):
 
     def on_response_complete(self) -> None:
         super().on_response_complete()
-        if not self.transport.is_closing() and self.conn.their_state is h11.IDLE:
+        if not self.transport.is_closing() and self._waiting():
             self._arm()  # the next request's head (besides uvicorn's keep-alive timeout)
 
     def _arm(self) -> None:
@@ -290,7 +307,7 @@ class GuardedH11Protocol(H11Protocol):
 
     def _too_slow(self) -> None:
         self._head_timer = None
-        if self.conn.their_state is h11.IDLE and not self.transport.is_closing():
+        if self._waiting() and not self.transport.is_closing():
             self.limits.timed_out += 1
             # (abort: close() waits for what is unsent, which a client that reads nothing of
             # the previous response never takes)
