@@ -87,7 +87,8 @@ export function statusText(view, ctx) {
 
 // ------------------------------------------------------------------ the felt
 
-const NARROW = window.matchMedia("(max-width: 600px)");
+// a phone, upright or on its side (style.css: the felt beside the hand, about as narrow)
+const NARROW = window.matchMedia("(max-width: 600px), (max-height: 480px) and (min-width: 700px) and (orientation: landscape)");
 /** The most of its height the action bar keeps on a phone while others move (px): a row of
  * 44 px buttons and the bar's padding. */
 const HELD_ON_A_PHONE = 64;
