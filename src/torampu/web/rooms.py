@@ -72,7 +72,14 @@ from torampu.web.store import (
     utc,
 )
 from torampu.web.validate import Invalid, chat_text, display_name
-from torampu.web.workers import LocalWorkers, MoveJob, Workers, match_outcome, status_after
+from torampu.web.workers import (
+    LocalWorkers,
+    MoveJob,
+    Workers,
+    match_outcome,
+    status_after,
+    table_match,
+)
 
 log = logging.getLogger("torampu.web")
 
@@ -692,9 +699,12 @@ def _stood_in(stood: StoodIn, seat: int, by: str, action: str, game: int) -> Non
         stood[seat] = (n + 1, (*last, (game, action))[-STOOD_IN_SHOWN:])
 
 
-def _holds_token(room: Room, token: str) -> bool:
-    """Whether the seat token hash ``token`` holds a seat of ``room`` (as its copy says)."""
-    return any(
+def _swapped_meanwhile(room: Room, code: str, token: str) -> bool:
+    """Whether a refusal ``code`` of a seat token's own change (a move, leave or rename) means
+    the host swapped its seat elsewhere, on another process, meanwhile: ``seat_revoked`` while
+    the token (its hash) still holds a seat of ``room`` as read again — the change is tried once
+    more from there ("seat 0 is no longer yours" to a person in seat 1: a twenty-third audit)."""
+    return code == "seat_revoked" and any(
         st.token is not None and secrets.compare_digest(st.token, token) for st in room.seats
     )
 
@@ -1112,8 +1122,7 @@ class Lobby:
         return room
 
     def _new_match(self, room: Room) -> Match:
-        t = room.table
-        return torampu.new_match(t.game, t.rules, games=t.games, seed=t.seed, dealer=t.dealer)
+        return table_match(room.table)
 
     async def _sweep(self) -> None:
         """Let rooms nobody uses leave memory (the store keeps them; :meth:`purge`: how long)."""
@@ -1667,8 +1676,7 @@ class Lobby:
             cap = (since, st_.seats_per_address)
             # refused early without the room's lock; the seat's write counts again, as one step
             if await self.db(self.store.count_seats, since, holder) >= st_.seats_per_address:
-                refused = seats_refusal(st_.seats_per_address)
-                raise ActError(refused.code, str(refused), refused.status or 429)
+                raise ActError.refused(seats_refusal(st_.seats_per_address))
         async with room.lock:
             # any seat: the first open one, and if another process took it meanwhile the next
             # (two friends opening the link at once on two processes: one was told "seat 1 is
@@ -1800,9 +1808,8 @@ class Lobby:
         if not token:
             raise ActError("unauthorized", "moving to another seat needs your seat token", 401)
         for again in (False, True):
-            seat, h = await self.seat_of(
-                room, token
-            )  # (the token first: a stranger learns nothing)
+            # (the token first, then the seat: a stranger learns nothing)
+            seat, h = await self.seat_of(room, token)
             assert seat is not None and h is not None
             target = self._seat_number(room, to)
             if seat == target:  # (the seat one holds: nothing to do, but not after the start)
@@ -1813,9 +1820,7 @@ class Lobby:
                 await self._swap(room, seat, target, h, owner_hash(address) if address else h)
                 return target
             except ActError as e:
-                # the host swapped it elsewhere (on another process) meanwhile: from the seat
-                # the token holds now, once (as a rename or leave: a code review)
-                if e.code != "seat_revoked" or again or not _holds_token(room, h):
+                if again or not _swapped_meanwhile(room, e.code, h):  # (from there, once)
                     raise
         raise AssertionError("unreachable")  # pragma: no cover
 
@@ -1885,10 +1890,7 @@ class Lobby:
                     await self.db(write, seat, h)
                 except Refused as e:
                     await self._refresh_row(room)
-                    if e.code == "seat_revoked" and _holds_token(room, h) and not again:
-                        # the host swapped it elsewhere (on another process) meanwhile: the
-                        # token's seat now, once ("seat 0 is no longer yours" to a person
-                        # sitting in seat 1: a twenty-third audit)
+                    if not again and _swapped_meanwhile(room, e.code, h):  # (from there, once)
                         continue
                     raise ActError.refused(e) from None
                 old = room.seats[seat]

@@ -194,6 +194,13 @@ def status_after(m: Match, action: str) -> tuple[str, int | None, Outcome | None
     return _status_of(m.game.clone(), m.totals, m.games_played, m.games_total, action)
 
 
+def table_match(table: Table) -> Match:
+    """A new match of the stored table ``table`` (its game, rules, length, seed and first
+    dealer), at version 0: the one a web process and a worker both replay its actions on."""
+    t = table
+    return torampu.new_match(t.game, t.rules, games=t.games, seed=t.seed, dealer=t.dealer)
+
+
 def _status_of(
     g: Any, totals: Sequence[float], games_played: int, games_total: int, action: str
 ) -> tuple[str, int | None, Outcome | None]:
@@ -663,9 +670,7 @@ class Worker:
         brought up to date with the actions stored since, or rebuilt from all of them."""
         cached = self.matches.pop(table.id, None)
         if cached is None or cached[0] > table.version:
-            m = torampu.new_match(
-                table.game, table.rules, games=table.games, seed=table.seed, dealer=table.dealer
-            )
+            m = table_match(table)
             done = 0
         else:
             done, m = cached
