@@ -1,6 +1,6 @@
 // The table in play: seats around the felt with the current trick, the hand, the action bar.
 
-import { handOrder, trickStrength } from "./sort.js";
+import { handOrder, OTHER_JACK, trickStrength } from "./sort.js";
 import { actionsForCard, extendable, matching, planActions } from "./actions.js";
 import { backImage, cardImage, cardText, parseCard, SUIT_GLYPH } from "./cards.js";
 import { fill, h, patch, svgElement, toast } from "./dom.js";
@@ -76,13 +76,18 @@ export function statusText(view, ctx) {
   if (view.to_play == null) return phase;
   // Nap: the declarer's first lead sets the trumps — the one choice a player must not miss,
   // said where the turn is (only the felt's centre said it: an eighteenth review)
-  const napLead = view.game === "nap" && view.phase === "play" && view.trump == null && view.contract
-    && !/mis/.test(view.contract) && !(view.tricks || []).length && !(view.trick || []).length;
+  const napLead = napTrumpsByLead(view) && view.phase === "play" && view.trump == null
+    && !(view.tricks || []).length && !(view.trick || []).length;
   if (view.to_play === ctx.mySeat && ctx.live) return `${t("yourTurn")} — ${napLead ? t("napYourLeadTrumps") : phase}`;
   // an absent player's turn is the stand-in bot's, in a moment (the line said "Aki to play"
   // with the turn's 30 s running, as if Aki were thinking: a second review)
   const away = ctx.table?.seats?.[view.to_play]?.away;
   return `${t(away ? "turnOfAway" : "turnOf", { name: seatName(ctx.table, view.to_play) })} — ${phase}`;
+}
+
+/** Nap under a contract whose declarer's first lead sets the trumps (any but a misère). */
+function napTrumpsByLead(view) {
+  return view.game === "nap" && !!view.contract && !/mis/.test(view.contract);
 }
 
 // ------------------------------------------------------------------ the felt
@@ -338,7 +343,7 @@ function centreInfo(view) {
       view.adjutant_card ? h("span", { class: "centre-adjutant", id: "centre-adjutant" }, ` · ${t("adjutant")} `, cardNode(view.adjutant_card)) : null);
   // Nap: that the declarer's first lead sets the trumps (none in a misère), shown only before
   // that lead (then the felt shows the trick); the contract is the chip's
-  if (view.game === "nap" && view.contract && !/mis/.test(view.contract))
+  if (napTrumpsByLead(view))
     return h("div", { class: "centre-info nap-info" }, h("span", { class: "nap-trump" }, t("napTrumpByLead")));
   if (view.game === "hell" && view.upcard)
     return h("div", { class: "centre-info upcard" }, h("span", { class: "mini-card" }, cardImage(view.upcard)),
@@ -892,7 +897,7 @@ const USUAL_CALLS = 4;
  * it is in force, each with its name (a review could not find them among 53 small cards). */
 function usualCalls(view, acts, mine) {
   const trump = view.trump;
-  const other = { S: "C", C: "S", H: "D", D: "H" }[trump];
+  const other = OTHER_JACK[trump];
   const nameOf = (card) => {
     const { rank, suit } = parseCard(card);
     if (!suit) return t("joker");

@@ -15,8 +15,8 @@ const session = {}; // the choices of this page, should localStorage refuse to k
 const RANKS = "23456789TJQKA";
 // suits in alternating colours: ♠ ♥ ♣ ♦
 const SUIT_ORDER = { S: 0, H: 1, C: 2, D: 3 };
-// Napoleon's 裏J: the jack of the other suit of the trump's colour
-const OTHER_JACK = { S: "C", C: "S", H: "D", D: "H" };
+/** Napoleon's 裏J: the jack of the other suit of the trump's colour. */
+export const OTHER_JACK = { S: "C", C: "S", H: "D", D: "H" };
 
 function load() {
   try {
