@@ -1947,19 +1947,26 @@ def test_nap_s_contract_in_the_middle_of_a_phone_s_felt_is_under_no_seat_box(
     HOSTS[table_id] = str(made["host_token"])
     _sit(page, server, table_id)
     until = time.monotonic() + 90
-    while not page.locator("#felt .nap-info .nap-trump").count():
+    while True:
         assert time.monotonic() < until, "no contract before the first lead"
+        # (the turn as the snapshot says it, read once: the page's turn read apart from it, a
+        # moment later, once met a snapshot of a bot's turn with nothing legal, and waited for a
+        # Pass button that was not there — a clean-clone run)
         snap = _snap(page)
-        if _my_turn(page) and snap["view"]["phase"] == "bid":
-            bids = [a for a in snap["legal"] if a.startswith("bid ") and "mis" not in a]
+        legal = snap["legal"]
+        playing = snap["view"]["phase"] == "play"
+        if legal and playing and page.locator("#felt .nap-info .nap-trump").count():
+            break  # the page's own first lead: the felt waits on it, drawn and still
+        if legal and snap["view"]["phase"] == "bid":
+            bids = [a for a in legal if a.startswith("bid ") and "mis" not in a]
             # (a bot before us may have bid what we cannot top: a clean-clone run met none)
-            act = bids[-1] if bids else "pass"
+            act = bids[-1] if bids else "pass" if "pass" in legal else legal[0]
             before = _version(page)
             page.locator(f'#actions [data-action="{act}"]').first.click()
             if page.locator("#actions .armed").count():  # (a touch screen's second tap)
                 page.locator(f'#actions [data-action="{act}"]').first.click()
             _wait_moved(page, before)
-        elif _my_turn(page) and snap["view"]["phase"] == "play" and snap["legal"]:
+        elif legal and playing:
             # a bot won the auction and led before a poll saw the felt: the page plays its
             # cards through that deal (a full run waited 90 s on it, the deal never ending)
             before = _version(page)
