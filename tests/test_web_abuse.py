@@ -1666,9 +1666,62 @@ def test_a_request_framed_both_ways_is_refused(tmp_path: Path) -> None:
                 "/api/tables", content=body, headers={"content-type": "application/json"}
             )
             assert made.status_code == 201, made.text
-        close = b"Connection: close\r\n"
-        answer = _exchange(addr, head + close + b"Transfer-Encoding: chunked\r\n\r\n" + chunked)
-        assert answer.startswith(b"HTTP/1.1 201 "), answer[:200]
+
+
+def test_a_request_body_in_chunks_is_refused_and_one_thrown_away_is_bounded(
+    tmp_path: Path,
+) -> None:
+    """A twenty-fifth audit: h11 parses each chunk of a chunked body as an event of its own,
+    in Python, and goes on parsing a body after a response given before it came (to throw it
+    away): one connection streaming one-byte chunks after a ``GET /api/health`` held every
+    other table's websocket for 6 s. A chunked body is refused ``411`` at its head, and a body
+    thrown away after its response is read for 64 KiB at most, then the connection closed;
+    a short one still keeps the connection for the next request."""
+    body = json.dumps({"game": "hell", "games": 1}).encode()
+    chunked = b"%x\r\n%s\r\n0\r\n\r\n" % (len(body), body)
+    with live_server(tmp_path) as addr:
+        host, port = addr.split(":")[0], int(addr.split(":")[1])
+        post = b"POST /api/tables HTTP/1.1\r\nHost: x\r\ncontent-type: application/json\r\n"
+        for te in (b"Transfer-Encoding: chunked", b"transfer-encoding:  gzip, chunked"):
+            answer = _exchange(addr, post + te + b"\r\n\r\n" + chunked)
+            assert answer.startswith(b"HTTP/1.1 411 "), answer[:200]
+            assert b"Content-Length" in answer and b"connection: close" in answer, answer
+        # the audit's attack: the response first, then chunks for ever
+        with socket.create_connection((host, port), timeout=5) as s:
+            s.sendall(b"GET /api/health HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n")
+            assert s.recv(4096).startswith(b"HTTP/1.1 411 ")
+            sent = _sent_until_closed(s, b"1\r\nx\r\n" * 2000)
+            assert sent < 4_000_000, sent
+        with http_client(addr) as http:
+            assert http.get("/api/tables").json()["tables"] == [], "nothing made"
+        # a body declared long, answered before it came (405: health is read, not posted)
+        with socket.create_connection((host, port), timeout=5) as s:
+            s.sendall(b"POST /api/health HTTP/1.1\r\nHost: x\r\nContent-Length: 9000000000\r\n\r\n")
+            assert s.recv(4096).startswith(b"HTTP/1.1 405 ")
+            sent = _sent_until_closed(s, b"x" * 16384)
+            assert sent < 4_000_000, sent
+        # a short body after an early answer: the connection serves the next request
+        with socket.create_connection((host, port), timeout=5) as s:
+            s.sendall(b"POST /api/health HTTP/1.1\r\nHost: x\r\nContent-Length: 10\r\n\r\n")
+            assert s.recv(4096).startswith(b"HTTP/1.1 405 ")
+            s.sendall(b"0123456789GET /api/health HTTP/1.1\r\nHost: x\r\n\r\n")
+            got = b""
+            while b'"status"' not in got:
+                chunk = s.recv(4096)
+                assert chunk, got
+                got += chunk
+            assert b"HTTP/1.1 200 " in got, got[:300]
+
+
+def _sent_until_closed(s: socket.socket, data: bytes, limit: int = 64_000_000) -> int:
+    """Bytes sent in ``data`` pieces until the server closes the connection (or ``limit``)."""
+    sent = 0
+    s.settimeout(2)
+    with contextlib.suppress(OSError):
+        while sent < limit:
+            s.sendall(data)
+            sent += len(data)
+    return sent
 
 
 def _long_daifugo_game(addr: str, passes: int) -> str:
