@@ -20,7 +20,7 @@ import pytest
 import torampu
 from torampu.cards import card_str
 from torampu.testing import cards_mentioned
-from torampu.web.rooms import newest_log
+from torampu.web.rooms import holder_id, newest_log, token_hash
 from torampu.web.store import Store
 from web_helpers import auth, client, new_table, play_through, receive
 from web_helpers import hello as _hello
@@ -279,6 +279,55 @@ def test_a_join_to_any_seat_takes_the_next_when_another_process_took_the_first(
         assert r.status_code == 409 and r.json()["error"]["code"] == "seat_taken", r.text
         seats = c.get(f"/api/tables/{tid}").json()["seats"]
         assert [s.get("name") for s in seats] == ["F0", "F1", "Aki"], seats
+
+
+def test_a_seat_change_here_after_another_process_moved_people_follows_the_database(
+    tmp_path: Path,
+) -> None:
+    """An eighth scale audit: a process whose copy of the seats was behind a change made on
+    another (a person moved, or the host swapped two seats) wrote a join, a put-out or a
+    leave into the database and changed only that seat in its copy — the person it still had
+    there was told ``seat_revoked`` though their token held another seat, and the page, taking
+    that as final, forgot their token. Here the other process's change is written to the
+    database behind this one's back; after each change made here every socket holds the seat
+    its token holds as stored, and the chat names who was really put out or left."""
+    with client(tmp_path) as c:
+        store = c.app.state.lobby.store  # type: ignore[attr-defined]
+        for change in ("join", "put_out", "leave"):
+            made = c.post("/api/tables", json={"game": "hell", "players": 4}).json()
+            tid, host = made["table"]["id"], made["host_token"]
+            base = f"/api/tables/{tid}"
+            aki = c.post(f"{base}/join", json={"name": "Aki", "seat": 0}).json()["token"]
+            ben = c.post(f"{base}/join", json={"name": "Ben", "seat": 1}).json()["token"]
+            with (
+                c.websocket_connect(f"/ws/tables/{tid}") as mine,
+                c.websocket_connect(f"/ws/tables/{tid}") as his,
+            ):
+                assert _hello(mine, aki)["seat"] == 0 and _hello(his, ben)["seat"] == 1
+                # (the other process: Aki and Ben trade seats — this one still has them as were)
+                store.swap_waiting_seats(tid, 0, 1)
+                if change == "join":  # Cat sits where this process's copy said Ben had gone
+                    store.swap_waiting_seats(tid, 0, 2)  # (Ben on to seat 2, seat 0 open)
+                    r = c.post(f"{base}/join", json={"name": "Cat", "seat": 0})
+                    want = {"Aki": 1, "Ben": 2}
+                elif change == "put_out":  # the host puts out Ben, whom the host saw in seat 0
+                    out = {"bot": "heuristic", "holder": holder_id(token_hash(ben))}
+                    r = c.post(f"{base}/seats/0", json=out, headers=auth(host))
+                    want = {"Aki": 1, "Ben": None}
+                else:  # Ben gets up from seat 0, where his token is now
+                    r = c.post(f"{base}/leave", json={}, headers=auth(ben))
+                    want = {"Aki": 1, "Ben": None}
+                assert r.status_code == 200, (change, r.text)
+                snap = _seen(mine, 1, "Aki")
+                assert snap["seat"] == 1 and "seat_revoked" not in snap["told"], (change, snap)
+                if want["Ben"] is not None:
+                    assert _seen(his, 2, "Ben")["seat"] == 2, change
+            seats = [s.get("name") for s in c.get(base).json()["seats"]]
+            ben_at = seats.index("Ben") if "Ben" in seats else None
+            assert seats.index("Aki") == 1 and ben_at == want["Ben"], (change, seats)
+            events = [x.event for x in store.recent_chat(tid, 100) if x.event is not None]
+            if change != "join":
+                assert events[-1]["who"] == "Ben" and events[-1]["seat"] == 0, (change, events)
 
 
 def test_a_seat_that_changed_hands_elsewhere_is_refused_as_no_longer_held(tmp_path: Path) -> None:

@@ -1714,7 +1714,11 @@ class Lobby:
                     raise ActError("seat_taken", f"seat {seat} is taken")
             else:
                 raise ActError("seat_taken", "no open seat at this table")
-            self._seat_changed(room, seat, st)
+            # here as stored: this process's copy may be behind another's change (a person
+            # moved to another seat there), and changed only where it was written here it took
+            # the seat from the person it still put there — their socket told seat_revoked and
+            # the page forgetting a token that held a seat (an eighth scale audit)
+            await self._refresh_row(room)
         self.broadcast(room)
         await self._publish(room, {"kind": "table"})
         await self._seat_lines(room, [{"kind": "joined", "seat": seat, "who": name}], holder)
@@ -1738,20 +1742,24 @@ class Lobby:
             self._seat_number(room, seat)
             if bot is not None:
                 bot = self.check_bot(bot)
-            st = Seat(seat, "bot", bot=bot) if bot is not None else Seat(seat, "open")
-            old = room.seats[seat]
             held_by = None if holder is ... else (lambda stored: holder_id(stored) == holder)
             try:
-                await self.db(self.store.set_waiting_seat, room.id, seat, st.kind, st.bot, held_by)
+                kind, name = await self.db(
+                    self.store.set_waiting_seat,
+                    room.id,
+                    seat,
+                    "open" if bot is None else "bot",
+                    bot,
+                    held_by,
+                )
             except Refused as e:
                 await self._refresh_row(room)
                 raise ActError.refused(e) from None
-            self._seat_changed(room, seat, st)
-            self._check_watchers(room)
+            await self._refresh_row(room)  # (as stored: see join)
         self.broadcast(room)
         await self._publish(room, {"kind": "table"})
-        if old.kind == "human":  # (the host put them out)
-            out = {"kind": "put_out", "seat": seat, "who": old.name or "", "bot": bot is not None}
+        if kind == "human":  # (the host put them out: who was there as stored)
+            out = {"kind": "put_out", "seat": seat, "who": name or "", "bot": bot is not None}
             await self._seat_lines(room, [out], "host")
 
     async def leave(self, room: Room, token: str | None, address: str | None = None) -> int:
@@ -1870,15 +1878,15 @@ class Lobby:
         room: Room,
         token: str,
         started: str,
-        write: Callable[[int, str], None],
+        write: Callable[[int, str], str | None],
         holding: Callable[[Seat], Seat],
         line: Callable[[Seat, Seat], dict[str, Any] | None],
         address: str | None = None,
     ) -> int:
         """Before the start, the seat ``token`` holds changes as its holder asks: ``write(seat,
-        token's hash)`` stores it (on a database thread), ``holding(old)`` is the seat after;
-        the others are told, and ``line(old, new)`` is what the chat says of it (nothing if
-        ``None``). The seat."""
+        token's hash)`` stores it (on a database thread) and returns the name the seat had,
+        ``holding(old)`` is the seat after; the others are told, and ``line(old, new)`` is what
+        the chat says of it (nothing if ``None``). The seat."""
         for again in (False, True):
             # (a token another process issued is looked up in the database, as for a hello)
             seat, h = await self.seat_of(room, token)
@@ -1887,16 +1895,15 @@ class Lobby:
                 if room.status != "waiting":
                     raise ActError("started", started)
                 try:
-                    await self.db(write, seat, h)
+                    name = await self.db(write, seat, h)
                 except Refused as e:
                     await self._refresh_row(room)
                     if not again and _swapped_meanwhile(room, e.code, h):  # (from there, once)
                         continue
                     raise ActError.refused(e) from None
-                old = room.seats[seat]
+                old = Seat(seat, "human", name, h)
                 new = holding(old)
-                self._seat_changed(room, seat, new)
-                self._check_watchers(room)
+                await self._refresh_row(room)  # (as stored: see join)
             break
         self.broadcast(room)
         await self._publish(room, {"kind": "table"})

@@ -666,13 +666,14 @@ class Store:
         kind: str,
         bot: str | None = None,
         held_by: Callable[[str | None], bool] | None = None,
-    ) -> None:
+    ) -> tuple[str, str | None]:
         """Before the start only: seat a bot or open ``seat`` (:class:`Refused` ``started``
         once the table has started, whichever process started it). ``held_by``: whether the
         seat's stored token hash is the one the host saw there (:class:`Refused`
         ``holder_changed`` if not: the person moved or left meanwhile); opening an open seat is
         refused ``seat_open`` (the host was told "done" and nothing was: a twenty-second
-        audit)."""
+        audit). What the seat held as stored: its kind and name (a process's own copy may be
+        behind another process's change)."""
         with self._session.begin() as s:
             moved = s.execute(
                 update(TableRow)
@@ -696,32 +697,35 @@ class Store:
                 if barred < MAX_BARRED and s.get(BarredRow, (table_id, was.holder)) is None:
                     s.add(BarredRow(table_id=table_id, holder=was.holder))
             q = update(SeatRow).where(SeatRow.table_id == table_id, SeatRow.seat == seat)
+            held = ("open", None) if was is None else (was.kind, was.name)
             s.execute(q.values(kind=kind, name=None, token=None, bot=bot, holder=None))
+            return held
 
-    def leave_waiting_seat(self, table_id: str, seat: int, token: str) -> None:
+    def leave_waiting_seat(self, table_id: str, seat: int, token: str) -> str | None:
         """Before the start only: the person holding ``seat`` by the token whose hash is
         ``token`` gets up, and the seat is open (:class:`Refused` ``started`` once the table
-        has started, ``seat_revoked`` if that token no longer holds the seat)."""
+        has started, ``seat_revoked`` if that token no longer holds the seat). The name they
+        sat under."""
         values = {"kind": "open", "name": None, "token": None, "bot": None, "holder": None}
-        self._change_own_waiting_seat(
+        return self._change_own_waiting_seat(
             table_id, seat, token, values, "a seat is left only before the start"
         )
 
-    def rename_waiting_seat(self, table_id: str, seat: int, token: str, name: str) -> None:
+    def rename_waiting_seat(self, table_id: str, seat: int, token: str, name: str) -> str | None:
         """Before the start only: the person holding ``seat`` by the token whose hash is
         ``token`` is called ``name`` (:class:`Refused` as :meth:`leave_waiting_seat`, or
-        ``name_taken`` as :meth:`set_seat`)."""
-        self._change_own_waiting_seat(
+        ``name_taken`` as :meth:`set_seat`). The name they sat under before."""
+        return self._change_own_waiting_seat(
             table_id, seat, token, {"name": name}, "a name is changed only before the start"
         )
 
     def _change_own_waiting_seat(
         self, table_id: str, seat: int, token: str, values: dict[str, Any], started: str
-    ) -> None:
+    ) -> str | None:
         """Set ``values`` on ``seat`` if the token whose hash is ``token`` holds it and the
         table has not started (:class:`Refused` ``started`` with ``started``, or
         ``seat_revoked``; ``name_taken`` for a ``name`` another person there goes by), in one
-        transaction."""
+        transaction. The seat's name before, as stored."""
         with self._session.begin() as s:
             moved = s.execute(
                 update(TableRow)
@@ -732,12 +736,15 @@ class Store:
                 raise Refused("started", started)
             if values.get("name") is not None:  # (a seat left: ``None``)
                 _check_name_free(s, table_id, seat, values["name"])
+            was = s.get(SeatRow, (table_id, seat))  # (the table's row locked: as it stays)
+            name = None if was is None else was.name  # (before the update writes over it)
             q = update(SeatRow).where(
                 SeatRow.table_id == table_id, SeatRow.seat == seat, SeatRow.token == token
             )
             done = s.execute(q.values(**values))
             if not done.rowcount:  # type: ignore[attr-defined]  # (403: a token holding no seat)
                 raise Refused("seat_revoked", f"seat {seat} is no longer yours", 403)
+            return name
 
     def swap_waiting_seats(self, table_id: str, a: int, b: int, token: str | None = None) -> None:
         """Before the start only: seats ``a`` and ``b`` trade what they hold — a person (their
