@@ -557,6 +557,48 @@ def test_spectators_from_many_addresses_cannot_fill_the_server(tmp_path: Path) -
             _hello(again, None)
 
 
+def test_sockets_that_never_say_hello_cannot_keep_players_out(tmp_path: Path) -> None:
+    """A twenty-sixth audit: a socket counted among --max-sockets from its accept, before its
+    hello, so six addresses each keeping 20 sockets open without a word (new ones as
+    --hello-timeout closed the old) filled a server of 100 and a player's socket to their own
+    table was refused five times over 15 s. Sockets waiting for their hello have a bound of
+    their own (--max-pending-sockets, a tenth of --max-sockets by default): past it the one
+    that has waited longest is closed, saying why, and the new one — a player's — comes in.
+    Past their hello --max-sockets bounds them all."""
+    with client(tmp_path, connect_rate=1e6, max_sockets=20) as c:
+        lobby = c.app.state.lobby  # type: ignore[attr-defined]
+        assert lobby.most_pending == 2
+        tid, _ = _table(c)
+        me = c.post(f"/api/tables/{tid}/join", json={"name": "Aki", "seat": 0}).json()["token"]
+        crowd = [TestClient(c.app, client=(f"198.51.100.{i}", 5000)) for i in range(3)]
+        with ExitStack() as stack:
+            silent = [
+                stack.enter_context(other.websocket_connect(f"/ws/tables/{tid}")) for other in crowd
+            ]
+            e = silent[0].receive_json()  # (the third pushed the first out)
+            assert e["code"] == "too_many_sockets" and "waiting" in e["message"], e
+            assert len(lobby.waiting) == 2
+            ws = stack.enter_context(c.websocket_connect(f"/ws/tables/{tid}"))
+            assert _hello(ws, me)["seat"] == 0  # the player comes in
+            e = silent[1].receive_json()
+            assert e["code"] == "too_many_sockets", e
+            assert len(lobby.waiting) == 1 and lobby.greeted[""] == 1
+            assert _hello(silent[2], None)["seat"] is None  # its hello: no longer waiting
+            assert not lobby.waiting and lobby.greeted[""] == 2
+        assert not lobby.waiting and lobby.greeted[""] == 0
+    with client(tmp_path / "b", connect_rate=1e6, max_sockets=3, max_spectators=3) as c:
+        tid, _ = _table(c)  # past their hello, --max-sockets bounds all of them
+        crowd = [TestClient(c.app, client=(f"198.51.100.{i}", 5000)) for i in range(4)]
+        with ExitStack() as stack:
+            for other in crowd[:3]:
+                ws = stack.enter_context(other.websocket_connect(f"/ws/tables/{tid}"))
+                assert _hello(ws, None)["seat"] is None
+            with crowd[3].websocket_connect(f"/ws/tables/{tid}") as fourth:
+                fourth.send_json({"type": "hello", "token": None, "version": None})
+                e = fourth.receive_json()
+                assert e["code"] == "too_many_sockets", e
+
+
 def _after_ping(ws: Any) -> str:
     """What a socket answers a ping with, past what it was sent before (seat changes,
     snapshots): ``pong``, an error's code, or ``closed``."""

@@ -221,6 +221,14 @@ def serve(
             "rest stays for players and hosts)."
         ),
     ] = None,
+    max_pending_sockets: Annotated[
+        int | None,
+        typer.Option(
+            help="Websockets not yet past their hello, in all (default: a tenth of "
+            "--max-sockets; past it the one waiting longest is closed; --max-sockets bounds "
+            "those past it)."
+        ),
+    ] = None,
     send_timeout: Annotated[
         float,
         typer.Option(
@@ -539,6 +547,8 @@ def serve(
         )
     if max_spectators is not None and not 1 <= max_spectators <= max_sockets:
         raise typer.BadParameter("--max-spectators is from 1 to --max-sockets")
+    if max_pending_sockets is not None and not 1 <= max_pending_sockets <= max_sockets:
+        raise typer.BadParameter("--max-pending-sockets is from 1 to --max-sockets")
     try:
         check_prefix(ipv6_prefix)
     except ValueError as e:
@@ -610,6 +620,7 @@ def serve(
         max_rooms=max_rooms,
         max_sockets=max_sockets,
         max_spectators=max_spectators,
+        max_pending_sockets=max_pending_sockets,
         hello_timeout=hello_timeout,
         message_rate=message_rate,
         message_burst=message_burst,

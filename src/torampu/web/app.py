@@ -1158,9 +1158,6 @@ class Socket:
     async def serve(self, table_id: str) -> None:
         lb, st = self.lobby, self.settings
         await self.ws.accept()
-        if sum(lb.sockets.values()) >= st.max_sockets:
-            await self.refuse("too_many_sockets", "the server has its most connections", 1013)
-            return
         if lb.sockets[self.addr] >= st.sockets_per_address:
             await self.refuse(
                 "too_many_sockets",
@@ -1179,6 +1176,7 @@ class Socket:
         # loaded first) each see the others
         lb.sockets[self.addr] += 1
         self.counted.append((lb.sockets, self.addr))  # (its table's count joins at the hello)
+        self._wait_for_hello()
         try:
             try:
                 validate.table_id(table_id)
@@ -1191,7 +1189,39 @@ class Socket:
             self.table_id = table_id
             await self._run(table_id)
         finally:
+            lb.waiting.pop(id(self), None)
             self._uncount(self.counted)
+
+    def _wait_for_hello(self) -> None:
+        """Count this socket among those waiting for their hello (``max_pending_sockets``);
+        past the bound the one that has waited longest is closed. Until its hello nobody can
+        tell a player's socket from a stranger's that will never speak, so refusing the new
+        one would let a few addresses' silent sockets shut everyone out; a player's hello
+        comes a moment after the accept, and the silent ones are the old ones (a
+        twenty-sixth audit: counted among --max-sockets, six addresses holding 20 sockets
+        each kept a player out of their own table for as long as they went on). Past the
+        hello, ``max_sockets`` bounds them by kind (see :meth:`_count_in`)."""
+        lb = self.lobby
+        if len(lb.waiting) >= lb.most_pending:
+            oldest = next(iter(lb.waiting))
+            lb.waiting.pop(oldest)()
+            lb.waited_out += 1
+            if lb.waited_out == 1 or lb.waited_out % 1000 == 0:
+                log.warning(
+                    "closed a websocket that waited for its hello to let a newer one in: %d "
+                    "waiting (%d so far)",
+                    lb.most_pending,
+                    lb.waited_out,
+                )
+        lb.waiting[id(self)] = self._waited_out
+
+    def _waited_out(self) -> None:
+        msg = {
+            "type": "error",
+            "code": "too_many_sockets",
+            "message": "the server has its most connections waiting to begin: connect again",
+        }
+        self.outbox.dismiss(msg, 1013, "too_many_sockets")
 
     async def _run(self, table_id: str) -> None:
         writer = asyncio.ensure_future(self.outbox.run())
@@ -1316,18 +1346,21 @@ class Socket:
         table and address (``watchers_per_address``), so that one address cannot fill a
         table's places."""
         lb, st = self.lobby, self.settings
+        full = (lb.greeted, "", st.max_sockets, "the server has its most connections")
         if who is not None:
             bounds = [
+                full,
                 (
                     lb.player_sockets,
                     f"{room.id} {who}",
                     st.sockets_per_seat,
                     f"at most {st.sockets_per_seat} connections for one seat (or the host) at a "
                     "table",
-                )
+                ),
             ]
         else:
             bounds = [
+                full,
                 (
                     lb.watchers,
                     f"{room.id} {self.addr}",
@@ -1359,6 +1392,7 @@ class Socket:
                     c[k] += 1
                 raise TooMany(why)
         self.counted = [(c, k) for c, k in self.counted if c is lb.sockets]
+        lb.waiting.pop(id(self), None)  # (past its hello: counted by what it is)
         for counter, key, _, _ in bounds:
             counter[key] += 1
             self.counted.append((counter, key))

@@ -181,6 +181,13 @@ class Settings:
     ``max_sockets`` stays for the sockets of players and hosts, so that watchers from many
     addresses, each within its own bounds, cannot fill the server and lock every player out
     of their own table (a seventh audit: 157 addresses held all 5,000)."""
+    max_pending_sockets: int | None = None
+    """Websockets not yet past their hello, in all (``None``: a tenth of ``max_sockets``):
+    past it the one that has waited longest is closed to let a new one in (refusing the new
+    one would let a few addresses' silent sockets shut everyone out); ``max_sockets`` bounds
+    the sockets past their hello, a player's, a host's or a spectator's. Counted among
+    ``max_sockets`` from their accept, sockets a stranger opened and never greeted on kept
+    players out of their own tables (a twenty-sixth audit: six addresses holding 20 each)."""
     watchers_per_address: int = 4
     """Spectators' websockets one client address may hold at one table."""
     sockets_per_seat: int = 4
@@ -868,6 +875,13 @@ class Lobby:
         """Open spectators' websockets per table and client address (``"<table> <address>"``)."""
         self.spectators: Counter[str] = Counter()
         """Open spectators' websockets in all (the key ``""``; ``max_spectators``)."""
+        self.waiting: dict[int, Callable[[], None]] = {}
+        """Open websockets that have not said hello yet, oldest first: what closes each
+        (``max_pending_sockets``)."""
+        self.waited_out = 0
+        """Websockets closed to let a newer one in (``max_pending_sockets``)."""
+        self.greeted: Counter[str] = Counter()
+        """Open websockets past their hello, in all (the key ``""``; ``max_sockets``)."""
         self._hinting: Counter[str] = Counter()
         """Hints being computed per client address: one at a time each (a second is refused
         ``hint_busy``). Hints wait for a search worker in turns by the table's maker, as bot
@@ -2824,6 +2838,12 @@ class Lobby:
                 for s, st in enumerate(seats)
             ],
         }
+
+    @property
+    def most_pending(self) -> int:
+        """``max_pending_sockets``, or a tenth of ``max_sockets``."""
+        most = self.settings.max_pending_sockets
+        return most if most is not None else max(1, self.settings.max_sockets // 10)
 
     @property
     def most_spectators(self) -> int:
