@@ -2171,3 +2171,26 @@ def test_a_phone_on_its_side_shows_the_felt_beside_the_turn_and_the_hand(
                 assert left >= felt[0] - 1 and right <= felt[2] + 1, (size, name, boxes)
         assert felt[3] - felt[1] >= 240, (size, boxes)
         assert not problems(page), problems(page)
+
+
+def test_a_table_address_that_is_no_table_id_is_no_page(server: str, browser: Any) -> None:
+    """A twenty-seventh audit's note: /t/__proto__ (or constructor) read the built-in of the
+    page's stored maps (muted speakers, tokens) for a table's and left a blank page with a
+    script error. An address whose id is not one the server makes is no page; the maps the
+    page keeps hold only what was stored."""
+    page = new_page(browser, DESKTOP)
+    for path in ("/t/__proto__", "/t/a_b"):
+        page.goto(f"{server}{path}")
+        page.wait_for_selector("#page-gone")
+    for path in ("/t/constructor", "/t/toString/replay/0"):  # (an id's shape: no such table)
+        page.goto(f"{server}{path}")
+        page.wait_for_selector("main .panel a[href='/']")
+        assert "no such table" in page.inner_text("main").lower(), path
+    page.goto(f"{server}/")
+    got = page.evaluate(
+        """async () => { const api = await import('/static/api.js');
+                         const m = api.own({a: 1});
+                         return [m.a, m.constructor, m.__proto__, m.toString]; }"""
+    )
+    assert got == [1, None, None, None], got
+    assert not problems(page), problems(page)

@@ -119,10 +119,16 @@ function enc(s) {
 
 function load(key) {
   try {
-    return JSON.parse(localStorage.getItem(key) || "{}");
+    return own(JSON.parse(localStorage.getItem(key) || "{}"));
   } catch {
-    return {};
+    return own({});
   }
+}
+
+/** The plain object `v` as a map with no prototype: a key read from it is only what was stored
+ * (a key such as "__proto__" or "constructor" read the built-in). */
+export function own(v) {
+  return Object.assign(Object.create(null), v && typeof v === "object" ? v : {});
 }
 
 function save(key, value) {

@@ -17,10 +17,13 @@ function header() {
 
 function route(root) {
   const path = location.pathname.replace(/\/+$/, "");
-  const replay = /^\/t\/([^/]+)\/replay\/(\d+)$/.exec(path);
-  if (replay) return replayPage(root, decodeURIComponent(replay[1]), Number(replay[2]));
-  const table = /^\/t\/([^/]+)$/.exec(path);
-  if (table) return tablePage(root, decodeURIComponent(table[1]));
+  // a table's id as the server makes them (validate.py's TABLE_ID): another is no table's —
+  // /t/__proto__ read the built-in of the page's stored maps and left a blank page (a
+  // twenty-seventh audit's note)
+  const replay = /^\/t\/([A-Za-z0-9]{1,32})\/replay\/(\d+)$/.exec(path);
+  if (replay) return replayPage(root, replay[1], Number(replay[2]));
+  const table = /^\/t\/([A-Za-z0-9]{1,32})$/.exec(path);
+  if (table) return tablePage(root, table[1]);
   if (path !== "") return notFoundPage(root); // (the server answers such a page 404)
   return lobbyPage(root);
 }

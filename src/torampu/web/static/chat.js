@@ -1,6 +1,7 @@
 // The table chat: short texts and quick reactions, for the seated players (and the spectators
 // where the host allowed it). Every message is shown as text (text nodes), never as markup.
 
+import { own } from "./api.js";
 import { fill, h, toast } from "./dom.js";
 import { seatName } from "./game.js";
 import { lang, t } from "./i18n.js";
@@ -296,10 +297,9 @@ const MUTED_KEY = "torampu.muted";
 
 function loadMuted() {
   try {
-    const v = JSON.parse(localStorage.getItem(MUTED_KEY) || "{}");
-    return v && typeof v === "object" ? v : {};
+    return own(JSON.parse(localStorage.getItem(MUTED_KEY) || "{}"));
   } catch {
-    return {};
+    return own({});
   }
 }
 

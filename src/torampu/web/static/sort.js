@@ -6,6 +6,7 @@
 // Sorting only changes where a card is drawn: every card keeps its index in view.hand, which is
 // what a click selects and what the action sent names.
 
+import { own } from "./api.js";
 import { parseCard } from "./cards.js";
 
 const KEY = "torampu.sort";
@@ -20,10 +21,9 @@ export const OTHER_JACK = { S: "C", C: "S", H: "D", D: "H" };
 
 function load() {
   try {
-    const all = JSON.parse(localStorage.getItem(KEY) || "{}");
-    return all && typeof all === "object" ? all : {};
+    return own(JSON.parse(localStorage.getItem(KEY) || "{}"));
   } catch {
-    return {};
+    return own({});
   }
 }
 
