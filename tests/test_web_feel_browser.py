@@ -2173,6 +2173,84 @@ def test_a_phone_on_its_side_shows_the_felt_beside_the_turn_and_the_hand(
         assert not problems(page), problems(page)
 
 
+def test_a_phone_on_its_side_keeps_the_hand_in_sight_with_the_banner_report_and_hint(
+    server: str, browser: Any
+) -> None:
+    """A nineteenth review (844×390): on a phone on its side the lost connection's band, the
+    stand-in's report and the hint each took lines above the hand and pushed it below the
+    screen, Napoleon's bid table (by suit, four rows) filled the column with ♥ and ♠ out of
+    sight, and the play began where the waiting room had been scrolled to. The column is the
+    screen's height, the hand at its foot: the band lies over the felt's top, the report and
+    the turn's buttons share what is left and scroll, the sort buttons stand beside the last
+    move's line;
+    the bids come by number (every suit of the lowest bid in one row); the play starts at the
+    page's top."""
+    made = post(
+        f"{server}/api/tables",
+        {"game": "napoleon", "games": 1, "hints": True, "seats": ["open", *["heuristic"] * 4]},
+    )
+    tid = made["table"]["id"]
+    page = new_page(browser, {"width": 844, "height": 390}, "en")
+    page.goto(f"{server}/t/{tid}")
+    page.fill("#player-name", "Aki")
+    page.click("[data-take='0']")
+    page.wait_for_selector(".seat-row.me[data-seat='0']")
+    page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
+    assert page.evaluate("window.scrollY") > 0  # (the waiting room scrolled to its foot)
+    post(f"{server}/api/tables/{tid}/start", {}, made["host_token"])
+    page.wait_for_selector("#felt [data-seat='0']")
+    page.wait_for_timeout(300)
+    assert page.evaluate("window.scrollY") == 0, "the play begins at the page's top"
+
+    def box(sel: str) -> list[float]:
+        return list(
+            page.evaluate(
+                """(s) => { const r = document.querySelector(s).getBoundingClientRect();
+                            return [r.left, r.top, r.right, r.bottom]; }""",
+                sel,
+            )
+        )
+
+    def in_sight(step: str) -> None:
+        hand, felt = box("#hand"), box("#felt")
+        page.screenshot(path=str(SHOTS / f"feel-side-{step}.png"))
+        assert hand[3] <= 390 + 1 and hand[1] >= felt[1], (step, hand)
+        assert box("#hand .card")[3] <= 390 + 1, step  # the cards too
+        assert box("#status")[1] >= 0, step
+
+    page.wait_for_selector('#status[data-my-turn="1"]', timeout=30000)
+    page.wait_for_selector("#actions .bid-table")
+    assert "by-number" in (page.get_attribute("#actions .bid-table", "class") or "")
+    in_sight("bid")
+    actions = box("#actions")
+    assert actions[3] - actions[1] >= 60, actions  # the buttons keep a usable height
+    page.click("#hint-button")
+    page.wait_for_selector("#hint-answer")
+    in_sight("hint")
+    sort, last, hint = box("#hand-sort"), box("#last-move"), box("#hint")
+    assert sort[1] < last[3] and last[1] < sort[3], (sort, last)  # side by side, one row
+    assert hint[3] - hint[1] <= 40 and box("#actions")[3] - box("#actions")[1] >= 60, hint
+    # (the report as the page draws it, measured at once: the next snapshot hides it again)
+    stood, hand = page.evaluate(
+        """() => { const e = document.getElementById('stood-in');
+                   e.textContent = 'While you were away, a bot made 10 moves for you. '.repeat(6);
+                   e.hidden = false;
+                   const r = (x) => { const b = x.getBoundingClientRect();
+                                      return [b.left, b.top, b.right, b.bottom]; };
+                   return [r(e), r(document.getElementById('hand'))]; }"""
+    )
+    assert 12 <= stood[3] - stood[1] <= 50, stood  # a line or two, and it scrolls
+    assert hand[3] <= 390 + 1, hand
+    page.context.set_offline(True)
+    page.wait_for_selector("#conn-banner:not([hidden])", timeout=15000)
+    in_sight("banner")
+    banner, felt = box("#conn-banner"), box("#felt")
+    assert felt[0] <= banner[0] and banner[2] <= felt[2] and banner[1] < felt[3], (banner, felt)
+    page.context.set_offline(False)
+    page.wait_for_selector("#conn-banner", state="hidden", timeout=20000)
+    assert not problems(page), problems(page)
+
+
 def test_a_table_address_that_is_no_table_id_is_no_page(server: str, browser: Any) -> None:
     """A twenty-seventh audit's note: /t/__proto__ (or constructor) read the built-in of the
     page's stored maps (muted speakers, tokens) for a table's and left a blank page with a

@@ -78,7 +78,10 @@ export function statusText(view, ctx) {
   // said where the turn is (only the felt's centre said it: an eighteenth review)
   const napLead = napTrumpsByLead(view) && view.phase === "play" && view.trump == null
     && !(view.tricks || []).length && !(view.trick || []).length;
-  if (view.to_play === ctx.mySeat && ctx.live) return `${t("yourTurn")} — ${napLead ? t("napYourLeadTrumps") : phase}`;
+  // (Daifugo: a pair or three of a kind as often as one card — "play a card" above "Choose 3
+  // cards" read as a contradiction, a nineteenth review — and a pass where it may be made)
+  const mine = view.game === "daifugo" && view.phase === "play" && ctx.legal?.includes("pass") ? t("daifugoPlayOrPass") : phase;
+  if (view.to_play === ctx.mySeat && ctx.live) return `${t("yourTurn")} — ${napLead ? t("napYourLeadTrumps") : mine}`;
   // an absent player's turn is the stand-in bot's, in a moment (the line said "Aki to play"
   // with the turn's 30 s running, as if Aki were thinking: a second review)
   const away = ctx.table?.seats?.[view.to_play]?.away;
@@ -93,7 +96,8 @@ function napTrumpsByLead(view) {
 // ------------------------------------------------------------------ the felt
 
 // a phone, upright or on its side (style.css: the felt beside the hand, about as narrow)
-const NARROW = window.matchMedia("(max-width: 600px), (max-height: 480px) and (min-width: 700px) and (orientation: landscape)");
+const ON_ITS_SIDE = "(max-height: 480px) and (min-width: 700px) and (orientation: landscape)";
+const NARROW = window.matchMedia(`(max-width: 600px), ${ON_ITS_SIDE}`);
 /** The most of its height the action bar keeps on a phone while others move (px): a row of
  * 44 px buttons and the bar's padding. */
 const HELD_ON_A_PHONE = 64;
@@ -835,7 +839,10 @@ function bidTable(bids, view, ctx) {
   const suits = BID_SUITS.filter((s) => parsed.some(([, m]) => m[2] === s));
   const numbers = parsed.map(([, m]) => Number(m[1]));
   const low = Math.min(...numbers);
-  const wide = !window.matchMedia?.("(max-width: 640px)").matches;
+  // (a phone on its side too: its actions have a hundred pixels or so, and the rows of the
+  // lowest bids, every suit in each, are the ones a bidder looks for — by suit, ♥ and ♠ were
+  // below the fold: a nineteenth review)
+  const wide = !window.matchMedia?.(`(max-width: 640px), ${ON_ITS_SIDE}`).matches;
   const across = wide ? Math.max(...numbers) - low + 1 : suits.length;
   return h("div", { class: `bid-grid bid-table ${wide ? "by-suit" : "by-number"}`, style: { "grid-template-columns": `repeat(${across}, minmax(0, 1fr))` } },
     parsed.map(([a, m]) => {

@@ -283,6 +283,10 @@ class TablePage {
     this.showConn();
     this.renderHead();
     const started = this.table.status !== "waiting" && this.snap?.view;
+    // the play begins at the page's top: where the page scrolls (a phone on its side), the
+    // waiting room's scroll down to Start was kept, the status and the top seats above the
+    // screen until the player's turn moved it (a nineteenth review)
+    if (started && !document.body.classList.contains("in-play")) window.scrollTo(0, 0);
     document.body.classList.toggle("in-play", !!started);
     this.el.seats.hidden = !!started;
     this.el.play.hidden = !started;
