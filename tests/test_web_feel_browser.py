@@ -2272,3 +2272,39 @@ def test_a_table_address_that_is_no_table_id_is_no_page(server: str, browser: An
     )
     assert got == [1, None, None, None], got
     assert not problems(page), problems(page)
+
+
+def test_the_daifugo_turn_says_cards_and_a_pass_where_one_may_be_made(
+    server: str, browser: Any
+) -> None:
+    """A nineteenth review: Daifugo's turn read "Your turn — play a card" over the action
+    bar's "Choose 3 cards" (three of a kind to beat). It says "play cards", and "or pass"
+    where a pass is among the moves; the same in Japanese."""
+    page = new_page(browser, DESKTOP)
+    page.goto(f"{server}/")
+    lines = page.evaluate(
+        """async () => {
+             const g = await import('/static/game.js');
+             const i18n = await import('/static/i18n.js');
+             const table = {seats: [0, 1, 2, 3].map((s) => ({seat: s, kind: 'human',
+                                                               name: 'P' + s}))};
+             const view = {game: 'daifugo', phase: 'play', to_play: 0};
+             const mine = {table, mySeat: 0, live: true};
+             const say = () => [
+               g.statusText(view, {...mine, legal: ['pass', 'play 5C 5D 5H']}),
+               g.statusText(view, {...mine, legal: ['play 3C']}),
+               g.statusText({...view, to_play: 1}, mine),
+               g.statusText({...view, game: 'hell'}, mine)];
+             const en = say();
+             i18n.setLang('ja');
+             return [...en, ...say()];
+           }"""
+    )
+    assert lines[:4] == [
+        "Your turn — play cards or pass",
+        "Your turn — play cards",
+        "P1's turn — play cards",
+        "Your turn — play a card",
+    ], lines
+    assert lines[4].endswith("カードを出すかパス") and lines[5].endswith("カードを出す"), lines
+    assert not problems(page), problems(page)
