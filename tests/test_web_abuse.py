@@ -557,34 +557,52 @@ def test_spectators_from_many_addresses_cannot_fill_the_server(tmp_path: Path) -
             _hello(again, None)
 
 
-def test_sockets_that_never_say_hello_cannot_keep_players_out(tmp_path: Path) -> None:
+def test_sockets_that_never_say_hello_cannot_keep_players_out(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A twenty-sixth audit: a socket counted among --max-sockets from its accept, before its
     hello, so six addresses each keeping 20 sockets open without a word (new ones as
     --hello-timeout closed the old) filled a server of 100 and a player's socket to their own
     table was refused five times over 15 s. Sockets waiting for their hello have a bound of
     their own (--max-pending-sockets, a tenth of --max-sockets by default): past it the one
-    that has waited longest is closed, saying why, and the new one — a player's — comes in.
-    Past their hello --max-sockets bounds them all."""
+    that has waited longest — once it has waited a moment (a crowd reconnecting at once after
+    a restart was cut down otherwise: a code review) — is closed, saying why, and the new one,
+    a player's, comes in. A hello takes a socket off the count. Past their hello --max-sockets
+    bounds them all, closing with 1013 (the server is full)."""
+    import starlette.websockets as starlette_ws
+
+    import torampu.web.app as web_app
+
     with client(tmp_path, connect_rate=1e6, max_sockets=20) as c:
         lobby = c.app.state.lobby  # type: ignore[attr-defined]
         assert lobby.most_pending == 2
         tid, _ = _table(c)
         me = c.post(f"/api/tables/{tid}/join", json={"name": "Aki", "seat": 0}).json()["token"]
-        crowd = [TestClient(c.app, client=(f"198.51.100.{i}", 5000)) for i in range(3)]
+        crowd = [TestClient(c.app, client=(f"198.51.100.{i}", 5000)) for i in range(12)]
+        with ExitStack() as stack:  # a crowd at once, each saying hello: all come in
+            at_once = [
+                stack.enter_context(other.websocket_connect(f"/ws/tables/{tid}"))
+                for other in crowd[:8]
+            ]
+            assert len(lobby.waiting) == 8
+            for ws in at_once:
+                assert _hello(ws, None)["seat"] is None
+            assert not lobby.waiting and lobby.greeted[""] == 8
+        monkeypatch.setattr(web_app, "WAITED_LONG", 0.3)
         with ExitStack() as stack:
             silent = [
-                stack.enter_context(other.websocket_connect(f"/ws/tables/{tid}")) for other in crowd
+                stack.enter_context(other.websocket_connect(f"/ws/tables/{tid}"))
+                for other in crowd[8:11]
             ]
-            e = silent[0].receive_json()  # (the third pushed the first out)
-            assert e["code"] == "too_many_sockets" and "waiting" in e["message"], e
-            assert len(lobby.waiting) == 2
+            assert len(lobby.waiting) == 3  # (none has waited long yet)
+            time.sleep(0.4)
             ws = stack.enter_context(c.websocket_connect(f"/ws/tables/{tid}"))
+            e = silent[0].receive_json()  # the oldest, pushed out
+            assert e["code"] == "too_many_sockets" and "waiting" in e["message"], e
             assert _hello(ws, me)["seat"] == 0  # the player comes in
-            e = silent[1].receive_json()
-            assert e["code"] == "too_many_sockets", e
-            assert len(lobby.waiting) == 1 and lobby.greeted[""] == 1
+            assert len(lobby.waiting) == 2 and lobby.greeted[""] == 1
             assert _hello(silent[2], None)["seat"] is None  # its hello: no longer waiting
-            assert not lobby.waiting and lobby.greeted[""] == 2
+            assert len(lobby.waiting) == 1 and lobby.greeted[""] == 2
         assert not lobby.waiting and lobby.greeted[""] == 0
     with client(tmp_path / "b", connect_rate=1e6, max_sockets=3, max_spectators=3) as c:
         tid, _ = _table(c)  # past their hello, --max-sockets bounds all of them
@@ -597,6 +615,9 @@ def test_sockets_that_never_say_hello_cannot_keep_players_out(tmp_path: Path) ->
                 fourth.send_json({"type": "hello", "token": None, "version": None})
                 e = fourth.receive_json()
                 assert e["code"] == "too_many_sockets", e
+                with pytest.raises(starlette_ws.WebSocketDisconnect) as closed:
+                    fourth.receive_json()
+                assert closed.value.code == 1013
 
 
 def _after_ping(ws: Any) -> str:
@@ -938,6 +959,19 @@ def test_hello_and_messages_are_rate_limited_and_hello_is_due_at_once(tmp_path: 
         with c.websocket_connect(f"/ws/tables/{tid}") as silent:
             e = silent.receive_json()  # no hello within hello_timeout: closed with a reason
             assert e["code"] == "hello_timeout"
+        # pings meanwhile do not put it off (the clock started again at each message: a code
+        # review kept a silent socket open 4.8 s where 1 was allowed)
+        with client(tmp_path / "b", hello_timeout=0.5, message_rate=100.0) as c2:
+            tid2, _ = _table(c2)
+            with c2.websocket_connect(f"/ws/tables/{tid2}") as chatty:
+                start, codes = time.monotonic(), []
+                with contextlib.suppress(Exception):
+                    while time.monotonic() - start < 3:
+                        chatty.send_json({"type": "ping"})
+                        codes.append(chatty.receive_json().get("code", "pong"))
+                        time.sleep(0.1)
+                assert codes[-1] == "hello_timeout", codes
+                assert time.monotonic() - start < 1.5, codes
 
 
 def test_idle_rooms_leave_memory_and_load_again(tmp_path: Path) -> None:
@@ -1753,6 +1787,18 @@ def test_a_request_body_in_chunks_is_refused_and_one_thrown_away_is_bounded(
                 assert chunk, got
                 got += chunk
             assert b"HTTP/1.1 200 " in got, got[:300]
+        # bodies under the bound, each sent with the next request's head (pipelined): counted
+        # each for its own request (the count ran on, and closed the connection: a code review)
+        with socket.create_connection((host, port), timeout=5) as s:
+            head = b"POST /api/health HTTP/1.1\r\nHost: x\r\nContent-Length: 30000\r\n\r\n"
+            s.sendall(head)
+            got = b""
+            for k in range(4):
+                while got.count(b"HTTP/1.1 405 ") <= k or not got.endswith(b"}"):
+                    chunk = s.recv(65536)
+                    assert chunk, (k, got[-300:])
+                    got += chunk
+                s.sendall(b"x" * 30000 + (head if k < 3 else b""))
 
 
 def _sent_until_closed(s: socket.socket, data: bytes, limit: int = 64_000_000) -> int:

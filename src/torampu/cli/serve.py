@@ -213,7 +213,10 @@ def serve(
     sockets_per_address: Annotated[
         int, typer.Option(help="Websockets from one client address.")
     ] = 32,
-    max_sockets: Annotated[int, typer.Option(help="Websockets in all.")] = 5000,
+    max_sockets: Annotated[
+        int,
+        typer.Option(help="Websockets past their hello in all (players', hosts', spectators')."),
+    ] = 5000,
     max_spectators: Annotated[
         int | None,
         typer.Option(

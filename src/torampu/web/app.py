@@ -1104,7 +1104,20 @@ class Gone(Exception):
 
 
 class TooMany(Exception):
-    """A hello to a table that holds its most sockets: the socket is refused."""
+    """A hello to a table that holds its most sockets: the socket is refused, closed with
+    ``close`` (1013 where the server is full: try again later; else 1008, a limit)."""
+
+    def __init__(self, why: str, close: int = 1008) -> None:
+        super().__init__(why)
+        self.close = close
+
+
+WAITED_LONG = 1.0
+"""Seconds a websocket may wait for its hello before a newer one may push it out past
+``max_pending_sockets``: a browser says hello a moment after its socket opens, but a server
+that a crowd reconnects to at once (after a restart) reads their hellos only after taking all
+their sockets — pushing out the oldest at once closed 300 of 800 such players (a code
+review)."""
 
 
 MAX_REFUSALS = 20
@@ -1132,6 +1145,9 @@ class Socket:
         self.hints = TokenBucket(settings.hint_rate, settings.hint_burst, now)
         self.outbox = Outbox(self._send, self._snapshot, settings.send_timeout, settings.outbox_max)
         self.refusals = 0
+        # a hello within --hello-timeout of the connection, however many pings come meanwhile
+        # (the clock started again at each message: a code review kept a silent socket open so)
+        self.hello_by = now + settings.hello_timeout
         self.client.outbox = self.outbox
 
     async def _send(self, text: str) -> None:
@@ -1158,6 +1174,9 @@ class Socket:
     async def serve(self, table_id: str) -> None:
         lb, st = self.lobby, self.settings
         await self.ws.accept()
+        if sum(lb.sockets.values()) >= st.max_sockets + lb.most_pending:
+            await self.refuse("too_many_sockets", "the server has its most connections", 1013)
+            return
         if lb.sockets[self.addr] >= st.sockets_per_address:
             await self.refuse(
                 "too_many_sockets",
@@ -1194,26 +1213,31 @@ class Socket:
 
     def _wait_for_hello(self) -> None:
         """Count this socket among those waiting for their hello (``max_pending_sockets``);
-        past the bound the one that has waited longest is closed. Until its hello nobody can
-        tell a player's socket from a stranger's that will never speak, so refusing the new
-        one would let a few addresses' silent sockets shut everyone out; a player's hello
-        comes a moment after the accept, and the silent ones are the old ones (a
-        twenty-sixth audit: counted among --max-sockets, six addresses holding 20 sockets
-        each kept a player out of their own table for as long as they went on). Past the
-        hello, ``max_sockets`` bounds them by kind (see :meth:`_count_in`)."""
+        past the bound the one that has waited longest is closed, once it has waited
+        :data:`WAITED_LONG`. Until its hello nobody can tell a player's socket from a
+        stranger's that will never speak, so refusing the new one would let a few addresses'
+        silent sockets shut everyone out; a player's hello comes a moment after the accept,
+        and the silent ones are the old ones (a twenty-sixth audit: counted among
+        --max-sockets, six addresses holding 20 sockets each kept a player out of their own
+        table for as long as they went on). A socket leaves the count when its hello comes;
+        past it, ``max_sockets`` bounds them by kind (see :meth:`_count_in`)."""
         lb = self.lobby
+        now = time.monotonic()
         if len(lb.waiting) >= lb.most_pending:
             oldest = next(iter(lb.waiting))
-            lb.waiting.pop(oldest)()
-            lb.waited_out += 1
-            if lb.waited_out == 1 or lb.waited_out % 1000 == 0:
-                log.warning(
-                    "closed a websocket that waited for its hello to let a newer one in: %d "
-                    "waiting (%d so far)",
-                    lb.most_pending,
-                    lb.waited_out,
-                )
-        lb.waiting[id(self)] = self._waited_out
+            since, close = lb.waiting[oldest]
+            if now - since >= WAITED_LONG:
+                del lb.waiting[oldest]
+                close()
+                lb.waited_out += 1
+                if lb.waited_out == 1 or lb.waited_out % 1000 == 0:
+                    log.warning(
+                        "closed a websocket that waited for its hello to let a newer one in: "
+                        "%d waiting (%d so far)",
+                        lb.most_pending,
+                        lb.waited_out,
+                    )
+        lb.waiting[id(self)] = (now, self._waited_out)
 
     def _waited_out(self) -> None:
         msg = {
@@ -1258,11 +1282,11 @@ class Socket:
     async def _read(self) -> None:
         st = self.settings
         while True:
-            timeout = None if self.joined else st.hello_timeout
+            timeout = None if self.joined else max(0.0, self.hello_by - time.monotonic())
             try:
                 msg = await asyncio.wait_for(self.ws.receive(), timeout)
             except TimeoutError:
-                await self.refuse("hello_timeout", f"say hello within {timeout:g} s", 1008)
+                await self.refuse("hello_timeout", f"say hello within {st.hello_timeout:g} s", 1008)
                 return
             if msg["type"] == "websocket.disconnect":
                 return
@@ -1293,13 +1317,15 @@ class Socket:
             if not isinstance(data.get("type"), str):
                 self.error("bad_message", 'a message is an object with a "type"')
                 continue
+            if data["type"] == "hello":  # (it speaks: no longer among the silent, whatever
+                self.lobby.waiting.pop(id(self), None)  # the hello's answer)
             try:
                 await self._handle(data)
             except Gone as e:
                 await self.refuse("not_found", f"no table {e.table_id!r}", 4404)
                 return
             except TooMany as e:
-                await self.refuse("too_many_sockets", str(e), 1008)
+                await self.refuse("too_many_sockets", str(e), e.close)
                 return
             except ActError as e:
                 self.error(e.code, str(e))
@@ -1390,7 +1416,7 @@ class Socket:
             if counter[key] >= most:
                 for c, k in before:  # refused: counted as before
                     c[k] += 1
-                raise TooMany(why)
+                raise TooMany(why, 1013 if key == "" else 1008)
         self.counted = [(c, k) for c, k in self.counted if c is lb.sockets]
         lb.waiting.pop(id(self), None)  # (past its hello: counted by what it is)
         for counter, key, _, _ in bounds:

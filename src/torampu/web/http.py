@@ -143,6 +143,8 @@ class GuardedH11Protocol(H11Protocol):
         self._head_timer: asyncio.TimerHandle | None = None
         self._send_timer: asyncio.TimerHandle | None = None
         self._discarded = 0
+        self._discarding: object = None
+        """The request (uvicorn's cycle) whose body ``_discarded`` counts."""
         lim = self.limits
         self._address = address_key(self.client[0], lim.ipv6_prefix) if self.client else ""
         if lim.per_address < UNLIMITED and (
@@ -237,14 +239,18 @@ class GuardedH11Protocol(H11Protocol):
     def data_received(self, data: bytes) -> None:
         c = self.conn
         if c.our_state is h11.DONE and c.their_state is h11.SEND_BODY:
+            # counted per request (its cycle): a body's end and the next request in one read
+            # carried the count on, and small pipelined bodies closed the connection (a code
+            # review)
+            cycle = getattr(self, "cycle", None)
+            if self._discarding is not cycle:
+                self._discarding, self._discarded = cycle, 0
             self._discarded += len(data)
             if self._discarded > self.limits.discard_bytes:
                 self.limits.discarded += 1
                 self._disarm()
                 self.transport.close()
                 return
-        else:
-            self._discarded = 0
         super().data_received(data)
 
     def handle_events(self) -> None:

@@ -875,9 +875,9 @@ class Lobby:
         """Open spectators' websockets per table and client address (``"<table> <address>"``)."""
         self.spectators: Counter[str] = Counter()
         """Open spectators' websockets in all (the key ``""``; ``max_spectators``)."""
-        self.waiting: dict[int, Callable[[], None]] = {}
-        """Open websockets that have not said hello yet, oldest first: what closes each
-        (``max_pending_sockets``)."""
+        self.waiting: dict[int, tuple[float, Callable[[], None]]] = {}
+        """Open websockets that have not said hello yet, oldest first: since when (monotonic)
+        and what closes each (``max_pending_sockets``)."""
         self.waited_out = 0
         """Websockets closed to let a newer one in (``max_pending_sockets``)."""
         self.greeted: Counter[str] = Counter()
