@@ -330,6 +330,32 @@ def test_a_seat_change_here_after_another_process_moved_people_follows_the_datab
                 assert events[-1]["who"] == "Ben" and events[-1]["seat"] == 0, (change, events)
 
 
+def test_a_seat_change_stored_stands_when_the_seats_cannot_be_read_back(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A code review: a join stored, and the read of the seats after it (as stored, for a
+    process that may be behind) failing, answered 503 — the joiner without the token of the
+    seat they took. The change stands as written, and the answer is the join's."""
+    from sqlalchemy.exc import OperationalError
+
+    with client(tmp_path) as c:
+        made = c.post("/api/tables", json={"game": "hell", "players": 3}).json()
+        tid = made["table"]["id"]
+        store = c.app.state.lobby.store  # type: ignore[attr-defined]
+        assert c.get(f"/api/tables/{tid}").status_code == 200  # (loaded here)
+
+        def down(*_: Any) -> None:
+            raise OperationalError("SELECT", {}, Exception("the database went away"))
+
+        monkeypatch.setattr(store, "table", down)
+        r = c.post(f"/api/tables/{tid}/join", json={"name": "Aki", "seat": 1})
+        assert r.status_code == 200 and r.json()["seat"] == 1, r.text
+        assert r.json()["table"]["seats"][1]["name"] == "Aki"
+        monkeypatch.undo()
+        with c.websocket_connect(f"/ws/tables/{tid}") as ws:
+            assert _hello(ws, r.json()["token"])["seat"] == 1
+
+
 def test_a_seat_that_changed_hands_elsewhere_is_refused_as_no_longer_held(tmp_path: Path) -> None:
     """A twenty-second audit: a player's move, leave or rename that raced the host putting them
     out on another process was answered 409 ``seat_revoked``, where docs/web.md says a token

@@ -1728,11 +1728,7 @@ class Lobby:
                     raise ActError("seat_taken", f"seat {seat} is taken")
             else:
                 raise ActError("seat_taken", "no open seat at this table")
-            # here as stored: this process's copy may be behind another's change (a person
-            # moved to another seat there), and changed only where it was written here it took
-            # the seat from the person it still put there — their socket told seat_revoked and
-            # the page forgetting a token that held a seat (an eighth scale audit)
-            await self._refresh_row(room)
+            await self._read_back(room, seat, st)
         self.broadcast(room)
         await self._publish(room, {"kind": "table"})
         await self._seat_lines(room, [{"kind": "joined", "seat": seat, "who": name}], holder)
@@ -1769,7 +1765,9 @@ class Lobby:
             except Refused as e:
                 await self._refresh_row(room)
                 raise ActError.refused(e) from None
-            await self._refresh_row(room)  # (as stored: see join)
+            await self._read_back(
+                room, seat, Seat(seat, kind="open" if bot is None else "bot", bot=bot)
+            )
         self.broadcast(room)
         await self._publish(room, {"kind": "table"})
         if kind == "human":  # (the host put them out: who was there as stored)
@@ -1917,7 +1915,7 @@ class Lobby:
                     raise ActError.refused(e) from None
                 old = Seat(seat, "human", name, h)
                 new = holding(old)
-                await self._refresh_row(room)  # (as stored: see join)
+                await self._read_back(room, seat, new)
             break
         self.broadcast(room)
         await self._publish(room, {"kind": "table"})
@@ -1925,6 +1923,21 @@ class Lobby:
         if said is not None:
             await self._seat_lines(room, [said], owner_hash(address) if address else h)
         return old.seat
+
+    async def _read_back(self, room: Room, seat: int, st: Seat) -> None:
+        """The table's seats as stored, after this process wrote ``st`` into ``seat``: its copy
+        may be behind another process's change (a person moved to another seat there), and
+        changed only where it was written here it took the seat from the person it still had
+        there — their socket told seat_revoked, and the page forgetting a token that held a
+        seat (an eighth scale audit). If the read fails (the write is stored: the request must
+        not fail now, a joiner left without the token of a seat taken), the one seat as
+        written; the bus's event or the next read brings the rest."""
+        try:
+            await self._refresh_row(room)
+        except ActError as e:
+            log.warning("table %s: seats not read back after a change (%s)", room.id, e)
+            self._seat_changed(room, seat, st)
+            self._check_watchers(room)
 
     def _seat_changed(self, room: Room, seat: int, st: Seat) -> None:
         """``seat`` now has the holding ``st`` (see :meth:`_seats_changed`)."""
