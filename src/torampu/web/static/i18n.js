@@ -282,7 +282,9 @@ const TEXTS = {
     err_over: "The match is over",
     err_not_started: "The table has not started yet",
     err_started: "The table has already started",
-    err_too_many_sockets: "Too many windows are open on this table",
+    // (the same code for one address's windows, a table's spectators and a full server: a
+    // crowd's socket pushed out to let a newer one in read "too many windows", a code review)
+    err_too_many_sockets: "Too many connections are open (this table, or the server): close other windows of the site, or wait a moment",
     err_not_found: "There is no such table or game here (it may have been closed, or removed after it finished)",
     err_not_over: "Not yet: the records and replays of this match come at its end",
     err_rematch_made: "The rematch is made already: open it, or leave it",
@@ -817,7 +819,7 @@ const TEXTS = {
     err_over: "この対戦は終わりました",
     err_not_started: "テーブルはまだ始まっていません",
     err_started: "テーブルはもう始まっています",
-    err_too_many_sockets: "このテーブルを開いているウィンドウが多すぎます",
+    err_too_many_sockets: "接続が多すぎます(このテーブルかサーバー全体)。このサイトのほかのウィンドウを閉じるか、少し待ってください",
     err_not_found: "そのテーブル(またはゲーム)はありません。閉じられたか、終了後に削除された可能性があります",
     err_not_over: "まだです。この対戦の記録とリプレイは対戦の終了後に見られます",
     err_rematch_made: "再戦はもう始まっています。開くか、抜けてください",
