@@ -45,6 +45,7 @@ from torampu.bots import bot_kinds
 from torampu.web import validate
 from torampu.web.addresses import address_key, owner_hash
 from torampu.web.bus import Bus, RedisBus
+from torampu.web.http import now_and_then
 from torampu.web.outbox import Behind, Dismissed, Outbox, PerKey, TokenBucket
 from torampu.web.rooms import (
     BOT_SPECS,
@@ -1230,7 +1231,7 @@ class Socket:
                 del lb.waiting[oldest]
                 close()
                 lb.waited_out += 1
-                if lb.waited_out == 1 or lb.waited_out % 1000 == 0:
+                if now_and_then(lb.waited_out):
                     log.warning(
                         "closed a websocket that waited for its hello to let a newer one in: "
                         "%d waiting (%d so far)",

@@ -57,6 +57,16 @@ def _framed_twice(head: bytearray, end: int) -> bool:
     return bool(_LENGTH.search(head, 0, end)) and bool(_CHUNKED.search(head, 0, end))
 
 
+def now_and_then(n: int) -> bool:
+    """Whether the ``n``-th of a kind of refusal is logged: the first and every thousandth (an
+    attack repeats one without end; the log says so without growing as fast).
+
+    >>> [n for n in range(1, 3001) if now_and_then(n)]
+    [1, 1000, 2000, 3000]
+    """
+    return n == 1 or n % 1000 == 0
+
+
 UNLIMITED = 2**31
 """``per_address`` that turns the per-address bounds off (behind a trusted proxy)."""
 
@@ -152,7 +162,7 @@ class GuardedH11Protocol(H11Protocol):
             or not lim.new.take(self._address, time.monotonic())
         ):
             lim.refused += 1
-            if lim.refused == 1 or lim.refused % 1000 == 0:
+            if now_and_then(lim.refused):
                 log.warning(
                     "refused an HTTP connection: %d open or %g a second from one address "
                     "(%d refused)",
@@ -190,7 +200,7 @@ class GuardedH11Protocol(H11Protocol):
     def _not_reading(self) -> None:
         self._send_timer = None
         self.limits.stalled += 1
-        if self.limits.stalled == 1 or self.limits.stalled % 1000 == 0:
+        if now_and_then(self.limits.stalled):
             log.warning(
                 "dropped an HTTP connection that read none of its response for %gs (%d so far)",
                 self.limits.send_timeout,
@@ -310,7 +320,7 @@ class GuardedH11Protocol(H11Protocol):
         if fits:
             return True
         lim.too_large += 1
-        if lim.too_large == 1 or lim.too_large % 1000 == 0:
+        if now_and_then(lim.too_large):
             log.warning(
                 "refused an HTTP request head over %d bytes or %d lines (%d refused)",
                 lim.head_bytes,
