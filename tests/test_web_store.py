@@ -15,7 +15,7 @@ import pytest
 from sqlalchemy import inspect, text
 
 import torampu
-from torampu.web.store import StaleVersion, Store, StoreError, Table
+from torampu.web.store import Refused, StaleVersion, Store, StoreError, Table
 from web_helpers import client, new_table, play_through, postgres_database, started_lobby
 
 
@@ -116,6 +116,20 @@ def test_two_writers_on_one_version_one_wins(url: str) -> None:
     assert [x.action for x in b.actions("t")] == ["bid 1"]
     a.close()
     b.close()
+
+
+def test_a_chat_line_for_a_table_closed_meanwhile_is_refused_as_no_table(url: str) -> None:
+    """A ninth scale audit: a seat change's chat line stored just after another process closed
+    the table failed on the row's foreign key, and the log said the storage was unavailable
+    (an error id, a traceback). It is refused as the table's absence: nothing to say."""
+    a = Store(url)
+    a.create_table("t", "hell", {"players": 3}, 3, 1, 1, "h", ["open"] * 3)
+    assert a.add_chat("t", None, None, "hi", None).text == "hi"
+    a.delete_table("t", lambda _: None)
+    with pytest.raises(Refused) as e:
+        a.add_chat("t", 0, None, None, None, {"kind": "left", "seat": 0, "who": "Aki"})
+    assert e.value.code == "not_found"
+    a.close()
 
 
 def test_a_server_on_this_database_survives_a_restart(url: str, tmp_path: Path) -> None:

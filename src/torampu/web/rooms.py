@@ -1308,6 +1308,7 @@ class Lobby:
         seat = next((s for s, h in held if _matches(token, [h])), None)
         if seat is None and not _matches(token, [room.table.host_token]):
             raise ActError("unauthorized", "this token holds no seat at this table", 403)
+        await self._over_as_stored(room)
         if withdraw:
             await self._withdraw_rematch(room, seat)
             return None
@@ -1371,6 +1372,16 @@ class Lobby:
             # to 60 spectators in 8 s from one player, a tenth audit)
             self.broadcast(room)
         return self._all_wish(room)
+
+    async def _over_as_stored(self, room: Room) -> None:
+        """Read the table's row again where this process's copy has its match still in play:
+        another process may have stored its last move (and made its rematch) a moment ago —
+        a rematch asked there was refused ``not_over`` while the database said over, the wish
+        lost and the rematch never made (a ninth scale audit: 1 round in 5 of three players
+        asking on three processes as the last move was stored)."""
+        if room.table.rematch is None and (room.match is None or not room.match.is_over):
+            async with room.lock:
+                await self._refresh_row(room)
 
     async def _withdraw_rematch(self, room: Room, seat: int | None) -> None:
         """``seat`` takes back its wish for the rematch (a wish could not be taken back: one
@@ -2398,6 +2409,8 @@ class Lobby:
                 c = await self.db(
                     self.store.add_chat, room.id, event["seat"], None, None, None, event
                 )
+            except Refused:  # (the table closed meanwhile: nobody to tell)
+                return
             except Exception:  # (the change is made: its line is not worth an error)
                 log.exception("table %s: a seat change's chat line was not stored", room.id)
                 continue
@@ -2450,7 +2463,10 @@ class Lobby:
         await self._chat_allowed(room, client)
         if client.seat != seat:
             raise ActError("seat_changed", "your seat changed as you spoke: say it again")
-        c = await self.db(self.store.add_chat, room.id, seat, name, text, reaction)
+        try:
+            c = await self.db(self.store.add_chat, room.id, seat, name, text, reaction)
+        except Refused as e:  # (the table closed meanwhile)
+            raise ActError.refused(e) from None
         await self._send_chat(room, c)
 
     async def _chat_allowed(self, room: Room, client: Client) -> None:

@@ -964,10 +964,16 @@ class Store:
         event: dict[str, Any] | None = None,
     ) -> Chat:
         """Store one chat message (text or a reaction id, checked by the caller; or the
-        ``event`` of a change of the seats, :attr:`Chat.event`)."""
+        ``event`` of a change of the seats, :attr:`Chat.event`); :class:`Refused`
+        ``not_found`` if the table is gone (its host closed it meanwhile: the row's foreign key
+        failed, and the log said the storage was unavailable — a ninth scale audit)."""
         at = _now()
         stored = json.dumps(event, ensure_ascii=False) if event is not None else None
         with self._session.begin() as s:
+            # (the table's row held against a delete until the commit, not against its moves)
+            there = select(TableRow.id).where(TableRow.id == table_id)
+            if s.scalar(there.with_for_update(key_share=True)) is None:
+                raise Refused("not_found", "no such table (it was closed)", 404)
             row = ChatRow(
                 table_id=table_id,
                 seat=seat,
