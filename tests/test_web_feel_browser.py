@@ -2308,3 +2308,33 @@ def test_the_daifugo_turn_says_cards_and_a_pass_where_one_may_be_made(
     ], lines
     assert lines[4].endswith("カードを出すかパス") and lines[5].endswith("カードを出す"), lines
     assert not problems(page), problems(page)
+
+
+def test_a_phone_on_its_side_shows_the_box_between_games_whole(server: str, browser: Any) -> None:
+    """A code review of the landscape layout: the box between games and at the match's end,
+    placed absolutely in a grid row it gave no height, was a 32 px strip on a phone on its
+    side — its Ready and rematch buttons out of reach. It lies over the right-hand column."""
+    made = post(
+        f"{server}/api/tables",
+        {"game": "hell", "games": 1, "players": 4, "seats": ["heuristic"] * 4},
+    )
+    tid = made["table"]["id"]
+    post(f"{server}/api/tables/{tid}/start", {}, made["host_token"])
+    for _ in range(200):
+        if get(f"{server}/api/tables/{tid}")["status"] == "over":
+            break
+        time.sleep(0.1)
+    for lang in ("en", "ja"):
+        page = new_page(browser, {"width": 844, "height": 390}, lang)
+        page.goto(f"{server}/t/{tid}")
+        page.wait_for_selector("#between:not([hidden])")
+        page.wait_for_timeout(300)
+        page.screenshot(path=str(SHOTS / f"feel-side-over-{lang}.png"))
+        box = page.evaluate(
+            """() => { const r = document.getElementById('between').getBoundingClientRect();
+                       const f = document.getElementById('felt').getBoundingClientRect();
+                       return [r.left, r.top, r.right, r.bottom, f.right]; }"""
+        )
+        assert box[3] - box[1] >= 150, (lang, box)  # the box, not a strip
+        assert box[0] >= box[4] - 1 and box[2] <= 844 and box[3] <= 390 + 1, (lang, box)
+        assert not problems(page), problems(page)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from sqlalchemy import inspect, text
@@ -129,6 +130,25 @@ def test_a_chat_line_for_a_table_closed_meanwhile_is_refused_as_no_table(url: st
     with pytest.raises(Refused) as e:
         a.add_chat("t", 0, None, None, None, {"kind": "left", "seat": 0, "who": "Aki"})
     assert e.value.code == "not_found"
+    if url.startswith("sqlite"):  # the close between the look and the line (no lock there)
+        from sqlalchemy import event
+
+        a.create_table("u", "hell", {"players": 3}, 3, 1, 1, "h", ["open"] * 3)
+        b = Store(url)
+
+        closed: list[str] = []
+
+        def close_first(_conn: Any, _cursor: Any, statement: str, *_: Any) -> None:
+            if statement.startswith("INSERT INTO chat") and not closed:
+                closed.append(statement)
+                b.delete_table("u", lambda _: None)
+
+        event.listen(a.engine, "before_cursor_execute", close_first)
+        with pytest.raises(Refused) as e:
+            a.add_chat("u", None, None, "hi", None)
+        event.remove(a.engine, "before_cursor_execute", close_first)
+        assert e.value.code == "not_found" and closed
+        b.close()
     a.close()
 
 

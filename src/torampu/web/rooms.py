@@ -1945,7 +1945,7 @@ class Lobby:
         written; the bus's event or the next read brings the rest."""
         try:
             await self._refresh_row(room)
-        except ActError as e:
+        except (ActError, StoreError) as e:
             log.warning("table %s: seats not read back after a change (%s)", room.id, e)
             self._seat_changed(room, seat, st)
             self._check_watchers(room)

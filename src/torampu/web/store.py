@@ -967,6 +967,20 @@ class Store:
         ``event`` of a change of the seats, :attr:`Chat.event`); :class:`Refused`
         ``not_found`` if the table is gone (its host closed it meanwhile: the row's foreign key
         failed, and the log said the storage was unavailable — a ninth scale audit)."""
+        try:
+            return self._add_chat(table_id, seat, name, text, reaction, event)
+        except IntegrityError:  # (SQLite locks nothing for the look below: the row's key)
+            raise Refused("not_found", "no such table (it was closed)", 404) from None
+
+    def _add_chat(
+        self,
+        table_id: str,
+        seat: int | None,
+        name: str | None,
+        text: str | None,
+        reaction: str | None,
+        event: dict[str, Any] | None,
+    ) -> Chat:
         at = _now()
         stored = json.dumps(event, ensure_ascii=False) if event is not None else None
         with self._session.begin() as s:
