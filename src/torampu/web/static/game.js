@@ -96,7 +96,7 @@ function napTrumpsByLead(view) {
 // ------------------------------------------------------------------ the felt
 
 // a phone, upright or on its side (style.css: the felt beside the hand, about as narrow)
-const ON_ITS_SIDE = "(max-height: 480px) and (min-width: 700px) and (orientation: landscape)";
+const ON_ITS_SIDE = "(max-height: 480px) and (min-width: 640px) and (orientation: landscape)";
 const NARROW = window.matchMedia(`(max-width: 600px), ${ON_ITS_SIDE}`);
 /** The most of its height the action bar keeps on a phone while others move (px): a row of
  * 44 px buttons and the bar's padding. */
