@@ -968,52 +968,41 @@ class Store:
         ``not_found`` if the table is gone (its host closed it meanwhile: the row's foreign key
         failed, and the log said the storage was unavailable — a ninth scale audit)."""
         try:
-            return self._add_chat(table_id, seat, name, text, reaction, event)
-        except IntegrityError:  # (SQLite locks nothing for the look below: the row's key)
+            at = _now()
+            stored = json.dumps(event, ensure_ascii=False) if event is not None else None
+            with self._session.begin() as s:
+                # (the table's row held against a delete until the commit, not against its moves)
+                there = select(TableRow.id).where(TableRow.id == table_id)
+                if s.scalar(there.with_for_update(key_share=True)) is None:
+                    raise Refused("not_found", "no such table (it was closed)", 404)
+                row = ChatRow(
+                    table_id=table_id,
+                    seat=seat,
+                    name=name,
+                    text=text,
+                    reaction=reaction,
+                    at=at,
+                    event=stored,
+                )
+                s.add(row)
+                s.flush()
+                # past CHAT_KEEP + CHAT_PRUNE_EVERY rows, keep the newest CHAT_KEEP (a look down
+                # the table's index at each message: the look came when the row's id, counted over
+                # every table, was a multiple of 32 — an audit's player who sent each such message
+                # to a second table of theirs kept 1,500 rows at the first, and could keep any
+                # number; a seventeenth audit)
+                # (messages and the lines of seat changes each keep CHAT_KEEP of their own: a
+                # stranger's churn of seats deleted the table's messages — a code review)
+                kind = ChatRow.event.is_(None) if event is None else ChatRow.event.is_not(None)
+                newest = select(ChatRow.id).where(ChatRow.table_id == table_id, kind)
+                newest = newest.order_by(ChatRow.id.desc())
+                if s.scalar(newest.offset(CHAT_KEEP + CHAT_PRUNE_EVERY - 1).limit(1)) is not None:
+                    cut = s.scalar(newest.offset(CHAT_KEEP).limit(1))
+                    old = (ChatRow.table_id == table_id, ChatRow.id <= cut, kind)
+                    s.execute(delete(ChatRow).where(*old))
+                return Chat(row.id, seat, name, text, reaction, at, event)
+        except IntegrityError:  # (SQLite locks nothing for the look above: the row's key)
             raise Refused("not_found", "no such table (it was closed)", 404) from None
-
-    def _add_chat(
-        self,
-        table_id: str,
-        seat: int | None,
-        name: str | None,
-        text: str | None,
-        reaction: str | None,
-        event: dict[str, Any] | None,
-    ) -> Chat:
-        at = _now()
-        stored = json.dumps(event, ensure_ascii=False) if event is not None else None
-        with self._session.begin() as s:
-            # (the table's row held against a delete until the commit, not against its moves)
-            there = select(TableRow.id).where(TableRow.id == table_id)
-            if s.scalar(there.with_for_update(key_share=True)) is None:
-                raise Refused("not_found", "no such table (it was closed)", 404)
-            row = ChatRow(
-                table_id=table_id,
-                seat=seat,
-                name=name,
-                text=text,
-                reaction=reaction,
-                at=at,
-                event=stored,
-            )
-            s.add(row)
-            s.flush()
-            # past CHAT_KEEP + CHAT_PRUNE_EVERY rows, keep the newest CHAT_KEEP (a look down
-            # the table's index at each message: the look came when the row's id, counted over
-            # every table, was a multiple of 32 — an audit's player who sent each such message
-            # to a second table of theirs kept 1,500 rows at the first, and could keep any
-            # number; a seventeenth audit)
-            # (messages and the lines of seat changes each keep CHAT_KEEP of their own: a
-            # stranger's churn of seats deleted the table's messages — a code review)
-            kind = ChatRow.event.is_(None) if event is None else ChatRow.event.is_not(None)
-            newest = select(ChatRow.id).where(ChatRow.table_id == table_id, kind)
-            newest = newest.order_by(ChatRow.id.desc())
-            if s.scalar(newest.offset(CHAT_KEEP + CHAT_PRUNE_EVERY - 1).limit(1)) is not None:
-                cut = s.scalar(newest.offset(CHAT_KEEP).limit(1))
-                old = (ChatRow.table_id == table_id, ChatRow.id <= cut, kind)
-                s.execute(delete(ChatRow).where(*old))
-            return Chat(row.id, seat, name, text, reaction, at, event)
 
     def mark_ready(self, table_id: str, game: int, seat: int) -> bool:
         """``seat`` is ready for the game after game ``game`` (a second mark changes nothing);
