@@ -1419,7 +1419,6 @@ class Socket:
                     c[k] += 1
                 raise TooMany(why, 1013 if key == "" else 1008)
         self.counted = [(c, k) for c, k in self.counted if c is lb.sockets]
-        lb.waiting.pop(id(self), None)  # (past its hello: counted by what it is)
         for counter, key, _, _ in bounds:
             counter[key] += 1
             self.counted.append((counter, key))

@@ -44,19 +44,6 @@ _LENGTH = re.compile(rb"\ncontent-length[ \t]*:", re.IGNORECASE)
 _CHUNKED = re.compile(rb"\ntransfer-encoding[ \t]*:", re.IGNORECASE)
 
 
-def _framed_twice(head: bytearray, end: int) -> bool:
-    """Whether the request head ``head[:end]`` names both a Content-Length and a
-    Transfer-Encoding.
-
-    >>> _framed_twice(bytearray(b"POST / HTTP/1.1\\r\\nContent-Length: 3\\r\\n"
-    ...                         b"Transfer-Encoding: chunked\\r\\n\\r\\n"), 60)
-    True
-    >>> _framed_twice(bytearray(b"POST / HTTP/1.1\\r\\nContent-Length: 3\\r\\n\\r\\n"), 35)
-    False
-    """
-    return bool(_LENGTH.search(head, 0, end)) and bool(_CHUNKED.search(head, 0, end))
-
-
 def now_and_then(n: int) -> bool:
     """Whether the ``n``-th of a kind of refusal is logged: the first and every thousandth (an
     attack repeats one without end; the log says so without growing as fast).
@@ -247,8 +234,7 @@ class GuardedH11Protocol(H11Protocol):
     # 10 GB of a declared body down 20 connections after their responses, reading as fast as
     # the loop could).
     def data_received(self, data: bytes) -> None:
-        c = self.conn
-        if c.our_state is h11.DONE and c.their_state is h11.SEND_BODY:
+        if self._answered_early():
             # counted per request (its cycle): a body's end and the next request in one read
             # carried the count on, and small pipelined bodies closed the connection (a code
             # review)
@@ -280,10 +266,12 @@ class GuardedH11Protocol(H11Protocol):
         request's head, or for the rest of a body whose response has gone already (a 405 or a
         429 given before the body came — a trickle of that body, or of the next head after it,
         held the connection past ``header_timeout``: a code review)."""
+        return self.conn.their_state is h11.IDLE or self._answered_early()
+
+    def _answered_early(self) -> bool:
+        """Whether the request's response has gone while its body is still coming."""
         c = self.conn
-        return c.their_state is h11.IDLE or (
-            c.their_state is h11.SEND_BODY and c.our_state is h11.DONE
-        )
+        return c.our_state is h11.DONE and c.their_state is h11.SEND_BODY
 
     def _head_fits(self) -> bool:
         """Whether the request head waiting in h11's buffer is within ``head_bytes`` and
@@ -301,7 +289,7 @@ class GuardedH11Protocol(H11Protocol):
         else:
             fits = end is not None and buf.count(b"\n", 0, end.start() + 1) <= lim.head_lines
         if fits and end is not None and _CHUNKED.search(buf, 0, end.start()):
-            if _framed_twice(buf, end.start()):
+            if _LENGTH.search(buf, 0, end.start()):
                 # RFC 9112 6.3: a request framed both ways may be smuggling a second one past a
                 # proxy that reads the other length; h11 reads the chunks and kept the connection
                 self._refuse(b"400 Bad Request", b"both Content-Length and Transfer-Encoding")

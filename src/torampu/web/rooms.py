@@ -1763,22 +1763,16 @@ class Lobby:
             self._seat_number(room, seat)
             if bot is not None:
                 bot = self.check_bot(bot)
+            st = Seat(seat, "bot", bot=bot) if bot is not None else Seat(seat, "open")
             held_by = None if holder is ... else (lambda stored: holder_id(stored) == holder)
             try:
                 kind, name = await self.db(
-                    self.store.set_waiting_seat,
-                    room.id,
-                    seat,
-                    "open" if bot is None else "bot",
-                    bot,
-                    held_by,
+                    self.store.set_waiting_seat, room.id, seat, st.kind, st.bot, held_by
                 )
             except Refused as e:
                 await self._refresh_row(room)
                 raise ActError.refused(e) from None
-            await self._read_back(
-                room, seat, Seat(seat, kind="open" if bot is None else "bot", bot=bot)
-            )
+            await self._read_back(room, seat, st)
         self.broadcast(room)
         await self._publish(room, {"kind": "table"})
         if kind == "human":  # (the host put them out: who was there as stored)

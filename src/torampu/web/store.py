@@ -89,6 +89,11 @@ class Refused(StoreError):
         """The HTTP status it calls for, when not the usual 409 or 403."""
 
 
+def _closed() -> Refused:
+    """The refusal of a change to a table that is not there (its host closed it meanwhile)."""
+    return Refused("not_found", "no such table (it was closed)", 404)
+
+
 @dataclass(frozen=True)
 class OpenCaps:
     """The bounds on open tables (waiting or in play, changed after ``since``): ``max_tables``
@@ -608,7 +613,7 @@ class Store:
             # was locked first here, the table's first there (a twenty-second audit: 1 in 6
             # such races answered "storage unavailable" on two processes)
             if s.get(TableRow, table_id, with_for_update=True) is None:
-                raise Refused("not_found", "no such table (it was closed)", 404)
+                raise _closed()
             if holder is not None and s.get(BarredRow, (table_id, holder)) is not None:
                 raise Refused("barred", "the host removed you from this table: sit elsewhere", 403)
             q = update(SeatRow).where(SeatRow.table_id == table_id, SeatRow.seat == seat)
@@ -967,14 +972,14 @@ class Store:
         ``event`` of a change of the seats, :attr:`Chat.event`); :class:`Refused`
         ``not_found`` if the table is gone (its host closed it meanwhile: the row's foreign key
         failed, and the log said the storage was unavailable — a ninth scale audit)."""
+        at = _now()
+        stored = json.dumps(event, ensure_ascii=False) if event is not None else None
         try:
-            at = _now()
-            stored = json.dumps(event, ensure_ascii=False) if event is not None else None
             with self._session.begin() as s:
                 # (the table's row held against a delete until the commit, not against its moves)
                 there = select(TableRow.id).where(TableRow.id == table_id)
                 if s.scalar(there.with_for_update(key_share=True)) is None:
-                    raise Refused("not_found", "no such table (it was closed)", 404)
+                    raise _closed()
                 row = ChatRow(
                     table_id=table_id,
                     seat=seat,
@@ -1002,7 +1007,7 @@ class Store:
                     s.execute(delete(ChatRow).where(*old))
                 return Chat(row.id, seat, name, text, reaction, at, event)
         except IntegrityError:  # (SQLite locks nothing for the look above: the row's key)
-            raise Refused("not_found", "no such table (it was closed)", 404) from None
+            raise _closed() from None
 
     def mark_ready(self, table_id: str, game: int, seat: int) -> bool:
         """``seat`` is ready for the game after game ``game`` (a second mark changes nothing);
