@@ -1014,3 +1014,51 @@ def test_the_keyboard_stays_in_the_play_area_past_ready(server: str, browser: An
         timeout=5000,
     )
     assert not problems(page), problems(page)
+
+
+def test_a_seat_said_lost_is_asked_for_again_before_its_token_is_forgotten(
+    server: str, browser: Any
+) -> None:
+    """A page told ``seat_revoked`` forgot its seat token at once: where a process that read an
+    old row said so wrongly (a ninth scale audit), the seat was lost for good. Now the page
+    says hello once more with the token: still the seat's, it plays on without a word; the seat
+    really gone (the host put the player out), the token is forgotten and the player told."""
+    made = post(f"{server}/api/tables", {"game": "hell", "players": 3, "games": 1})
+    table_id, host = made["table"]["id"], made["host_token"]
+    page = new_page(browser, SIZES["laptop"], "en")
+    sockets: list[Any] = []
+
+    def through(ws: Any) -> None:  # every socket passes to the server; the test may add words
+        ws.connect_to_server()
+        sockets.append(ws)
+
+    page.route_web_socket(re.compile(r".*/ws/tables/.*"), through)
+    page.goto(f"{server}/t/{table_id}")
+    page.wait_for_function("() => !!window.torampu?.snapshot")
+    page.fill("#player-name", "Aki")
+    page.click("[data-take='1']")
+    page.wait_for_function("() => window.torampu?.snapshot?.seat === 1")
+    kept = "() => JSON.parse(localStorage.getItem('torampu.seats') || '{}')"
+    held = page.evaluate(kept)[table_id]
+    # a wrong word from the server: the seat is still this token's
+    n = len(sockets)
+    sockets[-1].send(json.dumps({"type": "error", "code": "seat_revoked", "message": "stale"}))
+    for _ in range(50):
+        page.wait_for_timeout(100)
+        if len(sockets) > n and page.evaluate("() => window.torampu.snapshot.seat") == 1:
+            break
+    page.wait_for_timeout(500)
+    assert len(sockets) == n + 1  # asked once more, on a new socket
+    assert page.evaluate("() => window.torampu.snapshot.seat") == 1
+    assert page.evaluate(kept).get(table_id) == held
+    assert page.locator(".toast.show").count() == 0, page.locator("#toast").inner_text()
+    assert page.locator(".seat-row.me[data-seat='1'] #leave-seat").count() == 1
+    # the seat really gone: the host puts Aki out
+    post(f"{server}/api/tables/{table_id}/seats/1", {"open": True}, token=host)
+    page.wait_for_function("() => window.torampu?.snapshot?.seat === null")
+    page.wait_for_selector(".toast.show")
+    assert "no longer yours" in page.locator("#toast").inner_text()
+    page.wait_for_timeout(500)
+    assert table_id not in page.evaluate(kept)
+    assert page.locator("#leave-seat").count() == 0
+    assert not problems(page), problems(page)

@@ -27,6 +27,7 @@ class TablePage {
     this.id = id;
     this.host = tokens.host(id);
     this.leftAt = 0; // when this page last got up from its seat (see leave)
+    this.asking = false; // whether a seat said lost is being asked for again (see onError)
     adoptInvite(id);
     adoptSeatLink(id);
     const mine = tokens.seat(id);
@@ -124,6 +125,7 @@ class TablePage {
 
   onSnapshot(msg) {
     this.snap = msg;
+    if (msg.seat != null) this.asking = false; // (the seat is ours still: see onError)
     // this page's seat moved (the host swapped it, or another device of its player moved it):
     // the seat kept with the token follows, and the player is told (a fourth review: a friend
     // the host moved found themselves elsewhere without a word)
@@ -182,11 +184,22 @@ class TablePage {
       this.render();
       return;
     }
-    toast(errorText(msg));
+    // a seat said lost is asked for once more, by a hello with its token, before the token is
+    // forgotten: a process that read an old row could say so wrongly, and a token forgotten
+    // is a seat lost for good (a stale seat_revoked, a ninth scale audit; the server no longer
+    // sends that one, but a page cannot tell)
+    if (msg.code === "seat_revoked" && this.seatToken && !this.asking) {
+      this.asking = true;
+      this.conn.setToken(this.seatToken);
+      return;
+    }
+    const asked = this.asking && msg.code === "unauthorized";
+    this.asking = false;
+    toast(errorText(asked ? { code: "seat_revoked" } : msg));
     this.social.hint.onError(msg);
     // our seat changed hands (or our token holds nothing any more): forget the token and
     // watch as a spectator instead of saying hello with a dead token on every reconnect
-    const dead = msg.code === "seat_revoked" || (msg.code === "unauthorized" && this.seatToken && this.snap?.seat == null);
+    const dead = asked || msg.code === "seat_revoked" || (msg.code === "unauthorized" && this.seatToken && this.snap?.seat == null);
     if (dead) {
       tokens.clearSeat(this.id);
       this.seatToken = null;
