@@ -1476,3 +1476,36 @@ def test_the_host_puts_out_the_person_they_saw_or_nobody(tmp_path: Path) -> None
         assert c.get(base).json()["seats"][3]["kind"] == "open"
         r = c.post(f"{base}/seats/2", json={"bot": "random", "holder": None}, headers=auth(host))
         assert r.status_code == 200 and r.json()["seats"][2]["kind"] == "bot", r.text
+
+
+def test_a_rematch_asked_of_a_table_deleted_elsewhere_is_refused_as_gone(tmp_path: Path) -> None:
+    """A table over whose row another process deleted (its host closed it, or it was kept
+    its time) answered a rematch request 409 or 503, and a wish on it was taken as asked: the
+    table is not there, 404 ``not_found`` (docs/web.md), for the wish, its withdrawal and
+    the host's request alike."""
+    import copy
+
+    with client(tmp_path) as c:
+        # (Ben asked first: this process's copy has read the match over, so the wish itself,
+        # its withdrawal, meets the table gone)
+        for who, ben in (("seat", False), ("seat", True), ("withdraw", True), ("host", False)):
+            tid, host, tokens = new_table(c, "hell", None, humans=3)
+            store = c.app.state.lobby.store  # type: ignore[attr-defined]
+            m = copy.deepcopy(c.app.state.lobby.rooms[tid].match)  # type: ignore[attr-defined]
+            version = 0
+            while not m.is_over:
+                seat, action = m.to_play, m.legal_actions()[0]
+                m.play(action)
+                over = "over" if m.is_over else ""
+                store.append_action(tid, version, seat, action, "human", status=over)
+                version += 1
+            if ben:  # (Ben's wish: not yet everyone's)
+                r = c.post(f"/api/tables/{tid}/rematch", json={}, headers=auth(tokens[1]))
+                assert r.status_code == 202, r.text
+            store.delete_table(tid, lambda _: None)  # (another process)
+            token = host if who == "host" else tokens[0]
+            body = {"withdraw": True} if who == "withdraw" else {}
+            r = c.post(f"/api/tables/{tid}/rematch", json=body, headers=auth(token))
+            assert r.status_code == 404, (who, ben, r.text)
+            assert r.json()["error"]["code"] == "not_found", (who, ben, r.text)
+            assert store.table(tid) is None

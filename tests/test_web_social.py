@@ -18,6 +18,7 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
 
 import torampu
 import torampu.web.rooms
@@ -1614,3 +1615,21 @@ def test_seat_changes_past_the_chat_s_bound_still_happen_unsaid(tmp_path: Path) 
         ], events
         stored = c.app.state.lobby.store.recent_chat(tid, 100)  # type: ignore[attr-defined]
         assert [x.event is not None for x in stored] == [True, False, True, True, True], stored
+
+
+def test_a_ready_at_a_table_deleted_elsewhere_sends_its_sockets_away(tmp_path: Path) -> None:
+    """A Ready between games at a table another process deleted meanwhile was taken as
+    marked (the mark's key failure read as "marked before") and told everyone as a snapshot of
+    a table not there; now the socket is sent away as from a closed table (``table_closed``)."""
+    with client(tmp_path, next_game_delay=60.0) as c:
+        tid, _, tok = _table(c, ["open", "heuristic", "heuristic"])
+        with c.websocket_connect(f"/ws/tables/{tid}") as ws:
+            play_through(ws, until=_between, first=hello(ws, tok[0]))
+            c.app.state.lobby.store.delete_table(tid, lambda _: None)  # type: ignore[attr-defined]
+            ws.send_json({"type": "ready"})
+            codes = []
+            with pytest.raises(WebSocketDisconnect):
+                for _ in range(20):
+                    msg = ws.receive_json()
+                    codes.append(msg.get("code", msg["type"]))
+            assert codes == ["table_closed"], codes

@@ -1308,6 +1308,19 @@ class Lobby:
         seat = next((s for s, h in held if _matches(token, [h])), None)
         if seat is None and not _matches(token, [room.table.host_token]):
             raise ActError("unauthorized", "this token holds no seat at this table", 403)
+        try:
+            return await self._rematch(room, seat, withdraw, host)
+        except (ActError, Refused) as e:
+            error = ActError.refused(e) if isinstance(e, Refused) else e
+        if error.code == "not_found":  # (deleted on another process: its clients sent away)
+            async with room.lock:
+                await self._refresh_row(room)
+        raise error
+
+    async def _rematch(
+        self, room: Room, seat: int | None, withdraw: bool, host: Any
+    ) -> Room | None:
+        """:meth:`rematch` for ``seat`` (``None``: the host token), the token checked."""
         await self._over_as_stored(room)
         if withdraw:
             await self._withdraw_rematch(room, seat)
@@ -1382,6 +1395,8 @@ class Lobby:
         if room.table.rematch is None and (room.match is None or not room.match.is_over):
             async with room.lock:
                 await self._refresh_row(room)
+            if self.rooms.get(room.id) is not room:  # (its row gone: dropped)
+                raise ActError("not_found", f"no table {room.id!r} (it was closed)", 404)
 
     async def _withdraw_rematch(self, room: Room, seat: int | None) -> None:
         """``seat`` takes back its wish for the rematch (a wish could not be taken back: one
@@ -2334,7 +2349,12 @@ class Lobby:
             # pushed the whole table's view to every client of it, 146 to each of 24
             # spectators where pings gave 3)
             return
-        await self.db(self.store.mark_ready, room.id, b.game, seat)
+        try:
+            await self.db(self.store.mark_ready, room.id, b.game, seat)
+        except Refused as e:  # (deleted on another process: its clients sent away)
+            async with room.lock:
+                await self._refresh_row(room)
+            raise ActError.refused(e) from None
         b.ready.add(seat)
         await self._publish(room, {"kind": "ready", "game": b.game, "seat": seat})
         self._between_open(room)

@@ -38,6 +38,7 @@ from sqlalchemy import (
     DateTime,
     ForeignKey,
     Integer,
+    Select,
     String,
     Text,
     and_,
@@ -976,9 +977,7 @@ class Store:
         stored = json.dumps(event, ensure_ascii=False) if event is not None else None
         try:
             with self._session.begin() as s:
-                # (the table's row held against a delete until the commit, not against its moves)
-                there = select(TableRow.id).where(TableRow.id == table_id)
-                if s.scalar(there.with_for_update(key_share=True)) is None:
+                if s.scalar(self._there(table_id)) is None:
                     raise _closed()
                 row = ChatRow(
                     table_id=table_id,
@@ -1011,13 +1010,26 @@ class Store:
 
     def mark_ready(self, table_id: str, game: int, seat: int) -> bool:
         """``seat`` is ready for the game after game ``game`` (a second mark changes nothing);
-        whether the mark is new."""
+        whether the mark is new. ``Refused("not_found")`` for a table not there (deleted on
+        another process: a wish on it was taken, and answered, as asked)."""
         try:
             with self._session.begin() as s:
+                if s.scalar(self._there(table_id)) is None:
+                    raise _closed()
                 s.execute(insert(ReadyRow).values(table_id=table_id, game=game, seat=seat))
-        except IntegrityError:
+        except IntegrityError:  # marked before, or (SQLite: the look locks nothing) gone
+            with self._session.begin() as s:
+                if s.scalar(self._there(table_id)) is None:
+                    raise _closed() from None
             return False
         return True
+
+    @staticmethod
+    def _there(table_id: str) -> Select[str]:
+        """The table's id if its row is there, held against a delete until the commit (not
+        against its other changes)."""
+        there = select(TableRow.id).where(TableRow.id == table_id)
+        return there.with_for_update(key_share=True)
 
     def withdraw_wish(self, table_id: str, seat: int) -> None:
         """``seat`` takes back its wish for the rematch (:data:`REMATCH_WISH`), unless the
@@ -1033,8 +1045,11 @@ class Store:
                     ReadyRow.seat == seat,
                 )
             )
-            q = select(TableRow.rematch).where(TableRow.id == table_id).with_for_update()
-            if s.scalar(q) is not None:
+            q = select(TableRow.id, TableRow.rematch).where(TableRow.id == table_id)
+            row = s.execute(q.with_for_update()).first()
+            if row is None:
+                raise _closed()
+            if row.rematch is not None:
                 raise Refused("rematch_made", "the rematch is made already: leave it if you wish")
 
     def create_rematch(
@@ -1081,7 +1096,7 @@ class Store:
             if not moved.rowcount:  # type: ignore[attr-defined]
                 old = s.get(TableRow, table_id)
                 if old is None:
-                    raise StoreError(f"no table {table_id}")
+                    raise _closed()
                 if old.rematch is None:
                     raise Refused("not_over", "a rematch is there once the match is over")
                 return old.rematch, False
