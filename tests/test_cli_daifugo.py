@@ -137,8 +137,8 @@ def test_watch_tells_the_exchange_and_titles() -> None:
     parts = " · ".join(f"seat {s} {t}" for s, t in enumerate(titles))
     assert f"Titles from the last game: {parts}" in out
     rich, poor = titles.index(first[0]), titles.index(first[-1])
-    assert f"Exchange: seat {poor} gives 2 best card(s) to seat {rich}" in out
-    assert f"seat {rich}: returned 2 card(s) to seat {poor}" in out
+    assert f"Exchange: seat {poor} gives 2 best cards to seat {rich}" in out
+    assert f"seat {rich}: returned 2 cards to seat {poor}" in out
 
 
 # ------------------------------------------------------------------------------ a human seat

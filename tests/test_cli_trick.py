@@ -301,7 +301,7 @@ def test_a_nap_redeal_is_told_and_the_record_replays(
     new_deal = flat(section(out.stdout, "The new deal"))
     for s in range(4):  # the new hands, shown to the spectator
         assert plain(f"seat {s}: {show_hand(redealt.view(s)['hand'])}") in new_deal
-    assert "All passed before this hand: 1 redeal(s)." in text
+    assert "All passed before this hand: 1 redeal." in text
     story = cli("replay", str(rec))
     assert story.exit_code == 0, story.stdout
     told = flat(story.stdout)

@@ -522,7 +522,7 @@ def test_exchange_four_players_poor_give_best_rich_return_any() -> None:
     assert all(a.startswith("exchange ") and len(a.split()) == 3 for a in acts)
     assert len(acts) == 10  # any 2 of 5 cards
     assert "exchange 2S JK" in acts  # the received cards may go back
-    illegal(g, "exchange 3C", "return exactly 2 card(s)")
+    illegal(g, "exchange 3C", "return exactly 2 cards")
     illegal(g, "play 3C", "exchange")
     illegal(g, "exchange 3C 4C", "do not hold 4C")
     run(g, "exchange 3C 9H")
@@ -786,7 +786,7 @@ def test_five_skip_counts_and_coming_back_flushes(
         assert g.to_play == next_seat and table(g) is not None
         assert last(g)["why"][0] == {
             "code": "five_skip",
-            "en": f"5-skip (5とび): {2 * fives - 1} player(s) skipped",
+            "en": f"5-skip (5とび): {2 * fives - 1} player{'s' * (fives > 1)} skipped",
             "ja": f"5とび: {2 * fives - 1}人とばし",
         }
 
@@ -838,7 +838,7 @@ def test_seven_pass_give_up_to_k_cards_to_the_next_player() -> None:
     acts = g.legal_actions()
     assert acts[0] == "give" and "give 3C 4C" in acts and "give 9D" in acts
     assert len(acts) == 1 + 3 + 3  # nothing, one of three, two of three
-    illegal(g, "give 3C 4C 9D", "at most 2 card(s)")
+    illegal(g, "give 3C 4C 9D", "at most 2 cards")
     illegal(g, "play 9D", "7渡し")
     illegal(g, "give 5C", "do not hold 5C")
     run(g, "give 3C 9D")
@@ -909,7 +909,7 @@ def test_ten_discard(on: bool) -> None:
         return
     assert g.phase == "discard" and g.to_play == 0 and codes(g) == ["ten_discard"]
     assert g.legal_actions() == ["discard", "discard 3C", "discard 4C"]
-    illegal(g, "discard 3C 4C", "at most 1 card(s)")
+    illegal(g, "discard 3C 4C", "at most 1 card")
     run(g, "discard 4C")
     assert hand(g, 0) == ["3C"] and g.to_play == 1
     for seat in (None, 0, 1, 2):

@@ -187,6 +187,7 @@ from torampu.daifugo_plays import (
     subsets,
 )
 from torampu.errors import CardError, DealError, IllegalAction, RulesError
+from torampu.explain import fill
 from torampu.game import Game, Move, Seat
 from torampu.match import Match
 from torampu.options import Option, Rules, RuleSpec
@@ -564,17 +565,17 @@ MESSAGES: Final[dict[str, tuple[str, str]]] = {
         "11-back (11バック) again: the order is normal until the flush",
         "11バック返し",
     ),
-    "five_skip": ("5-skip (5とび): {k} player(s) skipped", "5とび: {k}人とばし"),
+    "five_skip": ("5-skip (5とび): {k} {k|player|players} skipped", "5とび: {k}人とばし"),
     "five_skip_back": (
         "5-skip (5とび): the skip comes back round, the table is flushed",
         "5とび: 自分に戻り場が流れる",
     ),
     "seven_pass": (
-        "7-pass (7渡し): {p} may give up to {k} card(s) to {q}",
+        "7-pass (7渡し): {p} may give up to {k} {k|card|cards} to {q}",
         "7渡し: {p}が{q}に{k}枚まで渡せる",
     ),
     "ten_discard": (
-        "10-discard (10捨て): {p} may discard up to {k} card(s)",
+        "10-discard (10捨て): {p} may discard up to {k} {k|card|cards}",
         "10捨て: {p}が{k}枚まで捨てられる",
     ),
     "queen_reverse": (
@@ -696,7 +697,7 @@ def _why(code: str, params: Mapping[str, Any]) -> dict[str, Any]:
     if "suits" in params:
         sym = "".join("♠♥♦♣"[s] for s in range(4) if params["suits"] >> s & 1)
         en_p["suits"] = ja_p["suits"] = sym
-    out: dict[str, Any] = {"code": code, "en": en_t.format(**en_p), "ja": ja_t.format(**ja_p)}
+    out: dict[str, Any] = {"code": code, "en": fill(en_t, **en_p), "ja": fill(ja_t, **ja_p)}
     if seats:
         out["seats"] = seats
     return out
@@ -1363,23 +1364,23 @@ class Daifugo(Game):
         ph = self.phase_id
         want = {
             PH_EXCHANGE: (K_EXCHANGE, "it is the exchange: return cards with 'exchange …'"),
-            PH_GIVE: (K_GIVE, "7渡し: give up to {k} card(s) with 'give …' (or 'give')"),
-            PH_DISCARD: (K_DISCARD, "10捨て: discard up to {k} card(s) with 'discard …'"),
+            PH_GIVE: (K_GIVE, "7渡し: give up to {k} {k|card|cards} with 'give …' (or 'give')"),
+            PH_DISCARD: (K_DISCARD, "10捨て: discard up to {k} {k|card|cards} with 'discard …'"),
             PH_PLAY: (K_PLAY, "it is time to play cards or pass"),
         }[ph]
         if kind != want[0] and not (ph == PH_PLAY and kind == K_PASS):
-            return want[1].format(k=self.pending)
+            return fill(want[1], k=self.pending)
         real = move & REAL
         j = move >> JSHIFT & 3
         missing = real & ~self.hands[s]
         if missing:
             return f"you do not hold {' '.join(cards_words(missing, 0))}"
         if j > self.jok[s]:
-            return f"you hold {self.jok[s]} joker(s), not {j}"
+            return fill("you hold {n} {n|joker|jokers}, not {j}", n=self.jok[s], j=j)
         if ph == PH_EXCHANGE:
-            return f"return exactly {self.exchange_queue[0][2]} card(s)"
+            return fill("return exactly {k} {k|card|cards}", k=self.exchange_queue[0][2])
         if ph in (PH_GIVE, PH_DISCARD):
-            return f"at most {self.pending} card(s)"
+            return fill("at most {k} {k|card|cards}", k=self.pending)
         if kind == K_PASS:
             return "the leader of a round cannot pass"
         return self._why_not(move)

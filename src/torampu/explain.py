@@ -12,9 +12,10 @@ this module turns it into words. Disputes at a real table are about exactly thes
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Literal
+from typing import Any, Final, Literal
 
 from torampu.cards import SUIT_LETTERS, card_str
 
@@ -94,3 +95,20 @@ def explain(reason: Reason, lang: Lang = "en") -> str:
         "sj": _SUIT_JA.get(s, "なし" if s == "NT" else s),
     }
     return (ja if lang == "ja" else en).format(**params)
+
+
+_PLURAL: Final = re.compile(r"\{(\w+)\|([^|{}]*)\|([^|{}]*)\}")
+
+
+def fill(template: str, **params: Any) -> str:
+    """``template`` formatted with ``params``, where ``{k|one|many}`` is ``one`` if ``k`` is 1
+    and ``many`` otherwise (the notation of the web page's texts).
+
+    >>> fill("give up to {k} {k|card|cards}", k=1)
+    'give up to 1 card'
+    >>> fill("{k} {k|player|players} skipped", k=2)
+    '2 players skipped'
+    """
+    if "|" in template:
+        template = _PLURAL.sub(lambda m: m[2] if params.get(m[1]) == 1 else m[3], template)
+    return template.format(**params)

@@ -20,6 +20,7 @@ from rich.table import Table
 from torampu.cards import HONORS, SUIT_LETTERS, SUIT_SYMBOLS, card_str, parse_card, sort_key
 from torampu.cli.text import TEXT
 from torampu.errors import CardError, IllegalAction
+from torampu.explain import fill
 
 console = Console(highlight=False)
 
@@ -307,7 +308,7 @@ class Ctx:
         text = words.get(f"{self.game}_{key}") if self.game else None
         if text is None:
             text = words[key]
-        return text.format(**kw) if kw else text
+        return fill(text, **kw) if kw else text
 
     def game_name(self, game: str) -> str:
         """A game's name for the reader ("napoleon" read as an identifier in the headers)."""

@@ -319,7 +319,7 @@ _MORE: dict[str, dict[str, str]] = {
         "nap_pay_in": "Payments: every other player pays {per} to {who} ({who} {total}).",
         "nap_pay_out": ("Payments: every other player receives {per} from {who} ({who} {total})."),
         "nap_early": "Play stopped after trick {n}: the contract was decided.",
-        "nap_redeals": "All passed before this hand: {n} redeal(s).",
+        "nap_redeals": "All passed before this hand: {n} {n|redeal|redeals}.",
         "nap_result_title": "Game {no} of {total}: payments",
         "nap_col_game": "payments",
         "nap_bid_hint": (
@@ -471,13 +471,13 @@ _DAIFUGO: dict[str, dict[str, str]] = {
         "daifugo_phase_give": "7渡し (give)",
         "daifugo_phase_discard": "10捨て (discard)",
         "daifugo_phase_exchange": "the exchange",
-        "daifugo_defense": "防衛: the 大富豪 has defended the title {n} time(s) in a row",
+        "daifugo_defense": "防衛: the 大富豪 has defended the title {n} {n|time|times} in a row",
         "daifugo_first_game": "First game: the holder of {card} leads, and must play it.",
         "daifugo_tenpen": (
             "天変地異: {poor} held only 3…10 ({hand}) and swaps hands with {rich}; no exchange"
         ),
         "daifugo_tenpen_plain": "天変地異: hands swapped; no exchange this game",
-        "daifugo_gift": "Exchange: {poor} gives {k} best card(s) to {rich}{cards}",
+        "daifugo_gift": "Exchange: {poor} gives {k} best {k|card|cards} to {rich}{cards}",
         "daifugo_place": "out #{k}",
         "daifugo_fallen_short": "都落ち",
         "daifugo_foul_short": "foul",
@@ -496,27 +496,29 @@ _DAIFUGO: dict[str, dict[str, str]] = {
         "daifugo_you_lead": "The table is empty: you lead (any play).",
         "daifugo_table_line": "On the table: {cards} by {who}",
         "daifugo_exchange_now": (
-            "You received {cards} from {who}: return {k} card(s) of your choice."
+            "You received {cards} from {who}: return {k} {k|card|cards} of your choice."
         ),
-        "daifugo_give_now": "7渡し: you may give up to {k} card(s) to {who}.",
-        "daifugo_discard_now": "10捨て: you may discard up to {k} card(s).",
+        "daifugo_give_now": "7渡し: you may give up to {k} {k|card|cards} to {who}.",
+        "daifugo_discard_now": "10捨て: you may discard up to {k} {k|card|cards}.",
         "daifugo_menu_nothing": "nothing",
         "daifugo_hint_play": "Type a number, the cards (3h 3d, jk, 5h jk 7h) or p to pass.",
         "daifugo_hint_more": (
             "{k} more plays with jokers are not listed: type their cards (5h jk 7h, 3d jk, jk)."
         ),
-        "daifugo_hint_exchange": "Type the {k} card(s) to return, e.g. {example}.",
-        "daifugo_hint_give": "Type up to {k} card(s) to give (e.g. {example}), or none.",
-        "daifugo_hint_discard": "Type up to {k} card(s) to discard (e.g. {example}), or none.",
+        "daifugo_hint_exchange": "Type the {k} {k|card|cards} to return, e.g. {example}.",
+        "daifugo_hint_give": "Type up to {k} {k|card|cards} to give (e.g. {example}), or none.",
+        "daifugo_hint_discard": (
+            "Type up to {k} {k|card|cards} to discard (e.g. {example}), or none."
+        ),
         "daifugo_unreadable_why": "cannot read {text!r}: {why}",
         "daifugo_ambiguous": "the cards fit several plays — type one of: {options}",
         "daifugo_ev_discarded": "discarded {cards}",
         "daifugo_ev_discard_none": "discarded nothing",
         "daifugo_ev_gave": "gave {cards} to {who}",
-        "daifugo_ev_gave_n": "gave {k} card(s) to {who}",
+        "daifugo_ev_gave_n": "gave {k} {k|card|cards} to {who}",
         "daifugo_ev_gave_none": "gave nothing to {who}",
         "daifugo_ev_returned": "returned {cards} to {who}",
-        "daifugo_ev_returned_n": "returned {k} card(s) to {who}",
+        "daifugo_ev_returned_n": "returned {k} {k|card|cards} to {who}",
         "daifugo_play_starts": "The play begins: {who} leads.",
         "daifugo_ranking": "Ranking",
         "daifugo_res_foul": "反則上がり: {who} finished on a forbidden card and is ranked last.",

@@ -43,6 +43,7 @@ import torampu
 from torampu.daifugo import SPEC, Daifugo
 from torampu.daifugo_plays import PASS, REAL, cards_words, strongest
 from torampu.errors import IllegalAction, RulesError
+from torampu.explain import fill
 from torampu.game import new_seed
 from torampu.match import Match
 from torampu.uecda.codec import (
@@ -463,13 +464,23 @@ class UecdaServer:
             assert rich is not None
             k = g.exchange_queue[0][2]
             self._flush(rich)
-            t = self.wires[rich].recv_table(f"the {k} card(s) to return in game {number}")
+            t = self.wires[rich].recv_table(
+                fill("the {k} {k|card|cards} to return in game {n}", k=k, n=number)
+            )
             action = _exchange_action(g, rich, t, k)
             if action is None:
                 result.bad_exchanges[rich] += 1
                 real, j = strongest(g.hands[rich], g.jok[rich], k)
                 action = " ".join(["exchange", *cards_words(real, j)])
-                self.warn(f"game {number}: player {rich} returned no valid {k} card(s): {action}")
+                self.warn(
+                    fill(
+                        "game {n}: player {p} returned no valid {k} {k|card|cards}: {a}",
+                        n=number,
+                        p=rich,
+                        k=k,
+                        a=action,
+                    )
+                )
             m.play(action)
         # what is sent is built as bytes: rows 0..4 (a hand, or the cards on the table) and
         # rows 5..7 (the status) separately, a hand's rows kept while it does not change
