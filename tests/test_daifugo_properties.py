@@ -31,6 +31,7 @@ from hypothesis import strategies as st
 import torampu
 from torampu import IllegalAction, RulesError
 from torampu.daifugo_plays import PASS, all_plays
+from torampu.game import CHOICES_LISTED
 from torampu.testing import check_no_leak
 
 OPTIONS = {o["name"]: o for o in torampu.rules("daifugo")}
@@ -149,6 +150,23 @@ def check_legal(g: Any) -> list[str]:
     for a in legal:  # cards ascending: each action is its own canonical form
         if a.startswith("play "):
             assert g.action_str(g.parse_action(a)) == a
+    # a choice of cards is described (its verb, bounds and number of ways) and checked without
+    # the list; a view lists it only up to CHOICES_LISTED ways
+    ch = g.choose()
+    if g.phase == "play":
+        assert ch is None
+    else:
+        assert ch is not None and ch["ways"] == len(legal), (ch, len(legal))
+        sizes = [len(a.split()) - 1 for a in legal]
+        assert {a.split()[0] for a in legal} == {ch["verb"]}
+        assert (min(sizes), max(sizes)) == (
+            ch["min"],
+            min(ch["max"], len(g.view(g.to_play)["hand"])),
+        )
+    view = g.view(g.to_play)
+    assert view["choose"] == ch
+    assert view["legal_actions"] == (legal if ch is None or ch["ways"] <= CHOICES_LISTED else [])
+    assert all(g.is_legal(a) for a in legal[:200])
     return legal
 
 
@@ -160,6 +178,13 @@ def bad_actions(g: Any, legal: list[str], rng: random.Random) -> list[str]:
     hand = g.view(g.to_play)["hand"]
     if len(hand) >= 2:
         cands.append("play " + " ".join(rng.sample(hand, 2)))
+    ch = g.choose()
+    if ch is not None:  # one card too many, and one not held
+        if len(hand) > ch["max"]:
+            cands.append(" ".join([ch["verb"], *rng.sample(hand, ch["max"] + 1)]))
+        away = [c for c in CARDS if c not in hand]
+        if away and 0 < ch["max"] <= len(hand) + 1:
+            cands.append(" ".join([ch["verb"], *rng.sample(hand, ch["max"] - 1), away[0]]))
     out = []
     for a in cands:
         try:
@@ -174,6 +199,7 @@ def bad_actions(g: Any, legal: list[str], rng: random.Random) -> list[str]:
 def check_illegal(g: Any, legal: list[str], rng: random.Random) -> None:
     before = snapshot(g)
     for bad in bad_actions(g, legal, rng):
+        assert not g.is_legal(bad), bad
         try:
             g.play(bad)
         except IllegalAction as e:

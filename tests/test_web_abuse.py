@@ -3707,3 +3707,63 @@ def test_a_snapshot_carries_the_newest_of_a_long_game_s_log(tmp_path: Path) -> N
             assert len(lobby.snapshot_text(room, 3)) < 40_000
 
     asyncio.run(scenario())
+
+
+def test_a_choice_of_many_ways_is_described_checked_as_such_and_has_no_hint(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A twenty-ninth audit: under 7渡し with three jokers and two players, a player who plays
+    six or seven sevens and jokers chooses up to that many of 21 cards — 35,000 to 200,000
+    actions, each refused act (4 a second) listing them all again on the event loop (0.1–1.4 s:
+    another table's pings up to 1.4 s), and a snapshot of a megabyte. Now the choice is checked
+    as such (no list), the snapshot describes it (``choose``) instead of listing it, and it has
+    no hint (the list alone was the cost)."""
+    from sqlalchemy import update
+
+    from torampu.match import Match
+    from torampu.web.store import TableRow
+
+    rules = {"players": 2, "jokers": 3, "seven_pass": True, "first_lead_include": False}
+    with client(tmp_path, hint_think=0.05) as c:
+        body = {"game": "daifugo", "rules": rules, "seats": ["open", "bot:heuristic"]}
+        made = c.post("/api/tables", json={**body, "games": 1, "hints": True}).json()
+        tid, host = made["table"]["id"], made["host_token"]
+        tok = c.post(f"/api/tables/{tid}/join", json={"name": "Aki", "seat": 0}).json()["token"]
+        store = c.app.state.lobby.store  # type: ignore[attr-defined]
+        with store._session.begin() as s:  # a deal where seat 0 leads 7♣7♦7♥7♠ JK JK
+            s.execute(update(TableRow).where(TableRow.id == tid).values(seed=19, dealer=0))
+        assert c.post(f"/api/tables/{tid}/start", json={}, headers=auth(host)).status_code == 200
+        with c.websocket_connect(f"/ws/tables/{tid}") as ws:
+            snap = _hello(ws, tok)
+            assert snap["view"]["phase"] == "play" and snap["view"]["to_play"] == 0, snap["view"]
+            assert snap["choose"] is None and snap["legal"]
+            play = "play 7C 7D 7H 7S JK JK"
+            ws.send_json({"type": "act", "action": play, "version": snap["version"]})
+            snap = _next(ws, "snapshot")
+            room = c.app.state.lobby.rooms[tid]  # type: ignore[attr-defined]
+            ways = len(room.match.legal_actions())
+            assert ways > 10_000
+            assert snap["choose"] == {"verb": "give", "min": 0, "max": 6, "ways": ways}
+            assert snap["legal"] == [] and snap["view"]["legal_actions"] == []
+            assert len(json.dumps(snap)) < 20_000
+
+            def listed(*_: Any) -> list[str]:
+                raise AssertionError("every legal action listed")
+
+            monkeypatch.setattr(Match, "legal_actions", listed)
+            v = snap["version"]
+            ws.send_json({"type": "act", "action": "pass", "version": v})
+            err = _next(ws, "error")
+            assert err["code"] == "illegal" and "give up to 6 cards" in err["message"], err
+            hand = snap["view"]["hand"]
+            seven = " ".join(["give", *[x for x in hand if x != "JK"][:7]])
+            ws.send_json({"type": "act", "action": seven, "version": v})
+            assert "at most 6 cards" in _next(ws, "error")["message"]
+            ws.send_json({"type": "hint"})
+            assert _next(ws, "error")["code"] == "no_hint"
+            monkeypatch.undo()
+            assert room.version == v  # nothing changed
+            give = " ".join(["give", *hand[:2]])
+            ws.send_json({"type": "act", "action": give, "version": v})
+            snap = _next(ws, "snapshot")
+            assert snap["version"] == v + 1 and snap["choose"] is None

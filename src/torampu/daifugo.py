@@ -133,6 +133,7 @@ joker in any free row, so under tndhms it may make (or keep out of) a lock where
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
@@ -188,7 +189,7 @@ from torampu.daifugo_plays import (
 )
 from torampu.errors import CardError, DealError, IllegalAction, RulesError
 from torampu.explain import fill
-from torampu.game import Game, Move, Seat
+from torampu.game import CHOICES_LISTED, Game, Move, Seat
 from torampu.match import Match
 from torampu.options import Option, Rules, RuleSpec
 
@@ -1110,14 +1111,46 @@ class Daifugo(Game):
         s = self.turn
         if ph == PH_PLAY:
             return list(self._plays_now(s))
+        bounds = self._choice()
+        if bounds is not None:
+            verb, low, high = bounds
+            return list(_choices(verb, self.hands[s], self.jok[s], low, high))
+        return []
+
+    def _choice(self) -> tuple[int, int, int] | None:
+        """In the exchange, 7渡し or 10捨て: the verb and the fewest and most cards the seat to
+        play chooses (any of its cards, jokers alike), else ``None``."""
+        ph = self.phase_id
         if ph == PH_EXCHANGE:
             k = self.exchange_queue[0][2]
-            return list(_choices(EXCHANGE, self.hands[s], self.jok[s], k, k))
+            return EXCHANGE, k, k
         if ph == PH_GIVE:
-            return list(_choices(GIVE, self.hands[s], self.jok[s], 0, self.pending))
+            return GIVE, 0, self.pending
         if ph == PH_DISCARD:
-            return list(_choices(DISCARD, self.hands[s], self.jok[s], 0, self.pending))
-        return []
+            return DISCARD, 0, self.pending
+        return None
+
+    def choose(self) -> dict[str, Any] | None:
+        """The choice of cards the seat to play makes now (the exchange's return, 7渡し, 10捨て):
+        ``{"verb", "min", "max", "ways"}`` — any ``min``..``max`` of its cards (a joker is a
+        card), in ``ways`` ways; ``None`` in the play phase. A front end reads this rather than
+        the list of every choice, which grows past a hundred thousand (seven cards of 21).
+
+        >>> g = Daifugo(rules={"seven_pass": True}, players=4, seed=3)
+        >>> g.choose() is None
+        True
+        """
+        bounds = self._choice()
+        if bounds is None:
+            return None
+        verb, low, high = bounds
+        s = self.turn
+        n, jokers = self.hands[s].bit_count(), self.jok[s]
+        ways = sum(
+            math.comb(n, k - j) for k in range(low, high + 1) for j in range(min(jokers, k) + 1)
+        )
+        name = {EXCHANGE: "exchange", GIVE: "give", DISCARD: "discard"}[verb]
+        return {"verb": name, "min": low, "max": high, "ways": ways}
 
     def _plays_now(self, s: Seat) -> tuple[Move, ...]:
         """The legal plays (and pass) of seat ``s`` in the play phase: :meth:`_find_plays`,
@@ -1357,7 +1390,20 @@ class Daifugo(Game):
         )
 
     def _illegal_reason(self, move: Move) -> str | None:
-        if move in self.legal_moves():
+        bounds = self._choice()
+        if bounds is not None:
+            # a choice of cards is checked as such, not looked up among every choice (which
+            # took a second for seven cards of 21: a twenty-ninth audit)
+            verb, low, high = bounds
+            s, real, j = self.turn, move & REAL, move >> JSHIFT & 3
+            if (
+                move == verb | real | j << JSHIFT
+                and not real & ~self.hands[s]
+                and j <= self.jok[s]
+                and low <= real.bit_count() + j <= high
+            ):
+                return None
+        elif move in self.legal_moves():
             return None
         s = self.turn
         kind = move >> KSHIFT & 7
@@ -1931,6 +1977,9 @@ class Daifugo(Game):
             raise ValueError(f"seat must be 0..{self.n - 1} or None, not {seat!r}")
         n = self.n
         names = title_names(n)
+        mine = seat is not None and seat == self.to_play
+        choose = self.choose() if mine else None
+        listed = choose is None or choose["ways"] <= CHOICES_LISTED
         table = None
         if self.table_info is not None:
             i = self.table_info
@@ -1976,9 +2025,8 @@ class Daifugo(Game):
             "discarded": cards_words(self.trash_real, self.trash_jokers),
             "pending": self.pending if seat == self.turn and self.pending else 0,
             "log": [self._log_entry(e, seat) for e in self.log],
-            "legal_actions": self.legal_actions()
-            if seat is not None and seat == self.to_play
-            else [],
+            "choose": choose,
+            "legal_actions": self.legal_actions() if mine and listed else [],
         }
         if self.phase_id == PH_OVER:
             v["result"] = self.result()

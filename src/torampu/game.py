@@ -19,9 +19,9 @@ import random
 import secrets
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Final
 
-from torampu.errors import IllegalAction, RecordError
+from torampu.errors import IllegalAction, RecordError, TorampuError
 from torampu.options import Rules, RuleSpec
 
 Move = int
@@ -35,6 +35,12 @@ RECORD_FORMAT = "torampu/1"
 def new_seed() -> int:
     """A fresh seed for a game whose caller gave none (it is written into the record)."""
     return secrets.randbits(63)
+
+
+CHOICES_LISTED: Final = 1000
+"""The most ways of a choice of cards (:meth:`Game.choose`) a view lists one by one in its
+``legal_actions``; past it the list is empty and ``choose`` says what may be chosen (seven cards
+of 21 are 200,000 actions, a megabyte of view and a second to make)."""
 
 
 class Game(ABC):
@@ -154,6 +160,29 @@ class Game(ABC):
         """Every legal action as a canonical string, in a deterministic order."""
         s = self.action_str
         return [s(m) for m in self.legal_moves()]
+
+    def choose(self) -> dict[str, Any] | None:
+        """Where the seat to play chooses a set of its cards (a Daifugo exchange, 7渡し,
+        10捨て): ``{"verb", "min", "max", "ways"}``, for a front end to read instead of the
+        list of every choice; ``None`` for any other decision (the default)."""
+        return None
+
+    def is_legal(self, action: str) -> bool:
+        """Whether ``action`` (any spelling :meth:`play` reads) is legal now — decided without
+        listing every legal action where a game can (a Daifugo choice of cards).
+
+        >>> import torampu
+        >>> g = torampu.new_game("hell", seed=1)
+        >>> g.is_legal(g.legal_actions()[0]), g.is_legal("bid 99"), g.is_legal("nonsense")
+        (True, False, False)
+        """
+        if not isinstance(action, str) or self.to_play is None:
+            return False
+        try:
+            move = self.parse_action(action)
+        except TorampuError:
+            return False
+        return self._illegal_reason(move) is None
 
     def play(self, action: str) -> None:
         """Apply an action string; raise :class:`IllegalAction` (state unchanged) if not legal."""

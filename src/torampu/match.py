@@ -106,6 +106,10 @@ class Match:
     def legal_actions(self) -> list[str]:
         return [] if self.is_over else self.game.legal_actions()
 
+    def is_legal(self, action: str) -> bool:
+        """Whether ``action`` is legal now in the current game (:meth:`Game.is_legal`)."""
+        return not self.is_over and self.game.is_legal(action)
+
     def play(self, action: str) -> None:
         """Play in the current game; when it ends, score it and deal the next one."""
         if self.is_over:

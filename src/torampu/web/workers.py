@@ -33,6 +33,7 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, Protocol
 
 import torampu
+from torampu.game import CHOICES_LISTED
 from torampu.match import Match, leaders
 from torampu.web.bots import (
     QUEUE_WAIT,
@@ -283,6 +284,22 @@ class Workers(Protocol):
     async def close(self) -> None: ...
 
 
+def choice_ways(m: Match) -> int:
+    """The ways of the choice of cards the seat to play makes in ``m`` (0 for any other
+    decision): past :data:`CHOICES_LISTED` its list of legal actions is long to make."""
+    choose = m.game.choose()
+    return 0 if choose is None else int(choose["ways"])
+
+
+async def legal_actions(m: Match) -> list[str]:
+    """``m.legal_actions()``; a choice of cards of more than :data:`CHOICES_LISTED` ways is
+    listed on a thread, from a copy of the game (seven cards of 21 are 200,000 actions, a second
+    of the event loop), so that the other tables go on meanwhile."""
+    if choice_ways(m) <= CHOICES_LISTED:
+        return m.legal_actions()
+    return await asyncio.to_thread(m.game.clone().legal_actions)
+
+
 class LocalWorkers:
     """Moves computed by this process's bot pool, stored by the driver."""
 
@@ -292,12 +309,12 @@ class LocalWorkers:
     async def move(self, lobby: Lobby, room: Room, job: MoveJob) -> None:
         m = room.match
         assert m is not None
+        view = m.view(job.seat)
+        legal = await legal_actions(m)
+        if room.version != job.version:
+            return  # the table moved on while a long list was made
         bot = BotJob(
-            job.spec,
-            room.table.game,
-            bot_seed(room.table.seed, job.seat, job.version),
-            m.view(job.seat),
-            m.legal_actions(),
+            job.spec, room.table.game, bot_seed(room.table.seed, job.seat, job.version), view, legal
         )
         # (who else is at the table is asked only where it matters, as the worker does)
         fixed = (
@@ -786,18 +803,20 @@ class Worker:
         if spec is None:
             log.warning("worker %s: job for table %s refused: %r", self.name, job.table, job)
             return
+        # the match is the cache's, and another job of this table (the same move asked again
+        # past --job-timeout, then the next) may play it on while this one waits: what the
+        # move does is worked out on a copy of the game as it is now (the cached match, played
+        # on meanwhile, refused this move as illegal); the view too, before a long list of
+        # legal actions is made on a thread
+        now = (m.game.clone(), tuple(m.totals), m.games_played, m.games_total)
+        view = m.view(job.seat)
         bot = BotJob(
             spec,
             table.game,
             bot_seed(table.seed, job.seat, job.version),
-            m.view(job.seat),
-            m.legal_actions(),
+            view,
+            await legal_actions(m),
         )
-        # the match is the cache's, and another job of this table (the same move asked again
-        # past --job-timeout, then the next) may play it on while this one waits: what the
-        # move does is worked out on a copy of the game as it is now (the cached match, played
-        # on meanwhile, refused this move as illegal)
-        now = (m.game.clone(), tuple(m.totals), m.games_played, m.games_total)
         # the jobs this worker holds take its processes in turns by the tables' makers
         loop = asyncio.get_running_loop()
         waited = 0.0 if queued is None else max(0.0, loop.time() - queued)

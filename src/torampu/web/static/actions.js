@@ -25,7 +25,23 @@ export function parseAction(raw) {
  *   buttons: everything that is not a card action (pass, bids, alone);
  *   adjutant: "adjutant X" actions (a card picker).
  */
-export function planActions(legal, game) {
+export function planActions(legal, game, choose = null, hand = []) {
+  // a choice of cards described, not listed (a snapshot's `choose`: the exchange, 7渡し or
+  // 10捨て of many ways — 200,000 actions for seven cards of 21): any min..max of the hand
+  if (choose) {
+    const none = choose.min === 0 ? [parseAction(choose.verb)] : [];
+    return {
+      mode: "select",
+      cardActs: [],
+      adjutant: [],
+      buttons: [],
+      need: choose.min === choose.max ? choose.max : null,
+      legalCards: new Set(hand),
+      choose,
+      hand,
+      none,
+    };
+  }
   const parsed = legal.map(parseAction);
   const cardActs = parsed.filter((a) => CARD_VERBS.has(a.verb) && (a.cards.length || a.verb !== "play"));
   const adjutant = parsed.filter((a) => a.verb === "adjutant");
@@ -69,4 +85,29 @@ export function extendable(cardActs, selected, card) {
 /** The direct-mode actions that play `card` ("play 8S", "play 8S call"). */
 export function actionsForCard(cardActs, card) {
   return cardActs.filter((a) => a.cards.length === 1 && a.cards[0] === card);
+}
+
+/** The actions of `plan` whose cards are exactly `selected` (see `matching`). */
+export function fits(plan, selected) {
+  const c = plan.choose;
+  if (!c) return matching(plan.cardActs, selected);
+  if (!selected.length) return plan.none;
+  if (selected.length < c.min || selected.length > c.max || !contains(plan.hand, selected)) return [];
+  return [parseAction([c.verb, ...selected].join(" "))];
+}
+
+/** Whether `card` may be added to `selected` on the way to an action of `plan` (see
+ * `extendable`). */
+export function grows(plan, selected, card) {
+  const c = plan.choose;
+  if (!c) return extendable(plan.cardActs, selected, card);
+  return selected.length < c.max && contains(plan.hand, [...selected, card]);
+}
+
+/** The most cards an action of `plan` that holds `selected` has, or -1 if none does. */
+export function most(plan, selected) {
+  const c = plan.choose;
+  if (c) return contains(plan.hand, selected) ? Math.min(c.max, plan.hand.length) : -1;
+  const longer = plan.cardActs.filter((a) => contains(a.cards, selected));
+  return longer.length ? Math.max(...longer.map((a) => a.cards.length)) : -1;
 }

@@ -87,7 +87,7 @@ export class Feel {
     const view = msg.view || null;
     const ev = this.motion.observe(view, msg.between);
     this.view = view;
-    const mine = !!view && msg.seat != null && view.to_play === msg.seat && (msg.legal || []).length > 0;
+    const mine = !!view && msg.seat != null && view.to_play === msg.seat && ((msg.legal || []).length > 0 || !!msg.choose);
     const sounds = [];
     const played = view?.match?.games_played ?? view?.match?.per_game?.length ?? 0;
     if (this.gamesPlayed !== null && played > this.gamesPlayed) sounds.push("over");

@@ -1,7 +1,7 @@
 // The table in play: seats around the felt with the current trick, the hand, the action bar.
 
 import { handOrder, OTHER_JACK, trickStrength } from "./sort.js";
-import { actionsForCard, extendable, matching, planActions } from "./actions.js";
+import { actionsForCard, fits, grows, most, planActions } from "./actions.js";
 import { backImage, cardImage, cardText, parseCard, SUIT_GLYPH } from "./cards.js";
 import { fill, h, patch, svgElement, toast } from "./dom.js";
 import { t } from "./i18n.js";
@@ -397,7 +397,7 @@ function lockNodes(lock) {
  * {selected: [hand indices], choice: card with several actions or null}.
  */
 export function renderPlay(handEl, actionsEl, view, ctx, ui) {
-  const plan = planActions(ctx.legal, view.game);
+  const plan = planActions(ctx.legal, view.game, ctx.choose, view.hand || []);
   ui.selected = ui.selected.filter((i) => i < (view.hand || []).length);
   renderHand(handEl, view, ctx, ui, plan);
   renderActions(actionsEl, view, ctx, ui, plan);
@@ -423,7 +423,7 @@ function renderHand(el, view, ctx, ui, plan) {
     // pass alone the cards are dimmed and a tap says why (they looked playable: a review)
     const idle = plan.mode === "none" && !onlyPass(view, ctx);
     const selected = ui.selected.includes(i);
-    const reachable = plan.mode !== "select" || selected || extendable(plan.cardActs, chosen, card);
+    const reachable = plan.mode !== "select" || selected || grows(plan, chosen, card);
     // a card that cannot be played now is not a dead button: a tap says why (it stays out
     // of the keyboard's way); while it is not the player's turn the hand is simply idle
     const barred = !legal && !idle;
@@ -561,8 +561,8 @@ export function tapCard(ui, i, card, plan, act) {
     toast(t("selectFull", { n: plan.need }));
     return null;
   }
-  if (extendable(plan.cardActs, chosen, card)) ui.selected = [...ui.selected, i];
-  else if (ui.selected.length && extendable(plan.cardActs, chosen.slice(1), card)) ui.selected = [...ui.selected.slice(1), i]; // full: the oldest choice makes way
+  if (grows(plan, chosen, card)) ui.selected = [...ui.selected, i];
+  else if (ui.selected.length && grows(plan, chosen.slice(1), card)) ui.selected = [...ui.selected.slice(1), i]; // full: the oldest choice makes way
   else ui.selected = [i];
   return null;
 }
@@ -671,7 +671,7 @@ function freshLine(view, ctx) {
 function selectBar(view, ctx, ui, plan) {
   const hand = view.hand || [];
   const chosen = ui.selected.map((i) => hand[i]);
-  const matches = matching(plan.cardActs, chosen);
+  const matches = fits(plan, chosen);
   const buttons = matches.map((a) => actionButton(a.raw, view, ctx, "primary"));
   const progress = selectProgress(plan, chosen, matches);
   return h(
@@ -750,7 +750,7 @@ export function selectPurpose(view, ctx) {
 }
 
 function maxSelectable(view) {
-  return view.pending || Math.max(0, ...(view.legal_actions || []).map((a) => a.split(/\s+/).length - 1));
+  return view.pending || view.choose?.max || Math.max(0, ...(view.legal_actions || []).map((a) => a.split(/\s+/).length - 1));
 }
 
 /** The next seat still in after `s`, in the order of play (seating, turned by Qリバース). */
@@ -771,10 +771,10 @@ export function nextSeat(view, s) {
  * more", "ready: confirm", "you may choose up to 1 more", or "no legal action".
  */
 export function selectProgress(plan, chosen, matches) {
-  // the legal actions that hold the chosen cards and more
-  const longer = plan.cardActs.filter((a) => extendableTo(a, chosen));
-  const reachable = longer.length > 0;
-  const most = Math.max(chosen.length, ...longer.map((a) => a.cards.length));
+  // the most cards of a legal action that holds the chosen ones: more than chosen, and more
+  // may be chosen
+  const top = most(plan, chosen);
+  const reachable = top > chosen.length;
   if (plan.need != null) {
     const left = plan.need - chosen.length;
     // nothing chosen yet: how many, not "1 more" of nothing (a third review)
@@ -782,18 +782,8 @@ export function selectProgress(plan, chosen, matches) {
     return matches.length ? { state: "ready", text: t("selectReady") } : { state: "none", text: t("noMatch") };
   }
   if (!chosen.length) return { state: "empty", text: t("selectStart") };
-  if (matches.length) return { state: "ready", text: reachable ? t("selectReadyMore", { k: most - chosen.length }) : t("selectReady") };
+  if (matches.length) return { state: "ready", text: reachable ? t("selectReadyMore", { k: top - chosen.length }) : t("selectReady") };
   return reachable ? { state: "more", text: t("selectContinue") } : { state: "none", text: t("noMatch") };
-}
-
-function extendableTo(action, chosen) {
-  const left = [...action.cards];
-  for (const c of chosen) {
-    const i = left.indexOf(c);
-    if (i < 0) return false;
-    left.splice(i, 1);
-  }
-  return left.length > 0;
 }
 
 function buttonBar(view, ctx, plan) {

@@ -62,7 +62,8 @@ export class HintBox {
 
   render() {
     const snap = this.page.snap;
-    const can = !!snap?.table?.hints && this.page.isMyTurn();
+    // (a choice of cards too many ways to list has no hint: the server says so)
+    const can = !!snap?.table?.hints && this.page.isMyTurn() && !(snap.choose && !snap.legal?.length);
     this.el.hidden = !can;
     if (!can) return;
     const asked = this.asked === snap.version;

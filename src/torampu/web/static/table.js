@@ -141,11 +141,11 @@ class TablePage {
     if (this.lostMove != null) {
       // the line died with a move on it: still this seat's turn at that version, it never
       // arrived — said, or the card came back to the hand without a word (a sixth review)
-      const lost = msg.version === this.lostMove && msg.seat != null && msg.view?.to_play === msg.seat && msg.legal?.length;
+      const lost = msg.version === this.lostMove && msg.seat != null && msg.view?.to_play === msg.seat && (msg.legal?.length || msg.choose);
       this.lostMove = null;
       if (lost) toast(t("moveLost"), "info");
     }
-    const key = JSON.stringify([msg.view?.hand, msg.legal]);
+    const key = JSON.stringify([msg.view?.hand, msg.legal, msg.choose]);
     if (key !== this.legalKey) {
       // the cards picked for this same choice before the page was loaded again (a reload in
       // the middle of an exchange forgot the picks: a ninth review's note), else none
@@ -263,7 +263,7 @@ class TablePage {
 
   isMyTurn() {
     const v = this.snap?.view;
-    return !!v && this.snap.seat != null && v.to_play === this.snap.seat && this.snap.legal.length > 0;
+    return !!v && this.snap.seat != null && v.to_play === this.snap.seat && (this.snap.legal.length > 0 || !!this.snap.choose);
   }
 
   act(action) {
@@ -734,6 +734,8 @@ class TablePage {
       live: true,
       between: !!this.snap?.between, // the pause between games: nobody is to play yet
       legal: this.pending ? [] : legal,
+      // a choice of cards described rather than listed (see planActions)
+      choose: this.pending ? null : this.snap?.choose || null,
       act: (a) => this.act(a),
       armed: this.ui.armed,
       arm: (a) => { this.ui.armed = a; this.render(); },
