@@ -779,17 +779,28 @@ def _after_table(seating: tuple[int, ...]) -> dict[int, tuple[tuple[int, ...], .
 
 
 _CHOICES: Final[dict[tuple[int, ...], tuple[Move, ...]]] = {}
+_CHOICES_HELD: Final = [0]
+"""How many moves :data:`_CHOICES` holds in all."""
+CHOICES_MEMO: Final = 10_000
+"""The most moves of a choice :func:`_choices` keeps (a larger one is made again when asked: a
+few hands of seven chosen of 21 held 200,000 moves each, some 10 MB), and the most it keeps in
+all is twenty times that (its entries were counted, not their moves: a twenty-ninth audit)."""
 
 
 def _choices(verb: int, hand: int, jokers: int, low: int, high: int) -> tuple[Move, ...]:
     """The moves ``verb`` (exchange, give, discard) of ``low``..``high`` cards of a hand, in the
-    order of :func:`subsets` (memoized)."""
+    order of :func:`subsets` (memoized, within :data:`CHOICES_MEMO`)."""
     key = (verb, hand, jokers, low, high)
     got = _CHOICES.get(key)
     if got is None:
-        if len(_CHOICES) > 20_000:
+        got = tuple(verb | m for m in subsets(hand, jokers, low, high))
+        if len(got) > CHOICES_MEMO:
+            return got
+        if len(_CHOICES) > 20_000 or _CHOICES_HELD[0] + len(got) > 20 * CHOICES_MEMO:
             retire(_CHOICES)
-        got = _CHOICES[key] = tuple(verb | m for m in subsets(hand, jokers, low, high))
+            _CHOICES_HELD[0] = 0
+        _CHOICES[key] = got
+        _CHOICES_HELD[0] += len(got)
     return got
 
 
