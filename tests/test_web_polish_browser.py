@@ -2416,3 +2416,57 @@ def test_a_table_s_maker_seated_without_a_name_is_told_the_name_given(
         page.evaluate("document.querySelector('#toast')?.textContent") or ""
     )
     assert not problems(page), problems(page)
+
+
+def test_a_replay_ends_on_the_game_s_result_and_its_controls_speak(
+    server: str, browser: Any
+) -> None:
+    """A twenty-first review: a replay ended on its last card, nothing said of how the game
+    went (Hell: a bid of 0 that took a trick, and no score); Space on the "Every hand" box
+    started the replay instead of ticking it; the slider was read "slider, 30", unnamed. The
+    last step shows the game's result (scores, bids made), Space ticks the box, and the slider
+    is named, its value said as the step and its move."""
+    made = _bots(server, "hell", 1, 3, "random")
+    tid = made["table"]["id"]
+    _until_over(server, made)
+    scores = get(f"{server}/api/tables/{tid}/games")["games"][0]["result"]["scores"]
+    page = new_page(browser, LAPTOP, "en")
+    page.goto(f"{server}/t/{tid}/replay/0")
+    page.wait_for_selector("#replay-slider")
+    assert page.locator("#result").count() == 0
+    slider = page.locator("#replay-slider")
+    assert slider.get_attribute("aria-label") == "Step"
+    assert slider.get_attribute("aria-valuetext").startswith("Step 0 / ")
+    page.keyboard.press("End")
+    page.wait_for_selector("#side #result")
+    said = [int(x) for x in page.locator("#result td.score").all_inner_texts()]
+    assert said == scores, (said, scores)
+    assert "Result of" in page.inner_text("#result h3")
+    value = slider.get_attribute("aria-valuetext")
+    assert re.match(r"Step (\d+) / \1 · .+: Play ", value), value
+    page.click("#replay-prev")
+    page.wait_for_function("() => !document.querySelector('#result')")
+    page.focus("#replay-all")
+    page.keyboard.press("Space")
+    page.wait_for_timeout(300)
+    assert page.is_checked("#replay-all")
+    assert page.get_attribute("#replay-play", "aria-pressed") == "false"
+    assert not problems(page), problems(page)
+
+
+def test_a_quick_game_s_first_turn_has_no_word_on_changing_one_s_name(
+    server: str, browser: Any
+) -> None:
+    """A twenty-first review: "You sit as Player 1: 'Change name' beside your seat changes it
+    until the start" lay over the first turn of a quick game against bots — started already,
+    with no such button. Said only at a table that waits."""
+    page = new_page(browser, LAPTOP, "en")
+    page.goto(f"{server}/")
+    page.select_option("select[name=game]", "hell")
+    page.click("#quick-play")
+    page.wait_for_function("() => !!window.torampu?.snapshot?.view")
+    page.wait_for_timeout(800)
+    assert "You sit as" not in (
+        page.evaluate("document.querySelector('#toast.show')?.textContent") or ""
+    )
+    assert not problems(page), problems(page)

@@ -2,7 +2,7 @@
 
 import { handOrder, OTHER_JACK, trickStrength } from "./sort.js";
 import { actionsForCard, fits, grows, most, planActions } from "./actions.js";
-import { backImage, cardImage, cardText, parseCard, SUIT_GLYPH } from "./cards.js";
+import { backImage, cardImage, cardText, parseCard, SUIT_GLYPH, suitLabel } from "./cards.js";
 import { fill, h, patch, svgElement, toast } from "./dom.js";
 import { t } from "./i18n.js";
 import { actionNode, bidNode, botName, botStrengthLabel, cardNode, cardsNode, daifugoWhy, suitNode, whyText } from "./labels.js";
@@ -603,11 +603,12 @@ function actionButton(raw, view, ctx, cls = "") {
   }, actionNode(raw, view.game));
 }
 
-/** A Napoleon bid's name for a screen reader ("12♠", "13 NT"): its suit is drawn, not written. */
+/** A Napoleon bid's name for a screen reader ("12 clubs", "13 NT"): its suit is drawn, not
+ * written ("12♣" was read "12 black club suit", a twenty-first review). */
 function bidLabel(raw) {
   const m = /^bid (\d+)([SHDCN])$/.exec(raw);
   if (!m) return null;
-  return m[2] === "N" ? `${m[1]} ${t("ntBid")}` : `${m[1]}${SUIT_GLYPH[m[2]]}`;
+  return m[2] === "N" ? `${m[1]} ${t("ntBid")}` : `${m[1]} ${suitLabel(m[2])}`;
 }
 
 function renderActions(el, view, ctx, ui, plan) {

@@ -15,7 +15,7 @@ export function replayPage(root, id, k) {
   adoptInvite(id);
   // a player looks back from their own seat (a spectator's view showed them no hand at all)
   const own = tokens.seat(id)?.seat;
-  const state = { table: null, steps: [], at: 0, seat: Number.isInteger(own) ? own : null, all: false };
+  const state = { table: null, steps: [], at: 0, seat: Number.isInteger(own) ? own : null, all: false, result: null };
   const el = {
     head: h("div", { class: "table-head" }),
     controls: h("div", { class: "replay-controls", id: "replay-controls" }),
@@ -46,7 +46,7 @@ export function replayPage(root, id, k) {
   };
   state.load = load;
   document.addEventListener("keydown", (e) => {
-    if (e.target.matches?.("input[type=text], select")) return;
+    if (e.target.matches?.("input[type=text], select, textarea")) return;
     if (e.key === "ArrowLeft" || e.key === "ArrowRight") {
       e.preventDefault();
       go(state, state.at + (e.key === "ArrowLeft" ? -1 : 1), show);
@@ -54,7 +54,8 @@ export function replayPage(root, id, k) {
       // the deal's start and its end, where its score is (a fifteenth review)
       e.preventDefault();
       go(state, e.key === "Home" ? 0 : state.steps.length - 1, show);
-    } else if (e.key === " " && !e.target.matches?.("button")) {
+    } else if (e.key === " " && !e.target.matches?.("button, input, select, a, summary, textarea")) {
+      // (Space on the "Every hand" box ticks it: it started the replay, a twenty-first review)
       e.preventDefault();
       togglePlay(state, show);
     }
@@ -62,6 +63,12 @@ export function replayPage(root, id, k) {
   api.table(id).then((tb) => {
     state.table = tb;
     load();
+    // the game's result, shown at its last step (the replay ended on its last card, nothing
+    // said of the score: a twenty-first review)
+    api.finished(id).then((r) => {
+      state.result = (r.games || []).find((g) => g.index === Number(k))?.result || null;
+      show();
+    }).catch(() => {});
   }).catch((e) => (e?.code === "rate_limited" || e?.code === "busy" ? toast(errorText(e)) : gone(e)));
   return { rerender: show };
 }
@@ -117,13 +124,15 @@ function render(state, el, k, id, show) {
     // (moveNode: "Ben: Bid 0", not "Ben: 0" — a Hell bid is a bare number; a tenth review)
     step.action != null ? h("span", {}, moveNode(step.action, view.game)) : null);
   renderFelt(el.felt, view, ctx);
+  const r = state.at === state.steps.length - 1 ? state.result : null;
+  const end = r?.scores ? { index: at, scores: r.scores, detail: r } : null;
   // (every hand is listed below the felt: on a phone the felt makes room for the list, which
   // lay out of sight below it, a fifth review)
   el.felt.classList.toggle("with-hands", !!(state.all && step.hands));
   renderPlay(el.hand, el.actions, view, ctx, { selected: [], choice: null });
   el.actions.hidden = true;
   followLogs(el.side, () => patch(el.side, state.all && step.hands ? handsPanel(tb, step.hands) : null,
-    sidePanels(view, { table: tb, mySeat: state.seat, finished: [], tableId: id })));
+    sidePanels(view, { table: tb, mySeat: state.seat, finished: [], tableId: id, lastResult: end })));
 }
 
 /** Daifugo's deal after the first game comes with the tribute handed up already (the poor
@@ -144,7 +153,11 @@ function handsPanel(tb, hands) {
 
 function renderControls(state, el, show) {
   const n = state.steps.length;
+  // (named, and its value said as the move: a screen reader read "slider, 30", a 21st review)
+  const here = state.steps[state.at];
+  const said = here?.action == null ? t("start_step") : `${seatName(state.table, here.seat)}: ${moveNode(here.action, here.view?.game).textContent}`;
   const slider = h("input", { type: "range", id: "replay-slider", min: "0", max: String(n - 1), value: String(state.at),
+    "aria-label": t("replaySlider"), "aria-valuetext": `${t("step", { i: state.at, n: n - 1 })} · ${said}`,
     oninput: (e) => go(state, Number(e.target.value), show) });
   const seatSel = h("select", { id: "replay-seat", onchange: (e) => {
     state.seat = e.target.value === "" ? null : Number(e.target.value);

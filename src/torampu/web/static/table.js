@@ -319,11 +319,13 @@ class TablePage {
     if (started) this.renderGame();
     else this.renderSeats();
     this.placeFocus(started ? "play" : "waiting");
-    if (!started && !this.toldName) {
-      // a table made in the lobby, its maker seated under a name given for them: said once
+    if (!this.toldName) {
+      // a table made in the lobby, its maker seated under a name given for them: said once,
+      // while it waits — not over the first turn of a quick game against bots, started already
+      // ("'Change name' … until the start" of a game begun: a twenty-first review)
       this.toldName = true;
       const named = takeNote("torampu.namedFor", this.id);
-      if (typeof named === "string") toast(t("namedForYou", { name: named }), "info");
+      if (typeof named === "string" && this.table.status === "waiting") toast(t("namedForYou", { name: named }), "info");
     }
     if (started) this.renaming = false; // (a name half changed when the host started)
     // the hint's marks are classes the drawing does not know of: every redraw (a card
