@@ -1682,3 +1682,35 @@ def test_the_worker_refuses_a_negative_match_cache() -> None:
         timeout=60,
     )
     assert out.returncode == 2 and "--match-cache 0 or more" in out.stderr, out.stderr
+
+
+def test_a_player_connected_to_another_process_is_not_away_where_the_table_is_loaded_later(
+    tmp_path: Path, pg: str, redis_server: RedisServer
+) -> None:
+    """A tenth scale audit: a process that loaded a table while its player was connected to
+    another counted them gone from its load, and after ``--away-timeout`` said them away (and,
+    driving it, asked a worker for a stand-in's move — refused, the player being there — where
+    the turn's timeout was due: it never came). Connected anywhere, a seat is not away."""
+    with cluster(tmp_path, pg, redis_server.url, workers=0, b=("--away-timeout", "2")) as (a, b):
+        seats = ["open", "bot:heuristic", "bot:heuristic"]
+        body = {"game": "hell", "games": 1, "players": 3, "seats": seats}
+        made = _post(f"{a.base}/api/tables", body)[1]
+        tid, host = made["table"]["id"], made["host_token"]
+        tok = _post(f"{a.base}/api/tables/{tid}/join", {"name": "P0", "seat": 0})[1]["token"]
+        assert _post(f"{a.base}/api/tables/{tid}/start", {}, host)[0] == 200
+        with connect(f"{a.ws}/ws/tables/{tid}", open_timeout=10) as p0:
+            p0.send(json.dumps({"type": "hello", "token": tok}))
+            while json.loads(p0.recv(timeout=10))["type"] != "snapshot":
+                pass
+            time.sleep(1.0)  # (the presence on Redis)
+            with connect(f"{b.ws}/ws/tables/{tid}", open_timeout=10) as w:  # loads it on b
+                w.send(json.dumps({"type": "hello", "token": None}))
+                while json.loads(w.recv(timeout=10))["type"] != "snapshot":
+                    pass
+                time.sleep(3.0)  # past b's --away-timeout
+                with connect(f"{b.ws}/ws/tables/{tid}", open_timeout=10) as w2:
+                    w2.send(json.dumps({"type": "hello", "token": None}))
+                    while (seen := json.loads(w2.recv(timeout=10)))["type"] != "snapshot":
+                        pass
+                seat = seen["table"]["seats"][0]
+                assert seat["connected"] and not seat["away"], seat

@@ -1633,3 +1633,30 @@ def test_a_ready_at_a_table_deleted_elsewhere_sends_its_sockets_away(tmp_path: P
                     msg = ws.receive_json()
                     codes.append(msg.get("code", msg["type"]))
             assert codes == ["table_closed"], codes
+
+
+def test_a_wish_and_a_line_whose_events_were_lost_arrive_with_the_table_s_announcement(
+    tmp_path: Path,
+) -> None:
+    """A tenth scale audit: a chat line said, or a rematch asked, on another process while
+    Redis was down never reached this process's players — the table was announced again once
+    the bus was back (a ``table`` event), and that read its row alone. It reads the wishes (and
+    a pause's ready marks) and the chat lines stored since too. Here both are stored behind
+    this process's back, as another process would, their events lost."""
+    with client(tmp_path, away_timeout=0.01) as c:
+        tid, _, tok = _over_with_two(c)
+        lobby = c.app.state.lobby  # type: ignore[attr-defined]
+        store = lobby.store
+        with _both_there(c, tid, tok) as (p0, _p2):
+            from torampu.web.store import REMATCH_WISH
+
+            store.mark_ready(tid, REMATCH_WISH, 2)
+            store.add_chat(tid, 2, "Mio", "again?", None)
+            c.portal.call(lobby._on_event, tid, {"kind": "table"})  # type: ignore[union-attr]
+            seen: list[dict[str, Any]] = []
+            _until(p0, lambda m: m["type"] == "chat" and m.get("text") == "again?", seen)
+            line = seen[-1]
+            assert line["seat"] == 2
+            wanted = [m["table"]["rematch_wanted"] for m in seen if m["type"] == "snapshot"]
+            assert wanted and wanted[-1] == [2], wanted
+            assert c.get(f"/api/tables/{tid}").json()["rematch_wanted"] == [2]

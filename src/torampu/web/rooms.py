@@ -1061,6 +1061,11 @@ class Lobby:
             await self._read_ready(room)
             with contextlib.suppress(BusError):
                 room.remote_seats, room.remote_clients = await self.bus.presence(table_id)
+            # a seat whose player is connected elsewhere is not away (counted from the load, it
+            # was after --away-timeout: shown away, and a stand-in asked for a player there, the
+            # turn's timeout never made — a tenth scale audit)
+            for seat in room.remote_seats:
+                room.away_since.pop(seat, None)
             self.rooms[table_id] = room
             if room.status == "playing" and not self._closing:
                 self._ensure_driver(room)
@@ -2239,14 +2244,35 @@ class Lobby:
                         pass
                 await self._catch_up(room)
             elif kind == "table":
-                await self._refresh_row(room)
+                await self._refresh_told(room)
 
     async def read_again(self, room: Room) -> None:
         """Read the table's row and the actions this room has not seen from the database
         (an event about them may have been lost); a failed read changes nothing."""
         async with room.lock:
             with contextlib.suppress(ActError):
-                await self._refresh_row(room)
+                await self._refresh_told(room)
+
+    async def _refresh_told(self, room: Room) -> None:
+        """:meth:`_refresh_row`, and what another process tells by an event alone — the ready
+        marks of the pause or the rematch's wishes, and chat lines — read from the database
+        too: their events are lost while the bus is down, and the table is announced again
+        (a ``table`` event) or polled for its row alone (a tenth scale audit: a line said,
+        a Ready or a rematch asked during a Redis outage never reached the others)."""
+        await self._refresh_row(room)
+        if self.rooms.get(room.id) is not room:  # (its row gone: dropped)
+            return
+        b = room.between
+        before = (set(b.ready) if b is not None else None, set(room.wishes))
+        await self._read_ready(room)
+        if (set(b.ready) if b is not None else None, set(room.wishes)) != before:
+            self._between_open(room)
+            self.broadcast(room)
+        held = {m.get("id") for m in (*room.chat, *room.seat_chat)}
+        oldest = min((i for i in held if isinstance(i, int)), default=0)
+        for c in await self.db(self.store.recent_chat, room.id, self.settings.chat_history):
+            if c.id not in held and c.id > oldest:  # (older ones: let go, not lost)
+                self._tell_chat(room, self._chat_message(c))
 
     async def _catch_up(self, room: Room) -> None:
         """Play the actions stored after this room's version (by another process)."""
@@ -2778,7 +2804,7 @@ class Lobby:
                 if not self.bus.healthy:
                     try:
                         async with room.lock:
-                            await self._refresh_row(room)
+                            await self._refresh_told(room)
                     except ActError:
                         continue
                     except Exception:
@@ -2789,7 +2815,7 @@ class Lobby:
         for room in list(self.rooms.values()):
             try:
                 async with room.lock:
-                    await self._refresh_row(room)
+                    await self._refresh_told(room)
                 await self._refresh_presence(room)
                 if room.clients:
                     await self._write_presence(room)
@@ -2918,7 +2944,9 @@ class Lobby:
         if room.seats[seat].kind != "human" or room.status != "playing":
             return False
         since = room.away_since.get(seat)
-        return since is not None and self.clock() - since >= self.settings.away_timeout
+        if since is None or room.connected(seat):  # (connected elsewhere: see _away_left)
+            return False
+        return self.clock() - since >= self.settings.away_timeout
 
     def snapshot(self, room: Room, seat: int | None) -> dict[str, Any]:
         """What one client may see now: built from ``view(seat)`` and the public table."""
@@ -3046,7 +3074,7 @@ class Lobby:
         the table nobody waits, and the seat waits for its player (a player of a table of bots
         who stepped away found the match played out when back)."""
         since = room.away_since.get(seat)
-        if since is None or not room.attended:
+        if since is None or not room.attended or room.connected(seat):
             return None
         return since + self.settings.away_timeout - self.clock()
 

@@ -852,6 +852,10 @@ class Worker:
         if rest > 0:  # a search's answer is not seen before its think budget has passed
             await asyncio.sleep(rest)
         if job.by == "away" and await self._back(job):
+            # the move is the player's: the driver may ask for its turn's timeout at once (kept,
+            # the job's key held that back --job-timeout, a tenth scale audit)
+            with contextlib.suppress(Exception):
+                await self.redis.delete(f"{JOB}{job.table}:{job.version}")
             return
         status, played, result = _status_of(*now, answer.action)
         at = datetime.now(UTC)
