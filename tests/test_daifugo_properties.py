@@ -163,6 +163,14 @@ def check_legal(g: Any) -> list[str]:
             ch["min"],
             min(ch["max"], len(g.view(g.to_play)["hand"])),
         )
+        # a bot's part of a choice of many ways: the smallest choices, every one legal
+        part = g.legal_actions_up_to(40)
+        if ch["ways"] <= 40:
+            assert part == legal
+        else:
+            sizes_in = {len(a.split()) - 1 for a in part}
+            assert set(part) <= set(legal) and min(sizes_in) == ch["min"], (ch, part[:5])
+            assert len(part) <= 40 or sizes_in == {ch["min"]}, (ch, len(part))
     view = g.view(g.to_play)
     assert view["choose"] == ch
     assert view["legal_actions"] == (legal if ch is None or ch["ways"] <= CHOICES_LISTED else [])

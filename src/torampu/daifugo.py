@@ -1147,21 +1147,47 @@ class Daifugo(Game):
         card), in ``ways`` ways; ``None`` in the play phase. A front end reads this rather than
         the list of every choice, which grows past a hundred thousand (seven cards of 21).
 
-        >>> g = Daifugo(rules={"seven_pass": True}, players=4, seed=3)
-        >>> g.choose() is None
+        >>> import torampu
+        >>> g = torampu.new_game("daifugo", rules={"seven_pass": True}, players=4, seed=3)
+        >>> g.choose() is None  # (the play phase)
         True
         """
         bounds = self._choice()
         if bounds is None:
             return None
         verb, low, high = bounds
+        name = {EXCHANGE: "exchange", GIVE: "give", DISCARD: "discard"}[verb]
+        return {"verb": name, "min": low, "max": high, "ways": self._ways(low, high)}
+
+    def _ways(self, low: int, high: int) -> int:
+        """In how many ways the seat to play may choose ``low``..``high`` of its cards."""
         s = self.turn
         n, jokers = self.hands[s].bit_count(), self.jok[s]
-        ways = sum(
+        return sum(
             math.comb(n, k - j) for k in range(low, high + 1) for j in range(min(jokers, k) + 1)
         )
-        name = {EXCHANGE: "exchange", GIVE: "give", DISCARD: "discard"}[verb]
-        return {"verb": name, "min": low, "max": high, "ways": ways}
+
+    def legal_actions_up_to(self, most: int) -> list[str]:
+        """:meth:`legal_actions` where a choice of cards has at most ``most`` ways; past it, the
+        smallest choices, as many sizes of them as ``most`` holds (7渡し: give nothing, one
+        card, two…) — every one legal, for a bot to choose from without the list of every
+        choice (200,000 actions, a second to make: a thirtieth audit). Where even the
+        smallest size holds more (an exchange of many cards), every choice.
+
+        >>> import torampu
+        >>> g = torampu.new_game("daifugo", rules={"seven_pass": True}, players=4, seed=3)
+        >>> g.legal_actions_up_to(10) == g.legal_actions()  # (the play phase)
+        True
+        """
+        bounds = self._choice()
+        if bounds is None or self._ways(bounds[1], bounds[2]) <= most:
+            return self.legal_actions()
+        verb, low, high = bounds
+        top = low
+        while top < high and self._ways(low, top + 1) <= most:
+            top += 1
+        s = self.turn
+        return [self.action_str(m) for m in _choices(verb, self.hands[s], self.jok[s], low, top)]
 
     def _plays_now(self, s: Seat) -> tuple[Move, ...]:
         """The legal plays (and pass) of seat ``s`` in the play phase: :meth:`_find_plays`,

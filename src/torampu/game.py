@@ -167,6 +167,11 @@ class Game(ABC):
         list of every choice; ``None`` for any other decision (the default)."""
         return None
 
+    def legal_actions_up_to(self, most: int) -> list[str]:
+        """Legal actions for a bot to choose from: :meth:`legal_actions`, or where a choice of
+        cards has more than ``most`` ways, a part of them a game picks (every one legal)."""
+        return self.legal_actions()
+
     def is_legal(self, action: str) -> bool:
         """Whether ``action`` (any spelling :meth:`play` reads) is legal now — decided without
         listing every legal action where a game can (a Daifugo choice of cards).

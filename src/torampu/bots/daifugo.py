@@ -685,7 +685,10 @@ class DaifugoHeuristic:
         if phase == "exchange":
             return self._cards_away(ctx, legal, "exchange", len(legal[0].split()) - 1, True)
         if phase in ("give", "discard"):
-            k = int(view.get("pending") or max(len(a.split()) - 1 for a in legal))
+            # (at most as many as the actions offered: of a choice of very many ways a bot is
+            # offered the smallest ones, see Game.legal_actions_up_to)
+            most = max(len(a.split()) - 1 for a in legal)
+            k = min(int(view.get("pending") or most), most)
             return self._cards_away(ctx, legal, phase, k, False)
         return legal[0]
 
