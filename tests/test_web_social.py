@@ -1660,3 +1660,27 @@ def test_a_wish_and_a_line_whose_events_were_lost_arrive_with_the_table_s_announ
             wanted = [m["table"]["rematch_wanted"] for m in seen if m["type"] == "snapshot"]
             assert wanted and wanted[-1] == [2], wanted
             assert c.get(f"/api/tables/{tid}").json()["rematch_wanted"] == [2]
+
+
+def test_a_line_is_under_the_name_stored_and_refused_from_a_seat_lost_elsewhere(
+    tmp_path: Path,
+) -> None:
+    """A tenth scale audit: a player who changed their name on one process and spoke on
+    another at once had the line stored under the old name (the second process's copy of the
+    seats); and a line from a seat the host had given away there went under the seat. Each is
+    written behind this process's back here, as another process would."""
+    from torampu.web.rooms import token_hash
+
+    with client(tmp_path) as c:
+        tid, host, tok = _table(c, ["open", "open", "heuristic"], games=1, start=False)
+        store = c.app.state.lobby.store  # type: ignore[attr-defined]
+        with c.websocket_connect(f"/ws/tables/{tid}") as p0:
+            hello(p0, tok[0])
+            store.rename_waiting_seat(tid, 0, token_hash(tok[0]), "Aki2")
+            p0.send_json({"type": "chat", "text": "hi"})
+            line = _until(p0, lambda m: m["type"] == "chat" and m.get("text") == "hi")
+            assert line["name"] == "Aki2", line
+            store.set_seat(tid, 0, "bot", bot="heuristic")  # (the host, elsewhere)
+            err = _error(p0, {"type": "chat", "text": "still here?"})
+            assert err["code"] == "seat_revoked", err
+        assert [x.text for x in store.recent_chat(tid, 10) if x.text] == ["hi"]

@@ -2508,8 +2508,10 @@ class Lobby:
         if client.seat != seat:
             raise ActError("seat_changed", "your seat changed as you spoke: say it again")
         try:
-            c = await self.db(self.store.add_chat, room.id, seat, name, text, reaction)
-        except Refused as e:  # (the table closed meanwhile)
+            c = await self.db(
+                self.store.add_chat, room.id, seat, name, text, reaction, None, client.holder
+            )
+        except Refused as e:  # (the table closed meanwhile, or the seat changed hands)
             raise ActError.refused(e) from None
         await self._send_chat(room, c)
 

@@ -968,17 +968,27 @@ class Store:
         text: str | None,
         reaction: str | None,
         event: dict[str, Any] | None = None,
+        holder: str | None = None,
     ) -> Chat:
         """Store one chat message (text or a reaction id, checked by the caller; or the
         ``event`` of a change of the seats, :attr:`Chat.event`); :class:`Refused`
         ``not_found`` if the table is gone (its host closed it meanwhile: the row's foreign key
-        failed, and the log said the storage was unavailable — a ninth scale audit)."""
+        failed, and the log said the storage was unavailable — a ninth scale audit).
+        ``holder``: the hash of the speaker's seat token — the line is under the name the seat
+        has as stored (a name changed on another process a moment ago: the line went under the
+        old one, a tenth scale audit), and ``Refused("seat_revoked")`` if the token no longer
+        holds the seat."""
         at = _now()
         stored = json.dumps(event, ensure_ascii=False) if event is not None else None
         try:
             with self._session.begin() as s:
                 if s.scalar(self._there(table_id)) is None:
                     raise _closed()
+                if holder is not None and seat is not None:
+                    held = s.get(SeatRow, (table_id, seat))
+                    if held is None or held.token != holder:
+                        raise Refused("seat_revoked", f"seat {seat} is no longer yours", 403)
+                    name = held.name
                 row = ChatRow(
                     table_id=table_id,
                     seat=seat,
