@@ -1672,7 +1672,7 @@ def test_a_line_is_under_the_name_stored_and_refused_from_a_seat_lost_elsewhere(
     from torampu.web.rooms import token_hash
 
     with client(tmp_path) as c:
-        tid, host, tok = _table(c, ["open", "open", "heuristic"], games=1, start=False)
+        tid, _, tok = _table(c, ["open", "open", "heuristic"], games=1, start=False)
         store = c.app.state.lobby.store  # type: ignore[attr-defined]
         with c.websocket_connect(f"/ws/tables/{tid}") as p0:
             hello(p0, tok[0])
