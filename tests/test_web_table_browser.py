@@ -1062,3 +1062,42 @@ def test_a_seat_said_lost_is_asked_for_again_before_its_token_is_forgotten(
     assert table_id not in page.evaluate(kept)
     assert page.locator("#leave-seat").count() == 0
     assert not problems(page), problems(page)
+
+
+def test_a_choice_of_too_many_ways_to_list_is_made_in_the_page(
+    browser: Any, tmp_path: Path
+) -> None:
+    """A twenty-ninth audit made a Daifugo choice of more than 1,000 ways (7渡し: six sevens and
+    jokers of 27 cards, 82,160 ways) a description alone: the snapshot's ``choose``, its
+    ``legal`` empty. The page still says it is the player's turn, offers every card, and gives
+    the two chosen; nothing is refused and no script fails."""
+    import sqlite3
+
+    rules = {"players": 2, "jokers": 3, "seven_pass": True, "first_lead_include": False}
+    with serve(tmp_path / "data") as base:
+        body = {"game": "daifugo", "rules": rules, "games": 1, "seats": ["open", "bot:heuristic"]}
+        made = post(f"{base}/api/tables", body)
+        tid, host = made["table"]["id"], made["host_token"]
+        page = new_page(browser, SIZES["laptop"], "en")
+        page.goto(f"{base}/t/{tid}")
+        page.fill("#player-name", "Aki")
+        page.click("[data-take='0']")
+        page.wait_for_selector(".seat-row.me[data-seat='0']")
+        with sqlite3.connect(tmp_path / "data" / "torampu.db") as db:  # seat 0: 7777 JK JK
+            db.execute("UPDATE tables SET seed = 19, dealer = 0 WHERE id = ?", (tid,))
+        post(f"{base}/api/tables/{tid}/start", {}, token=host)
+        page.wait_for_function("() => window.torampu?.snapshot?.view?.to_play === 0")
+        _click_action(page, "play 7C 7D 7H 7S JK JK")
+        page.wait_for_function("() => window.torampu?.snapshot?.choose?.ways > 1000")
+        snap = _snapshot(page)
+        assert snap["legal"] == [] and snap["choose"]["verb"] == "give"
+        assert _my_turn(page)
+        hand = snap["view"]["hand"]
+        assert page.locator("#hand .card[data-legal='1']").count() == len(hand)
+        assert page.locator('#actions [data-action="give"]').count() == 1  # give nothing
+        two = [c for c in hand if c != "JK"][:2]
+        _click_action(page, " ".join(["give", *two]))
+        page.wait_for_function("() => !window.torampu?.snapshot?.choose")
+        assert _snapshot(page)["view"]["hand_sizes"][0] == len(hand) - 2
+        page.screenshot(path=str(SHOTS / "daifugo-give-many-ways.png"))
+        assert not problems(page), problems(page)
