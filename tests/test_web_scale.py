@@ -1714,3 +1714,35 @@ def test_a_player_connected_to_another_process_is_not_away_where_the_table_is_lo
                         pass
                 seat = seen["table"]["seats"][0]
                 assert seat["connected"] and not seat["away"], seat
+
+
+def test_a_turn_s_time_is_counted_from_its_move_before_on_every_process(
+    tmp_path: Path, pg: str, redis_server: RedisServer
+) -> None:
+    """A tenth scale audit: each process counted a turn from when it heard of the move before
+    (or loaded the table): 12 s into a player's turn a spectator on the other process read
+    30 s left where the player had 18 — and a table driven from there after a failover gave
+    the turn its whole time again. The turn is counted from when its move before was stored."""
+    flags = ("--turn-timeout", "30")
+    with cluster(tmp_path, pg, redis_server.url, workers=1, a=flags, b=flags) as (a, b, _w):
+        seats = ["open", "bot:heuristic", "bot:heuristic"]
+        body = {"game": "hell", "games": 1, "players": 3, "seats": seats}
+        made = _post(f"{a.base}/api/tables", body)[1]
+        tid, host = made["table"]["id"], made["host_token"]
+        tok = _post(f"{a.base}/api/tables/{tid}/join", {"name": "P0", "seat": 0})[1]["token"]
+        assert _post(f"{a.base}/api/tables/{tid}/start", {}, host)[0] == 200
+        with connect(f"{a.ws}/ws/tables/{tid}", open_timeout=10) as p0:
+            p0.send(json.dumps({"type": "hello", "token": tok}))
+            while True:  # the player's turn, its clock running
+                msg = json.loads(p0.recv(timeout=20))
+                if msg["type"] == "snapshot" and msg["legal"] and msg["timer"]:
+                    break
+            time.sleep(4.0)
+            with connect(f"{b.ws}/ws/tables/{tid}", open_timeout=10) as w:  # loads it on b
+                w.send(json.dumps({"type": "hello", "token": None}))
+                while (seen := json.loads(w.recv(timeout=10)))["type"] != "snapshot":
+                    pass
+            assert seen["version"] == msg["version"]
+            timer = seen["timer"]
+            assert timer is not None and timer["kind"] == "turn", timer
+            assert timer["seconds_left"] <= 26.5, (timer, msg["timer"])

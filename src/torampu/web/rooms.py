@@ -1138,6 +1138,7 @@ class Lobby:
             if actions:
                 self._took(room, actions[-1], games[-1])
                 room.revision += 1
+                room.turn_started = self._clock_at(actions[-1].at)
         if room.version != table.version:
             raise StoreError(f"table {table.id}: {room.version} of {table.version} actions stored")
         return room
@@ -2287,6 +2288,7 @@ class Lobby:
     def _apply_actions(self, room: Room, actions: list[Any]) -> bool:
         m = room.match
         moved = False
+        at: datetime | None = None
         for a in actions:
             if m is None or a.version != room.version + 1:
                 continue
@@ -2295,12 +2297,23 @@ class Lobby:
             played = m.games_played
             m.play(a.action)
             self._took(room, a, played)
-            moved = True
+            moved, at = True, a.at
         if moved:
             room.revision += 1
-            room.turn_started = room.touched = self.clock()
+            room.touched = self.clock()
+            room.turn_started = self._clock_at(at)
             room.changed.set()
         return moved
+
+    def _clock_at(self, at: datetime | None) -> float:
+        """This process's clock at the moment ``at`` (a stored action's time): a turn starts
+        when its move before was stored, wherever that was, not when this process heard of it
+        (a spectator on another process read 30 s where the player had 18, and a table driven
+        from another process after a failover gave the turn its whole time again: a tenth
+        scale audit). Now, for a time unknown or still to come."""
+        if at is None:
+            return self.clock()
+        return self.clock() - max(0.0, self.wall() - at.timestamp())
 
     def _took(self, room: Room, a: Any, played: int) -> None:
         """The stored action ``a`` is the room's newest (its match has played it, with
