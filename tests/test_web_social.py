@@ -1684,3 +1684,20 @@ def test_a_line_is_under_the_name_stored_and_refused_from_a_seat_lost_elsewhere(
             err = _error(p0, {"type": "chat", "text": "still here?"})
             assert err["code"] == "seat_revoked", err
         assert [x.text for x in store.recent_chat(tid, 10) if x.text] == ["hi"]
+
+
+def test_after_the_bus_comes_back_a_seat_not_yet_said_again_is_not_gone(tmp_path: Path) -> None:
+    """A tenth scale audit: Redis restarted empty, each process read the presence of its tables
+    before the others had written theirs again — a player on another process read as gone, a
+    pause between games ended at once, their Ready never said. Until a heartbeat has passed, a
+    seat missing from the bus is not taken as gone; after it, it is."""
+    with client(tmp_path) as c:
+        tid, _, _tok = _table(c, ["open", "heuristic", "open"], games=1, start=False)
+        lobby = c.app.state.lobby  # type: ignore[attr-defined]
+        room = lobby.rooms[tid]
+        room.remote_seats = {2}  # (a player of seat 2 on another process, before the outage)
+        c.portal.call(lobby._reload_all)  # type: ignore[union-attr]
+        assert room.connected(2) and 2 not in room.away_since
+        lobby._settling_until = 0.0  # (a heartbeat later: the other process said nothing)
+        c.portal.call(lobby._refresh_presence, room)  # type: ignore[union-attr]
+        assert not room.connected(2)

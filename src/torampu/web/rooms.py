@@ -853,6 +853,9 @@ class Lobby:
         """Counts the changes to tables' rows (made, seats, status, closed) this process made
         or heard of: a page of the table list made before the last one is made again."""
         self._unpublished: set[str] = set()
+        self._settling_until = 0.0
+        """Until when a seat missing from the presence on the bus is not taken as gone (see
+        :meth:`_reload_all`)."""
         """Tables whose last event the bus did not take: announced again once it answers."""
         self._closing = False
         self._resumer: asyncio.Task[None] | None = None
@@ -2731,6 +2734,8 @@ class Lobby:
             seats, clients = await self.bus.presence(room.id)
         except BusError:
             return
+        if self.clock() < self._settling_until:  # (see _reload_all: gone, or not yet told)
+            seats, clients = seats | room.remote_seats, max(clients, room.remote_clients)
         if only_if_changed and (seats, clients) == (room.remote_seats, room.remote_clients):
             return
         room.remote_seats, room.remote_clients = seats, clients
@@ -2826,14 +2831,23 @@ class Lobby:
                         log.exception("table %s: reading it again failed", room.id)
 
     async def _reload_all(self) -> None:
-        """The bus is back after an outage: read every loaded table again."""
+        """The bus is back after an outage: say who is connected here first (to a Redis
+        started afresh, the others' entries are gone until each says so again), then read
+        every loaded table again. Until every process has had a heartbeat to say so, a seat
+        missing from the presence read is not taken as gone (a tenth scale audit: a Redis
+        restarted empty read a player on another process as gone, and a pause between games
+        ended at once, its player never ready)."""
+        self._settling_until = self.clock() + self.settings.presence_ttl / 3
+        for room in list(self.rooms.values()):
+            if room.clients:
+                with contextlib.suppress(BusError):
+                    await self._write_presence(room)
+                    await self.bus.publish(room.id, {"kind": "presence"})
         for room in list(self.rooms.values()):
             try:
                 async with room.lock:
                     await self._refresh_told(room)
                 await self._refresh_presence(room)
-                if room.clients:
-                    await self._write_presence(room)
             except (BusError, ActError):
                 continue
 
