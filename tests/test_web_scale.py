@@ -1746,3 +1746,32 @@ def test_a_turn_s_time_is_counted_from_its_move_before_on_every_process(
             timer = seen["timer"]
             assert timer is not None and timer["kind"] == "turn", timer
             assert timer["seconds_left"] <= 26.5, (timer, msg["timer"])
+
+
+def test_presence_is_judged_by_redis_s_clock_not_each_machine_s(
+    redis_server: RedisServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A tenth scale audit: presence entries were stamped and judged by each machine's own
+    clock — a process on a machine 29 s ahead deleted every other process's entries as stale,
+    their players read as gone. Both are by Redis's clock now."""
+    import asyncio
+
+    import torampu.web.bus as bus_module
+    from torampu.web.bus import RedisBus
+
+    real = time.time
+
+    async def scenario() -> set[int]:
+        here, ahead = RedisBus(redis_server.url), RedisBus(redis_server.url)
+        try:
+            await here.set_presence("t1", [0], 1)
+            # the other machine's clock is 40 s ahead (past the entries' 30 s)
+            monkeypatch.setattr(bus_module.time, "time", lambda: real() + 40)
+            seats, _ = await ahead.presence("t1")
+            return seats
+        finally:
+            monkeypatch.setattr(bus_module.time, "time", real)
+            await here.redis.aclose()
+            await ahead.redis.aclose()
+
+    assert asyncio.run(scenario()) == {0}

@@ -51,6 +51,8 @@ CLAIM = "torampu:claim:"
 BUCKET = "torampu:bucket:"
 """``torampu:bucket:<key>``: a rate limit every process spends from (:meth:`RedisBus.spend`)."""
 PRESENCE = "torampu:presence:"
+CLOCK_EVERY = 60.0
+"""Seconds between two measures of this machine's clock against Redis's."""
 
 
 class BusError(Exception):
@@ -237,6 +239,13 @@ class RedisBus:
         self._spend = self.redis.register_script(_SPEND)
         self.on_reconnect: Callable[[], Awaitable[None]] | None = None
         """Called when the subscription is back after an outage (read everything again)."""
+        self._skew = 0.0
+        """Redis's clock less this machine's (seconds), as last measured: presence entries are
+        stamped and judged by Redis's clock, one for every process (a machine 29 s ahead
+        deleted every other process's entries as stale, its players read as gone: a tenth
+        scale audit)."""
+        self._skew_at = -CLOCK_EVERY
+        """When (:func:`time.monotonic`) the skew was last measured."""
 
     @property
     def healthy(self) -> bool:
@@ -335,11 +344,22 @@ class RedisBus:
             raise self._failed("publish", e) from None
         self._answered()
 
+    async def _now(self) -> float:
+        """The time by Redis's clock (this machine's, set right by the skew measured at most
+        :data:`CLOCK_EVERY` seconds ago)."""
+        if time.monotonic() - self._skew_at >= CLOCK_EVERY:
+            before = time.time()
+            secs, micros = await self.redis.time()
+            after = time.time()
+            self._skew = int(secs) + int(micros) / 1e6 - (before + after) / 2
+            self._skew_at = time.monotonic()
+        return time.time() + self._skew
+
     async def set_presence(self, table_id: str, seats: list[int], clients: int) -> None:
         key = PRESENCE + table_id
         try:
             if clients:
-                at, ttl = time.time(), self.presence_ttl
+                at, ttl = await self._now(), self.presence_ttl
                 value = json.dumps({"seats": seats, "clients": clients, "at": at, "ttl": ttl})
                 async with self.redis.pipeline(transaction=False) as p:
                     p.hset(key, self.process, value)
@@ -354,12 +374,12 @@ class RedisBus:
     async def presence(self, table_id: str) -> tuple[set[int], int]:
         try:
             entries = await self.redis.hgetall(PRESENCE + table_id)
+            now = await self._now()
         except Exception as e:
             raise self._failed("presence", e) from None
         self._answered()
         seats: set[int] = set()
         clients = 0
-        now = time.time()
         stale: list[Any] = []  # field, value: deleted only if not written again meanwhile
         for proc, raw in entries.items():
             if (proc.decode() if isinstance(proc, bytes) else proc) == self.process:
