@@ -2470,3 +2470,30 @@ def test_a_quick_game_s_first_turn_has_no_word_on_changing_one_s_name(
         page.evaluate("document.querySelector('#toast.show')?.textContent") or ""
     )
     assert not problems(page), problems(page)
+
+
+def test_a_replay_on_a_phone_on_its_side_shows_its_felt_beside_one_row_of_controls(
+    server: str, browser: Any
+) -> None:
+    """A twenty-first review: on a phone on its side (667×375) the replay's title, links and
+    controls took 260 px in three rows, the felt below the screen, and Next went out of reach
+    once scrolled to it. The controls are one row, the felt in the left half of the screen."""
+    made = _bots(server, "hell", 1, 3, "random")
+    tid = made["table"]["id"]
+    _until_over(server, made)
+    page = new_page(browser, {"width": 667, "height": 375}, "en")
+    page.goto(f"{server}/t/{tid}/replay/0")
+    page.wait_for_selector("#replay-slider")
+    page.click("#replay-next")
+    rows = page.eval_on_selector_all(
+        "#replay-controls > *",
+        "els => new Set(els.map(e => Math.round(e.getBoundingClientRect().top / 20))).size",
+    )
+    assert rows == 1, rows
+    felt = page.eval_on_selector("#felt", "e => e.getBoundingClientRect().toJSON()")
+    assert felt["top"] < 180 and felt["bottom"] <= 375 + 4 and felt["right"] <= 667 * 0.6, felt
+    nxt = page.eval_on_selector("#replay-next", "e => e.getBoundingClientRect().toJSON()")
+    assert nxt["bottom"] <= 375 and nxt["right"] <= 667, nxt
+    status = page.eval_on_selector("#status", "e => e.getBoundingClientRect().toJSON()")
+    assert status["left"] > felt["right"] and status["bottom"] <= 375, status
+    assert not problems(page), problems(page)
