@@ -2072,7 +2072,7 @@ def test_a_finished_match_shows_each_game_s_points_and_the_way_out(
     tid = str(made["table"]["id"])
     totals = get(f"{server}/api/tables/{tid}/games")
     per_game = [g["result"]["scores"] for g in totals["games"]]
-    for size, lang, head in ((LAPTOP, "en", "G"), (PHONE, "ja", "戦")):
+    for size, lang, head in ((LAPTOP, "en", "G"), (PHONE, "ja", "第")):
         page = new_page(browser, size, lang)
         page.goto(f"{server}/t/{tid}")
         page.wait_for_selector("#between-scores.per-game")

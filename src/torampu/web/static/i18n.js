@@ -1012,7 +1012,7 @@ const TEXTS = {
     sc_waitingList: "準備待ち: {names}",
     sc_player: "プレイヤー",
     sc_change: "今回",
-    sc_gameCol: "{k}戦",
+    sc_gameCol: "第{k}", // (as 第1ゲーム in the head and the box between games: "1戦" beside it was another word, a twenty-first review)
     sc_gameCol_hell: "第{k}", // (as 第12ディール in the head: "12回" beside it was another word, a fifteenth review)
     sc_total: "合計",
     sc_review: "このゲームを一手ずつ振り返る",
