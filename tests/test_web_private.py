@@ -614,3 +614,22 @@ def test_an_invite_replaced_as_a_rematch_is_made_holds_for_the_rematch_too() -> 
                 assert table is not None and table.invite == new, (tid, table)
         finally:
             store.close()
+
+
+def test_an_invite_replaced_on_another_process_opens_nothing_here_at_once(tmp_path: Path) -> None:
+    """A tenth scale audit: after the host replaced the invite on one process, the old one still
+    opened the table on another for a hop of the bus (7 times in 10), its copy of the row not
+    yet read again. An invite is checked against the stored one. Here the new invite is
+    written behind this process's back, as the other process would."""
+    from torampu.web.rooms import new_token, token_hash
+
+    with client(tmp_path) as c:
+        tid, _host, old = _private(c, ["open", "heuristic", "heuristic"])
+        assert c.get(f"/api/tables/{tid}", headers={INVITE: old}).status_code == 200  # (loaded)
+        new = new_token()
+        c.app.state.lobby.store.set_invite(tid, token_hash(new))  # type: ignore[attr-defined]
+        assert c.get(f"/api/tables/{tid}", headers={INVITE: old}).status_code == 404
+        with c.websocket_connect(f"/ws/tables/{tid}") as ws:
+            ws.send_json({"type": "hello", "token": None, "invite": old})
+            assert ws.receive_json()["code"] == "not_found"
+        assert c.get(f"/api/tables/{tid}", headers={INVITE: new}).status_code == 200
