@@ -3723,7 +3723,7 @@ def test_a_choice_of_many_ways_is_described_checked_as_such_and_has_no_hint(
     from torampu.game import CHOICES_LISTED
     from torampu.match import Match
     from torampu.web.store import TableRow
-    from torampu.web.workers import bot_legal
+    from torampu.web.workers import bot_job, bot_legal
 
     rules = {"players": 2, "jokers": 3, "seven_pass": True, "first_lead_include": False}
     with client(tmp_path, hint_think=0.05) as c:
@@ -3767,9 +3767,18 @@ def test_a_choice_of_many_ways_is_described_checked_as_such_and_has_no_hint(
             # all held the loop a second, on a thread too (the compiled engine keeps the GIL:
             # another table's pings 4.9 s, a thirtieth audit)
             offered = bot_legal(room.match)
+            # (and a search bot's seat is the heuristic's then: a search expands every choice
+            # at its root, and found none of the offered ones in its think — a code review)
+            job = bot_job("ismcts:think=1", "daifugo", 0, room.match, 0)
             monkeypatch.undo()
             assert 0 < len(offered) <= CHOICES_LISTED
             assert set(offered) <= set(room.match.legal_actions())
+            assert job.spec == "heuristic" and job.legal == offered
+            # the engine's memo keeps no choice of so many moves, and few moves in all
+            from torampu.daifugo import _CHOICES, CHOICES_MEMO
+
+            assert all(len(moves) <= CHOICES_MEMO for moves in _CHOICES.values())
+            assert sum(len(moves) for moves in _CHOICES.values()) <= 20 * CHOICES_MEMO
             assert room.version == v  # nothing changed
             give = " ".join(["give", *hand[:2]])
             ws.send_json({"type": "act", "action": give, "version": v})

@@ -1683,6 +1683,13 @@ def test_a_line_is_under_the_name_stored_and_refused_from_a_seat_lost_elsewhere(
             store.set_seat(tid, 0, "bot", bot="heuristic")  # (the host, elsewhere)
             err = _error(p0, {"type": "chat", "text": "still here?"})
             assert err["code"] == "seat_revoked", err
+            # and read again: the socket watches, its token lets nobody back into the seat (a
+            # code review: the old copy of the seats let the page's hello in again)
+            room = c.app.state.lobby.rooms[tid]  # type: ignore[attr-defined]
+            assert [cl.seat for cl in room.clients] == [None]
+        with c.websocket_connect(f"/ws/tables/{tid}") as again:
+            again.send_json({"type": "hello", "token": tok[0]})
+            assert again.receive_json()["code"] == "unauthorized"
         assert [x.text for x in store.recent_chat(tid, 10) if x.text] == ["hi"]
 
 
@@ -1701,3 +1708,16 @@ def test_after_the_bus_comes_back_a_seat_not_yet_said_again_is_not_gone(tmp_path
         lobby._settling_until = 0.0  # (a heartbeat later: the other process said nothing)
         c.portal.call(lobby._refresh_presence, room)  # type: ignore[union-attr]
         assert not room.connected(2)
+
+
+def test_a_seat_connected_anywhere_is_never_away(tmp_path: Path) -> None:
+    """A tenth scale audit's second half: a seat counted gone long ago (a process that loaded
+    the table then) but connected to another process now is neither away nor due a stand-in."""
+    with client(tmp_path, away_timeout=1.0) as c:
+        tid, _, _tok = _table(c, ["open", "heuristic", "open"], games=1)
+        lobby = c.app.state.lobby  # type: ignore[attr-defined]
+        room = lobby.rooms[tid]
+        room.away_since[2] = lobby.clock() - 100.0
+        assert lobby._away(room, 2)
+        room.remote_seats = {2}
+        assert not lobby._away(room, 2) and lobby._away_left(room, 2) is None

@@ -189,7 +189,7 @@ from torampu.daifugo_plays import (
 )
 from torampu.errors import CardError, DealError, IllegalAction, RulesError
 from torampu.explain import fill
-from torampu.game import CHOICES_LISTED, Game, Move, Seat
+from torampu.game import Game, Move, Seat, listed
 from torampu.match import Match
 from torampu.options import Option, Rules, RuleSpec
 
@@ -2016,7 +2016,6 @@ class Daifugo(Game):
         names = title_names(n)
         mine = seat is not None and seat == self.to_play
         choose = self.choose() if mine else None
-        listed = choose is None or choose["ways"] <= CHOICES_LISTED
         table = None
         if self.table_info is not None:
             i = self.table_info
@@ -2063,7 +2062,7 @@ class Daifugo(Game):
             "pending": self.pending if seat == self.turn and self.pending else 0,
             "log": [self._log_entry(e, seat) for e in self.log],
             "choose": choose,
-            "legal_actions": self.legal_actions() if mine and listed else [],
+            "legal_actions": self.legal_actions() if mine and listed(choose) else [],
         }
         if self.phase_id == PH_OVER:
             v["result"] = self.result()

@@ -43,6 +43,17 @@ CHOICES_LISTED: Final = 1000
 of 21 are 200,000 actions, a megabyte of view and a second to make)."""
 
 
+def listed(choose: Mapping[str, Any] | None) -> bool:
+    """Whether a decision (:meth:`Game.choose`'s description, or ``None``) is listed one
+    action by one in a view and a snapshot, rather than described: at most
+    :data:`CHOICES_LISTED` ways.
+
+    >>> listed(None), listed({"ways": 1000}), listed({"ways": 1001})
+    (True, True, False)
+    """
+    return choose is None or int(choose["ways"]) <= CHOICES_LISTED
+
+
 class Game(ABC):
     """One game (deal) of some card game, behind the public contract."""
 

@@ -50,7 +50,7 @@ from sqlalchemy.exc import SQLAlchemyError
 
 import torampu
 from torampu.errors import TorampuError
-from torampu.game import CHOICES_LISTED
+from torampu.game import CHOICES_LISTED, listed
 from torampu.match import Match
 from torampu.testing import cards_mentioned
 from torampu.web.addresses import owner_hash
@@ -2258,7 +2258,7 @@ class Lobby:
         (an event about them may have been lost); a failed read changes nothing."""
         async with room.lock:
             with contextlib.suppress(ActError):
-                await self._refresh_told(room)
+                await self._refresh_row(room)
 
     async def _refresh_told(self, room: Room) -> None:
         """:meth:`_refresh_row`, and what another process tells by an event alone — the ready
@@ -2531,6 +2531,10 @@ class Lobby:
                 self.store.add_chat, room.id, seat, name, text, reaction, None, client.holder
             )
         except Refused as e:  # (the table closed meanwhile, or the seat changed hands)
+            # read again: the socket, its seat gone, watches on (a code review: it stayed
+            # seated here, a hello with its token let back in by the old copy of the seats)
+            async with room.lock:
+                await self._refresh_row(room)
             raise ActError.refused(e) from None
         await self._send_chat(room, c)
 
@@ -2993,8 +2997,7 @@ class Lobby:
         )
         choose = m.game.choose() if mine and m is not None else None
         # (a choice of many ways is its description alone: the page reads ``choose``)
-        listed = choose is None or choose["ways"] <= CHOICES_LISTED
-        legal = m.legal_actions() if mine and listed and m is not None else []
+        legal = m.legal_actions() if mine and listed(choose) and m is not None else []
         last = room.last
         between = self._between_info(room)
         fresh_game = m is not None and not m.game.history and m.games_played > 0

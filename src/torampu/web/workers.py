@@ -300,6 +300,15 @@ def bot_legal(m: Match) -> list[str]:
     return m.game.legal_actions_up_to(CHOICES_LISTED) if not m.is_over else []
 
 
+def bot_job(spec: str, game: str, seed: int, m: Match, seat: int) -> BotJob:
+    """The job of the bot ``spec`` for ``seat`` of ``m``: the seat's view and the actions it
+    chooses among (:func:`bot_legal`). A choice offered in part is the heuristic's: a search
+    expands every choice at its root, and found none of the offered ones within its think
+    (a code review: its whole think spent, then the heuristic's move anyway)."""
+    part = choice_ways(m) > CHOICES_LISTED
+    return BotJob("heuristic" if part else spec, game, seed, m.view(seat), bot_legal(m))
+
+
 class LocalWorkers:
     """Moves computed by this process's bot pool, stored by the driver."""
 
@@ -309,13 +318,8 @@ class LocalWorkers:
     async def move(self, lobby: Lobby, room: Room, job: MoveJob) -> None:
         m = room.match
         assert m is not None
-        bot = BotJob(
-            job.spec,
-            room.table.game,
-            bot_seed(room.table.seed, job.seat, job.version),
-            m.view(job.seat),
-            bot_legal(m),
-        )
+        seed = bot_seed(room.table.seed, job.seat, job.version)
+        bot = bot_job(job.spec, room.table.game, seed, m, job.seat)
         # (who else is at the table is asked only where it matters, as the worker does)
         fixed = (
             stand_in_move(job.by, bot, _others_here(room, job.seat))
@@ -808,13 +812,7 @@ class Worker:
         # move does is worked out on a copy of the game as it is now (the cached match, played
         # on meanwhile, refused this move as illegal)
         now = (m.game.clone(), tuple(m.totals), m.games_played, m.games_total)
-        bot = BotJob(
-            spec,
-            table.game,
-            bot_seed(table.seed, job.seat, job.version),
-            m.view(job.seat),
-            bot_legal(m),
-        )
+        bot = bot_job(spec, table.game, bot_seed(table.seed, job.seat, job.version), m, job.seat)
         # the jobs this worker holds take its processes in turns by the tables' makers
         loop = asyncio.get_running_loop()
         waited = 0.0 if queued is None else max(0.0, loop.time() - queued)
@@ -850,10 +848,6 @@ class Worker:
         if rest > 0:  # a search's answer is not seen before its think budget has passed
             await asyncio.sleep(rest)
         if job.by == "away" and await self._back(job):
-            # the move is the player's: the driver may ask for its turn's timeout at once (kept,
-            # the job's key held that back --job-timeout, a tenth scale audit)
-            with contextlib.suppress(Exception):
-                await self.redis.delete(f"{JOB}{job.table}:{job.version}")
             return
         status, played, result = _status_of(*now, answer.action)
         at = datetime.now(UTC)
