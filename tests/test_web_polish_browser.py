@@ -2442,6 +2442,11 @@ def test_a_replay_ends_on_the_game_s_result_and_its_controls_speak(
     said = [int(x) for x in page.locator("#result td.score").all_inner_texts()]
     assert said == scores, (said, scores)
     assert "Result of" in page.inner_text("#result h3")
+    # in sight: the side column's first panel, and the points in the step's line (it lay at
+    # the column's foot, out of sight: a twenty-second review)
+    assert page.eval_on_selector("#side section", "s => s.id") == "result"
+    line = page.inner_text("#replay-points")
+    assert "Result of deal 1" in line and all(f"{v:+d}".lstrip("+") in line for v in scores), line
     value = slider.get_attribute("aria-valuetext")
     assert re.match(r"Step (\d+) / \1 · .+: Play ", value), value
     page.click("#replay-prev")

@@ -447,7 +447,7 @@ const TEXTS = {
     widowPrompt: "You took the widow: choose the {k} {k|card|cards} to discard.",
     selectMore: "Choose {k} more.",
     selectNeed: "Choose {k} {k|card|cards}.",
-    selectReady: "Ready: confirm below.",
+    selectReady: "Ready: press the button to confirm.", // (no direction: on a phone on its side the button is above, a 22nd review)
     selectFull: "{n} {n|card|cards} chosen already: tap one of them to put it back first",
     selectFull_click: "{n} {n|card|cards} chosen already: click one of them to put it back first",
     selectReadyMore: "Ready: confirm, or choose up to {k} more.",
@@ -982,7 +982,7 @@ const TEXTS = {
     widowPrompt: "伏せ札を手札に加えました。捨てるカードを{k}枚選んでください。",
     selectMore: "あと{k}枚選んでください。",
     selectNeed: "{k}枚選んでください。",
-    selectReady: "選び終わりました。下のボタンで確定してください。",
+    selectReady: "選び終わりました。ボタンで確定してください。",
     selectFull: "もう{n}枚選んでいます。先に選んだ札をタップして戻してください",
     selectFull_click: "もう{n}枚選んでいます。先に選んだ札をクリックして戻してください",
     selectReadyMore: "このまま確定できます (あと{k}枚まで追加できます)。",

@@ -120,19 +120,24 @@ function render(state, el, k, id, show) {
   const step = state.steps[state.at];
   const view = step.view;
   const ctx = { table: tb, mySeat: state.seat, live: false, legal: [], act: () => {}, clear: () => {}, onCard: () => {} };
-  patch(el.status, step.action == null ? [t("start_step"), tribute(tb, view)] : `${seatName(tb, step.seat)}: `,
-    // (moveNode: "Ben: Bid 0", not "Ben: 0" — a Hell bid is a bare number; a tenth review)
-    step.action != null ? h("span", {}, moveNode(step.action, view.game)) : null);
-  renderFelt(el.felt, view, ctx);
   const r = state.at === state.steps.length - 1 ? state.result : null;
   const end = r?.scores ? { index: at, scores: r.scores, detail: r } : null;
+  // at the last step the game's points, in the status line (the result's panel lay at the side
+  // column's foot, out of sight: a twenty-second review)
+  const points = end ? h("span", { class: "replay-points", id: "replay-points" }, ` · ${t("resultOf", { k: at + 1, game: tb.game })}: `,
+    end.scores.map((v, s) => `${seatName(tb, s, true)} ${v > 0 ? "+" : ""}${v}`).join(" · ")) : null;
+  patch(el.status, step.action == null ? [t("start_step"), tribute(tb, view)] : `${seatName(tb, step.seat)}: `,
+    // (moveNode: "Ben: Bid 0", not "Ben: 0" — a Hell bid is a bare number; a tenth review)
+    step.action != null ? h("span", {}, moveNode(step.action, view.game)) : null, points);
+  renderFelt(el.felt, view, ctx);
   // (every hand is listed below the felt: on a phone the felt makes room for the list, which
   // lay out of sight below it, a fifth review)
   el.felt.classList.toggle("with-hands", !!(state.all && step.hands));
   renderPlay(el.hand, el.actions, view, ctx, { selected: [], choice: null });
   el.actions.hidden = true;
   followLogs(el.side, () => patch(el.side, state.all && step.hands ? handsPanel(tb, step.hands) : null,
-    sidePanels(view, { table: tb, mySeat: state.seat, finished: [], tableId: id, lastResult: end })));
+    // (its panel first at the last step, as between games)
+    sidePanels(view, { table: tb, mySeat: state.seat, finished: [], tableId: id, lastResult: end, between: !!end })));
 }
 
 /** Daifugo's deal after the first game comes with the tribute handed up already (the poor
