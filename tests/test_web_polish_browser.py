@@ -493,6 +493,12 @@ def test_daifugo_exchange_and_texts_on_a_phone(server: str, browser: Any) -> Non
                 {...ctx, legal: ['play 3D', 'play 3D 3S', 'play 3D 4D 5D']})].flat(Infinity);
               d.append(...parts.filter((x) => x != null && x !== false));
               return d.textContent; })(),
+            // ...but not where that card is the hand's one (it read as a rule: a 22nd review)
+            lone: (() => { const d = document.createElement('div');
+              const parts = [g.selectPurpose({...base, phase: 'play', hand: ['9S']},
+                {...ctx, legal: ['play 9S']})].flat(Infinity);
+              d.append(...parts.filter((x) => x != null && x !== false));
+              return d.textContent; })(),
             // a flushed table held on the felt gives way to the next lead at once (a ninth
             // review: the felt kept ♦10 while the action bar answered the ♠Q led meanwhile)
             motion: await (async () => {
@@ -628,6 +634,7 @@ def test_daifugo_exchange_and_texts_on_a_phone(server: str, browser: Any) -> Non
     assert "2枚" in texts["exchange"] and "♠2" in texts["exchange"], texts
     assert "どの出し方にも次の札が必要です" in texts["opening"], texts["opening"]
     assert "♦3" in texts["opening"], texts["opening"]
+    assert "必要" not in texts["lone"] and "♠9" not in texts["lone"], texts["lone"]
     assert texts["mustHold"] == [["3D"], [], []], texts["mustHold"]
     assert texts["motion"] == ["table", None, None, [1, ["5H"], 99, "play 5H"]], texts["motion"]
     assert "7渡し" in texts["give"] and "2枚" in texts["give"] and "ミナ" in texts["give"], texts

@@ -743,7 +743,9 @@ export function selectPurpose(view, ctx) {
     if (view.phase === "discard") return t("discardPrompt", { k: maxSelectable(view) });
     // a card every play must hold (♦3 on the opening lead): said before a wrong tap says it
     // (only a refusal's toast did: a ninth review)
-    const must = mustHold(ctx.legal || []);
+    // (not where the card is the hand's one: "every play must hold ♠9" with ♠9 alone left read
+    // as a rule, a twenty-second review)
+    const must = view.hand?.length === 1 ? [] : mustHold(ctx.legal || []);
     return must.length ? [t("playPrompt"), " ", t("mustHold"), " ", cardsNode(must), t("mustHoldEnd")] : t("playPrompt");
   }
   if (view.game === "napoleon" && view.phase === "exchange") return t("widowPrompt", { k: view.widow_size ?? view.discards_count ?? 2 });
