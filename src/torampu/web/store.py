@@ -37,6 +37,7 @@ from sqlalchemy import (
     BigInteger,
     DateTime,
     ForeignKey,
+    Index,
     Integer,
     Select,
     String,
@@ -155,6 +156,11 @@ class TableRow(Base):
     """JSON: how the match ended (``web.workers.outcome``), written with its last action."""
     dealer: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     """The seat that deals the first game (a rematch: the seat after its table's)."""
+
+    __table_args__ = (
+        Index("ix_tables_status_updated", "status", "updated"),  # (migration 0003)
+        Index("ix_tables_status_created", "status", "created"),  # (0011: the lobby's pages)
+    )
 
 
 class SeatRow(Base):
@@ -420,8 +426,8 @@ class Store:
         waiting or in play); private tables are never listed."""
         with self._session() as s:
             q = select(TableRow).where(TableRow.invite.is_(None))
-            if status == "open":
-                q = q.where(TableRow.status != "over")
+            if status == "open":  # (a list, not "!= over": the index reads those few alone)
+                q = q.where(TableRow.status.in_(("waiting", "playing")))
             elif status is not None:
                 q = q.where(TableRow.status == status)
             q = q.order_by(TableRow.created.desc(), TableRow.id).limit(limit).offset(offset)
