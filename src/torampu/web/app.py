@@ -796,6 +796,21 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
             out.append({"spec": spec, "label": {"en": en, "ja": ja}})
         return {"bots": out, "max_think": settings.max_bot_think}
 
+    async def creating(address: str) -> None:
+        """A new table from ``address``, within ``--create-rate`` (else ``rate_limited``)."""
+        too_many = ActError(
+            "rate_limited",
+            f"at most {settings.create_rate} new tables a minute from one address",
+            429,
+        )
+        if not creations.hit(per_minute, address):
+            raise too_many
+        # and the same allowance across every process (a bucket on Redis; the address by its
+        # hash): a client spreading its requests over two processes made 20 a minute, not 10
+        rate = max(1, settings.create_rate)
+        if await lobby().bus.spend(f"create:{owner_hash(address)}", rate / 60, rate) is False:
+            raise too_many
+
     @app.post("/api/tables", status_code=201)
     async def create_table(request: Request) -> dict[str, Any]:
         body = await _body(request)
@@ -812,18 +827,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
             if v is not None and (not isinstance(v, int) or isinstance(v, bool)):
                 raise ActError("bad_request", f"{key} must be a whole number, not {v!r}", 400)
         address = _address(request, settings.ipv6_prefix)
-        too_many = ActError(
-            "rate_limited",
-            f"at most {settings.create_rate} new tables a minute from one address",
-            429,
-        )
-        if not creations.hit(per_minute, address):
-            raise too_many
-        # and the same allowance across every process (a bucket on Redis; the address by its
-        # hash): a client spreading its requests over two processes made 20 a minute, not 10
-        rate = max(1, settings.create_rate)
-        if await lobby().bus.spend(f"create:{owner_hash(address)}", rate / 60, rate) is False:
-            raise too_many
+        await creating(address)
         chat = body.get("chat", {})
         if not isinstance(chat, dict) or set(chat) - {"spectators"}:
             raise ActError("bad_request", 'chat is {"spectators": true or false}', 400)
@@ -980,6 +984,11 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
             raise ActError("bad_request", "withdraw is true or false", 400)
         if host is not None and not isinstance(host, str):
             raise ActError("bad_request", "host is the table's host token, a string", 400)
+        if not withdraw and r.table.rematch is None:
+            # a rematch is a new table: within the asker's --create-rate (a chain of rematches
+            # of one-game tables against bots made 2.4 tables a second from one address, where
+            # 10 a minute are allowed: a thirty-first audit)
+            await creating(_address(request, settings.ipv6_prefix))
         new = await lobby().rematch(r, _bearer(request), withdraw, host)
         if new is None:  # asked for; the others connected have not yet
             old = lobby().public_table(r)
