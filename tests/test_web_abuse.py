@@ -3585,9 +3585,11 @@ def test_a_game_made_long_on_purpose_has_no_replay_bigger_than_the_bound(tmp_pat
     asked again; an ordinary game's replay (some 260 KB) is made as before."""
     from torampu.web.rooms import token_hash
 
-    # two replays made at most (the short one, the long one once): asked again, the long one is
-    # refused from memory, not made again (that would be 429 rate_limited)
-    with client(tmp_path, max_replay_mb=1.0, replay_rate=0.001, replay_burst=2) as c:
+    # four builds made at most (the short replay and record, the long replay once, the long
+    # record): asked again, the long replay is refused from memory, not made again (that would
+    # be 429 rate_limited) — for every seat, with every hand too (a thirty-first audit: each
+    # of a long match's seat and hand keys was made again, up to 1.9 s each)
+    with client(tmp_path, max_replay_mb=1.0, replay_rate=0.001, replay_burst=4) as c:
         lobby = c.app.state.lobby  # type: ignore[attr-defined]
         ids = []
         for passes in (0, 300):
@@ -3628,6 +3630,9 @@ def test_a_game_made_long_on_purpose_has_no_replay_bigger_than_the_bound(tmp_pat
             assert r.status_code == 413 and r.json()["error"]["code"] == "too_large", r.text
             assert f"/api/tables/{long}/games/0/record" in r.json()["error"]["message"]
         assert c.get(f"/api/tables/{long}/games/0/record").status_code == 200
+        for asked in ("seat=2", "seat=3&hands=all", "hands=all"):
+            r = c.get(f"/api/tables/{long}/games/0/replay?{asked}")
+            assert r.status_code == 413 and r.json()["error"]["code"] == "too_large", r.text
 
 
 def test_a_table_takes_people_s_moves_at_a_bounded_rate(tmp_path: Path) -> None:
