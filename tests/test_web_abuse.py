@@ -3585,11 +3585,13 @@ def test_a_game_made_long_on_purpose_has_no_replay_bigger_than_the_bound(tmp_pat
     asked again; an ordinary game's replay (some 260 KB) is made as before."""
     from torampu.web.rooms import token_hash
 
-    # four builds made at most (the short replay and record, the long replay once, the long
-    # record): asked again, the long replay is refused from memory, not made again (that would
-    # be 429 rate_limited) — for every seat, with every hand too (a thirty-first audit: each
-    # of a long match's seat and hand keys was made again, up to 1.9 s each)
-    with client(tmp_path, max_replay_mb=1.0, replay_rate=0.001, replay_burst=4) as c:
+    # five builds made at most (the short replay and record, the long replay of seat 1 once,
+    # the long record, the long spectator's replay once): asked again, a long replay is refused
+    # from memory, not made again (that would be 429 rate_limited) — and so is every replay
+    # larger than one refused: seat 1's with every hand, and once the spectator's (the
+    # smallest) is refused, every seat's (a thirty-first audit: each of a long match's seat and
+    # hand keys was made again, up to 1.9 s each)
+    with client(tmp_path, max_replay_mb=1.0, replay_rate=0.001, replay_burst=5) as c:
         lobby = c.app.state.lobby  # type: ignore[attr-defined]
         ids = []
         for passes in (0, 300):
@@ -3630,6 +3632,10 @@ def test_a_game_made_long_on_purpose_has_no_replay_bigger_than_the_bound(tmp_pat
             assert r.status_code == 413 and r.json()["error"]["code"] == "too_large", r.text
             assert f"/api/tables/{long}/games/0/record" in r.json()["error"]["message"]
         assert c.get(f"/api/tables/{long}/games/0/record").status_code == 200
+        r = c.get(f"/api/tables/{long}/games/0/replay?seat=1&hands=all")
+        assert r.status_code == 413 and r.json()["error"]["code"] == "too_large", r.text
+        r = c.get(f"/api/tables/{long}/games/0/replay")
+        assert r.status_code == 413 and r.json()["error"]["code"] == "too_large", r.text
         for asked in ("seat=2", "seat=3&hands=all", "hands=all"):
             r = c.get(f"/api/tables/{long}/games/0/replay?{asked}")
             assert r.status_code == 413 and r.json()["error"]["code"] == "too_large", r.text
@@ -3800,7 +3806,8 @@ def test_a_rematch_is_a_new_table_within_the_create_rate(tmp_path: Path) -> None
     import copy
 
     with client(tmp_path, create_rate=2) as c:
-        tid, host, _ = new_table(c, "hell", None, humans=1)
+        # (people in every seat: no bot plays while the match is stored behind the room's back)
+        tid, host, _ = new_table(c, "hell", None, humans=3)
         store = c.app.state.lobby.store  # type: ignore[attr-defined]
         m = copy.deepcopy(c.app.state.lobby.rooms[tid].match)  # type: ignore[attr-defined]
         version = 0
@@ -3809,6 +3816,9 @@ def test_a_rematch_is_a_new_table_within_the_create_rate(tmp_path: Path) -> None
             m.play(action)
             over = "over" if m.is_over else ""
             store.append_action(tid, version, seat, action, "human", status=over)
+            if version == 0:  # (a request refused is no table: not charged)
+                r = c.post(f"/api/tables/{tid}/rematch", json={}, headers=auth("nobody's"))
+                assert r.status_code == 403, r.text
             version += 1
         r = c.post(f"/api/tables/{tid}/rematch", json={}, headers=auth(host))
         assert r.status_code == 200, r.text  # the second table a minute

@@ -1001,12 +1001,13 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
             raise ActError("bad_request", "withdraw is true or false", 400)
         if host is not None and not isinstance(host, str):
             raise ActError("bad_request", "host is the table's host token, a string", 400)
-        if not withdraw and r.table.rematch is None:
-            # a rematch is a new table: within the asker's --create-rate (a chain of rematches
-            # of one-game tables against bots made 2.4 tables a second from one address, where
-            # 10 a minute are allowed: a thirty-first audit)
-            await creating(_address(request, settings.ipv6_prefix))
-        new = await lobby().rematch(r, _bearer(request), withdraw, host)
+        # the request that makes the rematch pays for it, within its address's --create-rate
+        # (a chain of rematches of one-game tables against bots made 2.4 tables a second from
+        # one address, where 10 a minute are allowed: a thirty-first audit)
+        address = _address(request, settings.ipv6_prefix)
+        new = await lobby().rematch(
+            r, _bearer(request), withdraw, host, charge=lambda: creating(address)
+        )
         if new is None:  # asked for; the others connected have not yet
             old = lobby().public_table(r)
             return JSONResponse({"table": None, "from": r.id, "wanted": old["rematch_wanted"]}, 202)
@@ -1107,20 +1108,18 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
             parts.append(head[-2:])
             return b"".join(parts)
 
-        # a replay too large for one seat is so for every seat (a view differs by a hand), and
-        # without every hand, with them too: refused at once for all of them, not made again
-        # for each of a long match's 900 seat, hand and game keys (up to 1.9 s each: ten
+        # a replay found too large is refused at once for the replays larger than it, not made
+        # again for each of a long match's 900 seat, hand and game keys (up to 1.9 s each: ten
         # addresses held another table's joins 1.4 s, a thirty-first audit)
-        alike = ("replay", r.id, k, "every seat", every)
-        for family in (("replay", r.id, k, "every seat", False), alike):
-            if family in refused:
-                raise refused[family]
-        try:
-            body = await built(request, ("replay", r.id, k, seat, every), make)
-        except ActError as e:
-            if e.code == "too_large":
-                refused[alike] = e
-            raise
+        # (a replay made is served as made; the smallest of a game's, the spectator's without
+        # the hands, too large: so is every other; a seat's without them: so is it with them)
+        key = ("replay", r.id, k, seat, every)
+        smallest = ("replay", r.id, k, None, False)
+        if key not in made:
+            for larger in (smallest, ("replay", r.id, k, seat, False)):
+                if larger in refused:
+                    raise refused[larger]
+        body = await built(request, key, make)
         return _in_chunks(body)
 
     @app.get("/api/tables/{table_id}/record")

@@ -39,7 +39,7 @@ import random
 import secrets
 import time
 from collections import Counter, deque
-from collections.abc import Callable, Coroutine, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Coroutine, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
@@ -1298,7 +1298,12 @@ class Lobby:
         return caps
 
     async def rematch(
-        self, room: Room, token: str | None, withdraw: bool = False, host: Any = None
+        self,
+        room: Room,
+        token: str | None,
+        withdraw: bool = False,
+        host: Any = None,
+        charge: Callable[[], Awaitable[None]] | None = None,
     ) -> Room | None:
         """The table that continues ``room`` once its match is over: the same game, rules,
         length, seats (held by the same seat tokens) and host token, already playing.
@@ -1320,7 +1325,7 @@ class Lobby:
         if seat is None and not _matches(token, [room.table.host_token]):
             raise ActError("unauthorized", "this token holds no seat at this table", 403)
         try:
-            return await self._rematch(room, seat, withdraw, host)
+            return await self._rematch(room, seat, withdraw, host, charge)
         except (ActError, Refused) as e:
             error = ActError.refused(e) if isinstance(e, Refused) else e
         if error.code == "not_found":  # (deleted on another process: its clients sent away)
@@ -1329,9 +1334,16 @@ class Lobby:
         raise error
 
     async def _rematch(
-        self, room: Room, seat: int | None, withdraw: bool, host: Any
+        self,
+        room: Room,
+        seat: int | None,
+        withdraw: bool,
+        host: Any,
+        charge: Callable[[], Awaitable[None]] | None = None,
     ) -> Room | None:
-        """:meth:`rematch` for ``seat`` (``None``: the host token), the token checked."""
+        """:meth:`rematch` for ``seat`` (``None``: the host token), the token checked;
+        ``charge()`` is awaited before a request that may make the table (a wish or the host's,
+        the match over and no rematch made yet): a new table of its address's, it may refuse."""
         await self._over_as_stored(room)
         if withdraw:
             await self._withdraw_rematch(room, seat)
@@ -1340,6 +1352,8 @@ class Lobby:
         if new_id is None:
             if room.match is None or not room.match.is_over:
                 raise ActError("not_over", "a rematch is there once the match is over")
+            if charge is not None:  # (before the wish: one refused is not stored, to be
+                await charge()  # made later without a charge when the wishes agree)
             as_host = seat is not None and _matches(host, [room.table.host_token])
             if seat is not None and not await self._wish_rematch(room, seat, as_host):
                 # (made once the ones gone who did not ask have been gone the grace)
