@@ -33,7 +33,7 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, Protocol
 
 import torampu
-from torampu.game import CHOICES_LISTED
+from torampu.game import CHOICES_LISTED, listed
 from torampu.match import Match, leaders
 from torampu.web.bots import (
     QUEUE_WAIT,
@@ -284,13 +284,6 @@ class Workers(Protocol):
     async def close(self) -> None: ...
 
 
-def choice_ways(m: Match) -> int:
-    """The ways of the choice of cards the seat to play makes in ``m`` (0 for any other
-    decision): past :data:`CHOICES_LISTED` its list of legal actions is long to make."""
-    choose = m.game.choose()
-    return 0 if choose is None else int(choose["ways"])
-
-
 def bot_legal(m: Match) -> list[str]:
     """The legal actions a bot chooses among: every one, but of a choice of cards of more
     than :data:`CHOICES_LISTED` ways the smallest choices (``legal_actions_up_to``): listing
@@ -305,8 +298,8 @@ def bot_job(spec: str, game: str, seed: int, m: Match, seat: int) -> BotJob:
     chooses among (:func:`bot_legal`). A choice offered in part is the heuristic's: a search
     expands every choice at its root, and found none of the offered ones within its think
     (a code review: its whole think spent, then the heuristic's move anyway)."""
-    part = choice_ways(m) > CHOICES_LISTED
-    return BotJob("heuristic" if part else spec, game, seed, m.view(seat), bot_legal(m))
+    spec = spec if listed(m.game.choose()) else "heuristic"
+    return BotJob(spec, game, seed, m.view(seat), bot_legal(m))
 
 
 class LocalWorkers:
