@@ -22,7 +22,7 @@ from torampu.cards import card_str
 from torampu.testing import cards_mentioned
 from torampu.web.rooms import holder_id, newest_log, token_hash
 from torampu.web.store import Store
-from web_helpers import auth, client, new_table, play_through, receive
+from web_helpers import auth, client, new_table, play_out_elsewhere, play_through, receive
 from web_helpers import hello as _hello
 
 
@@ -363,20 +363,9 @@ def test_a_rematch_asked_where_the_last_move_was_stored_elsewhere_is_not_refused
     last move was stored got 409 ``not_over`` from a process whose copy had not yet read that
     move, the wishes lost and the rematch never made. Here the whole match is stored behind
     this process's back (as another process would); a wish asked here reads the table again."""
-    import copy
-
     with client(tmp_path) as c:
         tid, _, tokens = new_table(c, "hell", None, humans=3)
-        store = c.app.state.lobby.store  # type: ignore[attr-defined]
-        m = copy.deepcopy(c.app.state.lobby.rooms[tid].match)  # type: ignore[attr-defined]
-        version = 0
-        while not m.is_over:
-            seat, action = m.to_play, m.legal_actions()[0]
-            m.play(action)
-            store.append_action(
-                tid, version, seat, action, "human", status="over" if m.is_over else ""
-            )
-            version += 1
+        play_out_elsewhere(c, tid)
         assert c.app.state.lobby.rooms[tid].version == 0  # type: ignore[attr-defined]
         r = c.post(f"/api/tables/{tid}/rematch", json={}, headers=auth(tokens[0]))
         assert r.status_code in (200, 202), r.text
@@ -1483,22 +1472,13 @@ def test_a_rematch_asked_of_a_table_deleted_elsewhere_is_refused_as_gone(tmp_pat
     its time) answered a rematch request 409 or 503, and a wish on it was taken as asked: the
     table is not there, 404 ``not_found`` (docs/web.md), for the wish, its withdrawal and
     the host's request alike."""
-    import copy
-
     with client(tmp_path) as c:
         # (Ben asked first: this process's copy has read the match over, so the wish itself,
         # its withdrawal, meets the table gone)
         for who, ben in (("seat", False), ("seat", True), ("withdraw", True), ("host", False)):
             tid, host, tokens = new_table(c, "hell", None, humans=3)
             store = c.app.state.lobby.store  # type: ignore[attr-defined]
-            m = copy.deepcopy(c.app.state.lobby.rooms[tid].match)  # type: ignore[attr-defined]
-            version = 0
-            while not m.is_over:
-                seat, action = m.to_play, m.legal_actions()[0]
-                m.play(action)
-                over = "over" if m.is_over else ""
-                store.append_action(tid, version, seat, action, "human", status=over)
-                version += 1
+            play_out_elsewhere(c, tid)
             if ben:  # (Ben's wish: not yet everyone's)
                 r = c.post(f"/api/tables/{tid}/rematch", json={}, headers=auth(tokens[1]))
                 assert r.status_code == 202, r.text

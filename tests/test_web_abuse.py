@@ -49,6 +49,7 @@ from web_helpers import (
     client,
     live_server,
     new_table,
+    play_out_elsewhere,
     postgres_database,
     receive,
     started_lobby,
@@ -3803,23 +3804,13 @@ def test_a_rematch_is_a_new_table_within_the_create_rate(tmp_path: Path) -> None
     tables a second from one address (250 in 106 s), where --create-rate allows 10 a minute,
     and built a database of thousands of tables. A rematch made is a new table of the
     asker's: counted in the same allowance."""
-    import copy
-
     with client(tmp_path, create_rate=2) as c:
         # (people in every seat: no bot plays while the match is stored behind the room's back)
         tid, host, _ = new_table(c, "hell", None, humans=3)
-        store = c.app.state.lobby.store  # type: ignore[attr-defined]
-        m = copy.deepcopy(c.app.state.lobby.rooms[tid].match)  # type: ignore[attr-defined]
-        version = 0
-        while not m.is_over:  # (the match played out behind the room's back)
-            seat, action = m.to_play, m.legal_actions()[0]
-            m.play(action)
-            over = "over" if m.is_over else ""
-            store.append_action(tid, version, seat, action, "human", status=over)
-            if version == 0:  # (a request refused is no table: not charged)
-                r = c.post(f"/api/tables/{tid}/rematch", json={}, headers=auth("nobody's"))
-                assert r.status_code == 403, r.text
-            version += 1
+        # (a request refused is no table: not charged)
+        r = c.post(f"/api/tables/{tid}/rematch", json={}, headers=auth("nobody's"))
+        assert r.status_code == 403, r.text
+        play_out_elsewhere(c, tid)
         r = c.post(f"/api/tables/{tid}/rematch", json={}, headers=auth(host))
         assert r.status_code == 200, r.text  # the second table a minute
         r = c.post("/api/tables", json={"game": "hell"})

@@ -1684,6 +1684,26 @@ def test_the_worker_refuses_a_negative_match_cache() -> None:
     assert out.returncode == 2 and "--match-cache 0 or more" in out.stderr, out.stderr
 
 
+def _hell_for_one(web: Web) -> tuple[str, str]:
+    """A started one-game Hell table on ``web``: a person in seat 0, bots in seats 1 and 2;
+    its id and the person's seat token."""
+    seats = ["open", "bot:heuristic", "bot:heuristic"]
+    body = {"game": "hell", "games": 1, "players": 3, "seats": seats}
+    made = _post(f"{web.base}/api/tables", body)[1]
+    tid, host = made["table"]["id"], made["host_token"]
+    tok = _post(f"{web.base}/api/tables/{tid}/join", {"name": "P0", "seat": 0})[1]["token"]
+    assert _post(f"{web.base}/api/tables/{tid}/start", {}, host)[0] == 200
+    return tid, tok
+
+
+def _first_snapshot(ws: Any, token: str | None) -> dict[str, Any]:
+    """Say hello on ``ws`` with ``token`` (None: to watch); the snapshot that answers."""
+    ws.send(json.dumps({"type": "hello", "token": token}))
+    while (msg := json.loads(ws.recv(timeout=10)))["type"] != "snapshot":
+        pass
+    return dict(msg)
+
+
 def test_a_player_connected_to_another_process_is_not_away_where_the_table_is_loaded_later(
     tmp_path: Path, pg: str, redis_server: RedisServer
 ) -> None:
@@ -1692,26 +1712,15 @@ def test_a_player_connected_to_another_process_is_not_away_where_the_table_is_lo
     driving it, asked a worker for a stand-in's move — refused, the player being there — where
     the turn's timeout was due: it never came). Connected anywhere, a seat is not away."""
     with cluster(tmp_path, pg, redis_server.url, workers=0, b=("--away-timeout", "2")) as (a, b):
-        seats = ["open", "bot:heuristic", "bot:heuristic"]
-        body = {"game": "hell", "games": 1, "players": 3, "seats": seats}
-        made = _post(f"{a.base}/api/tables", body)[1]
-        tid, host = made["table"]["id"], made["host_token"]
-        tok = _post(f"{a.base}/api/tables/{tid}/join", {"name": "P0", "seat": 0})[1]["token"]
-        assert _post(f"{a.base}/api/tables/{tid}/start", {}, host)[0] == 200
+        tid, tok = _hell_for_one(a)
         with connect(f"{a.ws}/ws/tables/{tid}", open_timeout=10) as p0:
-            p0.send(json.dumps({"type": "hello", "token": tok}))
-            while json.loads(p0.recv(timeout=10))["type"] != "snapshot":
-                pass
+            _first_snapshot(p0, tok)
             time.sleep(1.0)  # (the presence on Redis)
             with connect(f"{b.ws}/ws/tables/{tid}", open_timeout=10) as w:  # loads it on b
-                w.send(json.dumps({"type": "hello", "token": None}))
-                while json.loads(w.recv(timeout=10))["type"] != "snapshot":
-                    pass
+                _first_snapshot(w, None)
                 time.sleep(3.0)  # past b's --away-timeout
                 with connect(f"{b.ws}/ws/tables/{tid}", open_timeout=10) as w2:
-                    w2.send(json.dumps({"type": "hello", "token": None}))
-                    while (seen := json.loads(w2.recv(timeout=10)))["type"] != "snapshot":
-                        pass
+                    seen = _first_snapshot(w2, None)
                 seat = seen["table"]["seats"][0]
                 assert seat["connected"] and not seat["away"], seat
 
@@ -1725,12 +1734,7 @@ def test_a_turn_s_time_is_counted_from_its_move_before_on_every_process(
     the turn its whole time again. The turn is counted from when its move before was stored."""
     flags = ("--turn-timeout", "30")
     with cluster(tmp_path, pg, redis_server.url, workers=1, a=flags, b=flags) as (a, b, _w):
-        seats = ["open", "bot:heuristic", "bot:heuristic"]
-        body = {"game": "hell", "games": 1, "players": 3, "seats": seats}
-        made = _post(f"{a.base}/api/tables", body)[1]
-        tid, host = made["table"]["id"], made["host_token"]
-        tok = _post(f"{a.base}/api/tables/{tid}/join", {"name": "P0", "seat": 0})[1]["token"]
-        assert _post(f"{a.base}/api/tables/{tid}/start", {}, host)[0] == 200
+        tid, tok = _hell_for_one(a)
         with connect(f"{a.ws}/ws/tables/{tid}", open_timeout=10) as p0:
             p0.send(json.dumps({"type": "hello", "token": tok}))
             while True:  # the player's turn, its clock running
@@ -1739,9 +1743,7 @@ def test_a_turn_s_time_is_counted_from_its_move_before_on_every_process(
                     break
             time.sleep(4.0)
             with connect(f"{b.ws}/ws/tables/{tid}", open_timeout=10) as w:  # loads it on b
-                w.send(json.dumps({"type": "hello", "token": None}))
-                while (seen := json.loads(w.recv(timeout=10)))["type"] != "snapshot":
-                    pass
+                seen = _first_snapshot(w, None)
             assert seen["version"] == msg["version"]
             timer = seen["timer"]
             assert timer is not None and timer["kind"] == "turn", timer

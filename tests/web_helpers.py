@@ -95,6 +95,22 @@ CHAT = ("chat", "chat_history")
 socket of a table someone sat at hears them beside its snapshots."""
 
 
+def play_out_elsewhere(c: TestClient, tid: str) -> None:
+    """Store the rest of table ``tid``'s match (each seat's first legal action) behind this
+    process's back, as another process would: the room here still has the version it had."""
+    import copy
+
+    lobby = c.app.state.lobby  # type: ignore[attr-defined]
+    room = lobby.rooms[tid]
+    m, version = copy.deepcopy(room.match), room.version
+    while not m.is_over:
+        seat, action = m.to_play, m.legal_actions()[0]
+        m.play(action)
+        over = "over" if m.is_over else ""
+        lobby.store.append_action(tid, version, seat, action, "human", status=over)
+        version += 1
+
+
 def receive(ws: Any) -> dict[str, Any]:
     """The socket's next message that is not the chat's (:data:`CHAT`)."""
     while True:
