@@ -1410,6 +1410,15 @@ class Lobby:
             self.broadcast(room)
         return self._all_wish(room)
 
+    async def _behind(self, room: Room, e: Refused) -> ActError:
+        """The store's refusal ``e`` of a change to ``room``, as the protocol's, once the
+        table's row is read again: the refusal says this process's copy is behind another
+        process's change (the table deleted, a seat changed hands, the rematch made), and its
+        clients follow what is stored."""
+        async with room.lock:
+            await self._refresh_row(room)
+        return ActError.refused(e)
+
     async def _over_as_stored(self, room: Room) -> None:
         """Read the table's row again where this process's copy has its match still in play:
         another process may have stored its last move (and made its rematch) a moment ago —
@@ -1435,9 +1444,7 @@ class Lobby:
         try:  # (refused there too if another process made it meanwhile: a thirteenth audit)
             await self.db(self.store.withdraw_wish, room.id, seat)
         except Refused as e:
-            async with room.lock:
-                await self._refresh_row(room)
-            raise ActError.refused(e) from None
+            raise await self._behind(room, e) from None
         room.wishes = await self.db(self.store.ready_seats, room.id, REMATCH_WISH)
         if room.wishes != before:  # (a repeated request: no news for anyone)
             await self._publish(room, {"kind": "rematch_wish", "seat": seat, "withdrawn": True})
@@ -2414,9 +2421,7 @@ class Lobby:
         try:
             await self.db(self.store.mark_ready, room.id, b.game, seat)
         except Refused as e:  # (deleted on another process: its clients sent away)
-            async with room.lock:
-                await self._refresh_row(room)
-            raise ActError.refused(e) from None
+            raise await self._behind(room, e) from None
         b.ready.add(seat)
         await self._publish(room, {"kind": "ready", "game": b.game, "seat": seat})
         self._between_open(room)
@@ -2543,12 +2548,10 @@ class Lobby:
             c = await self.db(
                 self.store.add_chat, room.id, seat, name, text, reaction, None, client.holder
             )
-        except Refused as e:  # (the table closed meanwhile, or the seat changed hands)
-            # read again: the socket, its seat gone, watches on (a code review: it stayed
-            # seated here, a hello with its token let back in by the old copy of the seats)
-            async with room.lock:
-                await self._refresh_row(room)
-            raise ActError.refused(e) from None
+        except Refused as e:  # (the table closed meanwhile, or the seat changed hands: the
+            # socket, its seat gone, watches on — it stayed seated here, a hello with its token
+            # let back in by the old copy of the seats, a code review)
+            raise await self._behind(room, e) from None
         await self._send_chat(room, c)
 
     async def _chat_allowed(self, room: Room, client: Client) -> None:
