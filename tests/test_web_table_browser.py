@@ -380,8 +380,21 @@ def _between_games(page: Any, game: str, seen: set[str]) -> None:
         """() => document.querySelector('#between').getBoundingClientRect().top
                  - document.querySelector('#status').getBoundingClientRect().bottom"""
     )
+    # a phone on its side: the box under the status line was 200 px of the screen's 390, its
+    # Ready button below the scores, out of sight (left by a twenty-second review): the box
+    # takes the column's height and Ready stays in sight at its foot
+    page.set_viewport_size({"width": 844, "height": 390})
+    page.wait_for_timeout(300)
+    ready = page.evaluate(
+        """() => { const b = document.querySelector('#ready-button');
+                   const r = b.getBoundingClientRect();
+                   const x = r.left + r.width / 2, y = r.top + r.height / 2;
+                   return [b.contains(document.elementFromPoint(x, y)), Math.round(r.bottom)]; }"""
+    )
+    page.screenshot(path=str(SHOTS / f"{game}-between-phone-side.png"))
     page.set_viewport_size(size)
     assert gap >= -1, f"the results box covers {-gap:.0f} px of the status line"
+    assert ready[0], f"Ready is out of sight on a phone on its side (its foot at {ready[1]} px)"
     if "between" not in seen:
         seen.add("between")
         # what a screen reader meets (a fourth review): the box is a region named by its

@@ -115,6 +115,7 @@ export class BetweenPanel {
     if (summary) parts.push(h("div", { class: "between-detail", id: "between-detail" }, summary));
     parts.push(this.results(snap, k));
     if (news) queueMicrotask(() => this.tell(snap, k));
+    let foot = null;
     if (b) {
       const count = h("span", { class: "countdown", id: "between-countdown" }, String(this.secondsLeft()));
       parts.push(h("p", { class: "between-count" }, t("sc_nextIn", { game: snap.view?.game }), " ", count, " ", t("sc_seconds")));
@@ -126,7 +127,9 @@ export class BetweenPanel {
       const names = (seats) => seats.map((s) => this.name(s)).join(t("listSep"));
       if (b.ready.length) parts.push(h("p", { class: "muted small", id: "between-ready" }, t("sc_readyList", { names: names(b.ready) })));
       if (b.waiting.length) parts.push(h("p", { class: "muted small", id: "between-waiting" }, t("sc_waitingList", { names: names(b.waiting) })));
-      if (snap.seat != null) parts.push(ready());
+      // (in a foot of its own, the box's last, that stays in sight while the scores scroll
+      // under it: on a phone on its side it was below them, out of sight)
+      if (snap.seat != null) foot = h("div", { class: "between-foot" }, ready());
     } else if (over && snap.table?.rematch && this.seen === "after") {
       const next = snap.table.rematch;
       // a player whose seat there went to a bot (away as it began) is told so, and takes it
@@ -143,6 +146,7 @@ export class BetweenPanel {
     if (over && !parts.some((p) => p?.id === "rematch-decline")) parts.push(h("a", { href: "/", class: "small", id: "between-lobby" }, t("back")));
     if (snap.table?.records_after_match) parts.push(h("p", { class: "muted small", id: "between-replay" }, t("sc_reviewLater")));
     else parts.push(h("a", { href: `/t/${encodeURIComponent(this.page.id)}/replay/${k}`, class: "small", id: "between-replay" }, t("sc_review")));
+    if (foot) parts.push(foot);
     // kept elements where the drawing is the same: a press on Ready or Rematch that spans a
     // snapshot (another player getting ready) still clicks it
     patch(this.el, parts);
