@@ -103,6 +103,10 @@ def serve(
     cmd += ["--table-move-rate", "1000", "--table-move-burst", "1000"]
     # (every page of a module is one address: its requests are not queued 8 at a time)
     cmd += ["--requests-at-once", "10000"]
+    # nor are new sockets a module's pages open (2 a second, --connect-rate's default: a page
+    # refused waits out its backoff), nor seats its tables' pages take (24 at tables waiting:
+    # one CI run's host page, Start pressed, never saw its game — either would do that)
+    cmd += ["--connect-rate", "200", "--seats-per-address", "1000"]
     cmd += ["--tables-per-address", "1000", *more]
     # the server's log goes to a file beside its store, never to a pipe nobody reads (a full
     # pipe would stop the server mid-test); a failing test can read it with server_log()
@@ -196,6 +200,20 @@ def new_page(
     page.csp = csp
     page.set_default_timeout(15000)
     return page
+
+
+def wait_shown(page: Any, selector: str, base: str) -> None:
+    """Wait for ``selector`` on ``page`` as ``wait_for_selector`` does; if it never shows, fail
+    with what the page said (its toast, its connection's line) and the end of the server's log
+    (a CI run's host page never showed its game, and nothing said why)."""
+    try:
+        page.wait_for_selector(selector)
+    except Exception as e:
+        said = page.evaluate(
+            "() => ['#toast', '#conn', '#conn-banner', '#status']"
+            ".map((s) => `${s}: ${document.querySelector(s)?.textContent ?? '-'}`).join(' | ')"
+        )
+        pytest.fail(f"{selector} never showed ({e.__class__.__name__}): {said}\n{server_log(base)}")
 
 
 def problems(page: Any) -> list[str]:

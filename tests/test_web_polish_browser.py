@@ -38,6 +38,7 @@ from browser_helpers import (
     problems,
     require_chromium,
     serve,
+    wait_shown,
 )
 
 SHOTS = Path(__file__).resolve().parent.parent / "artifacts" / "web"
@@ -2392,7 +2393,7 @@ def test_a_friend_from_the_link_is_told_where_they_are_and_the_keyboard_has_a_pl
         "() => ['sit-start-btn', 'start-btn'].includes(document.activeElement?.id)"
     )
     page.keyboard.press("Enter")  # the host starts (taking seat 3 first, or watching)
-    page.wait_for_selector("#felt")
+    wait_shown(page, "#felt", server)
     page.wait_for_function("() => document.activeElement?.id === 'hand'")
     label = page.get_attribute("#hand", "aria-label") or ""
     assert "arrow keys" in label, label
