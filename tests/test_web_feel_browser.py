@@ -1778,10 +1778,43 @@ def test_daifugo_s_discard_pile_says_what_put_the_cards_there(server: str, brows
                      info(view({ten_discard: true}, 3))];
            }"""
     )
-    assert "Discarded (都落ち: the dropped Daifugo's hand)" in texts[0], texts[0]
+    assert "Discarded都落ち: the dropped Daifugo's hand: " in texts[0], texts[0]
     assert "10捨て" not in texts[0], texts[0]
-    assert "Discarded (10捨て)" in texts[1], texts[1]
-    assert "Discarded (10捨て · 都落ち: the dropped Daifugo's hand)" in texts[2], texts[2]
+    assert "Discarded10捨て: " in texts[1], texts[1]
+    assert "Discarded10捨て · 都落ち: the dropped Daifugo's hand: " in texts[2], texts[2]
+    # and in a side column's width every value keeps room to be read: the reason in the label
+    # made its column wide and the titles and the exchange a letter or two a line (a
+    # twenty-third review)
+    narrow = page.evaluate(
+        """async () => {
+             const p = await import('/static/panels.js');
+             const view = {game: 'daifugo', phase: 'play', players: 4, hand: ['3D'],
+               hand_sizes: [1, 1, 1, 0], log: [], to_play: 0, rules: {ten_discard: true},
+               discarded: ['JD', 'QH', '10S', '10H'], fallen: 3,
+               titles: ['daifugo', 'fugo', 'hinmin', 'daihinmin']};
+             const table = {seats: [0, 1, 2, 3].map((s) => ({seat: s, kind: 'bot'}))};
+             const info = p.sidePanels(view, {table, mySeat: 0, finished: []})
+               .find((n) => n.id === 'info');
+             const col = document.createElement('div');
+             col.style.width = '340px';
+             col.append(info);
+             document.body.append(col);
+             // (and a label of any length gives its value half the row at least)
+             const long = document.createElement('dl');
+             long.className = 'kv';
+             for (const [tag, text] of [['dt', 'A label as long as the longest of any panel'],
+                                        ['dd', 'x']]) {
+               const e = document.createElement(tag);
+               e.textContent = text;
+               long.append(e);
+             }
+             col.append(long);
+             return [info.querySelector('dl.kv'), long].flatMap((dl) =>
+               [...dl.querySelectorAll('dd')].map((d) => d.getBoundingClientRect().width
+                 / dl.getBoundingClientRect().width));
+           }"""
+    )
+    assert narrow and min(narrow) >= 0.5, narrow
     assert not problems(page), problems(page)
 
 

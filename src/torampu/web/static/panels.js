@@ -115,7 +115,10 @@ function daifugoRows(view, ctx, rows, name) {
     // up) — "Discarded (10捨て)" over a dropped 大富豪's cards, 10捨て off, read as a rule in
     // force that was not (an eighteenth review)
     const why = [view.rules?.ten_discard ? "10捨て" : null, view.fallen != null ? t("discardedFallen") : null].filter(Boolean);
-    rows.push([why.length ? `${t("discardedLabel")} (${why.join(" · ")})` : t("discardedLabel"), span(cardsNode(view.discarded))]);
+    // (the reason beside the cards, not in the label: the long label made its column wide and
+    // squeezed every value of the panel to a letter or two a line — a twenty-third review)
+    const note = why.length ? h("span", { class: "muted small kv-why" }, `${why.join(" · ")}: `) : null;
+    rows.push([t("discardedLabel"), span(note, cardsNode(view.discarded))]);
   }
   if (view.rules?.queen_reverse || view.direction === -1 || !isIdentity(view.seating)) {
     rows.push([t("orderLabel"), playOrder(view, name)]);
