@@ -423,6 +423,24 @@ def test_blucher_on_only_over_wellington() -> None:
     assert g.view(None)["contract"] == "blucher" and g.view(None)["declarer"] == 4
 
 
+def test_the_view_says_what_each_contract_is_worth() -> None:
+    """003's table of points, per other player (made / failed), in every seat's view — the
+    table's bid buttons show it (a twenty-third review: "ツー (2)… ミゼール" and nothing of
+    the stakes) — Blücher only where it may be bid, with the rules' own points."""
+    g = torampu.new_game("nap", players=4, seed=1)
+    assert g.view(None)["stakes"] == {
+        "two": [2, -2],
+        "three": [3, -3],
+        "misere": [3, -3],
+        "four": [4, -4],
+        "nap": [10, -6],
+        "wellington": [20, -12],
+    }
+    rules = {"blucher": True, "blucher_points": [50, -30], "wellington_points": [25, -15]}
+    stakes = torampu.new_game("nap", players=5, rules=rules, seed=1).view(2)["stakes"]
+    assert stakes["blucher"] == [50, -30] and stakes["wellington"] == [25, -15]
+
+
 def test_highest_bid_wins_after_later_passes() -> None:
     g = new(fill({}, 5), players=5, dealer=2)
     for a in ["pass", "bid three", "pass", "bid misere", "pass"]:

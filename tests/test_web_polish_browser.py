@@ -2510,3 +2510,41 @@ def test_a_replay_on_a_phone_on_its_side_shows_its_felt_beside_one_row_of_contro
     status = page.eval_on_selector("#status", "e => e.getBoundingClientRect().toJSON()")
     assert status["left"] > felt["right"] and status["bottom"] <= 375, status
     assert not problems(page), problems(page)
+
+
+def test_nap_s_bids_say_what_they_are_worth_and_its_result_works_the_points_out(
+    server: str, browser: Any
+) -> None:
+    """A twenty-third review: Nap's bid buttons read "ツー (2) / スリー (3) / ミゼール / フォー
+    (4) / ナップ", nothing said what Misère is nor what a contract pays, and the result box
+    said "-9" alone. Each bid shows its points per other player, a note says how they are paid
+    and what Misère is, and the result works the points out."""
+    for _ in range(4):  # (bots before this seat may end the auction: Nap, then Wellington)
+        page = _open(browser, server, _table(server, "nap", {}, 4, games=2), PHONE, "ja")
+        if _wait_my_turn(page) == "bid":
+            break
+        page.context.close()
+    else:
+        raise AssertionError("the auction never came to this seat")
+    stakes = page.eval_on_selector_all(
+        "[data-action^='bid ']", "bs => bs.map((b) => [b.dataset.action, b.textContent])"
+    )
+    assert stakes and all(text.endswith(("±2", "±3", "±4", "+10 −6")) for _, text in stakes)
+    assert ("bid nap", "ナップ+10 −6") in [tuple(s) for s in stakes], stakes
+    note = page.inner_text("#nap-stakes-note")
+    assert "1人あたり" in note and "ミゼールは1トリックも取らない" in note, note
+    page.screenshot(path=str(SHOTS / "nap-bids-phone-ja.png"))
+    said = page.evaluate(
+        """async () => { const p = await import('/static/panels.js');
+          const { setLang } = await import('/static/i18n.js');
+          const table = {seats: [0, 1, 2, 3].map((s) => ({seat: s, kind: 'bot'}))};
+          const detail = (made, scores) => ({declarer: 0, contract: 'misere', made,
+            declarer_tricks: made ? 0 : 1, scores});
+          const text = (d) => p.resultSummary(d, 'nap', table).textContent;
+          const ja = text(detail(false, [-9, 3, 3, 3]));
+          setLang('en');
+          return [ja, text(detail(true, [9, -3, -3, -3]))]; }"""
+    )
+    assert "得点ほかの3人に3点ずつ: -9" in said[0], said
+    assert "Points3 from each of the 3 others: +9" in said[1], said
+    assert not problems(page), problems(page)

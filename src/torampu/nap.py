@@ -456,14 +456,24 @@ class Nap(TrickGame):
 
     def stakes(self) -> tuple[int, int]:
         """[win, loss] per player of the contract."""
+        return self.stake_of(self.contract)
+
+    def stake_of(self, bid: int) -> tuple[int, int]:
+        """[win, loss] per other player of the contract ``bid`` (an index of :data:`BIDS`)
+        under these rules.
+
+        >>> import torampu
+        >>> torampu.new_game("nap", seed=1).stake_of(NAP)
+        (10, -6)
+        """
         r = self.rules
-        if self.contract == WELLINGTON:
+        if bid == WELLINGTON:
             w, lo = r["wellington_points"]
             return int(w), int(lo)
-        if self.contract == BLUCHER:
+        if bid == BLUCHER:
             w, lo = r["blucher_points"]
             return int(w), int(lo)
-        return ((2, -2), (3, -3), (3, -3), (4, -4), (10, -6))[self.contract]
+        return ((2, -2), (3, -3), (3, -3), (4, -4), (10, -6))[bid]
 
     def result(self) -> dict[str, Any]:
         n = self.n
@@ -510,6 +520,12 @@ class Nap(TrickGame):
             "tricks_won": list(self.tricks_won),
             "trick": self.current_trick_json() if self.phase_id == PHASE_PLAY else [],
             "tricks": [t.as_json(self.n) for t in self.tricks],
+            # what each contract is worth, per other player: [won, lost]
+            "stakes": {
+                BIDS[b]: list(self.stake_of(b))
+                for b in range(len(BIDS))
+                if b != BLUCHER or self.rules["blucher"]
+            },
             "legal_actions": (
                 self.legal_actions() if seat is not None and seat == self.to_play else []
             ),

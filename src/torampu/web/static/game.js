@@ -600,7 +600,16 @@ function actionButton(raw, view, ctx, cls = "") {
     "aria-label": bidLabel(raw),
     "aria-pressed": confirmsTwice(raw, ctx.legal) ? String(armed) : null,
     onclick: (e) => press(raw, ctx, e),
-  }, actionNode(raw, view.game));
+  }, actionNode(raw, view.game), napStake(raw, view));
+}
+
+/** What a Nap bid is worth, per other player, under its button: "±3", "+10 −6". */
+function napStake(raw, view) {
+  const m = /^bid (\w+)$/.exec(raw);
+  const stake = view.game === "nap" && m ? view.stakes?.[m[1]] : null;
+  if (!Array.isArray(stake)) return null;
+  const [won, lost] = stake;
+  return h("span", { class: "bid-stake" }, won === -lost ? `±${won}` : `+${won} −${-lost}`);
 }
 
 /** A Napoleon bid's name for a screen reader ("12 clubs", "13 NT"): its suit is drawn, not
@@ -796,6 +805,9 @@ function buttonBar(view, ctx, plan) {
   const label = bids.length ? h("div", { class: "hint" }, armedHint(view, ctx, [`${view.game === "hell" ? t("bidHell") : t("bid")}:`,
     view.game === "hell" && view.forbidden_bid != null && view.dealer === ctx.mySeat ? ` ${t("forbidden", { n: view.forbidden_bid })}` : null])) : null;
   const row = others.map((a) => actionButton(a.raw, view, ctx, a.verb === "pass" ? "pass" : ""));
+  // Nap's bids say what they are worth, and what Misère is (ツー (2), ミゼール… and nothing of the
+  // points: a twenty-third review)
+  const note = view.game === "nap" && bids.length && view.stakes ? h("p", { class: "hint small", id: "nap-stakes-note" }, t("napStakesNote")) : null;
   return h(
     "div",
     { class: "buttons" },
@@ -804,6 +816,7 @@ function buttonBar(view, ctx, plan) {
     grid ? null : label,
     bids.length ? (grid ? bidTable(bids, view, ctx)
       : h("div", { class: "row bids" }, withHooked(bids.map((a) => actionButton(a.raw, view, ctx, "bidbtn")), bids, view, ctx))) : null,
+    note,
   );
 }
 

@@ -6,7 +6,7 @@ import { recordLink } from "./api.js";
 import { cardImage, cardText } from "./cards.js";
 import { h } from "./dom.js";
 import { pick, t } from "./i18n.js";
-import { actionNode, bidNode, cardNode, cardsNode, daifugoWhy, FLUSHES, logActionNode, suitNode, whyText } from "./labels.js";
+import { actionNode, bidNode, cardNode, cardsNode, daifugoWhy, FLUSHES, logActionNode, signed, suitNode, whyText } from "./labels.js";
 import { daifugoFlags, nextSeat, seatName, titleName } from "./game.js";
 
 function panel(id, title, ...body) {
@@ -333,6 +333,13 @@ function resultDetail(d, game, ctx, winners = true, inTable = false) {
     pairs.push([t("declarer"), name(d.declarer)], [t("contract"), span(bidNode(d.contract, game))]);
     // "failed (1)": the number was the declarer's tricks, unnamed (a third review)
     pairs.push([t("result"), [`${d.made ? t("made") : t("failed")} (${t("tricksTaken", { n: d.declarer_tricks })})`, earlyEnd(d, d.made)]]);
+    // the points, worked out: "+9" alone said nothing of Nap's stakes (a twenty-third review)
+    const others = (d.scores?.length ?? 0) - 1;
+    const total = d.scores?.[d.declarer];
+    if (others > 0 && typeof total === "number") {
+      const per = Math.abs(total / others);
+      pairs.push([t("napPoints"), t(d.made ? "napPointsMade" : "napPointsFailed", { per, n: others, total: signed(total) })]);
+    }
   } else if (inTable) {
     // (Daifugo's titles, Hell's bids: a column of the scores table)
   } else if (game === "daifugo" && d.titles) {
