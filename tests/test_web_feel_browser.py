@@ -373,6 +373,14 @@ def test_the_hint_button_asks_though_the_page_is_drawn_again(server: str, browse
     assert action in _snap(page)["legal"], action
     assert page.locator("#hint-button").is_disabled()
     assert page.locator("#play .hinted").count() >= 1
+    # a screen reader is told the answer, and the keyboard is on what it suggests (the answer
+    # was in no live region, and the spent button let the focus fall to the page: a
+    # twenty-third review)
+    page.wait_for_function(
+        "() => document.querySelector('#announce').textContent"
+        ".includes(document.querySelector('#hint-answer').textContent)"
+    )
+    assert page.evaluate("() => document.activeElement?.classList.contains('hinted')")
     # the hand sorted the other way (the page drawn again, as when a card is tapped or the
     # trick pause ends): the marks stay (every redraw but a snapshot's used to drop them)
     page.locator(".feel-sort-btn[aria-pressed='false']").first.click()

@@ -2548,3 +2548,24 @@ def test_nap_s_bids_say_what_they_are_worth_and_its_result_works_the_points_out(
     assert "得点ほかの3人に3点ずつ: -9" in said[0], said
     assert "Points3 from each of the 3 others: +9" in said[1], said
     assert not problems(page), problems(page)
+
+
+def test_what_a_daifugo_play_did_is_said_to_a_screen_reader(server: str, browser: Any) -> None:
+    """A twenty-third review: a revolution, 8切り, 7渡し, 都落ち were written on the felt alone,
+    in no live region — a blind player heard "Play ♣4 ♦4 ♥4 ♠4" and never that the order of
+    strength had turned. What a play did is said, once."""
+    made = _bots(server, "daifugo", 5, 4, "random")
+    record = (
+        "window.__said = []; new MutationObserver(() => { const a ="
+        " document.querySelector('#announce'); if (a?.textContent) window.__said.push("
+        "a.textContent); }).observe(document, {subtree: true, childList: true,"
+        " characterData: true});"
+    )
+    page = new_page(browser, LAPTOP, "en", init=record)
+    page.goto(f"{server}/t/{made['table']['id']}")
+    seen = page.wait_for_selector("#daifugo-why", timeout=30_000)
+    assert seen is not None
+    why = seen.text_content() or ""
+    assert why
+    page.wait_for_function("w => window.__said.some((s) => s.includes(w))", arg=why, timeout=10_000)
+    assert not problems(page), problems(page)

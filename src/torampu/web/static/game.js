@@ -363,7 +363,10 @@ function daifugoCentre(view, ctx) {
     nodes.push(h("div", { class: "why" }, seatName(ctx.table, tb.by, true)));
   } else nodes.push(h("div", { class: "muted centre-info" }, t("tableEmpty")));
   const last = (view.log || []).at(-1);
-  if (last?.why?.length) nodes.push(h("div", { class: "why" }, last.why.map((w) => daifugoWhy(w, (s) => seatName(ctx.table, s, true))).join(" · ")));
+  // (its place in the log marks it: the page tells a screen reader each one once — a
+  // revolution, 8切り, 7渡し were on the felt alone, never said: a twenty-third review)
+  if (last?.why?.length) nodes.push(h("div", { class: "why", id: "daifugo-why", dataset: { at: String((view.log_from || 0) + view.log.length) } },
+    last.why.map((w) => daifugoWhy(w, (s) => seatName(ctx.table, s, true))).join(" · ")));
   const flags = daifugoFlags(view);
   if (flags.length) nodes.push(h("div", { class: "flags" }, flags));
   return h("div", { class: "centre daifugo" }, nodes);

@@ -58,6 +58,15 @@ export class HintBox {
       // storage full or refused: the answer is shown, only not kept across a reload
     }
     this.render();
+    // said, and the keyboard taken to what it suggests (the answer was in no live region and
+    // never read; the spent button let the focus fall to the page, 8 Tabs from the bid it
+    // named: a twenty-third review) — unless the player went on elsewhere meanwhile
+    const said = this.el.querySelector("#hint-answer")?.textContent;
+    if (said) this.page.say(said);
+    const a = document.activeElement;
+    if (!a || a === document.body || a.id === "hand" || a.id === "hint-button") {
+      this.page.el.playMain.querySelector("button.hinted:not([disabled]), [data-card].hinted")?.focus({ preventScroll: true });
+    }
   }
 
   render() {
@@ -68,7 +77,13 @@ export class HintBox {
     if (!can) return;
     const asked = this.asked === snap.version;
     const parts = [h("button", { type: "button", class: "ghost", id: "hint-button", disabled: asked,
-      onclick: () => { this.asked = snap.version; this.page.conn.send({ type: "hint" }); this.render(); } }, t("sc_hint"))];
+      onclick: () => {
+        this.asked = snap.version;
+        this.page.conn.send({ type: "hint" });
+        this.render();
+        // (spent, the button lets the keyboard go: it waits in the hand for the answer)
+        if (document.activeElement === document.body) document.getElementById("hand")?.focus({ preventScroll: true });
+      } }, t("sc_hint"))];
     const a = this.answer;
     if (a && a.version === snap.version) {
       const margin = hintMargin(a);

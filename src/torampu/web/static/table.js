@@ -78,6 +78,11 @@ class TablePage {
       const taker = e.felt.querySelector("#trick-taker")?.textContent;
       if (taker && taker !== this.saidTaker) this.say(taker);
       this.saidTaker = taker ?? null;
+      // and what a Daifugo play did (a revolution, 8切り, 7渡し, 都落ち), once each
+      const why = e.felt.querySelector("#daifugo-why");
+      const key = why ? `${why.dataset.at}:${why.textContent}` : null;
+      if (key && this.saidWhy !== undefined && key !== this.saidWhy) this.say(why.textContent);
+      this.saidWhy = key;
     }).observe(e.felt, { childList: true, subtree: true, characterData: true });
     // on a phone the panels slide up over the table: a way back, in view while they cover it
     e.back = h("button", { type: "button", class: "ghost side-back", id: "side-back",
