@@ -697,6 +697,44 @@ def _first_by(pg: str, tid: str) -> str:
         store.close()
 
 
+def test_connections_pooled_before_redis_restarted_do_not_fail_commands_after(
+    redis_server: RedisServer,
+) -> None:
+    """An eleventh scale audit: after Redis restarted, every connection a process had pooled
+    failed its next command ("Connection closed by server") — a move's event lost, a lease let
+    go, a job's acknowledgement missed — minutes later for the idle ones. The bus's and the
+    worker's clients send such a command again on a new connection."""
+    import asyncio
+
+    from torampu.web.bus import RedisBus
+    from torampu.web.workers import Worker
+
+    async def go() -> list[Any]:
+        bus = RedisBus(redis_server.url, connections=8)
+        worker = Worker(Any, redis_server.url, redis_connections=8)  # (its store unused here)
+        clients = [bus.redis, worker.redis, worker.bus.redis]
+        try:
+            for r in clients:  # eight connections pooled in each
+                await asyncio.gather(*(r.ping() for _ in range(8)))
+            redis_server.stop()
+            redis_server.start()
+            return await asyncio.gather(
+                *(bus.publish("t1", {"type": "moved"}) for _ in range(8)),
+                *(bus.lease(f"t{i}", 5) for i in range(8)),
+                *(worker.redis.set(f"k{i}", 1) for i in range(8)),
+                *(worker.bus.set_presence("t1", [0], 1) for _ in range(8)),
+                return_exceptions=True,
+            )
+        finally:
+            for r in clients:
+                await r.aclose()
+            worker.db.shutdown()
+
+    answers = asyncio.run(go())
+    failed = [a for a in answers if isinstance(a, BaseException)]
+    assert not failed, failed
+
+
 def test_workers_go_on_after_redis_restarts_without_its_data(
     tmp_path: Path, pg: str, redis_server: RedisServer
 ) -> None:

@@ -433,7 +433,7 @@ class Worker:
     ) -> None:
         import redis.asyncio as aioredis
 
-        from torampu.web.bus import RedisBus
+        from torampu.web.bus import RedisBus, retrying
 
         self.store = store
         self.redis: Any = aioredis.from_url(
@@ -446,6 +446,9 @@ class Worker:
             # acknowledged: Connection closed by server", 1-12 s after) and were computed again
             # by another worker 15 s later (a seventh scale audit)
             health_check_interval=10,
+            # and a command on a connection found dead is sent again on a new one (see
+            # retrying(): an eleventh scale audit)
+            **retrying(),
         )
         self.bus = RedisBus(redis_url, connections=redis_connections)
         self.pool = BotPool(processes, queue_wait)
