@@ -2569,3 +2569,55 @@ def test_what_a_daifugo_play_did_is_said_to_a_screen_reader(server: str, browser
     assert why
     page.wait_for_function("w => window.__said.some((s) => s.includes(w))", arg=why, timeout=10_000)
     assert not problems(page), problems(page)
+
+
+def test_a_prompt_to_choose_cards_says_the_count_once_and_who_will_see_the_discards(
+    server: str, browser: Any
+) -> None:
+    """A twenty-third review: the widow exchange read "伏せ札を手札に加えました。捨てるカードを
+    3枚選んでください。 3枚選んでください。", never said that everyone would see the discards
+    (reveal_discards: all), and a Daifugo 大富豪 returning cards read "You received from Ren:
+    ♦A" and then "● Just received: ♦A". Each is said once — the discard described (`choose`)
+    as a snapshot past 1,000 ways has it."""
+    page = new_page(browser, PHONE, "ja")
+    page.goto(f"{server}/")
+    texts = page.evaluate(
+        """async () => {
+          const g = await import('/static/game.js');
+          const table = {seats: [0, 1, 2, 3].map((s) => ({seat: s, kind: 'bot', bot: 'random'}))};
+          const ctx = {table, mySeat: 0, live: true, act: () => {}, clear: () => {},
+            onCard: () => {}};
+          const bar = (view, more) => {
+            const hand = document.createElement('div');
+            const acts = document.createElement('div');
+            document.body.append(hand, acts);
+            g.renderPlay(hand, acts, view, {...ctx, ...more}, {selected: [], choice: null});
+            const text = acts.querySelector('.select-bar')?.textContent ?? null;
+            hand.remove(); acts.remove();
+            return text;
+          };
+          const hand = ['2C', '3C', '4C', '5C', '6D', '7D', '8D', '9H', 'TH', 'JH', 'QS', 'KS',
+                        'AS', 'JK'];
+          const napoleon = (reveal) => bar({game: 'napoleon', players: 4, phase: 'exchange',
+            to_play: 0, napoleon: 0, hand, hand_sizes: [14, 12, 12, 12], widow: ['JK', 'AS'],
+            rules: {reveal_discards: reveal}, trick: [], tricks: [], honors_taken: [[], [], [], []],
+            honor_counts: [0, 0, 0, 0], legal_actions: [],
+            choose: {verb: 'discard', min: 2, max: 2, ways: 91}},
+            {legal: [], choose: {verb: 'discard', min: 2, max: 2, ways: 91}});
+          const daifugo = bar({game: 'daifugo', players: 4, phase: 'exchange', to_play: 0,
+            hand: ['3S', '4H', 'AH', '2S'], hand_sizes: [4, 4, 4, 4], seating: [0, 1, 2, 3],
+            direction: 1, out: [], titles: ['daifugo', 'fugo', 'hinmin', 'daihinmin'],
+            log: [], exchange: [{rich: 0, poor: 3, count: 2, given: ['AH', '2S'],
+            returned: null}]}, {legal: [], choose: {verb: 'exchange', min: 2, max: 2, ways: 6}});
+          return [napoleon('all'), napoleon('honors'), napoleon('none'), daifugo];
+        }"""
+    )
+    shown_all, shown_honors, shown_none, daifugo = texts
+    for text in texts[:3]:
+        assert text and text.count("枚選んでください") == 1, text
+        assert "同じ枚数を捨てます" in text, text
+    assert "捨てた札は全員に公開されます" in shown_all, shown_all
+    assert "捨てた絵札は全員に公開されます" in shown_honors, shown_honors
+    assert "公開" not in shown_none, shown_none
+    assert daifugo and daifugo.count("♥A") == 1, daifugo
+    assert not problems(page), problems(page)

@@ -693,7 +693,10 @@ function selectBar(view, ctx, ui, plan) {
     h("div", { class: "select-text" },
       h("span", { class: "hint purpose", id: "select-purpose" }, selectPurpose(view, ctx)), " ",
       h("span", { class: "hint", id: "select-hint", dataset: { chosen: chosen.length, state: progress.state } },
-        progress.text, " ", h("span", { class: "chosen" }, cardsNode(chosen))), freshNote(view, ctx)),
+        progress.text, " ", h("span", { class: "chosen" }, cardsNode(chosen))),
+      // (the rich returning cards are told what they received by the line above: "You received
+      // from Ren: ♦A" then "● Just received: ♦A" read twice, a twenty-third review)
+      view.game === "daifugo" && view.phase === "exchange" ? null : freshNote(view, ctx)),
     h("div", { class: "row" }, buttons,
       chosen.length ? h("button", { type: "button", class: "act ghost", dataset: { clear: "1" }, onclick: () => ctx.clear() }, t("clear")) : null),
   );
@@ -760,7 +763,14 @@ export function selectPurpose(view, ctx) {
     const must = view.hand?.length === 1 ? [] : mustHold(ctx.legal || []);
     return must.length ? [t("playPrompt"), " ", t("mustHold"), " ", cardsNode(must), t("mustHoldEnd")] : t("playPrompt");
   }
-  if (view.game === "napoleon" && view.phase === "exchange") return t("widowPrompt", { k: view.widow_size ?? view.discards_count ?? 2 });
+  // (the count is the line after's, "Choose 3 cards." — said in both, it read twice: a
+  // twenty-third review)
+  // and who will see them (everyone saw "discard ♦3 ♣7 ♣8", and the prompt never said it
+  // would: the same review)
+  if (view.game === "napoleon" && view.phase === "exchange") {
+    const shown = { all: "discardsShownAll", honors: "discardsShownHonors" }[view.rules?.reveal_discards];
+    return shown ? [t("widowPrompt"), " ", h("span", { class: "discards-shown", id: "discards-shown" }, `(${t(shown)})`)] : t("widowPrompt");
+  }
   return t("selectCards");
 }
 
