@@ -6,7 +6,7 @@ import random
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 import torampu
@@ -118,6 +118,9 @@ def _check_game(seed: int, rules: str | dict[str, Any]) -> int:
     seed=st.integers(0, 10**6),
     rules=st.sampled_from(["uecda", "uecda-tndhms", "standard", "yaita", HOUSE]),
 )
+# (♠4 seen given to seat 0 by 7渡し, given on by seat 0 unseen, played by seat 1: the sampler
+# found no deal in 30 tries — a run of this test found it)
+@example(seed=118277, rules=HOUSE)
 def test_a_certain_mate_goes_out_against_every_reply(
     seed: int, rules: str | dict[str, Any]
 ) -> None:

@@ -94,16 +94,24 @@ class _Hand:
         self.known: list[int] = list(known or [])
         self.unknown = unknown
 
-    def take(self, k: int, rng: random.Random) -> list[int | None]:
+    def take(
+        self, k: int, rng: random.Random, first: frozenset[int] = frozenset()
+    ) -> list[int | None]:
         """Remove ``k`` cards drawn at random from the hand's cards, known or unknown (an
-        unknown one is ``None``). (Taking the unknown ones first, as before, assumed the cards
-        a player was given unseen were never among those it played later; when one of them
-        was — a card the seat itself had given on, seen — every try put that card in two
-        hands and no sample could be made.)"""
+        unknown one is ``None``), the known ones in ``first`` before any (cards the giver was
+        seen to receive earlier: they can have come here only through this give). (Taking the
+        unknown ones first, as before, assumed the cards a player was given unseen were never
+        among those it played later; when one of them was — a card the seat itself had given
+        on, seen — every try put that card in two hands and no sample could be made.)"""
         if k > len(self.known) + self.unknown:
             raise SamplerError("a give takes more cards than the hand had")
         out: list[int | None] = []
-        for _ in range(k):
+        # (♠4 seen given to seat 0, given on by 0 unseen, played by seat 1: drawn at random,
+        # the unseen give took ♠4 from seat 1's cards too rarely, and 30 tries all failed)
+        for c in [c for c in self.known if c in first][:k]:
+            self.known.remove(c)
+            out.append(c)
+        for _ in range(k - len(out)):
             i = rng.randrange(len(self.known) + self.unknown)
             if i < len(self.known):
                 out.append(self.known.pop(i))
@@ -425,7 +433,16 @@ def _attempt(
                     assert c is not None
                     hands[to].remove(c)
             else:
-                cards = hands[to].take(int(e.get("count") or 0), rng)
+                # the cards seat x was seen to receive before this give
+                received = frozenset(
+                    c
+                    for f in log[start:i]
+                    if str(f["action"]).split()[0] == "give"
+                    and int(f["to"]) == x
+                    and f.get("cards") is not None
+                    for c in _cards(f["cards"])
+                )
+                cards = hands[to].take(int(e.get("count") or 0), rng, received)
             gives[i] = cards
             for c in cards:
                 if c is None:
