@@ -41,6 +41,7 @@ from hypothesis import strategies as st
 
 import torampu
 from torampu import IllegalAction, RulesError
+from torampu.game import listed
 
 RANKS = "23456789TJQKA"
 SUITS = "SHDC"
@@ -429,7 +430,17 @@ def check_views(g: Any, m: Model, legal: list[str], *, json_check: bool = True) 
             assert v["legal_actions"] == []
         else:
             assert set(v["hand"]) == m.hands[seat]
-            assert v["legal_actions"] == (legal if seat == g.to_play else [])
+            # (a discard of more than CHOICES_LISTED ways is described by ``choose``, not
+            # listed: a thirty-second audit)
+            mine = seat == g.to_play
+            choose = g.choose() if mine else None
+            assert v["choose"] == choose
+            assert v["legal_actions"] == (legal if mine and listed(choose) else [])
+            if choose is not None:
+                assert choose["ways"] == len(legal) and all(
+                    a.split()[0] == choose["verb"] and len(a.split()) == 1 + choose["max"]
+                    for a in legal
+                )
         if m.may_know_adjutant(seat, phase):
             if v["adjutant_known"]:
                 if phase not in ("play", "over"):

@@ -3866,3 +3866,60 @@ def test_the_health_counts_the_tables_at_most_once_a_second(
         for _ in range(20):
             assert c.get("/api/health").json()["tables"] == 0
         assert len(counts) == 1
+
+
+def test_a_napoleon_s_discard_is_described_not_listed_and_still_hinted(tmp_path: Path) -> None:
+    """A thirty-second audit: with a joker and four players the Napoleon discards five of 17
+    cards, 6,188 ways, and every one was listed in each of his snapshots twice (``legal`` and
+    the view's ``legal_actions``): a third of a megabyte, compressed again for each of his
+    sockets at every hello — ten addresses doing so held another table's pings 0.5–1 s. The
+    discard is described (``choose``) as a Daifugo choice of cards is; it is still checked,
+    played and hinted (the search is offered every discard: listing them takes 0.5 ms)."""
+    from sqlalchemy import update
+
+    from torampu.web.store import TableRow
+    from torampu.web.workers import bot_job, in_part
+
+    rules = {"players": 4, "jokers": 1}
+    with client(tmp_path, hint_think=0.05) as c:
+        body = {"game": "napoleon", "rules": rules, "games": 1, "hints": True}
+        made = c.post("/api/tables", json=body).json()
+        tid, host = made["table"]["id"], made["host_token"]
+        tok = c.post(f"/api/tables/{tid}/join", json={"name": "Aki", "seat": 0}).json()["token"]
+        store = c.app.state.lobby.store  # type: ignore[attr-defined]
+        with store._session.begin() as s:  # seat 0 bids first (the dealer's left)
+            s.execute(update(TableRow).where(TableRow.id == tid).values(dealer=3))
+        fill = {"fill": "heuristic"}
+        assert c.post(f"/api/tables/{tid}/start", json=fill, headers=auth(host)).status_code == 200
+        room = c.app.state.lobby.rooms[tid]  # type: ignore[attr-defined]
+        with c.websocket_connect(f"/ws/tables/{tid}") as ws:
+            snap = _hello(ws, tok)
+            assert snap["view"]["to_play"] == 0, snap["view"]
+            # (seat 0 bids the highest bid at once: nobody outbids it)
+            while snap["view"]["phase"] != "exchange" or snap["view"]["to_play"] != 0:
+                if snap["legal"]:
+                    bids = [a for a in snap["legal"] if a.startswith("bid")]
+                    act = bids[-1] if bids else snap["legal"][0]
+                    ws.send_json({"type": "act", "action": act, "version": snap["version"]})
+                snap = _next(ws, "snapshot")
+            ways = len(room.match.legal_actions())
+            assert ways == 6188
+            assert snap["choose"] == {"verb": "discard", "min": 5, "max": 5, "ways": ways}
+            assert snap["legal"] == [] and snap["view"]["legal_actions"] == []
+            assert snap["view"]["choose"] == snap["choose"] and snap["hintable"] is True
+            assert len(json.dumps(snap)) < 20_000
+            # checked as such: four cards, a card not held
+            v, hand = snap["version"], snap["view"]["hand"]
+            ws.send_json({"type": "act", "action": "discard " + " ".join(hand[:4]), "version": v})
+            assert _next(ws, "error")["code"] == "illegal"
+            # a bot (a stand-in) and the hint's search are offered every discard
+            job = bot_job("ismcts:think=1", "napoleon", 0, room.match, 0)
+            assert job.spec == "ismcts:think=1" and len(job.legal) == ways
+            assert not in_part(room.match, job.legal)
+            ws.send_json({"type": "hint"})
+            hint = _next(ws, "hint")
+            assert hint["action"].startswith("discard ") and len(hint["action"].split()) == 6
+            ws.send_json({"type": "act", "action": hint["action"], "version": v})
+            while (snap := _next(ws, "snapshot"))["version"] == v:
+                pass
+            assert snap["choose"] is None and snap["view"]["phase"] == "play"

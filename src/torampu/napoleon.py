@@ -81,6 +81,7 @@ Rulings beyond ``rules.md``
 
 from __future__ import annotations
 
+import math
 import random
 from bisect import bisect_right
 from collections.abc import Callable, Mapping
@@ -113,7 +114,7 @@ from torampu.cards import (
 )
 from torampu.errors import CardError, DealError, IllegalAction, RulesError
 from torampu.explain import Reason, explain
-from torampu.game import Move, Seat, new_seed
+from torampu.game import Move, Seat, listed, new_seed
 from torampu.options import Option, Rules, RuleSpec
 from torampu.trick import (
     _BIT,
@@ -869,6 +870,23 @@ class Napoleon(TrickGame):
             return ["discard " + " ".join(combo) for combo in combinations(names, self.widow_size)]
         return []
 
+    def choose(self) -> dict[str, Any] | None:
+        """The Napoleon's discard, described (see :meth:`Game.choose`): exactly as many of his
+        cards as the widow had — 6,188 ways with a joker and four players (five of 17), every
+        one listed in each of his snapshots a third of a megabyte (a thirty-second audit);
+        ``None`` in every other phase.
+
+        >>> import torampu
+        >>> g = torampu.new_game("napoleon", seed=3)
+        >>> g.choose() is None  # (the auction)
+        True
+        """
+        if self.phase_id != PHASE_EXCHANGE:
+            return None
+        w = self.widow_size
+        held = self.hands[self.napoleon].bit_count()
+        return {"verb": "discard", "min": w, "max": w, "ways": math.comb(held, w)}
+
     def _can_call(self, seat: Seat) -> bool:
         c = self.call_card
         return (
@@ -1544,9 +1562,12 @@ class Napoleon(TrickGame):
         v["tricks"] = [t.as_json(self.n) for t in self.tricks]
         v["honors_taken"] = [card_list(t) for t in self.taken]
         v["honor_counts"] = [t.bit_count() for t in self.taken]
-        v["legal_actions"] = (
-            self.legal_actions() if seat is not None and seat == self.to_play else []
-        )
+        mine = seat is not None and seat == self.to_play
+        # the discard of more than CHOICES_LISTED ways is described, not listed (as Daifugo's
+        # choices of cards): the seat's snapshot was a third of a megabyte
+        choose = self.choose() if mine else None
+        v["choose"] = choose
+        v["legal_actions"] = self.legal_actions() if mine and listed(choose) else []
         if ph == PHASE_OVER:
             v["result"] = self.result()
         return v

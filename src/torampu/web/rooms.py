@@ -77,6 +77,8 @@ from torampu.web.workers import (
     LocalWorkers,
     MoveJob,
     Workers,
+    bot_legal,
+    in_part,
     match_outcome,
     status_after,
     table_match,
@@ -2625,8 +2627,9 @@ class Lobby:
         if self._between_open(room):
             raise ActError("between_games", "the next game has not started")
         choose = m.game.choose()
-        # (its list alone took a second of the loop: a 29th audit)
-        if choose is not None and not listed(choose):
+        # (its list alone took a second of the loop: a 29th audit; a Napoleon's discard is
+        # listed whole, and hinted)
+        if choose is not None and in_part(m, bot_legal(m)):
             raise ActError(
                 "no_hint",
                 f"no hint for a choice of {choose['ways']:,} ways: choose the cards yourself",
@@ -3016,6 +3019,9 @@ class Lobby:
         choose = m.game.choose() if mine and m is not None else None
         # (a choice of many ways is its description alone: the page reads ``choose``)
         legal = m.legal_actions() if mine and listed(choose) and m is not None else []
+        # a hint where the search is offered every choice (a Napoleon's discard, described to
+        # the page, is; a Daifugo choice of more than 1,000 ways is not: ``no_hint``)
+        hintable = mine and m is not None and (choose is None or not in_part(m, bot_legal(m)))
         last = room.last
         between = self._between_info(room)
         fresh_game = m is not None and not m.game.history and m.games_played > 0
@@ -3046,6 +3052,7 @@ class Lobby:
             "view": view,
             "legal": legal,
             "choose": choose,
+            "hintable": hintable,
             "last": last,
             "between": between,
             "timer": self._timer_info(room),

@@ -71,8 +71,8 @@ export class HintBox {
 
   render() {
     const snap = this.page.snap;
-    // (a choice of cards too many ways to list has no hint: the server says so)
-    const can = !!snap?.table?.hints && this.page.isMyTurn() && !(snap.choose && !snap.legal?.length);
+    // (a Daifugo choice of cards too many ways to list has no hint: the snapshot says so)
+    const can = !!snap?.table?.hints && this.page.isMyTurn() && snap.hintable !== false;
     this.el.hidden = !can;
     if (!can) return;
     const asked = this.asked === snap.version;
