@@ -833,6 +833,12 @@ def test_same_two_first_trick(first: bool) -> None:
     assert won(t) == (("2C", "same_two") if first else ("KC", "led"))
     if first:
         assert t["why"]["en"] == "2C wins: same-two"
+    else:  # the 2 that lost says why (a twenty-third review: "KC wins" read as a mistake)
+        assert (
+            t["why"]["en"]
+            == "KC wins: highest of the led suit (C) (no same-two on the first trick)"
+        )
+        assert t["why"]["ja"].endswith("(1巡目はセイムツーなし)"), t["why"]["ja"]
 
 
 @pytest.mark.parametrize("beats", [False, True])
@@ -1123,6 +1129,9 @@ def test_joker_request_followed_may_be_played_anytime_and_never_wins(mode: dict[
     assert plays(g) == in_suit(g, 2, "H") | {"JK"}
     t = play_trick(g, "JK", "2D", "3D", "4D")
     assert won(t) == ("2H", "led")  # the joker never wins: the led 2 does
+    # and the ruling says so (a twenty-third review: "♦K wins" over a joker read as a mistake)
+    assert t["why"]["en"].endswith("(the joker has power only when it is led)"), t["why"]
+    assert t["why"]["ja"].endswith("(ジョーカーは台札のときだけ強い)"), t["why"]
 
 
 @pytest.mark.parametrize("mode", [WEAK, STRONG], ids=["weak", "strong"])
@@ -1173,6 +1182,7 @@ def test_joker_call_forces_the_joker_which_never_wins(call: str, mode: str) -> N
         g.play("play 6S")
     t = play_trick(g, "JK", "9S", "4S")
     assert won(t) == ("9S", "led")  # the called joker never wins (spades led, hearts trump)
+    assert t["why"]["en"].endswith("(the joker was called out, and has no power)"), t["why"]
 
 
 @pytest.mark.parametrize(("call", "mode"), CALL_CASES)

@@ -29,7 +29,8 @@ class Reason:
 
     ``card`` is the card that won, ``other`` the card it beat or stole from (or -1), ``suit`` a
     suit index (trump or led suit, or -1), and ``extra`` a further card (a killer whose kill was
-    stolen).
+    stolen). ``note`` names a rule that took a special card of the trick its power (a joker
+    played to a led suit, a same-two on the first trick: :data:`NOTES`), said after the win.
     """
 
     code: str
@@ -37,6 +38,7 @@ class Reason:
     other: int = -1
     suit: int = -1
     extra: int = -1
+    note: str = ""
 
 
 _SUIT_JA = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
@@ -79,6 +81,24 @@ MESSAGES: dict[str, tuple[str, str]] = {
 }
 
 
+# note -> (english, japanese): why a card a player expects to win did not ("♦K wins" over a
+# joker and ♦2 read as a mistake: a twenty-third review)
+NOTES: dict[str, tuple[str, str]] = {
+    "joker_not_led": (
+        "the joker has power only when it is led",
+        "ジョーカーは台札のときだけ強い",
+    ),
+    "joker_called": (
+        "the joker was called out, and has no power",
+        "ジョーカーは請求されて出たので効力なし",
+    ),
+    "same_two_first_trick": (
+        "no same-two on the first trick",
+        "1巡目はセイムツーなし",
+    ),
+}
+
+
 @lru_cache(maxsize=1 << 14)
 def explain(reason: Reason, lang: Lang = "en") -> str:
     """The phrase for a reason, in ``lang`` (``"en"`` or ``"ja"``).
@@ -94,7 +114,11 @@ def explain(reason: Reason, lang: Lang = "en") -> str:
         "s": s,
         "sj": _SUIT_JA.get(s, "なし" if s == "NT" else s),
     }
-    return (ja if lang == "ja" else en).format(**params)
+    text = (ja if lang == "ja" else en).format(**params)
+    if reason.note in NOTES:
+        note_en, note_ja = NOTES[reason.note]
+        text += f" ({note_ja})" if lang == "ja" else f" ({note_en})"
+    return text
 
 
 _PLURAL: Final = re.compile(r"\{(\w+)\|([^|{}]*)\|([^|{}]*)\}")

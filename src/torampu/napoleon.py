@@ -85,7 +85,7 @@ import math
 import random
 from bisect import bisect_right
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from itertools import combinations
 from typing import Any, Final
 
@@ -1172,16 +1172,39 @@ class Napoleon(TrickGame):
         v = max(strength)
         best = strength.index(v)
         if best in reasons:
-            return best, reasons[best]
-        if first:
-            return best, self._plain_reason(cards, best, v, first)
-        # after the first trick a plain win's reason depends only on the card (memoized)
-        c = cards[best]
-        memo = self.reason_memo
-        reason = memo.get(c)
-        if reason is None:
-            reason = memo[c] = self._plain_reason(cards, best, v, first)
-        return best, reason
+            reason = reasons[best]
+        elif first:
+            reason = self._plain_reason(cards, best, v, first)
+        else:
+            # after the first trick a plain win's reason depends only on the card (memoized)
+            c = cards[best]
+            memo = self.reason_memo
+            known = memo.get(c)
+            if known is None:
+                known = memo[c] = self._plain_reason(cards, best, v, first)
+            reason = known
+        note = self._powerless(cards, best, first)
+        return best, replace(reason, note=note) if note else reason
+
+    def _powerless(self, cards: list[Card], best: int, first: bool) -> str:
+        """The rule that took a special card of the trick, not its winner, the power a player
+        expects of it (:data:`~torampu.explain.NOTES`), or ``""``: a joker played to a led
+        suit in a request mode, or called out; the led suit's 2 where every card followed, on
+        the first trick without ``same_two_first_trick``."""
+        if JOKER in cards and cards.index(JOKER) not in (0, best):
+            if self.call_active:
+                return "joker_called"
+            if self.joker_request:
+                return "joker_not_led"
+        r = self.rules
+        led = self.led
+        if first and r["same_two"] and not r["same_two_first_trick"] and 0 <= led < 4:
+            two = led * 13
+            if two in cards and cards.index(two) != best:
+                eff = self.eff_suit
+                if all(c != JOKER and eff[c] == led for c in cards):
+                    return "same_two_first_trick"
+        return ""
 
     def _modify(
         self, cards: list[Card], strength: list[int], reasons: dict[int, Reason], first: bool
