@@ -216,7 +216,10 @@ def retrying() -> dict[str, Any]:
     from redis.backoff import NoBackoff
     from redis.exceptions import ConnectionError as RedisConnectionError
 
-    return {"retry": Retry(NoBackoff(), 1), "retry_on_error": [RedisConnectionError]}
+    # (a connection error alone: a command that timed out — Redis hung, a failover — is not
+    # sent again, or a hung Redis held every caller two timeouts, not one)
+    dead = (RedisConnectionError,)
+    return {"retry": Retry(NoBackoff(), 1, supported_errors=dead), "retry_on_error": list(dead)}
 
 
 class RedisBus:
