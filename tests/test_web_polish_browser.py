@@ -771,7 +771,10 @@ def test_share_link_uses_the_address_the_page_was_opened_with(server: str, brows
             ("localhost", True),
             ("table.torampu.test", False),
         ):
-            page = new_page(other, LAPTOP, "en")
+            hosts = json.dumps(json.dumps({tb["id"]: tb["host"]}))
+            page = new_page(
+                other, LAPTOP, "en", init=f"localStorage.setItem('torampu.host', {hosts})"
+            )
             page.goto(f"http://{host}:{port}/t/{tb['id']}")
             page.wait_for_selector("#felt [data-seat='0']")
             page.locator(".share-box summary").click()  # in play the link folds away
@@ -780,6 +783,14 @@ def test_share_link_uses_the_address_the_page_was_opened_with(server: str, brows
             assert (page.locator("#share-local").count() == 1) == local, host
             assert not problems(page), problems(page)
             page.context.close()
+        # the note is the host's, who shares the link: a friend who came by it is not told it
+        # (a twenty-third review)
+        page = new_page(other, LAPTOP, "en")
+        page.goto(f"http://127.0.0.1:{port}/t/{tb['id']}")
+        page.wait_for_selector("#felt [data-seat='0']")
+        page.locator(".share-box summary").click()
+        assert page.locator("#share-link").count() and not page.locator("#share-local").count()
+        page.context.close()
     finally:
         other.close()
 
@@ -1813,7 +1824,8 @@ def test_a_rematch_is_asked_for_and_accepted_not_forced(server: str, browser: An
     ben.click("#rematch-button")
     ben.wait_for_selector("#rematch-button[disabled]")
     assert ben.inner_text("#rematch-button") == "再戦を希望しました"
-    assert ben.inner_text("#rematch-waiting") == "準備待ち: Aki"
+    # (an answer awaited, not a Ready: a twenty-third review)
+    assert ben.inner_text("#rematch-waiting") == "返事待ち: Aki"
     aki.wait_for_selector("#rematch-asked")
     assert aki.inner_text("#rematch-asked") == "Ben would like a rematch"
     assert aki.inner_text("#rematch-button") == "Accept the rematch"
@@ -2084,6 +2096,11 @@ def test_a_finished_match_shows_each_game_s_points_and_the_way_out(
         page = new_page(browser, size, lang)
         page.goto(f"{server}/t/{tid}")
         page.wait_for_selector("#between-scores.per-game")
+        # the game's summary above them is the last game's, and says so (under "Winner: …" it
+        # read as the match's: a twenty-third review)
+        page.wait_for_selector("#between-last")
+        last = page.inner_text("#between-last")
+        assert last == ("The last game, game 3:" if lang == "en" else "最後の第3ゲーム:"), last
         heads = page.eval_on_selector_all(
             "#between-scores th", "(ths) => ths.map((x) => x.textContent)"
         )

@@ -112,7 +112,11 @@ export class BetweenPanel {
     // how the game went, before the points: the contract made or failed, the titles, the bids
     const last = this.page.lastResult;
     const summary = last?.detail && last.index === k && snap.view?.game ? resultSummary(last.detail, snap.view.game, this.page.table) : null;
-    if (summary) parts.push(h("div", { class: "between-detail", id: "between-detail" }, summary));
+    // (the match over, it is the last game's, and says so: under "Winner: Yuki" it read as
+    // the match's — a twenty-third review)
+    const lastOfMany = over && (m?.games ?? 1) > 1;
+    if (summary) parts.push(h("div", { class: "between-detail", id: "between-detail" },
+      lastOfMany ? h("p", { class: "muted small between-last", id: "between-last" }, t("sc_lastGameWas", { k: k + 1, game: snap.view?.game })) : null, summary));
     parts.push(this.results(snap, k));
     if (news) queueMicrotask(() => this.tell(snap, k));
     let foot = null;
@@ -136,14 +140,19 @@ export class BetweenPanel {
       // back with the button (a thirteenth review: the button only said "Go to the rematch")
       const taken = this.seatTaken(next, snap.seat);
       if (taken) parts.push(h("p", { class: "between-asked", id: "rematch-taken" }, t("sc_rematchSeatTaken")));
-      parts.push(h("button", { type: "button", class: "primary", id: "rematch-open", onclick: () => this.follow(next, snap.seat, 0) },
+      foot = h("div", { class: "between-foot" }, h("button", { type: "button", class: "primary", id: "rematch-open", onclick: () => this.follow(next, snap.seat, 0) },
         t(taken ? "sc_rematchTakeBack" : "sc_rematchOpen")));
     } else if (over) {
-      parts.push(...this.rematchParts(snap));
+      // the rematch's buttons in the foot too (on a phone on its side they were below the
+      // scores of every game, out of sight: a twenty-third review); who asked, above
+      const asked = this.rematchParts(snap);
+      const buttons = asked.filter((p) => p?.tagName === "BUTTON");
+      parts.push(...asked.filter((p) => !buttons.includes(p)));
+      if (buttons.length) foot = h("div", { class: "between-foot" }, buttons);
     }
     // the way out, whatever else the box offers (only "Not this time" led there, once someone
     // had asked for a rematch: a tenth review)
-    if (over && !parts.some((p) => p?.id === "rematch-decline")) parts.push(h("a", { href: "/", class: "small", id: "between-lobby" }, t("back")));
+    if (over && !foot?.querySelector("#rematch-decline")) parts.push(h("a", { href: "/", class: "small", id: "between-lobby" }, t("back")));
     if (snap.table?.records_after_match) parts.push(h("p", { class: "muted small", id: "between-replay" }, t("sc_reviewLater")));
     else parts.push(h("a", { href: `/t/${encodeURIComponent(this.page.id)}/replay/${k}`, class: "small", id: "between-replay" }, t("sc_review")));
     if (foot) parts.push(foot);
@@ -240,7 +249,9 @@ export class BetweenPanel {
     if (mine) {
       const waiting = seats.filter((st) => st.kind === "human" && st.connected && !wanted.includes(st.seat)).map((st) => st.seat);
       parts.push(h("button", { type: "button", class: "primary", id: "rematch-button", disabled: true }, t("sc_rematchAskedMine")));
-      if (waiting.length) parts.push(h("p", { class: "muted small", id: "rematch-waiting" }, t("sc_waitingList", { names: names(waiting) })));
+      // (an answer awaited, not a Ready: "準備待ち" said the pause between games' word — a
+      // twenty-third review)
+      if (waiting.length) parts.push(h("p", { class: "muted small", id: "rematch-waiting" }, t("sc_rematchWaitingList", { names: names(waiting) })));
       // and take it back (a wish stood once made: one who thought better of it was seated at
       // the rematch the others then made)
       if (this.page.seatToken)

@@ -462,6 +462,8 @@ const TEXTS = {
     selectContinue: "Choose more cards to make a legal play.",
     // social
     sc_gameOver: "Game {k} is over",
+    sc_lastGameWas: "The last game, game {k}:",
+    sc_lastGameWas_hell: "The last deal, deal {k}:",
     sc_gameOver_hell: "Deal {k} is over",
     sc_matchOver: "The match is over",
     sc_matchOver_hell: "The series is over",
@@ -481,6 +483,7 @@ const TEXTS = {
     sc_readyDone: "Ready ✓ (waiting for the others)",
     sc_readyList: "Ready: {names}",
     sc_waitingList: "Waiting for: {names}",
+    sc_rematchWaitingList: "Waiting for the answer of: {names}",
     sc_player: "Player",
     sc_change: "Game",
     sc_gameCol: "G{k}",
@@ -811,7 +814,7 @@ const TEXTS = {
     err_game_too_long: "この試合はこのサーバーで許される手数を超えました。このテーブルはここで止まります",
     err_too_many_tables: "開いているテーブルが多すぎます (あなたのものか、このサーバー全体で)。「あなたのテーブル」のどれかを終えるか閉じるか、後でもう一度どうぞ",
     closeTable: "テーブルを閉じる",
-    closeShort: "閉じる",
+    closeShort: "終了", // (not 閉じる, every dialog's close button: a twenty-third review)
     closeTableConfirm: "このテーブルを閉じますか？ 手の記録やチャットとともに削除され、参加中の人はロビーに戻ります。",
     tableClosed: "ホストがこのテーブルを閉じました。",
     tableGone: "このテーブルはもうありません。ホストが閉じたか、削除されました。",
@@ -1003,6 +1006,8 @@ const TEXTS = {
     selectContinue: "出せる組み合わせになるまでカードを選んでください。",
     // social
     sc_gameOver: "第{k}ゲーム終了",
+    sc_lastGameWas: "最後の第{k}ゲーム:",
+    sc_lastGameWas_hell: "最後の第{k}ディール:",
     sc_gameOver_hell: "第{k}ディール終了",
     sc_matchOver: "対戦終了",
     sc_matchOver_hell: "シリーズ終了",
@@ -1022,6 +1027,7 @@ const TEXTS = {
     sc_readyDone: "準備OK ✓ (ほかの人を待っています)",
     sc_readyList: "準備OK: {names}",
     sc_waitingList: "準備待ち: {names}",
+    sc_rematchWaitingList: "返事待ち: {names}",
     sc_player: "プレイヤー",
     sc_change: "今回",
     sc_gameCol: "第{k}", // (as 第1ゲーム in the head and the box between games: "1戦" beside it was another word, a twenty-first review)

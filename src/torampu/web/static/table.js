@@ -352,7 +352,9 @@ class TablePage {
     // before the start, how long the match is (a friend arriving saw only the game's name)
     const progress = tb.status === "waiting" ? t("matchLength", { n: tb.games, game: tb.game }) : t("gameOf", { k, n: tb.games, game: tb.game });
     // a link made from a loopback address (localhost, 127.0.0.1) opens only on this computer
-    const local = isLoopback(location.hostname) ? h("p", { class: "muted share-note", id: "share-local" }, t("shareLocal")) : null;
+    // (said to the host, who shares the link: a friend who came by it met it too — a
+    // twenty-third review)
+    const local = isLoopback(location.hostname) && this.host ? h("p", { class: "muted share-note", id: "share-local" }, t("shareLocal")) : null;
     const renew = tb.private && this.host
       ? h("button", { type: "button", class: "ghost", id: "new-invite", title: t("newInviteHelp"), onclick: () => this.newInvite() }, t("newInvite"))
       : null;
