@@ -1349,6 +1349,13 @@ def test_every_hand_of_a_replay_is_in_sight_on_a_phone(server: str, browser: Any
     for b in boxes:
         assert felt["top"] - 1 <= b["top"] and b["bottom"] <= felt["bottom"] + 1, (b, felt)
     page.screenshot(path=str(SHOTS / "replay-hands-phone-ja.png"))
+    # scrolled down to the panels below, the controls stay at the top (they scrolled away: a
+    # twenty-third review)
+    page.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")
+    page.wait_for_timeout(200)
+    assert page.evaluate("scrollY") > 0
+    next_box = page.locator("#replay-next").bounding_box()
+    assert next_box and 0 <= next_box["y"] <= PHONE["height"] - next_box["height"], next_box
     assert not problems(page), problems(page)
 
 
@@ -1820,6 +1827,20 @@ def test_a_rematch_is_asked_for_and_accepted_not_forced(server: str, browser: An
         page.wait_for_selector("#rematch-button:not([disabled])")
         pages.append(page)
     aki, ben = pages
+    # on a phone on its side the button stays in sight at the box's foot (it was below every
+    # game's scores, out of sight: a twenty-third review)
+    ben.set_viewport_size({"width": 844, "height": 390})
+    ben.wait_for_timeout(300)
+    seen = ben.evaluate(
+        """() => { const r = document.querySelector('#rematch-button').getBoundingClientRect();
+                   const at = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+                   const foot = document.querySelector('#rematch-button').closest('.between-foot');
+                   return at?.closest('#rematch-button') !== null && r.bottom <= innerHeight
+                     && !!foot && getComputedStyle(foot).position === 'sticky'; }"""
+    )
+    ben.screenshot(path=str(SHOTS / "rematch-phone-side-ja.png"))
+    assert seen, "the rematch button is out of sight on a phone on its side"
+    ben.set_viewport_size(PHONE)
     aki.wait_for_function("() => window.torampu?.snapshot?.table?.seats?.[1]?.connected")
     ben.click("#rematch-button")
     ben.wait_for_selector("#rematch-button[disabled]")
