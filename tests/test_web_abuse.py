@@ -3759,6 +3759,7 @@ def test_a_choice_of_many_ways_is_described_checked_as_such_and_has_no_hint(
             assert ways > 10_000
             assert snap["choose"] == {"verb": "give", "min": 0, "max": 6, "ways": ways}
             assert snap["legal"] == [] and snap["view"]["legal_actions"] == []
+            assert snap["hintable"] is False  # (the page offers no hint: the server has none)
             assert len(json.dumps(snap)) < 20_000
 
             def listed(*_: Any) -> list[str]:

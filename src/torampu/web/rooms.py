@@ -3019,9 +3019,15 @@ class Lobby:
         choose = m.game.choose() if mine and m is not None else None
         # (a choice of many ways is its description alone: the page reads ``choose``)
         legal = m.legal_actions() if mine and listed(choose) and m is not None else []
-        # a hint where the search is offered every choice (a Napoleon's discard, described to
-        # the page, is; a Daifugo choice of more than 1,000 ways is not: ``no_hint``)
-        hintable = mine and m is not None and (choose is None or not in_part(m, bot_legal(m)))
+        # a hint where the host allows them and the search is offered every choice (a
+        # Napoleon's discard, described to the page, is; a Daifugo choice of more than 1,000
+        # ways is not: ``no_hint``)
+        hintable = (
+            mine
+            and m is not None
+            and bool(room.table.features.get("hints"))
+            and (choose is None or not in_part(m, bot_legal(m)))
+        )
         last = room.last
         between = self._between_info(room)
         fresh_game = m is not None and not m.game.history and m.games_played > 0
