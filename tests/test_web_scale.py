@@ -735,6 +735,39 @@ def test_connections_pooled_before_redis_restarted_do_not_fail_commands_after(
     assert not failed, failed
 
 
+def test_a_claim_or_a_spending_sent_again_counts_once(redis_server: RedisServer) -> None:
+    """A thirty-third audit: a command is sent again on a new connection where its answer was
+    lost (``retrying()``) — and the hint's claim, sent again, found itself and refused: the
+    turn's hint said "used", none given; a chat line's spending was charged twice. A claim
+    already this process's is taken; a spending sent again under its name is charged once."""
+    import asyncio
+
+    from torampu.web.bus import BUCKET, RedisBus
+
+    async def go() -> tuple[list[bool], list[int], float]:
+        a, b = RedisBus(redis_server.url), RedisBus(redis_server.url)
+        try:
+            claims = [
+                await a.claim("hint:t1:0:5", 30),
+                await a.claim("hint:t1:0:5", 30),  # (the same, sent again)
+                await b.claim("hint:t1:0:5", 30),  # (another process)
+            ]
+            again = ["1.0", 5, 10_000, "spending-1"]
+            spent = [
+                await a._spend(keys=[BUCKET + "chat:x"], args=again),
+                await a._spend(keys=[BUCKET + "chat:x"], args=again),  # (sent again)
+            ]
+            left = float(await a.redis.hget(BUCKET + "chat:x", "tokens"))
+            return claims, spent, left
+        finally:
+            await a.redis.aclose()
+            await b.redis.aclose()
+
+    claims, spent, left = asyncio.run(go())
+    assert claims == [True, True, False], claims
+    assert spent == [1, 1] and 3.9 < left < 4.1, (spent, left)  # (5, once charged)
+
+
 def test_workers_go_on_after_redis_restarts_without_its_data(
     tmp_path: Path, pg: str, redis_server: RedisServer
 ) -> None:

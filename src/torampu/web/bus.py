@@ -181,16 +181,31 @@ _SPEND = """
 local now = redis.call('time')
 now = tonumber(now[1]) + tonumber(now[2]) / 1000000
 local rate, burst = tonumber(ARGV[1]), tonumber(ARGV[2])
-local held = redis.call('hmget', KEYS[1], 'tokens', 'at')
+local held = redis.call('hmget', KEYS[1], 'tokens', 'at', 'last', 'ok')
+if held[3] == ARGV[4] then return tonumber(held[4]) end
 local tokens, at = tonumber(held[1]) or burst, tonumber(held[2]) or now
 tokens = math.min(burst, tokens + math.max(0, now - at) * rate)
 local ok = 0
 if tokens >= 1 then tokens = tokens - 1; ok = 1 end
-redis.call('hset', KEYS[1], 'tokens', tostring(tokens), 'at', tostring(now))
+redis.call('hset', KEYS[1], 'tokens', tostring(tokens), 'at', tostring(now), 'last', ARGV[4],
+  'ok', tostring(ok))
 redis.call('pexpire', KEYS[1], ARGV[3])
 return ok
 """
-"""A token bucket on Redis's clock: every process spends from the same one."""
+"""A token bucket on Redis's clock: every process spends from the same one. ARGV[4] names the
+spending: the same one sent again (a retry on a new connection after the answer was lost)
+gets the answer it had and is not charged twice (a thirty-third audit)."""
+_CLAIM = """
+local held = redis.call('get', KEYS[1])
+if held == ARGV[1] then return 1 end
+if held then return 0 end
+redis.call('set', KEYS[1], ARGV[1], 'PX', ARGV[2])
+return 1
+"""
+"""A claim: taken if free — or already this process's, as a claim sent again after its answer
+was lost is (else the retry found its own claim and refused it: a turn's hint told "used", none
+given, a thirty-third audit). A process asks a claim of its own once (a hint is claimed in the
+process's memory first)."""
 _PRUNE = """
 for i = 1, #ARGV, 2 do
   if redis.call('hget', KEYS[1], ARGV[i]) == ARGV[i + 1] then
@@ -255,6 +270,7 @@ class RedisBus:
         self._release_lease = self.redis.register_script(_RELEASE_LEASE)
         self._prune = self.redis.register_script(_PRUNE)
         self._spend = self.redis.register_script(_SPEND)
+        self._claim = self.redis.register_script(_CLAIM)
         self.on_reconnect: Callable[[], Awaitable[None]] | None = None
         """Called when the subscription is back after an outage (read everything again)."""
         self._skew = 0.0
@@ -456,7 +472,13 @@ class RedisBus:
         full = max(1.0, burst / rate if rate > 0 else 3600.0)  # a full bucket needs no key
         try:
             got = await self._spend(
-                keys=[BUCKET + key], args=[repr(float(rate)), int(burst), int(full * 1000) + 1000]
+                keys=[BUCKET + key],
+                args=[
+                    repr(float(rate)),
+                    int(burst),
+                    int(full * 1000) + 1000,
+                    secrets.token_hex(8),  # (this spending's name: see _SPEND)
+                ],
             )
         except Exception as e:
             self._failed("spend", e)
@@ -466,7 +488,7 @@ class RedisBus:
 
     async def claim(self, key: str, ttl: float) -> bool:
         try:
-            got = await self.redis.set(CLAIM + key, self.process, nx=True, px=int(ttl * 1000))
+            got = await self._claim(keys=[CLAIM + key], args=[self.process, int(ttl * 1000)])
         except Exception as e:
             raise self._failed("claim", e) from None
         self._answered()
