@@ -842,6 +842,20 @@ def test_same_two_first_trick(first: bool) -> None:
 
 
 @pytest.mark.parametrize("beats", [False, True])
+def test_a_first_trick_s_two_is_said_powerless_only_where_its_same_two_would_win(
+    beats: bool,
+) -> None:
+    """Mighty in the first trick: the 2 loses to it on any trick unless
+    ``same_two_beats_specials`` — only then does the ruling say the first trick took its
+    same-two (a code review: "AS wins: Mighty (no same-two on the first trick)")."""
+    rules = {"same_two": True, "same_two_first_trick": False, "same_two_beats_specials": beats}
+    g = start({1: ["5S"], 2: ["2S"], 3: ["AS"], 4: ["7S"], 0: ["8S"]}, rules=rules, bid="13H")
+    t = play_trick(g, "5S", "2S", "AS", "7S", "8S")
+    assert won(t) == ("AS", "mighty")
+    assert t["why"]["en"].endswith("(no same-two on the first trick)") is beats, t["why"]
+
+
+@pytest.mark.parametrize("beats", [False, True])
 @pytest.mark.parametrize(
     ("bid", "cards", "special", "reason"),
     [

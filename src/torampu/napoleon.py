@@ -1183,14 +1183,16 @@ class Napoleon(TrickGame):
             if known is None:
                 known = memo[c] = self._plain_reason(cards, best, v, first)
             reason = known
-        note = self._powerless(cards, best, first)
+        note = self._powerless(cards, strength, best, first)
         return best, replace(reason, note=note) if note else reason
 
-    def _powerless(self, cards: list[Card], best: int, first: bool) -> str:
+    def _powerless(self, cards: list[Card], strength: list[int], best: int, first: bool) -> str:
         """The rule that took a special card of the trick, not its winner, the power a player
         expects of it (:data:`~torampu.explain.NOTES`), or ``""``: a joker played to a led
         suit in a request mode, or called out; the led suit's 2 where every card followed, on
-        the first trick without ``same_two_first_trick``."""
+        the first trick without ``same_two_first_trick`` — where its same-two would have won
+        (over Mighty or a jack it loses on any trick, unless ``same_two_beats_specials``: a
+        code review)."""
         if JOKER in cards and cards.index(JOKER) not in (0, best):
             if self.call_active:
                 return "joker_called"
@@ -1202,7 +1204,11 @@ class Napoleon(TrickGame):
             two = led * 13
             if two in cards and cards.index(two) != best:
                 eff = self.eff_suit
-                if all(c != JOKER and eff[c] == led for c in cards):
+                at = cards.index(two)
+                would = S_SAME2_TOP if r["same_two_beats_specials"] else S_SAME2
+                if all(c != JOKER and eff[c] == led for c in cards) and all(
+                    would > v for i, v in enumerate(strength) if i != at
+                ):
                     return "same_two_first_trick"
         return ""
 
