@@ -3924,3 +3924,27 @@ def test_a_napoleon_s_discard_is_described_not_listed_and_still_hinted(tmp_path:
             while (snap := _next(ws, "snapshot"))["version"] == v:
                 pass
             assert snap["choose"] is None and snap["view"]["phase"] == "play"
+
+
+def test_a_move_to_a_table_closed_in_another_process_sends_its_clients_away_quietly(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A thirty-third audit: a host closed the table on one process while a move to it was
+    stored on another; the move's write found no table and was logged as a storage failure,
+    an ERROR with its traceback. It is a move that came too late: the table's clients are sent
+    away (``table_closed``), nothing is stored, and no error is logged."""
+    with client(tmp_path) as c:
+        tid, _host, (tok,) = new_table(c, "hell", None, humans=1)
+        store = c.app.state.lobby.store  # type: ignore[attr-defined]
+        with c.websocket_connect(f"/ws/tables/{tid}") as ws:
+            snap = _hello(ws, tok)
+            while not snap["legal"]:
+                snap = _next(ws, "snapshot")
+            store.delete_table(tid, lambda _: None)  # (closed by the host on another process)
+            with caplog.at_level(logging.INFO, logger="torampu.web"):
+                act = {"type": "act", "action": snap["legal"][0], "version": snap["version"]}
+                ws.send_json(act)
+                err = _next(ws, "error")
+        assert err["code"] == "table_closed", err
+        assert "storage error" not in caplog.text, caplog.text
+        assert store.table(tid) is None and tid not in c.app.state.lobby.rooms  # type: ignore[attr-defined]

@@ -80,6 +80,12 @@ class StaleVersion(StoreError):
     """Another writer applied an action first: the table's version moved on."""
 
 
+class TableGone(StaleVersion):
+    """The table was deleted (its host closed it, in another process) while an action to it
+    was on its way: refused as a move that came too late, not a storage failure (it was logged
+    as an error with its traceback: a thirty-third audit)."""
+
+
 class Refused(StoreError):
     """A change the table's stored state does not allow (it has started, a seat is open);
     ``code`` is the protocol's error code."""
@@ -946,7 +952,7 @@ class Store:
                 if not moved.rowcount:  # type: ignore[attr-defined]
                     now = s.scalar(select(TableRow.version).where(TableRow.id == table_id))
                     if now is None:
-                        raise StoreError(f"no table {table_id}")
+                        raise TableGone(f"table {table_id} was closed")
                     raise StaleVersion(f"table {table_id} is at version {now}, not {version}")
                 if by == "bot":  # (read under the row's lock: see reclaim_seat)
                     kind = select(SeatRow.kind).where(SeatRow.table_id == table_id)
