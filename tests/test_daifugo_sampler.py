@@ -263,3 +263,46 @@ def test_the_exchanges_a_seat_did_not_see_are_played_on_its_deals() -> None:
     assert checked >= 5
     assert poor_jokers[True] == 0 and poor_jokers[False] > 0
     assert rich_high[True] > rich_high[False] * 1.2, rich_high
+
+
+def _deal_and_play(hands: list[list[str]], rules: dict[str, Any], moves: list[str]) -> torampu.Game:
+    """A Daifugo game of ``hands`` (each filled up with cards nobody plays, to 14/13/13/13)
+    after ``moves`` (a move written in any order of its cards; "give?" gives one card not
+    named, unseen by the others)."""
+    names = [r + s for r in "23456789TJQKA" for s in "SHDC"] + ["JK"]
+    used = {c for h in hands for c in h}
+    rest = [c for c in names if c not in used]
+    random.Random(1).shuffle(rest)
+    full = [list(h) for h in hands]
+    for s, size in enumerate((14, 13, 13, 13)):
+        while len(full[s]) < size:
+            full[s].append(rest.pop())
+    g = torampu.new_game("daifugo", rules=rules, players=4, deal={"hands": full})
+    for a in moves:
+        legal = g.legal_actions_up_to(5000)
+        if a == "give?":
+            a = next(x for x in legal if x != "give" and x.split()[1][0] not in "34567")
+        else:
+            a = next(x for x in legal if sorted(x.split()) == sorted(a.split()))
+        g.play(a)
+    return g
+
+
+def test_a_card_given_before_the_hands_went_round_is_not_taken_back_by_a_later_give() -> None:
+    """A code review: seat 0 gives ♠4 to seat 1 (7渡し, seen); a big seven sends seat 1's hand
+    on to seat 2; seat 1 gives seat 2 a card unseen; seat 2 plays ♠4. Undoing the unseen give,
+    the sampler took ♠4 first as the card given — but it reached seat 2 with the hand, and
+    every try put it in two hands (no sample). The hands' going round ends what a give may be
+    taken to hold."""
+    rules = {"preset": "standard", "seven_pass": True, "big_seven": True}
+    hands = [["3D", "7D", "4S", "7C", "3S"], ["4C", "9C"], ["5C", "TC", "5D"]]
+    hands.append(["6C", "JC", "7H", "7S", "JK"])
+    moves = ["play 3D", "play 4C", "play 5C", "play 6C", "play 7D", "give 4S", "play 9C"]
+    moves += ["play TC", "play JC", "pass", "pass", "pass", "play 7H 7S JK", "pass", "pass"]
+    moves += ["pass", "play 5D", "pass", "play 7C", "give?", "pass", "pass", "pass", "play 3S"]
+    moves += ["play 4S", "pass"]
+    g = _deal_and_play(hands, rules, moves)
+    view = g.view(0)
+    assert any(e.get("cards") == ["4S"] for e in view["log"])  # (seen by seat 0, its giver)
+    for k in range(10):
+        sample_daifugo(view, random.Random(k), tries=30)  # (SamplerError before)

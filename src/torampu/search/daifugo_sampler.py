@@ -433,10 +433,16 @@ def _attempt(
                     assert c is not None
                     hands[to].remove(c)
             else:
-                # the cards seat x was seen to receive before this give
+                # the cards seat x was seen to receive before this give — since the hands last
+                # went round (a big seven), which moved any card received before on with the
+                # hand, not through this give (a code review: every try failed)
+                since = start
+                for j in range(start, i):
+                    if any(w.get("code") == "big_seven" for w in log[j].get("why") or []):
+                        since = j + 1
                 received = frozenset(
                     c
-                    for f in log[start:i]
+                    for f in log[since:i]
                     if str(f["action"]).split()[0] == "give"
                     and int(f["to"]) == x
                     and f.get("cards") is not None
