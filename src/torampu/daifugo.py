@@ -1179,15 +1179,35 @@ class Daifugo(Game):
         >>> g.legal_actions_up_to(10) == g.legal_actions()  # (the play phase)
         True
         """
+        sizes = self._sizes_up_to(most)
+        if sizes is None:
+            return self.legal_actions()
+        verb, low, top, _high = sizes
+        s = self.turn
+        return [self.action_str(m) for m in _choices(verb, self.hands[s], self.jok[s], low, top)]
+
+    def offers_in_part(self, most: int) -> bool:
+        """Whether :meth:`legal_actions_up_to` leaves out some choices (sizes past the ones
+        ``most`` holds), told without listing any.
+
+        >>> import torampu
+        >>> torampu.new_game("daifugo", players=4, seed=3).offers_in_part(10)  # (the play)
+        False
+        """
+        sizes = self._sizes_up_to(most)
+        return sizes is not None and sizes[2] < sizes[3]
+
+    def _sizes_up_to(self, most: int) -> tuple[int, int, int, int] | None:
+        """Where a choice of cards has more than ``most`` ways: its verb, its smallest size, the
+        largest size :meth:`legal_actions_up_to` offers and its largest; else ``None``."""
         bounds = self._choice()
         if bounds is None or self._ways(bounds[1], bounds[2]) <= most:
-            return self.legal_actions()
+            return None
         verb, low, high = bounds
         top = low
         while top < high and self._ways(low, top + 1) <= most:
             top += 1
-        s = self.turn
-        return [self.action_str(m) for m in _choices(verb, self.hands[s], self.jok[s], low, top)]
+        return verb, low, top, high
 
     def _plays_now(self, s: Seat) -> tuple[Move, ...]:
         """The legal plays (and pass) of seat ``s`` in the play phase: :meth:`_find_plays`,

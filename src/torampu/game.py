@@ -174,14 +174,21 @@ class Game(ABC):
 
     def choose(self) -> dict[str, Any] | None:
         """Where the seat to play chooses a set of its cards (a Daifugo exchange, 7渡し,
-        10捨て): ``{"verb", "min", "max", "ways"}``, for a front end to read instead of the
-        list of every choice; ``None`` for any other decision (the default)."""
+        10捨て, a Napoleon's discard): ``{"verb", "min", "max", "ways"}``, for a front end to
+        read instead of the list of every choice (a view lists it in ``legal_actions`` only up
+        to :data:`CHOICES_LISTED` ways); ``None`` for any other decision (the default)."""
         return None
 
     def legal_actions_up_to(self, most: int) -> list[str]:
         """Legal actions for a bot to choose from: :meth:`legal_actions`, or where a choice of
         cards has more than ``most`` ways, a part of them a game picks (every one legal)."""
         return self.legal_actions()
+
+    def offers_in_part(self, most: int) -> bool:
+        """Whether :meth:`legal_actions_up_to` ``(most)`` is only a part of the legal actions
+        — told without listing either (a Daifugo 7渡し of 200,000 ways; a Napoleon's discard,
+        6,188 at most, is offered whole)."""
+        return False
 
     def is_legal(self, action: str) -> bool:
         """Whether ``action`` (any spelling :meth:`play` reads) is legal now — decided without

@@ -77,7 +77,6 @@ from torampu.web.workers import (
     LocalWorkers,
     MoveJob,
     Workers,
-    bot_legal,
     in_part,
     match_outcome,
     status_after,
@@ -2629,7 +2628,7 @@ class Lobby:
         choose = m.game.choose()
         # (its list alone took a second of the loop: a 29th audit; a Napoleon's discard is
         # listed whole, and hinted)
-        if choose is not None and in_part(m, bot_legal(m)):
+        if choose is not None and in_part(m):
             raise ActError(
                 "no_hint",
                 f"no hint for a choice of {choose['ways']:,} ways: choose the cards yourself",
@@ -3023,10 +3022,7 @@ class Lobby:
         # Napoleon's discard, described to the page, is; a Daifugo choice of more than 1,000
         # ways is not: ``no_hint``)
         hintable = (
-            mine
-            and m is not None
-            and bool(room.table.features.get("hints"))
-            and (choose is None or not in_part(m, bot_legal(m)))
+            mine and m is not None and bool(room.table.features.get("hints")) and not in_part(m)
         )
         last = room.last
         between = self._between_info(room)

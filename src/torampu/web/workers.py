@@ -293,13 +293,12 @@ def bot_legal(m: Match) -> list[str]:
     return m.game.legal_actions_up_to(CHOICES_LISTED) if not m.is_over else []
 
 
-def in_part(m: Match, offered: list[str]) -> bool:
-    """Whether ``offered`` (:func:`bot_legal`) is only a part of the choice of cards ``m``'s seat
-    to play makes: a Daifugo choice of more than :data:`CHOICES_LISTED` ways. A Napoleon's
-    discard, described to the page past as many, is listed whole to a bot (6,188 ways at
-    most, half a millisecond)."""
-    choose = m.game.choose()
-    return choose is not None and len(offered) < int(choose["ways"])
+def in_part(m: Match) -> bool:
+    """Whether a bot is offered (:func:`bot_legal`) only a part of the choice of cards ``m``'s
+    seat to play makes: a Daifugo 7渡し or 10捨て of more than :data:`CHOICES_LISTED` ways,
+    told without listing it. A Napoleon's discard, described to the page past as many, is
+    listed whole to a bot (6,188 ways at most, half a millisecond)."""
+    return not m.is_over and m.game.offers_in_part(CHOICES_LISTED)
 
 
 def bot_job(spec: str, game: str, seed: int, m: Match, seat: int) -> BotJob:
@@ -307,9 +306,8 @@ def bot_job(spec: str, game: str, seed: int, m: Match, seat: int) -> BotJob:
     chooses among (:func:`bot_legal`). A choice offered in part is the heuristic's: a search
     expands every choice at its root, and found none of the offered ones within its think
     (a code review: its whole think spent, then the heuristic's move anyway)."""
-    legal = bot_legal(m)
-    spec = "heuristic" if in_part(m, legal) else spec
-    return BotJob(spec, game, seed, m.view(seat), legal)
+    spec = "heuristic" if in_part(m) else spec
+    return BotJob(spec, game, seed, m.view(seat), bot_legal(m))
 
 
 class LocalWorkers:
