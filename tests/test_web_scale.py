@@ -768,6 +768,48 @@ def test_a_claim_or_a_spending_sent_again_counts_once(redis_server: RedisServer)
     assert spent == [1, 1] and 3.9 < left < 4.1, (spent, left)  # (5, once charged)
 
 
+def test_a_subscription_cut_while_redis_stays_up_reads_the_tables_again(
+    redis_server: RedisServer,
+) -> None:
+    """A code review: Redis cuts a subscriber past its output buffer's limit (or CLIENT KILL,
+    a proxy's idle timeout) while it answers everything else; with the commands' retry the
+    subscription came back by itself, unheard — what was missed meanwhile was never read
+    again. The subscription has a client of its own: the listener hears the cut, says the bus
+    is degraded and reads the tables again when it is back."""
+    import asyncio
+
+    import redis.asyncio as aioredis
+
+    from torampu.web.bus import RedisBus
+
+    async def go() -> int:
+        bus = RedisBus(redis_server.url)
+        reloads: list[int] = []
+
+        async def handler(_table: str, _event: dict[str, Any]) -> None:
+            return None
+
+        async def again() -> None:
+            reloads.append(1)
+
+        bus.on_reconnect = again
+        await bus.start(handler)
+        other = aioredis.from_url(redis_server.url)
+        try:
+            await asyncio.sleep(0.3)
+            await other.client_kill_filter(_type="pubsub")
+            for _ in range(100):
+                if reloads:
+                    break
+                await asyncio.sleep(0.05)
+            return len(reloads)
+        finally:
+            await other.aclose()
+            await bus.stop()
+
+    assert asyncio.run(go()) == 1
+
+
 def test_workers_go_on_after_redis_restarts_without_its_data(
     tmp_path: Path, pg: str, redis_server: RedisServer
 ) -> None:

@@ -259,6 +259,20 @@ class RedisBus:
             **retrying(),
         )  # blocking: under load a command waits for a connection instead of failing
         self.redis: Any = aioredis.Redis(connection_pool=pool)
+        # the subscription on a client of its own, without that retry: redis-py's retry
+        # reconnects and subscribes a pub/sub connection again by itself, and the listener
+        # never heard it had been cut — no reload of what was missed meanwhile, the health
+        # never "degraded" (a code review: CLIENT KILL TYPE pubsub)
+        self._sub: Any = aioredis.Redis(
+            connection_pool=aioredis.BlockingConnectionPool.from_url(
+                url,
+                max_connections=2,
+                timeout=5,
+                socket_timeout=5,
+                socket_connect_timeout=3,
+                health_check_interval=10,
+            )
+        )
         self._handler: Handler | None = None
         self._listener: asyncio.Task[None] | None = None
         self._listening = True
@@ -319,15 +333,16 @@ class RedisBus:
             self._listener.cancel()
             with contextlib.suppress(BaseException):
                 await self._listener
-        with contextlib.suppress(Exception):
-            await self.redis.aclose()
+        for client in (self.redis, self._sub):
+            with contextlib.suppress(Exception):
+                await client.aclose()
 
     async def _listen(self) -> None:
         """Follow every table's channel; after an outage, resubscribe and ask for a reload."""
         backoff = 0.2
         first = True
         while True:
-            pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
+            pubsub = self._sub.pubsub(ignore_subscribe_messages=True)
             try:
                 await pubsub.psubscribe(CHANNEL + "*")
                 if not first:
