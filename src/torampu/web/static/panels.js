@@ -338,7 +338,8 @@ function resultDetail(d, game, ctx, winners = true, inTable = false) {
     const total = d.scores?.[d.declarer];
     if (others > 0 && typeof total === "number") {
       const per = Math.abs(total / others);
-      pairs.push([t("napPoints"), t(d.made ? "napPointsMade" : "napPointsFailed", { per, n: others, total: signed(total) })]);
+      const key = `${d.made ? "napPointsMade" : "napPointsFailed"}${others === 1 ? "One" : ""}`;
+      pairs.push([t("napPoints"), t(key, { per, n: others, total: signed(total) })]);
     }
   } else if (inTable) {
     // (Daifugo's titles, Hell's bids: a column of the scores table)
