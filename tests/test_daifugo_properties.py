@@ -171,6 +171,9 @@ def check_legal(g: Any) -> list[str]:
             sizes_in = {len(a.split()) - 1 for a in part}
             assert set(part) <= set(legal) and min(sizes_in) == ch["min"], (ch, part[:5])
             assert len(part) <= 40 or sizes_in == {ch["min"]}, (ch, len(part))
+        # and whether it is a part, told without the list
+        assert g.offers_in_part(40) is (len(part) < len(legal)), (ch, len(part), len(legal))
+    assert g.offers_in_part(40) is False or ch is not None
     view = g.view(g.to_play)
     assert view["choose"] == ch
     assert view["legal_actions"] == (legal if ch is None or ch["ways"] <= CHOICES_LISTED else [])
