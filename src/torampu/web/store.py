@@ -952,7 +952,7 @@ class Store:
                 if not moved.rowcount:  # type: ignore[attr-defined]
                     now = s.scalar(select(TableRow.version).where(TableRow.id == table_id))
                     if now is None:
-                        raise TableGone(f"table {table_id} was closed")
+                        raise TableGone(f"no table {table_id} (closed meanwhile)")
                     raise StaleVersion(f"table {table_id} is at version {now}, not {version}")
                 if by == "bot":  # (read under the row's lock: see reclaim_seat)
                     kind = select(SeatRow.kind).where(SeatRow.table_id == table_id)
