@@ -1817,6 +1817,55 @@ def _first_snapshot(ws: Any, token: str | None) -> dict[str, Any]:
     return dict(msg)
 
 
+def test_the_next_game_reaches_players_on_a_process_that_does_not_drive_the_table(
+    tmp_path: Path, pg: str, redis_server: RedisServer
+) -> None:
+    """A twelfth scale audit: the pause between games ended at its deadline only where some
+    call asked whether it had — the driving process did, a process that did not drive the
+    table never: its players' countdown sat at 0, no turn, until something else changed (with
+    a turn timeout, a stand-in's timeout move for a first player never shown the turn). Every
+    process that holds the table ends the pause at its deadline and tells its clients."""
+    delay = ("--next-game-delay", "2")
+    with cluster(tmp_path, pg, redis_server.url, workers=0, a=delay, b=delay) as (a, b):
+        body = {"game": "hell", "games": 2, "players": 3, "seats": ["open"] * 3}
+        made = _post(f"{a.base}/api/tables", body)[1]
+        tid, host = made["table"]["id"], made["host_token"]
+        toks = [
+            _post(f"{a.base}/api/tables/{tid}/join", {"name": f"P{s}", "seat": s})[1]["token"]
+            for s in range(3)
+        ]
+        assert _post(f"{a.base}/api/tables/{tid}/start", {}, host)[0] == 200  # (a drives it)
+        socks = [connect(f"{b.ws}/ws/tables/{tid}", open_timeout=10) for _ in range(3)]
+        try:
+            for ws, tok in zip(socks, toks, strict=True):
+                ws.send(json.dumps({"type": "hello", "token": tok}))
+            ends: float | None = None
+            acted: set[int] = set()
+            deadline = time.monotonic() + 60
+            while time.monotonic() < deadline:
+                for ws in socks:
+                    try:
+                        msg = json.loads(ws.recv(timeout=0.05))
+                    except TimeoutError:
+                        continue
+                    if msg["type"] != "snapshot":
+                        continue
+                    if msg["between"] is not None and ends is None:  # (nobody says Ready)
+                        ends = time.monotonic() + msg["between"]["seconds_left"]
+                    if ends is not None and msg["between"] is None and msg["legal"]:
+                        late = time.monotonic() - ends
+                        assert late < 1.5, f"the next game came {late:.1f} s after the pause"
+                        return
+                    if msg["legal"] and ends is None and msg["version"] not in acted:
+                        acted.add(msg["version"])
+                        act = {"type": "act", "action": msg["legal"][0], "version": msg["version"]}
+                        ws.send(json.dumps(act))
+            pytest.fail(f"the next game never reached the players on b (pause ends {ends})")
+        finally:
+            for ws in socks:
+                ws.close()
+
+
 def test_a_player_connected_to_another_process_is_not_away_where_the_table_is_loaded_later(
     tmp_path: Path, pg: str, redis_server: RedisServer
 ) -> None:
@@ -1836,6 +1885,48 @@ def test_a_player_connected_to_another_process_is_not_away_where_the_table_is_lo
                     seen = _first_snapshot(w2, None)
                 seat = seen["table"]["seats"][0]
                 assert seat["connected"] and not seat["away"], seat
+
+
+def test_a_player_gone_from_two_processes_at_once_is_gone_at_once(
+    tmp_path: Path, pg: str, redis_server: RedisServer
+) -> None:
+    """A twelfth scale audit: a player connected on two processes (a phone and a laptop) whose
+    sockets closed together stayed "connected" 10–20 s — each process, the other's presence
+    still on Redis, counted on the other holding the seat and said nothing, until heartbeats
+    corrected it (a stand-in 15–24 s after the drop, not --away-timeout's 4). A process with no
+    socket of the seat left tells the others, as it does when the seat leaves it."""
+    with cluster(tmp_path, pg, redis_server.url, workers=0) as (a, b):
+        tid, tok = _hell_for_one(a)
+        # (a spectator on each process: neither is left empty, which told the others before)
+        with (
+            connect(f"{a.ws}/ws/tables/{tid}", open_timeout=10) as watcher,
+            connect(f"{b.ws}/ws/tables/{tid}", open_timeout=10) as other,
+        ):
+            _first_snapshot(watcher, None)
+            _first_snapshot(other, None)
+            phone = connect(f"{a.ws}/ws/tables/{tid}", open_timeout=10)
+            laptop = connect(f"{b.ws}/ws/tables/{tid}", open_timeout=10)
+            _first_snapshot(phone, tok)
+            _first_snapshot(laptop, tok)
+            time.sleep(1.5)  # (both presences on Redis)
+            seen = None
+            with contextlib.suppress(TimeoutError):  # (what the watcher was sent meanwhile)
+                while True:
+                    msg = json.loads(watcher.recv(timeout=0.5))
+                    if msg["type"] == "snapshot":
+                        seen = msg
+            assert seen is None or seen["table"]["seats"][0]["connected"], seen
+            phone.close()
+            laptop.close()
+            gone = time.monotonic()
+            while True:
+                try:
+                    msg = json.loads(watcher.recv(timeout=max(0.1, gone + 5 - time.monotonic())))
+                except TimeoutError:
+                    pytest.fail("the seat still reads connected 5 s after both its sockets closed")
+                if msg["type"] == "snapshot" and not msg["table"]["seats"][0]["connected"]:
+                    break
+            assert time.monotonic() - gone < 3, time.monotonic() - gone
 
 
 def test_a_turn_s_time_is_counted_from_its_move_before_on_every_process(

@@ -2391,8 +2391,11 @@ class Lobby:
             return False
         if self.wall() < b.deadline and not self._all_ready(room):
             return True
+        # (the first turn starts at the deadline, on every process, however late this one
+        # looks: not when it happens to notice)
+        ended = b.deadline if self.wall() >= b.deadline else self.wall()
         room.between = None
-        room.turn_started = self.clock()
+        room.turn_started = self.clock() - max(0.0, self.wall() - ended)
         room.revision += 1
         room.changed.set()
         return False
@@ -2913,13 +2916,16 @@ class Lobby:
             room.empty_since = now
             room.changed.set()
         seat_left = client.seat is not None and not room.connected(client.seat)
+        # (gone from here: tell the others even when another process seems to hold the seat —
+        # its sockets may be closing at this moment too, each process counting on the other)
+        gone_here = client.seat is not None and not any(c.seat == client.seat for c in room.clients)
         if seat_left:
             assert client.seat is not None
             room.away_since[client.seat] = now
             room.changed.set()
             self.broadcast(room)
             self._rematch_if_agreed(room)
-        if seat_left or not room.clients:
+        if seat_left or gone_here or not room.clients:
             self._share_presence(room)
 
     def public_table(self, room: Room) -> dict[str, Any]:
@@ -3263,8 +3269,13 @@ class Lobby:
                 room.changed.clear()
                 if not await self._lead(room):
                     # another process drives this table; take over if its lease runs out
+                    wait = renew
+                    if room.between is not None:  # (its end is this process's to tell too)
+                        wait = min(wait, max(0.05, room.between.deadline - self.wall()))
                     with contextlib.suppress(TimeoutError):
-                        await asyncio.wait_for(room.changed.wait(), renew)
+                        await asyncio.wait_for(room.changed.wait(), wait)
+                    if room.between is not None and not self._between_open(room):
+                        self.broadcast(room)
                     continue
                 who, wait = self._who_moves(room)
                 if who is None:
