@@ -49,7 +49,7 @@ _MOVES_OF: dict[CardSet, tuple[int, ...]] = {}
 _SHIFTED_CHUNKS: Final = tuple((13 * s, _CHUNKS[s]) for s in range(4))
 _STRS_OF: dict[CardSet, tuple[str, ...]] = {}
 """Memo: a card set -> its ``play`` action strings."""
-_CACHE_LIMIT: Final = 1 << 20
+_CACHE_LIMIT: Final = 1 << 16
 
 _PLAIN_KEYS: Final = tuple(
     tuple(
