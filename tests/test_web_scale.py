@@ -1835,8 +1835,11 @@ def test_the_next_game_reaches_players_on_a_process_that_does_not_drive_the_tabl
             for s in range(3)
         ]
         assert _post(f"{a.base}/api/tables/{tid}/start", {}, host)[0] == 200  # (a drives it)
-        socks = [connect(f"{b.ws}/ws/tables/{tid}", open_timeout=10) for _ in range(3)]
-        try:
+        with ExitStack() as stack:
+            socks = [
+                stack.enter_context(connect(f"{b.ws}/ws/tables/{tid}", open_timeout=10))
+                for _ in range(3)
+            ]
             for ws, tok in zip(socks, toks, strict=True):
                 ws.send(json.dumps({"type": "hello", "token": tok}))
             ends: float | None = None
@@ -1861,9 +1864,6 @@ def test_the_next_game_reaches_players_on_a_process_that_does_not_drive_the_tabl
                         act = {"type": "act", "action": msg["legal"][0], "version": msg["version"]}
                         ws.send(json.dumps(act))
             pytest.fail(f"the next game never reached the players on b (pause ends {ends})")
-        finally:
-            for ws in socks:
-                ws.close()
 
 
 def test_a_player_connected_to_another_process_is_not_away_where_the_table_is_loaded_later(
@@ -1901,11 +1901,11 @@ def test_a_player_gone_from_two_processes_at_once_is_gone_at_once(
         with (
             connect(f"{a.ws}/ws/tables/{tid}", open_timeout=10) as watcher,
             connect(f"{b.ws}/ws/tables/{tid}", open_timeout=10) as other,
+            connect(f"{a.ws}/ws/tables/{tid}", open_timeout=10) as phone,
+            connect(f"{b.ws}/ws/tables/{tid}", open_timeout=10) as laptop,
         ):
             _first_snapshot(watcher, None)
             _first_snapshot(other, None)
-            phone = connect(f"{a.ws}/ws/tables/{tid}", open_timeout=10)
-            laptop = connect(f"{b.ws}/ws/tables/{tid}", open_timeout=10)
             _first_snapshot(phone, tok)
             _first_snapshot(laptop, tok)
             time.sleep(1.5)  # (both presences on Redis)
