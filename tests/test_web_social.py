@@ -1721,3 +1721,28 @@ def test_a_seat_connected_anywhere_is_never_away(tmp_path: Path) -> None:
         assert lobby._away(room, 2)
         room.remote_seats = {2}
         assert not lobby._away(room, 2) and lobby._away_left(room, 2) is None
+
+
+def test_a_player_back_at_a_table_nobody_was_at_gets_the_whole_first_turn(tmp_path: Path) -> None:
+    """A code review: the pause's end counted the next game's first turn from its deadline —
+    for a table left alone (abandoned: nobody asked whether the pause had ended), a player who
+    came back long after had their turn timed from the old deadline, and a stand-in moved for
+    them at once. A turn starts no earlier than the player's return."""
+    kw: dict[str, Any] = {
+        "next_game_delay": 1.0,
+        "turn_timeout": 2.0,
+        "away_timeout": 600.0,
+        "abandon_after": 0.3,
+    }
+    with client(tmp_path, **kw) as c:
+        tid, _host, tok = _table(c, ["heuristic", "heuristic", "open"])
+        with c.websocket_connect(f"/ws/tables/{tid}") as ws:
+            snap = play_through(ws, until=_between, first=hello(ws, tok[2]))
+            version = snap["version"]
+            assert snap["table"]["to_play"] == 2  # (seat 2 opens game 2)
+        time.sleep(4)  # (left alone; the pause's deadline passed 3 s ago, unseen)
+        with c.websocket_connect(f"/ws/tables/{tid}") as ws:
+            hello(ws, tok[2])
+            time.sleep(1.0)
+            now = c.get(f"/api/tables/{tid}").json()
+            assert now["version"] == version, "a stand-in moved for the player who came back"

@@ -2392,10 +2392,12 @@ class Lobby:
         if self.wall() < b.deadline and not self._all_ready(room):
             return True
         # (the first turn starts at the deadline, on every process, however late this one
-        # looks: not when it happens to notice)
+        # looks: not when it happens to notice — but not before a turn already started later:
+        # a player back at a table nobody was at, its pause long over, had their first turn
+        # timed from the old deadline and a stand-in moved at once, a code review)
         ended = b.deadline if self.wall() >= b.deadline else self.wall()
         room.between = None
-        room.turn_started = self.clock() - max(0.0, self.wall() - ended)
+        room.turn_started = max(room.turn_started, self.clock() - max(0.0, self.wall() - ended))
         room.revision += 1
         room.changed.set()
         return False
