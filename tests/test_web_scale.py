@@ -739,33 +739,41 @@ def test_a_claim_or_a_spending_sent_again_counts_once(redis_server: RedisServer)
     """A thirty-third audit: a command is sent again on a new connection where its answer was
     lost (``retrying()``) — and the hint's claim, sent again, found itself and refused: the
     turn's hint said "used", none given; a chat line's spending was charged twice. A claim
-    already this process's is taken; a spending sent again under its name is charged once."""
+    sent again is taken, another asking refused (the same process's too: a code review); a
+    spending sent again under its name is charged once, whatever was spent meanwhile."""
     import asyncio
 
-    from torampu.web.bus import BUCKET, RedisBus
+    from torampu.web.bus import BUCKET, CLAIM, RedisBus
 
     async def go() -> tuple[list[bool], list[int], float]:
         a, b = RedisBus(redis_server.url), RedisBus(redis_server.url)
         try:
+            mine = f"{a.process}:first"
             claims = [
+                bool(await a._claim(keys=[CLAIM + "hint:t1:0:5"], args=[mine, 30_000])),
+                # (the same claim, sent again)
+                bool(await a._claim(keys=[CLAIM + "hint:t1:0:5"], args=[mine, 30_000])),
+                # (another asking of this process — the room loaded anew — and another process)
                 await a.claim("hint:t1:0:5", 30),
-                await a.claim("hint:t1:0:5", 30),  # (the same, sent again)
-                await b.claim("hint:t1:0:5", 30),  # (another process)
+                await b.claim("hint:t1:0:5", 30),
             ]
-            again = ["1.0", 5, 10_000, "spending-1"]
+            await a.unclaim("hint:t1:0:5")  # (this process's, whichever asking took it)
+            claims.append(await b.claim("hint:t1:0:5", 30))
+            keys = [BUCKET + "chat:x", BUCKET + "chat:x:n:first"]
             spent = [
-                await a._spend(keys=[BUCKET + "chat:x"], args=again),
-                await a._spend(keys=[BUCKET + "chat:x"], args=again),  # (sent again)
+                await a._spend(keys=keys, args=["1.0", 5, 10_000]),
+                await b.spend("chat:x", 1.0, 5),  # (another spending meanwhile)
+                await a._spend(keys=keys, args=["1.0", 5, 10_000]),  # (the first, sent again)
             ]
             left = float(await a.redis.hget(BUCKET + "chat:x", "tokens"))
             return claims, spent, left
         finally:
-            await a.redis.aclose()
-            await b.redis.aclose()
+            await a.stop()
+            await b.stop()
 
     claims, spent, left = asyncio.run(go())
-    assert claims == [True, True, False], claims
-    assert spent == [1, 1] and 3.9 < left < 4.1, (spent, left)  # (5, once charged)
+    assert claims == [True, True, False, False, True], claims
+    assert spent == [1, True, 1] and 2.9 < left < 3.1, (spent, left)  # (5, charged twice)
 
 
 def test_a_subscription_cut_while_redis_stays_up_reads_the_tables_again(
@@ -796,7 +804,10 @@ def test_a_subscription_cut_while_redis_stays_up_reads_the_tables_again(
         await bus.start(handler)
         other = aioredis.from_url(redis_server.url)
         try:
-            await asyncio.sleep(0.3)
+            for _ in range(100):  # (subscribed: on a loaded machine it takes a moment)
+                if await other.pubsub_numpat() >= 1:
+                    break
+                await asyncio.sleep(0.05)
             await other.client_kill_filter(_type="pubsub")
             for _ in range(100):
                 if reloads:
@@ -1857,7 +1868,8 @@ def test_the_next_game_reaches_players_on_a_process_that_does_not_drive_the_tabl
                         ends = time.monotonic() + msg["between"]["seconds_left"]
                     if ends is not None and msg["between"] is None and msg["legal"]:
                         late = time.monotonic() - ends
-                        assert late < 1.5, f"the next game came {late:.1f} s after the pause"
+                        # (it never came before; a loaded machine is given some seconds)
+                        assert late < 5, f"the next game came {late:.1f} s after the pause"
                         return
                     if msg["legal"] and ends is None and msg["version"] not in acted:
                         acted.add(msg["version"])
@@ -1921,12 +1933,13 @@ def test_a_player_gone_from_two_processes_at_once_is_gone_at_once(
             gone = time.monotonic()
             while True:
                 try:
-                    msg = json.loads(watcher.recv(timeout=max(0.1, gone + 5 - time.monotonic())))
+                    msg = json.loads(watcher.recv(timeout=max(0.1, gone + 7 - time.monotonic())))
                 except TimeoutError:
-                    pytest.fail("the seat still reads connected 5 s after both its sockets closed")
+                    pytest.fail("the seat still reads connected 7 s after both its sockets closed")
                 if msg["type"] == "snapshot" and not msg["table"]["seats"][0]["connected"]:
                     break
-            assert time.monotonic() - gone < 3, time.monotonic() - gone
+            # (10–20 s before: the heartbeats; a loaded machine is given a few seconds)
+            assert time.monotonic() - gone < 6, time.monotonic() - gone
 
 
 def test_a_turn_s_time_is_counted_from_its_move_before_on_every_process(

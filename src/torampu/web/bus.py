@@ -181,20 +181,22 @@ _SPEND = """
 local now = redis.call('time')
 now = tonumber(now[1]) + tonumber(now[2]) / 1000000
 local rate, burst = tonumber(ARGV[1]), tonumber(ARGV[2])
-local held = redis.call('hmget', KEYS[1], 'tokens', 'at', 'last', 'ok')
-if held[3] == ARGV[4] then return tonumber(held[4]) end
+local seen = redis.call('get', KEYS[2])
+if seen then return tonumber(seen) end
+local held = redis.call('hmget', KEYS[1], 'tokens', 'at')
 local tokens, at = tonumber(held[1]) or burst, tonumber(held[2]) or now
 tokens = math.min(burst, tokens + math.max(0, now - at) * rate)
 local ok = 0
 if tokens >= 1 then tokens = tokens - 1; ok = 1 end
-redis.call('hset', KEYS[1], 'tokens', tostring(tokens), 'at', tostring(now), 'last', ARGV[4],
-  'ok', tostring(ok))
+redis.call('hset', KEYS[1], 'tokens', tostring(tokens), 'at', tostring(now))
 redis.call('pexpire', KEYS[1], ARGV[3])
+redis.call('set', KEYS[2], tostring(ok), 'PX', 10000)
 return ok
 """
-"""A token bucket on Redis's clock: every process spends from the same one. ARGV[4] names the
-spending: the same one sent again (a retry on a new connection after the answer was lost)
-gets the answer it had and is not charged twice (a thirty-third audit)."""
+"""A token bucket on Redis's clock: every process spends from the same one. KEYS[2] names the
+spending (10 s): the same one sent again (a retry on a new connection after the answer was
+lost) gets the answer it had and is not charged twice (a thirty-third audit) — however many
+others spent meanwhile (a code review: one name kept, the last, was not enough)."""
 _CLAIM = """
 local held = redis.call('get', KEYS[1])
 if held == ARGV[1] then return 1 end
@@ -202,20 +204,23 @@ if held then return 0 end
 redis.call('set', KEYS[1], ARGV[1], 'PX', ARGV[2])
 return 1
 """
-"""A claim: taken if free — or already this process's, as a claim sent again after its answer
-was lost is (else the retry found its own claim and refused it: a turn's hint told "used", none
-given, a thirty-third audit). A process asks a claim of its own once (a hint is claimed in the
-process's memory first)."""
+"""A claim: taken if free — or already this very claim's (ARGV[1]: the process and a name of
+this asking), as one sent again after its answer was lost is (else the retry found its own
+claim and refused it: a turn's hint told "used", none given, a thirty-third audit). Another
+asking of the same process is refused as any other (the room's memory of its hint goes with
+the room: a code review)."""
+_RELEASE_OURS = """
+local held = redis.call('get', KEYS[1])
+if held and string.sub(held, 1, #ARGV[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end
+return 0
+"""
+"""Give back a claim this process took (its value begins with the process's id)."""
 _PRUNE = """
 for i = 1, #ARGV, 2 do
   if redis.call('hget', KEYS[1], ARGV[i]) == ARGV[i + 1] then
     redis.call('hdel', KEYS[1], ARGV[i])
   end
 end
-return 0
-"""
-_RELEASE = """
-if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end
 return 0
 """
 
@@ -280,11 +285,11 @@ class RedisBus:
         self._commands_ok = True
         """The last command (publish, presence, lease, probe) got an answer."""
         self._renew = self.redis.register_script(_RENEW)
-        self._release = self.redis.register_script(_RELEASE)
         self._release_lease = self.redis.register_script(_RELEASE_LEASE)
         self._prune = self.redis.register_script(_PRUNE)
         self._spend = self.redis.register_script(_SPEND)
         self._claim = self.redis.register_script(_CLAIM)
+        self._release_ours = self.redis.register_script(_RELEASE_OURS)
         self.on_reconnect: Callable[[], Awaitable[None]] | None = None
         """Called when the subscription is back after an outage (read everything again)."""
         self._skew = 0.0
@@ -335,7 +340,8 @@ class RedisBus:
                 await self._listener
         for client in (self.redis, self._sub):
             with contextlib.suppress(Exception):
-                await client.aclose()
+                # (and its pool: a client given one does not close it by itself)
+                await client.aclose(close_connection_pool=True)
 
     async def _listen(self) -> None:
         """Follow every table's channel; after an outage, resubscribe and ask for a reload."""
@@ -486,14 +492,10 @@ class RedisBus:
             return None  # known down: not another command's timeout in a request
         full = max(1.0, burst / rate if rate > 0 else 3600.0)  # a full bucket needs no key
         try:
+            named = f"{BUCKET}{key}:n:{secrets.token_hex(8)}"  # (this spending's: _SPEND)
             got = await self._spend(
-                keys=[BUCKET + key],
-                args=[
-                    repr(float(rate)),
-                    int(burst),
-                    int(full * 1000) + 1000,
-                    secrets.token_hex(8),  # (this spending's name: see _SPEND)
-                ],
+                keys=[BUCKET + key, named],
+                args=[repr(float(rate)), int(burst), int(full * 1000) + 1000],
             )
         except Exception as e:
             self._failed("spend", e)
@@ -503,7 +505,8 @@ class RedisBus:
 
     async def claim(self, key: str, ttl: float) -> bool:
         try:
-            got = await self._claim(keys=[CLAIM + key], args=[self.process, int(ttl * 1000)])
+            mine = f"{self.process}:{secrets.token_hex(6)}"  # (this asking's own)
+            got = await self._claim(keys=[CLAIM + key], args=[mine, int(ttl * 1000)])
         except Exception as e:
             raise self._failed("claim", e) from None
         self._answered()
@@ -511,7 +514,7 @@ class RedisBus:
 
     async def unclaim(self, key: str) -> None:
         with contextlib.suppress(Exception):
-            await self._release(keys=[CLAIM + key], args=[self.process])
+            await self._release_ours(keys=[CLAIM + key], args=[f"{self.process}:"])
 
 
 def _where(url: str) -> str:
