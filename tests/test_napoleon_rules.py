@@ -838,7 +838,7 @@ def test_same_two_first_trick(first: bool) -> None:
             t["why"]["en"]
             == "KC wins: highest of the led suit (C) (no same-two on the first trick)"
         )
-        assert t["why"]["ja"].endswith("(1巡目はセイムツーなし)"), t["why"]["ja"]
+        assert t["why"]["ja"].endswith("。1巡目はセイムツーなし"), t["why"]["ja"]
 
 
 @pytest.mark.parametrize("beats", [False, True])
@@ -1145,7 +1145,22 @@ def test_joker_request_followed_may_be_played_anytime_and_never_wins(mode: dict[
     assert won(t) == ("2H", "led")  # the joker never wins: the led 2 does
     # and the ruling says so (a twenty-third review: "♦K wins" over a joker read as a mistake)
     assert t["why"]["en"].endswith("(the joker has power only when it is led)"), t["why"]
-    assert t["why"]["ja"].endswith("(ジョーカーは台札のときだけ強い)"), t["why"]
+    assert t["why"]["ja"].endswith("。ジョーカーは台札のときだけ強い"), t["why"]
+
+
+def test_a_joker_that_would_have_lost_anyway_is_not_said_powerless() -> None:
+    """A twenty-fourth review: "♠A wins: Mighty (the joker has power only when it is led)" —
+    a joker led loses to Mighty (request_weak) too, so the ruling said the joker was robbed of
+    a trick it could not have won. The note is said only where its power would have won."""
+    g = start(
+        {1: ["2H", "KC"], 2: ["JK", "3H", "4H"], 3: ["AS"], 4: ["3D"], 0: ["4D"]},
+        rules=WEAK,
+        void={3: "H", 4: "H", 0: "H"},
+        bid="13C",
+    )
+    t = play_trick(g, "2H", "JK", "AS", "3D", "4D")
+    assert won(t) == ("AS", "mighty")
+    assert "joker" not in t["why"]["en"] and "ジョーカー" not in t["why"]["ja"], t["why"]
 
 
 @pytest.mark.parametrize("mode", [WEAK, STRONG], ids=["weak", "strong"])

@@ -117,7 +117,9 @@ def explain(reason: Reason, lang: Lang = "en") -> str:
     text = (ja if lang == "ja" else en).format(**params)
     if reason.note in NOTES:
         note_en, note_ja = NOTES[reason.note]
-        text += f" ({note_ja})" if lang == "ja" else f" ({note_en})"
+        # (ja: a sentence of its own — two brackets in a row, "(♠) (ジョーカーは…)", read badly,
+        # a twenty-fourth review)
+        text += f"。{note_ja}" if lang == "ja" else f" ({note_en})"
     return text
 
 

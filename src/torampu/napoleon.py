@@ -1194,10 +1194,15 @@ class Napoleon(TrickGame):
         (over Mighty or a jack it loses on any trick, unless ``same_two_beats_specials``: a
         code review)."""
         if JOKER in cards and cards.index(JOKER) not in (0, best):
-            if self.call_active:
-                return "joker_called"
-            if self.joker_request:
-                return "joker_not_led"
+            # (only where its power would have beaten the winner: a joker led loses to Mighty
+            # and the jacks too — "♠A wins: Mighty (the joker has power only when it is led)"
+            # read as the joker robbed, a twenty-fourth review)
+            power = self.led_joker if self.joker_request else S_JOKER_TOP
+            if power > strength[best]:
+                if self.call_active:
+                    return "joker_called"
+                if self.joker_request:
+                    return "joker_not_led"
         r = self.rules
         led = self.led
         if first and r["same_two"] and not r["same_two_first_trick"] and 0 <= led < 4:
