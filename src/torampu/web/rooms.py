@@ -635,7 +635,11 @@ class Room:
 
     def connected(self, seat: int) -> bool:
         """Whether someone holding ``seat`` is connected, to this process or another."""
-        return seat in self.remote_seats or any(c.seat == seat for c in self.clients)
+        return seat in self.remote_seats or self.held_here(seat)
+
+    def held_here(self, seat: int) -> bool:
+        """Whether a socket of this process holds ``seat``."""
+        return any(c.seat == seat for c in self.clients)
 
     @property
     def attended(self) -> bool:
@@ -2395,9 +2399,9 @@ class Lobby:
         # looks: not when it happens to notice — but not before a turn already started later:
         # a player back at a table nobody was at, its pause long over, had their first turn
         # timed from the old deadline and a stand-in moved at once, a code review)
-        ended = b.deadline if self.wall() >= b.deadline else self.wall()
+        late = max(0.0, self.wall() - b.deadline)  # (0 where everyone was ready sooner)
         room.between = None
-        room.turn_started = max(room.turn_started, self.clock() - max(0.0, self.wall() - ended))
+        room.turn_started = max(room.turn_started, self.clock() - late)
         room.revision += 1
         room.changed.set()
         return False
@@ -2891,7 +2895,7 @@ class Lobby:
         # (new here: this process tells the others, even when another process holds the seat
         # too — that one may be about to close, and the seat would read as gone everywhere: an
         # eleventh audit, a player on two processes lost their seat to a rematch's bot)
-        here = client.seat is not None and any(c.seat == client.seat for c in room.clients)
+        here = client.seat is not None and room.held_here(client.seat)
         first = not room.clients
         if not room.attended:
             # nobody was at the table, and nobody's clock ran (see _who_moves): the turn's
@@ -2918,16 +2922,17 @@ class Lobby:
             room.empty_since = now
             room.changed.set()
         seat_left = client.seat is not None and not room.connected(client.seat)
-        # (gone from here: tell the others even when another process seems to hold the seat —
-        # its sockets may be closing at this moment too, each process counting on the other)
-        gone_here = client.seat is not None and not any(c.seat == client.seat for c in room.clients)
+        # (gone from here — as it is wherever it has left — the others are told even when
+        # another process seems to hold the seat: its sockets may be closing at this moment
+        # too, each process counting on the other)
+        gone_here = client.seat is not None and not room.held_here(client.seat)
         if seat_left:
             assert client.seat is not None
             room.away_since[client.seat] = now
             room.changed.set()
             self.broadcast(room)
             self._rematch_if_agreed(room)
-        if seat_left or gone_here or not room.clients:
+        if gone_here or not room.clients:
             self._share_presence(room)
 
     def public_table(self, room: Room) -> dict[str, Any]:
