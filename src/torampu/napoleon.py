@@ -1207,9 +1207,9 @@ class Napoleon(TrickGame):
         led = self.led
         if first and r["same_two"] and not r["same_two_first_trick"] and 0 <= led < 4:
             two = led * 13
-            if two in cards and cards.index(two) != best:
+            at = cards.index(two) if two in cards else best
+            if at != best:
                 eff = self.eff_suit
-                at = cards.index(two)
                 would = S_SAME2_TOP if r["same_two_beats_specials"] else S_SAME2
                 if all(c != JOKER and eff[c] == led for c in cards) and all(
                     would > v for i, v in enumerate(strength) if i != at

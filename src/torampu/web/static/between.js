@@ -119,6 +119,8 @@ export class BetweenPanel {
       lastOfMany ? h("p", { class: "muted small between-last", id: "between-last" }, t("sc_lastGameWas", { k: k + 1, game: snap.view?.game })) : null, summary));
     parts.push(this.results(snap, k));
     if (news) queueMicrotask(() => this.tell(snap, k));
+    // (Ready, or the rematch's buttons, in a foot of their own at the box's end)
+    const inFoot = (...nodes) => h("div", { class: "between-foot" }, nodes);
     let foot = null;
     if (b) {
       const count = h("span", { class: "countdown", id: "between-countdown" }, String(this.secondsLeft()));
@@ -133,14 +135,14 @@ export class BetweenPanel {
       if (b.waiting.length) parts.push(h("p", { class: "muted small", id: "between-waiting" }, t("sc_waitingList", { names: names(b.waiting) })));
       // (in a foot of its own, the box's last, that stays in sight while the scores scroll
       // under it: on a phone on its side it was below them, out of sight)
-      if (snap.seat != null) foot = h("div", { class: "between-foot" }, ready());
+      if (snap.seat != null) foot = inFoot(ready());
     } else if (over && snap.table?.rematch && this.seen === "after") {
       const next = snap.table.rematch;
       // a player whose seat there went to a bot (away as it began) is told so, and takes it
       // back with the button (a thirteenth review: the button only said "Go to the rematch")
       const taken = this.seatTaken(next, snap.seat);
       if (taken) parts.push(h("p", { class: "between-asked", id: "rematch-taken" }, t("sc_rematchSeatTaken")));
-      foot = h("div", { class: "between-foot" }, h("button", { type: "button", class: "primary", id: "rematch-open", onclick: () => this.follow(next, snap.seat, 0) },
+      foot = inFoot(h("button", { type: "button", class: "primary", id: "rematch-open", onclick: () => this.follow(next, snap.seat, 0) },
         t(taken ? "sc_rematchTakeBack" : "sc_rematchOpen")));
     } else if (over) {
       // the rematch's buttons in the foot too (on a phone on its side they were below the
@@ -148,7 +150,7 @@ export class BetweenPanel {
       const asked = this.rematchParts(snap);
       const buttons = asked.filter((p) => p?.tagName === "BUTTON");
       parts.push(...asked.filter((p) => !buttons.includes(p)));
-      if (buttons.length) foot = h("div", { class: "between-foot" }, buttons);
+      if (buttons.length) foot = inFoot(buttons);
     }
     // the way out, whatever else the box offers (only "Not this time" led there, once someone
     // had asked for a rematch: a tenth review)
