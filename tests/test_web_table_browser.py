@@ -24,7 +24,16 @@ from typing import Any
 
 import pytest
 
-from browser_helpers import chromium, get, new_page, post, problems, require_chromium, serve
+from browser_helpers import (
+    chromium,
+    get,
+    new_page,
+    post,
+    problems,
+    require_chromium,
+    serve,
+    wait_shown,
+)
 
 SHOTS = Path(__file__).resolve().parent.parent / "artifacts" / "table"
 SIZES: dict[str, dict[str, int]] = {
@@ -674,6 +683,54 @@ def test_the_host_allows_hints_and_spectator_chat_in_the_lobby(server: str, brow
     ]
 
 
+def test_a_host_who_starts_before_the_bots_list_came_fills_the_seats_and_is_told_what_is_open(
+    server: str, browser: Any
+) -> None:
+    """A CI run's page, loaded slowly, pressed "Take seat 1 and start" before /api/bots had
+    answered: the fill menu held only "nobody" yet, the start was refused and the page said
+    "That seat is open already" (the words of a seat opened twice). Now the page waits for the
+    bots with the table; and a start with a seat left open says what to do."""
+    import json
+
+    made = post(f"{server}/api/tables", {"game": "hell", "players": 3, "games": 1})
+    table_id, host = made["table"]["id"], made["host_token"]
+    hosts = json.dumps(json.dumps({table_id: host}))
+    page = new_page(
+        browser, SIZES["laptop"], "en", init=f"localStorage.setItem('torampu.host', {hosts})"
+    )
+    held: list[Any] = []
+    page.route("**/api/bots", lambda route: held.append(route))  # answered when the test says
+    page.goto(f"{server}/t/{table_id}")
+    page.wait_for_function("() => document.querySelector('#seats, #sit-start-btn') !== null")
+    page.wait_for_timeout(1500)
+    if page.locator("#sit-start-btn").count():  # (the page before: Start while the list is out)
+        page.click("#sit-start-btn")
+    while not held:
+        page.wait_for_timeout(50)
+    held[0].continue_()
+    page.wait_for_selector("#sit-start-btn")
+    if page.locator("#sit-start-btn").is_visible():
+        page.click("#sit-start-btn")
+    wait_shown(page, "#felt .seat-box.me[data-seat='0']", server)
+    snap = _snapshot(page)
+    assert [s["kind"] for s in snap["table"]["seats"]] == ["human", "bot", "bot"]
+
+    made = post(f"{server}/api/tables", {"game": "hell", "players": 3, "games": 1})
+    table_id, host = made["table"]["id"], made["host_token"]
+    hosts = json.dumps(json.dumps({table_id: host}))
+    page = new_page(
+        browser, SIZES["laptop"], "en", init=f"localStorage.setItem('torampu.host', {hosts})"
+    )
+    page.goto(f"{server}/t/{table_id}")
+    page.wait_for_selector("#sit-start-btn")
+    page.select_option("#fill-bot", "")
+    page.click("#start-btn")
+    page.wait_for_selector("#toast:not(:empty)")
+    said = page.inner_text("#toast")
+    assert "still open" in said and "Fill empty seats with" in said, said
+    assert get(f"{server}/api/tables/{table_id}")["status"] == "waiting"
+
+
 def test_a_host_without_a_seat_sits_to_start_and_a_game_s_last_trick_shows_before_its_results(
     server: str, browser: Any
 ) -> None:
@@ -948,8 +1005,19 @@ def test_a_player_changes_their_name_before_the_start(server: str, browser: Any)
     page.keyboard.press("Enter")
     page.wait_for_selector("#rename-seat")
     assert get(f"{server}/api/tables/{table_id}")["seats"][0]["name"] == "Aki"
+    # the page drawn again while the name is typed (someone takes a seat) keeps what was typed,
+    # and Save saves it (it saved the name drawn in the field: a closure held a field the
+    # drawing never put on the page)
+    page.click("#rename-seat")
+    page.fill("#rename-input", "Kei")
+    post(f"{server}/api/tables/{table_id}/join", {"name": "Cho", "seat": 2})
+    page.wait_for_selector(".seat-row[data-seat='2'] strong")
+    assert page.input_value("#rename-input") == "Kei"
+    page.click("#rename-save")
+    page.wait_for_selector("#rename-seat")
+    assert get(f"{server}/api/tables/{table_id}")["seats"][0]["name"] == "Kei"
     friend.wait_for_function(
-        "() => document.querySelector(\".seat-row[data-seat='0'] strong\")?.textContent === 'Aki'"
+        "() => document.querySelector(\".seat-row[data-seat='0'] strong\")?.textContent === 'Kei'"
     )
     # the chat says it as one rename, not as one leaving and another taking the seat (a
     # fourteenth review)

@@ -107,6 +107,10 @@ class TablePage {
   }
 
   async start() {
+    // the bots come with the table, not after it: the host's Start pressed before the list
+    // came filled the seats with nobody — the fill menu had only "nobody" yet — and was
+    // refused (a CI run's page, loaded slowly, said "That seat is open already")
+    const bots = api.bots().then((b) => b.bots, () => []);
     try {
       this.table = await api.table(this.id);
     } catch (e) {
@@ -114,7 +118,7 @@ class TablePage {
         h("a", { href: "/" }, t("back"))));
       return;
     }
-    api.bots().then((b) => { this.bots = b.bots; this.render(); }).catch(() => {});
+    this.bots = await bots;
     this.render();
     // without a seat, the host's token: the host watches their own table (a private one
     // too, whatever became of its invite)
@@ -478,12 +482,15 @@ class TablePage {
     if (s.seat === mySeat && this.table.status === "waiting" && this.seatToken) {
       // the name can be changed until the start (a blank one became "Player N" for good)
       if (this.renaming) {
+        // (the field on the page is read, not this drawing's: a page drawn again while the
+        // name was typed — someone joined — keeps its element, and "Save" saved the old name)
+        const typed = () => document.getElementById("rename-input")?.value ?? input.value;
         const input = h("input", { type: "text", id: "rename-input", maxlength: "40", value: s.name || "", "aria-label": t("yourName"),
-          onkeydown: (e) => { if (e.key === "Enter") this.rename(input.value); else if (e.key === "Escape") this.cancelRename(); } });
+          onkeydown: (e) => { if (e.key === "Enter") this.rename(e.target.value); else if (e.key === "Escape") this.cancelRename(); } });
         controls.push(input,
-          h("button", { type: "button", class: "primary", id: "rename-save", onclick: () => this.rename(input.value) }, t("save")),
+          h("button", { type: "button", class: "primary", id: "rename-save", onclick: () => this.rename(typed()) }, t("save")),
           h("button", { type: "button", class: "ghost", id: "rename-cancel", onclick: () => this.cancelRename() }, t("cancel")));
-        queueMicrotask(() => { if (document.activeElement?.id !== "rename-input") input.focus(); });
+        queueMicrotask(() => { if (document.activeElement?.id !== "rename-input") document.getElementById("rename-input")?.focus(); });
       } else {
         controls.push(h("button", { type: "button", class: "ghost", id: "rename-seat", onclick: () => { this.renaming = true; this.render(); } }, t("changeName")));
       }
@@ -525,10 +532,14 @@ class TablePage {
     // a host without a seat would otherwise see the filling bots take every open seat, theirs
     // too, and be left watching: the main button seats them first, watching is the second choice
     const open = haveSeat ? null : this.table.seats.find((s) => s.kind === "open");
+    // the menu on the page, read as the button is pressed: a page drawn again (patch) keeps
+    // its element and what was chosen in it, not this one's (a choice of "nobody" started the
+    // table with bots)
+    const chosen = () => document.getElementById("fill-bot")?.value ?? fillSel.value;
     const buttons = open
-      ? [h("button", { type: "button", class: "primary big", id: "sit-start-btn", onclick: () => this.startGame(fillSel.value, open.seat) }, t("sitAndStart", { n: open.seat + 1 })),
-        h("button", { type: "button", class: "ghost", id: "start-btn", onclick: () => this.startGame(fillSel.value) }, t("startWatching"))]
-      : [h("button", { type: "button", class: "primary big", id: "start-btn", onclick: () => this.startGame(fillSel.value) }, t("start"))];
+      ? [h("button", { type: "button", class: "primary big", id: "sit-start-btn", onclick: () => this.startGame(chosen(), open.seat) }, t("sitAndStart", { n: open.seat + 1 })),
+        h("button", { type: "button", class: "ghost", id: "start-btn", onclick: () => this.startGame(chosen()) }, t("startWatching"))]
+      : [h("button", { type: "button", class: "primary big", id: "start-btn", onclick: () => this.startGame(chosen()) }, t("start"))];
     // "Take seat 1 and start" before anyone came read as the only way on: a host who meant to
     // wait for friends is told how they come and what becomes of the seats still open
     const waiting = this.table.seats.filter((s) => s.kind === "open").length - (haveSeat ? 0 : 1);
@@ -685,7 +696,9 @@ class TablePage {
       this.table = await api.start(this.id, fillBot ? { fill: fillBot } : {}, this.host);
       this.render();
     } catch (e) {
-      toast(errorText(e));
+      // (a seat still open at the start is not "open already", the words of a seat the host
+      // opened twice)
+      toast(e?.code === "seat_open" ? t("startSeatsOpen") : errorText(e));
     }
   }
 
