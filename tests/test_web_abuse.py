@@ -3818,6 +3818,20 @@ def test_a_rematch_is_a_new_table_within_the_create_rate(tmp_path: Path) -> None
         assert r.status_code == 429 and r.json()["error"]["code"] == "rate_limited", r.text
 
 
+def test_a_wish_for_a_rematch_asked_again_is_not_charged_again(tmp_path: Path) -> None:
+    """A thirty-fourth audit: every wish repeated by one seat was charged a new table of its
+    address's (--create-rate) before the wish was found stored already: a player who clicked
+    on locked their own address out of making a table. A repeated wish makes nothing."""
+    with client(tmp_path, create_rate=3) as c:
+        tid, _, tokens = new_table(c, "hell", None, humans=3)
+        play_out_elsewhere(c, tid)
+        for _ in range(4):
+            r = c.post(f"/api/tables/{tid}/rematch", json={}, headers=auth(tokens[0]))
+            assert r.status_code == 202, r.text
+        r = c.post("/api/tables", json={"game": "hell"})
+        assert r.status_code == 201, r.text  # the third table a minute (the wish the second)
+
+
 def test_a_game_s_record_is_made_once_and_kept(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -1356,8 +1356,11 @@ class Lobby:
         if new_id is None:
             if room.match is None or not room.match.is_over:
                 raise ActError("not_over", "a rematch is there once the match is over")
-            if charge is not None:  # (before the wish: one refused is not stored, to be
-                await charge()  # made later without a charge when the wishes agree)
+            # (before the wish: one refused is not stored, to be made later without a charge
+            # when the wishes agree; a wish asked again is charged once — each repeat charged
+            # a table, and a player who clicked on locked their address out: a 34th audit)
+            if charge is not None and (seat is None or seat not in room.wishes):
+                await charge()
             as_host = seat is not None and _matches(host, [room.table.host_token])
             if seat is not None and not await self._wish_rematch(room, seat, as_host):
                 # (made once the ones gone who did not ask have been gone the grace)
