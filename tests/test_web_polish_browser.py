@@ -191,6 +191,32 @@ def _hint(page: Any) -> tuple[str, str]:
     return str(el.get_attribute("data-state")), el.inner_text().strip()
 
 
+def test_every_trick_ruling_is_shown_with_suits_not_letters(server: str, browser: Any) -> None:
+    """A twenty-fifth review: "♣J wins: right bower (正J; trump C)" — the page wrote a ruling's
+    "(trump H)" as a suit, not "; trump C". Every ruling of the trick games, each suit, as the
+    page shows it: no card code, no suit letter left."""
+    from torampu.explain import MESSAGES, Reason, explain
+
+    texts = [
+        explain(Reason(code, card=9, other=12, suit=suit, extra=3), lang)
+        for code in MESSAGES
+        for suit in range(4)
+        for lang in ("en", "ja")
+    ]
+    page = new_page(browser, LAPTOP, "en")
+    page.goto(f"{server}/")
+    shown = page.evaluate(
+        "async (texts) => { const l = await import('/static/labels.js');"
+        " return texts.map((x) => l.prettyCards(x)); }",
+        texts,
+    )
+    letter = re.compile(r"(?<![0-9A-Za-z])[SHDC](?![0-9A-Za-z])")
+    left = [(x, y) for x, y in zip(texts, shown, strict=True) if letter.search(y)]
+    assert not left, left[:5]
+    assert not [y for y in shown if CARD_CODE.search(y)]
+    assert "(正J; trump ♣)" in " ".join(shown)
+
+
 def test_napoleon_as_the_napoleon_at_1366x650(server: str, browser: Any) -> None:
     tb = _table(server, "napoleon", "classic", 5)
     page = _open(browser, server, tb, LAPTOP, "ja")

@@ -92,7 +92,10 @@ const GLYPH = { S: "♠", H: "♥", D: "♦", C: "♣" };
 export function prettyCards(s) {
   return String(s)
     .replace(CARD_IN_TEXT, (m, rank, suit) => (suit ? `${GLYPH[suit]}${rank === "T" ? "10" : rank}` : t("joker")))
-    .replace(/\((trump )?([SHDC])\)/g, (m, word, suit) => `(${word || ""}${GLYPH[suit]})`); // "(trump H)" → "(trump ♥)"
+    // "(H)", "(trump H)", "(正J; trump H)" → "(♥)", "(trump ♥)", "(正J; trump ♥)" (the last
+    // kept its letter: "trump C" in a ruling, a twenty-fifth review)
+    .replace(/\(([SHDC])\)/g, (m, suit) => `(${GLYPH[suit]})`)
+    .replace(/\btrump ([SHDC])(?![0-9A-Za-z])/g, (m, suit) => `trump ${GLYPH[suit]}`);
 }
 
 /** A trick's or ruling's {en, ja} text in the page's language, cards written as cards. */
