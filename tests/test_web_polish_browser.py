@@ -65,12 +65,15 @@ def browser() -> Iterator[Any]:
         yield b
 
 
-def _table(base: str, game: str, rules: Any, players: int, games: int = 1) -> dict[str, Any]:
-    """A started table: seat 0 taken by a person ("あき"), the others heuristic bots."""
+def _table(
+    base: str, game: str, rules: Any, players: int, games: int = 1, **more: Any
+) -> dict[str, Any]:
+    """A started table: seat 0 taken by a person ("あき"), the others heuristic bots (``more``:
+    more of its creation, as ``hints``)."""
     seats = ["open"] + ["bot:heuristic"] * (players - 1)
     made = post(
         f"{base}/api/tables",
-        {"game": game, "rules": rules, "players": players, "seats": seats, "games": games},
+        {"game": game, "rules": rules, "players": players, "seats": seats, "games": games, **more},
     )
     tid, host = made["table"]["id"], made["host_token"]
     joined = post(f"{base}/api/tables/{tid}/join", {"name": "あき", "seat": 0})
@@ -104,12 +107,17 @@ def _until_over(base: str, made: dict[str, Any]) -> None:
         time.sleep(0.2)
 
 
-def _open(browser: Any, base: str, tb: dict[str, Any], viewport: dict[str, int], lang: str) -> Any:
+def _open(
+    browser: Any, base: str, tb: dict[str, Any], viewport: dict[str, int], lang: str, **more: Any
+) -> Any:
+    """``tb``'s table in a page holding seat 0 (``more``: the context's options, as ``touch``)."""
     init = (
         f"localStorage.setItem('torampu.seats', JSON.stringify({{'{tb['id']}': "
         f"{{seat: 0, token: '{tb['token']}'}}}}));"
     )
-    page = new_page(browser, viewport, lang, init=init)
+    if more.pop("touch", False):
+        more.update(has_touch=True, is_mobile=True)
+    page = new_page(browser, viewport, lang, init=init, **more)
     page.goto(f"{base}/t/{tb['id']}")
     page.wait_for_selector("#felt [data-seat='0']")
     return page
@@ -1601,17 +1609,18 @@ def test_the_lobby_says_how_each_game_is_played(server: str, browser: Any, lang:
     assert not problems(page), problems(page)
 
 
-@pytest.mark.parametrize(("viewport", "across"), [(LAPTOP, "number"), (PHONE, "suit")])
 def test_napoleons_bids_are_a_table_of_number_and_suit_all_in_view(
-    server: str, browser: Any, viewport: dict[str, int], across: str
+    server: str, browser: Any
 ) -> None:
     """The bids were a flow of up to 40 buttons wrapped at the screen's width: 14♠ sat under 13♦
-    on one screen and under 15♣ on another, and on a phone the last rows were below the panel's
-    edge (a usability review). Now each bid has the cell of its number and its suit — on a wide
-    screen a row per suit, on a phone a row per number — and every one is in view unscrolled."""
-    tb = _table(server, "napoleon", "classic", 5)
-    page = _open(browser, server, tb, viewport, "en")
+    on one screen and under 15♣ on another (a usability review). Now each bid has the cell of
+    its number and its suit, a row per suit, and every one is in view unscrolled — with the
+    hint's line under them too (the ♠ row was half hidden then: a twenty-fifth review)."""
+    across = "number"
+    tb = _table(server, "napoleon", "classic", 5, hints=True)
+    page = _open(browser, server, tb, LAPTOP, "en")
     assert _wait_my_turn(page) == "bid"
+    page.wait_for_selector("#hint-button")
     cells = page.eval_on_selector_all(
         '#actions .bid-table [data-action^="bid "]',
         """els => els.map(e => { const s = getComputedStyle(e), b = e.getBoundingClientRect();
@@ -1635,7 +1644,88 @@ def test_napoleons_bids_are_a_table_of_number_and_suit_all_in_view(
             c,
             panel,
         )
-    page.screenshot(path=str(SHOTS / f"polish-napoleon-bid-table-{viewport['width']}.png"))
+    page.screenshot(path=str(SHOTS / "polish-napoleon-bid-table-1366.png"))
+    assert not problems(page), problems(page)
+
+
+@pytest.mark.parametrize("viewport", [PHONE, {"width": 844, "height": 390}], ids=["up", "side"])
+def test_a_phone_bids_by_number_then_suit_with_buttons_a_finger_finds(
+    server: str, browser: Any, viewport: dict[str, int]
+) -> None:
+    """A twenty-fifth review: on a phone Napoleon's bids were a table of ten rows of buttons
+    24 px high, the last rows cut at the panel's foot (on its side, the suits under the fold).
+    Now the numbers are a row, the suits of the number picked another, every button at least
+    36 px high and all in view, a suit no longer open shown idle; the bid a first tap marked
+    says "tap again" on itself, the second tap bids it, and picking another number unmarks it."""
+    tb = _table(server, "napoleon", "classic", 5)
+    page = _open(browser, server, tb, viewport, "en", touch=True)
+    assert _wait_my_turn(page) == "bid"
+    legal = [a for a in page.evaluate("window.torampu.snapshot.legal") if a.startswith("bid ")]
+    page.wait_for_selector("#bid-picker")
+    measure = """() => { const a = document.querySelector('#actions').getBoundingClientRect();
+        const r = (e) => { const b = e.getBoundingClientRect();
+                           return {t: e.textContent, top: b.top, bottom: b.bottom, h: b.height,
+                                   on: !e.disabled, act: e.dataset.action || null}; };
+        return {panel: [a.top, a.bottom], h: innerHeight,
+                nums: [...document.querySelectorAll('#bid-picker .bid-num')].map(r),
+                suits: [...document.querySelectorAll('#bid-picker .bid-suits button')].map(r)}; }"""
+    m = page.evaluate(measure)
+    numbers = sorted({int(a.split()[1][:-1]) for a in legal})
+    assert [int(n["t"]) for n in m["nums"]] == numbers
+    shown = m["nums"] + m["suits"]
+    for b in shown:
+        assert b["h"] >= 36 and m["panel"][0] <= b["top"] and b["bottom"] <= m["panel"][1] + 1, (
+            b,
+            m,
+        )
+        assert b["bottom"] <= m["h"], b
+    # the lowest number first: its suits, the ones not open idle
+    low = numbers[0]
+    assert {b["act"] for b in m["suits"] if b["on"]} == {
+        a for a in legal if a.startswith(f"bid {low}")
+    }
+    assert all(b["t"].startswith(str(low)) for b in m["suits"])
+    page.locator(".bid-num", has_text=str(numbers[1])).tap()
+    page.locator(f"[data-action='bid {numbers[1]}C']").tap()
+    page.wait_for_selector(f"[data-action='bid {numbers[1]}C'].armed[data-again='tap again']")
+    page.locator(".bid-num", has_text=str(numbers[2])).tap()  # another number: unmarked
+    page.wait_for_selector(f"[data-action='bid {numbers[2]}C']")
+    assert page.locator(".armed").count() == 0
+    page.locator(f"[data-action='bid {numbers[2]}C']").tap()
+    page.locator(f"[data-action='bid {numbers[2]}C']").tap()
+    page.wait_for_function(
+        "(b) => (window.torampu.snapshot.view.auction || [])"
+        ".some((x) => x.seat === 0 && x.action === b)",
+        arg=f"bid {numbers[2]}C",
+    )
+    page.screenshot(path=str(SHOTS / f"polish-napoleon-bid-picker-{viewport['width']}.png"))
+    assert not problems(page), problems(page)
+
+
+@pytest.mark.parametrize("game", ["nap", "hell"])
+def test_a_phone_on_its_side_shows_every_bid_whole_beside_pass(
+    server: str, browser: Any, game: str
+) -> None:
+    """A twenty-fifth review: on a phone on its side (844×390, the hint's line under the
+    actions) Nap's Pass, "Bid:" and the bids took three lines, the bids cut in half and their
+    stakes hidden. Now the bids share Pass's line and every one is whole in the panel."""
+    tb = _table(server, game, None, 5, hints=True)
+    page = _open(browser, server, tb, {"width": 844, "height": 390}, "en", touch=True)
+    assert _wait_my_turn(page) == "bid"
+    page.wait_for_selector("#hint-button")
+    m = page.evaluate(
+        """() => { const a = document.querySelector('#actions'), p = a.getBoundingClientRect();
+             const r = (e) => { const b = e.getBoundingClientRect();
+                                return {t: e.textContent, top: b.top, bottom: b.bottom}; };
+             return {panel: [p.top, p.bottom],
+                     buttons: [...a.querySelectorAll('button[data-action]')].map(r),
+                     stakes: [...a.querySelectorAll('.bid-stake')].map(r)}; }"""
+    )
+    assert m["buttons"], m
+    for b in m["buttons"] + m["stakes"]:
+        assert m["panel"][0] <= b["top"] and b["bottom"] <= m["panel"][1] + 1, (b, m["panel"])
+    assert game != "nap" or m["stakes"], m
+    page.screenshot(path=str(SHOTS / f"polish-{game}-bids-on-its-side.png"))
     assert not problems(page), problems(page)
 
 

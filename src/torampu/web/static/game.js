@@ -862,6 +862,7 @@ function bidTable(bids, view, ctx) {
   // lowest bids, every suit in each, are the ones a bidder looks for — by suit, ♥ and ♠ were
   // below the fold: a nineteenth review)
   const wide = !window.matchMedia?.(`(max-width: 640px), ${ON_ITS_SIDE}`).matches;
+  if (!wide && ctx.setBidAt) return bidPicker(parsed, suits, view, ctx);
   const across = wide ? Math.max(...numbers) - low + 1 : suits.length;
   return h("div", { class: `bid-grid bid-table ${wide ? "by-suit" : "by-number"}`, style: { "grid-template-columns": `repeat(${across}, minmax(0, 1fr))` } },
     parsed.map(([a, m]) => {
@@ -871,6 +872,31 @@ function bidTable(bids, view, ctx) {
       b.style.setProperty("grid-column", String(wide ? row : col));
       return b;
     }));
+}
+
+/** On a phone, Napoleon's bids in two steps: the number (the lowest open at first), then the
+ * suit, each a button a finger finds — the table of ten rows had buttons 24 px high, its last
+ * rows cut at the panel's foot (a twenty-fifth review). A suit no longer open at that number is
+ * shown, idle, so the row keeps its places. */
+function bidPicker(parsed, suits, view, ctx) {
+  const numbers = [...new Set(parsed.map(([, m]) => Number(m[1])))].sort((a, b) => a - b);
+  const armed = Number(/^bid (\d+)/.exec(ctx.armed || "")?.[1]);
+  const at = numbers.includes(ctx.bidAt) ? ctx.bidAt : numbers.includes(armed) ? armed : numbers[0];
+  const nums = h("div", { class: "bid-numbers", role: "group", "aria-label": t("bidNumbers"), style: { "grid-template-columns": `repeat(${numbers.length}, minmax(0, 1fr))` } },
+    numbers.map((n) => h("button", { type: "button", class: `bid-num${n === at ? " on" : ""}`, "aria-pressed": String(n === at),
+      dataset: { bidNum: String(n) }, onclick: () => ctx.setBidAt(n) }, String(n))));
+  const cells = suits.map((s) => {
+    const open = parsed.find(([, m]) => Number(m[1]) === at && m[2] === s);
+    if (open) {
+      const b = actionButton(open[0].raw, view, ctx, "bidbtn");
+      if (ctx.armed === open[0].raw) b.dataset.again = t("tapAgainShort");
+      return b;
+    }
+    const raw = `bid ${at}${s}`;
+    return h("button", { type: "button", class: "act bidbtn", disabled: true, dataset: { bidShut: raw }, "aria-label": bidLabel(raw) }, actionNode(raw, view.game));
+  });
+  return h("div", { class: "bid-picker", id: "bid-picker" }, nums,
+    h("div", { class: "bid-suits", style: { "grid-template-columns": `repeat(${suits.length}, minmax(0, 1fr))` } }, cells));
 }
 
 const ADJ_RANKS = "23456789TJQKA";

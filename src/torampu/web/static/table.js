@@ -35,7 +35,7 @@ class TablePage {
     this.snap = null;
     this.table = null;
     this.bots = [];
-    this.ui = { selected: [], choice: null, armed: null, hand: [] };
+    this.ui = { selected: [], choice: null, armed: null, bidAt: null, hand: [] };
     this.legalKey = "";
     this.pending = false;
     this.finished = [];
@@ -161,6 +161,7 @@ class TablePage {
       this.ui.selected = keptPicks(this.id, key, msg.view?.hand || []);
       this.ui.choice = null;
       this.ui.armed = null;
+      this.ui.bidAt = null;
       this.legalKey = key;
     }
     this.trackResults(msg.view);
@@ -761,6 +762,9 @@ class TablePage {
       act: (a) => this.act(a),
       armed: this.ui.armed,
       arm: (a) => { this.ui.armed = a; this.render(); },
+      // a phone's bid picker: the number whose suits are shown (a bid marked goes unmarked)
+      bidAt: this.ui.bidAt,
+      setBidAt: (n) => { this.ui.bidAt = n; this.ui.armed = null; this.render(); },
       clear: () => { this.ui.selected = []; this.render(); },
       onCard: (i, card, plan) => {
         tapCard(this.ui, i, card, plan, (a) => this.act(a));
