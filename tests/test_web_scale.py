@@ -1338,6 +1338,37 @@ def test_a_table_let_go_on_purpose_is_not_taken_over(
                     ws.recv(timeout=0.2)
 
 
+def test_a_restarted_process_does_not_read_back_a_parked_table(
+    tmp_path: Path, pg: str, redis_server: RedisServer
+) -> None:
+    """A thirteenth scale audit: a process started anew read back every table changed within
+    ``--abandon-after`` and drove it — parked ones too, whose bots had stopped for nobody — and
+    its lease unparked them: a restart woke 60 quiet tables and their bots played on for
+    nobody. It leaves a parked table as ``_adopt`` does."""
+    import redis
+
+    r = redis.Redis.from_url(redis_server.url)
+    quiet = ("--abandon-after", "60")
+    with cluster(tmp_path, pg, redis_server.url, a=quiet, b=quiet) as (a, _b, _w):
+        tid, host = _table(a, "napoleon", seats=["heuristic"] * 5, games=20)
+        assert _post(f"{a.base}/api/tables/{tid}/start", {}, host)[0] == 200
+        deadline = time.monotonic() + 30
+        while _stored_version(pg, tid) < 3:
+            assert time.monotonic() < deadline, a.output()[-2000:]
+            time.sleep(0.1)
+        a.kill()  # (as if it had let the table go on purpose: parked, nobody at it)
+        r.set(f"torampu:parked:{tid}", "a", ex=120)
+        r.delete(f"torampu:lease:{tid}")
+        at = _stored_version(pg, tid)
+        c = Web(tmp_path, "c", pg, redis_server.url, *quiet)  # a process started anew
+        try:
+            c.wait()
+            time.sleep(5)
+            assert _stored_version(pg, tid) == at, c.output()[-2000:]
+        finally:
+            c.stop()
+
+
 def test_a_table_a_process_only_looked_at_is_still_taken_over(
     tmp_path: Path, pg: str, redis_server: RedisServer
 ) -> None:
