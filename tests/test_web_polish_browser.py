@@ -2551,6 +2551,12 @@ def test_a_friend_from_the_link_is_told_where_they_are_and_the_keyboard_has_a_pl
     page.wait_for_function("() => document.activeElement?.id === 'hand'")
     label = page.get_attribute("#hand", "aria-label") or ""
     assert "arrow keys" in label, label
+    # with no ring until a key is pressed (a twenty-fifth review: a gold frame round the whole
+    # hand through the auction read as "play a card"); then the keyboard's user sees where
+    ring = "() => getComputedStyle(document.getElementById('hand')).outlineStyle"
+    assert page.evaluate(ring) == "none"
+    page.keyboard.press("Shift")
+    assert page.evaluate(ring) == "solid"
     assert not problems(friend) and not problems(page), (problems(friend), problems(page))
 
 

@@ -670,9 +670,23 @@ class TablePage {
     const active = document.activeElement;
     if (active && active !== document.body && active.isConnected) return;
     const touch = window.matchMedia?.("(pointer: coarse)").matches;
-    const target = stage === "play" ? this.el.hand
+    // the hand takes the keys at the start of play, but shows no ring until a key is pressed:
+    // a gold frame round the whole hand through the auction read as "play a card", and on a
+    // phone (no keys) cut the hint's line (a twenty-fifth review)
+    const target = stage === "play" ? (touch ? null : this.el.hand)
       : this.host ? document.getElementById("sit-start-btn") ?? document.getElementById("start-btn")
       : touch ? null : document.getElementById("player-name");
+    if (target === this.el.hand) {
+      const hand = this.el.hand;
+      hand.classList.add("quiet-focus");
+      const loud = () => {
+        hand.classList.remove("quiet-focus");
+        document.removeEventListener("keydown", loud, true);
+        hand.removeEventListener("focusout", loud);
+      };
+      document.addEventListener("keydown", loud, true);
+      hand.addEventListener("focusout", loud);
+    }
     target?.focus({ preventScroll: true });
   }
 
