@@ -34,3 +34,22 @@ def test_each_language_says_each_phrase_once_and_both_say_the_same_phrases() -> 
         twice = sorted({k for k in keys if keys.count(k) > 1})
         assert not twice, (lang, twice)
     assert set(blocks["en"]) == set(blocks["ja"]), set(blocks["en"]) ^ set(blocks["ja"])
+
+
+def test_a_phrase_hell_words_its_own_way_is_asked_for_with_the_game() -> None:
+    """Hell's match is a series of deals: a phrase with a ``_hell`` form is picked by
+    ``t(key, {game})``. Asked for without the game, Hell's page said "このゲームを一手ずつ振り
+    返る" under "第1ディール終了", and listed "第1ディール" under "終わったゲーム" (a
+    twenty-fifth review). Every call of such a phrase in the page's scripts passes the game."""
+    hell = {k.removesuffix("_hell") for k in _blocks()["en"] if k.endswith("_hell")}
+    hell.discard("game")  # (game_hell is the game's name, of the game_<name> names)
+    static = I18N.parent
+    calls = []
+    for js in sorted(static.glob("*.js")):
+        text = js.read_text(encoding="utf-8")
+        for m in re.finditer(r"\bt\(\"(\w+)\"(\s*,\s*\{[^)]*\})?\)", text):
+            if m.group(1) in hell:
+                calls.append((js.name, m.group(1), m.group(2) or ""))
+    assert len(calls) > 10, calls  # (the calls found as they are written)
+    without = [(f, k) for f, k, params in calls if "game" not in params]
+    assert not without, without

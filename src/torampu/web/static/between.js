@@ -156,7 +156,7 @@ export class BetweenPanel {
     // had asked for a rematch: a tenth review)
     if (over && !foot?.querySelector("#rematch-decline")) parts.push(h("a", { href: "/", class: "small", id: "between-lobby" }, t("back")));
     if (snap.table?.records_after_match) parts.push(h("p", { class: "muted small", id: "between-replay" }, t("sc_reviewLater")));
-    else parts.push(h("a", { href: `/t/${encodeURIComponent(this.page.id)}/replay/${k}`, class: "small", id: "between-replay" }, t("sc_review")));
+    else parts.push(h("a", { href: `/t/${encodeURIComponent(this.page.id)}/replay/${k}`, class: "small", id: "between-replay" }, t("sc_review", { game: snap.table?.game })));
     if (foot) parts.push(foot);
     // kept elements where the drawing is the same: a press on Ready or Rematch that spans a
     // snapshot (another player getting ready) still clicks it

@@ -300,7 +300,7 @@ function centre(view, ctx, n) {
   // the finished trick, held a moment: who takes it, then why its card wins
   if (showDone && Number.isInteger(done.winner)) {
     let taker = t("trickTakenBy", { name: seatName(ctx.table, done.winner, true) });
-    if (view.lastOfGame) taker = `${t("gameLastTrick")}: ${taker}`;
+    if (view.lastOfGame) taker = `${t("gameLastTrick", { game: view.game })}: ${taker}`;
     nodes.push(h("div", { class: "why", id: "trick-taker" }, done.why ? `${taker} · ${whyText(done.why)}` : taker));
   }
   if (!cards.length) nodes.push(centreInfo(view));

@@ -371,7 +371,7 @@ function finishedPanel(ctx) {
     h("span", {}, t("gameNo", { k: g.index + 1, game: ctx.table?.game })),
     g.record === false ? h("span", { class: "muted small" }, t("afterMatch")) : [
       h("a", { href: `/t/${ctx.tableId}/replay/${g.index}`, dataset: { replay: g.index } }, t("replay")),
-      h("a", { ...recordLink(ctx.tableId, g.index, ctx.table?.private), dataset: { record: g.index }, title: t("recordHelp") }, t("recordFile"))],
+      h("a", { ...recordLink(ctx.tableId, g.index, ctx.table?.private), dataset: { record: g.index }, title: t("recordHelp", { game: ctx.table?.game }) }, t("recordFile"))],
     g.result?.scores?.length ? h("span", { class: "muted small finished-points" }, `${t("points")}: ${points(g)}`) : null));
-  return panel("finished", t("finishedGames"), h("ul", { class: "finished" }, rows));
+  return panel("finished", t("finishedGames", { game: ctx.table?.game }), h("ul", { class: "finished" }, rows));
 }
