@@ -2787,5 +2787,11 @@ def test_a_prompt_to_choose_cards_says_the_count_once_and_who_will_see_the_disca
     assert "捨てた札は全員に公開されます" in shown_all, shown_all
     assert "捨てた絵札は全員に公開されます" in shown_honors, shown_honors
     assert "公開" not in shown_none, shown_none
+    # said in sentences, each to its end (a twenty-fifth review: "同じ枚数を捨てます: (捨てた札
+    # は全員に公開されます) 4枚選んでください", and "…受け取ったカード: ♠A 1枚選んでください")
+    want = "伏せ札を手札に加えました。同じ枚数を捨てます。 捨てた絵札は全員に公開されます。"
+    want += " 2枚選んでください。"
+    assert shown_honors.startswith(want), shown_honors
     assert daifugo and daifugo.count("♥A") == 1, daifugo
+    assert re.search(r"受け取ったカード: ♥A ♠2。 ?2枚選んでください", daifugo), daifugo
     assert not problems(page), problems(page)

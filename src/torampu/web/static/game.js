@@ -751,7 +751,8 @@ export function selectPurpose(view, ctx) {
       if (row) {
         const titles = view.titles || [];
         return [t("exchangeReturn", { richTitle: titleName(titles[row.rich]), poorTitle: titleName(titles[row.poor]), poor: name(row.poor), k: row.count }),
-          row.given?.length ? [" ", t("youReceived", { who: name(row.poor) }), " ", cardsNode(row.given)] : null];
+          // (a sentence of its own: "…受け取ったカード: ♠A 1枚選んでください" ran on, a review)
+          row.given?.length ? [" ", t("youReceived", { who: name(row.poor) }), " ", cardsNode(row.given), t("fullStop")] : null];
       }
     }
     if (view.phase === "give") return t("givePrompt", { k: maxSelectable(view), to: name(nextSeat(view, ctx.mySeat)) });
@@ -769,7 +770,8 @@ export function selectPurpose(view, ctx) {
   // would: the same review)
   if (view.game === "napoleon" && view.phase === "exchange") {
     const shown = { all: "discardsShownAll", honors: "discardsShownHonors" }[view.rules?.reveal_discards];
-    return shown ? [t("widowPrompt"), " ", h("span", { class: "discards-shown", id: "discards-shown" }, `(${t(shown)})`)] : t("widowPrompt");
+    // (sentences, not "捨てます: (…公開されます) 4枚選んでください", a twenty-fifth review)
+    return shown ? [t("widowPrompt"), " ", h("span", { class: "discards-shown", id: "discards-shown" }, t(shown))] : t("widowPrompt");
   }
   return t("selectCards");
 }
