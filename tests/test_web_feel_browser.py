@@ -1516,12 +1516,12 @@ CAPTION_UNDER = """() => [...document.querySelectorAll('#felt .centre.daifugo .w
    })"""
 
 
-def _bots_replay_on_a_phone(server: str, browser: Any, game: str) -> Any:
-    """A one-game ``game`` of five heuristic bots, played out; its replay opened on a phone in
-    Japanese at its first step."""
+def _bots_replay_on_a_phone(server: str, browser: Any, game: str, players: int = 5) -> Any:
+    """A one-game ``game`` of ``players`` heuristic bots, played out; its replay opened on a
+    phone in Japanese at its first step."""
     res = post(
         f"{server}/api/tables",
-        {"game": game, "games": 1, "players": 5, "seats": ["heuristic"] * 5},
+        {"game": game, "games": 1, "players": players, "seats": ["heuristic"] * players},
     )
     table_id = str(res["table"]["id"])
     post(f"{server}/api/tables/{table_id}/start", {}, str(res["host_token"]))
@@ -1584,6 +1584,38 @@ def test_a_napoleon_trick_caption_on_a_phone_clears_the_trump_chip(
         captions += page.locator("#felt .centre .why").count() > 0
     assert captions, "no step showed a trick's caption"
     assert not under, under[:5]
+    assert not problems(page), problems(page)
+
+
+@pytest.mark.parametrize("players", [4, 5])
+def test_the_trump_chip_on_a_phone_covers_no_seat_s_name(
+    server: str, browser: Any, players: int
+) -> None:
+    """A twenty-fifth review: on a phone upright the trump chip of four at Napoleon
+    (切り札♠・宣言12♠・副官♠A) lay over the top seat's box, the name of the player across the
+    table hidden. It sits in the felt's lower left corner: at every step of a game, the chip
+    (shown) meets no seat box."""
+    page = _bots_replay_on_a_phone(server, browser, "napoleon", players)
+    seen, over = 0, []
+    while page.locator("#replay-next:not([disabled])").count():
+        page.click("#replay-next")
+        hits = page.evaluate(
+            """() => { const c = document.querySelector('#felt #trump-chip');
+                 if (!c || getComputedStyle(c).visibility === 'hidden') return null;
+                 const a = c.getBoundingClientRect();
+                 return [...document.querySelectorAll('#felt .seat-box')].filter((b) => {
+                   const r = b.getBoundingClientRect();
+                   return a.left < r.right && r.left < a.right
+                     && a.top < r.bottom && r.top < a.bottom;
+                 }).map((b) => b.dataset.seat); }"""
+        )
+        if hits is not None:
+            seen += 1
+            over += hits
+        over += page.evaluate(CAPTION_COVERED)  # (nor a trick's caption)
+    page.screenshot(path=str(SHOTS / f"napoleon-chip-phone-{players}.png"))
+    assert seen, "no step showed the trump chip"
+    assert not over, over[:5]
     assert not problems(page), problems(page)
 
 
