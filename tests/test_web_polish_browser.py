@@ -1609,6 +1609,48 @@ def test_the_lobby_says_how_each_game_is_played(server: str, browser: Any, lang:
     assert not problems(page), problems(page)
 
 
+def test_a_hint_turns_a_phone_s_bid_picker_to_its_bid_and_says_its_suit(
+    server: str, browser: Any
+) -> None:
+    """A twenty-sixth review: on a phone the hint could name a bid of a number the picker did
+    not show (nothing ringed, the focus nowhere), and a screen reader heard "suggests: Bid 12"
+    — the suit, drawn, was lost from the announcement. The picker turns to the hint's number,
+    its bid ringed, and the announcement names the suit. (The hint is the server's message,
+    sent to the page here: which bid the search suggests is its own affair.)"""
+    tb = _table(server, "napoleon", "classic", 5, hints=True)
+    sockets: list[Any] = []
+
+    def through(ws: Any) -> None:
+        upstream = ws.connect_to_server()
+        ws.on_message(upstream.send)
+        upstream.on_message(ws.send)
+        sockets.append(ws)
+
+    init = (
+        f"localStorage.setItem('torampu.seats', JSON.stringify({{'{tb['id']}': "
+        f"{{seat: 0, token: '{tb['token']}'}}}}));"
+    )
+    page = new_page(browser, PHONE, "en", init=init, has_touch=True, is_mobile=True)
+    page.route_web_socket(re.compile(r".*/ws/tables/.*"), through)
+    page.goto(f"{server}/t/{tb['id']}")
+    assert _wait_my_turn(page) == "bid"
+    page.wait_for_selector("#bid-picker")
+    snap = page.evaluate("window.torampu.snapshot")
+    bids = [a for a in snap["legal"] if re.fullmatch(r"bid \d+[CDHS]", a)]
+    low = min(int(a[4:-1]) for a in bids)
+    target = next(a for a in bids if int(a[4:-1]) == low + 2 and a.endswith("H"))
+    assert page.inner_text("#bid-picker .bid-num.on") == str(low)
+    hint = {"type": "hint", "version": snap["version"], "seat": 0, "action": target}
+    sockets[-1].send(json.dumps({**hint, "alternatives": [], "measure": "reward"}))
+    page.wait_for_selector(f"#bid-picker [data-action='{target}'].hinted")
+    assert page.inner_text("#bid-picker .bid-num.on") == str(low + 2)
+    page.wait_for_function(
+        "(n) => document.querySelector('#announce').textContent.includes(n)",
+        arg=f"Bid {low + 2} hearts",
+    )
+    assert not problems(page), problems(page)
+
+
 def test_napoleons_bids_are_a_table_of_number_and_suit_all_in_view(
     server: str, browser: Any
 ) -> None:

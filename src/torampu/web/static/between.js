@@ -3,7 +3,7 @@
 // (snapshot.between); this only shows it and says "ready".
 
 import { api, leaveNote, takeNote, tokens } from "./api.js";
-import { h, patch, toast, toTop } from "./dom.js";
+import { h, patch, spokenText, toast, toTop } from "./dom.js";
 import { botHoldsSeat, seatName, titleCell } from "./game.js";
 import { signed, winnersText } from "./labels.js";
 import { resultSummary } from "./panels.js";
@@ -181,7 +181,7 @@ export class BetweenPanel {
    * and this seat's points (the box is a region to go to, not a live one; a blind player heard
    * "Game 1 is over" and nothing of how: a sixteenth review). */
   tell(snap, k) {
-    const text = (sel) => this.el.querySelector(sel)?.innerText?.replace(/\s+/g, " ").trim() || "";
+    const text = (sel) => spokenText(this.el.querySelector(sel)); // (a contract's suit too)
     const m = snap.view?.match;
     const s = snap.seat;
     const delta = m?.per_game?.[k]?.[s] ?? 0;

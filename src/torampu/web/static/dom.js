@@ -205,3 +205,18 @@ export function toTop() {
   document.querySelector("main")?.scrollTo({ top: 0, behavior: "smooth" });
   document.scrollingElement?.scrollTo({ top: 0, behavior: "smooth" });
 }
+
+/** What a screen reader reads of `node`: its text, each image's name (role="img" with an
+ * aria-label: a suit drawn) in its place, and nothing of what is hidden from it — an
+ * announcement built of textContent lost the suits ("The search bot suggests: Bid 12" of
+ * 12♥, a twenty-sixth review). */
+export function spokenText(node) {
+  const read = (n) => {
+    if (n.nodeType === Node.TEXT_NODE) return n.data;
+    if (n.nodeType !== Node.ELEMENT_NODE && n.nodeType !== Node.DOCUMENT_FRAGMENT_NODE) return "";
+    if (n.getAttribute?.("aria-hidden") === "true" || n.hidden) return "";
+    if (n.getAttribute?.("role") === "img" && n.hasAttribute("aria-label")) return ` ${n.getAttribute("aria-label")} `;
+    return [...n.childNodes].map(read).join("");
+  };
+  return node ? read(node).replace(/\s+/g, " ").trim() : "";
+}

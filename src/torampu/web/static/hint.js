@@ -2,7 +2,7 @@
 // move of this seat, from this seat's own view, once a turn; highlight it and say by how much it
 // scored above the next best.
 
-import { h, patch } from "./dom.js";
+import { h, patch, spokenText } from "./dom.js";
 import { t } from "./i18n.js";
 import { moveNode } from "./labels.js";
 
@@ -52,6 +52,14 @@ export class HintBox {
 
   onHint(msg) {
     this.answer = msg;
+    // a phone's bid picker turns to the suggested bid's number (it showed another, and the bid
+    // named was nowhere to be seen: a twenty-sixth review)
+    const bid = /^bid (\d+)[CDHSN]$/.exec(msg.action || "");
+    if (bid && this.page.ui && msg.version === this.page.snap?.version) {
+      this.page.ui.bidAt = Number(bid[1]);
+      this.page.ui.armed = null;
+      this.page.render();
+    }
     try {
       sessionStorage.setItem(this.key, JSON.stringify(msg));
     } catch {
@@ -61,7 +69,7 @@ export class HintBox {
     // said, and the keyboard taken to what it suggests (the answer was in no live region and
     // never read; the spent button let the focus fall to the page, 8 Tabs from the bid it
     // named: a twenty-third review) — unless the player went on elsewhere meanwhile
-    const said = this.el.querySelector("#hint-answer")?.textContent;
+    const said = spokenText(this.el.querySelector("#hint-answer"));
     if (said) this.page.say(said);
     const a = document.activeElement;
     if (!a || a === document.body || a.id === "hand" || a.id === "hint-button") {
