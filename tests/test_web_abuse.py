@@ -1019,46 +1019,6 @@ def test_a_table_nobody_is_at_stops_its_bots_and_resumes_when_someone_returns(
             assert c.get(f"/api/tables/{tid}").json()["paused"] is False
 
 
-def test_a_restart_does_not_wake_a_table_whose_bots_played_on_for_nobody(tmp_path: Path) -> None:
-    """A thirteenth scale audit: a restart read back every table changed within
-    ``abandon_after`` and drove it, counting "nobody there" from its last change — the bots'
-    own moves for nobody — so each restart gave every table they had played on for nobody
-    another ``abandon_after`` of play. Counted from the last move a person made, a table
-    whose person left long ago stays paused until someone comes."""
-    from datetime import UTC, datetime, timedelta
-
-    from sqlalchemy import update
-
-    from torampu.web.store import ActionRow, Store, TableRow
-
-    with client(tmp_path, bot_delay=0.02) as c:
-        tid, _, _ = new_table(c, "hell", None, games=3, humans=0)
-        for _ in range(200):  # the bots play a while, nobody there
-            if c.get(f"/api/tables/{tid}").json()["version"] >= 8:
-                break
-            time.sleep(0.02)
-    store = Store(f"sqlite:///{tmp_path / 'torampu.db'}")
-    now = datetime.now(UTC)
-    with store._session.begin() as s:  # started an hour ago, nobody since; the last moves now
-        s.execute(update(ActionRow).where(ActionRow.table_id == tid).values(at=now))
-        first = ActionRow.table_id == tid, ActionRow.version == 1
-        s.execute(update(ActionRow).where(*first).values(at=now - timedelta(hours=1)))
-        s.execute(update(TableRow).where(TableRow.id == tid).values(updated=now))
-    store.close()
-    with client(tmp_path, bot_delay=0.02, abandon_after=600) as c:
-        before = c.get(f"/api/tables/{tid}").json()
-        time.sleep(1.0)
-        after = c.get(f"/api/tables/{tid}").json()
-        assert after["version"] == before["version"] and after["paused"] is True, after
-        with c.websocket_connect(f"/ws/tables/{tid}") as ws:
-            _hello(ws, None)  # someone watches: it goes on
-            for _ in range(100):
-                if int(c.get(f"/api/tables/{tid}").json()["version"]) > after["version"]:
-                    break
-                time.sleep(0.05)
-            assert c.get(f"/api/tables/{tid}").json()["version"] > after["version"]
-
-
 def test_reading_a_table_nobody_is_at_neither_wakes_its_bots_nor_unpauses_it(
     tmp_path: Path,
 ) -> None:

@@ -656,16 +656,6 @@ def _age(table: Table, wall: float) -> float:
     return max(0.0, wall - at.timestamp())
 
 
-def _unattended_for(table: Table, actions: list[Any], wall: float) -> float:
-    """Seconds since the last sign of a person at ``table`` in what is stored: a move a person
-    made (``by == "human"``), else its first move (its start), else its row's last change
-    (0 for a clock behind it)."""
-    at = next((a.at for a in reversed(actions) if a.by == "human"), None)
-    if at is None and actions:
-        at = actions[0].at
-    return max(0.0, wall - utc(at or table.updated or table.created).timestamp())
-
-
 def _preset_name(rules: Any) -> str | None:
     """The preset a table's ``rules`` argument names (``"classic"``, or ``{"preset": …}``)."""
     if isinstance(rules, str):
@@ -1150,12 +1140,9 @@ class Lobby:
         room.away_since = {s: now for s in range(table.players)}
         room.turn_started = room.empty_since = room.touched = now
         if table.status == "playing":
-            # nobody has been connected since the last sign of a person (a connection would
-            # have loaded it sooner): opening its page or reading it does not wake its bots —
-            # nor does a restart: their own moves for nobody are no sign (counted from the
-            # row's last change, a restart gave every table they had played on for nobody
-            # another abandon_after, a thirteenth scale audit)
-            room.empty_since = now - _unattended_for(table, actions, self.wall())
+            # nobody has been connected since the table's last change (a connection would
+            # have loaded it sooner): opening its page or reading it does not wake its bots
+            room.empty_since = now - _age(table, self.wall())
         room.owner = table.owner or ""
         if table.status != "waiting":
             loop = asyncio.get_running_loop()
