@@ -688,8 +688,9 @@ def test_a_host_who_starts_before_the_bots_list_came_fills_the_seats_and_is_told
 ) -> None:
     """A CI run's page, loaded slowly, pressed "Take seat 1 and start" before /api/bots had
     answered: the fill menu held only "nobody" yet, the start was refused and the page said
-    "That seat is open already" (the words of a seat opened twice). Now the page waits for the
-    bots with the table; and a start with a seat left open says what to do."""
+    "That seat is open already" (the words of a seat opened twice). Now Start waits for the
+    bots' list (the page is drawn without it); and a start with a seat left open says what to
+    do."""
     import json
 
     made = post(f"{server}/api/tables", {"game": "hell", "players": 3, "games": 1})
@@ -701,16 +702,13 @@ def test_a_host_who_starts_before_the_bots_list_came_fills_the_seats_and_is_told
     held: list[Any] = []
     page.route("**/api/bots", lambda route: held.append(route))  # answered when the test says
     page.goto(f"{server}/t/{table_id}")
-    page.wait_for_function("() => document.querySelector('#seats, #sit-start-btn') !== null")
-    page.wait_for_timeout(1500)
-    if page.locator("#sit-start-btn").count():  # (the page before: Start while the list is out)
-        page.click("#sit-start-btn")
+    page.wait_for_selector("#sit-start-btn")  # (drawn while the list is out)
+    page.click("#sit-start-btn")
     while not held:
         page.wait_for_timeout(50)
+    page.wait_for_timeout(300)
+    assert get(f"{server}/api/tables/{table_id}")["status"] == "waiting"  # (it waits)
     held[0].continue_()
-    page.wait_for_selector("#sit-start-btn")
-    if page.locator("#sit-start-btn").is_visible():
-        page.click("#sit-start-btn")
     wait_shown(page, "#felt .seat-box.me[data-seat='0']", server)
     snap = _snapshot(page)
     assert [s["kind"] for s in snap["table"]["seats"]] == ["human", "bot", "bot"]
@@ -801,7 +799,7 @@ def test_a_host_without_a_seat_sits_to_start_and_a_game_s_last_trick_shows_befor
     # first player lit as to play): the caption says whose game's trick it is, nobody is to
     # play, and every seat shows the bid it made in that game
     shown = [s for s in before if s["cards"] == 3]
-    assert all(s["taker"].startswith("The game's last trick: ") for s in shown), shown[:3]
+    assert all(s["taker"].startswith("The deal's last trick: ") for s in shown), shown[:3]
     assert all(s["lit"] == 0 for s in shown), shown[:3]
     assert all(len(s["bids"]) == 3 and "–" not in "".join(s["bids"]) for s in shown), shown[:3]
     after = held[len(before) :]

@@ -107,10 +107,7 @@ class TablePage {
   }
 
   async start() {
-    // the bots come with the table, not after it: the host's Start pressed before the list
-    // came filled the seats with nobody — the fill menu had only "nobody" yet — and was
-    // refused (a CI run's page, loaded slowly, said "That seat is open already")
-    const bots = api.bots().then((b) => b.bots, () => []);
+    this.loadBots();
     try {
       this.table = await api.table(this.id);
     } catch (e) {
@@ -118,7 +115,6 @@ class TablePage {
         h("a", { href: "/" }, t("back"))));
       return;
     }
-    this.bots = await bots;
     this.render();
     // without a seat, the host's token: the host watches their own table (a private one
     // too, whatever became of its invite)
@@ -538,9 +534,9 @@ class TablePage {
     // table with bots)
     const chosen = () => document.getElementById("fill-bot")?.value ?? fillSel.value;
     const buttons = open
-      ? [h("button", { type: "button", class: "primary big", id: "sit-start-btn", onclick: () => this.startGame(chosen(), open.seat) }, t("sitAndStart", { n: open.seat + 1 })),
-        h("button", { type: "button", class: "ghost", id: "start-btn", onclick: () => this.startGame(chosen()) }, t("startWatching"))]
-      : [h("button", { type: "button", class: "primary big", id: "start-btn", onclick: () => this.startGame(chosen()) }, t("start"))];
+      ? [h("button", { type: "button", class: "primary big", id: "sit-start-btn", onclick: () => this.startGame(chosen, open.seat) }, t("sitAndStart", { n: open.seat + 1 })),
+        h("button", { type: "button", class: "ghost", id: "start-btn", onclick: () => this.startGame(chosen) }, t("startWatching"))]
+      : [h("button", { type: "button", class: "primary big", id: "start-btn", onclick: () => this.startGame(chosen) }, t("start"))];
     // "Take seat 1 and start" before anyone came read as the only way on: a host who meant to
     // wait for friends is told how they come and what becomes of the seats still open
     const waiting = this.table.seats.filter((s) => s.kind === "open").length - (haveSeat ? 0 : 1);
@@ -705,7 +701,13 @@ class TablePage {
     }, 60);
   }
 
-  async startGame(fillBot, sitAt = null) {
+  /** Start the table, seated first at ``sitAt`` if given; ``fill()``: the bot chosen to fill
+   * the open seats, read once the bots' list has come — Start pressed before it came filled
+   * them with nobody, the menu holding only "nobody" yet, and was refused (a CI run's page,
+   * loaded slowly, said "That seat is open already"). */
+  async startGame(fill, sitAt = null) {
+    if (!this.bots.length) await this.loadBots();
+    const fillBot = fill();
     if (sitAt != null && !(await this.take(sitAt))) return;
     try {
       this.table = await api.start(this.id, fillBot ? { fill: fillBot } : {}, this.host);
@@ -715,6 +717,16 @@ class TablePage {
       // opened twice)
       toast(e?.code === "seat_open" ? t("startSeatsOpen") : errorText(e));
     }
+  }
+
+  /** The bots a seat may be given (the host's menus), asked for once more if the last asking
+   * failed; the page is drawn again when they come. */
+  loadBots() {
+    if (!this.botsReady || this.botsFailed) {
+      this.botsFailed = false;
+      this.botsReady = api.bots().then((b) => { this.bots = b.bots; this.render(); }, () => { this.botsFailed = true; });
+    }
+    return this.botsReady;
   }
 
   // in play ----------------------------------------------------------
