@@ -1690,7 +1690,11 @@ def test_napoleons_bids_are_a_table_of_number_and_suit_all_in_view(
     assert not problems(page), problems(page)
 
 
-@pytest.mark.parametrize("viewport", [PHONE, {"width": 844, "height": 390}], ids=["up", "side"])
+@pytest.mark.parametrize(
+    "viewport",
+    [PHONE, {"width": 360, "height": 740}, {"width": 844, "height": 390}],
+    ids=["up", "small", "side"],
+)
 def test_a_phone_bids_by_number_then_suit_with_buttons_a_finger_finds(
     server: str, browser: Any, viewport: dict[str, int]
 ) -> None:
@@ -1698,8 +1702,9 @@ def test_a_phone_bids_by_number_then_suit_with_buttons_a_finger_finds(
     24 px high, the last rows cut at the panel's foot (on its side, the suits under the fold).
     Now the numbers are a row, the suits of the number picked another, every button at least
     36 px high and all in view, a suit no longer open shown idle; the bid a first tap marked
-    says "tap again" on itself, the second tap bids it, and picking another number unmarks it."""
-    tb = _table(server, "napoleon", "classic", 5)
+    says "tap again" on itself, the second tap bids it, and picking another number unmarks it
+    — with the hint's line under them (at 360×740 the suits were cut then: a code review)."""
+    tb = _table(server, "napoleon", "classic", 5, hints=True)
     page = _open(browser, server, tb, viewport, "en", touch=True)
     assert _wait_my_turn(page) == "bid"
     legal = [a for a in page.evaluate("window.torampu.snapshot.legal") if a.startswith("bid ")]
