@@ -2416,10 +2416,12 @@ def test_the_daifugo_turn_says_cards_and_a_pass_where_one_may_be_made(
 def test_a_phone_on_its_side_shows_the_box_between_games_whole(server: str, browser: Any) -> None:
     """A code review of the landscape layout: the box between games and at the match's end,
     placed absolutely in a grid row it gave no height, was a 32 px strip on a phone on its
-    side — its Ready and rematch buttons out of reach. It lies over the right-hand column."""
+    side — its Ready and rematch buttons out of reach. And over the right-hand column alone,
+    the points were under the fold, one row of five in sight (a twenty-sixth review): it lies
+    over the felt too, how the game went beside the points, every row in sight."""
     made = post(
         f"{server}/api/tables",
-        {"game": "hell", "games": 1, "players": 4, "seats": ["heuristic"] * 4},
+        {"game": "napoleon", "games": 1, "players": 5, "seats": ["heuristic"] * 5},
     )
     tid = made["table"]["id"]
     post(f"{server}/api/tables/{tid}/start", {}, made["host_token"])
@@ -2433,11 +2435,18 @@ def test_a_phone_on_its_side_shows_the_box_between_games_whole(server: str, brow
         page.wait_for_selector("#between:not([hidden])")
         page.wait_for_timeout(300)
         page.screenshot(path=str(SHOTS / f"feel-side-over-{lang}.png"))
-        box = page.evaluate(
-            """() => { const r = document.getElementById('between').getBoundingClientRect();
-                       const f = document.getElementById('felt').getBoundingClientRect();
-                       return [r.left, r.top, r.right, r.bottom, f.right]; }"""
+        m = page.evaluate(
+            """() => { const r = (e) => { const b = e.getBoundingClientRect();
+                                          return [b.left, b.top, b.right, b.bottom]; };
+                       const q = (s) => document.querySelector(s);
+                       return {box: r(q('#between')), detail: r(q('#between-detail')),
+                               scores: r(q('#between-scores')),
+                               rows: [...document.querySelectorAll('#between-scores tr')]
+                                 .map((t) => t.getBoundingClientRect().bottom)}; }"""
         )
+        box = m["box"]
         assert box[3] - box[1] >= 150, (lang, box)  # the box, not a strip
-        assert box[0] >= box[4] - 1 and box[2] <= 844 and box[3] <= 390 + 1, (lang, box)
+        assert box[0] >= 0 and box[2] <= 844 and box[3] <= 390 + 1, (lang, box)
+        assert m["detail"][2] <= m["scores"][0], m  # side by side
+        assert len(m["rows"]) == 6 and max(m["rows"]) <= box[3], m  # every row in sight
         assert not problems(page), problems(page)
