@@ -299,3 +299,33 @@ def test_hell_s_chip_over_the_finished_deal_counts_that_deal(server: str, browse
     }"""
     )
     assert drawn == "1 bid on 2 tricks · underbid by 1", drawn
+
+
+@pytest.mark.parametrize(("viewport", "dot"), [(PHONE, False), (LAPTOP, True)])
+def test_the_contract_and_adjutant_in_the_centre_take_no_stray_dot_on_a_phone(
+    server: str, browser: Any, viewport: dict[str, int], dot: bool
+) -> None:
+    """A twenty-fifth review: while the Napoleon discards, a phone's felt showed the contract and
+    the adjutant card one above the other, the second line beginning "· 副官 ♠A". The dot stands
+    between them on one line only."""
+    page = new_page(browser, viewport, "ja")
+    page.goto(f"{server}/")
+    shown = page.evaluate(
+        r"""async (view) => {
+          const g = await import('/static/game.js');
+          const table = {seats: [...Array(view.players).keys()].map((s) =>
+            s ? {seat: s, kind: 'bot', bot: 'heuristic'} : {seat: 0, kind: 'human', name: 'Aki'})};
+          const felt = document.createElement('div');
+          felt.className = 'felt';
+          document.body.prepend(felt);
+          g.renderFelt(felt, view, {table, mySeat: 0});
+          const info = felt.querySelector('.centre-info');
+          const sep = info.querySelector('#centre-adjutant .sep');
+          return {text: info.innerText.replace(/\s+/g, ' ').trim(),
+                  dot: getComputedStyle(sep).display !== 'none'};
+        }""",
+        {**NAPOLEON, "phase": "exchange", "adjutant_card": "AS", "trump": "S"},
+    )
+    assert shown["dot"] is dot, shown
+    assert ("·" in shown["text"]) is dot and "副官" in shown["text"], shown
+    assert not _problems(page), _problems(page)

@@ -344,7 +344,9 @@ function centreInfo(view) {
   // replaced it, and the side panel below the table (a seventeenth review)
   if (view.game === "napoleon" && view.contract && view.phase !== "play")
     return h("span", { class: "centre-info" }, `${t("contract")} `, bidNode(view.contract, view.game),
-      view.adjutant_card ? h("span", { class: "centre-adjutant", id: "centre-adjutant" }, ` · ${t("adjutant")} `, cardNode(view.adjutant_card)) : null);
+      // (the dot goes where the two stand one above the other: a phone's line began "· 副官",
+      // a twenty-fifth review)
+      view.adjutant_card ? h("span", { class: "centre-adjutant", id: "centre-adjutant" }, h("span", { class: "sep" }, " · "), `${t("adjutant")} `, cardNode(view.adjutant_card)) : null);
   // Nap: that the declarer's first lead sets the trumps (none in a misère), shown only before
   // that lead (then the felt shows the trick); the contract is the chip's
   if (napTrumpsByLead(view))
