@@ -329,3 +329,24 @@ def test_the_contract_and_adjutant_in_the_centre_take_no_stray_dot_on_a_phone(
     assert shown["dot"] is dot, shown
     assert ("·" in shown["text"]) is dot and "副官" in shown["text"], shown
     assert not _problems(page), _problems(page)
+
+
+@pytest.mark.parametrize("game", ["hell", "napoleon"])
+def test_five_at_a_laptop_s_table_the_trump_chip_meets_no_seat_box(
+    server: str, browser: Any, game: str
+) -> None:
+    """A twenty-fifth review: with five at Hell on a 1366×650 laptop the chip ("切り札♦・宣言計
+    4/3 (1超過)") ran over the top left seat's box. It ends before it, in lines if need be."""
+    page, _view, chip = _chip_at_first_turn(
+        browser, server, game, 5, {"width": 1366, "height": 650}, "ja"
+    )
+    assert chip, chip
+    hits = page.evaluate(
+        """() => { const a = document.querySelector('#felt #trump-chip').getBoundingClientRect();
+             return [...document.querySelectorAll('#felt .seat-box')].filter((b) => {
+               const r = b.getBoundingClientRect();
+               return a.left < r.right && r.left < a.right && a.top < r.bottom && r.top < a.bottom;
+             }).map((b) => b.dataset.seat); }"""
+    )
+    assert not hits, hits
+    assert not _problems(page), _problems(page)
