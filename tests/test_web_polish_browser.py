@@ -1609,14 +1609,18 @@ def test_the_lobby_says_how_each_game_is_played(server: str, browser: Any, lang:
     assert not problems(page), problems(page)
 
 
+@pytest.mark.parametrize(
+    ("viewport", "lang"), [(PHONE, "en"), ({"width": 360, "height": 740}, "ja")], ids=["en", "ja"]
+)
 def test_a_hint_turns_a_phone_s_bid_picker_to_its_bid_and_says_its_suit(
-    server: str, browser: Any
+    server: str, browser: Any, viewport: dict[str, int], lang: str
 ) -> None:
     """A twenty-sixth review: on a phone the hint could name a bid of a number the picker did
     not show (nothing ringed, the focus nowhere), and a screen reader heard "suggests: Bid 12"
     — the suit, drawn, was lost from the announcement. The picker turns to the hint's number,
-    its bid ringed, and the announcement names the suit. (The hint is the server's message,
-    sent to the page here: which bid the search suggests is its own affair.)"""
+    its bid ringed and in sight (at 360×740 the hint's line squeezed the panel and the bid lay
+    below its foot: a twenty-seventh review), and the announcement names the suit. (The hint is
+    the server's message, sent to the page here: which bid the search suggests is its own.)"""
     tb = _table(server, "napoleon", "classic", 5, hints=True)
     sockets: list[Any] = []
 
@@ -1630,7 +1634,7 @@ def test_a_hint_turns_a_phone_s_bid_picker_to_its_bid_and_says_its_suit(
         f"localStorage.setItem('torampu.seats', JSON.stringify({{'{tb['id']}': "
         f"{{seat: 0, token: '{tb['token']}'}}}}));"
     )
-    page = new_page(browser, PHONE, "en", init=init, has_touch=True, is_mobile=True)
+    page = new_page(browser, viewport, lang, init=init, has_touch=True, is_mobile=True)
     page.route_web_socket(re.compile(r".*/ws/tables/.*"), through)
     page.goto(f"{server}/t/{tb['id']}")
     assert _wait_my_turn(page) == "bid"
@@ -1644,9 +1648,17 @@ def test_a_hint_turns_a_phone_s_bid_picker_to_its_bid_and_says_its_suit(
     sockets[-1].send(json.dumps({**hint, "alternatives": [], "measure": "reward"}))
     page.wait_for_selector(f"#bid-picker [data-action='{target}'].hinted")
     assert page.inner_text("#bid-picker .bid-num.on") == str(low + 2)
+    page.wait_for_timeout(200)
+    inside = page.evaluate(
+        """(a) => { const b = document.querySelector(`[data-action='${a}']`).getBoundingClientRect();
+             const r = document.querySelector('#actions').getBoundingClientRect();
+             return [b.top >= r.top - 1 && b.bottom <= r.bottom + 1, b.top, b.bottom, r.top, r.bottom]; }""",
+        target,
+    )
+    assert inside[0], inside
+    words = {"en": f"Bid {low + 2} hearts", "ja": f"宣言 {low + 2} ハート"}[lang]
     page.wait_for_function(
-        "(n) => document.querySelector('#announce').textContent.includes(n)",
-        arg=f"Bid {low + 2} hearts",
+        "(n) => document.querySelector('#announce').textContent.includes(n)", arg=words
     )
     assert not problems(page), problems(page)
 

@@ -136,7 +136,8 @@ function trumpChip(view) {
   const sep = () => (parts.length ? h("span", { class: "sep" }, " · ") : null);
   // (a no-trump contract says so itself: "Trump no trump · Contract 16NT" read twice)
   const noTrump = view.trump === "N" && view.game === "napoleon" && view.contract;
-  if (view.trump && !noTrump) parts.push(h("span", { class: "chip-label" }, `${t("trump")} `), suitNode(view.trump));
+  // (each part one piece, the word with its suit: on a phone the chip stands them in a column)
+  if (view.trump && !noTrump) parts.push(h("span", { class: "chip-trump" }, h("span", { class: "chip-label" }, `${t("trump")} `), suitNode(view.trump)));
   if ((view.game === "napoleon" || nap) && view.contract)
     parts.push(sep(), h("span", { class: "chip-contract", id: "chip-contract" }, `${t("contract")} `, bidNode(view.contract, view.game)));
   // the adjutant card once called: only the side panel said it, below the table on a phone (a

@@ -114,6 +114,7 @@ export class HintBox {
     for (const el of root.querySelectorAll("[data-action]")) if (el.dataset.action === a.action) el.classList.add("hinted");
     const cards = a.action.split(" ").slice(1);
     for (const el of root.querySelectorAll("[data-card]")) if (cards.includes(el.dataset.card)) el.classList.add("hinted");
+    this.page.showInActions?.(); // (the suggested button in sight where the panel scrolls)
   }
 }
 

@@ -104,6 +104,16 @@ class TablePage {
     e.side.addEventListener("scroll", more, { passive: true });
     if (typeof ResizeObserver === "function") new ResizeObserver(more).observe(e.side);
     this.sideMore = more;
+    // and so does the turn's panel, where it scrolls (a small phone: the Discard button lay
+    // wholly below its foot with nothing to say so, a twenty-seventh review)
+    const moreActs = () => {
+      const a = e.actions;
+      const below = a.scrollHeight - a.clientHeight - a.scrollTop > 4;
+      if (below !== ("more" in a.dataset)) a.toggleAttribute("data-more", below);
+    };
+    e.actions.addEventListener("scroll", moreActs, { passive: true });
+    if (typeof ResizeObserver === "function") new ResizeObserver(moreActs).observe(e.actions);
+    this.actionsMore = moreActs;
   }
 
   async start() {
@@ -533,10 +543,11 @@ class TablePage {
     // its element and what was chosen in it, not this one's (a choice of "nobody" started the
     // table with bots)
     const chosen = () => document.getElementById("fill-bot")?.value ?? fillSel.value;
+    const busy = this.starting ? { disabled: true, "aria-busy": "true" } : {};
     const buttons = open
-      ? [h("button", { type: "button", class: "primary big", id: "sit-start-btn", onclick: () => this.startGame(chosen, open.seat) }, t("sitAndStart", { n: open.seat + 1 })),
-        h("button", { type: "button", class: "ghost", id: "start-btn", onclick: () => this.startGame(chosen) }, t("startWatching"))]
-      : [h("button", { type: "button", class: "primary big", id: "start-btn", onclick: () => this.startGame(chosen) }, t("start"))];
+      ? [h("button", { type: "button", class: "primary big", id: "sit-start-btn", ...busy, onclick: () => this.startGame(chosen, open.seat) }, this.starting ? t("startingWait") : t("sitAndStart", { n: open.seat + 1 })),
+        h("button", { type: "button", class: "ghost", id: "start-btn", ...busy, onclick: () => this.startGame(chosen) }, t("startWatching"))]
+      : [h("button", { type: "button", class: "primary big", id: "start-btn", ...busy, onclick: () => this.startGame(chosen) }, this.starting ? t("startingWait") : t("start"))];
     // "Take seat 1 and start" before anyone came read as the only way on: a host who meant to
     // wait for friends is told how they come and what becomes of the seats still open
     const waiting = this.table.seats.filter((s) => s.kind === "open").length - (haveSeat ? 0 : 1);
@@ -706,7 +717,18 @@ class TablePage {
    * them with nobody, the menu holding only "nobody" yet, and was refused (a CI run's page,
    * loaded slowly, said "That seat is open already"). */
   async startGame(fill, sitAt = null) {
-    if (!this.bots.length) await this.loadBots();
+    if (this.starting) return;
+    if (!this.bots.length) {
+      // (said while it waits: pressed on a slow line, nothing moved for seconds)
+      this.starting = true;
+      this.render();
+      try {
+        await this.loadBots();
+      } finally {
+        this.starting = false;
+        this.render();
+      }
+    }
     const fillBot = fill();
     if (sitAt != null && !(await this.take(sitAt))) return;
     try {
@@ -757,11 +779,27 @@ class TablePage {
     this.social.chat.decorate();
     const focus = rememberFocus();
     renderPlay(this.el.hand, this.el.actions, view, ctx, this.ui);
+    this.showInActions();
     keepPicks(this.id, this.legalKey, this.ui.selected.map((i) => this.ui.hand[i]));
     this.el.playMain.classList.toggle("pending", this.pending);
     this.drawSide();
     restoreFocus(focus);
     this.feel.rendered();
+  }
+
+  /** Where the turn's panel scrolls (a small phone), the button the player is to press next —
+   * the bid a first tap marked, the hint's, the Discard or Play a full choice made — is scrolled
+   * into its view: at 360×740 the hint's line squeezed the panel and the suggested bid, then
+   * Discard, lay below its foot (a twenty-seventh review). */
+  showInActions() {
+    const box = this.el.actions;
+    this.actionsMore?.();
+    if (box.scrollHeight <= box.clientHeight + 1) return;
+    const next = box.querySelector(".armed, .hinted:not([disabled]), .select-bar button.primary");
+    if (!next) return;
+    const b = next.getBoundingClientRect(), r = box.getBoundingClientRect();
+    if (b.bottom > r.bottom) box.scrollTop += b.bottom - r.bottom + 4;
+    else if (b.top < r.top) box.scrollTop -= r.top - b.top + 4;
   }
 
   /** The side column for the current snapshot (patch: a bot's move redraws it; an open panel
