@@ -1650,9 +1650,10 @@ def test_a_hint_turns_a_phone_s_bid_picker_to_its_bid_and_says_its_suit(
     assert page.inner_text("#bid-picker .bid-num.on") == str(low + 2)
     page.wait_for_timeout(200)
     inside = page.evaluate(
-        """(a) => { const b = document.querySelector(`[data-action='${a}']`).getBoundingClientRect();
-             const r = document.querySelector('#actions').getBoundingClientRect();
-             return [b.top >= r.top - 1 && b.bottom <= r.bottom + 1, b.top, b.bottom, r.top, r.bottom]; }""",
+        """(a) => { const q = (s) => document.querySelector(s).getBoundingClientRect();
+             const b = q(`[data-action='${a}']`), r = q('#actions');
+             return [b.top >= r.top - 1 && b.bottom <= r.bottom + 1,
+                     b.top, b.bottom, r.top, r.bottom]; }""",
         target,
     )
     assert inside[0], inside
@@ -1660,6 +1661,26 @@ def test_a_hint_turns_a_phone_s_bid_picker_to_its_bid_and_says_its_suit(
     page.wait_for_function(
         "(n) => document.querySelector('#announce').textContent.includes(n)", arg=words
     )
+    # and after a reload, the answer kept for the turn turns it again (a code review)
+    page.reload()
+    page.wait_for_selector(f"#bid-picker [data-action='{target}'].hinted")
+    assert page.inner_text("#bid-picker .bid-num.on") == str(low + 2)
+    # what is announced of a block of terms keeps each term apart, and stops close up (a
+    # result's "Contract12 hearts": a code review)
+    said = page.evaluate(
+        """async () => { const d = await import('/static/dom.js');
+             const l = await import('/static/labels.js');
+             const box = d.h('div', {}, d.h('dl', {}, d.h('dt', {}, 'Contract'),
+               d.h('dd', {}, l.bidNode('12H', 'napoleon')), d.h('dt', {}, 'Result'),
+               d.h('dd', {}, 'Made')), d.h('p', {}, 'Adjutant ', l.cardNode('AS'), '.'),
+               d.h('span', {style: {display: 'none'}}, 'hidden'));
+             document.body.append(box);
+             const out = d.spokenText(box);
+             box.remove();
+             return out; }"""
+    )
+    suit = {"en": "hearts", "ja": "ハート"}[lang]
+    assert said == f"Contract 12 {suit} Result Made Adjutant ♠A.", said
     assert not problems(page), problems(page)
 
 

@@ -703,13 +703,19 @@ def test_a_host_who_starts_before_the_bots_list_came_fills_the_seats_and_is_told
     page.route("**/api/bots", lambda route: held.append(route))  # answered when the test says
     page.goto(f"{server}/t/{table_id}")
     page.wait_for_selector("#sit-start-btn")  # (drawn while the list is out)
-    page.click("#sit-start-btn")
+    assert page.is_disabled("#fill-bot")  # (no choice to make yet: the list is coming)
+    # pressed twice (a second press seated the host twice over: "That seat was just taken")
+    page.evaluate(
+        "() => { const b = document.getElementById('sit-start-btn'); b.click(); b.click(); }"
+    )
     while not held:
         page.wait_for_timeout(50)
     page.wait_for_timeout(300)
     assert get(f"{server}/api/tables/{table_id}")["status"] == "waiting"  # (it waits)
+    assert page.is_disabled("#sit-start-btn")  # (and says so)
     held[0].continue_()
     wait_shown(page, "#felt .seat-box.me[data-seat='0']", server)
+    assert "taken" not in (page.text_content("#toast") or "")
     snap = _snapshot(page)
     assert [s["kind"] for s in snap["table"]["seats"]] == ["human", "bot", "bot"]
 
@@ -720,7 +726,7 @@ def test_a_host_who_starts_before_the_bots_list_came_fills_the_seats_and_is_told
         browser, SIZES["laptop"], "en", init=f"localStorage.setItem('torampu.host', {hosts})"
     )
     page.goto(f"{server}/t/{table_id}")
-    page.wait_for_selector("#sit-start-btn")
+    page.wait_for_selector("#fill-bot option[value='heuristic']", state="attached")
     page.select_option("#fill-bot", "")
     page.click("#start-btn")
     page.wait_for_selector("#toast:not(:empty)")

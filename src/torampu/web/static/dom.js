@@ -215,8 +215,15 @@ export function spokenText(node) {
     if (n.nodeType === Node.TEXT_NODE) return n.data;
     if (n.nodeType !== Node.ELEMENT_NODE && n.nodeType !== Node.DOCUMENT_FRAGMENT_NODE) return "";
     if (n.getAttribute?.("aria-hidden") === "true" || n.hidden) return "";
+    if (n.nodeType === Node.ELEMENT_NODE && n.isConnected && getComputedStyle(n).display === "none") return "";
     if (n.getAttribute?.("role") === "img" && n.hasAttribute("aria-label")) return ` ${n.getAttribute("aria-label")} `;
-    return [...n.childNodes].map(read).join("");
+    const inner = [...n.childNodes].map(read).join("");
+    // a block's words apart from the next block's (a result's "Contract" and "12 hearts", its
+    // dt and dd, ran together: "Contract12 hearts", a code review)
+    return BLOCKS.has(n.nodeName) ? ` ${inner} ` : inner;
   };
-  return node ? read(node).replace(/\s+/g, " ").trim() : "";
+  // (and no space before a stop: "♠A 。")
+  return node ? read(node).replace(/\s+/g, " ").replace(/ ([.,:;!?。、])/g, "$1").trim() : "";
 }
+
+const BLOCKS = new Set(["P", "DIV", "DT", "DD", "LI", "TR", "TD", "TH", "H1", "H2", "H3", "H4", "SECTION", "BR", "UL", "OL", "DL", "TABLE"]);

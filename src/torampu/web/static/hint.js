@@ -32,9 +32,21 @@ export class HintBox {
       if (kept && kept.version === msg.version && kept.seat === msg.seat) {
         this.answer = kept;
         this.asked = kept.version;
+        this.turnPicker(kept); // (a reload shows the hint's bid too: a code review)
       } else if (kept) sessionStorage.removeItem(this.key);
     }
     this.render();
+  }
+
+  /** A phone's bid picker turns to the number of the bid ``answer`` suggests (it showed
+   * another, and the bid named was nowhere to be seen: a twenty-sixth review). */
+  turnPicker(answer) {
+    const bid = /^bid (\d+)[CDHSN]$/.exec(answer.action || "");
+    if (bid && this.page.ui && answer.version === this.page.snap?.version && this.page.ui.bidAt !== Number(bid[1])) {
+      this.page.ui.bidAt = Number(bid[1]);
+      this.page.ui.armed = null;
+      this.page.render();
+    }
   }
 
   /** The server could not give the hint just asked for (its bots busy, the search failed, asked
@@ -52,14 +64,7 @@ export class HintBox {
 
   onHint(msg) {
     this.answer = msg;
-    // a phone's bid picker turns to the suggested bid's number (it showed another, and the bid
-    // named was nowhere to be seen: a twenty-sixth review)
-    const bid = /^bid (\d+)[CDHSN]$/.exec(msg.action || "");
-    if (bid && this.page.ui && msg.version === this.page.snap?.version) {
-      this.page.ui.bidAt = Number(bid[1]);
-      this.page.ui.armed = null;
-      this.page.render();
-    }
+    this.turnPicker(msg);
     try {
       sessionStorage.setItem(this.key, JSON.stringify(msg));
     } catch {

@@ -533,9 +533,15 @@ class TablePage {
   }
 
   startRow(haveSeat) {
-    const fillSel = h("select", { id: "fill-bot" },
-      this.bots.map((b) => h("option", { value: b.spec, selected: b.spec === "heuristic" }, pick(b.label))),
-      h("option", { value: "" }, t("fillNone")));
+    // (until the bots' list comes the menu says it is coming, and holds no choice: "nobody"
+    // chosen then was undone by the list's arrival, the menu drawn anew with its default —
+    // a code review)
+    const loading = !this.bots.length && !this.botsFailed;
+    const fillSel = loading
+      ? h("select", { id: "fill-bot", disabled: true, "aria-busy": "true" }, h("option", { value: "" }, t("botsLoading")))
+      : h("select", { id: "fill-bot" },
+        this.bots.map((b) => h("option", { value: b.spec, selected: b.spec === "heuristic" }, pick(b.label))),
+        h("option", { value: "" }, t("fillNone")));
     // a host without a seat would otherwise see the filling bots take every open seat, theirs
     // too, and be left watching: the main button seats them first, watching is the second choice
     const open = haveSeat ? null : this.table.seats.find((s) => s.kind === "open");
@@ -717,27 +723,29 @@ class TablePage {
    * them with nobody, the menu holding only "nobody" yet, and was refused (a CI run's page,
    * loaded slowly, said "That seat is open already"). */
   async startGame(fill, sitAt = null) {
+    // once at a time (a second press while the list was out seated the host twice over: "That
+    // seat was just taken"), and said while it waits (on a slow line nothing moved for seconds)
     if (this.starting) return;
-    if (!this.bots.length) {
-      // (said while it waits: pressed on a slow line, nothing moved for seconds)
-      this.starting = true;
-      this.render();
-      try {
-        await this.loadBots();
-      } finally {
-        this.starting = false;
-        this.render();
-      }
-    }
-    const fillBot = fill();
-    if (sitAt != null && !(await this.take(sitAt))) return;
+    this.starting = true;
+    this.render();
     try {
-      this.table = await api.start(this.id, fillBot ? { fill: fillBot } : {}, this.host);
+      if (!this.bots.length) await this.loadBots();
+      if (!this.bots.length && this.botsFailed) {
+        toast(t("botsUnavailable")); // (not "choose a bot" from a menu without one)
+        return;
+      }
+      const fillBot = fill();
+      if (sitAt != null && !(await this.take(sitAt))) return;
+      try {
+        this.table = await api.start(this.id, fillBot ? { fill: fillBot } : {}, this.host);
+      } catch (e) {
+        // (a seat still open at the start is not "open already", the words of a seat the host
+        // opened twice)
+        toast(e?.code === "seat_open" ? t("startSeatsOpen") : errorText(e));
+      }
+    } finally {
+      this.starting = false;
       this.render();
-    } catch (e) {
-      // (a seat still open at the start is not "open already", the words of a seat the host
-      // opened twice)
-      toast(e?.code === "seat_open" ? t("startSeatsOpen") : errorText(e));
     }
   }
 
