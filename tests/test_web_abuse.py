@@ -1507,6 +1507,35 @@ def test_sockets_opened_at_once_to_tables_not_in_memory_keep_the_per_address_lim
         assert set(kinds) == {"snapshot", "too_many_sockets"}
 
 
+def test_a_websocket_message_of_many_values_is_refused_before_it_is_walked(
+    tmp_path: Path,
+) -> None:
+    """A thirty-sixth audit: a ping padded with 950 short strings (16,175 bytes, under the
+    16 KiB and 1,000-value bounds) was answered — after a walk of every value on the event
+    loop, about a millisecond each — and from two addresses at the allowed rate another
+    table's moves waited up to 3.7 s. A message holds under ten values: past 64 it is refused
+    as it is parsed, and the socket goes on."""
+    from torampu.web.validate import MAX_MESSAGE_VALUES
+
+    with client(tmp_path) as c:
+        tid, _ = _table(c, "hell")
+        with c.websocket_connect(f"/ws/tables/{tid}") as ws:
+            _hello(ws, None)
+            pad = {"type": "ping", "pad": [f"s{i}" for i in range(950)]}
+            assert len(json.dumps(pad)) < 16 * 1024
+            ws.send_json(pad)
+            err = ws.receive_json()
+            while err["type"] not in ("error", "pong"):  # (answered one way or the other)
+                err = ws.receive_json()
+            assert err.get("code") == "bad_message", err
+            assert f"more than {MAX_MESSAGE_VALUES} values" in err["message"], err
+            ws.send_json({"type": "ping"})
+            assert _next(ws, "pong")["type"] == "pong"
+        # (an HTTP body keeps the larger bound: a table's creation holds up to a hundred)
+        seats = ["open"] + ["bot:heuristic"] * 4
+        assert c.post("/api/tables", json={"game": "napoleon", "seats": seats}).status_code == 201
+
+
 def test_json_is_bounded_in_depth_and_values_and_checked_where_it_fails() -> None:
     from torampu.web.validate import MAX_VALUES, Invalid, parse_object
 

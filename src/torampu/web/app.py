@@ -61,7 +61,7 @@ from torampu.web.rooms import (
     storage_unavailable,
 )
 from torampu.web.store import Store
-from torampu.web.validate import Invalid, parse_object
+from torampu.web.validate import MAX_MESSAGE_VALUES, Invalid, parse_object
 from torampu.web.workers import RedisWorkers, Workers
 
 STATIC = Path(__file__).parent / "static"
@@ -1357,7 +1357,7 @@ class Socket:
                 self.error("too_large", f"a message is at most {st.max_message} bytes")
                 continue
             try:
-                data = parse_object(text)
+                data = parse_object(text, MAX_MESSAGE_VALUES)
             except Invalid as e:
                 self.error("bad_message", str(e))
                 continue
