@@ -3056,6 +3056,34 @@ def test_uncached_replays_and_records_are_made_off_the_event_loop_within_a_budge
         assert threads and set(threads) == {"torampu-replay_0"}, threads
 
 
+def test_replays_made_by_many_addresses_are_bounded_for_the_whole_process(
+    tmp_path: Path,
+) -> None:
+    """A thirty-sixth audit: ten addresses, each asking an uncached replay every 2 s (within
+    its own 0.5 a second), kept the replay thread busy — it shares the interpreter with the
+    event loop — and another table's moves waited twice as long. The process makes at most
+    ``replay_rate_all`` a second whatever the addresses (four bursts at once): past it 503
+    busy, while the replays kept are served."""
+    from web_helpers import play_through
+
+    with client(tmp_path, replay_rate=0.001, replay_burst=1, replay_rate_all=0.001) as c:
+        tid, _, (tok,) = new_table(c, "nap", None, games=2)
+        with c.websocket_connect(f"/ws/tables/{tid}") as ws:
+            play_through(ws, first=_hello(ws, tok))
+        url = f"/api/tables/{tid}/games"
+        asks = [(g, s) for g in (0, 1) for s in range(4)]
+        codes = []
+        for i, (g, seat) in enumerate(asks[:6]):
+            other = TestClient(c.app, client=(f"198.51.100.{i + 1}", 5000))
+            r = other.get(f"{url}/{g}/replay", params={"seat": seat})
+            codes.append(r.status_code)
+            if r.status_code == 503:
+                assert r.json()["error"]["code"] == "busy", r.text
+        assert codes == [200, 200, 200, 200, 503, 503], codes
+        again = TestClient(c.app, client=("198.51.100.99", 5000))
+        assert again.get(f"{url}/0/replay", params={"seat": 0}).status_code == 200  # kept
+
+
 def test_tables_read_back_into_memory_are_budgeted_bounded_and_replayed_off_the_loop(
     tmp_path: Path,
 ) -> None:

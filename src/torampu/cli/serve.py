@@ -364,6 +364,13 @@ def serve(
     replay_burst: Annotated[
         int, typer.Option(help="Replays and match records one address may have made at once.")
     ] = 10,
+    replay_rate_all: Annotated[
+        float,
+        typer.Option(
+            help="Replays and match records made per second by this process in all, whatever "
+            "the addresses (four times --replay-burst at once); past it 503 busy."
+        ),
+    ] = 3.0,
     list_rate: Annotated[
         float,
         typer.Option(
@@ -481,6 +488,7 @@ def serve(
         connections_rate,
         request_rate,
         replay_rate,
+        replay_rate_all,
         list_rate,
         load_rate,
         table_move_rate,
@@ -491,7 +499,8 @@ def serve(
         raise typer.BadParameter(
             "--chat-rate, --hint-think, --hint-rate, --connect-rate, --connections-rate, "
             "--request-rate, "
-            "--replay-rate, --list-rate, --load-rate, --table-move-rate, --message-rate, "
+            "--replay-rate, --replay-rate-all, --list-rate, --load-rate, --table-move-rate, "
+            "--message-rate, "
             "--hello-rate and "
             "--max-replay-mb are numbers > 0"
         )
@@ -617,6 +626,7 @@ def serve(
         requests_at_once=requests_at_once,
         replay_rate=replay_rate,
         replay_burst=replay_burst,
+        replay_rate_all=replay_rate_all,
         max_replay_mb=max_replay_mb,
         load_rate=load_rate,
         load_burst=load_burst,

@@ -587,6 +587,8 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
     making = 0
     builder = ThreadPoolExecutor(1, thread_name_prefix="torampu-replay")
     builds = PerKey(settings.replay_rate, settings.replay_burst)
+    # (and the whole process's: one key, four addresses' bursts at once)
+    builds_all = PerKey(settings.replay_rate_all, 4 * settings.replay_burst)
     listings: OrderedDict[tuple[int, int, str | None], tuple[float, int, bytes]] = OrderedDict()
     """The table list's pages made, by (offset, limit, status), with when and after how many
     changes to tables' rows (:attr:`Lobby.rows_changed`): every reader of a page within
@@ -615,7 +617,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
                 "address: wait a little",
                 429,
             )
-        if making >= settings.replays_queued:
+        if making >= settings.replays_queued or not builds_all.take("", time.monotonic()):
             raise ActError("busy", "the server is making other replays: try again shortly", 503)
         making += 1
         try:

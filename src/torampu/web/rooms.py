@@ -229,6 +229,10 @@ class Settings:
     replay_burst: int = 10
     """Replays and match records made (not yet kept) per second from one address, and how many
     at once: :func:`~torampu.web.app.create_app`'s ``built``."""
+    replay_rate_all: float = 3.0
+    """Replays and match records made per second by the whole process (four times
+    ``replay_burst`` at once): their thread shares the interpreter with the event loop, and
+    ten addresses each within ``replay_rate`` kept it busy (a thirty-sixth audit)."""
     replays_kept: int = 32
     """Replays (a finished game seen from one seat) and match records a process keeps made, the
     newest (served at once to anyone who asks again)."""
