@@ -735,6 +735,45 @@ def test_a_host_who_starts_before_the_bots_list_came_fills_the_seats_and_is_told
     assert get(f"{server}/api/tables/{table_id}")["status"] == "waiting"
 
 
+def test_a_host_whose_bots_list_cannot_be_had_starts_a_full_table_and_is_told_otherwise(
+    server: str, browser: Any
+) -> None:
+    """A code review: with /api/bots failing, Start refused even a table whose every seat had a
+    person ("reload the page to fill the seats with bots"), and the fill menu said "loading"
+    until something else redrew the page. A full table starts; one with a seat to fill says the
+    list could not be had, and the menu no longer says it is coming."""
+    import json
+
+    def host_page(table_id: str, host: str) -> Any:
+        hosts = json.dumps(json.dumps({table_id: host}))
+        page = new_page(
+            browser, SIZES["laptop"], "en", init=f"localStorage.setItem('torampu.host', {hosts})"
+        )
+        page.route("**/api/bots", lambda route: route.abort())
+        page.goto(f"{server}/t/{table_id}")
+        return page
+
+    made = post(f"{server}/api/tables", {"game": "hell", "players": 3, "games": 1})
+    table_id, host = made["table"]["id"], made["host_token"]
+    for seat, name in enumerate(("Aki", "Ben", "Cai")):
+        post(f"{server}/api/tables/{table_id}/join", {"name": name, "seat": seat})
+    page = host_page(table_id, host)
+    page.wait_for_selector("#start-btn")
+    page.click("#start-btn")
+    wait_shown(page, "#felt .seat-box[data-seat='0']", server)
+    assert get(f"{server}/api/tables/{table_id}")["status"] == "playing"
+
+    made = post(f"{server}/api/tables", {"game": "hell", "players": 3, "games": 1})
+    table_id, host = made["table"]["id"], made["host_token"]
+    page = host_page(table_id, host)
+    page.wait_for_function("() => !document.querySelector('#fill-bot')?.disabled")
+    page.click("#start-btn")
+    page.wait_for_function(
+        "() => (document.querySelector('#toast')?.textContent || '').includes('could not be')"
+    )
+    assert get(f"{server}/api/tables/{table_id}")["status"] == "waiting"
+
+
 def test_a_host_without_a_seat_sits_to_start_and_a_game_s_last_trick_shows_before_its_results(
     server: str, browser: Any
 ) -> None:

@@ -730,8 +730,10 @@ class TablePage {
     this.render();
     try {
       if (!this.bots.length) await this.loadBots();
-      if (!this.bots.length && this.botsFailed) {
-        toast(t("botsUnavailable")); // (not "choose a bot" from a menu without one)
+      // (not "choose a bot" from a menu without one; a table full of people starts as ever)
+      const toFill = this.table.seats.some((s) => s.kind === "open" && s.seat !== sitAt);
+      if (!this.bots.length && this.botsFailed && toFill) {
+        toast(t("botsUnavailable"));
         return;
       }
       const fillBot = fill();
@@ -754,7 +756,7 @@ class TablePage {
   loadBots() {
     if (!this.botsReady || this.botsFailed) {
       this.botsFailed = false;
-      this.botsReady = api.bots().then((b) => { this.bots = b.bots; this.render(); }, () => { this.botsFailed = true; });
+      this.botsReady = api.bots().then((b) => { this.bots = b.bots; this.render(); }, () => { this.botsFailed = true; this.render(); });
     }
     return this.botsReady;
   }
@@ -803,8 +805,12 @@ class TablePage {
     const box = this.el.actions;
     this.actionsMore?.();
     if (box.scrollHeight <= box.clientHeight + 1) return;
-    const next = box.querySelector(".armed, .hinted:not([disabled]), .select-bar button.primary");
-    if (!next) return;
+    // (the one the player marked first, then the hint's, then a full choice's button; and
+    // each once: every redraw snapping the panel back fought the player's own scrolling)
+    const next = [".armed", ".hinted:not([disabled])", ".select-bar button.primary"].map((q) => box.querySelector(q)).find(Boolean);
+    const key = next ? `${this.snap?.version}:${next.dataset.action ?? next.dataset.card ?? next.textContent}` : null;
+    if (!next || key === this.shownInActions) return;
+    this.shownInActions = key;
     const b = next.getBoundingClientRect(), r = box.getBoundingClientRect();
     if (b.bottom > r.bottom) box.scrollTop += b.bottom - r.bottom + 4;
     else if (b.top < r.top) box.scrollTop -= r.top - b.top + 4;
