@@ -1286,6 +1286,34 @@ def test_a_finished_daifugo_match_shows_the_titles_it_gave(server: str, browser:
     assert not problems(page), problems(page)
 
 
+def test_a_replay_the_server_is_too_busy_to_make_is_asked_again_and_said_so(
+    server: str, browser: Any
+) -> None:
+    """A code review: a replay refused 503 busy (the server making other replays, now bounded
+    for the whole process) left a toast over an empty felt for good. The page says so, with
+    "trying again", and asks again: the replay shows."""
+    made = _bots(server, "hell", 1, 3, "random")
+    _until_over(server, made)
+    refused: list[str] = []
+
+    def once_busy(route: Any) -> None:
+        if not refused:
+            refused.append(route.request.url)
+            body = {"error": {"code": "busy", "message": "the server is making other replays"}}
+            route.fulfill(status=503, content_type="application/json", body=json.dumps(body))
+        else:
+            route.continue_()
+
+    page = new_page(browser, LAPTOP, "en")
+    page.route("**/games/0/replay*", once_busy)
+    page.goto(f"{server}/t/{made['table']['id']}/replay/0")
+    page.wait_for_selector("#replay-wait")
+    assert "trying again" in page.inner_text("#replay-wait")
+    page.wait_for_selector("#replay-next")
+    assert refused and not page.locator("#replay-wait").count()
+    assert not problems(page), problems(page)
+
+
 def test_the_lobby_keeps_this_browser_s_finished_matches(server: str, browser: Any) -> None:
     """A fourth review: a quick game against bots is private, and once it was over "Your
     tables" dropped it: its results and replays were nowhere to be found. The lobby keeps this

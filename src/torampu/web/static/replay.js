@@ -34,13 +34,24 @@ export function replayPage(root, id, k) {
   const gone = (e) => fill(root, h("div", { class: "panel", id: "table-gone" },
     h("p", {}, errorText(e)),
     h("p", {}, h("a", { href: `/t/${encodeURIComponent(id)}` }, t("backTable")), " · ", h("a", { href: "/" }, t("back")))));
+  // a server busy making other replays (or this address past its rate), the replay not shown
+  // yet: said on the page and asked again a few times, not a toast over an empty felt for good
+  // (a code review: a whole-process bound on replays made that more likely)
+  let tries = 0;
+  const later = (e, again) => {
+    if (tries >= 5) return gone(e);
+    tries += 1;
+    patch(el.status, h("span", { id: "replay-wait" }, `${errorText(e)} — ${t("retryingSoon")}`));
+    setTimeout(again, 2000 * tries);
+  };
   const load = async () => {
     try {
       state.steps = (await api.replay(id, k, state.seat, state.all)).steps;
       state.at = Math.min(state.at, state.steps.length - 1);
       show();
     } catch (e) {
-      if (!state.steps.length && e?.code !== "rate_limited" && e?.code !== "busy") gone(e);
+      const soon = e?.code === "rate_limited" || e?.code === "busy";
+      if (!state.steps.length) (soon ? later(e, load) : gone(e));
       else toast(errorText(e)); // in the reader's language ("Too fast: wait a moment" for a 429)
     }
   };
@@ -60,7 +71,7 @@ export function replayPage(root, id, k) {
       togglePlay(state, show);
     }
   });
-  api.table(id).then((tb) => {
+  const start = () => api.table(id).then((tb) => {
     state.table = tb;
     load();
     // the game's result, shown at its last step (the replay ended on its last card, nothing
@@ -69,7 +80,8 @@ export function replayPage(root, id, k) {
       state.result = (r.games || []).find((g) => g.index === Number(k))?.result || null;
       show();
     }).catch(() => {});
-  }).catch((e) => (e?.code === "rate_limited" || e?.code === "busy" ? toast(errorText(e)) : gone(e)));
+  }).catch((e) => (e?.code === "rate_limited" || e?.code === "busy" ? later(e, start) : gone(e)));
+  start();
   return { rerender: show };
 }
 
