@@ -65,6 +65,15 @@ def browser() -> Iterator[Any]:
 # ------------------------------------------------------------------ driving the page
 
 
+def _host_page(browser: Any, table_id: str, host: str) -> Any:
+    """A laptop's page in English holding ``host``, the host token of ``table_id`` (not yet
+    opened)."""
+    hosts = json.dumps(json.dumps({table_id: host}))
+    return new_page(
+        browser, SIZES["laptop"], "en", init=f"localStorage.setItem('torampu.host', {hosts})"
+    )
+
+
 def _open_table(
     browser: Any,
     base: str,
@@ -691,14 +700,9 @@ def test_a_host_who_starts_before_the_bots_list_came_fills_the_seats_and_is_told
     "That seat is open already" (the words of a seat opened twice). Now Start waits for the
     bots' list (the page is drawn without it); and a start with a seat left open says what to
     do."""
-    import json
-
     made = post(f"{server}/api/tables", {"game": "hell", "players": 3, "games": 1})
     table_id, host = made["table"]["id"], made["host_token"]
-    hosts = json.dumps(json.dumps({table_id: host}))
-    page = new_page(
-        browser, SIZES["laptop"], "en", init=f"localStorage.setItem('torampu.host', {hosts})"
-    )
+    page = _host_page(browser, table_id, host)
     held: list[Any] = []
     page.route("**/api/bots", lambda route: held.append(route))  # answered when the test says
     page.goto(f"{server}/t/{table_id}")
@@ -721,10 +725,7 @@ def test_a_host_who_starts_before_the_bots_list_came_fills_the_seats_and_is_told
 
     made = post(f"{server}/api/tables", {"game": "hell", "players": 3, "games": 1})
     table_id, host = made["table"]["id"], made["host_token"]
-    hosts = json.dumps(json.dumps({table_id: host}))
-    page = new_page(
-        browser, SIZES["laptop"], "en", init=f"localStorage.setItem('torampu.host', {hosts})"
-    )
+    page = _host_page(browser, table_id, host)
     page.goto(f"{server}/t/{table_id}")
     page.wait_for_selector("#fill-bot option[value='heuristic']", state="attached")
     page.select_option("#fill-bot", "")
@@ -742,13 +743,9 @@ def test_a_host_whose_bots_list_cannot_be_had_starts_a_full_table_and_is_told_ot
     person ("reload the page to fill the seats with bots"), and the fill menu said "loading"
     until something else redrew the page. A full table starts; one with a seat to fill says the
     list could not be had, and the menu no longer says it is coming."""
-    import json
 
     def host_page(table_id: str, host: str) -> Any:
-        hosts = json.dumps(json.dumps({table_id: host}))
-        page = new_page(
-            browser, SIZES["laptop"], "en", init=f"localStorage.setItem('torampu.host', {hosts})"
-        )
+        page = _host_page(browser, table_id, host)
         page.route("**/api/bots", lambda route: route.abort())
         page.goto(f"{server}/t/{table_id}")
         return page
@@ -784,14 +781,9 @@ def test_a_host_without_a_seat_sits_to_start_and_a_game_s_last_trick_shows_befor
     start" (watching is the second choice); the trump stays in a corner of the felt and Hell's
     seats say "bid 1 · took 0"; and the game's last trick is held on the felt, with who took it,
     before the results."""
-    import json
-
     made = post(f"{server}/api/tables", {"game": "hell", "players": 3, "games": 2})
     table_id, host = made["table"]["id"], made["host_token"]
-    hosts = json.dumps(json.dumps({table_id: host}))
-    page = new_page(
-        browser, SIZES["laptop"], "en", init=f"localStorage.setItem('torampu.host', {hosts})"
-    )
+    page = _host_page(browser, table_id, host)
     page.goto(f"{server}/t/{table_id}")
     page.wait_for_selector("#sit-start-btn")
     assert page.inner_text("#sit-start-btn") == "Take seat 1 and start"
@@ -885,15 +877,10 @@ def test_the_host_is_asked_before_putting_a_person_out_of_a_seat(server: str, br
     """Putting a person out of a seat now bars them from the table's seats (a fourth audit: a
     script took back every seat its host opened, at once), so the host's page asks first, by
     name; "Cancel" leaves the seat as it was."""
-    import json
-
     made = post(f"{server}/api/tables", {"game": "hell", "players": 3, "games": 1})
     table_id, host = made["table"]["id"], made["host_token"]
     post(f"{server}/api/tables/{table_id}/join", {"name": "Ben", "seat": 1})
-    hosts = json.dumps(json.dumps({table_id: host}))
-    page = new_page(
-        browser, SIZES["laptop"], "en", init=f"localStorage.setItem('torampu.host', {hosts})"
-    )
+    page = _host_page(browser, table_id, host)
     page.goto(f"{server}/t/{table_id}")
     page.wait_for_selector("select[data-host-seat='1']")
     asked: list[str] = []

@@ -76,7 +76,7 @@ def parse_object(raw: str | bytes, max_values: int = MAX_VALUES) -> dict[str, An
         raise Invalid(f"the JSON is nested more than {MAX_DEPTH} levels deep") from None
     except ValueError as e:
         raise Invalid(f"not JSON: {e}") from None
-    _check(data, "", 1, [max_values], max_values)
+    _check(data, "", 1, [max_values, max_values])
     if not isinstance(data, dict):
         raise Invalid("the JSON must be an object ({…})")
     return data
@@ -86,11 +86,12 @@ def _no_constant(name: str) -> Any:
     raise ValueError(f"{name} is not a JSON number")
 
 
-def _check(value: Any, where: str, depth: int, budget: list[int], most: int) -> None:
+def _check(value: Any, where: str, depth: int, budget: list[int]) -> None:
     """Check ``value`` (found at ``where``, at nesting ``depth``); ``budget[0]``: how many
-    more values the text may hold. A container's numbers, booleans and nulls are checked in
-    place, their places named only when one is refused (the walk allocates little per value)."""
-    _spend(budget, most)
+    more values the text may hold, of ``budget[1]`` in all. A container's numbers, booleans
+    and nulls are checked in place, their places named only when one is refused (the walk
+    allocates little per value)."""
+    _spend(budget)
     if isinstance(value, str):
         _text(value, where)
     elif isinstance(value, bool) or value is None or isinstance(value, float):
@@ -106,17 +107,17 @@ def _check(value: Any, where: str, depth: int, budget: list[int], most: int) -> 
             if isinstance(k, str):
                 _text(k, where or "a key")
             if isinstance(v, int | float | bool) or v is None:
-                _spend(budget, most)
+                _spend(budget)
                 if isinstance(v, int) and not -INT_BOUND < v < INT_BOUND:
                     raise Invalid(f"{_at(where, k)}: {v} is out of range")
             else:
-                _check(v, _at(where, k), depth + 1, budget, most)
+                _check(v, _at(where, k), depth + 1, budget)
 
 
-def _spend(budget: list[int], most: int) -> None:
+def _spend(budget: list[int]) -> None:
     budget[0] -= 1
     if budget[0] < 0:
-        raise Invalid(f"the JSON holds more than {most} values")
+        raise Invalid(f"the JSON holds more than {budget[1]} values")
 
 
 def _at(where: str, key: int | str) -> str:

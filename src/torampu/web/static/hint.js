@@ -42,11 +42,7 @@ export class HintBox {
    * another, and the bid named was nowhere to be seen: a twenty-sixth review). */
   turnPicker(answer) {
     const bid = /^bid (\d+)[CDHSN]$/.exec(answer.action || "");
-    if (bid && this.page.ui && answer.version === this.page.snap?.version && this.page.ui.bidAt !== Number(bid[1])) {
-      this.page.ui.bidAt = Number(bid[1]);
-      this.page.ui.armed = null;
-      this.page.render();
-    }
+    if (bid && answer.version === this.page.snap?.version && this.page.ui.bidAt !== Number(bid[1])) this.page.setBidAt(Number(bid[1]));
   }
 
   /** The server could not give the hint just asked for (its bots busy, the search failed, asked

@@ -38,6 +38,7 @@ export function replayPage(root, id, k) {
   // yet: said on the page and asked again a few times, not a toast over an empty felt for good
   // (a code review: a whole-process bound on replays made that more likely)
   let tries = 0;
+  const soon = (e) => e?.code === "rate_limited" || e?.code === "busy";
   const later = (e, again) => {
     if (tries >= 5) return gone(e);
     tries += 1;
@@ -50,8 +51,7 @@ export function replayPage(root, id, k) {
       state.at = Math.min(state.at, state.steps.length - 1);
       show();
     } catch (e) {
-      const soon = e?.code === "rate_limited" || e?.code === "busy";
-      if (!state.steps.length) (soon ? later(e, load) : gone(e));
+      if (!state.steps.length) (soon(e) ? later(e, load) : gone(e));
       else toast(errorText(e)); // in the reader's language ("Too fast: wait a moment" for a 429)
     }
   };
@@ -80,7 +80,7 @@ export function replayPage(root, id, k) {
       state.result = (r.games || []).find((g) => g.index === Number(k))?.result || null;
       show();
     }).catch(() => {});
-  }).catch((e) => (e?.code === "rate_limited" || e?.code === "busy" ? later(e, start) : gone(e)));
+  }).catch((e) => (soon(e) ? later(e, start) : gone(e)));
   start();
   return { rerender: show };
 }

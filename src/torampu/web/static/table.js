@@ -21,6 +21,18 @@ export function tablePage(root, id) {
   return page;
 }
 
+/** ``el`` says with its ``data-more`` attribute whether more of it lies below its foot (it
+ * scrolls), kept as it scrolls or changes size; the function that looks again. */
+function markMoreBelow(el) {
+  const look = () => {
+    const below = el.scrollHeight - el.clientHeight - el.scrollTop > 4;
+    if (below !== ("more" in el.dataset)) el.toggleAttribute("data-more", below);
+  };
+  el.addEventListener("scroll", look, { passive: true });
+  if (typeof ResizeObserver === "function") new ResizeObserver(look).observe(el);
+  return look;
+}
+
 class TablePage {
   constructor(root, id) {
     this.root = root;
@@ -96,24 +108,11 @@ class TablePage {
     // content above it (a bot's move, the log growing) would move the link under the press
     this.drawSide = drawnAfterPress(e.side, () => this.renderSide());
     // the side column says when more lies below its foot: it fades there (a laptop's column
-    // cut the score sheet under the chat with nothing to say it scrolled: a fifteenth review)
-    const more = () => {
-      const below = e.side.scrollHeight - e.side.clientHeight - e.side.scrollTop > 4;
-      if (below !== ("more" in e.side.dataset)) e.side.toggleAttribute("data-more", below);
-    };
-    e.side.addEventListener("scroll", more, { passive: true });
-    if (typeof ResizeObserver === "function") new ResizeObserver(more).observe(e.side);
-    this.sideMore = more;
+    // cut the score sheet under the chat with nothing to say it scrolled: a fifteenth review);
     // and so does the turn's panel, where it scrolls (a small phone: the Discard button lay
     // wholly below its foot with nothing to say so, a twenty-seventh review)
-    const moreActs = () => {
-      const a = e.actions;
-      const below = a.scrollHeight - a.clientHeight - a.scrollTop > 4;
-      if (below !== ("more" in a.dataset)) a.toggleAttribute("data-more", below);
-    };
-    e.actions.addEventListener("scroll", moreActs, { passive: true });
-    if (typeof ResizeObserver === "function") new ResizeObserver(moreActs).observe(e.actions);
-    this.actionsMore = moreActs;
+    this.sideMore = markMoreBelow(e.side);
+    this.actionsMore = markMoreBelow(e.actions);
   }
 
   async start() {
@@ -797,13 +796,21 @@ class TablePage {
     this.feel.rendered();
   }
 
+  /** A phone's bid picker shows the suits of the bids of number ``n`` (a bid marked goes
+   * unmarked). */
+  setBidAt(n) {
+    this.ui.bidAt = n;
+    this.ui.armed = null;
+    this.render();
+  }
+
   /** Where the turn's panel scrolls (a small phone), the button the player is to press next —
    * the bid a first tap marked, the hint's, the Discard or Play a full choice made — is scrolled
    * into its view: at 360×740 the hint's line squeezed the panel and the suggested bid, then
    * Discard, lay below its foot (a twenty-seventh review). */
   showInActions() {
     const box = this.el.actions;
-    this.actionsMore?.();
+    this.actionsMore();
     if (box.scrollHeight <= box.clientHeight + 1) return;
     // (the one the player marked first, then the hint's, then a full choice's button; and
     // each once: every redraw snapping the panel back fought the player's own scrolling)
@@ -842,7 +849,7 @@ class TablePage {
       arm: (a) => { this.ui.armed = a; this.render(); },
       // a phone's bid picker: the number whose suits are shown (a bid marked goes unmarked)
       bidAt: this.ui.bidAt,
-      setBidAt: (n) => { this.ui.bidAt = n; this.ui.armed = null; this.render(); },
+      setBidAt: (n) => this.setBidAt(n),
       clear: () => { this.ui.selected = []; this.render(); },
       onCard: (i, card, plan) => {
         tapCard(this.ui, i, card, plan, (a) => this.act(a));
