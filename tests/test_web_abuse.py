@@ -3084,6 +3084,37 @@ def test_replays_made_by_many_addresses_are_bounded_for_the_whole_process(
         assert again.get(f"{url}/0/replay", params={"seat": 0}).status_code == 200  # kept
 
 
+def test_a_replay_refused_busy_does_not_spend_the_address_s_own_allowance(
+    tmp_path: Path,
+) -> None:
+    """A thirty-sixth audit's leftover: a replay refused 503 busy (the whole process's bound)
+    still took the asking address's own token, so a player who met a busy server was refused
+    429 long after it was free again. Busy costs the address nothing now; a replay made, one."""
+    from web_helpers import play_through
+
+    with client(tmp_path, replay_rate=0.001, replay_burst=1, replay_rate_all=0.5) as c:
+        tid, _, (tok,) = new_table(c, "nap", None, games=2)
+        with c.websocket_connect(f"/ws/tables/{tid}") as ws:
+            play_through(ws, first=_hello(ws, tok))
+        url = f"/api/tables/{tid}/games"
+        asks = iter([(g, s) for g in (0, 1) for s in range(4)])
+        for i in range(8):  # the process's four at once, from other addresses, till busy
+            g, s = next(asks)
+            other = TestClient(c.app, client=(f"198.51.100.{i + 1}", 5000))
+            if other.get(f"{url}/{g}/replay", params={"seat": s}).status_code == 503:
+                break
+        g, s = next(asks)
+        me = TestClient(c.app, client=("203.0.113.5", 5000))
+        busy = me.get(f"{url}/{g}/replay", params={"seat": s})
+        assert busy.status_code == 503 and busy.json()["error"]["code"] == "busy", busy.text
+        time.sleep(2.5)  # the process may make one more (0.5 a second)
+        made = me.get(f"{url}/{g}/replay", params={"seat": s})
+        assert made.status_code == 200, made.text
+        g, s = next(asks)
+        refused = me.get(f"{url}/{g}/replay", params={"seat": s})
+        assert refused.status_code == 429, refused.text  # that one was this address's
+
+
 def test_tables_read_back_into_memory_are_budgeted_bounded_and_replayed_off_the_loop(
     tmp_path: Path,
 ) -> None:

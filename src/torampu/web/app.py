@@ -610,15 +610,19 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
             return body
         if key in refused:  # (made once, too large: not made again)
             raise refused[key]
-        if not builds.take(_address(request, settings.ipv6_prefix), time.monotonic()):
+        now = time.monotonic()
+        mine = builds.bucket(_address(request, settings.ipv6_prefix), now)
+        if not mine.available(now):
             raise ActError(
                 "rate_limited",
                 f"at most {settings.replay_rate:g} replays or records made a second from one "
                 "address: wait a little",
                 429,
             )
-        if making >= settings.replays_queued or not builds_all.take("", time.monotonic()):
+        if making >= settings.replays_queued or not builds_all.take("", now):
+            # (before the address's own token is taken: a busy server costs it nothing)
             raise ActError("busy", "the server is making other replays: try again shortly", 503)
+        mine.take(now)
         making += 1
         try:
             body = await asyncio.get_running_loop().run_in_executor(builder, make)
