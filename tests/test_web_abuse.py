@@ -1055,6 +1055,45 @@ def test_reading_a_table_nobody_is_at_neither_wakes_its_bots_nor_unpauses_it(
             assert c.get(f"/api/tables/{tid}").json()["version"] > row["version"]
 
 
+def test_a_restart_does_not_wake_a_table_whose_bots_stopped_for_nobody(tmp_path: Path) -> None:
+    """A thirteenth scale audit: a table read back counted "nobody there" from its row's last
+    change — its bots' own last move — so after a restart a table whose bots had stopped for
+    nobody played on for up to ``abandon_after`` more, and the list called it not paused. Its
+    driver now stores since when nobody has been there, and a process reading it back counts
+    from that."""
+    from torampu.web.store import utc
+
+    kw: dict[str, Any] = {"away_timeout": 0.05, "abandon_after": 3.0, "bot_delay": 0.02}
+    with client(tmp_path, **kw) as c:
+        tid, _, _ = new_table(c, "hell", None, games=10)  # nobody ever connects
+        for _ in range(200):
+            row = c.get(f"/api/tables/{tid}").json()
+            if row["paused"]:
+                break
+            time.sleep(0.05)
+        assert row["paused"] is True and row["status"] == "playing", row
+        stored = c.app.state.lobby.store.table(tid)  # type: ignore[attr-defined]
+        assert stored is not None and stored.quiet is not None
+        assert stored.quiet < utc(stored.updated or stored.created)  # before the bots stopped
+    with client(tmp_path, **kw) as c:  # the process started anew, within abandon_after
+        listed = {t["id"]: t for t in c.get("/api/tables").json()["tables"]}
+        assert listed[tid]["paused"] is True  # (from the row, before it is loaded)
+        row = c.get(f"/api/tables/{tid}").json()  # (loaded, if the restart did not already)
+        assert row["paused"] is True, row
+        time.sleep(1.0)
+        again = c.get(f"/api/tables/{tid}").json()
+        assert again["version"] == row["version"] and again["paused"] is True
+        with c.websocket_connect(f"/ws/tables/{tid}") as ws:
+            _hello(ws, None)  # someone comes: it goes on, and the store says someone is there
+            for _ in range(100):
+                if c.get(f"/api/tables/{tid}").json()["version"] > row["version"]:
+                    break
+                time.sleep(0.05)
+            assert c.get(f"/api/tables/{tid}").json()["version"] > row["version"]
+            stored = c.app.state.lobby.store.table(tid)  # type: ignore[attr-defined]
+            assert stored is not None and stored.quiet is None
+
+
 # ------------------------------------------------------------------ 6. malformed input
 @pytest.fixture(params=["sqlite", "postgresql"])
 def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:

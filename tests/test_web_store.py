@@ -36,13 +36,14 @@ def test_migrations_create_the_schema_once(url: str) -> None:
     assert "holder" in {c["name"] for c in inspect(s.engine).get_columns("seats")}
     assert "result" in {c["name"] for c in inspect(s.engine).get_columns("tables")}  # (0008)
     assert "event" in {c["name"] for c in inspect(s.engine).get_columns("chat")}  # (0009)
+    assert "quiet" in {c["name"] for c in inspect(s.engine).get_columns("tables")}  # (0012)
     # the look for tables in play nobody drives reads an index, not every table (0003)
     indexes = {i["name"]: i["column_names"] for i in inspect(s.engine).get_indexes("tables")}
     assert indexes.get("ix_tables_status_updated") == ["status", "updated"], indexes
     # and the lobby's pages by status, newest first (0011)
     assert indexes.get("ix_tables_status_created") == ["status", "created"], indexes
     with s.engine.connect() as conn:
-        assert conn.execute(text("select version_num from alembic_version")).scalar() == "0011"
+        assert conn.execute(text("select version_num from alembic_version")).scalar() == "0012"
     s.close()
     again = Store(url)  # a second start: nothing to do, nothing lost
     assert again.count_tables() == 0

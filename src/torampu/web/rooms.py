@@ -317,6 +317,10 @@ class Settings:
 
 PURGE_BATCH = 200
 """Tables deleted in one transaction by :meth:`Lobby.purge`."""
+QUIET_SLACK = 2.0
+"""Seconds by which the quiet's start this process reckons may differ from the one stored (its
+clocks' drift, a row's time rounded) before it is written again."""
+
 ADOPT_BATCH = 100
 """Tables nobody drives that a process takes over in one turn of :meth:`Lobby._adopt` (a
 process that held a thousand went: its tables come in batches, not all in one go)."""
@@ -578,6 +582,12 @@ class Room:
     """Seats connected, and clients, in other processes (from the bus)."""
     driving: bool = False
     """This process holds the table's driver lease."""
+    quiet: float | None = None
+    """Since when (wall time) the store says nobody has been at the table (``None``: someone
+    was); :meth:`Lobby._note_quiet` writes it when this process drives the table."""
+    quiet_known: bool = False
+    """Whether :attr:`quiet` is what the store holds (false until read or written, and after a
+    write that failed)."""
     between: Between | None = None
     """The pause between two games, while it lasts."""
     chat: deque[dict[str, Any]] = field(default_factory=lambda: deque(maxlen=50))
@@ -658,6 +668,14 @@ def _age(table: Table, wall: float) -> float:
     """Seconds since the table's stored row last changed (0 for a clock behind it)."""
     at = utc(table.updated or table.created)
     return max(0.0, wall - at.timestamp())
+
+
+def _quiet_for(table: Table, wall: float) -> float:
+    """Seconds nobody has been at the table as far as its row tells: since its stored
+    :attr:`~Table.quiet`, else since its last change (0 for a clock behind it)."""
+    if table.quiet is not None:
+        return max(0.0, wall - table.quiet.timestamp())
+    return _age(table, wall)
 
 
 def _preset_name(rules: Any) -> str | None:
@@ -1143,10 +1161,14 @@ class Lobby:
         room.seat_chat = deque(maxlen=max(1, self.settings.chat_history))
         room.away_since = {s: now for s in range(table.players)}
         room.turn_started = room.empty_since = room.touched = now
+        room.quiet = table.quiet.timestamp() if table.quiet is not None else None
+        room.quiet_known = True
         if table.status == "playing":
-            # nobody has been connected since the table's last change (a connection would
-            # have loaded it sooner): opening its page or reading it does not wake its bots
-            room.empty_since = now - _age(table, self.wall())
+            # nobody has been connected since its driver wrote so, or else since the table's
+            # last change (a connection would have loaded it sooner): opening its page or
+            # reading it does not wake its bots — nor does a restart (the last change is its
+            # bots' last move: they played on for nobody, a thirteenth scale audit)
+            room.empty_since = now - _quiet_for(table, self.wall())
         room.owner = table.owner or ""
         if table.status != "waiting":
             loop = asyncio.get_running_loop()
@@ -3018,13 +3040,14 @@ class Lobby:
     def _paused(self, table: Table, room: Room | None) -> bool:
         """Whether a table in play waits for someone: nobody (player or spectator) has been
         connected for ``abandon_after``, so its bots and stand-ins have stopped. A table not
-        loaded here is judged from its stored row: no change for ``abandon_after``."""
+        loaded here is judged from its stored row: nobody there for ``abandon_after`` as its
+        driver wrote (:meth:`_note_quiet`), or else no change for that long."""
         if (room.status if room is not None else table.status) != "playing":
             return False
         if room is not None:
             idle = self.clock() - room.empty_since
             return not room.attended and idle >= self.settings.abandon_after
-        return _age(table, self.wall()) >= self.settings.abandon_after
+        return _quiet_for(table, self.wall()) >= self.settings.abandon_after
 
     def _away(self, room: Room, seat: int) -> bool:
         if room.seats[seat].kind != "human" or room.status != "playing":
@@ -3229,6 +3252,28 @@ class Lobby:
         if room.driver is None or room.driver.done():
             room.driver = asyncio.get_running_loop().create_task(self._drive(room))
 
+    def _note_quiet(self, room: Room) -> None:
+        """The driver's: store since when nobody has been at the table (or that someone is)
+        when that changed, so that a process reading the table back — a restart, a peer
+        taking it over — or listing it counts the quiet from there, not from the bots' last
+        move (:func:`_quiet_for`)."""
+        want = None if room.attended else self.wall() - (self.clock() - room.empty_since)
+        had = room.quiet
+        if room.quiet_known:
+            if want is None and had is None:
+                return
+            if want is not None and had is not None and abs(want - had) < QUIET_SLACK:
+                return
+        room.quiet, room.quiet_known = want, True
+        self._spawn(self._write_quiet(room, want))
+
+    async def _write_quiet(self, room: Room, since: float | None) -> None:
+        at = None if since is None else datetime.fromtimestamp(since, UTC)
+        try:
+            await self.db(self.store.set_quiet, room.id, at)
+        except ActError:
+            room.quiet_known = False  # (logged where it failed: written at the next turn)
+
     def _too_long(self, room: Room) -> bool:
         """The game in play has had ``max_game_actions`` actions: the table stops."""
         m = room.match
@@ -3301,6 +3346,7 @@ class Lobby:
                     if room.between is not None and not self._between_open(room):
                         self.broadcast(room)
                     continue
+                self._note_quiet(room)
                 who, wait = self._who_moves(room)
                 if who is None:
                     with contextlib.suppress(TimeoutError):

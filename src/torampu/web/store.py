@@ -162,6 +162,9 @@ class TableRow(Base):
     """JSON: how the match ended (``web.workers.outcome``), written with its last action."""
     dealer: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     """The seat that deals the first game (a rematch: the seat after its table's)."""
+    quiet: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    """Since when nobody has been connected to the table in play, as its driver last wrote
+    (null: someone was; migration 0012)."""
 
     __table_args__ = (
         Index("ix_tables_status_updated", "status", "updated"),  # (migration 0003)
@@ -326,6 +329,9 @@ class Table:
     dealer: int = 0
     """The seat that deals the first game: 0, and in a rematch the seat after its table's (the
     same player dealt the first game of every rematch: a seventeenth review)."""
+    quiet: datetime | None = None
+    """Since when nobody has been connected to the table in play, as the process driving it
+    last wrote (``None``: someone was, or it was never written)."""
 
     @property
     def private(self) -> bool:
@@ -540,6 +546,7 @@ class Store:
             row.invite,
             json.loads(row.result) if row.result else None,
             row.dealer or 0,
+            utc(row.quiet) if row.quiet is not None else None,
         )
 
     # ---------------------------------------------------------------- writes
@@ -911,6 +918,12 @@ class Store:
                 update(TableRow).where(TableRow.id.in_(ids)).values(invite=invite, updated=_now())
             )
             return ids
+
+    def set_quiet(self, table_id: str, since: datetime | None) -> None:
+        """Write since when nobody has been at ``table_id`` (``None``: someone is); the row's
+        ``updated`` stays: nothing happened at the table."""
+        with self._session.begin() as s:
+            s.execute(update(TableRow).where(TableRow.id == table_id).values(quiet=since))
 
     def set_status(self, table_id: str, status: str) -> None:
         with self._session.begin() as s:
