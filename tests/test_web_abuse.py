@@ -1588,9 +1588,15 @@ def test_json_is_bounded_in_depth_and_values_and_checked_where_it_fails() -> Non
         ("[" * 5000 + "]" * 5000, "nested more than 16"),
         ('{"a": {"b": [0, 1, 2, 9223372036854775808]}}', "a.b[3]: 9223372036854775808 is out"),
         ('{"a": [{"b": "x\\u0000"}]}', "a[0].b: a string holds a NUL"),
+        ('{"a": -' + "9" * 4300 + "}", "a whole number of 4300 digits is out of range"),
+        ('{"a": 12345678901234567890}', "a whole number of 20 digits is out of range"),
     ):
         with pytest.raises(Invalid, match=re.escape(says)):
             parse_object(raw)
+    with pytest.raises(Invalid) as refused:  # (a thirty-seventh audit: not echoed back)
+        parse_object('{"type": "ping", "n": ' + "7" * 4300 + "}")
+    assert len(str(refused.value)) < 100, str(refused.value)[:200]
+    assert parse_object('{"a": -9223372036854775807}')["a"] == -(2**63) + 1
 
 
 def test_a_body_trickled_is_cut_off(tmp_path: Path) -> None:
