@@ -886,6 +886,26 @@ def test_seven_pass_with_a_joker_then_giving_out_is_a_foul_under_8jk() -> None:
         assert ("foul" in codes(g)) is foul
 
 
+def test_the_view_names_the_plays_that_would_go_out_on_a_forbidden_finish() -> None:
+    """A twenty-eighth review: a player went out on ♦2 under forbidden finishes and was ranked
+    last with no warning before. The view of the seat to play names each play that would empty
+    its hand on a forbidden card (``foul_finishes``), for a front end to warn of; nobody else's
+    view, and no play that leaves cards, is named."""
+    forbidden = ["2", "JK", "KH", "8JK"]
+    g = new(["2D", "8S 4C", "9S 4D"], forbidden_finish=forbidden)
+    assert g.view(0)["foul_finishes"] == {"play 2D": "2"}
+    assert g.view(1)["foul_finishes"] == {} and g.view(None)["foul_finishes"] == {}
+    g = new(["2D 2C", "8S 4C", "9S 4D"], forbidden_finish=forbidden)
+    assert g.view(0)["foul_finishes"] == {"play 2C 2D": "2"}  # (a lone 2 leaves one)
+    g = new(["KH", "8S 4C", "9S 4D"], forbidden_finish=["2"])
+    assert g.view(0)["foul_finishes"] == {}  # (KH is not forbidden under these rules)
+    g = new(["2D", "8S 4C", "9S 4D"], forbidden_finish=[])
+    assert g.view(0)["foul_finishes"] == {}
+    g = new(["2D", "8S 4C", "9S 4D"], forbidden_finish=forbidden)
+    run(g, "2D")
+    assert g.view(None)["fouls"] == [0]  # (what the warning said would happen)
+
+
 def test_seven_pass_to_the_next_player_in_the_direction_of_play() -> None:
     """Ruling: 7渡し gives to the next player still in the game in the direction of play."""
     g = new(["QS QH QD 7S 3C 4C", "5C", "6C", "8C"], seven_pass=True, queen_reverse=True)

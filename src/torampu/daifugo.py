@@ -1957,6 +1957,29 @@ class Daifugo(Game):
                 return f"{'7' if eff[D7] else 'T'} + JK"
         return None
 
+    def foul_finishes(self) -> dict[str, str]:
+        """The plays of the seat to play that would take it out on a forbidden finish
+        (反則上がり, option ``forbidden_finish``): each play's action with the card that makes
+        it one — what a front end warns of before the play is made. Empty outside the play
+        phase, and where no play would empty the hand.
+
+        >>> import torampu
+        >>> g = torampu.new_game("daifugo", players=4, seed=3)
+        >>> g.foul_finishes()  # (thirteen cards: no play empties the hand)
+        {}
+        """
+        if self.phase_id != PH_PLAY or not self.rules["forbidden_finish"]:
+            return {}
+        s = self.turn
+        size = self.hands[s].bit_count() + self.jok[s]
+        out: dict[str, str] = {}
+        for m in self._plays_now(s):
+            if m != PASS and info(m).size == size:
+                card = self._foul(s, m, True)
+                if card is not None:
+                    out[self.action_str(m)] = card
+        return out
+
     def _go_out(self, s: Seat, m: int, events: list[dict[str, Any]], by_play: bool = True) -> None:
         self.active &= ~(1 << s)
         foul = self._foul(s, m, by_play)
@@ -2083,6 +2106,7 @@ class Daifugo(Game):
             "log": [self._log_entry(e, seat) for e in self.log],
             "choose": choose,
             "legal_actions": self.legal_actions() if mine and listed(choose) else [],
+            "foul_finishes": self.foul_finishes() if mine and self.phase_id == PH_PLAY else {},
         }
         if self.phase_id == PH_OVER:
             v["result"] = self.result()
