@@ -111,7 +111,10 @@ export class BetweenPanel {
     if (won) parts.push(h("p", { class: "between-winner", id: "between-winner" }, won));
     // how the game went, before the points: the contract made or failed, the titles, the bids
     const last = this.page.lastResult;
-    const summary = last?.detail && last.index === k && snap.view?.game ? resultSummary(last.detail, snap.view.game, this.page.table) : null;
+    // (at the match's end the table beside has every game's points, not this game's column:
+    // Daifugo's titles are said here — Hell's last bids are not missed beside a series' sheet)
+    const everyGame = over && snap.view?.game === "daifugo" && (m?.per_game?.length ?? 0) > 1;
+    const summary = last?.detail && last.index === k && snap.view?.game ? resultSummary(last.detail, snap.view.game, this.page.table, !everyGame) : null;
     // (the match over, it is the last game's, and says so: under "Winner: Yuki" it read as
     // the match's — a twenty-third review)
     const lastOfMany = over && (m?.games ?? 1) > 1;

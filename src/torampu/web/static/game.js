@@ -699,10 +699,24 @@ function selectBar(view, ctx, ui, plan) {
         progress.text, " ", h("span", { class: "chosen" }, cardsNode(chosen))),
       // (the rich returning cards are told what they received by the line above: "You received
       // from Ren: ♦A" then "● Just received: ♦A" read twice, a twenty-third review)
-      view.game === "daifugo" && view.phase === "exchange" ? null : freshNote(view, ctx)),
+      view.game === "daifugo" && view.phase === "exchange" ? null : freshNote(view, ctx),
+      foulWarning(view, matches)),
     h("div", { class: "row" }, buttons,
       chosen.length ? h("button", { type: "button", class: "act ghost", dataset: { clear: "1" }, onclick: () => ctx.clear() }, t("clear")) : null),
   );
+}
+
+/** A play chosen that would go out on a forbidden finish (反則上がり: ranked last), said before
+ * it is made (the player learnt it from the badge after: a twenty-eighth review). The engine's
+ * view names such plays (`foul_finishes`), with the card that makes each one. */
+function foulWarning(view, matches) {
+  const fouls = view.foul_finishes || {};
+  const hit = matches.find((a) => Object.hasOwn(fouls, a.raw));
+  if (!hit) return null;
+  const card = String(fouls[hit.raw]);
+  const words = { 2: "foulCard2", JK: "foulCardJK", KH: "foulCardKH" };
+  const named = words[card] ? t(words[card]) : card.replace("JK", t("foulCardJK"));
+  return h("span", { class: "hint foul-warn", id: "foul-warn" }, t("foulWarn", { card: named }));
 }
 
 /** What the teal dot on a hand card means, said where a phone shows it (the card's tooltip was
@@ -820,8 +834,11 @@ function buttonBar(view, ctx, plan) {
   const bids = plan.buttons.filter((a) => a.verb === "bid");
   const others = plan.buttons.filter((a) => a.verb !== "bid");
   const grid = view.game === "napoleon" && bids.length > 6;
+  // the hook's "the dealer may not bid n" is a sentence of its own, on its own line (glued on
+  // after the label's colon it read as one run-on prompt: a twenty-eighth review)
   const label = bids.length ? h("div", { class: "hint" }, armedHint(view, ctx, [`${view.game === "hell" ? t("bidHell") : t("bid")}:`,
-    view.game === "hell" && view.forbidden_bid != null && view.dealer === ctx.mySeat ? ` ${t("forbidden", { n: view.forbidden_bid })}` : null])) : null;
+    view.game === "hell" && view.forbidden_bid != null && view.dealer === ctx.mySeat
+      ? h("span", { class: "hook-note", id: "hook-note" }, t("forbidden", { n: view.forbidden_bid })) : null])) : null;
   const row = others.map((a) => actionButton(a.raw, view, ctx, a.verb === "pass" ? "pass" : ""));
   // Nap's bids say what they are worth, and what Misère is (ツー (2), ミゼール… and nothing of the
   // points: a twenty-third review)

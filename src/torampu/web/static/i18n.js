@@ -409,6 +409,16 @@ const TEXTS = {
     outOrder: "Finishing order",
     foulNote: "反則上がり: ranked last",
     fallenNote: "Capital fall (都落ち): the old Daifugo, ranked last",
+    foulWarn: "Going out on {card} is a forbidden finish (反則上がり): you would be ranked last.",
+    foulCard2: "a 2",
+    foulCardJK: "a joker",
+    foulCardKH: "♥K",
+    greatLabel: "Great revolution (大革命)",
+    greatNote: "the Daihinmin went out first: every title reversed",
+    foulLabel: "Forbidden finish (反則上がり)",
+    foulLine: "{names}: ranked last",
+    fallenLabel: "Capital fall (都落ち)",
+    fallenLine: "{name}, the old Daifugo: ranked last",
     joker: "Joker",
     giveNone: "Give nothing",
     outPlace: "out {n}",
@@ -417,7 +427,7 @@ const TEXTS = {
     discardsHidden: "{n} {n|card|cards}, not shown",
     callActive: "{card} was led with a call: the joker must be played",
     redealsLabel: "Redeals",
-    redealsText: "everyone passed: dealt again {n} {n|time|times}",
+    redealsText: "everyone passed: dealt again {n|once|{n} times}",
     hiddenMove: "{verb} (cards not shown to you)",
     discardNone: "Discard nothing",
     playNone: "Play nothing",
@@ -656,7 +666,7 @@ const TEXTS = {
     matchLength_hell: "全{n}ディールのシリーズ",
     movedBy: "ホストがあなたを{n}番席に移しました。",
     watchingShort: "観戦中",
-    freshCard: "受け取ったばかりの札",
+    freshCard: "受け取ったばかりのカード",
     mustFollow: "マストフォローです: {suit}の札を出してください。",
     beatSingle: "場は{cards}: それより強い札1枚で返すか、パスです。",
     beatGroup: "場は{cards}: それより強い{n}枚組で返すか、パスです。",
@@ -686,8 +696,8 @@ const TEXTS = {
     turnOf: "{name}の番です",
     turnOfAway: "{name}は離席中: CPUが代わりに打ちます",
     phase_bid: "宣言 (競り)",
-    phase_bid_hell: "勝利回数の予想",
-    bidHell: "何回勝つか予想して宣言",
+    phase_bid_hell: "取るトリック数の宣言",
+    bidHell: "何トリック取るか宣言",
     phase_adjutant: "副官指定",
     phase_exchange: "カード交換",
     // (Napoleon's is no exchange between players: "カード交換" is Daifugo's word, a fourteenth
@@ -745,7 +755,7 @@ const TEXTS = {
     upcard: "山札の表の札",
     napTrumpByLead: "切り札: 最初に出す札のスート",
     napYourLeadTrumps: "あなたのリード: 出した札のスートが切り札になります",
-    forbidden: "親は{n}を宣言できません (宣言の合計がトリック数と等しくなるため)",
+    forbidden: "親は{n}を宣言できません (宣言の合計がトリック数と等しくなるため)。",
     sheet: "スコア表",
     sheetCards: "枚数",
     sheetKey: "宣言/勝ち数、太字は累計。的中は緑。D: 親 (ディーラー)",
@@ -968,6 +978,16 @@ const TEXTS = {
     outOrder: "あがり順",
     foulNote: "反則上がり: 大貧民",
     fallenNote: "都落ち: 前の大富豪は大貧民",
+    foulWarn: "{card}であがると反則上がりで、大貧民になります。",
+    foulCard2: "2",
+    foulCardJK: "ジョーカー",
+    foulCardKH: "♥K",
+    greatLabel: "大革命",
+    greatNote: "大貧民が最初に上がり、身分がすべて逆転",
+    foulLabel: "反則上がり",
+    foulLine: "{names}: 最下位",
+    fallenLabel: "都落ち",
+    fallenLine: "前の大富豪の{name}は大貧民",
     joker: "ジョーカー",
     giveNone: "渡さない",
     outPlace: "{n}番目にあがり",
@@ -1169,7 +1189,8 @@ export function t(key, params = {}) {
   const text = click ?? (own && (TEXTS[current][own] ?? TEXTS.en[own])) ?? TEXTS[current][key] ?? TEXTS.en[key] ?? key;
   // {n|card|cards}: the word for one, or for any other number
   return text
-    .replace(/\{(\w+)\|([^|}]*)\|([^}]*)\}/g, (_, k, one, many) => (Number(params[k]) === 1 ? one : many))
+    // (either word may hold a {name} of its own: "{n|once|{n} times}")
+    .replace(/\{(\w+)\|([^|{}]*(?:\{\w+\}[^|{}]*)*)\|([^{}]*(?:\{\w+\}[^{}]*)*)\}/g, (_, k, one, many) => (Number(params[k]) === 1 ? one : many))
     .replace(/\{(\w+)\}/g, (_, k) => (k in params ? String(params[k]) : `{${k}}`));
 }
 

@@ -291,10 +291,12 @@ function resultPanel(view, ctx) {
 
 /** A finished game's outcome in a few lines (who declared, the contract, made or failed; the
  * titles; the bids taken), for the box between games: `detail` from the games API. */
-export function resultSummary(detail, game, table) {
+export function resultSummary(detail, game, table, inTable = true) {
   // (not the game's winners: the points below say them, and at the match's end "Winners: Hana"
-  // beside "Winner: Hana" of the match read as two verdicts, a second review)
-  const out = resultDetail(detail, game, { table }, false, true);
+  // beside "Winner: Hana" of the match read as two verdicts, a second review); `inTable`: the
+  // scores table beside has the game's own column (Daifugo's titles, Hell's bids) — at the
+  // match's end it has every game's points instead, and the titles are said here
+  const out = resultDetail(detail, game, { table }, false, inTable);
   return out.childElementCount ? out : null;
 }
 
@@ -353,8 +355,21 @@ function resultDetail(d, game, ctx, winners = true, inTable = false) {
     pairs.push([t("bids"), h("ul", { class: "plain result-lines" },
       d.bids.map((b, s) => h("li", {}, `${name(s)}: ${t("hellBidTook", { bid: b, took: d.tricks[s] })}`)))]);
   }
+  if (game === "daifugo") pairs.push(...daifugoEnding(d, name));
   if (winners && d.winners?.length) pairs.push([t("winners"), d.winners.map(name).join(t("listSep"))]);
   return dl(pairs);
+}
+
+/** How a Daifugo game ended, where it was not by the cards alone: a great revolution (大革命),
+ * forbidden finishes (反則上がり), the old 大富豪's fall (都落ち) — the match's last box said
+ * none of them, only the points (a twenty-eighth review). */
+function daifugoEnding(d, name) {
+  const out = [];
+  if (d.great_revolution) out.push([t("greatLabel"), t("greatNote")]);
+  const fouls = Array.isArray(d.fouls) ? d.fouls : [];
+  if (fouls.length) out.push([t("foulLabel"), t("foulLine", { names: fouls.map(name).join(t("listSep")) })]);
+  if (d.fallen != null) out.push([t("fallenLabel"), t("fallenLine", { name: name(d.fallen) })]);
+  return out;
 }
 
 /** A deal stopped once its contract was decided (`early_end`), said under its result: "Made
