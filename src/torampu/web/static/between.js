@@ -232,7 +232,7 @@ export class BetweenPanel {
     // "Total" was cut to "Tota", and 合計 wrapped a character a line, a fourth review)
     return h("div", { class: "between-scroll" }, h("table", { class: "between-scores", id: "between-scores" },
       h("thead", {}, h("tr", {}, h("th", {}, t("sc_player")), extra ? h("th", {}, extra.head) : null,
-        standings ? null : h("th", {}, t("sc_change")), h("th", {}, t("sc_total")))),
+        standings ? null : h("th", {}, t("sc_change", { game })), h("th", {}, t("sc_total")))),
       h("tbody", {}, rows.map((r) => h("tr", { class: r.s === snap.seat ? "me" : "", dataset: { seat: r.s } },
         // (the short name: a bot's strength cut it to "レン (CPU・普…" on a phone, a ninth review)
         h("td", {}, seatName(this.page.table, r.s, true)), extra ? h("td", { class: "game-col" }, extra.cell(r.s)) : null,

@@ -510,6 +510,7 @@ const TEXTS = {
     sc_rematchWaitingList: "Waiting for the answer of: {names}",
     sc_player: "Player",
     sc_change: "Game",
+    sc_change_hell: "Deal",
     sc_gameCol: "G{k}",
     sc_gameCol_hell: "D{k}",
     sc_total: "Total",
@@ -1079,6 +1080,7 @@ const TEXTS = {
     sc_rematchWaitingList: "返事待ち: {names}",
     sc_player: "プレイヤー",
     sc_change: "今回",
+    sc_change_hell: "今回",
     sc_gameCol: "第{k}", // (as 第1ゲーム in the head and the box between games: "1戦" beside it was another word, a twenty-first review)
     sc_gameCol_hell: "第{k}", // (as 第12ディール in the head: "12回" beside it was another word, a fifteenth review)
     sc_total: "合計",
