@@ -2025,3 +2025,70 @@ def test_presence_is_judged_by_redis_s_clock_not_each_machine_s(
             await ahead.redis.aclose()
 
     assert asyncio.run(scenario()) == {0}
+
+
+def test_a_move_stored_by_a_process_cut_off_from_redis_reaches_the_others(
+    tmp_path: Path, pg: str, redis_server: RedisServer
+) -> None:
+    """A fourteenth scale audit: a process that alone lost Redis stored a player's move, and
+    the process driving the table never heard of it — the others read the database only while
+    their own bus is down — so the table stood for the whole outage (a 30 s cut: 31.5 s). Each
+    process now reads the stored versions of its tables in play every --version-poll seconds
+    (one query) and catches up a table that is ahead. The move here is written to the database
+    as that process would, with no event."""
+    from torampu.web.store import Store
+
+    with cluster(tmp_path, pg, redis_server.url, a=("--version-poll", "1")) as (a, _b, _w):
+        tid, host = _table(a, "nap", seats=["open", "heuristic", "heuristic", "heuristic"])
+        token = _post(f"{a.base}/api/tables/{tid}/join", {"name": "P0", "seat": 0})[1]["token"]
+        assert _post(f"{a.base}/api/tables/{tid}/start", {}, host)[0] == 200
+        with connect(f"{a.ws}/ws/tables/{tid}") as ws:
+            ws.send(json.dumps({"type": "hello", "token": token}))
+            snap = json.loads(ws.recv(timeout=10))
+            while not (snap.get("type") == "snapshot" and snap.get("legal")):
+                snap = json.loads(ws.recv(timeout=20))
+            v = snap["version"]
+            store = Store(pg)
+            try:  # (the other process, its bus away: stored, never announced)
+                store.append_action(tid, v, 0, snap["legal"][0], "human")
+            finally:
+                store.close()
+            deadline = time.monotonic() + 15
+            seen = v
+            while seen <= v:
+                assert time.monotonic() < deadline, a.output()[-2000:]
+                msg = json.loads(ws.recv(timeout=15))
+                if msg.get("type") == "snapshot":
+                    seen = msg["version"]
+            assert seen >= v + 1
+        assert "stored elsewhere, unannounced" in a.output()
+
+
+def test_one_person_s_seat_lines_are_bounded_across_processes(
+    tmp_path: Path, pg: str, redis_server: RedisServer
+) -> None:
+    """A fourteenth scale audit: the bound on one person's seat-change lines in a table's chat
+    (twice a speaker's chat: a burst of 10, 1 a second) was kept in each process's memory, so
+    an address joining and leaving through two processes had twice the lines and spent the
+    table's allowance — a newcomer's "joined" went unsaid. It is on the bus now, as a
+    speaker's chat is."""
+    import psycopg
+
+    with cluster(tmp_path, pg, redis_server.url, workers=0) as (a, b):
+        tid, _host = _table(a, "nap", seats=["open"] * 4)
+        start = time.monotonic()
+        for i in range(20):
+            web = (a, b)[i % 2]
+            status, j = _post(f"{web.base}/api/tables/{tid}/join", {"name": f"X{i}"})
+            assert status == 200, j
+            assert _post(f"{web.base}/api/tables/{tid}/leave", {}, j["token"])[0] == 200
+        took = time.monotonic() - start
+        time.sleep(0.5)  # (the lines are stored after the answers)
+        with psycopg.connect(pg) as db:
+            row = db.execute(
+                "SELECT count(*) FROM chat WHERE table_id = %s AND event IS NOT NULL", (tid,)
+            ).fetchone()
+        assert row is not None
+        lines = int(row[0])
+        # a burst of 10 and 1 a second after (two processes each: 20 and 2 a second)
+        assert 10 <= lines <= 11 + took, (lines, took)

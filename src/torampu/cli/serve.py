@@ -275,6 +275,14 @@ def serve(
             "count as gone after it."
         ),
     ] = 30.0,
+    version_poll: Annotated[
+        float,
+        typer.Option(
+            help="With --redis: seconds between this process's reads of the stored versions of "
+            "its tables in play (one query), so that a move stored by a process that alone lost "
+            "Redis reaches it; 0: never."
+        ),
+    ] = 2.0,
     bot_queue_wait: Annotated[
         float,
         typer.Option(
@@ -651,6 +659,7 @@ def serve(
         lease_ttl=lease_ttl,
         job_timeout=job_timeout,
         presence_ttl=presence_ttl,
+        version_poll=version_poll,
         redis_connections=redis_connections,
         bot_queue_wait=bot_queue_wait,
     )

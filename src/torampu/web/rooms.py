@@ -307,6 +307,11 @@ class Settings:
     """Seconds a process's word on who is connected through it lasts without its heartbeat
     (every third of this): a killed process's players count as gone after at most this and a
     heartbeat of another process."""
+    version_poll: float = 2.0
+    """With ``redis``, seconds between this process's reads of the stored versions of the
+    tables it holds (one query for them all), the bus healthy: a move another process stored
+    while it alone had lost Redis reaches this one's players and driver within it (its event
+    never came: the table stood for the whole outage, a fourteenth scale audit). 0: never."""
 
     def database_url(self) -> str:
         if self.database:
@@ -886,6 +891,7 @@ class Lobby:
         self._closing = False
         self._resumer: asyncio.Task[None] | None = None
         self._adopter: asyncio.Task[None] | None = None
+        self._watcher: asyncio.Task[None] | None = None
         self._sweeper: asyncio.Task[None] | None = None
         self._purger: asyncio.Task[None] | None = None
         self._jitter = random.Random()  # only the bots' pauses: no game randomness here
@@ -938,6 +944,7 @@ class Lobby:
         self._purger = asyncio.get_running_loop().create_task(self._purge_now_and_then())
         if not isinstance(self.bus, LocalBus):
             self._adopter = asyncio.get_running_loop().create_task(self._adopt())
+            self._watcher = asyncio.get_running_loop().create_task(self._watch_versions())
 
     async def _resume(self) -> None:
         """Read back the tables in play that were active lately and start their drivers."""
@@ -1019,7 +1026,14 @@ class Lobby:
     async def stop(self) -> None:
         self._closing = True
         tasks = [r.driver for r in self.rooms.values() if r.driver is not None]
-        others = (self._resumer, self._sweeper, self._heartbeat, self._purger, self._adopter)
+        others = (
+            self._resumer,
+            self._sweeper,
+            self._heartbeat,
+            self._purger,
+            self._adopter,
+            self._watcher,
+        )
         tasks += [t for t in others if t is not None]
         for t in tasks:
             t.cancel()
@@ -2506,11 +2520,11 @@ class Lobby:
         ``was`` (the name before a rename), ``from`` (a move's first seat) or ``bot`` (a seat the
         host gave a bot). Bounded per table as its players' chat is (``--chat-rate`` × 4, a burst of
         ``--chat-burst`` × 4, on the bus too with several processes) and per person ``by`` (an
-        address's hash, or "host") at twice a speaker's chat: past it the seats still change,
-        unsaid. The host's lines are bounded as one person's only: two strangers' churn spent the
-        table's allowance, and the host putting one of them out went unsaid (a twenty-third
-        audit). The lines are kept apart from the messages (:attr:`Room.seat_chat`, and in the
-        store), so that a stranger sitting down and getting up again and again never pushes a
+        address's hash, or "host") at twice a speaker's chat, on the bus too: past it the seats
+        still change, unsaid. The host's lines are bounded as one person's only: two strangers'
+        churn spent the table's allowance, and the host putting one of them out went unsaid (a
+        twenty-third audit). The lines are kept apart from the messages (:attr:`Room.seat_chat`, and
+        in the store), so that a stranger sitting down and getting up again and again never pushes a
         message out of the history. Never fails the change it says."""
         s = self.settings
         now = self.clock()
@@ -2533,6 +2547,12 @@ class Lobby:
                 room.seat_lines.take(now)
             mine.take(now)
             try:
+                # the person's bound on the bus too, as a speaker's chat is: kept per process
+                # alone, a person changing seats through N processes had N times its lines and
+                # spent the table's, a newcomer's "joined" unsaid (a fourteenth scale audit)
+                person = f"seats:{room.id}:{by or '?'}"
+                if await self.bus.spend(person, s.chat_rate * 2, s.chat_burst * 2) is False:
+                    continue
                 key = f"seats:{room.id}"
                 if shared and await self.bus.spend(key, s.chat_rate * n, s.chat_burst * n) is False:
                     continue
@@ -2904,6 +2924,40 @@ class Lobby:
                         continue
                     except Exception:
                         log.exception("table %s: reading it again failed", room.id)
+
+    async def _watch_versions(self) -> None:
+        """Every ``version_poll`` seconds, the bus healthy, the stored versions of the tables in
+        play held here, in one query: a table whose stored version is ahead — a move another
+        process stored while its own bus was down, its event lost — is caught up from the
+        database. (The bus down here, :meth:`_beat` reads every table whole instead.)"""
+        every = self.settings.version_poll
+        if isinstance(self.bus, LocalBus) or every <= 0:
+            return
+        while not self._closing:
+            await asyncio.sleep(every)
+            if not self.bus.healthy:
+                continue
+            held = {t: r for t, r in self.rooms.items() if r.status == "playing"}
+            if not held:
+                continue
+            try:
+                stored = await self.db(self.store.versions, list(held))
+            except ActError:
+                continue  # (logged where it failed; read again at the next turn)
+            for table_id, version in stored.items():
+                room = held[table_id]
+                if version <= room.version or self.rooms.get(table_id) is not room:
+                    continue
+                log.warning(  # (a process cut off from Redis, most likely)
+                    "table %s: version %d stored elsewhere, unannounced", table_id, version
+                )
+                try:
+                    async with room.lock:
+                        await self._refresh_told(room)
+                except ActError:
+                    continue
+                except Exception:
+                    log.exception("table %s: reading it again failed", table_id)
 
     async def _reload_all(self) -> None:
         """The bus is back after an outage: say who is connected here first (to a Redis
