@@ -640,3 +640,51 @@ def test_a_refused_table_creation_is_told_in_the_reader_s_language(
         assert not page.locator("#create-btn").is_disabled()
         assert not problems(page), problems(page)
         page.context.close()
+
+
+def test_a_crafted_link_does_not_replace_an_invite_that_opens_the_table(
+    server: str, browser: Any
+) -> None:
+    """A thirty-eighth audit: ``/t/<id>#invite=<anything token-shaped>`` replaced the invite
+    this browser held for a private table — the invited friend was then told "no such table"
+    until sent the link again, and the host's Share box offered the crafted link, which opens
+    nothing. A link's invite that opens nothing (asked with it alone) gives back the one held
+    before; a renewed invite's link still replaces the old one."""
+    made = post(f"{server}/api/tables", {"game": "napoleon", "private": True})
+    tid, host_token, invite = made["table"]["id"], made["host_token"], made["invite"]
+    bogus = "A" * 43
+    kept = f"() => JSON.parse(localStorage.getItem('torampu.invites') || '{{}}')['{tid}']"
+
+    friend = _page(browser, DESKTOP)
+    friend.goto(f"{server}/t/{tid}#invite={invite}")
+    friend.wait_for_selector("#private-badge")
+    friend.goto(f"{server}/")
+    friend.goto(f"{server}/t/{tid}#invite={bogus}")  # the crafted link
+    friend.wait_for_selector("#private-badge")  # the table still opens
+    assert friend.evaluate(kept) == invite
+    assert friend.url.endswith(f"#invite={invite}")
+    friend.goto(f"{server}/t/{tid}")  # (from the history, say)
+    friend.wait_for_selector("#private-badge")
+
+    host = _page(browser, DESKTOP)
+    host.goto(f"{server}/")
+    host.evaluate(
+        "([id, h, i]) => { localStorage.setItem('torampu.host', JSON.stringify({[id]: h}));"
+        " localStorage.setItem('torampu.invites', JSON.stringify({[id]: i})); }",
+        [tid, host_token, invite],
+    )
+    host.goto(f"{server}/t/{tid}#invite={bogus}")
+    host.wait_for_selector("#share-link")
+    assert host.locator("#share-link").input_value() == f"{server}/t/{tid}#invite={invite}"
+
+    # the host renews the invite: the new link replaces the old one in the friend's browser
+    host.once("dialog", lambda d: d.accept())
+    host.click("#new-invite")
+    old = f"{server}/t/{tid}#invite={invite}"
+    host.wait_for_function("(old) => document.querySelector('#share-link').value !== old", arg=old)
+    renewed = host.locator("#share-link").input_value()
+    friend.goto(f"{server}/")
+    friend.goto(renewed)
+    friend.wait_for_selector("#private-badge")
+    assert friend.evaluate(kept) == renewed.split("#invite=", 1)[1]
+    assert not problems(friend) and not problems(host), problems(friend) + problems(host)

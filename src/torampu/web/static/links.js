@@ -26,6 +26,11 @@ function fragmentToken(key) {
 /** Keep the invite of `id` from the address's #invite= (the table's page and its replays'). */
 export function adoptInvite(id) {
   const invite = fragmentToken("invite");
+  // (the invite held before is kept aside: a link's invite that opens nothing gives it back —
+  // a crafted link replaced a friend's working invite, and the host's Share box offered the
+  // crafted one, a thirty-eighth audit; a renewed invite's link still replaces the old)
+  const before = tokens.invite(id);
+  if (invite && before && before !== invite) replaced.set(id, before);
   if (invite) tokens.setInvite(id, invite);
   // the address bar carries the invite this browser holds (people copy the address bar, not
   // the Share box: a private table opened from "Create" or "Your tables" showed /t/<id>, which
@@ -33,6 +38,23 @@ export function adoptInvite(id) {
   const held = tokens.invite(id);
   if (held && !invite && !/(?:^#|&)seat=/.test(location.hash))
     history.replaceState(null, "", `${location.pathname}${location.search}#invite=${encodeURIComponent(held)}`);
+}
+
+const replaced = new Map(); // table id → the invite this browser held before the link's
+
+/** Where the link's invite replaced one this browser held, ask the server with that invite
+ * alone (no seat or host token, which open the table whatever the invite): if it opens
+ * nothing (404), the invite held before is given back and put in the address bar. */
+export async function settleInvite(id) {
+  const before = replaced.get(id);
+  replaced.delete(id);
+  const now = tokens.invite(id);
+  if (!before || !now || before === now) return;
+  const headers = { Accept: "application/json", "X-Torampu-Invite": now };
+  const res = await fetch(`/api/tables/${encodeURIComponent(id)}`, { headers }).catch(() => null);
+  if (res?.status !== 404) return;
+  tokens.setInvite(id, before);
+  history.replaceState(null, "", `${location.pathname}${location.search}#invite=${encodeURIComponent(before)}`);
 }
 
 // Opened with #seat=<token> (a player's own link, on another device): keep the token for this

@@ -6,7 +6,7 @@ import { renderFelt, renderPlay, seatName } from "./game.js";
 import { errorText, gameName, t } from "./i18n.js";
 import { cardsNode, moveNode } from "./labels.js";
 import { followLogs, sidePanels } from "./panels.js";
-import { adoptInvite } from "./links.js";
+import { adoptInvite, settleInvite } from "./links.js";
 
 export function replayPage(root, id, k) {
   // a private table's replay is opened by its link as the table is, with #invite=… (a fresh
@@ -71,7 +71,8 @@ export function replayPage(root, id, k) {
       togglePlay(state, show);
     }
   });
-  const start = () => api.table(id).then((tb) => {
+  // (a link's invite that opens nothing gives back the one held before: see adoptInvite)
+  const start = () => settleInvite(id).then(() => api.table(id)).then((tb) => {
     state.table = tb;
     load();
     // the game's result, shown at its last step (the replay ended on its last card, nothing

@@ -8,7 +8,7 @@ import { errorText, gameName, lang, pick, t } from "./i18n.js";
 import { moveNode, signed } from "./labels.js";
 import { followLogs, sidePanels } from "./panels.js";
 import { installKeyboard } from "./keys.js";
-import { adoptInvite, adoptSeatLink } from "./links.js";
+import { adoptInvite, adoptSeatLink, settleInvite } from "./links.js";
 import { Feel } from "./feel.js";
 import { BetweenPanel } from "./between.js";
 import { ChatPanel } from "./chat.js";
@@ -117,6 +117,7 @@ class TablePage {
 
   async start() {
     this.loadBots();
+    await settleInvite(this.id); // (a link's invite that opens nothing gives the old one back)
     try {
       this.table = await api.table(this.id);
     } catch (e) {
