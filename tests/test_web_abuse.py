@@ -1094,6 +1094,31 @@ def test_a_restart_does_not_wake_a_table_whose_bots_stopped_for_nobody(tmp_path:
             assert stored is not None and stored.quiet is None
 
 
+def test_a_watcher_coming_and_going_does_not_write_the_table_s_quiet_each_time(
+    tmp_path: Path,
+) -> None:
+    """A thirty-eighth audit: the only watcher of a table in play opening and closing its page
+    again and again made its driver write the table's quiet (a time, then null) twice a visit
+    — 25 visits a second from one address. A moment's quiet is not written: a visit costs
+    nothing, a table left for a while is still written (see the restart's test)."""
+    with client(tmp_path, away_timeout=0.05, abandon_after=30.0, bot_delay=0.02) as c:
+        tid, _, _ = new_table(c, "hell", None, games=10)
+        store = c.app.state.lobby.store  # type: ignore[attr-defined]
+        writes: list[Any] = []
+        real = store.set_quiet
+
+        def counted(table_id: str, since: Any) -> None:
+            writes.append(since)
+            real(table_id, since)
+
+        store.set_quiet = counted
+        for _ in range(20):
+            with c.websocket_connect(f"/ws/tables/{tid}") as ws:
+                _hello(ws, None)
+            time.sleep(0.05)  # (the driver wakes between visits)
+        assert len(writes) <= 1, writes  # (at most the first visit's "someone is here")
+
+
 # ------------------------------------------------------------------ 6. malformed input
 @pytest.fixture(params=["sqlite", "postgresql"])
 def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:

@@ -2092,3 +2092,39 @@ def test_one_person_s_seat_lines_are_bounded_across_processes(
         lines = int(row[0])
         # a burst of 10 and 1 a second after (two processes each: 20 and 2 a second)
         assert 10 <= lines <= 11 + took, (lines, took)
+
+
+def test_a_table_keeps_its_clocks_whatever_each_process_s_flags(
+    tmp_path: Path, pg: str, redis_server: RedisServer
+) -> None:
+    """A fourteenth scale audit: each process read the pause between games (and a turn's time,
+    a seat's time away) from its own flags, so processes started with different ones
+    disagreed — a spectator on one counted 5 s where the player had 20 on the other, and the
+    pause ended when the player's move went through the one that thought it over. A table
+    keeps the clocks of the process that made it: every process counts them alike."""
+    a_args = ("--next-game-delay", "30", "--turn-timeout", "90")
+    b_args = ("--next-game-delay", "4", "--turn-timeout", "15")
+    with cluster(tmp_path, pg, redis_server.url, a=a_args, b=b_args) as (a, b, _w):
+        seats = ["bot:heuristic"] * 4
+        tid, host = _table(a, "nap", seats=seats, games=2)
+        assert _post(f"{a.base}/api/tables/{tid}/start", {}, host)[0] == 200
+        with connect(f"{b.ws}/ws/tables/{tid}") as ws:  # a spectator on the other process
+            ws.send(json.dumps({"type": "hello"}))
+            deadline = time.monotonic() + 60
+            between = None
+            while between is None:
+                assert time.monotonic() < deadline, b.output()[-2000:]
+                msg = json.loads(ws.recv(timeout=30))
+                if msg.get("type") == "snapshot":
+                    between = msg.get("between")
+            assert between["delay"] == 30, between
+            assert 20 < between["seconds_left"] <= 30, between
+            time.sleep(6)  # past b's own pause: the table is still between games
+            ws.send(json.dumps({"type": "ping"}))
+            msg = json.loads(ws.recv(timeout=10))
+            while msg.get("type") != "pong":
+                if msg.get("type") == "snapshot":
+                    assert msg.get("between") is not None, "the pause ended by b's own flag"
+                msg = json.loads(ws.recv(timeout=10))
+        row = _get(f"{b.base}/api/tables/{tid}")
+        assert row["status"] == "playing" and row["version"] > 0

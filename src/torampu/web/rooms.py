@@ -322,6 +322,18 @@ class Settings:
 
 PURGE_BATCH = 200
 """Tables deleted in one transaction by :meth:`Lobby.purge`."""
+TIMING = "timing"
+"""The key of a table's stored features holding its clocks (:data:`TIMED`)."""
+TIMED = ("next_game_delay", "turn_timeout", "away_timeout")
+"""The settings a table keeps from the process that made it: the pause between games, a turn's
+time and a seat's time away before a stand-in. Read from each process's own flags, two
+processes with different ones disagreed — a spectator on one counted 5 s where the player had
+20 on the other, and whichever process took the player's move ended the pause (a fourteenth
+scale audit)."""
+
+QUIET_AFTER = 5.0
+"""Seconds of nobody at a table before its driver writes so (at most half ``abandon_after``):
+a watcher coming and going 25 times a second cost two writes each (a thirty-eighth audit)."""
 QUIET_SLACK = 2.0
 """Seconds by which the quiet's start this process reckons may differ from the one stored (its
 clocks' drift, a row's time rounded) before it is written again."""
@@ -1324,7 +1336,7 @@ class Lobby:
                     token_hash(token),
                     specs,
                     _preset_name(rules),
-                    {k: v for k, v in (features or {}).items() if v},
+                    {**{k: v for k, v in (features or {}).items() if v}, TIMING: self._timings()},
                     made_by,
                     None if invite is None else token_hash(invite),
                     caps,
@@ -2419,7 +2431,7 @@ class Lobby:
             # a game (or the match) is over: the table lists made before say otherwise (a
             # finished table was served as in play for a second after its last move)
             self.rows_changed += 1
-        delay = self.settings.next_game_delay
+        delay = self._timing(room, "next_game_delay")
         if m.games_played > played and not m.is_over and delay > 0:
             room.between = Between(played, at + delay)
 
@@ -3109,7 +3121,7 @@ class Lobby:
         since = room.away_since.get(seat)
         if since is None or room.connected(seat):  # (connected elsewhere: see _away_left)
             return False
-        return self.clock() - since >= self.settings.away_timeout
+        return self.clock() - since >= self._timing(room, "away_timeout")
 
     def snapshot(self, room: Room, seat: int | None) -> dict[str, Any]:
         """What one client may see now: built from ``view(seat)`` and the public table."""
@@ -3184,7 +3196,7 @@ class Lobby:
         info: dict[str, Any] = {
             "game": b.game,
             "seconds_left": round(max(0.0, b.deadline - self.wall()), 1),
-            "delay": self.settings.next_game_delay,
+            "delay": self._timing(room, "next_game_delay"),
             "ready": sorted(b.ready),
             "waiting": waiting,
         }
@@ -3217,7 +3229,7 @@ class Lobby:
         player, gone from the table (``--away-timeout``, ``kind`` ``away``), whichever ends
         first. (The others read only "Ben to play" while Ben, gone, held the table up for a
         minute and more: a ninth review.)"""
-        m, timeout = room.match, self.settings.turn_timeout
+        m, timeout = room.match, self._timing(room, "turn_timeout")
         if m is None or m.is_over or m.to_play is None or room.between is not None:
             return None
         seat = m.to_play
@@ -3228,7 +3240,7 @@ class Lobby:
             clocks.append(("turn", room.turn_started + timeout - self.clock(), timeout))
         gone = self._stand_in_in(room, seat)
         if gone is not None:
-            clocks.append(("away", gone, self.settings.away_timeout))
+            clocks.append(("away", gone, self._timing(room, "away_timeout")))
         if not clocks:
             return None
         kind, left, length = min(clocks, key=lambda c: c[1])
@@ -3245,7 +3257,7 @@ class Lobby:
         since = room.away_since.get(seat)
         if since is None or not room.attended or room.connected(seat):
             return None
-        return since + self.settings.away_timeout - self.clock()
+        return since + self._timing(room, "away_timeout") - self.clock()
 
     def _stand_in_in(self, room: Room, seat: int) -> float | None:
         """:meth:`_away_left` as this process may say it to the table's clients: while it runs,
@@ -3265,7 +3277,7 @@ class Lobby:
         timed = room.between is not None or (
             room.status == "playing"
             and (
-                self.settings.turn_timeout > 0
+                self._timing(room, "turn_timeout") > 0
                 or (m is not None and m.to_play is not None and m.to_play in room.away_since)
             )
         )
@@ -3311,7 +3323,10 @@ class Lobby:
         when that changed, so that a process reading the table back — a restart, a peer
         taking it over — or listing it counts the quiet from there, not from the bots' last
         move (:func:`_quiet_for`)."""
-        want = None if room.attended else self.wall() - (self.clock() - room.empty_since)
+        quiet_for = self.clock() - room.empty_since
+        if not room.attended and quiet_for < min(QUIET_AFTER, self.settings.abandon_after / 2):
+            return  # (a moment's quiet — a page reloaded, a watcher come and gone — unwritten)
+        want = None if room.attended else self.wall() - quiet_for
         had = room.quiet
         if room.quiet_known:
             if want is None and had is None:
@@ -3327,6 +3342,20 @@ class Lobby:
             await self.db(self.store.set_quiet, room.id, at)
         except ActError:
             room.quiet_known = False  # (logged where it failed: written at the next turn)
+
+    def _timings(self) -> dict[str, float]:
+        """The clocks of a table made here (:data:`TIMING`): stored with it, so that every
+        process — whatever its own flags — counts them alike."""
+        return {name: float(getattr(self.settings, name)) for name in TIMED}
+
+    def _timing(self, room: Room, name: str) -> float:
+        """The table's own ``name`` of :data:`TIMED`, as stored when it was made (a table made
+        before they were stored: this process's setting)."""
+        stored = room.table.features.get(TIMING)
+        value = stored.get(name) if isinstance(stored, dict) else None
+        if isinstance(value, int | float) and not isinstance(value, bool) and value >= 0:
+            return float(value)
+        return float(getattr(self.settings, name))
 
     def _too_long(self, room: Room) -> bool:
         """The game in play has had ``max_game_actions`` actions: the table stops."""
@@ -3363,8 +3392,8 @@ class Lobby:
             if left <= 0:
                 return "away", 0.0
             wait = min(wait, left)
-        if self.settings.turn_timeout > 0 and room.attended:  # (nobody there: nobody waits)
-            left = room.turn_started + self.settings.turn_timeout - now
+        if self._timing(room, "turn_timeout") > 0 and room.attended:  # (nobody there: nobody waits)
+            left = room.turn_started + self._timing(room, "turn_timeout") - now
             if left <= 0:
                 return "timeout", 0.0
             wait = min(wait, left)
