@@ -1212,3 +1212,48 @@ def test_a_choice_of_too_many_ways_to_list_is_made_in_the_page(
         assert _snapshot(page)["view"]["hand_sizes"][0] == len(hand) - 2
         page.screenshot(path=str(SHOTS / "daifugo-give-many-ways.png"))
         assert not problems(page), problems(page)
+
+
+def test_naming_the_adjutant_with_the_keyboard_leaves_the_focus_in_the_play_area(
+    server: str, browser: Any
+) -> None:
+    """A twenty-ninth review: after the adjutant was named with Enter (a quick pick of the
+    picker), the focus fell to the page — nowhere to be seen, Tab starting again at the header.
+    The control pressed is gone: the hand takes the focus, as after a card played."""
+    page, _table_id, _ = _open_table(browser, server, "napoleon", "classic", 5, 1)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        snap = _snapshot(page)
+        phase = snap.get("view", {}).get("phase")
+        bids = [a for a in snap.get("legal") or [] if a.startswith("bid ")]
+        if _my_turn(page) and phase == "bid" and bids:  # (the page and its snapshot agree)
+            _click_action(page, bids[-1])
+        elif _my_turn(page) and phase == "adjutant":
+            break
+        page.wait_for_timeout(50)
+    else:
+        raise AssertionError("seat 0 was not asked for its adjutant")
+    quick = page.locator("#actions [data-quick]").first
+    quick.focus()
+    before = _version(page)
+    page.keyboard.press("Enter")
+    if page.locator("#actions [data-quick]").count() and _version(page) == before:
+        page.keyboard.press("Enter")  # (a choice that asks to be confirmed)
+    page.wait_for_function(
+        "v => document.querySelector('#status')?.dataset.version !== v", arg=before
+    )
+    page.wait_for_timeout(300)
+    focused = page.evaluate(
+        "() => { const a = document.activeElement;"
+        " return a && a !== document.body ? (a.id || a.className) : 'body'; }"
+    )
+    assert focused != "body", "the focus fell to the page"
+    assert page.evaluate("() => !!document.activeElement.closest('#play, .play-layout')")
+    # the card named, in the felt's middle, on a white ground as on the chip (♠A near-black on
+    # the dark felt was all but unreadable: the same review)
+    page.wait_for_selector("#centre-adjutant .ct")
+    ground = page.evaluate(
+        "() => getComputedStyle(document.querySelector('#centre-adjutant .ct')).backgroundColor"
+    )
+    assert ground == "rgb(255, 255, 255)", ground
+    assert not problems(page), problems(page)

@@ -967,12 +967,18 @@ function rememberFocus() {
   if (!a) return null;
   if (a.dataset?.card) return `[data-card="${CSS.escape(a.dataset.card)}"][data-index="${CSS.escape(a.dataset.index)}"]`;
   if (a.dataset?.action) return `[data-action="${CSS.escape(a.dataset.action)}"]`;
+  // any other control of the turn's panel (the adjutant picker's quick picks, a bid table's
+  // number): itself if it stays, else the hand (after the adjutant was named with Enter the
+  // focus fell to the page, nowhere to be seen: a twenty-ninth review)
+  if (a.closest?.("#actions")) return a.id ? `#${CSS.escape(a.id)}` : "#actions :focus";
   return null;
 }
 
 function restoreFocus(selector) {
   if (!selector) return;
-  const el = document.querySelector(selector);
+  const a = document.activeElement;
+  if (selector === "#actions :focus" && a && a !== document.body && a.isConnected) return; // (kept)
+  const el = selector === "#actions :focus" ? null : document.querySelector(selector);
   if (el && !el.disabled) el.focus({ preventScroll: true });
   // the card played or the button pressed is gone: the hand keeps the focus, so that the arrow
   // keys and Tab go on from the play area (it fell to the page: a screen reader lost its place
