@@ -1257,3 +1257,39 @@ def test_naming_the_adjutant_with_the_keyboard_leaves_the_focus_in_the_play_area
     )
     assert ground == "rgb(255, 255, 255)", ground
     assert not problems(page), problems(page)
+
+
+def test_the_arrow_keys_follow_the_rows_and_columns_of_the_bid_table(
+    server: str, browser: Any
+) -> None:
+    """A twenty-ninth review: Napoleon's bid table is drawn a row a suit and a column a number,
+    but the arrow keys stepped through its buttons in the page's order — → went down a column,
+    and no key moved along a row. On the screen's rows and columns now."""
+    page, _table_id, _ = _open_table(browser, server, "napoleon", "classic", 5, 1)
+    deadline = time.monotonic() + 30
+    while not (_my_turn(page) and page.locator("#actions .bid-table [data-action]").count()):
+        assert time.monotonic() < deadline, "no bid table came"
+        page.wait_for_timeout(50)
+    bids = page.eval_on_selector_all(
+        "#actions .bid-table [data-action]:not([disabled])", "els => els.map(e => e.dataset.action)"
+    )
+    parsed = [re.fullmatch(r"bid (\d+)([CDHS])", b) for b in bids]
+    open_ = {(int(m[1]), m[2]) for m in parsed if m}
+    start = min(open_)  # the lowest number, its first suit
+    page.locator(f'#actions [data-action="bid {start[0]}{start[1]}"]').focus()
+
+    def focused() -> tuple[int, str]:
+        m = re.fullmatch(r"bid (\d+)(\w)", page.evaluate("document.activeElement.dataset.action"))
+        assert m, page.evaluate("document.activeElement.outerHTML")
+        return int(m[1]), m[2]
+
+    page.keyboard.press("ArrowRight")  # along the suit's row: the next number
+    assert focused() == (start[0] + 1, start[1])
+    page.keyboard.press("ArrowLeft")
+    assert focused() == start
+    page.keyboard.press("ArrowDown")  # down the number's column: the next suit
+    n, suit = focused()
+    assert n == start[0] and suit != start[1]
+    page.keyboard.press("ArrowUp")
+    assert focused() == start
+    assert not problems(page), problems(page)

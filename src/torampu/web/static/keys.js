@@ -13,6 +13,16 @@ export function installKeyboard(area, isMyTurn) {
     if (!items.length) return;
     event.preventDefault();
     const at = items.indexOf(target);
+    // in a table of bids (Napoleon's: a row a suit, a column a number) the arrows follow the
+    // rows and columns drawn, not the buttons' order in the page (→ went down a column, and
+    // 20♠ lay some forty presses from Pass: a twenty-ninth review); at its edge, on as a line
+    const grid = target.closest?.(".bid-table");
+    const beside = grid ? nearest(target, [...grid.querySelectorAll("button:not([disabled])")], event.key) : null;
+    if (beside) {
+      event.preventDefault();
+      beside.focus();
+      return;
+    }
     const step = event.key === "ArrowLeft" || event.key === "ArrowUp" ? -1 : 1;
     // the first arrow goes to the hand's cards, not to the buttons drawn above it (it landed on
     // Pass, and the Enter that followed passed the turn: a second review)
@@ -21,4 +31,26 @@ export function installKeyboard(area, isMyTurn) {
     const next = at < 0 ? first : (at + step + items.length) % items.length;
     items[next].focus();
   });
+}
+
+/** The button of `buttons` nearest `from` in the arrow `key`'s direction on the screen, in its
+ * row (left, right) or column (up, down); null at the edge. */
+function nearest(from, buttons, key) {
+  const centre = (el) => {
+    const r = el.getBoundingClientRect();
+    return { x: r.left + r.width / 2, y: r.top + r.height / 2, w: r.width, h: r.height };
+  };
+  const a = centre(from);
+  const along = { ArrowRight: [1, 0], ArrowLeft: [-1, 0], ArrowDown: [0, 1], ArrowUp: [0, -1] }[key];
+  let best = null;
+  let bestD = Infinity;
+  for (const el of buttons) {
+    if (el === from || el.offsetParent === null) continue;
+    const b = centre(el);
+    const [dx, dy] = [b.x - a.x, b.y - a.y];
+    const ahead = along[0] ? dx * along[0] > a.w / 4 && Math.abs(dy) < a.h / 2 : dy * along[1] > a.h / 4 && Math.abs(dx) < a.w / 2;
+    const d = Math.abs(dx) + Math.abs(dy);
+    if (ahead && d < bestD) [best, bestD] = [el, d];
+  }
+  return best;
 }
