@@ -3002,3 +3002,26 @@ def test_the_match_s_last_box_says_daifugo_s_titles_and_keeps_the_totals_in_sigh
     )
     assert abs(first - box["name"]["left"]) <= 1  # (the names stay too)
     assert not problems(page), problems(page)
+
+
+def test_a_phone_s_lobby_lists_every_table_in_the_page_with_their_number(
+    server: str, browser: Any
+) -> None:
+    """A twenty-ninth review: on a phone the table list was a box of its own, scrolling inside
+    the scrolling page; it cut on a row's edge and the tables in play inside it lay out of
+    sight with nothing to say so. On a phone the list is part of the page, and its heading
+    says how many tables it holds."""
+    for _ in range(12):
+        _bots(server, "nap", 5, 4, "bot:heuristic")
+    page = new_page(browser, {"width": 390, "height": 844}, "ja", has_touch=True, is_mobile=True)
+    page.goto(f"{server}/")
+    page.wait_for_selector("#tables-title .count")
+    listed = page.evaluate(
+        """() => { const h = document.querySelector('#tables-title');
+        const list = h.nextElementSibling;
+        return { n: list.querySelectorAll(':scope > li').length, count: h.querySelector('.count').textContent,
+                 boxed: list.scrollHeight > list.clientHeight + 1 }; }"""
+    )
+    assert listed["n"] >= 12 and listed["count"] == f" ({listed['n']})", listed
+    assert not listed["boxed"], listed  # (the page scrolls, the list does not)
+    assert not problems(page), problems(page)

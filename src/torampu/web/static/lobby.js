@@ -124,7 +124,8 @@ function renderTables(el, state) {
     el,
     mine.length ? h("h2", { id: "my-tables-title" }, t("myTables")) : null,
     mine.length ? h("ul", { class: "table-list", id: "my-tables" }, mine.map((tb) => tableRow(tb, games, state))) : null,
-    h("h2", {}, t("tables")),
+    // (how many: a list longer than its box said nothing of the rows below, the same review)
+    h("h2", { id: "tables-title" }, t("tables"), rows.length ? h("span", { class: "muted count" }, ` (${rows.length})`) : null),
     rows.length ? h("ul", { class: "table-list" }, rows) : h("p", { class: "muted" }, t(mine.length ? "noOtherTables" : over.length ? "noOpenTables" : "noTables")),
     over.length ? h("details", { class: "finished-tables", id: "finished-tables" },
       h("summary", {}, t("finishedTables", { n: over.length })),
