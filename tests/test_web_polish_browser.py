@@ -3019,7 +3019,8 @@ def test_a_phone_s_lobby_lists_every_table_in_the_page_with_their_number(
     listed = page.evaluate(
         """() => { const h = document.querySelector('#tables-title');
         const list = h.nextElementSibling;
-        return { n: list.querySelectorAll(':scope > li').length, count: h.querySelector('.count').textContent,
+        return { n: list.querySelectorAll(':scope > li').length,
+                 count: h.querySelector('.count').textContent,
                  boxed: list.scrollHeight > list.clientHeight + 1 }; }"""
     )
     assert listed["n"] >= 12 and listed["count"] == f" ({listed['n']})", listed
