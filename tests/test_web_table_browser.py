@@ -1293,3 +1293,28 @@ def test_the_arrow_keys_follow_the_rows_and_columns_of_the_bid_table(
     page.keyboard.press("ArrowUp")
     assert focused() == start
     assert not problems(page), problems(page)
+
+
+def test_a_game_s_last_trick_stays_on_the_felt_through_the_pause(server: str, browser: Any) -> None:
+    """A twenty-ninth review: a game's last trick stayed 2.4 s, then the felt stood empty for
+    the rest of the pause between games (60 s here) — the box folded over nothing, the side
+    panels already the next deal's. The trick stays under the box until the next deal begins."""
+    page, _table_id, _ = _open_table(browser, server, "hell", "standard", 4, 2)
+    deadline = time.monotonic() + 60
+    while not _snapshot(page).get("between"):
+        assert time.monotonic() < deadline, "the first deal did not end"
+        snap = _snapshot(page)
+        if _my_turn(page) and snap.get("legal"):
+            _click_action(page, snap["legal"][0])
+        page.wait_for_timeout(50)
+    last = _snapshot(page)["between"]["last_trick"]
+    page.wait_for_selector("#between-fold", state="visible")
+    page.wait_for_timeout(3000)  # (past the 2.4 s a last trick was held)
+    page.click("#between-fold")
+    page.wait_for_selector("#between.folded")
+    shown = page.eval_on_selector_all(
+        "#felt .centre .trick-card", "els => els.map(e => e.dataset.trickCard).sort()"
+    )
+    assert shown == sorted(c["card"] for c in last["cards"]), (shown, last)
+    assert page.locator("#trick-taker").count() == 1
+    assert not problems(page), problems(page)

@@ -62,7 +62,7 @@ export class BetweenPanel {
     this.ticker = null;
     // the game's last trick (or Daifugo's last play) stays readable on the felt first: the box
     // comes once that pause ends (the pause's end draws this again)
-    if (!snap || (!b && !over) || this.page.feel?.motion.hold) {
+    if (!snap || (!b && !over) || this.page.feel?.motion.holding) {
       const had = !this.el.hidden && this.el.contains(document.activeElement);
       this.el.hidden = true;
       // the keyboard was on Ready: it goes on in the play area as the next deal comes, not on

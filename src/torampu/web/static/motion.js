@@ -46,6 +46,9 @@ export class Motion {
     const prev = this.prev;
     this.prev = view;
     const ev = { played: 0, trick: false };
+    // a game's last trick stays on the felt through the pause between games, and goes when
+    // the pause ends (the next deal's first card may be this player's to lead)
+    if (this.hold?.final && !between) this.stop();
     if (!prev || !view || prev.game !== view.game) {
       this.stop();
       return ev;
@@ -136,7 +139,22 @@ export class Motion {
     this.hold = hold;
     // a game's last trick, twice as long: the result box comes over the felt after it (a
     // review read the box before the last card it had waited for)
-    this.timer = setTimeout(() => this.release(), hold.final ? 2 * this.pause : this.pause);
+    // The last trick then stays for the whole pause, under the box — folded, the box leaves
+    // the felt showing it (it went after 2.4 s and the felt stood empty for the rest of the
+    // 30 s, the box folded over nothing: a twenty-ninth review)
+    this.timer = setTimeout(() => (hold.final ? this.settle(hold) : this.release()), hold.final ? 2 * this.pause : this.pause);
+  }
+
+  /** A game's last trick has been shown its while: the box between games may come over it. */
+  settle(hold) {
+    if (this.hold !== hold) return;
+    hold.settled = true;
+    this.rerender();
+  }
+
+  /** Whether the felt holds a pause that the box between games waits for. */
+  get holding() {
+    return !!this.hold && !this.hold.settled;
   }
 
   /** Forget any pause at once (a new deal, another game). */
