@@ -853,7 +853,7 @@ const TEXTS = {
     err_game_too_long: "この試合はこのサーバーで許される手数を超えました。このテーブルはここで止まります",
     err_too_many_tables: "開いているテーブルが多すぎます (あなたのものか、このサーバー全体で)。「あなたのテーブル」のどれかを終えるか閉じるか、後でもう一度どうぞ",
     closeTable: "テーブルを閉じる",
-    closeShort: "終了", // (not 閉じる, every dialog's close button: a twenty-third review)
+    closeShort: "解散", // (not 閉じる, every dialog's close button: a twenty-third review; nor 終了, read as "finish" the game: a twenty-ninth)
     closeTableConfirm: "このテーブルを閉じますか？ 手の記録やチャットとともに削除され、参加中の人はロビーに戻ります。",
     tableClosed: "ホストがこのテーブルを閉じました。",
     tableGone: "このテーブルはもうありません。ホストが閉じたか、削除されました。",
