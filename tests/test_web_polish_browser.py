@@ -3026,3 +3026,35 @@ def test_a_phone_s_lobby_lists_every_table_in_the_page_with_their_number(
     assert listed["n"] >= 12 and listed["count"] == f" ({listed['n']})", listed
     assert not listed["boxed"], listed  # (the page scrolls, the list does not)
     assert not problems(page), problems(page)
+
+
+@pytest.mark.parametrize(
+    "viewport",
+    [{"width": 360, "height": 740}, {"width": 390, "height": 844}, {"width": 844, "height": 390}],
+    ids=["360", "390", "844x390"],
+)
+def test_seven_at_hell_on_a_phone_the_trump_chip_covers_no_seat(
+    server: str, browser: Any, viewport: dict[str, int]
+) -> None:
+    """A twenty-eighth review: seven at Hell on a 360 px phone, the trump chip in the felt's
+    lower left corner lay over the lower left seat's box — its bid and, when it dealt, its
+    dealer mark (the hook's dealer). The two boxes beside the player's own sit a little higher
+    and the chip a little lower; on its side the chip's parts are a line each (a dot hung at a
+    wrapped line's end)."""
+    tb = _table(server, "hell", "standard", 7, 4)
+    page = _open(browser, server, tb, viewport, "ja", touch=True)
+    page.wait_for_selector("#trump-chip")
+    hits = page.evaluate(
+        """() => { const r = (e) => e.getBoundingClientRect();
+        const chip = r(document.querySelector('#trump-chip'));
+        return [...document.querySelectorAll('#felt .seat-box')].filter((b) => { const q = r(b);
+          return q.left < chip.right - 1 && chip.left < q.right - 1
+            && q.top < chip.bottom - 1 && chip.top < q.bottom - 1; }).map((b) => b.dataset.seat); }"""
+    )
+    assert hits == [], hits
+    dots = page.evaluate(
+        "() => [...document.querySelectorAll('#trump-chip .sep')]"
+        ".filter((e) => getComputedStyle(e).display !== 'none').length"
+    )
+    assert dots == 0
+    assert not problems(page), problems(page)
