@@ -3047,9 +3047,11 @@ def test_seven_at_hell_on_a_phone_the_trump_chip_covers_no_seat(
     hits = page.evaluate(
         """() => { const r = (e) => e.getBoundingClientRect();
         const chip = r(document.querySelector('#trump-chip'));
-        return [...document.querySelectorAll('#felt .seat-box')].filter((b) => { const q = r(b);
+        const boxes = [...document.querySelectorAll('#felt .seat-box')];
+        return boxes.filter((b) => { const q = r(b);
           return q.left < chip.right - 1 && chip.left < q.right - 1
-            && q.top < chip.bottom - 1 && chip.top < q.bottom - 1; }).map((b) => b.dataset.seat); }"""
+            && q.top < chip.bottom - 1 && chip.top < q.bottom - 1; })
+          .map((b) => b.dataset.seat); }"""
     )
     assert hits == [], hits
     dots = page.evaluate(
