@@ -3060,3 +3060,23 @@ def test_seven_at_hell_on_a_phone_the_trump_chip_covers_no_seat(
     )
     assert dots == 0
     assert not problems(page), problems(page)
+
+
+def test_through_the_auction_the_standings_are_in_sight_on_a_large_screen(
+    server: str, browser: Any
+) -> None:
+    """A twenty-ninth review: at 1920×1080, through Napoleon's auction, the side column held
+    the game's information, the auction, a table of the honors taken (every one nought) and the
+    standings, cut under the chat. The honors come once tricks are played."""
+    tb = _table(server, "napoleon", "classic", 5, 3)
+    page = _open(browser, server, tb, {"width": 1920, "height": 1080}, "ja")
+    assert _wait_my_turn(page) == "bid"
+    page.wait_for_selector("#standings")
+    assert page.locator("#honors").count() == 0
+    inside = page.evaluate(
+        """() => { const side = document.querySelector('#side').getBoundingClientRect();
+        const s = document.querySelector('#standings').getBoundingClientRect();
+        return s.bottom <= side.bottom + 1; }"""
+    )
+    assert inside, "the standings lie below the side column's foot"
+    assert not problems(page), problems(page)

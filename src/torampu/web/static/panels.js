@@ -28,7 +28,9 @@ export function sidePanels(view, ctx) {
   play.push(infoPanel(view, ctx));
   if (view.game === "napoleon" || view.game === "nap") play.push(auctionPanel(view, ctx));
   if (view.game !== "daifugo") play.push(lastTrickPanel(view, ctx));
-  if (view.game === "napoleon") play.push(honorsPanel(view, ctx));
+  // (the honors taken once tricks are played: through the auction a table of noughts pushed
+  // the standings under the chat at 1920×1080, a twenty-ninth review)
+  if (view.game === "napoleon" && (view.phase === "play" || (view.tricks || []).length)) play.push(honorsPanel(view, ctx));
   if (view.game === "daifugo") play.push(logPanel(view, ctx));
   // the last game's result after the standings: the game in play comes first (the result
   // was shown whole in the box between the games)
