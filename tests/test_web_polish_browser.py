@@ -680,11 +680,11 @@ def test_daifugo_exchange_and_texts_on_a_phone(server: str, browser: Any) -> Non
     cards, said, fresh = texts["onlyPass"]
     assert cards[0] == "card dim" and said and "パス" in said, texts["onlyPass"]
     assert set(cards[1].split()) == {"card", "fresh", "dim"}, cards
-    assert fresh and fresh.strip().startswith("受け取ったばかりの札") and "4" in fresh, fresh
+    assert fresh and fresh.strip().startswith("受け取ったばかりのカード") and "4" in fresh, fresh
     assert "に渡したカード: ♠A" in fresh, fresh  # (its best, handed up without a choice)
     hidden, said, hidden_after, said_after, between = texts["offTurn"]
     assert between and "♠A" in between, texts["offTurn"]
-    assert hidden is False and said and "受け取ったばかりの札" in said, texts["offTurn"]
+    assert hidden is False and said and "受け取ったばかりのカード" in said, texts["offTurn"]
     assert "に渡したカード: ♠A" in said, said
     assert hidden_after is True and said_after is None, texts["offTurn"]
     assert texts["names"] == ["レン", "あき 1", "あき 2", "Aki 1", "ＡＫＩ 2"], texts["names"]
