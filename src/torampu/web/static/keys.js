@@ -19,7 +19,6 @@ export function installKeyboard(area, isMyTurn) {
     const grid = target.closest?.(".bid-table");
     const beside = grid ? nearest(target, [...grid.querySelectorAll("button:not([disabled])")], event.key) : null;
     if (beside) {
-      event.preventDefault();
       beside.focus();
       return;
     }

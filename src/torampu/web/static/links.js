@@ -36,8 +36,12 @@ export function adoptInvite(id) {
   // the Share box: a private table opened from "Create" or "Your tables" showed /t/<id>, which
   // tells anyone else "no such table", a fourth review)
   const held = tokens.invite(id);
-  if (held && !invite && !/(?:^#|&)seat=/.test(location.hash))
-    history.replaceState(null, "", `${location.pathname}${location.search}#invite=${encodeURIComponent(held)}`);
+  if (held && !invite && !/(?:^#|&)seat=/.test(location.hash)) showInvite(held);
+}
+
+/** Put `invite` in the address bar (the table's link people copy). */
+function showInvite(invite) {
+  history.replaceState(null, "", `${location.pathname}${location.search}#invite=${encodeURIComponent(invite)}`);
 }
 
 const replaced = new Map(); // table id → the invite this browser held before the link's
@@ -54,7 +58,7 @@ export async function settleInvite(id) {
   const res = await fetch(`/api/tables/${encodeURIComponent(id)}`, { headers }).catch(() => null);
   if (res?.status !== 404) return;
   tokens.setInvite(id, before);
-  history.replaceState(null, "", `${location.pathname}${location.search}#invite=${encodeURIComponent(before)}`);
+  showInvite(before);
 }
 
 // Opened with #seat=<token> (a player's own link, on another device): keep the token for this

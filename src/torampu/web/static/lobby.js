@@ -30,6 +30,7 @@ export function lobbyPage(root) {
       // tables never hides an open one)
       const [open, over] = await Promise.all([api.tables("open"), api.tables("over", 20)]);
       state.tables = [...open.tables, ...over.tables];
+      state.openFull = open.tables.length >= (open.limit ?? 50); // (more may be open: "50+")
       const mine = await myTables(state.tables);
       const finished = (tb) => tb.status === "over" && !reclaimable.has(tb.id);
       state.mine = mine.filter((tb) => !finished(tb));
@@ -125,7 +126,7 @@ function renderTables(el, state) {
     mine.length ? h("h2", { id: "my-tables-title" }, t("myTables")) : null,
     mine.length ? h("ul", { class: "table-list", id: "my-tables" }, mine.map((tb) => tableRow(tb, games, state))) : null,
     // (how many: a list longer than its box said nothing of the rows below, the same review)
-    h("h2", { id: "tables-title" }, t("tables"), rows.length ? h("span", { class: "muted count" }, ` (${rows.length})`) : null),
+    h("h2", { id: "tables-title" }, t("tables"), rows.length ? h("span", { class: "muted count" }, ` (${rows.length}${state.openFull ? "+" : ""})`) : null),
     rows.length ? h("ul", { class: "table-list" }, rows) : h("p", { class: "muted" }, t(mine.length ? "noOtherTables" : over.length ? "noOpenTables" : "noTables")),
     over.length ? h("details", { class: "finished-tables", id: "finished-tables" },
       h("summary", {}, t("finishedTables", { n: over.length })),
