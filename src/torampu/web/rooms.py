@@ -331,6 +331,11 @@ processes with different ones disagreed — a spectator on one counted 5 s where
 20 on the other, and whichever process took the player's move ended the pause (a fourteenth
 scale audit)."""
 
+UNANNOUNCED_AFTER = 1.0
+"""Seconds a table held here must stay behind a version stored elsewhere before the version
+poll takes that move for one whose event was lost (an event comes in milliseconds: taken at
+once, moves on their way were warned of as a partition, a code review and a fifteenth scale
+audit)."""
 QUIET_AFTER = 5.0
 """Seconds of nobody at a table before its driver writes so (at most half ``abandon_after``):
 a watcher coming and going 25 times a second cost two writes each (a thirty-eighth audit)."""
@@ -602,6 +607,8 @@ class Room:
     quiet: float | None = None
     """Since when (wall time) the store says nobody has been at the table (``None``: someone
     was); :meth:`Lobby._note_quiet` writes it when this process drives the table."""
+    quiet_writing: bool = False
+    """A write of :attr:`quiet` is under way (:meth:`Lobby._write_quiet`)."""
     quiet_known: bool = False
     """Whether :attr:`quiet` is what the store holds (false until read or written, and after a
     write that failed)."""
@@ -2562,7 +2569,10 @@ class Lobby:
                 # the person's bound on the bus too, as a speaker's chat is: kept per process
                 # alone, a person changing seats through N processes had N times its lines and
                 # spent the table's, a newcomer's "joined" unsaid (a fourteenth scale audit)
-                person = f"seats:{room.id}:{by or '?'}"
+                # (hashed with the table's id, as a speaker's chat key is: no address's hash
+                # is written to Redis)
+                who = hashlib.sha256(f"{room.id} {by or '?'}".encode()).hexdigest()[:24]
+                person = f"seats:{room.id}:{who}"
                 if await self.bus.spend(person, s.chat_rate * 2, s.chat_burst * 2) is False:
                     continue
                 key = f"seats:{room.id}"
@@ -2929,47 +2939,63 @@ class Lobby:
                 except Exception:
                     log.exception("table %s: heartbeat failed", room.id)
                 if not self.bus.healthy:
-                    try:
-                        async with room.lock:
-                            await self._refresh_told(room)
-                    except ActError:
-                        continue
-                    except Exception:
-                        log.exception("table %s: reading it again failed", room.id)
+                    await self._read_again(room)
 
     async def _watch_versions(self) -> None:
         """Every ``version_poll`` seconds, the bus healthy, the stored versions of the tables in
-        play held here, in one query: a table whose stored version is ahead — a move another
-        process stored while its own bus was down, its event lost — is caught up from the
-        database. (The bus down here, :meth:`_beat` reads every table whole instead.)"""
+        play held here, in one query: a table still behind a stored version for
+        :data:`UNANNOUNCED_AFTER` seconds — a move another process stored while its own bus was
+        down, its event lost; an event merely on its way comes in milliseconds — is caught up
+        from the database. (The bus
+        down here, :meth:`_beat` reads every table whole instead.)"""
         every = self.settings.version_poll
         if isinstance(self.bus, LocalBus) or every <= 0:
             return
+        # table → a stored version it was behind, and since when (monotonic)
+        ahead: dict[str, tuple[int, float]] = {}
         while not self._closing:
             await asyncio.sleep(every)
             if not self.bus.healthy:
+                ahead.clear()
                 continue
             held = {t: r for t, r in self.rooms.items() if r.status == "playing"}
             if not held:
+                ahead.clear()
                 continue
             try:
                 stored = await self.db(self.store.versions, list(held))
             except ActError:
                 continue  # (logged where it failed; read again at the next turn)
+            before, ahead, now = ahead, {}, time.monotonic()
             for table_id, version in stored.items():
                 room = held[table_id]
                 if version <= room.version or self.rooms.get(table_id) is not room:
                     continue
-                log.warning(  # (a process cut off from Redis, most likely)
-                    "table %s: version %d stored elsewhere, unannounced", table_id, version
-                )
-                try:
-                    async with room.lock:
-                        await self._refresh_told(room)
-                except ActError:
+                was = before.get(table_id)
+                if was is None or was[0] <= room.version:  # (newly behind: its event may come)
+                    ahead[table_id] = (version, now)
                     continue
-                except Exception:
-                    log.exception("table %s: reading it again failed", table_id)
+                if now - was[1] < UNANNOUNCED_AFTER:
+                    ahead[table_id] = was
+                    continue
+                log.warning(  # (a process cut off from Redis, most likely)
+                    "table %s: version %d stored elsewhere, unannounced", table_id, was[0]
+                )
+                await self._read_again(room, behind=was[0])
+
+    async def _read_again(self, room: Room, behind: int | None = None) -> None:
+        """Read ``room`` from the database again, what its events would have told (see
+        :meth:`_refresh_told`), under its lock; ``behind``: only if it is still behind that
+        version once the lock is had (a move's event may have come meanwhile). A failure is
+        logged, never raised: the next turn tries again."""
+        try:
+            async with room.lock:
+                if behind is None or room.version < behind:
+                    await self._refresh_told(room)
+        except ActError:
+            pass  # (logged where it failed)
+        except Exception:
+            log.exception("table %s: reading it again failed", room.id)
 
     async def _reload_all(self) -> None:
         """The bus is back after an outage: say who is connected here first (to a Redis
@@ -3334,14 +3360,27 @@ class Lobby:
             if want is not None and had is not None and abs(want - had) < QUIET_SLACK:
                 return
         room.quiet, room.quiet_known = want, True
-        self._spawn(self._write_quiet(room, want))
+        if not room.quiet_writing:
+            room.quiet_writing = True
+            self._spawn(self._write_quiet(room))
 
-    async def _write_quiet(self, room: Room, since: float | None) -> None:
-        at = None if since is None else datetime.fromtimestamp(since, UTC)
+    async def _write_quiet(self, room: Room) -> None:
+        """Store :attr:`Room.quiet`, one write at a time, until the value written is the newest
+        wanted (a write of a time that finished after a later write of "someone is here" left
+        the time stored: a code review)."""
         try:
-            await self.db(self.store.set_quiet, room.id, at)
-        except ActError:
-            room.quiet_known = False  # (logged where it failed: written at the next turn)
+            while True:
+                want = room.quiet
+                at = None if want is None else datetime.fromtimestamp(want, UTC)
+                try:
+                    await self.db(self.store.set_quiet, room.id, at)
+                except ActError:
+                    room.quiet_known = False  # (logged where it failed: written at the next turn)
+                    return
+                if room.quiet == want:
+                    return
+        finally:
+            room.quiet_writing = False
 
     def _timings(self) -> dict[str, float]:
         """The clocks of a table made here (:data:`TIMING`): stored with it, so that every
@@ -3392,8 +3431,9 @@ class Lobby:
             if left <= 0:
                 return "away", 0.0
             wait = min(wait, left)
-        if self._timing(room, "turn_timeout") > 0 and room.attended:  # (nobody there: nobody waits)
-            left = room.turn_started + self._timing(room, "turn_timeout") - now
+        timeout = self._timing(room, "turn_timeout")
+        if timeout > 0 and room.attended:  # (nobody there: nobody waits)
+            left = room.turn_started + timeout - now
             if left <= 0:
                 return "timeout", 0.0
             wait = min(wait, left)
@@ -3408,6 +3448,9 @@ class Lobby:
             room.driving = False
         if room.driving != was:
             self.broadcast(room)  # (the countdown to a stand-in is the driver's to say)
+            # (the quiet stored may be another driver's since this one read it: written
+            # again as this one sees it — a code review)
+            room.quiet_known = False
         return room.driving
 
     async def _drive(self, room: Room) -> None:
