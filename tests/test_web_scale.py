@@ -2147,3 +2147,30 @@ def test_the_version_poll_does_not_take_a_move_on_its_way_for_one_unannounced(
         time.sleep(10)
         for web in (a, b):
             assert "stored elsewhere, unannounced" not in web.output(), web.output()[-3000:]
+
+
+def test_rows_held_locked_at_a_few_tables_do_not_stop_the_other_bot_tables(
+    tmp_path: Path, pg: str, redis_server: RedisServer
+) -> None:
+    """A fifteenth scale audit: a worker had 4 database threads for all its jobs; rows held
+    locked at 4 tables (a psql session's ``FOR UPDATE``) held each thread for the lock timeout
+    (30 s) as their moves waited to be stored, and every other bot table stood meanwhile. A
+    worker has more threads than that: the other tables go on."""
+    import psycopg
+
+    fast = ("--bot-delay", "0.05")
+    with cluster(tmp_path, pg, redis_server.url, a=fast, b=fast) as (a, _b, worker):
+        ids = []
+        for _ in range(5):
+            tid, host = _table(a, "nap", seats=["heuristic"] * 4, games=20)
+            assert _post(f"{a.base}/api/tables/{tid}/start", {}, host)[0] == 200
+            ids.append(tid)
+        with psycopg.connect(pg) as lock:  # (a transaction: the rows stay locked until its end)
+            lock.execute("SELECT id FROM tables WHERE id = ANY(%s) FOR UPDATE", (ids[:4],))
+            time.sleep(1.0)  # (the locked tables' moves reach the worker and wait there)
+            at = _stored_version(pg, ids[4])
+            deadline = time.monotonic() + 10
+            while _stored_version(pg, ids[4]) < at + 5:
+                assert time.monotonic() < deadline, worker.output()[-2000:]
+                time.sleep(0.2)
+            lock.rollback()

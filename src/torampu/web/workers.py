@@ -66,6 +66,10 @@ BEAT_STALE = 4.0
 MATCH_CACHE = 512
 """Tables whose match a worker keeps between jobs by default (``--match-cache``): a job at a
 table the worker saw last time plays only the actions stored since, instead of the whole game."""
+DB_THREADS = 12
+"""Database threads a worker has for all its jobs (under the store's 15 connections): with 4,
+rows held locked at 4 tables (a psql session's ``FOR UPDATE``) held every thread for the lock
+timeout, and every other bot table stood (a fifteenth scale audit)."""
 FAIL_BACKOFF_MAX = 5.0
 """The most seconds a worker whose jobs fail in a row (not for the database: a bug, a broken
 install) waits before taking more: doubling from 0.1 s with each failure, none after a job
@@ -474,7 +478,7 @@ class Worker:
         self.name = name or f"worker-{secrets.token_hex(3)}"
         self.failures = 0
         """Jobs failed in a row (a worker failing them steps back: see :meth:`run`)."""
-        self.db = ThreadPoolExecutor(4, thread_name_prefix="torampu-worker-db")
+        self.db = ThreadPoolExecutor(DB_THREADS, thread_name_prefix="torampu-worker-db")
         self.done = 0
         self.matches: OrderedDict[str, tuple[int, Match]] = OrderedDict()
         """Recent tables' matches and the version each is at (at most ``match_cache``)."""
