@@ -665,6 +665,22 @@ def test_a_crafted_link_does_not_replace_an_invite_that_opens_the_table(
     assert friend.url.endswith(f"#invite={invite}")
     friend.goto(f"{server}/t/{tid}")  # (from the history, say)
     friend.wait_for_selector("#private-badge")
+    # (a thirty-ninth audit: the check failing otherwise than 404 — rate-limited, no answer —
+    # left the crafted invite stored for good)
+    other = "B" * 43
+
+    def limited(route: Any) -> None:
+        if route.request.headers.get("x-torampu-invite") == other:
+            route.fulfill(status=429, content_type="application/json", body='{"error": {}}')
+        else:
+            route.continue_()
+
+    friend.route(f"**/api/tables/{tid}", limited)
+    friend.goto(f"{server}/")
+    friend.goto(f"{server}/t/{tid}#invite={other}")
+    friend.wait_for_selector("#private-badge")
+    assert friend.evaluate(kept) == invite
+    friend.unroute(f"**/api/tables/{tid}")
 
     host = _page(browser, DESKTOP)
     host.goto(f"{server}/")

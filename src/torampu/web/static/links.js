@@ -26,12 +26,13 @@ function fragmentToken(key) {
 /** Keep the invite of `id` from the address's #invite= (the table's page and its replays'). */
 export function adoptInvite(id) {
   const invite = fragmentToken("invite");
-  // (the invite held before is kept aside: a link's invite that opens nothing gives it back —
-  // a crafted link replaced a friend's working invite, and the host's Share box offered the
-  // crafted one, a thirty-eighth audit; a renewed invite's link still replaces the old)
+  // (where it would replace an invite this browser holds, it is kept aside until the server
+  // says it opens the table: a crafted link replaced a friend's working invite, and the host's
+  // Share box offered the crafted one — a thirty-eighth audit; given back only on a 404, it
+  // stayed for good when the check failed otherwise, a thirty-ninth)
   const before = tokens.invite(id);
-  if (invite && before && before !== invite) replaced.set(id, before);
-  if (invite) tokens.setInvite(id, invite);
+  if (invite && before && before !== invite) pending.set(id, invite);
+  else if (invite) tokens.setInvite(id, invite);
   // the address bar carries the invite this browser holds (people copy the address bar, not
   // the Share box: a private table opened from "Create" or "Your tables" showed /t/<id>, which
   // tells anyone else "no such table", a fourth review)
@@ -44,21 +45,20 @@ function showInvite(invite) {
   history.replaceState(null, "", `${location.pathname}${location.search}#invite=${encodeURIComponent(invite)}`);
 }
 
-const replaced = new Map(); // table id → the invite this browser held before the link's
+const pending = new Map(); // table id → a link's invite not yet checked (see adoptInvite)
 
-/** Where the link's invite replaced one this browser held, ask the server with that invite
- * alone (no seat or host token, which open the table whatever the invite): if it opens
- * nothing (404), the invite held before is given back and put in the address bar. */
+/** A link's invite kept aside by adoptInvite: asked with it alone (no seat or host token,
+ * which open the table whatever the invite), it replaces the one held only if the table
+ * opens (200); else — refused, rate-limited, no answer — the one held stays, and is put in
+ * the address bar. Awaited before the table's first request. */
 export async function settleInvite(id) {
-  const before = replaced.get(id);
-  replaced.delete(id);
-  const now = tokens.invite(id);
-  if (!before || !now || before === now) return;
-  const headers = { Accept: "application/json", "X-Torampu-Invite": now };
+  const invite = pending.get(id);
+  pending.delete(id);
+  if (!invite) return;
+  const headers = { Accept: "application/json", "X-Torampu-Invite": invite };
   const res = await fetch(`/api/tables/${encodeURIComponent(id)}`, { headers }).catch(() => null);
-  if (res?.status !== 404) return;
-  tokens.setInvite(id, before);
-  showInvite(before);
+  if (res?.ok) tokens.setInvite(id, invite);
+  else showInvite(tokens.invite(id));
 }
 
 // Opened with #seat=<token> (a player's own link, on another device): keep the token for this
