@@ -2174,3 +2174,32 @@ def test_rows_held_locked_at_a_few_tables_do_not_stop_the_other_bot_tables(
                 assert time.monotonic() < deadline, worker.output()[-2000:]
                 time.sleep(0.2)
             lock.rollback()
+
+
+def test_a_start_stored_by_a_process_cut_off_from_redis_reaches_the_others(
+    tmp_path: Path, pg: str, redis_server: RedisServer
+) -> None:
+    """A fifteenth scale audit's note: the poll of stored versions watched tables in play only,
+    so a table started through a process cut off from Redis stayed "waiting" on the others —
+    the bots not driven, the players shown the seats — until Redis was back. Waiting tables
+    are watched too. The start is written to the database as that process would, no event."""
+    from torampu.web.store import Store
+
+    poll = ("--version-poll", "0.5")
+    with cluster(tmp_path, pg, redis_server.url, a=poll, b=poll) as (a, b, _w):
+        tid, _host = _table(a, "nap", seats=["heuristic"] * 4)
+        for web in (a, b):  # (loaded on both: neither takes it for one nobody drives)
+            assert _get(f"{web.base}/api/tables/{tid}")["status"] == "waiting"
+        store = Store(pg)
+        try:
+            store.start_table(tid, None)
+        finally:
+            store.close()
+        deadline = time.monotonic() + 15
+        while _get(f"{a.base}/api/tables/{tid}")["status"] == "waiting":
+            assert time.monotonic() < deadline, a.output()[-2000:]
+            time.sleep(0.3)
+        deadline = time.monotonic() + 15
+        while _stored_version(pg, tid) < 1:  # (and a drives its bots)
+            assert time.monotonic() < deadline, a.output()[-2000:]
+            time.sleep(0.2)

@@ -331,6 +331,9 @@ processes with different ones disagreed — a spectator on one counted 5 s where
 20 on the other, and whichever process took the player's move ended the pause (a fourteenth
 scale audit)."""
 
+STAGES = {"waiting": 0, "playing": 1, "over": 2}
+"""A table's statuses in the order they come (the version poll compares stages, then
+versions)."""
 UNANNOUNCED_AFTER = 1.0
 """Seconds a table held here must stay behind a version stored elsewhere before the version
 poll takes that move for one whose event was lost (an event comes in milliseconds: taken at
@@ -2942,23 +2945,25 @@ class Lobby:
                     await self._read_again(room)
 
     async def _watch_versions(self) -> None:
-        """Every ``version_poll`` seconds, the bus healthy, the stored versions of the tables in
-        play held here, in one query: a table still behind a stored version for
-        :data:`UNANNOUNCED_AFTER` seconds — a move another process stored while its own bus was
-        down, its event lost; an event merely on its way comes in milliseconds — is caught up
-        from the database. (The bus
-        down here, :meth:`_beat` reads every table whole instead.)"""
+        """Every ``version_poll`` seconds, the bus healthy, the stored status and version of
+        the tables held here, waiting or in play, in one query: a table still behind a stored
+        one (a start, a move) for :data:`UNANNOUNCED_AFTER` seconds — stored by another process
+        while its own bus was down, its event lost; an event merely on its way comes in
+        milliseconds — is caught up from the database. (The bus down here, :meth:`_beat` reads
+        every table whole instead.)"""
         every = self.settings.version_poll
         if isinstance(self.bus, LocalBus) or every <= 0:
             return
-        # table → a stored version it was behind, and since when (monotonic)
-        ahead: dict[str, tuple[int, float]] = {}
+        # table → a stored state it was behind, and since when (monotonic)
+        ahead: dict[str, tuple[tuple[int, int], float]] = {}
         while not self._closing:
             await asyncio.sleep(every)
             if not self.bus.healthy:
                 ahead.clear()
                 continue
-            held = {t: r for t, r in self.rooms.items() if r.status == "playing"}
+            held = {
+                t: r for t, r in self.rooms.items() if r.status in STAGES and r.status != "over"
+            }
             if not held:
                 ahead.clear()
                 continue
@@ -2967,30 +2972,35 @@ class Lobby:
             except ActError:
                 continue  # (logged where it failed; read again at the next turn)
             before, ahead, now = ahead, {}, time.monotonic()
-            for table_id, version in stored.items():
+            for table_id, (status, version) in stored.items():
                 room = held[table_id]
-                if version <= room.version or self.rooms.get(table_id) is not room:
+                # (a table started elsewhere is ahead too: its start's event was lost as well)
+                there, here = (STAGES.get(status, 0), version), (STAGES[room.status], room.version)
+                if there <= here or self.rooms.get(table_id) is not room:
                     continue
                 was = before.get(table_id)
-                if was is None or was[0] <= room.version:  # (newly behind: its event may come)
-                    ahead[table_id] = (version, now)
+                if was is None or was[0] <= here:  # (newly behind: its event may come)
+                    ahead[table_id] = (there, now)
                     continue
                 if now - was[1] < UNANNOUNCED_AFTER:
                     ahead[table_id] = was
                     continue
                 log.warning(  # (a process cut off from Redis, most likely)
-                    "table %s: version %d stored elsewhere, unannounced", table_id, was[0]
+                    "table %s: %s, version %d stored elsewhere, unannounced",
+                    table_id,
+                    status,
+                    version,
                 )
                 await self._read_again(room, behind=was[0])
 
-    async def _read_again(self, room: Room, behind: int | None = None) -> None:
+    async def _read_again(self, room: Room, behind: tuple[int, int] | None = None) -> None:
         """Read ``room`` from the database again, what its events would have told (see
         :meth:`_refresh_told`), under its lock; ``behind``: only if it is still behind that
-        version once the lock is had (a move's event may have come meanwhile). A failure is
-        logged, never raised: the next turn tries again."""
+        stage and version (:data:`STAGES`) once the lock is had (a move's event may have come
+        meanwhile). A failure is logged, never raised: the next turn tries again."""
         try:
             async with room.lock:
-                if behind is None or room.version < behind:
+                if behind is None or (STAGES[room.status], room.version) < behind:
                     await self._refresh_told(room)
         except ActError:
             pass  # (logged where it failed)

@@ -473,15 +473,16 @@ class Store:
             rows = s.execute(q.order_by(TableRow.updated.desc()).limit(limit))
             return [(r[0], utc(r[1] or since)) for r in rows]
 
-    def versions(self, table_ids: list[str]) -> dict[str, int]:
-        """The stored version of each of ``table_ids`` still there (read in batches of 500)."""
-        out: dict[str, int] = {}
+    def versions(self, table_ids: list[str]) -> dict[str, tuple[str, int]]:
+        """The stored status and version of each of ``table_ids`` still there (read in batches
+        of 500)."""
+        out: dict[str, tuple[str, int]] = {}
         with self._session() as s:
             for i in range(0, len(table_ids), 500):
-                q = select(TableRow.id, TableRow.version).where(
+                q = select(TableRow.id, TableRow.status, TableRow.version).where(
                     TableRow.id.in_(table_ids[i : i + 500])
                 )
-                out.update((r[0], r[1]) for r in s.execute(q))
+                out.update((r[0], (r[1], r[2])) for r in s.execute(q))
         return out
 
     def table_ids(self, status: str | None = None) -> list[str]:
