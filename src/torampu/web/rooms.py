@@ -2961,9 +2961,7 @@ class Lobby:
             if not self.bus.healthy:
                 ahead.clear()
                 continue
-            held = {
-                t: r for t, r in self.rooms.items() if r.status in STAGES and r.status != "over"
-            }
+            held = {t: r for t, r in self.rooms.items() if r.status != "over"}
             if not held:
                 ahead.clear()
                 continue

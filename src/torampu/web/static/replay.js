@@ -71,7 +71,7 @@ export function replayPage(root, id, k) {
       togglePlay(state, show);
     }
   });
-  // (a link's invite that opens nothing gives back the one held before: see adoptInvite)
+  // (a link's invite replaces the one held only if it opens the table: see adoptInvite)
   const start = () => settleInvite(id).then(() => api.table(id)).then((tb) => {
     state.table = tb;
     load();

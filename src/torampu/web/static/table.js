@@ -117,7 +117,7 @@ class TablePage {
 
   async start() {
     this.loadBots();
-    await settleInvite(this.id); // (a link's invite that opens nothing gives the old one back)
+    await settleInvite(this.id); // (a link's invite replaces the one held only if it opens the table)
     try {
       this.table = await api.table(this.id);
     } catch (e) {
@@ -962,6 +962,10 @@ function keepPicks(id, key, cards) {
   } catch { /* private mode: not kept */ }
 }
 
+/** What rememberFocus gives for a control of the turn's panel it cannot name again: the focus
+ * stays if that control does, else goes to the hand. */
+const IN_ACTIONS = "#actions :focus";
+
 function rememberFocus() {
   const a = document.activeElement;
   if (!a) return null;
@@ -970,15 +974,15 @@ function rememberFocus() {
   // any other control of the turn's panel (the adjutant picker's quick picks, a bid table's
   // number): itself if it stays, else the hand (after the adjutant was named with Enter the
   // focus fell to the page, nowhere to be seen: a twenty-ninth review)
-  if (a.closest?.("#actions")) return a.id ? `#${CSS.escape(a.id)}` : "#actions :focus";
+  if (a.closest?.("#actions")) return a.id ? `#${CSS.escape(a.id)}` : IN_ACTIONS;
   return null;
 }
 
 function restoreFocus(selector) {
   if (!selector) return;
   const a = document.activeElement;
-  if (selector === "#actions :focus" && a && a !== document.body && a.isConnected) return; // (kept)
-  const el = selector === "#actions :focus" ? null : document.querySelector(selector);
+  if (selector === IN_ACTIONS && a && a !== document.body && a.isConnected) return; // (kept)
+  const el = selector === IN_ACTIONS ? null : document.querySelector(selector);
   if (el && !el.disabled) el.focus({ preventScroll: true });
   // the card played or the button pressed is gone: the hand keeps the focus, so that the arrow
   // keys and Tab go on from the play area (it fell to the page: a screen reader lost its place
