@@ -1378,9 +1378,7 @@ def test_a_table_a_process_only_looked_at_is_still_taken_over(
     Only the process holding the lease parks a table now."""
     slow = ("--bot-delay", "1.5")  # (a is killed before its bots' next move; < --lease-ttl)
     with cluster(tmp_path, pg, redis_server.url, a=slow, b=("--room-idle", "1")) as (a, b, _w):
-        tid, host = _table(a, "nap", seats=["open", "heuristic", "heuristic", "heuristic"])
-        token = _post(f"{a.base}/api/tables/{tid}/join", {"name": "P0", "seat": 0})[1]["token"]
-        assert _post(f"{a.base}/api/tables/{tid}/start", {}, host)[0] == 200
+        tid, token = _for_one(a, "nap", 4)
         with connect(f"{a.ws}/ws/tables/{tid}") as ws:
             ws.send(json.dumps({"type": "hello", "token": token}))
             snap = json.loads(ws.recv(timeout=10))
@@ -1839,11 +1837,11 @@ def test_the_worker_refuses_a_negative_match_cache() -> None:
     assert out.returncode == 2 and "--match-cache 0 or more" in out.stderr, out.stderr
 
 
-def _hell_for_one(web: Web) -> tuple[str, str]:
-    """A started one-game Hell table on ``web``: a person in seat 0, bots in seats 1 and 2;
-    its id and the person's seat token."""
-    seats = ["open", "bot:heuristic", "bot:heuristic"]
-    body = {"game": "hell", "games": 1, "players": 3, "seats": seats}
+def _for_one(web: Web, game: str = "hell", players: int = 3) -> tuple[str, str]:
+    """A started one-game table of ``game`` on ``web``: a person in seat 0, heuristic bots in
+    the others; its id and the person's seat token."""
+    seats = ["open"] + ["bot:heuristic"] * (players - 1)
+    body = {"game": game, "games": 1, "players": players, "seats": seats}
     made = _post(f"{web.base}/api/tables", body)[1]
     tid, host = made["table"]["id"], made["host_token"]
     tok = _post(f"{web.base}/api/tables/{tid}/join", {"name": "P0", "seat": 0})[1]["token"]
@@ -1917,7 +1915,7 @@ def test_a_player_connected_to_another_process_is_not_away_where_the_table_is_lo
     driving it, asked a worker for a stand-in's move — refused, the player being there — where
     the turn's timeout was due: it never came). Connected anywhere, a seat is not away."""
     with cluster(tmp_path, pg, redis_server.url, workers=0, b=("--away-timeout", "2")) as (a, b):
-        tid, tok = _hell_for_one(a)
+        tid, tok = _for_one(a)
         with connect(f"{a.ws}/ws/tables/{tid}", open_timeout=10) as p0:
             _first_snapshot(p0, tok)
             time.sleep(1.0)  # (the presence on Redis)
@@ -1939,7 +1937,7 @@ def test_a_player_gone_from_two_processes_at_once_is_gone_at_once(
     corrected it (a stand-in 15–24 s after the drop, not --away-timeout's 4). A process with no
     socket of the seat left tells the others, as it does when the seat leaves it."""
     with cluster(tmp_path, pg, redis_server.url, workers=0) as (a, b):
-        tid, tok = _hell_for_one(a)
+        tid, tok = _for_one(a)
         # (a spectator on each process: neither is left empty, which told the others before)
         with (
             connect(f"{a.ws}/ws/tables/{tid}", open_timeout=10) as watcher,
@@ -1982,7 +1980,7 @@ def test_a_turn_s_time_is_counted_from_its_move_before_on_every_process(
     the turn its whole time again. The turn is counted from when its move before was stored."""
     flags = ("--turn-timeout", "30")
     with cluster(tmp_path, pg, redis_server.url, workers=1, a=flags, b=flags) as (a, b, _w):
-        tid, tok = _hell_for_one(a)
+        tid, tok = _for_one(a)
         with connect(f"{a.ws}/ws/tables/{tid}", open_timeout=10) as p0:
             p0.send(json.dumps({"type": "hello", "token": tok}))
             while True:  # the player's turn, its clock running
@@ -2039,9 +2037,7 @@ def test_a_move_stored_by_a_process_cut_off_from_redis_reaches_the_others(
     from torampu.web.store import Store
 
     with cluster(tmp_path, pg, redis_server.url, a=("--version-poll", "1")) as (a, _b, _w):
-        tid, host = _table(a, "nap", seats=["open", "heuristic", "heuristic", "heuristic"])
-        token = _post(f"{a.base}/api/tables/{tid}/join", {"name": "P0", "seat": 0})[1]["token"]
-        assert _post(f"{a.base}/api/tables/{tid}/start", {}, host)[0] == 200
+        tid, token = _for_one(a, "nap", 4)
         with connect(f"{a.ws}/ws/tables/{tid}") as ws:
             ws.send(json.dumps({"type": "hello", "token": token}))
             snap = json.loads(ws.recv(timeout=10))
