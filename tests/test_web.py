@@ -19,6 +19,7 @@ import pytest
 
 import torampu
 from torampu.cards import card_str
+from torampu.match import keyed_seed
 from torampu.testing import cards_mentioned
 from torampu.web.rooms import holder_id, newest_log, token_hash
 from torampu.web.store import Store
@@ -581,6 +582,13 @@ def test_a_whole_match_over_the_websocket_then_records_and_replays(tmp_path: Pat
         whole = c.get(f"/api/tables/{tid}/record").json()
         m = torampu.replay_match(whole)
         assert m.is_over and m.standings()["totals"] == last["view"]["match"]["totals"]
+        # each game's record, seed and all, is out as the game ends: the games' seeds are keyed
+        # by the match's (secret till the end), not its generator's draws — some 312 of those
+        # would tell every later deal
+        assert whole["seeding"] == "keyed"
+        assert [g["seed"] for g in whole["records"]] == [
+            keyed_seed(whole["seed"], k) for k in (0, 1)
+        ]
         rp = c.get(f"/api/tables/{tid}/games/0/replay", params={"seat": 0}).json()
         first = torampu.replay(c.get(f"/api/tables/{tid}/games/0/record").json())
         assert len(rp["steps"]) == len(first.history) + 1

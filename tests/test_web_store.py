@@ -8,6 +8,8 @@ server — a game played, the server stopped mid-game and started again, the gam
 
 from __future__ import annotations
 
+import json
+import random
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -17,7 +19,8 @@ from sqlalchemy import inspect, text
 
 import torampu
 from torampu.web.store import Refused, StaleVersion, Store, StoreError, Table
-from web_helpers import client, new_table, play_through, postgres_database, started_lobby
+from torampu.web.workers import SEEDING
+from web_helpers import auth, client, new_table, play_through, postgres_database, started_lobby
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
@@ -170,6 +173,43 @@ def test_a_server_on_this_database_survives_a_restart(url: str, tmp_path: Path) 
             last = play_through(ws, first=snap)
         m = torampu.replay_match(c.get(f"/api/tables/{tid}/record").json())
     assert m.is_over and m.standings()["totals"] == last["view"]["match"]["totals"]
+
+
+def test_a_table_made_before_tables_kept_their_seeding_is_rebuilt_as_it_was_made(
+    url: str, tmp_path: Path
+) -> None:
+    """A table made now keeps ``"keyed"`` seeding among its features; one stored before has
+    none and must be rebuilt (after a restart, on another process) with the seeds it was dealt
+    with — a stream match's — or its stored actions would not replay."""
+    with client(tmp_path, database=url) as c:
+        r = c.post("/api/tables", json={"game": "daifugo", "rules": "standard", "games": 2})
+        tid, host = r.json()["table"]["id"], r.json()["host_token"]
+        room = c.app.state.lobby.rooms[tid]
+        assert room.table.features[SEEDING] == "keyed"
+        del room.table.features[SEEDING]  # as a table made before
+        s = Store(url)
+        with s.engine.begin() as conn:
+            conn.execute(
+                text("UPDATE tables SET features = :f WHERE id = :id"),
+                {"f": json.dumps(room.table.features), "id": tid},
+            )
+        s.close()
+        tok = c.post(f"/api/tables/{tid}/join", json={"name": "P0", "seat": 0}).json()["token"]
+        started = c.post(f"/api/tables/{tid}/start", json={"fill": "heuristic"}, headers=auth(host))
+        assert started.status_code == 200, started.text
+        with c.websocket_connect(f"/ws/tables/{tid}") as ws:
+            ws.send_json({"type": "hello", "token": tok, "version": None})
+            before = play_through(ws, until=lambda m: m["version"] >= 20 and m["legal"])
+    with client(tmp_path, database=url) as c:
+        with c.websocket_connect(f"/ws/tables/{tid}") as ws:
+            ws.send_json({"type": "hello", "token": tok, "version": before["version"]})
+            snap = ws.receive_json()
+            assert snap["version"] == before["version"] and snap["view"] == before["view"]
+            play_through(ws, first=snap)
+        whole = c.get(f"/api/tables/{tid}/record").json()
+    assert "seeding" not in whole
+    assert whole["records"][0]["seed"] == random.Random(whole["seed"]).getrandbits(63)
+    assert torampu.replay_match(whole).is_over
 
 
 def _age(s: Store, table_id: str, days: float, null_updated: bool = False) -> None:

@@ -117,13 +117,16 @@ def new_match(
     seed: int | None = None,
     dealer: int = 0,
     duplicate: int = 1,
+    seeding: str = "stream",
 ) -> Match:
     """A match of ``games`` games with cumulative scores, the deal moving on each game.
 
     ``games`` defaults per game: Napoleon 5 (001: "about 5"); Hell the whole series 1..max..1.
     ``duplicate`` (Daifugo only; 1 = off): each deal played that many times, the hands moved one
     seat on each time (see :class:`torampu.daifugo.DaifugoMatch`); a ``ValueError`` names what
-    it needs.
+    it needs. ``seeding``: how each game's seed follows from ``seed`` — ``"stream"`` (drawn
+    one after another) or ``"keyed"`` (a hash of the seed and the game's number: earlier games'
+    seeds tell nothing of later ones'; see :mod:`torampu.match`).
     """
     spec, cls, match_cls = _lookup(game)
     resolved = spec.resolve(rules, players=players)
@@ -135,10 +138,12 @@ def new_match(
         raise ValueError(f"games must be a whole number ≥ 1, not {games!r}")
     seed = new_seed() if seed is None else seed
     if match_cls is DaifugoMatch:  # it checks ``duplicate``
-        return DaifugoMatch(game, cls, resolved, games, seed, dealer, duplicate=duplicate)
+        return DaifugoMatch(
+            game, cls, resolved, games, seed, dealer, duplicate=duplicate, seeding=seeding
+        )
     if duplicate != 1 or isinstance(duplicate, bool):
         raise ValueError(f"duplicate deals are a Daifugo match option, not one of {game}")
-    return match_cls(game, cls, resolved, games, seed, dealer)
+    return match_cls(game, cls, resolved, games, seed, dealer, seeding)
 
 
 def rules(game: str) -> list[dict[str, Any]]:
@@ -246,6 +251,7 @@ def replay_match(record: Mapping[str, Any]) -> Match:
             seed=record["seed"],
             dealer=record.get("dealer", 0),
             duplicate=record.get("duplicate", 1),
+            seeding=record.get("seeding", "stream"),
         )
     except (RulesError, ValueError, KeyError) as e:
         raise RecordError(f"bad match record: {e}") from None

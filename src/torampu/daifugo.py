@@ -2285,6 +2285,7 @@ class DaifugoMatch(Match):
         seed: int,
         dealer: Seat = 0,
         duplicate: object = 1,  # object, not int: compiled, an int parameter takes True as 1
+        seeding: str = "stream",
     ) -> None:
         n = rules["players"]
         if isinstance(duplicate, bool) or not isinstance(duplicate, int) or not 1 <= duplicate <= n:
@@ -2310,7 +2311,7 @@ class DaifugoMatch(Match):
                     f"not {total}"
                 )
         self.duplicate = duplicate
-        super().__init__(name, factory, rules, games, seed, dealer)
+        super().__init__(name, factory, rules, games, seed, dealer, seeding)
 
     def _repeat(self) -> bool:
         """Whether the next game (the first, when there is none yet) repeats the last one's

@@ -385,14 +385,21 @@ class HellMatch(Match):
     """A full game of Hell: the series of deals, dealer moving on, with a score sheet."""
 
     def __init__(
-        self, name: str, factory: Any, rules: Rules, games: int | None, seed: int, dealer: Seat = 0
+        self,
+        name: str,
+        factory: Any,
+        rules: Rules,
+        games: int | None,
+        seed: int,
+        dealer: Seat = 0,
+        seeding: str = "stream",
     ) -> None:
         self.series = series(rules["players"])
         if games is None:
             games = len(self.series)
         if not isinstance(games, int) or not 1 <= games <= len(self.series):
             raise ValueError(f"a Hell series has 1..{len(self.series)} deals, not {games!r}")
-        super().__init__(name, factory, rules, games, seed, dealer)
+        super().__init__(name, factory, rules, games, seed, dealer, seeding)
 
     def _first_kwargs(self) -> dict[str, Any]:
         return {"cards": self.series[0]}

@@ -1,12 +1,25 @@
 """Matches: several games with scores carried over and the deal moving on.
 
 A :class:`Match` delegates the contract (``to_play``, ``legal_actions``, ``play``) to the game in
-progress and deals the next game when one ends. Each game's seed comes from the match's own seeded
-generator, so a match replays exactly from its record.
+progress and deals the next game when one ends. Each game's seed follows from the match's seed,
+so a match replays exactly from its record, by one of two rules (:data:`SEEDINGS`):
+
+- ``"stream"`` (the default, and every record without a ``seeding``): drawn one after another
+  from a Mersenne Twister seeded with the match's seed. Its draws can be told from enough earlier
+  ones: about 312 games' seeds, published as their records are, tell every later game's deal.
+- ``"keyed"``: game ``k``'s seed is a hash of the match's seed and ``k`` (:func:`keyed_seed`).
+  The seeds of games played tell nothing of the next ones' while the match's seed stays secret
+  — what a table that publishes each game's record as it ends needs.
+
+>>> import torampu
+>>> m = torampu.new_match("hell", players=4, seed=5, seeding="keyed")
+>>> m.game.seed == keyed_seed(5, 0), m.to_record()["seeding"]
+(True, 'keyed')
 """
 
 from __future__ import annotations
 
+import hashlib
 import random
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
@@ -16,6 +29,20 @@ from torampu.game import RECORD_FORMAT, Game, Seat
 from torampu.options import Rules
 
 GameFactory = Callable[..., Game]
+
+SEEDINGS = ("stream", "keyed")
+"""How a match's games' seeds follow from its seed (the module's docstring)."""
+
+
+def keyed_seed(seed: int, k: int) -> int:
+    """The seed of a ``"keyed"`` match's ``k``-th fresh deal (0-based): 63 bits of SHA-256 of
+    the match's seed and ``k``.
+
+    >>> keyed_seed(5, 0) != keyed_seed(5, 1), 0 <= keyed_seed(-5, 3) < 2**63
+    (True, True)
+    """
+    digest = hashlib.sha256(f"torampu/game-seed/{seed}/{k}".encode()).digest()
+    return int.from_bytes(digest[:8], "big") >> 1
 
 
 def leaders(totals: Sequence[float]) -> list[Seat]:
@@ -41,7 +68,10 @@ class Match:
         games: int | None,
         seed: int,
         dealer: Seat = 0,
+        seeding: str = "stream",
     ) -> None:
+        if seeding not in SEEDINGS:
+            raise ValueError(f"seeding must be one of {', '.join(SEEDINGS)}, not {seeding!r}")
         if games is None:
             games = self.default_games
         if not isinstance(games, int) or isinstance(games, bool) or games < 1:
@@ -53,7 +83,12 @@ class Match:
         self.games_total = games
         self.seed = seed
         self.first_dealer = dealer
+        self.seeding = seeding
         self.rng = random.Random(seed)
+        """The match's generator: each game's seed (``"stream"``) and the draws a game's
+        rules make between games (a Daifugo seating)."""
+        self.deals = 0
+        """Fresh seeds drawn so far (:meth:`_next_seed`)."""
         self.records: list[dict[str, Any]] = []
         self.finished: Game | None = None
         """The game that ended last (its final state: what a table shows of it between games)."""
@@ -73,8 +108,12 @@ class Match:
         return (finished.dealer + 1) % self.n
 
     def _next_seed(self) -> int:
-        """The next game's seed: a fresh draw from the match's generator (``self.game``, when
-        there is one, is the game that just ended)."""
+        """The next game's seed, fresh by the match's ``seeding`` (``self.game``, when there
+        is one, is the game that just ended)."""
+        k = self.deals
+        self.deals += 1
+        if self.seeding == "keyed":
+            return keyed_seed(self.seed, k)
         return self.rng.getrandbits(63)
 
     def records_after_match(self) -> bool:
@@ -169,6 +208,8 @@ class Match:
             "games": self.games_total,
             "records": games,
         }
+        if self.seeding != "stream":  # (a stream match's record is as it always was)
+            rec["seeding"] = self.seeding
         if self.is_over:
             rec["standings"] = self.standings()
         return rec

@@ -74,6 +74,7 @@ from torampu.web.store import (
 )
 from torampu.web.validate import Invalid, chat_text, display_name
 from torampu.web.workers import (
+    SEEDING,
     LocalWorkers,
     MoveJob,
     Workers,
@@ -1346,7 +1347,11 @@ class Lobby:
                     token_hash(token),
                     specs,
                     _preset_name(rules),
-                    {**{k: v for k, v in (features or {}).items() if v}, TIMING: self._timings()},
+                    {
+                        **{k: v for k, v in (features or {}).items() if v},
+                        TIMING: self._timings(),
+                        SEEDING: "keyed",
+                    },
                     made_by,
                     None if invite is None else token_hash(invite),
                     caps,

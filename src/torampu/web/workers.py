@@ -165,6 +165,12 @@ Outcome = dict[str, Any]
 (``side``: a match of one game won by a side, not by the best total)."""
 
 
+SEEDING = "seeding"
+"""The key of a table's stored features naming how its games' seeds follow from its seed
+(:data:`torampu.match.SEEDINGS`): a table made here is ``"keyed"``, since each game's record,
+seed and all, is published as the game ends (``"stream"`` seeds, about 312 of them, tell the
+next games' deals)."""
+
 SIDE_GAMES = frozenset({"napoleon", "nap"})
 """The games played by sides (the Napoleon and the adjutant against the allied army, the
 declarer against the others): a game's winners there are a side, not a tie. (Hell's winners are
@@ -204,10 +210,15 @@ def status_after(m: Match, action: str) -> tuple[str, int | None, Outcome | None
 
 
 def table_match(table: Table) -> Match:
-    """A new match of the stored table ``table`` (its game, rules, length, seed and first
-    dealer), at version 0: the one a web process and a worker both replay its actions on."""
+    """A new match of the stored table ``table`` (its game, rules, length, seed, first dealer
+    and seeding), at version 0: the one a web process and a worker both replay its actions on.
+    A table made before tables kept their seeding (:data:`SEEDING`) draws its games' seeds as
+    it always did (``"stream"``)."""
     t = table
-    return torampu.new_match(t.game, t.rules, games=t.games, seed=t.seed, dealer=t.dealer)
+    seeding = t.features.get(SEEDING, "stream")
+    return torampu.new_match(
+        t.game, t.rules, games=t.games, seed=t.seed, dealer=t.dealer, seeding=seeding
+    )
 
 
 def _status_of(
