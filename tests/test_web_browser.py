@@ -258,10 +258,12 @@ def test_two_players_share_a_table(server: str, browser: Any) -> None:
     seat_link = guest.locator("#seat-link").input_value()
     assert "#seat=" in seat_link
     other = _page(browser, PHONE)
+    asked: list[str] = []
+    other.once("dialog", lambda d: (asked.append(d.message), d.accept()))
     other.goto(seat_link)
     other.wait_for_selector("#felt [data-seat='1']")
     assert _own_hand(other)[0] == 1
-    assert "#seat=" not in other.url
+    assert "#seat=" not in other.url and len(asked) == 1 and "made it yourself" in asked[0]
     found = problems(host) + problems(guest) + problems(other)
     assert not found, found
 
@@ -435,6 +437,31 @@ def test_a_seat_link_someone_else_made_takes_no_seat_away_without_asking(
     page.goto(f"{server}/t/{tid}#seat={theirs}")
     page.wait_for_selector(".seat-row.me[data-seat='2']")
     assert len(asked) == 2
+    found = problems(page)
+    assert not found, found
+
+
+def test_a_seat_link_takes_no_seat_in_a_browser_without_asking(server: str, browser: Any) -> None:
+    """A fortieth audit: with no seat held at the table, ``/t/ID#seat=TOKEN`` seated the browser
+    without a word — an attacker's "join my game" link put a friend in the attacker's own seat,
+    its every card shown on the attacker's screen too (and playable from there). The page asks
+    first, saying so; refused, it watches, and the token is stored nowhere."""
+    body = {"game": "nap", "games": 1, "players": 4, "seats": ["open", "open", "open", "open"]}
+    made = post(f"{server}/api/tables", body)
+    tid = str(made["table"]["id"])
+    theirs = post(f"{server}/api/tables/{tid}/join", {"name": "Attacker", "seat": 1})["token"]
+    page = _page(browser, DESKTOP)
+    asked: list[str] = []
+    page.once("dialog", lambda d: (asked.append(d.message), d.dismiss()))
+    page.goto(f"{server}/t/{tid}#seat={theirs}")
+    page.wait_for_selector("[data-take='0']")  # a spectator: the open seats offered
+    assert len(asked) == 1 and "sees every card" in asked[0], asked
+    assert "#seat=" not in page.url
+    assert page.locator(".seat-row.me").count() == 0
+    assert theirs not in str(page.evaluate("localStorage['torampu.seats']"))
+    page.reload()
+    page.wait_for_selector("[data-take='0']")
+    assert page.locator(".seat-row.me").count() == 0 and len(asked) == 1
     found = problems(page)
     assert not found, found
 

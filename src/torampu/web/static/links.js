@@ -71,7 +71,8 @@ export function adoptSeatLink(id) {
   history.replaceState(null, "", location.pathname + location.search + (invite ? `#${invite[1]}` : ""));
   if (!token) return;
   const held = tokens.seat(id);
-  // a link someone else made could otherwise take this browser's own seat away silently
-  if (held?.token && held.token !== token && !window.confirm(t("seatLinkReplace"))) return;
+  // a link someone else made could otherwise take this browser's own seat away silently; and,
+  // with none held, seat this browser where its maker sees every card it is dealt
+  if (held?.token !== token && !window.confirm(t(held?.token ? "seatLinkReplace" : "seatLinkTake"))) return;
   tokens.setSeat(id, held?.token === token ? held.seat : null, token);
 }
