@@ -1822,6 +1822,30 @@ def test_a_larger_request_head_allowed_is_taken_in_two_reads(tmp_path: Path) -> 
         assert answer.startswith(b"HTTP/1.1 431 "), answer[:300]
 
 
+def test_answers_given_below_the_application_carry_the_security_headers(tmp_path: Path) -> None:
+    """A fortieth audit: the 431, 411 and 400 written below the application (a head too large,
+    a body in chunks or framed both ways) and h11's own 400 (two ``Host`` headers, a NUL in the
+    target) came as bare text, without the CSP or ``nosniff`` of every other answer."""
+    from torampu.web.app import SECURITY_HEADERS
+
+    head = b"POST /api/tables HTTP/1.1\r\nHost: x\r\n"
+    with live_server(tmp_path) as addr:
+        for request, status in (
+            (b"GET / HTTP/1.1\r\nHost: x\r\n" + b"X: 1\r\n" * 200 + b"\r\n", b"431"),
+            (head + b"Transfer-Encoding: chunked\r\n\r\n0\r\n\r\n", b"411"),
+            (head + b"Content-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n", b"400"),
+            (b"GET / HTTP/1.1\r\nHost: x\r\nHost: y\r\n\r\n", b"400"),
+            (b"GET /\x00 HTTP/1.1\r\nHost: x\r\n\r\n", b"400"),
+        ):
+            answer = _exchange(addr, request)
+            assert answer.startswith(b"HTTP/1.1 " + status + b" "), answer[:200]
+            got, _, body = answer.partition(b"\r\n\r\n")
+            lines = [line.lower() for line in got.split(b"\r\n")[1:]]
+            for name, value in SECURITY_HEADERS.items():
+                assert f"{name}: {value}".lower().encode() in lines, (request[:40], name)
+            assert b"connection: close" in lines and body, answer[:300]
+
+
 def test_a_request_framed_both_ways_is_refused(tmp_path: Path) -> None:
     """A twenty-third audit: a body sent with both ``Content-Length`` and ``Transfer-Encoding:
     chunked`` was read by its chunks, the connection kept — a request a proxy framing by the

@@ -45,7 +45,7 @@ from torampu.bots import bot_kinds
 from torampu.web import validate
 from torampu.web.addresses import address_key, owner_hash
 from torampu.web.bus import Bus, RedisBus
-from torampu.web.http import now_and_then
+from torampu.web.http import SECURITY_HEADERS, now_and_then
 from torampu.web.outbox import Behind, Dismissed, Outbox, PerKey, TokenBucket
 from torampu.web.rooms import (
     BOT_SPECS,
@@ -105,37 +105,6 @@ def _in_chunks(body: bytes, headers: dict[str, str] | None = None) -> Response:
 
 log = logging.getLogger("torampu.web")
 
-CSP = "; ".join(
-    [
-        "default-src 'none'",
-        "script-src 'self'",
-        "style-src 'self'",
-        "img-src 'self' data:",
-        "font-src 'self'",
-        "connect-src 'self'",
-        "media-src 'self'",
-        "base-uri 'none'",
-        "form-action 'self'",
-        "frame-ancestors 'none'",
-        "require-trusted-types-for 'script'",
-        "trusted-types torampu-svg",
-    ]
-)
-"""The Content-Security-Policy of every response: scripts and styles only from this server's
-``/static`` files (no inline script, no ``style`` attribute, no ``eval``), no framing, and
-Trusted Types: ``innerHTML`` takes only what the page's one policy (``torampu-svg``: the card
-and suit drawings of ``cards.js``) hands it, so a string from a player can never become markup."""
-
-SECURITY_HEADERS = {
-    "Content-Security-Policy": CSP,
-    "X-Content-Type-Options": "nosniff",
-    "Referrer-Policy": "no-referrer",
-    "X-Frame-Options": "DENY",
-    "Cross-Origin-Opener-Policy": "same-origin",
-    "Cross-Origin-Resource-Policy": "same-origin",
-    "Permissions-Policy": "camera=(), microphone=(), geolocation=(), payment=()",
-}
-"""Sent with every HTTP response (pages, static files, the API)."""
 
 BOT_LABELS = {
     "heuristic": ("Bot (normal): quick rules of thumb", "CPU・普通 (経験則ですばやく打つ)"),
