@@ -3566,6 +3566,18 @@ def test_another_site_s_page_can_neither_act_nor_open_a_socket(tmp_path: Path) -
             ws_headers = {"origin": origin} if origin else {}
             with c.websocket_connect(f"/ws/tables/{tid}", headers=ws_headers) as ws:
                 assert _hello(ws, None)["type"] == "snapshot"
+        # the scheme counts (a fortieth audit): a page on plain HTTP at the host and port of a
+        # server reached by TLS — a network attacker's — is another site's
+        tls = TestClient(c.app, base_url="https://testserver")
+        for origin, status in (
+            ("http://testserver:443", 403),
+            ("https://testserver", 201),
+            ("https://testserver:443", 201),
+        ):
+            headers = {"origin": origin, "content-type": "application/json"}
+            assert tls.post("/api/tables", content=body, headers=headers).status_code == status
+        mixed = {"origin": "https://testserver:80", "content-type": "application/json"}
+        assert c.post("/api/tables", content=body, headers=mixed).status_code == 403
 
 
 def test_a_page_of_a_rebound_name_can_neither_read_nor_act(tmp_path: Path) -> None:

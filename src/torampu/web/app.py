@@ -334,14 +334,24 @@ SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 _DEFAULT_PORTS = {"http": "80", "https": "443", "ws": "80", "wss": "443"}
 
 
+_WEB_SCHEMES = {"http": "http", "https": "https", "ws": "http", "wss": "https"}
+
+
 def origin_host(origin: str) -> str | None:
-    """``scheme://host[:port]`` as ``host:port`` (the scheme's port when none is written), or
-    None for anything else (``null``, a path, no scheme)."""
+    """``scheme://host[:port]`` as ``scheme://host:port`` (the scheme's port when none is
+    written; ``ws`` as ``http``, ``wss`` as ``https``), or None for anything else (``null``, a
+    path, no scheme).
+
+    >>> origin_host("HTTPS://Tables.example.org"), origin_host("ws://[::1]:8000")
+    ('https://tables.example.org:443', 'http://[::1]:8000')
+    >>> origin_host("null"), origin_host("https://x/y")
+    (None, None)
+    """
     scheme, sep, rest = origin.partition("://")
     scheme = scheme.lower()
     if not sep or scheme not in _DEFAULT_PORTS or not rest or "/" in rest or "@" in rest:
         return None
-    return _with_port(rest, _DEFAULT_PORTS[scheme])
+    return f"{_WEB_SCHEMES[scheme]}://{_with_port(rest, _DEFAULT_PORTS[scheme])}"
 
 
 def _with_port(host: str, default: str) -> str:
@@ -379,9 +389,12 @@ class SameOrigin:
         seen = origin_host(origin.decode("latin-1"))
         if seen is None:
             return True  # "null" (a sandboxed frame, a file) or garbage
-        secure = scope.get("scheme") in ("https", "wss")
+        # this server's own: the scheme (as a TLS proxy says it, ``X-Forwarded-Proto``), host
+        # and port it was reached by — a page of ``http://site:443`` (a network attacker's, on
+        # plain HTTP) is not of ``https://site`` (a fortieth audit)
+        scheme = "https" if scope.get("scheme") in ("https", "wss") else "http"
         host = headers.get(b"host", b"").decode("latin-1")
-        own = _with_port(host, "443" if secure else "80") if host else None
+        own = origin_host(f"{scheme}://{host}") if host else None
         return seen != own and seen not in self.allowed
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
