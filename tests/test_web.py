@@ -662,7 +662,11 @@ def test_reconnect_gets_a_fresh_snapshot(tmp_path: Path) -> None:
 def _hidden_at(record: dict[str, Any], version: int, seat: int | None) -> tuple[Any, int]:
     """The match replayed to ``version`` actions, and the cards hidden from ``seat`` then."""
     m = torampu.new_match(
-        record["game"], record["rules"], games=record["games"], seed=record["seed"]
+        record["game"],
+        record["rules"],
+        games=record["games"],
+        seed=record["seed"],
+        seeding=record.get("seeding", "stream"),
     )
     actions = [a for g in record["records"] for a in g["actions"]]
     for a in actions[:version]:

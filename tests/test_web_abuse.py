@@ -44,6 +44,7 @@ import torampu
 from torampu.web.app import create_app
 from torampu.web.bots import BotJob, BotPool, compute_move
 from torampu.web.outbox import Behind, Outbox
+from torampu.web.workers import SEEDING, table_match
 from web_helpers import (
     auth,
     client,
@@ -2686,7 +2687,7 @@ def test_a_worker_process_takes_turns_by_the_tables_maker(tmp_path: Path) -> Non
         for tid in ("t1", "t2"):
             table = store.table(tid)
             assert table is not None
-            m = torampu.new_match(table.game, table.rules, games=table.games, seed=table.seed)
+            m = table_match(table)
             await worker._make(MoveJob(tid, table.version, m.to_play, "heuristic", "bot"))
         return keys
 
@@ -2757,7 +2758,7 @@ def test_a_bot_job_the_database_failed_is_queued_again_at_the_drivers_next_look(
         worker.bus.publish = publish  # type: ignore[method-assign]
         table = store.table("t1")
         assert table is not None
-        m = torampu.new_match(table.game, table.rules, games=table.games, seed=table.seed)
+        m = table_match(table)
         job = MoveJob("t1", table.version, m.to_play or 0, "heuristic", "bot")
         real = store.append_action
 
@@ -2900,7 +2901,7 @@ def test_a_worker_takes_the_bot_and_the_mover_from_the_database_not_from_the_job
         worker.bus.publish = publish  # type: ignore[method-assign]
         table = store.table("t1")
         assert table is not None
-        m = torampu.new_match(table.game, table.rules, games=table.games, seed=table.seed)
+        m = table_match(table)
         seat, v = m.to_play or 0, table.version
         for forged in (
             MoveJob("t1", v, seat, "heuristic", "human"),  # as if a person moved
@@ -2955,7 +2956,7 @@ def test_a_move_asked_twice_is_stored_once_while_the_table_plays_on(tmp_path: Pa
         worker.bus.publish = publish  # type: ignore[method-assign]
         table = store.table("t1")
         assert table is not None
-        m = torampu.new_match(table.game, table.rules, games=table.games, seed=table.seed)
+        m = table_match(table)
         job = MoveJob("t1", table.version, m.to_play or 0, "heuristic", "bot")
         slow = asyncio.ensure_future(worker._make(job))
         await asyncio.sleep(0.05)
@@ -4025,7 +4026,13 @@ def test_a_choice_of_many_ways_is_described_checked_as_such_and_has_no_hint(
         tok = c.post(f"/api/tables/{tid}/join", json={"name": "Aki", "seat": 0}).json()["token"]
         store = c.app.state.lobby.store  # type: ignore[attr-defined]
         with store._session.begin() as s:  # a deal where seat 0 leads 7♣7♦7♥7♠ JK JK
-            s.execute(update(TableRow).where(TableRow.id == tid).values(seed=19, dealer=0))
+            kept = json.loads(s.get(TableRow, tid).features)  # (a stream match's, seed 19)
+            del kept[SEEDING]
+            s.execute(
+                update(TableRow)
+                .where(TableRow.id == tid)
+                .values(seed=19, dealer=0, features=json.dumps(kept))
+            )
         assert c.post(f"/api/tables/{tid}/start", json={}, headers=auth(host)).status_code == 200
         with c.websocket_connect(f"/ws/tables/{tid}") as ws:
             snap = _hello(ws, tok)

@@ -1195,7 +1195,11 @@ def test_a_choice_of_too_many_ways_to_list_is_made_in_the_page(
         page.click("[data-take='0']")
         page.wait_for_selector(".seat-row.me[data-seat='0']")
         with sqlite3.connect(tmp_path / "data" / "torampu.db") as db:  # seat 0: 7777 JK JK
-            db.execute("UPDATE tables SET seed = 19, dealer = 0 WHERE id = ?", (tid,))
+            db.execute(  # (a stream match's deal of seed 19: no "seeding" kept)
+                "UPDATE tables SET seed = 19, dealer = 0,"
+                " features = json_remove(features, '$.seeding') WHERE id = ?",
+                (tid,),
+            )
         post(f"{base}/api/tables/{tid}/start", {}, token=host)
         page.wait_for_function("() => window.torampu?.snapshot?.view?.to_play === 0")
         _click_action(page, "play 7C 7D 7H 7S JK JK")
