@@ -1823,6 +1823,26 @@ def test_a_larger_request_head_allowed_is_taken_in_two_reads(tmp_path: Path) -> 
         assert answer.startswith(b"HTTP/1.1 431 "), answer[:300]
 
 
+def test_a_refused_rules_value_is_named_briefly_not_echoed_whole(tmp_path: Path) -> None:
+    """A fortieth audit: a refused option's value was written whole into the error — 900 list
+    items, a 500-character string — which the server cut at 400 characters, mid-value, what
+    the option takes lost behind it (and a library user got all of it). The value is cut short
+    in the engine's own message, which then reads whole."""
+    for rules in ({"players": [1] * 900}, {"jokers": "1" * 500}):
+        with pytest.raises(torampu.RulesError) as e:
+            torampu.new_game("napoleon", rules)
+        assert len(str(e.value)) < 160 and "..." in str(e.value), str(e.value)[:300]
+    with client(tmp_path) as c:
+        for rules, says in (
+            ({"players": [1] * 900}, "option 'players' of napoleon takes one of 5, 4, 6, not ["),
+            ({"jokers": "1" * 500}, "option 'jokers' of napoleon takes one of"),
+        ):
+            r = c.post("/api/tables", json={"game": "napoleon", "rules": rules})
+            assert r.status_code == 400, r.text
+            message = r.json()["error"]["message"]
+            assert message.startswith(says) and not message.endswith("…"), message[:300]
+
+
 def test_answers_given_below_the_application_carry_the_security_headers(tmp_path: Path) -> None:
     """A fortieth audit: the 431, 411 and 400 written below the application (a head too large,
     a body in chunks or framed both ways) and h11's own 400 (two ``Host`` headers, a NUL in the

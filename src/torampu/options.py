@@ -16,6 +16,7 @@ torampu.errors.RulesError: unknown option 'm' for demo (options: n)
 
 from __future__ import annotations
 
+import reprlib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -59,15 +60,15 @@ class Option:
         where = f"option {self.name!r} of {game}"
         if self.kind == "bool":
             if not isinstance(value, bool):
-                raise RulesError(f"{where} takes true or false, not {value!r}")
+                raise RulesError(f"{where} takes true or false, not {_brief(value)}")
             return value
         if self.kind == "int":
             if isinstance(value, bool) or not isinstance(value, int) or value not in self.values:
-                raise RulesError(f"{where} takes one of {_show(self.values)}, not {value!r}")
+                raise RulesError(f"{where} takes one of {_show(self.values)}, not {_brief(value)}")
             return value
         if self.kind == "choice":
             if value not in self.values or isinstance(value, bool):
-                raise RulesError(f"{where} takes one of {_show(self.values)}, not {value!r}")
+                raise RulesError(f"{where} takes one of {_show(self.values)}, not {_brief(value)}")
             return value
         if self.kind == "pair":
             if (
@@ -76,13 +77,13 @@ class Option:
                 or not all(isinstance(v, int) and not isinstance(v, bool) for v in value)
             ):
                 raise RulesError(
-                    f"{where} takes a pair [win, loss] of whole numbers, not {value!r}"
+                    f"{where} takes a pair [win, loss] of whole numbers, not {_brief(value)}"
                 )
             return [int(value[0]), int(value[1])]
         if isinstance(value, str):
             value = value.replace(",", " ").split()
         if not isinstance(value, list | tuple):
-            raise RulesError(f"{where} takes a list, not {value!r}")
+            raise RulesError(f"{where} takes a list, not {_brief(value)}")
         if self.kind == "cards":
             try:
                 cards = [parse_card(str(v)) for v in value]
@@ -95,7 +96,7 @@ class Option:
         for v in value:
             norm = str(v).upper() if isinstance(v, str) else str(v)
             if norm not in self.values:
-                raise RulesError(f"{where} takes members of {_show(self.values)}, not {v!r}")
+                raise RulesError(f"{where} takes members of {_show(self.values)}, not {_brief(v)}")
             if norm not in out:
                 out.append(norm)
         return sorted(out, key=self.values.index)
@@ -110,6 +111,21 @@ class Option:
             "description": self.description,
             "source": self.source,
         }
+
+
+_BRIEF = reprlib.Repr()  # (its keyword arguments are 3.12's)
+_BRIEF.maxlevel, _BRIEF.maxlist, _BRIEF.maxtuple, _BRIEF.maxdict = 3, 8, 8, 6
+_BRIEF.maxstring, _BRIEF.maxother, _BRIEF.maxlong = 60, 60, 40
+
+
+def _brief(value: object) -> str:
+    """``repr(value)``, cut short: an error names what it refused without echoing a client's
+    64 KiB back (a fortieth audit: 900 list items, each in the message).
+
+    >>> _brief([1] * 900), _brief("a" * 500)[:12], len(_brief("a" * 500))
+    ('[1, 1, 1, 1, 1, 1, 1, 1, ...]', "'aaaaaaaaaaa", 60)
+    """
+    return _BRIEF.repr(value)
 
 
 def _show(values: Sequence[Any]) -> str:
@@ -137,7 +153,7 @@ class RuleSpec:
         for o in self.options:
             if o.name == name:
                 return o
-        raise RulesError(f"unknown option {name!r} for {self.game}")
+        raise RulesError(f"unknown option {_brief(name)} for {self.game}")
 
     def resolve(self, rules: str | Mapping[str, Any] | None = None, **overrides: Any) -> Rules:
         """Resolve a preset name or dict of options (key ``preset`` + overrides).
@@ -163,11 +179,14 @@ class RuleSpec:
         elif isinstance(rules, Mapping):
             given = dict(rules)
         else:
-            raise RulesError(f"rules must be a preset name or a dict of options, not {rules!r}")
+            raise RulesError(
+                f"rules must be a preset name or a dict of options, not {_brief(rules)}"
+            )
         preset = given.pop("preset", self.default_preset)
         if not isinstance(preset, str) or preset not in self.presets:
+            presets = ", ".join(self.presets)
             raise RulesError(
-                f"unknown preset {preset!r} for {self.game} (presets: {', '.join(self.presets)})"
+                f"unknown preset {_brief(preset)} for {self.game} (presets: {presets})"
             )
         for k, v in overrides.items():
             if v is not None:
@@ -179,11 +198,11 @@ class RuleSpec:
                 if k not in names:
                     if k in self.derived:
                         raise RulesError(
-                            f"option {k!r} of {self.game} is derived ({self.derived[k]}); "
+                            f"option {_brief(k)} of {self.game} is derived ({self.derived[k]}); "
                             "it cannot be set"
                         )
                     raise RulesError(
-                        f"unknown option {k!r} for {self.game} (options: {', '.join(names)})"
+                        f"unknown option {_brief(k)} for {self.game} (options: {', '.join(names)})"
                     )
                 resolved[k] = self.option(k).check(self.game, v)
         self.refine(preset, frozenset(given), resolved)
