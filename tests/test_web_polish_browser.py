@@ -839,6 +839,33 @@ def _off_screen(page: Any, selector: str) -> bool:
     )
 
 
+def test_the_jump_to_the_panels_shows_their_first_heading_below_the_band(
+    server: str, browser: Any
+) -> None:
+    """A thirtieth review: on a phone, after a match, "成績・情報 ↓" scrolled the panels
+    themselves to the top of the page, where the band back to the table sticks: the band
+    covered their first heading ("成績・第2ゲーム / 全2ゲーム"). The jump goes to the band."""
+    made = _bots(server, "daifugo", 2, 4, "bot:heuristic")
+    _until_over(server, made)
+    page = new_page(browser, PHONE, "ja", has_touch=True, is_mobile=True)
+    page.goto(f"{server}/t/{made['table']['id']}")
+    page.wait_for_selector("#between-fold")
+    page.click("#between-fold")  # the match's box folded, as a player reading on does
+    page.locator("#side-jump").click()
+    page.wait_for_timeout(1500)  # (a smooth scroll)
+    band, head, text = page.evaluate(
+        """() => { const band = document.querySelector('#side-back').getBoundingClientRect();
+          const head = document.querySelector('.side-col .panel h3');
+          return [band.bottom, head.getBoundingClientRect().top, head.textContent]; }"""
+    )
+    assert "成績" in text and head >= band - 1, (band, head, text)
+    # a game over is in no state (its last trick's イレブンバック was listed as in force)
+    assert "場の状態" not in page.inner_text(".side-col")
+    page.screenshot(path=str(SHOTS / "polish-jump-to-panels-phone.png"))
+    found = problems(page)
+    assert not found, found
+
+
 def test_hell_sheet_on_a_phone_and_hover_styles(server: str, browser: Any) -> None:
     tb = _table(server, "hell", "standard", 6, games=2)
     page = _open(browser, server, tb, PHONE, "en")

@@ -698,7 +698,7 @@ const TEXTS = {
     yourTurn: "あなたの番です",
     turnOf: "{name}の番です",
     turnOfAway: "{name}は離席中: CPUが代わりに打ちます",
-    phase_bid: "宣言 (競り)",
+    phase_bid: "宣言 (競\u2060り)", // (a word joiner: "(競" | "り)" broke the line at 360 px, a thirtieth review)
     phase_bid_hell: "取るトリック数の宣言",
     bidHell: "何トリック取るか宣言",
     phase_adjutant: "副官指定",
@@ -1010,7 +1010,7 @@ const TEXTS = {
     botLevel_strong: "CPU・強",
     botLevel_strongest: "CPU・最強",
     tableSettings: "このテーブルの設定",
-    allowHints: "ヒントを使える (初心者向け: CPUが自分の手札だけから次の一手を提案します)",
+    allowHints: "ヒントを使える (初心者向け: CPUがあなたの手札だけを見て次の一手を提案します)",
     sitMe: "自分も最初の空席に着く (上の名前で)",
     allowSpectatorChat: "観戦者もチャットを読み書きできる",
     privateTable: "非公開: ロビーに表示せず、招待リンクを持つ人だけが観戦・参加できる",

@@ -95,7 +95,9 @@ function infoPanel(view, ctx) {
  * to whom, and what this seat received), 天変地異, 7渡し / 10捨て in progress, the cards
  * discarded, the order of play, the finishing order with 反則上がり and 都落ち. */
 function daifugoRows(view, ctx, rows, name) {
-  const flags = daifugoFlags(view);
+  // (a game over is in no state: its last trick's イレブンバック stayed listed as in force through
+  // the pause and after the match — a thirtieth review)
+  const flags = view.phase === "over" ? [] : daifugoFlags(view);
   if (flags.length) rows.push([t("tableState"), h("span", { class: "flags" }, flags)]);
   if (view.titles) rows.push([t("titles"), h("span", { class: "title-list" }, view.titles.map((ti, s) =>
     h("span", { class: "title-item" }, `${name(s)}: `, h("b", {}, titleName(ti, true)))))]);
@@ -116,7 +118,7 @@ function daifugoRows(view, ctx, rows, name) {
     // what put them there: 10捨て, and 都落ち (the dropped 大富豪's hand goes to the pile face
     // up) — "Discarded (10捨て)" over a dropped 大富豪's cards, 10捨て off, read as a rule in
     // force that was not (an eighteenth review)
-    const why = [view.rules?.ten_discard ? "10捨て" : null, view.fallen != null ? t("discardedFallen") : null].filter(Boolean);
+    const why = [view.rules?.ten_discard ? t("phase_discard") : null, view.fallen != null ? t("discardedFallen") : null].filter(Boolean);
     // (the reason beside the cards, not in the label: the long label made its column wide and
     // squeezed every value of the panel to a letter or two a line — a twenty-third review)
     const note = why.length ? h("span", { class: "muted small kv-why" }, `${why.join(" · ")}: `) : null;

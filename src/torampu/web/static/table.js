@@ -769,9 +769,10 @@ class TablePage {
     this.ui.hand = view.hand || [];
     const status = this.el.status;
     // (with chat unread, to the chat itself, opened: it lay at the bottom of the panels, under
-    // the standings and the log — a tenth review)
+    // the standings and the log — a tenth review. To the band above the panels, not to the
+    // panels: the band sticks at the top and covered their first heading — a thirtieth review)
     const jump = h("button", { type: "button", class: "ghost side-jump", id: "side-jump",
-      onclick: () => (this.social.chat.unread ? this.social.chat.show() : this.el.side.scrollIntoView({ behavior: "smooth", block: "start" })) },
+      onclick: () => (this.social.chat.unread ? this.social.chat.show() : this.el.sideStack.scrollIntoView({ behavior: "smooth", block: "start" })) },
       this.social.chat.jumpLabel());
     // in the pause between two games the next deal is already made, but nobody plays it yet:
     // the status says the last game is over, not whose turn it will be
