@@ -300,11 +300,12 @@ def test_hostile_names_napoleon(server: str, browser: Any) -> None:
             _safe(page, "#info dd", NAMES[0])  # the contract row: the Napoleon's name
             assert "·" in contract.inner_text()
             _safe(page, "#info dd >> nth=3", NAMES[2])  # the adjutant row
-            _safe(page, "#auction", *NAMES)
+            _safe(page, "#auction", *NAMES, text=False)  # (folded once the bidding is over)
             _safe(page, "#felt", *NAMES)
             if view["tricks"]:
                 _safe(page, "#last-trick", *(NAMES[c["seat"]] for c in view["tricks"][-1]["cards"]))
-            _safe(page, "#honors", *NAMES)
+            # (the seats that took some: each seat's count is on its box)
+            _safe(page, "#honors", *(NAMES[s] for s, n in enumerate(view["honor_counts"]) if n))
             _safe(page, "#standings", *NAMES)
             _check_last_move(page)
             _done(page)
@@ -326,7 +327,7 @@ def test_hostile_names_nap(server: str, browser: Any) -> None:
         assert snap["view"]["declarer"] == 0
         _safe(page, "#info dd", NAMES[0])  # the contract row: the declarer's name
         _safe(page, "#felt", *NAMES[:4])
-        _safe(page, "#auction", *NAMES[:4])
+        _safe(page, "#auction", *NAMES[:4], text=False)  # (folded once the bidding is over)
         _check_last_move(page)
         _done(page)
         players.play(_seat0_declares, lambda m: False)

@@ -74,9 +74,12 @@ export class ChatPanel {
   }
 
   /** Whether the panel begins open beside a table in play: only where it leaves room for the
-   * table's panels (not on a phone, nor on a laptop's 650 px height). */
+   * table's panels — not on a phone, nor on a laptop's 650 px height, nor on a 1920×1080
+   * screen, where six at Napoleon filled the column and the open chat, one line in it, pushed
+   * the standings out of sight (a thirtieth review); shut, its title counts what is unread —
+   * and not for a spectator where the chat is the players' alone (nothing to read or write). */
   openInPlay() {
-    return !window.matchMedia?.("(max-width: 600px), (max-height: 800px)").matches;
+    return this.allowed() && !window.matchMedia?.("(max-width: 600px), (max-height: 1199px)").matches;
   }
 
   /** Open the panel and bring it into view, its newest lines and the box to type in. */

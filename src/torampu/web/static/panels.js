@@ -193,7 +193,14 @@ function auctionPanel(view, ctx) {
   const note = view.game === "napoleon" && view.phase === "bid" && view.rules
     ? h("p", { class: "muted small", id: "auction-note" }, t(view.rules.pass_is_final ? "passFinal" : "passSoft"))
     : null;
-  return panel("auction", t("auction"), rows.length ? h("ol", { class: "auction" }, rows) : h("p", { class: "muted" }, t("noBids")), note);
+  const list = rows.length ? h("ol", { class: "auction" }, rows) : h("p", { class: "muted" }, t("noBids"));
+  // once the bidding is over, folded to its title (the contract and its maker are in the panel
+  // above): six players' bids and passes pushed the standings out of the column at 1920×1080
+  // (a thirtieth review); a press opens it, and it stays as the player left it
+  if (view.phase === "bid" || !rows.length) return panel("auction", t("auction"), list, note);
+  return h("section", { class: "panel side", id: "auction" },
+    h("details", { class: "fold-panel", id: "auction-fold" },
+      h("summary", {}, h("h3", {}, `${t("auction")} (${rows.length})`)), list));
 }
 
 function trickRow(trick, ctx) {
@@ -215,10 +222,15 @@ function lastTrickPanel(view, ctx) {
 }
 
 function honorsPanel(view, ctx) {
-  const rows = (view.honors_taken || []).map((cards, s) =>
-    h("tr", {}, h("th", {}, seatName(ctx.table, s)), h("td", { class: "num" }, String(view.honor_counts?.[s] ?? cards.length)),
+  // the seats that took some only (each seat's count is on its box on the felt): six rows of
+  // noughts pushed the standings out of the column at 1920×1080 (a thirtieth review)
+  const rows = (view.honors_taken || []).map((cards, s) => [cards, s, view.honor_counts?.[s] ?? cards.length])
+    .filter(([, , n]) => n > 0)
+    .map(([cards, s, n]) => h("tr", {}, h("th", {}, seatName(ctx.table, s)), h("td", { class: "num" }, String(n)),
       h("td", {}, span(cardsNode(cards)))));
-  return panel("honors", t("honors"), h("table", { class: "grid" }, h("tbody", {}, rows)));
+  return panel("honors", t("honors"), rows.length
+    ? h("table", { class: "grid" }, h("tbody", {}, rows))
+    : h("p", { class: "muted small", id: "honors-none" }, t("honorsNone")));
 }
 
 /** Daifugo's play log, newest first. An entry's rulings are a note indented under it, smaller,
