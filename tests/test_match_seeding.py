@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from typing import Any
 
 import pytest
@@ -76,9 +77,13 @@ def test_a_stream_match_is_as_it_always_was(game: str) -> None:
     assert torampu.replay_match(json.loads(json.dumps(rec))).to_record() == rec
 
 
-def test_an_unknown_seeding_is_refused_by_name() -> None:
-    with pytest.raises(ValueError, match="seeding must be one of stream, keyed, not 'hashed'"):
-        torampu.new_match("nap", players=4, seed=1, seeding="hashed")
-    rec = torampu.new_match("nap", players=4, seed=1).to_record()
+@pytest.mark.parametrize("game", ["napoleon", "nap", "hell", "daifugo"])
+@pytest.mark.parametrize("bad", ["hashed", None, 5, ["keyed"]])
+def test_an_unknown_seeding_is_refused_by_name(game: str, bad: object) -> None:
+    """(The compiled Daifugo match took a str parameter: anything else a TypeError past
+    replay_match's RecordError — a code review.)"""
+    with pytest.raises(ValueError, match=re.escape(f"one of stream, keyed, not {bad!r}")):
+        torampu.new_match(game, seed=1, seeding=bad)  # type: ignore[arg-type]
+    rec = torampu.new_match(game, seed=1).to_record()
     with pytest.raises(RecordError, match="seeding must be one of"):
-        torampu.replay_match({**rec, "seeding": "hashed"})
+        torampu.replay_match({**rec, "seeding": bad})

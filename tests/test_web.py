@@ -373,6 +373,26 @@ def test_a_rematch_asked_where_the_last_move_was_stored_elsewhere_is_not_refused
         assert c.get(f"/api/tables/{tid}").json()["status"] == "over"
 
 
+def test_a_rematch_of_a_table_made_before_seeds_were_keyed_is_keyed(tmp_path: Path) -> None:
+    """A code review: a rematch copied its table's features, so the rematches of a table made
+    before tables kept their seeding went on drawing a stream's seeds, one published game
+    after another. A rematch is a new match: keyed."""
+    from sqlalchemy import text
+
+    from torampu.web.workers import SEEDING
+
+    with client(tmp_path) as c:
+        tid, _, tokens = new_table(c, "hell", None, games=1)
+        store = c.app.state.lobby.store  # type: ignore[attr-defined]
+        with store.engine.begin() as db:  # (as a table made before)
+            db.execute(text("UPDATE tables SET features = NULL WHERE id = :id"), {"id": tid})
+        play_out_elsewhere(c, tid)
+        r = c.post(f"/api/tables/{tid}/rematch", json={}, headers=auth(tokens[0]))
+        assert r.status_code == 200, r.text
+        again = store.table(r.json()["table"]["id"])
+        assert again.features[SEEDING] == "keyed", again.features
+
+
 def test_a_seat_that_changed_hands_elsewhere_is_refused_as_no_longer_held(tmp_path: Path) -> None:
     """A twenty-second audit: a player's move, leave or rename that raced the host putting them
     out on another process was answered 409 ``seat_revoked``, where docs/web.md says a token

@@ -2285,7 +2285,7 @@ class DaifugoMatch(Match):
         seed: int,
         dealer: Seat = 0,
         duplicate: object = 1,  # object, not int: compiled, an int parameter takes True as 1
-        seeding: str = "stream",
+        seeding: object = "stream",  # (object: compiled, a str parameter took 5 with a TypeError)
     ) -> None:
         n = rules["players"]
         if isinstance(duplicate, bool) or not isinstance(duplicate, int) or not 1 <= duplicate <= n:

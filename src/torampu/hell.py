@@ -392,7 +392,7 @@ class HellMatch(Match):
         games: int | None,
         seed: int,
         dealer: Seat = 0,
-        seeding: str = "stream",
+        seeding: object = "stream",
     ) -> None:
         self.series = series(rules["players"])
         if games is None:

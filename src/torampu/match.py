@@ -68,9 +68,9 @@ class Match:
         games: int | None,
         seed: int,
         dealer: Seat = 0,
-        seeding: str = "stream",
+        seeding: object = "stream",
     ) -> None:
-        if seeding not in SEEDINGS:
+        if not isinstance(seeding, str) or seeding not in SEEDINGS:
             raise ValueError(f"seeding must be one of {', '.join(SEEDINGS)}, not {seeding!r}")
         if games is None:
             games = self.default_games

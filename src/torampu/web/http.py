@@ -369,7 +369,6 @@ class GuardedH11Protocol(H11Protocol):
     def send_400_response(self, msg: str) -> None:
         """h11's own ``400`` for a request it cannot parse (two ``Host`` headers, a NUL in the
         target), with :data:`SECURITY_HEADERS` as every other answer (uvicorn's had none)."""
-        self._disarm()
         self._refuse(b"400 Bad Request", msg.encode("ascii", "replace"))
 
     def on_response_complete(self) -> None:

@@ -1600,6 +1600,10 @@ class Lobby:
                     bots,
                     host,
                     wishes,
+                    # (a new match: keyed, whatever its table was made with — the rematches of
+                    # a table made before keys were kept went on drawing a stream's seeds, a
+                    # code review)
+                    {SEEDING: "keyed"},
                 )
             except Refused as e:
                 if e.code != "wishes_changed":

@@ -355,6 +355,13 @@ def _event(stored: str | None) -> dict[str, Any] | None:
     return event if isinstance(event, dict) else None
 
 
+def _more_features(stored: str | None, more: Mapping[str, Any] | None) -> str | None:
+    """A table's stored features (JSON) with ``more`` of them set."""
+    if not more:
+        return stored
+    return json.dumps({**(json.loads(stored) if stored else {}), **more}, sort_keys=True)
+
+
 def _now() -> datetime:
     return datetime.now(UTC)
 
@@ -1108,9 +1115,11 @@ class Store:
         bots: Mapping[int, str] | None = None,
         host_token: str | None = None,
         wishes: frozenset[int] | None = None,
+        more: Mapping[str, Any] | None = None,
     ) -> tuple[str, bool]:
         """The table that continues ``table_id`` (over) with the same game, rules, seats (the
-        same names, seat-token hashes and bots), length, features and host token: made now
+        same names, seat-token hashes and bots), length, features (and ``more`` of them, in
+        place of the old table's of those names) and host token: made now
         under ``new_id`` and ``seed`` and already playing, or the one made before (one
         transaction: two requests, on any processes, give one table). ``(id, made now)``.
         ``caps`` as for :meth:`create_table` (its maker's address: the old table's); ``bots``:
@@ -1172,7 +1181,7 @@ class Store:
                     preset=old.preset,
                     updated=_now(),
                     games_played=0,
-                    features=old.features,
+                    features=_more_features(old.features, more),
                     owner=old.owner,
                     invite=old.invite,
                     dealer=((old.dealer or 0) + 1) % old.players,

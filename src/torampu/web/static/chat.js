@@ -41,7 +41,8 @@ export class ChatPanel {
     this.muted = new Set(loadMuted()[page.id] || []);
     // the newest quick reaction of each seat, shown at the seat box for REACTION_MS
     this.shouts = new Map();
-    this.el = h("details", { class: "panel chat", id: "chat", open: this.openInPlay(), hidden: true,
+    // (shut until the table's page places it: open under the seats, or as openInPlay says)
+    this.el = h("details", { class: "panel chat", id: "chat", hidden: true,
       ontoggle: () => { if (this.el.open) { this.unread = 0; this.renderSummary(); } } });
     this.relabel();
   }
