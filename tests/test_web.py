@@ -1155,6 +1155,7 @@ def test_serve_refuses_a_bad_database_or_delay_clearly() -> None:
         ("--replays-kept", "0", "every limit is a whole number ≥ 1"),
         ("--replays-queued", "0", "every limit is a whole number ≥ 1"),
         ("--redis-connections", "0", "every limit is a whole number ≥ 1"),
+        ("--db-connections", "0", "every limit is a whole number ≥ 1"),
         ("--list-burst", "0", "every limit is a whole number ≥ 1"),
         ("--list-rate", "0", "--list-rate"),
         ("--table-move-rate", "0", "--table-move-rate"),

@@ -1818,13 +1818,16 @@ def test_redis_connections_are_the_operator_s_to_set(tmp_path: Path) -> None:
         assert w.bus.redis.connection_pool.max_connections == 5
     finally:
         store.close()
-    out = subprocess.run(
-        [*_torampu(), "worker", "--redis", "redis://127.0.0.1:1/0", "--redis-connections", "0"],
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
-    assert out.returncode == 2 and "--redis-connections are at least 1" in out.stderr, out.stderr
+    for flag in ("--redis-connections", "--db-connections"):
+        out = subprocess.run(
+            [*_torampu(), "worker", "--redis", "redis://127.0.0.1:1/0", flag, "0"],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        said = "--redis-connections and --db-connections are at least 1"
+        text = " ".join(out.stderr.replace("│", " ").split())  # (the message boxed, wrapped)
+        assert out.returncode == 2 and said in text, out.stderr
 
 
 def test_the_worker_refuses_a_negative_match_cache() -> None:
@@ -1834,7 +1837,8 @@ def test_the_worker_refuses_a_negative_match_cache() -> None:
         text=True,
         timeout=60,
     )
-    assert out.returncode == 2 and "--match-cache 0 or more" in out.stderr, out.stderr
+    text = " ".join(out.stderr.replace("│", " ").split())  # (the message boxed, wrapped)
+    assert out.returncode == 2 and "--match-cache 0 or more" in text, out.stderr
 
 
 def _for_one(web: Web, game: str = "hell", players: int = 3) -> tuple[str, str]:

@@ -212,6 +212,25 @@ def test_a_table_made_before_tables_kept_their_seeding_is_rebuilt_as_it_was_made
     assert torampu.replay_match(whole).is_over
 
 
+def test_a_process_holds_at_most_its_database_connections() -> None:
+    """A sixteenth scale audit: each process's PostgreSQL pool was the library's 5 + 10, fixed,
+    with no setting — a deployment could not be sized under the server's ``max_connections``.
+    ``--db-connections`` (``Store(connections=)``) bounds it: one more waits, then fails."""
+    import sqlalchemy.exc
+
+    with postgres_database() as url:
+        s = Store(url, connections=3)
+        held = [s.engine.connect() for _ in range(3)]
+        s.engine.pool._timeout = 0.3  # type: ignore[attr-defined]  # (10 s in service)
+        with pytest.raises(sqlalchemy.exc.TimeoutError):
+            s.engine.connect()
+        held.pop().close()
+        s.engine.connect().close()  # a connection given back serves the next
+        for c in held:
+            c.close()
+        s.close()
+
+
 def _age(s: Store, table_id: str, days: float, null_updated: bool = False) -> None:
     """Make a table look last changed ``days`` ago (and, optionally, older than the column)."""
     from datetime import UTC, datetime, timedelta

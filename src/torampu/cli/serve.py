@@ -267,6 +267,14 @@ def serve(
             "up to 5 s for a free one)."
         ),
     ] = 64,
+    db_connections: Annotated[
+        int,
+        typer.Option(
+            help="With a PostgreSQL --database: its connections this process may hold at once "
+            "(a request waits up to 10 s for a free one); every process's together must stay "
+            "under the server's max_connections."
+        ),
+    ] = 15,
     presence_ttl: Annotated[
         float,
         typer.Option(
@@ -530,6 +538,7 @@ def serve(
             replays_kept,
             replays_queued,
             redis_connections,
+            db_connections,
             list_burst,
             table_move_burst,
             max_game_actions,
@@ -685,7 +694,7 @@ def serve(
             typer.echo(f"torampu serve: cannot use Redis at {redis.split('@')[-1]}: {e}", err=True)
             raise typer.Exit(2) from None
     try:  # open and migrate the database now, so that a bad URL is a clear error, not a trace
-        store = Store(url)
+        store = Store(url, connections=db_connections)
     except Exception as e:
         typer.echo(f"torampu serve: cannot use the database {where}: {e}", err=True)
         raise typer.Exit(2) from None

@@ -53,6 +53,13 @@ def worker(
         int,
         typer.Option(help="Redis connections of each of this worker's two pools (jobs, events)."),
     ] = 32,
+    db_connections: Annotated[
+        int,
+        typer.Option(
+            help="Database connections this worker may hold at once (it stores moves from 12 "
+            "threads); every process's together must stay under PostgreSQL's max_connections."
+        ),
+    ] = 15,
     log_level: Annotated[str, typer.Option(help="info, warning or error.")] = "warning",
 ) -> None:
     """Take bot-move jobs from Redis, compute them, store them, tell the web servers."""
@@ -72,15 +79,17 @@ def worker(
         or bot_queue_wait <= 0
         or match_cache < 0
         or redis_connections < 1
+        or db_connections < 1
     ):
         raise typer.BadParameter(
-            "--processes and --redis-connections are at least 1, --reclaim-after and "
+            "--processes, --redis-connections and --db-connections are at least 1, "
+            "--reclaim-after and "
             "--bot-queue-wait above 0, --match-cache 0 or more"
         )
     url = Settings(data_dir=data_dir, database=database).database_url()
     where = url.split("@")[-1]
     try:
-        store = Store(url)
+        store = Store(url, connections=db_connections)
     except Exception as e:
         typer.echo(f"torampu worker: cannot use the database {where}: {e}", err=True)
         raise typer.Exit(2) from None

@@ -65,6 +65,10 @@ STATEMENT_TIMEOUT = 30.0
 error, ``storage_unavailable`` to the client, never a request held without end."""
 CONNECT_TIMEOUT = 5
 """Seconds to connect to PostgreSQL before giving up."""
+DB_CONNECTIONS = 15
+"""PostgreSQL connections one process may hold at once by default (``--db-connections``; five
+kept open, the others opened when needed): every process's count together must stay under the
+server's ``max_connections`` (docs/deploy.md)."""
 MIGRATIONS = Path(__file__).parent / "migrations"
 MIGRATION_LOCK = 0x7470_6D75  # "tpmu": the advisory lock held while the schema is migrated
 SEAT_LOCKS = 0x7473_6561  # "tsea": advisory locks, one an address, held while it takes a seat
@@ -392,7 +396,12 @@ def migrate(engine: Engine) -> None:
 class Store:
     """The database of the web tables (SQLite or PostgreSQL, by URL)."""
 
-    def __init__(self, url: str, statement_timeout: float = STATEMENT_TIMEOUT) -> None:
+    def __init__(
+        self,
+        url: str,
+        statement_timeout: float = STATEMENT_TIMEOUT,
+        connections: int = DB_CONNECTIONS,
+    ) -> None:
         url = normalize_url(url)
         self.url = url
         self.dialect = url.split(":", 1)[0].split("+", 1)[0]
@@ -404,6 +413,10 @@ class Store:
         else:
             kwargs["pool_pre_ping"] = True
             kwargs["pool_timeout"] = 10  # a request waits at most this for a free connection
+            # at most ``connections`` at once, five of them kept (a sixteenth scale audit: the
+            # library's 5 + 10, fixed, and no way to size a deployment's processes by it)
+            kwargs["pool_size"] = min(5, connections)
+            kwargs["max_overflow"] = connections - kwargs["pool_size"]
             if self.dialect == "postgresql":
                 # every wait on the database is bounded: a connection that cannot be made, a
                 # statement or lock that takes too long, a network that stops answering (TCP
