@@ -155,11 +155,11 @@ def _post(url: str, body: Any, token: str | None = None) -> tuple[int, Any]:
 class Proc:
     """``torampu serve`` or ``torampu worker`` as a subprocess, its output in a file."""
 
-    def __init__(self, args: list[str], log: Path) -> None:
+    def __init__(self, args: list[str], log: Path, env: dict[str, str] | None = None) -> None:
         self.log_path = log
         self.log = open(log, "wb")  # noqa: SIM115 - closed in stop()
         cmd = [*_torampu(), *args]
-        self.proc = subprocess.Popen(cmd, stdout=self.log, stderr=subprocess.STDOUT)
+        self.proc = subprocess.Popen(cmd, stdout=self.log, stderr=subprocess.STDOUT, env=env)
 
     def output(self) -> str:
         self.log.flush()
@@ -232,7 +232,9 @@ class Web(Proc):
         return f"ws://127.0.0.1:{self.port}"
 
 
-def _worker(tmp: Path, name: str, pg: str, redis: str, *extra: str) -> Proc:
+def _worker(
+    tmp: Path, name: str, pg: str, redis: str, *extra: str, env: dict[str, str] | None = None
+) -> Proc:
     return Proc(
         [
             "worker",
@@ -247,6 +249,7 @@ def _worker(tmp: Path, name: str, pg: str, redis: str, *extra: str) -> Proc:
             *extra,
         ],
         tmp / f"{name}.log",
+        env,
     )
 
 
@@ -2203,3 +2206,77 @@ def test_a_start_stored_by_a_process_cut_off_from_redis_reaches_the_others(
         while _stored_version(pg, tid) < 1:  # (and a drives its bots)
             assert time.monotonic() < deadline, a.output()[-2000:]
             time.sleep(0.2)
+
+
+BEHIND = """
+# a machine whose clock runs 10 s behind: time.time, and datetime.now in torampu's web modules
+import datetime as _dt, importlib.abc, importlib.machinery, sys, time
+
+_real = time.time
+time.time = lambda: _real() - 10.0
+
+
+class _Behind(_dt.datetime):
+    @classmethod
+    def now(cls, tz=None):
+        return _dt.datetime.fromtimestamp(time.time(), tz)
+
+
+class _Finder(importlib.abc.MetaPathFinder):
+    def find_spec(self, name, path, target=None):
+        if not name.startswith("torampu.web."):
+            return None
+        spec = importlib.machinery.PathFinder.find_spec(name, path)
+        if spec is None or spec.loader is None:
+            return spec
+        run = spec.loader.exec_module
+
+        def exec_module(module, run=run):
+            run(module)
+            if getattr(module, "datetime", None) is _dt.datetime:
+                module.datetime = _Behind
+
+        spec.loader.exec_module = exec_module
+        return spec
+
+
+sys.meta_path.insert(0, _Finder())
+"""
+
+
+def test_a_machine_whose_clock_runs_behind_does_not_cut_a_person_s_turn(
+    tmp_path: Path, pg: str, redis_server: RedisServer
+) -> None:
+    """A sixteenth scale audit: each process stamped what it stored by its own machine's clock,
+    and the process driving a table counted a turn from the stamp of the move before it — a
+    worker whose clock ran 10 s behind stamped its bots' moves 10 s in the past, and a person's
+    15 s turn after one showed 5 s and was taken by the stand-in after 5.8 s. Every process
+    sets its clock right by Redis's (as presence already was): the turn is whole."""
+    shim = tmp_path / "behind"
+    shim.mkdir()
+    (shim / "sitecustomize.py").write_text(BEHIND)
+    env = {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join([str(shim), os.environ.get("PYTHONPATH", "")]),
+    }
+    web = Web(tmp_path, "a", pg, redis_server.url, "--turn-timeout", "15")
+    worker = _worker(tmp_path, "w1", pg, redis_server.url, env=env)
+    try:
+        web.wait()
+        deadline = time.monotonic() + 40
+        while "taking bot jobs" not in worker.output():
+            assert worker.proc.poll() is None and time.monotonic() < deadline, worker.output()
+            time.sleep(0.1)
+        assert "clock is -10" in worker.output() or "clock is -9" in worker.output(), (
+            worker.output()[-2000:]
+        )
+        tid, tok = _for_one(web, "hell", 3)  # (seats 1 and 2, the worker's bots, bid first)
+        with connect(f"{web.ws}/ws/tables/{tid}") as ws:
+            msg = _first_snapshot(ws, tok)
+            while not (msg.get("legal") and msg.get("timer")):
+                msg = json.loads(ws.recv(timeout=20))
+            assert msg["last"]["seat"] != 0, msg["last"]  # (the turn after a bot's move)
+            assert msg["timer"]["seconds_left"] >= 12, msg["timer"]
+    finally:
+        web.stop()
+        worker.stop()

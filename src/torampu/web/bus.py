@@ -32,6 +32,8 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
 
+from torampu.web import clock
+
 log = logging.getLogger("torampu.web")
 
 Handler = Callable[[str, dict[str, Any]], Awaitable[None]]
@@ -53,6 +55,8 @@ BUCKET = "torampu:bucket:"
 PRESENCE = "torampu:presence:"
 CLOCK_EVERY = 60.0
 """Seconds between two measures of this machine's clock against Redis's."""
+CLOCK_SAID = 1.0
+"""A skew against Redis's clock, or a change of it, past this many seconds is logged."""
 
 
 class BusError(Exception):
@@ -321,6 +325,7 @@ class RedisBus:
     async def probe(self) -> None:
         try:
             await self.redis.ping()
+            await self.keep_time()  # (the heartbeat's: the clock kept right without presence)
         except Exception as e:
             raise self._failed("ping", e) from None
         self._answered()
@@ -329,6 +334,7 @@ class RedisBus:
         self._handler = handler
         try:
             await self.redis.ping()
+            await self.keep_time()
         except Exception as e:
             raise BusError(f"Redis at {_where(self.url)} is unreachable: {e}") from None
         self._listener = asyncio.get_running_loop().create_task(self._listen())
@@ -399,15 +405,26 @@ class RedisBus:
             raise self._failed("publish", e) from None
         self._answered()
 
+    async def keep_time(self) -> None:
+        """Measure this machine's clock against Redis's if it was not in the last
+        :data:`CLOCK_EVERY` seconds, and set this process's shared clock right by it
+        (:mod:`torampu.web.clock`): every process stamps and judges stored times by Redis's
+        clock. Raises if Redis does not answer (the clock stays as it was)."""
+        if time.monotonic() - self._skew_at < CLOCK_EVERY:
+            return
+        before = time.time()
+        secs, micros = await self.redis.time()
+        after = time.time()
+        self._skew = int(secs) + int(micros) / 1e6 - (before + after) / 2
+        self._skew_at = time.monotonic()
+        if abs(self._skew - clock.offset()) > CLOCK_SAID:
+            log.warning("this machine's clock is %+.1f s off Redis's: set right", -self._skew)
+        clock.set_offset(self._skew)
+
     async def _now(self) -> float:
         """The time by Redis's clock (this machine's, set right by the skew measured at most
         :data:`CLOCK_EVERY` seconds ago)."""
-        if time.monotonic() - self._skew_at >= CLOCK_EVERY:
-            before = time.time()
-            secs, micros = await self.redis.time()
-            after = time.time()
-            self._skew = int(secs) + int(micros) / 1e6 - (before + after) / 2
-            self._skew_at = time.monotonic()
+        await self.keep_time()
         return time.time() + self._skew
 
     async def set_presence(self, table_id: str, seats: list[int], clients: int) -> None:

@@ -53,6 +53,7 @@ from torampu.errors import TorampuError
 from torampu.game import listed
 from torampu.match import Match
 from torampu.testing import cards_mentioned
+from torampu.web import clock as shared
 from torampu.web.addresses import owner_hash
 from torampu.web.bots import GRACE, BotJob, BotPool, BotRefused, PoolBusy, check_spec
 from torampu.web.bus import Bus, BusError, LocalBus
@@ -883,7 +884,7 @@ class Lobby:
         self.store = store
         self.settings = settings
         self.clock = clock
-        self.wall: Callable[[], float] = time.time
+        self.wall: Callable[[], float] = shared.wall
         """Seconds since the epoch: the between-games deadline is derived from stored times."""
         self.rooms: dict[str, Room] = {}
         # with workers elsewhere (--redis) this pool computes only the learners' hints: one
@@ -971,7 +972,7 @@ class Lobby:
 
     async def _resume(self) -> None:
         """Read back the tables in play that were active lately and start their drivers."""
-        since = datetime.now(UTC) - timedelta(seconds=self.settings.abandon_after)
+        since = shared.now() - timedelta(seconds=self.settings.abandon_after)
         try:
             rows = await self.db(
                 self.store.active_since, "playing", since, self.settings.resume_limit
@@ -1013,7 +1014,7 @@ class Lobby:
             await asyncio.sleep(every)
             if not self.bus.healthy:
                 continue
-            since = datetime.now(UTC) - timedelta(seconds=self.settings.abandon_after)
+            since = shared.now() - timedelta(seconds=self.settings.abandon_after)
             try:
                 rows = await self.db(
                     self.store.active_since, "playing", since, self.settings.resume_limit
@@ -1259,7 +1260,7 @@ class Lobby:
         in batches, sparing the tables loaded here; how many went. Every process may do it at
         once: each batch is one transaction, and a table deleted twice is deleted once."""
         st = self.settings
-        now = datetime.now(UTC)
+        now = shared.now()
         finished = now - timedelta(days=st.keep_finished) if st.keep_finished > 0 else None
         abandoned = now - timedelta(days=st.keep_abandoned) if st.keep_abandoned > 0 else None
         total = 0
@@ -1369,7 +1370,7 @@ class Lobby:
         The bounds, which the table's insert counts again in the same step (other processes
         make tables meanwhile: a burst over two processes made one table too many)."""
         st = self.settings
-        since = datetime.now(UTC) - timedelta(seconds=st.table_expiry)
+        since = shared.now() - timedelta(seconds=st.table_expiry)
         caps = OpenCaps(since, st.max_tables, st.tables_per_address, st.table_expiry / 3600)
         total = await self.db(self.store.count_open, since)
         mine = None if owner is None else await self.db(self.store.count_open, since, owner)
@@ -1835,7 +1836,7 @@ class Lobby:
         cap = None
         if holder is not None:
             st_ = self.settings
-            since = datetime.now(UTC) - timedelta(seconds=st_.table_expiry)
+            since = shared.now() - timedelta(seconds=st_.table_expiry)
             cap = (since, st_.seats_per_address)
             # refused early without the room's lock; the seat's write counts again, as one step
             if await self.db(self.store.count_seats, since, holder) >= st_.seats_per_address:
@@ -2233,7 +2234,7 @@ class Lobby:
             # stored first, on the database threads (the other tables go on while this write
             # commits); the match and every snapshot move on only once it is stored
             status, played, result = status_after(m, canon)
-            at = datetime.now(UTC)
+            at = shared.now()
             try:
                 await self.db(
                     self.store.append_action,

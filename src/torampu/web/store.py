@@ -59,6 +59,7 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sess
 from sqlalchemy.pool import StaticPool
 
 from torampu.errors import TorampuError
+from torampu.web import clock
 
 STATEMENT_TIMEOUT = 30.0
 """Seconds a PostgreSQL statement (or a wait for a lock) may take before it fails: a store
@@ -367,7 +368,8 @@ def _more_features(stored: str | None, more: Mapping[str, Any] | None) -> str | 
 
 
 def _now() -> datetime:
-    return datetime.now(UTC)
+    """A stored time: the deployment's shared clock (:mod:`torampu.web.clock`)."""
+    return clock.now()
 
 
 def normalize_url(url: str) -> str:

@@ -29,12 +29,12 @@ from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, Protocol
 
 import torampu
 from torampu.game import CHOICES_LISTED
 from torampu.match import Match, leaders
+from torampu.web import clock
 from torampu.web.bots import (
     QUEUE_WAIT,
     QUICK_KINDS,
@@ -635,6 +635,7 @@ class Worker:
         """Say every :data:`BEAT_EVERY` seconds that this worker lives (:data:`BEATS`)."""
         while True:
             with contextlib.suppress(Exception):  # (Redis away: the loop says so)
+                await self.bus.keep_time()  # (the moves it stores are stamped by Redis's clock)
                 now = await self._now_ms()
                 if now > 0:  # (0: Redis's clock unread — a beat of 0 reads as a dead worker's)
                     await self.redis.hset(BEATS, self.name, now)
@@ -884,7 +885,7 @@ class Worker:
         if job.by == "away" and await self._back(job):
             return
         status, played, result = _status_of(*now, answer.action)
-        at = datetime.now(UTC)
+        at = clock.now()
         try:
             await self._db(
                 self.store.append_action,
