@@ -1330,3 +1330,37 @@ def test_a_game_s_last_trick_stays_on_the_felt_through_the_pause(server: str, br
     assert shown == sorted(c["card"] for c in last["cards"]), (shown, last)
     assert page.locator("#trick-taker").count() == 1
     assert not problems(page), problems(page)
+
+
+def test_nap_s_bids_and_their_note_fit_a_small_phone(browser: Any, tmp_path: Path) -> None:
+    """A thirtieth review: Nap at 360×740 in Japanese, the first bidder's five bids took two
+    rows of three and the note of their stakes lay cut at the panel's foot, to be scrolled.
+    Four to a row: the note is in sight."""
+    import sqlite3
+
+    with serve(tmp_path / "data") as base:
+        body = {"game": "nap", "games": 1, "players": 4, "seats": ["open", *["bot:heuristic"] * 3]}
+        made = post(f"{base}/api/tables", body)
+        tid, host = made["table"]["id"], made["host_token"]
+        page = new_page(
+            browser, {"width": 360, "height": 740}, "ja", has_touch=True, is_mobile=True
+        )
+        page.goto(f"{base}/t/{tid}")
+        page.fill("#player-name", "はな")
+        page.click("[data-take='0']")
+        page.wait_for_selector(".seat-row.me[data-seat='0']")
+        with sqlite3.connect(tmp_path / "data" / "torampu.db") as db:  # seat 0 bids first
+            db.execute("UPDATE tables SET dealer = 3 WHERE id = ?", (tid,))
+        post(f"{base}/api/tables/{tid}/start", {}, token=host)
+        page.wait_for_function(
+            "() => { const s = window.torampu?.snapshot;"
+            " return s && s.view.phase === 'bid' && s.view.to_play === s.seat }"
+        )
+        page.wait_for_selector("#nap-stakes-note")
+        assert page.locator("#actions .bidbtn").count() >= 5
+        note, panel = page.evaluate(
+            """() => [document.querySelector('#nap-stakes-note').getBoundingClientRect().bottom,
+              document.querySelector('#actions').getBoundingClientRect().bottom]"""
+        )
+        assert note <= panel + 1, (note, panel)
+        assert not problems(page), problems(page)
