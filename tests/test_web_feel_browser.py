@@ -1997,6 +1997,11 @@ def test_the_chat_says_when_a_bot_starts_playing_for_an_absent_friend(
         with connect(ws_url) as ws:
             ws.send(json.dumps({"type": "hello", "token": ben}))
             ws.recv(timeout=10)
+            # (the page sees Ben there before he goes: under load it could miss his coming, and
+            # with it his going — then "away" came first, his going said only later, a flake)
+            page.wait_for_function(
+                "() => window.torampu?.snapshot?.table?.seats?.[1]?.connected === true"
+            )
         page.wait_for_function(
             f"() => ({events})().some(t => t.endsWith('Ben is away: a bot plays for them "
             "until they are back'))",
