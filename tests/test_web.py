@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from fastapi.testclient import TestClient
 
 import torampu
 from torampu.cards import card_str
@@ -382,12 +383,13 @@ def test_a_rematch_of_a_table_made_before_seeds_were_keyed_is_keyed(tmp_path: Pa
     from torampu.web.workers import SEEDING
 
     with client(tmp_path) as c:
-        tid, _, tokens = new_table(c, "hell", None, games=1)
+        tid, _, tokens = new_table(c, "hell", None, games=1, humans=3)  # (no bots moving)
         store = c.app.state.lobby.store  # type: ignore[attr-defined]
         with store.engine.begin() as db:  # (as a table made before)
             db.execute(text("UPDATE tables SET features = NULL WHERE id = :id"), {"id": tid})
         play_out_elsewhere(c, tid)
-        r = c.post(f"/api/tables/{tid}/rematch", json={}, headers=auth(tokens[0]))
+        for token in tokens:  # (everyone asks: the last makes it)
+            r = c.post(f"/api/tables/{tid}/rematch", json={}, headers=auth(token))
         assert r.status_code == 200, r.text
         again = store.table(r.json()["table"]["id"])
         assert again.features[SEEDING] == "keyed", again.features
@@ -1159,6 +1161,8 @@ def test_serve_refuses_a_bad_database_or_delay_clearly() -> None:
         ("--list-burst", "0", "every limit is a whole number ≥ 1"),
         ("--list-rate", "0", "--list-rate"),
         ("--table-move-rate", "0", "--table-move-rate"),
+        ("--seat-change-rate", "0", "--seat-change-rate"),
+        ("--seat-change-burst", "0", "every limit is a whole number ≥ 1"),
         ("--table-move-burst", "0", "every limit is a whole number ≥ 1"),
         ("--chat-burst", "0", "every limit is a whole number ≥ 1"),
         ("--hint-rate", "0", "--hint-rate"),
@@ -1522,6 +1526,30 @@ def test_a_rematch_asked_of_a_table_deleted_elsewhere_is_refused_as_gone(tmp_pat
             assert r.status_code == 404, (who, ben, r.text)
             assert r.json()["error"]["code"] == "not_found", (who, ben, r.text)
             assert store.table(tid) is None
+
+
+def test_seat_changes_from_one_address_are_bounded(tmp_path: Path) -> None:
+    """A forty-first audit: seat changes had no bound but the request rate — one address
+    renaming its seats at 20 tables in a loop (43 a second) kept another process's core 30 %
+    busy, as each change is read again by every process holding the table and each watcher is
+    sent a snapshot. ``--seat-change-rate`` bounds them per address, every table and process
+    together (429, nothing changed); another address is not refused."""
+    with client(tmp_path, seat_change_rate=0.5, seat_change_burst=3) as c:
+        tid = c.post("/api/tables", json={"game": "hell", "players": 4}).json()["table"]["id"]
+        tok = c.post(f"/api/tables/{tid}/join", json={"name": "Aki", "seat": 0}).json()["token"]
+        for name in ("Ben", "Cho"):
+            r = c.post(f"/api/tables/{tid}/name", json={"name": name}, headers=auth(tok))
+            assert r.status_code == 200, r.text
+        r = c.post(f"/api/tables/{tid}/name", json={"name": "Dai"}, headers=auth(tok))
+        assert r.status_code == 429 and r.json()["error"]["code"] == "rate_limited", r.text
+        assert "seat changes a second" in r.json()["error"]["message"]
+        assert c.get(f"/api/tables/{tid}").json()["seats"][0]["name"] == "Cho"  # unchanged
+        for path, body in (("move", {"seat": 2}), ("leave", {})):
+            r = c.post(f"/api/tables/{tid}/{path}", json=body, headers=auth(tok))
+            assert r.status_code == 429, (path, r.text)
+        other = TestClient(c.app, client=("203.0.113.9", 5000))
+        r = other.post(f"/api/tables/{tid}/join", json={"name": "Eve", "seat": 1})
+        assert r.status_code == 200, r.text
 
 
 def test_the_table_list_pages_no_further_than_its_offset_bound(tmp_path: Path) -> None:

@@ -395,6 +395,15 @@ def serve(
         ),
     ] = 2.0,
     list_burst: Annotated[int, typer.Option(help="See --list-rate.")] = 20,
+    seat_change_rate: Annotated[
+        float,
+        typer.Option(
+            help="Seat changes per second from one address, every table and process together "
+            "(taking, leaving, moving, renaming a seat; a host's seating): as many as "
+            "--seat-change-burst at once; past it 429."
+        ),
+    ] = 4.0,
+    seat_change_burst: Annotated[int, typer.Option(help="See --seat-change-rate.")] = 30,
     replays_kept: Annotated[
         int,
         typer.Option(
@@ -506,6 +515,7 @@ def serve(
         replay_rate,
         replay_rate_all,
         list_rate,
+        seat_change_rate,
         load_rate,
         table_move_rate,
         max_replay_mb,
@@ -515,7 +525,8 @@ def serve(
         raise typer.BadParameter(
             "--chat-rate, --hint-think, --hint-rate, --connect-rate, --connections-rate, "
             "--request-rate, "
-            "--replay-rate, --replay-rate-all, --list-rate, --load-rate, --table-move-rate, "
+            "--replay-rate, --replay-rate-all, --list-rate, --seat-change-rate, --load-rate, "
+            "--table-move-rate, "
             "--message-rate, "
             "--hello-rate and "
             "--max-replay-mb are numbers > 0"
@@ -540,6 +551,7 @@ def serve(
             redis_connections,
             db_connections,
             list_burst,
+            seat_change_burst,
             table_move_burst,
             max_game_actions,
             max_sockets,
@@ -631,6 +643,8 @@ def serve(
         sockets_per_seat=sockets_per_seat,
         list_rate=list_rate,
         list_burst=list_burst,
+        seat_change_rate=seat_change_rate,
+        seat_change_burst=seat_change_burst,
         replays_kept=replays_kept,
         replays_queued=replays_queued,
         origins=origins,

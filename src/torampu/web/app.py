@@ -576,6 +576,26 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
     changes to tables' rows (:attr:`Lobby.rows_changed`): every reader of a page within
     ``LIST_FRESH`` seconds and no change is served the same bytes."""
     lists = PerKey(settings.list_rate, settings.list_burst)
+    seat_changes = PerKey(settings.seat_change_rate, settings.seat_change_burst)
+
+    async def seat_changing(request: Request) -> None:
+        """A seat change from the request's address, within ``--seat-change-rate`` (else
+        ``rate_limited``): here, then across every process (a bucket on Redis, the address by
+        its hash). Each change is read again by every process holding the table and each of
+        its watchers is sent a snapshot (a forty-first audit: renames in a loop through one
+        process kept another's core 30 % busy)."""
+        address = _address(request, settings.ipv6_prefix)
+        rate, burst = settings.seat_change_rate, settings.seat_change_burst
+        if (
+            not seat_changes.take(address, time.monotonic())
+            or await lobby().bus.spend(f"seats:{owner_hash(address)}", rate, burst) is False
+        ):
+            raise ActError(
+                "rate_limited",
+                f"at most {rate:g} seat changes a second from one address: wait a little",
+                429,
+            )
+
     replay_cap = int(settings.max_replay_mb * 1_000_000)
 
     async def built(request: Request, key: tuple[Any, ...], make: Callable[[], bytes]) -> bytes:
@@ -909,6 +929,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
     @app.post("/api/tables/{table_id}/join")
     async def join(table_id: str, request: Request) -> dict[str, Any]:
         r = await room(table_id, request)
+        await seat_changing(request)
         body = await _body(request)
         address = _address(request, settings.ipv6_prefix)
         seat, token = await lobby().join(r, body.get("name"), body.get("seat"), address)
@@ -918,6 +939,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
     async def set_seat(table_id: str, seat: int, request: Request) -> dict[str, Any]:
         r = await room(table_id, request)
         lobby().check_host(r, _bearer(request))
+        await seat_changing(request)
         body = await _body(request)
         holder = body.get("holder", ...)  # (the seat's holder as the host saw it, if sent)
         if body.get("open") is True:
@@ -942,6 +964,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
     @app.post("/api/tables/{table_id}/leave")
     async def leave(table_id: str, request: Request) -> dict[str, Any]:
         r = await room(table_id, request)
+        await seat_changing(request)
         await _body(request)
         seat = await lobby().leave(r, _bearer(request), _address(request, settings.ipv6_prefix))
         return {"seat": seat, "table": lobby().public_table(r)}
@@ -949,6 +972,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
     @app.post("/api/tables/{table_id}/move")
     async def move(table_id: str, request: Request) -> dict[str, Any]:
         r = await room(table_id, request)
+        await seat_changing(request)
         body = await _body(request)
         address = _address(request, settings.ipv6_prefix)
         seat = await lobby().move_seat(r, _bearer(request), body.get("seat"), address)
@@ -958,6 +982,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
     async def swap(table_id: str, request: Request) -> dict[str, Any]:
         r = await room(table_id, request)
         lobby().check_host(r, _bearer(request))
+        await seat_changing(request)
         body = await _body(request)
         seats = body.get("seats")
         if not isinstance(seats, list) or len(seats) != 2:
@@ -975,6 +1000,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
     @app.post("/api/tables/{table_id}/name")
     async def rename(table_id: str, request: Request) -> dict[str, Any]:
         r = await room(table_id, request)
+        await seat_changing(request)
         body = await _body(request)
         address = _address(request, settings.ipv6_prefix)
         seat = await lobby().rename(r, _bearer(request), body.get("name"), address)

@@ -241,6 +241,13 @@ class Settings:
     replays_queued: int = 4
     """Replays and records being made or waiting for the one thread that makes them, at most
     (past it ``503 busy``)."""
+    seat_change_rate: float = 4.0
+    seat_change_burst: int = 30
+    """Seat changes per second from one address, at every table of this server and through
+    every process (a bucket on Redis too), and how many at once: taking, leaving, moving and
+    renaming a seat, and a host's seating. Each one is read again by every process holding the
+    table and each of its watchers is sent a snapshot: one address renaming at 43 a second
+    through one process kept another one's core 30 % busy (a forty-first audit)."""
     list_rate: float = 2.0
     list_burst: int = 20
     """Pages of the table list made (not served again from the last second's) per second from
