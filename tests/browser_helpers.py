@@ -101,6 +101,7 @@ def serve(
     cmd += ["--list-rate", "200", "--list-burst", "2000", "--replay-rate", "50"]
     cmd += ["--replay-burst", "500", "--load-rate", "50", "--load-burst", "500"]
     cmd += ["--table-move-rate", "1000", "--table-move-burst", "1000"]
+    cmd += ["--seat-change-rate", "1000", "--seat-change-burst", "1000"]
     # (every page of a module is one address: its requests are not queued 8 at a time)
     cmd += ["--requests-at-once", "10000"]
     # nor are new sockets a module's pages open (2 a second, --connect-rate's default: a page

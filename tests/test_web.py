@@ -1224,6 +1224,8 @@ def test_the_sockets_bounds_are_the_operators_to_set(
         "--list-burst": "4",
         "--table-move-rate": "3",
         "--table-move-burst": "7",
+        "--seat-change-rate": "2.5",
+        "--seat-change-burst": "9",
         "--chat-burst": "3",  # (documented, and no flag: a seventeenth audit)
         "--hint-rate": "2",
         "--hint-burst": "4",
@@ -1256,6 +1258,8 @@ def test_the_sockets_bounds_are_the_operators_to_set(
         "--list-burst": st.list_burst,
         "--table-move-rate": st.table_move_rate,
         "--table-move-burst": st.table_move_burst,
+        "--seat-change-rate": st.seat_change_rate,
+        "--seat-change-burst": st.seat_change_burst,
         "--chat-burst": st.chat_burst,
         "--hint-rate": st.hint_rate,
         "--hint-burst": st.hint_burst,

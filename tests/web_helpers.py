@@ -58,6 +58,8 @@ def settings(tmp: Path, **kw: Any) -> Settings:
     # tests play people's seats as fast as answers come (a test of the bound sets its own)
     kw.setdefault("table_move_rate", 10_000.0)
     kw.setdefault("table_move_burst", 10_000)
+    kw.setdefault("seat_change_rate", 10_000.0)  # (every test's seats from one address)
+    kw.setdefault("seat_change_burst", 10_000)
     return Settings(data_dir=tmp, **kw)
 
 
@@ -215,6 +217,8 @@ async def started_lobby(store: Store, url: str, **kw: Any) -> AsyncIterator[Lobb
     stopped and the store closed. ``kw``: more of its :class:`Settings`."""
     kw.setdefault("table_move_rate", 10_000.0)  # (as settings(): a test plays fast)
     kw.setdefault("table_move_burst", 10_000)
+    kw.setdefault("seat_change_rate", 10_000.0)
+    kw.setdefault("seat_change_burst", 10_000)
     lobby = Lobby(store, Settings(database=url, bot_workers=0, **kw))
     await lobby.start()
     try:
