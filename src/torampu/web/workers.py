@@ -504,6 +504,9 @@ class Worker:
         self._keep_ours = self.redis.register_script(_KEEP_OURS)
         self._lost: set[str] = set()
         """Jobs in progress here that another worker took over (said once in the log)."""
+        self._own_left = True
+        """Jobs pending under this worker's name from before it started (a restart under the
+        same ``--name``) are still to be taken back (:meth:`_left_here`)."""
         self._stop = asyncio.Event()
 
     async def _db(self, fn: Callable[..., Any], *args: Any) -> Any:
@@ -685,9 +688,33 @@ class Worker:
                 break
         return out
 
+    async def _left_here(self) -> list[tuple[Any, dict[Any, Any]]]:
+        """Once, at the start: the jobs still pending under this worker's name — left by a
+        worker of the same ``--name`` killed and started again. Its fresh heartbeat made the
+        name look alive to the others, so nobody took them before ``--reclaim-after`` (a
+        seventeenth scale audit: a table's bots stood 17.5 s after a kill -9 and restart,
+        not the 4 s of a worker gone)."""
+        room = self.processes * JOBS_PER_PROCESS
+        got = await self.redis.xreadgroup(GROUP, self.name, {STREAM: "0"}, count=room)
+        self._own_left = False
+        entries = [e for _stream, listed in got or [] for e in listed]
+        mine = [e for e in entries if e and e[1] and _text(e[0]) not in self.inflight]
+        if mine:
+            log.warning(
+                "worker %s: took back %d job(s) left pending under its name (a restart)",
+                self.name,
+                len(mine),
+            )
+        return mine
+
     async def _take(self) -> tuple[list[tuple[Any, dict[Any, Any]]], bool]:
-        """Jobs whose worker died (its heartbeat stale, or pending past ``reclaim_after``),
-        else new ones; and whether they are a dead worker's."""
+        """Jobs whose worker died (its heartbeat stale, or pending past ``reclaim_after``;
+        this worker's own name's, once at its start), else new ones; and whether they are a
+        dead worker's."""
+        if self._own_left:
+            left = await self._left_here()
+            if left:
+                return left, True
         try:
             dead = await self._dead_workers_jobs()
         except Exception as e:  # (the jobs below are still taken; --reclaim-after still holds)
