@@ -866,6 +866,44 @@ def test_the_jump_to_the_panels_shows_their_first_heading_below_the_band(
     assert not found, found
 
 
+def test_on_a_phone_a_trick_the_player_takes_is_captioned_clear_of_their_card(
+    server: str, browser: Any
+) -> None:
+    """A thirtieth review: four at Nap on a 360×740 phone, the caption of a finished trick
+    ("はなが取る · ♣Aの勝ち…") sat at the foot of the felt, over the player's own card and name.
+    A trick the player takes (they lead next: the caption stays) is captioned at the top."""
+    tb = _table(server, "nap", "standard", 4, 5)
+    page = _open(browser, server, tb, {"width": 360, "height": 740}, "ja", touch=True)
+    measure = """() => {
+      const box = (e) => { const r = e.getBoundingClientRect();
+        return [r.left, r.top, r.right, r.bottom]; };
+      const why = document.querySelector('#trick-taker[data-side="top"]');
+      const card = document.querySelector('#felt .trick-card[data-trick-seat="0"]');
+      const seat = document.querySelector('#felt .seat-box[data-seat="0"]');
+      return why && card ? [box(why), box(card), box(seat)] : null; }"""
+    deadline = time.monotonic() + 90
+    while True:
+        assert time.monotonic() < deadline, "the player took no trick"
+        phase = _wait_my_turn(page, 30)
+        assert phase != "over", "the player took no trick"
+        page.wait_for_timeout(300)  # (the finished trick's caption, drawn after the turn)
+        rects = page.evaluate(measure)
+        if rects:
+            break
+        before = page.locator("#status").get_attribute("data-version")
+        if phase == "bid":
+            page.locator('#actions [data-action="pass"]').click()
+        else:
+            _tap(page.locator('#hand .card[data-legal="1"]').first)
+        _after(page, before)
+    why = rects[0]
+    for other in rects[1:]:
+        apart = why[2] <= other[0] or other[2] <= why[0] or why[3] <= other[1] or other[3] <= why[1]
+        assert apart, rects
+    page.screenshot(path=str(SHOTS / "polish-nap-caption-top-phone.png"))
+    assert not problems(page), problems(page)
+
+
 def test_hell_sheet_on_a_phone_and_hover_styles(server: str, browser: Any) -> None:
     tb = _table(server, "hell", "standard", 6, games=2)
     page = _open(browser, server, tb, PHONE, "en")

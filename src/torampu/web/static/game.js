@@ -306,7 +306,10 @@ function centre(view, ctx, n) {
   if (showDone && Number.isInteger(done.winner)) {
     let taker = t("trickTakenBy", { name: seatName(ctx.table, done.winner, true) });
     if (view.lastOfGame) taker = `${t("gameLastTrick", { game: view.game })}: ${taker}`;
-    nodes.push(h("div", { class: "why", id: "trick-taker" }, done.why ? `${taker} · ${whyText(done.why)}` : taker));
+    // (where the player takes it, a phone's four-handed felt puts the caption at the top: at the
+    // foot it lay over the player's own card and name — style.css, a thirtieth review)
+    const side = relative(done.winner, ctx, n) === 0 ? "top" : "foot";
+    nodes.push(h("div", { class: "why", id: "trick-taker", dataset: { side } }, done.why ? `${taker} · ${whyText(done.why)}` : taker));
   }
   if (!cards.length) nodes.push(centreInfo(view));
   return h("div", { class: `centre ${showDone ? "done" : ""}` }, nodes);
