@@ -2410,7 +2410,9 @@ def test_a_finished_match_shows_each_game_s_points_and_the_way_out(
         # read as the match's: a twenty-third review)
         page.wait_for_selector("#between-last")
         last = page.inner_text("#between-last")
-        assert last == ("The last game, game 3:" if lang == "en" else "最後の第3ゲーム:"), last
+        assert last == ("The last game, game 3:" if lang == "en" else "最終ゲーム (第3ゲーム):"), (
+            last
+        )
         heads = page.eval_on_selector_all(
             "#between-scores th", "(ths) => ths.map((x) => x.textContent)"
         )
