@@ -2323,3 +2323,33 @@ def test_a_worker_killed_and_started_again_under_its_name_takes_its_jobs_back(
             assert "took back 1 job(s) left pending under its name" in again.output()
         finally:
             again.stop()
+
+
+def test_a_worker_started_under_a_name_in_use_leaves_that_one_s_jobs_to_it(
+    tmp_path: Path, pg: str, redis_server: RedisServer
+) -> None:
+    """A code review: a worker takes back, at its start, the jobs pending under its name (left
+    by a killed one of that name) — and so took a live one's jobs, where two were started with
+    one ``--name``: both computed them. A heartbeat under the name that goes on beating is a
+    live worker's: its jobs are left to it, and the log says to give each its own name."""
+    import redis
+
+    r = redis.Redis.from_url(redis_server.url)
+    slow = ("--reclaim-after", "300")
+    with cluster(tmp_path, pg, redis_server.url, workers=1, w=slow) as (a, _b, _w1):
+        tid, host = _table(a, "nap", seats=["ismcts:think=1"] * 4)
+        assert _post(f"{a.base}/api/tables/{tid}/start", {}, host)[0] == 200
+        deadline = time.monotonic() + 30
+        while not r.xpending_range("torampu:bot-jobs", "torampu-bots", "-", "+", 1):
+            assert time.monotonic() < deadline, "the worker took no job"
+            time.sleep(0.02)
+        twin = _worker(tmp_path, "w1-twin", pg, redis_server.url, "--name", "w1", *slow)
+        try:
+            deadline = time.monotonic() + 40
+            while "taking bot jobs" not in twin.output():
+                assert twin.proc.poll() is None and time.monotonic() < deadline, twin.output()
+                time.sleep(0.05)
+            assert "another worker beats under this name" in twin.output(), twin.output()
+            assert "took back" not in twin.output(), twin.output()
+        finally:
+            twin.stop()

@@ -520,6 +520,9 @@ class Worker:
         await self._group()
         slots = asyncio.Semaphore(self.processes * JOBS_PER_PROCESS)
         tasks: set[asyncio.Task[None]] = set()
+        with contextlib.suppress(Exception):  # (Redis away: the beat's loop sets it later)
+            await self.bus.keep_time()  # (before the first move it stamps)
+            await self._name_in_use()
         log.warning("worker %s: taking bot jobs (%d at a time)", self.name, self.processes)
         keeper = loop.create_task(self._keep())
         beating = loop.create_task(self._beat())
@@ -687,6 +690,24 @@ class Worker:
             if len(out) >= room:
                 break
         return out
+
+    async def _name_in_use(self) -> None:
+        """Before this worker's first heartbeat: if another worker beats under its name (two
+        started with one ``--name``), the jobs pending under it are that one's, not left by a
+        killed predecessor — not taken back (both would compute them), and said. A heartbeat
+        fresh at the start is watched a moment: a killed worker's stops."""
+        first = _text(await self.redis.hget(BEATS, self.name) or b"")
+        now = await self._now_ms()
+        if not first.isdigit() or now - int(first) > BEAT_STALE * 1000:
+            return
+        await asyncio.sleep(1.5 * BEAT_EVERY)
+        if _text(await self.redis.hget(BEATS, self.name) or b"") != first:
+            self._own_left = False
+            log.warning(
+                "worker %s: another worker beats under this name: the jobs pending under it are "
+                "left to it (give each worker its own --name)",
+                self.name,
+            )
 
     async def _left_here(self) -> list[tuple[Any, dict[Any, Any]]]:
         """Once, at the start: the jobs still pending under this worker's name — left by a
