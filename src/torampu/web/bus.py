@@ -55,6 +55,9 @@ BUCKET = "torampu:bucket:"
 PRESENCE = "torampu:presence:"
 CLOCK_EVERY = 60.0
 """Seconds between two measures of this machine's clock against Redis's."""
+CLOCK_ROUND_TRIP = 0.25
+"""A measure whose answer took longer than this (seconds) is not used once there is one: its
+midpoint could be off by half of it, and the between-games countdown would jump."""
 CLOCK_SAID = 1.0
 """A skew against Redis's clock, or a change of it, past this many seconds is logged."""
 
@@ -415,6 +418,8 @@ class RedisBus:
         before = time.time()
         secs, micros = await self.redis.time()
         after = time.time()
+        if after - before > CLOCK_ROUND_TRIP and self._skew_at > -CLOCK_EVERY:
+            return  # (a slow answer, the loop busy: measured again at the next call)
         self._skew = int(secs) + int(micros) / 1e6 - (before + after) / 2
         self._skew_at = time.monotonic()
         if abs(self._skew - clock.offset()) > CLOCK_SAID:
