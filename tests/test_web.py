@@ -1547,6 +1547,7 @@ def test_seat_changes_from_one_address_are_bounded(tmp_path: Path) -> None:
         r = c.post(f"/api/tables/{tid}/name", json={"name": "Dai"}, headers=auth(tok))
         assert r.status_code == 429 and r.json()["error"]["code"] == "rate_limited", r.text
         assert "seat changes a second" in r.json()["error"]["message"]
+        assert r.headers["retry-after"] == "1"  # (as every 429)
         assert c.get(f"/api/tables/{tid}").json()["seats"][0]["name"] == "Cho"  # unchanged
         for path, body in (("move", {"seat": 2}), ("leave", {})):
             r = c.post(f"/api/tables/{tid}/{path}", json=body, headers=auth(tok))

@@ -2353,3 +2353,21 @@ def test_a_worker_started_under_a_name_in_use_leaves_that_one_s_jobs_to_it(
             assert "took back" not in twin.output(), twin.output()
         finally:
             twin.stop()
+
+
+def test_fewer_database_connections_than_threads_are_said_at_the_start() -> None:
+    """A code review: ``--db-connections`` under the threads that use them makes requests (or
+    a worker's moves) wait for a connection, silently. Said at the start (not refused: it may
+    be meant)."""
+    db = "postgresql://postgres@127.0.0.1:1/none"  # (nothing there: the command stops after)
+    for cmd, said in (
+        (["worker", "--redis", "redis://127.0.0.1:1/0"], "fewer than its 12 database threads"),
+        (["serve", "--port", "1"], "fewer than the threads that use them (4 of --db-threads"),
+    ):
+        out = subprocess.run(
+            [*_torampu(), *cmd, "--database", db, "--db-connections", "3"],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        assert said in out.stderr, out.stderr

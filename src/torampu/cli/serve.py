@@ -707,6 +707,13 @@ def serve(
         except Exception as e:
             typer.echo(f"torampu serve: cannot use Redis at {redis.split('@')[-1]}: {e}", err=True)
             raise typer.Exit(2) from None
+    if not url.startswith("sqlite") and db_connections < db_threads + 2:
+        typer.echo(
+            f"torampu serve: --db-connections {db_connections} is fewer than the threads that "
+            f"use them ({db_threads} of --db-threads and 2 that load tables): requests will "
+            "wait for a connection",
+            err=True,
+        )
     try:  # open and migrate the database now, so that a bad URL is a clear error, not a trace
         store = Store(url, connections=db_connections)
     except Exception as e:

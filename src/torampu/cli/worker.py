@@ -65,7 +65,7 @@ def worker(
     """Take bot-move jobs from Redis, compute them, store them, tell the web servers."""
     from torampu.web.rooms import Settings
     from torampu.web.store import Store
-    from torampu.web.workers import Worker
+    from torampu.web.workers import DB_THREADS, Worker
 
     logging.basicConfig(
         level=getattr(logging, log_level.upper(), logging.WARNING),
@@ -88,6 +88,12 @@ def worker(
         )
     url = Settings(data_dir=data_dir, database=database).database_url()
     where = url.split("@")[-1]
+    if not url.startswith("sqlite") and db_connections < DB_THREADS:
+        typer.echo(
+            f"torampu worker: --db-connections {db_connections} is fewer than its {DB_THREADS} "
+            "database threads: moves will wait for a connection to be stored",
+            err=True,
+        )
     try:
         store = Store(url, connections=db_connections)
     except Exception as e:

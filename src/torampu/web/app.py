@@ -121,9 +121,11 @@ link's fragment, ``/t/<id>#invite=…``, which browsers never send to a server).
 
 def _error(e: ActError) -> JSONResponse:
     # a body refused before it was read whole leaves the rest of it on the connection: closed
-    close = {"connection": "close"} if e.status in (408, 413) else None
+    headers = {"connection": "close"} if e.status in (408, 413) else {}
+    if e.status == 429:  # (when to ask again, as the request rate's own 429 says: a code review)
+        headers["retry-after"] = "1"
     body = {"error": {"code": e.code, "message": str(e)}}
-    return JSONResponse(body, status_code=e.status, headers=close)
+    return JSONResponse(body, status_code=e.status, headers=headers or None)
 
 
 async def _body(request: Request) -> dict[str, Any]:
