@@ -659,7 +659,8 @@ setInterval(() => {
       felt.querySelector(`.seat-box[data-seat="${e.dataset.trickSeat}"] .name`)?.textContent),
     tags: [...felt.querySelectorAll('.centre .trick-card')].map(e =>
       [e.querySelector('.trick-who')?.textContent,
-       felt.querySelector(`.seat-box[data-seat="${e.dataset.trickSeat}"] .name`)?.textContent]),
+       felt.querySelector(`.seat-box[data-seat="${e.dataset.trickSeat}"] .name`)?.textContent,
+       e.dataset.trickSeat === String(window.torampu.snapshot.seat)]),
   });
 }, 40);
 """
@@ -799,8 +800,9 @@ def test_finished_trick_pause_and_motion(server: str, browser: Any) -> None:
         # and named: "<the winner's seat name> takes the trick · A♦ wins: highest trump (♦)"
         assert s["taker"] and s["taker"].startswith(f"{s['takerBox'][0]} takes the trick"), s
         # each card says whose it is (five in the middle of a phone's felt read as a heap: a
-        # twelfth review)
-        assert all(tag == name and name for tag, name in s["tags"]), s["tags"]
+        # twelfth review), one's own "you" (a thirty-first)
+        assert all(tag == ("you" if mine else name) and name for tag, name, mine in s["tags"]), s
+
     # the next trick's lead ends the pause at once (a tenth review: the player followed a trick
     # the felt did not show)
     moved_on = [s for s in samples if s["live"] or s["tricks"][-1] != s["shown"]]

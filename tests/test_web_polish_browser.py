@@ -900,6 +900,8 @@ def test_on_a_phone_a_trick_the_player_takes_is_captioned_clear_of_their_card(
     for other in rects[1:]:
         apart = why[2] <= other[0] or other[2] <= why[0] or why[3] <= other[1] or other[3] <= why[1]
         assert apart, rects
+    # and the player's own card is tagged "あなた", not a name cut short (a thirty-first review)
+    assert page.inner_text('#felt .trick-card[data-trick-seat="0"] .trick-who') == "あなた"
     page.screenshot(path=str(SHOTS / "polish-nap-caption-top-phone.png"))
     assert not problems(page), problems(page)
 

@@ -336,7 +336,8 @@ function trickCard(c, ctx, n, winner) {
     hideFromReaders(cardImage(c.card)),
     // whose it is, on the card's foot: five cards in the middle of a phone's felt read as a
     // heap, "my A♥ lands between Mina and me" (a twelfth review)
-    hideFromReaders(h("span", { class: "trick-who" }, who)),
+    // (one's own: "you" — a long name of one's own was cut to "プレイ…", a thirty-first review)
+    hideFromReaders(h("span", { class: "trick-who" }, c.seat === ctx.mySeat ? t("you") : who)),
   );
 }
 
