@@ -1354,7 +1354,7 @@ def test_nap_s_bids_and_their_note_fit_a_small_phone(browser: Any, tmp_path: Pat
         post(f"{base}/api/tables/{tid}/start", {}, token=host)
         page.wait_for_function(
             "() => { const s = window.torampu?.snapshot;"
-            " return s && s.view.phase === 'bid' && s.view.to_play === s.seat }"
+            " return s?.view && s.view.phase === 'bid' && s.view.to_play === s.seat }"
         )
         page.wait_for_selector("#nap-stakes-note")
         assert page.locator("#actions .bidbtn").count() >= 5
