@@ -299,13 +299,12 @@ class RedisBus:
         self._release_ours = self.redis.register_script(_RELEASE_OURS)
         self.on_reconnect: Callable[[], Awaitable[None]] | None = None
         """Called when the subscription is back after an outage (read everything again)."""
-        self._skew = 0.0
-        """Redis's clock less this machine's (seconds), as last measured: presence entries are
-        stamped and judged by Redis's clock, one for every process (a machine 29 s ahead
-        deleted every other process's entries as stale, its players read as gone: a tenth
-        scale audit)."""
         self._skew_at = -CLOCK_EVERY
-        """When (:func:`time.monotonic`) the skew was last measured."""
+        """When (:func:`time.monotonic`) Redis's clock less this machine's was last measured:
+        kept as the process's shared clock (:func:`torampu.web.clock.offset`). Presence entries
+        are stamped and judged by it, one clock for every process (a machine 29 s ahead deleted
+        every other process's entries as stale, its players read as gone: a tenth scale
+        audit)."""
 
     @property
     def healthy(self) -> bool:
@@ -420,17 +419,17 @@ class RedisBus:
         after = time.time()
         if after - before > CLOCK_ROUND_TRIP and self._skew_at > -CLOCK_EVERY:
             return  # (a slow answer, the loop busy: measured again at the next call)
-        self._skew = int(secs) + int(micros) / 1e6 - (before + after) / 2
+        skew = int(secs) + int(micros) / 1e6 - (before + after) / 2
         self._skew_at = time.monotonic()
-        if abs(self._skew - clock.offset()) > CLOCK_SAID:
-            log.warning("this machine's clock is %+.1f s off Redis's: set right", -self._skew)
-        clock.set_offset(self._skew)
+        if abs(skew - clock.offset()) > CLOCK_SAID:
+            log.warning("this machine's clock is %+.1f s off Redis's: set right", -skew)
+        clock.set_offset(skew)
 
     async def _now(self) -> float:
         """The time by Redis's clock (this machine's, set right by the skew measured at most
         :data:`CLOCK_EVERY` seconds ago)."""
         await self.keep_time()
-        return time.time() + self._skew
+        return clock.wall()
 
     async def set_presence(self, table_id: str, seats: list[int], clients: int) -> None:
         key = PRESENCE + table_id
