@@ -1847,7 +1847,7 @@ def test_answers_given_below_the_application_carry_the_security_headers(tmp_path
     """A fortieth audit: the 431, 411 and 400 written below the application (a head too large,
     a body in chunks or framed both ways) and h11's own 400 (two ``Host`` headers, a NUL in the
     target) came as bare text, without the CSP or ``nosniff`` of every other answer."""
-    from torampu.web.app import SECURITY_HEADERS
+    from torampu.web.http import SECURITY_HEADERS
 
     head = b"POST /api/tables HTTP/1.1\r\nHost: x\r\n"
     with live_server(tmp_path) as addr:

@@ -45,7 +45,7 @@ from torampu.bots import bot_kinds
 from torampu.web import validate
 from torampu.web.addresses import address_key, owner_hash
 from torampu.web.bus import Bus, RedisBus
-from torampu.web.http import SECURITY_HEADERS, now_and_then
+from torampu.web.http import SECURITY_HEADER_LINES, now_and_then
 from torampu.web.outbox import Behind, Dismissed, Outbox, PerKey, TokenBucket
 from torampu.web.rooms import (
     BOT_SPECS,
@@ -185,12 +185,13 @@ class RevalidatedStatic(StaticFiles):
 
 
 class SecurityHeaders:
-    """ASGI middleware: :data:`SECURITY_HEADERS` on every HTTP response, errors included, and
-    ``Cache-Control: no-store`` on the API's (unless a route set its own)."""
+    """ASGI middleware: :data:`~torampu.web.http.SECURITY_HEADERS` on every HTTP response,
+    errors included, and ``Cache-Control: no-store`` on the API's (unless a route set its
+    own)."""
 
     def __init__(self, app: Any) -> None:
         self.app = app
-        self.headers = [(k.lower().encode(), v.encode()) for k, v in SECURITY_HEADERS.items()]
+        self.headers = SECURITY_HEADER_LINES
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         if scope["type"] != "http":

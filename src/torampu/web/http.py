@@ -70,9 +70,11 @@ SECURITY_HEADERS = {
 """Sent with every HTTP response (pages, static files, the API, and the answers given here below
 the application: :meth:`GuardedH11Protocol._refuse`, h11's own ``400``)."""
 
-_RAW_HEADERS = b"".join(
-    b"%s: %s\r\n" % (k.lower().encode(), v.encode()) for k, v in SECURITY_HEADERS.items()
-)
+SECURITY_HEADER_LINES = [(k.lower().encode(), v.encode()) for k, v in SECURITY_HEADERS.items()]
+""":data:`SECURITY_HEADERS` as ASGI and h11 write them: (name, value) in bytes, names lower
+case."""
+
+_RAW_HEADERS = b"".join(b"%s: %s\r\n" % line for line in SECURITY_HEADER_LINES)
 
 _BLANK_LINE = re.compile(rb"\n\r?\n")
 """The end of a request's head, as h11 finds it."""
