@@ -464,6 +464,13 @@ def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
+def _person_at(table_id: str, person: str) -> str:
+    """A person at one table (a speaker's token; whoever changes seats, by their address's hash
+    or "host") as a shared bucket's key on Redis names them: hashed with the table's id, so
+    that no token or address hash is written there, nor one name that other tables share."""
+    return hashlib.sha256(f"{table_id} {person}".encode()).hexdigest()[:24]
+
+
 def holder_id(stored: str | None) -> str | None:
     """A seat's holder, publicly: 8 hex digits of a hash of the seat token's stored hash — the
     same while one person holds the seat (a rename keeps it), another for the next person, and
@@ -2591,8 +2598,7 @@ class Lobby:
                 # spent the table's, a newcomer's "joined" unsaid (a fourteenth scale audit)
                 # (hashed with the table's id, as a speaker's chat key is: no address's hash
                 # is written to Redis)
-                who = hashlib.sha256(f"{room.id} {by or '?'}".encode()).hexdigest()[:24]
-                person = f"seats:{room.id}:{who}"
+                person = f"seats:{room.id}:{_person_at(room.id, by or '?')}"
                 if await self.bus.spend(person, s.chat_rate * 2, s.chat_burst * 2) is False:
                     continue
                 key = f"seats:{room.id}"
@@ -2698,7 +2704,7 @@ class Lobby:
         mine.take(now)
         table.take(now)
         # the shared buckets: a speaker by a hash (no token or address is written to Redis)
-        who = hashlib.sha256(f"{room.id} {speaker}".encode()).hexdigest()[:24]
+        who = _person_at(room.id, speaker)
         if await self.bus.spend(f"chat:{room.id}:{who}", s.chat_rate, s.chat_burst) is False:
             raise refused
         shared = f"chat:{room.id}" if playing else f"chat:{room.id}:watchers"
