@@ -275,15 +275,32 @@ def cluster(
         for w in webs:
             w.wait()
         for w in ws:
-            deadline = time.monotonic() + 40
-            while "taking bot jobs" not in w.output():
-                if w.proc.poll() is not None or time.monotonic() > deadline:
-                    pytest.fail(f"torampu worker did not start:\n{w.output()}")
-                time.sleep(0.1)
+            _taking_jobs(w)
         yield [*webs, *ws]
     finally:
         for p in [*webs, *ws]:
             p.stop()
+
+
+def _taking_jobs(worker: Proc) -> None:
+    """Wait (at most 40 s) for ``worker`` to say it takes bot jobs."""
+    deadline = time.monotonic() + 40
+    while "taking bot jobs" not in worker.output():
+        if worker.proc.poll() is not None or time.monotonic() > deadline:
+            pytest.fail(f"torampu worker did not start:\n{worker.output()}")
+        time.sleep(0.05)
+
+
+def _a_search_job_held(web: Web, r: Any) -> str:
+    """A started table of search bots on ``web`` whose first bot job a worker holds (pending
+    on the stream, ``r`` its Redis client): its id."""
+    tid, host = _table(web, "nap", seats=["ismcts:think=1"] * 4)
+    assert _post(f"{web.base}/api/tables/{tid}/start", {}, host)[0] == 200
+    deadline = time.monotonic() + 30
+    while not r.xpending_range("torampu:bot-jobs", "torampu-bots", "-", "+", 1):
+        assert time.monotonic() < deadline, "the worker took no job"
+        time.sleep(0.02)
+    return tid
 
 
 def _table(
@@ -1490,10 +1507,7 @@ def test_a_job_another_worker_took_over_is_not_taken_back(
     with cluster(tmp_path, pg, redis_server.url, workers=0, a=think) as (a, _b):
         w = _worker(tmp_path, "w1", pg, redis_server.url, "--reclaim-after", "0.6")
         try:
-            deadline = time.monotonic() + 40
-            while "taking bot jobs" not in w.output():
-                assert time.monotonic() < deadline, w.output()
-                time.sleep(0.1)
+            _taking_jobs(w)
             tid, host = _table(a, "nap", seats=["ismcts:think=3"] * 4)
             assert _post(f"{a.base}/api/tables/{tid}/start", {}, host)[0] == 200
             deadline = time.monotonic() + 60
@@ -2267,10 +2281,7 @@ def test_a_machine_whose_clock_runs_behind_does_not_cut_a_person_s_turn(
     worker = _worker(tmp_path, "w1", pg, redis_server.url, env=env)
     try:
         web.wait()
-        deadline = time.monotonic() + 40
-        while "taking bot jobs" not in worker.output():
-            assert worker.proc.poll() is None and time.monotonic() < deadline, worker.output()
-            time.sleep(0.1)
+        _taking_jobs(worker)
         assert "clock is -10" in worker.output() or "clock is -9" in worker.output(), (
             worker.output()[-2000:]
         )
@@ -2299,20 +2310,13 @@ def test_a_worker_killed_and_started_again_under_its_name_takes_its_jobs_back(
     r = redis.Redis.from_url(redis_server.url)
     slow = ("--reclaim-after", "300")
     with cluster(tmp_path, pg, redis_server.url, workers=1, w=slow) as (a, _b, w1):
-        tid, host = _table(a, "nap", seats=["ismcts:think=1"] * 4)
-        assert _post(f"{a.base}/api/tables/{tid}/start", {}, host)[0] == 200
-        deadline = time.monotonic() + 30
-        while not r.xpending_range("torampu:bot-jobs", "torampu-bots", "-", "+", 1):
-            assert time.monotonic() < deadline, "the worker took no job"
-            time.sleep(0.02)
+        tid = _a_search_job_held(a, r)
         version = _stored_version(pg, tid)
         w1.kill()
         again = _worker(tmp_path, "w1", pg, redis_server.url, *slow)
         try:
             deadline = time.monotonic() + 40
-            while "taking bot jobs" not in again.output():
-                assert again.proc.poll() is None and time.monotonic() < deadline, again.output()
-                time.sleep(0.05)
+            _taking_jobs(again)
             started = time.monotonic()
             while _stored_version(pg, tid) <= version:
                 assert time.monotonic() < deadline, again.output()[-2000:]
@@ -2337,18 +2341,10 @@ def test_a_worker_started_under_a_name_in_use_leaves_that_one_s_jobs_to_it(
     r = redis.Redis.from_url(redis_server.url)
     slow = ("--reclaim-after", "300")
     with cluster(tmp_path, pg, redis_server.url, workers=1, w=slow) as (a, _b, _w1):
-        tid, host = _table(a, "nap", seats=["ismcts:think=1"] * 4)
-        assert _post(f"{a.base}/api/tables/{tid}/start", {}, host)[0] == 200
-        deadline = time.monotonic() + 30
-        while not r.xpending_range("torampu:bot-jobs", "torampu-bots", "-", "+", 1):
-            assert time.monotonic() < deadline, "the worker took no job"
-            time.sleep(0.02)
+        _a_search_job_held(a, r)
         twin = _worker(tmp_path, "w1-twin", pg, redis_server.url, "--name", "w1", *slow)
         try:
-            deadline = time.monotonic() + 40
-            while "taking bot jobs" not in twin.output():
-                assert twin.proc.poll() is None and time.monotonic() < deadline, twin.output()
-                time.sleep(0.05)
+            _taking_jobs(twin)
             assert "another worker beats under this name" in twin.output(), twin.output()
             assert "took back" not in twin.output(), twin.output()
         finally:

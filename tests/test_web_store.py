@@ -158,20 +158,30 @@ def test_a_chat_line_for_a_table_closed_meanwhile_is_refused_as_no_table(url: st
     a.close()
 
 
-def test_a_server_on_this_database_survives_a_restart(url: str, tmp_path: Path) -> None:
-    with client(tmp_path, database=url) as c:
-        assert c.get("/api/health").json()["database"] == url.split(":")[0].split("+")[0]
-        tid, _, (tok,) = new_table(c, "daifugo", "standard", games=2)
-        with c.websocket_connect(f"/ws/tables/{tid}") as ws:
-            ws.send_json({"type": "hello", "token": tok, "version": None})
-            before = play_through(ws, until=lambda m: m["version"] >= 20 and m["legal"])
+def _across_a_restart(
+    url: str, tmp_path: Path, tid: str, tok: str
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Play table ``tid`` (seat token ``tok``) to its 20th action on a server, then on another
+    started on the same database, which picks it up as it was, to its end: the last snapshot
+    and the match record."""
+    with client(tmp_path, database=url) as c, c.websocket_connect(f"/ws/tables/{tid}") as ws:
+        ws.send_json({"type": "hello", "token": tok, "version": None})
+        before = play_through(ws, until=lambda m: m["version"] >= 20 and m["legal"])
     with client(tmp_path, database=url) as c:
         with c.websocket_connect(f"/ws/tables/{tid}") as ws:
             ws.send_json({"type": "hello", "token": tok, "version": before["version"]})
             snap = ws.receive_json()
             assert snap["version"] == before["version"] and snap["view"] == before["view"]
             last = play_through(ws, first=snap)
-        m = torampu.replay_match(c.get(f"/api/tables/{tid}/record").json())
+        return last, c.get(f"/api/tables/{tid}/record").json()
+
+
+def test_a_server_on_this_database_survives_a_restart(url: str, tmp_path: Path) -> None:
+    with client(tmp_path, database=url) as c:
+        assert c.get("/api/health").json()["database"] == url.split(":")[0].split("+")[0]
+        tid, _, (tok,) = new_table(c, "daifugo", "standard", games=2)
+    last, record = _across_a_restart(url, tmp_path, tid, tok)
+    m = torampu.replay_match(record)
     assert m.is_over and m.standings()["totals"] == last["view"]["match"]["totals"]
 
 
@@ -197,16 +207,7 @@ def test_a_table_made_before_tables_kept_their_seeding_is_rebuilt_as_it_was_made
         tok = c.post(f"/api/tables/{tid}/join", json={"name": "P0", "seat": 0}).json()["token"]
         started = c.post(f"/api/tables/{tid}/start", json={"fill": "heuristic"}, headers=auth(host))
         assert started.status_code == 200, started.text
-        with c.websocket_connect(f"/ws/tables/{tid}") as ws:
-            ws.send_json({"type": "hello", "token": tok, "version": None})
-            before = play_through(ws, until=lambda m: m["version"] >= 20 and m["legal"])
-    with client(tmp_path, database=url) as c:
-        with c.websocket_connect(f"/ws/tables/{tid}") as ws:
-            ws.send_json({"type": "hello", "token": tok, "version": before["version"]})
-            snap = ws.receive_json()
-            assert snap["version"] == before["version"] and snap["view"] == before["view"]
-            play_through(ws, first=snap)
-        whole = c.get(f"/api/tables/{tid}/record").json()
+    _, whole = _across_a_restart(url, tmp_path, tid, tok)
     assert "seeding" not in whole
     assert whole["records"][0]["seed"] == random.Random(whole["seed"]).getrandbits(63)
     assert torampu.replay_match(whole).is_over
