@@ -3863,6 +3863,118 @@ def test_a_frame_flood_below_the_app_is_cut_off(tmp_path: Path, flood: str) -> N
             assert json.loads(ws.recv(timeout=10))["type"] == "snapshot"
 
 
+class _Wire(asyncio.Transport):
+    """A connection's far end for a protocol under test: keeps what is written to it."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.written: list[bytes] = []
+        self.closed = False
+
+    def get_extra_info(self, name: str, default: Any = None) -> Any:
+        return {"peername": ("192.0.2.1", 5000), "sockname": ("127.0.0.1", 80)}.get(name, default)
+
+    def write(self, data: Any) -> None:
+        self.written.append(bytes(data))
+
+    def abort(self) -> None:
+        self.closed = True
+
+    def close(self) -> None:
+        self.closed = True
+
+    def is_closing(self) -> bool:
+        return self.closed
+
+    def get_write_buffer_size(self) -> int:
+        return 0
+
+    def pause_reading(self) -> None:
+        pass
+
+    def resume_reading(self) -> None:
+        pass
+
+
+def _client_frame(opcode: int, payload: bytes = b"", compressed: bool = False) -> bytes:
+    """A masked frame (mask 0: the payload as is), as a client sends it."""
+    head = bytes([0x80 | (0x40 if compressed else 0) | opcode])
+    n = len(payload)
+    head += bytes([0x80 | n]) if n < 126 else bytes([0x80 | 126]) + n.to_bytes(2, "big")
+    return head + b"\0\0\0\0" + payload
+
+
+@pytest.mark.parametrize("compressed", [False, True], ids=["empty frames", "compressed frames"])
+def test_one_read_of_a_frame_flood_is_not_parsed_whole(compressed: bool) -> None:
+    """A forty-second audit: a read (up to 256 KiB) was handed to the websocket parser whole,
+    every frame in it parsed, and inflated if compressed, before the first was counted against
+    the client's allowance — 43,690 empty frames (0.2–0.3 s of CPU) or, with permessage-deflate,
+    6,241 frames of 36 bytes each inflated to 16 KiB (100 MB, 2 s), from a socket that never said
+    hello; a few such sockets a second held every table 0.7–3 s. A read is parsed in slices, each
+    only while the client is within its allowance, which counts inflated bytes too."""
+    import zlib
+
+    from uvicorn.config import Config
+    from uvicorn.server import ServerState
+
+    from torampu.web import http as guards
+    from torampu.web.http import GuardedWebSocketProtocol
+
+    async def app(scope: Any, receive: Any, send: Any) -> None:
+        await receive()
+        await send({"type": "websocket.accept"})
+        while (await receive())["type"] != "websocket.disconnect":
+            pass
+
+    async def flood() -> tuple[int, int, bool]:
+        config = Config(app=app, ws=GuardedWebSocketProtocol, ws_per_message_deflate=True)
+        config.load()
+        p = GuardedWebSocketProtocol(config, ServerState(), {})
+        wire = _Wire()
+        p.connection_made(wire)
+        seen = [0, 0]  # frames parsed, their data's bytes (inflated)
+        events = p.conn.events_received
+
+        def counted() -> Any:
+            out = events()
+            for e in out:
+                if hasattr(e, "opcode"):
+                    seen[0] += 1
+                    seen[1] += len(e.data)
+            return out
+
+        p.conn.events_received = counted  # type: ignore[method-assign]
+        deflate = "Sec-WebSocket-Extensions: permessage-deflate\r\n" if compressed else ""
+        p.data_received(
+            (
+                "GET /ws/tables/x HTTP/1.1\r\nHost: h\r\nUpgrade: websocket\r\n"
+                "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+                f"Sec-WebSocket-Version: 13\r\n{deflate}\r\n"
+            ).encode()
+        )
+        for _ in range(200):
+            if p.handshake_complete:
+                break
+            await asyncio.sleep(0.01)
+        assert b" 101 " in b"".join(wire.written)
+        if compressed:
+            squeeze = zlib.compressobj(9, zlib.DEFLATED, -12)
+            text = squeeze.compress(b'{"type":"ping"}' + b" " * 16_000)
+            one = _client_frame(0x1, (text + squeeze.flush(zlib.Z_SYNC_FLUSH))[:-4], True)
+        else:
+            one = _client_frame(0xA)  # an unsolicited pong
+        p.data_received(one * (256 * 1024 // len(one)))  # one read's worth
+        p.connection_lost(None)
+        await asyncio.sleep(0.01)
+        return seen[0], seen[1], wire.closed
+
+    frames, data, cut = asyncio.run(flood())
+    assert cut
+    # (before: 43,690 frames parsed; or 4,599, inflated to 73 MB)
+    assert frames <= guards.FRAME_BURST + 256 // 6, frames
+    assert data <= getattr(guards, "DATA_BURST", 256 * 1024) + 256 // 40 * 16_100, data
+
+
 def test_a_room_that_ran_ahead_of_the_database_plays_the_stored_match_again(
     tmp_path: Path,
 ) -> None:

@@ -174,11 +174,12 @@ class TokenBucket:
         """Whether the bucket has refilled to its burst (it then need not be kept)."""
         return self._refilled(now) >= self.burst
 
-    def take(self, now: float) -> bool:
+    def take(self, now: float, n: int = 1) -> bool:
+        """Take ``n`` tokens (False, taking none, if fewer are there)."""
         self.tokens = self._refilled(now)
         self.at = now
-        if self.tokens >= 1:
-            self.tokens -= 1
+        if self.tokens >= n:
+            self.tokens -= n
             return True
         return False
 
