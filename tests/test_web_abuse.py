@@ -725,6 +725,36 @@ def test_presence_told_to_other_processes_is_the_latest(tmp_path: Path) -> None:
             assert bus.held[tid] == ([], 0), bus.held[tid]
 
 
+def test_sockets_refused_in_a_stream_are_refused_before_their_handshake(tmp_path: Path) -> None:
+    """A forty-second audit: a socket past --connect-rate or --sockets-per-address was opened to
+    be told why, so each was a websocket whose frames were read (104 opened in 12 s from one
+    address at a rate of 2 a second, each sent 256 KiB of frames). A few a second are still
+    opened to say why (a browser is told no reason for a refused handshake); past them a socket
+    is refused before its handshake, and no frame of it is read."""
+    from starlette.websockets import WebSocketDisconnect
+
+    from torampu.web.rooms import REFUSALS_TOLD_BURST
+
+    with client(tmp_path, connect_rate=0.001, sockets_per_address=2) as c:
+        tid, _ = _table(c)
+        url = f"/ws/tables/{tid}"
+        with c.websocket_connect(url), c.websocket_connect(url):  # the address's two
+            for _ in range(REFUSALS_TOLD_BURST):
+                with c.websocket_connect(url) as ws:  # opened, and told why
+                    e = ws.receive_json()
+                    assert e["code"] == "too_many_sockets" and "one address" in e["message"]
+            with pytest.raises(WebSocketDisconnect) as refused, c.websocket_connect(url):
+                pass  # (not opened: an HTTP 403)
+            assert refused.value.code == 1008
+        with pytest.raises(WebSocketDisconnect) as refused, c.websocket_connect(url):
+            pass  # past the connect rate, as refused
+        assert refused.value.code == 1008
+        other = TestClient(c.app, client=("198.51.100.7", 5000))
+        with other.websocket_connect(url) as ws:  # another address is served
+            ws.send_json({"type": "hello", "token": None})
+            assert ws.receive_json()["type"] == "snapshot"
+
+
 def test_sockets_per_table_and_per_address_are_limited(tmp_path: Path) -> None:
     with client(tmp_path, sockets_per_table=2, sockets_per_address=3, connect_rate=1e6) as c:
         tid, _ = _table(c)
@@ -1554,7 +1584,11 @@ def test_sockets_opened_at_once_to_tables_not_in_memory_keep_the_per_address_lim
         time.sleep(3.5)  # the rooms leave memory (idle 1 s, swept every second)
 
         async def one(tid: str) -> tuple[Any, str]:
-            ws = await websockets.connect(f"ws://{addr}/ws/tables/{tid}", open_timeout=20)
+            try:
+                ws = await websockets.connect(f"ws://{addr}/ws/tables/{tid}", open_timeout=20)
+            except websockets.InvalidStatus as e:  # past a few refusals told: not opened
+                assert e.response.status_code == 403
+                return None, "refused"
             try:
                 await ws.send(json.dumps({"type": "hello", "token": None}))
                 msg = json.loads(await asyncio.wait_for(ws.recv(), 20))
@@ -1565,12 +1599,13 @@ def test_sockets_opened_at_once_to_tables_not_in_memory_keep_the_per_address_lim
         async def storm() -> list[str]:
             got = await asyncio.gather(*(one(t) for t in tids for _ in range(10)))
             for ws, _ in got:
-                await ws.close()
+                if ws is not None:
+                    await ws.close()
             return [kind for _, kind in got]
 
         kinds = asyncio.run(storm())
         assert kinds.count("snapshot") == 8, kinds
-        assert set(kinds) == {"snapshot", "too_many_sockets"}
+        assert set(kinds) == {"snapshot", "too_many_sockets", "refused"}
 
 
 def test_a_websocket_message_of_many_values_is_refused_before_it_is_walked(

@@ -102,6 +102,10 @@ most from its players, however many sockets and seats speak, and as much again f
 spectators, however many addresses."""
 ADDRESS_MESSAGES = 4
 """One address's sockets together send at most this many sockets' worth of messages."""
+REFUSALS_TOLD_RATE = 1.0
+"""Refused websockets per second from one address opened to be told why (at once:
+:data:`REFUSALS_TOLD_BURST`); the others are refused before their handshake."""
+REFUSALS_TOLD_BURST = 5
 TOKEN_REREAD = 0.25
 """Seconds between two reads of a table's row for tokens it does not know (hellos with a token
 issued by another process, or a stranger's): hellos arriving meanwhile share the next read."""
@@ -934,6 +938,9 @@ class Lobby:
         self._purger: asyncio.Task[None] | None = None
         self._jitter = random.Random()  # only the bots' pauses: no game randomness here
         self.connects = PerKey(settings.connect_rate, settings.sockets_per_address)
+        self.told_refused = PerKey(REFUSALS_TOLD_RATE, REFUSALS_TOLD_BURST)
+        """Sockets opened to be told why they are refused, per address; past it a socket is
+        refused before its handshake."""
         """New websockets per address (a socket closed and opened again is a new one)."""
         self.address_messages = PerKey(
             settings.message_rate * ADDRESS_MESSAGES, settings.message_burst * ADDRESS_MESSAGES
