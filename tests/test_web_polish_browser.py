@@ -225,6 +225,22 @@ def test_every_trick_ruling_is_shown_with_suits_not_letters(server: str, browser
     assert "(正J; trump ♣)" in " ".join(shown)
 
 
+def test_a_discard_names_its_cards_as_the_panels_list_them(server: str, browser: Any) -> None:
+    """A thirtieth review: the Napoleon's own discard ("Last: … discard …") named its cards in
+    the move's notation, by rank (♠2 ♦3 ♥Q ♠A), where the panel lists them by suit (♠A ♠2 ♥Q
+    ♦3), as the hand does."""
+    page = new_page(browser, LAPTOP, "en")
+    page.goto(f"{server}/")
+    shown = page.evaluate(
+        "async () => { const l = await import('/static/labels.js');"
+        " const f = (a) => { const d = document.createElement('div');"
+        " d.append(l.actionNode(a, 'napoleon')); return d.textContent; };"
+        " return [f('discard 2S 3D TH QH AS JK'), f('play 3D AS')]; }"
+    )
+    assert shown[0].split()[1:] == ["♠A", "♠2", "♥Q", "♥10", "♦3", "Joker"], shown
+    assert shown[1].split()[1:] == ["♦3", "♠A"], shown  # (a play's cards as played)
+
+
 def test_napoleon_as_the_napoleon_at_1366x650(server: str, browser: Any) -> None:
     tb = _table(server, "napoleon", "classic", 5)
     page = _open(browser, server, tb, LAPTOP, "ja")

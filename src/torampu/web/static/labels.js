@@ -35,6 +35,20 @@ export function cardsNode(words) {
   return frag(words.map((w, i) => (i ? [" ", cardNode(w)] : cardNode(w))));
 }
 
+const SUIT_ORDER = "SHDC";
+const RANK_ORDER = "AKQJT98765432";
+
+/** Cards as the panels list them (the engine's display order): suits ♠ ♥ ♦ ♣, each high to low,
+ * the joker last — a discard's move names its cards by rank (its notation), and the player
+ * looked for them by suit (a thirtieth review). */
+export function displayOrder(words) {
+  const key = (w) => {
+    const { rank, suit } = parseCard(w);
+    return suit ? SUIT_ORDER.indexOf(suit) * 13 + RANK_ORDER.indexOf(rank === "10" ? "T" : rank) : 99;
+  };
+  return [...words].sort((a, b) => key(a) - key(b));
+}
+
 /** A suit letter as an icon; "N" (no trump) as text. */
 export function suitNode(suit) {
   if (!suit || suit === "N") return h("span", { class: "nt" }, t("noTrump"));
@@ -76,7 +90,7 @@ export function actionNode(raw, game) {
       // "give" / "discard" with no card: 7渡し or 10捨て declined ("渡さない", "捨てない")
       if (!a.words.length) return text(t(`${a.verb}None`));
       const call = a.extra.includes("call") ? [" ", h("span", { class: "tag" }, t("call"))] : null;
-      return frag(t(a.verb), " ", cardsNode(a.words), call);
+      return frag(t(a.verb), " ", cardsNode(a.verb === "discard" ? displayOrder(a.words) : a.words), call);
     }
     default:
       return text(raw);
