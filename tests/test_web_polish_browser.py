@@ -1369,6 +1369,20 @@ def test_a_finished_daifugo_match_shows_the_titles_it_gave(server: str, browser:
     assert not problems(page), problems(page)
 
 
+def test_the_status_line_names_the_match_s_winner_as_it_ends(server: str, browser: Any) -> None:
+    """A thirty-second review: as a match ended the status line said only "The match is over";
+    the winner came with the results' box, after the last trick's pause. The line names them at
+    once."""
+    made = _bots(server, "hell", 1, 3, "random")
+    page = new_page(browser, LAPTOP, "en")
+    page.goto(f"{server}/t/{made['table']['id']}")
+    _until_over(server, made)
+    page.wait_for_function("() => window.torampu?.snapshot?.table?.status === 'over'")
+    line = page.inner_text("#status .status-text")
+    assert re.search(r"The (match|series) is over — Winners?\b", line), line
+    assert not problems(page), problems(page)
+
+
 def test_a_replay_the_server_is_too_busy_to_make_is_asked_again_and_said_so(
     server: str, browser: Any
 ) -> None:

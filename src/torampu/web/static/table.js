@@ -5,7 +5,7 @@ import { Connection } from "./conn.js";
 import { drawnAfterPress, fill, h, patch, svgElement, toast, toTop } from "./dom.js";
 import { BOT_ICON, renderFelt, renderPlay, seatName, statusText, tapCard } from "./game.js";
 import { errorText, gameName, lang, pick, t } from "./i18n.js";
-import { moveNode, signed } from "./labels.js";
+import { moveNode, signed, winnersText } from "./labels.js";
 import { followLogs, sidePanels } from "./panels.js";
 import { installKeyboard } from "./keys.js";
 import { adoptInvite, adoptSeatLink, settleInvite } from "./links.js";
@@ -777,7 +777,11 @@ class TablePage {
     // in the pause between two games the next deal is already made, but nobody plays it yet:
     // the status says the last game is over, not whose turn it will be
     const between = this.snap.between;
-    const line = between ? `${t("sc_gameOver", { k: between.game + 1, game: view.game })} — ${t("sc_nextDealt", { game: view.game })}` : statusText(view, ctx);
+    let line = between ? `${t("sc_gameOver", { k: between.game + 1, game: view.game })} — ${t("sc_nextDealt", { game: view.game })}` : statusText(view, ctx);
+    // the match's winner said at once: the box with the results comes after the last trick's
+    // pause, and the line said only "The match is over" meanwhile (a thirty-second review)
+    const won = this.table.status === "over" ? winnersText(this.table.result, (s) => seatName(this.table, s, true)) : null;
+    if (won) line = `${line.replace(/[.。]$/, "")} — ${won}`;
     patch(status, h("span", { class: "status-text", role: "status", "aria-live": "polite" }, seat == null ? `${t("watchingShort")} · ${line}` : line), jump);
     this.el.back.textContent = t("sideBack");
     status.dataset.myTurn = this.isMyTurn() ? "1" : "0";
