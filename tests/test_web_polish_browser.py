@@ -1372,7 +1372,8 @@ def test_a_finished_daifugo_match_shows_the_titles_it_gave(server: str, browser:
 def test_the_status_line_names_the_match_s_winner_as_it_ends(server: str, browser: Any) -> None:
     """A thirty-second review: as a match ended the status line said only "The match is over";
     the winner came with the results' box, after the last trick's pause. The line names them at
-    once."""
+    once; the last game's panel says its winners are the game's ("Winners: Aki, Kai" beside the
+    match's "Winner: Kai" read as two verdicts)."""
     made = _bots(server, "hell", 1, 3, "random")
     page = new_page(browser, LAPTOP, "en")
     page.goto(f"{server}/t/{made['table']['id']}")
@@ -1380,6 +1381,10 @@ def test_the_status_line_names_the_match_s_winner_as_it_ends(server: str, browse
     page.wait_for_function("() => window.torampu?.snapshot?.table?.status === 'over'")
     line = page.inner_text("#status .status-text")
     assert re.search(r"The (match|series) is over — Winners?\b", line), line
+    # and the last game's own winners are said to be that game's, not a second verdict
+    page.wait_for_selector("#result dt")
+    terms = page.locator("#result dt").all_inner_texts()
+    assert "Won this deal" in terms and "Winners" not in terms, terms
     assert not problems(page), problems(page)
 
 

@@ -372,7 +372,9 @@ function resultDetail(d, game, ctx, winners = true, inTable = false) {
       d.bids.map((b, s) => h("li", {}, `${name(s)}: ${t("hellBidTook", { bid: b, took: d.tricks[s] })}`)))]);
   }
   if (game === "daifugo") pairs.push(...daifugoEnding(d, name));
-  if (winners && d.winners?.length) pairs.push([t("winners"), d.winners.map(name).join(t("listSep"))]);
+  // (the game's: at the match's end "Winners: Aki, Kai" beside the match's "Winner: Kai" read
+  // as two verdicts on one thing, a thirty-second review)
+  if (winners && d.winners?.length) pairs.push([t("winnersGame", { game }), d.winners.map(name).join(t("listSep"))]);
   return dl(pairs);
 }
 
