@@ -1385,6 +1385,9 @@ def test_the_status_line_names_the_match_s_winner_as_it_ends(server: str, browse
     page.wait_for_selector("#result dt")
     terms = page.locator("#result dt").all_inner_texts()
     assert "Won this deal" in terms and "Winners" not in terms, terms
+    # names short there and in the standings: a bot's strength is on its seat's box
+    for where in ("#result", "#standings tbody th"):
+        assert "bot)" not in " ".join(page.locator(where).all_inner_texts()), where
     assert not problems(page), problems(page)
 
 

@@ -265,8 +265,10 @@ function standingsPanel(view, ctx) {
   const head = h("tr", {}, h("th", {}, ""), m.per_game.map((_, k) => h("th", { class: "num", title: t("gameNo", { k: k + 1, game: view.game }) }, t("sc_gameCol", { k: k + 1, game: view.game }))), h("th", { class: "num total-col" }, t("total")));
   const rows = [];
   for (let s = 0; s < n; s++) {
+    // (names short: a bot's strength is on its seat's box, and "(CPU・普通)" on every row
+    // crowded the standings and the results, a thirty-second review)
     rows.push(h("tr", { class: m.leaders?.includes(s) && m.games_played ? "lead" : "" },
-      h("th", {}, seatName(ctx.table, s)),
+      h("th", {}, seatName(ctx.table, s, true)),
       m.per_game.map((g) => h("td", { class: "num" }, String(g[s]))),
       h("td", { class: "num total total-col", dataset: { totalSeat: s } }, String(m.totals[s]))));
   }
@@ -299,7 +301,7 @@ function resultPanel(view, ctx) {
   const { index, scores, detail } = ctx.lastResult;
   const winners = new Set(detail?.winners || []);
   const rows = scores.map((v, s) => h("tr", { class: winners.has(s) ? "lead" : "" },
-    h("th", {}, seatName(ctx.table, s)), h("td", { class: "num score", dataset: { scoreSeat: s } }, String(v))));
+    h("th", {}, seatName(ctx.table, s, true)), h("td", { class: "num score", dataset: { scoreSeat: s } }, String(v))));
   const extra = detail ? resultDetail(detail, view.game, ctx) : null;
   return h("section", { class: `panel side result ${ctx.freshResult ? "fresh" : ""}`, id: "result", dataset: { game: index } },
     h("h3", {}, t("resultOf", { k: index + 1, game: view.game })), extra, h("table", { class: "grid" }, h("tbody", {}, rows)));
@@ -340,7 +342,7 @@ export function followLogs(el, draw) {
 /** A finished game's result as label/value pairs; `inTable`: Daifugo's titles and Hell's bids
  * are in the scores table beside it (the box between games), not here. */
 function resultDetail(d, game, ctx, winners = true, inTable = false) {
-  const name = (s) => (s == null ? "–" : seatName(ctx.table, s));
+  const name = (s) => (s == null ? "–" : seatName(ctx.table, s, true));
   const pairs = [];
   if (game === "napoleon") {
     pairs.push([t("napoleon"), name(d.napoleon)], [t("contract"), span(bidNode(d.contract, game))]);
