@@ -4010,6 +4010,63 @@ def test_one_read_of_a_frame_flood_is_not_parsed_whole(compressed: bool) -> None
     assert data <= getattr(guards, "DATA_BURST", 256 * 1024) + 256 // 40 * 16_100, data
 
 
+def test_one_table_s_stalled_writes_hold_one_database_thread_not_every_table(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An eighteenth scale audit: one table's row held locked (an operator's ``SELECT … FOR
+    UPDATE``) made each of that table's writes — a chat line from each of its player's three
+    sockets, a move — wait out the lock timeout on a database thread; the four threads taken,
+    every other table's moves on the process waited 30 s. One table's calls take one thread at a
+    time, the others waiting their turn off the threads: here its chat lines are held and a move
+    at another table is stored meanwhile."""
+    import threading as th
+
+    limits = {"chat_rate": 100.0, "chat_burst": 100, "db_threads": 4, "sockets_per_seat": 4}
+    with client(tmp_path, **limits) as c:
+        held, _, (tok_held,) = new_table(c, "hell", {"players": 3}, games=2)
+        free, _, (tok_free,) = new_table(c, "hell", {"players": 3}, games=2)
+        store = c.app.state.lobby.store
+        gate = th.Event()
+        waiting: list[str] = []
+        let_go: list[str] = []
+        real = store.add_chat
+
+        def stalled(table_id: str, *args: Any) -> Any:
+            if table_id == held:
+                waiting.append(table_id)
+                gate.wait(30)  # (a lock that is not let go)
+                let_go.append(table_id)
+            return real(table_id, *args)
+
+        monkeypatch.setattr(store, "add_chat", stalled)
+        try:
+            with ExitStack() as stack:
+                for n in range(4):  # (a socket's messages are taken one at a time)
+                    ws = stack.enter_context(c.websocket_connect(f"/ws/tables/{held}"))
+                    _hello(ws, tok_held)
+                    ws.send_json({"type": "chat", "text": f"line {n}"})
+                deadline = time.monotonic() + 10
+                while not waiting:  # (the first is on a database thread, held)
+                    assert time.monotonic() < deadline
+                    time.sleep(0.02)
+                time.sleep(0.3)  # (and the others, before: each on a thread of its own)
+                with c.websocket_connect(f"/ws/tables/{free}") as other:
+                    snap = _hello(other, tok_free)
+                    while not snap["legal"]:
+                        snap = receive(other)
+                    version = snap["version"]
+                    act = {"type": "act", "action": snap["legal"][0], "version": version}
+                    other.send_json(act)
+                    while (m := receive(other)).get("version", -1) <= version:
+                        assert m["type"] != "error", m
+                    assert not let_go, "the move waited for the held table's calls"
+                    stored = c.get(f"/api/tables/{free}").json()["version"]
+                    assert stored > version, "the move at the other table was not stored"
+                assert len(waiting) == 1, f"{len(waiting)} of the table's calls on threads"
+        finally:
+            gate.set()
+
+
 def test_a_room_that_ran_ahead_of_the_database_plays_the_stored_match_again(
     tmp_path: Path,
 ) -> None:

@@ -39,7 +39,7 @@ import random
 import secrets
 import time
 from collections import Counter, deque
-from collections.abc import Awaitable, Callable, Coroutine, Mapping, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
@@ -917,6 +917,8 @@ class Lobby:
         self._heartbeat: asyncio.Task[None] | None = None
         self._tasks: set[asyncio.Task[None]] = set()
         self._db_pool = ThreadPoolExecutor(settings.db_threads, thread_name_prefix="torampu-db")
+        self._db_gates: dict[str, asyncio.Lock] = {}
+        self._db_waiting: Counter[str] = Counter()
         self._loading: dict[str, asyncio.Future[Room]] = {}
         self._load_pool = ThreadPoolExecutor(2, thread_name_prefix="torampu-load")
         """Where a table's match is played again when it is loaded (off the event loop)."""
@@ -1095,11 +1097,38 @@ class Lobby:
         self._db_pool.shutdown(wait=True)
         self._load_pool.shutdown(wait=False, cancel_futures=True)
 
-    async def db(self, fn: Callable[..., T], *args: Any) -> T:
+    async def db(self, fn: Callable[..., T], *args: Any, table: str | None = None) -> T:
         """Run a store call on the database threads; a database failure becomes a logged
         ``storage_unavailable`` error (a refused write — :class:`StaleVersion`,
-        :class:`Refused` — passes)."""
+        :class:`Refused` — passes).
+
+        ``table``: the table the call is about. One table's calls take one database thread at
+        a time, the rest waiting here: an eighteenth scale audit held one table's row locked
+        (an operator's ``SELECT … FOR UPDATE``), and three chat lines and a move there, each
+        waiting out the lock timeout on a thread of the four, held every other table's moves on
+        the process for 30 s."""
         loop = asyncio.get_running_loop()
+        gate = contextlib.nullcontext() if table is None else self._db_gate(table)
+        async with gate:
+            return await self._db(loop, fn, args)
+
+    @contextlib.asynccontextmanager
+    async def _db_gate(self, table: str) -> AsyncIterator[None]:
+        """The table's turn at the database threads (see :meth:`db`)."""
+        lock = self._db_gates.get(table)
+        if lock is None:
+            lock = self._db_gates[table] = asyncio.Lock()
+        self._db_waiting[table] += 1
+        try:
+            async with lock:
+                yield
+        finally:
+            self._db_waiting[table] -= 1
+            if not self._db_waiting[table]:
+                del self._db_waiting[table]
+                del self._db_gates[table]
+
+    async def _db(self, loop: asyncio.AbstractEventLoop, fn: Callable[..., T], args: Any) -> T:
         for again in (True, False):
             try:
                 return await loop.run_in_executor(self._db_pool, lambda: fn(*args))
@@ -1144,16 +1173,20 @@ class Lobby:
         fut: asyncio.Future[Room] = asyncio.get_running_loop().create_future()
         self._loading[table_id] = fut
         try:
-            table = await self.db(self.store.table, table_id)
+            table = await self.db(self.store.table, table_id, table=table_id)
             if table is None:
                 raise ActError("not_found", f"no table {table_id!r}", 404)
-            actions = await self.db(self.store.actions, table_id) if table.version else []
+            actions = (
+                await self.db(self.store.actions, table_id, table=table_id) if table.version else []
+            )
             # (as far as the row read: a move another process stored between the two reads
             # failed the load — "47 of 46 actions stored", a thirteenth audit — and comes to
             # the room as any later move does)
             actions = [a for a in actions if a.version <= table.version]
             room = await self._load(table, actions)
-            chat = await self.db(self.store.recent_chat, table_id, self.settings.chat_history)
+            chat = await self.db(
+                self.store.recent_chat, table_id, self.settings.chat_history, table=table_id
+            )
             for c in chat:
                 (room.chat if c.event is None else room.seat_chat).append(self._chat_message(c))
             await self._read_ready(room)
@@ -1377,6 +1410,7 @@ class Lobby:
                     made_by,
                     None if invite is None else token_hash(invite),
                     caps,
+                    table=table_id,
                 )
             except Refused as e:
                 raise ActError.refused(e) from None
@@ -1484,7 +1518,7 @@ class Lobby:
             return
         async with room.lock:
             try:
-                st = await self.db(self.store.reclaim_seat, old.id, seat, h)
+                st = await self.db(self.store.reclaim_seat, old.id, seat, h, table=old.id)
             except Refused as e:
                 raise ActError.refused(e) from None
             if st is None:  # (another process's change, read now)
@@ -1504,13 +1538,13 @@ class Lobby:
         marks."""
         before = set(room.wishes)
         if as_host:  # (first: once the wish is marked, the rematch may be made)
-            await self.db(self.store.mark_ready, room.id, REMATCH_HOST, seat)
+            await self.db(self.store.mark_ready, room.id, REMATCH_HOST, seat, table=room.id)
         # marked whatever this process thinks: its copy may still hold a wish taken back on
         # another process (an eighteenth audit: asked here, taken back there, asked here again
         # — answered 202, and nothing stored); a repeated ask marks nothing new and says nothing
-        if await self.db(self.store.mark_ready, room.id, REMATCH_WISH, seat):
+        if await self.db(self.store.mark_ready, room.id, REMATCH_WISH, seat, table=room.id):
             await self._publish(room, {"kind": "rematch_wish", "seat": seat})
-        room.wishes = await self.db(self.store.ready_seats, room.id, REMATCH_WISH)
+        room.wishes = await self.db(self.store.ready_seats, room.id, REMATCH_WISH, table=room.id)
         if room.wishes != before:
             # (only then: a request repeated sent every socket at the table a snapshot, 28,309
             # to 60 spectators in 8 s from one player, a tenth audit)
@@ -1549,10 +1583,10 @@ class Lobby:
             raise ActError("not_over", "a rematch is there once the match is over")
         before = set(room.wishes)
         try:  # (refused there too if another process made it meanwhile: a thirteenth audit)
-            await self.db(self.store.withdraw_wish, room.id, seat)
+            await self.db(self.store.withdraw_wish, room.id, seat, table=room.id)
         except Refused as e:
             raise await self._behind(room, e) from None
-        room.wishes = await self.db(self.store.ready_seats, room.id, REMATCH_WISH)
+        room.wishes = await self.db(self.store.ready_seats, room.id, REMATCH_WISH, table=room.id)
         if room.wishes != before:  # (a repeated request: no news for anyone)
             await self._publish(room, {"kind": "rematch_wish", "seat": seat, "withdrawn": True})
             self.broadcast(room)
@@ -1598,7 +1632,9 @@ class Lobby:
             # the database says who asked (an event of another process's may be late) and the
             # bus who is there (a seat held on another process read as gone: an eleventh
             # audit)
-            room.wishes = await self.db(self.store.ready_seats, room.id, REMATCH_WISH)
+            room.wishes = await self.db(
+                self.store.ready_seats, room.id, REMATCH_WISH, table=room.id
+            )
             with contextlib.suppress(BusError):
                 room.remote_seats, room.remote_clients = await self.bus.presence(room.id)
             if not self._all_wish(room):
@@ -1626,12 +1662,15 @@ class Lobby:
                     # a table made before keys were kept went on drawing a stream's seeds, a
                     # code review)
                     {SEEDING: "keyed"},
+                    table=room.id,
                 )
             except Refused as e:
                 if e.code != "wishes_changed":
                     raise ActError.refused(e) from None
                 # a wish it counted on was taken back (on another process) meanwhile: not now
-                room.wishes = await self.db(self.store.ready_seats, room.id, REMATCH_WISH)
+                room.wishes = await self.db(
+                    self.store.ready_seats, room.id, REMATCH_WISH, table=room.id
+                )
                 self.broadcast(room)
                 return None
         async with room.lock:
@@ -1709,7 +1748,7 @@ class Lobby:
         # the stored one (replaced on another process a moment ago, the old one still opened
         # the table here until the bus told: 7 times in 10, a tenth scale audit)
         if how is None or how == "invite":
-            fresh = await self.db(self.store.table, table_id)
+            fresh = await self.db(self.store.table, table_id, table=table_id)
             how = None if fresh is None else access(fresh, fresh.seats, invite, token)
             if how is None:
                 raise ActError("not_found", f"no table {table_id!r}", 404)
@@ -1729,7 +1768,9 @@ class Lobby:
         invite = new_token()
         async with room.lock:
             try:
-                ids = await self.db(self.store.set_invite, room.id, token_hash(invite))
+                ids = await self.db(
+                    self.store.set_invite, room.id, token_hash(invite), table=room.id
+                )
             except Refused as e:
                 raise ActError.refused(e) from None
             await self._refresh_row(room)
@@ -1761,7 +1802,7 @@ class Lobby:
 
         async with room.lock:
             try:
-                before = await self.db(self.store.delete_table, room.id, closable)
+                before = await self.db(self.store.delete_table, room.id, closable, table=room.id)
             except Refused as e:
                 raise ActError.refused(e) from None
         await self._drop_closed(room)
@@ -1771,7 +1812,9 @@ class Lobby:
             if old is not None:
                 async with old.lock:
                     await self._refresh_row(old)
-                    old.wishes = await self.db(self.store.ready_seats, old_id, REMATCH_WISH)
+                    old.wishes = await self.db(
+                        self.store.ready_seats, old_id, REMATCH_WISH, table=old_id
+                    )
                 self.broadcast(old)
             await self._publish_id(old_id, {"kind": "table"})
 
@@ -1889,6 +1932,7 @@ class Lobby:
                         True,
                         holder,
                         cap,
+                        table=room.id,
                     )
                 except Refused as e:
                     raise ActError.refused(e) from None
@@ -1927,7 +1971,13 @@ class Lobby:
             held_by = None if holder is ... else (lambda stored: holder_id(stored) == holder)
             try:
                 kind, name = await self.db(
-                    self.store.set_waiting_seat, room.id, seat, st.kind, st.bot, held_by
+                    self.store.set_waiting_seat,
+                    room.id,
+                    seat,
+                    st.kind,
+                    st.bot,
+                    held_by,
+                    table=room.id,
                 )
             except Refused as e:
                 await self._refresh_row(room)
@@ -2034,7 +2084,7 @@ class Lobby:
                 raise ActError("started", "seats change only before the start")
             before = list(room.seats)
             try:
-                await self.db(self.store.swap_waiting_seats, room.id, a, b, token)
+                await self.db(self.store.swap_waiting_seats, room.id, a, b, token, table=room.id)
             except Refused as e:
                 await self._refresh_row(room)
                 raise ActError.refused(e) from None
@@ -2072,7 +2122,7 @@ class Lobby:
                 if room.status != "waiting":
                     raise ActError("started", started)
                 try:
-                    name = await self.db(write, seat, h)
+                    name = await self.db(write, seat, h, table=room.id)
                 except Refused as e:
                     await self._refresh_row(room)
                     if not again and _swapped_meanwhile(room, e.code, h):  # (from there, once)
@@ -2149,7 +2199,7 @@ class Lobby:
             if fill is not None:
                 fill = self.check_bot(fill)
             try:  # one transaction: two starts (on two processes) give one result
-                table = await self.db(self.store.start_table, room.id, fill)
+                table = await self.db(self.store.start_table, room.id, fill, table=room.id)
             except Refused as e:
                 await self._refresh_row(room)
                 raise ActError.refused(e) from None
@@ -2268,6 +2318,7 @@ class Lobby:
                     played,
                     at,
                     result,
+                    table=room.id,
                 )
             except (StaleVersion, ActError) as e:
                 log.warning("table %s: write refused (%s); reloading", room.id, e)
@@ -2329,7 +2380,7 @@ class Lobby:
             return
         if kind == "closed":
             # (the database says so, not the event: a forged one closes nothing)
-            if await self.db(self.store.table, table_id) is None:
+            if await self.db(self.store.table, table_id, table=table_id) is None:
                 await self._drop_closed(room)
             return
         if kind == "chat":
@@ -2345,7 +2396,9 @@ class Lobby:
             news = seat in room.wishes if event.get("withdrawn") else seat not in room.wishes
             if isinstance(seat, int) and room.status == "over" and news:
                 before = room.wishes
-                room.wishes = await self.db(self.store.ready_seats, room.id, REMATCH_WISH)
+                room.wishes = await self.db(
+                    self.store.ready_seats, room.id, REMATCH_WISH, table=room.id
+                )
                 if room.wishes != before:
                     self.broadcast(room)
             return
@@ -2408,13 +2461,15 @@ class Lobby:
             self.broadcast(room)
         held = {m.get("id") for m in (*room.chat, *room.seat_chat)}
         oldest = min((i for i in held if isinstance(i, int)), default=0)
-        for c in await self.db(self.store.recent_chat, room.id, self.settings.chat_history):
+        for c in await self.db(
+            self.store.recent_chat, room.id, self.settings.chat_history, table=room.id
+        ):
             if c.id not in held and c.id > oldest:  # (older ones: let go, not lost)
                 self._tell_chat(room, self._chat_message(c))
 
     async def _catch_up(self, room: Room) -> None:
         """Play the actions stored after this room's version (by another process)."""
-        actions = await self.db(self.store.actions, room.id, room.version)
+        actions = await self.db(self.store.actions, room.id, room.version, table=room.id)
         if actions and room.match is None:
             await self._refresh_row(room)
             return
@@ -2481,9 +2536,11 @@ class Lobby:
         wishes, from the database."""
         b = room.between
         if b is not None:
-            b.ready |= await self.db(self.store.ready_seats, room.id, b.game)
+            b.ready |= await self.db(self.store.ready_seats, room.id, b.game, table=room.id)
         elif room.status == "over" and room.table.rematch is None:
-            room.wishes = await self.db(self.store.ready_seats, room.id, REMATCH_WISH)
+            room.wishes = await self.db(
+                self.store.ready_seats, room.id, REMATCH_WISH, table=room.id
+            )
 
     def _all_ready(self, room: Room) -> bool:
         """Every connected human seat said ready (bots always are; with nobody connected,
@@ -2535,7 +2592,7 @@ class Lobby:
             # spectators where pings gave 3)
             return
         try:
-            await self.db(self.store.mark_ready, room.id, b.game, seat)
+            await self.db(self.store.mark_ready, room.id, b.game, seat, table=room.id)
         except Refused as e:  # (deleted on another process: its clients sent away)
             raise await self._behind(room, e) from None
         b.ready.add(seat)
@@ -2612,7 +2669,14 @@ class Lobby:
                 if shared and await self.bus.spend(key, s.chat_rate * n, s.chat_burst * n) is False:
                     continue
                 c = await self.db(
-                    self.store.add_chat, room.id, event["seat"], None, None, None, event
+                    self.store.add_chat,
+                    room.id,
+                    event["seat"],
+                    None,
+                    None,
+                    None,
+                    event,
+                    table=room.id,
                 )
             except Refused:  # (the table closed meanwhile: nobody to tell)
                 return
@@ -2670,7 +2734,15 @@ class Lobby:
             raise ActError("seat_changed", "your seat changed as you spoke: say it again")
         try:
             c = await self.db(
-                self.store.add_chat, room.id, seat, name, text, reaction, None, client.holder
+                self.store.add_chat,
+                room.id,
+                seat,
+                name,
+                text,
+                reaction,
+                None,
+                client.holder,
+                table=room.id,
             )
         except Refused as e:  # (the table closed meanwhile, or the seat changed hands: the
             # socket, its seat gone, watches on — it stayed seated here, a hello with its token
@@ -2816,7 +2888,7 @@ class Lobby:
 
     async def _refresh_row(self, room: Room) -> None:
         """Read the table's row (seats, status) and any actions this room has not seen."""
-        table = await self.db(self.store.table, room.id)
+        table = await self.db(self.store.table, room.id, table=room.id)
         if table is None:
             # deleted: its host closed it in another process whose ``closed`` event was lost
             # (the bus down then; an eighth audit found the table served here, its players
@@ -2842,7 +2914,7 @@ class Lobby:
             if not self._closing:
                 self._ensure_driver(room)
         if table.version > room.version:
-            actions = await self.db(self.store.actions, room.id, room.version)
+            actions = await self.db(self.store.actions, room.id, room.version, table=room.id)
             changed = self._apply_actions(room, actions) or changed
             await self._read_ready(room)
         elif table.version < room.version and room.match is not None:
@@ -2863,7 +2935,7 @@ class Lobby:
             room.version,
             table.version,
         )
-        actions = await self.db(self.store.actions, room.id, 0)
+        actions = await self.db(self.store.actions, room.id, 0, table=room.id)
         new = self._new_match
         m, games = await asyncio.get_running_loop().run_in_executor(
             self._load_pool, lambda: _replayed(room.id, new(room), actions)
@@ -3411,7 +3483,7 @@ class Lobby:
                 want = room.quiet
                 at = None if want is None else datetime.fromtimestamp(want, UTC)
                 try:
-                    await self.db(self.store.set_quiet, room.id, at)
+                    await self.db(self.store.set_quiet, room.id, at, table=room.id)
                 except ActError:
                     room.quiet_known = False  # (logged where it failed: written at the next turn)
                     return
