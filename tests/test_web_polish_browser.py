@@ -3169,6 +3169,39 @@ def test_seven_at_hell_on_a_phone_the_trump_chip_covers_no_seat(
     assert not problems(page), problems(page)
 
 
+def test_seven_at_hell_on_a_phone_on_its_side_keep_the_trick_off_the_seats(
+    server: str, browser: Any
+) -> None:
+    """A thirty-first and a thirty-second review: on a phone on its side (844×390), seven at
+    Hell, the felt had half the width: seven seat boxes of three lines lay over each other and
+    a fifth of a trick's card under a seat box, the right half of the screen mostly empty. With
+    six to eight the felt has three fifths of the width and the boxes two lines."""
+    made = _bots(server, "hell", 3, 7, "random")
+    page = new_page(browser, {"width": 844, "height": 390}, "en", has_touch=True, is_mobile=True)
+    page.goto(f"{server}/t/{made['table']['id']}")
+    page.wait_for_selector("#trick-taker", timeout=30_000)
+    page.wait_for_timeout(400)  # (the cards at rest)
+    laid = page.evaluate(
+        """() => { const r = (e) => e.getBoundingClientRect();
+        const boxes = [...document.querySelectorAll('#felt .seat-box')].map(r);
+        const cards = [...document.querySelectorAll('#felt .trick-card')].map(r);
+        const ov = (a, b) => Math.max(0, Math.min(a.right, b.right) - Math.max(a.left, b.left))
+          * Math.max(0, Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top));
+        let card = 0, box = 0;
+        for (const c of cards) {
+          for (const b of boxes) card = Math.max(card, ov(c, b) / (c.width * c.height));
+        }
+        for (const a of boxes) for (const b of boxes) if (a !== b) box = Math.max(box, ov(a, b));
+        return { cards: cards.length, card, box,
+          felt: r(document.querySelector('#felt')).width / window.innerWidth }; }"""
+    )
+    assert laid["cards"] == 7, laid
+    assert laid["box"] == 0, laid  # (65 px² before)
+    assert laid["card"] < 0.08, laid  # (a fifth of a card before)
+    assert laid["felt"] > 0.55, laid
+    assert not problems(page), problems(page)
+
+
 def test_through_the_auction_the_standings_are_in_sight_on_a_large_screen(
     server: str, browser: Any
 ) -> None:
