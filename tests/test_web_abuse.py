@@ -4010,6 +4010,46 @@ def test_one_read_of_a_frame_flood_is_not_parsed_whole(compressed: bool) -> None
     assert data <= getattr(guards, "DATA_BURST", 256 * 1024) + 256 // 40 * 16_100, data
 
 
+def test_a_frame_the_parser_refuses_in_a_read_closes_the_connection_once() -> None:
+    """A read is parsed in slices (above): once the parser refuses a frame (a reserved bit set,
+    no extension agreed), the connection is closed on it and the read's other slices are not
+    handed over — each would have closed it again, queueing the application a disconnect
+    apiece (a code review of the slices)."""
+    from uvicorn.config import Config
+    from uvicorn.server import ServerState
+
+    from torampu.web.http import GuardedWebSocketProtocol
+
+    async def app(scope: Any, receive: Any, send: Any) -> None:
+        await receive()
+        await send({"type": "websocket.accept"})
+
+    async def refused() -> tuple[int, bool]:
+        config = Config(app=app, ws=GuardedWebSocketProtocol)
+        config.load()
+        p = GuardedWebSocketProtocol(config, ServerState(), {})
+        wire = _Wire()
+        p.connection_made(wire)
+        p.data_received(
+            b"GET /ws/tables/x HTTP/1.1\r\nHost: h\r\nUpgrade: websocket\r\n"
+            b"Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+            b"Sec-WebSocket-Version: 13\r\n\r\n"
+        )
+        for _ in range(200):
+            if p.handshake_complete:
+                break
+            await asyncio.sleep(0.01)
+        bad = bytes([0x80 | 0x20 | 0x1, 0x80]) + b"\0\0\0\0"  # (RSV2 set: a protocol error)
+        p.data_received(bad + b"\0" * 4096)
+        said = 0
+        while not p.queue.empty():
+            said += p.queue.get_nowait()["type"] == "websocket.disconnect"
+        return said, wire.closed
+
+    said, closed = asyncio.run(refused())
+    assert closed and said == 1, said
+
+
 def test_one_table_s_stalled_writes_hold_one_database_thread_not_every_table(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -519,8 +519,8 @@ class GuardedWebSocketProtocol(WebSocketsSansIOProtocol):
         # allowance after the one before (a forty-second audit: a whole read of tiny or
         # compressed frames held the event loop, and every table, 0.7–3 s)
         for start in range(0, len(data), READ_SLICE):
-            if self.cut:
-                return
+            if self.cut or self.conn.parser_exc is not None:
+                return  # (a frame the parser refused: the connection was closed on it, once)
             super().data_received(data[start : start + READ_SLICE])
 
     def handle_text(self, event: Any) -> None:
