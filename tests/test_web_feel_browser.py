@@ -1347,6 +1347,12 @@ def test_a_player_whose_time_ran_out_is_told_and_a_spectator_sees_they_watch(
             "document.querySelector('#toast')?.textContent || '')",
             timeout=20000,
         )
+        # with the card played for them (a thirty-third review: a card's move read "()")
+        page.wait_for_function(
+            "() => /Your time ran out: a bot made your move \\(Play .+\\)/.test("
+            "document.querySelector('#toast')?.textContent || '')",
+            timeout=30000,
+        )
         watcher = new_page(browser, DESKTOP)
         watcher.goto(f"{base}/t/{table_id}")
         watcher.wait_for_selector("#felt [data-seat='0']")

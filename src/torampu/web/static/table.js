@@ -918,11 +918,14 @@ class TablePage {
     const raw = String(last.action);
     // (a bid is never hidden: only discards, exchanges and gives are)
     const what = last.hidden ? t("hiddenMove", { verb: t(raw.split(/\s+/)[0]) }) : moveNode(raw, this.snap.view.game);
+    // (its words read before it is drawn: a card's move is a fragment, empty once drawn, and
+    // the player whose time ran out read "a bot made your move ()" — a thirty-third review)
+    const said = typeof what === "string" ? what : what.textContent;
     fill(this.el.last, t("lastMove", { who, what: "" }).replace(/\s*$/, " "), h("span", {}, what));
     // the player whose time ran out is told so, once, with the move made for them
     if (last.by === "timeout" && last.seat === this.snap.seat && this.toldTimeout !== this.snap.version) {
       this.toldTimeout = this.snap.version;
-      toast(t("timedOutYou", { what: typeof what === "string" ? what : what.textContent }), "info");
+      toast(t("timedOutYou", { what: said }), "info");
     }
   }
 }
