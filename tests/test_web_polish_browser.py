@@ -241,6 +241,58 @@ def test_a_discard_names_its_cards_as_the_panels_list_them(server: str, browser:
     assert shown[1].split()[1:] == ["♦3", "♠A"], shown  # (a play's cards as played)
 
 
+def test_a_double_tap_on_a_card_is_one_move_when_the_turn_comes_straight_back(
+    server: str, browser: Any
+) -> None:
+    """A thirty-third review: on a phone the player double-tapped a card that took the trick;
+    their turn came straight back (to lead) and the second tap, 150 ms later, played the card
+    that had slid under the finger. A tap within a moment of the page's own move is not a
+    move. The turn's coming back is played here by handing the page its snapshot again."""
+    tb = _table(server, "hell", "standard", 3, 3)
+    page = _open(browser, server, tb, PHONE, "en", touch=True)
+    page.context.add_init_script(
+        """(() => { const W = window.WebSocket; window.__socks = []; window.__acts = [];
+        window.WebSocket = class extends W { constructor(...a) { super(...a);
+          window.__socks.push(this); const send = this.send.bind(this);
+          this.send = (d) => { if (JSON.parse(d).type === 'act') window.__acts.push(d); send(d); };
+        }
+        set onmessage(f) { super.onmessage = (e) => { if (!window.__hold || e.ours) f(e); }; }
+        }; })();"""
+    )
+    page.reload()
+    until = time.monotonic() + 60
+    while (phase := _wait_my_turn(page)) != "play":
+        assert phase != "over" and time.monotonic() < until, phase
+        before = page.locator("#status").get_attribute("data-version")
+        page.locator("#actions [data-action^='bid']").first.focus()
+        page.keyboard.press("Enter")  # (a key's press sends a bid at once)
+        _after(page, before)
+    snap = page.evaluate("window.torampu.snapshot")
+    sent = page.evaluate("window.__acts.length")  # (the bids)
+    page.wait_for_timeout(500)  # (a tap just after one's bid would be a double tap's too)
+
+    def hand() -> Any:
+        return page.locator('#hand .card[data-legal="1"]').first
+
+    def turn_back(version: int) -> None:
+        # (the server's own snapshots held from here: the turn back is the test's to say)
+        page.evaluate(
+            "(s) => { window.__hold = true; const e = new MessageEvent('message', "
+            "{data: JSON.stringify(s)}); e.ours = true; window.__socks.at(-1).dispatchEvent(e); }",
+            {**snap, "version": version},
+        )
+
+    hand().tap()
+    page.wait_for_function("(n) => window.__acts.length === n + 1", arg=sent)
+    turn_back(snap["version"] + 1)  # its lead, at once
+    hand().tap()  # the double tap's second
+    page.wait_for_timeout(200)
+    assert page.evaluate("window.__acts.length") == sent + 1, page.evaluate("window.__acts")
+    page.wait_for_timeout(400)  # and a tap a moment later is a move
+    hand().tap()
+    page.wait_for_function("(n) => window.__acts.length === n + 2", arg=sent)
+
+
 def test_napoleon_as_the_napoleon_at_1366x650(server: str, browser: Any) -> None:
     tb = _table(server, "napoleon", "classic", 5)
     page = _open(browser, server, tb, LAPTOP, "ja")

@@ -450,7 +450,7 @@ function renderHand(el, view, ctx, ui, plan) {
       "aria-disabled": barred ? "true" : null,
       tabindex: barred ? "-1" : null,
       "aria-pressed": plan.mode === "select" ? String(selected) : null,
-      onclick: () => (barred ? toast(whyNot(view, card, plan), "info") : ctx.onCard(i, card, plan)),
+      onclick: (e) => (barred ? toast(whyNot(view, card, plan), "info") : ctx.onCard(i, card, plan, e)),
     }, cardImage(card));
   });
   patch(el, cards);

@@ -15,6 +15,10 @@ import { ChatPanel } from "./chat.js";
 import { HintBox } from "./hint.js";
 import { TurnTimer } from "./timer.js";
 
+/** Milliseconds after this page's own move in which a tap on a card is taken for the second
+ * tap of a double tap and ignored. */
+const DOUBLE_TAP_MS = 450;
+
 export function tablePage(root, id) {
   const page = new TablePage(root, id);
   page.start();
@@ -289,6 +293,7 @@ class TablePage {
       return;
     }
     this.pending = true;
+    this.actedAt = performance.now();
     this.el.playMain.classList.add("pending");
     this.feel.acted();
   }
@@ -857,7 +862,13 @@ class TablePage {
       bidAt: this.ui.bidAt,
       setBidAt: (n) => this.setBidAt(n),
       clear: () => { this.ui.selected = []; this.render(); },
-      onCard: (i, card, plan) => {
+      onCard: (i, card, plan, event) => {
+        // a tap (or a mouse's second click) just after this page's own move is the second of
+        // a double tap, not a move: a trick the player took came back at once as their lead,
+        // and the second tap played the card that had slid under the finger (a thirty-third
+        // review). A keyboard's press (detail 0) is always one
+        const soon = performance.now() - (this.actedAt ?? -Infinity) < DOUBLE_TAP_MS;
+        if (soon && (event?.pointerType === "touch" || event?.detail >= 2)) return;
         tapCard(this.ui, i, card, plan, (a) => this.act(a));
         this.render();
       },
