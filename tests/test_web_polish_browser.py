@@ -1511,6 +1511,11 @@ def test_a_replay_leads_to_the_games_before_and_after_it(server: str, browser: A
     page.wait_for_selector("#replay-slider")
     page.click("#replay-next")
     page.wait_for_function("() => /: Bid \\d/.test(document.querySelector('#status').innerText)")
+    # viewed as a seat, that seat is not "(you)": the viewer is not its player (a thirty-third
+    # review: "Sora (you)" on a bot's box, to a spectator)
+    page.select_option("#replay-seat", "1")
+    page.wait_for_selector("#felt .seat-box.me[data-seat='1']")
+    assert "(you)" not in page.inner_text("#felt"), page.inner_text("#felt")
     assert not problems(page), problems(page)
 
 

@@ -179,7 +179,9 @@ function seatBox(view, ctx, s, pos) {
       { class: "seat-name" },
       presence(info, ctx),
       h("span", { class: "name", dir: "auto" }, name), // (a right-to-left name cut at its end, not its start)
-      s === ctx.mySeat ? h("span", { class: "you" }, ` (${t("you")})`) : null,
+      // (a replay's "view as" seat is not the viewer's own: "Sora (you)" on a bot's box to a
+      // spectator, a thirty-third review)
+      s === ctx.mySeat && ctx.live ? h("span", { class: "you" }, ` (${t("you")})`) : null,
     ),
     info.kind === "bot" && !info.name ? h("div", { class: "bot-level" }, botStrengthLabel(info.bot)) : null,
     seatState(info, s, ctx),
@@ -245,7 +247,7 @@ export function seatLegend(game) {
 
 /** What a screen reader says for a seat box: its name, and what its signs show. */
 function seatLabel(view, s, ctx, info) {
-  const parts = [seatName(ctx.table, s, true) + (s === ctx.mySeat ? ` (${t("you")})` : "")];
+  const parts = [seatName(ctx.table, s, true) + (s === ctx.mySeat && ctx.live ? ` (${t("you")})` : "")];
   if (info.kind === "bot") parts.push(t("bot"));
   else if (ctx.live) parts.push(info.away ? t("away") : info.connected ? t("connected") : t("offline"));
   parts.push(t("cardsLeft", { n: view.hand_sizes[s] }));
@@ -337,7 +339,7 @@ function trickCard(c, ctx, n, winner) {
     // whose it is, on the card's foot: five cards in the middle of a phone's felt read as a
     // heap, "my A♥ lands between Mina and me" (a twelfth review)
     // (one's own: "you" — a long name of one's own was cut to "プレイ…", a thirty-first review)
-    hideFromReaders(h("span", { class: "trick-who" }, c.seat === ctx.mySeat ? t("you") : who)),
+    hideFromReaders(h("span", { class: "trick-who" }, c.seat === ctx.mySeat && ctx.live ? t("you") : who)),
   );
 }
 
