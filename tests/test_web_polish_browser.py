@@ -247,7 +247,8 @@ def test_a_double_tap_on_a_card_is_one_move_when_the_turn_comes_straight_back(
     """A thirty-third review: on a phone the player double-tapped a card that took the trick;
     their turn came straight back (to lead) and the second tap, 150 ms later, played the card
     that had slid under the finger. A tap within a moment of the page's own move is not a
-    move. The turn's coming back is played here by handing the page its snapshot again."""
+    move; the turn come back is said. The turn's coming back is played here by handing the
+    page its snapshot again."""
     tb = _table(server, "hell", "standard", 3, 3)
     page = _open(browser, server, tb, PHONE, "en", touch=True)
     page.context.add_init_script(
@@ -282,12 +283,18 @@ def test_a_double_tap_on_a_card_is_one_move_when_the_turn_comes_straight_back(
             {**snap, "version": version},
         )
 
+    page.evaluate("window.__hold = true")
     hand().tap()
     page.wait_for_function("(n) => window.__acts.length === n + 1", arg=sent)
     turn_back(snap["version"] + 1)  # its lead, at once
     hand().tap()  # the double tap's second
     page.wait_for_timeout(200)
     assert page.evaluate("window.__acts.length") == sent + 1, page.evaluate("window.__acts")
+    # and the turn come back is said: the status line read the same, and a screen reader heard
+    # nothing of it (a thirty-third review)
+    page.wait_for_function(
+        "() => /Your turn/.test(document.querySelector('#announce').textContent)"
+    )
     page.wait_for_timeout(400)  # and a tap a moment later is a move
     hand().tap()
     page.wait_for_function("(n) => window.__acts.length === n + 2", arg=sent)

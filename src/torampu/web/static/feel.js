@@ -93,7 +93,15 @@ export class Feel {
     if (this.gamesPlayed !== null && played > this.gamesPlayed) sounds.push("over");
     else if (ev.trick) sounds.push("trick");
     else if (ev.played) sounds.push("play");
-    if (mine && !this.wasMyTurn) sounds.push("turn");
+    // a turn that comes straight back after the player's own move (a trick they took: theirs
+    // to lead) is a new turn: its sound, and said — the status line read the same, so a
+    // screen reader heard nothing of it (a thirty-third review)
+    const again = this.spentAt != null && msg.version > this.spentAt;
+    if (mine && (!this.wasMyTurn || again)) {
+      sounds.push("turn");
+      if (again && this.wasMyTurn) this.page.say(t("yourTurn"));
+    }
+    if (msg.version > (this.spentAt ?? Infinity)) this.spentAt = null;
     this.gamesPlayed = played;
     this.wasMyTurn = mine;
     sounds.forEach((name, i) => (i ? setTimeout(() => playSound(name), i * SOUND_GAP_MS) : playSound(name)));
@@ -113,5 +121,6 @@ export class Feel {
 
   acted() {
     this.motion.acted();
+    this.spentAt = this.page.snap?.version ?? null; // (this turn's move made, at this version)
   }
 }
