@@ -1361,6 +1361,40 @@ def test_a_player_whose_time_ran_out_is_told_and_a_spectator_sees_they_watch(
         assert not problems(page) and not problems(watcher), (problems(page), problems(watcher))
 
 
+def test_a_turn_s_clock_warns_its_player_once_and_names_the_player_to_others(
+    tmp_path: Path, browser: Any
+) -> None:
+    """A thirty-third review: the only warning that time ran short was the clock turning red —
+    at a fixed 10 s, half of a 20 s turn — nothing heard, nothing said to a screen reader; and
+    another player's clock did not say whose it was ("20 s left for this turn"). The clock turns
+    red at a quarter of the turn's time (5 to 10 s), and its player is told once, in words and
+    by sound; the others read the player's name."""
+    with serve(tmp_path / "data", 0.05, 0.0, "--turn-timeout", "12") as base:
+        table_id = _table(base, "hell")
+        page = new_page(browser, DESKTOP)
+        _sit(page, base, table_id)
+        watcher = new_page(browser, DESKTOP)
+        watcher.goto(f"{base}/t/{table_id}")
+        watcher.wait_for_function(
+            "() => /^Aki: \\d+ s left for this turn$/.test("
+            "document.querySelector('#turn-timer')?.textContent || '')"
+        )
+        page.wait_for_function(
+            "() => { const e = document.querySelector('#turn-timer');"
+            " return e && !e.hidden && /left/.test(e.textContent); }"
+        )
+        timer = page.locator("#turn-timer")
+        assert "urgent" not in (timer.get_attribute("class") or ""), timer.inner_text()
+        page.wait_for_function(
+            "() => /[1-5] seconds left to play/.test("
+            "document.querySelector('#announce').textContent)",
+            timeout=15000,
+        )
+        assert "urgent" in (timer.get_attribute("class") or "")
+        assert int(re.search(r"(\d+) s left", timer.inner_text())[1]) <= 5  # type: ignore[index]
+        assert not problems(page) and not problems(watcher)
+
+
 def _away_and_back(browser: Any, base: str, version: int) -> tuple[Any, Any]:
     """Seat 0 of an 8-deal Hell of four (bots in the others) taken, its page closed while a
     watcher stays (the stand-in plays on), and opened again in the same browser once the

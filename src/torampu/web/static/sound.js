@@ -12,6 +12,11 @@ const SOUNDS = {
     [990, 0.11, 0.2, "sine", 0.2],
   ],
   play: [[320, 0, 0.07, "triangle", 0.25]],
+  // (the player's time running short)
+  warn: [
+    [880, 0, 0.08, "square", 0.12],
+    [880, 0.16, 0.08, "square", 0.12],
+  ],
   trick: [
     [523, 0, 0.09, "triangle", 0.18],
     [659, 0.07, 0.09, "triangle", 0.18],

@@ -85,7 +85,7 @@ class TablePage {
     };
     const e = this.el;
     // social: between-games result, turn timer, hint, chat (their own modules)
-    this.social = { between: new BetweenPanel(this), timer: new TurnTimer((seat) => seatName(this.table, seat)), hint: new HintBox(this), chat: new ChatPanel(this) };
+    this.social = { between: new BetweenPanel(this), timer: new TurnTimer((seat) => seatName(this.table, seat), (text) => this.say(text)), hint: new HintBox(this), chat: new ChatPanel(this) };
     const so = this.social;
     e.playMain = h("div", { class: "play-main", id: "play" }, so.between.el, e.connBanner, e.status, e.stoodIn, so.timer.el, e.felt, e.last, e.announce, e.actions, so.hint.el, e.hand);
     // the trick's taker, whichever drawing of the felt shows it (the turn's, or the finished

@@ -5,11 +5,20 @@
 
 import { h, toast } from "./dom.js";
 import { t } from "./i18n.js";
+import { playSound } from "./sound.js";
+
+/** When a turn's clock turns red: a quarter of the time it began with, 5 to 10 seconds. */
+export function urgentAt(began) {
+  return Math.min(10, Math.max(5, Math.ceil(began / 4)));
+}
 
 export class TurnTimer {
-  /** `name(seat)`: how the page names a seat. */
-  constructor(name = (seat) => String(seat + 1)) {
+  /** `name(seat)`: how the page names a seat; `say(text)`: tells a screen reader. */
+  constructor(name = (seat) => String(seat + 1), say = () => {}) {
     this.name = name;
+    this.say = say;
+    this.began = null; // { key, seconds }: the turn's clock as first seen, for urgentAt
+    this.warned = null; // the turn whose player was warned
     this.el = h("div", { class: "turn-timer", id: "turn-timer", hidden: true, role: "timer" });
     this.ticker = null;
     this.shown = null; // the clock shown: { seat, mine, end } (performance.now() ms)
@@ -58,11 +67,22 @@ export class TurnTimer {
     this.el.dataset.seat = String(timer.seat);
     this.el.dataset.kind = away ? "away" : "turn";
     this.el.classList.toggle("mine", mine);
+    // (red from a quarter of the turn's time: at a fixed 10 s a 20 s turn was red for half of
+    // it; and the player is warned once, by sound and in words — the colour alone said nothing
+    // to a player looking away or listening: a thirty-third review)
+    const key = `${msg.version}:${timer.seat}:${timer.kind}`;
+    if (this.began?.key !== key) this.began = { key, seconds: timer.seconds_left };
+    const urgent = urgentAt(this.began.seconds);
     const tick = () => {
       const left = Math.max(0, Math.ceil((end - performance.now()) / 1000));
       this.el.textContent = away ? t("sc_awayIn", { name: this.name(timer.seat), s: left })
-        : mine ? t("sc_yourTime", { s: left }) : t("sc_theirTime", { s: left });
-      this.el.classList.toggle("urgent", left <= 10);
+        : mine ? t("sc_yourTime", { s: left }) : t("sc_theirTime", { name: this.name(timer.seat), s: left });
+      this.el.classList.toggle("urgent", left <= urgent);
+      if (mine && !away && left <= urgent && left > 0 && this.warned !== key) {
+        this.warned = key;
+        playSound("warn");
+        this.say(t("sc_timeShort", { s: left }));
+      }
       const box = root?.querySelector(`.seat-box[data-seat="${timer.seat}"]`) ?? root?.querySelector(`[data-seat="${timer.seat}"]`);
       if (box) box.dataset.timer = String(left);
     };
