@@ -3412,6 +3412,31 @@ def test_tables_read_back_into_memory_are_budgeted_bounded_and_replayed_off_the_
             assert set(lobby.rooms) == set(held)
 
 
+def test_a_table_s_own_people_load_it_past_the_address_s_load_rate(tmp_path: Path) -> None:
+    """A nineteenth scale audit: after a process's restart every person at its tables came
+    back through another process at once; past --load-burst (5) from one address (an office's)
+    each hello was refused rate_limited, the page waited ten seconds for its hello's timeout,
+    the table stood and its chat lines were lost. A seat's token (or the host's) loads its own
+    table without the address's load rate; a stranger's request is bounded as before."""
+    with client(tmp_path, load_rate=0.001, load_burst=1) as c:
+        lobby = c.app.state.lobby
+        made = [new_table(c, "hell", {"players": 3}) for _ in range(3)]
+        for tid, _, _ in made:  # (out of memory, as on a process that has just started)
+            deadline = time.monotonic() + 30
+            while lobby._driving(lobby.rooms[tid]) and time.monotonic() < deadline:
+                time.sleep(0.02)
+            c.portal.call(lobby._unload, lobby.rooms[tid])  # type: ignore[union-attr]
+        (a, _, _), (b, _, (token,)), (d, host, _) = made
+        assert c.get(f"/api/tables/{a}").status_code == 200  # the address's one load
+        refused = c.get(f"/api/tables/{b}")
+        assert refused.status_code == 429 and refused.json()["error"]["code"] == "rate_limited"
+        with c.websocket_connect(f"/ws/tables/{b}") as ws:  # its player: loaded, seated
+            snap = _hello(ws, token)
+            assert snap["seat"] == 0 and snap["view"]["hand"] is not None
+        assert c.get(f"/api/tables/{d}", headers=auth(host)).status_code == 200  # its host
+        assert c.get(f"/api/tables/{d}").status_code == 200  # (loaded now: nothing to charge)
+
+
 def test_replays_waiting_to_be_made_are_bounded_past_it_busy(tmp_path: Path) -> None:
     """Replays and records are made in one thread; however many addresses ask at once, at most
     ``--replays-queued`` (4) wait for it: the next is refused 503 busy at once rather than

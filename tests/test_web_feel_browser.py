@@ -1395,6 +1395,61 @@ def test_a_turn_s_clock_warns_its_player_once_and_names_the_player_to_others(
         assert not problems(page) and not problems(watcher)
 
 
+def test_a_hello_refused_for_now_is_said_again_not_left_to_time_out(
+    server: str, browser: Any
+) -> None:
+    """A nineteenth scale audit: after a restart, past --load-burst tables read back from one
+    address, a page's hello was refused rate_limited and the page waited for the server's
+    hello timeout (10 s) to close the socket before it tried again; its table stood meanwhile.
+    The page says its hello again after a moment, and asks again for the table a 429 refused.
+    (The refusals are the test's, in the server's words: which the server refuses is its own.)"""
+    table_id = _table(server, "hell")
+    hellos: list[float] = []
+
+    def refuse_first(ws: Any) -> None:
+        upstream = ws.connect_to_server()
+
+        def up(message: Any) -> None:
+            if json.loads(message).get("type") == "hello":
+                hellos.append(time.monotonic())
+                if len(hellos) == 1:
+                    ws.send(
+                        json.dumps(
+                            {
+                                "type": "error",
+                                "code": "rate_limited",
+                                "message": "at most 0.5 tables a second opened",
+                            }
+                        )
+                    )
+                    return
+            upstream.send(message)
+
+        ws.on_message(up)
+        upstream.on_message(ws.send)
+
+    page = new_page(browser, DESKTOP)
+    page.route_web_socket(re.compile(r".*/ws/tables/.*"), refuse_first)
+    # and the page's first read of the table, refused 429 as well, is asked again (it said
+    # "rate limited" for good)
+    asked: list[int] = []
+
+    def once_refused(route: Any) -> None:
+        asked.append(1)
+        if len(asked) > 1:
+            route.continue_()
+            return
+        body = {"error": {"code": "rate_limited", "message": "at most 0.5 tables a second"}}
+        route.fulfill(status=429, content_type="application/json", body=json.dumps(body))
+
+    page.route(f"**/api/tables/{table_id}", once_refused)
+    page.goto(f"{server}/t/{table_id}")
+    page.wait_for_function("() => window.torampu?.snapshot?.table?.id !== undefined", timeout=8000)
+    assert len(hellos) == 2 and hellos[1] - hellos[0] < 2.0, hellos
+    assert len(asked) >= 2
+    assert not problems(page), problems(page)
+
+
 def _away_and_back(browser: Any, base: str, version: int) -> tuple[Any, Any]:
     """Seat 0 of an 8-deal Hell of four (bots in the others) taken, its page closed while a
     watcher stays (the stand-in plays on), and opened again in the same browser once the

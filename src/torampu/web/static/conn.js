@@ -45,6 +45,9 @@ export class Connection {
       // second for ever, an eleventh audit)
       const hello = { type: "hello", token: this.token, version: this.version };
       if (this.invite) hello.invite = this.invite;
+      this.hello = hello;
+      this.greeted = false;
+      this.helloWait = 500;
       this.send(hello);
       this.pinger = setInterval(() => this.send({ type: "ping" }), PING_MS);
       this.handlers.status("open");
@@ -93,7 +96,17 @@ export class Connection {
     if (msg.type === "snapshot") {
       this.backoff = 500;
       this.version = msg.version;
+      this.greeted = true;
       this.handlers.snapshot(msg);
+    } else if (msg.type === "error" && msg.code === "rate_limited" && !this.greeted && this.hello) {
+      // the hello itself refused for now (the table read back into memory at a bounded rate
+      // from one address: after a server's restart, an office's tabs all came back at once):
+      // said again after the backoff, not left unanswered until the server's hello timeout
+      // closed the socket ten seconds later (a nineteenth scale audit)
+      const ws = this.ws;
+      clearTimeout(this.rehello);
+      this.rehello = setTimeout(() => { if (this.ws === ws && !this.greeted) this.send(this.hello); }, this.helloWait * (0.75 + Math.random() * 0.5));
+      this.helloWait = Math.min(this.helloWait * 2, 4000); // (within the server's hello timeout)
     } else if (msg.type === "error") this.handlers.error(msg);
     else if (this.handlers.message) this.handlers.message(msg); // chat, chat_history, hint
   }

@@ -122,12 +122,23 @@ class TablePage {
   async start() {
     this.loadBots();
     await settleInvite(this.id); // (a link's invite replaces the one held only if it opens the table)
-    try {
-      this.table = await api.table(this.id);
-    } catch (e) {
-      fill(this.root, h("div", { class: "panel" }, h("p", {}, e.status === 404 ? t("notFound") : e.message),
-        h("a", { href: "/" }, t("back"))));
-      return;
+    // (with the seat's token, or the host's: a table's own people read it back into memory
+    // without the address's --load-rate; and a 429 asked again after a moment — after a
+    // server's restart an office's tabs all came back at once, and past five the page said
+    // "rate limited" for good: a nineteenth scale audit)
+    for (let wait = 500; ; wait *= 2) {
+      try {
+        this.table = await api.table(this.id, this.seatToken || this.host);
+        break;
+      } catch (e) {
+        if (e.status === 429 && wait <= 8000) {
+          await new Promise((done) => setTimeout(done, wait * (0.75 + Math.random() * 0.5)));
+          continue;
+        }
+        fill(this.root, h("div", { class: "panel" }, h("p", {}, e.status === 404 ? t("notFound") : e.message),
+          h("a", { href: "/" }, t("back"))));
+        return;
+      }
     }
     this.render();
     // without a seat, the host's token: the host watches their own table (a private one
