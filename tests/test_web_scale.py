@@ -1851,15 +1851,55 @@ def test_redis_connections_are_the_operator_s_to_set(tmp_path: Path) -> None:
         assert out.returncode == 2 and said in text, out.stderr
 
 
+def test_a_worker_keeps_at_most_match_cache_actions_in_its_matches(tmp_path: Path) -> None:
+    """A nineteenth scale audit: a worker's matches kept between jobs were bounded by their
+    number alone (512), and a match holds every game it played — 50 long matches over ten
+    minutes grew each worker by 3 MB a minute, without end. ``--match-cache-actions`` bounds
+    the actions they hold together (the least lately used let go), and a match that is over is
+    not kept (no job comes after it)."""
+    import asyncio
+
+    from torampu.web.store import Store
+    from torampu.web.workers import Worker, table_match
+
+    store = Store(f"sqlite:///{tmp_path / 'w.db'}")
+    try:
+        rules = dict(torampu.new_match("hell", None, 3).game.rules)
+        tables = []
+        for i in range(3):
+            t = store.create_table(f"t{i}", "hell", rules, 3, 3, i, "host", ["heuristic"] * 3)
+            store.start_table(t.id, None)
+            m = table_match(t)
+            for v in range(6):  # six actions stored at each
+                seat = m.to_play
+                assert seat is not None
+                action = m.legal_actions()[0]
+                store.append_action(t.id, v, seat, action, "bot")
+                m.play(action)
+            tables.append(store.table(t.id))
+        w = Worker(store, "redis://127.0.0.1:1/0", match_cache_actions=10)
+        for t in tables:
+            assert not asyncio.run(w._match(t)).is_over
+        assert list(w.matches) == ["t2"] and w.cached_actions == 6  # (two would hold 12)
+        w = Worker(store, "redis://127.0.0.1:1/0", match_cache_actions=12)
+        for t in tables:
+            asyncio.run(w._match(t))
+        assert list(w.matches) == ["t1", "t2"] and w.cached_actions == 12
+    finally:
+        store.close()
+
+
 def test_the_worker_refuses_a_negative_match_cache() -> None:
-    out = subprocess.run(
-        [*_torampu(), "worker", "--redis", "redis://127.0.0.1:1/0", "--match-cache", "-1"],
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
-    text = " ".join(out.stderr.replace("│", " ").split())  # (the message boxed, wrapped)
-    assert out.returncode == 2 and "--match-cache 0 or more" in text, out.stderr
+    for flag in ("--match-cache", "--match-cache-actions"):
+        out = subprocess.run(
+            [*_torampu(), "worker", "--redis", "redis://127.0.0.1:1/0", flag, "-1"],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        text = " ".join(out.stderr.replace("│", " ").split())  # (the message boxed, wrapped)
+        said = "--match-cache and --match-cache-actions 0 or more"
+        assert out.returncode == 2 and said in text, out.stderr
 
 
 def _for_one(web: Web, game: str = "hell", players: int = 3) -> tuple[str, str]:

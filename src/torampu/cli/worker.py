@@ -49,6 +49,13 @@ def worker(
             "the actions stored since (0: none; each job replays its whole game)."
         ),
     ] = 512,
+    match_cache_actions: Annotated[
+        int,
+        typer.Option(
+            help="Actions those matches may hold together (each holds every game it played, "
+            "some 450 bytes an action): past it the least lately used are let go."
+        ),
+    ] = 100_000,
     redis_connections: Annotated[
         int,
         typer.Option(help="Redis connections of each of this worker's two pools (jobs, events)."),
@@ -78,13 +85,14 @@ def worker(
         or reclaim_after <= 0
         or bot_queue_wait <= 0
         or match_cache < 0
+        or match_cache_actions < 0
         or redis_connections < 1
         or db_connections < 1
     ):
         raise typer.BadParameter(
             "--processes, --redis-connections and --db-connections are at least 1, "
             "--reclaim-after and "
-            "--bot-queue-wait above 0, --match-cache 0 or more"
+            "--bot-queue-wait above 0, --match-cache and --match-cache-actions 0 or more"
         )
     url = Settings(data_dir=data_dir, database=database).database_url()
     where = url.split("@")[-1]
@@ -109,6 +117,7 @@ def worker(
             bot_queue_wait,
             match_cache,
             redis_connections,
+            match_cache_actions,
         )
     except Exception as e:
         typer.echo(f"torampu worker: cannot use Redis: {e}", err=True)

@@ -66,6 +66,10 @@ BEAT_STALE = 4.0
 MATCH_CACHE = 512
 """Tables whose match a worker keeps between jobs by default (``--match-cache``): a job at a
 table the worker saw last time plays only the actions stored since, instead of the whole game."""
+MATCH_CACHE_ACTIONS = 100_000
+"""The actions those matches may hold together by default (``--match-cache-actions``): a match
+holds every game it played, some 450 bytes an action — 512 long matches grew a worker by 3 MB a
+minute for as long as they went on (a nineteenth scale audit)."""
 DB_THREADS = 12
 """Database threads a worker has for all its jobs (under the store's 15 connections): with 4,
 rows held locked at 4 tables (a psql session's ``FOR UPDATE``) held every thread for the lock
@@ -457,6 +461,7 @@ class Worker:
         queue_wait: float = QUEUE_WAIT,
         match_cache: int = MATCH_CACHE,
         redis_connections: int = 32,
+        match_cache_actions: int = MATCH_CACHE_ACTIONS,
     ) -> None:
         import redis.asyncio as aioredis
 
@@ -494,6 +499,9 @@ class Worker:
         self.matches: OrderedDict[str, tuple[int, Match]] = OrderedDict()
         """Recent tables' matches and the version each is at (at most ``match_cache``)."""
         self.match_cache = max(0, match_cache)
+        self.match_cache_actions = max(0, match_cache_actions)
+        self.cached_actions = 0
+        """The actions of the matches kept, together (at most ``match_cache_actions``)."""
         self.inflight: set[str] = set()
         """The stream entries this worker is handling now: their idle time is kept below
         ``reclaim_after`` (:meth:`_keep`), and one handed back by ``XAUTOCLAIM`` is not taken
@@ -769,6 +777,8 @@ class Worker:
         """The table's match at its stored version: kept from the last job at this table and
         brought up to date with the actions stored since, or rebuilt from all of them."""
         cached = self.matches.pop(table.id, None)
+        if cached is not None:
+            self.cached_actions -= cached[0]
         if cached is None or cached[0] > table.version:
             m = table_match(table)
             done = 0
@@ -777,9 +787,15 @@ class Worker:
         for a in await self._db(self.store.actions, table.id, done):
             m.play(a.action)
             done = a.version
+        if m.is_over:
+            return m  # (no job comes after the match's end: not kept)
         self.matches[table.id] = (done, m)
-        while len(self.matches) > self.match_cache:
-            self.matches.popitem(last=False)
+        self.cached_actions += done
+        while self.matches and (
+            len(self.matches) > self.match_cache or self.cached_actions > self.match_cache_actions
+        ):
+            _, (held, _m) = self.matches.popitem(last=False)
+            self.cached_actions -= held
         return m
 
     async def _now_ms(self) -> int:
