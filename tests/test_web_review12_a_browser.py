@@ -349,4 +349,10 @@ def test_five_at_a_laptop_s_table_the_trump_chip_meets_no_seat_box(
              }).map((b) => b.dataset.seat); }"""
     )
     assert not hits, hits
+    # its parts a line each, no dot left hanging at a line's end (a thirty-third review)
+    dots = page.evaluate(
+        "() => [...document.querySelectorAll('#trump-chip .sep')]"
+        ".filter((e) => getComputedStyle(e).display !== 'none').length"
+    )
+    assert dots == 0
     assert not _problems(page), _problems(page)
