@@ -1263,6 +1263,44 @@ def test_naming_the_adjutant_with_the_keyboard_leaves_the_focus_in_the_play_area
     assert not problems(page), problems(page)
 
 
+def test_a_discard_chosen_with_the_keyboard_goes_on_to_its_button(
+    server: str, browser: Any
+) -> None:
+    """A thirty-third review: the Napoleon's discard chosen with the keyboard (a card, Enter,
+    so many times), the button that sends it was 23 presses of Tab away, past the rest of the
+    hand and the side panels. The last card chosen, the focus goes to it."""
+    page, _table_id, _ = _open_table(browser, server, "napoleon", "classic", 5, 1)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        snap = _snapshot(page)
+        phase = snap.get("view", {}).get("phase")
+        legal = snap.get("legal") or []
+        bids = [a for a in legal if a.startswith("bid ")]
+        if _my_turn(page) and phase == "bid" and bids:
+            _click_action(page, bids[-1])
+        elif _my_turn(page) and phase == "adjutant" and legal:
+            _click_action(page, legal[0])
+        elif _my_turn(page) and phase == "exchange":  # (take the widow and discard)
+            break
+        page.wait_for_timeout(50)
+    else:
+        raise AssertionError("seat 0 was not asked for its discard")
+    page.wait_for_selector("#hand .card")
+    for _ in range(20):
+        if page.locator(".select-bar .row button.primary").count():
+            break
+        card = page.locator("#hand .card:not(.selected)").first
+        card.focus()
+        page.keyboard.press("Enter")
+        page.wait_for_timeout(100)
+    sends = page.locator(".select-bar .row button.primary")
+    assert sends.count() == 1, "the discard was not made whole"
+    assert page.evaluate(
+        "() => document.activeElement === document.querySelector('.select-bar .row button.primary')"
+    ), page.evaluate("() => document.activeElement.outerHTML.slice(0, 120)")
+    assert not problems(page), problems(page)
+
+
 def test_the_arrow_keys_follow_the_rows_and_columns_of_the_bid_table(
     server: str, browser: Any
 ) -> None:

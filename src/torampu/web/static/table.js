@@ -882,6 +882,11 @@ class TablePage {
         if (soon && (event?.pointerType === "touch" || event?.detail >= 2)) return;
         tapCard(this.ui, i, card, plan, (a) => this.act(a));
         this.render();
+        // a choice of so many cards (a discard, an exchange) made whole from the keyboard: on
+        // to the button that sends it — it was 23 presses of Tab away, past the rest of the
+        // hand and the side panels (a thirty-third review)
+        if (event?.detail === 0 && plan.need != null && this.ui.selected.length === plan.need)
+          this.el.actions.querySelector(".select-bar .row button.primary")?.focus();
       },
     };
   }
