@@ -300,6 +300,38 @@ def test_a_double_tap_on_a_card_is_one_move_when_the_turn_comes_straight_back(
     page.wait_for_function("(n) => window.__acts.length === n + 2", arg=sent)
 
 
+def test_naming_the_adjutant_on_a_small_phone_shows_the_picker_s_cards_whole(
+    server: str, browser: Any
+) -> None:
+    """A thirty-third review: at 360×740 the Napoleon's hand took two rows while the adjutant
+    was named, and the picker of 52 cards above it was a 60 px strip of cut cards to scroll
+    inside. While the adjutant is named the hand, only looked at, is one row."""
+    tb = _table(server, "napoleon", "classic", 5)
+    page = _open(browser, server, tb, {"width": 360, "height": 740}, "en", touch=True)
+    until = time.monotonic() + 60
+    while (phase := _wait_my_turn(page)) != "adjutant":
+        assert phase == "bid" and time.monotonic() < until, phase
+        before = page.locator("#status").get_attribute("data-version")
+        page.locator("#bid-picker .bid-num").last.focus()  # (the highest number)
+        page.keyboard.press("Enter")
+        page.locator("#bid-picker [data-action^='bid']").first.focus()
+        page.keyboard.press("Enter")  # (a key's press sends a bid at once)
+        _after(page, before)
+    page.wait_for_selector("#actions .adj-card")
+    page.wait_for_timeout(300)
+    laid = page.evaluate(
+        """() => { const r = (e) => e.getBoundingClientRect();
+        const hand = [...document.querySelectorAll('#hand .card')].map((c) => r(c).top);
+        const card = r(document.querySelector('#actions .adj-card'));
+        const box = r(document.querySelector('#actions'));
+        return { rows: new Set(hand.map(Math.round)).size, cardH: card.height,
+          shown: Math.min(card.bottom, box.bottom) - Math.max(card.top, box.top) }; }"""
+    )
+    assert laid["rows"] == 1, laid
+    assert laid["shown"] >= laid["cardH"] - 1, laid  # (a card of the picker whole)
+    assert not problems(page), problems(page)
+
+
 def test_napoleon_as_the_napoleon_at_1366x650(server: str, browser: Any) -> None:
     tb = _table(server, "napoleon", "classic", 5)
     page = _open(browser, server, tb, LAPTOP, "ja")

@@ -463,6 +463,10 @@ function renderHand(el, view, ctx, ui, plan) {
   el.setAttribute("aria-label", el.dataset.next ?? t("handKeys"));
   el.style.setProperty("--n", String(Math.max(hand.length, 1)));
   el.hidden = !hand.length && view.hand == null;
+  // (while the Napoleon names the adjutant the hand is only looked at: one row, its cards
+  // overlapping — in two, on a 360 px phone, the picker of 52 cards above it was a 60 px strip
+  // of cut cards, a thirty-third review)
+  el.dataset.lookOnly = view.phase === "adjutant" ? "1" : "";
   fitHand(el);
 }
 
@@ -478,7 +482,7 @@ export function fitHand(el) {
   // the room the hand has (its parent's: in two rows the hand itself is narrowed to them)
   const width = (el.parentElement?.clientWidth || el.clientWidth) - 12;
   const cardW = cards[0]?.getBoundingClientRect().width || 0;
-  const two = n >= 6 && width > 0 && cardW > 0 && (width - cardW) / (n - 1) < MIN_STRIP;
+  const two = n >= 6 && width > 0 && cardW > 0 && (width - cardW) / (n - 1) < MIN_STRIP && !el.dataset.lookOnly;
   const perRow = two ? Math.ceil(n / 2) : n;
   el.classList.toggle("rows2", two);
   el.style.setProperty("--row", String(Math.max(perRow, 1)));
