@@ -332,6 +332,43 @@ def test_naming_the_adjutant_on_a_small_phone_shows_the_picker_s_cards_whole(
     assert not problems(page), problems(page)
 
 
+def test_a_full_discard_on_a_small_phone_shows_its_button_and_slices_no_words(
+    server: str, browser: Any
+) -> None:
+    """A thirty-third review: on a small phone the Napoleon's discard made whole, the turn's
+    panel scrolled down to the Discard button and sliced its heading ("…discard: Ready: press
+    the button to confirm") through. The button (which names the cards) comes first, its words
+    below it, read from their start as the panel scrolls."""
+    tb = _table(server, "napoleon", "classic", 5)
+    page = _open(browser, server, tb, {"width": 360, "height": 640}, "en", touch=True)
+    until = time.monotonic() + 60
+    while (phase := _wait_my_turn(page)) != "exchange":
+        assert phase in ("bid", "adjutant") and time.monotonic() < until, phase
+        before = page.locator("#status").get_attribute("data-version")
+        if phase == "bid":
+            page.locator("#bid-picker .bid-num").last.focus()  # (the highest number)
+            page.keyboard.press("Enter")
+            page.locator("#bid-picker [data-action^='bid']").first.focus()
+        else:
+            page.locator("#actions [data-quick]").first.focus()
+        page.keyboard.press("Enter")  # (a key's press sends at once)
+        _after(page, before)
+    while not page.locator(".select-bar button.primary").count():
+        _tap(page.locator("#hand .card:not(.selected)").last)
+        assert time.monotonic() < until
+    page.wait_for_timeout(300)
+    seen = page.evaluate(
+        """() => { const r = (e) => e.getBoundingClientRect();
+        const box = r(document.querySelector('#actions'));
+        const inside = (e) => { const q = r(e);
+          return q.top >= box.top - 1 && q.bottom <= box.bottom + 1; };
+        return { button: inside(document.querySelector('.select-bar button.primary')),
+          cut: r(document.querySelector('#select-purpose')).top < box.top - 1 }; }"""
+    )
+    assert seen == {"button": True, "cut": False}, seen
+    assert not problems(page), problems(page)
+
+
 def test_napoleon_as_the_napoleon_at_1366x650(server: str, browser: Any) -> None:
     tb = _table(server, "napoleon", "classic", 5)
     page = _open(browser, server, tb, LAPTOP, "ja")
@@ -980,7 +1017,7 @@ def test_on_a_phone_a_trick_the_player_takes_is_captioned_clear_of_their_card(
     ("はなが取る · ♣Aの勝ち…") sat at the foot of the felt, over the player's own card and name.
     A trick the player takes (they lead next: the caption stays) is captioned at the top."""
     tb = _table(server, "nap", "standard", 4, 5)
-    page = _open(browser, server, tb, {"width": 360, "height": 740}, "ja", touch=True)
+    page = _open(browser, server, tb, {"width": 360, "height": 640}, "en", touch=True)
     measure = """() => {
       const box = (e) => { const r = e.getBoundingClientRect();
         return [r.left, r.top, r.right, r.bottom]; };
