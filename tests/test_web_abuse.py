@@ -4132,6 +4132,44 @@ def test_one_table_s_stalled_writes_hold_one_database_thread_not_every_table(
             gate.set()
 
 
+def test_a_table_s_cancelled_database_calls_keep_its_turn_until_they_leave_their_threads() -> None:
+    """A code review of the gate above: a caller cancelled while its call was on a database
+    thread (a socket dismissed, a room let go) gave the table's turn up at once, the call still
+    on its thread for the lock timeout; four such took every thread, and another table's calls
+    waited again. The table's turn ends when its call leaves the thread."""
+    import threading as th
+    from concurrent.futures import ThreadPoolExecutor as Pool
+
+    from torampu.web.rooms import Lobby
+
+    lobby = Lobby.__new__(Lobby)
+    lobby._db_pool = Pool(4)
+    lobby._db_gates = {}
+    lobby._db_waiting = Counter()
+    on_threads: list[int] = []
+    let_go = th.Event()
+
+    def stalled(n: int) -> int:
+        on_threads.append(n)
+        let_go.wait(10)
+        return n
+
+    async def cancelled_four_then_another() -> str:
+        for n in range(4):
+            call = asyncio.ensure_future(lobby.db(stalled, n, table="held"))
+            await asyncio.sleep(0.05)
+            call.cancel()  # (its caller gone; the call stays on its thread)
+            await asyncio.sleep(0.01)
+        return await asyncio.wait_for(lobby.db(lambda: "served", table="free"), 2.0)
+
+    try:
+        assert asyncio.run(cancelled_four_then_another()) == "served"
+        assert on_threads == [0], on_threads  # (one of the table's calls on a thread at once)
+    finally:
+        let_go.set()
+        lobby._db_pool.shutdown(wait=True)
+
+
 def test_a_room_that_ran_ahead_of_the_database_plays_the_stored_match_again(
     tmp_path: Path,
 ) -> None:

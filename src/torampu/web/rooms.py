@@ -39,7 +39,7 @@ import random
 import secrets
 import time
 from collections import Counter, deque
-from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Coroutine, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
@@ -1108,30 +1108,9 @@ class Lobby:
         waiting out the lock timeout on a thread of the four, held every other table's moves on
         the process for 30 s."""
         loop = asyncio.get_running_loop()
-        gate = contextlib.nullcontext() if table is None else self._db_gate(table)
-        async with gate:
-            return await self._db(loop, fn, args)
-
-    @contextlib.asynccontextmanager
-    async def _db_gate(self, table: str) -> AsyncIterator[None]:
-        """The table's turn at the database threads (see :meth:`db`)."""
-        lock = self._db_gates.get(table)
-        if lock is None:
-            lock = self._db_gates[table] = asyncio.Lock()
-        self._db_waiting[table] += 1
-        try:
-            async with lock:
-                yield
-        finally:
-            self._db_waiting[table] -= 1
-            if not self._db_waiting[table]:
-                del self._db_waiting[table]
-                del self._db_gates[table]
-
-    async def _db(self, loop: asyncio.AbstractEventLoop, fn: Callable[..., T], args: Any) -> T:
         for again in (True, False):
             try:
-                return await loop.run_in_executor(self._db_pool, lambda: fn(*args))
+                return await self._on_thread(loop, fn, args, table)
             except (StaleVersion, Refused):
                 raise
             except (SQLAlchemyError, StoreError, OSError) as e:
@@ -1143,6 +1122,41 @@ class Lobby:
                     continue
                 raise storage_unavailable(e) from None
         raise AssertionError("unreachable")
+
+    async def _on_thread(
+        self, loop: asyncio.AbstractEventLoop, fn: Callable[..., T], args: Any, table: str | None
+    ) -> T:
+        """``fn(*args)`` on a database thread; with ``table``, once the table's call before it
+        has left its thread. The table's turn ends when the call leaves the thread, not when
+        its caller stops waiting: a caller cancelled (a socket dismissed, a room let go) left
+        its call on the thread for the lock timeout, and the table's next call took another
+        (a code review)."""
+        if table is None:
+            return await loop.run_in_executor(self._db_pool, lambda: fn(*args))
+        lock = self._db_gates.get(table)
+        if lock is None:
+            lock = self._db_gates[table] = asyncio.Lock()
+        self._db_waiting[table] += 1
+        try:
+            await lock.acquire()
+        except BaseException:
+            self._db_left(table)
+            raise
+
+        def done(_: object) -> None:
+            lock.release()
+            self._db_left(table)
+
+        call = loop.run_in_executor(self._db_pool, lambda: fn(*args))
+        call.add_done_callback(done)
+        return await asyncio.shield(call)
+
+    def _db_left(self, table: str) -> None:
+        """One of ``table``'s calls is done with its gate (see :meth:`_on_thread`)."""
+        self._db_waiting[table] -= 1
+        if not self._db_waiting[table]:
+            del self._db_waiting[table]
+            del self._db_gates[table]
 
     async def room(self, table_id: str, addr: str | None = None) -> Room:
         """The room of a table, loaded from the store if needed (:class:`ActError` 404).
