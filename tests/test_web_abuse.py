@@ -3417,7 +3417,8 @@ def test_a_table_s_own_people_load_it_past_the_address_s_load_rate(tmp_path: Pat
     back through another process at once; past --load-burst (5) from one address (an office's)
     each hello was refused rate_limited, the page waited ten seconds for its hello's timeout,
     the table stood and its chat lines were lost. A seat's token (or the host's) loads its own
-    table without the address's load rate; a stranger's request is bounded as before."""
+    table without the address's load rate while it is not over; a stranger's request, and a
+    finished table, are bounded as before."""
     with client(tmp_path, load_rate=0.001, load_burst=1) as c:
         lobby = c.app.state.lobby
         made = [new_table(c, "hell", {"players": 3}) for _ in range(3)]
@@ -3435,6 +3436,16 @@ def test_a_table_s_own_people_load_it_past_the_address_s_load_rate(tmp_path: Pat
             assert snap["seat"] == 0 and snap["view"]["hand"] is not None
         assert c.get(f"/api/tables/{d}", headers=auth(host)).status_code == 200  # its host
         assert c.get(f"/api/tables/{d}").status_code == 200  # (loaded now: nothing to charge)
+        # a finished table is charged as any: a host's tokens of long finished matches, made at
+        # --create-rate and kept, would load them at the request rate (a code review)
+        over, over_host, _ = new_table(c, "hell", {"players": 3}, humans=0)
+        deadline = time.monotonic() + 30
+        while c.get(f"/api/tables/{over}").json()["status"] != "over":
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+        c.portal.call(lobby._unload, lobby.rooms[over])  # type: ignore[union-attr]
+        refused = c.get(f"/api/tables/{over}", headers=auth(over_host))
+        assert refused.status_code == 429, refused.text
 
 
 def test_replays_waiting_to_be_made_are_bounded_past_it_busy(tmp_path: Path) -> None:

@@ -1761,17 +1761,21 @@ class Lobby:
         # what a table that does not exist costs too: one read of its row; and an invite is
         # the stored one (replaced on another process a moment ago, the old one still opened
         # the table here until the bus told: 7 times in 10, a tenth scale audit)
+        fresh = None
         if how is None or how == "invite":
             fresh = await self.db(self.store.table, table_id, table=table_id)
             how = None if fresh is None else access(fresh, fresh.seats, invite, token)
             if how is None:
                 raise ActError("not_found", f"no table {table_id!r}", 404)
-        # a table's own people (a seat's token, the host's) load it without the address's
-        # --load-rate: after a process's restart every person there came back through another
-        # at once, and past five from one address (an office's) each waited ten seconds, the
-        # table stood and their chat lines were lost (a nineteenth scale audit); what they can
-        # load is bounded by the seats an address may hold
-        return await self.room(table_id, None if how in ("seat", "host") else addr), how
+        # a table's own people (a seat's token, the host's) load a table not over without the
+        # address's --load-rate: after a process's restart every person there came back through
+        # another at once, and past five from one address (an office's) each waited ten
+        # seconds, the table stood and their chat lines were lost (a nineteenth scale audit).
+        # Not a finished one: a host's tokens of long finished matches, made at --create-rate
+        # and kept, would load them at the request rate (a code review); what is not over is
+        # bounded by --tables-per-address
+        own = how in ("seat", "host") and fresh is not None and fresh.status != "over"
+        return await self.room(table_id, None if own else addr), how
 
     async def new_invite(self, room: Room, token: str | None) -> str:
         """A new invite for a private table (the host's; 409 ``not_private`` for a public
