@@ -945,13 +945,14 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
             age = now - kept[0]
             if age < LIST_SETTLE or (age < LIST_FRESH and kept[1] == lb.rows_changed):
                 return Response(kept[2], media_type="application/json")
-        going = building.get(key)
-        if going is not None and since < going[0]:
+        while (going := building.get(key)) is not None and since < going[0]:
             try:
                 return Response(await asyncio.shield(going[1]), media_type="application/json")
             except asyncio.CancelledError:
                 if not going[1].cancelled():
                     raise  # (this request is, not the page: its maker's was)
+            # (its maker's request was cancelled: the first reader makes it, the others wait
+            # for that one — each made its own, the many pages this is to spare, a code review)
         if not lists.take(address, now):
             raise ActError(
                 "rate_limited",
@@ -1334,13 +1335,13 @@ class Socket:
                 # in 12 s from one address, each opened to be refused, each sent 256 KiB
                 await self.ws.close(code=refusal[2])
             return
-        await self.ws.accept()
-        # counted before anything is awaited: sockets opened at once (to tables that must be
-        # loaded first) each see the others
+        # counted before anything is awaited, the accept too: sockets opened at once (to
+        # tables that must be loaded first) each see the others
         lb.sockets[self.addr] += 1
         self.counted.append((lb.sockets, self.addr))  # (its table's count joins at the hello)
         self._wait_for_hello()
         try:
+            await self.ws.accept()
             try:
                 validate.table_id(table_id)
             except Invalid:

@@ -940,10 +940,10 @@ class Lobby:
         self._purger: asyncio.Task[None] | None = None
         self._jitter = random.Random()  # only the bots' pauses: no game randomness here
         self.connects = PerKey(settings.connect_rate, settings.sockets_per_address)
+        """New websockets per address (a socket closed and opened again is a new one)."""
         self.told_refused = PerKey(REFUSALS_TOLD_RATE, REFUSALS_TOLD_BURST)
         """Sockets opened to be told why they are refused, per address; past it a socket is
         refused before its handshake."""
-        """New websockets per address (a socket closed and opened again is a new one)."""
         self.address_messages = PerKey(
             settings.message_rate * ADDRESS_MESSAGES, settings.message_burst * ADDRESS_MESSAGES
         )
