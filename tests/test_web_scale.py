@@ -1885,6 +1885,13 @@ def test_a_worker_keeps_at_most_match_cache_actions_in_its_matches(tmp_path: Pat
         for t in tables:
             asyncio.run(w._match(t))
         assert list(w.matches) == ["t1", "t2"] and w.cached_actions == 12
+
+        async def twice(t: Any) -> None:  # (two jobs at one table at once: a move asked again)
+            await asyncio.gather(w._match(t), w._match(t))
+
+        for _ in range(5):
+            asyncio.run(twice(tables[2]))
+        assert sorted(w.matches) == ["t1", "t2"] and w.cached_actions == 12  # (a code review)
     finally:
         store.close()
 

@@ -787,6 +787,12 @@ class Worker:
         for a in await self._db(self.store.actions, table.id, done):
             m.play(a.action)
             done = a.version
+        # (a job at this table ran meanwhile, and kept its match: this one replaces it — its
+        # count left in the total, the total grew until it let go of every match at each job,
+        # a code review)
+        again = self.matches.pop(table.id, None)
+        if again is not None:
+            self.cached_actions -= again[0]
         if m.is_over:
             return m  # (no job comes after the match's end: not kept)
         self.matches[table.id] = (done, m)
