@@ -1017,7 +1017,7 @@ def test_on_a_phone_a_trick_the_player_takes_is_captioned_clear_of_their_card(
     ("はなが取る · ♣Aの勝ち…") sat at the foot of the felt, over the player's own card and name.
     A trick the player takes (they lead next: the caption stays) is captioned at the top."""
     tb = _table(server, "nap", "standard", 4, 5)
-    page = _open(browser, server, tb, {"width": 360, "height": 640}, "en", touch=True)
+    page = _open(browser, server, tb, {"width": 360, "height": 740}, "ja", touch=True)
     measure = """() => {
       const box = (e) => { const r = e.getBoundingClientRect();
         return [r.left, r.top, r.right, r.bottom]; };
@@ -1510,7 +1510,9 @@ def test_the_status_line_names_the_match_s_winner_as_it_ends(server: str, browse
     line = page.inner_text("#status .status-text")
     assert re.search(r"The (match|series) is over — Winners?\b", line), line
     # and the last game's own winners are said to be that game's, not a second verdict
-    page.wait_for_selector("#result dt")
+    page.wait_for_function(  # (the panel's details come from the games' list, a moment after)
+        "() => [...document.querySelectorAll('#result dt')].some((d) => /Won/.test(d.textContent))"
+    )
     terms = page.locator("#result dt").all_inner_texts()
     assert "Won this deal" in terms and "Winners" not in terms, terms
     # names short there and in the standings: a bot's strength is on its seat's box

@@ -44,7 +44,7 @@ const RANK_ORDER = "AKQJT98765432";
 export function displayOrder(words) {
   const key = (w) => {
     const { rank, suit } = parseCard(w);
-    return suit ? SUIT_ORDER.indexOf(suit) * 13 + RANK_ORDER.indexOf(rank === "10" ? "T" : rank) : 99;
+    return suit ? SUIT_ORDER.indexOf(suit) * 13 + RANK_ORDER.indexOf(rank) : 99;
   };
   return [...words].sort((a, b) => key(a) - key(b));
 }

@@ -7,9 +7,9 @@ import { h, toast } from "./dom.js";
 import { t } from "./i18n.js";
 import { playSound } from "./sound.js";
 
-/** When a turn's clock turns red: a quarter of the time it began with, 5 to 10 seconds. */
-export function urgentAt(began) {
-  return Math.min(10, Math.max(5, Math.ceil(began / 4)));
+/** When a turn's clock turns red: a quarter of the turn's time, 5 to 10 seconds. */
+export function urgentAt(length) {
+  return Math.min(10, Math.max(5, Math.ceil(length / 4)));
 }
 
 export class TurnTimer {
@@ -17,7 +17,6 @@ export class TurnTimer {
   constructor(name = (seat) => String(seat + 1), say = () => {}) {
     this.name = name;
     this.say = say;
-    this.began = null; // { key, seconds }: the turn's clock as first seen, for urgentAt
     this.warned = null; // the turn whose player was warned
     this.el = h("div", { class: "turn-timer", id: "turn-timer", hidden: true, role: "timer" });
     this.ticker = null;
@@ -71,8 +70,7 @@ export class TurnTimer {
     // it; and the player is warned once, by sound and in words — the colour alone said nothing
     // to a player looking away or listening: a thirty-third review)
     const key = `${msg.version}:${timer.seat}:${timer.kind}`;
-    if (this.began?.key !== key) this.began = { key, seconds: timer.seconds_left };
-    const urgent = urgentAt(this.began.seconds);
+    const urgent = urgentAt(timer.timeout ?? timer.seconds_left);
     const tick = () => {
       const left = Math.max(0, Math.ceil((end - performance.now()) / 1000));
       this.el.textContent = away ? t("sc_awayIn", { name: this.name(timer.seat), s: left })
