@@ -19,6 +19,10 @@ import { TurnTimer } from "./timer.js";
  * tap of a double tap and ignored. */
 const DOUBLE_TAP_MS = 450;
 
+/** The kind of the last pointer pressed on the page ("touch", "mouse", "pen"). */
+let lastPointer = "";
+document.addEventListener("pointerdown", (e) => { lastPointer = e.pointerType; }, { capture: true, passive: true });
+
 export function tablePage(root, id) {
   const page = new TablePage(root, id);
   page.start();
@@ -878,8 +882,11 @@ class TablePage {
         // a double tap, not a move: a trick the player took came back at once as their lead,
         // and the second tap played the card that had slid under the finger (a thirty-third
         // review). A keyboard's press (detail 0) is always one
+        // (a click's own pointerType where it is a PointerEvent; else the press's before it:
+        // older WebKit's click says nothing of the finger, a code review)
         const soon = performance.now() - (this.actedAt ?? -Infinity) < DOUBLE_TAP_MS;
-        if (soon && (event?.pointerType === "touch" || event?.detail >= 2)) return;
+        const touch = (event?.pointerType || lastPointer) === "touch";
+        if (soon && event?.detail !== 0 && (touch || event?.detail >= 2)) return;
         tapCard(this.ui, i, card, plan, (a) => this.act(a));
         this.render();
         // a choice of so many cards (a discard, an exchange) made whole from the keyboard: on
