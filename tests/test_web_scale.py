@@ -1884,14 +1884,24 @@ def test_a_worker_keeps_at_most_match_cache_actions_in_its_matches(tmp_path: Pat
         w = Worker(store, "redis://127.0.0.1:1/0", match_cache_actions=12)
         for t in tables:
             asyncio.run(w._match(t))
-        assert list(w.matches) == ["t1", "t2"] and w.cached_actions == 12
+        # (one of the others let go at random: the least lately used is the one the next job
+        # wants when the bots' jobs come round the tables in turn, a twentieth scale audit)
+        assert len(w.matches) == 2 and list(w.matches)[-1] == "t2" and w.cached_actions == 12
+        kept = {t: 0 for t in ("t0", "t1")}
+        for _ in range(40):
+            w.matches.clear()
+            w.cached_actions = 0
+            for t in tables:
+                asyncio.run(w._match(t))
+            kept[next(iter(w.matches))] += 1
+        assert all(kept.values()), kept  # (not always the least lately used)
 
         async def twice(t: Any) -> None:  # (two jobs at one table at once: a move asked again)
             await asyncio.gather(w._match(t), w._match(t))
 
         for _ in range(5):
             asyncio.run(twice(tables[2]))
-        assert sorted(w.matches) == ["t1", "t2"] and w.cached_actions == 12  # (a code review)
+        assert "t2" in w.matches and w.cached_actions == 12  # (a code review)
     finally:
         store.close()
 

@@ -23,6 +23,7 @@ import asyncio
 import contextlib
 import functools
 import logging
+import random
 import secrets
 import signal
 from collections import OrderedDict
@@ -501,6 +502,7 @@ class Worker:
         self.match_cache = max(0, match_cache)
         self.match_cache_actions = max(0, match_cache_actions)
         self.cached_actions = 0
+        self._evict = random.Random()
         """The actions of the matches kept, together (at most ``match_cache_actions``)."""
         self.inflight: set[str] = set()
         """The stream entries this worker is handling now: their idle time is kept below
@@ -797,11 +799,17 @@ class Worker:
             return m  # (no job comes after the match's end: not kept)
         self.matches[table.id] = (done, m)
         self.cached_actions += done
-        while self.matches and (
-            len(self.matches) > self.match_cache or self.cached_actions > self.match_cache_actions
-        ):
+        while len(self.matches) > self.match_cache:
             _, (held, _m) = self.matches.popitem(last=False)
             self.cached_actions -= held
+        # past the actions' bound, a match other than this one let go at random: the bots'
+        # jobs come round the tables in turn, and the least lately used was the one the next
+        # job wanted — every job then played its whole match again (a twentieth scale audit)
+        while self.cached_actions > self.match_cache_actions and len(self.matches) > 1:
+            gone = self._evict.choice(list(self.matches)[:-1])
+            self.cached_actions -= self.matches.pop(gone)[0]
+        if self.cached_actions > self.match_cache_actions:
+            self.cached_actions -= self.matches.pop(table.id)[0]  # (alone, it is too long)
         return m
 
     async def _now_ms(self) -> int:
