@@ -1508,9 +1508,10 @@ def test_the_status_line_names_the_match_s_winner_as_it_ends(server: str, browse
     the winner came with the results' box, after the last trick's pause. The line names them at
     once; the last game's panel says its winners are the game's ("Winners: Aki, Kai" beside the
     match's "Winner: Kai" read as two verdicts)."""
-    made = _bots(server, "hell", 1, 3, "random")
+    made = _bots(server, "hell", 3, 3, "random")  # (the page open before the end, however slow)
     page = new_page(browser, LAPTOP, "en")
     page.goto(f"{server}/t/{made['table']['id']}")
+    page.wait_for_function("() => window.torampu?.snapshot?.table?.status === 'playing'")
     _until_over(server, made)
     page.wait_for_function("() => window.torampu?.snapshot?.table?.status === 'over'")
     line = page.inner_text("#status .status-text")
