@@ -1840,15 +1840,8 @@ def test_redis_connections_are_the_operator_s_to_set(tmp_path: Path) -> None:
     finally:
         store.close()
     for flag in ("--redis-connections", "--db-connections"):
-        out = subprocess.run(
-            [*_torampu(), "worker", "--redis", "redis://127.0.0.1:1/0", flag, "0"],
-            capture_output=True,
-            text=True,
-            timeout=60,
-        )
         said = "--redis-connections and --db-connections are at least 1"
-        text = " ".join(out.stderr.replace("│", " ").split())  # (the message boxed, wrapped)
-        assert out.returncode == 2 and said in text, out.stderr
+        assert said in _worker_refuses(flag, "0")
 
 
 def test_a_worker_keeps_at_most_match_cache_actions_in_its_matches(tmp_path: Path) -> None:
@@ -1906,17 +1899,22 @@ def test_a_worker_keeps_at_most_match_cache_actions_in_its_matches(tmp_path: Pat
         store.close()
 
 
+def _worker_refuses(flag: str, value: str) -> str:
+    """What ``torampu worker`` says as it refuses ``flag value`` (exit status 2), its boxed and
+    wrapped message in one line."""
+    out = subprocess.run(
+        [*_torampu(), "worker", "--redis", "redis://127.0.0.1:1/0", flag, value],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert out.returncode == 2, out.stderr
+    return " ".join(out.stderr.replace("│", " ").split())
+
+
 def test_the_worker_refuses_a_negative_match_cache() -> None:
     for flag in ("--match-cache", "--match-cache-actions"):
-        out = subprocess.run(
-            [*_torampu(), "worker", "--redis", "redis://127.0.0.1:1/0", flag, "-1"],
-            capture_output=True,
-            text=True,
-            timeout=60,
-        )
-        text = " ".join(out.stderr.replace("│", " ").split())  # (the message boxed, wrapped)
-        said = "--match-cache and --match-cache-actions 0 or more"
-        assert out.returncode == 2 and said in text, out.stderr
+        assert "--match-cache and --match-cache-actions 0 or more" in _worker_refuses(flag, "-1")
 
 
 def _for_one(web: Web, game: str = "hell", players: int = 3) -> tuple[str, str]:
