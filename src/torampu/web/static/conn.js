@@ -7,6 +7,12 @@ const MAX_BACKOFF_MS = 10000;
  * the page said "connected" for a minute and dropped the move, a sixth review). */
 export const ANSWER_MS = 8000;
 
+/** ``ms`` give or take a quarter, at random: the tabs a server's restart dropped do not all
+ * come back at one moment. */
+export function jittered(ms) {
+  return ms * (0.75 + Math.random() * 0.5);
+}
+
 export class Connection {
   /** handlers: {snapshot(msg), error(msg), status("open"|"closed")}; invite: a private
    * table's invite (sent with every hello), or null */
@@ -105,7 +111,7 @@ export class Connection {
       // closed the socket ten seconds later (a nineteenth scale audit)
       const ws = this.ws;
       clearTimeout(this.rehello);
-      this.rehello = setTimeout(() => { if (this.ws === ws && !this.greeted) this.send(this.hello); }, this.helloWait * (0.75 + Math.random() * 0.5));
+      this.rehello = setTimeout(() => { if (this.ws === ws && !this.greeted) this.send(this.hello); }, jittered(this.helloWait));
       this.helloWait = Math.min(this.helloWait * 2, 4000); // (within the server's hello timeout)
     } else if (msg.type === "error") this.handlers.error(msg);
     else if (this.handlers.message) this.handlers.message(msg); // chat, chat_history, hint
@@ -118,8 +124,7 @@ export class Connection {
     if (this.closed) return; // (closed on purpose: nothing to reconnect, nothing to report)
     this.handlers.status("closed");
     clearTimeout(this.retry);
-    // (a little jitter: the tabs a server restart dropped do not all come back at one moment)
-    this.retry = setTimeout(() => this.open(), this.backoff * (0.75 + Math.random() * 0.5));
+    this.retry = setTimeout(() => this.open(), jittered(this.backoff));
     this.backoff = Math.min(this.backoff * 2, MAX_BACKOFF_MS);
   }
 

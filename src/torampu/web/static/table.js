@@ -1,7 +1,7 @@
 // The table page: seats before the start, then the game in play from websocket snapshots.
 
 import { api, closable, takeNote, tokens } from "./api.js";
-import { Connection } from "./conn.js";
+import { Connection, jittered } from "./conn.js";
 import { drawnAfterPress, fill, h, patch, svgElement, toast, toTop } from "./dom.js";
 import { BOT_ICON, renderFelt, renderPlay, seatName, statusText, tapCard } from "./game.js";
 import { errorText, gameName, lang, pick, t } from "./i18n.js";
@@ -136,7 +136,7 @@ class TablePage {
         break;
       } catch (e) {
         if (e.status === 429 && wait <= 8000) {
-          await new Promise((done) => setTimeout(done, wait * (0.75 + Math.random() * 0.5)));
+          await new Promise((done) => setTimeout(done, jittered(wait)));
           continue;
         }
         fill(this.root, h("div", { class: "panel" }, h("p", {}, e.status === 404 ? t("notFound") : e.message),
