@@ -502,8 +502,8 @@ class Worker:
         self.match_cache = max(0, match_cache)
         self.match_cache_actions = max(0, match_cache_actions)
         self.cached_actions = 0
-        self._evict = random.Random()
         """The actions of the matches kept, together (at most ``match_cache_actions``)."""
+        self._evict = random.Random()  # (which kept match goes: no game randomness here)
         self.inflight: set[str] = set()
         """The stream entries this worker is handling now: their idle time is kept below
         ``reclaim_after`` (:meth:`_keep`), and one handed back by ``XAUTOCLAIM`` is not taken
@@ -778,9 +778,7 @@ class Worker:
     async def _match(self, table: Table) -> Match:
         """The table's match at its stored version: kept from the last job at this table and
         brought up to date with the actions stored since, or rebuilt from all of them."""
-        cached = self.matches.pop(table.id, None)
-        if cached is not None:
-            self.cached_actions -= cached[0]
+        cached = self._let_go(table.id)
         if cached is None or cached[0] > table.version:
             m = table_match(table)
             done = 0
@@ -792,25 +790,28 @@ class Worker:
         # (a job at this table ran meanwhile, and kept its match: this one replaces it — its
         # count left in the total, the total grew until it let go of every match at each job,
         # a code review)
-        again = self.matches.pop(table.id, None)
-        if again is not None:
-            self.cached_actions -= again[0]
+        self._let_go(table.id)
         if m.is_over:
             return m  # (no job comes after the match's end: not kept)
         self.matches[table.id] = (done, m)
         self.cached_actions += done
         while len(self.matches) > self.match_cache:
-            _, (held, _m) = self.matches.popitem(last=False)
-            self.cached_actions -= held
+            self._let_go(next(iter(self.matches)))
         # past the actions' bound, a match other than this one let go at random: the bots'
         # jobs come round the tables in turn, and the least lately used was the one the next
         # job wanted — every job then played its whole match again (a twentieth scale audit)
         while self.cached_actions > self.match_cache_actions and len(self.matches) > 1:
-            gone = self._evict.choice(list(self.matches)[:-1])
-            self.cached_actions -= self.matches.pop(gone)[0]
+            self._let_go(self._evict.choice(list(self.matches)[:-1]))
         if self.cached_actions > self.match_cache_actions:
-            self.cached_actions -= self.matches.pop(table.id)[0]  # (alone, it is too long)
+            self._let_go(table.id)  # (alone, it is too long)
         return m
+
+    def _let_go(self, table_id: str) -> tuple[int, Match] | None:
+        """The kept match of ``table_id`` and its version, no longer kept (None: none was)."""
+        kept = self.matches.pop(table_id, None)
+        if kept is not None:
+            self.cached_actions -= kept[0]
+        return kept
 
     async def _now_ms(self) -> int:
         """Redis's clock in milliseconds (the clock of the stream's entry ids)."""
