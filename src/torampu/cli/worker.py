@@ -53,7 +53,7 @@ def worker(
         int,
         typer.Option(
             help="Actions those matches may hold together (each holds every game it played, "
-            "some 450 bytes an action): past it the least lately used are let go."
+            "some 450 bytes an action): past it, one at a time, at random, until they fit."
         ),
     ] = 100_000,
     redis_connections: Annotated[

@@ -107,8 +107,8 @@ export class Connection {
     } else if (msg.type === "error" && msg.code === "rate_limited" && !this.greeted && this.hello) {
       // the hello itself refused for now (the table read back into memory at a bounded rate
       // from one address: after a server's restart, an office's tabs all came back at once):
-      // said again after the backoff, not left unanswered until the server's hello timeout
-      // closed the socket ten seconds later (a nineteenth scale audit)
+      // said again after a moment (0.5 s, doubling to 4), not left unanswered until the
+      // server's hello timeout closed the socket ten seconds later (a nineteenth scale audit)
       const ws = this.ws;
       clearTimeout(this.rehello);
       this.rehello = setTimeout(() => { if (this.ws === ws && !this.greeted) this.send(this.hello); }, jittered(this.helloWait));
