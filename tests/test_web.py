@@ -153,6 +153,121 @@ def test_a_player_gets_up_before_the_start_and_nothing_else_can(tmp_path: Path) 
         assert c.get(f"/api/tables/{tid}").json()["seats"][2]["name"] == "Ben"
 
 
+def test_a_player_leaves_a_game_in_progress_and_a_bot_plays_their_seat_at_once(
+    tmp_path: Path,
+) -> None:
+    """A forty-first review: a player who had to go could only close the page, and the others
+    waited --away-timeout (a minute) at each of their turns, for a stand-in until the player
+    came back — they never would. With ``in_play: true`` the holder of a seat token leaves the
+    game for good: the stand-in bot plays the seat to the match's end at once, the token holds
+    nothing, its socket is told ``seat_revoked`` and watches without the hand, and the others'
+    chat says so. A leave without it in play is refused as ever (a "Leave seat" pressed as the
+    host started must not hand the seat to a bot); a bad ``in_play``, another token, the host
+    token, a match over: refused, and nothing changes. (--away-timeout is an hour here: only
+    the bot can have played Ben's seat to the end.)"""
+    with client(tmp_path) as c:
+        made = c.post("/api/tables", json={"game": "hell", "players": 3, "games": 2}).json()
+        tid, host = made["table"]["id"], made["host_token"]
+        aki = c.post(f"/api/tables/{tid}/join", json={"name": "Aki", "seat": 0}).json()["token"]
+        ben = c.post(f"/api/tables/{tid}/join", json={"name": "Ben", "seat": 1}).json()["token"]
+        leave = f"/api/tables/{tid}/leave"
+        r = c.post(leave, json={"in_play": True}, headers=auth(ben))
+        assert r.status_code == 409 and r.json()["error"]["code"] == "not_started", r.text
+        c.post(f"/api/tables/{tid}/start", json={"fill": "heuristic"}, headers=auth(host))
+        for bad in ("yes", 1, None, [True]):
+            r = c.post(leave, json={"in_play": bad}, headers=auth(ben))
+            assert r.status_code == 400 and "in_play" in r.json()["error"]["message"], r.text
+        r = c.post(leave, json={}, headers=auth(ben))
+        assert r.status_code == 409 and r.json()["error"]["code"] == "started", r.text
+        for token, status in ((None, 401), ("x" * 43, 403), (host, 403)):
+            r = c.post(leave, json={"in_play": True}, headers=auth(token) if token else {})
+            assert r.status_code == status and r.json()["error"]["code"] == "unauthorized", r.text
+        assert c.get(f"/api/tables/{tid}").json()["seats"][1]["name"] == "Ben"
+        with (
+            c.websocket_connect(f"/ws/tables/{tid}") as mine,
+            c.websocket_connect(f"/ws/tables/{tid}") as bens,
+        ):
+            first = _hello(mine, aki)
+            assert _hello(bens, ben)["seat"] == 1
+            r = c.post(leave, json={"in_play": True}, headers=auth(ben))
+            assert r.status_code == 200, r.text
+            seat = r.json()["table"]["seats"][1]
+            assert r.json()["seat"] == 1 and seat["kind"] == "bot", seat
+            assert seat["bot"] == "heuristic" and seat["name"] == "Ben", seat  # (the standings')
+            msg = receive(bens)
+            assert msg["type"] == "error" and msg["code"] == "seat_revoked", msg
+            while msg["type"] != "snapshot":
+                msg = receive(bens)
+            assert msg["seat"] is None and not msg["legal"], msg
+            assert not msg["view"].get("hand"), "a hand shown to a socket whose seat went"
+            seen: list[dict[str, Any]] = []
+            last = play_through(mine, seen=seen, first=first)
+        assert last["table"]["status"] == "over"
+        said = [m for m in seen if m["type"] == "chat" and m.get("event")]
+        assert {"kind": "left", "seat": 1, "who": "Ben", "bot": True} in [
+            m["event"] for m in said
+        ], said
+        r = c.post(leave, json={"in_play": True}, headers=auth(ben))
+        assert r.status_code == 403, "the token holds nothing now"
+        r = c.post(leave, json={"in_play": True}, headers=auth(aki))
+        assert r.status_code == 409 and r.json()["error"]["code"] == "not_playing", r.text
+    store = Store(f"sqlite:///{tmp_path / 'torampu.db'}")
+    acts = store.actions(tid)
+    store.close()
+    assert {a.by for a in acts if a.seat == 0} == {"human"}
+    assert {a.by for a in acts if a.seat == 1} == {"bot"}, "the seat stood, or a stand-in moved"
+
+
+def test_a_host_who_left_the_game_cannot_close_the_others_match(tmp_path: Path) -> None:
+    """A code review: the host may close a table in play that one person plays at alone (a quick
+    game with bots); a host who played with a friend left the game — their seat the bot's — and
+    then closed the friend's match, its moves and chat deleted. A seat its person left in play
+    counts as theirs (it keeps their name); at the rematch it is a bot's like any other."""
+    with client(tmp_path) as c:
+        made = c.post("/api/tables", json={"game": "hell", "players": 3}).json()
+        tid, host = made["table"]["id"], made["host_token"]
+        aki = c.post(f"/api/tables/{tid}/join", json={"name": "Aki", "seat": 0}).json()["token"]
+        c.post(f"/api/tables/{tid}/join", json={"name": "Ben", "seat": 1})
+        c.post(f"/api/tables/{tid}/start", json={"fill": "heuristic"}, headers=auth(host))
+        close = f"/api/tables/{tid}/close"
+        r = c.post(close, json={}, headers=auth(host))
+        assert r.status_code == 409 and r.json()["error"]["code"] == "not_closable", r.text
+        r = c.post(f"/api/tables/{tid}/leave", json={"in_play": True}, headers=auth(aki))
+        assert r.status_code == 200, r.text
+        r = c.post(close, json={}, headers=auth(host))
+        assert r.status_code == 409 and r.json()["error"]["code"] == "not_closable", r.text
+        assert c.get(f"/api/tables/{tid}").status_code == 200
+        play_out_elsewhere(c, tid)
+        c.app.state.lobby.rooms.clear()  # type: ignore[attr-defined]  # (read from the store)
+        r = c.post(f"/api/tables/{tid}/rematch", json={}, headers=auth(host))
+        assert r.status_code == 200, r.text
+        seats = r.json()["table"]["seats"]
+        assert seats[0]["kind"] == "bot" and not seats[0].get("name"), seats
+        assert seats[1]["name"] == "Ben" and seats[1]["kind"] == "human", seats
+
+
+def test_a_player_who_left_the_rematch_in_play_cannot_take_the_seat_back(tmp_path: Path) -> None:
+    """A code review: a person whose seat a rematch's bot took (gone when it was made) takes it
+    back by asking the old table for its rematch; one who left the rematch's game in play took
+    it back the same way — "for good", as the page had asked them, and the others had been
+    told. A seat left in play stays the bot's."""
+    with client(tmp_path) as c:
+        made = c.post("/api/tables", json={"game": "hell", "players": 3}).json()
+        tid, host = made["table"]["id"], made["host_token"]
+        c.post(f"/api/tables/{tid}/join", json={"name": "Aki", "seat": 0})
+        ben = c.post(f"/api/tables/{tid}/join", json={"name": "Ben", "seat": 1}).json()["token"]
+        c.post(f"/api/tables/{tid}/start", json={"fill": "heuristic"}, headers=auth(host))
+        play_out_elsewhere(c, tid)
+        c.app.state.lobby.rooms.clear()  # type: ignore[attr-defined]  # (read from the store)
+        new = c.post(f"/api/tables/{tid}/rematch", json={}, headers=auth(host)).json()["table"]
+        assert new["seats"][1]["kind"] == "human", new
+        r = c.post(f"/api/tables/{new['id']}/leave", json={"in_play": True}, headers=auth(ben))
+        assert r.status_code == 200, r.text
+        r = c.post(f"/api/tables/{tid}/rematch", json={}, headers=auth(ben))  # (the old table)
+        seat = c.get(f"/api/tables/{new['id']}").json()["seats"][1]
+        assert seat["kind"] == "bot" and seat["name"] == "Ben", (r.text, seat)
+
+
 def test_a_player_changes_their_name_before_the_start_and_nothing_else_can(tmp_path: Path) -> None:
     """A second review: a blank name became "Player N" and stayed so. Before the start the seat
     token's holder sits under another name, which everyone's snapshot shows at once; a bad name,
@@ -1107,6 +1222,55 @@ def test_a_present_player_keeps_the_seat_and_a_slow_one_times_out(tmp_path: Path
     assert by == {"timeout"}
 
 
+def test_a_table_s_maker_chooses_its_time_for_a_turn_within_the_server_s(tmp_path: Path) -> None:
+    """One player idle, the tab open, held the table for good: a turn's limit was the operator's
+    --turn-timeout alone (none by default), and friends who wanted a quick game could not ask
+    for one. The maker chooses ``turn_timeout`` (10 s to an hour, 0: none) — within the
+    server's limit where it has one (none is then refused) — stored with the table's clocks,
+    shown on its face and carried to the rematch; its turns' clock runs by it. A bad value is
+    refused and nothing is made."""
+    with client(tmp_path) as c:
+        assert c.get("/api/games").json()["turn_timeout"] == 0
+        body = {"game": "hell", "players": 3, "seats": ["open", "heuristic", "heuristic"]}
+        made = c.post("/api/tables", json={**body, "turn_timeout": 30}).json()
+        tid, host = made["table"]["id"], made["host_token"]
+        assert made["table"]["turn_timeout"] == 30
+        assert c.post("/api/tables", json=body).json()["table"]["turn_timeout"] == 0
+        for bad in ('"30"', "true", "-1", "5", "9.9", "3601", "1e309", "[30]"):
+            raw = json.dumps(body)[:-1] + f', "turn_timeout": {bad}}}'
+            r = c.post("/api/tables", content=raw, headers={"Content-Type": "application/json"})
+            assert r.status_code == 400 and "turn_timeout" in r.json()["error"]["message"], r.text
+        assert len(c.get("/api/tables").json()["tables"]) == 2, "a refused one was made"
+        token = c.post(f"/api/tables/{tid}/join", json={"name": "Aki", "seat": 0}).json()["token"]
+        c.post(f"/api/tables/{tid}/start", json={}, headers=auth(host))
+        with c.websocket_connect(f"/ws/tables/{tid}") as ws:
+            snap = _hello(ws, token)
+            while snap["type"] != "snapshot" or not snap["legal"]:
+                snap = ws.receive_json()
+            timer = snap["view"].get("timer") or snap.get("timer")
+            assert timer["kind"] == "turn" and timer["timeout"] == 30, timer
+            assert 25 < timer["seconds_left"] <= 30, timer
+    with client(tmp_path / "limited", turn_timeout=60.0) as c:
+        assert c.get("/api/games").json()["turn_timeout"] == 60
+        body = {"game": "hell", "players": 3}
+        assert c.post("/api/tables", json=body).json()["table"]["turn_timeout"] == 60
+        assert c.post("/api/tables", json={**body, "turn_timeout": 20}).status_code == 201
+        for bad in (0, 61):
+            r = c.post("/api/tables", json={**body, "turn_timeout": bad})
+            assert r.status_code == 400, r.text
+            assert "10 to 60 seconds on this server" in r.json()["error"]["message"], r.text
+    # (a code review: -0.0 was stored and shown as -0.0; a server's own limit under 10 s
+    # refused every turn_timeout, its own too)
+    with client(tmp_path / "quick", turn_timeout=5.0) as c:
+        body = {"game": "hell", "players": 3}
+        r = c.post("/api/tables", json={**body, "turn_timeout": 5})
+        assert r.status_code == 201 and r.json()["table"]["turn_timeout"] == 5, r.text
+    with client(tmp_path / "none") as c:
+        raw = '{"game": "hell", "players": 3, "turn_timeout": -0.0}'
+        r = c.post("/api/tables", content=raw, headers={"Content-Type": "application/json"})
+        assert r.status_code == 201 and '"turn_timeout":0.0' in r.text.replace(" ", ""), r.text
+
+
 # ------------------------------------------------------------------------------------ writers
 def test_two_servers_on_one_database_never_both_apply_a_move(tmp_path: Path) -> None:
     with client(tmp_path) as a:
@@ -1214,6 +1378,7 @@ def test_the_sockets_bounds_are_the_operators_to_set(
         "--max-chat": "80",
         "--chat-history": "10",
         "--db-threads": "2",
+        "--db-slow-threads": "3",
         "--max-spectators": "100",
         "--max-pending-sockets": "40",
         "--sockets-per-seat": "2",
@@ -1248,6 +1413,7 @@ def test_the_sockets_bounds_are_the_operators_to_set(
         "--max-chat": st.max_chat,
         "--chat-history": st.chat_history,
         "--db-threads": st.db_threads,
+        "--db-slow-threads": st.db_slow_threads,
         "--max-spectators": st.max_spectators,
         "--max-pending-sockets": st.max_pending_sockets,
         "--sockets-per-seat": st.sockets_per_seat,

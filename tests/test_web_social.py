@@ -905,6 +905,20 @@ def test_bad_chat_is_refused_and_sent_to_nobody(
         assert m["text"] == "ok"
 
 
+def test_a_bad_reaction_is_told_what_a_reaction_is(tmp_path: Path) -> None:
+    """A forty-fourth audit: a reaction without its id (or a null one) was told "a chat message
+    is text of 1 to 200 characters" — about the chat, which it never sent."""
+    with _two_chatting(tmp_path) as (a, _):
+        for payload in (
+            {"type": "react"},
+            {"type": "react", "id": None},
+            {"type": "react", "id": 0},
+        ):
+            err = _error(a, payload)
+            assert err["code"] == "bad_message", err
+            assert err["message"].startswith("a reaction is one of hello, nice"), err
+
+
 def test_chat_keeps_the_joiners_writing_and_emoji_need(tmp_path: Path) -> None:
     """The invisible characters a chat line may hold are those of writing (Persian's zero-width
     non-joiner, Hebrew's right-to-left mark), of an emoji (👩‍💻's joiner, ❤️'s variation

@@ -8,9 +8,11 @@ server — a game played, the server stopped mid-game and started again, the gam
 
 from __future__ import annotations
 
+import contextlib
 import json
 import random
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +20,15 @@ import pytest
 from sqlalchemy import inspect, text
 
 import torampu
-from torampu.web.store import Refused, StaleVersion, Store, StoreError, Table
+from torampu.web.store import (
+    PlayerBack,
+    Refused,
+    Seat,
+    StaleVersion,
+    Store,
+    StoreError,
+    Table,
+)
 from torampu.web.workers import SEEDING
 from web_helpers import auth, client, new_table, play_through, postgres_database, started_lobby
 
@@ -40,13 +50,14 @@ def test_migrations_create_the_schema_once(url: str) -> None:
     assert "result" in {c["name"] for c in inspect(s.engine).get_columns("tables")}  # (0008)
     assert "event" in {c["name"] for c in inspect(s.engine).get_columns("chat")}  # (0009)
     assert "quiet" in {c["name"] for c in inspect(s.engine).get_columns("tables")}  # (0012)
+    assert {"back", "back_at"} <= {c["name"] for c in inspect(s.engine).get_columns("seats")}
     # the look for tables in play nobody drives reads an index, not every table (0003)
     indexes = {i["name"]: i["column_names"] for i in inspect(s.engine).get_indexes("tables")}
     assert indexes.get("ix_tables_status_updated") == ["status", "updated"], indexes
     # and the lobby's pages by status, newest first (0011)
     assert indexes.get("ix_tables_status_created") == ["status", "created"], indexes
     with s.engine.connect() as conn:
-        assert conn.execute(text("select version_num from alembic_version")).scalar() == "0012"
+        assert conn.execute(text("select version_num from alembic_version")).scalar() == "0013"
     s.close()
     again = Store(url)  # a second start: nothing to do, nothing lost
     assert again.count_tables() == 0
@@ -123,6 +134,133 @@ def test_two_writers_on_one_version_one_wins(url: str) -> None:
     assert [x.action for x in b.actions("t")] == ["bid 1"]
     a.close()
     b.close()
+
+
+def test_a_stand_in_s_move_is_refused_for_a_moment_once_its_player_came_back(url: str) -> None:
+    """A forty-fifth audit: a worker's stand-in checked the player's presence on Redis, then
+    stored its move — 2 ms after the player, back on another process, was shown their turn. A
+    returning player's hello marks their seat at the version stored then: a stand-in's move for
+    that version is refused for a moment (a person's is not, nor a stand-in's once it is past:
+    a player who came back and left again at once held the table there for good)."""
+    from datetime import timedelta
+
+    from torampu.web.store import BACK_GRACE, utc
+
+    s = Store(url)
+    s.create_table("t", "hell", {"players": 3}, 3, 1, 1, "h" * 64, ["open"] * 3)
+    for seat, name in enumerate(("Aki", "Ben", "Cy")):  # (a stand-in plays a person's seat)
+        s.set_seat("t", seat, "human", name, str(seat) * 64, None)
+    s.set_status("t", "playing")
+    assert s.append_action("t", 0, 0, "bid 1", "human") == 1
+    assert s.seat_back("t", 1) == 1
+    assert s.seat_back("nope", 1) is None
+    with pytest.raises(PlayerBack, match="seat 1's player is back") as back:
+        s.append_action("t", 1, 1, "bid 0", "away")
+    # (when a stand-in may try again: the worker holds the job off until then, a 46th audit)
+    assert abs((back.value.until - utc(datetime.now(UTC)) - BACK_GRACE).total_seconds()) < 2
+    with pytest.raises(StaleVersion):  # (the grace's last moment)
+        s.append_action("t", 1, 1, "bid 0", "away", at=utc(datetime.now(UTC)) + BACK_GRACE / 2)
+    assert s.append_action("t", 1, 1, "bid 0", "human") == 2  # the player's own
+    assert s.append_action("t", 2, 2, "bid 0", "away") == 3  # another seat's stand-in
+    s.seat_back("t", 0)
+    later = utc(datetime.now(UTC)) + BACK_GRACE + timedelta(seconds=1)
+    assert s.append_action("t", 3, 0, "play 2C", "away", at=later) == 4  # (past the grace)
+    s.close()
+
+
+def test_a_stand_in_s_move_for_a_seat_its_player_left_is_refused(url: str) -> None:
+    """A code review: a worker's stand-in (or time-out) move, its job read before the player
+    left the game, was stored after — a stand-in's move at a seat the bot now plays, counted as
+    stood in for nobody. Once the seat is the bot's, only the bot's move is taken; the leaver's
+    name stays on the seat (one who left must not close the others' match, see
+    ``Lobby.close_table``), and the token holds nothing."""
+    s = Store(url)
+    s.create_table("t", "hell", {"players": 3}, 3, 1, 1, "h" * 64, ["open"] * 3)
+    for seat, name in enumerate(("Aki", "Ben", "Cy")):
+        s.set_seat("t", seat, "human", name, str(seat) * 64, None)
+    s.set_status("t", "playing")
+    with pytest.raises(Refused) as e:
+        s.hand_seat_to_bot("t", 1, "x" * 64, "heuristic")
+    assert e.value.code == "seat_revoked"
+    assert s.hand_seat_to_bot("t", 1, "1" * 64, "heuristic") == "Ben"
+    row = s.table("t")
+    assert row is not None and row.seats[1] == Seat(1, "bot", "Ben", None, "heuristic")
+    assert s.append_action("t", 0, 0, "bid 1", "human") == 1
+    for by in ("away", "timeout"):
+        with pytest.raises(StaleVersion, match="seat 1 is not a person's now"):
+            s.append_action("t", 1, 1, "bid 0", by)
+    assert s.append_action("t", 1, 1, "bid 0", "bot") == 2
+    s.set_status("t", "over")
+    with pytest.raises(Refused) as e:
+        s.hand_seat_to_bot("t", 2, "2" * 64, "heuristic")
+    assert e.value.code == "not_playing"
+    s.close()
+
+
+@contextlib.contextmanager
+def _one_table_and_another_session() -> Iterator[tuple[Store, Any, str]]:
+    """A PostgreSQL database of one table, "t1" (Hell, three open seats): this process's store
+    of it, another session's transaction (its lock timeout 5 s) and the database's DSN."""
+    psycopg = pytest.importorskip("psycopg")
+    with postgres_database() as u:
+        store = Store(u)
+        try:
+            store.create_table("t1", "hell", {}, 3, 1, 1, "h" * 64, ["open"] * 3)
+            dsn = u.replace("postgresql+psycopg://", "postgresql://")
+            with psycopg.connect(dsn) as other:
+                other.execute("SET lock_timeout = '5s'")
+                yield store, other, dsn
+        finally:
+            store.close()
+
+
+def _started(call: Callable[[], object]) -> tuple[Any, list[object]]:
+    """``call()`` on a thread of its own, started: the thread, and the list its answer (or the
+    exception it raised: the failure is the test's) goes to."""
+    import threading
+
+    out: list[object] = []
+
+    def run() -> None:
+        try:
+            out.append(call())
+        except Exception as e:
+            out.append(e)
+
+    thread = threading.Thread(target=run)
+    thread.start()
+    return thread, out
+
+
+def _until_one_waits(dsn: str, why: str) -> None:
+    """Wait (at most 10 s) until one session of this PostgreSQL database waits for a lock (in
+    this database: another's waits are not the test's); else fail saying ``why``."""
+    import time
+
+    import psycopg
+
+    waiting = (
+        "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'"
+        " AND datname = current_database()"
+    )
+    with psycopg.connect(dsn, autocommit=True) as look:
+        until = time.monotonic() + 10
+        while look.execute(waiting).fetchone() != (1,):
+            assert time.monotonic() < until, why
+            time.sleep(0.02)
+
+
+def test_a_returning_player_s_mark_waits_for_a_stand_in_s_write_under_way() -> None:
+    """On PostgreSQL a stand-in's write under way holds the table's row: the mark waits for it
+    and reads its version (read before it, the returning player was shown a turn already
+    played)."""
+    with _one_table_and_another_session() as (store, other, dsn):
+        other.execute("UPDATE tables SET version = 1 WHERE id = 't1'")  # (the stand-in's)
+        marking, marked = _started(lambda: store.seat_back("t1", 0))
+        _until_one_waits(dsn, "the mark never waited for the table's row")
+        other.commit()
+        marking.join(10)
+        assert marked == [1], marked
 
 
 def test_a_chat_line_for_a_table_closed_meanwhile_is_refused_as_no_table(url: str) -> None:
@@ -490,40 +628,18 @@ def test_a_join_waits_for_the_table_s_row_before_its_seat_s_and_never_deadlocks(
     row first, as they do. Performed step by step: another transaction holds the table's row,
     the join waits; that transaction then writes the seat — with the old order it met the
     join's lock on it and PostgreSQL broke the deadlock."""
-    import threading
-    import time
-
-    psycopg = pytest.importorskip("psycopg")
-    with postgres_database() as u:
-        store = Store(u)
-        store.create_table("t1", "hell", {}, 3, 1, 1, "h" * 64, ["open"] * 3)
-        dsn = u.replace("postgresql+psycopg://", "postgresql://")
-        with psycopg.connect(dsn) as other:
-            other.execute("SET lock_timeout = '5s'")
-            other.execute("SELECT id FROM tables WHERE id = 't1' FOR UPDATE")
-            done: list[object] = []
-
-            def join() -> None:
-                try:
-                    done.append(store.set_seat("t1", 0, "human", "Aki", "t" * 64, None, True))
-                except Exception as e:  # (the failure is the test's)
-                    done.append(e)
-
-            joining = threading.Thread(target=join)
-            joining.start()
-            with psycopg.connect(dsn, autocommit=True) as look:
-                waiting = "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'"
-                until = time.monotonic() + 10
-                while look.execute(waiting).fetchone() != (1,):
-                    assert time.monotonic() < until, "the join never waited for the table's row"
-                    time.sleep(0.02)
-            # the other transaction's seat write: the join holds no seat's row
-            other.execute("UPDATE seats SET kind = 'bot', bot = 'random' WHERE table_id = 't1'")
-            other.commit()
+    with _one_table_and_another_session() as (store, other, dsn):
+        other.execute("SELECT id FROM tables WHERE id = 't1' FOR UPDATE")
+        joining, done = _started(
+            lambda: store.set_seat("t1", 0, "human", "Aki", "t" * 64, None, True)
+        )
+        _until_one_waits(dsn, "the join never waited for the table's row")
+        # the other transaction's seat write: the join holds no seat's row
+        other.execute("UPDATE seats SET kind = 'bot', bot = 'random' WHERE table_id = 't1'")
+        other.commit()
         joining.join(10)
         assert done == [False], done  # (the seat was a bot's by then: not taken, no error)
         assert [st.kind for st in store.table("t1").seats] == ["bot"] * 3  # type: ignore[union-attr]
-        store.close()
 
 
 def test_a_transaction_rolled_back_for_a_deadlock_is_run_once_more(tmp_path: Path) -> None:

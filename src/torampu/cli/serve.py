@@ -353,6 +353,19 @@ def serve(
             "other table waited)."
         ),
     ] = 8,
+    request_rate_all: Annotated[
+        float,
+        typer.Option(
+            help="HTTP requests per second this process takes in all, whatever the addresses "
+            "(as many as --request-burst-all at once; 0: no bound); past it 503 busy, so that "
+            "many addresses' requests, each within --request-rate, cannot take the CPU the "
+            "tables' moves need. Websockets are not counted. Once it is spent, an address that "
+            "asked for less than a tenth of it lately is still served, from a quarter more."
+        ),
+    ] = 200.0,
+    request_burst_all: Annotated[
+        int, typer.Option(help="See --request-rate-all (a page's first load takes about 30).")
+    ] = 600,
     load_rate: Annotated[
         float,
         typer.Option(
@@ -458,6 +471,14 @@ def serve(
     db_threads: Annotated[
         int, typer.Option(help="Threads that talk to the database (bots never run there).")
     ] = 4,
+    db_slow_threads: Annotated[
+        int,
+        typer.Option(
+            help="Threads beyond --db-threads for database calls that have taken over a second "
+            "(a table's rows held locked): such a call gives its place to the next, up to this "
+            "many at once, so that other tables go on (0: none)."
+        ),
+    ] = 4,
     ws_deflate: Annotated[
         bool,
         typer.Option(
@@ -501,6 +522,10 @@ def serve(
         raise typer.BadParameter("delays and timeouts are seconds ≥ 0")
     if min(keep_finished, keep_abandoned) < 0:
         raise typer.BadParameter("--keep-finished and --keep-abandoned are days ≥ 0 (0: for ever)")
+    if request_rate_all < 0 or not math.isfinite(request_rate_all) or request_burst_all < 1:
+        raise typer.BadParameter(
+            "--request-rate-all is a number ≥ 0 (0: no bound), --request-burst-all a count ≥ 1"
+        )
     timeouts = [send_timeout, room_idle, abandon_after, ws_ping, lease_ttl, presence_ttl]
     timeouts += [header_timeout, bot_queue_wait, hello_timeout]
     if min(max_bot_think, *timeouts) <= 0:
@@ -572,6 +597,8 @@ def serve(
             "--message-burst, --hello-burst, --outbox-max, --max-chat, --chat-history and "
             "--db-threads are whole numbers ≥ 1"
         )
+    if db_slow_threads < 0:
+        raise typer.BadParameter("--db-slow-threads is a whole number ≥ 0")
     if max_request_head < 1024 or max_request_lines < 10:
         raise typer.BadParameter(
             "--max-request-head is at least 1024 bytes and --max-request-lines at least 10 "
@@ -655,6 +682,8 @@ def serve(
         request_rate=request_rate,
         request_burst=request_burst,
         requests_at_once=requests_at_once,
+        request_rate_all=request_rate_all,
+        request_burst_all=request_burst_all,
         replay_rate=replay_rate,
         replay_burst=replay_burst,
         replay_rate_all=replay_rate_all,
@@ -675,6 +704,7 @@ def serve(
         max_chat=max_chat,
         chat_history=chat_history,
         db_threads=db_threads,
+        db_slow_threads=db_slow_threads,
         send_timeout=send_timeout,
         room_idle=room_idle,
         abandon_after=abandon_after,
@@ -707,10 +737,11 @@ def serve(
         except Exception as e:
             typer.echo(f"torampu serve: cannot use Redis at {redis.split('@')[-1]}: {e}", err=True)
             raise typer.Exit(2) from None
-    if not url.startswith("sqlite") and db_connections < db_threads + 2:
+    if not url.startswith("sqlite") and db_connections < db_threads + db_slow_threads + 2:
         typer.echo(
             f"torampu serve: --db-connections {db_connections} is fewer than the threads that "
-            f"use them ({db_threads} of --db-threads and 2 that load tables): requests will "
+            f"use them ({db_threads} of --db-threads, {db_slow_threads} of --db-slow-threads "
+            "and 2 that load tables): requests will "
             "wait for a connection",
             err=True,
         )

@@ -33,6 +33,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
 
 from torampu.web import clock
+from torampu.web.stopping import stop_tasks
 
 log = logging.getLogger("torampu.web")
 
@@ -53,6 +54,8 @@ CLAIM = "torampu:claim:"
 BUCKET = "torampu:bucket:"
 """``torampu:bucket:<key>``: a rate limit every process spends from (:meth:`RedisBus.spend`)."""
 PRESENCE = "torampu:presence:"
+LISTEN_RETRY = 1.0
+"""Seconds at most between the listener's tries to subscribe again while Redis is away."""
 CLOCK_EVERY = 60.0
 """Seconds between two measures of this machine's clock against Redis's."""
 CLOCK_ROUND_TRIP = 0.25
@@ -82,8 +85,9 @@ class Bus(Protocol):
         """The seats connected, and the clients, at ``table_id`` in *other* processes."""
         ...
 
-    async def lease(self, table_id: str, ttl: float) -> bool:
-        """Take or renew the right to drive ``table_id`` for ``ttl`` seconds."""
+    async def lease(self, table_id: str, ttl: float, held: bool = False) -> bool:
+        """Take or renew the right to drive ``table_id`` for ``ttl`` seconds; ``held``: this
+        process holds it (as it last knew): renew it only, never take it anew."""
         ...
 
     async def release(self, table_id: str, park: float = 0.0) -> None:
@@ -139,7 +143,7 @@ class LocalBus:
     async def presence(self, table_id: str) -> tuple[set[int], int]:
         return set(), 0
 
-    async def lease(self, table_id: str, ttl: float) -> bool:
+    async def lease(self, table_id: str, ttl: float, held: bool = False) -> bool:
         return True
 
     async def release(self, table_id: str, park: float = 0.0) -> None:
@@ -169,13 +173,19 @@ _RENEW = """
 if redis.call('get', KEYS[1]) == ARGV[1] then
   return redis.call('pexpire', KEYS[1], ARGV[2])
 end
+if ARGV[3] == '1' then return 0 end
 if redis.call('set', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then
   redis.call('del', KEYS[2])
   return 1
 end
 return 0
 """
-# (the lease taken, not renewed: the table is driven again, no longer parked)
+# (the lease taken, not renewed: the table is driven again, no longer parked. ARGV[3] '1': the
+# asking process held the lease, and renews it only — a renewal sent while Redis was frozen
+# (kill -STOP) ran once it went on, after its process had stopped and let the lease go, and
+# took it anew: the dead process's leases came back for a whole --lease-ttl, and a third of
+# its tables stood 5.4 s more after Redis was back, a twenty-sixth scale audit. A lease lost
+# meanwhile is taken again at the next asking, as any free one)
 _RELEASE_LEASE = """
 if redis.call('get', KEYS[1]) ~= ARGV[1] then return 0 end
 redis.call('del', KEYS[1])
@@ -287,6 +297,10 @@ class RedisBus:
         )
         self._handler: Handler | None = None
         self._listener: asyncio.Task[None] | None = None
+        self._stopping = False
+        """:meth:`stop` was called: the listener ends at its next step."""
+        self._pubsub: Any = None
+        """The listener's subscription now (:meth:`_close_sub` closes it)."""
         self._listening = True
         """The subscription to the tables' channels is up."""
         self._commands_ok = True
@@ -334,6 +348,7 @@ class RedisBus:
 
     async def start(self, handler: Handler) -> None:
         self._handler = handler
+        self._stopping = False
         try:
             await self.redis.ping()
             await self.keep_time()
@@ -342,21 +357,31 @@ class RedisBus:
         self._listener = asyncio.get_running_loop().create_task(self._listen())
 
     async def stop(self) -> None:
+        self._stopping = True
         if self._listener is not None:
-            self._listener.cancel()
-            with contextlib.suppress(BaseException):
-                await self._listener
+            # (bounded: a listener that caught its cancel went back to reading Redis, and a
+            # process told to stop waited on it for ever — a twenty-fourth scale audit; the
+            # subscription's connection closed wakes its read, which then ends it)
+            await stop_tasks([self._listener], "bus listener", nudge=self._close_sub)
         for client in (self.redis, self._sub):
             with contextlib.suppress(Exception):
                 # (and its pool: a client given one does not close it by itself)
                 await client.aclose(close_connection_pool=True)
 
+    async def _close_sub(self) -> None:
+        # (the listener's own subscription, its patterns with it: closing the client's pool
+        # only made redis-py's PubSub connect and subscribe again at its next read — a code
+        # review)
+        if self._pubsub is not None:
+            await self._pubsub.aclose()
+
     async def _listen(self) -> None:
-        """Follow every table's channel; after an outage, resubscribe and ask for a reload."""
+        """Follow every table's channel; after an outage, resubscribe and ask for a reload
+        (until :meth:`stop`)."""
         backoff = 0.2
         first = True
-        while True:
-            pubsub = self._sub.pubsub(ignore_subscribe_messages=True)
+        while not self._stopping:
+            pubsub = self._pubsub = self._sub.pubsub(ignore_subscribe_messages=True)
             try:
                 await pubsub.psubscribe(CHANNEL + "*")
                 if not first:
@@ -367,22 +392,34 @@ class RedisBus:
                 self._listening = True
                 backoff = 0.2
                 async for msg in pubsub.listen():
+                    if self._stopping:
+                        break
                     if msg.get("type") != "pmessage":
                         continue
                     await self._deliver(msg)
+                await pubsub.aclose()  # (stopping)
             except asyncio.CancelledError:
                 with contextlib.suppress(BaseException):
                     await pubsub.aclose()
                 raise
             except Exception as e:
+                if self._stopping:
+                    with contextlib.suppress(Exception):
+                        await pubsub.aclose()
+                    break
                 if self._listening:
                     log.warning("the bus is unreachable (%s); retrying", type(e).__name__)
                 self._listening = False
                 first = False
-                with contextlib.suppress(BaseException):
+                # (not BaseException: a cancel while it closed was taken here, and the
+                # listener went on — a twenty-fourth scale audit's process that never stopped)
+                with contextlib.suppress(Exception):
                     await pubsub.aclose()
                 await asyncio.sleep(backoff)
-                backoff = min(backoff * 2, 5.0)
+                # (at most a second: at 5 s, every process read as degraded up to 4.7 s after
+                # Redis was back, all of them out of a proxy's rotation at once — a
+                # twenty-fifth scale audit)
+                backoff = min(backoff * 2, LISTEN_RETRY)
 
     async def _deliver(self, msg: dict[str, Any]) -> None:
         channel = msg["channel"].decode() if isinstance(msg["channel"], bytes) else msg["channel"]
@@ -474,10 +511,11 @@ class RedisBus:
                 await self._prune(keys=[PRESENCE + table_id], args=stale)
         return seats, clients
 
-    async def lease(self, table_id: str, ttl: float) -> bool:
+    async def lease(self, table_id: str, ttl: float, held: bool = False) -> bool:
         try:
             got = await self._renew(
-                keys=[LEASE + table_id, PARKED + table_id], args=[self.process, int(ttl * 1000)]
+                keys=[LEASE + table_id, PARKED + table_id],
+                args=[self.process, int(ttl * 1000), int(held)],
             )
         except Exception as e:
             raise self._failed("lease", e) from None

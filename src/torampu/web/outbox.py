@@ -183,6 +183,24 @@ class TokenBucket:
             return True
         return False
 
+    def charge(self, now: float, n: int = 1) -> bool:
+        """Take ``n`` tokens whether or not they are there, into a debt of one ``burst`` at
+        most; whether they were there. A bucket charged for every try, served or not, stays
+        in debt while its client goes on, and has tokens again only once it has asked for
+        less than ``rate`` for a while.
+
+        >>> b = TokenBucket(rate=1.0, burst=2, now=0.0)
+        >>> [b.charge(0.0) for _ in range(5)], b.tokens
+        ([True, True, False, False, False], -2.0)
+        >>> b.charge(1.0), b.charge(3.0), b.charge(5.0)
+        (False, False, True)
+        """
+        self.tokens = self._refilled(now)
+        self.at = now
+        had = self.tokens >= n
+        self.tokens = max(-float(self.burst), self.tokens - n)
+        return had
+
 
 class PerKey:
     """One :class:`TokenBucket` per key — a client address, a chat speaker — so that new

@@ -58,6 +58,7 @@ from torampu.web.addresses import owner_hash
 from torampu.web.bots import GRACE, BotJob, BotPool, BotRefused, PoolBusy, check_spec
 from torampu.web.bus import Bus, BusError, LocalBus
 from torampu.web.outbox import Outbox, PerKey, TokenBucket
+from torampu.web.stopping import stop_tasks
 from torampu.web.store import (
     REMATCH_HOST,
     REMATCH_WISH,
@@ -109,6 +110,12 @@ REFUSALS_TOLD_BURST = 5
 TOKEN_REREAD = 0.25
 """Seconds between two reads of a table's row for tokens it does not know (hellos with a token
 issued by another process, or a stranger's): hellos arriving meanwhile share the next read."""
+BACK_MARK_WAIT = 2.0
+"""Seconds a returning player's hello waits for the mark of their seat (:meth:`Lobby.coming_back`)
+before it goes on without it."""
+DB_SLOW = 1.0
+"""Seconds a database call may take before its thread stops counting against ``db_threads``
+(its place goes to the next call, up to ``db_slow_threads`` such calls at once)."""
 MAX_CHAT_SPEAKERS = 256
 """Speakers' allowances a table keeps before it forgets those that are whole again."""
 
@@ -143,6 +150,10 @@ class Settings:
     backlog of other tables' searches never delays a move longer)."""
     db_threads: int = 4
     """Threads that talk to the database (bots never run there)."""
+    db_slow_threads: int = 4
+    """Threads beyond ``db_threads`` for calls on the database longer than ``DB_SLOW`` (a
+    table's row held locked): such a call gives its place to the next, up to this many at
+    once, and other tables go on."""
     # ---- limits
     max_tables: int = 2000
     """Open tables (waiting or playing, changed within ``table_expiry``) per server."""
@@ -267,6 +278,10 @@ class Settings:
     requests_at_once: int = 8
     """HTTP requests from one address that run at once; the others it sent wait their turn in
     its queue (:class:`~torampu.web.app.RequestLimit`)."""
+    request_rate_all: float = 200.0
+    request_burst_all: int = 600
+    """HTTP requests per second this process takes in all, whatever the addresses, and how many
+    at once; past it ``503 busy`` (:class:`~torampu.web.app.RequestLimit`). 0: no bound."""
     body_timeout: float = 10.0
     """Seconds a request's body may take to arrive once its head has (``--header-timeout``):
     past it ``408 too_slow`` and the connection closes."""
@@ -453,6 +468,22 @@ def _retryable(e: BaseException) -> bool:
     """Whether PostgreSQL rolled the transaction back for a deadlock (40P01) or a failed
     serialization (40001): the same transaction, run again, may well pass."""
     return getattr(getattr(e, "orig", None), "sqlstate", None) in ("40P01", "40001")
+
+
+async def _shielded(call: asyncio.Future[T]) -> T:
+    """``call``'s end, awaited; its caller cancelled, a database failure of the call (not a
+    refusal: :class:`StaleVersion`, :class:`Refused`) is still logged."""
+    try:
+        return await asyncio.shield(call)
+    except asyncio.CancelledError:
+        call.add_done_callback(_failed_unwaited)
+        raise
+
+
+def _failed_unwaited(done: asyncio.Future[Any]) -> None:
+    e = None if done.cancelled() else done.exception()
+    if e is not None and not isinstance(e, StaleVersion | Refused):
+        storage_unavailable(e)
 
 
 def storage_unavailable(e: BaseException) -> ActError:
@@ -916,9 +947,7 @@ class Lobby:
         self.workers: Workers = workers if workers is not None else LocalWorkers(self.pool)
         self._heartbeat: asyncio.Task[None] | None = None
         self._tasks: set[asyncio.Task[None]] = set()
-        self._db_pool = ThreadPoolExecutor(settings.db_threads, thread_name_prefix="torampu-db")
-        self._db_gates: dict[str, asyncio.Lock] = {}
-        self._db_waiting: Counter[str] = Counter()
+        self._db_threads()
         self._loading: dict[str, asyncio.Future[Room]] = {}
         self._load_pool = ThreadPoolExecutor(2, thread_name_prefix="torampu-load")
         """Where a table's match is played again when it is loaded (off the event loop)."""
@@ -1082,12 +1111,10 @@ class Lobby:
             self._watcher,
         )
         tasks += [t for t in others if t is not None]
-        for t in tasks:
-            t.cancel()
-        for t in tasks:
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await t
-        for room in self.rooms.values():  # (each driver released its lease as it stopped)
+        await stop_tasks(tasks, "table drivers and loops")
+        # (each driver released its lease as it stopped — but one whose release took over the
+        # 2 s was cut off by the second cancel: its lease runs out by --lease-ttl instead)
+        for room in self.rooms.values():
             if room.clients:
                 with contextlib.suppress(Exception):
                     await self.bus.set_presence(room.id, [], 0)
@@ -1096,6 +1123,19 @@ class Lobby:
         self.pool.close()
         self._db_pool.shutdown(wait=True)
         self._load_pool.shutdown(wait=False, cancel_futures=True)
+
+    def _db_threads(self) -> None:
+        """The database threads (see :meth:`db`), by ``settings``."""
+        self._db_pool = ThreadPoolExecutor(
+            self.settings.db_threads + self.settings.db_slow_threads,
+            thread_name_prefix="torampu-db",
+        )
+        self._db_places = asyncio.Semaphore(self.settings.db_threads)
+        """Calls on the database threads that still count (see :meth:`_run`)."""
+        self._db_slow = 0
+        """Calls that gave their places up, being slow (at most ``db_slow_threads``)."""
+        self._db_gates: dict[str, asyncio.Lock] = {}
+        self._db_waiting: Counter[str] = Counter()
 
     async def db(self, fn: Callable[..., T], *args: Any, table: str | None = None) -> T:
         """Run a store call on the database threads; a database failure becomes a logged
@@ -1132,14 +1172,19 @@ class Lobby:
         its call on the thread for the lock timeout, and the table's next call took another
         (a code review)."""
         if table is None:
-            return await loop.run_in_executor(self._db_pool, lambda: fn(*args))
+            return await _shielded(await self._run(loop, fn, args))
         lock = self._db_gates.get(table)
         if lock is None:
             lock = self._db_gates[table] = asyncio.Lock()
         self._db_waiting[table] += 1
+        turn = False
         try:
             await lock.acquire()
+            turn = True
+            call = await self._run(loop, fn, args)
         except BaseException:
+            if turn:
+                lock.release()
             self._db_left(table)
             raise
 
@@ -1147,9 +1192,52 @@ class Lobby:
             lock.release()
             self._db_left(table)
 
-        call = loop.run_in_executor(self._db_pool, lambda: fn(*args))
         call.add_done_callback(done)
-        return await asyncio.shield(call)
+        return await _shielded(call)
+
+    async def _run(
+        self, loop: asyncio.AbstractEventLoop, fn: Callable[..., T], args: Any
+    ) -> asyncio.Future[T]:
+        """``fn(*args)`` started on a database thread once one of the ``db_threads`` places is
+        free; the call, which holds its place until it leaves the thread — or, on the thread
+        longer than ``DB_SLOW``, gives it to the next call while fewer than ``db_slow_threads``
+        have (left by the eighteenth scale audit: four tables' rows held locked took the four
+        threads for the lock timeout, and every other table on the process waited)."""
+        await self._db_places.acquire()
+        slow = False
+        timer: asyncio.TimerHandle
+
+        def give_up_place() -> None:
+            nonlocal slow, timer
+            if call.done():
+                return
+            if self._db_slow < self.settings.db_slow_threads:
+                slow = True
+                self._db_slow += 1
+                self._db_places.release()
+            else:  # (every slow thread taken: asked again, a slow call may have left)
+                timer = loop.call_later(DB_SLOW / 4, give_up_place)
+
+        def left(done: asyncio.Future[T]) -> None:
+            timer.cancel()
+            if slow:
+                self._db_slow -= 1
+            else:
+                self._db_places.release()
+            # (its error read: a caller cancelled meanwhile — a socket closed as its move was
+            # stored — left a refused write in the log as asyncio's ERROR "Future exception
+            # was never retrieved", a twenty-sixth scale audit; a caller still there gets it)
+            if not done.cancelled():
+                done.exception()
+
+        try:
+            call = loop.run_in_executor(self._db_pool, lambda: fn(*args))
+        except BaseException:
+            self._db_places.release()
+            raise
+        timer = loop.call_later(DB_SLOW, give_up_place)
+        call.add_done_callback(left)
+        return call
 
     def _db_left(self, table: str) -> None:
         """One of ``table``'s calls is done with its gate (see :meth:`_on_thread`)."""
@@ -1370,11 +1458,13 @@ class Lobby:
         features: dict[str, bool] | None = None,
         owner: str = "",
         invite: str | None = None,
+        turn_timeout: float | None = None,
     ) -> tuple[Room, str]:
         """A new table (:class:`ActError` 400 for a bad game, option, seat or bot; 503 when the
         server holds its most open tables); ``features``: what the host allows
         (``spectator_chat``, ``hints``); ``invite``: a private table's invite secret (only its
-        hash is kept; see :meth:`open_table`)."""
+        hash is kept; see :meth:`open_table`); ``turn_timeout``: the table's own time for a
+        turn (``None``: the server's ``turn_timeout``), stored with its clocks."""
         if games is not None and not 1 <= games <= self.settings.max_games:
             raise ActError(
                 "bad_request", f"games must be 1 to {self.settings.max_games} on this server", 400
@@ -1418,7 +1508,7 @@ class Lobby:
                     _preset_name(rules),
                     {
                         **{k: v for k, v in (features or {}).items() if v},
-                        TIMING: self._timings(),
+                        TIMING: self._timings(turn_timeout),
                         SEEDING: "keyed",
                     },
                     made_by,
@@ -1818,7 +1908,9 @@ class Lobby:
         def closable(table: Table) -> str | None:
             if table.status == "over":
                 return "a finished table stays, with its records and replays"
-            people = sum(1 for s in table.seats if s.kind == "human")
+            # (a seat its person left in play counts as theirs: one who left must not close
+            # the match of the one still playing)
+            people = sum(1 for s in table.seats if s.kind == "human" or s.left_in_play)
             if table.status == "playing" and people > 1:
                 return "others play at this table: it is not closed in the middle of their match"
             return None
@@ -1888,6 +1980,50 @@ class Lobby:
             if attempt == 0:
                 await self._read_for_tokens(room)
         raise ActError("unauthorized", "this token holds no seat at this table", 403)
+
+    async def coming_back(self, room: Room, seat: int) -> bool:
+        """A hello with ``seat``'s token: if its person was away at a table in play (a stand-in
+        may be playing for them), the seat is marked back in the database at the version stored
+        now, and a stand-in's move stored before is read first — so that the turn the hello
+        shows is theirs to play (a forty-fifth audit: a worker's stand-in, its check of the
+        presence on Redis passed, stored its move 2 ms after the returning player was shown
+        their turn). Whether it waited for that (the caller then reads the seat again: the
+        seats may have changed meanwhile). Not in one process, whose stand-ins move under the
+        room's lock (:meth:`act` refuses them once the player is connected)."""
+        # (whatever this room says of the turn: a room an event behind the database did not
+        # mark, and the player was shown the turn the event brought — a code review)
+        if (
+            isinstance(self.workers, LocalWorkers)
+            or room.match is None
+            or room.status != "playing"
+            or room.seats[seat].kind != "human"
+            or room.connected(seat)
+        ):
+            return False
+        # (not marked — the database away, the row held locked — the hello goes on as before
+        # the mark was made: it failed with the database, or waited the lock's 30 s, and the
+        # player met an error, a code review; the wait bounds the lock and the mark, not the
+        # reading after it, which a cancellation would leave half done, a second review)
+        deadline = asyncio.get_running_loop().time() + BACK_MARK_WAIT
+        try:
+            async with asyncio.timeout_at(deadline):
+                await room.lock.acquire()
+        except TimeoutError:
+            log.warning("table %s: seat %d back, not marked (the room is busy)", room.id, seat)
+            return True
+        try:
+            try:
+                async with asyncio.timeout_at(deadline):
+                    stored = await self.db(self.store.seat_back, room.id, seat, table=room.id)
+            except (ActError, TimeoutError) as e:
+                why = str(e) or type(e).__name__  # (a timeout says nothing of itself)
+                log.warning("table %s: seat %d back, not marked (%s)", room.id, seat, why)
+                return True
+            if stored is not None and stored != room.version:
+                await self._refresh_row(room)
+        finally:
+            room.lock.release()
+        return True
 
     async def _read_for_tokens(self, room: Room) -> None:
         """Read the row again for a token this room does not know. Hellos that arrive together
@@ -2027,6 +2163,39 @@ class Lobby:
             lambda old, new: {"kind": "left", "seat": old.seat, "who": old.name or ""},
             address,
         )
+
+    async def leave_game(self, room: Room, token: str | None, address: str | None = None) -> int:
+        """While the match is playing, the holder of a seat token leaves the game for good: the
+        stand-in bot (``Settings.standin``) plays the seat to the match's end, at once — the others
+        waited ``--away-timeout`` for a player who had closed the page meaning to go, with no
+        way to say so (a forty-first review) — and the token holds nothing (its sockets are
+        told ``seat_revoked`` and watch on). The seat left."""
+        if not token:
+            raise ActError("unauthorized", "leaving a game needs its seat token", 401)
+        seat, h = await self.seat_of(room, token)  # (seats do not change hands in play)
+        assert seat is not None and h is not None
+        async with room.lock:
+            if room.status != "playing":
+                raise ActError(
+                    "not_playing" if room.status == "over" else "not_started",
+                    "a game is left only while the match is playing",
+                )
+            bot = self.settings.standin
+            try:
+                name = await self.db(
+                    self.store.hand_seat_to_bot, room.id, seat, h, bot, table=room.id
+                )
+            except Refused as e:
+                await self._refresh_row(room)
+                raise ActError.refused(e) from None
+            await self._read_back(room, seat, Seat(seat, "bot", bot=bot))
+            room.away_since.pop(seat, None)
+            room.changed.set()  # the driver looks again: a bot's seat now
+        self.broadcast(room)
+        await self._publish(room, {"kind": "table"})
+        said = {"kind": "left", "seat": seat, "who": name or "", "bot": True}
+        await self._seat_lines(room, [said], owner_hash(address) if address else h)
+        return seat
 
     async def rename(
         self, room: Room, token: str | None, name: Any, address: str | None = None
@@ -3233,6 +3402,7 @@ class Lobby:
             "result": table.result,
             "chat": {"spectators": bool(table.features.get("spectator_chat"))},
             "hints": bool(table.features.get("hints")),
+            "turn_timeout": self._table_timing(table, "turn_timeout"),
             "private": table.private,
             "paused": self._paused(table, room),
             "records_after_match": row_records_wait(table),
@@ -3515,15 +3685,23 @@ class Lobby:
         finally:
             room.quiet_writing = False
 
-    def _timings(self) -> dict[str, float]:
+    def _timings(self, turn_timeout: float | None = None) -> dict[str, float]:
         """The clocks of a table made here (:data:`TIMING`): stored with it, so that every
-        process — whatever its own flags — counts them alike."""
-        return {name: float(getattr(self.settings, name)) for name in TIMED}
+        process — whatever its own flags — counts them alike; ``turn_timeout``: the table's
+        own, as its maker chose it."""
+        out = {name: float(getattr(self.settings, name)) for name in TIMED}
+        if turn_timeout is not None:
+            out["turn_timeout"] = float(turn_timeout)
+        return out
 
     def _timing(self, room: Room, name: str) -> float:
+        """The table's own ``name`` of :data:`TIMED` (see :meth:`_table_timing`)."""
+        return self._table_timing(room.table, name)
+
+    def _table_timing(self, table: Table, name: str) -> float:
         """The table's own ``name`` of :data:`TIMED`, as stored when it was made (a table made
         before they were stored: this process's setting)."""
-        stored = room.table.features.get(TIMING)
+        stored = table.features.get(TIMING)
         value = stored.get(name) if isinstance(stored, dict) else None
         if isinstance(value, int | float) and not isinstance(value, bool) and value >= 0:
             return float(value)
@@ -3576,7 +3754,7 @@ class Lobby:
         """Take or keep this table's driver lease (always ours in one process)."""
         was = room.driving
         try:  # (a lease taken, not renewed, unparks the table: see the bus)
-            room.driving = await self.bus.lease(room.id, self.settings.lease_ttl)
+            room.driving = await self.bus.lease(room.id, self.settings.lease_ttl, held=was)
         except BusError:
             room.driving = False
         if room.driving != was:

@@ -29,7 +29,7 @@ import threading
 import unicodedata
 from collections.abc import Callable, Collection, Iterator, Mapping
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -64,6 +64,9 @@ from torampu.web import clock
 STATEMENT_TIMEOUT = 30.0
 """Seconds a PostgreSQL statement (or a wait for a lock) may take before it fails: a store
 error, ``storage_unavailable`` to the client, never a request held without end."""
+BACK_GRACE = timedelta(seconds=5)
+"""How long a returning player's mark refuses stand-ins' moves (:meth:`Store.seat_back`):
+longer than a presence takes to reach Redis and a stand-in's move to be stored after it checked."""
 CONNECT_TIMEOUT = 5
 """Seconds to connect to PostgreSQL before giving up."""
 DB_CONNECTIONS = 15
@@ -83,6 +86,15 @@ class StoreError(TorampuError):
 
 class StaleVersion(StoreError):
     """Another writer applied an action first: the table's version moved on."""
+
+
+class PlayerBack(StaleVersion):
+    """A stand-in's move refused: the seat's person came back (:meth:`Store.seat_back`); no
+    stand-in's move at that version before ``until``."""
+
+    def __init__(self, message: str, until: datetime) -> None:
+        super().__init__(message)
+        self.until = until
 
 
 class TableGone(StaleVersion):
@@ -188,6 +200,11 @@ class SeatRow(Base):
     name: Mapped[str | None] = mapped_column(String(64), nullable=True)
     token: Mapped[str | None] = mapped_column(String(64), nullable=True)  # SHA-256 hex
     bot: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    back: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    """The table's version when this seat's person last said hello again, away before, at the
+    table in play (:meth:`Store.seat_back`): a stand-in's move at that version is refused for
+    :data:`BACK_GRACE` after ``back_at``."""
+    back_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
     holder: Mapped[str | None] = mapped_column(String(32), nullable=True, index=True)
     """A hash of the address that took the seat (``web.addresses.owner_hash``), for the cap on
     seats one address holds at waiting tables; null for a bot, an open seat, or a seat taken
@@ -275,6 +292,12 @@ class Seat:
     name: str | None = None
     token: str | None = None  # SHA-256 of the seat token
     bot: str | None = None
+
+    @property
+    def left_in_play(self) -> bool:
+        """A seat its person left in play (:meth:`Store.hand_seat_to_bot`): the bot plays it
+        to the match's end under their name (a bot's seat has none otherwise)."""
+        return self.kind == "bot" and bool(self.name)
 
 
 @dataclass(frozen=True)
@@ -770,6 +793,35 @@ class Store:
             table_id, seat, token, values, "a seat is left only before the start"
         )
 
+    def hand_seat_to_bot(self, table_id: str, seat: int, token: str, bot: str) -> str | None:
+        """While the match is playing, the person holding ``seat`` by the token whose hash is
+        ``token`` leaves the game for good: the bot ``bot`` plays the seat to the match's end,
+        and the token holds nothing (:class:`Refused` ``not_playing`` before the start or once
+        the match is over, ``seat_revoked`` if that token no longer holds the seat). One step
+        with the table's row locked, as a move's storing takes it. The name they sat under."""
+        with self._session.begin() as s:
+            moved = s.execute(
+                update(TableRow)
+                .where(TableRow.id == table_id, TableRow.status == "playing")
+                .values(updated=_now())
+            )  # (locks the row to the commit: a move stored before or after, never across)
+            if not moved.rowcount:  # type: ignore[attr-defined]
+                raise Refused("not_playing", "a game is left only while the match is playing")
+            was = s.get(SeatRow, (table_id, seat))
+            name = None if was is None else was.name
+            q = update(SeatRow).where(
+                SeatRow.table_id == table_id,
+                SeatRow.seat == seat,
+                SeatRow.kind == "human",
+                SeatRow.token == token,
+            )
+            # (the name stays: the seat was a person's, and one who left must not close the
+            # others' match — Lobby.close_table; the standings keep the name they know)
+            values = {"kind": "bot", "token": None, "bot": bot, "holder": None}
+            if not s.execute(q.values(**values)).rowcount:  # type: ignore[attr-defined]
+                raise Refused("seat_revoked", f"seat {seat} is no longer yours", 403)
+            return name
+
     def rename_waiting_seat(self, table_id: str, seat: int, token: str, name: str) -> str | None:
         """Before the start only: the person holding ``seat`` by the token whose hash is
         ``token`` is called ``name`` (:class:`Refused` as :meth:`leave_waiting_seat`, or
@@ -1001,10 +1053,24 @@ class Store:
                     if now is None:
                         raise TableGone(f"no table {table_id} (closed meanwhile)")
                     raise StaleVersion(f"table {table_id} is at version {now}, not {version}")
-                if by == "bot":  # (read under the row's lock: see reclaim_seat)
+                # the seat's holding as it is, read under the row's lock: a bot's move for a
+                # seat its person took back (reclaim_seat), a stand-in's for one its person
+                # left to the bot (hand_seat_to_bot), is refused
+                needs = {"bot": "bot", "away": "human", "timeout": "human"}.get(by)
+                if needs is not None:
                     kind = select(SeatRow.kind).where(SeatRow.table_id == table_id)
-                    if s.scalar(kind.where(SeatRow.seat == seat)) != "bot":
-                        raise StaleVersion(f"table {table_id}: seat {seat} is a person's again")
+                    if s.scalar(kind.where(SeatRow.seat == seat)) != needs:
+                        who = "a bot" if needs == "bot" else "a person"
+                        raise StaleVersion(f"table {table_id}: seat {seat} is not {who}'s now")
+                if by == "away":  # (read under the row's lock: see seat_back)
+                    back = select(SeatRow.back, SeatRow.back_at).where(SeatRow.table_id == table_id)
+                    came = s.execute(back.where(SeatRow.seat == seat)).one_or_none()
+                    if came is not None and came.back is not None and came.back_at is not None:
+                        until = utc(came.back_at) + BACK_GRACE
+                        if came.back >= version and at < until:
+                            raise PlayerBack(
+                                f"table {table_id}: seat {seat}'s player is back", until
+                            )
                 s.execute(  # Core, not the ORM's unit of work: this is the hot path
                     insert(ActionRow).values(
                         table_id=table_id,
@@ -1018,6 +1084,33 @@ class Store:
         except IntegrityError:
             raise StaleVersion(f"table {table_id}: version {version + 1} was written") from None
         return version + 1
+
+    def seat_back(self, table_id: str, seat: int) -> int | None:
+        """``seat``'s person, away, said hello again at a table in play: the table's version now
+        (``None``: no table), their seat marked with it under the table row's lock — a
+        stand-in's move for it is refused from here (:meth:`append_action`), and one stored
+        before is in the version read; for :data:`BACK_GRACE` only, by when a stand-in has seen
+        the player's presence (a player who came back and left again at once held the table at
+        that version for good). (A worker's stand-in checked the presence on Redis,
+        then stored its move: the player who came back in between was shown their turn and saw
+        the bot play it, a forty-fifth audit.)"""
+        with self._session.begin() as s:
+            # (the row taken first, by a write that changes nothing: PostgreSQL waits here for
+            # a stand-in's write under way and reads its version; SQLite has one writer)
+            now = s.scalar(
+                update(TableRow)
+                .where(TableRow.id == table_id)
+                .values(version=TableRow.version)
+                .returning(TableRow.version)
+            )
+            if now is None:
+                return None
+            s.execute(
+                update(SeatRow)
+                .where(SeatRow.table_id == table_id, SeatRow.seat == seat)
+                .values(back=now, back_at=_now())
+            )
+            return int(now)
 
     def add_chat(
         self,
@@ -1205,9 +1298,11 @@ class Store:
             s.flush()
             q = select(SeatRow).where(SeatRow.table_id == table_id).order_by(SeatRow.seat)
             for x in list(s.scalars(q)):
-                bot = (bots or {}).get(x.seat)
+                bot = (bots or {}).get(x.seat, x.bot if x.kind == "bot" else None)
                 kept = dict(kind=x.kind, name=x.name, token=x.token, bot=x.bot, holder=x.holder)
-                if bot is not None:  # the seat as a bot's (see set_waiting_seat)
+                # the seat as a bot's (see set_waiting_seat) — a bot's seat too: one a person
+                # left in play keeps their name there (hand_seat_to_bot), not at the rematch
+                if bot is not None:
                     kept = dict(kind="bot", name=None, token=None, bot=bot, holder=None)
                 s.add(SeatRow(table_id=new_id, seat=x.seat, **kept))
             return new_id, True
@@ -1238,6 +1333,8 @@ class Store:
             if was is None or now is None or was.kind != "human" or was.token is None:
                 return None
             if not secrets.compare_digest(was.token, token) or now.kind != "bot":
+                return None
+            if now.name is not None:  # (its person left it in play, for good: it keeps the name)
                 return None
             if was.name is not None:
                 _check_name_free(s, new_id, seat, was.name)

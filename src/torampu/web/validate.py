@@ -73,7 +73,9 @@ def parse_object(raw: str | bytes, max_values: int = MAX_VALUES) -> dict[str, An
     # once in Python, which bounds depth and size: no Python loop over a hostile message's
     # characters (a 16 KiB message of brackets in a string cost a millisecond that way)
     try:
-        data = json.loads(raw, parse_constant=_no_constant, parse_int=_bounded_int)
+        data = json.loads(
+            raw, parse_constant=_no_constant, parse_int=_bounded_int, object_pairs_hook=_unique
+        )
     except RecursionError:
         raise Invalid(f"the JSON is nested more than {MAX_DEPTH} levels deep") from None
     except Invalid:
@@ -84,6 +86,27 @@ def parse_object(raw: str | bytes, max_values: int = MAX_VALUES) -> dict[str, An
     if not isinstance(data, dict):
         raise Invalid("the JSON must be an object ({…})")
     return data
+
+
+def _unique(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON object's ``pairs`` as a dict, refused if a key comes twice: ``json`` keeps the
+    last, where another reader of the same text (a proxy, a log) may keep the first — a hello
+    of ``{"type": "ping", "type": "hello", "token": "…", "token": null}`` was taken as a
+    token-less hello and its socket's seat let go without a word (a forty-seventh audit).
+
+    >>> parse_object('{"type": "ping", "type": "hello"}')
+    Traceback (most recent call last):
+    ...
+    torampu.web.validate.Invalid: the key 'type' comes twice in one object
+    """
+    out = dict(pairs)
+    if len(out) < len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise Invalid(f"the key {key[:32]!r} comes twice in one object")
+            seen.add(key)
+    return out
 
 
 def _bounded_int(digits: str) -> int:

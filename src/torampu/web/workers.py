@@ -30,6 +30,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from datetime import datetime
 from typing import TYPE_CHECKING, Any, Protocol
 
 import torampu
@@ -45,7 +46,8 @@ from torampu.web.bots import (
     BotRefused,
     check_spec,
 )
-from torampu.web.store import StaleVersion, Store, StoreError, Table
+from torampu.web.stopping import STOP_WAIT
+from torampu.web.store import PlayerBack, StaleVersion, Store, StoreError, Table
 
 if TYPE_CHECKING:
     from torampu.web.rooms import Lobby, Room
@@ -94,7 +96,8 @@ SEARCHES_WAITING_PER_PROCESS = 64
 back, so that the quick jobs behind it in the stream are taken at once. Past this many waiting,
 the heuristic makes a search's move at once (a bound on the jobs a worker holds)."""
 JOB = "torampu:job:"
-"""``torampu:job:<table>:<version>``: set while a job for that move is queued (no duplicates)."""
+"""``torampu:job:<table>:<version>``: set while a job for that move is queued (no duplicates);
+a turn's time-out's ``…:<version>:timeout`` (see :func:`job_key`)."""
 
 
 @dataclass(frozen=True)
@@ -121,6 +124,14 @@ class MoveJob:
     def from_fields(cls, raw: dict[Any, Any]) -> MoveJob:
         f = {_text(k): _text(v) for k, v in raw.items()}
         return cls(f["table"], int(f["version"]), int(f["seat"]), f["spec"], f["by"])
+
+
+def job_key(job: MoveJob) -> str:
+    """The Redis key set while ``job`` is queued. A turn's time-out has a key of its own: the
+    stand-in's, kept after its player came back until the mark's grace ends (``PlayerBack``),
+    held the time-out's move at that version off too (a code review)."""
+    key = f"{JOB}{job.table}:{job.version}"
+    return f"{key}:timeout" if job.by == "timeout" else key
 
 
 def _text(x: Any) -> str:
@@ -408,7 +419,7 @@ class RedisWorkers:
         """Queue the job (once: a job already queued for this move is not queued again until
         ``job_timeout`` has passed), then wait a little for the table to move; the driver calls
         again (renewing its lease in between) until it has."""
-        key = f"{JOB}{job.table}:{job.version}"
+        key = job_key(job)
         fields = job.fields()
         args: list[str | int] = [max(1, int(self.job_timeout))]
         for k, v in fields.items():
@@ -544,7 +555,20 @@ class Worker:
                     # one cut the bots' moves by 70 % (a fifteenth scale audit)
                     await asyncio.sleep(min(FAIL_BACKOFF_MAX, 0.05 * 2 ** min(self.failures, 10)))
                 try:
-                    entries, taken_over = await self._take()
+                    # (raced with the stop: each Redis command of a take waits out its socket
+                    # timeout and a retry on a frozen Redis, and a worker told to stop then
+                    # took 32 s to leave — a twenty-sixth scale audit. A job read and dropped
+                    # here stays pending under this name: taken as a dead worker's, 4 s on)
+                    take = asyncio.ensure_future(self._take())
+                    told = asyncio.ensure_future(self._stop.wait())
+                    await asyncio.wait({take, told}, return_when=asyncio.FIRST_COMPLETED)
+                    told.cancel()
+                    if not take.done():
+                        take.cancel()  # (its end awaited, never its error: it is not wanted)
+                        take.add_done_callback(lambda t: t.cancelled() or t.exception())
+                        await asyncio.wait({take}, timeout=STOP_WAIT)
+                        break
+                    entries, taken_over = take.result()
                 except Exception as e:
                     if "NOGROUP" in str(e):  # Redis restarted without its data, or a new primary
                         log.warning("worker %s: the job group is gone; making it again", self.name)
@@ -585,20 +609,24 @@ class Worker:
             for t in list(tasks):
                 t.cancel()
             with contextlib.suppress(Exception):  # leave the group, unless jobs are pending
-                # (deleting a consumer drops its pending jobs, which another worker must claim)
-                held = await self.redis.xpending_range(
-                    STREAM, GROUP, "-", "+", 1, consumername=self.name
-                )
-                if not held:
-                    await self.redis.hdel(BEATS, self.name)
-                    await self.redis.xgroup_delconsumer(STREAM, GROUP, self.name)
-                else:  # its jobs left pending: the others take them as a dead worker's (4 s)
-                    await self.redis.hset(BEATS, self.name, 0)
+                # (bounded: Redis frozen, each command waited its timeout and a retry)
+                await asyncio.wait_for(self._leave(), STOP_WAIT)
             self.pool.close()
             self.db.shutdown(wait=False)
             with contextlib.suppress(Exception):
                 await self.redis.aclose()
             await self.bus.stop()
+
+    async def _leave(self) -> None:
+        """Leave the job group at the stop, unless jobs are pending under this name (deleting a
+        consumer drops its pending jobs, which another worker must claim): then the heartbeat
+        says it is gone, and the others take them as a dead worker's."""
+        held = await self.redis.xpending_range(STREAM, GROUP, "-", "+", 1, consumername=self.name)
+        if not held:
+            await self.redis.hdel(BEATS, self.name)
+            await self.redis.xgroup_delconsumer(STREAM, GROUP, self.name)
+        else:  # its jobs left pending: the others take them as a dead worker's (4 s)
+            await self.redis.hset(BEATS, self.name, 0)
 
     async def _group(self) -> None:
         """Make the stream's consumer group (from the stream's start) unless it is there."""
@@ -856,8 +884,7 @@ class Worker:
                 # queue it again at its next look (within a third of the lease), not only once
                 # the job's key runs out (--job-timeout: every bot table stood for ~25 s after
                 # a 6 s database outage, an audit found)
-                with contextlib.suppress(Exception):
-                    await self.redis.delete(f"{JOB}{job.table}:{job.version}")
+                await self._unqueue(job)
         # acknowledged, and gone from the stream: a done job is of no more use, and kept (up
         # to 100,000) it was read again by every worker whenever the group was made anew
         # (Redis restarted without it, a new primary): a twelfth audit's 6,519 old jobs, one
@@ -882,6 +909,18 @@ class Worker:
         except BusError:
             return True
         return any(s != job.seat for s in seats)
+
+    async def _unqueue(self, job: MoveJob, until: datetime | None = None) -> None:
+        """Let the table's driver queue a move at ``job``'s version again at its next look (the
+        job's key gone), or from ``until`` (the key runs out then) — not once the key runs out
+        (``--job-timeout``)."""
+        key = job_key(job)
+        with contextlib.suppress(Exception):
+            if until is None:
+                await self.redis.delete(key)
+            else:
+                ms = int((until - clock.now()).total_seconds() * 1000)
+                await (self.redis.pexpire(key, ms) if ms > 0 else self.redis.delete(key))
 
     async def _back(self, job: MoveJob) -> bool:
         """Whether the player a stand-in's move was asked for is connected again (to any web
@@ -920,6 +959,7 @@ class Worker:
         spec = job_spec(job, table)
         if spec is None:
             log.warning("worker %s: job for table %s refused: %r", self.name, job.table, job)
+            await self._unqueue(job)  # (the seat went to a bot: its move is queued at once)
             return
         # the match is the cache's, and another job of this table (the same move asked again
         # past --job-timeout, then the next) may play it on while this one waits: what the
@@ -962,6 +1002,9 @@ class Worker:
         if rest > 0:  # a search's answer is not seen before its think budget has passed
             await asyncio.sleep(rest)
         if job.by == "away" and await self._back(job):
+            # (and its key goes: the turn's timeout, or a stand-in once the player is away
+            # again, is queued at once — not after --job-timeout, a code review)
+            await self._unqueue(job)
             return
         status, played, result = _status_of(*now, answer.action)
         at = clock.now()
@@ -978,8 +1021,18 @@ class Worker:
                 at,
                 result,
             )
+        except PlayerBack as e:
+            # the player is back (Store.seat_back): no stand-in's move at this version until
+            # the mark's grace ends — the key kept until then, not let go (queued again at once,
+            # each job refused again: some 7 searches and refused writes a second, a
+            # forty-sixth audit), nor held for --job-timeout (a twenty-second scale audit)
+            await self._unqueue(job, until=e.until)
+            return
         except StaleVersion:
-            return  # another worker (or the driver) stored this move first
+            # another worker (or the driver) stored this move first: the key goes, as above
+            # (what is queued next is another move)
+            await self._unqueue(job)
+            return
         except StoreError:
             raise
         self.done += 1
