@@ -95,6 +95,7 @@ def serve(
     # as from behind one proxy, not one person's browser (a module makes over 10 tables a
     # minute, --create-rate's default)
     cmd += ["--request-rate", "500", "--request-burst", "5000", "--create-rate", "600"]
+    cmd += ["--request-rate-all", "0"]  # (nor the process's, for the same reason)
     # and the pages of a module poll the table list and make replays side by side: a test's
     # own GET /api/tables once met 429 (--list-rate 2 a second, burst 20, for the whole module);
     # a test of these limits passes its own (``more`` comes last and wins)

@@ -401,18 +401,33 @@ def _between_games(page: Any, game: str, seen: set[str]) -> None:
     # a phone on its side: the box under the status line was 200 px of the screen's 390, its
     # Ready button below the scores, out of sight (left by a twenty-second review): the box
     # takes the column's height and Ready stays in sight at its foot
+    # (and the seconds left, whom the table waits for and the way to the replay: they were
+    # under the scores there, out of sight — a thirty-fourth review)
     page.set_viewport_size({"width": 844, "height": 390})
     page.wait_for_timeout(300)
-    ready = page.evaluate(
-        """() => { const b = document.querySelector('#ready-button');
+    hidden = page.evaluate(
+        """() => ['#ready-button', '#between-countdown', '#between-waiting', '#between-replay']
+             .filter((s) => { const b = document.querySelector(s);
+                   if (!b) return true;
                    const r = b.getBoundingClientRect();
                    const x = r.left + r.width / 2, y = r.top + r.height / 2;
-                   return [b.contains(document.elementFromPoint(x, y)), Math.round(r.bottom)]; }"""
+                   const at = document.elementFromPoint(x, y);
+                   return !(b.contains(at) || at?.contains(b)) || r.bottom > innerHeight; })"""
     )
     page.screenshot(path=str(SHOTS / f"{game}-between-phone-side.png"))
+    # a small phone upright: the box ends above the next deal's hand (its foot's replay link and
+    # waiting line in two lines reached over the hand's first row: a thirty-fifth review)
+    page.set_viewport_size({"width": 360, "height": 740})
+    page.wait_for_timeout(300)
+    over_hand = page.evaluate(
+        """() => document.querySelector('#between').getBoundingClientRect().bottom
+                 - document.querySelector('#hand .card').getBoundingClientRect().top"""
+    )
+    page.screenshot(path=str(SHOTS / f"{game}-between-phone-360.png"))
     page.set_viewport_size(size)
+    assert over_hand <= 1, f"the box lies {over_hand:.0f} px over the next hand"
     assert gap >= -1, f"the results box covers {-gap:.0f} px of the status line"
-    assert ready[0], f"Ready is out of sight on a phone on its side (its foot at {ready[1]} px)"
+    assert not hidden, f"out of sight on a phone on its side: {hidden}"
     if "between" not in seen:
         seen.add("between")
         # what a screen reader meets (a fourth review): the box is a region named by its
@@ -574,6 +589,63 @@ def test_trick_games_in_every_phase(
     assert not problems(page), problems(page)
 
 
+def test_between_games_on_a_phone_on_its_side_the_last_trick_leaves_the_names_in_sight(
+    server: str, browser: Any
+) -> None:
+    """A thirty-fifth review: Hell for five on a phone on its side, between games — the last
+    trick's caption ("最後のトリック: レンが取る…"), drawn over the top seats' boxes "for the
+    moment it shows", stayed over their names the whole pause. Between games the winning card's
+    frame says it; every seat's name is in sight."""
+    from websockets.sync.client import connect
+
+    made = post(
+        f"{server}/api/tables",
+        {"game": "hell", "players": 5, "games": 2, "seats": ["open"] + ["bot:heuristic"] * 4},
+    )
+    tid = made["table"]["id"]
+    token = post(f"{server}/api/tables/{tid}/join", {"name": "あき", "seat": 0})["token"]
+    post(f"{server}/api/tables/{tid}/start", {}, token=made["host_token"])
+    held = json.dumps({tid: {"seat": 0, "token": token}})
+    page = new_page(
+        browser,
+        {"width": 844, "height": 390},
+        "ja",
+        f"localStorage.setItem('torampu.seats', {json.dumps(held)})",
+        has_touch=True,
+        is_mobile=True,
+    )
+    page.goto(f"{server}/t/{tid}")
+    page.wait_for_selector("#felt [data-seat='0']")
+    with connect(server.replace("http://", "ws://") + f"/ws/tables/{tid}") as ws:
+        ws.send(json.dumps({"type": "hello", "token": token}))
+        deadline = time.monotonic() + 30
+        while True:  # (seat 0's moves by this socket, to the pause between games)
+            assert time.monotonic() < deadline, "the first deal did not end"
+            m = json.loads(ws.recv(timeout=10))
+            if m.get("type") != "snapshot":
+                continue
+            if m.get("between"):
+                break
+            if m["legal"]:
+                ws.send(
+                    json.dumps({"type": "act", "action": m["legal"][0], "version": m["version"]})
+                )
+    page.wait_for_selector("#between #ready-button")
+    page.wait_for_timeout(300)
+    hidden = page.evaluate(
+        """() => { const over = [...document.querySelectorAll('#felt .why, #felt .trump-chip')]
+               .map((e) => e.getBoundingClientRect()).filter((r) => r.width && r.height);
+             return [...document.querySelectorAll('#felt .seat-box .name')].filter((n) => {
+               const r = n.getBoundingClientRect();
+               return over.some((o) => Math.min(o.right, r.right) - Math.max(o.left, r.left) > 1
+                 && Math.min(o.bottom, r.bottom) - Math.max(o.top, r.top) > 1); })
+             .map((n) => n.textContent); }"""
+    )
+    page.screenshot(path=str(SHOTS / "hell5-between-phone-side-ja.png"))
+    assert not hidden, f"names out of sight between games: {hidden}"
+    assert not problems(page), problems(page)
+
+
 def test_daifugo_exchange_seven_and_ten(server: str, browser: Any) -> None:
     """A Daifugo match with 7渡し and 10捨て against random players: the person plays until they
     have given cards in the exchange, passed cards with a 7 and discarded with a 10."""
@@ -610,6 +682,16 @@ def test_daifugo_exchange_seven_and_ten(server: str, browser: Any) -> None:
     )
     page.wait_for_function("() => document.querySelectorAll('ul.log li').length > 12")
     assert page.eval_on_selector("ul.log", "l => l.scrollTop") == 0
+    # and it scrolls from the keyboard: it takes the focus (nothing in it did, and a keyboard
+    # could not scroll it — a keyboard review)
+    assert page.eval_on_selector("ul.log", "l => l.scrollHeight > l.clientHeight + 20")
+    # (in every browser: Chromium lets a scroller with nothing focusable in it take the focus
+    # by itself, Firefox and Safari do not)
+    assert page.get_attribute("ul.log", "tabindex") == "0"
+    page.focus("ul.log")
+    assert page.evaluate("() => document.activeElement.matches('ul.log')")
+    page.keyboard.press("PageDown")  # (Home and End step the replay)
+    page.wait_for_function("() => document.querySelector('ul.log').scrollTop > 20")
     assert not problems(page), problems(page)
 
 
@@ -929,7 +1011,9 @@ def test_a_player_gets_up_from_a_seat_before_the_start(server: str, browser: Any
     page.wait_for_function("() => window.torampu?.snapshot?.seat === null")
     page.wait_for_selector(".seat-row.open[data-seat='1']")
     assert get(f"{server}/api/tables/{table_id}")["seats"][1]["kind"] == "open"
-    assert page.locator("#leave-seat").count() == 0
+    # (the socket's snapshot may come before the request's answer, which the page waits for
+    # to forget the token: a loaded CI run read the button in that moment)
+    page.wait_for_selector("#leave-seat", state="detached", timeout=5000)
     page.wait_for_timeout(300)
     assert page.locator(".toast.show").count() == 0, page.locator("#toast").inner_text()
     page.fill("#player-name", "Aki")
@@ -1345,6 +1429,56 @@ def test_the_arrow_keys_follow_the_rows_and_columns_of_the_bid_table(
     assert not problems(page), problems(page)
 
 
+def test_the_first_arrow_key_of_an_auction_goes_to_a_bid_not_to_pass(
+    server: str, browser: Any
+) -> None:
+    """A keyboard review: in Napoleon's auction, the hand focused and its label saying the
+    arrow keys move between the cards and the buttons and Enter plays the one chosen, the
+    first → went to Pass (no card is playable in an auction: the first button), and the
+    Enter that followed passed the auction. It goes to a bid; ← to the last bid."""
+    page, _table_id, _ = _open_table(browser, server, "napoleon", "classic", 5, 1)
+    deadline = time.monotonic() + 30
+    while not (_my_turn(page) and page.locator("#actions .bid-table [data-action]").count()):
+        assert time.monotonic() < deadline, "no bid table came"
+        page.wait_for_timeout(50)
+    page.wait_for_timeout(300)  # (the table drawn for the snapshot of this turn)
+    assert page.locator("#actions button.pass:not([disabled])").count() == 1
+    focused = "() => document.activeElement.dataset.action || document.activeElement.id"
+    for key in ("ArrowRight", "ArrowLeft"):
+        page.locator("#hand").focus()
+        page.keyboard.press(key)
+        assert page.evaluate(focused).startswith("bid "), (key, page.evaluate(focused))
+    assert not problems(page), problems(page)
+
+
+def test_the_muted_words_keep_aa_contrast(server: str, browser: Any) -> None:
+    """A keyboard review (axe-core, WCAG AA): the muted grey (#6b7280) was 4.28:1 on the page's
+    ground — the last move's line, "5 players · game 1 of 5", the sort's label — under the
+    4.5:1 small text needs."""
+    page, _table_id, _ = _open_table(browser, server, "napoleon", "classic", 5, 1)
+    page.wait_for_selector("#last-move")
+    ratios = page.evaluate(
+        """() => { const rgb = (c) => c.match(/[0-9.]+/g).slice(0, 3).map(Number);
+        const lum = (c) => { const [r, g, b] = rgb(c).map((v) => { v /= 255;
+          return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; });
+          return 0.2126 * r + 0.7152 * g + 0.0722 * b; };
+        const ground = (e) => { for (; e; e = e.parentElement) {  // (the first opaque one)
+          const c = getComputedStyle(e).backgroundColor;
+          if ((c.match(/[0-9.]+/g)[3] ?? "1") !== "0") return lum(c); }
+          return 1; };
+        const out = {};
+        for (const sel of ['#last-move', '.title-line .muted', '.feel-sort-label']) {
+          const e = document.querySelector(sel);
+          if (!e) { out[sel] = null; continue; }
+          const l = lum(getComputedStyle(e).color), g = ground(e);
+          out[sel] = (Math.max(l, g) + 0.05) / (Math.min(l, g) + 0.05);
+        }
+        return out; }"""
+    )
+    assert all(r is not None and r >= 4.5 for r in ratios.values()), ratios
+    assert not problems(page), problems(page)
+
+
 def test_a_game_s_last_trick_stays_on_the_felt_through_the_pause(server: str, browser: Any) -> None:
     """A twenty-ninth review: a game's last trick stayed 2.4 s, then the felt stood empty for
     the rest of the pause between games (60 s here) — the box folded over nothing, the side
@@ -1402,3 +1536,108 @@ def test_nap_s_bids_and_their_note_fit_a_small_phone(browser: Any, tmp_path: Pat
         )
         assert note <= panel + 1, (note, panel)
         assert not problems(page), problems(page)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_player_leaves_a_game_in_progress_and_the_others_play_on_with_a_bot(
+    server: str, browser: Any, lang: str
+) -> None:
+    """A forty-first review: a player who had to go could only close the page, and the others
+    waited a minute at each of their turns for a stand-in. In play the seated page has "Leave
+    the game": asked first (a No changes nothing), it hands the seat to a bot for the rest of
+    the match — the page watches on, without the hand, forgetting the seat's token and
+    showing no "that seat is no longer yours" — and the others' chat says so, in their
+    language, with the seat now a bot's."""
+    body = {"game": "hell", "players": 3, "games": 2, "seats": ["open", "open", "bot:heuristic"]}
+    made = post(f"{server}/api/tables", body)
+    tid, host = made["table"]["id"], made["host_token"]
+    pages = []
+    for seat, name, size in (
+        (0, "Aki", SIZES["laptop"]),
+        (1, "Ben", {"width": 390, "height": 844}),
+    ):
+        page = new_page(
+            browser, size, lang, **({"has_touch": True, "is_mobile": True} if seat else {})
+        )
+        page.goto(f"{server}/t/{tid}")
+        page.fill("#player-name", name)
+        page.click(f"[data-take='{seat}']")
+        page.wait_for_selector(f".seat-row.me[data-seat='{seat}']")
+        pages.append(page)
+    aki, ben = pages
+    assert aki.locator("#leave-game").count() == 0, "before the start: Leave seat, not the game"
+    post(f"{server}/api/tables/{tid}/start", {}, token=host)
+    for page in pages:
+        page.wait_for_selector("#hand .card")
+    ben.wait_for_selector("#leave-game")
+    ben.screenshot(path=str(SHOTS / f"leave-game-button-{lang}.png"))
+    box = ben.locator("#leave-game").bounding_box()
+    assert box is not None and box["x"] + box["width"] <= 390, box  # (on the phone's width)
+    asked: list[str] = []
+    ben.once("dialog", lambda d: (asked.append(d.message), d.dismiss()))
+    ben.click("#leave-game")
+    ben.wait_for_timeout(300)
+    assert asked and get(f"{server}/api/tables/{tid}")["seats"][1]["kind"] == "human", asked
+    ben.once("dialog", lambda d: (asked.append(d.message), d.accept()))
+    ben.click("#leave-game")
+    ben.wait_for_selector("#leave-game", state="detached")
+    ben.wait_for_function("() => !document.querySelector('#hand .card')")
+    seat = get(f"{server}/api/tables/{tid}")["seats"][1]
+    assert seat["kind"] == "bot" and seat["bot"] == "heuristic", seat
+    assert ben.evaluate("window.torampu.snapshot.seat") is None
+    kept = ben.evaluate("localStorage.getItem('torampu.seats') || ''")
+    assert tid not in kept, kept
+    said = "Ben left the game: a bot plays their seat" if lang == "en" else "ゲームから抜けました"
+    aki.wait_for_function(
+        "(s) => document.querySelector('#chat-list')?.textContent.includes(s)", arg=said
+    )
+    # the seat says so on the felt: Ben's name, a bot's play (a 42nd review: "Ben's turn" read
+    # as Ben still there)
+    left = "Left (bot)" if lang == "en" else "退席 (CPU)"
+    aki.wait_for_function(
+        "(s) => document.querySelector('#felt .seat-box[data-seat=\"1\"]')?.textContent"
+        ".includes(s)",
+        arg=left,
+    )
+    ben.wait_for_timeout(500)
+    toast = ben.locator("#toast").text_content() or ""
+    assert "no longer yours" not in toast and "もうあなたのもの" not in toast, toast
+    told = "You left the game" if lang == "en" else "ゲームから抜けました"
+    assert told in toast, toast
+    aki.screenshot(path=str(SHOTS / f"leave-game-others-{lang}.png"))
+    assert not problems(aki) and not problems(ben), (problems(aki), problems(ben))
+    for page in pages:
+        page.context.close()
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_table_is_made_with_a_time_for_a_move_and_says_it(
+    server: str, browser: Any, lang: str
+) -> None:
+    """One player idle, the tab open, held the table for good: only the operator's
+    --turn-timeout bounded a turn (none by default), and friends could not ask for a quick
+    game. The form offers a time for a move (none by default, here); the table is made with it,
+    and its page says it beside the rules before the start."""
+    page = new_page(browser, SIZES["phone"], lang, has_touch=True, is_mobile=True)
+    page.goto(f"{server}/")
+    page.wait_for_selector("#create-form")
+    page.select_option("select[name=game]", "hell")
+    options = page.eval_on_selector_all(
+        "#turn-timeout option", "(os) => os.map((o) => [o.value, o.textContent])"
+    )
+    none, minute = ("No limit", "1 min") if lang == "en" else ("無制限", "1分")
+    assert options[0] == ["0", none] and ["60", minute] in options, options
+    assert page.locator("#turn-timeout").input_value() == "0"  # (the server's: none)
+    page.select_option("#turn-timeout", "60")
+    page.locator("#turn-timeout").scroll_into_view_if_needed()
+    page.screenshot(path=str(SHOTS / f"turn-time-form-{lang}.png"))
+    page.click("#create-btn")
+    page.wait_for_selector(".seat-row.me")
+    tid = page.url.split("#")[0].rsplit("/", 1)[1]
+    assert get(f"{server}/api/tables/{tid}")["turn_timeout"] == 60
+    said = "1 min for a move" if lang == "en" else "1手1分まで"
+    page.wait_for_function(
+        "(s) => document.querySelector('#head-rules')?.textContent.includes(s)", arg=said
+    )
+    assert not problems(page), problems(page)
+    page.context.close()

@@ -72,6 +72,8 @@ export const api = {
   },
   recordUrl: (id, k) => `/api/tables/${enc(id)}/games/${k}/record`,
   leave: (id, token) => request("POST", `/api/tables/${enc(id)}/leave`, {}, token, id),
+  /** Leave the game in progress for good: a bot plays the seat to the match's end. */
+  leaveGame: (id, token) => request("POST", `/api/tables/${enc(id)}/leave`, { in_play: true }, token, id),
   move: (id, seat, token) => request("POST", `/api/tables/${enc(id)}/move`, { seat }, token, id),
   swap: (id, a, b, host) => request("POST", `/api/tables/${enc(id)}/swap`, { seats: [a, b] }, host, id),
   close: (id, host) => request("POST", `/api/tables/${enc(id)}/close`, {}, host, id),
@@ -144,10 +146,18 @@ export function isToken(v) {
 
 const ok = (v) => (isToken(v) ? v : null);
 
+/** Whether the TABLE seat `s` is one its person left in play: the bot plays it to the match's
+ * end under their name (a bot's seat has none otherwise). */
+export function leftInPlay(s) {
+  return s?.kind === "bot" && !!s.name;
+}
+
 /** Whether a table's host may close it: not started, or in play with at most one person
  * seated (a game against bots). The server decides; this only offers the button. */
 export function closable(tb) {
-  const people = (tb?.seats || []).filter((s) => s.kind === "human").length;
+  // (a seat its person left in play still theirs to count, as the server does: the host who
+  // left must not close the others' match)
+  const people = (tb?.seats || []).filter((s) => s.kind === "human" || leftInPlay(s)).length;
   return tb?.status === "waiting" || (tb?.status === "playing" && people <= 1);
 }
 

@@ -6,7 +6,7 @@ import { api, leaveNote, takeNote, tokens } from "./api.js";
 import { h, patch, spokenText, toast, toTop } from "./dom.js";
 import { botHoldsSeat, seatName, titleCell } from "./game.js";
 import { signed, winnersText } from "./labels.js";
-import { resultSummary } from "./panels.js";
+import { hellScoringText, resultSummary } from "./panels.js";
 import { errorText, t } from "./i18n.js";
 
 export class BetweenPanel {
@@ -112,8 +112,9 @@ export class BetweenPanel {
     // how the game went, before the points: the contract made or failed, the titles, the bids
     const last = this.page.lastResult;
     // (at the match's end the table beside has every game's points, not this game's column:
-    // Daifugo's titles are said here — Hell's last bids are not missed beside a series' sheet)
-    const everyGame = over && snap.view?.game === "daifugo" && (m?.per_game?.length ?? 0) > 1;
+    // Daifugo's titles and Hell's last bids are said here — Hell's were not, and its series
+    // ended on "-3" with no reason: a thirty-ninth review)
+    const everyGame = over && (m?.per_game?.length ?? 0) > 1;
     const summary = last?.detail && last.index === k && snap.view?.game ? resultSummary(last.detail, snap.view.game, this.page.table, !everyGame) : null;
     // (the match over, it is the last game's, and says so: under "Winner: Yuki" it read as
     // the match's — a twenty-third review)
@@ -121,24 +122,33 @@ export class BetweenPanel {
     if (summary) parts.push(h("div", { class: "between-detail", id: "between-detail" },
       lastOfMany ? h("p", { class: "muted small between-last", id: "between-last" }, t("sc_lastGameWas", { k: k + 1, game: snap.view?.game })) : null, summary));
     parts.push(this.results(snap, k));
+    // Hell's points, and why: a missed bid's "−3" came with no reason, the rule only in the
+    // side panel, out of sight between deals (a forty-first review)
+    const scoring = snap.view?.game === "hell" ? hellScoringText(snap.view.rules) : null;
+    if (scoring) parts.push(h("p", { class: "muted small", id: "between-scoring" }, `${t("hellScoring")}: ${scoring}`));
     if (news) queueMicrotask(() => this.tell(snap, k));
     // (Ready, or the rematch's buttons, in a foot of their own at the box's end)
     const inFoot = (...nodes) => h("div", { class: "between-foot" }, nodes);
     let foot = null;
     if (b) {
       const count = h("span", { class: "countdown", id: "between-countdown" }, String(this.secondsLeft()));
-      parts.push(h("p", { class: "between-count" }, t("sc_nextIn", { game: snap.view?.game }), " ", count, " ", t("sc_seconds")));
+      const counting = h("p", { class: "between-count" }, t("sc_nextIn", { game: snap.view?.game }), " ", count, " ", t("sc_seconds"));
       // the countdown on the page (patch() may have kept the one drawn before)
       this.ticker = setInterval(() => {
         const shown = this.el.querySelector("#between-countdown");
         if (shown) shown.textContent = String(this.secondsLeft());
       }, 250);
       const names = (seats) => seats.map((s) => this.name(s)).join(t("listSep"));
-      if (b.ready.length) parts.push(h("p", { class: "muted small", id: "between-ready" }, t("sc_readyList", { names: names(b.ready) })));
-      if (b.waiting.length) parts.push(h("p", { class: "muted small", id: "between-waiting" }, t("sc_waitingList", { names: names(b.waiting) })));
+      const lists = [
+        b.ready.length ? h("p", { class: "muted small", id: "between-ready" }, t("sc_readyList", { names: names(b.ready) })) : null,
+        b.waiting.length ? h("p", { class: "muted small", id: "between-waiting" }, t("sc_waitingList", { names: names(b.waiting) })) : null,
+      ];
       // (in a foot of its own, the box's last, that stays in sight while the scores scroll
-      // under it: on a phone on its side it was below them, out of sight)
-      if (snap.seat != null) foot = inFoot(ready());
+      // under it: on a phone on its side it was below them, out of sight — and the seconds
+      // left and whom the table waits for beside it: they were under the scores there, and a
+      // player did not know the next deal was coming, a thirty-fourth review)
+      if (snap.seat != null) foot = inFoot(ready(), counting, ...lists);
+      else parts.push(counting, ...lists);
     } else if (over && snap.table?.rematch && this.seen === "after") {
       const next = snap.table.rematch;
       // a player whose seat there went to a bot (away as it began) is told so, and takes it
@@ -157,9 +167,20 @@ export class BetweenPanel {
     }
     // the way out, whatever else the box offers (only "Not this time" led there, once someone
     // had asked for a rematch: a tenth review)
-    if (over && !foot?.querySelector("#rematch-decline")) parts.push(h("a", { href: "/", class: "small", id: "between-lobby" }, t("back")));
-    if (snap.table?.records_after_match) parts.push(h("p", { class: "muted small", id: "between-replay" }, t("sc_reviewLater")));
-    else parts.push(h("a", { href: `/t/${encodeURIComponent(this.page.id)}/replay/${k}`, class: "small", id: "between-replay" }, t("sc_review", { game: snap.table?.game })));
+    const lobby = over && !foot?.querySelector("#rematch-decline") ? h("a", { href: "/", class: "small", id: "between-lobby" }, t("back")) : null;
+    if (lobby && !foot) parts.push(lobby);
+    // (the way to the replay in the foot too, where there is one: under the scores it was out
+    // of sight on a phone on its side, the same review)
+    const review = snap.table?.records_after_match
+      ? h("p", { class: "muted small", id: "between-replay" }, t("sc_reviewLater"))
+      : h("a", { href: `/t/${encodeURIComponent(this.page.id)}/replay/${k}`, class: "small", id: "between-replay", "aria-label": t("sc_review", { game: snap.table?.game }) },
+        // (in a phone's foot, one word beside whom the table waits for: in two lines the box
+        // reached over the next deal's hand, a thirty-fifth review)
+        h("span", { class: "long" }, t("sc_review", { game: snap.table?.game })), h("span", { class: "short" }, t("sc_reviewShort")));
+    // (and the way out beside it: under the scores, it lay behind the foot on a phone on its
+    // side, out of sight until the box was scrolled — a forty-second review)
+    if (foot) foot.append(review, ...(lobby ? [lobby] : []));
+    else parts.push(review);
     if (foot) parts.push(foot);
     // kept elements where the drawing is the same: a press on Ready or Rematch that spans a
     // snapshot (another player getting ready) still clicks it

@@ -33,6 +33,12 @@ export class ChatPanel {
     this.seats = null;
     this.arriving = new Set(); // seats taken whose player has not connected yet
     this.list = h("ol", { class: "chat-list", id: "chat-list", "aria-live": "polite" });
+    // the seats' lines placed again when the felt changes size (a phone turned on its side)
+    let placing = 0;
+    window.addEventListener("resize", () => {
+      cancelAnimationFrame(placing);
+      placing = requestAnimationFrame(() => this.decorate());
+    });
     // open at first only where it leaves room for the table's panels (not on a phone, nor on a
     // laptop's 650 px height); closed, its title counts the messages not yet seen
     this.unread = 0;
@@ -43,8 +49,28 @@ export class ChatPanel {
     this.shouts = new Map();
     // (shut until the table's page places it: open under the seats, or as openInPlay says)
     this.el = h("details", { class: "panel chat", id: "chat", hidden: true,
-      ontoggle: () => { if (this.el.open) { this.unread = 0; this.renderSummary(); } } });
+      ontoggle: () => { if (this.el.open) this.seen(); } });
+    // whether the open chat's list is on the screen (a friend's line the felt had no place for
+    // counts as unread while it is not: see decorate)
+    this.listSeen = false;
+    if (typeof IntersectionObserver === "function") {
+      new IntersectionObserver(([e]) => {
+        this.listSeen = e.isIntersecting;
+        if (this.listSeen && this.el.open) this.seen();
+      }).observe(this.list);
+    }
     this.relabel();
+  }
+
+  /** The chat read: nothing unread, and the lines on the felt now are not counted again when
+   * the felt has no place for them (a code review: a line seen, then left off the felt at the
+   * next move, was counted again). */
+  seen() {
+    for (const shout of this.shouts.values()) shout.counted = true;
+    if (this.unread) {
+      this.unread = 0;
+      this.renderSummary();
+    }
   }
 
   /** (Re)build the panel's own words in the page's language; typed text and the list stay. */
@@ -173,7 +199,8 @@ export class ChatPanel {
         this.renderList();
         return;
       }
-      if (!this.el.open && msg.seat !== this.page.snap?.seat && !this.muted.has(authorKey(msg))) {
+      const counted = !this.el.open && msg.seat !== this.page.snap?.seat && !this.muted.has(authorKey(msg));
+      if (counted) {
         this.unread += 1;
         this.renderSummary();
       }
@@ -183,7 +210,7 @@ export class ChatPanel {
       if ((msg.reaction || msg.text) && msg.seat != null) {
         const ms = msg.reaction ? REACTION_MS : SAID_MS;
         const text = msg.text ? cut(msg.text, SAID_CHARS) : msg.text;
-        const shout = { reaction: msg.reaction, text, key: authorKey(msg), until: Date.now() + ms };
+        const shout = { reaction: msg.reaction, text, key: authorKey(msg), until: Date.now() + ms, counted };
         this.shouts.set(msg.seat, shout);
         this.decorate();
         setTimeout(() => this.decorate(), ms + 50);
@@ -198,9 +225,24 @@ export class ChatPanel {
   decorate() {
     const felt = this.page.el?.felt;
     if (!felt) return;
+    if (!this.shouts.size && !felt.querySelector(".reaction-bubble")) return; // (nothing to place)
     const now = Date.now();
     for (const el of felt.querySelectorAll(".reaction-bubble")) el.remove();
-    for (const [seat, shout] of this.shouts) {
+    // what a line must not lie over: the seats' bids and passes, names and badges, and the
+    // lines placed before it (two friends' first "よろしく" at once lay over each other, a top
+    // seat's over the other top seat's name: a thirty-fifth review)
+    const rect = (e) => e.getBoundingClientRect();
+    // (and the trick's cards, the middle's plate and the trump chip: a friend's "gg" lay over
+    // the trick being played, the plate over a line: a thirty-sixth review)
+    const keep = [...felt.querySelectorAll(".seat-box > .bubble, .seat-box .name, .seat-box .badge, .trick-card, .centre-info, .centre .why, .trump-chip")]
+      .filter((e) => getComputedStyle(e).visibility !== "hidden") // (the chip hidden while a trick's caption shows)
+      .map(rect).filter((r) => r.width && r.height);
+    const edge = rect(felt);
+    // the player's own line first, the others around it (a friend's lay over it on a small
+    // phone: the same review)
+    const mine = this.page.snap?.seat;
+    const order = [...this.shouts].sort(([a], [b]) => (b === mine) - (a === mine));
+    for (const [seat, shout] of order) {
       if (shout.until <= now) {
         this.shouts.delete(seat);
         continue;
@@ -208,11 +250,38 @@ export class ChatPanel {
       if (this.muted.has(shout.key)) continue;
       const box = felt.querySelector(`.seat-box[data-seat="${seat}"]`);
       if (!box) continue;
-      // beside the box, on the side towards the felt's middle (a seat on the right: its left)
-      const side = parseFloat(box.style.left) > 60 ? " leftward" : "";
-      box.append(shout.reaction
-        ? h("span", { class: `reaction-bubble${side}`, dataset: { reaction: shout.reaction } }, t(`sc_r_${shout.reaction}`))
-        : h("span", { class: `reaction-bubble said${side}`, dir: "auto" }, shout.text));
+      const base = `reaction-bubble${shout.reaction ? "" : " said"}${seat === mine ? " mine" : ""}`;
+      const el = shout.reaction
+        ? h("span", { class: base, dataset: { reaction: shout.reaction } }, t(`sc_r_${shout.reaction}`))
+        : h("span", { class: base, dir: "auto" }, shout.text);
+      box.append(el);
+      let best = null;
+      for (const place of bubblePlaces(box)) {
+        el.className = `${base}${place} still`; // (measured whole: its pop-in scales it)
+        const r = rect(el);
+        const cost = (r.left < edge.left || r.right > edge.right || r.top < edge.top || r.bottom > edge.bottom ? 4 : 0)
+          + keep.filter((k) => meets(r, k)).length;
+        if (!best || cost < best.cost) best = { place, cost, r };
+        if (!cost) break;
+      }
+      // a friend's line with no free place is left to the chat (and its count): over the
+      // trick, a name or another line it hid what the player reads to play — the player's own
+      // is drawn, over the rest (a thirty-sixth review)
+      if (best.cost && seat !== mine) {
+        el.remove();
+        // (and counted unread if the open chat is off the screen — on a phone, below the
+        // table: a folded chat counted it already; else nothing showed the line, a code review)
+        if (!shout.counted && !shout.shown && this.el.open && !this.listSeen && !shout.reaction) {
+          shout.counted = true;
+          this.unread += 1;
+          this.renderSummary();
+        }
+        continue;
+      }
+      // (it pops in once: drawn again with the felt at every move, it popped again each time)
+      el.className = `${base}${best.place}${shout.shown ? " still" : ""}`;
+      shout.shown = true;
+      keep.push(best.r); // (the lines after it keep clear of it too)
     }
   }
 
@@ -288,7 +357,7 @@ export function eventText(e) {
   const who = e.who || t("seat", { n });
   switch (e.kind) {
     case "joined": return t("sc_evJoined", { who, n });
-    case "left": return t("sc_evLeft", { who, n });
+    case "left": return t(e.bot ? "sc_evLeftGame" : "sc_evLeft", { who, n });
     case "put_out": return t(e.bot ? "sc_evPutOutBot" : "sc_evPutOut", { who, n });
     case "moved": return t("sc_evMoved", { who, a: Number(e.from) + 1, b: n });
     case "renamed": return t("sc_evRenamed", { was: e.was || t("seat", { n }), who });
@@ -305,6 +374,32 @@ function loadMuted() {
   } catch {
     return own({});
   }
+}
+
+/** Whether two rectangles share more than a pixel each way. */
+function meets(a, b) {
+  return Math.min(a.right, b.right) - Math.max(a.left, b.left) > 1 && Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top) > 1;
+}
+
+/** Where a seat's line may lie (classes of style.css), the one to try first first: by the box,
+ * towards the felt's middle (a seat at the right: from its right edge leftwards; at the left:
+ * from its left edge rightwards), clear of its bid or pass — below a side seat's box when the
+ * chip stands above it, above the player's own chip, below a top seat's box (and chip); then
+ * a side seat's beside its box, and the other sides. */
+function bubblePlaces(box) {
+  const x = parseFloat(box.style.left);
+  const side = x > 60 ? " leftward" : x < 35 ? " rightward" : "";
+  const upper = box.classList.contains("upper");
+  const chip = !!box.querySelector(":scope > .bubble");
+  const under = upper && chip ? " below past-chip" : " below";
+  const first = upper ? under : !chip ? "" : side ? " below" : " raised";
+  const places = [first, under, chip && !upper ? " raised" : "", ""];
+  const sides = [side, "", " rightward", " leftward"];
+  const out = [];
+  for (const p of places) for (const s of sides) if (!out.includes(s + p)) out.push(s + p);
+  // (and, a side seat's, beside its box towards the middle: the felt's least crowded place)
+  if (side) out.splice(2, 0, `${side} inside`);
+  return out;
 }
 
 /** Who said a chat message, for muting: a seat's player (the seat and the name it had), or

@@ -198,6 +198,14 @@ export function toast(message, kind = "error") {
   toastTimer = setTimeout(() => (el.className = "toast"), 4000);
 }
 
+/** Take the toast away at once if it still says `message` (a word that no longer holds). */
+export function untoast(message) {
+  const el = document.getElementById("toast");
+  if (!el || el.textContent !== message || !el.classList.contains("show")) return;
+  clearTimeout(toastTimer);
+  el.className = "toast";
+}
+
 /** Back to the table's top: `main` scrolls under the pinned play area on a narrow screen, the
  * page itself on a short one (under 480 px tall, where the table scrolls as a page: the way
  * back did nothing there — a code review). */

@@ -3,6 +3,7 @@
 import { handOrder, OTHER_JACK, trickStrength } from "./sort.js";
 import { actionsForCard, fits, grows, most, planActions } from "./actions.js";
 import { backImage, cardImage, cardText, parseCard, SUIT_GLYPH, suitLabel } from "./cards.js";
+import { leftInPlay } from "./api.js";
 import { fill, h, patch, svgElement, toast } from "./dom.js";
 import { t } from "./i18n.js";
 import { actionNode, bidNode, botName, botStrengthLabel, cardNode, cardsNode, daifugoWhy, suitNode, whyText } from "./labels.js";
@@ -38,7 +39,9 @@ export function titleCell(title) {
 /** Whether a bot plays `seat` of `table` (a rematch, still playing) — the seat a player
  * away as it began may take back (the old table's page and the lobby say so). */
 export function botHoldsSeat(table, seat) {
-  return table?.status === "playing" && table.seats?.[seat]?.kind === "bot";
+  // (not a seat its person left in play: the bot's for good)
+  const s = table?.seats?.[seat];
+  return table?.status === "playing" && s?.kind === "bot" && !leftInPlay(s);
 }
 
 /**
@@ -57,6 +60,9 @@ export function seatName(table, seat, short = false) {
   const twins = seats.filter((s) => key(own(s)) === key(name)).length;
   const base = twins > 1 ? `${name} ${seat + 1}` : name;
   if (info.kind === "bot" && !info.name && !short) return `${base} (${botStrengthLabel(info.bot, true)})`;
+  // (a person who left the game in play: their name, the bot's play — "Ben's turn" read as
+  // Ben still there, a forty-second review)
+  if (leftInPlay(info) && !short) return `${base} (${t("leftBotShort")})`;
   return base;
 }
 
@@ -107,9 +113,13 @@ function seatPosition(rel, n) {
   const rx = NARROW.matches ? 34 : 41;
   // seven on a phone: the two boxes beside the player's own a little higher, clear of the
   // trump chip in the lower corner (it hid the lower left seat's bid and its dealer mark, the
-  // hook's dealer: a twenty-eighth review)
-  const lift = NARROW.matches && n === 7 && (rel === 1 || rel === n - 1) ? 3 : 0;
-  return { x: 50 + rx * Math.cos(angle), y: 50 + 39 * Math.sin(angle) - lift };
+  // hook's dealer: a twenty-eighth review; in English, its three lines reached it again: a
+  // thirty-ninth)
+  const lift = NARROW.matches && n === 7 && (rel === 1 || rel === n - 1) ? 6 : 0;
+  // and the two across a little further apart: a box is 104 px at most, and 34 % apart on a
+  // 344 px felt the two lay over each other ("took 0" cut: a thirty-ninth review)
+  const apart = NARROW.matches && n === 7 && (rel === 3 || rel === 4) ? Math.sign(Math.cos(angle)) * 3 : 0;
+  return { x: 50 + rx * Math.cos(angle) + apart, y: 50 + 39 * Math.sin(angle) - lift };
 }
 
 function relative(seat, ctx, n) {
@@ -146,8 +156,15 @@ function trumpChip(view) {
     parts.push(sep(), h("span", { class: "chip-contract", id: "chip-contract" }, `${t("contract")} `, bidNode(view.contract, view.game)));
   // the adjutant card once called: only the side panel said it, below the table on a phone (a
   // twelfth review); the card in its colour on a white ground, as the suits are drawn here
+  // (and "alone" where this player knows it: the Napoleon whose called card came from the
+  // widow read "Adjutant ♠A" the whole game and played hoping for an ally — a thirty-seventh
+  // review)
   if (view.game === "napoleon" && view.adjutant_card)
-    parts.push(sep(), h("span", { class: "chip-adjutant", id: "chip-adjutant" }, `${t("adjutant")} `, cardNode(view.adjutant_card)));
+    parts.push(sep(), h("span", { class: "chip-adjutant", id: "chip-adjutant" }, `${t("adjutant")} `, cardNode(view.adjutant_card),
+      view.alone || view.alone_declared ? ` (${t("alone")})` : null));
+  // (declared alone, no card called: the chip said only the contract — a thirty-eighth review)
+  else if (view.game === "napoleon" && view.alone_declared)
+    parts.push(sep(), h("span", { class: "chip-adjutant", id: "chip-adjutant" }, t("aloneChip")));
   // Hell: the bids so far against the tricks of the deal, and in play how far off they are (a
   // ninth review missed it, as Trickster shows it: the sum is what the hook and the bidding
   // turn on)
@@ -173,7 +190,7 @@ function seatBox(view, ctx, s, pos) {
       role: "group", "aria-label": seatLabel(view, s, ctx, info),
       // (a person's whole name on hover: a long one is cut with "…" in the box, a thirteenth
       // review)
-      title: info.kind === "bot" && !info.name ? botStrengthLabel(info.bot) : info.kind === "human" ? name : null },
+      title: leftInPlay(info) ? t("leftBot") : info.kind === "bot" ? botStrengthLabel(info.bot) : info.kind === "human" ? name : null },
     h(
       "div",
       { class: "seat-name" },
@@ -183,7 +200,9 @@ function seatBox(view, ctx, s, pos) {
       // spectator, a thirty-third review)
       s === ctx.mySeat && ctx.live ? h("span", { class: "you" }, ` (${t("you")})`) : null,
     ),
-    info.kind === "bot" && !info.name ? h("div", { class: "bot-level" }, botStrengthLabel(info.bot)) : null,
+    // (a seat left in play: its short word, the whole in the title — "Left · a bot plays" ran
+    // past a phone's box, a forty-third review)
+    info.kind === "bot" ? h("div", { class: "bot-level" }, leftInPlay(info) ? t("leftBotBox") : botStrengthLabel(info.bot)) : null,
     seatState(info, s, ctx),
     h("div", { class: "seat-meta" }, seatMeta(view, s)),
     badges(view, s),
@@ -387,7 +406,10 @@ function daifugoCentre(view, ctx) {
 
 export function daifugoFlags(view) {
   const out = [];
-  if (view.revolution) out.push(h("span", { class: "flag rev" }, view.coup ? t("coupFlag") : t("revolution")));
+  // (with what it does, while it does it: "Revolution" alone, after a four of a kind, said
+  // nothing of which cards now win — a fortieth review; an 11-back turns it round again)
+  const turned = view.reversed ?? !view.eleven_back;
+  if (view.revolution) out.push(h("span", { class: "flag rev" }, view.coup ? t("coupFlag") : t("revolution"), turned ? ` · ${t("revLower")}` : ""));
   if (view.eleven_back) out.push(h("span", { class: "flag" }, t("elevenBack")));
   // (a revolution reverses the order itself: a second chip said the same again, a review)
   if (view.reversed && !view.revolution) out.push(h("span", { class: "flag" }, t("strengthReversed")));
@@ -578,7 +600,7 @@ export function tapCard(ui, i, card, plan, act) {
   // choice made way without a word, and a player returned a card they had not meant to: an
   // eighth review); in play, a set chosen anew, as before
   if (plan.need != null && ui.selected.length >= plan.need && plan.cardActs.every((a) => a.verb !== "play")) {
-    toast(t("selectFull", { n: plan.need }));
+    toast(t("selectFull", { n: plan.need }), "info"); // (a word, not an error's red: a thirty-sixth review)
     return null;
   }
   if (grows(plan, chosen, card)) ui.selected = [...ui.selected, i];
@@ -856,7 +878,13 @@ function buttonBar(view, ctx, plan) {
   const row = others.map((a) => actionButton(a.raw, view, ctx, a.verb === "pass" ? "pass" : ""));
   // Nap's bids say what they are worth, and what Misère is (ツー (2), ミゼール… and nothing of the
   // points: a twenty-third review)
-  const note = view.game === "nap" && bids.length && view.stakes ? h("p", { class: "hint small", id: "nap-stakes-note" }, t("napStakesNote")) : null;
+  // and a Napoleon bidder who passed before, asked again, is told why (their "Pass" still on
+  // the felt, the word on the soft pass only in the side panel below: a newcomer took the table
+  // for broken, a thirty-fourth review)
+  const passedBefore = view.game === "napoleon" && bids.length && !view.rules?.pass_is_final
+    && (view.auction || []).some((a) => a.seat === ctx.mySeat && a.action === "pass");
+  const note = view.game === "nap" && bids.length && view.stakes ? h("p", { class: "hint small", id: "nap-stakes-note" }, t("napStakesNote"))
+    : passedBefore ? h("p", { class: "hint small", id: "pass-again-note" }, t("passAgain")) : null;
   return h(
     "div",
     { class: "buttons" },

@@ -25,8 +25,13 @@ export function installKeyboard(area, isMyTurn) {
     const step = event.key === "ArrowLeft" || event.key === "ArrowUp" ? -1 : 1;
     // the first arrow goes to the hand's cards, not to the buttons drawn above it (it landed on
     // Pass, and the Enter that followed passed the turn: a second review)
+    // — and with no card to play (an auction), to a button other than Pass where there is one:
+    // Pass came first, and "→ then Enter", as the hand's label says, passed the auction (a
+    // keyboard review)
     const cards = items.filter((el) => el.matches("#hand .card"));
-    const first = cards.length ? items.indexOf(step > 0 ? cards[0] : cards[cards.length - 1]) : step > 0 ? 0 : items.length - 1;
+    const others = items.filter((el) => !el.matches(".pass"));
+    const from = cards.length ? cards : others.length ? others : items;
+    const first = items.indexOf(step > 0 ? from[0] : from[from.length - 1]);
     const next = at < 0 ? first : (at + step + items.length) % items.length;
     items[next].focus();
   });

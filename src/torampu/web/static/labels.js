@@ -220,3 +220,9 @@ export function winnersText(result, name) {
   const key = result.side ? "sc_winnersSide" : won.length > 1 ? "sc_winners" : "sc_winner";
   return t(key, { names: won.map(name).join(t("listSep")) });
 }
+
+/** A time for a turn in words: "No limit", "30 s", "2 min". */
+export function turnTimeText(seconds) {
+  if (!(seconds > 0)) return t("turnNoLimit");
+  return seconds < 60 || seconds % 60 ? t("turnSeconds", { n: seconds }) : t("turnMinutes", { n: seconds / 60 });
+}

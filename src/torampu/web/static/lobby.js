@@ -4,7 +4,7 @@ import { api, closable, leaveNote, tokens } from "./api.js";
 import { drawnAfterPress, fill, h, patch, toast } from "./dom.js";
 import { errorText, gameName, lang, pick, t } from "./i18n.js";
 import { botHoldsSeat, seatName } from "./game.js";
-import { botName, botStrengthLabel, winnersText } from "./labels.js";
+import { botName, botStrengthLabel, turnTimeText, winnersText } from "./labels.js";
 import { memberLabel, optionLabel, optionText as optionDescription, presetNote as notePlayers } from "./rules.js";
 
 const REFRESH_MS = 4000;
@@ -44,6 +44,7 @@ export function lobbyPage(root) {
   Promise.all([api.games(), api.bots()])
     .then(([g, b]) => {
       state.games = g.games;
+      state.turnLimit = Number(g.turn_timeout) || 0; // (this server's time for a turn; 0: none)
       state.bots = b.bots;
       // the game chosen last in this browser (back from a Hell match, the form showed
       // Napoleon again: a seventh review); an unknown or missing name, the first game
@@ -232,6 +233,7 @@ function defaultForm(game) {
     spectatorChat: false,
     private: false,
     sitMe: true,
+    turnTimeout: null, // (the server's, unless chosen)
   };
 }
 
@@ -302,7 +304,7 @@ function renderForm(el, state) {
         ),
       ),
       seatsFieldset(state),
-      tableSettings(f),
+      tableSettings(f, state.turnLimit ?? 0),
       optionsForm(game, f, rerender),
       h("button", { type: "submit", class: "primary big", id: "create-btn" }, t("create")),
     ),
@@ -327,14 +329,25 @@ function selectorOf(control) {
   return control.id ? `#${CSS.escape(control.id)}` : null;
 }
 
-// what the host allows at this table: learner hints, and spectators in the chat
-function tableSettings(f) {
+const TURN_TIMES = [0, 30, 60, 120, 300];
+
+// what the host allows at this table: learner hints, and spectators in the chat — and the time
+// a player has for a move (one player idle, the tab open, held the table for good: only the
+// operator's --turn-timeout bounded it, none by default)
+function tableSettings(f, limit) {
   const box = (name, key, label) =>
     h("label", { class: "check" },
       h("input", { type: "checkbox", name, id: name, checked: f[key], onchange: (e) => (f[key] = e.target.checked) }),
       " ", label);
+  // (within this server's limit where it has one: none is then not offered)
+  const times = [...new Set([limit, ...TURN_TIMES.filter((s) => (limit > 0 ? s > 0 && s < limit : true))])].sort((a, b) => a - b);
+  const chosen = f.turnTimeout ?? limit;
+  const turn = field(t("turnTime"),
+    h("select", { name: "turn-timeout", id: "turn-timeout", onchange: (e) => (f.turnTimeout = Number(e.target.value)) },
+      times.map((s) => h("option", { value: String(s), selected: s === chosen }, turnTimeText(s)))));
   return h("fieldset", { class: "table-settings" },
     h("legend", {}, t("tableSettings")),
+    turn,
     // the maker sits at the first open seat, under the name above, as on other sites (they were
     // left to take a seat of the table they had just made: a fourteenth review)
     box("sit-me", "sitMe", t("sitMe")),
@@ -640,6 +653,7 @@ async function submit(event, state) {
   if (f.hints) body.hints = true;
   if (f.spectatorChat) body.chat = { spectators: true };
   if (f.private) body.private = true;
+  if (f.turnTimeout != null && f.turnTimeout !== (state.turnLimit ?? 0)) body.turn_timeout = f.turnTimeout;
   button.disabled = true;
   button.textContent = t("creating");
   try {

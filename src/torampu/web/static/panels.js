@@ -72,12 +72,8 @@ function infoPanel(view, ctx) {
     if (view.forbidden_bid != null) rows.push([t("forbidden", { n: view.forbidden_bid }), ""]);
     rows.push(["", bidsTable(view, ctx)]);
     // how a round scores, with this table's numbers (a newcomer saw points and not why)
-    const r = view.rules;
-    if (r && [r.exact_base, r.exact_per_trick, r.miss_per_trick].every(Number.isFinite)) {
-      rows.push([t("hellScoring"), h("span", { id: "hell-scoring" }, t("hellScoringText", {
-        base: r.exact_base, per: r.exact_per_trick, miss: String(r.miss_per_trick).replace("-", "−"),
-        eg: r.exact_base + 2 * r.exact_per_trick }))]);
-    }
+    const scoring = hellScoringText(view.rules);
+    if (scoring) rows.push([t("hellScoring"), h("span", { id: "hell-scoring" }, scoring)]);
   } else if (view.game === "daifugo") {
     daifugoRows(view, ctx, rows, (s) => (s == null ? "–" : seatName(ctx.table, s, true)));
   }
@@ -250,7 +246,8 @@ function logPanel(view, ctx) {
       e.why?.length ? h("div", { class: "why-text log-note" }, e.why.map((w) => daifugoWhy(w, (s) => seatName(ctx.table, s))).join(" · ")) : null);
   });
   if (!rows.length) return panel("log", title, h("p", { class: "muted small", id: "log-empty" }, t("logEmpty")));
-  return panel("log", title, h("ul", { class: "log" }, rows));
+  // (scrolled by the keyboard too: nothing in it takes the focus — a keyboard review)
+  return panel("log", title, h("ul", { class: "log", tabindex: "0", "aria-label": title }, rows));
 }
 
 // ------------------------------------------------------------------ scores
@@ -307,6 +304,15 @@ function resultPanel(view, ctx) {
     h("h3", {}, t("resultOf", { k: index + 1, game: view.game })), extra, h("table", { class: "grid" }, h("tbody", {}, rows)));
 }
 
+/** How a Hell round scores, with the table's numbers ("exactly your bid: 10 + 3 a trick bid
+ * …"); null where the rules do not say them. */
+export function hellScoringText(r) {
+  if (!r || ![r.exact_base, r.exact_per_trick, r.miss_per_trick].every(Number.isFinite)) return null;
+  return t("hellScoringText", {
+    base: r.exact_base, per: r.exact_per_trick, miss: String(r.miss_per_trick).replace("-", "−"),
+    eg: r.exact_base + 2 * r.exact_per_trick });
+}
+
 /** A finished game's outcome in a few lines (who declared, the contract, made or failed; the
  * titles; the bids taken), for the box between games: `detail` from the games API. */
 export function resultSummary(detail, game, table, inTable = true) {
@@ -347,7 +353,10 @@ function resultDetail(d, game, ctx, winners = true, inTable = false) {
   if (game === "napoleon") {
     pairs.push([t("napoleon"), name(d.napoleon)], [t("contract"), span(bidNode(d.contract, game))]);
     pairs.push([t("adjutant"), d.alone ? t("alone") : name(d.adjutant)]);
-    if (d.army_honors != null) pairs.push([t("armyHonors"), `${d.army_honors}`]);
+    // (beside what the contract needed: "honors 2 · failed" left the sum to the reader, a
+    // forty-first review)
+    const need = Number.parseInt(String(d.contract ?? ""), 10);
+    if (d.army_honors != null) pairs.push([t("armyHonors"), Number.isFinite(need) ? t("honorsOfNeeded", { n: d.army_honors, need }) : `${d.army_honors}`]);
     pairs.push([t("result"), [d.army_won ? t("made") : t("failed"), earlyEnd(d, d.army_won)]]);
   } else if (game === "nap") {
     pairs.push([t("declarer"), name(d.declarer)], [t("contract"), span(bidNode(d.contract, game))]);

@@ -142,6 +142,20 @@ function presetName(name, preset) {
   return lang() === "ja" ? shown : `${shown} (${name})`;
 }
 
+/** What a table is played by, in a few words: its preset's name and what its host changed from
+ * it ("" for nothing), in the page's language (`null` if the games' list cannot be read). */
+export async function rulesSummary(tb) {
+  let info;
+  try {
+    info = await gameInfo(tb.game);
+  } catch {
+    return null;
+  }
+  if (!info) return null;
+  const rows = rulesRows(info, tb);
+  return { preset: presetName(tb.preset, tb.preset && info.presets?.[tb.preset]), changed: rows.some((r) => r.changed) ? changedSummary(rows) : "" };
+}
+
 /** The dialog element (one per page); `table()` gives the table's public data when opened. */
 export class RulesDialog {
   constructor(table) {

@@ -2,10 +2,11 @@
 
 import { api, closable, takeNote, tokens } from "./api.js";
 import { Connection, jittered } from "./conn.js";
-import { drawnAfterPress, fill, h, patch, svgElement, toast, toTop } from "./dom.js";
+import { drawnAfterPress, fill, h, patch, svgElement, toast, toTop, untoast } from "./dom.js";
 import { BOT_ICON, renderFelt, renderPlay, seatName, statusText, tapCard } from "./game.js";
 import { errorText, gameName, lang, pick, t } from "./i18n.js";
-import { moveNode, signed, winnersText } from "./labels.js";
+import { rulesSummary } from "./rules.js";
+import { bidNode, moveNode, signed, turnTimeText, winnersText } from "./labels.js";
 import { followLogs, sidePanels } from "./panels.js";
 import { installKeyboard } from "./keys.js";
 import { adoptInvite, adoptSeatLink, settleInvite } from "./links.js";
@@ -46,7 +47,7 @@ class TablePage {
     this.root = root;
     this.id = id;
     this.host = tokens.host(id);
-    this.leftAt = 0; // when this page last got up from its seat (see leave)
+    this.leftAt = 0; // when this page last got up from its seat (see getUp)
     this.asking = false; // whether a seat said lost is being asked for again (see onError)
     adoptInvite(id);
     adoptSeatLink(id);
@@ -361,9 +362,12 @@ class TablePage {
       // ("'Change name' … until the start" of a game begun: a twenty-first review)
       this.toldName = true;
       const named = takeNote("torampu.namedFor", this.id);
-      if (typeof named === "string" && this.table.status === "waiting") toast(t("namedForYou", { name: named }), "info");
+      if (typeof named === "string" && this.table.status === "waiting") this.sayNamed(named);
     }
     if (started) this.renaming = false; // (a name half changed when the host started)
+    // the way to change one's name, said while the table waited, goes once it has started: it
+    // lay over "Your turn" on a phone, a thirty-fourth review
+    if (started && this.namedSaid) untoast(this.namedSaid);
     // the hint's marks are classes the drawing does not know of: every redraw (a card
     // selected, the trick pause ending, an error) would drop them, so they are set again
     if (started) this.social?.hint?.highlight();
@@ -394,6 +398,10 @@ class TablePage {
     const privateNote = tb.private
       ? h("p", { class: "muted share-note", id: "private-note" }, t(!invite ? "privateNoInvite" : this.host ? "privateShare" : "privateShareGuest"), " ", renew)
       : null;
+    // before the start, by which rules: a friend who came by the link saw the game's name and
+    // the match's length, and asked which house rules (a thirty-fourth review; the dialog of
+    // every rule is one press away)
+    const rulesLine = tb.status === "waiting" ? this.rulesLine(tb) : null;
     const share = h("div", { class: "share" }, h("span", { class: "label" }, t("share")), input, copy);
     const inPlay = tb.status !== "waiting" && this.snap?.view;
     const shareBlock = inPlay
@@ -414,6 +422,7 @@ class TablePage {
           ? h("button", { type: "button", class: "ghost close-table", id: "close-table", "aria-label": t("closeTable"), title: t("closeTable"), onclick: () => this.closeTable() },
             h("span", { class: "long" }, t("closeTable")), h("span", { class: "short" }, t("closeShort")))
           : null),
+      rulesLine,
       shareBlock,
       this.seatToken && !inPlay ? this.mySeatLink() : null,
     );
@@ -582,6 +591,35 @@ class TablePage {
       waiting > 0 ? h("p", { class: "muted small start-note", id: "start-note" }, t("startNote")) : null);
   }
 
+  /** The line naming the table's rules (drawn again once they are read, in the page's language;
+   * not read, asked again at a later drawing, at most every few seconds). */
+  rulesLine(tb) {
+    const key = `${tb.id} ${tb.preset} ${JSON.stringify(tb.rules)} ${lang()}`;
+    const again = this.rulesRead?.key === key && !this.rulesRead.said && !this.rulesRead.asking && Date.now() - this.rulesRead.at > 5000;
+    if (this.rulesRead?.key !== key || again) {
+      const read = (this.rulesRead = { key, said: null, asking: true, at: Date.now() });
+      rulesSummary(tb)
+        .catch(() => null)
+        .then((said) => {
+          read.asking = false;
+          if (this.rulesRead !== read || !said) return;
+          read.said = said;
+          this.renderHead();
+        });
+    }
+    const said = this.rulesRead.said;
+    if (!said) return null;
+    // (and the time for a move, where the table has one: friends who chose a quick game see it)
+    const turn = tb.turn_timeout > 0 ? ` · ${t("turnTimeLine", { time: turnTimeText(tb.turn_timeout) })}` : "";
+    return h("p", { class: "muted head-rules", id: "head-rules" },
+      `${t("feelPreset")}: ${said.preset}`, said.changed ? ` · ${t("feelChangedHere")}: ${said.changed}` : "", turn, " ",
+      h("button", { type: "button", class: "linkish", id: "head-rules-open", onclick: () => this.feel.rules.open() }, t("rulesSeeAll")));
+  }
+  /** Say the name this person was seated under, and how to change it (until the start). */
+  sayNamed(name) {
+    this.namedSaid = t("namedForYou", { name });
+    toast(this.namedSaid, "info");
+  }
   /** Take ``seat`` under the typed name; whether it was taken (else the reason is shown). */
   async take(seat) {
     const typed = (document.getElementById("player-name")?.value || "").trim();
@@ -595,7 +633,7 @@ class TablePage {
       this.render();
       // seated under a name given for them: said, with the way to change it (it happened
       // silently, and the chat told everyone "プレイヤー1 took seat 1": a sixteenth review)
-      if (!typed && this.table.status === "waiting") toast(t("namedForYou", { name }), "info");
+      if (!typed && this.table.status === "waiting") this.sayNamed(name);
       return true;
     } catch (e) {
       toast(errorText(e));
@@ -630,19 +668,45 @@ class TablePage {
     }
   }
 
+  /** Get up from the seat before the start (it is open again). */
   async leave() {
+    await this.getUp(() => api.leave(this.id, this.seatToken));
+  }
+
+  /** Give up this page's seat by `ask()` (the server's answer: the table after); whether it
+   * was given up (else the refusal is shown). The page watches on, its token forgotten — and
+   * the "no longer yours" its own socket is told is not shown (see `leftAt`). */
+  async getUp(ask) {
     this.leftAt = Date.now();
     try {
-      const res = await api.leave(this.id, this.seatToken);
+      const res = await ask();
       tokens.clearSeat(this.id);
       this.seatToken = null;
       this.table = res.table;
       this.conn.token = this.host;
       this.render();
+      return true;
     } catch (e) {
       this.leftAt = 0;
       toast(errorText(e));
+      return false;
     }
+  }
+
+  /** A player who must go says so, and the others play on with a bot at once (they waited a
+   * minute at each turn for a stand-in: a forty-first review) — in the side column, under the
+   * seat's other device (in the title line it pushed a phone's felt down a line). */
+  leaveGameButton() {
+    if (this.table?.status !== "playing") return null;
+    return h("button", { type: "button", class: "ghost leave-game", id: "leave-game", onclick: () => this.leaveGame() }, t("leaveGame"));
+  }
+
+  /** Leave the game in progress for good: a bot plays the seat on, and this page watches. */
+  async leaveGame() {
+    if (!window.confirm(t("leaveGameConfirm"))) return;
+    // (the page turned to a spectator's with no word, a 42nd review; told as news, not as an
+    // error — a 43rd)
+    if (await this.getUp(() => api.leaveGame(this.id, this.seatToken))) toast(t("leftGame"), "info");
   }
 
   /** Move this page's player to the open seat `seat` (before the start). */
@@ -803,7 +867,11 @@ class TablePage {
     const won = this.table.status === "over" ? winnersText(this.table.result, (s) => seatName(this.table, s, true)) : null;
     if (won) line = `${line.replace(/[.。]$/, "")} — ${won}`;
     patch(status, h("span", { class: "status-text", role: "status", "aria-live": "polite" }, seat == null ? `${t("watchingShort")} · ${line}` : line), jump);
-    this.el.back.textContent = t("sideBack");
+    // (in the side column — the chat, the scores — the bar back says when the turn is the
+    // player's: it said "Back to the table" alone, and a phone's player typing in the chat sat
+    // there while the table waited, a fortieth review)
+    this.el.back.textContent = t(this.isMyTurn() ? "sideBackTurn" : "sideBack");
+    this.el.back.classList.toggle("mine", this.isMyTurn());
     status.dataset.myTurn = this.isMyTurn() ? "1" : "0";
     status.dataset.phase = view.phase;
     status.dataset.version = String(this.snap.version);
@@ -811,10 +879,12 @@ class TablePage {
     this.renderLast();
     this.renderStoodIn();
     renderFelt(this.el.felt, this.feel.feltView(view), ctx);
-    this.social.chat.decorate();
     const focus = rememberFocus();
     renderPlay(this.el.hand, this.el.actions, view, ctx, this.ui);
     this.showInActions();
+    // (the seats' chat lines placed once the felt has its size: before the turn's buttons and
+    // hand were drawn a phone's felt was 117 px taller than the one shown, a code review)
+    this.social.chat.decorate();
     keepPicks(this.id, this.legalKey, this.ui.selected.map((i) => this.ui.hand[i]));
     this.el.playMain.classList.toggle("pending", this.pending);
     this.drawSide();
@@ -857,7 +927,7 @@ class TablePage {
     followLogs(this.el.side, () => patch(this.el.side, sidePanels(view, {
       table: this.table, mySeat: this.snap.seat, lastResult: this.lastResult, freshResult: this.freshResult,
       finished: this.finished, tableId: this.id, between: this.snap.between,
-    }), this.seatToken ? h("section", { class: "panel side" }, this.mySeatLink()) : null));
+    }), this.seatToken ? h("section", { class: "panel side" }, this.mySeatLink(), this.leaveGameButton()) : null));
     this.sideMore();
   }
 
@@ -948,14 +1018,25 @@ class TablePage {
       return;
     }
     const isBot = this.table.seats?.[last.seat]?.kind === "bot";
-    const who = seatName(this.table, last.seat) + (last.by && last.by !== "human" && !(isBot && last.by === "bot") ? ` (${t(`by_${last.by}`)})` : "");
+    // (the short name — the bot's strength is on its seat box: on a phone on its side the line,
+    // one line, was cut at its cards, "直前: レン (CPU・普通) — 返す ♠…", a thirty-ninth review)
+    const who = seatName(this.table, last.seat, true) + (last.by && last.by !== "human" && !(isBot && last.by === "bot") ? ` (${t(`by_${last.by}`)})` : "");
     const raw = String(last.action);
     // (a bid is never hidden: only discards, exchanges and gives are)
     const what = last.hidden ? t("hiddenMove", { verb: t(raw.split(/\s+/)[0]) }) : moveNode(raw, this.snap.view.game);
     // (its words read before it is drawn: a card's move is a fragment, empty once drawn, and
     // the player whose time ran out read "a bot made your move ()" — a thirty-third review)
     const said = typeof what === "string" ? what : what.textContent;
-    fill(this.el.last, t("lastMove", { who, what: "" }).replace(/\s*$/, " "), h("span", {}, what));
+    // the auction's last pass that made, by the table's rule, its first bidder the Napoleon
+    // (all_pass: first_bidder_12S): said, or a newcomer was the Napoleon without a word of why
+    // (a thirty-sixth review)
+    const v = this.snap.view;
+    const forced = v?.game === "napoleon" && raw === "pass" && v.phase !== "bid" && v.napoleon != null && v.contract
+      && v.auction?.length && v.auction.every((a) => a.action === "pass");
+    // (and to the Napoleon, "you": "P1 is the Napoleon" read as someone else, the same review)
+    const napWord = () => (v.napoleon === this.snap.seat ? t("allPassedYou") : t("allPassedNapoleon", { name: seatName(this.table, v.napoleon) }));
+    const why = forced ? h("span", { class: "all-passed", id: "all-passed" }, ` — ${napWord()} `, bidNode(v.contract, "napoleon")) : null;
+    fill(this.el.last, t("lastMove", { who, what: "" }).replace(/\s*$/, " "), h("span", {}, what), why);
     // the player whose time ran out is told so, once, with the move made for them
     if (last.by === "timeout" && last.seat === this.snap.seat && this.toldTimeout !== this.snap.version) {
       this.toldTimeout = this.snap.version;
