@@ -843,8 +843,10 @@ def test_at_the_player_s_turn_the_felt_shows_the_trick_to_follow(
     page = new_page(browser, PHONE, "ja")
     # deals enough for a few tricks (Hell's first deals have one card each, two and three)
     n = {"napoleon": 5}.get(game, 4)
-    # (two Nap deals gave only two turns to follow once: a hand that wins its tricks leads)
-    body = {"game": game, "games": {"hell": 4, "nap": 6}.get(game, 1), "players": n}
+    # (two Nap deals gave only two turns to follow once: a hand that wins its tricks leads; so
+    # did Hell's first four deals, the player's highest cards taking the tricks — at Hell the
+    # player plays the lowest of their suit, over six deals)
+    body = {"game": game, "games": {"hell": 6, "nap": 6}.get(game, 1), "players": n}
     res = post(f"{server}/api/tables", {**body, "seats": ["open", *["heuristic"] * (n - 1)]})
     table_id = str(res["table"]["id"])
     HOSTS[table_id] = str(res["host_token"])
@@ -875,7 +877,7 @@ def test_at_the_player_s_turn_the_felt_shows_the_trick_to_follow(
         cards = page.locator('#hand .card[data-legal="1"]')
         passes = page.locator('#actions [data-action="pass"]')
         if cards.count():
-            cards.last.click()
+            (cards.first if game == "hell" else cards.last).click()
         else:
             (passes if passes.count() else page.locator("#actions [data-action]")).first.click()
         _wait_moved(page, before)
