@@ -3381,6 +3381,58 @@ def test_many_addresses_each_within_a_tenth_leave_a_light_one_its_pages() -> Non
     assert served <= 600 + 150 + 44 * 250, served
 
 
+def test_light_addresses_pacing_within_their_shares_leave_another_its_pages() -> None:
+    """A fifty-first audit: four addresses spent the process's bound (45 a second each) and
+    eight more paced themselves within their fair shares (4 a second each, the rate split
+    among thirteen), taking the reserve as fast as it came: another address's page loads (30
+    requests every 8 s) came whole 0 times in 5. The addresses within their shares come first:
+    one past its share takes from the common bucket only what it holds over a quarter of its
+    burst. Here, 80 seconds by the clock: every page load comes whole (from 5 s: a new
+    address brings its share's burst, and the four theirs, once), the eight are served
+    whole too, and the process takes no more than its bound and reserve."""
+    import asyncio
+
+    from torampu.web.app import RequestLimit
+
+    async def app(scope: Any, receive: Any, send: Any) -> None:
+        await send({"type": "http.response.start", "status": 200, "headers": []})
+        await send({"type": "http.response.body", "body": b""})
+
+    now = [0.0]
+    limit = RequestLimit(
+        app, 50.0, 300, 64, at_once=4, wait=10.0, rate_all=50.0, burst_all=150,
+        clock=lambda: now[0],
+    )  # fmt: skip
+    heavy = [f"10.0.3.{i}" for i in range(4)]
+    light = [f"10.0.4.{i}" for i in range(8)]
+    pages: list[int] = []
+    lights: Counter[int] = Counter()
+    served = 0
+
+    async def run() -> None:
+        nonlocal served
+        for tick in range(80 * 44):  # (a forty-fourth of a second a step)
+            now[0] = tick / 44
+            for who in heavy:  # 44 a second each
+                served += await _asgi_get(limit, who) == 200
+            for i, who in enumerate(light):  # 4 a second each, spread over the steps
+                if tick % 11 == i:
+                    got = await _asgi_get(limit, who)
+                    if tick >= 220:  # (from 5 s, as the page loads)
+                        lights[got or 0] += 1
+                    served += got == 200
+            if tick % 352 == 220:  # a page load every 8 s, from 5 s (once the four's bursts
+                # of a new address are spent: till then they are within their shares too)
+                got = [await _asgi_get(limit, "10.0.5.1") for _ in range(30)]
+                served += got.count(200)
+                pages.append(got.count(200))
+
+    asyncio.run(run())
+    assert pages == [30] * 10, pages
+    assert lights == {200: 8 * 4 * 75}, lights
+    assert served <= 150 + 37 + 80 * (50 + 12.5), served
+
+
 def test_one_address_s_request_loop_is_refused_and_cut_off_others_are_served(
     tmp_path: Path,
 ) -> None:

@@ -174,11 +174,16 @@ class TokenBucket:
         """Whether the bucket has refilled to its burst (it then need not be kept)."""
         return self._refilled(now) >= self.burst
 
-    def take(self, now: float, n: int = 1) -> bool:
-        """Take ``n`` tokens (False, taking none, if fewer are there)."""
+    def take(self, now: float, n: int = 1, keep: float = 0) -> bool:
+        """Take ``n`` tokens (False, taking none, if fewer are there), leaving ``keep`` at least.
+
+        >>> b = TokenBucket(rate=1.0, burst=4, now=0.0)
+        >>> [b.take(0.0, keep=2) for _ in range(3)], b.take(0.0)
+        ([True, True, False], True)
+        """
         self.tokens = self._refilled(now)
         self.at = now
-        if self.tokens >= n:
+        if self.tokens - keep >= n:
             self.tokens -= n
             return True
         return False
