@@ -218,6 +218,38 @@ def test_a_player_leaves_a_game_in_progress_and_a_bot_plays_their_seat_at_once(
     assert {a.by for a in acts if a.seat == 1} == {"bot"}, "the seat stood, or a stand-in moved"
 
 
+def test_a_move_by_a_seat_another_process_handed_to_the_bot_is_refused(tmp_path: Path) -> None:
+    """A fifty-first audit (defence in depth): each process checks a person's move against its
+    own copy of the seats, and one that had not yet heard that the player left the game on
+    another process would have stored the leaver's move. The move's token is checked against
+    the stored seat under the table row's lock too: refused ``seat_revoked``, nothing stored,
+    and the process reads the seat again."""
+    with client(tmp_path, bot_delay=60.0) as c:
+        made = c.post("/api/tables", json={"game": "hell", "players": 3, "games": 2}).json()
+        tid, host = made["table"]["id"], made["host_token"]
+        tokens = [
+            c.post(f"/api/tables/{tid}/join", json={"name": n, "seat": i}).json()["token"]
+            for i, n in enumerate(("Aki", "Ben", "Cy"))
+        ]
+        c.post(f"/api/tables/{tid}/start", json={}, headers=auth(host))
+        store = c.app.state.lobby.store  # type: ignore[attr-defined]
+        with c.websocket_connect(f"/ws/tables/{tid}") as ws:
+            first = _hello(ws, tokens[0])
+            seat = first["view"]["to_play"]
+            snap = _hello(ws, tokens[seat]) if seat else first
+            assert snap["seat"] == seat and snap["legal"], snap
+            # another process hands the seat to the bot: this one has not heard
+            store.hand_seat_to_bot(tid, seat, token_hash(tokens[seat]), "heuristic")
+            ws.send_json({"type": "act", "action": snap["legal"][0], "version": snap["version"]})
+            msg = receive(ws)
+            while msg["type"] == "snapshot":  # (the seats read again, drawn)
+                assert msg["version"] == snap["version"], "the leaver's move was played"
+                msg = receive(ws)
+            assert msg["type"] == "error" and msg["code"] == "seat_revoked", msg
+        assert store.actions(tid) == [], "the leaver's move was stored"
+        assert store.table(tid).seats[seat].kind == "bot"
+
+
 def test_a_host_who_left_the_game_cannot_close_the_others_match(tmp_path: Path) -> None:
     """A code review: the host may close a table in play that one person plays at alone (a quick
     game with bots); a host who played with a friend left the game — their seat the bot's — and

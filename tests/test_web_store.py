@@ -24,6 +24,7 @@ from torampu.web.store import (
     PlayerBack,
     Refused,
     Seat,
+    SeatNotHeld,
     StaleVersion,
     Store,
     StoreError,
@@ -190,6 +191,13 @@ def test_a_stand_in_s_move_for_a_seat_its_player_left_is_refused(url: str) -> No
         with pytest.raises(StaleVersion, match="seat 1 is not a person's now"):
             s.append_action("t", 1, 1, "bid 0", by)
     assert s.append_action("t", 1, 1, "bid 0", "bot") == 2
+    # a person's move by the token that held the seat (a process that had not heard of the
+    # leave yet): refused, and nothing stored (a fifty-first audit's defence in depth)
+    with pytest.raises(SeatNotHeld, match="seat 1 is no longer theirs"):
+        s.append_action("t", 2, 1, "bid 0", "human", holder="1" * 64)
+    with pytest.raises(SeatNotHeld):  # (another's token for a person's seat, too)
+        s.append_action("t", 2, 2, "bid 0", "human", holder="0" * 64)
+    assert s.append_action("t", 2, 2, "bid 0", "human", holder="2" * 64) == 3
     s.set_status("t", "over")
     with pytest.raises(Refused) as e:
         s.hand_seat_to_bot("t", 2, "2" * 64, "heuristic")

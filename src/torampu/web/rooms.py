@@ -67,6 +67,7 @@ from torampu.web.store import (
     OpenCaps,
     Refused,
     Seat,
+    SeatNotHeld,
     StaleVersion,
     Store,
     StoreError,
@@ -2510,6 +2511,7 @@ class Lobby:
                     played,
                     at,
                     result,
+                    holder if by == "human" else None,
                     table=room.id,
                 )
             except (StaleVersion, ActError) as e:
@@ -2517,6 +2519,8 @@ class Lobby:
                 with contextlib.suppress(Exception):
                     await self._refresh_row(room)
                 self.broadcast(room)
+                if isinstance(e, SeatNotHeld):
+                    raise ActError("seat_revoked", f"seat {seat} is no longer yours") from None
                 if isinstance(e, StaleVersion):
                     raise ActError("stale_version", "another move was stored first") from None
                 raise

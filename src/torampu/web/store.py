@@ -97,6 +97,12 @@ class PlayerBack(StaleVersion):
         self.until = until
 
 
+class SeatNotHeld(StaleVersion):
+    """A person's move refused: the token it came by no longer holds the seat in the database
+    (the seat was left to the bot, or taken back by another device, in another process that
+    this one had not heard from yet)."""
+
+
 class TableGone(StaleVersion):
     """The table was deleted (its host closed it, in another process) while an action to it
     was on its way: refused as a move that came too late, not a storage failure (it was logged
@@ -1027,12 +1033,14 @@ class Store:
         games_played: int | None = None,
         at: datetime | None = None,
         result: dict[str, Any] | None = None,
+        holder: str | None = None,
     ) -> int:
         """Store the action that moves ``table_id`` from ``version`` to ``version + 1`` (and
         its new ``status`` and ``games_played`` if given, and the match's ``result`` if it ends
         it) at time ``at`` (default now); :class:`StaleVersion` if the table is no longer
         there — or a bot's move (``by`` ``bot``) for a seat whose player took it back
-        (:meth:`reclaim_seat`)."""
+        (:meth:`reclaim_seat`); :class:`SeatNotHeld` if a person's move came by a token (its
+        hash ``holder``) that no longer holds the seat."""
         at = at or _now()
         values: dict[str, Any] = {"version": version + 1, "updated": at}
         if status:
@@ -1062,6 +1070,13 @@ class Store:
                     if s.scalar(kind.where(SeatRow.seat == seat)) != needs:
                         who = "a bot" if needs == "bot" else "a person"
                         raise StaleVersion(f"table {table_id}: seat {seat} is not {who}'s now")
+                if holder is not None:  # (a person's: each process checks its own copy of the
+                    # seats first, which may not have heard yet that another process handed
+                    # the seat on — a fifty-first audit's defence in depth)
+                    held = select(SeatRow.kind, SeatRow.token).where(SeatRow.table_id == table_id)
+                    row = s.execute(held.where(SeatRow.seat == seat)).one_or_none()
+                    if row is None or row.kind != "human" or row.token != holder:
+                        raise SeatNotHeld(f"table {table_id}: seat {seat} is no longer theirs")
                 if by == "away":  # (read under the row's lock: see seat_back)
                     back = select(SeatRow.back, SeatRow.back_at).where(SeatRow.table_id == table_id)
                     came = s.execute(back.where(SeatRow.seat == seat)).one_or_none()
