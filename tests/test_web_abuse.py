@@ -2875,7 +2875,7 @@ def test_a_bot_job_the_database_failed_is_queued_again_at_the_drivers_next_look(
 
         store.append_action = down  # type: ignore[method-assign]
         await worker._handle("1-0", job.fields())
-        assert fake.deleted == [f"{JOB}t1:{table.version}"] and fake.acked == ["1-0"]
+        assert fake.deleted == [f"{JOB}t1:{table.version}:bot"] and fake.acked == ["1-0"]
         store.append_action = real  # type: ignore[method-assign]
         await worker._handle("2-0", job.fields())  # back: stored, the key stays
         await worker._handle("3-0", job.fields())  # made already: nothing to do
@@ -2940,6 +2940,8 @@ def test_a_stand_in_refused_for_a_player_back_keeps_its_key_until_the_grace_ends
     assert fake.expired == [key] and fake.deleted == [], (fake.expired, fake.deleted)
     timeout = MoveJob("t1", table.version, 0, "heuristic", "timeout")
     assert job_key(timeout) == f"{JOB}t1:{table.version}:timeout"
+    bot = MoveJob("t1", table.version, 0, "heuristic", "bot")  # (a bot's too: see job_key)
+    assert job_key(bot) == f"{JOB}t1:{table.version}:bot"
 
 
 def test_a_worker_whose_jobs_fail_steps_back_before_taking_more(tmp_path: Path) -> None:

@@ -32,7 +32,7 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
 import torampu
-from torampu.web.workers import JOB, match_outcome
+from torampu.web.workers import JOB, STREAM, match_outcome
 from web_helpers import postgres_database
 
 
@@ -735,6 +735,14 @@ def test_a_stand_in_s_job_queued_before_its_player_left_the_game_holds_off_no_bo
             _until("a stand-in's job is queued", lambda: r.exists(f"{JOB}{tid}:0"), 20)
             left = _post(f"{b.base}/api/tables/{tid}/leave", {"in_play": True}, tokens[seat])
             assert left[0] == 200 and left[1]["table"]["seats"][seat]["kind"] == "bot", left
+            # the bot's job is queued beside the stand-in's, not once a worker has dropped that
+            # (a twenty-eighth scale audit: a worker that had taken the stand-in's job held the
+            # bot's off 1.9 s, and a third of the lease with another worker free)
+            _until(
+                "the bot's job is queued",
+                lambda: any(f[b"by"] == b"bot" for _, f in r.xrange(STREAM)),
+                5,
+            )
             w = _worker(tmp_path, "w1", pg, redis_server.url, "--processes", "1")
             try:
                 _until("the bot moves", lambda: _get(f"{a.base}/api/tables/{tid}")["version"], 30)

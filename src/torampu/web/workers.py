@@ -97,7 +97,7 @@ back, so that the quick jobs behind it in the stream are taken at once. Past thi
 the heuristic makes a search's move at once (a bound on the jobs a worker holds)."""
 JOB = "torampu:job:"
 """``torampu:job:<table>:<version>``: set while a job for that move is queued (no duplicates);
-a turn's time-out's ``…:<version>:timeout`` (see :func:`job_key`)."""
+a turn's time-out's ``…:<version>:timeout``, a bot's ``…:<version>:bot`` (see :func:`job_key`)."""
 
 
 @dataclass(frozen=True)
@@ -129,9 +129,13 @@ class MoveJob:
 def job_key(job: MoveJob) -> str:
     """The Redis key set while ``job`` is queued. A turn's time-out has a key of its own: the
     stand-in's, kept after its player came back until the mark's grace ends (``PlayerBack``),
-    held the time-out's move at that version off too (a code review)."""
+    held the time-out's move at that version off too (a code review). So has a bot's: a player
+    who left the game while a stand-in's job for their turn was taken by a worker held up —
+    the bot's job, of the same key, was queued once that worker had dropped the stand-in's and
+    the driver looked again (a twenty-eighth scale audit: 1.9 s, and a third of the lease with
+    another worker free)."""
     key = f"{JOB}{job.table}:{job.version}"
-    return f"{key}:timeout" if job.by == "timeout" else key
+    return f"{key}:{job.by}" if job.by in ("timeout", "bot") else key
 
 
 def _text(x: Any) -> str:
