@@ -1004,7 +1004,8 @@ def test_hello_and_messages_are_rate_limited_and_hello_is_due_at_once(tmp_path: 
                         codes.append(chatty.receive_json().get("code", "pong"))
                         time.sleep(0.1)
                 assert codes[-1] == "hello_timeout", codes
-                assert time.monotonic() - start < 1.5, codes
+                # (0.5 s and the pings' pace; the bug kept it open past the 3 s above)
+                assert time.monotonic() - start < 2.5, codes
 
 
 def test_idle_rooms_leave_memory_and_load_again(tmp_path: Path) -> None:
@@ -1848,7 +1849,8 @@ def test_a_trickle_after_a_response_given_before_its_body_is_cut_off(tmp_path: P
                         break
                     if time.monotonic() - t0 > 6:
                         break
-                assert cut and time.monotonic() - t0 < 3.0, (rest[-30:], time.monotonic() - t0)
+                # (1 s here, a loaded machine given some more; 24 s and more before)
+                assert cut and time.monotonic() - t0 < 5.0, (rest[-30:], time.monotonic() - t0)
         with http_client(addr) as http:
             assert http.get("/api/health").json()["status"] == "ok"
 

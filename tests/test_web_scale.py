@@ -908,20 +908,23 @@ def test_a_claim_or_a_spending_sent_again_counts_once(redis_server: RedisServer)
             await a.unclaim("hint:t1:0:5")  # (this process's, whichever asking took it)
             claims.append(await b.claim("hint:t1:0:5", 30))
             keys = [BUCKET + "chat:x", BUCKET + "chat:x:n:first"]
+            began = time.monotonic()
             spent = [
                 await a._spend(keys=keys, args=["1.0", 5, 10_000]),
                 await b.spend("chat:x", 1.0, 5),  # (another spending meanwhile)
                 await a._spend(keys=keys, args=["1.0", 5, 10_000]),  # (the first, sent again)
             ]
             left = float(await a.redis.hget(BUCKET + "chat:x", "tokens"))
-            return claims, spent, left
+            return claims, spent, left, time.monotonic() - began
         finally:
             await a.stop()
             await b.stop()
 
-    claims, spent, left = asyncio.run(go())
+    claims, spent, left, took = asyncio.run(go())
     assert claims == [True, True, False, False, True], claims
-    assert spent == [1, True, 1] and 2.9 < left < 3.1, (spent, left)  # (5, charged twice)
+    # (5, charged twice; and what refilled meanwhile, 1 a second — a loaded machine's pause
+    # between the spendings and the read was more than the 0.1 s once allowed for it)
+    assert spent == [1, True, 1] and 2.9 < left < 3.1 + took, (spent, left, took)
 
 
 def test_a_subscription_cut_while_redis_stays_up_reads_the_tables_again(
@@ -1322,7 +1325,7 @@ def test_a_bot_job_that_waited_in_the_stream_past_the_queue_wait_is_made_by_the_
     worker at most --bot-queue-wait and the heuristic moves past it. A worker now counts the
     wait from the job's stream id (Redis's clock when it was queued): a job that waited longer
     than its --bot-queue-wait is made by the heuristic at once. Here the backlog is no worker at
-    all for 3 s; then a worker with a 1 s queue wait takes the aged search job."""
+    all for 4 s; then a worker with a 3 s queue wait takes the aged search job."""
     import redis
 
     r = redis.Redis.from_url(redis_server.url)
@@ -1335,7 +1338,7 @@ def test_a_bot_job_that_waited_in_the_stream_past_the_queue_wait_is_made_by_the_
             time.sleep(0.05)
         time.sleep(4.0)  # nobody takes it
         w = _worker(
-            tmp_path, "w1", pg, redis_server.url, "--processes", "1", "--bot-queue-wait", "2"
+            tmp_path, "w1", pg, redis_server.url, "--processes", "1", "--bot-queue-wait", "3"
         )
         try:
             deadline = time.monotonic() + 60
@@ -1344,9 +1347,10 @@ def test_a_bot_job_that_waited_in_the_stream_past_the_queue_wait_is_made_by_the_
                 time.sleep(0.1)
             log = w.output()
             moves = _get(f"{a.base}/api/tables/{tid}")["version"] - 1
-            assert "no worker free within 2.0 s; the heuristic answers" in log, log
+            assert "no worker free within 3.0 s; the heuristic answers" in log, log
             # the moves queued since were fresh: searched, not answered by the heuristic (one at
-            # least: a loaded CI machine kept a fresh job from the worker past a 1 s wait)
+            # least: a loaded CI machine kept a fresh job from the worker past a 1 s wait; the
+            # aged job has waited the 4 s above and the worker's start, past the 3 s)
             assert log.count("the heuristic answers") < moves, (moves, log)
         finally:
             w.stop()
@@ -2262,7 +2266,7 @@ def test_the_next_game_reaches_players_on_a_process_that_does_not_drive_the_tabl
                     if ends is not None and msg["between"] is None and msg["legal"]:
                         late = time.monotonic() - ends
                         # (it never came before; a loaded machine is given some seconds)
-                        assert late < 5, f"the next game came {late:.1f} s after the pause"
+                        assert late < 15, f"the next game came {late:.1f} s after the pause"
                         return
                     if msg["legal"] and ends is None and msg["version"] not in acted:
                         acted.add(msg["version"])
@@ -2326,13 +2330,13 @@ def test_a_player_gone_from_two_processes_at_once_is_gone_at_once(
             gone = time.monotonic()
             while True:
                 try:
-                    msg = json.loads(watcher.recv(timeout=max(0.1, gone + 7 - time.monotonic())))
+                    msg = json.loads(watcher.recv(timeout=max(0.1, gone + 9 - time.monotonic())))
                 except TimeoutError:
-                    pytest.fail("the seat still reads connected 7 s after both its sockets closed")
+                    pytest.fail("the seat still reads connected 9 s after both its sockets closed")
                 if msg["type"] == "snapshot" and not msg["table"]["seats"][0]["connected"]:
                     break
             # (10–20 s before: the heartbeats; a loaded machine is given a few seconds)
-            assert time.monotonic() - gone < 6, time.monotonic() - gone
+            assert time.monotonic() - gone < 9, time.monotonic() - gone
 
 
 def test_a_turn_s_time_is_counted_from_its_move_before_on_every_process(
@@ -2443,13 +2447,22 @@ def test_one_person_s_seat_lines_are_bounded_across_processes(
             assert status == 200, j
             assert _post(f"{web.base}/api/tables/{tid}/leave", {}, j["token"])[0] == 200
         took = time.monotonic() - start
-        time.sleep(0.5)  # (the lines are stored after the answers)
-        with psycopg.connect(pg) as db:
-            row = db.execute(
-                "SELECT count(*) FROM chat WHERE table_id = %s AND event IS NOT NULL", (tid,)
-            ).fetchone()
-        assert row is not None
-        lines = int(row[0])
+
+        def stored() -> int:
+            with psycopg.connect(pg) as db:
+                row = db.execute(
+                    "SELECT count(*) FROM chat WHERE table_id = %s AND event IS NOT NULL", (tid,)
+                ).fetchone()
+            assert row is not None
+            return int(row[0])
+
+        # (the lines are stored after the answers: up to the burst's 10 waited for — 0.5 s was
+        # all a loaded machine had — then half a second more for any past it)
+        deadline = time.monotonic() + 15
+        while stored() < 10 and time.monotonic() < deadline:
+            time.sleep(0.1)
+        time.sleep(0.5)
+        lines = stored()
         # a burst of 10 and 1 a second after (two processes each: 20 and 2 a second)
         assert 10 <= lines <= 11 + took, (lines, took)
 
