@@ -1160,6 +1160,45 @@ def test_the_jump_to_the_panels_shows_their_first_heading_below_the_band(
     assert not found, found
 
 
+@pytest.mark.parametrize(
+    ("players", "size", "cards"),
+    [
+        (4, {"width": 360, "height": 740}, ["7C", "7H", "7S", "JK"]),
+        (4, {"width": 390, "height": 844}, ["3S", "4S", "5S", "6S", "7S", "8S"]),
+        (6, {"width": 844, "height": 390}, ["3S", "4S", "5S", "6S", "7S", "8S"]),
+    ],
+)
+def test_many_cards_down_at_daifugo_lie_between_the_side_seats(
+    server: str, browser: Any, players: int, size: dict[str, int], cards: list[str]
+) -> None:
+    """A forty-fourth review: a revolution's four cards (7♣ 7♥ 7♠ and the joker) lay under the
+    side seats' boxes on a 360 px phone, the biggest moment of the game hidden. Cards down
+    overlap as a fanned hand to fit between the side boxes, each one's index in sight."""
+    tb = _table(server, "daifugo", "standard", players, 1)
+    page = _open(browser, server, tb, size, "ja", touch=size["width"] < 900)
+    _held(page)
+    page.wait_for_selector("#felt [data-seat='0']")
+    snap = page.evaluate("window.torampu.snapshot")
+    snap["view"]["table"] = {"cards": cards, "by": 1}
+    _hand(page, snap)
+    page.wait_for_selector(f"#felt .table-cards .tcard:nth-child({len(cards)})")
+    page.wait_for_timeout(400)  # (the cards' flight to the felt)
+    found = page.evaluate(
+        """() => { const box = (e) => e.getBoundingClientRect();
+          const over = (a, b) => a.left < b.right && b.left < a.right && a.top < b.bottom
+            && b.top < a.bottom;
+          const cards = [...document.querySelectorAll('#felt .table-cards .tcard')].map(box);
+          const seats = [...document.querySelectorAll('#felt .seat-box')].map(box);
+          const under = cards.flatMap((c, i) => seats.filter((s) => over(c, s)).map(() => i));
+          // each card's index (its left 12 px) is not under the next card
+          const hidden = cards.slice(0, -1).filter((c, i) => cards[i + 1].left < c.left + 12);
+          return {under, hidden: hidden.length}; }"""
+    )
+    assert found == {"under": [], "hidden": 0}, found
+    page.screenshot(path=str(SHOTS / f"polish-daifugo-cards-down-{players}-{size['width']}.png"))
+    assert not problems(page), problems(page)
+
+
 def test_on_a_phone_a_trick_the_player_takes_is_captioned_clear_of_their_card(
     server: str, browser: Any
 ) -> None:

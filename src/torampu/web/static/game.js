@@ -391,7 +391,7 @@ function daifugoCentre(view, ctx) {
   const tb = view.table;
   const nodes = [];
   if (tb && tb.cards?.length) {
-    nodes.push(h("div", { class: "table-cards" }, tb.cards.map((c) => h("span", { class: "tcard" }, cardImage(c)))));
+    nodes.push(h("div", { class: "table-cards", style: { "--n": String(tb.cards.length) } }, tb.cards.map((c) => h("span", { class: "tcard" }, cardImage(c)))));
     nodes.push(h("div", { class: "why" }, seatName(ctx.table, tb.by, true)));
   } else nodes.push(h("div", { class: "muted centre-info" }, t("tableEmpty")));
   const last = (view.log || []).at(-1);
