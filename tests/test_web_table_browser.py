@@ -1593,6 +1593,12 @@ def test_a_player_leaves_a_game_in_progress_and_the_others_play_on_with_a_bot(
     aki.wait_for_function(
         "(s) => document.querySelector('#chat-list')?.textContent.includes(s)", arg=said
     )
+    # and a toast says it, the chat folded (a 44th review: only the seat's small label changed)
+    aki.wait_for_function(
+        "(s) => { const t = document.querySelector('#toast.show');"
+        " return !!t && t.textContent.includes(s) && t.textContent.includes('Ben'); }",
+        arg=said,
+    )
     # the seat says so on the felt: Ben's name, a bot's play (a 42nd review: "Ben's turn" read
     # as Ben still there)
     left = "Left (bot)" if lang == "en" else "退席 (CPU)"
@@ -1605,7 +1611,7 @@ def test_a_player_leaves_a_game_in_progress_and_the_others_play_on_with_a_bot(
     toast = ben.locator("#toast").text_content() or ""
     assert "no longer yours" not in toast and "もうあなたのもの" not in toast, toast
     told = "You left the game" if lang == "en" else "ゲームから抜けました"
-    assert told in toast, toast
+    assert told in toast and "Ben" not in toast, toast  # (their own word, not the others')
     aki.screenshot(path=str(SHOTS / f"leave-game-others-{lang}.png"))
     assert not problems(aki) and not problems(ben), (problems(aki), problems(ben))
     for page in pages:

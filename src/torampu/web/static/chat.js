@@ -196,6 +196,9 @@ export class ChatPanel {
         // a player back in the seat a bot took at the rematch (they were away as it began):
         // said, and shown — a line in a folded chat was all the others had (a thirteenth review)
         if (msg.event.kind === "reclaimed" && msg.event.seat !== this.page.snap?.seat) toast(eventText(msg.event), "info");
+        // a friend who left the game in play: the others saw only the seat's small label change
+        // (the line was in the folded chat: a forty-fourth review)
+        else if (msg.event.kind === "left" && msg.event.bot && msg.event.seat !== this.page.snap?.seat && msg.event.seat !== this.page.leftSeat) toast(eventText(msg.event), "info");
         this.renderList();
         return;
       }

@@ -704,6 +704,7 @@ class TablePage {
   /** Leave the game in progress for good: a bot plays the seat on, and this page watches. */
   async leaveGame() {
     if (!window.confirm(t("leaveGameConfirm"))) return;
+    this.leftSeat = this.snap?.seat ?? null; // (the chat's line of it is not toasted here too)
     // (the page turned to a spectator's with no word, a 42nd review; told as news, not as an
     // error — a 43rd)
     if (await this.getUp(() => api.leaveGame(this.id, this.seatToken))) toast(t("leftGame"), "info");
