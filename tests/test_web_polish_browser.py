@@ -1199,6 +1199,27 @@ def test_many_cards_down_at_daifugo_lie_between_the_side_seats(
     assert not problems(page), problems(page)
 
 
+def test_japanese_lines_break_between_phrases_not_inside_a_word(server: str, browser: Any) -> None:
+    """A forty-fourth review: on a 390 px phone the turn line read "ソラ (CPU・普通)の番です — カ /
+    ードを出す" and a caption "全員パス: 場が流れ、ソ / ラから", words cut in two. Japanese lines
+    break between phrases (``word-break: auto-phrase``): here the turn line, its width held to
+    where it once broke "カード", keeps the word whole."""
+    tb = _table(server, "daifugo", "standard", 5, 1)
+    page = _open(browser, server, tb, PHONE, "ja", touch=True)
+    page.wait_for_selector("#status .status-text")
+    lines = page.evaluate(
+        """() => { const el = document.querySelector('#status .status-text');
+          el.textContent = 'ソラ (CPU・普通)の番です — カードを出す';
+          el.style.display = 'block'; el.style.width = '15.5em';
+          const text = el.firstChild, at = text.textContent.indexOf('カード');
+          const range = document.createRange();
+          range.setStart(text, at); range.setEnd(text, at + 6);  // カードを出す
+          return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size; }"""
+    )
+    assert lines == 1, "カードを出す was cut between two lines"
+    assert not problems(page), problems(page)
+
+
 def test_on_a_phone_a_trick_the_player_takes_is_captioned_clear_of_their_card(
     server: str, browser: Any
 ) -> None:
