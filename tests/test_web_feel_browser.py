@@ -15,6 +15,7 @@ or a CSP violation fails the test. Skipped when /usr/bin/chromium is missing out
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 import time
@@ -1341,7 +1342,7 @@ def test_a_player_whose_time_ran_out_is_told_and_a_spectator_sees_they_watch(
     """When a turn timed out the game just moved on: nothing on the player's screen said so
     (a player's report); and a spectator's page never said they were only watching."""
     with serve(tmp_path / "data", 0.05, 0.0, "--turn-timeout", "2") as base:
-        table_id = _table(base, "hell")
+        table_id = _table(base, "hell", games=4)  # (turns left after the first play's time-out)
         page = new_page(browser, DESKTOP)
         _sit(page, base, table_id)
         page.wait_for_function(
@@ -1355,6 +1356,22 @@ def test_a_player_whose_time_ran_out_is_told_and_a_spectator_sees_they_watch(
             "document.querySelector('#toast')?.textContent || '')",
             timeout=30000,
         )
+        # and it stays said above the felt, not in a toast of 4 s alone (a forty-fourth
+        # review: a player who had looked away never learnt what the bot had done for them),
+        # until their own next move
+        line = '#stood-in[data-kind="timeout"]:not([hidden])'
+        assert "Your time ran out: a bot made your move" in page.inner_text(line)
+        for _ in range(10):  # (a move made within the turn's 2 s: tries, the clock running)
+            page.wait_for_function(
+                "() => document.querySelector('#status')?.dataset.myTurn === '1'", timeout=30000
+            )
+            choice = page.locator('#hand .card[data-legal="1"], #actions [data-action^="bid"]')
+            if choice.count():
+                choice.first.click()
+            with contextlib.suppress(Exception):
+                page.wait_for_selector("#stood-in", state="hidden", timeout=1500)
+                break
+        assert page.locator("#stood-in").is_hidden(), page.inner_text("#stood-in")
         watcher = new_page(browser, DESKTOP)
         watcher.goto(f"{base}/t/{table_id}")
         watcher.wait_for_selector("#felt [data-seat='0']")

@@ -973,6 +973,16 @@ class TablePage {
    * `stood_in`), told until the player moves again. */
   renderStoodIn() {
     const n = this.snap.seat == null ? 0 : this.snap.stood_in || 0;
+    if (this.snap.seat == null) this.timedOut = null;
+    // (a move the bot made as this player's time ran out, said until their own next one)
+    if (n <= 0 && this.timedOut) {
+      this.el.stoodIn.hidden = false;
+      patch(this.el.stoodIn, t("timedOutYou", { what: this.timedOut }));
+      this.el.stoodIn.dataset.kind = "timeout";
+      if (!this.social.between.el.hidden) this.social.between.place();
+      return;
+    }
+    delete this.el.stoodIn.dataset.kind;
     this.el.stoodIn.hidden = n <= 0;
     // and which moves, the last ones (`stood_in_moves`): "a bot made 14 moves" hid a contract
     // the bot had taken on (a fourth review)
@@ -1038,11 +1048,14 @@ class TablePage {
     const napWord = () => (v.napoleon === this.snap.seat ? t("allPassedYou") : t("allPassedNapoleon", { name: seatName(this.table, v.napoleon) }));
     const why = forced ? h("span", { class: "all-passed", id: "all-passed" }, ` — ${napWord()} `, bidNode(v.contract, "napoleon")) : null;
     fill(this.el.last, t("lastMove", { who, what: "" }).replace(/\s*$/, " "), h("span", {}, what), why);
-    // the player whose time ran out is told so, once, with the move made for them
+    // the player whose time ran out is told so, once, with the move made for them — and it
+    // stays said above the felt until their own next move (a toast of 4 s was all: a player
+    // who had looked away never learnt the bot had bid 0 for them, a forty-fourth review)
     if (last.by === "timeout" && last.seat === this.snap.seat && this.toldTimeout !== this.snap.version) {
       this.toldTimeout = this.snap.version;
+      this.timedOut = said;
       toast(t("timedOutYou", { what: said }), "info");
-    }
+    } else if (last.seat === this.snap.seat && last.by === "human") this.timedOut = null;
   }
 }
 
