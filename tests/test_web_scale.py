@@ -908,23 +908,22 @@ def test_a_claim_or_a_spending_sent_again_counts_once(redis_server: RedisServer)
             await a.unclaim("hint:t1:0:5")  # (this process's, whichever asking took it)
             claims.append(await b.claim("hint:t1:0:5", 30))
             keys = [BUCKET + "chat:x", BUCKET + "chat:x:n:first"]
-            began = time.monotonic()
+            # (a bucket that refills 1 in 1,000 s: what a loaded machine's pauses between the
+            # spendings and the read refill is nothing the bounds below need allow for)
             spent = [
-                await a._spend(keys=keys, args=["1.0", 5, 10_000]),
-                await b.spend("chat:x", 1.0, 5),  # (another spending meanwhile)
-                await a._spend(keys=keys, args=["1.0", 5, 10_000]),  # (the first, sent again)
+                await a._spend(keys=keys, args=["0.001", 5, 10_000]),
+                await b.spend("chat:x", 0.001, 5),  # (another spending meanwhile)
+                await a._spend(keys=keys, args=["0.001", 5, 10_000]),  # (the first, sent again)
             ]
             left = float(await a.redis.hget(BUCKET + "chat:x", "tokens"))
-            return claims, spent, left, time.monotonic() - began
+            return claims, spent, left
         finally:
             await a.stop()
             await b.stop()
 
-    claims, spent, left, took = asyncio.run(go())
+    claims, spent, left = asyncio.run(go())
     assert claims == [True, True, False, False, True], claims
-    # (5, charged twice; and what refilled meanwhile, 1 a second — a loaded machine's pause
-    # between the spendings and the read was more than the 0.1 s once allowed for it)
-    assert spent == [1, True, 1] and 2.9 < left < 3.1 + took, (spent, left, took)
+    assert spent == [1, True, 1] and 2.99 < left < 3.01, (spent, left)  # (5, charged twice)
 
 
 def test_a_subscription_cut_while_redis_stays_up_reads_the_tables_again(

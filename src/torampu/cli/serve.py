@@ -359,8 +359,11 @@ def serve(
             help="HTTP requests per second this process takes in all, whatever the addresses "
             "(as many as --request-burst-all at once; 0: no bound); past it 503 busy, so that "
             "many addresses' requests, each within --request-rate, cannot take the CPU the "
-            "tables' moves need. Websockets are not counted. Once it is spent, an address that "
-            "asked for less than a tenth of it lately is still served, from a quarter more."
+            "tables' moves need. Websockets are not counted. An address within its fair share "
+            "(the rate split among the addresses that asked lately, a tenth at most) comes "
+            "first: one past it is served only while the process holds more than a quarter of "
+            "--request-burst-all, and once all is spent one within it is still served, from a "
+            "quarter more."
         ),
     ] = 200.0,
     request_burst_all: Annotated[
