@@ -1166,6 +1166,8 @@ def test_the_jump_to_the_panels_shows_their_first_heading_below_the_band(
         (4, {"width": 360, "height": 740}, ["7C", "7H", "7S", "JK"]),
         (4, {"width": 390, "height": 844}, ["3S", "4S", "5S", "6S", "7S", "8S"]),
         (6, {"width": 844, "height": 390}, ["3S", "4S", "5S", "6S", "7S", "8S"]),
+        (6, {"width": 360, "height": 740}, ["3S", "4S", "5S", "6S", "7S", "8S"]),
+        (6, {"width": 1024, "height": 768}, ["3S", "4S", "5S", "6S", "7S", "8S"]),
     ],
 )
 def test_many_cards_down_at_daifugo_lie_between_the_side_seats(
