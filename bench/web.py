@@ -143,6 +143,8 @@ LOOPBACK_LIMITS += [
     "100000",
     "--tables-per-address",
     "100000",
+    "--tables-per-day",
+    "0",
 ]
 LOOPBACK_LIMITS += ["--sockets-per-table", "64"]
 """Every client of the bench comes from 127.0.0.1: the server's limits per address (and on

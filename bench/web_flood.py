@@ -244,7 +244,7 @@ def run(name: str, extra: list[str], args: argparse.Namespace) -> dict[str, Any]
     port = free_port()
     with tempfile.TemporaryDirectory() as data:
         cmd = [str(Path(sys.executable).parent / "torampu"), "serve", "--port", str(port)]
-        cmd += ["--data-dir", data, "--create-rate", "1000", *extra]
+        cmd += ["--data-dir", data, "--create-rate", "1000", "--tables-per-day", "0", *extra]
         proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         try:
             deadline = time.monotonic() + 60

@@ -109,7 +109,7 @@ def serve(
     # refused waits out its backoff), nor seats its tables' pages take (24 at tables waiting:
     # one CI run's host page, Start pressed, never saw its game — either would do that)
     cmd += ["--connect-rate", "200", "--seats-per-address", "1000"]
-    cmd += ["--tables-per-address", "1000", *more]
+    cmd += ["--tables-per-address", "1000", "--tables-per-day", "0", *more]
     # the server's log goes to a file beside its store, never to a pipe nobody reads (a full
     # pipe would stop the server mid-test); a failing test can read it with server_log()
     data.mkdir(parents=True, exist_ok=True)

@@ -2333,6 +2333,36 @@ def test_one_address_cannot_fill_the_server_s_open_tables_not_even_after_a_resta
     assert len({o for (o,) in rows}) == 2 and not any("198.51" in o for (o,) in rows)
 
 
+def test_one_address_s_bots_playing_themselves_cannot_fill_the_database(tmp_path: Path) -> None:
+    """A fifty-second audit: an address started twenty tables of bots playing themselves, each
+    finished in 25 s, and started more — a finished table holds no place among the open ones
+    (--tables-per-address), and each is kept --keep-finished days: some 14,000 tables a day
+    within --create-rate. One address may make --tables-per-day tables a day, whatever became
+    of them (a rematch counts as its table's maker's); another address is not held back."""
+    with _from(tmp_path, "198.51.100.40", "198.51.100.41", tables_per_day=3) as [c, other]:
+        body = {"players": 3, "seats": ["bot:random"] * 3}
+        made = [_table(c, "hell", **body) for _ in range(2)]
+        for tid, host in made:
+            r = c.post(f"/api/tables/{tid}/start", json={}, headers=auth(host))
+            assert r.status_code == 200, r.text
+        for tid, _ in made:  # (finished: no longer open)
+            deadline = time.monotonic() + 30
+            while c.get(f"/api/tables/{tid}").json()["status"] != "over":
+                assert time.monotonic() < deadline, "the bots did not finish"
+                time.sleep(0.05)
+        tid, host = made[0]
+        r = c.post(f"/api/tables/{tid}/rematch", json={}, headers=auth(host))
+        assert r.status_code == 200, r.text  # (the third of the day)
+        r = c.post("/api/tables", json={"game": "hell", **body})
+        error = r.json()["error"]
+        assert r.status_code == 429 and error["code"] == "too_many_tables", r.text
+        assert "at most 3 tables a day from one address" in error["message"], r.text
+        tid, host = made[1]
+        r = c.post(f"/api/tables/{tid}/rematch", json={}, headers=auth(host))
+        assert r.status_code == 429 and r.json()["error"]["code"] == "too_many_tables", r.text
+        assert other.post("/api/tables", json={"game": "hell", **body}).status_code == 201
+
+
 def _post_status(base: str, path: str, body: dict[str, Any]) -> str:
     """A JSON POST to the server at ``base`` on a connection of its own: the status, and an
     error's code after it."""

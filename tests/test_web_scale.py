@@ -204,6 +204,8 @@ class Web(Proc):
                 "600",
                 "--create-rate",
                 "100",
+                "--tables-per-day",
+                "0",
                 "--next-game-delay",
                 "0",
                 "--table-move-rate",

@@ -54,6 +54,7 @@ def settings(tmp: Path, **kw: Any) -> Settings:
     )  # bots in one thread: quick to start (test_web_abuse: processes)
     kw.setdefault("create_rate", 1000)
     kw.setdefault("tables_per_address", 1000)
+    kw.setdefault("tables_per_day", 0)
     kw.setdefault("next_game_delay", 0.0)  # no pause between games unless a test wants one
     # tests play people's seats as fast as answers come (a test of the bound sets its own)
     kw.setdefault("table_move_rate", 10_000.0)

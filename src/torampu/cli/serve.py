@@ -136,6 +136,14 @@ def serve(
             "may have made: one address cannot fill --max-tables."
         ),
     ] = 20,
+    tables_per_day: Annotated[
+        int,
+        typer.Option(
+            help="Tables one address may make in a day (rematches too), whatever became of "
+            "them (0: no bound): finished tables are kept --keep-finished days, and one "
+            "address's bots playing themselves made thousands a day."
+        ),
+    ] = 200,
     seats_per_address: Annotated[
         int,
         typer.Option(
@@ -602,6 +610,8 @@ def serve(
         )
     if db_slow_threads < 0:
         raise typer.BadParameter("--db-slow-threads is a whole number ≥ 0")
+    if tables_per_day < 0:
+        raise typer.BadParameter("--tables-per-day is a whole number ≥ 0 (0: no bound)")
     if max_request_head < 1024 or max_request_lines < 10:
         raise typer.BadParameter(
             "--max-request-head is at least 1024 bytes and --max-request-lines at least 10 "
@@ -661,6 +671,7 @@ def serve(
         max_tables=max_tables,
         create_rate=create_rate,
         tables_per_address=tables_per_address,
+        tables_per_day=tables_per_day,
         seats_per_address=seats_per_address,
         keep_finished=keep_finished,
         keep_abandoned=keep_abandoned,

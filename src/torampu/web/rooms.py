@@ -173,6 +173,9 @@ class Settings:
     """Open tables (as ``max_tables`` counts them) that one address may have made: without it
     one address, creating within ``create_rate``, fills the server's ``max_tables`` in hours and
     nobody else can make a table."""
+    tables_per_day: int = 200
+    """Tables one address may make in a day, whatever became of them (0: no bound): a finished
+    table holds no place among the open ones, and is kept ``keep_finished`` days."""
     seats_per_address: int = 24
     """Seats that one address may hold at tables waiting to start (changed within
     ``table_expiry``): without it one address took every open seat of every public table, and
@@ -1531,10 +1534,15 @@ class Lobby:
         make tables meanwhile: a burst over two processes made one table too many)."""
         st = self.settings
         since = shared.now() - timedelta(seconds=st.table_expiry)
-        caps = OpenCaps(since, st.max_tables, st.tables_per_address, st.table_expiry / 3600)
+        caps = OpenCaps(
+            since, st.max_tables, st.tables_per_address, st.table_expiry / 3600, st.tables_per_day
+        )
         total = await self.db(self.store.count_open, since)
         mine = None if owner is None else await self.db(self.store.count_open, since, owner)
-        refused = caps.refusal(total, mine)
+        today = None
+        if owner is not None and st.tables_per_day:
+            today = await self.db(self.store.count_made, owner)
+        refused = caps.refusal(total, mine, today)
         if refused is not None:
             raise ActError.refused(refused)
         return caps

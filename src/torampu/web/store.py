@@ -129,16 +129,20 @@ def _closed() -> Refused:
 class OpenCaps:
     """The bounds on open tables (waiting or in play, changed after ``since``): ``max_tables``
     in all, ``per_owner`` made by one address (``--max-tables``, ``--tables-per-address``);
-    ``hours``: how long a table untouched stays open, for the refusal's words."""
+    ``hours``: how long a table untouched stays open, for the refusal's words; ``per_day``:
+    tables one address may make in a day, whatever became of them (``--tables-per-day``; 0: no
+    bound)."""
 
     since: datetime
     max_tables: int
     per_owner: int
     hours: float
+    per_day: int = 0
 
-    def refusal(self, total: int, mine: int | None) -> Refused | None:
+    def refusal(self, total: int, mine: int | None, today: int | None = None) -> Refused | None:
         """What a new table is refused with when ``total`` tables are open, ``mine`` of them
-        made by its maker (None: a maker not counted); None if it may be made."""
+        made by its maker (None: a maker not counted), who made ``today`` tables in the last
+        day; None if it may be made."""
         if total >= self.max_tables:
             return Refused(
                 "too_many_tables",
@@ -150,6 +154,16 @@ class OpenCaps:
                 "too_many_tables",
                 f"at most {self.per_owner} open tables from one address (waiting or in play, "
                 f"changed in the last {self.hours:g} h): finish one, or join a table",
+                429,
+            )
+        # (finished tables held no place: one address kept twenty tables of bots playing
+        # themselves, each stored for --keep-finished — some 14,000 tables a day within
+        # --create-rate, a fifty-second audit)
+        if today is not None and self.per_day and today >= self.per_day:
+            return Refused(
+                "too_many_tables",
+                f"at most {self.per_day} tables a day from one address: try again tomorrow, "
+                "or join a table",
                 429,
             )
         return None
@@ -508,6 +522,11 @@ class Store:
         with self._session() as s:
             return _count_open(s, since, owner)
 
+    def count_made(self, owner: str) -> int:
+        """Tables ``owner`` made in the last day, whatever became of them."""
+        with self._session() as s:
+            return _count_made(s, owner)
+
     def count_seats(self, since: datetime, holder: str) -> int:
         """The seats that the address whose hash is ``holder`` holds at tables waiting to start
         that changed after ``since``."""
@@ -743,7 +762,8 @@ class Store:
             s.execute(text("SELECT pg_advisory_xact_lock(:k)"), {"k": CREATE_LOCK})
         total = _count_open(s, caps.since)
         mine = None if owner is None else _count_open(s, caps.since, owner)
-        refused = caps.refusal(total, mine)
+        today = None if owner is None or not caps.per_day else _count_made(s, owner)
+        refused = caps.refusal(total, mine, today)
         if refused is not None:
             raise refused
 
@@ -1374,6 +1394,12 @@ def _count_open(s: Session, since: datetime, owner: str | None = None) -> int:
     q = q.where(TableRow.status != "over", TableRow.updated >= since)
     if owner is not None:
         q = q.where(TableRow.owner == owner)
+    return int(s.scalar(q) or 0)
+
+
+def _count_made(s: Session, owner: str) -> int:
+    q = select(func.count()).select_from(TableRow)
+    q = q.where(TableRow.owner == owner, TableRow.created >= _now() - timedelta(days=1))
     return int(s.scalar(q) or 0)
 
 
