@@ -391,7 +391,9 @@ class RequestLimit:
         self.refused_all += 1
         if now - self._said_at >= BUSY_LOG_EVERY:
             log.warning(
-                "the process took its %g requests a second (--request-rate-all): %d refused busy",
+                "the process took its %g requests a second (--request-rate-all): %d refused busy "
+                "(addresses past their fair share while a quarter of the burst was kept, or all "
+                "spent)",
                 self.rate_all,
                 self.refused_all,
             )
