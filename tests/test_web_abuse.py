@@ -3343,6 +3343,12 @@ def test_many_addresses_within_their_rates_meet_the_process_s_bound(
     assert "took its 0.05 requests a second (--request-rate-all): 1 refused busy" in caplog.text
 
 
+async def _ok_app(scope: Any, receive: Any, send: Any) -> None:
+    """An ASGI app that answers every request 200, empty: what the request bound lets through."""
+    await send({"type": "http.response.start", "status": 200, "headers": []})
+    await send({"type": "http.response.body", "body": b""})
+
+
 def test_addresses_that_spend_the_process_s_bound_leave_a_light_one_its_page() -> None:
     """A forty-ninth audit: five addresses, each within ``--request-rate`` (48 a second),
     spent the process's whole ``--request-rate-all``, and another address's page loads (the
@@ -3355,11 +3361,9 @@ def test_addresses_that_spend_the_process_s_bound_leave_a_light_one_its_page() -
 
     from torampu.web.app import RequestLimit
 
-    async def app(scope: Any, receive: Any, send: Any) -> None:
-        await send({"type": "http.response.start", "status": 200, "headers": []})
-        await send({"type": "http.response.body", "body": b""})
-
-    limit = RequestLimit(app, 1000.0, 1000, 64, at_once=4, wait=10.0, rate_all=0.01, burst_all=400)
+    limit = RequestLimit(
+        _ok_app, 1000.0, 1000, 64, at_once=4, wait=10.0, rate_all=0.01, burst_all=400
+    )
     heavy = [f"10.0.0.{i}" for i in range(1, 6)]
 
     async def run() -> tuple[list[int | None], list[int | None], list[int | None]]:
@@ -3387,13 +3391,9 @@ def test_many_addresses_each_within_a_tenth_leave_a_light_one_its_pages() -> Non
 
     from torampu.web.app import RequestLimit
 
-    async def app(scope: Any, receive: Any, send: Any) -> None:
-        await send({"type": "http.response.start", "status": 200, "headers": []})
-        await send({"type": "http.response.body", "body": b""})
-
     now = [0.0]
     limit = RequestLimit(
-        app, 50.0, 300, 64, at_once=4, wait=10.0, rate_all=200.0, burst_all=600,
+        _ok_app, 50.0, 300, 64, at_once=4, wait=10.0, rate_all=200.0, burst_all=600,
         clock=lambda: now[0],
     )  # fmt: skip
     heavy = [f"10.0.1.{i}" for i in range(14)]
@@ -3428,13 +3428,9 @@ def test_light_addresses_pacing_within_their_shares_leave_another_its_pages() ->
 
     from torampu.web.app import RequestLimit
 
-    async def app(scope: Any, receive: Any, send: Any) -> None:
-        await send({"type": "http.response.start", "status": 200, "headers": []})
-        await send({"type": "http.response.body", "body": b""})
-
     now = [0.0]
     limit = RequestLimit(
-        app, 50.0, 300, 64, at_once=4, wait=10.0, rate_all=50.0, burst_all=150,
+        _ok_app, 50.0, 300, 64, at_once=4, wait=10.0, rate_all=50.0, burst_all=150,
         clock=lambda: now[0],
     )  # fmt: skip
     heavy = [f"10.0.3.{i}" for i in range(4)]
