@@ -1537,12 +1537,7 @@ class Lobby:
         caps = OpenCaps(
             since, st.max_tables, st.tables_per_address, st.table_expiry / 3600, st.tables_per_day
         )
-        total = await self.db(self.store.count_open, since)
-        mine = None if owner is None else await self.db(self.store.count_open, since, owner)
-        today = None
-        if owner is not None and st.tables_per_day:
-            today = await self.db(self.store.count_made, owner)
-        refused = caps.refusal(total, mine, today)
+        refused = await self.db(self.store.caps_refusal, caps, owner)
         if refused is not None:
             raise ActError.refused(refused)
         return caps

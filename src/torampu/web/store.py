@@ -516,16 +516,11 @@ class Store:
                     seats[x.table_id].append(Seat(x.seat, x.kind, x.name, x.token, x.bot))
             return [self._table(s, r, seats[r.id]) for r in rows]
 
-    def count_open(self, since: datetime, owner: str | None = None) -> int:
-        """Tables waiting or in play that changed after ``since`` (made by ``owner``, if
-        given)."""
+    def caps_refusal(self, caps: OpenCaps, owner: str | None) -> Refused | None:
+        """What a new table by ``owner`` would be refused with under ``caps`` now (None: it may
+        be made) — an early look; the table's insert counts again (:meth:`_check_open`)."""
         with self._session() as s:
-            return _count_open(s, since, owner)
-
-    def count_made(self, owner: str) -> int:
-        """Tables ``owner`` made in the last day, whatever became of them."""
-        with self._session() as s:
-            return _count_made(s, owner)
+            return _caps_refusal(s, caps, owner)
 
     def count_seats(self, since: datetime, holder: str) -> int:
         """The seats that the address whose hash is ``holder`` holds at tables waiting to start
@@ -760,10 +755,7 @@ class Store:
             return
         if self.dialect == "postgresql":
             s.execute(text("SELECT pg_advisory_xact_lock(:k)"), {"k": CREATE_LOCK})
-        total = _count_open(s, caps.since)
-        mine = None if owner is None else _count_open(s, caps.since, owner)
-        today = None if owner is None or not caps.per_day else _count_made(s, owner)
-        refused = caps.refusal(total, mine, today)
+        refused = _caps_refusal(s, caps, owner)
         if refused is not None:
             raise refused
 
@@ -1395,6 +1387,15 @@ def _count_open(s: Session, since: datetime, owner: str | None = None) -> int:
     if owner is not None:
         q = q.where(TableRow.owner == owner)
     return int(s.scalar(q) or 0)
+
+
+def _caps_refusal(s: Session, caps: OpenCaps, owner: str | None) -> Refused | None:
+    """``caps``'s refusal of a new table by ``owner`` (None: a maker not counted), counted in
+    ``s``."""
+    total = _count_open(s, caps.since)
+    mine = None if owner is None else _count_open(s, caps.since, owner)
+    today = None if owner is None or not caps.per_day else _count_made(s, owner)
+    return caps.refusal(total, mine, today)
 
 
 def _count_made(s: Session, owner: str) -> int:
