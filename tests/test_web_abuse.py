@@ -5203,3 +5203,79 @@ def test_a_failed_write_whose_caller_left_is_logged_with_an_id(
         asyncio.run(scenario())
         gc.collect()
     assert "disk I/O error" in caplog.text and "never retrieved" not in caplog.text, caplog.text
+
+
+def test_a_host_who_left_the_game_cannot_close_the_others_rematch(tmp_path: Path) -> None:
+    """A fifty-third audit: a host playing with a friend left the game in play (their seat
+    the stand-in's), which kept them from closing the friend's match — but not its rematch,
+    where their seat is a nameless bot's like any other and the friend the one person: the
+    host made the rematch with their token (or the friend asked for it, alone with bots, and
+    the host token went along), and closed it under the friend in play, its moves deleted. A
+    seat left in play counts as its person's at every rematch of its chain."""
+    with client(tmp_path) as c:
+        for by_host in (True, False):
+            made = c.post("/api/tables", json={"game": "hell", "players": 3}).json()
+            tid, host = made["table"]["id"], made["host_token"]
+            aki = c.post(f"/api/tables/{tid}/join", json={"name": "Aki", "seat": 0})
+            ben = c.post(f"/api/tables/{tid}/join", json={"name": "Ben", "seat": 1})
+            c.post(f"/api/tables/{tid}/start", json={"fill": "heuristic"}, headers=auth(host))
+            r = c.post(
+                f"/api/tables/{tid}/leave",
+                json={"in_play": True},
+                headers=auth(aki.json()["token"]),
+            )
+            assert r.status_code == 200, r.text
+            for _ in range(2):  # (the rematch, and the rematch of the rematch)
+                play_out_elsewhere(c, tid)
+                c.app.state.lobby.rooms.clear()  # type: ignore[attr-defined]
+                asker = host if by_host else ben.json()["token"]
+                r = c.post(f"/api/tables/{tid}/rematch", json={}, headers=auth(asker))
+                assert r.status_code == 200, r.text
+                new = r.json()["table"]
+                assert new["seats"][1]["name"] == "Ben" and new["seats"][0]["kind"] == "bot", new
+                r = c.post(f"/api/tables/{new['id']}/close", json={}, headers=auth(host))
+                # (made by the host: theirs, not closable in play; on the friend's wish: the
+                # host token did not go along)
+                code = "not_closable" if by_host else "unauthorized"
+                assert r.status_code in (403, 409), (by_host, r.text)
+                assert r.json()["error"]["code"] == code, (by_host, r.text)
+                assert c.get(f"/api/tables/{new['id']}").status_code == 200
+                tid = new["id"]
+
+
+def test_a_host_who_left_the_game_cannot_send_away_the_guests_of_the_others_rematch(
+    tmp_path: Path,
+) -> None:
+    """A fifty-third audit: at a private table the host left the game in play; the other
+    player, alone with bots, asked for the rematch, and the host token went along with it (no
+    seat had gone to a bot: the one the host left was a bot's already). The host who left then
+    replaced the invite through the old table and sent away the friend the player had invited
+    to watch — what the fourteenth audit's fix kept a host who did not ask from doing. A
+    rematch made on wishes where a person left in play takes no host token along, unless the
+    host asked beside their seat."""
+    with client(tmp_path) as c:
+        made = c.post("/api/tables", json={"game": "hell", "players": 3, "private": True}).json()
+        tid, host, invite = made["table"]["id"], made["host_token"], made["invite"]
+        inv = {"X-Torampu-Invite": invite}
+        aki = c.post(f"/api/tables/{tid}/join", json={"name": "Aki", "seat": 0}, headers=inv)
+        ben = c.post(f"/api/tables/{tid}/join", json={"name": "Ben", "seat": 1}, headers=inv)
+        c.post(f"/api/tables/{tid}/start", json={"fill": "heuristic"}, headers=auth(host))
+        r = c.post(
+            f"/api/tables/{tid}/leave", json={"in_play": True}, headers=auth(aki.json()["token"])
+        )
+        assert r.status_code == 200, r.text
+        play_out_elsewhere(c, tid)
+        c.app.state.lobby.rooms.clear()  # type: ignore[attr-defined]
+        r = c.post(f"/api/tables/{tid}/rematch", json={}, headers=auth(ben.json()["token"]))
+        assert r.status_code == 200, r.text
+        nid = r.json()["table"]["id"]
+        with c.websocket_connect(f"/ws/tables/{nid}") as friend:
+            friend.send_json({"type": "hello", "invite": invite})
+            assert receive(friend)["type"] == "snapshot"
+            r = c.post(f"/api/tables/{tid}/invite", json={}, headers=auth(host))
+            assert r.status_code == 200, r.text  # (the old table's, theirs)
+            # (the host token opens the rematch no more: a private table's 404)
+            r = c.post(f"/api/tables/{nid}/invite", json={}, headers=auth(host))
+            assert r.status_code == 404, r.text
+            # the friend's invite still opens the rematch
+            assert c.get(f"/api/tables/{nid}", headers=inv).status_code == 200

@@ -1752,7 +1752,13 @@ class Lobby:
             for s, st in enumerate(room.seats)
             if by_wish and st.kind == "human" and s not in room.wishes
         }
-        host = token_hash(new_token()) if bots else None  # (a host token nobody holds)
+        # (a host token nobody holds) — and so where a person left the game in play: the host
+        # who left, their seat the stand-in's, went along with the rematch the other player
+        # asked for, replaced its invite and sent away the friend they had invited (a
+        # fifty-third audit; the fourteenth's, by another road). The host who stayed and asked
+        # beside their seat keeps it (REMATCH_HOST)
+        gone = by_wish and any(st.left_in_play for st in room.seats)
+        host = token_hash(new_token()) if bots or gone else None
         async with self._creating:  # counted with its maker's tables, as a new table is
             caps = await self._check_capacity(room.table.owner)
             wishes = frozenset(room.wishes) if by_wish else None
@@ -1914,7 +1920,13 @@ class Lobby:
                 return "a finished table stays, with its records and replays"
             # (a seat its person left in play counts as theirs: one who left must not close
             # the match of the one still playing)
-            people = sum(1 for s in table.seats if s.kind == "human" or s.left_in_play)
+            # (and one left in play at a table before it in the rematch chain: a host who
+            # left made the rematch, or the other player asked for it, and closed it in play)
+            people = sum(
+                1
+                for s in table.seats
+                if s.kind == "human" or s.left_in_play or s.seat in table.left_before
+            )
             if table.status == "playing" and people > 1:
                 return "others play at this table: it is not closed in the middle of their match"
             return None

@@ -23,6 +23,7 @@ torampu.web.store.StaleVersion: table t1 is at version 1, not 0
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import json
 import secrets
 import threading
@@ -275,6 +276,13 @@ REMATCH_HOST = -2
 table's host token too — the host plays in that seat and asked, so the rematch keeps the host
 (:meth:`Store.create_rematch`)."""
 
+LEFT_BEFORE = -3
+"""The ``game`` of a mark on a rematch's seat whose person left a match of its chain in play
+(:meth:`Store.hand_seat_to_bot`): a bot plays it there, nameless, yet closing counts it as a
+person's (:attr:`Table.left_before`) — a host who left the game in play made the rematch (or
+the other player asked for it) and closed the other player's match in play (a fifty-third
+audit)."""
+
 
 class ReadyRow(Base):
     """A seat that said ready after game ``game`` (0-based), or asked for the rematch
@@ -380,6 +388,9 @@ class Table:
     quiet: datetime | None = None
     """Since when nobody has been connected to the table in play, as the process driving it
     last wrote (``None``: someone was, or it was never written)."""
+    left_before: frozenset[int] = frozenset()
+    """Seats of a rematch whose person left a match of its chain in play (:data:`LEFT_BEFORE`;
+    read by :meth:`Store.delete_table` only)."""
 
     @property
     def private(self) -> bool:
@@ -985,7 +996,8 @@ class Store:
             if row is None:
                 raise Refused("not_found", f"no table {table_id!r}", 404)
             table = self._table(s, row, self._seats(s, table_id))
-            why = only_if(table)
+            left = frozenset(self._ready(s, table_id, LEFT_BEFORE))
+            why = only_if(dataclasses.replace(table, left_before=left))
             if why is not None:
                 raise Refused("not_closable", why)
             for child in (ReadyRow, ChatRow, ActionRow, SeatRow, BarredRow):
@@ -1324,7 +1336,12 @@ class Store:
             )
             s.flush()
             q = select(SeatRow).where(SeatRow.table_id == table_id).order_by(SeatRow.seat)
+            left_before = self._ready(s, table_id, LEFT_BEFORE)
             for x in list(s.scalars(q)):
+                # (a seat its person left in play, here or at a table before: still theirs to
+                # count when the host would close the rematch in play)
+                if x.kind == "bot" and (x.name or x.seat in left_before):
+                    s.add(ReadyRow(table_id=new_id, game=LEFT_BEFORE, seat=x.seat))
                 bot = (bots or {}).get(x.seat, x.bot if x.kind == "bot" else None)
                 kept = dict(kind=x.kind, name=x.name, token=x.token, bot=x.bot, holder=x.holder)
                 # the seat as a bot's (see set_waiting_seat) — a bot's seat too: one a person
