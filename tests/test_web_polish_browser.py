@@ -1264,6 +1264,106 @@ def test_on_a_phone_a_trick_the_player_takes_is_captioned_clear_of_their_card(
     assert not problems(page), problems(page)
 
 
+CAPTION_OVER = """() => {
+  const box = (e) => { const r = e.getBoundingClientRect();
+    return [r.left, r.top, r.right, r.bottom]; };
+  const why = document.querySelector('#trick-taker');
+  if (!why || !why.getBoundingClientRect().width) return [];
+  // (upright, a trick the player takes is captioned at the top edge, over the box across for
+  // the moment it shows: by design, a thirtieth review)
+  if (innerWidth < innerHeight && why.dataset.side === 'top') return [];
+  const w = box(why), f = box(document.querySelector('#felt'));
+  const out = [];
+  if (w[0] < f[0] || w[1] < f[1] || w[2] > f[2] || w[3] > f[3]) out.push(['felt', w, f]);
+  // (a trick card still flying in from its seat is left out: it passes under for a moment)
+  const still = [...document.querySelectorAll('#felt .trick-card')]
+    .filter((e) => !e.getAnimations().length);
+  for (const e of [...document.querySelectorAll('#felt .seat-box, #felt .trump-chip'), ...still]) {
+    const o = box(e);
+    const apart = w[2] <= o[0] || o[2] <= w[0] || w[3] <= o[1] || o[3] <= w[1];
+    if (!apart) out.push([e.className, w, o]);
+  }
+  return out; }"""
+"""What a finished trick's caption lies over on the felt (or where it leaves the felt)."""
+
+
+@pytest.mark.parametrize(
+    "size", [(844, 390), (667, 375), (360, 740), (390, 844)], ids=lambda s: f"{s[0]}x{s[1]}"
+)
+def test_on_a_phone_a_four_handed_trick_s_caption_lies_clear_of_the_boxes_and_cards(
+    server: str, browser: Any, size: tuple[int, int]
+) -> None:
+    """A forty-fourth review: four at Hell on a phone on its side (844×390), a finished trick's
+    caption lay over the player's own box and the trump chip (at the foot) or over the box of
+    the player across (at the top, a trick the player took) — a short felt has no gap between
+    the trick's cards and the boxes. It lies in the felt's lower right corner, the chip's twin,
+    clear of every seat box, the chip and the trick's cards. Upright (a forty-fifth review,
+    360×740 in Japanese), a trick another takes was captioned in two or three lines over the
+    player's own card and name: the caption, an absolute box at the felt's middle, wrapped at
+    half the felt's width; it is as wide as its words now. Every drawing of the felt is looked
+    at (a trick another player takes is captioned between the player's turns)."""
+    tb = _table(server, "hell", "standard", 4, 8)
+    viewport = {"width": size[0], "height": size[1]}
+    page = _open(browser, server, tb, viewport, "ja", touch=True)
+    page.evaluate(
+        "() => { const over = " + CAPTION_OVER + ";"
+        """ window.__sides = []; window.__over = [];
+            new MutationObserver(() => {
+              const why = document.querySelector('#trick-taker');
+              if (!why) return;
+              window.__sides.push(why.dataset.side); window.__over.push(...over());
+            }).observe(document.querySelector('#felt'),
+                       {childList: true, subtree: true, characterData: true}); }"""
+    )
+    deadline = time.monotonic() + 120
+    while not {"top", "foot"} <= set(page.evaluate("window.__sides")):
+        assert time.monotonic() < deadline, page.evaluate("window.__sides")
+        phase = _wait_my_turn(page, 30)
+        assert phase != "over", page.evaluate("window.__sides")
+        before = page.locator("#status").get_attribute("data-version")
+        if phase == "bid":
+            page.locator("#actions .bidbtn:not([disabled])").first.click()
+            with contextlib.suppress(sync_api.TimeoutError):
+                page.locator("#actions .bidbtn.armed").click(timeout=2000)
+        else:
+            _tap(page.locator('#hand .card[data-legal="1"]').last)
+        _after(page, before)
+    over = page.evaluate("window.__over") + page.evaluate(CAPTION_OVER)
+    if over:
+        page.screenshot(path=str(SHOTS / f"polish-hell-caption-side-{size[0]}.png"))
+    assert not over, over[:4]
+    assert not problems(page), problems(page)
+
+
+@pytest.mark.parametrize("width", [390, 360])
+def test_a_toast_on_an_upright_phone_is_as_wide_as_the_screen_allows(
+    server: str, browser: Any, width: int
+) -> None:
+    """A forty-fifth review: on a 390 px phone every toast (why a card cannot be played, the
+    name a friend was seated under) was 195 px wide, four or five lines over the title and the
+    share link — a fixed box at ``left: 50%`` shrinks to the half of the screen to its right.
+    A long one takes the width it may (92 % of the screen), a short one its words'."""
+    tb = _table(server, "daifugo", "standard", 4, 1)
+    page = _open(browser, server, tb, {"width": width, "height": 740}, "ja", touch=True)
+    page.wait_for_selector("#status .status-text")
+    long = "場は♣9 ♦9 ♥9: それより強い3枚組で返すか、パスです。"
+    for said, wide in ((long, True), ("パス", False)):
+        page.evaluate("async (m) => (await import('/static/dom.js')).toast(m)", said)
+        page.wait_for_timeout(400)  # (slid in)
+        box = page.evaluate(
+            "() => { const r = document.querySelector('#toast').getBoundingClientRect();"
+            " return [r.left, r.right, r.height]; }"
+        )
+        if wide:
+            assert box[1] - box[0] >= 0.92 * width - 2, box
+            assert box[2] < 80, box  # (two lines, not five)
+        else:
+            assert box[1] - box[0] < 0.5 * width, box
+        assert abs((box[0] + box[1]) / 2 - width / 2) <= 1, box  # (in the middle)
+    page.screenshot(path=str(SHOTS / f"polish-toast-phone-{width}.png"))
+    assert not problems(page), problems(page)
+
+
 def test_hell_sheet_on_a_phone_and_hover_styles(server: str, browser: Any) -> None:
     tb = _table(server, "hell", "standard", 6, games=2)
     page = _open(browser, server, tb, PHONE, "en")
