@@ -1364,6 +1364,22 @@ def test_a_toast_on_an_upright_phone_is_as_wide_as_the_screen_allows(
     assert not problems(page), problems(page)
 
 
+def test_a_preset_whose_name_is_its_code_name_is_not_said_twice(server: str, browser: Any) -> None:
+    """A forty-fifth review: the English rules line read "Standard (standard)" — the code name
+    the API and the terminal know a preset by is said beside its name only where they
+    differ ("House rules A (house-001)")."""
+    made = post(
+        f"{server}/api/tables",
+        {"game": "hell", "rules": "standard", "players": 4, "seats": ["open"] * 4},
+    )
+    page = new_page(browser, LAPTOP, "en")
+    page.goto(f"{server}/t/{made['table']['id']}")
+    page.wait_for_selector("#head-rules")
+    assert "Standard" in page.inner_text("#head-rules")
+    assert "(standard)" not in page.inner_text("#head-rules"), page.inner_text("#head-rules")
+    assert not problems(page), problems(page)
+
+
 def test_hell_sheet_on_a_phone_and_hover_styles(server: str, browser: Any) -> None:
     tb = _table(server, "hell", "standard", 6, games=2)
     page = _open(browser, server, tb, PHONE, "en")

@@ -138,7 +138,9 @@ function presetName(name, preset) {
   // the players' name, and (in English) the code name the API and the terminal know it by:
   // "標準 (standard)" read as English leaking into the Japanese page (an eleventh review)
   const shown = lang() === "ja" ? preset?.name_ja : preset?.name_en;
-  if (!shown || shown === name) return name;
+  // (nor "Standard (standard)": the code name said again when it is the name in lower case, a
+  // forty-fifth review)
+  if (!shown || shown.toLowerCase() === name.toLowerCase()) return shown || name;
   return lang() === "ja" ? shown : `${shown} (${name})`;
 }
 
