@@ -2065,6 +2065,72 @@ def test_one_click_plays_against_bots(server: str, browser: Any) -> None:
     assert not problems(page), problems(page)
 
 
+def test_the_lobby_s_form_is_as_the_last_table_of_its_game_was_made(
+    server: str, browser: Any
+) -> None:
+    """A forty-fifth review: back in the lobby from a four-handed Hell match, Hell was chosen
+    again but the form said five players (and a rule changed, the bots chosen, were gone):
+    "Play now" made a five-handed table. The form a table was made with is kept for the next
+    of its game, in this browser; a stored form that is not one (another server's options,
+    a hand-edited store) falls back to the game's default, part by part, without an error."""
+    page = new_page(browser, LAPTOP, "en", "localStorage.setItem('torampu.name', 'Mi')")
+    page.goto(f"{server}/")
+    page.wait_for_selector("#create-form")
+    page.select_option("select[name=game]", "hell")
+    assert page.input_value("select[name=players]") == "5"  # (the default, at first)
+    page.select_option("select[name=players]", "4")
+    page.select_option("select[name=seat-1]", "bot:random")
+    page.locator("#options summary").click()
+    page.uncheck("input[name=opt-hook]")
+    page.fill("input[name=games]", "3")
+    page.locator("#create-btn").click()
+    page.wait_for_url("**/t/*")
+    made = page.url.rstrip("/").split("/")[-1]
+    page.goto(f"{server}/")
+    page.wait_for_selector(f"a[href$='/t/{made}']")
+    page.wait_for_selector("#create-form")
+
+    def form() -> dict[str, Any]:
+        return {
+            "game": page.input_value("select[name=game]"),
+            "players": page.input_value("select[name=players]"),
+            "seat-1": page.input_value("select[name=seat-1]"),
+            "hook": page.is_checked("input[name=opt-hook]"),
+            "games": page.input_value("input[name=games]"),
+        }
+
+    kept = {"game": "hell", "players": "4", "seat-1": "bot:random", "hook": False, "games": "3"}
+    assert form() == kept
+    # (another game's form is its own; back to Hell, Hell's kept one)
+    page.select_option("select[name=game]", "nap")
+    assert (
+        page.input_value("select[name=players]") != "4"
+        or page.input_value("select[name=seat-1]") == "open"
+    )
+    page.select_option("select[name=game]", "hell")
+    assert form() == kept
+    # a stored form that is not one: the default, part by part, no error
+    page.evaluate(
+        """() => localStorage.setItem('torampu.form.hell', JSON.stringify({players: 99,
+          preset: '__proto__', seats: 'bot:random', games: '1e9', turnTimeout: 7,
+          overrides: {hook: 'no', nothing: 1, players: 3, exact_base: 12}}))"""
+    )
+    page.reload()
+    page.wait_for_selector("#create-form")
+    assert page.input_value("select[name=game]") == "hell"
+    assert page.input_value("select[name=players]") == "5"
+    assert page.input_value("select[name=seat-1]") == "open"
+    assert page.input_value("input[name=games]") == ""
+    assert page.is_checked("input[name=opt-hook]")  # (its default)
+    assert page.input_value("input[name=opt-exact_base]") == "12"  # (a value it may take)
+    for junk in ("not json", "[1, 2]", "null"):
+        page.evaluate("(j) => localStorage.setItem('torampu.form.hell', j)", junk)
+        page.reload()
+        page.wait_for_selector("#create-form")
+        assert page.input_value("select[name=players]") == "5", junk
+    assert not problems(page), problems(page)
+
+
 def test_a_seat_lost_in_a_race_is_told_in_the_players_language(server: str, browser: Any) -> None:
     """Two people press Take seat on one seat at once; the one who loses reads why in Japanese,
     without a seat number counted from 0 or an error code ("seat 0 is taken" before), and

@@ -10,6 +10,7 @@ import { memberLabel, optionLabel, optionText as optionDescription, presetNote a
 const REFRESH_MS = 4000;
 const MINE_MAX = 8; // the tables of this browser's own looked up at each refresh
 const LAST_GAME = "torampu.lastGame"; // the game last chosen in the form (localStorage)
+const FORM_OF = "torampu.form."; // + a game's name: its form as a table was last made with it
 
 export function lobbyPage(root) {
   const state = { games: [], bots: [], tables: [], mine: [], form: null };
@@ -49,7 +50,7 @@ export function lobbyPage(root) {
       // the game chosen last in this browser (back from a Hell match, the form showed
       // Napoleon again: a seventh review); an unknown or missing name, the first game
       const last = localStorage.getItem(LAST_GAME);
-      state.form = defaultForm(state.games.find((x) => x.name === last) || state.games[0]);
+      state.form = rememberedForm(state.games.find((x) => x.name === last) || state.games[0], state);
       render();
     })
     .catch((e) => toast(errorText(e)));
@@ -237,6 +238,51 @@ function defaultForm(game) {
   };
 }
 
+/** The form ``game``'s last table in this browser was made with (:func:`rememberForm`), each
+ * part checked against what the game and this server offer now — a part they no longer offer,
+ * or a stored value that is not the form's, is the game's default. Back in the lobby from a
+ * four-handed Hell match, the form said five players again, and "Play now" made a five-handed
+ * table (a forty-fifth review). */
+function rememberedForm(game, state) {
+  const f = defaultForm(game);
+  let saved = null;
+  try {
+    saved = JSON.parse(localStorage.getItem(FORM_OF + game.name) || "null");
+  } catch {
+    saved = null; // (not JSON: the default form)
+  }
+  if (!saved || typeof saved !== "object" || Array.isArray(saved)) return f;
+  if (typeof saved.preset === "string" && Object.hasOwn(game.presets, saved.preset)) f.preset = saved.preset;
+  if (playerChoices(game).includes(saved.players)) f.players = saved.players;
+  const seatValues = new Set(["open", ...(state.bots || []).map((b) => `bot:${b.spec}`)]);
+  const seats = Array.isArray(saved.seats) ? saved.seats : [];
+  f.seats = Array.from({ length: f.players }, (_, i) => (seatValues.has(seats[i]) ? seats[i] : "open"));
+  if (typeof saved.games === "string" && /^[0-9]{1,3}$/.test(saved.games)) f.games = saved.games;
+  if (saved.overrides && typeof saved.overrides === "object" && !Array.isArray(saved.overrides)) {
+    for (const opt of game.options) {
+      if (opt.name === "players" || !Object.hasOwn(saved.overrides, opt.name)) continue;
+      const v = saved.overrides[opt.name];
+      const allowed = Array.isArray(opt.values)
+        ? opt.values.some((x) => JSON.stringify(x) === JSON.stringify(v))
+        : typeof v === typeof opt.default;
+      if (allowed && JSON.stringify(v) !== JSON.stringify(presetValue(game, f.preset, opt))) f.overrides[opt.name] = v;
+    }
+  }
+  for (const key of ["hints", "spectatorChat", "private", "sitMe"]) if (typeof saved[key] === "boolean") f[key] = saved[key];
+  if (turnTimes(state.turnLimit ?? 0).includes(saved.turnTimeout)) f.turnTimeout = saved.turnTimeout;
+  return f;
+}
+
+/** Keep the form a table is being made with, for the next table of its game (a full store,
+ * or storage turned off: not kept). */
+function rememberForm(f) {
+  try {
+    localStorage.setItem(FORM_OF + f.game, JSON.stringify(f));
+  } catch {
+    // (not kept: the next form is the game's default)
+  }
+}
+
 function currentGame(state) {
   return state.games.find((g) => g.name === state.form.game);
 }
@@ -331,6 +377,12 @@ function selectorOf(control) {
 
 const TURN_TIMES = [0, 30, 60, 120, 300];
 
+/** The times for a move the form offers under this server's ``limit`` (seconds; 0: none) —
+ * within it where it has one: none is then not offered. */
+function turnTimes(limit) {
+  return [...new Set([limit, ...TURN_TIMES.filter((s) => (limit > 0 ? s > 0 && s < limit : true))])].sort((a, b) => a - b);
+}
+
 // what the host allows at this table: learner hints, and spectators in the chat — and the time
 // a player has for a move (one player idle, the tab open, held the table for good: only the
 // operator's --turn-timeout bounded it, none by default)
@@ -339,8 +391,7 @@ function tableSettings(f, limit) {
     h("label", { class: "check" },
       h("input", { type: "checkbox", name, id: name, checked: f[key], onchange: (e) => (f[key] = e.target.checked) }),
       " ", label);
-  // (within this server's limit where it has one: none is then not offered)
-  const times = [...new Set([limit, ...TURN_TIMES.filter((s) => (limit > 0 ? s > 0 && s < limit : true))])].sort((a, b) => a - b);
+  const times = turnTimes(limit);
   const chosen = f.turnTimeout ?? limit;
   const turn = field(t("turnTime"),
     h("select", { name: "turn-timeout", id: "turn-timeout", onchange: (e) => (f.turnTimeout = Number(e.target.value)) },
@@ -381,7 +432,7 @@ function gameSelect(state, rerender) {
     {
       name: "game",
       onchange: (e) => {
-        state.form = defaultForm(state.games.find((g) => g.name === e.target.value));
+        state.form = rememberedForm(state.games.find((g) => g.name === e.target.value), state);
         localStorage.setItem(LAST_GAME, state.form.game);
         rerender();
       },
@@ -628,6 +679,7 @@ async function quickPlay(button, state) {
     const body = { game: f.game, rules, players: f.players, seats, private: true };
     if (f.games) body.games = Number(f.games);
     if (f.hints) body.hints = true; // the learner's hints, as ticked below (they were lost)
+    rememberForm(f);
     const made = await makeTable(body, 0);
     if (made.refused) throw made.refused;
     await api.start(made.id, {}, made.host);
@@ -656,6 +708,7 @@ async function submit(event, state) {
   if (f.turnTimeout != null && f.turnTimeout !== (state.turnLimit ?? 0)) body.turn_timeout = f.turnTimeout;
   button.disabled = true;
   button.textContent = t("creating");
+  rememberForm(f);
   try {
     const seat = f.seats.indexOf("open");
     // (the seat refused, the table is made all the same: its page offers the seats)
