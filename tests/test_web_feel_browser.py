@@ -2129,6 +2129,12 @@ def test_the_chat_says_when_a_bot_starts_playing_for_an_absent_friend(
             "() => [...document.querySelectorAll('#chat-list li.chat-event')]"
             ".map(e => e.textContent)"
         )
+        away = "Ben is away: a bot plays for them until they are back"
+        # Ben was not there as the game began: past --away-timeout a bot plays for him, and the
+        # chat says so — waited for, as his socket came before it or (a loaded machine) after
+        # it, and that line, read as the one of his going, came before "lost connection": a
+        # flake (a flaky-test review)
+        page.wait_for_function(f"() => ({events})().some(t => t.endsWith('{away}'))", timeout=20000)
         ws_url = base.replace("http://", "ws://") + f"/ws/tables/{table_id}"
         with connect(ws_url) as ws:
             ws.send(json.dumps({"type": "hello", "token": ben}))
@@ -2138,15 +2144,16 @@ def test_the_chat_says_when_a_bot_starts_playing_for_an_absent_friend(
             page.wait_for_function(
                 "() => window.torampu?.snapshot?.table?.seats?.[1]?.connected === true"
             )
+            # his coming said, the bot's turn for him over (it was not: "away … until they are
+            # back", then "lost connection")
+            before = page.evaluate(events)
+            assert before[-1].endswith("Ben connected"), before
         page.wait_for_function(
-            f"() => ({events})().some(t => t.endsWith('Ben is away: a bot plays for them "
-            "until they are back'))",
-            timeout=20000,
+            f"(n) => ({events})().length >= n + 2", arg=len(before), timeout=20000
         )
         tails = page.evaluate(events)
-        gone = next(i for i, t in enumerate(tails) if t.endswith("Ben lost connection"))
-        away = next(i for i, t in enumerate(tails) if "Ben is away" in t)
-        assert gone < away, tails
+        went = tails[len(before) :]
+        assert went[0].endswith("Ben lost connection") and went[1].endswith(away), tails
         assert not any("Aki is away" in t for t in tails), tails  # never one's own
         assert not problems(page), problems(page)
 

@@ -165,7 +165,10 @@ export class ChatPanel {
         if (!now.connected) this.arriving.add(i);
       } else if (human(now) && was.connected !== now.connected && i !== mine) {
         // (one's own connection is the status line's)
-        const first = now.connected && this.arriving.has(i);
+        // (unless a bot has played for them meanwhile, said as "away … until they are back":
+        // a friend who came after --away-timeout had their coming unsaid, and their going read
+        // "away", then "lost connection" — a flaky-test review)
+        const first = now.connected && this.arriving.has(i) && !was.away;
         this.arriving.delete(i);
         if (!first) lines.push(t(now.connected ? "sc_evBack" : "sc_evGone", { who: who(now) }));
       }
