@@ -59,6 +59,28 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
+def listens(pid: int, port: int) -> bool:
+    """Whether process ``pid`` holds the socket listening on 127.0.0.1:``port`` (Linux's
+    /proc; elsewhere, assumed). A port :func:`free_port` gave is free only until another
+    process of the run takes it: a server that then failed to bind it left the other's
+    answering its health check (a flaky-test review)."""
+    try:
+        rows = Path("/proc/net/tcp").read_text().splitlines()[1:]
+        names = os.listdir(f"/proc/{pid}/fd")
+    except OSError:
+        return True
+    fds = set()
+    for fd in names:
+        with contextlib.suppress(OSError):  # (closed meanwhile: the listing's own, say)
+            fds.add(os.readlink(f"/proc/{pid}/fd/{fd}"))
+    local = f"0100007F:{port:04X}"
+    return any(
+        f"socket:[{row.split()[9]}]" in fds
+        for row in rows
+        if row.split()[1] == local and row.split()[3] == "0A"
+    )
+
+
 def get(url: str) -> Any:
     with urllib.request.urlopen(url, timeout=5) as r:
         return json.loads(r.read())
@@ -87,9 +109,9 @@ def serve(
     data: Path, bot_delay: float = 0.05, next_game_delay: float = 0.0, *more: str
 ) -> Iterator[str]:
     """``torampu serve`` on a free port with its store in ``data`` (``more``: further flags);
-    yields the base URL."""
-    port = free_port()
-    cmd = [*_torampu(), "serve", "--port", str(port), "--data-dir", str(data)]
+    yields the base URL. A port another process of the run took before the server bound it is
+    given up for another (up to five tries)."""
+    cmd = [*_torampu(), "serve", "--data-dir", str(data)]
     cmd += ["--next-game-delay", str(next_game_delay)]
     # every page, request and new table of a test module comes from 127.0.0.1, many at once:
     # as from behind one proxy, not one person's browser (a module makes over 10 tables a
@@ -114,25 +136,32 @@ def serve(
     # pipe would stop the server mid-test); a failing test can read it with server_log()
     data.mkdir(parents=True, exist_ok=True)
     log = (data / "server.log").open("ab")
-    proc = subprocess.Popen(
-        [*cmd, "--bot-delay", str(bot_delay)], stdout=log, stderr=subprocess.STDOUT
-    )
-    LOGS[f"http://127.0.0.1:{port}"] = data / "server.log"
-    base = f"http://127.0.0.1:{port}"
-    try:
+    for attempt in range(5):
+        port = free_port()
+        start = log.tell()
+        proc = subprocess.Popen(
+            [*cmd, "--port", str(port), "--bot-delay", str(bot_delay)],
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        )
+        LOGS[f"http://127.0.0.1:{port}"] = data / "server.log"
+        base = f"http://127.0.0.1:{port}"
         # (60 s: on a machine loaded past its cores a server took over 20 s to say anything,
         # and a whole module's tests failed at their setup)
         deadline = time.monotonic() + 60
-        while True:
-            try:
-                if get(f"{base}/api/health")["status"] == "ok":
+        while proc.poll() is None and time.monotonic() < deadline:
+            with contextlib.suppress(OSError):
+                if listens(proc.pid, port) and get(f"{base}/api/health")["status"] == "ok":
                     break
-            except OSError:
-                pass
-            if proc.poll() is not None or time.monotonic() > deadline:
-                out = (data / "server.log").read_text(errors="replace")
-                pytest.fail(f"torampu serve did not start: {out}")
             time.sleep(0.1)
+        if proc.poll() is None and time.monotonic() < deadline:
+            break
+        out = (data / "server.log").read_bytes()[start:].decode(errors="replace")
+        if proc.poll() is None or "already in use" not in out or attempt == 4:
+            proc.kill()
+            log.close()
+            pytest.fail(f"torampu serve did not start: {out}")
+    try:
         yield base
     finally:
         proc.terminate()

@@ -32,6 +32,7 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
 import torampu
+from browser_helpers import listens
 from torampu.web.workers import JOB, STREAM, match_outcome
 from web_helpers import postgres_database
 
@@ -113,26 +114,6 @@ def pg() -> Iterator[str]:
 def _torampu() -> list[str]:
     exe = Path(sys.executable).parent / "torampu"
     return [str(exe)] if exe.exists() else [sys.executable, "-m", "torampu.cli"]
-
-
-def _listens(pid: int, port: int) -> bool:
-    """Whether process ``pid`` holds the socket listening on 127.0.0.1:``port`` (Linux's
-    /proc; elsewhere, assumed)."""
-    try:
-        rows = Path("/proc/net/tcp").read_text().splitlines()[1:]
-        names = os.listdir(f"/proc/{pid}/fd")
-    except OSError:
-        return True
-    fds = set()
-    for fd in names:
-        with contextlib.suppress(OSError):  # (closed meanwhile: the listing's own, say)
-            fds.add(os.readlink(f"/proc/{pid}/fd/{fd}"))
-    local = f"0100007F:{port:04X}"
-    return any(
-        f"socket:[{row.split()[9]}]" in fds
-        for row in rows
-        if row.split()[1] == local and row.split()[3] == "0A"
-    )
 
 
 def _get(url: str, timeout: float = 5) -> Any:
@@ -227,7 +208,7 @@ class Web(Proc):
                 # (and it is this process that answers: another test's server took the port
                 # first, answered for it, and this one failed to bind — "connection refused"
                 # once that server stopped, in a clean-clone run)
-                if h.get("bus") == "ok" and _listens(self.proc.pid, self.port):
+                if h.get("bus") == "ok" and listens(self.proc.pid, self.port):
                     return dict(h)
             if self.proc.poll() is not None or time.monotonic() > deadline:
                 pytest.fail(f"torampu serve did not start:\n{self.output()}")
