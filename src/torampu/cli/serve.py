@@ -419,6 +419,13 @@ def serve(
         ),
     ] = 2.0,
     list_burst: Annotated[int, typer.Option(help="See --list-rate.")] = 20,
+    list_rate_all: Annotated[
+        float,
+        typer.Option(
+            help="Pages of the table list made per second by this process in all, whatever "
+            "the addresses (four times --list-burst at once); past it 503 busy."
+        ),
+    ] = 10.0,
     seat_change_rate: Annotated[
         float,
         typer.Option(
@@ -551,6 +558,7 @@ def serve(
         replay_rate,
         replay_rate_all,
         list_rate,
+        list_rate_all,
         seat_change_rate,
         load_rate,
         table_move_rate,
@@ -561,7 +569,8 @@ def serve(
         raise typer.BadParameter(
             "--chat-rate, --hint-think, --hint-rate, --connect-rate, --connections-rate, "
             "--request-rate, "
-            "--replay-rate, --replay-rate-all, --list-rate, --seat-change-rate, --load-rate, "
+            "--replay-rate, --replay-rate-all, --list-rate, --list-rate-all, --seat-change-rate, "
+            "--load-rate, "
             "--table-move-rate, "
             "--message-rate, "
             "--hello-rate and "
@@ -683,6 +692,7 @@ def serve(
         watchers_per_address=watchers_per_address,
         sockets_per_seat=sockets_per_seat,
         list_rate=list_rate,
+        list_rate_all=list_rate_all,
         list_burst=list_burst,
         seat_change_rate=seat_change_rate,
         seat_change_burst=seat_change_burst,

@@ -271,6 +271,11 @@ class Settings:
     list_burst: int = 20
     """Pages of the table list made (not served again from the last second's) per second from
     one address, and how many at once: the lobby's own asking is served again."""
+    list_rate_all: float = 10.0
+    """Pages of the table list made per second by the whole process, whatever the addresses
+    (four times ``list_burst`` at once; past it ``503 busy``, which costs the asking address
+    none of its own ``list_rate``): a page of 100 tables is some 25 ms of the event loop, and twenty
+    addresses each within ``list_rate`` held it at 85 % (a fifty-fourth audit)."""
     max_replay_mb: float = 8.0
     """A game's replay (one seat's view after every move) is at most this many megabytes of
     JSON (past it ``413 too_large``: the game's record holds the same moves); the replays and
