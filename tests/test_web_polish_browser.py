@@ -2088,6 +2088,7 @@ def test_the_lobby_s_form_is_as_the_last_table_of_its_game_was_made(
     page.wait_for_selector("#create-form")
     page.select_option("select[name=game]", "hell")
     assert page.input_value("select[name=players]") == "5"  # (the default, at first)
+    assert page.locator("#form-remembered").count() == 0  # (nothing kept: nothing said)
     page.select_option("select[name=players]", "4")
     page.select_option("select[name=seat-1]", "bot:random")
     page.locator("#options summary").click()
@@ -2119,6 +2120,14 @@ def test_the_lobby_s_form_is_as_the_last_table_of_its_game_was_made(
     )
     page.select_option("select[name=game]", "hell")
     assert form() == kept
+    # and it says so beside Play now, the changed rule counted (a forty-sixth review: only the
+    # folded rule details at the form's foot said it), with the way back to the defaults
+    said = page.inner_text("#form-remembered")
+    assert "last table of this game" in said and "1 rule changed" in said, said
+    page.click("#form-defaults")
+    assert form() == {"game": "hell", "players": "5", "seat-1": "open", "hook": True, "games": ""}
+    assert page.locator("#form-remembered").count() == 0
+    assert page.evaluate("localStorage.getItem('torampu.form.hell')") is None
     # a stored form that is not one: the default, part by part, no error
     page.evaluate(
         """() => localStorage.setItem('torampu.form.hell', JSON.stringify({players: 99,
@@ -3064,6 +3073,41 @@ def test_a_finished_match_shows_each_game_s_points_and_the_way_out(
         assert not problems(page), problems(page)
         page.click("#between-lobby")
         page.wait_for_selector("#create-form")
+
+
+def test_a_napoleon_game_s_scores_say_each_player_s_side(server: str, browser: Any) -> None:
+    """A forty-sixth review: the box at a Napoleon game's end named the Napoleon and the
+    adjutant above, and its rows went by the points, with no side beside them (the seats'
+    badges gone with the next deal): who fought with whom was to be worked out. Each row says
+    its side — the Napoleon, the adjutant, or the allies."""
+    made = _bots(server, "napoleon", 1, 5, "heuristic")
+    _until_over(server, made)
+    tid = str(made["table"]["id"])
+    result = get(f"{server}/api/tables/{tid}/games")["games"][0]["result"]
+    nap, adj = result["napoleon"], result.get("adjutant")
+    for size, lang, names in (
+        (LAPTOP, "en", ("Side", "Napoleon", "Adjutant", "Allies")),
+        (PHONE, "ja", ("陣営", "ナポレオン", "副官", "連合軍")),
+    ):
+        page = new_page(browser, size, lang)
+        page.goto(f"{server}/t/{tid}")
+        page.wait_for_selector("#between-scores")
+        heads = page.eval_on_selector_all(
+            "#between-scores th", "(ths) => ths.map((x) => x.textContent)"
+        )
+        assert names[0] in heads, heads
+        col = heads.index(names[0])
+        rows = page.eval_on_selector_all(
+            "#between-scores tbody tr",
+            "(trs) => trs.map((tr) => [Number(tr.dataset.seat),"
+            " [...tr.querySelectorAll('td, th')].map((td) => td.textContent)])",
+        )
+        assert len(rows) == 5, rows
+        for seat, cells in rows:
+            side = names[1] if seat == nap else names[2] if seat == adj else names[3]
+            assert cells[col] == side, (seat, cells, nap, adj)
+        page.screenshot(path=str(SHOTS / f"napoleon-sides-{lang}.png"))
+        assert not problems(page), problems(page)
 
 
 def test_a_one_game_hell_is_won_by_the_best_score_not_a_side(server: str, browser: Any) -> None:

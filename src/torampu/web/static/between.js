@@ -231,6 +231,10 @@ export class BetweenPanel {
     rows.sort((a, b) => (byGame ? order(a, b) : 0) || b.total - a.total);
     let extra = null;
     if (game === "daifugo" && d?.titles) extra = { head: t("sc_title"), cell: (s) => titleCell(d.titles[s]) };
+    // Napoleon's sides, row by row: the box named the Napoleon and the adjutant above, and the
+    // rows went by the points, so who fought with whom was to be worked out (a 46th review)
+    else if (game === "napoleon" && Number.isInteger(d?.napoleon)) extra = { head: t("sc_side"),
+      cell: (s) => (s === d.napoleon ? t("napoleon") : s === d.adjutant ? t("adjutant") : t("sc_allies")) };
     else if (game === "hell" && d?.bids) extra = { head: t("sc_bidTook"), cell: (s) => `${d.bids[s]} / ${d.tricks[s]}` };
     // the match over, each game's points in a column of its own, up to 12 (the box showed the
     // last game's alone, and nothing of how the match went: a tenth review; Hell's long

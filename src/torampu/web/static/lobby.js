@@ -273,6 +273,27 @@ function rememberedForm(game, state) {
   return f;
 }
 
+/** When the form is not the game's default (it is as the last table of this game was made in
+ * this browser), say so where Play now is, with the changed rules counted, and offer the way
+ * back to the defaults: a changed rule was only counted on the folded "Rule details" at the
+ * foot of the form, while the preset's line above said its own values (a 46th review). */
+function rememberedNote(state, game, rerender) {
+  const f = state.form;
+  const d = defaultForm(game);
+  const keys = ["preset", "players", "games", "seats", "overrides", "hints", "spectatorChat", "private", "sitMe", "turnTimeout"];
+  if (keys.every((k) => JSON.stringify(f[k]) === JSON.stringify(d[k]))) return null;
+  const n = Object.keys(f.overrides).length;
+  const sp = lang() === "ja" ? "" : " "; // (no spaces between Japanese sentences)
+  return h("p", { class: "muted small", id: "form-remembered" },
+    t("formRemembered"), n ? `${sp}${t("formRememberedRules", { n })}` : "", sp,
+    h("button", { type: "button", class: "link", id: "form-defaults",
+      onclick: () => {
+        state.form = defaultForm(game);
+        try { localStorage.removeItem(FORM_OF + game.name); } catch { /* (kept nowhere) */ }
+        rerender();
+      } }, t("formDefaults")));
+}
+
 /** Keep the form a table is being made with, for the next table of its game (a full store,
  * or storage turned off: not kept). */
 function rememberForm(f) {
@@ -313,7 +334,8 @@ function renderForm(el, state) {
           oninput: (e) => tokens.setName(e.target.value) })),
       h("button", { type: "button", class: "primary", id: "quick-play", onclick: (e) => quickPlay(e.currentTarget, state) },
         t("quickPlay", { game: gameName(f.game) })),
-      h("small", { class: "muted", id: "quick-play-note" }, quickNote(f, usual))),
+      h("small", { class: "muted", id: "quick-play-note" }, quickNote(f, usual)),
+      rememberedNote(state, game, rerender)),
     // the game in a few lines for a newcomer, before any table (it was only in a table's Rules);
     // above the form, so that Tab goes from the game to the preset as before
     h("details", { class: "feel-howto lobby-howto", id: "lobby-howto" },
