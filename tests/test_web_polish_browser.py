@@ -2150,6 +2150,41 @@ def test_the_lobby_s_form_is_as_the_last_table_of_its_game_was_made(
     assert not problems(page), problems(page)
 
 
+def test_a_phone_s_small_buttons_answer_a_thumb_around_them(server: str, browser: Any) -> None:
+    """A forty-sixth review measured the controls a player taps often on a 360×740 phone: the
+    header's buttons 30 px tall, the sort buttons 26, "Share link" 20. Each answers a tap
+    around it now (a transparent hit area: the look and the layout, the phone header's height
+    above all, as they were), without taking a neighbour's."""
+    tb = _table(server, "hell", "standard", 4, 3)
+    page = _open(browser, server, tb, {"width": 360, "height": 740}, "ja", touch=True)
+    page.wait_for_selector(".feel-sort-btn")
+    reach = page.evaluate(
+        """() => { const at = (sel, dx, dy) => { const e = document.querySelector(sel);
+            const r = e.getBoundingClientRect();
+            const x = dx < 0 ? r.left + 1 : dx > 0 ? r.right - 1 : (r.left + r.right) / 2;
+            const hit = document.elementFromPoint(x, dy < 0 ? r.top + dy : r.bottom + dy);
+            return !!hit && (hit === e || e.contains(hit)); };
+          return {
+            rulesAbove: at('#rules-btn', 0, -5), rulesBelow: at('#rules-btn', 0, 5),
+            soundBelow: at('#sound-btn', 0, 5), langAbove: at('header .lang', 0, -4),
+            sortBelow: at('.feel-sort-btn', 0, 6),
+            sortBelow2: at('.feel-sort-btn:last-child', 0, 6),
+            shareAbove: at('.share-box > summary', 0, -10),
+            shareBelow: at('.share-box > summary', 0, 10),
+            header: document.querySelector('header').getBoundingClientRect().height }; }"""
+    )
+    assert all(v is True for k, v in reach.items() if k != "header"), reach
+    # (and neither takes the other's: the gap between the Rules and the sound buttons is none's)
+    apart = page.evaluate(
+        """() => { const a = document.querySelector('#rules-btn').getBoundingClientRect();
+          const hit = document.elementFromPoint(a.right + 1, (a.top + a.bottom) / 2);
+          return hit?.id !== 'sound-btn'; }"""
+    )
+    assert apart, "the Rules button's right edge is the sound button's"
+    assert reach["header"] < 44, reach  # (the phone header as it was)
+    assert not problems(page), problems(page)
+
+
 def test_a_seat_lost_in_a_race_is_told_in_the_players_language(server: str, browser: Any) -> None:
     """Two people press Take seat on one seat at once; the one who loses reads why in Japanese,
     without a seat number counted from 0 or an error code ("seat 0 is taken" before), and
