@@ -895,7 +895,11 @@ def test_no_message_ever_names_a_card_the_seat_may_not_know(
             # public: it is not judged by the new deal's hidden cards (a private move stays bare)
             elif msg.get("last") and not m.game.history and m.games_played > 0:
                 verb, *words = msg["last"]["action"].split()
-                assert verb not in ("exchange", "give", "discard") or not words, msg["last"]
+                # (a Daifugo 10捨て goes face up to the pile: its cards are named)
+                face_up = game == "daifugo" and verb == "discard"
+                assert verb not in ("exchange", "give", "discard") or not words or face_up, msg[
+                    "last"
+                ]
                 del rest["last"]
             leaked = cards_mentioned(json.loads(json.dumps(rest))) & hidden
             assert not leaked, (
@@ -968,6 +972,48 @@ def test_a_card_given_to_a_seat_is_named_to_it_and_to_nobody_else(tmp_path: Path
                 seen += len(holders)
             assert room.match is not None and room.match.is_over
             assert seen, "no card was given to a seat"
+
+    asyncio.run(scenario())
+
+
+def test_a_daifugo_ten_discard_is_named_as_the_log_names_it(tmp_path: Path) -> None:
+    """A forty-sixth review: a Daifugo 10捨て goes face up to the discard pile — the view's log
+    said "カイ 捨てる ♠5" to every seat — while the last move's line said "捨てる (あなたには
+    見えないカード)". The line names the cards the engine shows every seat; a Napoleon's
+    discard, face down, stays bare (test_another_seats_discard_is_shown_without_its_cards)."""
+    import asyncio
+
+    from torampu.web.rooms import token_hash
+    from web_helpers import started_lobby
+
+    url = f"sqlite:///{tmp_path / 'torampu.db'}"
+
+    async def scenario() -> None:
+        async with started_lobby(Store(url), url, bot_delay=0, next_game_delay=0) as lobby:
+            room, _host = await lobby.create("daifugo", "yaita", 4, 3, None)
+            tokens = [(await lobby.join(room, f"P{s}", s))[1] for s in range(4)]
+            await lobby.start_table(room, None)
+            seen = 0
+            for _ in range(3000):
+                m = room.match
+                if m is None or m.is_over or seen >= 3:
+                    break
+                seat = m.to_play
+                assert seat is not None
+                legal = m.legal_actions()
+                # (a discard of cards where one is offered, else the last legal action)
+                action = next((a for a in legal if a.startswith("discard ")), legal[-1])
+                await lobby.act(room, seat, action, room.version, holder=token_hash(tokens[seat]))
+                if not action.startswith("discard "):
+                    continue
+                seen += 1
+                for s in [*range(4), None]:
+                    if s is not None and s == seat:
+                        continue
+                    assert not cards_mentioned(action) & m.game.hidden_from(s), (s, action)
+                    last = lobby.snapshot(room, s)["last"]
+                    assert last["action"] == action and "hidden" not in last, (s, last)
+            assert seen, "no 10捨て in three games"
 
     asyncio.run(scenario())
 

@@ -3512,7 +3512,7 @@ class Lobby:
             )
             named = cards_mentioned(last["action"])
             if named & hidden or (
-                self._private(last["action"]) and not _holds(m.game, seat, named)
+                self._private(last["action"], room.table.game) and not _holds(m.game, seat, named)
             ):
                 # the verb alone, marked hidden: "give" here is not "give nothing"
                 last = {**last, "action": last["action"].split()[0], "hidden": True}
@@ -3654,10 +3654,16 @@ class Lobby:
         return action.split()[0] == "adjutant"
 
     @staticmethod
-    def _private(action: str) -> bool:
+    def _private(action: str, game: str) -> bool:
         """Actions whose cards stay private even once they are out of the hand: discards,
-        exchanges and gives go face down to one seat or out of the game."""
-        return action.split()[0] in ("discard", "exchange", "give")
+        exchanges and gives go face down to one seat or out of the game — but a Daifugo
+        discard (10捨て) goes face up to the discard pile, and the view's log names its cards
+        to every seat: the last move's line said "discard (cards not shown to you)" beside
+        the log's "discard ♠5" (a forty-sixth review)."""
+        verb = action.split()[0]
+        if game == "daifugo" and verb == "discard":
+            return False
+        return verb in ("discard", "exchange", "give")
 
     def broadcast(self, room: Room) -> None:
         """Every client of the room will get a fresh snapshot (its writer builds and sends it
