@@ -5301,6 +5301,25 @@ def test_a_host_who_left_the_game_cannot_close_the_others_rematch(tmp_path: Path
                 tid = new["id"]
 
 
+def _one_left_in_play(
+    c: TestClient, leaver: int, private: bool = False
+) -> tuple[str, str, str | None, list[str]]:
+    """A Hell table of Aki (seat 0), Ben (seat 1) and a bot, started, whose ``leaver`` seat's
+    person left the game in play: its id, host token, invite and the two seat tokens."""
+    body = {"game": "hell", "players": 3, "private": private}
+    made = c.post("/api/tables", json=body).json()
+    tid, host, invite = made["table"]["id"], made["host_token"], made.get("invite")
+    inv = {"X-Torampu-Invite": invite} if invite else {}
+    tokens = []
+    for seat, name in enumerate(("Aki", "Ben")):
+        j = c.post(f"/api/tables/{tid}/join", json={"name": name, "seat": seat}, headers=inv)
+        tokens.append(j.json()["token"])
+    c.post(f"/api/tables/{tid}/start", json={"fill": "heuristic"}, headers=auth(host))
+    r = c.post(f"/api/tables/{tid}/leave", json={"in_play": True}, headers=auth(tokens[leaver]))
+    assert r.status_code == 200, r.text
+    return tid, host, invite, tokens
+
+
 def test_a_host_who_left_the_game_cannot_send_away_the_guests_of_the_others_rematch(
     tmp_path: Path,
 ) -> None:
@@ -5312,19 +5331,11 @@ def test_a_host_who_left_the_game_cannot_send_away_the_guests_of_the_others_rema
     rematch made on wishes where a person left in play takes no host token along, unless the
     host asked beside their seat."""
     with client(tmp_path) as c:
-        made = c.post("/api/tables", json={"game": "hell", "players": 3, "private": True}).json()
-        tid, host, invite = made["table"]["id"], made["host_token"], made["invite"]
-        inv = {"X-Torampu-Invite": invite}
-        aki = c.post(f"/api/tables/{tid}/join", json={"name": "Aki", "seat": 0}, headers=inv)
-        ben = c.post(f"/api/tables/{tid}/join", json={"name": "Ben", "seat": 1}, headers=inv)
-        c.post(f"/api/tables/{tid}/start", json={"fill": "heuristic"}, headers=auth(host))
-        r = c.post(
-            f"/api/tables/{tid}/leave", json={"in_play": True}, headers=auth(aki.json()["token"])
-        )
-        assert r.status_code == 200, r.text
+        tid, host, invite, (_, ben) = _one_left_in_play(c, 0, private=True)
+        inv = {"X-Torampu-Invite": str(invite)}
         play_out_elsewhere(c, tid)
         c.app.state.lobby.rooms.clear()  # type: ignore[attr-defined]
-        r = c.post(f"/api/tables/{tid}/rematch", json={}, headers=auth(ben.json()["token"]))
+        r = c.post(f"/api/tables/{tid}/rematch", json={}, headers=auth(ben))
         assert r.status_code == 200, r.text
         nid = r.json()["table"]["id"]
         with c.websocket_connect(f"/ws/tables/{nid}") as friend:
@@ -5337,3 +5348,41 @@ def test_a_host_who_left_the_game_cannot_send_away_the_guests_of_the_others_rema
             assert r.status_code == 404, r.text
             # the friend's invite still opens the rematch
             assert c.get(f"/api/tables/{nid}", headers=inv).status_code == 200
+
+
+def test_a_host_who_stayed_closes_their_rematch_against_bots(tmp_path: Path) -> None:
+    """The other side of the fifty-third audit's fix: the one who left the game in play was the
+    other player; the host stayed, asked beside their seat (as the page asks) and plays the
+    rematch alone with bots — the seat left in play is a nameless bot's there, at a match the
+    one who left never sat at. The host closes that game against bots, as any (a browser that
+    could not end its games for bots could make no table for a day: a third review)."""
+    with client(tmp_path, bot_delay=30) as c:  # (the bots wait: play_out_elsewhere plays)
+        tid, host, _, (_, ben) = _one_left_in_play(c, 0)  # (Aki left; Ben, the host, stayed)
+        play_out_elsewhere(c, tid)  # (seat 1, Ben's, leads: the bots wait)
+        c.app.state.lobby.rooms.clear()  # type: ignore[attr-defined]
+        r = c.post(f"/api/tables/{tid}/rematch", json={"host": host}, headers=auth(ben))
+        assert r.status_code == 200, r.text
+        new = r.json()["table"]
+        assert new["seats"][1]["name"] == "Ben" and new["seats"][0]["kind"] == "bot", new
+        assert new["status"] == "playing", new
+        r = c.post(f"/api/tables/{new['id']}/close", json={}, headers=auth(host))
+        assert r.status_code == 200, r.text
+
+
+def test_a_host_who_left_the_game_takes_no_host_token_down_the_chain(tmp_path: Path) -> None:
+    """The fifty-third audit's fix, one rematch further: the host left the game in play and made
+    its rematch with their token (theirs: their seat a nameless bot's, marked left before);
+    the other player, alone with bots, asked for the rematch of that one. The host who left
+    must not hold its host token — the invite the player's guests came by stays theirs."""
+    with client(tmp_path, bot_delay=30) as c:  # (the bots wait: play_out_elsewhere plays)
+        tid, host, invite, (_, ben) = _one_left_in_play(c, 0, private=True)
+        inv = {"X-Torampu-Invite": str(invite)}
+        for asker in (host, ben):  # (the host's rematch, then Ben's of it)
+            play_out_elsewhere(c, tid)
+            c.app.state.lobby.rooms.clear()  # type: ignore[attr-defined]
+            r = c.post(f"/api/tables/{tid}/rematch", json={}, headers=auth(asker))
+            assert r.status_code == 200, r.text
+            tid = r.json()["table"]["id"]
+        r = c.post(f"/api/tables/{tid}/invite", json={}, headers=auth(host))
+        assert r.status_code == 404, r.text  # (not its host)
+        assert c.get(f"/api/tables/{tid}", headers=inv).status_code == 200

@@ -60,6 +60,7 @@ from torampu.web.bus import Bus, BusError, LocalBus
 from torampu.web.outbox import Outbox, PerKey, TokenBucket
 from torampu.web.stopping import stop_tasks
 from torampu.web.store import (
+    LEFT_BEFORE,
     REMATCH_HOST,
     REMATCH_WISH,
     Action,
@@ -1762,7 +1763,12 @@ class Lobby:
         # asked for, replaced its invite and sent away the friend they had invited (a
         # fifty-third audit; the fourteenth's, by another road). The host who stayed and asked
         # beside their seat keeps it (REMATCH_HOST)
-        gone = by_wish and any(st.left_in_play for st in room.seats)
+        # (left in play here, or at a table before it in the chain: the seat of a host who
+        # left, made the rematch with their token and is gone again is a nameless bot's here)
+        gone = by_wish and (
+            any(st.left_in_play for st in room.seats)
+            or bool(await self.db(self.store.ready_seats, room.id, LEFT_BEFORE, table=room.id))
+        )
         host = token_hash(new_token()) if bots or gone else None
         async with self._creating:  # counted with its maker's tables, as a new table is
             caps = await self._check_capacity(room.table.owner)

@@ -1305,6 +1305,7 @@ class Store:
                 return old.rematch, False
             old = s.get(TableRow, table_id)
             assert old is not None
+            stayed = False  # (the host asked beside their seat: a person's at the rematch)
             if wishes is not None:  # (read under the row's lock: see withdraw_wish)
                 marks = self._ready(s, table_id, REMATCH_WISH)
                 if not wishes <= marks:
@@ -1312,6 +1313,7 @@ class Store:
                 bots = {seat: b for seat, b in (bots or {}).items() if seat not in marks}
                 if self._ready(s, table_id, REMATCH_HOST) & marks:
                     host_token = None
+                    stayed = True
             self._check_open(s, caps, old.owner)  # (a refusal undoes the mark above too)
             s.add(
                 TableRow(
@@ -1339,8 +1341,10 @@ class Store:
             left_before = self._ready(s, table_id, LEFT_BEFORE)
             for x in list(s.scalars(q)):
                 # (a seat its person left in play, here or at a table before: still theirs to
-                # count when the host would close the rematch in play)
-                if x.kind == "bot" and (x.name or x.seat in left_before):
+                # count when the host would close the rematch in play — unless the host stayed
+                # and plays it: then the one who left plays no match there the host could
+                # close, and the host alone with bots ends their game as any)
+                if x.kind == "bot" and (x.name or x.seat in left_before) and not stayed:
                     s.add(ReadyRow(table_id=new_id, game=LEFT_BEFORE, seat=x.seat))
                 bot = (bots or {}).get(x.seat, x.bot if x.kind == "bot" else None)
                 kept = dict(kind=x.kind, name=x.name, token=x.token, bot=x.bot, holder=x.holder)
