@@ -2182,6 +2182,44 @@ def test_a_phone_s_small_buttons_answer_a_thumb_around_them(server: str, browser
     )
     assert apart, "the Rules button's right edge is the sound button's"
     assert reach["header"] < 44, reach  # (the phone header as it was)
+
+
+def test_the_lobby_keeps_a_set_of_rules_and_a_list_of_cards_chosen_and_no_refused_form(
+    server: str, browser: Any
+) -> None:
+    """The forty-fifth review's kept form, for the options that are lists: a Daifugo set of
+    forbidden finishes and Napoleon's cards taken out were never kept — a list is no member of
+    the values a set lists, and a list of cards lists none."""
+    page = new_page(browser, LAPTOP, "en")
+    page.goto(f"{server}/")
+    page.wait_for_selector("#create-form")
+    page.evaluate(
+        """() => {
+          localStorage.setItem('torampu.form.daifugo', JSON.stringify({game: 'daifugo',
+            preset: 'standard', overrides: {forbidden_finish: ['2', 'JK']}}));
+          localStorage.setItem('torampu.form.napoleon', JSON.stringify({game: 'napoleon',
+            preset: 'classic', overrides: {removed_cards: ['2C', '2D']}}));
+        }"""
+    )
+    page.select_option("select[name=game]", "daifugo")
+    page.locator("#options summary").click()
+    boxes = page.locator("[data-option='forbidden_finish'] input")
+    assert [boxes.nth(i).is_checked() for i in range(boxes.count())] == [True, True, False, False]
+    page.select_option("select[name=game]", "napoleon")
+    page.locator("#options summary").click()
+    assert page.input_value("input[name=opt-removed_cards]") == "2C 2D"
+    # a form the server refused is not kept (it was, before the request: 99 games for good)
+    page.select_option("select[name=game]", "hell")
+    page.fill("input[name=games]", "99")
+    page.locator("#create-btn").click()
+    page.wait_for_function("() => !document.querySelector('#create-btn').disabled")
+    assert page.evaluate("localStorage.getItem('torampu.form.hell')") is None
+    page.evaluate(
+        """() => localStorage.setItem('torampu.form.hell', JSON.stringify({games: '0'}))"""
+    )
+    page.reload()
+    page.wait_for_selector("#create-form")
+    assert page.input_value("input[name=games]") == ""  # (not one the form's field takes)
     assert not problems(page), problems(page)
 
 

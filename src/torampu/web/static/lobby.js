@@ -257,15 +257,13 @@ function rememberedForm(game, state) {
   const seatValues = new Set(["open", ...(state.bots || []).map((b) => `bot:${b.spec}`)]);
   const seats = Array.isArray(saved.seats) ? saved.seats : [];
   f.seats = Array.from({ length: f.players }, (_, i) => (seatValues.has(seats[i]) ? seats[i] : "open"));
-  if (typeof saved.games === "string" && /^[0-9]{1,3}$/.test(saved.games)) f.games = saved.games;
+  // (within the form's own bounds: its field's min and max)
+  if (typeof saved.games === "string" && /^[1-9][0-9]?$/.test(saved.games) && Number(saved.games) <= 50) f.games = saved.games;
   if (saved.overrides && typeof saved.overrides === "object" && !Array.isArray(saved.overrides)) {
     for (const opt of game.options) {
       if (opt.name === "players" || !Object.hasOwn(saved.overrides, opt.name)) continue;
       const v = saved.overrides[opt.name];
-      const allowed = Array.isArray(opt.values)
-        ? opt.values.some((x) => JSON.stringify(x) === JSON.stringify(v))
-        : typeof v === typeof opt.default;
-      if (allowed && JSON.stringify(v) !== JSON.stringify(presetValue(game, f.preset, opt))) f.overrides[opt.name] = v;
+      if (optionTakes(opt, v) && JSON.stringify(v) !== JSON.stringify(presetValue(game, f.preset, opt))) f.overrides[opt.name] = v;
     }
   }
   for (const key of ["hints", "spectatorChat", "private", "sitMe"]) if (typeof saved[key] === "boolean") f[key] = saved[key];
@@ -292,6 +290,20 @@ function rememberedNote(state, game, rerender) {
         try { localStorage.removeItem(FORM_OF + game.name); } catch { /* (kept nowhere) */ }
         rerender();
       } }, t("formDefaults")));
+}
+
+/** Whether ``v`` is a value the form's control for ``opt`` could have set: a set's members
+ * among its values (a set's values are its members, not sets: a rule set chosen was never
+ * kept), a list of cards as its words (no values listed: every one was dropped), else one of
+ * its values, or of its default's type where it lists none. */
+function optionTakes(opt, v) {
+  const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
+  const values = Array.isArray(opt.values) ? opt.values : [];
+  if (opt.type === "bool") return typeof v === "boolean";
+  if (opt.type === "set") return Array.isArray(v) && new Set(v).size === v.length && v.every((x) => values.some((y) => same(x, y)));
+  if (opt.type === "cards") return Array.isArray(v) && v.every((x) => typeof x === "string" && /^[0-9A-Z]{1,4}$/.test(x));
+  if (values.length) return values.some((x) => same(x, v));
+  return v !== null && typeof v === typeof opt.default && (typeof v !== "number" || Number.isFinite(v));
 }
 
 /** Keep the form a table is being made with, for the next table of its game (a full store,
@@ -701,8 +713,8 @@ async function quickPlay(button, state) {
     const body = { game: f.game, rules, players: f.players, seats, private: true };
     if (f.games) body.games = Number(f.games);
     if (f.hints) body.hints = true; // the learner's hints, as ticked below (they were lost)
-    rememberForm(f);
     const made = await makeTable(body, 0);
+    rememberForm(f); // (once made: a form the server refused is not the next one's)
     if (made.refused) throw made.refused;
     await api.start(made.id, {}, made.host);
     location.assign(`/t/${made.id}`);
@@ -730,11 +742,11 @@ async function submit(event, state) {
   if (f.turnTimeout != null && f.turnTimeout !== (state.turnLimit ?? 0)) body.turn_timeout = f.turnTimeout;
   button.disabled = true;
   button.textContent = t("creating");
-  rememberForm(f);
   try {
     const seat = f.seats.indexOf("open");
     // (the seat refused, the table is made all the same: its page offers the seats)
     const made = await makeTable(body, f.sitMe && seat >= 0 ? seat : null);
+    rememberForm(f); // (once made: a form the server refused — 0 games, 999 — is not the next one's)
     if (made.refused) {
       // said before the table's page opens (it offers the seats), or the reason was lost
       toast(errorText(made.refused));
