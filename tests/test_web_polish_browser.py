@@ -1345,6 +1345,31 @@ def test_on_a_phone_a_four_handed_trick_s_caption_lies_clear_of_the_boxes_and_ca
     assert not problems(page), problems(page)
 
 
+def test_a_replay_on_a_phone_on_its_side_captions_a_trick_clear_of_the_boxes(
+    server: str, browser: Any
+) -> None:
+    """A code review: the replay of a four-handed Hell game on a phone on its side (844×390)
+    captioned a finished trick at 75 % of its felt, as wide as its words: over the foot's box
+    and the trump chip. It lies in the felt's lower right corner, as at the table."""
+    made = _bots(server, "hell", 2, 4, "bot:heuristic")
+    _until_over(server, made)
+    page = new_page(browser, {"width": 844, "height": 390}, "en", has_touch=True, is_mobile=True)
+    page.goto(f"{server}/t/{made['table']['id']}/replay/1")
+    page.wait_for_selector("#felt .seat-box")
+    seen, over = 0, []
+    for _ in range(40):
+        page.keyboard.press("ArrowRight")
+        page.wait_for_timeout(60)
+        if page.locator("#trick-taker").count():
+            seen += 1
+            over += page.evaluate(CAPTION_OVER)
+    assert seen, "no trick captioned in the replay"
+    if over:
+        page.screenshot(path=str(SHOTS / "polish-replay-caption-side.png"))
+    assert not over, over[:4]
+    assert not problems(page), problems(page)
+
+
 @pytest.mark.parametrize("width", [390, 360])
 def test_a_toast_on_an_upright_phone_is_as_wide_as_the_screen_allows(
     server: str, browser: Any, width: int
