@@ -43,7 +43,7 @@ from websockets.sync.client import connect
 
 import torampu
 from torampu.web.app import create_app
-from torampu.web.bots import BotJob, BotPool, compute_move
+from torampu.web.bots import BotJob, BotPool, PoolBusy, compute_move
 from torampu.web.outbox import Behind, Outbox
 from torampu.web.workers import SEEDING, table_match
 from web_helpers import (
@@ -2144,6 +2144,51 @@ def test_searches_queued_behind_other_tables_are_answered_by_the_heuristic_not_d
             pool.close()
 
     asyncio.run(run())
+
+
+def test_searches_and_hints_with_no_worker_free_do_not_log_a_line_each() -> None:
+    """A fifty-fifth audit: sixty tables of ``ismcts:think=1`` at every seat, from six
+    addresses (within ``--tables-per-address``), nobody watching: every search that found no
+    worker free within ``--bot-queue-wait`` logged a warning, 20 lines a second (2,926 in two
+    minutes), and each hint refused ``hint_busy`` one more — the log grew with what clients
+    asked. Now the first and every thousandth are logged, with a count."""
+    import logging
+
+    g = torampu.new_game("napoleon", "classic", seed=3)
+    view, legal = g.view(g.to_play), g.legal_actions()
+    records: list[logging.LogRecord] = []
+
+    class Keep(logging.Handler):
+        def emit(self, record: logging.LogRecord) -> None:
+            records.append(record)
+
+    async def run() -> None:
+        pool = BotPool(1, queue_wait=0.0)  # every search waits it out at once
+        try:
+            answers = await asyncio.gather(
+                *(
+                    pool.answer(BotJob("ismcts:think=1", "napoleon", 5, view, legal), f"a{i % 6}")
+                    for i in range(300)
+                )
+            )
+            assert all(a.by_fallback and a.action in legal for a, _ in answers)
+            assert pool.waited_out == 300
+            assert await pool._slots.acquire("hog", 1.0)  # the one worker busy: hints wait out
+            for _ in range(50):
+                with pytest.raises(PoolBusy):
+                    await pool.hint(BotJob("ismcts:think=0.5", "napoleon", 5, view, legal), "x")
+        finally:
+            pool.close()
+
+    logger = logging.getLogger("torampu.web")
+    logger.addHandler(keep := Keep())
+    try:
+        asyncio.run(run())
+    finally:
+        logger.removeHandler(keep)
+    waited = [r for r in records if "no worker free" in r.getMessage()]
+    assert len(waited) == 2, [r.getMessage() for r in waited]  # one each: the first of its kind
+    assert "(1 so far)" in waited[0].getMessage()
 
 
 def test_frames_that_are_not_utf8_close_their_socket_and_log_one_line(tmp_path: Path) -> None:

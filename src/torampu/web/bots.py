@@ -46,6 +46,7 @@ from typing import Any, Final
 
 from torampu.bots import BotError, make_bot, parse_bot_spec
 from torampu.errors import TorampuError
+from torampu.web.http import now_and_then
 
 log = logging.getLogger("torampu.web")
 
@@ -341,7 +342,11 @@ class BotPool:
         tables' searches would delay a move without bound)."""
         self._slots = FairGate(workers)
         self.waited_out = 0
-        """Search jobs answered by the heuristic because no worker was free in time."""
+        """Search jobs answered by the heuristic because no worker was free in time (logged
+        the first time and every thousandth: one a move, sixty tables of search bots from six
+        addresses wrote 20 lines a second, a fifty-fifth audit)."""
+        self.hints_busy = 0
+        """Hints refused because no worker was free in time (logged likewise)."""
         self._search: Any = None
         self._quick: Any = None
         self._thread: ThreadPoolExecutor | None = None
@@ -394,11 +399,13 @@ class BotPool:
         if slot and (left <= 0 or not await self._slots.acquire(key, left)):
             self.fallbacks += 1
             self.waited_out += 1
-            log.warning(
-                "bot %s: no worker free within %.1f s; the heuristic answers",
-                job.spec,
-                self.queue_wait,
-            )
+            if now_and_then(self.waited_out):  # (per move, it filled the log: a 55th audit)
+                log.warning(
+                    "bot %s: no worker free within %.1f s; the heuristic answers (%d so far)",
+                    job.spec,
+                    self.queue_wait,
+                    self.waited_out,
+                )
             return BotAnswer(await self._fallback(job), by_fallback=True)
         try:
             if self._thread is not None:
@@ -441,7 +448,14 @@ class BotPool:
         if it failed or ran past it: a hint has no fallback); :class:`PoolBusy` if no worker
         was free within ``queue_wait`` (its turn taken with the bot moves, by ``key``)."""
         if not await self._slots.acquire(key, self.queue_wait):
-            log.warning("a hint (%s): no worker free within %.1f s", job.spec, self.queue_wait)
+            self.hints_busy += 1
+            if now_and_then(self.hints_busy):
+                log.warning(
+                    "a hint (%s): no worker free within %.1f s (%d so far)",
+                    job.spec,
+                    self.queue_wait,
+                    self.hints_busy,
+                )
             raise PoolBusy(self.queue_wait)
         try:
             if self._thread is not None:
