@@ -3903,8 +3903,11 @@ def test_table_lists_made_by_many_addresses_are_bounded_for_the_whole_process(
         codes = [
             crowd[i].get("/api/tables", params={"limit": 10 + i}).status_code for i in range(6)
         ]
-        # each address within its own burst (1): the process's (4) is spent by the first four
-        assert codes == [200, 200, 200, 200, 503, 503], codes
+        # each address within its own burst (1): the process's (4) is spent by the first three,
+        # its last list_burst (1) kept for the lobby's own pages
+        assert codes == [200, 200, 200, 503, 503, 503], codes
+        lobby_page = crowd[5].get("/api/tables", params={"status": "open"})
+        assert lobby_page.status_code == 200, lobby_page.text
         r = crowd[4].get("/api/tables", params={"limit": 20})
         assert r.status_code == 503 and r.json()["error"]["code"] == "busy", r.text
         kept = crowd[5].get("/api/tables", params={"limit": 10})  # made already: served free
@@ -3915,6 +3918,40 @@ def test_table_lists_made_by_many_addresses_are_bounded_for_the_whole_process(
         _list_bucket(c.app).buckets.clear()
         assert crowd[4].get("/api/tables", params={"limit": 30}).status_code == 200
         assert crowd[4].get("/api/tables", params={"limit": 31}).status_code == 429
+
+
+def test_a_lobby_poll_on_a_busy_server_reads_its_page_a_little_old(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A code review of --list-rate-all: five addresses each within --list-rate, asking pages
+    of their own, kept the process's allowance spent, and every lobby's poll was refused 503.
+    The lobby's own pages may take the last --list-burst of it; past that, a lobby page made in
+    the last 30 s is served again to an address that changed no table since (its own change
+    unseen, the one that made a table is refused instead)."""
+    import torampu.web.app as web_app
+
+    monkeypatch.setattr(web_app, "LIST_FRESH", 0.0)
+    monkeypatch.setattr(web_app, "LIST_SETTLE", 0.0)
+    with client(tmp_path, list_rate=0.001, list_burst=1, list_rate_all=0.001) as c:
+        _table(c, "hell")
+        crowd = [TestClient(c.app, client=(f"198.51.100.{i}", 5000)) for i in range(1, 9)]
+        lobby = {"status": "open", "limit": 50}
+        first = crowd[0].get("/api/tables", params=lobby)
+        assert first.status_code == 200  # (4 -> 3)
+        codes = [
+            crowd[i].get("/api/tables", params={"limit": 10 + i}).status_code for i in (1, 2, 3)
+        ]
+        assert codes == [200, 200, 503], codes  # (3 -> 1: the last kept for the lobby's pages)
+        second = crowd[4].get("/api/tables", params=lobby)
+        assert second.status_code == 200  # (the reserve: 1 -> 0)
+        # a table made meanwhile by another address: the page kept is a little old, and served
+        _table(crowd[7], "nap")
+        third = crowd[5].get("/api/tables", params=lobby)
+        assert third.status_code == 200 and third.content == second.content, third.text
+        assert len(third.json()["tables"]) == 1  # (not the new table: the kept page)
+        # the address that made the table is not shown a page without it
+        mine = crowd[7].get("/api/tables", params=lobby)
+        assert mine.status_code in (429, 503), mine.text
 
 
 def _list_bucket(app: Any) -> Any:

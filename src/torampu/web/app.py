@@ -80,6 +80,12 @@ LIST_FRESH = 1.0
 LIST_SETTLE = 0.5
 """Seconds a page of the table list is served again as it was made though a table changed
 since, to every address that changed none through this process since the page was made."""
+LOBBY_PAGES = frozenset({(0, 50, "open"), (0, 20, "over")})
+"""The table-list pages the lobby asks for every 4 s (lobby.js ``refresh``)."""
+LIST_STALE = 30.0
+"""Seconds a page of the table list is served again, however the tables changed, when the
+process has made its ``list_rate_all`` pages (to an address that changed none since): a lobby
+polling every 4 s reads a list a little old, not ``503 busy`` at every poll."""
 ACTED_KEPT = 10_000
 """Addresses remembered as having changed a table (the newest), for :data:`LIST_SETTLE`."""
 LISTINGS_KEPT = 64
@@ -1112,8 +1118,16 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
                 "wait a little",
                 429,
             )
-        if not lists_all.take("", now):
-            # (before the address's own token is taken: a busy server costs it nothing)
+        # (the lobby's own two pages, made at most every LIST_SETTLE whoever asks, may take the
+        # last list_burst of the process's allowance: five addresses each within --list-rate
+        # asking pages of their own kept it spent, and every lobby's poll was refused)
+        reserve = 0 if key in LOBBY_PAGES else settings.list_burst
+        if not lists_all.bucket("", now).take(now, keep=reserve):
+            # (before the address's own token is taken: a busy server costs it nothing; a page
+            # of this key kept, if not too old, is better than an error at every lobby poll)
+            kept = listings.get(key)
+            if kept is not None and since < kept[0] and now - kept[0] < LIST_STALE:
+                return Response(kept[2], media_type="application/json")
             raise ActError("busy", "the server is making other table lists: try again shortly", 503)
         mine.take(now)
         page: asyncio.Future[bytes] = asyncio.get_running_loop().create_future()

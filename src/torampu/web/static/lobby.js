@@ -25,6 +25,7 @@ export function lobbyPage(root) {
     renderTables(list, state);
     renderForm(form, state);
   };
+  let listed = false; // (a list shown: a poll refused for now leaves it, unsaid)
   const refresh = async () => {
     try {
       // the tables one can join or watch, then the newest finished ones (a page of finished
@@ -37,8 +38,11 @@ export function lobbyPage(root) {
       state.mine = mine.filter((tb) => !finished(tb));
       state.mineOver = mine.filter(finished);
       showTables();
+      listed = true;
     } catch (e) {
-      toast(errorText(e));
+      // (a busy server's or a spent allowance's refusal of a poll, once the list is shown: the
+      // list stays and the next poll asks again — a toast every 4 s said nothing new)
+      if (!(listed && (e?.code === "busy" || e?.code === "rate_limited"))) toast(errorText(e));
     }
   };
   state.refresh = refresh; // (a table closed from the list: the list again)
