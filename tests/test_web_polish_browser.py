@@ -2158,6 +2158,8 @@ def test_the_lobby_s_form_is_as_the_last_table_of_its_game_was_made(
     assert page.input_value("select[name=players]") == "5"  # (the default, at first)
     assert page.locator("#form-remembered").count() == 0  # (nothing kept: nothing said)
     page.select_option("select[name=players]", "4")
+    # (nor once the default form is changed: it is not a kept one — a code review)
+    assert page.locator("#form-remembered").count() == 0
     page.select_option("select[name=seat-1]", "bot:random")
     page.locator("#options summary").click()
     page.uncheck("input[name=opt-hook]")

@@ -256,6 +256,7 @@ function rememberedForm(game, state) {
     saved = null; // (not JSON: the default form)
   }
   if (!saved || typeof saved !== "object" || Array.isArray(saved)) return f;
+  keptForms.add(f); // (its note says it is the last table's form: a default one edited is not)
   if (typeof saved.preset === "string" && Object.hasOwn(game.presets, saved.preset)) f.preset = saved.preset;
   if (playerChoices(game).includes(saved.players)) f.players = saved.players;
   const seatValues = new Set(["open", ...(state.bots || []).map((b) => `bot:${b.spec}`)]);
@@ -275,6 +276,8 @@ function rememberedForm(game, state) {
   return f;
 }
 
+const keptForms = new WeakSet(); // the forms read back from storage (rememberedForm)
+
 /** When the form is not the game's default (it is as the last table of this game was made in
  * this browser), say so where Play now is, with the changed rules counted, and offer the way
  * back to the defaults: a changed rule was only counted on the folded "Rule details" at the
@@ -283,7 +286,7 @@ function rememberedNote(state, game, rerender) {
   const f = state.form;
   const d = defaultForm(game);
   const keys = ["preset", "players", "games", "seats", "overrides", "hints", "spectatorChat", "private", "sitMe", "turnTimeout"];
-  if (keys.every((k) => JSON.stringify(f[k]) === JSON.stringify(d[k]))) return null;
+  if (!keptForms.has(f) || keys.every((k) => JSON.stringify(f[k]) === JSON.stringify(d[k]))) return null;
   const n = Object.keys(f.overrides).length;
   const sp = lang() === "ja" ? "" : " "; // (no spaces between Japanese sentences)
   return h("p", { class: "muted small", id: "form-remembered" },
