@@ -149,16 +149,18 @@ def serve(
         # (60 s: on a machine loaded past its cores a server took over 20 s to say anything,
         # and a whole module's tests failed at their setup)
         deadline = time.monotonic() + 60
-        while proc.poll() is None and time.monotonic() < deadline:
+        started = False
+        while not started and proc.poll() is None and time.monotonic() < deadline:
             with contextlib.suppress(OSError):
-                if listens(proc.pid, port) and get(f"{base}/api/health")["status"] == "ok":
-                    break
-            time.sleep(0.1)
-        if proc.poll() is None and time.monotonic() < deadline:
+                started = listens(proc.pid, port) and get(f"{base}/api/health")["status"] == "ok"
+            if not started:
+                time.sleep(0.1)
+        if started:  # (not the clock read again: an answer at the deadline's edge is one)
             break
         out = (data / "server.log").read_bytes()[start:].decode(errors="replace")
         if proc.poll() is None or "already in use" not in out or attempt == 4:
             proc.kill()
+            proc.wait()
             log.close()
             pytest.fail(f"torampu serve did not start: {out}")
     try:
