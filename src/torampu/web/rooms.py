@@ -3665,9 +3665,13 @@ class Lobby:
         exchanges and gives go face down to one seat or out of the game — but a Daifugo
         discard (10捨て) goes face up to the discard pile, and the view's log names its cards
         to every seat: the last move's line said "discard (cards not shown to you)" beside
-        the log's "discard ♠5" (a forty-sixth review)."""
+        the log's "discard ♠5" (a forty-sixth review); a Napoleon's, the engine's
+        ``hidden_from`` says which are shown."""
         verb = action.split()[0]
-        if game == "daifugo" and verb == "discard":
+        if game in ("daifugo", "napoleon") and verb == "discard":
+            # (and a Napoleon's discards are face down but for those ``reveal_discards`` shows
+            # every seat — all of them at house-001 — which the engine's hidden_from leaves out:
+            # the line said "cards not shown to you" of cards the panel showed, a code review)
             return False
         return verb in ("discard", "exchange", "give")
 
