@@ -3218,6 +3218,52 @@ def test_a_finished_match_shows_each_game_s_points_and_the_way_out(
         page.wait_for_selector("#create-form")
 
 
+@pytest.mark.parametrize(
+    ("size", "touch"), [((360, 740), True), ((1024, 700), False), ((1366, 768), False)]
+)
+def test_a_no_trump_bid_fits_its_button_in_japanese(
+    server: str, browser: Any, size: tuple[int, int], touch: bool
+) -> None:
+    """A forty-sixth review: Napoleon's no-trump bids broke inside the word on a laptop
+    ("11ノート / ランプ"), and on a 360 px phone the picker's cell broke it at each letter,
+    its row 105 px tall. The number, then "ノー" "トランプ" on lines of their own: no bid
+    button taller than its row's others need, none overflowing."""
+    made = post(
+        f"{server}/api/tables",
+        {
+            "game": "napoleon",
+            "rules": "house-002",
+            "players": 5,
+            "seats": ["open"] + ["bot:heuristic"] * 4,
+        },
+    )
+    tid, host = made["table"]["id"], made["host_token"]
+    joined = post(f"{server}/api/tables/{tid}/join", {"name": "あき", "seat": 0})
+    post(f"{server}/api/tables/{tid}/start", {}, host)
+    tb = {"id": tid, "host": host, "token": joined["token"]}
+    page = _open(browser, server, tb, {"width": size[0], "height": size[1]}, "ja", touch=touch)
+    page.wait_for_selector(".bid-picker, .bid-table", timeout=30000)
+    got = page.evaluate(
+        """() => [...document.querySelectorAll('.bid-picker .bid-suits .act, .bid-table .act')]
+          .map((b) => ({nt: /N$/.test(b.dataset.action || b.dataset.bidShut || ''),
+                        h: b.getBoundingClientRect().height,
+                        over: b.scrollWidth > b.clientWidth + 1
+                          || b.scrollHeight > b.clientHeight + 1}))"""
+    )
+    nts = [g for g in got if g["nt"]]
+    others = [g for g in got if not g["nt"]]
+    assert nts and others, got
+    assert not any(g["over"] for g in got), got
+    tallest = max(g["h"] for g in others)
+    # (upright, one row of 44 px buttons, none stretched by the word; a laptop's table, the
+    # word a line or two of its own)
+    most = 56 if touch else 2.6 * tallest
+    assert not touch or tallest <= most, got
+    assert all(g["h"] <= most for g in nts), (nts[:2], tallest)
+    page.screenshot(path=str(SHOTS / f"polish-no-trump-{size[0]}.png"))
+    assert not problems(page), problems(page)
+
+
 def test_a_napoleon_game_s_scores_say_each_player_s_side(server: str, browser: Any) -> None:
     """A forty-sixth review: the box at a Napoleon game's end named the Napoleon and the
     adjutant above, and its rows went by the points, with no side beside them (the seats'

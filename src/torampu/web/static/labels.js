@@ -55,12 +55,21 @@ export function suitNode(suit) {
   return suitImage(suit, 14) || h("span", { class: "nt" }, "NT");
 }
 
+/** No trump's word as a bid's, with a place to break it ("ノー|トランプ"), kept whole else. */
+function ntWords() {
+  const word = t("ntBid");
+  const at = word.indexOf("ートランプ");
+  return at < 0 ? [word] : [word.slice(0, at + 1), h("wbr"), word.slice(at + 1)];
+}
+
 /** A bid value: Napoleon "13S", Nap "three", Hell "2". */
 export function bidNode(value, game) {
   const s = String(value);
   if (game === "nap") return text(t(`nap_${s}`));
   const m = /^(\d+)([SHDCN])$/.exec(s);
-  if (m) return h("span", { class: "bid" }, m[1], m[2] === "N" ? t("ntBid") : suitImage(m[2], 14));
+  // (no trump's word broken only where a reader would: "11ノート / ランプ" broke inside it in
+  // a narrow bid button, a 46th review — the number, then "ノー" "トランプ", on lines of their own)
+  if (m) return h("span", { class: "bid" }, m[1], m[2] === "N" ? h("span", { class: "bid-nt" }, ...ntWords()) : suitImage(m[2], 14));
   return text(s);
 }
 
