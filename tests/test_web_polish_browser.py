@@ -2196,6 +2196,7 @@ def test_the_lobby_s_form_is_as_the_last_table_of_its_game_was_made(
     assert "last table of this game" in said and "1 rule changed" in said, said
     page.click("#form-defaults")
     assert form() == {"game": "hell", "players": "5", "seat-1": "open", "hook": True, "games": ""}
+    assert page.evaluate("document.activeElement?.id") == "quick-play"  # (not lost to the page)
     assert page.locator("#form-remembered").count() == 0
     assert page.evaluate("localStorage.getItem('torampu.form.hell')") is None
     # a stored form that is not one: the default, part by part, no error
@@ -2252,6 +2253,29 @@ def test_a_phone_s_small_buttons_answer_a_thumb_around_them(server: str, browser
     )
     assert apart, "the Rules button's right edge is the sound button's"
     assert reach["header"] < 44, reach  # (the phone header as it was)
+
+
+def test_on_a_phone_on_its_side_the_sort_buttons_leave_the_bids_below_them_their_taps(
+    server: str, browser: Any
+) -> None:
+    """A forty-seventh review: on a phone on its side (844×390) the sort buttons' larger tap
+    area reached 16 px below them, over the top of the bid buttons there — a thumb on a bid's
+    top edge sorted the hand. Each bid button answers its own top edge."""
+    tb = _table(server, "nap", "standard", 4, 3)
+    page = _open(browser, server, tb, {"width": 844, "height": 390}, "ja", touch=True)
+    assert _wait_my_turn(page, 30) == "bid"
+    page.wait_for_selector("#actions .bidbtn")
+    taken = page.evaluate(
+        """() => [...document.querySelectorAll('#actions .act')].filter((b) => {
+          const r = b.getBoundingClientRect();
+          for (let x = r.left + 3; x < r.right - 3; x += 4) {  // (along its top edge)
+            const hit = document.elementFromPoint(x, r.top + 2);
+            if (!hit || !(hit === b || b.contains(hit))) return true;
+          }
+          return false; }).map((b) => b.textContent)"""
+    )
+    assert not taken, taken
+    assert not problems(page), problems(page)
 
 
 def test_the_lobby_keeps_a_set_of_rules_and_a_list_of_cards_chosen_and_no_refused_form(

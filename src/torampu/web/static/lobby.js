@@ -296,6 +296,8 @@ function rememberedNote(state, game, rerender) {
         state.form = defaultForm(game);
         try { localStorage.removeItem(FORM_OF + game.name); } catch { /* (kept nowhere) */ }
         rerender();
+        // (the link is gone with the note: the focus to Play now, not lost to the page, a 47th review)
+        document.getElementById("quick-play")?.focus();
       } }, t("formDefaults")));
 }
 
