@@ -4454,7 +4454,11 @@ def test_seven_cards_of_a_trick_lie_apart(
         if mine and snap.get("legal"):
             action = snap["legal"][0]
             if action.startswith("play "):
-                page.locator(f'#hand .card[data-card="{action.split()[1]}"]').first.click()
+                # (likewise a card: the one this loop played a moment ago, the snapshot not yet
+                # the answer's, drawn disabled — the click waited 15 s for it on a clean-clone CI)
+                with contextlib.suppress(sync_api.TimeoutError):
+                    card = page.locator(f'#hand .card[data-card="{action.split()[1]}"]').first
+                    card.click(timeout=2000)
             else:
                 button = page.locator(f'#actions [data-action="{action}"]').first
                 # (the snapshot read may be one behind: the bid the last round tapped again went
