@@ -5352,7 +5352,9 @@ def test_a_host_who_left_the_game_cannot_close_the_others_rematch(tmp_path: Path
     host made the rematch with their token (or the friend asked for it, alone with bots, and
     the host token went along), and closed it under the friend in play, its moves deleted. A
     seat left in play counts as its person's at every rematch of its chain."""
-    with client(tmp_path) as c:
+    # (bots slow to move: at 0 s a bot that leads at the rematch raced play_out_elsewhere,
+    # StaleVersion on a clean-clone CI — a code review had foreseen it)
+    with client(tmp_path, bot_delay=30) as c:
         for by_host in (True, False):
             made = c.post("/api/tables", json={"game": "hell", "players": 3}).json()
             tid, host = made["table"]["id"], made["host_token"]
