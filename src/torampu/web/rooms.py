@@ -3518,7 +3518,7 @@ class Lobby:
             )
             named = cards_mentioned(last["action"])
             if named & hidden or (
-                self._private(last["action"], room.table.game) and not _holds(m.game, seat, named)
+                self._private(last["action"]) and not _holds(m.game, seat, named)
             ):
                 # the verb alone, marked hidden: "give" here is not "give nothing"
                 last = {**last, "action": last["action"].split()[0], "hidden": True}
@@ -3660,20 +3660,13 @@ class Lobby:
         return action.split()[0] == "adjutant"
 
     @staticmethod
-    def _private(action: str, game: str) -> bool:
-        """Actions whose cards stay private even once they are out of the hand: discards,
-        exchanges and gives go face down to one seat or out of the game — but a Daifugo
-        discard (10捨て) goes face up to the discard pile, and the view's log names its cards
-        to every seat: the last move's line said "discard (cards not shown to you)" beside
-        the log's "discard ♠5" (a forty-sixth review); a Napoleon's, the engine's
-        ``hidden_from`` says which are shown."""
-        verb = action.split()[0]
-        if game in ("daifugo", "napoleon") and verb == "discard":
-            # (and a Napoleon's discards are face down but for those ``reveal_discards`` shows
-            # every seat — all of them at house-001 — which the engine's hidden_from leaves out:
-            # the line said "cards not shown to you" of cards the panel showed, a code review)
-            return False
-        return verb in ("discard", "exchange", "give")
+    def _private(action: str) -> bool:
+        """Actions whose cards stay private even once they are out of the hand: exchanges and
+        gives go face down to one seat. A discard's cards are as the engine's ``hidden_from``
+        says: a Daifugo 10捨て face up to the pile, a Napoleon's face down but for those
+        ``reveal_discards`` shows (the line said "discard (cards not shown to you)" of cards
+        the view's log and panel showed: a forty-sixth review, a code review)."""
+        return action.split()[0] in ("exchange", "give")
 
     def broadcast(self, room: Room) -> None:
         """Every client of the room will get a fresh snapshot (its writer builds and sends it
