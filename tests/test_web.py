@@ -1423,6 +1423,8 @@ def test_serve_refuses_a_bad_database_or_delay_clearly() -> None:
         ("--chat-burst", "0", "every limit is a whole number ≥ 1"),
         ("--hint-rate", "0", "--hint-rate"),
         ("--hint-burst", "0", "every limit is a whole number ≥ 1"),
+        ("--bot-rate-all", "-1", "--bot-rate-all is moves a second ≥ 0"),
+        ("--bot-rate-all", "nan", "--bot-rate-all is moves a second ≥ 0"),
         ("--requests-at-once", "0", "every limit is a whole number ≥ 1"),
     ):
         r = CliRunner().invoke(app, ["serve", flag, bad])
@@ -1487,6 +1489,7 @@ def test_the_sockets_bounds_are_the_operators_to_set(
         "--hint-rate": "2",
         "--hint-burst": "4",
         "--requests-at-once": "5",
+        "--bot-rate-all": "40",
     }
     args = ["serve", "--data-dir", str(tmp_path), *[x for kv in flags.items() for x in kv]]
     args.append("--no-ws-deflate")  # (each socket compresses every snapshot itself: a seventh
@@ -1522,6 +1525,7 @@ def test_the_sockets_bounds_are_the_operators_to_set(
         "--hint-rate": st.hint_rate,
         "--hint-burst": st.hint_burst,
         "--requests-at-once": st.requests_at_once,
+        "--bot-rate-all": st.bot_rate_all,
     }
     assert {k: float(v) for k, v in flags.items()} == {k: float(v) for k, v in got.items()}
     assert seen["ws_max_size"] == 65536 and seen["deflate"] is False

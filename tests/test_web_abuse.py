@@ -42,6 +42,7 @@ from sqlalchemy.exc import OperationalError
 from websockets.sync.client import connect
 
 import torampu
+from torampu.web.addresses import owner_hash
 from torampu.web.app import create_app
 from torampu.web.bots import BotJob, BotPool, PoolBusy, compute_move
 from torampu.web.outbox import Behind, Outbox
@@ -2189,6 +2190,33 @@ def test_searches_and_hints_with_no_worker_free_do_not_log_a_line_each() -> None
     waited = [r for r in records if "no worker free" in r.getMessage()]
     assert len(waited) == 2, [r.getMessage() for r in waited]  # one each: the first of its kind
     assert "(1 so far)" in waited[0].getMessage()
+
+
+def test_bots_of_many_tables_take_turns_within_the_process_bound(tmp_path: Path) -> None:
+    """A fifty-sixth session: nothing bounded the bot moves a whole process made — tables of
+    bots alone (a few hundred, from a few dozen addresses each within
+    ``--tables-per-address``) took every core, and a person's move at another table waited
+    behind them. Past ``--bot-rate-all`` a bot waits its turn, the turns shared by the
+    addresses that made the tables: one address's eight tables move together no more often
+    than another's one."""
+    with client(tmp_path, bot_rate_all=5.0) as c:
+        rooms = c.app.state.lobby.rooms  # type: ignore[attr-defined]
+        mine = new_table(c, "hell", "standard", games=19, humans=0)[0]
+        # (another address's: a request of a TestClient outside its context runs on a loop
+        # of its own, gone with the request — and the table's driver with it)
+        rooms[mine].owner = owner_hash("203.0.113.9")
+        flood = [new_table(c, "hell", "standard", games=19, humans=0)[0] for _ in range(8)]
+        time.sleep(0.5)
+        before = {t: rooms[t].version for t in [*flood, mine]}
+        start = time.monotonic()
+        time.sleep(3.0)
+        after = {t: rooms[t].version for t in [*flood, mine]}
+        took = time.monotonic() - start
+    moves = {t: after[t] - before[t] for t in before}
+    flooded = sum(moves[t] for t in flood)
+    # one grant each 0.2 s (at most one more per table, granted before the window began)
+    assert flooded + moves[mine] <= 5.0 * took + 1 + 9, moves
+    assert moves[mine] >= 4 and moves[mine] >= flooded / 3, moves  # its turn in every round
 
 
 def test_frames_that_are_not_utf8_close_their_socket_and_log_one_line(tmp_path: Path) -> None:

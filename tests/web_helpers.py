@@ -59,6 +59,7 @@ def settings(tmp: Path, **kw: Any) -> Settings:
     # tests play people's seats as fast as answers come (a test of the bound sets its own)
     kw.setdefault("table_move_rate", 10_000.0)
     kw.setdefault("table_move_burst", 10_000)
+    kw.setdefault("bot_rate_all", 10_000.0)  # (the gate there, its bound out of the way)
     kw.setdefault("seat_change_rate", 10_000.0)  # (every test's seats from one address)
     kw.setdefault("seat_change_burst", 10_000)
     return Settings(data_dir=tmp, **kw)

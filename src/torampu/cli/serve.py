@@ -299,6 +299,14 @@ def serve(
             "Redis reaches it; 0: never."
         ),
     ] = 2.0,
+    bot_rate_all: Annotated[
+        float,
+        typer.Option(
+            help="Bot moves (stand-ins' too) this process's tables make per second in all; past "
+            "it a table's bot waits its turn, the turns shared fairly among the addresses that "
+            "made the tables. 0: no bound."
+        ),
+    ] = 100.0,
     bot_queue_wait: Annotated[
         float,
         typer.Option(
@@ -544,6 +552,8 @@ def serve(
         raise typer.BadParameter(
             "--request-rate-all is a number ≥ 0 (0: no bound), --request-burst-all a count ≥ 1"
         )
+    if bot_rate_all < 0 or not math.isfinite(bot_rate_all):
+        raise typer.BadParameter("--bot-rate-all is moves a second ≥ 0 (0: no bound)")
     timeouts = [send_timeout, room_idle, abandon_after, ws_ping, lease_ttl, presence_ttl]
     timeouts += [header_timeout, bot_queue_wait, hello_timeout]
     if min(max_bot_think, *timeouts) <= 0:
@@ -738,6 +748,7 @@ def serve(
         presence_ttl=presence_ttl,
         version_poll=version_poll,
         redis_connections=redis_connections,
+        bot_rate_all=bot_rate_all,
         bot_queue_wait=bot_queue_wait,
     )
     logging.basicConfig(

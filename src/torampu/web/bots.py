@@ -326,6 +326,37 @@ class FairGate:
         self.free += 1
 
 
+class RateGate:
+    """At most ``rate`` grants a second for the whole process, shared fairly among keys as
+    :class:`FairGate` shares its slots: ``burst`` slots (a tenth of a second's worth, at least
+    one), each held ``burst / rate`` seconds after its grant. A key with many waiters takes one
+    turn in every round, so one address's many tables wait for their turns, not another's.
+
+    >>> async def demo() -> list[str]:
+    ...     gate, order = RateGate(10.0), []              # one grant each 0.1 s
+    ...     async def job(key: str, n: int) -> None:
+    ...         if await gate.acquire(key, 5.0):
+    ...             order.append(f"{key}{n}")
+    ...     jobs = [job("a", n) for n in (1, 2, 3, 4)] + [job("b", 1), job("b", 2)]
+    ...     await asyncio.gather(*jobs)
+    ...     return order
+    >>> asyncio.run(demo())
+    ['a1', 'b1', 'a2', 'b2', 'a3', 'a4']
+    """
+
+    def __init__(self, rate: float) -> None:
+        self.burst = max(1, int(rate / 10))
+        self.hold = self.burst / rate
+        self.gate = FairGate(self.burst)
+
+    async def acquire(self, key: str, timeout: float) -> bool:
+        """Take a grant within ``timeout`` seconds (False: none came; wait and ask again)."""
+        if not await self.gate.acquire(key, timeout):
+            return False
+        asyncio.get_running_loop().call_later(self.hold, self.gate.release)
+        return True
+
+
 class PoolBusy(Exception):
     """No search worker came free within the pool's ``queue_wait`` (a hint: ``hint_busy``)."""
 

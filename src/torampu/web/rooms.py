@@ -55,7 +55,7 @@ from torampu.match import Match
 from torampu.testing import cards_mentioned
 from torampu.web import clock as shared
 from torampu.web.addresses import owner_hash
-from torampu.web.bots import GRACE, BotJob, BotPool, BotRefused, PoolBusy, check_spec
+from torampu.web.bots import GRACE, BotJob, BotPool, BotRefused, PoolBusy, RateGate, check_spec
 from torampu.web.bus import Bus, BusError, LocalBus
 from torampu.web.outbox import Outbox, PerKey, TokenBucket
 from torampu.web.stopping import stop_tasks
@@ -150,6 +150,12 @@ class Settings:
     bot_queue_wait: float = 2.0
     """Seconds a search-bot move waits for a free worker before the heuristic makes it (a
     backlog of other tables' searches never delays a move longer)."""
+    bot_rate_all: float = 100.0
+    """Bot moves (stand-ins' too) this process's tables make per second in all, whatever the
+    addresses; past it a table's bot waits its turn, the turns shared fairly among the addresses
+    that made the tables (:class:`~torampu.web.bots.RateGate`). A move is a millisecond or
+    three of the event loop: without it tables of bots alone, a few hundred made by a few
+    dozen addresses each within ``tables_per_address``, take every core there is. 0: no bound."""
     db_threads: int = 4
     """Threads that talk to the database (bots never run there)."""
     db_slow_threads: int = 4
@@ -978,6 +984,8 @@ class Lobby:
         self._sweeper: asyncio.Task[None] | None = None
         self._purger: asyncio.Task[None] | None = None
         self._jitter = random.Random()  # only the bots' pauses: no game randomness here
+        self.bot_moves = RateGate(settings.bot_rate_all) if settings.bot_rate_all > 0 else None
+        """The whole process's bot moves a second (``bot_rate_all``), shared by address."""
         self.connects = PerKey(settings.connect_rate, settings.sockets_per_address)
         """New websockets per address (a socket closed and opened again is a new one)."""
         self.told_refused = PerKey(REFUSALS_TOLD_RATE, REFUSALS_TOLD_BURST)
@@ -3825,6 +3833,12 @@ class Lobby:
                         self.broadcast(room)  # an away flag may have turned
                     continue
                 version = room.version
+                if self.bot_moves is not None and not await self.bot_moves.acquire(
+                    room.owner or room.id, renew
+                ):
+                    continue  # not its turn yet: the lease renewed, then it asks again
+                if room.version != version or self._who_moves(room)[0] is None:
+                    continue  # something happened while it waited its turn
                 if delay > 0:  # a natural pause: between 3/4 and 5/4 of the delay
                     await asyncio.sleep(delay * (0.75 + 0.5 * self._jitter.random()))
                     if room.version != version or self._who_moves(room)[0] is None:
