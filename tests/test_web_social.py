@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import threading
 import time
 from collections.abc import Iterator
 from contextlib import ExitStack
@@ -1198,6 +1199,51 @@ def test_a_hint_asked_as_the_seat_moves_never_names_the_next_seat_s_cards(
             m = _until(a, lambda m: m["type"] in ("hint", "error"))
             assert m["type"] == "error" and m["code"] == "stale_version", m
             assert all(j.view["seat"] == 1 and j.legal == snap["legal"] for j in jobs), jobs
+
+
+@pytest.mark.parametrize("change", ["leave", "move"])
+def test_a_hint_worked_out_as_the_seat_is_left_or_the_turn_moves_on_is_not_sent(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, change: str
+) -> None:
+    """A fifty-sixth audit: a hint whose search was still running when its player left the
+    game in play came after "seat_revoked", to the socket now watching as a spectator — advice
+    from the hand the stand-in plays now, for a turn already past. It is not sent: the socket
+    is told the seat is gone (or, the seat still theirs, that the game moved on)."""
+    with client(tmp_path, hint_think=0.05) as c:
+        tid, _, tok = _table(c, ["heuristic", "open", "open"], games=1, hints=True)
+        lobby = c.app.state.lobby  # type: ignore[attr-defined]
+        real_hint = lobby.pool.hint
+        asked = threading.Event()
+        go_on = threading.Event()
+
+        async def slow_hint(job: Any, key: str) -> Any:
+            asked.set()
+            while not go_on.is_set():
+                await asyncio.sleep(0.01)
+            return await real_hint(job, key)
+
+        monkeypatch.setattr(lobby.pool, "hint", slow_hint)
+        with (
+            c.websocket_connect(f"/ws/tables/{tid}") as a,
+            c.websocket_connect(f"/ws/tables/{tid}") as b,
+        ):
+            snap = _to_play(a, 1, hello(a, tok[1]))
+            hello(b, tok[1])
+            a.send_json({"type": "hint"})
+            assert asked.wait(10)
+            if change == "leave":
+                r = c.post(f"/api/tables/{tid}/leave", json={"in_play": True}, headers=auth(tok[1]))
+                assert r.status_code == 200, r.text
+                # (the leave's own word to the socket, before the search's answer)
+                _until(a, lambda m: m["type"] == "error" and m["code"] == "seat_revoked")
+                want = "seat_revoked"
+            else:  # the player moved on another socket
+                b.send_json({"type": "act", "action": snap["legal"][0], "version": snap["version"]})
+                _until(b, lambda m: m["type"] == "snapshot" and m["version"] > snap["version"])
+                want = "stale_version"
+            go_on.set()
+            m = _until(a, lambda m: m["type"] == "hint" or m.get("code") == want)
+            assert m["type"] == "error", m
 
 
 def test_one_address_s_hints_asked_at_once_at_two_tables_wait_while_the_claim_is_slow(

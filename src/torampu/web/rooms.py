@@ -3073,6 +3073,13 @@ class Lobby:
             self._hinting[client.addr] -= 1
             if not self._hinting[client.addr]:
                 del self._hinting[client.addr]
+        # while the search thought the seat may have changed hands (its player left, a bot or
+        # a friend took it), the turn moved on: its advice is the old seat's hand's, sent
+        # after "seat_revoked" to a socket watching on (a fifty-sixth audit)
+        if client.seat != seat or room.seats[seat].token != client.holder:
+            raise ActError("seat_revoked", f"seat {seat} is no longer yours")
+        if room.version != version:
+            raise ActError("stale_version", "the game moved on: ask again on your turn")
         return {"type": "hint", "version": version, "seat": seat, **answer}
 
     async def _hint_claimed(self, room: Room, seat: int, version: int) -> dict[str, Any]:
