@@ -622,6 +622,35 @@ def _assert_adjutant_hidden(g: torampu.Game, seats: list[int | None]) -> None:
         assert v["alone"] is None, f"view({s}) says whether the Napoleon is alone"
 
 
+@pytest.mark.parametrize("where", ["widow", "own hand", "another's hand"])
+def test_in_the_exchange_the_named_card_s_holder_knows_the_sides(where: str) -> None:
+    """Named before the exchange (``adjutant_timing: before_exchange``), the adjutant card may
+    come up in the widow: the Napoleon then plays alone, and knows it as the widow is taken —
+    the view said "adjutant not revealed" to them until the discard (a forty-sixth review).
+    The holder of the card knows; nobody else does, until play says so."""
+    hands, widow = sweep()  # the widow: 5S 4S; seat 3 holds AD
+    card = {"widow": "5S", "own hand": "9S", "another's hand": "AD"}[where]
+    holder = 3 if where == "another's hand" else 1
+    g = new(hands, widow, rules={"adjutant_timing": "before_exchange"}, void=SWEEP_VOID)
+    auction(g, 1, "13S")
+    assert g.phase == "adjutant"
+    g.play(f"adjutant {card}")
+    assert g.phase == "exchange"
+    v = g.view(holder)
+    assert v["adjutant_known"] is True
+    if holder == 1:
+        assert v["alone"] is True and v["adjutant"] is None  # the Napoleon plays alone
+    else:
+        assert v["alone"] is False and v["adjutant"] == 3  # the adjutant knows they are
+    _assert_adjutant_hidden(g, [s for s in (None, 0, 1, 2, 3, 4) if s != holder])
+    g.play("discard 5S 4S")  # (the widow back: in the widow's case, the named card too)
+    assert g.phase == "play"
+    v = g.view(holder)
+    assert v["adjutant_known"] is True and v["alone"] is (holder == 1)
+    _assert_adjutant_hidden(g, [s for s in (None, 0, 1, 2, 3, 4) if s != holder])
+    roundtrip(g)
+
+
 def test_adjutant_is_secret_until_its_card_is_played() -> None:
     g = start_sweep(adjutant="AD")  # AD is in seat 3
     # nobody is told, the Napoleon included; the adjutant knows its own card

@@ -442,7 +442,14 @@ def check_views(g: Any, m: Model, legal: list[str], *, json_check: bool = True) 
                     for a in legal
                 )
         if m.may_know_adjutant(seat, phase):
-            if v["adjutant_known"]:
+            if v["adjutant_known"] and phase not in ("play", "over") and not m.alone_declared:
+                # the exchange: the named card's holder knows (the Napoleon holding it, from
+                # the widow or their own, plays alone)
+                assert phase == "exchange" and m.adj_card in m.hands[seat], where
+                alone = seat == m.nap
+                assert v["adjutant"] == (None if alone else seat), where
+                assert v["alone"] is alone, where
+            elif v["adjutant_known"]:
                 if phase not in ("play", "over"):
                     assert m.alone_declared, where
                 true = None if m.alone else m.adj_seat

@@ -1448,9 +1448,24 @@ class Napoleon(TrickGame):
         """True when the Napoleon has no adjutant (declared, own card, or card in widow)."""
         return self.alone_declared or self.adj_seat == self.napoleon
 
+    def _holder_in_exchange(self) -> int:
+        """During the exchange, the seat holding the adjutant card (the widow is in the
+        Napoleon's hand by then: the Napoleon holding it plays alone, whatever they discard);
+        -1 at any other time or before a card is named."""
+        if self.phase_id != PHASE_EXCHANGE or self.adj_card < 0:
+            return -1
+        for s in range(self.n):
+            if self.hands[s] >> self.adj_card & 1:
+                return s
+        return -1
+
     def adjutant_known_to(self, seat: Seat | None) -> bool:
-        """Whether ``seat`` (``None``: everyone) knows who the adjutant is."""
+        """Whether ``seat`` (``None``: everyone) knows who the adjutant is. During the
+        exchange (the card named before it) the card's holder knows: the Napoleon whose named
+        card came up in the widow, or was their own, knows they play alone."""
         if self.phase_id == PHASE_OVER or self.alone_declared:
+            return True
+        if seat is not None and seat == self._holder_in_exchange():
             return True
         if self.adj_card < 0 or self.phase_id != PHASE_PLAY:
             return False
@@ -1580,9 +1595,13 @@ class Napoleon(TrickGame):
             "alone_declared": self.alone_declared,
         }
         known = self.adjutant_known_to(seat)
-        v["adjutant"] = None if not known or self.alone or self.adj_seat < 0 else self.adj_seat
+        adj, alone = self.adj_seat, self.alone
+        if ph == PHASE_EXCHANGE and known and not self.alone_declared:
+            adj = self._holder_in_exchange()  # (set when play begins)
+            alone = adj == self.napoleon
+        v["adjutant"] = None if not known or alone or adj < 0 else adj
         v["adjutant_known"] = known
-        v["alone"] = self.alone if known else None
+        v["alone"] = alone if known else None
         if seat is not None and seat == self.napoleon and ph == PHASE_EXCHANGE:
             v["widow"] = card_list(self.widow)
         if self.exchanged:
