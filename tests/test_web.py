@@ -1423,8 +1423,9 @@ def test_serve_refuses_a_bad_database_or_delay_clearly() -> None:
         ("--chat-burst", "0", "every limit is a whole number ≥ 1"),
         ("--hint-rate", "0", "--hint-rate"),
         ("--hint-burst", "0", "every limit is a whole number ≥ 1"),
-        ("--bot-rate-all", "-1", "--bot-rate-all is moves a second ≥ 0"),
-        ("--bot-rate-all", "nan", "--bot-rate-all is moves a second ≥ 0"),
+        ("--bot-rate-all", "-1", "--bot-rate-all is moves a second: 0 (no bound) or at"),
+        ("--bot-rate-all", "nan", "--bot-rate-all is moves a second: 0 (no bound) or at"),
+        ("--bot-rate-all", "0.5", "--bot-rate-all is moves a second: 0 (no bound) or at"),
         ("--requests-at-once", "0", "every limit is a whole number ≥ 1"),
     ):
         r = CliRunner().invoke(app, ["serve", flag, bad])

@@ -2219,6 +2219,57 @@ def test_bots_of_many_tables_take_turns_within_the_process_bound(tmp_path: Path)
     assert moves[mine] >= 4 and moves[mine] >= flooded / 3, moves  # its turn in every round
 
 
+def test_tables_closed_while_their_bots_wait_their_turn_leave_the_turns_to_the_others(
+    tmp_path: Path,
+) -> None:
+    """A code review of ``--bot-rate-all``: a driver cancelled while it waited for its turn
+    (its table closed, or dropped from memory) took its place in the gate with it — the next
+    grant went to the dead waiter and was never given back: a few tables closed at a busy
+    moment, and no bot or stand-in of the process moved again. Closing three of five here
+    leaves the other two their turns."""
+    with client(tmp_path, bot_rate_all=2.0) as c:  # (one place, held half a second a grant)
+        rooms = c.app.state.lobby.rooms  # type: ignore[attr-defined]
+        made = [new_table(c, "hell", "standard", games=19, humans=0) for _ in range(5)]
+        time.sleep(1.5)  # (every driver waiting its turn)
+        for tid, host, _ in made[:3]:
+            r = c.post(f"/api/tables/{tid}/close", headers=auth(host))
+            assert r.status_code == 200, r.text
+        left = [tid for tid, _, _ in made[3:]]
+        before = {t: rooms[t].version for t in left}
+        time.sleep(3.0)
+        moved = {t: rooms[t].version - before[t] for t in left}
+    assert sum(moved.values()) >= 3, moved  # (some six: two a second; none on the old code)
+
+
+def test_a_table_a_person_plays_at_takes_its_bots_turns_before_tables_of_bots_alone(
+    tmp_path: Path,
+) -> None:
+    """A fifty-seventh audit: past ``--bot-rate-all`` the turns went round the addresses that
+    made tables, so twenty addresses with two tables of bots alone each stretched a person's
+    table's bot moves from 0.3 s to 1 s apart (three hundred, at the defaults, some tenfold).
+    A table where a person holding a seat is connected goes first. Here one of nine tables of
+    one address has a person: at one grant each 0.2 s their turn comes back each round of the
+    three bots, not after every other table's."""
+    with client(tmp_path, bot_rate_all=5.0) as c:
+        mine, _, tokens = new_table(c, "hell", "standard", games=19, humans=1)
+        for _ in range(8):
+            new_table(c, "hell", "standard", games=19, humans=0)
+        turns = 0
+        with c.websocket_connect(f"/ws/tables/{mine}") as ws:
+            msg = _hello(ws, tokens[0])
+            stop = time.monotonic() + 4.0
+            while time.monotonic() < stop:
+                if msg["type"] == "snapshot" and msg.get("legal"):
+                    turns += 1
+                    ws.send_json(
+                        {"type": "act", "action": msg["legal"][0], "version": msg["version"]}
+                    )
+                msg = receive(ws)
+    # three bot moves a round at most 0.6 s, where taking turns with eight tables of bots
+    # alone made it some 5 s: one or two turns in 4 s
+    assert turns >= 4, turns
+
+
 def test_frames_that_are_not_utf8_close_their_socket_and_log_one_line(tmp_path: Path) -> None:
     """The audit: each websocket text frame of invalid UTF-8 logged a full traceback at ERROR
     (a client sending them in a loop filled the log). The socket is closed (1007) and its slot

@@ -552,8 +552,8 @@ def serve(
         raise typer.BadParameter(
             "--request-rate-all is a number ≥ 0 (0: no bound), --request-burst-all a count ≥ 1"
         )
-    if bot_rate_all < 0 or not math.isfinite(bot_rate_all):
-        raise typer.BadParameter("--bot-rate-all is moves a second ≥ 0 (0: no bound)")
+    if not (bot_rate_all == 0 or 1 <= bot_rate_all < math.inf):
+        raise typer.BadParameter("--bot-rate-all is moves a second: 0 (no bound) or at least 1")
     timeouts = [send_timeout, room_idle, abandon_after, ws_ping, lease_ttl, presence_ttl]
     timeouts += [header_timeout, bot_queue_wait, hello_timeout]
     if min(max_bot_think, *timeouts) <= 0:

@@ -256,7 +256,9 @@ def _lower_priority(nice: int, search: bool = False) -> None:  # pragma: no cove
 class FairGate:
     """``slots`` at a time, shared fairly: a freed slot goes to the oldest waiter of the key
     served least lately (a key being whoever's tables they are), so one key with many waiting
-    jobs takes one turn in every round, not the whole queue.
+    jobs takes one turn in every round, not the whole queue. A waiter asking ``first`` (a
+    table a person plays at) is served before every other, by the same rounds among the keys
+    waiting so.
 
     >>> async def demo() -> list[str]:
     ...     gate, order = FairGate(1), []
@@ -278,6 +280,8 @@ class FairGate:
     def __init__(self, slots: int) -> None:
         self.free = max(1, slots)
         self.waiting: OrderedDict[str, deque[asyncio.Future[None]]] = OrderedDict()
+        self.first: OrderedDict[str, deque[asyncio.Future[None]]] = OrderedDict()
+        """The waiters served before :attr:`waiting`'s, by key likewise."""
         self.served: dict[str, int] = {}
         """When each key last had a slot (a count of grants); bounded by forgetting the
         keys that wait for nothing once it holds 4,096."""
@@ -287,38 +291,50 @@ class FairGate:
         self.grants += 1
         self.served[key] = self.grants
         if len(self.served) > 4096:
-            self.served = {k: v for k, v in self.served.items() if k in self.waiting}
+            self.served = {
+                k: v for k, v in self.served.items() if k in self.waiting or k in self.first
+            }
 
-    async def acquire(self, key: str, timeout: float) -> bool:
-        """Take a slot within ``timeout`` seconds (False: none came)."""
-        if self.free > 0 and not self.waiting:
+    async def acquire(self, key: str, timeout: float, first: bool = False) -> bool:
+        """Take a slot within ``timeout`` seconds (False: none came); ``first``: before the
+        waiters that did not ask so. A waiter cancelled (its table closed) takes no slot with
+        it: one it was handed as it was cancelled goes on to the next."""
+        if self.free > 0 and not self.waiting and not self.first:
             self.free -= 1
             self._granted(key)
             return True
         fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self.waiting.setdefault(key, deque()).append(fut)
+        lane = self.first if first else self.waiting
+        lane.setdefault(key, deque()).append(fut)
         try:
             await asyncio.wait_for(asyncio.shield(fut), timeout)
             return True
-        except TimeoutError:
+        except BaseException as e:  # a timeout, or the waiter cancelled (its table closed)
             if fut.done():  # handed over just as the wait ended: it is ours
-                return True
-            queue = self.waiting.get(key)
+                if isinstance(e, TimeoutError):
+                    return True
+                self.release()  # (cancelled holding it: the slot goes on, not lost)
+                raise
+            queue = lane.get(key)
             if queue is not None and fut in queue:
                 queue.remove(fut)
                 if not queue:
-                    del self.waiting[key]
+                    del lane[key]
             fut.cancel()
-            return False
+            if isinstance(e, TimeoutError):
+                return False
+            raise
 
     def release(self) -> None:
-        """Give the slot to the oldest waiter of the key served least lately."""
-        while self.waiting:
-            key = min(self.waiting, key=lambda k: self.served.get(k, 0))
-            queue = self.waiting[key]
+        """Give the slot to the oldest waiter of the key served least lately (of those that
+        asked to be served first, if any wait)."""
+        while self.first or self.waiting:
+            lane = self.first or self.waiting
+            key = min(lane, key=lambda k: self.served.get(k, 0))
+            queue = lane[key]
             fut = queue.popleft()
             if not queue:
-                del self.waiting[key]
+                del lane[key]
             if not fut.done():
                 fut.set_result(None)
                 self._granted(key)
@@ -330,18 +346,19 @@ class RateGate:
     """At most ``rate`` grants a second for the whole process, shared fairly among keys as
     :class:`FairGate` shares its slots: ``burst`` slots (a tenth of a second's worth, at least
     one), each held ``burst / rate`` seconds after its grant. A key with many waiters takes one
-    turn in every round, so one address's many tables wait for their turns, not another's.
+    turn in every round, so one address's many tables wait for their turns, not another's;
+    one asking ``first`` (a table a person plays at) goes before them all.
 
     >>> async def demo() -> list[str]:
     ...     gate, order = RateGate(10.0), []              # one grant each 0.1 s
-    ...     async def job(key: str, n: int) -> None:
-    ...         if await gate.acquire(key, 5.0):
+    ...     async def job(key: str, n: int, first: bool = False) -> None:
+    ...         if await gate.acquire(key, 5.0, first):
     ...             order.append(f"{key}{n}")
     ...     jobs = [job("a", n) for n in (1, 2, 3, 4)] + [job("b", 1), job("b", 2)]
-    ...     await asyncio.gather(*jobs)
+    ...     await asyncio.gather(*jobs, job("p", 1, first=True))
     ...     return order
     >>> asyncio.run(demo())
-    ['a1', 'b1', 'a2', 'b2', 'a3', 'a4']
+    ['a1', 'p1', 'b1', 'a2', 'b2', 'a3', 'a4']
     """
 
     def __init__(self, rate: float) -> None:
@@ -349,9 +366,10 @@ class RateGate:
         self.hold = self.burst / rate
         self.gate = FairGate(self.burst)
 
-    async def acquire(self, key: str, timeout: float) -> bool:
-        """Take a grant within ``timeout`` seconds (False: none came; wait and ask again)."""
-        if not await self.gate.acquire(key, timeout):
+    async def acquire(self, key: str, timeout: float, first: bool = False) -> bool:
+        """Take a grant within ``timeout`` seconds (False: none came; wait and ask again);
+        ``first``: before the waiters that did not ask so."""
+        if not await self.gate.acquire(key, timeout, first):
             return False
         asyncio.get_running_loop().call_later(self.hold, self.gate.release)
         return True

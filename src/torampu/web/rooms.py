@@ -153,7 +153,8 @@ class Settings:
     bot_rate_all: float = 100.0
     """Bot moves (stand-ins' too) this process's tables make per second in all, whatever the
     addresses; past it a table's bot waits its turn, the turns shared fairly among the addresses
-    that made the tables (:class:`~torampu.web.bots.RateGate`). A move is a millisecond or
+    that made the tables (:class:`~torampu.web.bots.RateGate`), a table where a person holding a
+    seat is connected before the others. A move is a millisecond or
     three of the event loop: without it tables of bots alone, a few hundred made by a few
     dozen addresses each within ``tables_per_address``, take every core there is. 0: no bound."""
     db_threads: int = 4
@@ -3839,13 +3840,22 @@ class Lobby:
                     if not room.changed.is_set():
                         self.broadcast(room)  # an away flag may have turned
                     continue
+                if self.bot_moves is not None:
+                    # (a table a person plays at goes first: tables of bots alone from many
+                    # addresses, each within its bounds, stretched its bots' turns and its
+                    # stand-ins' to one a round of them all — a fifty-seventh audit)
+                    played = any(
+                        st.kind == "human" and room.connected(s) for s, st in enumerate(room.seats)
+                    )
+                    if not await self.bot_moves.acquire(room.owner or room.id, renew, played):
+                        continue  # not its turn yet: the lease renewed, then it asks again
+                    m = room.match
+                    if m is None or m.is_over:
+                        return
+                    who, _ = self._who_moves(room)  # (the grant serves the move wanted now)
+                    if who is None or not await self._lead(room):
+                        continue  # (a wait of up to renew: the lease renewed before the delay)
                 version = room.version
-                if self.bot_moves is not None and not await self.bot_moves.acquire(
-                    room.owner or room.id, renew
-                ):
-                    continue  # not its turn yet: the lease renewed, then it asks again
-                if room.version != version or self._who_moves(room)[0] is None:
-                    continue  # something happened while it waited its turn
                 if delay > 0:  # a natural pause: between 3/4 and 5/4 of the delay
                     await asyncio.sleep(delay * (0.75 + 0.5 * self._jitter.random()))
                     if room.version != version or self._who_moves(room)[0] is None:
