@@ -2270,6 +2270,62 @@ def test_a_table_a_person_plays_at_takes_its_bots_turns_before_tables_of_bots_al
     assert turns >= 4, turns
 
 
+def test_a_stranger_s_rematches_count_against_their_own_address_not_the_maker_s(
+    tmp_path: Path,
+) -> None:
+    """A fifty-seventh audit: a rematch made on the players' wishes was counted among the
+    tables of the address that made the first table. A stranger who sat at a public table
+    (its maker never sat) and asked for its rematches, alone with bots, made a chain of tables
+    that spent the maker's ``--tables-per-day`` and none of their own: the maker could make
+    no table for a day. Now such a rematch is the tables of the address that took a seat that
+    asked (the maker's only where a seat of theirs asked)."""
+    import httpx2 as httpx
+
+    def play_out(addr: str, tid: str, token: str) -> None:
+        with connect(f"ws://{addr}/ws/tables/{tid}", open_timeout=10) as ws:
+            ws.send(json.dumps({"type": "hello", "token": token}))
+            deadline = time.monotonic() + 60
+            while True:
+                assert time.monotonic() < deadline, "the match did not end"
+                m = json.loads(ws.recv(timeout=30))
+                if m["type"] != "snapshot":
+                    continue
+                if m["table"]["status"] == "over":
+                    return
+                if m.get("legal"):
+                    act = {"type": "act", "action": m["legal"][0], "version": m["version"]}
+                    ws.send(json.dumps(act))
+
+    with live_server(tmp_path, tables_per_day=3) as addr:
+        stranger_net = httpx.HTTPTransport(local_address="127.0.0.2")
+        with (
+            http_client(addr) as maker,
+            httpx.Client(base_url=f"http://{addr}", timeout=30, transport=stranger_net) as them,
+        ):
+            seats = ["open", "bot:heuristic", "bot:heuristic", "bot:heuristic"]
+            made = maker.post("/api/tables", json={"game": "nap", "games": 1, "seats": seats})
+            assert made.status_code == 201, made.text
+            tid, host = made.json()["table"]["id"], made.json()["host_token"]
+            joined = them.post(f"/api/tables/{tid}/join", json={"name": "Stranger", "seat": 0})
+            assert joined.status_code == 200, joined.text
+            token = joined.json()["token"]
+            assert maker.post(f"/api/tables/{tid}/start", json={}, headers=auth(host)).is_success
+            answers = []
+            for _ in range(4):
+                play_out(addr, tid, token)
+                r = them.post(f"/api/tables/{tid}/rematch", json={}, headers=auth(token))
+                answers.append(r.status_code)
+                if r.status_code != 200:
+                    break
+                tid = r.json()["table"]["id"]
+            # the stranger's three rematches were theirs: the fourth refused, their own table too
+            assert answers == [200, 200, 200, 429], answers
+            assert them.post("/api/tables", json={"game": "nap"}).status_code == 429
+            # and the maker, who made one table today, makes another
+            again = maker.post("/api/tables", json={"game": "nap"})
+            assert again.status_code == 201, again.text
+
+
 def test_frames_that_are_not_utf8_close_their_socket_and_log_one_line(tmp_path: Path) -> None:
     """The audit: each websocket text frame of invalid UTF-8 logged a full traceback at ERROR
     (a client sending them in a loop filled the log). The socket is closed (1007) and its slot

@@ -1780,7 +1780,9 @@ class Lobby:
         )
         host = token_hash(new_token()) if bots or gone else None
         async with self._creating:  # counted with its maker's tables, as a new table is
-            caps = await self._check_capacity(room.table.owner)
+            # (made on wishes, it may be the tables of the address of a seat that asked: the
+            # store counts them as it decides — here the server's bound alone, early)
+            caps = await self._check_capacity(None if by_wish else room.table.owner)
             wishes = frozenset(room.wishes) if by_wish else None
             try:
                 new_id, made = await self.db(

@@ -1269,7 +1269,8 @@ class Store:
         place of the old table's of those names) and host token: made now
         under ``new_id`` and ``seed`` and already playing, or the one made before (one
         transaction: two requests, on any processes, give one table). ``(id, made now)``.
-        ``caps`` as for :meth:`create_table` (its maker's address: the old table's); ``bots``:
+        ``caps`` as for :meth:`create_table` (its maker's address: the old table's, but made on
+        ``wishes`` see :func:`_wishers_owner`); ``bots``:
         seats a bot of the spec given takes instead (people who did not ask for it and left);
         ``host_token``: the new table's (a hash), instead of the old one's — unless it is made
         on ``wishes`` and a seat among them asked with the host token (:data:`REMATCH_HOST`:
@@ -1314,7 +1315,10 @@ class Store:
                 if self._ready(s, table_id, REMATCH_HOST) & marks:
                     host_token = None
                     stayed = True
-            self._check_open(s, caps, old.owner)  # (a refusal undoes the mark above too)
+            owner = old.owner
+            if wishes is not None and not stayed:
+                owner = _wishers_owner(s, table_id, old.owner, marks)
+            self._check_open(s, caps, owner)  # (a refusal undoes the mark above too)
             s.add(
                 TableRow(
                     id=new_id,
@@ -1331,7 +1335,7 @@ class Store:
                     updated=_now(),
                     games_played=0,
                     features=_more_features(old.features, more),
-                    owner=old.owner,
+                    owner=owner,
                     invite=old.invite,
                     dealer=((old.dealer or 0) + 1) % old.players,
                 )
@@ -1417,6 +1421,21 @@ def _caps_refusal(s: Session, caps: OpenCaps, owner: str | None) -> Refused | No
     mine = None if owner is None else _count_open(s, caps.since, owner)
     today = None if owner is None or not caps.per_day else _count_made(s, owner)
     return caps.refusal(total, mine, today)
+
+
+def _wishers_owner(s: Session, table_id: str, owner: str | None, asked: set[int]) -> str | None:
+    """Whose table a rematch made on the players' wishes is, for the caps on the tables one
+    address makes (and the turns its bots take): its maker's where a seat its address took
+    asked for it, else the address that took the first seat that asked. A stranger who sat at
+    a public table and asked for its rematches, alone with bots, made a chain of tables that
+    counted against the maker's ``--tables-per-day`` and ``--tables-per-address`` and none of
+    their own: the maker could make no table for a day (a fifty-seventh audit)."""
+    q = select(SeatRow.seat, SeatRow.holder).where(SeatRow.table_id == table_id)
+    holders = {seat: holder for seat, holder in s.execute(q)}
+    theirs = [holders.get(seat) for seat in sorted(asked)]
+    if owner is not None and owner in theirs:
+        return owner
+    return next((h for h in theirs if h is not None), owner)
 
 
 def _count_made(s: Session, owner: str) -> int:
