@@ -3938,6 +3938,33 @@ def test_a_table_s_own_people_load_it_past_the_address_s_load_rate(tmp_path: Pat
         assert refused.status_code == 429, refused.text
 
 
+def test_a_table_waiting_to_start_is_joined_past_the_address_s_load_rate(tmp_path: Path) -> None:
+    """A thirtieth scale audit: behind a load balancer, tables made on one process and joined
+    through another were loaded there from cold, each charged to the address's --load-rate:
+    past five from one address (a class's) the join was refused 429 and the start that
+    followed failed. A table waiting to start has no match to play again: anyone loads it
+    without the rate; a table in play is bounded as before."""
+    with client(tmp_path, load_rate=0.001, load_burst=1) as c:
+        lobby = c.app.state.lobby  # type: ignore[attr-defined]
+        waiting = []
+        for _ in range(4):
+            r = c.post("/api/tables", json={"game": "hell", "rules": {"players": 3}})
+            assert r.status_code == 201, r.text
+            waiting.append(r.json()["table"]["id"])
+        playing = [new_table(c, "hell", {"players": 3})[0] for _ in range(2)]
+        for tid in waiting + playing:  # (out of memory, as on a process that never held them)
+            deadline = time.monotonic() + 30
+            while lobby._driving(lobby.rooms[tid]) and time.monotonic() < deadline:
+                time.sleep(0.02)
+            c.portal.call(lobby._unload, lobby.rooms[tid])  # type: ignore[union-attr]
+        assert c.get(f"/api/tables/{playing[0]}").status_code == 200  # the address's one load
+        for i, tid in enumerate(waiting):
+            j = c.post(f"/api/tables/{tid}/join", json={"name": f"P{i}", "seat": 0})
+            assert j.status_code == 200, j.text
+        refused = c.get(f"/api/tables/{playing[1]}")
+        assert refused.status_code == 429 and refused.json()["error"]["code"] == "rate_limited"
+
+
 def test_replays_waiting_to_be_made_are_bounded_past_it_busy(tmp_path: Path) -> None:
     """Replays and records are made in one thread; however many addresses ask at once, at most
     ``--replays-queued`` (4) wait for it: the next is refused 503 busy at once rather than

@@ -1897,7 +1897,12 @@ class Lobby:
         # and kept, would load them at the request rate (a code review); what is not over is
         # bounded by --tables-per-address
         own = how in ("seat", "host") and fresh is not None and fresh.status != "over"
-        return await self.room(table_id, None if own else addr), how
+        # and a table waiting to start loads without it for anyone: it has no match to play
+        # again, and its people come to join it — one made a moment ago on another process,
+        # joined through this one behind a load balancer, was refused past five tables from one
+        # address (a school's) and its start then failed (a thirtieth scale audit)
+        waiting = fresh is not None and fresh.status == "waiting"
+        return await self.room(table_id, None if own or waiting else addr), how
 
     async def new_invite(self, room: Room, token: str | None) -> str:
         """A new invite for a private table (the host's; 409 ``not_private`` for a public
