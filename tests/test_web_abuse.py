@@ -2270,6 +2270,37 @@ def test_a_table_a_person_plays_at_takes_its_bots_turns_before_tables_of_bots_al
     assert turns >= 4, turns
 
 
+def _play_out(addr: str, tid: str, token: str) -> None:
+    """Play the seat of ``token`` at table ``tid`` of the live server ``addr`` (each turn its
+    first legal action) until the match is over."""
+    with connect(f"ws://{addr}/ws/tables/{tid}", open_timeout=10) as ws:
+        ws.send(json.dumps({"type": "hello", "token": token}))
+        deadline = time.monotonic() + 60
+        while True:
+            assert time.monotonic() < deadline, "the match did not end"
+            m = json.loads(ws.recv(timeout=30))
+            if m["type"] != "snapshot":
+                continue
+            if m["table"]["status"] == "over":
+                return
+            if m.get("legal"):
+                act = {"type": "act", "action": m["legal"][0], "version": m["version"]}
+                ws.send(json.dumps(act))
+
+
+def _stranger_at_a_public_table(addr: str, maker: Any, them: Any) -> tuple[str, str, str]:
+    """A Nap table of one game made by ``maker``, its one person's seat taken by ``them`` (the
+    stranger), started: (id, host token, the stranger's seat token)."""
+    seats = ["open", "bot:heuristic", "bot:heuristic", "bot:heuristic"]
+    made = maker.post("/api/tables", json={"game": "nap", "games": 1, "seats": seats})
+    assert made.status_code == 201, made.text
+    tid, host = made.json()["table"]["id"], made.json()["host_token"]
+    joined = them.post(f"/api/tables/{tid}/join", json={"name": "Stranger", "seat": 0})
+    assert joined.status_code == 200, joined.text
+    assert maker.post(f"/api/tables/{tid}/start", json={}, headers=auth(host)).is_success
+    return tid, host, joined.json()["token"]
+
+
 def test_a_stranger_s_rematches_count_against_their_own_address_not_the_maker_s(
     tmp_path: Path,
 ) -> None:
@@ -2281,38 +2312,16 @@ def test_a_stranger_s_rematches_count_against_their_own_address_not_the_maker_s(
     asked (the maker's only where a seat of theirs asked)."""
     import httpx2 as httpx
 
-    def play_out(addr: str, tid: str, token: str) -> None:
-        with connect(f"ws://{addr}/ws/tables/{tid}", open_timeout=10) as ws:
-            ws.send(json.dumps({"type": "hello", "token": token}))
-            deadline = time.monotonic() + 60
-            while True:
-                assert time.monotonic() < deadline, "the match did not end"
-                m = json.loads(ws.recv(timeout=30))
-                if m["type"] != "snapshot":
-                    continue
-                if m["table"]["status"] == "over":
-                    return
-                if m.get("legal"):
-                    act = {"type": "act", "action": m["legal"][0], "version": m["version"]}
-                    ws.send(json.dumps(act))
-
     with live_server(tmp_path, tables_per_day=3) as addr:
         stranger_net = httpx.HTTPTransport(local_address="127.0.0.2")
         with (
             http_client(addr) as maker,
             httpx.Client(base_url=f"http://{addr}", timeout=30, transport=stranger_net) as them,
         ):
-            seats = ["open", "bot:heuristic", "bot:heuristic", "bot:heuristic"]
-            made = maker.post("/api/tables", json={"game": "nap", "games": 1, "seats": seats})
-            assert made.status_code == 201, made.text
-            tid, host = made.json()["table"]["id"], made.json()["host_token"]
-            joined = them.post(f"/api/tables/{tid}/join", json={"name": "Stranger", "seat": 0})
-            assert joined.status_code == 200, joined.text
-            token = joined.json()["token"]
-            assert maker.post(f"/api/tables/{tid}/start", json={}, headers=auth(host)).is_success
+            tid, _host, token = _stranger_at_a_public_table(addr, maker, them)
             answers = []
             for _ in range(4):
-                play_out(addr, tid, token)
+                _play_out(addr, tid, token)
                 r = them.post(f"/api/tables/{tid}/rematch", json={}, headers=auth(token))
                 answers.append(r.status_code)
                 if r.status_code != 200:
@@ -2324,6 +2333,40 @@ def test_a_stranger_s_rematches_count_against_their_own_address_not_the_maker_s(
             # and the maker, who made one table today, makes another
             again = maker.post("/api/tables", json={"game": "nap"})
             assert again.status_code == 201, again.text
+
+
+def test_the_host_s_rematches_of_a_stranger_s_chain_count_against_the_host(
+    tmp_path: Path,
+) -> None:
+    """A code review of the fix above: the stranger's rematch, theirs now, kept the maker's
+    host token (no seat went to a bot), and the maker's rematches with it counted as the
+    stranger's tables — the attack turned round. A rematch the host token makes counts as the
+    tables of the address that asks."""
+    import httpx2 as httpx
+
+    with live_server(tmp_path, tables_per_day=3) as addr:
+        stranger_net = httpx.HTTPTransport(local_address="127.0.0.2")
+        with (
+            http_client(addr) as maker,
+            httpx.Client(base_url=f"http://{addr}", timeout=30, transport=stranger_net) as them,
+        ):
+            tid, host, token = _stranger_at_a_public_table(addr, maker, them)
+            _play_out(addr, tid, token)
+            r = them.post(f"/api/tables/{tid}/rematch", json={}, headers=auth(token))
+            assert r.status_code == 200, r.text  # the stranger's one rematch (1 of 3)
+            tid = r.json()["table"]["id"]
+            answers = []
+            for _ in range(3):  # the maker goes on with the host token it kept
+                _play_out(addr, tid, token)
+                r = maker.post(f"/api/tables/{tid}/rematch", json={}, headers=auth(host))
+                answers.append(r.status_code)
+                if r.status_code != 200:
+                    break
+                tid = r.json()["table"]["id"]
+            # the maker's one table and two rematches: the third refused, the stranger's own
+            # table made
+            assert answers == [200, 200, 429], answers
+            assert them.post("/api/tables", json={"game": "nap"}).status_code == 201
 
 
 def test_frames_that_are_not_utf8_close_their_socket_and_log_one_line(tmp_path: Path) -> None:

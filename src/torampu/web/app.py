@@ -1271,7 +1271,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         # one address, where 10 a minute are allowed: a thirty-first audit)
         address = _address(request, settings.ipv6_prefix)
         new = await lobby().rematch(
-            r, _bearer(request), withdraw, host, charge=lambda: creating(address)
+            r, _bearer(request), withdraw, host, charge=lambda: creating(address), address=address
         )
         if new is None:  # asked for; the others connected have not yet
             old = lobby().public_table(r)

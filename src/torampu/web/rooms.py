@@ -1564,6 +1564,7 @@ class Lobby:
         withdraw: bool = False,
         host: Any = None,
         charge: Callable[[], Awaitable[None]] | None = None,
+        address: str | None = None,
     ) -> Room | None:
         """The table that continues ``room`` once its match is over: the same game, rules,
         length, seats (held by the same seat tokens) and host token, already playing.
@@ -1585,7 +1586,7 @@ class Lobby:
         if seat is None and not _matches(token, [room.table.host_token]):
             raise ActError("unauthorized", "this token holds no seat at this table", 403)
         try:
-            return await self._rematch(room, seat, withdraw, host, charge)
+            return await self._rematch(room, seat, withdraw, host, charge, address)
         except (ActError, Refused) as e:
             error = ActError.refused(e) if isinstance(e, Refused) else e
         if error.code == "not_found":  # (deleted on another process: its clients sent away)
@@ -1600,6 +1601,7 @@ class Lobby:
         withdraw: bool,
         host: Any,
         charge: Callable[[], Awaitable[None]] | None = None,
+        address: str | None = None,
     ) -> Room | None:
         """:meth:`rematch` for ``seat`` (``None``: the host token), the token checked;
         ``charge()`` is awaited before a request that may make the table (a wish or the host's,
@@ -1622,7 +1624,10 @@ class Lobby:
                 # (made once the ones gone who did not ask have been gone the grace)
                 self._rematch_if_agreed(room)
                 return None
-            new_id = await self._make_rematch(room, by_wish=seat is not None)
+            # (the host's: counted as the tables of the address that asks — the table's
+            # stored owner may be a stranger's, whose seat asked for the rematch before)
+            maker = owner_hash(address) if address and seat is None else None
+            new_id = await self._make_rematch(room, by_wish=seat is not None, maker=maker)
             if new_id is None:
                 return None
         elif seat is not None:
@@ -1741,7 +1746,9 @@ class Lobby:
                 left = max(left, REMATCH_GRACE - (now - since))
         return left
 
-    async def _make_rematch(self, room: Room, by_wish: bool = True) -> str | None:
+    async def _make_rematch(
+        self, room: Room, by_wish: bool = True, maker: str | None = None
+    ) -> str | None:
         """Make the rematch of ``room`` (over), or find the one made before: its id. Made on
         the players' wishes, the seat of a person who did not ask (they left: everyone there
         asked) goes to a :data:`REMATCH_BOT` — they said no by leaving; seated, they came back
@@ -1782,7 +1789,7 @@ class Lobby:
         async with self._creating:  # counted with its maker's tables, as a new table is
             # (made on wishes, it may be the tables of the address of a seat that asked: the
             # store counts them as it decides — here the server's bound alone, early)
-            caps = await self._check_capacity(None if by_wish else room.table.owner)
+            caps = await self._check_capacity(None if by_wish else maker or room.table.owner)
             wishes = frozenset(room.wishes) if by_wish else None
             try:
                 new_id, made = await self.db(
@@ -1798,6 +1805,7 @@ class Lobby:
                     # a table made before keys were kept went on drawing a stream's seeds, a
                     # code review)
                     {SEEDING: "keyed"},
+                    maker,
                     table=room.id,
                 )
             except Refused as e:

@@ -1263,6 +1263,7 @@ class Store:
         host_token: str | None = None,
         wishes: frozenset[int] | None = None,
         more: Mapping[str, Any] | None = None,
+        maker: str | None = None,
     ) -> tuple[str, bool]:
         """The table that continues ``table_id`` (over) with the same game, rules, seats (the
         same names, seat-token hashes and bots), length, features (and ``more`` of them, in
@@ -1315,7 +1316,7 @@ class Store:
                 if self._ready(s, table_id, REMATCH_HOST) & marks:
                     host_token = None
                     stayed = True
-            owner = old.owner
+            owner = old.owner if maker is None else maker  # (the host's: who asked)
             if wishes is not None and not stayed:
                 owner = _wishers_owner(s, table_id, old.owner, marks)
             self._check_open(s, caps, owner)  # (a refusal undoes the mark above too)
