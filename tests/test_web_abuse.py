@@ -2241,15 +2241,17 @@ def test_tables_closed_while_their_bots_wait_their_turn_leave_the_turns_to_the_o
     assert sum(moved.values()) >= 3, moved  # (some six: two a second; none on the old code)
 
 
-def test_a_table_a_person_plays_at_takes_its_bots_turns_before_tables_of_bots_alone(
+def test_a_table_a_person_plays_at_does_not_wait_for_the_tables_of_bots_alone(
     tmp_path: Path,
 ) -> None:
     """A fifty-seventh audit: past ``--bot-rate-all`` the turns went round the addresses that
     made tables, so twenty addresses with two tables of bots alone each stretched a person's
-    table's bot moves from 0.3 s to 1 s apart (three hundred, at the defaults, some tenfold).
-    A table where a person holding a seat is connected goes first. Here one of nine tables of
-    one address has a person: at one grant each 0.2 s their turn comes back each round of the
-    three bots, not after every other table's."""
+    table's bot moves from 0.3 s to 1 s apart (three hundred, at the defaults, some tenfold);
+    a first place in the turns for a table a person plays at was no better (a fifty-eighth:
+    twenty addresses seated at tables of their own, a socket each, took it too). A table where
+    a person holding a seat is connected does not wait (its moves count: the others wait the
+    longer). Here one of nine tables of one address has a person: at one grant each 0.2 s
+    their turn comes back each round of the three bots, not after every other table's."""
     with client(tmp_path, bot_rate_all=5.0) as c:
         mine, _, tokens = new_table(c, "hell", "standard", games=19, humans=1)
         for _ in range(8):
@@ -2268,6 +2270,47 @@ def test_a_table_a_person_plays_at_takes_its_bots_turns_before_tables_of_bots_al
     # three bot moves a round at most 0.6 s, where taking turns with eight tables of bots
     # alone made it some 5 s: one or two turns in 4 s
     assert turns >= 4, turns
+
+
+def test_a_bot_s_turn_after_its_wait_is_the_move_wanted_then(tmp_path: Path) -> None:
+    """A code review: after its wait for the gate the driver read who moves, then renewed its
+    lease (an await: a round trip to Redis) and read the version after it — a person's move in
+    between, and the job went as a stand-in's "timeout" for the next person's turn, at once
+    (with workers elsewhere, played). Four people, their seats' sockets not connected (the
+    gate's wait), the last moment's move made as the lease is renewed."""
+    with client(tmp_path, turn_timeout=1.0, bot_rate_all=100.0) as c:
+        lobby = c.app.state.lobby  # type: ignore[attr-defined]
+        jobs: list[tuple[str, str | None]] = []
+        state = {"granted": False, "done": False}
+        gate = lobby.bot_moves
+        acquire, lead, move = gate.acquire, lobby._lead, lobby.workers.move
+
+        async def granted(key: str, timeout: float) -> bool:
+            state["granted"] = ok = await acquire(key, timeout)
+            return bool(ok)
+
+        async def slow_lead(room: Any) -> bool:
+            if state["granted"] and not state["done"]:
+                state["granted"] = False
+                m = room.match
+                st = room.seats[m.to_play]
+                if st.kind == "human":  # (a last-moment move as its time-out falls due)
+                    state["done"] = True
+                    action = m.legal_actions()[0]
+                    await lobby.act(room, m.to_play, action, room.version, "human", st.token)
+            return bool(await lead(room))
+
+        async def moved(lob: Any, room: Any, job: Any) -> None:
+            jobs.append((job.by, lob._who_moves(room)[0] if not room.match.is_over else "over"))
+            await move(lob, room, job)
+
+        gate.acquire, lobby._lead, lobby.workers.move = granted, slow_lead, moved
+        tid = new_table(c, "hell", "standard", games=19, humans=4)[0]
+        with c.websocket_connect(f"/ws/tables/{tid}") as ws:  # (a watcher: the table attended)
+            _hello(ws, None)
+            time.sleep(4.0)
+    assert state["done"] and jobs, (state, jobs)
+    assert all(who is not None for _, who in jobs), jobs  # no job for a turn not yet due
 
 
 def _play_out(addr: str, tid: str, token: str) -> None:

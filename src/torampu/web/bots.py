@@ -256,9 +256,9 @@ def _lower_priority(nice: int, search: bool = False) -> None:  # pragma: no cove
 class FairGate:
     """``slots`` at a time, shared fairly: a freed slot goes to the oldest waiter of the key
     served least lately (a key being whoever's tables they are), so one key with many waiting
-    jobs takes one turn in every round, not the whole queue. A waiter asking ``first`` (a
-    table a person plays at) is served before every other, by the same rounds among the keys
-    waiting so.
+    jobs takes one turn in every round, not the whole queue. :meth:`take_now` takes a slot
+    without waiting, in debt if none is free: the next ones freed pay it back before any
+    waiter has one.
 
     >>> async def demo() -> list[str]:
     ...     gate, order = FairGate(1), []
@@ -275,13 +275,28 @@ class FairGate:
     ...     return order
     >>> asyncio.run(demo())
     ['b1', 'a1', 'a2', 'a3']
+    >>> async def debt() -> list[str]:
+    ...     gate, order = FairGate(1), []
+    ...     await gate.acquire("a", 1.0)              # a holds the one slot
+    ...     gate.take_now("p")                        # p too, at once: in debt
+    ...     async def job(key: str) -> None:
+    ...         await gate.acquire(key, 1.0)
+    ...         order.append(key)
+    ...     waiting = asyncio.ensure_future(job("b"))
+    ...     await asyncio.sleep(0)
+    ...     gate.release()                            # a's slot pays p's debt: b waits on
+    ...     await asyncio.sleep(0)
+    ...     order.append(f"{len(gate.waiting)} waiting")
+    ...     gate.release()                            # p's: b's turn
+    ...     await waiting
+    ...     return order
+    >>> asyncio.run(debt())
+    ['1 waiting', 'b']
     """
 
     def __init__(self, slots: int) -> None:
         self.free = max(1, slots)
         self.waiting: OrderedDict[str, deque[asyncio.Future[None]]] = OrderedDict()
-        self.first: OrderedDict[str, deque[asyncio.Future[None]]] = OrderedDict()
-        """The waiters served before :attr:`waiting`'s, by key likewise."""
         self.served: dict[str, int] = {}
         """When each key last had a slot (a count of grants); bounded by forgetting the
         keys that wait for nothing once it holds 4,096."""
@@ -291,21 +306,23 @@ class FairGate:
         self.grants += 1
         self.served[key] = self.grants
         if len(self.served) > 4096:
-            self.served = {
-                k: v for k, v in self.served.items() if k in self.waiting or k in self.first
-            }
+            self.served = {k: v for k, v in self.served.items() if k in self.waiting}
 
-    async def acquire(self, key: str, timeout: float, first: bool = False) -> bool:
-        """Take a slot within ``timeout`` seconds (False: none came); ``first``: before the
-        waiters that did not ask so. A waiter cancelled (its table closed) takes no slot with
-        it: one it was handed as it was cancelled goes on to the next."""
-        if self.free > 0 and not self.waiting and not self.first:
+    def take_now(self, key: str) -> None:
+        """Take a slot at once, whether or not one is free (see :meth:`release`)."""
+        self.free -= 1
+        self._granted(key)
+
+    async def acquire(self, key: str, timeout: float) -> bool:
+        """Take a slot within ``timeout`` seconds (False: none came). A waiter cancelled (its
+        table closed) takes no slot with it: one it was handed as it was cancelled goes on to
+        the next."""
+        if self.free > 0 and not self.waiting:
             self.free -= 1
             self._granted(key)
             return True
         fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        lane = self.first if first else self.waiting
-        lane.setdefault(key, deque()).append(fut)
+        self.waiting.setdefault(key, deque()).append(fut)
         try:
             await asyncio.wait_for(asyncio.shield(fut), timeout)
             return True
@@ -315,26 +332,28 @@ class FairGate:
                     return True
                 self.release()  # (cancelled holding it: the slot goes on, not lost)
                 raise
-            queue = lane.get(key)
+            queue = self.waiting.get(key)
             if queue is not None and fut in queue:
                 queue.remove(fut)
                 if not queue:
-                    del lane[key]
+                    del self.waiting[key]
             fut.cancel()
             if isinstance(e, TimeoutError):
                 return False
             raise
 
     def release(self) -> None:
-        """Give the slot to the oldest waiter of the key served least lately (of those that
-        asked to be served first, if any wait)."""
-        while self.first or self.waiting:
-            lane = self.first or self.waiting
-            key = min(lane, key=lambda k: self.served.get(k, 0))
-            queue = lane[key]
+        """Give the slot to the oldest waiter of the key served least lately — or, where slots
+        were taken in debt (:meth:`take_now`), to pay that back first."""
+        if self.free < 0:
+            self.free += 1
+            return
+        while self.waiting:
+            key = min(self.waiting, key=lambda k: self.served.get(k, 0))
+            queue = self.waiting[key]
             fut = queue.popleft()
             if not queue:
-                del lane[key]
+                del self.waiting[key]
             if not fut.done():
                 fut.set_result(None)
                 self._granted(key)
@@ -346,19 +365,20 @@ class RateGate:
     """At most ``rate`` grants a second for the whole process, shared fairly among keys as
     :class:`FairGate` shares its slots: ``burst`` slots (a tenth of a second's worth, at least
     one), each held ``burst / rate`` seconds after its grant. A key with many waiters takes one
-    turn in every round, so one address's many tables wait for their turns, not another's;
-    one asking ``first`` (a table a person plays at) goes before them all.
+    turn in every round, so one address's many tables wait for their turns, not another's.
+    :meth:`take_now` (a table a person plays at) never waits, and its grant counts: the
+    waiters have one the later.
 
     >>> async def demo() -> list[str]:
     ...     gate, order = RateGate(10.0), []              # one grant each 0.1 s
-    ...     async def job(key: str, n: int, first: bool = False) -> None:
-    ...         if await gate.acquire(key, 5.0, first):
+    ...     async def job(key: str, n: int) -> None:
+    ...         if await gate.acquire(key, 5.0):
     ...             order.append(f"{key}{n}")
     ...     jobs = [job("a", n) for n in (1, 2, 3, 4)] + [job("b", 1), job("b", 2)]
-    ...     await asyncio.gather(*jobs, job("p", 1, first=True))
+    ...     await asyncio.gather(*jobs)
     ...     return order
     >>> asyncio.run(demo())
-    ['a1', 'p1', 'b1', 'a2', 'b2', 'a3', 'a4']
+    ['a1', 'b1', 'a2', 'b2', 'a3', 'a4']
     """
 
     def __init__(self, rate: float) -> None:
@@ -366,13 +386,17 @@ class RateGate:
         self.hold = self.burst / rate
         self.gate = FairGate(self.burst)
 
-    async def acquire(self, key: str, timeout: float, first: bool = False) -> bool:
-        """Take a grant within ``timeout`` seconds (False: none came; wait and ask again);
-        ``first``: before the waiters that did not ask so."""
-        if not await self.gate.acquire(key, timeout, first):
+    async def acquire(self, key: str, timeout: float) -> bool:
+        """Take a grant within ``timeout`` seconds (False: none came; wait and ask again)."""
+        if not await self.gate.acquire(key, timeout):
             return False
         asyncio.get_running_loop().call_later(self.hold, self.gate.release)
         return True
+
+    def take_now(self, key: str) -> None:
+        """Take a grant at once, the waiters' next one the later for it."""
+        self.gate.take_now(key)
+        asyncio.get_running_loop().call_later(self.hold, self.gate.release)
 
 
 class PoolBusy(Exception):

@@ -153,8 +153,8 @@ class Settings:
     bot_rate_all: float = 100.0
     """Bot moves (stand-ins' too) this process's tables make per second in all, whatever the
     addresses; past it a table's bot waits its turn, the turns shared fairly among the addresses
-    that made the tables (:class:`~torampu.web.bots.RateGate`), a table where a person holding a
-    seat is connected before the others. A move is a millisecond or
+    that made the tables (:class:`~torampu.web.bots.RateGate`); a table where a person holding
+    a seat is connected does not wait, its moves counted. A move is a millisecond or
     three of the event loop: without it tables of bots alone, a few hundred made by a few
     dozen addresses each within ``tables_per_address``, take every core there is. 0: no bound."""
     db_threads: int = 4
@@ -3855,21 +3855,31 @@ class Lobby:
                     if not room.changed.is_set():
                         self.broadcast(room)  # an away flag may have turned
                     continue
-                if self.bot_moves is not None:
-                    # (a table a person plays at goes first: tables of bots alone from many
-                    # addresses, each within its bounds, stretched its bots' turns and its
-                    # stand-ins' to one a round of them all — a fifty-seventh audit)
-                    played = any(
-                        st.kind == "human" and room.connected(s) for s, st in enumerate(room.seats)
-                    )
-                    if not await self.bot_moves.acquire(room.owner or room.id, renew, played):
-                        continue  # not its turn yet: the lease renewed, then it asks again
+                key = room.owner or room.id
+                if self.bot_moves is None:
+                    pass
+                elif any(
+                    st.kind == "human" and room.connected(s) for s, st in enumerate(room.seats)
+                ):
+                    # a table a person plays at never waits (its move counts: the tables of
+                    # bots alone wait the longer) — in turns with them, twenty addresses with
+                    # two tables of bots alone stretched its bots' moves from 0.3 s to 1 s
+                    # apart (a fifty-seventh audit), and as many seated at tables of their
+                    # own, one socket each, did the same to a first place in the turns (a
+                    # fifty-eighth): what bounds a person's table is its person
+                    self.bot_moves.take_now(key)
+                elif not await self.bot_moves.acquire(key, renew):
+                    continue  # not its turn yet: the lease renewed, then it asks again
+                else:  # after its wait: the move wanted now, the lease renewed
                     m = room.match
                     if m is None or m.is_over:
                         return
-                    who, _ = self._who_moves(room)  # (the grant serves the move wanted now)
-                    if who is None or not await self._lead(room):
-                        continue  # (a wait of up to renew: the lease renewed before the delay)
+                    who, _ = self._who_moves(room)
+                    # (read with who: a move may come in the lease's await — a stand-in then
+                    # went as "timeout" for the next person's turn, a code review)
+                    version = room.version
+                    if who is None or not await self._lead(room) or room.version != version:
+                        continue
                 version = room.version
                 if delay > 0:  # a natural pause: between 3/4 and 5/4 of the delay
                     await asyncio.sleep(delay * (0.75 + 0.5 * self._jitter.random()))
