@@ -4546,3 +4546,62 @@ def test_the_way_out_of_a_finished_match_is_in_sight_on_a_phone_on_its_side(
     page.click("#between-lobby")
     page.wait_for_selector("#create-form")
     page.context.close()
+
+
+FLAGS_CLEAR = """() => {
+  const box = (e) => e.getBoundingClientRect();
+  const felt = box(document.querySelector('#felt'));
+  const seats = [...document.querySelectorAll('#felt .seat-box')].map(box);
+  const over = [];
+  for (const el of document.querySelectorAll('#felt .centre.daifugo .flag')) {
+    const r = box(el);
+    for (const s of seats) {
+      const w = Math.min(r.right, s.right) - Math.max(r.left, s.left);
+      const h = Math.min(r.bottom, s.bottom) - Math.max(r.top, s.top);
+      if (w > 2 && h > 2) over.push([el.textContent, Math.round(w), Math.round(h)]);
+    }
+    if (r.left < felt.left || r.right > felt.right) over.push([el.textContent, 'out']);
+  }
+  return over;
+}"""
+"""The Daifugo chips (``.flag``) that lie over a seat's box by more than 2 px, or past the
+felt's sides."""
+
+
+@pytest.mark.parametrize(
+    ("players", "size"), [(5, (390, 844)), (6, (360, 740)), (5, (844, 390))], ids=str
+)
+def test_what_is_in_force_in_daifugo_lies_clear_of_the_seats_boxes(
+    server: str, browser: Any, players: int, size: tuple[int, int]
+) -> None:
+    """A forty-eighth review: on a 390 px phone at five players the chips of what is in force
+    ("イレブンバック中 · 強弱逆転中 · 縛り ♣") ran in one row under the side seats' boxes, the
+    lock the one hidden ("♣" alone) on a turn the player could only pass. They keep to the
+    width between the side boxes, as the cards down do, and a narrow felt says them short
+    ("11バック", "逆回り"). Each set of chips is handed to the page as a snapshot would."""
+    w, h = size
+    sets = [
+        {"eleven_back": True, "reversed": True, "lock": {"suits": ["C"], "strict": False}},
+        {"lock": {"suits": ["D"], "strict": False}, "direction": -1},
+        {"eleven_back": True, "reversed": True, "direction": -1},
+    ]
+    tb = _table(server, "daifugo", "yaita", players)
+    page = _open(browser, server, tb, {"width": w, "height": h}, "ja", touch=True)
+    try:
+        _held(page)
+        page.wait_for_selector("#felt [data-seat='0']")
+        page.wait_for_function("() => !!window.torampu?.snapshot?.view")
+        snap = page.evaluate("() => window.torampu.snapshot")
+        for flags in sets:
+            view = snap["view"]
+            view.update({"eleven_back": False, "reversed": False, "lock": None, "direction": 1})
+            view.update({"revolution": False, **flags})
+            view["table"] = {"cards": ["JC", "JD", "JH"], "by": 1}
+            _hand(page, snap)
+            page.wait_for_selector("#felt .centre.daifugo .flags .flag")
+            shown = page.locator("#felt .centre.daifugo .flag").count()
+            assert shown == len(flags)  # (a chip each)
+            assert page.evaluate(FLAGS_CLEAR) == [], (flags, page.evaluate(FLAGS_CLEAR))
+        page.screenshot(path=str(SHOTS / f"daifugo-flags-{players}-{w}x{h}.png"))
+    finally:
+        page.close()
