@@ -4605,3 +4605,34 @@ def test_what_is_in_force_in_daifugo_lies_clear_of_the_seats_boxes(
         page.screenshot(path=str(SHOTS / f"daifugo-flags-{players}-{w}x{h}.png"))
     finally:
         page.close()
+
+
+def test_a_card_passed_by_a_daifugo_7_is_marked_as_just_received(server: str, browser: Any) -> None:
+    """A forty-eighth review: a card another player passed with a 7 (7渡し) came in silence —
+    only the last-move line said "渡す ♥Q", the card in the hand unmarked, where the exchange's
+    cards are marked and said. It is marked and said until the player's next play."""
+    tb = _table(server, "daifugo", "yaita", 4)
+    page = _open(browser, server, tb, {"width": 390, "height": 844}, "ja", touch=True)
+    try:
+        _held(page)
+        page.wait_for_selector("#felt [data-seat='0']")
+        page.wait_for_function("() => !!window.torampu?.snapshot?.view?.hand?.length")
+        snap = page.evaluate("() => window.torampu.snapshot")
+        view = snap["view"]
+        card = next(c for c in reversed(view["hand"]) if c[-1] in "SHDC")  # (not a joker)
+        shown = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}[card[-1]] + card[:-1].replace("T", "10")
+        given = {"seat": 1, "action": "give", "to": 0, "count": 1, "cards": [card]}
+        view["log"] = [*(view.get("log") or []), given]
+        view["exchange"] = []
+        _hand(page, snap)
+        marked = f"#hand [data-card='{card}'].fresh"
+        page.wait_for_selector(marked)
+        assert shown in page.locator("#fresh-note").inner_text()
+        # after the player's own play, no longer
+        view["log"] = [*view["log"], {"seat": 0, "action": "play " + view["hand"][0]}]
+        snap["version"] += 1
+        _hand(page, snap)
+        page.wait_for_function(f'() => !document.querySelector("{marked}")')
+        assert page.locator("#fresh-note").count() == 0
+    finally:
+        page.close()

@@ -530,20 +530,28 @@ export function fitHand(el) {
 }
 
 /** The cards just received, marked in the hand: the widow the Napoleon took (while he
- * discards), and in Daifugo the cards the exchange brought this seat (until its first play). */
+ * discards), and in Daifugo the cards the exchange brought this seat (until its first play)
+ * and those a 7渡し passed it since its last play (a forty-eighth review: a card passed came
+ * in silence, only the last-move line said so). */
 function freshCards(view, ctx) {
   const me = ctx.mySeat;
   if (me == null || !ctx.live) return new Set();
   if (view.game === "napoleon" && view.phase === "exchange" && Array.isArray(view.widow)) return new Set(view.widow);
-  if (view.game === "daifugo" && !playedYet(view, me)) {
-    const got = [];
+  if (view.game !== "daifugo") return new Set();
+  const got = [];
+  if (!playedYet(view, me)) {
     for (const row of view.exchange || []) {
       if (row.rich === me && row.given) got.push(...row.given);
       if (row.poor === me && row.returned) got.push(...row.returned);
     }
-    return new Set(got);
   }
-  return new Set();
+  const log = view.log || [];
+  for (let i = log.length - 1; i >= 0; i--) {
+    const e = log[i];
+    if (e.seat === me && String(e.action).startsWith("play")) break;
+    if (e.action === "give" && e.to === me && Array.isArray(e.cards)) got.push(...e.cards);
+  }
+  return new Set(got);
 }
 
 /** Why `card` cannot be played now, in words: the suit to follow (every playable card but a
