@@ -4638,3 +4638,27 @@ def test_a_card_passed_by_a_daifugo_7_is_marked_as_just_received(server: str, br
         assert page.locator("#fresh-note").count() == 0
     finally:
         page.close()
+
+
+def test_the_share_link_s_box_shuts_on_a_tap_elsewhere_or_escape(server: str, browser: Any) -> None:
+    """A forty-eighth review: on a phone in play the share link's box, once opened, lay over the
+    status line and the scores button, and neither a tap elsewhere nor Escape shut it — only its
+    own summary, to be found again. It shuts as a menu does."""
+    tb = _table(server, "nap", None, 4)
+    page = _open(browser, server, tb, {"width": 390, "height": 844}, "ja", touch=True)
+    try:
+        box = page.locator(".share-box")
+        summary = page.locator(".share-box > summary")
+        summary.tap()
+        page.wait_for_function("() => document.querySelector('.share-box').open")
+        page.touchscreen.tap(195, 560)  # (the felt's lower half, below the box)
+        page.wait_for_function("() => !document.querySelector('.share-box').open")
+        summary.tap()
+        page.wait_for_function("() => document.querySelector('.share-box').open")
+        page.locator("#share-link").tap()  # (inside: stays open, its link to copy)
+        assert box.evaluate("(b) => b.open")
+        page.keyboard.press("Escape")
+        page.wait_for_function("() => !document.querySelector('.share-box').open")
+        assert page.evaluate("() => document.activeElement.matches('.share-box > summary')")
+    finally:
+        page.close()

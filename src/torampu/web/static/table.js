@@ -24,6 +24,19 @@ const DOUBLE_TAP_MS = 450;
 let lastPointer = "";
 document.addEventListener("pointerdown", (e) => { lastPointer = e.pointerType; }, { capture: true, passive: true });
 
+/** The share link's box, open over the status line on a phone in play, shuts as a menu does: a
+ * tap or click elsewhere, or Escape (its summary then keeps the focus) — it stayed open over the
+ * status and the scores button until its own summary was found again (a forty-eighth review). */
+function shutShareBox(e) {
+  const box = document.querySelector(".share-box[open]");
+  if (!box) return;
+  if (e.type === "keydown" ? e.key !== "Escape" : box.contains(e.target)) return;
+  box.open = false;
+  if (e.type === "keydown") box.querySelector("summary")?.focus();
+}
+document.addEventListener("pointerdown", shutShareBox, { passive: true });
+document.addEventListener("keydown", shutShareBox);
+
 export function tablePage(root, id) {
   const page = new TablePage(root, id);
   page.start();
