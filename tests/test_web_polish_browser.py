@@ -4662,3 +4662,26 @@ def test_the_share_link_s_box_shuts_on_a_tap_elsewhere_or_escape(server: str, br
         assert page.evaluate("() => document.activeElement.matches('.share-box > summary')")
     finally:
         page.close()
+
+
+def test_a_hell_sheet_of_five_fits_a_laptop_s_side_column(server: str, browser: Any) -> None:
+    """A forty-eighth review: on a 1366×768 laptop the Hell score sheet of five players, the
+    heart of the game, scrolled sideways in the side column, its fourth name cut ("Re…") and
+    its fifth out of sight. Each running total lies under its bid/tricks: every player's column
+    in sight."""
+    tid = _bots(server, "hell", 3, 5, "heuristic")["table"]["id"]
+    page = new_page(browser, LAPTOP, "en")
+    try:
+        page.goto(f"{server}/t/{tid}")
+        page.wait_for_selector("#sheet tbody tr")
+        fit = page.evaluate(
+            """() => { const s = document.querySelector('#sheet .scroll');
+              return [s.scrollWidth, s.clientWidth,
+                      document.querySelectorAll('#sheet thead th').length]; }"""
+        )
+        assert fit[2] == 6 and fit[0] <= fit[1] + 1, fit
+        # (in one go: a bot's move draws the panel again)
+        page.evaluate("() => document.querySelector('#sheet').scrollIntoView()")
+        page.screenshot(path=str(SHOTS / "hell-sheet-laptop.png"))
+    finally:
+        page.close()
