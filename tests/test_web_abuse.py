@@ -2219,6 +2219,40 @@ def test_bots_of_many_tables_take_turns_within_the_process_bound(tmp_path: Path)
     assert moves[mine] >= 4 and moves[mine] >= flooded / 3, moves  # its turn in every round
 
 
+def test_grants_taken_at_once_stay_bounded_and_leave_the_waiters_their_share() -> None:
+    """A code review of the gate: a table a person plays at took its grants at once, in debt,
+    and nothing bounded the debt — sockets at hundreds of tables of bots, one seat each, made
+    bot moves past ``--bot-rate-all`` without limit, and while they asked faster than the
+    rate a table of bots alone had no grant at all (3–13 in 2 s at 100 a second). At most a
+    burst (eight at least) is owed, past it such a table waits as any, and in debt every
+    other grant freed goes to a waiter."""
+    from torampu.web.bots import RateGate
+
+    async def run() -> tuple[int, int]:
+        gate = RateGate(100.0)
+        n = {"person": 0, "bots": 0}
+        stop = time.monotonic() + 2.0
+
+        async def person_table() -> None:  # as Lobby._drive asks for a person's table
+            while time.monotonic() < stop:
+                if not gate.take_now("p") and not await gate.acquire("p", 1.0):
+                    continue
+                n["person"] += 1
+                await asyncio.sleep(1 / 120)
+
+        async def bots_alone() -> None:
+            while time.monotonic() < stop:
+                if await gate.acquire("b", 1.0) and time.monotonic() < stop:
+                    n["bots"] += 1
+
+        await asyncio.gather(*(person_table() for _ in range(4)), bots_alone())
+        return n["person"], n["bots"]
+
+    person, bots = asyncio.run(run())
+    assert person + bots <= 2 * 100 * 2.0 + 20, (person, bots)  # within twice the rate
+    assert bots >= 40, (person, bots)  # (some 150)
+
+
 def test_tables_closed_while_their_bots_wait_their_turn_leave_the_turns_to_the_others(
     tmp_path: Path,
 ) -> None:

@@ -301,6 +301,8 @@ class FairGate:
         """When each key last had a slot (a count of grants); bounded by forgetting the
         keys that wait for nothing once it holds 4,096."""
         self.grants = 0
+        self._their_turn = False
+        """In debt, whether the next slot freed goes to a waiter rather than to the debt."""
 
     def _granted(self, key: str) -> None:
         self.grants += 1
@@ -308,10 +310,14 @@ class FairGate:
         if len(self.served) > 4096:
             self.served = {k: v for k, v in self.served.items() if k in self.waiting}
 
-    def take_now(self, key: str) -> None:
-        """Take a slot at once, whether or not one is free (see :meth:`release`)."""
+    def take_now(self, key: str, most_debt: int | None = None) -> bool:
+        """Take a slot at once, whether or not one is free (see :meth:`release`) — unless
+        ``most_debt`` slots are owed already (False: nothing taken; wait as any)."""
+        if most_debt is not None and self.free <= -most_debt:
+            return False
         self.free -= 1
         self._granted(key)
+        return True
 
     async def acquire(self, key: str, timeout: float) -> bool:
         """Take a slot within ``timeout`` seconds (False: none came). A waiter cancelled (its
@@ -345,9 +351,11 @@ class FairGate:
     def release(self) -> None:
         """Give the slot to the oldest waiter of the key served least lately — or, where slots
         were taken in debt (:meth:`take_now`), to pay that back first."""
-        if self.free < 0:
-            self.free += 1
+        if self.free < 0 and not (self.waiting and self._their_turn):
+            self.free += 1  # (pays a slot owed; the next freed goes to a waiter, if any)
+            self._their_turn = True
             return
+        self._their_turn = False  # (in debt, every other slot freed: waiters not shut out)
         while self.waiting:
             key = min(self.waiting, key=lambda k: self.served.get(k, 0))
             queue = self.waiting[key]
@@ -393,10 +401,16 @@ class RateGate:
         asyncio.get_running_loop().call_later(self.hold, self.gate.release)
         return True
 
-    def take_now(self, key: str) -> None:
-        """Take a grant at once, the waiters' next one the later for it."""
-        self.gate.take_now(key)
+    def take_now(self, key: str) -> bool:
+        """Take a grant at once, the waiters' next one the later for it — while at most a
+        burst (eight at least) is owed; else False (wait as any, :meth:`acquire`): the grants
+        stay within twice ``rate`` (at 100), and in debt every other one freed goes to a
+        waiter, so the tables of bots alone are not shut out while tables with a person
+        connected ask faster than ``rate``."""
+        if not self.gate.take_now(key, max(self.burst, 8)):
+            return False
         asyncio.get_running_loop().call_later(self.hold, self.gate.release)
+        return True
 
 
 class PoolBusy(Exception):

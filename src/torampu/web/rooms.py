@@ -154,7 +154,7 @@ class Settings:
     """Bot moves (stand-ins' too) this process's tables make per second in all, whatever the
     addresses; past it a table's bot waits its turn, the turns shared fairly among the addresses
     that made the tables (:class:`~torampu.web.bots.RateGate`); a table where a person holding
-    a seat is connected does not wait, its moves counted. A move is a millisecond or
+    a seat is connected does not wait while at most a burst is owed, its moves counted. A move is a millisecond or
     three of the event loop: without it tables of bots alone, a few hundred made by a few
     dozen addresses each within ``tables_per_address``, take every core there is. 0: no bound."""
     db_threads: int = 4
@@ -3860,14 +3860,15 @@ class Lobby:
                     pass
                 elif any(
                     st.kind == "human" and room.connected(s) for s, st in enumerate(room.seats)
-                ):
+                ) and self.bot_moves.take_now(key):
                     # a table a person plays at never waits (its move counts: the tables of
                     # bots alone wait the longer) — in turns with them, twenty addresses with
                     # two tables of bots alone stretched its bots' moves from 0.3 s to 1 s
                     # apart (a fifty-seventh audit), and as many seated at tables of their
                     # own, one socket each, did the same to a first place in the turns (a
-                    # fifty-eighth): what bounds a person's table is its person
-                    self.bot_moves.take_now(key)
+                    # fifty-eighth) — while at most a burst is owed: past it (sockets at
+                    # hundreds of tables of bots, one person each) it waits its turn as any
+                    pass
                 elif not await self.bot_moves.acquire(key, renew):
                     continue  # not its turn yet: the lease renewed, then it asks again
                 else:  # after its wait: the move wanted now, the lease renewed
