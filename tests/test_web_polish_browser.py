@@ -990,7 +990,10 @@ def test_daifugo_exchange_and_texts_on_a_phone(server: str, browser: Any) -> Non
             // the chips of a revolution; of an 11-back alone; of both (the order twice undone)
             flags: [{revolution: true, reversed: true}, {eleven_back: true, reversed: true},
               {revolution: true, eleven_back: true, reversed: false}].map((v) =>
-              g.daifugoFlags(v).map((e) => e.textContent)),
+              // (the chip's whole words: a narrow felt shows their short twin instead)
+              g.daifugoFlags(v).map((e) => [...e.childNodes]
+                .filter((n) => !n.classList?.contains('short'))
+                .map((n) => n.textContent).join(''))),
             progress: [[], ['5H'], ['5H', '5D', '5S'], ['5D'], ['5H', '6C']].map((ch) => {
               const p = g.selectProgress(plan, ch, acts.matching(plan.cardActs, ch));
               return [p.state, p.text];
@@ -4288,7 +4291,10 @@ def test_daifugo_s_revolution_chip_says_which_cards_win(server: str, browser: An
     page.goto(f"{server}/")
     said = page.evaluate(
         """async () => { const g = await import('/static/game.js');
-        const text = (v) => g.daifugoFlags(v).map((e) => e.textContent);
+        // (the chip's whole words: a narrow felt shows their short twin instead)
+        const whole = (e) => [...e.childNodes].filter((n) => !n.classList?.contains('short'))
+          .map((n) => n.textContent).join('');
+        const text = (v) => g.daifugoFlags(v).map(whole);
         return [text({ revolution: true }), text({ revolution: true, reversed: true }),
                 text({ revolution: true, eleven_back: true, reversed: false }),
                 text({ revolution: true, coup: true, reversed: true })]; }"""
