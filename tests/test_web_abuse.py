@@ -2253,6 +2253,35 @@ def test_grants_taken_at_once_stay_bounded_and_leave_the_waiters_their_share() -
     assert bots >= 40, (person, bots)  # (some 150)
 
 
+def test_a_bot_move_asked_again_while_its_job_waits_takes_no_second_grant(
+    tmp_path: Path,
+) -> None:
+    """A thirty-first scale audit: with workers elsewhere the driver queues a move's job and,
+    the move not made within a third of the lease, asks again — each pass took a grant of the
+    bot gate, so a worker back from an 8 s pause stored twice the bound's moves in a second,
+    and slow workers' tables took more than their turns. One grant a move: here the workers
+    never answer, and the table's one move waiting takes one grant."""
+
+    class Stalled:
+        asked = 0
+
+        async def move(self, lobby: Any, room: Any, job: Any) -> None:
+            Stalled.asked += 1
+            await asyncio.sleep(0.02)  # (the job queued; no word of its move)
+
+        async def close(self) -> None:
+            return None
+
+    with client(tmp_path, bot_rate_all=100.0) as c:
+        lobby = c.app.state.lobby  # type: ignore[attr-defined]
+        lobby.workers = Stalled()
+        new_table(c, "hell", "standard", games=19, humans=0)
+        time.sleep(1.5)
+        grants = lobby.bot_moves.gate.grants
+    assert Stalled.asked >= 5, Stalled.asked  # asked again and again
+    assert grants == 1, (grants, Stalled.asked)
+
+
 def test_tables_closed_while_their_bots_wait_their_turn_leave_the_turns_to_the_others(
     tmp_path: Path,
 ) -> None:

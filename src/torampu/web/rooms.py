@@ -154,9 +154,10 @@ class Settings:
     """Bot moves (stand-ins' too) this process's tables make per second in all, whatever the
     addresses; past it a table's bot waits its turn, the turns shared fairly among the addresses
     that made the tables (:class:`~torampu.web.bots.RateGate`); a table where a person holding
-    a seat is connected does not wait while at most a burst is owed, its moves counted. A move is a millisecond or
-    three of the event loop: without it tables of bots alone, a few hundred made by a few
-    dozen addresses each within ``tables_per_address``, take every core there is. 0: no bound."""
+    a seat is connected does not wait while at most a burst is owed, its moves counted. A move
+    is a millisecond or three of the event loop: without it tables of bots alone, a few hundred
+    made by a few dozen addresses each within ``tables_per_address``, take every core there
+    is. 0: no bound."""
     db_threads: int = 4
     """Threads that talk to the database (bots never run there)."""
     db_slow_threads: int = 4
@@ -675,6 +676,9 @@ class Room:
     """Seats connected, and clients, in other processes (from the bus)."""
     driving: bool = False
     """This process holds the table's driver lease."""
+    granted: int = -1
+    """The version whose bot move had its grant of the bot gate (``Lobby.bot_moves``): a move
+    asked again (a worker's job still queued) takes no second one."""
     quiet: float | None = None
     """Since when (wall time) the store says nobody has been at the table (``None``: someone
     was); :meth:`Lobby._note_quiet` writes it when this process drives the table."""
@@ -3856,7 +3860,11 @@ class Lobby:
                         self.broadcast(room)  # an away flag may have turned
                     continue
                 key = room.owner or room.id
-                if self.bot_moves is None:
+                if self.bot_moves is None or room.granted == room.version:
+                    # (its grant taken already: with workers elsewhere the driver asks again
+                    # while the job waits for one — each pass took a grant, and a worker back
+                    # from a pause stored twice the bound's moves in a second, a thirty-first
+                    # scale audit)
                     pass
                 elif any(
                     st.kind == "human" and room.connected(s) for s, st in enumerate(room.seats)
@@ -3881,7 +3889,7 @@ class Lobby:
                     version = room.version
                     if who is None or not await self._lead(room) or room.version != version:
                         continue
-                version = room.version
+                version = room.granted = room.version
                 if delay > 0:  # a natural pause: between 3/4 and 5/4 of the delay
                     await asyncio.sleep(delay * (0.75 + 0.5 * self._jitter.random()))
                     if room.version != version or self._who_moves(room)[0] is None:
