@@ -763,6 +763,30 @@ class Room:
         return sorted({c.seat for c in self.clients if c.seat is not None}), len(self.clients)
 
 
+def _to_adopt(
+    rows: list[tuple[str, datetime]],
+    held: Mapping[str, Room],
+    seen: Mapping[str, datetime],
+    now: datetime,
+    lease_ttl: float,
+) -> list[str]:
+    """Of the tables in play ``rows`` (id, last change), those :meth:`Lobby._adopt` looks at
+    for a driver: not held here, changed since it last looked, and not changed within a lease
+    time — a table another process has just started takes its lease a moment after the start
+    is stored, and was taken over in between: loaded cold here, its bots in this process's
+    turns (a thirty-first scale audit). A table whose driver died is a lease time old by the
+    time its lease runs out.
+
+    >>> from datetime import timezone
+    >>> now = datetime(2026, 12, 7, 12, 0, 0, tzinfo=timezone.utc)
+    >>> rows = [("old", now - timedelta(seconds=9)), ("new", now - timedelta(seconds=1))]
+    >>> _to_adopt(rows, {}, {}, now, 5.0)
+    ['old']
+    """
+    young = now - timedelta(seconds=lease_ttl)
+    return [t for t, at in rows if t not in held and seen.get(t) != at and at <= young]
+
+
 def _age(table: Table, wall: float) -> float:
     """Seconds since the table's stored row last changed (0 for a clock behind it)."""
     at = utc(table.updated or table.created)
@@ -1089,12 +1113,13 @@ class Lobby:
             await asyncio.sleep(every)
             if not self.bus.healthy:
                 continue
-            since = shared.now() - timedelta(seconds=self.settings.abandon_after)
+            now = shared.now()
+            since = now - timedelta(seconds=self.settings.abandon_after)
             try:
                 rows = await self.db(
                     self.store.active_since, "playing", since, self.settings.resume_limit
                 )
-                ids = [t for t, at in rows if t not in self.rooms and seen.get(t) != at]
+                ids = _to_adopt(rows, self.rooms, seen, now, self.settings.lease_ttl)
                 held = await self.bus.leased(ids) if ids else set()
                 free = [t for t in ids if t not in held]
             except (ActError, BusError):
