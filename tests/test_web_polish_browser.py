@@ -4691,3 +4691,38 @@ def test_a_hell_sheet_of_five_fits_a_laptop_s_side_column(server: str, browser: 
         page.screenshot(path=str(SHOTS / "hell-sheet-laptop.png"))
     finally:
         page.close()
+
+
+def test_a_napoleon_whose_named_card_came_up_in_the_widow_is_told_at_the_exchange(
+    server: str, browser: Any
+) -> None:
+    """A forty-ninth review: named before the widow is taken (``adjutant_timing:
+    before_exchange``), the adjutant card may come up in it — the Napoleon plays alone, and the
+    view says so from the exchange; the felt said "副官 ♥7" all through it, and the discard's
+    prompt nothing. Both say it now. The exchange is the engine's own, handed to the page."""
+    import torampu
+
+    g = torampu.new_game("napoleon", "classic", seed=11)
+    widow = g.to_record()["deal"]["widow"]
+    while g.to_play != 0:
+        g.play("pass")
+    g.play(next(a for a in g.legal_actions() if a.startswith("bid ")))
+    while g.phase == "bid":
+        g.play("pass")
+    g.play(f"adjutant {widow[0]}")
+    assert g.phase == "exchange" and g.view(0)["alone"] is True
+    tb = _table(server, "napoleon", "classic", 5)
+    page = _open(browser, server, tb, {"width": 390, "height": 844}, "ja", touch=True)
+    try:
+        _held(page)
+        page.wait_for_selector("#felt [data-seat='0']")
+        page.wait_for_function("() => !!window.torampu?.snapshot?.view")
+        snap = page.evaluate("() => window.torampu.snapshot")
+        snap.update(view=g.view(0), legal=g.view(0)["legal_actions"], choose=g.choose())
+        snap["version"] += 1
+        _hand(page, snap)
+        page.wait_for_selector("#widow-alone")
+        assert "単独" in page.inner_text("#widow-alone")
+        assert "(単独)" in page.inner_text("#centre-adjutant")
+    finally:
+        page.close()

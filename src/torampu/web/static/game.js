@@ -376,7 +376,10 @@ function centreInfo(view) {
     return h("span", { class: "centre-info" }, `${t("contract")} `, bidNode(view.contract, view.game),
       // (the dot goes where the two stand one above the other: a phone's line began "· 副官",
       // a twenty-fifth review)
-      view.adjutant_card ? h("span", { class: "centre-adjutant", id: "centre-adjutant" }, h("span", { class: "sep" }, " · "), `${t("adjutant")} `, cardNode(view.adjutant_card)) : null);
+      view.adjutant_card ? h("span", { class: "centre-adjutant", id: "centre-adjutant" }, h("span", { class: "sep" }, " · "), `${t("adjutant")} `, cardNode(view.adjutant_card),
+        // (the Napoleon whose named card came up in the widow knows now they play alone: the
+        // felt said "副官 ♥7" through the exchange, a forty-ninth review)
+        view.alone ? ` (${t("alone")})` : null) : null);
   // Nap: that the declarer's first lead sets the trumps (none in a misère), shown only before
   // that lead (then the felt shows the trick); the contract is the chip's
   if (napTrumpsByLead(view))
@@ -838,8 +841,11 @@ export function selectPurpose(view, ctx) {
   // would: the same review)
   if (view.game === "napoleon" && view.phase === "exchange") {
     const shown = { all: "discardsShownAll", honors: "discardsShownHonors" }[view.rules?.reveal_discards];
+    // the named card among the widow's (or the Napoleon's own): alone, whatever is discarded
+    const alone = view.alone && view.adjutant_card && !view.alone_declared
+      ? [" ", h("span", { id: "widow-alone" }, t("widowAlone", { card: cardText(view.adjutant_card) }))] : null;
     // (sentences, not "捨てます: (…公開されます) 4枚選んでください", a twenty-fifth review)
-    return shown ? [t("widowPrompt"), " ", h("span", { class: "discards-shown", id: "discards-shown" }, t(shown))] : t("widowPrompt");
+    return [t("widowPrompt"), alone, shown ? [" ", h("span", { class: "discards-shown", id: "discards-shown" }, t(shown))] : null];
   }
   return t("selectCards");
 }
