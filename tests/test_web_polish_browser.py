@@ -4559,9 +4559,10 @@ def test_the_way_out_of_a_finished_match_is_in_sight_on_a_phone_on_its_side(
 FLAGS_CLEAR = """() => {
   const box = (e) => e.getBoundingClientRect();
   const felt = box(document.querySelector('#felt'));
-  const seats = [...document.querySelectorAll('#felt .seat-box')].map(box);
+  const seats = [...document.querySelectorAll(
+    '#felt .seat-box, #felt .table-cards .tcard, #felt .centre.daifugo .why')].map(box);
   const over = [];
-  for (const el of document.querySelectorAll('#felt .centre.daifugo .flag')) {
+  for (const el of document.querySelectorAll('#felt .flag')) {
     const r = box(el);
     for (const s of seats) {
       const w = Math.min(r.right, s.right) - Math.max(r.left, s.left);
@@ -4572,21 +4573,25 @@ FLAGS_CLEAR = """() => {
   }
   return over;
 }"""
-"""The Daifugo chips (``.flag``) that lie over a seat's box by more than 2 px, or past the
-felt's sides."""
+"""The Daifugo chips (``.flag``) that lie over a seat's box, a card down or the caption by
+more than 2 px, or past the felt's sides."""
 
 
 @pytest.mark.parametrize(
-    ("players", "size"), [(5, (390, 844)), (6, (360, 740)), (5, (844, 390))], ids=str
+    ("players", "size"),
+    [(5, (390, 844)), (6, (360, 740)), (5, (844, 390)), (4, (844, 390)), (5, (1280, 650))],
+    ids=str,
 )
 def test_what_is_in_force_in_daifugo_lies_clear_of_the_seats_boxes(
     server: str, browser: Any, players: int, size: tuple[int, int]
 ) -> None:
     """A forty-eighth review: on a 390 px phone at five players the chips of what is in force
     ("イレブンバック中 · 強弱逆転中 · 縛り ♣") ran in one row under the side seats' boxes, the
-    lock the one hidden ("♣" alone) on a turn the player could only pass. They keep to the
-    width between the side boxes, as the cards down do, and a narrow felt says them short
-    ("11バック", "逆回り"). Each set of chips is handed to the page as a snapshot would."""
+    lock the one hidden ("♣" alone) on a turn the player could only pass; kept to the width
+    between the boxes, a forty-ninth found them wrapped over the player's own box on a phone on
+    its side, the cards pushed under the seats across and the caption cut. They lie in the
+    trump's corner, a chip a line, said short on a narrow felt ("11バック", "逆回り"). Each set
+    of chips is handed to the page, with a play's caption, as a snapshot would."""
     w, h = size
     sets = [
         {"eleven_back": True, "reversed": True, "lock": {"suits": ["C"], "strict": False}},
@@ -4605,9 +4610,22 @@ def test_what_is_in_force_in_daifugo_lies_clear_of_the_seats_boxes(
             view.update({"eleven_back": False, "reversed": False, "lock": None, "direction": 1})
             view.update({"revolution": False, **flags})
             view["table"] = {"cards": ["JC", "JD", "JH"], "by": 1}
+            # (another's turn: the action bar one line — at six on a 360 px phone, a turn the
+            # player can only pass leaves the felt too short for the chips beside the lower
+            # seats, a case left)
+            view["to_play"], snap["legal"], snap["choose"] = 2, [], None
+            why = [
+                {"code": "lock", "en": "Lock (縛り): ♣ only until the flush", "ja": "縛り: ♣のみ"},
+                {"code": "eleven_back", "en": "11-back", "ja": "11バック: 流れるまで強弱が逆"},
+            ]
+            view["log"] = [
+                *(view.get("log") or []),
+                {"seat": 1, "action": "play JC JD JH", "why": why},
+            ]
             _hand(page, snap)
-            page.wait_for_selector("#felt .centre.daifugo .flags .flag")
-            shown = page.locator("#felt .centre.daifugo .flag").count()
+            page.wait_for_selector("#daifugo-state .flag")
+            page.wait_for_selector("#daifugo-why")
+            shown = page.locator("#felt .flag").count()
             assert shown == len(flags)  # (a chip each)
             assert page.evaluate(FLAGS_CLEAR) == [], (flags, page.evaluate(FLAGS_CLEAR))
         page.screenshot(path=str(SHOTS / f"daifugo-flags-{players}-{w}x{h}.png"))

@@ -144,8 +144,16 @@ export function renderFelt(el, view, ctx) {
  * (the felt named neither "Misère" nor "Four" once the tricks began, only a "Declarer" badge;
  * on a phone the panel that says it is below the table: a twelfth review). */
 function trumpChip(view) {
+  // Daifugo's twin of the trump: what is in force (a lock, an 11-back, a revolution) in the
+  // same corner, each a chip — in the middle of the felt, under the cards and the caption,
+  // they ran under the side seats' boxes (the lock hidden, "♣" alone) or, wrapped, pushed the
+  // cards under the seats across and cut the caption (a forty-eighth and a forty-ninth review)
+  if (view.game === "daifugo") {
+    const flags = view.phase === "play" ? daifugoFlags(view) : [];
+    return flags.length ? h("div", { class: "trump-chip daifugo-state", id: "daifugo-state" }, flags) : null;
+  }
   const nap = view.game === "nap" && !!view.contract;
-  if (view.game === "daifugo" || !(view.trump || nap) || !(view.phase === "play" || (view.game === "hell" && view.phase === "bid"))) return null;
+  if (!(view.trump || nap) || !(view.phase === "play" || (view.game === "hell" && view.phase === "bid"))) return null;
   const parts = [];
   const sep = () => (parts.length ? h("span", { class: "sep" }, " · ") : null);
   // (a no-trump contract says so itself: "Trump no trump · Contract 16NT" read twice)
@@ -402,8 +410,6 @@ function daifugoCentre(view, ctx) {
   // revolution, 8切り, 7渡し were on the felt alone, never said: a twenty-third review)
   if (last?.why?.length) nodes.push(h("div", { class: "why", id: "daifugo-why", dataset: { at: String((view.log_from || 0) + view.log.length) } },
     last.why.map((w) => daifugoWhy(w, (s) => seatName(ctx.table, s, true))).join(" · ")));
-  const flags = daifugoFlags(view);
-  if (flags.length) nodes.push(h("div", { class: "flags" }, flags));
   return h("div", { class: "centre daifugo" }, nodes);
 }
 
