@@ -1458,6 +1458,15 @@ def test_a_preset_whose_name_is_its_code_name_is_not_said_twice(server: str, bro
     page.wait_for_selector("#head-rules")
     assert "Standard" in page.inner_text("#head-rules")
     assert "(standard)" not in page.inner_text("#head-rules"), page.inner_text("#head-rules")
+    # nor where its name holds it (a forty-ninth review: "napoleon-web's rules (napoleon-web)")
+    made = post(
+        f"{server}/api/tables",
+        {"game": "napoleon", "rules": "napoleon-web", "players": 5, "seats": ["open"] * 5},
+    )
+    page.goto(f"{server}/t/{made['table']['id']}")
+    page.wait_for_selector("#head-rules")
+    line = page.inner_text("#head-rules")
+    assert "napoleon-web" in line and "(napoleon-web)" not in line, line
     assert not problems(page), problems(page)
 
 

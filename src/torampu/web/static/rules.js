@@ -139,8 +139,8 @@ function presetName(name, preset) {
   // "標準 (standard)" read as English leaking into the Japanese page (an eleventh review)
   const shown = lang() === "ja" ? preset?.name_ja : preset?.name_en;
   // (nor "Standard (standard)": the code name said again when it is the name in lower case, a
-  // forty-fifth review)
-  if (!shown || shown.toLowerCase() === name.toLowerCase()) return shown || name;
+  // forty-fifth review — or in it: "napoleon-web's rules (napoleon-web)", a forty-ninth)
+  if (!shown || shown.toLowerCase().includes(name.toLowerCase())) return shown || name;
   return lang() === "ja" ? shown : `${shown} (${name})`;
 }
 
