@@ -4753,3 +4753,29 @@ def test_a_napoleon_whose_named_card_came_up_in_the_widow_is_told_at_the_exchang
         assert "(単独)" in page.inner_text("#centre-adjutant")
     finally:
         page.close()
+
+
+def test_a_friend_taking_a_seat_before_the_start_is_said_in_view(server: str, browser: Any) -> None:
+    """A forty-ninth review: on a 360 px phone the host's Start button lies below the seats,
+    a screen down, and a friend's taking a seat was said only in the chat further down — the
+    host saw nothing come. It is said in a toast, in view (not one's own seat's)."""
+    made = post(f"{server}/api/tables", {"game": "hell", "rules": "standard", "players": 4})
+    tid = made["table"]["id"]
+    mine = post(f"{server}/api/tables/{tid}/join", {"name": "あき", "seat": 0})
+    held = json.dumps({tid: {"seat": 0, "token": mine["token"]}})
+    init = f"localStorage.setItem('torampu.seats', {json.dumps(held)});"
+    page = new_page(
+        browser, {"width": 360, "height": 740}, "ja", init=init, has_touch=True, is_mobile=True
+    )
+    try:
+        page.goto(f"{server}/t/{tid}")
+        page.wait_for_selector("#seats")
+        page.wait_for_function("() => window.torampu?.snapshot?.seat === 0")
+        post(f"{server}/api/tables/{tid}/join", {"name": "Ben", "seat": 1})
+        page.wait_for_function(
+            "() => { const e = document.getElementById('toast');"
+            " return e.classList.contains('show') && e.textContent.includes('Ben'); }"
+        )
+        assert "あき" not in page.inner_text("#toast")
+    finally:
+        page.close()

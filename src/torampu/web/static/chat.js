@@ -1,7 +1,7 @@
 // The table chat: short texts and quick reactions, for the seated players (and the spectators
 // where the host allowed it). Every message is shown as text (text nodes), never as markup.
 
-import { own } from "./api.js";
+import { own, tokens } from "./api.js";
 import { fill, h, toast } from "./dom.js";
 import { seatName } from "./game.js";
 import { lang, t } from "./i18n.js";
@@ -183,6 +183,12 @@ export class ChatPanel {
     this.renderList();
   }
 
+  /** Whether ``seat`` is this page's (as its snapshot says, or its token just stored: the
+   * line of its own taking can come before the snapshot that seats it). */
+  mine(seat) {
+    return seat === this.page.snap?.seat || seat === tokens.seat(this.page.id)?.seat;
+  }
+
   onMessage(msg) {
     if (msg.type === "chat_history") {
       this.messages = msg.messages || [];
@@ -202,6 +208,10 @@ export class ChatPanel {
         // a friend who left the game in play: the others saw only the seat's small label change
         // (the line was in the folded chat: a forty-fourth review)
         else if (msg.event.kind === "left" && msg.event.bot && msg.event.seat !== this.page.snap?.seat && msg.event.seat !== this.page.leftSeat) toast(eventText(msg.event), "info");
+        // a friend who takes a seat before the start: the host, the Start button at the foot
+        // of a phone's page below the seats, saw nothing come (the line in the chat further
+        // down: a forty-ninth review)
+        else if (msg.event.kind === "joined" && this.page.table?.status === "waiting" && !this.mine(msg.event.seat)) toast(eventText(msg.event), "info");
         this.renderList();
         return;
       }
