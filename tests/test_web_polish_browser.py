@@ -4779,3 +4779,31 @@ def test_a_friend_taking_a_seat_before_the_start_is_said_in_view(server: str, br
         assert "あき" not in page.inner_text("#toast")
     finally:
         page.close()
+
+
+def test_the_folded_result_bar_leaves_no_caption_half_hidden(server: str, browser: Any) -> None:
+    """A forty-ninth review: at a finished Hell table of five on a 1366×768 laptop the folded
+    result bar ("シリーズ終了 · 結果を見る") lay over the top of the last trick's caption, which at
+    five lies at the felt's top — "Akiが取る · ♦Aの勝ち…" cut through its line. Folded over it,
+    the caption goes (the winning card keeps its frame), as on a phone on its side."""
+    made = _bots(server, "hell", 1, 5, "heuristic")
+    page = new_page(browser, {"width": 1366, "height": 768}, "ja")
+    try:
+        page.goto(f"{server}/t/{made['table']['id']}")
+        _until_over(server, made)
+        page.wait_for_selector("#between:not([hidden]) #between-fold")
+        if not page.evaluate(
+            "() => document.getElementById('between').classList.contains('folded')"
+        ):
+            page.click("#between-fold")
+        page.wait_for_selector("#between.folded")
+        hidden = page.evaluate(
+            """() => { const c = document.getElementById('trick-taker');
+              if (!c || !c.getClientRects().length) return null;
+              const a = c.getBoundingClientRect();
+              const b = document.getElementById('between').getBoundingClientRect();
+              return Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top); }"""
+        )
+        assert hidden is None or hidden <= 0, hidden
+    finally:
+        page.close()
