@@ -2407,6 +2407,21 @@ def _stranger_at_a_public_table(addr: str, maker: Any, them: Any) -> tuple[str, 
     return tid, host, joined.json()["token"]
 
 
+@contextlib.contextmanager
+def _maker_and_stranger(tmp_path: Path, **settings: Any) -> Iterator[tuple[str, Any, Any]]:
+    """A live server (``settings``) and two HTTP clients of it: a table's maker (127.0.0.1)
+    and a stranger (127.0.0.2) — (its address, the maker's client, the stranger's)."""
+    import httpx2 as httpx
+
+    with live_server(tmp_path, **settings) as addr:
+        stranger_net = httpx.HTTPTransport(local_address="127.0.0.2")
+        with (
+            http_client(addr) as maker,
+            httpx.Client(base_url=f"http://{addr}", timeout=30, transport=stranger_net) as them,
+        ):
+            yield addr, maker, them
+
+
 def test_a_stranger_s_rematches_count_against_their_own_address_not_the_maker_s(
     tmp_path: Path,
 ) -> None:
@@ -2416,29 +2431,22 @@ def test_a_stranger_s_rematches_count_against_their_own_address_not_the_maker_s(
     that spent the maker's ``--tables-per-day`` and none of their own: the maker could make
     no table for a day. Now such a rematch is the tables of the address that took a seat that
     asked (the maker's only where a seat of theirs asked)."""
-    import httpx2 as httpx
-
-    with live_server(tmp_path, tables_per_day=3) as addr:
-        stranger_net = httpx.HTTPTransport(local_address="127.0.0.2")
-        with (
-            http_client(addr) as maker,
-            httpx.Client(base_url=f"http://{addr}", timeout=30, transport=stranger_net) as them,
-        ):
-            tid, _host, token = _stranger_at_a_public_table(addr, maker, them)
-            answers = []
-            for _ in range(4):
-                _play_out(addr, tid, token)
-                r = them.post(f"/api/tables/{tid}/rematch", json={}, headers=auth(token))
-                answers.append(r.status_code)
-                if r.status_code != 200:
-                    break
-                tid = r.json()["table"]["id"]
-            # the stranger's three rematches were theirs: the fourth refused, their own table too
-            assert answers == [200, 200, 200, 429], answers
-            assert them.post("/api/tables", json={"game": "nap"}).status_code == 429
-            # and the maker, who made one table today, makes another
-            again = maker.post("/api/tables", json={"game": "nap"})
-            assert again.status_code == 201, again.text
+    with _maker_and_stranger(tmp_path, tables_per_day=3) as (addr, maker, them):
+        tid, _host, token = _stranger_at_a_public_table(addr, maker, them)
+        answers = []
+        for _ in range(4):
+            _play_out(addr, tid, token)
+            r = them.post(f"/api/tables/{tid}/rematch", json={}, headers=auth(token))
+            answers.append(r.status_code)
+            if r.status_code != 200:
+                break
+            tid = r.json()["table"]["id"]
+        # the stranger's three rematches were theirs: the fourth refused, their own table too
+        assert answers == [200, 200, 200, 429], answers
+        assert them.post("/api/tables", json={"game": "nap"}).status_code == 429
+        # and the maker, who made one table today, makes another
+        again = maker.post("/api/tables", json={"game": "nap"})
+        assert again.status_code == 201, again.text
 
 
 def test_the_host_s_rematches_of_a_stranger_s_chain_count_against_the_host(
@@ -2448,31 +2456,24 @@ def test_the_host_s_rematches_of_a_stranger_s_chain_count_against_the_host(
     host token (no seat went to a bot), and the maker's rematches with it counted as the
     stranger's tables — the attack turned round. A rematch the host token makes counts as the
     tables of the address that asks."""
-    import httpx2 as httpx
-
-    with live_server(tmp_path, tables_per_day=3) as addr:
-        stranger_net = httpx.HTTPTransport(local_address="127.0.0.2")
-        with (
-            http_client(addr) as maker,
-            httpx.Client(base_url=f"http://{addr}", timeout=30, transport=stranger_net) as them,
-        ):
-            tid, host, token = _stranger_at_a_public_table(addr, maker, them)
+    with _maker_and_stranger(tmp_path, tables_per_day=3) as (addr, maker, them):
+        tid, host, token = _stranger_at_a_public_table(addr, maker, them)
+        _play_out(addr, tid, token)
+        r = them.post(f"/api/tables/{tid}/rematch", json={}, headers=auth(token))
+        assert r.status_code == 200, r.text  # the stranger's one rematch (1 of 3)
+        tid = r.json()["table"]["id"]
+        answers = []
+        for _ in range(3):  # the maker goes on with the host token it kept
             _play_out(addr, tid, token)
-            r = them.post(f"/api/tables/{tid}/rematch", json={}, headers=auth(token))
-            assert r.status_code == 200, r.text  # the stranger's one rematch (1 of 3)
+            r = maker.post(f"/api/tables/{tid}/rematch", json={}, headers=auth(host))
+            answers.append(r.status_code)
+            if r.status_code != 200:
+                break
             tid = r.json()["table"]["id"]
-            answers = []
-            for _ in range(3):  # the maker goes on with the host token it kept
-                _play_out(addr, tid, token)
-                r = maker.post(f"/api/tables/{tid}/rematch", json={}, headers=auth(host))
-                answers.append(r.status_code)
-                if r.status_code != 200:
-                    break
-                tid = r.json()["table"]["id"]
-            # the maker's one table and two rematches: the third refused, the stranger's own
-            # table made
-            assert answers == [200, 200, 429], answers
-            assert them.post("/api/tables", json={"game": "nap"}).status_code == 201
+        # the maker's one table and two rematches: the third refused, the stranger's own
+        # table made
+        assert answers == [200, 200, 429], answers
+        assert them.post("/api/tables", json={"game": "nap"}).status_code == 201
 
 
 def test_frames_that_are_not_utf8_close_their_socket_and_log_one_line(tmp_path: Path) -> None:
