@@ -375,6 +375,7 @@ class LocalWorkers:
             await lobby.act(room, job.seat, answer.action, job.version, job.by)
         except ActError as e:
             log.info("table %s: the bot's move was refused: %s", room.id, e)
+            room.granted = -1  # (refused, not waiting: asked again, it takes a grant again)
             await asyncio.sleep(1.0 if e.code == "storage_unavailable" else 0.05)
 
     async def close(self) -> None:
