@@ -2247,17 +2247,19 @@ def test_a_refused_bot_move_asks_the_gate_again(tmp_path: Path) -> None:
     assert asked[0] <= grants + 2, (asked[0], grants)  # a think a grant (some 4), not 20
 
 
-def test_grants_taken_at_once_stay_bounded_and_leave_the_waiters_their_share() -> None:
+@pytest.mark.parametrize("rate", [100.0, 20.0, 5.0])
+def test_grants_taken_at_once_stay_bounded_and_leave_the_waiters_their_share(rate: float) -> None:
     """A code review of the gate: a table a person plays at took its grants at once, in debt,
     and nothing bounded the debt — sockets at hundreds of tables of bots, one seat each, made
     bot moves past ``--bot-rate-all`` without limit, and while they asked faster than the
     rate a table of bots alone had no grant at all (3–13 in 2 s at 100 a second). At most a
     burst (eight at least) is owed, past it such a table waits as any, and in debt every
-    other grant freed goes to a waiter."""
+    other grant freed goes to a waiter. A fifty-ninth audit: below 80 a second the eight owed
+    let five to nine times the rate through (45 a second at 5): each is held the longer."""
     from torampu.web.bots import RateGate
 
     async def run() -> tuple[int, int]:
-        gate = RateGate(100.0)
+        gate = RateGate(rate)
         n = {"person": 0, "bots": 0}
         stop = time.monotonic() + 2.0
 
@@ -2277,8 +2279,9 @@ def test_grants_taken_at_once_stay_bounded_and_leave_the_waiters_their_share() -
         return n["person"], n["bots"]
 
     person, bots = asyncio.run(run())
-    assert person + bots <= 2 * 100 * 2.0 + 20, (person, bots)  # within twice the rate
-    assert bots >= 40, (person, bots)  # (some 150)
+    # within twice the rate (and what was held when the 2 s began)
+    assert person + bots <= 2 * rate * 2.0 + 20, (person, bots)
+    assert bots >= rate * 0.4, (person, bots)  # (some 150 at 100)
 
 
 def test_a_bot_move_asked_again_while_its_job_waits_takes_no_second_grant(
