@@ -4587,12 +4587,20 @@ more than 2 px, or past the felt's sides."""
 
 
 @pytest.mark.parametrize(
-    ("players", "size"),
-    [(5, (390, 844)), (6, (360, 740)), (5, (844, 390)), (4, (844, 390)), (5, (1280, 650))],
+    ("players", "size", "lang"),
+    [
+        (5, (390, 844), "ja"),
+        (5, (844, 390), "ja"),
+        (4, (844, 390), "ja"),
+        (5, (1280, 650), "ja"),
+        (6, (1280, 650), "en"),
+        (8, (1366, 768), "en"),
+        (6, (844, 390), "ja"),
+    ],
     ids=str,
 )
 def test_what_is_in_force_in_daifugo_lies_clear_of_the_seats_boxes(
-    server: str, browser: Any, players: int, size: tuple[int, int]
+    server: str, browser: Any, players: int, size: tuple[int, int], lang: str
 ) -> None:
     """A forty-eighth review: on a 390 px phone at five players the chips of what is in force
     ("イレブンバック中 · 強弱逆転中 · 縛り ♣") ran in one row under the side seats' boxes, the
@@ -4602,26 +4610,27 @@ def test_what_is_in_force_in_daifugo_lies_clear_of_the_seats_boxes(
     trump's corner, a chip a line, said short on a narrow felt ("11バック", "逆回り"). Each set
     of chips is handed to the page, with a play's caption, as a snapshot would."""
     w, h = size
-    sets = [
-        {"eleven_back": True, "reversed": True, "lock": {"suits": ["C"], "strict": False}},
-        {"lock": {"suits": ["D"], "strict": False}, "direction": -1},
-        {"eleven_back": True, "reversed": True, "direction": -1},
+    strict = {"suits": ["C", "S"], "strict": True}
+    sets = [  # (the chips each makes: a revolution says its reversal itself)
+        ({"eleven_back": True, "reversed": True, "lock": {"suits": ["C"], "strict": False}}, 3),
+        ({"lock": {"suits": ["D"], "strict": False}, "direction": -1}, 2),
+        ({"eleven_back": True, "reversed": True, "direction": -1}, 3),
+        ({"revolution": True, "reversed": True, "lock": strict, "direction": -1}, 3),
     ]
     tb = _table(server, "daifugo", "yaita", players)
-    page = _open(browser, server, tb, {"width": w, "height": h}, "ja", touch=True)
+    page = _open(browser, server, tb, {"width": w, "height": h}, lang, touch=w < 1000)
     try:
         _held(page)
         page.wait_for_selector("#felt [data-seat='0']")
         page.wait_for_function("() => !!window.torampu?.snapshot?.view")
         snap = page.evaluate("() => window.torampu.snapshot")
-        for flags in sets:
+        for flags, chips in sets:
             view = snap["view"]
             view.update({"eleven_back": False, "reversed": False, "lock": None, "direction": 1})
             view.update({"revolution": False, **flags})
             view["table"] = {"cards": ["JC", "JD", "JH"], "by": 1}
-            # (another's turn: the action bar one line — at six on a 360 px phone, a turn the
-            # player can only pass leaves the felt too short for the chips beside the lower
-            # seats, a case left)
+            # (another's turn: the action bar one line — at six on a 360 px phone the felt is
+            # too short for the chips beside the lower left seat, a case left)
             view["to_play"], snap["legal"], snap["choose"] = 2, [], None
             why = [
                 {"code": "lock", "en": "Lock (縛り): ♣ only until the flush", "ja": "縛り: ♣のみ"},
@@ -4635,9 +4644,9 @@ def test_what_is_in_force_in_daifugo_lies_clear_of_the_seats_boxes(
             page.wait_for_selector("#daifugo-state .flag")
             page.wait_for_selector("#daifugo-why")
             shown = page.locator("#felt .flag").count()
-            assert shown == len(flags)  # (a chip each)
+            assert shown == chips, (flags, shown)
             assert page.evaluate(FLAGS_CLEAR) == [], (flags, page.evaluate(FLAGS_CLEAR))
-        page.screenshot(path=str(SHOTS / f"daifugo-flags-{players}-{w}x{h}.png"))
+        page.screenshot(path=str(SHOTS / f"daifugo-flags-{players}-{w}x{h}-{lang}.png"))
     finally:
         page.close()
 

@@ -418,7 +418,7 @@ export function daifugoFlags(view) {
   // (with what it does, while it does it: "Revolution" alone, after a four of a kind, said
   // nothing of which cards now win — a fortieth review; an 11-back turns it round again)
   const turned = view.reversed ?? !view.eleven_back;
-  if (view.revolution) out.push(h("span", { class: "flag rev" }, view.coup ? worded("coupFlag") : t("revolution"), turned ? ` · ${t("revLower")}` : ""));
+  if (view.revolution) out.push(h("span", { class: "flag rev" }, view.coup ? worded("coupFlag") : t("revolution"), turned ? worded("revLower", " · ") : ""));
   if (view.eleven_back) out.push(h("span", { class: "flag" }, worded("elevenBack")));
   // (a revolution reverses the order itself: a second chip said the same again, a review)
   if (view.reversed && !view.revolution) out.push(h("span", { class: "flag" }, t("strengthReversed")));
@@ -430,8 +430,8 @@ export function daifugoFlags(view) {
 /** A chip's words, whole and short: a narrow felt shows the short (style.css) — in full, four
  * chips took four lines there and pushed the cards under the seats' boxes (a forty-eighth
  * review). */
-function worded(key) {
-  return [h("span", { class: "long" }, t(key)), h("span", { class: "short" }, t(`${key}Short`))];
+function worded(key, before = "") {
+  return [h("span", { class: "long" }, before + t(key)), h("span", { class: "short" }, before + t(`${key}Short`))];
 }
 
 /** The parts of a Daifugo lock, whatever shape the view gives it: suit letters (and any other
