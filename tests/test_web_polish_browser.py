@@ -4786,6 +4786,14 @@ def test_a_friend_taking_a_seat_before_the_start_is_said_in_view(server: str, br
             " return e.classList.contains('show') && e.textContent.includes('Ben'); }"
         )
         assert "あき" not in page.inner_text("#toast")
+        # not over an error still said (a refused take or start: a code review)
+        page.evaluate("async () => (await import('/static/dom.js')).toast('refused', 'error')")
+        post(f"{server}/api/tables/{tid}/join", {"name": "Cleo", "seat": 2})
+        page.wait_for_function(
+            "() => [...document.querySelectorAll('#chat li, #chat p')]"
+            ".some((e) => e.textContent.includes('Cleo'))"
+        )
+        assert page.inner_text("#toast") == "refused"
     finally:
         page.close()
 

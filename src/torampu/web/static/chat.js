@@ -211,7 +211,9 @@ export class ChatPanel {
         // a friend who takes a seat before the start: the host, the Start button at the foot
         // of a phone's page below the seats, saw nothing come (the line in the chat further
         // down: a forty-ninth review)
-        else if (msg.event.kind === "joined" && this.page.table?.status === "waiting" && !this.mine(msg.event.seat)) toast(eventText(msg.event), "info");
+        // (not over an error still said: a refused take or start — a code review)
+        else if (msg.event.kind === "joined" && this.page.table?.status === "waiting" && !this.mine(msg.event.seat)
+          && !document.querySelector("#toast.show.error")) toast(eventText(msg.event), "info");
         this.renderList();
         return;
       }
