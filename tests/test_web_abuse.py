@@ -2453,6 +2453,23 @@ def _maker_and_stranger(tmp_path: Path, **settings: Any) -> Iterator[tuple[str, 
             yield addr, maker, them
 
 
+def _rematch_chain(
+    addr: str, client: Any, tid: str, token: str, asker: str, most: int
+) -> tuple[list[int], str]:
+    """Play out table ``tid`` (the seat of ``token``) and ask for its rematch with ``asker`` (a
+    seat's or the host's token) through ``client``, along the chain, at most ``most`` times or
+    until one is refused: the answers' statuses and the last table's id."""
+    answers = []
+    for _ in range(most):
+        _play_out(addr, tid, token)
+        r = client.post(f"/api/tables/{tid}/rematch", json={}, headers=auth(asker))
+        answers.append(r.status_code)
+        if r.status_code != 200:
+            break
+        tid = r.json()["table"]["id"]
+    return answers, tid
+
+
 def test_a_stranger_s_rematches_count_against_their_own_address_not_the_maker_s(
     tmp_path: Path,
 ) -> None:
@@ -2464,14 +2481,7 @@ def test_a_stranger_s_rematches_count_against_their_own_address_not_the_maker_s(
     asked (the maker's only where a seat of theirs asked)."""
     with _maker_and_stranger(tmp_path, tables_per_day=3) as (addr, maker, them):
         tid, _host, token = _stranger_at_a_public_table(addr, maker, them)
-        answers = []
-        for _ in range(4):
-            _play_out(addr, tid, token)
-            r = them.post(f"/api/tables/{tid}/rematch", json={}, headers=auth(token))
-            answers.append(r.status_code)
-            if r.status_code != 200:
-                break
-            tid = r.json()["table"]["id"]
+        answers, _ = _rematch_chain(addr, them, tid, token, token, 4)
         # the stranger's three rematches were theirs: the fourth refused, their own table too
         assert answers == [200, 200, 200, 429], answers
         assert them.post("/api/tables", json={"game": "nap"}).status_code == 429
@@ -2489,18 +2499,10 @@ def test_the_host_s_rematches_of_a_stranger_s_chain_count_against_the_host(
     tables of the address that asks."""
     with _maker_and_stranger(tmp_path, tables_per_day=3) as (addr, maker, them):
         tid, host, token = _stranger_at_a_public_table(addr, maker, them)
-        _play_out(addr, tid, token)
-        r = them.post(f"/api/tables/{tid}/rematch", json={}, headers=auth(token))
-        assert r.status_code == 200, r.text  # the stranger's one rematch (1 of 3)
-        tid = r.json()["table"]["id"]
-        answers = []
-        for _ in range(3):  # the maker goes on with the host token it kept
-            _play_out(addr, tid, token)
-            r = maker.post(f"/api/tables/{tid}/rematch", json={}, headers=auth(host))
-            answers.append(r.status_code)
-            if r.status_code != 200:
-                break
-            tid = r.json()["table"]["id"]
+        answers, tid = _rematch_chain(addr, them, tid, token, token, 1)
+        assert answers == [200], answers  # the stranger's one rematch (1 of 3)
+        # the maker goes on with the host token it kept
+        answers, _ = _rematch_chain(addr, maker, tid, token, host, 3)
         # the maker's one table and two rematches: the third refused, the stranger's own
         # table made
         assert answers == [200, 200, 429], answers

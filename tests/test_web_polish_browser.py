@@ -150,6 +150,15 @@ def _hand(page: Any, snapshot: dict[str, Any]) -> None:
     )
 
 
+def _held_snapshot(page: Any, ready: str = "() => !!window.torampu?.snapshot?.view") -> Any:
+    """The page opened again with its websockets held (:func:`_held`), once ``ready`` holds of
+    its first snapshot: that snapshot, to change and hand back (:func:`_hand`)."""
+    _held(page)
+    page.wait_for_selector("#felt [data-seat='0']")
+    page.wait_for_function(ready)
+    return page.evaluate("() => window.torampu.snapshot")
+
+
 def _pass_until(socks: Iterable[Any], done: Callable[[], bool], why: str) -> None:
     """Each of the seats' websockets ``socks`` passes as its turns come, until ``done()`` (at
     most 30 s: else fail saying ``why``)."""
@@ -4620,10 +4629,7 @@ def test_what_is_in_force_in_daifugo_lies_clear_of_the_seats_boxes(
     tb = _table(server, "daifugo", "yaita", players)
     page = _open(browser, server, tb, {"width": w, "height": h}, lang, touch=w < 1000)
     try:
-        _held(page)
-        page.wait_for_selector("#felt [data-seat='0']")
-        page.wait_for_function("() => !!window.torampu?.snapshot?.view")
-        snap = page.evaluate("() => window.torampu.snapshot")
+        snap = _held_snapshot(page)
         for flags, chips in sets:
             view = snap["view"]
             view.update({"eleven_back": False, "reversed": False, "lock": None, "direction": 1})
@@ -4658,10 +4664,7 @@ def test_a_card_passed_by_a_daifugo_7_is_marked_as_just_received(server: str, br
     tb = _table(server, "daifugo", "yaita", 4)
     page = _open(browser, server, tb, {"width": 390, "height": 844}, "ja", touch=True)
     try:
-        _held(page)
-        page.wait_for_selector("#felt [data-seat='0']")
-        page.wait_for_function("() => !!window.torampu?.snapshot?.view?.hand?.length")
-        snap = page.evaluate("() => window.torampu.snapshot")
+        snap = _held_snapshot(page, "() => !!window.torampu?.snapshot?.view?.hand?.length")
         view = snap["view"]
         card = next(c for c in reversed(view["hand"]) if c[-1] in "SHDC")  # (not a joker)
         shown = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}[card[-1]] + card[:-1].replace("T", "10")
@@ -4750,10 +4753,7 @@ def test_a_napoleon_whose_named_card_came_up_in_the_widow_is_told_at_the_exchang
     tb = _table(server, "napoleon", "classic", 5)
     page = _open(browser, server, tb, {"width": 390, "height": 844}, "ja", touch=True)
     try:
-        _held(page)
-        page.wait_for_selector("#felt [data-seat='0']")
-        page.wait_for_function("() => !!window.torampu?.snapshot?.view")
-        snap = page.evaluate("() => window.torampu.snapshot")
+        snap = _held_snapshot(page)
         snap.update(view=g.view(0), legal=g.view(0)["legal_actions"], choose=g.choose())
         snap["version"] += 1
         _hand(page, snap)
