@@ -3894,7 +3894,7 @@ class Lobby:
                 elif any(
                     st.kind == "human" and room.connected(s) for s, st in enumerate(room.seats)
                 ) and self.bot_moves.take_now(key):
-                    # a table a person plays at never waits (its move counts: the tables of
+                    # a table a person plays at does not wait (its move counts: the tables of
                     # bots alone wait the longer) — in turns with them, twenty addresses with
                     # two tables of bots alone stretched its bots' moves from 0.3 s to 1 s
                     # apart (a fifty-seventh audit), and as many seated at tables of their
