@@ -46,7 +46,7 @@ from torampu.web.addresses import owner_hash
 from torampu.web.app import create_app
 from torampu.web.bots import BotJob, BotPool, PoolBusy, compute_move
 from torampu.web.outbox import Behind, Outbox
-from torampu.web.workers import SEEDING, table_match
+from torampu.web.workers import SEEDING, job_key, table_match
 from web_helpers import (
     auth,
     client,
@@ -2219,6 +2219,54 @@ def test_bots_of_many_tables_take_turns_within_the_process_bound(tmp_path: Path)
     assert moves[mine] >= 4 and moves[mine] >= flooded / 3, moves  # its turn in every round
 
 
+def test_a_worker_s_job_asked_again_without_a_grant_only_while_it_waits() -> None:
+    """A code review of the one grant a move, with workers elsewhere: a job whose move was not
+    made (its write failed; the worker let its key go) was queued again by the driver's next
+    look without a grant — each table thought every third of a lease past ``--bot-rate-all``.
+    Asked again without a grant, a job is only waited for while its key is there; gone, the
+    room asks the gate anew and nothing is queued."""
+    from types import SimpleNamespace
+
+    from torampu.web.workers import MoveJob, RedisWorkers
+
+    class FakeRedis:
+        def __init__(self) -> None:
+            self.keys: set[str] = set()
+            self.queued: list[str] = []
+
+        def register_script(self, _lua: str) -> Any:
+            async def queue(keys: list[str], args: list[Any]) -> int:
+                self.queued.append(keys[0])
+                self.keys.add(keys[0])
+                return 1
+
+            return queue
+
+        async def exists(self, key: str) -> int:
+            return int(key in self.keys)
+
+    async def run() -> None:
+        redis = FakeRedis()
+        workers = RedisWorkers(redis, 30.0)
+        room = SimpleNamespace(id="t1", version=5, granted=5, changed=asyncio.Event())
+        lobby = SimpleNamespace(settings=SimpleNamespace(lease_ttl=0.3))
+
+        async def read_again(_room: Any) -> None:
+            return None
+
+        lobby.read_again = read_again
+        job = MoveJob("t1", 4, 1, "heuristic", "bot")  # (an old version: nothing waited for)
+        await workers.move(lobby, room, job)  # granted: queued
+        assert redis.queued == [job_key(job)]
+        await workers.move(lobby, room, job, again=True)  # its key there: waited for
+        assert redis.queued == [job_key(job)] and room.granted == 5
+        redis.keys.clear()  # the worker let it go (its write failed)
+        await workers.move(lobby, room, job, again=True)
+        assert redis.queued == [job_key(job)] and room.granted == -1  # asks the gate anew
+
+    asyncio.run(run())
+
+
 def test_a_refused_bot_move_asks_the_gate_again(tmp_path: Path) -> None:
     """A code review of the one grant a move: a bot move refused (the database away: every
     write ``storage_unavailable``) kept its version, and asked again it took no grant — twelve
@@ -2296,7 +2344,7 @@ def test_a_bot_move_asked_again_while_its_job_waits_takes_no_second_grant(
     class Stalled:
         asked = 0
 
-        async def move(self, lobby: Any, room: Any, job: Any) -> None:
+        async def move(self, lobby: Any, room: Any, job: Any, again: bool = False) -> None:
             Stalled.asked += 1
             await asyncio.sleep(0.02)  # (the job queued; no word of its move)
 
@@ -2394,9 +2442,9 @@ def test_a_bot_s_turn_after_its_wait_is_the_move_wanted_then(tmp_path: Path) -> 
                     await lobby.act(room, m.to_play, action, room.version, "human", st.token)
             return bool(await lead(room))
 
-        async def moved(lob: Any, room: Any, job: Any) -> None:
+        async def moved(lob: Any, room: Any, job: Any, again: bool = False) -> None:
             jobs.append((job.by, lob._who_moves(room)[0] if not room.match.is_over else "over"))
-            await move(lob, room, job)
+            await move(lob, room, job, again)
 
         gate.acquire, lobby._lead, lobby.workers.move = granted, slow_lead, moved
         tid = new_table(c, "hell", "standard", games=19, humans=4)[0]
@@ -5204,7 +5252,7 @@ def test_with_workers_elsewhere_a_hint_is_searched_in_a_process_with_a_deadline(
     store = Store(f"sqlite:///{tmp_path / 'h.db'}")
 
     class Elsewhere:  # workers in other processes (never asked here: only their presence)
-        async def move(self, lobby: Any, room: Any, job: Any) -> None:
+        async def move(self, lobby: Any, room: Any, job: Any, again: bool = False) -> None:
             raise AssertionError("no bot move here")
 
         async def close(self) -> None:

@@ -3885,7 +3885,8 @@ class Lobby:
                         self.broadcast(room)  # an away flag may have turned
                     continue
                 key = room.owner or room.id
-                if self.bot_moves is None or room.granted == room.version:
+                again = room.granted == room.version
+                if self.bot_moves is None or again:
                     # (its grant taken already: with workers elsewhere the driver asks again
                     # while the job waits for one — each pass took a grant, and a worker back
                     # from a pause stored twice the bound's moves in a second, a thirty-first
@@ -3925,7 +3926,8 @@ class Lobby:
                 assert seat is not None
                 st = room.seats[seat]
                 spec = st.bot if st.kind == "bot" and st.bot else self.settings.standin
-                await self.workers.move(self, room, MoveJob(room.id, version, seat, spec, who))
+                job = MoveJob(room.id, version, seat, spec, who)
+                await self.workers.move(self, room, job, again=again and self.bot_moves is not None)
         finally:
             if room.driving and (room.match is None or room.match.is_over or self._closing):
                 room.driving = False

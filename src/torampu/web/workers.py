@@ -316,8 +316,9 @@ def _others_here(room: Room, seat: int) -> bool:
 
 
 class Workers(Protocol):
-    async def move(self, lobby: Lobby, room: Room, job: MoveJob) -> None:
-        """Have the move of ``job`` made (or return once it is no longer wanted)."""
+    async def move(self, lobby: Lobby, room: Room, job: MoveJob, again: bool = False) -> None:
+        """Have the move of ``job`` made (or return once it is no longer wanted); ``again``:
+        asked again without a grant of the bot gate (:attr:`Room.granted`)."""
         ...
 
     async def close(self) -> None: ...
@@ -355,7 +356,7 @@ class LocalWorkers:
     def __init__(self, pool: BotPool) -> None:
         self.pool = pool
 
-    async def move(self, lobby: Lobby, room: Room, job: MoveJob) -> None:
+    async def move(self, lobby: Lobby, room: Room, job: MoveJob, again: bool = False) -> None:
         m = room.match
         assert m is not None
         seed = bot_seed(room.table.seed, job.seat, job.version)
@@ -420,21 +421,33 @@ class RedisWorkers:
         self.job_timeout = job_timeout
         self._queue = redis.register_script(_QUEUE)
 
-    async def move(self, lobby: Lobby, room: Room, job: MoveJob) -> None:
+    async def move(self, lobby: Lobby, room: Room, job: MoveJob, again: bool = False) -> None:
         """Queue the job (once: a job already queued for this move is not queued again until
         ``job_timeout`` has passed), then wait a little for the table to move; the driver calls
-        again (renewing its lease in between) until it has."""
+        again (renewing its lease in between) until it has. Asked ``again`` (no new grant of
+        the bot gate), only while the job waits or is worked on: one whose key went (its move
+        not made — a write that failed, a refusal) is asked anew through the gate (a code
+        review: each was thought again every third of a lease past ``--bot-rate-all``)."""
         key = job_key(job)
-        fields = job.fields()
-        args: list[str | int] = [max(1, int(self.job_timeout))]
-        for k, v in fields.items():
-            args += [k, v]
-        try:  # one script: the job is queued if and only if its key is set
-            await self._queue(keys=[key, STREAM], args=args)
-        except Exception as e:
-            log.warning("table %s: the bot job was not queued (%s)", room.id, type(e).__name__)
-            await asyncio.sleep(1.0)
-            return
+        if again:
+            try:
+                waiting = bool(await self.redis.exists(key))
+            except Exception:  # (Redis away: nothing is queued meanwhile either)
+                waiting = True
+            if not waiting:
+                room.granted = -1
+                return
+        else:
+            fields = job.fields()
+            args: list[str | int] = [max(1, int(self.job_timeout))]
+            for k, v in fields.items():
+                args += [k, v]
+            try:  # one script: the job is queued if and only if its key is set
+                await self._queue(keys=[key, STREAM], args=args)
+            except Exception as e:
+                log.warning("table %s: the bot job was not queued (%s)", room.id, type(e).__name__)
+                await asyncio.sleep(1.0)
+                return
         if room.version == job.version:
             room.changed.clear()
             try:
