@@ -4169,6 +4169,39 @@ def test_a_table_s_own_people_load_it_past_the_address_s_load_rate(tmp_path: Pat
         assert refused.status_code == 429, refused.text
 
 
+def test_finished_tables_only_spectators_watch_give_way_to_a_player_s_table(
+    tmp_path: Path,
+) -> None:
+    """A fifty-ninth audit: a spectator's socket kept its room in memory, so sockets watching
+    finished tables, one each, held every room (``--max-rooms``; at the defaults
+    ``--max-spectators`` equals it: some 125 addresses) — and every player's table, its load
+    or its making, was refused 503 busy. At the bound a finished table only spectators watch
+    leaves memory, its watchers told ``busy`` (to come back in a moment); a table a player
+    sits at does not."""
+    with client(tmp_path, max_rooms=3, load_rate=1000.0, load_burst=1000) as c:
+        lobby = c.app.state.lobby  # type: ignore[attr-defined]
+        over = [new_table(c, "hell", {"players": 3}, humans=0)[0] for _ in range(2)]
+        deadline = time.monotonic() + 60
+        while any(lobby.rooms[t].status != "over" for t in over):
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+        playing, _, (token,) = new_table(c, "hell", {"players": 3}, games=19)
+        with ExitStack() as stack:
+            watchers = [stack.enter_context(c.websocket_connect(f"/ws/tables/{t}")) for t in over]
+            for ws in watchers:
+                _hello(ws, None)
+            player = stack.enter_context(c.websocket_connect(f"/ws/tables/{playing}"))
+            _hello(player, token)
+            assert len(lobby.rooms) == 3  # every room in use
+            r = c.post("/api/tables", json={"game": "nap", "games": 1})
+            assert r.status_code == 201, r.text  # made: a watched finished table gave way
+            assert playing in lobby.rooms  # the player's table stays
+            gone = [ws for t, ws in zip(over, watchers, strict=True) if t not in lobby.rooms]
+            assert len(gone) == 1, [t in lobby.rooms for t in over]  # (one was enough)
+            told = _next(gone[0], "error")
+            assert told["code"] == "busy", told
+
+
 def test_a_table_waiting_to_start_is_joined_past_the_address_s_load_rate(tmp_path: Path) -> None:
     """A thirtieth scale audit: behind a load balancer, tables made on one process and joined
     through another were loaded there from cold, each charged to the address's --load-rate:

@@ -1373,8 +1373,8 @@ class Lobby:
 
     def _make_room_for_one(self) -> None:
         """Hold at most ``max_rooms`` rooms: before one more is loaded, the least lately used
-        rooms nobody uses leave memory (the store keeps them) until there is room; ``503
-        busy`` if every room is in use."""
+        rooms nobody uses leave memory (the store keeps them) until there is room, then the
+        finished ones only spectators watch; ``503 busy`` if every room is in use."""
         most = self.settings.max_rooms
         if len(self.rooms) + len(self._loading) < most:
             return
@@ -1390,6 +1390,31 @@ class Lobby:
             if gone is not None:
                 # its driver stops and its lease goes, as when the sweeper lets it go (the
                 # driver went on, holding the lease of a table no longer here)
+                self._spawn(self._unload(gone))
+        # then finished tables only spectators watch, the least lately used first: their
+        # watchers are sent away (busy: to come back in a moment) — sockets of watchers, one
+        # a finished table, held every room, and no player could load their own table or make
+        # one (a fifty-ninth audit: some 125 addresses at the defaults)
+        watched = sorted(
+            (room.touched, table_id)
+            for table_id, room in self.rooms.items()
+            if room.status == "over"
+            and room.clients
+            and all(c.seat is None and not c.host for c in room.clients)
+            and not room.lock.locked()
+            and not self._driving(room)
+        )
+        for _touched, table_id in watched:
+            if len(self.rooms) + len(self._loading) < most:
+                break
+            gone = self.rooms.pop(table_id, None)
+            if gone is not None:
+                for c in list(gone.clients):
+                    c.dismiss(
+                        "busy",
+                        "the server holds as many tables as it may: watch again in a moment",
+                        1013,
+                    )
                 self._spawn(self._unload(gone))
         if len(self.rooms) + len(self._loading) >= most:
             raise ActError("busy", "the server holds as many tables as it may: try again", 503)
