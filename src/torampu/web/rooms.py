@@ -1376,48 +1376,45 @@ class Lobby:
         rooms nobody uses leave memory (the store keeps them) until there is room, then the
         finished ones only spectators watch; ``503 busy`` if every room is in use."""
         most = self.settings.max_rooms
-        if len(self.rooms) + len(self._loading) < most:
-            return
-        idle = sorted(
-            (room.touched, table_id)
-            for table_id, room in self.rooms.items()
-            if not self._in_use(room)
-        )
-        for _touched, table_id in idle:
-            if len(self.rooms) + len(self._loading) < most:
-                break
-            gone = self.rooms.pop(table_id, None)
-            if gone is not None:
-                # its driver stops and its lease goes, as when the sweeper lets it go (the
-                # driver went on, holding the lease of a table no longer here)
-                self._spawn(self._unload(gone))
-        # then finished tables only spectators watch, the least lately used first: their
-        # watchers are sent away (busy: to come back in a moment) — sockets of watchers, one
-        # a finished table, held every room, and no player could load their own table or make
-        # one (a fifty-ninth audit: some 125 addresses at the defaults)
-        watched = sorted(
-            (room.touched, table_id)
-            for table_id, room in self.rooms.items()
-            if room.status == "over"
-            and room.clients
+
+        def full() -> bool:
+            return len(self.rooms) + len(self._loading) >= most
+
+        # (then finished tables only spectators watch, their watchers sent away — busy: to
+        # come back in a moment; sockets of watchers, one a finished table, held every room,
+        # and no player could load their own table or make one: a fifty-ninth audit, some
+        # 125 addresses at the defaults)
+        for may_go in (lambda r: not self._in_use(r), self._watched_only):
+            if not full():
+                return
+            order = sorted((r.touched, t) for t, r in self.rooms.items() if may_go(r))
+            for _touched, table_id in order:
+                if not full():
+                    break
+                gone = self.rooms.pop(table_id, None)
+                if gone is not None:
+                    for c in list(gone.clients):
+                        c.dismiss(
+                            "busy",
+                            "the server holds as many tables as it may: watch again in a moment",
+                            1013,
+                        )
+                    # its driver stops and its lease goes, as when the sweeper lets it go (the
+                    # driver went on, holding the lease of a table no longer here)
+                    self._spawn(self._unload(gone))
+        if full():
+            raise ActError("busy", "the server holds as many tables as it may: try again", 503)
+
+    def _watched_only(self, room: Room) -> bool:
+        """Whether ``room`` is a finished table only spectators watch (nothing else keeps it:
+        :meth:`_make_room_for_one` may let it go, its watchers sent away)."""
+        return (
+            room.status == "over"
+            and bool(room.clients)
             and all(c.seat is None and not c.host for c in room.clients)
             and not room.lock.locked()
             and not self._driving(room)
         )
-        for _touched, table_id in watched:
-            if len(self.rooms) + len(self._loading) < most:
-                break
-            gone = self.rooms.pop(table_id, None)
-            if gone is not None:
-                for c in list(gone.clients):
-                    c.dismiss(
-                        "busy",
-                        "the server holds as many tables as it may: watch again in a moment",
-                        1013,
-                    )
-                self._spawn(self._unload(gone))
-        if len(self.rooms) + len(self._loading) >= most:
-            raise ActError("busy", "the server holds as many tables as it may: try again", 503)
 
     async def _load(self, table: Table, actions: list[Any]) -> Room:
         """A room for ``table``, its match rebuilt by playing its stored ``actions`` on a
