@@ -374,8 +374,8 @@ class RateGate:
     :class:`FairGate` shares its slots: ``burst`` slots (a tenth of a second's worth, at least
     one), each held ``burst / rate`` seconds after its grant. A key with many waiters takes one
     turn in every round, so one address's many tables wait for their turns, not another's.
-    :meth:`take_now` (a table a person plays at) never waits, and its grant counts: the
-    waiters have one the later.
+    :meth:`take_now` (a table a person plays at) does not wait while at most
+    :attr:`most_debt` grants are owed, and its grant counts: the waiters have one the later.
 
     >>> async def demo() -> list[str]:
     ...     gate, order = RateGate(10.0), []              # one grant each 0.1 s
@@ -410,9 +410,9 @@ class RateGate:
         """Take a grant at once, the waiters' next one the later for it — while at most a
         burst (eight at least) is owed, each held the longer for it (:attr:`most_debt`);
         else False (wait as any, :meth:`acquire`): the grants stay within twice ``rate``
-        whatever the rate, and in debt every other one freed goes to a
-        waiter, so the tables of bots alone are not shut out while tables with a person
-        connected ask faster than ``rate``."""
+        whatever the rate, and in debt every other one freed goes to a waiter, so the tables
+        of bots alone are not shut out while tables with a person connected ask faster than
+        ``rate``."""
         if not self.gate.take_now(key, self.most_debt):
             return False
         asyncio.get_running_loop().call_later(self.debt_hold, self.gate.release)
