@@ -418,7 +418,10 @@ export function daifugoFlags(view) {
   // (with what it does, while it does it: "Revolution" alone, after a four of a kind, said
   // nothing of which cards now win — a fortieth review; an 11-back turns it round again)
   const turned = view.reversed ?? !view.eleven_back;
-  if (view.revolution) out.push(h("span", { class: "flag rev" }, view.coup ? worded("coupFlag") : t("revolution"), turned ? worded("revLower", " · ") : ""));
+  // (its two parts apart: on a narrow felt a line each — wrapped where the font chose, the
+  // chip took a third line in a CI machine's font and reached the seat's box above)
+  const lower = turned ? [h("span", { class: "rsep" }, " · "), h("span", { class: "part" }, worded("revLower"))] : [];
+  if (view.revolution) out.push(h("span", { class: "flag rev" }, h("span", { class: "part" }, view.coup ? worded("coupFlag") : t("revolution")), ...lower));
   if (view.eleven_back) out.push(h("span", { class: "flag" }, worded("elevenBack")));
   // (a revolution reverses the order itself: a second chip said the same again, a review)
   if (view.reversed && !view.revolution) out.push(h("span", { class: "flag" }, t("strengthReversed")));

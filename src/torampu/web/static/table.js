@@ -3,7 +3,7 @@
 import { api, closable, takeNote, tokens } from "./api.js";
 import { Connection, jittered } from "./conn.js";
 import { drawnAfterPress, fill, h, patch, svgElement, toast, toTop, untoast } from "./dom.js";
-import { BOT_ICON, renderFelt, renderPlay, seatName, statusText, tapCard } from "./game.js";
+import { BOT_ICON, daifugoFlags, renderFelt, renderPlay, seatName, statusText, tapCard } from "./game.js";
 import { errorText, gameName, lang, pick, t } from "./i18n.js";
 import { rulesSummary } from "./rules.js";
 import { bidNode, moveNode, signed, turnTimeText, winnersText } from "./labels.js";
@@ -93,6 +93,10 @@ class TablePage {
       // sixth review: the felt went on saying "Your turn" while nothing could arrive)
       connBanner: h("div", { class: "conn-banner", id: "conn-banner", role: "alert", hidden: true }),
       felt: h("div", { class: "felt", id: "felt" }),
+      // Daifugo's chips of what is in force, under the felt on a phone upright (style.css): in
+      // the felt's corner a short felt (a 360×640 phone, or a longer status) had no room for
+      // them, and they lay over the lower left seat's box. Said by the info panel; not twice
+      flags: h("div", { class: "flags felt-flags", id: "felt-flags", "aria-hidden": "true" }),
       // what a screen reader is told beside the moves: who took a trick and why, how a game
       // went (it heard every card, but never who won a trick, whether the contract was made,
       // nor its points: a sixteenth review)
@@ -105,7 +109,7 @@ class TablePage {
     // social: between-games result, turn timer, hint, chat (their own modules)
     this.social = { between: new BetweenPanel(this), timer: new TurnTimer((seat) => seatName(this.table, seat), (text) => this.say(text)), hint: new HintBox(this), chat: new ChatPanel(this) };
     const so = this.social;
-    e.playMain = h("div", { class: "play-main", id: "play" }, so.between.el, e.connBanner, e.status, e.stoodIn, so.timer.el, e.felt, e.last, e.announce, e.actions, so.hint.el, e.hand);
+    e.playMain = h("div", { class: "play-main", id: "play" }, so.between.el, e.connBanner, e.status, e.stoodIn, so.timer.el, e.felt, e.flags, e.last, e.announce, e.actions, so.hint.el, e.hand);
     // the trick's taker, whichever drawing of the felt shows it (the turn's, or the finished
     // trick held a moment)
     new MutationObserver(() => {
@@ -892,7 +896,9 @@ class TablePage {
     status.classList.toggle("mine", this.isMyTurn());
     this.renderLast();
     this.renderStoodIn();
-    renderFelt(this.el.felt, this.feel.feltView(view), ctx);
+    const felt = this.feel.feltView(view);
+    renderFelt(this.el.felt, felt, ctx);
+    fill(this.el.flags, felt.game === "daifugo" && felt.phase === "play" ? daifugoFlags(felt) : []);
     const focus = rememberFocus();
     renderPlay(this.el.hand, this.el.actions, view, ctx, this.ui);
     this.showInActions();
