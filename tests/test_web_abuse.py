@@ -5896,3 +5896,45 @@ def test_a_host_who_left_the_game_takes_no_host_token_down_the_chain(tmp_path: P
         r = c.post(f"/api/tables/{tid}/invite", json={}, headers=auth(host))
         assert r.status_code == 404, r.text  # (not its host)
         assert c.get(f"/api/tables/{tid}", headers=inv).status_code == 200
+
+
+@pytest.mark.parametrize(
+    "bad",
+    [
+        {"rules": {"no_such_option": 1}},
+        {"seats": ["open", "bot:nosuch", "open", "open", "open"]},
+        {"players": 99},
+        {"chat": {"spectators": "yes"}},
+        {"hints": "yes"},
+        {"private": 1},
+        {"turn_timeout": 5},
+    ],
+)
+def test_a_new_table_refused_400_spends_none_of_the_address_s_create_rate(
+    tmp_path: Path, bad: dict[str, Any]
+) -> None:
+    """A sixtieth audit: the charge against --create-rate came before most of the request's
+    checks, so ten requests with a misspelt option (each refused 400, nothing made) kept their
+    address from making a table for a minute."""
+    with client(tmp_path, create_rate=3) as c:
+        for _ in range(5):
+            r = c.post("/api/tables", json={"game": "napoleon", **bad})
+            assert r.status_code == 400, r.text
+        _table(c)  # the refused ones cost nothing
+        _table(c)
+        _table(c)
+        r = c.post("/api/tables", json={"game": "napoleon"})
+        assert r.status_code == 429 and r.json()["error"]["code"] == "rate_limited"
+
+
+@pytest.mark.parametrize("key", ["privat", "Private", "hint", "turnTimeout", "seat"])
+def test_a_new_table_s_unknown_key_is_refused_naming_it_and_nothing_is_made(
+    tmp_path: Path, key: str
+) -> None:
+    """A sixtieth audit: keys a new table does not take were passed over in silence — a
+    client's {"privat": true} made a public table, listed in the lobby."""
+    with client(tmp_path) as c:
+        r = c.post("/api/tables", json={"game": "napoleon", key: True})
+        assert r.status_code == 400 and r.json()["error"]["code"] == "bad_request"
+        assert repr(key) in r.json()["error"]["message"]
+        assert c.get("/api/tables").json()["tables"] == []

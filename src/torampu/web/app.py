@@ -127,6 +127,11 @@ BOT_LABELS = {
 }
 
 
+CREATE_KEYS = frozenset(
+    ("game", "rules", "players", "games", "seats", "chat", "hints", "private", "turn_timeout")
+)
+"""The keys of a new table's request body (``POST /api/tables``); any other is refused."""
+
 INVITE_HEADER = "x-torampu-invite"
 """The request header that carries a private table's invite secret (the page takes it from its
 link's fragment, ``/t/<id>#invite=…``, which browsers never send to a server)."""
@@ -1039,8 +1044,17 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
             v = body.get(key)
             if v is not None and (not isinstance(v, int) or isinstance(v, bool)):
                 raise ActError("bad_request", f"{key} must be a whole number, not {v!r}", 400)
+        unknown = sorted(set(body) - CREATE_KEYS)
+        if unknown:
+            # (a key misspelt was passed over: {"privat": true} made a public table, and its
+            # maker was told nothing — a sixtieth audit)
+            shown = ", ".join(repr(k[:40]) for k in unknown[:5])
+            raise ActError(
+                "bad_request",
+                f"unknown key {shown}: a new table takes " + ", ".join(sorted(CREATE_KEYS)),
+                400,
+            )
         address = _address(request, settings.ipv6_prefix)
-        await creating(address)
         chat = body.get("chat", {})
         if not isinstance(chat, dict) or set(chat) - {"spectators"}:
             raise ActError("bad_request", 'chat is {"spectators": true or false}', 400)
@@ -1054,6 +1068,10 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
             raise ActError("bad_request", "private is true or false", 400)
         turn = _turn_timeout(body.get("turn_timeout"), settings.turn_timeout)
         invite = new_token() if private else None
+        # charged within --create-rate once the whole request is checked (its game, rules,
+        # seats and bots too): a request refused 400 makes nothing and costs no new table of
+        # the minute's ten (a sixtieth audit: ten with a misspelt option locked their address
+        # out of making a table for a minute)
         r, token = await lobby().create(
             game,
             body.get("rules"),
@@ -1061,9 +1079,10 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
             body.get("games"),
             seats,
             features,
-            _address(request, settings.ipv6_prefix),
+            address,
             invite,
             turn,
+            charge=lambda: creating(address),
         )
         out = {"table": lobby().public_table(r), "host_token": token}
         if invite is not None:

@@ -1529,12 +1529,15 @@ class Lobby:
         owner: str = "",
         invite: str | None = None,
         turn_timeout: float | None = None,
+        charge: Callable[[], Awaitable[None]] | None = None,
     ) -> tuple[Room, str]:
         """A new table (:class:`ActError` 400 for a bad game, option, seat or bot; 503 when the
         server holds its most open tables); ``features``: what the host allows
         (``spectator_chat``, ``hints``); ``invite``: a private table's invite secret (only its
         hash is kept; see :meth:`open_table`); ``turn_timeout``: the table's own time for a
-        turn (``None``: the server's ``turn_timeout``), stored with its clocks."""
+        turn (``None``: the server's ``turn_timeout``), stored with its clocks. ``charge()``
+        is awaited once the request is checked, before anything is made (one refused 400 is
+        not charged)."""
         if games is not None and not 1 <= games <= self.settings.max_games:
             raise ActError(
                 "bad_request", f"games must be 1 to {self.settings.max_games} on this server", 400
@@ -1557,6 +1560,8 @@ class Lobby:
         if len(specs) != n:
             raise ActError("bad_request", f"seats lists {len(specs)} seats for {n} players", 400)
         specs = [s if s == "open" else self.check_bot(s) for s in specs]
+        if charge is not None:
+            await charge()
         made_by = owner_hash(owner) if owner else None
         async with self._creating:
             caps = await self._check_capacity(made_by)
