@@ -179,7 +179,10 @@ function trumpChip(view) {
   if (view.game === "hell" && Array.isArray(view.bids) && view.cards) {
     const sum = view.bids.reduce((a, b) => a + (b ?? 0), 0);
     const off = view.phase === "play" && sum !== view.cards ? t(sum < view.cards ? "hellUnder" : "hellOver", { k: Math.abs(view.cards - sum) }) : "";
-    parts.push(h("span", { class: "sep" }, " · "), h("span", { class: "hell-bids", id: "hell-bids" }, t("hellBids", { sum, n: view.cards }) + (off ? ` ${off}` : "")));
+    // (how far off, one piece: the corner's narrow chip broke "(1不 / 足)" on a phone — a 50th
+    // review)
+    parts.push(h("span", { class: "sep" }, " · "), h("span", { class: "hell-bids", id: "hell-bids" }, t("hellBids", { sum, n: view.cards }),
+      off ? " " : null, off ? h("span", { class: "hell-off" }, off) : null));
   }
   return h("div", { class: "trump-chip", id: "trump-chip" }, parts);
 }

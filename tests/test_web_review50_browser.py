@@ -1,0 +1,101 @@
+"""A fiftieth review's Japanese lines, in a real Chromium through Playwright: words cut in two.
+
+(a) Hell for four on a 390×844 phone: once play began the felt's corner chip read "宣言計 0/1
+(1不 / 足)" — "不足" broken across two lines. How far off the bids are is one piece now.
+(b) Daifugo's exchange on a phone on its side (844×390) read "ソラから受け取っ / たカード" and
+"2枚選んでくださ / い。" — the selection's words break between phrases now, as the turn line's do.
+
+Skipped when /usr/bin/chromium is missing outside CI (a failure in CI).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from browser_helpers import chromium, new_page, problems, require_chromium, serve
+from test_web_polish_browser import _open, _table, _wait_my_turn
+
+SHOTS = Path(__file__).resolve().parent.parent / "artifacts" / "web"
+PHONE = {"width": 390, "height": 844}
+PHONE_SIDE = {"width": 844, "height": 390}
+
+sync_api = require_chromium()
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    with serve(tmp_path_factory.mktemp("review50-data"), 0.01) as base:
+        yield base
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    with chromium(sync_api) as b:
+        yield b
+
+
+# How many lines the first `word` of `sel`'s text takes (1: it is whole).
+LINES_OF = """([sel, word]) => { const el = document.querySelector(sel);
+  const walk = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+  for (let n = walk.nextNode(); n; n = walk.nextNode()) {
+    const at = n.textContent.indexOf(word);
+    if (at < 0) continue;
+    const range = document.createRange();
+    range.setStart(n, at); range.setEnd(n, at + word.length);
+    return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size;
+  }
+  return -1; }"""
+
+
+def test_hell_s_corner_chip_keeps_how_far_off_whole_on_a_phone(server: str, browser: Any) -> None:
+    tb = _table(server, "hell", None, 4)
+    page = _open(browser, server, tb, PHONE, "ja", touch=True)
+    # the first deal, one card: seat 0 deals and bids last, the hook keeps the sum off 1
+    assert _wait_my_turn(page) == "bid"
+    page.locator("#actions [data-action^='bid ']:not([disabled])").first.click()
+    page.wait_for_timeout(100)
+    if page.locator("#status").get_attribute("data-phase") == "bid":  # (a tap, then its confirm)
+        page.locator("#actions [data-action^='bid ']:not([disabled])").first.click()
+    page.wait_for_function("() => window.torampu.snapshot.view.phase === 'play'")
+    chip = page.locator("#hell-bids").inner_text()
+    assert "不足" in chip or "超過" in chip, chip
+    word = "不足" if "不足" in chip else "超過"
+    page.screenshot(path=str(SHOTS / "review50-hell-chip-phone-ja.png"))
+    lines = page.evaluate(LINES_OF, ["#hell-bids", word])
+    assert lines == 1, f"{chip!r}: {word} was cut between two lines"
+    assert not problems(page), problems(page)
+
+
+def test_a_selection_s_japanese_words_break_between_phrases(server: str, browser: Any) -> None:
+    page = new_page(browser, PHONE_SIDE, "ja", has_touch=True, is_mobile=True)
+    page.goto(server)
+    page.wait_for_selector("#create-btn")
+    said = (
+        "カード交換: 大富豪のあなたは、大貧民のソラに好きなカードを2枚返します。 "
+        "ソラから受け取ったカード: ♦J ♥A。 2枚選んでください。"
+    )
+    cut = page.evaluate(
+        """([said, words]) => { const box = document.createElement('div');
+          box.className = 'select-text'; box.textContent = said;
+          box.style.fontSize = '16px'; document.body.append(box);
+          const cut = [];  // (from 12em: a phrase longer than the line still breaks)
+          for (let w = 12; w <= 24; w += 0.25) {
+            box.style.width = `${w}em`;
+            for (const word of words) {
+              const n = box.firstChild, at = n.textContent.indexOf(word);
+              const range = document.createRange();
+              range.setStart(n, at); range.setEnd(n, at + word.length);
+              if (new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size > 1)
+                cut.push(`${word} at ${w}em`);
+            }
+          }
+          box.remove(); return cut; }""",
+        [said, ["受け取った", "ください。", "大貧民の"]],
+    )
+    assert not cut, f"words cut between two lines: {cut[:6]}"
+    assert not problems(page), problems(page)
