@@ -2701,3 +2701,28 @@ def test_fewer_database_connections_than_threads_are_said_at_the_start() -> None
             timeout=60,
         )
         assert said in out.stderr, out.stderr
+
+
+def test_a_copy_of_a_bot_table_another_process_drives_does_not_hold_a_room_for_good(
+    tmp_path: Path, pg: str, redis_server: RedisServer
+) -> None:
+    """A thirty-second scale audit: a process that loaded a table another process drives (a
+    look at it, or its adopter racing the driver after a Redis stall longer than --lease-ttl:
+    every process then loaded every table in play whose lease had lapsed) kept that copy for
+    as long as the table's bots played — a driver waiting for the lease counted as driving —
+    so the copy never left memory, followed every move, and held one of --max-rooms: here
+    the one room of b, every other table refused 503 busy. (After a 5 s CLIENT PAUSE, 15 bot
+    tables of one process: a second process held all of them on, the deployment's CPU +27 %
+    for the rest of their matches.) A copy whose lease is another process's may go."""
+    with cluster(tmp_path, pg, redis_server.url, b=("--max-rooms", "1")) as (a, b, _w):
+        seats = ["heuristic"] * 4
+        tid, host = _table(a, "daifugo", seats=seats, players=4, games=19)
+        assert _post(f"{a.base}/api/tables/{tid}/start", {}, host)[0] == 200
+        other, _host = _table(a, "nap")
+        _get(f"{b.base}/api/tables/{tid}")  # b loads a copy; a drives it, its bots playing
+        time.sleep(1.5)
+        assert _stored_result(pg, tid) is None  # (still in play)
+        try:
+            _get(f"{b.base}/api/tables/{other}")
+        except urllib.error.HTTPError as e:
+            pytest.fail(f"b held its copy of a's table: {e.code} {e.read()!r}")

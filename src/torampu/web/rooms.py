@@ -676,6 +676,10 @@ class Room:
     """Seats connected, and clients, in other processes (from the bus)."""
     driving: bool = False
     """This process holds the table's driver lease."""
+    standby: bool = False
+    """The bus said, at this driver's last asking, that another process holds the lease (not
+    set before the first answer, nor by a bus that failed to answer): a copy that may leave
+    memory (:meth:`Lobby._in_use`)."""
     granted: int = -1
     """The version whose bot move had its grant of the bot gate (``Lobby.bot_moves``): a move
     asked again (a worker's job still queued) takes no second one."""
@@ -1368,8 +1372,17 @@ class Lobby:
 
     def _in_use(self, room: Room) -> bool:
         """Whether ``room`` must stay in memory: someone is connected, it is being changed, or
-        this process drives its bots."""
-        return bool(room.clients or room.lock.locked() or self._driving(room))
+        this process drives its bots — holds the table's lease: a copy whose driver waits for
+        another process's lease (a look at the table, an adopter that raced the driver after a
+        Redis stall) may go, or every process kept every such table for its whole match, each
+        holding one of ``max_rooms`` (a thirty-second scale audit). With a single process (no
+        Redis) its driver always leads."""
+        # (kept until the bus *says* the lease is another's: not before the driver's first
+        # answer, nor while the bus cannot answer — a Redis outage made every table this
+        # process drove a copy to let go, its driver cancelled, nobody driving it until its
+        # lease ran out and another look adopted it, a review)
+        driving = self._driving(room) and not room.standby
+        return bool(room.clients or room.lock.locked() or driving)
 
     def _make_room_for_one(self) -> None:
         """Hold at most ``max_rooms`` rooms: before one more is loaded, the least lately used
@@ -3875,8 +3888,9 @@ class Lobby:
         was = room.driving
         try:  # (a lease taken, not renewed, unparks the table: see the bus)
             room.driving = await self.bus.lease(room.id, self.settings.lease_ttl, held=was)
+            room.standby = not room.driving  # (the bus's answer: another process holds it)
         except BusError:
-            room.driving = False
+            room.driving = False  # (no answer: not known to be another's, standby as it was)
         if room.driving != was:
             self.broadcast(room)  # (the countdown to a stand-in is the driver's to say)
             # (the quiet stored may be another driver's since this one read it: written
