@@ -156,3 +156,29 @@ def test_no_trick_card_s_index_lies_under_another_card(
         assert covered == [], (lead, covered)
     page.screenshot(path=str(SHOTS / f"review50-trick-{game}-{players}-{w}x{h}.png"))
     assert not problems(page), problems(page)
+
+
+def test_enter_on_the_hand_goes_to_a_card_to_play(server: str, browser: Any) -> None:
+    """A fiftieth review: bidding by keyboard in Hell, the focus rested on the hand once the bid's
+    button was gone, and Enter there did nothing at the turn to play. It goes to the first card
+    to play; the next Enter plays it."""
+    tb = _table(server, "hell", None, 4)
+    page = _open(browser, server, tb, {"width": 1280, "height": 720}, "en")
+    if _wait_my_turn(page, 40) == "bid":
+        page.locator("#actions [data-action^='bid ']:not([disabled])").first.click()
+        page.wait_for_timeout(100)
+        if page.locator("#status").get_attribute("data-phase") == "bid":  # (its confirm)
+            page.locator("#actions [data-action^='bid ']:not([disabled])").first.click()
+        assert _wait_my_turn(page, 40) == "play"
+    page.focus("#hand")
+    page.keyboard.press("Enter")
+    page.wait_for_function("() => document.activeElement?.matches('#hand .card[data-legal=\"1\"]')")
+    card = page.evaluate("() => document.activeElement.dataset.card")
+    page.keyboard.press("Enter")
+    page.wait_for_function(  # (played: in the trick, a trick taken, or the deal over)
+        """(card) => { const s = window.torampu.snapshot, v = s.view;
+          return (v.trick || []).some((c) => c.card === card) || !!s.between
+            || (v.tricks || []).some((t) => t.cards.some((c) => c.card === card)); }""",
+        arg=card,
+    )
+    assert not problems(page), problems(page)

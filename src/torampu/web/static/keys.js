@@ -5,6 +5,18 @@ const FOCUSABLE = '#hand .card[data-legal="1"]:not([disabled]), #actions button:
 
 export function installKeyboard(area, isMyTurn) {
   document.addEventListener("keydown", (event) => {
+    // Enter or Space on the hand itself (where the focus rests once the button pressed is
+    // gone: after a bid) goes to its first card to play, as the first arrow does — it did
+    // nothing, and a player bidding by keyboard was stuck at the turn to play (a fiftieth
+    // review). It plays nothing: the next Enter plays the card now in focus
+    if ((event.key === "Enter" || event.key === " ") && event.target?.id === "hand" && isMyTurn()) {
+      const card = [...area.querySelectorAll('#hand .card[data-legal="1"]:not([disabled])')].find((el) => el.offsetParent !== null);
+      if (card) {
+        event.preventDefault();
+        card.focus();
+      }
+      return;
+    }
     if (!["ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown"].includes(event.key)) return;
     const target = event.target;
     if (target.matches?.("input, select, textarea")) return;
