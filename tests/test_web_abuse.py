@@ -5938,3 +5938,47 @@ def test_a_new_table_s_unknown_key_is_refused_naming_it_and_nothing_is_made(
         assert r.status_code == 400 and r.json()["error"]["code"] == "bad_request"
         assert repr(key) in r.json()["error"]["message"]
         assert c.get("/api/tables").json()["tables"] == []
+
+
+def test_a_kept_replay_asked_again_and_again_sends_one_address_a_bounded_number_of_bytes(
+    tmp_path: Path,
+) -> None:
+    """A sixty-first audit: a replay, once made, was kept and sent whole again to anyone who
+    asked, at once: one address asking a 50-game Daifugo's kept 1.3 MB replay within
+    ``--request-rate`` was sent 29-64 MB a second (a 100-byte request, 13,000 times as much
+    back) for 3 % of a core, enough to fill a server's line. Replays and records are kept
+    gzipped too, and sent so to a client that takes gzip (a browser: 69 times smaller); the
+    bytes sent to one address are bounded (``replay_mb_rate``, twice ``max_replay_mb`` at
+    once), past it 429."""
+    from web_helpers import play_through
+
+    with client(tmp_path, max_replay_mb=0.5, replay_mb_rate=0.001) as c:
+        tid, _, tokens = new_table(c, "daifugo", "standard", games=2, humans=1)
+        with c.websocket_connect(f"/ws/tables/{tid}") as ws:
+            _hello(ws, tokens[0])
+            play_through(ws, until=lambda s: bool(s["view"]["match"]["games_played"]))
+        url = f"/api/tables/{tid}/games/0/replay"
+        # a browser's: gzipped, the same replay
+        zipped = c.get(url, headers={"Accept-Encoding": "gzip"})
+        assert zipped.status_code == 200, zipped.text
+        assert zipped.headers["content-encoding"] == "gzip"  # (the client unzips it)
+        assert int(zipped.headers["content-length"]) * 10 < len(zipped.content)
+        steps = zipped.json()["steps"]
+        assert len(steps) > 20
+        # a client that takes no gzip: sent whole, until its bytes are spent
+        sizes, refused = [], 0
+        for _ in range(40):
+            r = c.get(url, headers={"Accept-Encoding": "identity"})
+            if r.status_code == 429:
+                assert r.json()["error"]["code"] == "rate_limited"
+                refused += 1
+                continue
+            assert r.status_code == 200 and "content-encoding" not in r.headers
+            assert json.loads(r.content)["steps"] == steps
+            sizes.append(len(r.content))
+        assert refused, f"{len(sizes)} replays of {sizes[0]:,} bytes each, none refused"
+        # at most the burst (twice max_replay_mb) and one body past it
+        assert sum(sizes) <= 2 * 500_000 + sizes[0] + 1_000
+        # the match record and a game's record are charged too
+        record = c.get(f"/api/tables/{tid}/games/0/record", headers={"Accept-Encoding": "identity"})
+        assert record.status_code == 429

@@ -419,6 +419,13 @@ def serve(
             "the addresses (four times --replay-burst at once); past it 503 busy."
         ),
     ] = 3.0,
+    replay_mb_rate: Annotated[
+        float,
+        typer.Option(
+            help="Megabytes of replays and match records sent to one address a second, made or "
+            "kept (twice --max-replay-mb at once; a browser takes them gzipped); past it 429."
+        ),
+    ] = 2.0,
     list_rate: Annotated[
         float,
         typer.Option(
@@ -573,13 +580,15 @@ def serve(
         load_rate,
         table_move_rate,
         max_replay_mb,
+        replay_mb_rate,
         message_rate,
         hello_rate,
-    ) <= 0 or not math.isfinite(max_replay_mb):
+    ) <= 0 or not (math.isfinite(max_replay_mb) and math.isfinite(replay_mb_rate)):
         raise typer.BadParameter(
             "--chat-rate, --hint-think, --hint-rate, --connect-rate, --connections-rate, "
             "--request-rate, "
-            "--replay-rate, --replay-rate-all, --list-rate, --list-rate-all, --seat-change-rate, "
+            "--replay-rate, --replay-rate-all, --replay-mb-rate, --list-rate, --list-rate-all, "
+            "--seat-change-rate, "
             "--load-rate, "
             "--table-move-rate, "
             "--message-rate, "
@@ -722,6 +731,7 @@ def serve(
         replay_burst=replay_burst,
         replay_rate_all=replay_rate_all,
         max_replay_mb=max_replay_mb,
+        replay_mb_rate=replay_mb_rate,
         load_rate=load_rate,
         load_burst=load_burst,
         max_rooms=max_rooms,

@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
+import gzip
 import ipaddress
 import json
 import logging
@@ -97,6 +98,26 @@ MAX_OFFSET = 1000
 them took 0.45 s a page, a thirty-first audit)."""
 CHUNK = 65536
 """Bytes of a large response written at a time (:func:`_in_chunks`)."""
+
+
+def _takes_gzip(accept_encoding: str) -> bool:
+    """Whether an ``Accept-Encoding`` takes gzip (named, not with ``q=0``).
+
+    >>> [_takes_gzip(h) for h in ("gzip, deflate, br", "br;q=1, GZIP;q=0.5", "gzip;q=0", "")]
+    [True, True, False, False]
+    """
+    for part in accept_encoding.split(","):
+        name, _, params = part.partition(";")
+        if name.strip().lower() != "gzip":
+            continue
+        q = params.strip().lower()
+        if q.startswith("q="):
+            try:
+                return float(q[2:]) > 0
+            except ValueError:
+                return False
+        return True
+    return False
 
 
 def _in_chunks(body: bytes, headers: dict[str, str] | None = None) -> Response:
@@ -724,9 +745,10 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
     settings = settings or Settings()
     state: dict[str, Lobby] = {}
     creations = MovingWindowRateLimiter(MemoryStorage())
-    made: OrderedDict[tuple[Any, ...], bytes] = OrderedDict()
+    made: OrderedDict[tuple[Any, ...], tuple[bytes, bytes]] = OrderedDict()
     """The newest replays and match records made (``replays_kept``), by what they are of
-    (``("replay", table, game, seat)``, ``("record", table)``): once made they never change."""
+    (``("replay", table, game, seat)``, ``("record", table)``): once made they never change.
+    Each whole and gzipped."""
     refused: OrderedDict[tuple[Any, ...], ActError] = OrderedDict()
     """Replays found too large (``--max-replay-mb``): refused at once when asked again."""
     making = 0
@@ -734,6 +756,11 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
     builds = PerKey(settings.replay_rate, settings.replay_burst)
     # (and the whole process's: one key, four addresses' bursts at once)
     builds_all = PerKey(settings.replay_rate_all, 4 * settings.replay_burst)
+    # the bytes of them sent to one address (made or kept): a kept replay of 1.3 MB asked
+    # within --request-rate went out at 64 MB a second to one address (a sixty-first audit)
+    sent_bytes = PerKey(
+        settings.replay_mb_rate * 1_000_000, int(2 * settings.max_replay_mb * 1_000_000)
+    )
     listings: OrderedDict[tuple[int, int, str | None], tuple[float, int, bytes]] = OrderedDict()
     """The table list's pages made, by (offset, limit, status), with when and after how many
     changes to tables' rows (:attr:`Lobby.rows_changed`): every reader of a page within
@@ -787,18 +814,20 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
 
     replay_cap = int(settings.max_replay_mb * 1_000_000)
 
-    async def built(request: Request, key: tuple[Any, ...], make: Callable[[], bytes]) -> bytes:
+    async def built(
+        request: Request, key: tuple[Any, ...], make: Callable[[], bytes]
+    ) -> tuple[bytes, bytes]:
         """``make()``'s bytes, kept once made. Making one (a Daifugo game's replay: some 150
         views and up to 1 MB of JSON, 30–130 ms; a long match's record: 17 ms) runs in one
         thread off the event loop, at most ``replay_rate`` a second per address
         (``replay_burst`` at once) and ``replays_queued`` queued in all: a security review
         cycled 45 uncached replays at 19 a second and held every other table's websocket
-        for up to 2 s."""
+        for up to 2 s. Kept whole and gzipped (made in the same thread): see :func:`served`."""
         nonlocal making
-        body = made.get(key)
-        if body is not None:
+        kept_pair = made.get(key)
+        if kept_pair is not None:
             made.move_to_end(key)
-            return body
+            return kept_pair
         if key in refused:  # (made once, too large: not made again)
             raise refused[key]
         now = time.monotonic()
@@ -816,7 +845,9 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         mine.take(now)
         making += 1
         try:
-            body = await asyncio.get_running_loop().run_in_executor(builder, make)
+            pair = await asyncio.get_running_loop().run_in_executor(
+                builder, lambda: (lambda b: (b, gzip.compress(b, 6)))(make())
+            )
         except ActError as e:
             if e.code == "too_large":
                 refused[key] = e
@@ -825,11 +856,43 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
             raise
         finally:
             making -= 1
-        made[key] = body
-        kept = sum(len(v) for v in made.values())
+        made[key] = pair
+        kept = sum(len(a) + len(z) for a, z in made.values())
         while len(made) > settings.replays_kept or (len(made) > 1 and kept > 4 * replay_cap):
-            kept -= len(made.popitem(last=False)[1])
-        return body
+            a, z = made.popitem(last=False)[1]
+            kept -= len(a) + len(z)
+        return pair
+
+    def sending(request: Request) -> None:
+        """Refuse (``rate_limited``) an address sent its ``--replay-mb-rate`` of replays and
+        records: checked before a replay is made, so that a refusal costs it nothing."""
+        if not sent_bytes.bucket(
+            _address(request, settings.ipv6_prefix), time.monotonic()
+        ).available(time.monotonic()):
+            raise ActError(
+                "rate_limited",
+                f"at most {settings.replay_mb_rate:g} MB of replays and records a second to one "
+                "address: wait a little",
+                429,
+            )
+
+    def served(
+        request: Request, pair: tuple[bytes, bytes], headers: dict[str, str] | None = None
+    ) -> Response:
+        """A replay or record made (:func:`built`), gzipped where the client takes it, its
+        bytes charged to the address's ``--replay-mb-rate`` (one body past the bucket's
+        last tokens goes out, into a debt of one burst at most)."""
+        body, zipped = pair
+        accepts = request.headers.get("accept-encoding", "")
+        out = dict(headers or {})
+        out["Vary"] = "Accept-Encoding"
+        if _takes_gzip(accepts):
+            body = zipped
+            out["Content-Encoding"] = "gzip"
+        sent_bytes.bucket(_address(request, settings.ipv6_prefix), time.monotonic()).charge(
+            time.monotonic(), len(body)
+        )
+        return _in_chunks(body, headers=out)
 
     per_minute = RateLimitItemPerMinute(max(1, settings.create_rate))
 
@@ -1340,9 +1403,10 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         # made once and kept, as the match's (encoded on the event loop at each request: 326 a
         # second of a long game's from ten addresses, another table's pings 38 ms and its joins
         # 228 ms, a thirty-first audit)
-        body = await built(request, ("game_record", r.id, k), lambda: _json_bytes(rec))
+        sending(request)
+        pair = await built(request, ("game_record", r.id, k), lambda: _json_bytes(rec))
         name = f'attachment; filename="{table_id}-game{k + 1}.json"'
-        return _in_chunks(body, headers={"Content-Disposition": name})
+        return served(request, pair, headers={"Content-Disposition": name})
 
     @app.get("/api/tables/{table_id}/games/{k}/replay")
     async def game_replay(
@@ -1403,8 +1467,8 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
             for larger in (smallest, ("replay", r.id, k, seat, False)):
                 if larger in refused:
                     raise refused[larger]
-        body = await built(request, key, make)
-        return _in_chunks(body)
+        sending(request)
+        return served(request, await built(request, key, make))
 
     @app.get("/api/tables/{table_id}/record")
     async def match_record(table_id: str, request: Request) -> Response:
@@ -1412,9 +1476,12 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         if r.match is None or not r.match.is_over:
             raise ActError("not_over", "the match record is there once the match is over")
         m = r.match
-        body = await built(request, ("record", r.id), lambda: _json_bytes(m.to_record()))
-        return _in_chunks(
-            body, headers={"Content-Disposition": f'attachment; filename="{table_id}.json"'}
+        sending(request)
+        pair = await built(request, ("record", r.id), lambda: _json_bytes(m.to_record()))
+        return served(
+            request,
+            pair,
+            headers={"Content-Disposition": f'attachment; filename="{table_id}.json"'},
         )
 
     # ---------------------------------------------------------------- websocket

@@ -285,6 +285,12 @@ class Settings:
     (four times ``list_burst`` at once; past it ``503 busy``, which costs the asking address
     none of its own ``list_rate``): a page of 100 tables is some 25 ms of the event loop, and twenty
     addresses each within ``list_rate`` held it at 85 % (a fifty-fourth audit)."""
+    replay_mb_rate: float = 2.0
+    """Megabytes of replays and records (made or kept) one address is sent per second, as many
+    as twice ``max_replay_mb`` at once; past it ``429``. Each is kept and sent gzipped to a
+    client that takes gzip (a browser: a 50-game Daifugo's 1.3 MB replay is 19 KB), whole to
+    one that does not: a sixty-first audit's one address, asking a kept replay again within
+    ``request_rate``, was sent 64 MB a second for 3 % of a core."""
     max_replay_mb: float = 8.0
     """A game's replay (one seat's view after every move) is at most this many megabytes of
     JSON (past it ``413 too_large``: the game's record holds the same moves); the replays and
