@@ -6,6 +6,8 @@
 "2枚選んでくださ / い。" — the selection's words break between phrases now, as the turn line's do.
 (c) Napoleon for five on a 360 px phone: the next seat's card, drawn over one's own, hid the "A"
 of the player's ♠A. The trick's cards are drawn from the top down; no card's index is covered.
+(d) Daifugo on a phone on its side: 11 cards at six showed 26 px of each, a tap taking the next
+card. A hand too long for one row lies in two there, each card's strip and index in sight.
 
 Skipped when /usr/bin/chromium is missing outside CI (a failure in CI).
 """
@@ -19,7 +21,7 @@ from typing import Any
 import pytest
 
 from browser_helpers import chromium, new_page, problems, require_chromium, serve
-from test_web_polish_browser import _hand, _held, _open, _table, _wait_my_turn
+from test_web_polish_browser import _hand, _held, _held_snapshot, _open, _table, _wait_my_turn
 
 SHOTS = Path(__file__).resolve().parent.parent / "artifacts" / "web"
 PHONE = {"width": 390, "height": 844}
@@ -182,3 +184,73 @@ def test_enter_on_the_hand_goes_to_a_card_to_play(server: str, browser: Any) -> 
         arg=card,
     )
     assert not problems(page), problems(page)
+
+
+# Each card of the hand: the strip of it in sight (to the next card of its row, above the row
+# drawn over it), and whether a tap at that strip's middle is the card's.
+STRIPS = """() => { const cs = [...document.querySelectorAll('#hand > .card')];
+  const rs = cs.map((c) => c.getBoundingClientRect());
+  return cs.map((c, i) => { const r = rs[i]; let right = r.right, bottom = r.bottom;
+    for (const s of rs.slice(i + 1)) {
+      if (Math.abs(s.top - r.top) < 2) right = Math.min(right, s.left);
+      else if (s.top > r.top && s.left < r.right && s.right > r.left) {
+        bottom = Math.min(bottom, s.top);
+      }
+    }
+    const x = (r.left + right) / 2, y = (r.top + bottom) / 2;
+    return {card: c.dataset.card, w: right - r.left, h: bottom - r.top, scale: r.width / 54,
+            hit: document.elementFromPoint(x, y)?.closest('.card') === c}; }); }"""
+
+
+@pytest.mark.parametrize(
+    ("players", "cards", "size"),
+    [(6, 11, (844, 390)), (6, 11, (667, 375)), (4, 14, (844, 390)), (4, 14, (667, 375))],
+    ids=str,
+)
+def test_a_long_daifugo_hand_on_a_phone_on_its_side_is_tappable_card_by_card(
+    server: str, browser: Any, players: int, cards: int, size: tuple[int, int]
+) -> None:
+    """A fiftieth review: Daifugo for six on a phone on its side (844×390), 11 cards (a 大富豪
+    after the exchange) in the right-hand column of 323 px showed 26 px of each, and a tap in
+    the middle of ♣4 took ♠5 (19 px of 14 cards at four at 667×375). The felt has half the width
+    at six, and a hand too long for a row of 32 px strips lies in two, the second over the foot
+    of the first: each card shows at least 32 px across and its index whole, a tap in the middle
+    of what shows is that card, and the turn's Pass stays in sight above the hand."""
+    w, h = size
+    tb = _table(server, "daifugo", "yaita", players)
+    page = _open(browser, server, tb, {"width": w, "height": h}, "ja", touch=True)
+    try:
+        snap = _held_snapshot(page, "() => !!window.torampu?.snapshot?.view?.hand?.length")
+        view = snap["view"]
+        view["hand"] = [r + "SHDC"[k % 4] for k, r in enumerate(("3456789TJQKA2" * 2)[:cards])]
+        view["to_play"], view["table"] = 0, None
+        snap["legal"] = ["pass", *(f"play {c}" for c in view["hand"])]
+        snap["version"] += 1
+        _hand(page, snap)
+        page.wait_for_function(
+            f"() => document.querySelectorAll('#hand > .card').length === {cards}"
+            " && !!document.querySelector(\"#actions [data-action='pass']\")"
+        )
+        page.wait_for_timeout(150)  # (a ResizeObserver's second look)
+        page.screenshot(path=str(SHOTS / f"review50-daifugo-hand-{players}-{cards}-{w}x{h}.png"))
+        strips = page.evaluate(STRIPS)
+        assert len(strips) == cards
+        narrow = [(s["card"], round(s["w"], 1)) for s in strips if s["w"] < 32]
+        assert not narrow, f"strips under 32 px: {narrow}"
+        # (the index: 11 px of rank and a pip below, the top 21 px of a 54 px card)
+        cut = [(s["card"], round(s["h"], 1)) for s in strips if s["h"] < 22 * s["scale"] + 4]
+        assert not cut, f"cards whose index is under the next row: {cut}"
+        missed = [s["card"] for s in strips if not s["hit"]]
+        assert not missed, f"a tap at the middle of these cards' strips took another: {missed}"
+        seen = page.evaluate(
+            """() => { const b = document.querySelector("#actions [data-action='pass']")
+                .getBoundingClientRect();
+              const a = document.querySelector('#actions').getBoundingClientRect();
+              const hand = document.querySelector('#hand').getBoundingClientRect();
+              return [b.top >= a.top - 1, b.bottom <= a.bottom + 1, b.bottom <= hand.top + 1,
+                      b.bottom <= innerHeight]; }"""
+        )
+        assert all(seen), f"Pass out of sight: {seen}"
+        assert not problems(page), problems(page)
+    finally:
+        page.close()

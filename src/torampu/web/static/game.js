@@ -517,6 +517,7 @@ function renderHand(el, view, ctx, ui, plan) {
   // overlapping — in two, on a 360 px phone, the picker of 52 cards above it was a 60 px strip
   // of cut cards, a thirty-third review)
   el.dataset.lookOnly = view.phase === "adjutant" ? "1" : "";
+  el.dataset.game = view.game || "";
   fitHand(el);
 }
 
@@ -529,10 +530,19 @@ const fitted = new WeakSet();
 export function fitHand(el) {
   const cards = [...el.querySelectorAll(":scope > .card")];
   const n = cards.length;
-  // the room the hand has (its parent's: in two rows the hand itself is narrowed to them)
-  const width = (el.parentElement?.clientWidth || el.clientWidth) - 12;
+  // the room the hand has (its parent's: in two rows the hand itself is narrowed to them) — but
+  // on a phone on its side the parent is the table's grid, the whole screen, and the hand has
+  // its column (11 Daifugo cards at six in 323 px showed 26 px each, never in two rows: a
+  // fiftieth review): there its area's width, measured in one row
+  const parent = el.parentElement;
+  const inGrid = !!parent && getComputedStyle(parent).display === "grid";
+  if (inGrid) el.classList.remove("rows2");
+  const width = (inGrid ? el.clientWidth : parent?.clientWidth || el.clientWidth) - 12;
   const cardW = cards[0]?.getBoundingClientRect().width || 0;
-  const two = n >= 6 && width > 0 && cardW > 0 && (width - cardW) / (n - 1) < MIN_STRIP && !el.dataset.lookOnly;
+  // (on its side only Daifugo's, whose hands are long from the first play to the last: a trick
+  // game's turn panel keeps its height for the bids, and its hand shrinks as the deal goes)
+  const two = n >= 6 && width > 0 && cardW > 0 && (width - cardW) / (n - 1) < MIN_STRIP && !el.dataset.lookOnly &&
+    (!inGrid || el.dataset.game === "daifugo");
   const perRow = two ? Math.ceil(n / 2) : n;
   el.classList.toggle("rows2", two);
   el.style.setProperty("--row", String(Math.max(perRow, 1)));
