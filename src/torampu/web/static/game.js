@@ -333,13 +333,7 @@ function centre(view, ctx, n) {
   const done = (view.tricks || [])[view.tricks.length - 1];
   const showDone = !live.length && done && view.phase !== "bid";
   const cards = showDone ? done.cards : live;
-  // drawn from the felt's top down (left to right on a level): each card's corner index, at its
-  // top left, then lies over the card above it, not under it — in the order of play the next
-  // seat's card covered the "A" of one's own ♠A on a 360 px phone (a fiftieth review). Who
-  // played each is on its foot, and the order is said as the cards come (#announce)
-  const at = (c) => seatPosition(relative(c.seat, ctx, n), n);
-  const drawn = [...cards].sort((a, b) => Math.round(at(a).y) - Math.round(at(b).y) || at(a).x - at(b).x);
-  const nodes = drawn.map((c) => trickCard(c, ctx, n, showDone && c.seat === done.winner));
+  const nodes = cards.map((c) => trickCard(c, ctx, n, showDone && c.seat === done.winner));
   // the finished trick, held a moment: who takes it, then why its card wins
   if (showDone && Number.isInteger(done.winner)) {
     let taker = t("trickTakenBy", { name: seatName(ctx.table, done.winner, true) });
