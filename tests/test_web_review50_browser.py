@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 from browser_helpers import chromium, new_page, problems, require_chromium, serve
-from test_web_polish_browser import _hand, _held_snapshot, _open, _table, _wait_my_turn
+from test_web_polish_browser import _hand, _held, _held_snapshot, _open, _table, _wait_my_turn
 
 SHOTS = Path(__file__).resolve().parent.parent / "artifacts" / "web"
 PHONE = {"width": 390, "height": 844}
@@ -197,3 +197,57 @@ def test_a_long_daifugo_hand_on_a_phone_on_its_side_is_tappable_card_by_card(
         assert not problems(page), problems(page)
     finally:
         page.close()
+
+
+# How far (px) the Hell chip's "how far off" runs past the chip's padding box on the right.
+OFF_OVER = """() => { const c = document.querySelector('#trump-chip');
+  const o = c.querySelector('.hell-off').getBoundingClientRect(), r = c.getBoundingClientRect();
+  return Math.round(o.right - (r.right - parseFloat(getComputedStyle(c).paddingRight))); }"""
+
+
+@pytest.mark.parametrize(
+    ("players", "size", "lang"),
+    [
+        (7, (360, 740), "en"),
+        (4, (667, 375), "en"),
+        (5, (1024, 768), "en"),
+        (5, (1000, 700), "en"),
+        (4, (390, 844), "ja"),
+        (7, (360, 740), "ja"),
+    ],
+    ids=str,
+)
+def test_hell_s_corner_chip_keeps_how_far_off_inside_it(
+    server: str, browser: Any, players: int, size: tuple[int, int], lang: str
+) -> None:
+    """English's "· underbid by 7", kept in one piece, ran out of the chip (the number under the
+    player's own box) on every phone and at five on a 1024 px laptop: a code review."""
+    w, h = size
+    tb = _table(server, "hell", None, players)
+    page = _open(browser, server, tb, {"width": w, "height": h}, lang, touch=w < 900)
+    page.emulate_media(reduced_motion="reduce")
+    _held(page)
+    page.wait_for_function("() => !!window.torampu?.snapshot?.view")
+    snap = page.evaluate("window.torampu.snapshot")
+    most = 51 // players  # (the series' peak: "underbid by 10" at five)
+    for k, bids in enumerate([[0] * players, [most] * players]):
+        view = {
+            **snap["view"],
+            "phase": "play",
+            "trump": "D",
+            "cards": most,
+            "bids": bids,
+            "trick": [],
+            "tricks": [],
+            "to_play": 1,
+        }
+        _hand(page, {**snap, "view": view, "legal": [], "version": snap["version"] + 1 + k})
+        page.wait_for_function(
+            "(s) => document.querySelector('#hell-bids .hell-off')"
+            " && window.torampu.snapshot.view.bids.reduce((a, b) => a + b, 0) === s",
+            arg=sum(bids),
+        )
+        over = page.evaluate(OFF_OVER)
+        assert over <= 1, (page.locator("#trump-chip").inner_text(), over)
+    page.screenshot(path=str(SHOTS / f"review50-hell-off-{players}-{w}x{h}-{lang}.png"))
+    assert not problems(page), problems(page)
