@@ -5982,3 +5982,28 @@ def test_a_kept_replay_asked_again_and_again_sends_one_address_a_bounded_number_
         # the match record and a game's record are charged too
         record = c.get(f"/api/tables/{tid}/games/0/record", headers={"Accept-Encoding": "identity"})
         assert record.status_code == 429
+
+
+def test_replays_asked_at_once_are_each_charged_before_they_go_out(tmp_path: Path) -> None:
+    """A code review: requests for replays not yet made all passed the byte bound's look
+    together while theirs were being made, and each was charged only after — every one went
+    out past the bucket (four bodies of 280 KB against a burst of 600 KB; here ten replays of
+    a game, some 2.5 MB, against a burst of 2 MB). The look is taken again once a replay is
+    made."""
+    from web_helpers import play_through
+
+    with client(tmp_path, max_replay_mb=1.0, replay_mb_rate=0.001, replays_queued=10) as c:
+        tid, _, tokens = new_table(c, "daifugo", "standard", games=2, humans=1)
+        with c.websocket_connect(f"/ws/tables/{tid}") as ws:
+            _hello(ws, tokens[0])
+            play_through(ws, until=lambda s: bool(s["view"]["match"]["games_played"]))
+        urls = [f"/api/tables/{tid}/games/0/replay"] + [
+            f"/api/tables/{tid}/games/0/replay?seat={s}" for s in range(4)
+        ]
+        urls += [f"{u}{'&' if '?' in u else '?'}hands=all" for u in urls]
+        with ThreadPoolExecutor(len(urls)) as pool:
+            got = list(pool.map(lambda u: c.get(u, headers={"Accept-Encoding": "identity"}), urls))
+        sent = [len(r.content) for r in got if r.status_code == 200]
+        assert sent and all(r.status_code in (200, 429, 503) for r in got), got
+        # at most the burst (twice max_replay_mb) and one body past it
+        assert sum(sent) <= 2 * 1_000_000 + max(sent) + 1_000, sent

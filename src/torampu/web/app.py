@@ -882,6 +882,9 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         """A replay or record made (:func:`built`), gzipped where the client takes it, its
         bytes charged to the address's ``--replay-mb-rate`` (one body past the bucket's
         last tokens goes out, into a debt of one burst at most)."""
+        # (again: requests that passed sending() together while their replays were being
+        # made would each go out past the bucket, its debt capped at one burst)
+        sending(request)
         body, zipped = pair
         accepts = request.headers.get("accept-encoding", "")
         out = dict(headers or {})
