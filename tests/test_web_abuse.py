@@ -2401,7 +2401,7 @@ def test_a_table_a_person_plays_at_does_not_wait_for_the_tables_of_bots_alone(
         turns = 0
         with c.websocket_connect(f"/ws/tables/{mine}") as ws:
             msg = _hello(ws, tokens[0])
-            stop = time.monotonic() + 4.0
+            stop = time.monotonic() + 6.0
             while time.monotonic() < stop:
                 if msg["type"] == "snapshot" and msg.get("legal"):
                     turns += 1
@@ -2410,7 +2410,8 @@ def test_a_table_a_person_plays_at_does_not_wait_for_the_tables_of_bots_alone(
                     )
                 msg = receive(ws)
     # three bot moves a round at most 0.6 s, where taking turns with eight tables of bots
-    # alone made it some 5 s: one or two turns in 4 s
+    # alone made it some 5 s: one or two turns in 6 s (6 s, not 4: on a machine loaded past
+    # its two cores a 4 s window saw 3 turns, twice in a session)
     assert turns >= 4, turns
 
 
