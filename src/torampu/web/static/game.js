@@ -149,7 +149,7 @@ function trumpChip(view) {
   // they ran under the side seats' boxes (the lock hidden, "♣" alone) or, wrapped, pushed the
   // cards under the seats across and cut the caption (a forty-eighth and a forty-ninth review)
   if (view.game === "daifugo") {
-    const flags = view.phase === "play" ? daifugoFlags(view) : [];
+    const flags = inForce(view);
     return flags.length ? h("div", { class: "trump-chip daifugo-state", id: "daifugo-state" }, flags) : null;
   }
   const nap = view.game === "nap" && !!view.contract;
@@ -414,6 +414,12 @@ function daifugoCentre(view, ctx) {
   if (last?.why?.length) nodes.push(h("div", { class: "why", id: "daifugo-why", dataset: { at: String((view.log_from || 0) + view.log.length) } },
     last.why.map((w) => daifugoWhy(w, (s) => seatName(ctx.table, s, true))).join(" · ")));
   return h("div", { class: "centre daifugo" }, nodes);
+}
+
+/** The chips of what is in force while a Daifugo game is played (none in another phase, or
+ * another game): in the felt's corner, or on a phone in their line under it (table.js). */
+export function inForce(view) {
+  return view.game === "daifugo" && view.phase === "play" ? daifugoFlags(view) : [];
 }
 
 export function daifugoFlags(view) {

@@ -1,7 +1,8 @@
 // Keyboard play: the arrow keys move between the legal cards and the action buttons of the
 // play area; Enter or Space plays the focused one (they are buttons).
 
-const FOCUSABLE = '#hand .card[data-legal="1"]:not([disabled]), #actions button:not([disabled])';
+const CARDS = '#hand .card[data-legal="1"]:not([disabled])';
+const FOCUSABLE = `${CARDS}, #actions button:not([disabled])`;
 
 export function installKeyboard(area, isMyTurn) {
   document.addEventListener("keydown", (event) => {
@@ -10,7 +11,7 @@ export function installKeyboard(area, isMyTurn) {
     // nothing, and a player bidding by keyboard was stuck at the turn to play (a fiftieth
     // review). It plays nothing: the next Enter plays the card now in focus
     if ((event.key === "Enter" || event.key === " ") && event.target?.id === "hand" && isMyTurn()) {
-      const card = [...area.querySelectorAll('#hand .card[data-legal="1"]:not([disabled])')].find((el) => el.offsetParent !== null);
+      const card = [...area.querySelectorAll(CARDS)].find((el) => el.offsetParent !== null);
       if (card) {
         event.preventDefault();
         card.focus();

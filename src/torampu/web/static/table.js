@@ -3,7 +3,7 @@
 import { api, closable, takeNote, tokens } from "./api.js";
 import { Connection, jittered } from "./conn.js";
 import { drawnAfterPress, fill, h, patch, svgElement, toast, toTop, untoast } from "./dom.js";
-import { BOT_ICON, daifugoFlags, renderFelt, renderPlay, seatName, statusText, tapCard } from "./game.js";
+import { BOT_ICON, inForce, renderFelt, renderPlay, seatName, statusText, tapCard } from "./game.js";
 import { errorText, gameName, lang, pick, t } from "./i18n.js";
 import { rulesSummary } from "./rules.js";
 import { bidNode, moveNode, signed, turnTimeText, winnersText } from "./labels.js";
@@ -898,7 +898,7 @@ class TablePage {
     this.renderStoodIn();
     const felt = this.feel.feltView(view);
     renderFelt(this.el.felt, felt, ctx);
-    fill(this.el.flags, felt.game === "daifugo" && felt.phase === "play" ? daifugoFlags(felt) : []);
+    fill(this.el.flags, inForce(felt));
     const focus = rememberFocus();
     renderPlay(this.el.hand, this.el.actions, view, ctx, this.ui);
     this.showInActions();
