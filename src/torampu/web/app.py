@@ -822,8 +822,15 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         thread off the event loop, at most ``replay_rate`` a second per address
         (``replay_burst`` at once) and ``replays_queued`` queued in all: a security review
         cycled 45 uncached replays at 19 a second and held every other table's websocket
-        for up to 2 s. Kept whole and gzipped (made in the same thread): see :func:`served`."""
+        for up to 2 s. Kept whole and gzipped (made in the same thread): see :func:`served`;
+        refused first if the address was sent its ``--replay-mb-rate`` (:func:`sending`)."""
         nonlocal making
+        sending(request)
+
+        def whole_and_zipped() -> tuple[bytes, bytes]:
+            body = make()
+            return body, gzip.compress(body, 6)
+
         kept_pair = made.get(key)
         if kept_pair is not None:
             made.move_to_end(key)
@@ -845,9 +852,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         mine.take(now)
         making += 1
         try:
-            pair = await asyncio.get_running_loop().run_in_executor(
-                builder, lambda: (lambda b: (b, gzip.compress(b, 6)))(make())
-            )
+            pair = await asyncio.get_running_loop().run_in_executor(builder, whole_and_zipped)
         except ActError as e:
             if e.code == "too_large":
                 refused[key] = e
@@ -1406,7 +1411,6 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         # made once and kept, as the match's (encoded on the event loop at each request: 326 a
         # second of a long game's from ten addresses, another table's pings 38 ms and its joins
         # 228 ms, a thirty-first audit)
-        sending(request)
         pair = await built(request, ("game_record", r.id, k), lambda: _json_bytes(rec))
         name = f'attachment; filename="{table_id}-game{k + 1}.json"'
         return served(request, pair, headers={"Content-Disposition": name})
@@ -1470,7 +1474,6 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
             for larger in (smallest, ("replay", r.id, k, seat, False)):
                 if larger in refused:
                     raise refused[larger]
-        sending(request)
         return served(request, await built(request, key, make))
 
     @app.get("/api/tables/{table_id}/record")
@@ -1479,7 +1482,6 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         if r.match is None or not r.match.is_over:
             raise ActError("not_over", "the match record is there once the match is over")
         m = r.match
-        sending(request)
         pair = await built(request, ("record", r.id), lambda: _json_bytes(m.to_record()))
         return served(
             request,
