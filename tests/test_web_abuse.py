@@ -6008,3 +6008,34 @@ def test_replays_asked_at_once_are_each_charged_before_they_go_out(tmp_path: Pat
         assert sent and all(r.status_code in (200, 429, 503) for r in got), got
         # at most the burst (twice max_replay_mb) and one body past it
         assert sum(sent) <= 2 * 1_000_000 + max(sent) + 1_000, sent
+
+
+def test_one_replay_asked_at_once_by_many_requests_is_made_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A sixty-first audit: one replay not yet made, asked eight times at once from one
+    address, was made by each request — the address took every build slot for a moment
+    (others' replays 503) and its own were refused 429 past its burst. The requests for a
+    replay being made wait for it: one build, every request served."""
+    from web_helpers import play_through
+
+    made: list[int] = []
+    replay = torampu.replay
+
+    def slow(record: Any) -> Any:
+        made.append(1)
+        time.sleep(0.3)  # (a long game's replay: long enough for every request to arrive)
+        return replay(record)
+
+    with client(tmp_path, replay_burst=2, replays_queued=4, replay_mb_rate=100.0) as c:
+        tid, _, tokens = new_table(c, "daifugo", "standard", games=2, humans=1)
+        with c.websocket_connect(f"/ws/tables/{tid}") as ws:
+            _hello(ws, tokens[0])
+            play_through(ws, until=lambda s: bool(s["view"]["match"]["games_played"]))
+        monkeypatch.setattr(torampu, "replay", slow)
+        url = f"/api/tables/{tid}/games/0/replay"
+        with ThreadPoolExecutor(8) as pool:
+            got = list(pool.map(lambda _: c.get(url), range(8)))
+        assert [r.status_code for r in got] == [200] * 8, [r.text[:120] for r in got]
+        assert len({r.content for r in got}) == 1
+        assert len(made) == 1

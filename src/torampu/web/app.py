@@ -752,6 +752,10 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
     refused: OrderedDict[tuple[Any, ...], ActError] = OrderedDict()
     """Replays found too large (``--max-replay-mb``): refused at once when asked again."""
     making = 0
+    pending: dict[tuple[Any, ...], asyncio.Future[tuple[bytes, bytes]]] = {}
+    """The replays and records being made, by key: a second request for one waits for it
+    rather than making it again (a sixty-first audit: eight requests at once for one unbuilt
+    replay took every build slot, other addresses' replays 503)."""
     builder = ThreadPoolExecutor(1, thread_name_prefix="torampu-replay")
     builds = PerKey(settings.replay_rate, settings.replay_burst)
     # (and the whole process's: one key, four addresses' bursts at once)
@@ -837,6 +841,9 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
             return kept_pair
         if key in refused:  # (made once, too large: not made again)
             raise refused[key]
+        waited = pending.get(key)
+        if waited is not None:  # (being made for another request: one build, both served)
+            return await asyncio.shield(waited)
         now = time.monotonic()
         mine = builds.bucket(_address(request, settings.ipv6_prefix), now)
         if not mine.available(now):
@@ -851,8 +858,10 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
             raise ActError("busy", "the server is making other replays: try again shortly", 503)
         mine.take(now)
         making += 1
+        future = asyncio.get_running_loop().run_in_executor(builder, whole_and_zipped)
+        pending[key] = future
         try:
-            pair = await asyncio.get_running_loop().run_in_executor(builder, whole_and_zipped)
+            pair = await asyncio.shield(future)
         except ActError as e:
             if e.code == "too_large":
                 refused[key] = e
@@ -861,6 +870,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
             raise
         finally:
             making -= 1
+            del pending[key]
         made[key] = pair
         kept = sum(len(a) + len(z) for a, z in made.values())
         while len(made) > settings.replays_kept or (len(made) > 1 and kept > 4 * replay_cap):
