@@ -860,23 +860,30 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         making += 1
         future = asyncio.get_running_loop().run_in_executor(builder, whole_and_zipped)
         pending[key] = future
-        try:
-            pair = await asyncio.shield(future)
-        except ActError as e:
-            if e.code == "too_large":
-                refused[key] = e
-                while len(refused) > 4 * settings.replays_kept:
-                    refused.popitem(last=False)
-            raise
-        finally:
-            making -= 1
-            del pending[key]
-        made[key] = pair
+        future.add_done_callback(functools.partial(keep, key))
+        return await asyncio.shield(future)
+
+    def keep(key: tuple[Any, ...], future: asyncio.Future[tuple[bytes, bytes]]) -> None:
+        """A build of ``key`` done (on the event loop): kept, or its refusal kept — whether or
+        not the request that began it is still there (a client gone mid-build: the others
+        waiting for it, and the next to ask, have it)."""
+        nonlocal making
+        making -= 1
+        del pending[key]
+        if future.cancelled():
+            return
+        e = future.exception()
+        if isinstance(e, ActError) and e.code == "too_large":
+            refused[key] = e
+            while len(refused) > 4 * settings.replays_kept:
+                refused.popitem(last=False)
+        if e is not None:
+            return
+        made[key] = future.result()
         kept = sum(len(a) + len(z) for a, z in made.values())
         while len(made) > settings.replays_kept or (len(made) > 1 and kept > 4 * replay_cap):
             a, z = made.popitem(last=False)[1]
             kept -= len(a) + len(z)
-        return pair
 
     def sending(request: Request) -> None:
         """Refuse (``rate_limited``) an address sent its ``--replay-mb-rate`` of replays and
