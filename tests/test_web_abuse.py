@@ -6039,3 +6039,35 @@ def test_one_replay_asked_at_once_by_many_requests_is_made_once(
         assert [r.status_code for r in got] == [200] * 8, [r.text[:120] for r in got]
         assert len({r.content for r in got}) == 1
         assert len(made) == 1
+
+
+def test_a_player_saying_hello_again_sends_the_others_nothing(tmp_path: Path) -> None:
+    """A hello again on the same socket, to the same table and seat, changes nothing anyone
+    else sees: it took the seat's presence off and on, two revisions and a snapshot to every
+    client each way, outside every bound on moves (a sixty-second audit, at a table of 300
+    spectators). The player gets its own fresh snapshot; the others nothing."""
+    with client(tmp_path) as c:
+        tid, _host, tokens = new_table(c, game="nap", rules="standard", humans=2, players=2)
+        with (
+            c.websocket_connect(f"/ws/tables/{tid}") as a,
+            c.websocket_connect(f"/ws/tables/{tid}") as b,
+        ):
+            _hello(a, tokens[0])
+            _hello(b, None)
+            room = c.app.state.lobby.rooms[tid]  # type: ignore[attr-defined]
+            revision = room.revision
+            for _ in range(3):  # (a hello burst is 5)
+                snap = _hello(a, tokens[0], version=room.version)
+                assert snap["seat"] == 0 and snap["table"]["seats"][0]["connected"]
+            assert room.revision == revision
+            b.send_json({"type": "ping"})
+            seen: list[str] = []
+            while True:
+                m = b.receive_json()
+                seen.append(m["type"])
+                if m["type"] == "pong":
+                    break
+            assert seen == ["pong"], seen
+            # a hello as someone else (here: a spectator) is a change the others are told of
+            _hello(a, None)
+            assert room.revision > revision
