@@ -1430,6 +1430,9 @@ def test_serve_refuses_a_bad_database_or_delay_clearly() -> None:
         ("--bot-rate-all", "nan", "--bot-rate-all is moves a second: 0 (no bound) or at"),
         ("--bot-rate-all", "0.5", "--bot-rate-all is moves a second: 0 (no bound) or at"),
         ("--requests-at-once", "0", "every limit is a whole number ≥ 1"),
+        ("--ws-frame-rate", "0", "--ws-frame-rate and --ws-kib-rate are numbers > 0"),
+        ("--ws-kib-rate", "inf", "--ws-frame-rate and --ws-kib-rate are numbers > 0"),
+        ("--ws-kib-rate", "nan", "--ws-frame-rate and --ws-kib-rate are numbers > 0"),
     ):
         r = CliRunner().invoke(app, ["serve", flag, bad])
         assert r.exit_code == 2 and words in r.output, (flag, bad, r.output)

@@ -4841,21 +4841,31 @@ def _client_frame(opcode: int, payload: bytes = b"", compressed: bool = False) -
     return head + b"\0\0\0\0" + payload
 
 
-@pytest.mark.parametrize("compressed", [False, True], ids=["empty frames", "compressed frames"])
-def test_one_read_of_a_frame_flood_is_not_parsed_whole(compressed: bool) -> None:
+@pytest.mark.parametrize(
+    ("compressed", "frames_rate", "kib_rate"),
+    [(False, 50.0, 64.0), (True, 50.0, 64.0), (False, 5.0, 64.0), (True, 50.0, 20.0)],
+    ids=["empty frames", "compressed frames", "--ws-frame-rate 5", "--ws-kib-rate 20"],
+)
+def test_one_read_of_a_frame_flood_is_not_parsed_whole(
+    compressed: bool, frames_rate: float, kib_rate: float
+) -> None:
     """A forty-second audit: a read (up to 256 KiB) was handed to the websocket parser whole,
     every frame in it parsed, and inflated if compressed, before the first was counted against
     the client's allowance — 43,690 empty frames (0.2–0.3 s of CPU) or, with permessage-deflate,
     6,241 frames of 36 bytes each inflated to 16 KiB (100 MB, 2 s), from a socket that never said
     hello; a few such sockets a second held every table 0.7–3 s. A read is parsed in slices, each
-    only while the client is within its allowance, which counts inflated bytes too."""
+    only while the client is within its allowance, which counts inflated bytes too. The
+    allowance is the operator's (``--ws-frame-rate``, ``--ws-kib-rate``: a sixty-second audit
+    found them constants)."""
     import zlib
 
     from uvicorn.config import Config
     from uvicorn.server import ServerState
 
-    from torampu.web import http as guards
-    from torampu.web.http import GuardedWebSocketProtocol
+    from torampu.web.http import HttpLimits, guarded_ws_protocol
+
+    limits = HttpLimits(ws_frame_rate=frames_rate, ws_data_rate=kib_rate * 1024)
+    guarded = guarded_ws_protocol(limits)
 
     async def app(scope: Any, receive: Any, send: Any) -> None:
         await receive()
@@ -4864,9 +4874,9 @@ def test_one_read_of_a_frame_flood_is_not_parsed_whole(compressed: bool) -> None
             pass
 
     async def flood() -> tuple[int, int, bool]:
-        config = Config(app=app, ws=GuardedWebSocketProtocol, ws_per_message_deflate=True)
+        config = Config(app=app, ws=guarded, ws_per_message_deflate=True)
         config.load()
-        p = GuardedWebSocketProtocol(config, ServerState(), {})
+        p = guarded(config, ServerState(), {})
         wire = _Wire()
         p.connection_made(wire)
         seen = [0, 0]  # frames parsed, their data's bytes (inflated)
@@ -4908,8 +4918,9 @@ def test_one_read_of_a_frame_flood_is_not_parsed_whole(compressed: bool) -> None
     frames, data, cut = asyncio.run(flood())
     assert cut
     # (before: 43,690 frames parsed; or 4,599, inflated to 73 MB)
-    assert frames <= guards.FRAME_BURST + 256 // 6, frames
-    assert data <= getattr(guards, "DATA_BURST", 256 * 1024) + 256 // 40 * 16_100, data
+    # (at most four seconds' worth, and what one slice of 256 bytes held past it)
+    assert frames <= 4 * frames_rate + 256 // 6, frames
+    assert data <= 4 * kib_rate * 1024 + 256 // 40 * 16_100, data
 
 
 def test_a_frame_the_parser_refuses_in_a_read_closes_the_connection_once() -> None:

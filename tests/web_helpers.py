@@ -15,9 +15,9 @@ from fastapi.testclient import TestClient
 
 from torampu.web.app import create_app
 from torampu.web.http import (
-    GuardedWebSocketProtocol,
     HttpLimits,
     guarded_protocol,
+    guarded_ws_protocol,
     quiet_client_errors,
 )
 from torampu.web.rooms import Lobby, Settings
@@ -193,7 +193,7 @@ def live_server(
         port=port,
         log_level="warning",
         http=guarded_protocol(http or HttpLimits()),
-        ws=GuardedWebSocketProtocol,
+        ws=guarded_ws_protocol(http or HttpLimits()),
         ws_max_size=65536,
         ws_ping_interval=ping,
         ws_ping_timeout=ping,

@@ -519,6 +519,21 @@ def serve(
             "socket keeps its own compressor and compresses every snapshot itself."
         ),
     ] = True,
+    ws_frame_rate: Annotated[
+        float,
+        typer.Option(
+            help="Websocket frames of any kind one socket may send a second (four seconds' "
+            "worth at once); past it the connection is cut. Counted below the application's "
+            "own message limits (--message-rate): pings, pongs, frames after a close."
+        ),
+    ] = 50.0,
+    ws_kib_rate: Annotated[
+        float,
+        typer.Option(
+            help="KiB of websocket message data (inflated) one socket may send a second (four "
+            "seconds' worth at once); past it the connection is cut."
+        ),
+    ] = 64.0,
     ws_ping: Annotated[
         float,
         typer.Option(
@@ -542,9 +557,9 @@ def serve(
     from torampu.web.app import create_app, host_pattern, origin_host
     from torampu.web.http import (
         UNLIMITED,
-        GuardedWebSocketProtocol,
         HttpLimits,
         guarded_protocol,
+        guarded_ws_protocol,
         quiet_client_errors,
         raise_open_files_limit,
     )
@@ -561,6 +576,10 @@ def serve(
         )
     if not (bot_rate_all == 0 or 1 <= bot_rate_all < math.inf):
         raise typer.BadParameter("--bot-rate-all is moves a second: 0 (no bound) or at least 1")
+    if not (ws_frame_rate > 0 and ws_kib_rate > 0) or not math.isfinite(
+        ws_frame_rate * ws_kib_rate
+    ):
+        raise typer.BadParameter("--ws-frame-rate and --ws-kib-rate are numbers > 0")
     timeouts = [send_timeout, room_idle, abandon_after, ws_ping, lease_ttl, presence_ttl]
     timeouts += [header_timeout, bot_queue_wait, hello_timeout]
     if min(max_bot_think, *timeouts) <= 0:
@@ -813,6 +832,8 @@ def serve(
         send_timeout,
         head_bytes=max_request_head,
         head_lines=max_request_lines,
+        ws_frame_rate=ws_frame_rate,
+        ws_data_rate=ws_kib_rate * 1024,
     )
     raise_open_files_limit()
     quiet_client_errors()
@@ -822,7 +843,7 @@ def serve(
         port=port,
         log_level=log_level,
         http=guarded_protocol(limits),
-        ws=GuardedWebSocketProtocol,
+        ws=guarded_ws_protocol(limits),
         ws_max_size=WS_MAX_SIZE,
         ws_ping_interval=ws_ping,
         ws_ping_timeout=ws_ping,

@@ -121,6 +121,12 @@ class HttpLimits:
     timed_out: int = 0
     stalled: int = 0
     """Connections dropped for reading none of a response for ``send_timeout``."""
+    ws_frame_rate: float = 50.0
+    """Websocket frames of any kind a client may send a second (four seconds' worth at once):
+    see :class:`GuardedWebSocketProtocol`."""
+    ws_data_rate: float = 64 * 1024
+    """Bytes of websocket message data (inflated) a client may send a second (four seconds'
+    worth at once)."""
     head_bytes: int = 16 * 1024
     """Bytes a request's head (request line and headers) may hold; past it ``431`` and the
     connection closed, before the head is parsed."""
@@ -449,15 +455,17 @@ PING_RATE = 1.0
 """Websocket pings a client may send a second (at once: :data:`PING_BURST`): a browser sends
 none, a library every 20 s or so."""
 PING_BURST = 10
-FRAME_RATE = 50.0
-"""Websocket frames of any kind a client may send a second (at once: :data:`FRAME_BURST`),
-counted below the application: its own message limits (20 a second) come first for text, and
-this bounds what it never sees (pongs, frames after it closed the socket)."""
-FRAME_BURST = 200
-DATA_RATE = 64 * 1024
-"""Bytes of message data (inflated, if the client compresses) a client may send a second (at
-once: :data:`DATA_BURST`): a browser's messages are a few hundred bytes, a handful a second."""
-DATA_BURST = 256 * 1024
+FRAME_RATE = HttpLimits.ws_frame_rate
+"""Websocket frames of any kind a client may send a second by default (``--ws-frame-rate``; at
+once: four seconds' worth, :data:`FRAME_BURST`), counted below the application: its own message
+limits (20 a second) come first for text, and this bounds what it never sees (pongs, frames
+after it closed the socket)."""
+FRAME_BURST = int(4 * FRAME_RATE)
+DATA_RATE = HttpLimits.ws_data_rate
+"""Bytes of message data (inflated, if the client compresses) a client may send a second by
+default (``--ws-kib-rate``; at once: four seconds' worth, :data:`DATA_BURST`): a browser's
+messages are a few hundred bytes, a handful a second."""
+DATA_BURST = int(4 * DATA_RATE)
 READ_SLICE = 256
 """Bytes of a read handed to the websocket parser at a time, the client's allowance taken
 between them: a read is up to 256 KiB, which the parser took whole, 43,690 empty frames (0.2–0.3
@@ -465,6 +473,16 @@ s of CPU) or 6,241 compressed ones inflated to 100 MB (2 s), before the first wa
 PONG_BUFFER_MOST = 64 * 1024
 """Bytes waiting to be sent to a client past which a pong is not written (the client is not
 reading; RFC 6455 lets an endpoint answer only the latest ping)."""
+
+
+def guarded_ws_protocol(limits: HttpLimits) -> type[GuardedWebSocketProtocol]:
+    """uvicorn's ``ws=`` class bound to ``limits`` (its frame and data rates)."""
+
+    class Bound(GuardedWebSocketProtocol):
+        pass
+
+    Bound.limits = limits
+    return Bound
 
 
 class GuardedWebSocketProtocol(WebSocketsSansIOProtocol):
@@ -485,12 +503,15 @@ class GuardedWebSocketProtocol(WebSocketsSansIOProtocol):
     [True, False]
     """
 
+    limits = HttpLimits()
+
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         super().connection_made(transport)
         now = time.monotonic()
         self.pings = TokenBucket(PING_RATE, PING_BURST, now)
-        self.frames_in = TokenBucket(FRAME_RATE, FRAME_BURST, now)
-        self.data_in = TokenBucket(DATA_RATE, DATA_BURST, now)
+        frames, data = self.limits.ws_frame_rate, self.limits.ws_data_rate
+        self.frames_in = TokenBucket(frames, max(1, int(4 * frames)), now)
+        self.data_in = TokenBucket(data, max(1, int(4 * data)), now)
         self.cut = False
 
     def _cut_off(self, why: str) -> None:
@@ -506,11 +527,11 @@ class GuardedWebSocketProtocol(WebSocketsSansIOProtocol):
             return False
         now = time.monotonic()
         if not self.frames_in.take(now):
-            self._cut_off(f"sent over {FRAME_RATE:g} frames a second")
+            self._cut_off(f"sent over {self.limits.ws_frame_rate:g} frames a second")
             return False
         size = len(event.data) if event is not None else 0
         if size and not self.data_in.take(now, size):
-            self._cut_off(f"sent over {DATA_RATE // 1024} KiB a second")
+            self._cut_off(f"sent over {self.limits.ws_data_rate / 1024:g} KiB a second")
             return False
         return True
 
