@@ -1837,3 +1837,87 @@ def test_the_table_list_pages_no_further_than_its_offset_bound(tmp_path: Path) -
         made = c.post("/api/tables", json={"game": "hell", "players": 3}).json()["table"]["id"]
         ids = [t["id"] for t in c.get("/api/tables?status=open").json()["tables"]]
         assert ids == [made]
+
+
+def test_a_table_another_process_took_first_is_neither_loaded_nor_said_driven_here(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A thirty-third scale audit: every process looking for tables nobody drives found the same
+    ones free at once (after a process died, or a stall), loaded each of them and logged it
+    "driven here" before its driver asked for the lease — one drove, the others held copies
+    and counted the tables twice. The lease is now taken before the table is loaded: a table
+    whose lease another process took in between is left to it, and only those taken here are
+    counted."""
+    import asyncio
+    import contextlib
+    import logging
+
+    from torampu.web.bus import LocalBus
+    from torampu.web.rooms import Lobby, Settings
+
+    url = f"sqlite:///{tmp_path / 'torampu.db'}"
+
+    class Elsewhere(LocalBus):  # nobody held the lease when looked at; then another took it
+        def __init__(self, wins: bool) -> None:
+            super().__init__()
+            self.wins, self.asked = wins, 0
+
+        async def leased(self, table_ids: list[str]) -> set[str]:
+            return set()
+
+        async def lease(self, table_id: str, ttl: float, held: bool = False) -> bool:
+            self.asked += 1
+            return self.wins
+
+    async def scenario() -> None:
+        first = Lobby(Store(url), Settings(database=url, bot_workers=0, bot_delay=60))
+        room, _host = await first.create("napoleon", None, 5, 1, ["heuristic"] * 5)
+        await first.start_table(room, None)
+        tid = room.id
+        await first.stop()
+        first.store.close()
+        for wins in (False, True):
+            caplog.clear()
+            bus = Elsewhere(wins)
+            store = Store(url)
+            lobby = Lobby(store, Settings(database=url, bot_workers=0, lease_ttl=0.5), bus=bus)
+            looking = asyncio.create_task(lobby._adopt())
+            await asyncio.sleep(2.6)  # (it looks every 2 s at least)
+            looking.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await looking
+            said = [r.getMessage() for r in caplog.records if "driven here" in r.getMessage()]
+            assert bus.asked >= 1
+            if wins:
+                line = f"1 table(s) in play that no process drove: driven here ({tid})"
+                assert tid in lobby.rooms and said == [line], said
+            else:
+                assert tid not in lobby.rooms and said == [], said
+            await lobby.stop()
+            store.close()
+
+    with caplog.at_level(logging.WARNING, logger="torampu.web"):
+        asyncio.run(scenario())
+
+
+def test_a_table_waiting_on_a_present_persons_move_sends_no_snapshot_again(
+    tmp_path: Path,
+) -> None:
+    """A thirty-third scale audit: while a table waited on the move of a person who was there
+    (no turn timer, nobody gone), its driver sent every socket at it the same snapshot again
+    every third of a lease (1.7 s; 3-4 KB each, 5 of 5 identical) — "an away flag may have
+    turned", when no clock ran that could turn one. Nothing is sent until something changes."""
+    import time as _time
+
+    with client(tmp_path, lease_ttl=0.6) as c:
+        tid, _host, tokens = new_table(c, humans=1)
+        lobby = c.app.state.lobby  # type: ignore[attr-defined]
+        with c.websocket_connect(f"/ws/tables/{tid}") as ws:
+            msg = _hello(ws, tokens[0])
+            while not msg["legal"]:  # the bots move until it is seat 0's turn
+                msg = receive(ws)
+            room = lobby.rooms[tid]
+            before = room.revision
+            _time.sleep(1.5)  # (the driver looks every 0.2 s)
+            assert room.version == msg["version"]
+            assert room.revision == before, room.revision - before

@@ -1136,26 +1136,39 @@ class Lobby:
                 continue  # (logged where it failed; tried again at the next turn)
             changed = dict(rows)
             seen = {t: at for t, at in seen.items() if t in changed}  # (bounded by the query)
-            if free:
-                log.warning(
-                    "%d table(s) in play that no process drove: driven here (%s%s)",
-                    len(free[:ADOPT_BATCH]),
-                    ", ".join(free[:5]),
-                    ", …" if len(free) > 5 else "",
-                )
+            taken: list[str] = []
             for table_id in free[:ADOPT_BATCH]:
                 if self._closing:
                     return
+                # the lease first, then the table: every process looking at once found the
+                # same tables free, loaded them all and said each "driven here", one of them
+                # then driving and the rest holding copies (a thirty-third scale audit). The
+                # driver's first look renews the lease taken here
+                try:
+                    if not await self.bus.lease(table_id, self.settings.lease_ttl):
+                        continue  # (another process took it first: not seen, looked at again)
+                except BusError:
+                    continue
                 seen[table_id] = changed[table_id]
                 try:
                     room = await self.room(table_id)
                 except ActError:
                     seen.pop(table_id, None)  # (busy, the database away: tried again)
+                    await self.bus.release(table_id)
                     continue
                 except Exception:
                     log.exception("table %s could not be taken over", table_id)
+                    await self.bus.release(table_id)
                     continue
                 self._ensure_driver(room)
+                taken.append(table_id)
+            if taken:
+                log.warning(
+                    "%d table(s) in play that no process drove: driven here (%s%s)",
+                    len(taken),
+                    ", ".join(taken[:5]),
+                    ", …" if len(taken) > 5 else "",
+                )
 
     async def stop(self) -> None:
         self._closing = True
@@ -3926,9 +3939,18 @@ class Lobby:
                 self._note_quiet(room)
                 who, wait = self._who_moves(room)
                 if who is None:
+                    # (a clock that may have turned meanwhile: a pause, a player gone, a turn's
+                    # time. Else nothing a snapshot shows moves with time: every third of a lease
+                    # the same snapshot went again to every socket of each table waiting on a
+                    # present person's move, 3-4 KB each — a thirty-third scale audit)
+                    timed = (
+                        room.between is not None
+                        or any(room.seats[s].kind == "human" for s in room.away_since)
+                        or self._timing(room, "turn_timeout") > 0
+                    )
                     with contextlib.suppress(TimeoutError):
                         await asyncio.wait_for(room.changed.wait(), min(wait, renew))
-                    if not room.changed.is_set():
+                    if not room.changed.is_set() and timed:
                         self.broadcast(room)  # an away flag may have turned
                     continue
                 key = room.owner or room.id
