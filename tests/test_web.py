@@ -1921,3 +1921,29 @@ def test_a_table_waiting_on_a_present_persons_move_sends_no_snapshot_again(
             _time.sleep(1.5)  # (the driver looks every 0.2 s)
             assert room.version == msg["version"]
             assert room.revision == before, room.revision - before
+
+
+def test_a_database_outage_logs_one_traceback_a_minute_and_a_line_for_each_failure(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """A thirty-third scale audit: a 12 s PostgreSQL outage wrote some 80 tracebacks of 25
+    lines each per process, one per refused request. Each failure is still logged with its
+    id (the one its client is shown), the traceback once a minute for each kind."""
+    import logging
+
+    from sqlalchemy.exc import OperationalError
+
+    from torampu.web import rooms
+
+    rooms._traced.clear()
+    down = OperationalError("SELECT 1", {}, Exception("connection refused\nDETAIL: more"))
+    with caplog.at_level(logging.ERROR, logger="torampu.web"):
+        said = [str(rooms.storage_unavailable(down, now=t)) for t in (0.0, 1.0, 30.0, 61.0)]
+    records = [r for r in caplog.records if "storage error" in r.getMessage()]
+    assert [r.exc_info is not None for r in records] == [True, False, False, True]
+    ids = [m.rsplit("error ", 1)[1].rstrip(")") for m in said]
+    assert len(set(ids)) == 4 and all(
+        i in r.getMessage() for i, r in zip(ids, records, strict=True)
+    )
+    assert all("\n" not in r.getMessage() for r in records[1:3])
+    assert "OperationalError: (builtins.Exception) connection refused" in records[1].getMessage()
