@@ -597,9 +597,9 @@ class TablePage {
     const chosen = () => document.getElementById("fill-bot")?.value ?? fillSel.value;
     const busy = this.starting ? { disabled: true, "aria-busy": "true" } : {};
     const buttons = open
-      ? [h("button", { type: "button", class: "primary big", id: "sit-start-btn", ...busy, onclick: () => this.startGame(chosen, open.seat) }, this.starting ? t("startingWait") : t("sitAndStart", { n: open.seat + 1 })),
-        h("button", { type: "button", class: "ghost", id: "start-btn", ...busy, onclick: () => this.startGame(chosen) }, t("startWatching"))]
-      : [h("button", { type: "button", class: "primary big", id: "start-btn", ...busy, onclick: () => this.startGame(chosen) }, this.starting ? t("startingWait") : t("start"))];
+      ? [h("button", { type: "button", class: `primary big${this.quietStart ? " quiet-focus" : ""}`, id: "sit-start-btn", ...busy, onclick: () => this.startGame(chosen, open.seat) }, this.starting ? t("startingWait") : t("sitAndStart", { n: open.seat + 1 })),
+        h("button", { type: "button", class: `ghost${this.quietStart ? " quiet-focus" : ""}`, id: "start-btn", ...busy, onclick: () => this.startGame(chosen) }, t("startWatching"))]
+      : [h("button", { type: "button", class: `primary big${this.quietStart ? " quiet-focus" : ""}`, id: "start-btn", ...busy, onclick: () => this.startGame(chosen) }, this.starting ? t("startingWait") : t("start"))];
     // "Take seat 1 and start" before anyone came read as the only way on: a host who meant to
     // wait for friends is told how they come and what becomes of the seats still open
     const waiting = this.table.seats.filter((s) => s.kind === "open").length - (haveSeat ? 0 : 1);
@@ -778,7 +778,10 @@ class TablePage {
    * with the focus nowhere (on the page's body): after "Create table" it fell to the body, and
    * after Start too — 19 Tabs to the Start button (a sixteenth review). Waiting: the host's
    * start button, or a newcomer's name field (not on a touch screen: its keyboard would pop
-   * up); in play, the hand, where the arrow keys choose a card. */
+   * up); in play, the hand, where the arrow keys choose a card. Neither shows its ring until a
+   * key is pressed: a gold ring round Start the moment the table was made read as "press me
+   * now", before any friend had come (a fifty-first review) — and a phone, which has no keys,
+   * focuses nothing. */
   placeFocus(stage) {
     if (this.focusStage === stage) return;
     this.focusStage = stage;
@@ -789,18 +792,22 @@ class TablePage {
     // a gold frame round the whole hand through the auction read as "play a card", and on a
     // phone (no keys) cut the hint's line (a twenty-fifth review)
     const target = stage === "play" ? (touch ? null : this.el.hand)
+      : touch ? null
       : this.host ? document.getElementById("sit-start-btn") ?? document.getElementById("start-btn")
-      : touch ? null : document.getElementById("player-name");
-    if (target === this.el.hand) {
-      const hand = this.el.hand;
-      hand.classList.add("quiet-focus");
+      : document.getElementById("player-name");
+    if (target && target !== document.getElementById("player-name")) {
+      // (Start's class is drawn from this.quietStart: the waiting room is drawn again with each
+      // snapshot, and patch() gives a kept button the class drawn)
+      if (target !== this.el.hand) this.quietStart = true;
+      target.classList.add("quiet-focus");
       const loud = () => {
-        hand.classList.remove("quiet-focus");
+        this.quietStart = false;
+        for (const el of [this.el.hand, document.getElementById("sit-start-btn"), document.getElementById("start-btn")]) el?.classList.remove("quiet-focus");
         document.removeEventListener("keydown", loud, true);
-        hand.removeEventListener("focusout", loud);
+        target.removeEventListener("focusout", loud);
       };
       document.addEventListener("keydown", loud, true);
-      hand.addEventListener("focusout", loud);
+      target.addEventListener("focusout", loud);
     }
     target?.focus({ preventScroll: true });
   }

@@ -1,0 +1,91 @@
+"""A fifty-first review, in a real Chromium through Playwright: the host's Start button.
+
+A private Daifugo table (two friends, two bots) made on a laptop opened on its waiting room
+with a gold ring round Start at once — "press me now", before the friend the link was for had
+come, and a stray Enter or Space began the game with a bot in the friend's seat. Start still
+takes the keys (Enter starts the game: see test_web_polish_browser), but shows its ring only
+once a key is pressed; a host on a phone, which has no keys, finds nothing focused.
+
+Skipped when /usr/bin/chromium is missing outside CI (a failure in CI).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from browser_helpers import chromium, close_pages, new_page, post, problems, require_chromium, serve
+
+SHOTS = Path(__file__).resolve().parent.parent / "artifacts" / "web"
+LAPTOP = {"width": 1280, "height": 720}
+PHONE = {"width": 390, "height": 844}
+
+sync_api = require_chromium()
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    with serve(tmp_path_factory.mktemp("review51-data"), 0.01) as base:
+        yield base
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    with chromium(sync_api) as b:
+        yield b
+        close_pages()
+
+
+def _host_page(server: str, browser: Any, viewport: dict[str, int], **context: Any) -> Any:
+    """The waiting room of a new Daifugo table (seat 0 the host's, seat 1 open for a friend,
+    two bots), opened by its host."""
+    made = post(
+        f"{server}/api/tables",
+        {
+            "game": "daifugo",
+            "players": 4,
+            "games": 1,
+            "seats": ["open", "open", "bot:heuristic", "bot:heuristic"],
+        },
+    )
+    tid, host = made["table"]["id"], made["host_token"]
+    seat = post(f"{server}/api/tables/{tid}/join", {"name": "Aki", "seat": 0}, None)
+    init = (
+        f"localStorage.setItem('torampu.host', {json.dumps(json.dumps({tid: host}))});"
+        f"localStorage.setItem('torampu.seats', "
+        f"{json.dumps(json.dumps({tid: {'seat': 0, 'token': seat['token']}}))});"
+    )
+    page = new_page(browser, viewport, "en", init=init, **context)
+    page.goto(f"{server}/t/{tid}")
+    page.wait_for_selector("#start-btn")
+    return page
+
+
+RING = "() => getComputedStyle(document.getElementById('start-btn')).outlineStyle"
+
+
+def test_start_takes_the_keys_with_no_ring_until_a_key_is_pressed(
+    server: str, browser: Any
+) -> None:
+    page = _host_page(server, browser, LAPTOP)
+    page.wait_for_function("() => document.activeElement?.id === 'start-btn'")
+    page.wait_for_timeout(200)
+    page.screenshot(path=str(SHOTS / "review51-waiting-room-laptop.png"))
+    assert page.evaluate(RING) == "none", "a ring round Start before any key was pressed"
+    page.keyboard.press("Shift")  # a keyboard's user sees where the keys are
+    assert page.evaluate(RING) == "solid"
+    assert not problems(page), problems(page)
+
+
+def test_a_host_on_a_phone_finds_nothing_focused(server: str, browser: Any) -> None:
+    page = _host_page(server, browser, PHONE, has_touch=True, is_mobile=True)
+    page.wait_for_timeout(500)
+    assert page.evaluate("document.activeElement === document.body"), page.evaluate(
+        "document.activeElement?.id"
+    )
+    assert not problems(page), problems(page)
