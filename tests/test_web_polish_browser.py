@@ -495,7 +495,8 @@ def test_naming_the_adjutant_on_a_small_phone_shows_the_picker_s_cards_whole(
 ) -> None:
     """A thirty-third review: at 360×740 the Napoleon's hand took two rows while the adjutant
     was named, and the picker of 52 cards above it was a 60 px strip of cut cards to scroll
-    inside. While the adjutant is named the hand, only looked at, is one row."""
+    inside. While the adjutant is named the hand, only looked at, is one row. And a fifty-first:
+    the picker's fourth suit (♣) lay under the panel's foot; its rows show each card's top."""
     tb = _table(server, "napoleon", "classic", 5)
     page = _open(browser, server, tb, {"width": 360, "height": 740}, "en", touch=True)
     until = time.monotonic() + 60
@@ -514,11 +515,16 @@ def test_naming_the_adjutant_on_a_small_phone_shows_the_picker_s_cards_whole(
         const hand = [...document.querySelectorAll('#hand .card')].map((c) => r(c).top);
         const card = r(document.querySelector('#actions .adj-card'));
         const box = r(document.querySelector('#actions'));
+        const suits = [...document.querySelectorAll('#actions .adj-row')].map(r);
         return { rows: new Set(hand.map(Math.round)).size, cardH: card.height,
-          shown: Math.min(card.bottom, box.bottom) - Math.max(card.top, box.top) }; }"""
+          shown: Math.min(card.bottom, box.bottom) - Math.max(card.top, box.top),
+          below: suits.map((s) => Math.round(s.bottom - box.bottom)) }; }"""
     )
     assert laid["rows"] == 1, laid
     assert laid["shown"] >= laid["cardH"] - 1, laid  # (a card of the picker whole)
+    # every suit's row in view, the clubs too: they lay 60 px under the panel's foot, under the
+    # hand, with nothing to say so (a fifty-first review)
+    assert len(laid["below"]) == 4 and max(laid["below"]) <= 0, laid
     assert not problems(page), problems(page)
 
 
