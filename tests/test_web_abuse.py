@@ -6082,3 +6082,109 @@ def test_a_player_saying_hello_again_sends_the_others_nothing(tmp_path: Path) ->
             # a hello as someone else (here: a spectator) is a change the others are told of
             _hello(a, None)
             assert room.revision > revision
+
+
+async def _asgi_get(app: Any, url: str) -> int:
+    """``GET url`` straight into ``app`` on this loop (a task that can be cancelled, as a
+    client gone mid-request): its status."""
+    path, _, query = url.partition("?")
+    status, asked = 0, False
+
+    async def receive() -> dict[str, Any]:
+        nonlocal asked
+        if not asked:
+            asked = True
+            return {"type": "http.request", "body": b"", "more_body": False}
+        await asyncio.sleep(3600)
+        return {"type": "http.disconnect"}
+
+    async def send(m: dict[str, Any]) -> None:
+        nonlocal status
+        if m["type"] == "http.response.start":
+            status = m["status"]
+
+    scope = {
+        "type": "http",
+        "asgi": {"version": "3.0"},
+        "http_version": "1.1",
+        "method": "GET",
+        "scheme": "http",
+        "path": path,
+        "raw_path": path.encode(),
+        "query_string": query.encode(),
+        "root_path": "",
+        "headers": [(b"host", b"testserver")],
+        "client": ("127.0.0.1", 1234),
+        "server": ("testserver", 80),
+    }
+    with contextlib.suppress(Exception):  # (a 500 is sent, then raised again by Starlette)
+        await app(scope, receive, send)
+    return status
+
+
+def _one_game_played(tmp_path: Path) -> str:
+    """A Daifugo table of two games, the first played (stored in ``tmp_path``): its id."""
+    from web_helpers import play_through
+
+    with client(tmp_path) as c:
+        tid, _, tokens = new_table(c, "daifugo", "standard", games=2, humans=1)
+        with c.websocket_connect(f"/ws/tables/{tid}") as ws:
+            _hello(ws, tokens[0])
+            play_through(ws, until=lambda s: bool(s["view"]["match"]["games_played"]))
+    return tid
+
+
+def test_a_replay_whose_first_asker_left_is_kept_and_counted_until_made(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A replay's build outlives the request that began it: it still holds its slot of
+    --replays-queued while its thread works, a request waiting for it is served, and it is
+    kept (the next request is not made it again)."""
+    from web_helpers import settings
+
+    tid = _one_game_played(tmp_path)
+    made: list[int] = []
+    replay = torampu.replay
+
+    def slow(record: Any) -> Any:
+        made.append(1)
+        time.sleep(0.6)
+        return replay(record)
+
+    monkeypatch.setattr(torampu, "replay", slow)
+    app = create_app(settings(tmp_path, replay_burst=10, replays_queued=1, replay_mb_rate=100.0))
+    url = f"/api/tables/{tid}/games/0/replay"
+
+    async def main() -> tuple[int, int, int]:
+        async with app.router.lifespan_context(app):
+            first = asyncio.ensure_future(_asgi_get(app, url))
+            await asyncio.sleep(0.15)
+            waiter = asyncio.ensure_future(_asgi_get(app, url))
+            await asyncio.sleep(0.05)
+            first.cancel()  # (its client gone mid-build)
+            await asyncio.sleep(0.05)
+            other = await _asgi_get(app, f"{url}?seat=0")  # (the slot is still taken)
+            return other, await waiter, await _asgi_get(app, url)
+
+    assert asyncio.run(main()) == (503, 200, 200)
+    assert len(made) == 1
+
+
+def test_a_replay_its_builder_refused_takes_no_slot(tmp_path: Path) -> None:
+    """A replay the builder does not take (shut down with the app's last run) is not counted
+    against --replays-queued: each such request had kept a slot for good, and past
+    --replays-queued of them every replay was refused 503 ``busy`` (a code review). And the
+    app's second run has a builder of its own: every replay of it failed 500."""
+    from web_helpers import settings
+
+    tid = _one_game_played(tmp_path)
+    app = create_app(settings(tmp_path, replays_queued=1, replay_burst=10, replay_mb_rate=100.0))
+
+    async def run(urls: list[str]) -> list[int]:
+        async with app.router.lifespan_context(app):
+            return [await _asgi_get(app, u) for u in urls]
+
+    asyncio.run(run([]))
+    got = asyncio.run(run([f"/api/tables/{tid}/games/0/replay?seat={s}" for s in range(3)]))
+    # (and made: the second run has a builder of its own — each failed 500 before)
+    assert got == [200, 200, 200], got

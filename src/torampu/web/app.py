@@ -857,8 +857,10 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
             # (before the address's own token is taken: a busy server costs it nothing)
             raise ActError("busy", "the server is making other replays: try again shortly", 503)
         mine.take(now)
-        making += 1
+        # (counted once it is queued: a builder that refuses it — shut down with the app —
+        # raises here, and a slot counted first was never given back)
         future = asyncio.get_running_loop().run_in_executor(builder, whole_and_zipped)
+        making += 1
         pending[key] = future
         future.add_done_callback(functools.partial(keep, key))
         return await asyncio.shield(future)
@@ -923,6 +925,10 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        nonlocal builder
+        # (a thread of its own for each run of the app: the last run's was shut down with it,
+        # and every replay of a second run failed 500)
+        builder = ThreadPoolExecutor(1, thread_name_prefix="torampu-replay")
         db = store if store is not None else Store(settings.database_url())
         bus: Bus | None = None
         workers: Workers | None = None
