@@ -2362,6 +2362,44 @@ def test_the_nap_declarer_s_first_lead_says_it_sets_the_trumps(server: str, brow
     assert not problems(page), problems(page)
 
 
+def test_the_hell_dealer_s_first_lead_says_why_the_dealer_leads(server: str, browser: Any) -> None:
+    """A fiftieth and a fifty-first review: in Hell the dealer bids last and then leads the
+    first trick, and the turn went back to them with nothing to say why ("Hal's turn — play a
+    card" just after Hal's bid). The status line says so on that lead alone: not after it, nor
+    at a later trick, in both languages, and an absent dealer's turn keeps its stand-in's word."""
+    page = new_page(browser, DESKTOP)
+    page.goto(f"{server}/")
+    lines = page.evaluate(
+        """async () => {
+             const g = await import('/static/game.js');
+             const i18n = await import('/static/i18n.js');
+             const table = {seats: [0, 1, 2].map((s) => ({seat: s, kind: 'human',
+                                                            name: 'P' + s}))};
+             const lead = {game: 'hell', phase: 'play', to_play: 2, dealer: 2, trump: 'S',
+                           tricks: [], trick: []};
+             const mine = {table, mySeat: 2, live: true};
+             const out = [g.statusText(lead, mine),
+                     g.statusText(lead, {...mine, mySeat: 0}),
+                     g.statusText({...lead, to_play: 0, trick: [{seat: 2, card: 'AS'}]},
+                                  {...mine, mySeat: 0}),
+                     g.statusText({...lead, tricks: [{cards: [], winner: 2}]}, mine),
+                     g.statusText(lead, {...mine, mySeat: 0, table: {seats: [
+                       ...table.seats.slice(0, 2),
+                       {seat: 2, kind: 'human', name: 'P2', away: true}]}})];
+             i18n.setLang('ja');
+             out.push(g.statusText(lead, mine));
+             i18n.setLang('en');
+             return out;
+           }"""
+    )
+    assert lines[0] == "Your turn — the dealer leads the first trick", lines
+    assert lines[1] == "P2's turn — the dealer leads the first trick", lines
+    assert "dealer" not in lines[2] and "dealer" not in lines[3], lines
+    assert "dealer leads" in lines[4] and lines[4] != lines[1], lines  # (its stand-in's word)
+    assert lines[5] == "あなたの番です — 最初のトリックは親がリードします", lines
+    assert not problems(page), problems(page)
+
+
 def test_the_hell_score_sheet_marks_each_deal_s_dealer(server: str, browser: Any) -> None:
     """An eighteenth review: after a long Hell series, "who was hooked in deal 4?" had no
     answer — the sheet said nothing of who dealt. Each row marks its dealer's cell."""

@@ -87,11 +87,15 @@ export function statusText(view, ctx) {
   // (Daifugo: a pair or three of a kind as often as one card — "play a card" above "Choose 3
   // cards" read as a contradiction, a nineteenth review — and a pass where it may be made)
   const mine = view.game === "daifugo" && view.phase === "play" && ctx.legal?.includes("pass") ? t("daifugoPlayOrPass") : phase;
-  if (view.to_play === ctx.mySeat && ctx.live) return `${t("yourTurn")} — ${napLead ? t("napYourLeadTrumps") : mine}`;
+  // Hell: the dealer, who bid last, leads the first trick — the turn went back to them with
+  // nothing to say why (a fiftieth and a fifty-first review)
+  const hellLead = view.game === "hell" && view.phase === "play" && view.to_play === view.dealer
+    && !(view.tricks || []).length && !(view.trick || []).length;
+  if (view.to_play === ctx.mySeat && ctx.live) return `${t("yourTurn")} — ${napLead ? t("napYourLeadTrumps") : hellLead ? t("hellDealerLeads") : mine}`;
   // an absent player's turn is the stand-in bot's, in a moment (the line said "Aki to play"
   // with the turn's 30 s running, as if Aki were thinking: a second review)
   const away = ctx.table?.seats?.[view.to_play]?.away;
-  return `${t(away ? "turnOfAway" : "turnOf", { name: seatName(ctx.table, view.to_play) })} — ${phase}`;
+  return `${t(away ? "turnOfAway" : "turnOf", { name: seatName(ctx.table, view.to_play) })} — ${hellLead ? t("hellDealerLeads") : phase}`;
 }
 
 /** Nap under a contract whose declarer's first lead sets the trumps (any but a misère). */

@@ -191,6 +191,7 @@ const TEXTS = {
     upcard: "Upcard (sets trump)",
     napTrumpByLead: "trumps: the suit of the first lead",
     napYourLeadTrumps: "your lead: the suit you lead becomes trumps",
+    hellDealerLeads: "the dealer leads the first trick",
     forbidden: "Dealer may not bid {n} (the bids would add up to the tricks: someone must miss)",
     sheet: "Score sheet",
     sheetCards: "Cards",
@@ -801,6 +802,7 @@ const TEXTS = {
     upcard: "めくり札", // (not 山札の表の札, read as awkward: a thirty-fourth review; the chip beside says 切り札)
     napTrumpByLead: "切り札: 最初に出す札のスート",
     napYourLeadTrumps: "あなたのリード: 出した札のスートが切り札になります",
+    hellDealerLeads: "最初のトリックは親がリードします",
     forbidden: "親は{n}を宣言できません (宣言の合計がトリック数と等しくなるため)。",
     sheet: "スコア表",
     sheetCards: "枚数",
