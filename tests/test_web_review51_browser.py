@@ -12,6 +12,7 @@ Skipped when /usr/bin/chromium is missing outside CI (a failure in CI).
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -88,4 +89,50 @@ def test_a_host_on_a_phone_finds_nothing_focused(server: str, browser: Any) -> N
     assert page.evaluate("document.activeElement === document.body"), page.evaluate(
         "document.activeElement?.id"
     )
+    assert not problems(page), problems(page)
+
+
+def test_a_phone_s_widow_exchange_keeps_its_words_within_the_panel(
+    server: str, browser: Any
+) -> None:
+    """A fifty-first review: at 360×740, two cards chosen to discard, the panel's words ran
+    under its foot, cut in half — "選び終わりました。ボタンで確定してください。♠K ♠7", which
+    the Discard button above already said ("捨てる ♠K ♠7"). Once everything is chosen a phone
+    drops that line; every other line lies within the panel."""
+    from test_web_polish_browser import _after, _open, _table, _tap, _wait_my_turn
+
+    tb = _table(server, "napoleon", "classic", 5)
+    page = _open(browser, server, tb, {"width": 360, "height": 740}, "ja", touch=True)
+    until = time.monotonic() + 90
+    while (phase := _wait_my_turn(page)) != "exchange":
+        assert phase in ("bid", "adjutant") and time.monotonic() < until, phase
+        before = page.locator("#status").get_attribute("data-version")
+        if phase == "bid":
+            page.locator("#bid-picker .bid-num").last.focus()  # (the highest number)
+            page.keyboard.press("Enter")
+            page.locator("#bid-picker [data-action^='bid']").first.focus()
+            page.keyboard.press("Enter")  # (a key's press sends a bid at once)
+        else:
+            pick = page.locator("#actions .adjutant-picker [data-action]").first
+            pick.focus()
+            page.keyboard.press("Enter")
+        _after(page, before)
+    cards = page.locator('#hand .card[data-legal="1"]')
+    _tap(cards.nth(0))
+    _tap(cards.nth(1))
+    page.wait_for_selector("#select-hint[data-state='ready']", state="attached")
+    page.wait_for_timeout(300)
+    laid = page.evaluate(
+        """() => { const box = document.querySelector('#actions').getBoundingClientRect();
+        const lines = [...document.querySelectorAll('#actions .select-text > *')]
+          .filter((e) => e.offsetHeight)
+          .map((e) => [e.id || e.className,
+                       Math.round(e.getBoundingClientRect().bottom - box.bottom)]);
+        const button = document.querySelector('#actions .select-bar [data-action]')
+          .getBoundingClientRect();
+        return { lines, button: Math.round(button.bottom - box.bottom) }; }"""
+    )
+    page.screenshot(path=str(SHOTS / "review51-exchange-360.png"))
+    assert laid["button"] <= 0, laid
+    assert laid["lines"] and all(below <= 0 for _, below in laid["lines"]), laid
     assert not problems(page), problems(page)

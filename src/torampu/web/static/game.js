@@ -781,7 +781,9 @@ function selectBar(view, ctx, ui, plan) {
     { class: "select-bar" },
     h("div", { class: "select-text" },
       h("span", { class: "hint purpose", id: "select-purpose" }, selectPurpose(view, ctx)), " ",
-      h("span", { class: "hint", id: "select-hint", dataset: { chosen: chosen.length, state: progress.state } },
+      // (all chosen, nothing more to add: the button names them — on a phone this line, the
+      // cards again, ran under the panel's foot, a fifty-first review; style.css hides it there)
+      h("span", { class: `hint${progress.text === t("selectReady") ? " settled" : ""}`, id: "select-hint", dataset: { chosen: chosen.length, state: progress.state } },
         progress.text, " ", h("span", { class: "chosen" }, cardsNode(chosen))),
       // (the rich returning cards are told what they received by the line above: "You received
       // from Ren: ♦A" then "● Just received: ♦A" read twice, a twenty-third review)
