@@ -135,4 +135,29 @@ def test_a_phone_s_widow_exchange_keeps_its_words_within_the_panel(
     page.screenshot(path=str(SHOTS / "review51-exchange-360.png"))
     assert laid["button"] <= 0, laid
     assert laid["lines"] and all(below <= 0 for _, below in laid["lines"]), laid
+
+
+def test_start_stays_quiet_when_the_host_comes_back_from_another_tab(
+    server: str, browser: Any
+) -> None:
+    """A code review: the host goes to another tab or app to send the link, and comes back.
+    The window's losing the focus is a focusout of Start (which keeps the focus): taken for
+    the focus leaving it, the ring came on, no key pressed — the "press me now" of before."""
+    page = _host_page(server, browser, LAPTOP)
+    page.wait_for_function("() => document.activeElement?.id === 'start-btn'")
+    # (Playwright's pages all hold the focus at once; a real one loses it to another tab)
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("Emulation.setFocusEmulationEnabled", {"enabled": False})
+    other = page.context.new_page()
+    other.bring_to_front()
+    page.wait_for_function("() => !document.hasFocus()")
+    page.bring_to_front()
+    page.wait_for_function("() => document.hasFocus()")
+    page.wait_for_timeout(100)
+    page.screenshot(path=str(SHOTS / "review51-start-after-another-tab.png"))
+    assert page.evaluate("document.activeElement?.id") == "start-btn"
+    assert page.evaluate(RING) == "none", "a ring round Start after another tab, no key pressed"
+    page.keyboard.press("Shift")  # (and a key still brings it)
+    assert page.evaluate(RING) == "solid"
+    other.close()
     assert not problems(page), problems(page)

@@ -804,10 +804,14 @@ class TablePage {
         this.quietStart = false;
         for (const el of [this.el.hand, document.getElementById("sit-start-btn"), document.getElementById("start-btn")]) el?.classList.remove("quiet-focus");
         document.removeEventListener("keydown", loud, true);
-        target.removeEventListener("focusout", loud);
+        target.removeEventListener("focusout", left);
       };
+      // (not when the window loses the focus, the element keeping it: a host gone to another
+      // app to send the link came back to a gold ring round Start, no key pressed — a code
+      // review)
+      const left = () => { if (document.hasFocus()) loud(); };
       document.addEventListener("keydown", loud, true);
-      target.addEventListener("focusout", loud);
+      target.addEventListener("focusout", left);
     }
     target?.focus({ preventScroll: true });
   }
