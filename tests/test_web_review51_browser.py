@@ -161,3 +161,40 @@ def test_start_stays_quiet_when_the_host_comes_back_from_another_tab(
     assert page.evaluate(RING) == "solid"
     other.close()
     assert not problems(page), problems(page)
+
+
+def test_a_tap_on_the_card_beside_the_armed_one_takes_that_card(server: str, browser: Any) -> None:
+    """A code review: on a phone the adjutant card waiting for its second tap was drawn over
+    its neighbour in the fanned row, covering 18 of its 24 px: a tap on ♥Q's strip landed on
+    ♥K and named ♥K the adjutant. The armed card stays under its neighbour."""
+    from test_web_polish_browser import _after, _open, _table, _wait_my_turn
+
+    tb = _table(server, "napoleon", "classic", 5)
+    page = _open(browser, server, tb, {"width": 360, "height": 740}, "en", touch=True)
+    until = time.monotonic() + 90
+    while (phase := _wait_my_turn(page)) != "adjutant":
+        assert phase == "bid" and time.monotonic() < until, phase
+        before = page.locator("#status").get_attribute("data-version")
+        page.locator("#bid-picker .bid-num").last.focus()  # (the highest number)
+        page.keyboard.press("Enter")
+        page.locator("#bid-picker [data-action^='bid']").first.focus()
+        page.keyboard.press("Enter")
+        _after(page, before)
+    row = page.locator("#actions .adj-row[data-suit='H'] .adj-card")
+    row.nth(1).tap()  # ♥K, armed
+    page.wait_for_selector("#actions .adj-card.armed")
+    armed = row.nth(1).get_attribute("data-action")
+    queen = row.nth(2).get_attribute("data-action")
+    strip = page.evaluate(
+        """() => { const cs = [...document.querySelectorAll(
+            "#actions .adj-row[data-suit='H'] .adj-card")];
+          const q = cs[2].getBoundingClientRect(), next = cs[3].getBoundingClientRect();
+          return [(q.left + Math.min(q.right, next.left)) / 2, q.top + q.height / 2]; }"""
+    )
+    page.touchscreen.tap(strip[0], strip[1])  # the middle of ♥Q's strip
+    page.wait_for_timeout(400)
+    now = page.evaluate("document.querySelector('#actions .adj-card.armed')?.dataset.action")
+    # (nothing named: before, ♥K was, and the game went on to the widow)
+    assert page.evaluate("window.torampu.snapshot.view.phase") == "adjutant"
+    assert now == queen != armed, (armed, queen, now)
+    assert not problems(page), problems(page)
