@@ -198,3 +198,31 @@ def test_a_tap_on_the_card_beside_the_armed_one_takes_that_card(server: str, bro
     assert page.evaluate("window.torampu.snapshot.view.phase") == "adjutant"
     assert now == queen != armed, (armed, queen, now)
     assert not problems(page), problems(page)
+
+
+def test_the_keys_stay_on_start_when_the_last_open_seat_is_taken(server: str, browser: Any) -> None:
+    """A code review: a host not seated has "Take seat N and start" focused; once friends take
+    the last open seat that button is gone, and the keys fell to the page's body. They go to
+    the Start button drawn instead."""
+    made = post(
+        f"{server}/api/tables",
+        {
+            "game": "daifugo",
+            "players": 4,
+            "games": 1,
+            "seats": ["open", "open"] + ["bot:heuristic"] * 2,
+        },
+    )
+    tid, host = made["table"]["id"], made["host_token"]
+    init = f"localStorage.setItem('torampu.host', {json.dumps(json.dumps({tid: host}))});"
+    page = new_page(browser, LAPTOP, "en", init=init)
+    page.goto(f"{server}/t/{tid}")
+    page.wait_for_function("() => document.activeElement?.id === 'sit-start-btn'")
+    for seat, name in ((0, "Mei"), (1, "Ren")):
+        post(f"{server}/api/tables/{tid}/join", {"name": name, "seat": seat}, None)
+    page.wait_for_function("() => !document.getElementById('sit-start-btn')")
+    page.wait_for_timeout(200)
+    assert page.evaluate("document.activeElement?.id") == "start-btn"
+    page.keyboard.press("Shift")
+    assert page.evaluate(RING) == "solid"
+    assert not problems(page), problems(page)

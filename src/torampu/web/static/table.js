@@ -370,8 +370,15 @@ class TablePage {
       this.el.sideStack.append(chat);
       chat.open = this.social.chat.openInPlay();
     }
+    // (a focused start button gone with the redraw — "Take seat 2 and start" once a friend took
+    // the last open seat — left the keys on the page's body: a code review. They go to the
+    // start button drawn instead)
+    const starting = ["sit-start-btn", "start-btn"].includes(document.activeElement?.id);
     if (started) this.renderGame();
     else this.renderSeats();
+    if (!started && starting && (!document.activeElement || document.activeElement === document.body)) {
+      (document.getElementById("sit-start-btn") ?? document.getElementById("start-btn"))?.focus({ preventScroll: true });
+    }
     this.placeFocus(started ? "play" : "waiting");
     if (!this.toldName) {
       // a table made in the lobby, its maker seated under a name given for them: said once,
