@@ -991,10 +991,14 @@ class TablePage {
         // and the second tap played the card that had slid under the finger (a thirty-third
         // review). A keyboard's press (detail 0) is always one
         // (a click's own pointerType where it is a PointerEvent; else the press's before it:
-        // older WebKit's click says nothing of the finger, a code review)
+        // older WebKit's click says nothing of the finger, a code review).
+        // Only where a tap plays the card: where it only picks it (Daifugo, a choice of cards)
+        // no tap is a move, and the turn come straight back — an 8 that cleared the table, a
+        // pass that ended the round — lost the first tap on a card made within the moment, no
+        // Play button, the player waiting on it (3 of 22 moves on a phone: a review)
         const soon = performance.now() - (this.actedAt ?? -Infinity) < DOUBLE_TAP_MS;
         const touch = (event?.pointerType || lastPointer) === "touch";
-        if (soon && event?.detail !== 0 && (touch || event?.detail >= 2)) return;
+        if (soon && plan.mode === "direct" && event?.detail !== 0 && (touch || event?.detail >= 2)) return;
         tapCard(this.ui, i, card, plan, (a) => this.act(a));
         this.render();
         // a choice of so many cards (a discard, an exchange) made whole from the keyboard: on
