@@ -2065,7 +2065,10 @@ def _long_daifugo_game(addr: str, passes: int) -> str:
             seen = snapshot(0, version)
             if seen["table"]["status"] == "over":
                 return str(tid)
-            mover = snapshot(seen["view"]["to_play"], seen["version"])
+            # (seat 0's own turn: the snapshot just read is its — it came once, not again with
+            # the driver's idle re-broadcast, which no longer sends what nothing changed)
+            to_play = seen["view"]["to_play"]
+            mover = seen if to_play == 0 else snapshot(to_play, seen["version"])
             legal = mover["legal"]
             if "pass" in legal and done < passes:
                 action, done = "pass", done + 1
