@@ -576,10 +576,14 @@ def serve(
         )
     if not (bot_rate_all == 0 or 1 <= bot_rate_all < math.inf):
         raise typer.BadParameter("--bot-rate-all is moves a second: 0 (no bound) or at least 1")
-    if not (ws_frame_rate > 0 and ws_kib_rate > 0) or not math.isfinite(
-        ws_frame_rate * ws_kib_rate
-    ):
+    # (each finite on its own, in bytes too: their product was checked, and a frame rate of
+    # 0.001 let 1e306 KiB through — inf bytes a second, every websocket's start then an
+    # OverflowError — a code review)
+    if not (0 < ws_frame_rate < math.inf and 0 < ws_kib_rate * 1024 < math.inf):
         raise typer.BadParameter("--ws-frame-rate and --ws-kib-rate are numbers > 0")
+    if 4 * ws_kib_rate * 1024 < max_message or 4 * ws_frame_rate < 1:
+        # (a message the application takes, cut off below it: the socket closed, no answer)
+        raise typer.BadParameter("--ws-kib-rate or --ws-frame-rate too low for one message")
     timeouts = [send_timeout, room_idle, abandon_after, ws_ping, lease_ttl, presence_ttl]
     timeouts += [header_timeout, bot_queue_wait, hello_timeout]
     if min(max_bot_think, *timeouts) <= 0:

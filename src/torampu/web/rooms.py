@@ -1185,6 +1185,12 @@ class Lobby:
                     log.exception("table %s could not be taken over", table_id)
                     await self.bus.release(table_id)
                     continue
+                except asyncio.CancelledError:
+                    # (the process stopping in the load: no driver here will release the lease
+                    # taken above, and every other process left the table for a --lease-ttl
+                    # more, nobody driving it — a code review)
+                    await self.bus.release(table_id)
+                    raise
                 self._ensure_driver(room)
                 taken.append(table_id)
             if taken:
