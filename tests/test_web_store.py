@@ -434,6 +434,53 @@ def test_old_tables_are_purged_with_everything_they_hold(url: str) -> None:
     s.close()
 
 
+def test_a_purge_deletes_a_bounded_number_of_rows_at_a_time(url: str) -> None:
+    """A sixty-third audit: one purge transaction deleted 200 tables whatever they held — 200
+    tables of 20,000 actions each (a table may hold --max-games x --max-game-actions) held
+    SQLite's write lock, and every other table's move, 3.6 s, and left a 325 MB WAL file on
+    disk. A batch now holds at most PURGE_ROWS actions and chat lines (one bigger table goes
+    alone), and the lobby's loop goes on until none is left."""
+    import asyncio
+    from datetime import timedelta
+
+    s = Store(url)
+    big = 12_000  # three fifths of PURGE_ROWS (20,000)
+    ids = [f"big{i}" for i in range(3)]
+    for tid in ids:
+        s.create_table(tid, "hell", {"players": 3}, 3, 1, 5, "h" * 64, ["open"] * 3)
+        s.set_status(tid, "playing")
+        with s.engine.begin() as conn:
+            conn.execute(
+                text(
+                    "insert into actions (table_id, version, seat, action, by, at) "
+                    "values (:t, :v, 0, 'pass', 'human', :at)"
+                ),
+                [{"t": tid, "v": v, "at": datetime.now(UTC)} for v in range(1, big + 1)],
+            )
+            conn.execute(text("update tables set version = :v where id = :t"), {"v": big, "t": tid})
+        _age(s, tid, 40)
+    now = datetime.now(UTC)
+    first = s.purge(None, now - timedelta(days=30))
+    assert first == ["big0"]  # two of them together hold more than PURGE_ROWS
+    assert len(s.actions("big1")) == big
+    s.close()
+
+    async def run() -> None:
+        store = Store(url)
+        async with started_lobby(store, url, keep_abandoned=30) as lobby:
+            assert await lobby.purge() == 2  # the rest, a batch at a time
+            assert [t for t in ids if store.table(t) is not None] == []
+        store.close()
+
+    asyncio.run(run())
+    if url.startswith("sqlite"):
+        s = Store(url)
+        with s.engine.connect() as conn:
+            limit = conn.execute(text("PRAGMA journal_size_limit")).scalar()
+        assert limit == 64 * 1024 * 1024  # the WAL is cut back after a big checkpoint
+        s.close()
+
+
 def test_the_server_deletes_tables_past_their_keeping_but_not_one_in_use(tmp_path: Path) -> None:
     """``--keep-finished`` / ``--keep-abandoned`` at work: the lobby's purge deletes the old
     tables it has not loaded; a table someone has open stays; the deleted answer 404."""

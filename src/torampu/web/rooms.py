@@ -372,8 +372,6 @@ class Settings:
         return f"sqlite:///{(self.data_dir / 'torampu.db').resolve()}"
 
 
-PURGE_BATCH = 200
-"""Tables deleted in one transaction by :meth:`Lobby.purge`."""
 TIMING = "timing"
 """The key of a table's stored features holding its clocks (:data:`TIMED`)."""
 TIMED = ("next_game_delay", "turn_timeout", "away_timeout")
@@ -1556,7 +1554,7 @@ class Lobby:
         while not self._closing:
             gone = await self.db(self.store.purge, finished, abandoned, set(self.rooms))
             total += len(gone)
-            if len(gone) < PURGE_BATCH:
+            if not gone:  # (a batch is bounded by its rows too: fewer is not the last)
                 break
             await asyncio.sleep(0.1)  # the database serves the tables in play between batches
         if total:
