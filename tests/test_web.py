@@ -1433,6 +1433,8 @@ def test_serve_refuses_a_bad_database_or_delay_clearly() -> None:
         ("--ws-frame-rate", "0", "--ws-frame-rate and --ws-kib-rate are numbers > 0"),
         ("--ws-kib-rate", "inf", "--ws-frame-rate and --ws-kib-rate are numbers > 0"),
         ("--ws-kib-rate", "nan", "--ws-frame-rate and --ws-kib-rate are numbers > 0"),
+        ("--max-name", "65", "--max-name is at most 64 and --max-chat at most 1000"),
+        ("--max-chat", "1001", "--max-name is at most 64 and --max-chat at most 1000"),
         ("--ws-kib-rate", "3", "--ws-kib-rate or --ws-frame-rate too low"),
         ("--ws-frame-rate", "0.1", "--ws-kib-rate or --ws-frame-rate too low"),
     ):

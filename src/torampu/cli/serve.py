@@ -654,6 +654,10 @@ def serve(
         < 1
     ):
         raise typer.BadParameter("every limit is a whole number ≥ 1")
+    if max_name > 64 or max_chat > 1000:
+        # (the database's columns: on PostgreSQL a longer name or text failed as a storage
+        # error, not a refusal naming it — a sixty-third audit)
+        raise typer.BadParameter("--max-name is at most 64 and --max-chat at most 1000")
     if min(message_burst, hello_burst, outbox_max, max_chat, chat_history, db_threads) < 1:
         raise typer.BadParameter(
             "--message-burst, --hello-burst, --outbox-max, --max-chat, --chat-history and "
