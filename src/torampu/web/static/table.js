@@ -816,7 +816,13 @@ class TablePage {
       // (not when the window loses the focus, the element keeping it: a host gone to another
       // app to send the link came back to a gold ring round Start, no key pressed — a code
       // review)
-      const left = () => { if (document.hasFocus()) loud(); };
+      // (nor when a redraw removed the focused "Take seat N and start": the removal is a
+      // focusout too, and render() hands the keys to the Start drawn instead — still quiet)
+      const left = () => setTimeout(() => {
+        if (!document.hasFocus()) return;
+        if (target !== this.el.hand && ["sit-start-btn", "start-btn"].includes(document.activeElement?.id)) return;
+        loud();
+      });
       document.addEventListener("keydown", loud, true);
       target.addEventListener("focusout", left);
     }
