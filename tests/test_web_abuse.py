@@ -5605,8 +5605,8 @@ def test_a_game_s_record_is_made_once_and_kept(
     with client(tmp_path) as c:
         tid, _, tokens = new_table(c, "hell", None, games=2, humans=1)
         with c.websocket_connect(f"/ws/tables/{tid}") as ws:
-            _hello(ws, tokens[0])
-            play_through(ws, until=lambda s: bool(s["view"]["match"]["games_played"]))
+            first = _hello(ws, tokens[0])  # (the person may lead: its snapshot comes once)
+            play_through(ws, first=first, until=lambda s: bool(s["view"]["match"]["games_played"]))
         monkeypatch.setattr(web_app, "_json_bytes", counted)
         first = c.get(f"/api/tables/{tid}/games/0/record")
         assert first.status_code == 200 and first.json()["game"] == "hell"
@@ -5970,8 +5970,8 @@ def test_a_kept_replay_asked_again_and_again_sends_one_address_a_bounded_number_
     with client(tmp_path, max_replay_mb=0.5, replay_mb_rate=0.001) as c:
         tid, _, tokens = new_table(c, "daifugo", "standard", games=2, humans=1)
         with c.websocket_connect(f"/ws/tables/{tid}") as ws:
-            _hello(ws, tokens[0])
-            play_through(ws, until=lambda s: bool(s["view"]["match"]["games_played"]))
+            first = _hello(ws, tokens[0])  # (the person may lead: its snapshot comes once)
+            play_through(ws, first=first, until=lambda s: bool(s["view"]["match"]["games_played"]))
         url = f"/api/tables/{tid}/games/0/replay"
         # a browser's: gzipped, the same replay
         zipped = c.get(url, headers={"Accept-Encoding": "gzip"})
@@ -6010,8 +6010,8 @@ def test_replays_asked_at_once_are_each_charged_before_they_go_out(tmp_path: Pat
     with client(tmp_path, max_replay_mb=1.0, replay_mb_rate=0.001, replays_queued=10) as c:
         tid, _, tokens = new_table(c, "daifugo", "standard", games=2, humans=1)
         with c.websocket_connect(f"/ws/tables/{tid}") as ws:
-            _hello(ws, tokens[0])
-            play_through(ws, until=lambda s: bool(s["view"]["match"]["games_played"]))
+            first = _hello(ws, tokens[0])  # (the person may lead: its snapshot comes once)
+            play_through(ws, first=first, until=lambda s: bool(s["view"]["match"]["games_played"]))
         urls = [f"/api/tables/{tid}/games/0/replay"] + [
             f"/api/tables/{tid}/games/0/replay?seat={s}" for s in range(4)
         ]
@@ -6044,8 +6044,8 @@ def test_one_replay_asked_at_once_by_many_requests_is_made_once(
     with client(tmp_path, replay_burst=2, replays_queued=4, replay_mb_rate=100.0) as c:
         tid, _, tokens = new_table(c, "daifugo", "standard", games=2, humans=1)
         with c.websocket_connect(f"/ws/tables/{tid}") as ws:
-            _hello(ws, tokens[0])
-            play_through(ws, until=lambda s: bool(s["view"]["match"]["games_played"]))
+            first = _hello(ws, tokens[0])  # (the person may lead: its snapshot comes once)
+            play_through(ws, first=first, until=lambda s: bool(s["view"]["match"]["games_played"]))
         monkeypatch.setattr(torampu, "replay", slow)
         url = f"/api/tables/{tid}/games/0/replay"
         with ThreadPoolExecutor(8) as pool:
@@ -6087,7 +6087,7 @@ def test_a_player_saying_hello_again_sends_the_others_nothing(tmp_path: Path) ->
             assert room.revision > revision
 
 
-async def _asgi_get(app: Any, url: str) -> int:
+async def _asgi_url(app: Any, url: str) -> int:
     """``GET url`` straight into ``app`` on this loop (a task that can be cancelled, as a
     client gone mid-request): its status."""
     path, _, query = url.partition("?")
@@ -6132,8 +6132,8 @@ def _one_game_played(tmp_path: Path) -> str:
     with client(tmp_path) as c:
         tid, _, tokens = new_table(c, "daifugo", "standard", games=2, humans=1)
         with c.websocket_connect(f"/ws/tables/{tid}") as ws:
-            _hello(ws, tokens[0])
-            play_through(ws, until=lambda s: bool(s["view"]["match"]["games_played"]))
+            first = _hello(ws, tokens[0])  # (the person may lead: its snapshot comes once)
+            play_through(ws, first=first, until=lambda s: bool(s["view"]["match"]["games_played"]))
     return tid
 
 
@@ -6160,14 +6160,14 @@ def test_a_replay_whose_first_asker_left_is_kept_and_counted_until_made(
 
     async def main() -> tuple[int, int, int]:
         async with app.router.lifespan_context(app):
-            first = asyncio.ensure_future(_asgi_get(app, url))
+            first = asyncio.ensure_future(_asgi_url(app, url))
             await asyncio.sleep(0.15)
-            waiter = asyncio.ensure_future(_asgi_get(app, url))
+            waiter = asyncio.ensure_future(_asgi_url(app, url))
             await asyncio.sleep(0.05)
             first.cancel()  # (its client gone mid-build)
             await asyncio.sleep(0.05)
-            other = await _asgi_get(app, f"{url}?seat=0")  # (the slot is still taken)
-            return other, await waiter, await _asgi_get(app, url)
+            other = await _asgi_url(app, f"{url}?seat=0")  # (the slot is still taken)
+            return other, await waiter, await _asgi_url(app, url)
 
     assert asyncio.run(main()) == (503, 200, 200)
     assert len(made) == 1
@@ -6185,7 +6185,7 @@ def test_a_replay_its_builder_refused_takes_no_slot(tmp_path: Path) -> None:
 
     async def run(urls: list[str]) -> list[int]:
         async with app.router.lifespan_context(app):
-            return [await _asgi_get(app, u) for u in urls]
+            return [await _asgi_url(app, u) for u in urls]
 
     asyncio.run(run([]))
     got = asyncio.run(run([f"/api/tables/{tid}/games/0/replay?seat={s}" for s in range(3)]))
