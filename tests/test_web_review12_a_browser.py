@@ -181,8 +181,8 @@ def test_nap_s_trump_chip_names_the_contract_for_the_whole_play(
     server: str, browser: Any, lang: str
 ) -> None:
     """At this seat's first turn in the play the chip names the contract ("Contract Four"), with
-    the trump once the first lead has set it; a misère has the chip with its contract and no
-    trump; the contract is there before the first lead too."""
+    the trump once the first lead has set it; a misère has the chip with its contract and "no
+    trump"; the contract is there before the first lead too."""
     viewport = LAPTOP if lang == "en" else PHONE
     page, view, chip = _chip_at_first_turn(browser, server, "nap", 4, viewport, lang)
     name = page.evaluate(
@@ -192,7 +192,11 @@ def test_nap_s_trump_chip_names_the_contract_for_the_whole_play(
     assert f"{word[1]} {name}" in chip, (chip, view["contract"])
     assert chip.startswith(word[0]) == bool(view["trump"]), (chip, view["trump"])
     page.screenshot(path=str(SHOTS / f"review12-nap-contract-chip-{lang}.png"))
-    misere = {"en": "Contract Misère", "ja": "宣言 ミゼール"}[lang]
+    # (a misère says it has no trump: "Contract Misère" alone left it unsaid — a 52nd review)
+    misere = {
+        "en": "no trump · Contract Misère",
+        "ja": "ノートランプ · 宣言 ミゼール",
+    }[lang]
     assert page.evaluate(CHIP, {**NAP, "contract": "misere", "trump": None})["text"] == misere
     four = {"en": "Trump · Contract Four", "ja": "切り札 · 宣言 フォー (4)"}[lang]
     assert page.evaluate(CHIP, {**NAP, "contract": "four", "trump": "S"})["text"] == four

@@ -103,6 +103,11 @@ function napTrumpsByLead(view) {
   return view.game === "nap" && !!view.contract && !/mis/.test(view.contract);
 }
 
+/** A Nap hand played as a misère (no trumps at all). */
+export function napMisere(view) {
+  return view.game === "nap" && /mis/.test(view.contract ?? "");
+}
+
 // ------------------------------------------------------------------ the felt
 
 // a phone, upright or on its side (style.css: the felt beside the hand, about as narrow)
@@ -164,6 +169,10 @@ function trumpChip(view) {
   const noTrump = view.trump === "N" && view.game === "napoleon" && view.contract;
   // (each part one piece, the word with its suit: on a phone the chip stands them in a column)
   if (view.trump && !noTrump) parts.push(h("span", { class: "chip-trump" }, h("span", { class: "chip-label" }, `${t("trump")} `), suitNode(view.trump)));
+  // (a Nap misère: "no trump", said as such — the chip said "Contract Misère" alone, a 52nd
+  // review; without the word "Trump" before it, which took the chip a fourth line on a phone
+  // on its side and over the seat box above it)
+  else if (napMisere(view)) parts.push(h("span", { class: "chip-trump" }, suitNode("N")));
   if ((view.game === "napoleon" || nap) && view.contract)
     parts.push(sep(), h("span", { class: "chip-contract", id: "chip-contract" }, `${t("contract")} `, bidNode(view.contract, view.game)));
   // the adjutant card once called: only the side panel said it, below the table on a phone (a

@@ -7,7 +7,7 @@ import { cardImage, cardText } from "./cards.js";
 import { h } from "./dom.js";
 import { pick, t } from "./i18n.js";
 import { actionNode, bidNode, cardNode, cardsNode, daifugoWhy, FLUSHES, logActionNode, signed, suitNode, whyText } from "./labels.js";
-import { daifugoFlags, nextSeat, seatName, titleName } from "./game.js";
+import { daifugoFlags, napMisere, nextSeat, seatName, titleName } from "./game.js";
 
 function panel(id, title, ...body) {
   return h("section", { class: "panel side", id }, h("h3", {}, title), ...body);
@@ -65,7 +65,9 @@ function infoPanel(view, ctx) {
     if (view.call) rows.push([t("call"), t("callActive", { card: view.rules?.joker_call ? cardText(view.rules.joker_call) : "" })]);
   } else if (view.game === "nap") {
     rows.push([t("contract"), view.contract ? span(bidNode(view.contract, "nap"), ` · ${name(view.declarer)}`) : "–"]);
-    rows.push([t("trump"), view.trump ? span(suitNode(view.trump)) : "–"]);
+    // (a misère is played without trumps: the row said "–", as before the first lead of any
+    // other contract, and nothing else on the page said there would be none — a 52nd review)
+    rows.push([t("trump"), view.trump ? span(suitNode(view.trump)) : napMisere(view) ? span(suitNode("N")) : "–"]);
   } else if (view.game === "hell") {
     rows.push([t("cardsThisRound", { n: view.cards }), ""]);
     rows.push([t("trump"), span(suitNode(view.trump), " ", view.upcard ? ["(", `${t("upcard")} `, cardNode(view.upcard), ")"] : null)]);
