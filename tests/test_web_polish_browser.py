@@ -192,6 +192,23 @@ def _wait_my_turn(page: Any, timeout: float = 20) -> str:
     raise AssertionError("this seat's turn did not come")
 
 
+def _napoleon_to(page: Any, phase: str, within: float = 90) -> None:
+    """Play seat 0's Napoleon turns by the keys until its turn in ``phase`` (``adjutant`` or
+    ``exchange``): each bid the most (nobody outbids 20), the adjutant the first quick call."""
+    until = time.monotonic() + within
+    while (now := _wait_my_turn(page)) != phase:
+        assert now in ("bid", "adjutant") and time.monotonic() < until, now
+        before = page.locator("#status").get_attribute("data-version")
+        if now == "bid":
+            page.locator("#bid-picker .bid-num").last.focus()  # (the highest number)
+            page.keyboard.press("Enter")
+            page.locator("#bid-picker [data-action^='bid']").first.focus()
+        else:
+            page.locator("#actions [data-quick]").first.focus()
+        page.keyboard.press("Enter")  # (a key's press sends at once)
+        _after(page, before)
+
+
 def _after(page: Any, before: str | None) -> None:
     page.wait_for_function(
         "v => document.querySelector('#status')?.dataset.version !== v", arg=before
@@ -499,15 +516,7 @@ def test_naming_the_adjutant_on_a_small_phone_shows_the_picker_s_cards_whole(
     the picker's fourth suit (♣) lay under the panel's foot; its rows show each card's top."""
     tb = _table(server, "napoleon", "classic", 5)
     page = _open(browser, server, tb, {"width": 360, "height": 740}, "en", touch=True)
-    until = time.monotonic() + 60
-    while (phase := _wait_my_turn(page)) != "adjutant":
-        assert phase == "bid" and time.monotonic() < until, phase
-        before = page.locator("#status").get_attribute("data-version")
-        page.locator("#bid-picker .bid-num").last.focus()  # (the highest number)
-        page.keyboard.press("Enter")
-        page.locator("#bid-picker [data-action^='bid']").first.focus()
-        page.keyboard.press("Enter")  # (a key's press sends a bid at once)
-        _after(page, before)
+    _napoleon_to(page, "adjutant")
     page.wait_for_selector("#actions .adj-card")
     page.wait_for_timeout(300)
     laid = page.evaluate(
@@ -537,18 +546,8 @@ def test_a_full_discard_on_a_small_phone_shows_its_button_and_slices_no_words(
     below it, read from their start as the panel scrolls."""
     tb = _table(server, "napoleon", "classic", 5)
     page = _open(browser, server, tb, {"width": 360, "height": 640}, "en", touch=True)
+    _napoleon_to(page, "exchange")
     until = time.monotonic() + 60
-    while (phase := _wait_my_turn(page)) != "exchange":
-        assert phase in ("bid", "adjutant") and time.monotonic() < until, phase
-        before = page.locator("#status").get_attribute("data-version")
-        if phase == "bid":
-            page.locator("#bid-picker .bid-num").last.focus()  # (the highest number)
-            page.keyboard.press("Enter")
-            page.locator("#bid-picker [data-action^='bid']").first.focus()
-        else:
-            page.locator("#actions [data-quick]").first.focus()
-        page.keyboard.press("Enter")  # (a key's press sends at once)
-        _after(page, before)
     while not page.locator(".select-bar button.primary").count():
         _tap(page.locator("#hand .card:not(.selected)").last)
         assert time.monotonic() < until

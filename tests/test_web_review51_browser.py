@@ -12,7 +12,6 @@ Skipped when /usr/bin/chromium is missing outside CI (a failure in CI).
 from __future__ import annotations
 
 import json
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -99,24 +98,11 @@ def test_a_phone_s_widow_exchange_keeps_its_words_within_the_panel(
     under its foot, cut in half — "選び終わりました。ボタンで確定してください。♠K ♠7", which
     the Discard button above already said ("捨てる ♠K ♠7"). Once everything is chosen a phone
     drops that line; every other line lies within the panel."""
-    from test_web_polish_browser import _after, _open, _table, _tap, _wait_my_turn
+    from test_web_polish_browser import _napoleon_to, _open, _table, _tap
 
     tb = _table(server, "napoleon", "classic", 5)
     page = _open(browser, server, tb, {"width": 360, "height": 740}, "ja", touch=True)
-    until = time.monotonic() + 90
-    while (phase := _wait_my_turn(page)) != "exchange":
-        assert phase in ("bid", "adjutant") and time.monotonic() < until, phase
-        before = page.locator("#status").get_attribute("data-version")
-        if phase == "bid":
-            page.locator("#bid-picker .bid-num").last.focus()  # (the highest number)
-            page.keyboard.press("Enter")
-            page.locator("#bid-picker [data-action^='bid']").first.focus()
-            page.keyboard.press("Enter")  # (a key's press sends a bid at once)
-        else:
-            pick = page.locator("#actions .adjutant-picker [data-action]").first
-            pick.focus()
-            page.keyboard.press("Enter")
-        _after(page, before)
+    _napoleon_to(page, "exchange")
     cards = page.locator('#hand .card[data-legal="1"]')
     _tap(cards.nth(0))
     _tap(cards.nth(1))
@@ -167,19 +153,11 @@ def test_a_tap_on_the_card_beside_the_armed_one_takes_that_card(server: str, bro
     """A code review: on a phone the adjutant card waiting for its second tap was drawn over
     its neighbour in the fanned row, covering 18 of its 24 px: a tap on ♥Q's strip landed on
     ♥K and named ♥K the adjutant. The armed card stays under its neighbour."""
-    from test_web_polish_browser import _after, _open, _table, _wait_my_turn
+    from test_web_polish_browser import _napoleon_to, _open, _table
 
     tb = _table(server, "napoleon", "classic", 5)
     page = _open(browser, server, tb, {"width": 360, "height": 740}, "en", touch=True)
-    until = time.monotonic() + 90
-    while (phase := _wait_my_turn(page)) != "adjutant":
-        assert phase == "bid" and time.monotonic() < until, phase
-        before = page.locator("#status").get_attribute("data-version")
-        page.locator("#bid-picker .bid-num").last.focus()  # (the highest number)
-        page.keyboard.press("Enter")
-        page.locator("#bid-picker [data-action^='bid']").first.focus()
-        page.keyboard.press("Enter")
-        _after(page, before)
+    _napoleon_to(page, "adjutant")
     row = page.locator("#actions .adj-row[data-suit='H'] .adj-card")
     row.nth(1).tap()  # ♥K, armed
     page.wait_for_selector("#actions .adj-card.armed")
