@@ -2032,3 +2032,72 @@ def test_serve_refuses_a_websocket_data_rate_past_a_float_whatever_the_frame_rat
     monkeypatch.setattr(uvicorn, "run", run)
     r = CliRunner().invoke(app, ["serve", "--ws-frame-rate", "0.001", "--ws-kib-rate", "1e306"])
     assert r.exit_code == 2 and "--ws-frame-rate and --ws-kib-rate are numbers > 0" in r.output
+
+
+def test_the_adopter_goes_on_when_another_load_of_the_same_table_is_cancelled(
+    tmp_path: Path,
+) -> None:
+    """A code review of 6b25212: the adopter waiting on a load another caller began (a
+    websocket's hello, its reader cancelled as its writer ended) got that caller's
+    CancelledError, taken for the process stopping: the lease given back and the adopter's
+    loop ended for good — no table adopted by this process again, though nothing stopped."""
+    import asyncio
+
+    from torampu.web.bus import LocalBus
+    from torampu.web.rooms import Lobby, Settings
+
+    url = f"sqlite:///{tmp_path / 'torampu.db'}"
+
+    class Leases(LocalBus):
+        def __init__(self) -> None:
+            super().__init__()
+            self.held: set[str] = set()
+
+        async def leased(self, table_ids: list[str]) -> set[str]:
+            return set()
+
+        async def lease(self, table_id: str, ttl: float, held: bool = False) -> bool:
+            self.held.add(table_id)
+            return True
+
+        async def release(self, table_id: str, park: float = 0.0) -> None:
+            self.held.discard(table_id)
+
+    class SlowLoad(Lobby):
+        slow = 30.0
+
+        async def _load(self, table: Any, actions: list[Any]) -> Any:
+            slow, SlowLoad.slow = SlowLoad.slow, 0.0
+            await asyncio.sleep(slow)  # (the first load long: the adopter comes meanwhile)
+            return await super()._load(table, actions)
+
+    async def scenario() -> None:
+        first = Lobby(Store(url), Settings(database=url, bot_workers=0, bot_delay=60))
+        room, _host = await first.create("napoleon", None, 5, 1, ["heuristic"] * 5)
+        await first.start_table(room, None)
+        await first.stop()
+        first.store.close()
+        bus = Leases()
+        store = Store(url)
+        lobby = SlowLoad(store, Settings(database=url, bot_workers=0, lease_ttl=0.5), bus=bus)
+        other = asyncio.create_task(lobby.room(room.id))  # (a socket's hello, loading it)
+        await asyncio.sleep(0.05)
+        lobby._adopter = asyncio.create_task(lobby._adopt())
+        for _ in range(200):  # (it looks every 2 s at least)
+            if bus.held:
+                break
+            await asyncio.sleep(0.05)
+        assert bus.held == {room.id}
+        await asyncio.sleep(0.05)  # (waiting on the other's load)
+        other.cancel()  # (that socket gone)
+        await asyncio.sleep(0.3)
+        assert not lobby._adopter.done(), "the adopter ended, nothing stopping"
+        for _ in range(100):
+            if room.id in lobby.rooms:
+                break
+            await asyncio.sleep(0.05)
+        assert room.id in lobby.rooms and bus.held == {room.id}
+        await lobby.stop()
+        store.close()
+
+    asyncio.run(scenario())

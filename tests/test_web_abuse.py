@@ -6191,3 +6191,37 @@ def test_a_replay_its_builder_refused_takes_no_slot(tmp_path: Path) -> None:
     got = asyncio.run(run([f"/api/tables/{tid}/games/0/replay?seat={s}" for s in range(3)]))
     # (and made: the second run has a builder of its own — each failed 500 before)
     assert got == [200, 200, 200], got
+
+
+def test_a_replay_in_flight_as_the_app_stops_holds_nothing_in_its_next_run(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A code review of b4b4228: a build still running when the app's run ended finishes on a
+    loop that is gone; its slot and its entry of the builds being made must not carry over to
+    the next run (its replay awaited there on the last run's future, or refused 503)."""
+    from web_helpers import settings
+
+    tid = _one_game_played(tmp_path)
+    replay = torampu.replay
+
+    def slow(record: Any) -> Any:
+        time.sleep(0.8)
+        return replay(record)
+
+    monkeypatch.setattr(torampu, "replay", slow)
+    app = create_app(settings(tmp_path, replays_queued=1, replay_burst=10, replay_mb_rate=100.0))
+    url = f"/api/tables/{tid}/games/0/replay"
+
+    async def first() -> None:
+        async with app.router.lifespan_context(app):
+            asking = asyncio.ensure_future(_asgi_url(app, url))
+            await asyncio.sleep(0.2)
+            asking.cancel()
+
+    async def second() -> list[int]:
+        async with app.router.lifespan_context(app):
+            return [await asyncio.wait_for(_asgi_url(app, u), 10) for u in (url, f"{url}?seat=0")]
+
+    asyncio.run(first())
+    time.sleep(1.0)  # (the last run's build done meanwhile, its loop closed)
+    assert asyncio.run(second()) == [200, 200]

@@ -870,6 +870,8 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         not the request that began it is still there (a client gone mid-build: the others
         waiting for it, and the next to ask, have it)."""
         nonlocal making
+        if pending.get(key) is not future:
+            return  # (a build of the app's last run, ended since: counted there, not here)
         making -= 1
         del pending[key]
         if future.cancelled():
@@ -925,10 +927,14 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
-        nonlocal builder
+        nonlocal builder, making, pending
         # (a thread of its own for each run of the app: the last run's was shut down with it,
         # and every replay of a second run failed 500)
         builder = ThreadPoolExecutor(1, thread_name_prefix="torampu-replay")
+        # (and no build of the last run's: one in flight as it ended finished on a loop gone,
+        # and held its --replays-queued slot and its key for good — that replay 500, a
+        # future of another loop awaited, every other replay 503 — a code review)
+        making, pending = 0, {}
         db = store if store is not None else Store(settings.database_url())
         bus: Bus | None = None
         workers: Workers | None = None

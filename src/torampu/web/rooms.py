@@ -1363,7 +1363,16 @@ class Lobby:
             return room
         loading = self._loading.get(table_id)
         if loading is not None:
-            return await asyncio.shield(loading)
+            try:
+                return await asyncio.shield(loading)
+            except asyncio.CancelledError:
+                task = asyncio.current_task()
+                if loading.cancelled() or not loading.done() or (task and task.cancelling()):
+                    raise
+                # (the caller that began the load was cancelled — a socket's reader as its
+                # writer ended — not this one: its CancelledError, taken here for this task's,
+                # ended the adopter's loop for good — a code review. Loaded again, here)
+                return await self.room(table_id, addr)
         if addr is not None and not self.loads.take(addr, self.clock()):
             raise ActError(
                 "rate_limited",
