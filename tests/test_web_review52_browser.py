@@ -75,3 +75,28 @@ def test_a_nap_misere_says_it_is_played_without_trumps(server: str, browser: Any
     chip, row = page.evaluate(DRAW, ["three", "S"])
     assert chip and "no trump" not in chip and row not in (None, "–", "no trump"), (chip, row)
     assert not problems(page), problems(page)
+
+
+def test_the_bids_and_seats_are_drawn_again_for_a_new_size(server: str, browser: Any) -> None:
+    """Found by the session's CI: the felt's seats and Napoleon's bids are drawn for the size
+    they were drawn at (a phone's number-then-suit picker, a laptop's grid), and a table waiting
+    on the person's bid sends nothing that would draw them again — a laptop window narrowed and
+    widened, or a phone turned, kept the other size's bids. (A snapshot sent again every 1.7 s
+    by an idle table used to redraw them; it is sent no more.) A crossing of those sizes
+    draws the table again."""
+    from test_web_polish_browser import _open, _table, _wait_my_turn
+
+    tb = _table(server, "napoleon", "classic", 5)
+    page = _open(browser, server, tb, LAPTOP, "en")
+    assert _wait_my_turn(page) == "bid"
+    assert page.locator("#actions .bid-table.by-suit").count() == 1
+    box = "() => document.querySelector('#felt [data-seat=\"1\"]').style.left"
+    wide = page.evaluate(box)
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.wait_for_selector("#bid-picker", timeout=3000)
+    assert page.evaluate(box) != wide  # (the seats placed for a phone's felt)
+    page.set_viewport_size(LAPTOP)
+    page.wait_for_selector("#actions .bid-table.by-suit", timeout=3000)
+    assert page.locator("#bid-picker").count() == 0
+    assert page.evaluate(box) == wide
+    assert not problems(page), problems(page)

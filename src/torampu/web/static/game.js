@@ -113,6 +113,17 @@ export function napMisere(view) {
 // a phone, upright or on its side (style.css: the felt beside the hand, about as narrow)
 const ON_ITS_SIDE = "(max-height: 480px) and (min-width: 640px) and (orientation: landscape)";
 const NARROW = window.matchMedia(`(max-width: 600px), ${ON_ITS_SIDE}`);
+// Napoleon's bids in two steps (a number, then a suit) on a phone: see bidPicker
+const BIDS_NARROW = window.matchMedia(`(max-width: 640px), ${ON_ITS_SIDE}`);
+
+/** Call `fn` when the page crosses a size the felt or the bids are drawn for (a phone turned
+ * on its side, a window narrowed past a phone's width): they are drawn for the size they were
+ * drawn at, and a table waiting on a move sends nothing that would draw them again — the seats
+ * stayed placed for the phone, Napoleon's bids in the phone's picker on a laptop's width (a
+ * table's idle snapshot, sent again every 1.7 s, used to redraw them). */
+export function onLayoutChange(fn) {
+  for (const q of [NARROW, BIDS_NARROW]) q.addEventListener?.("change", fn);
+}
 /** The most of its height the action bar keeps on a phone while others move (px): a row of
  * 44 px buttons and the bar's padding. */
 const HELD_ON_A_PHONE = 64;
@@ -989,7 +1000,7 @@ function bidTable(bids, view, ctx) {
   // (a phone on its side too: its actions have a hundred pixels or so, and the rows of the
   // lowest bids, every suit in each, are the ones a bidder looks for — by suit, ♥ and ♠ were
   // below the fold: a nineteenth review)
-  const wide = !window.matchMedia?.(`(max-width: 640px), ${ON_ITS_SIDE}`).matches;
+  const wide = !BIDS_NARROW.matches;
   if (!wide && ctx.setBidAt) return bidPicker(parsed, suits, view, ctx);
   const across = wide ? Math.max(...numbers) - low + 1 : suits.length;
   return h("div", { class: `bid-grid bid-table ${wide ? "by-suit" : "by-number"}`, style: { "grid-template-columns": `repeat(${across}, minmax(0, 1fr))` } },

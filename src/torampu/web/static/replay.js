@@ -2,7 +2,7 @@
 
 import { api, recordLink, tokens } from "./api.js";
 import { fill, h, patch, toast } from "./dom.js";
-import { renderFelt, renderPlay, seatName } from "./game.js";
+import { onLayoutChange, renderFelt, renderPlay, seatName } from "./game.js";
 import { errorText, gameName, t } from "./i18n.js";
 import { cardsNode, moveNode } from "./labels.js";
 import { followLogs, sidePanels } from "./panels.js";
@@ -29,6 +29,7 @@ export function replayPage(root, id, k) {
     h("div", { class: "play-layout" }, h("div", { class: "play-main" }, el.status, el.felt, el.actions, el.hand), el.side)));
 
   const show = () => render(state, el, k, id, show);
+  onLayoutChange(() => { if (state.steps.length) show(); }); // (a phone turned: the felt drawn for it)
   // a replay that cannot be shown at all (no such table or game, a game not over) says why on
   // the page, with the way back, instead of a toast over an empty felt (a fourth review)
   const gone = (e) => fill(root, h("div", { class: "panel", id: "table-gone" },

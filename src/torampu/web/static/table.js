@@ -3,7 +3,7 @@
 import { api, closable, takeNote, tokens } from "./api.js";
 import { Connection, jittered } from "./conn.js";
 import { drawnAfterPress, fill, h, patch, svgElement, toast, toTop, untoast } from "./dom.js";
-import { BOT_ICON, inForce, renderFelt, renderPlay, seatName, statusText, tapCard } from "./game.js";
+import { BOT_ICON, inForce, onLayoutChange, renderFelt, renderPlay, seatName, statusText, tapCard } from "./game.js";
 import { errorText, gameName, lang, pick, t } from "./i18n.js";
 import { rulesSummary } from "./rules.js";
 import { bidNode, moveNode, signed, turnTimeText, winnersText } from "./labels.js";
@@ -70,6 +70,7 @@ class TablePage {
     this.table = null;
     this.bots = [];
     this.ui = { selected: [], choice: null, armed: null, bidAt: null, hand: [] };
+    onLayoutChange(() => this.render()); // (a phone turned, a window narrowed: drawn for it)
     this.legalKey = "";
     this.pending = false;
     this.finished = [];
