@@ -1843,6 +1843,54 @@ def test_the_table_list_pages_no_further_than_its_offset_bound(tmp_path: Path) -
         assert ids == [made]
 
 
+async def _bots_table_in_play(url: str) -> str:
+    """A Napoleon table of five bots started by a process now stopped (nobody drives it): its
+    id, for a process to adopt."""
+    from torampu.web.rooms import Lobby, Settings
+
+    first = Lobby(Store(url), Settings(database=url, bot_workers=0, bot_delay=60))
+    room, _host = await first.create("napoleon", None, 5, 1, ["heuristic"] * 5)
+    await first.start_table(room, None)
+    await first.stop()
+    first.store.close()
+    return str(room.id)
+
+
+def _leases_and_slow_load() -> tuple[type[Any], type[Any]]:
+    """A bus on which nobody held a table's lease when looked at and this process takes it
+    (``held``: the leases held), and a lobby whose first load takes 30 s (a long match
+    replayed: what the test does meanwhile comes first)."""
+    import asyncio
+
+    from torampu.web.bus import LocalBus
+    from torampu.web.rooms import Lobby
+
+    class Leases(LocalBus):
+        def __init__(self) -> None:
+            super().__init__()
+            self.held: set[str] = set()
+
+        async def leased(self, table_ids: list[str]) -> set[str]:
+            return set()
+
+        async def lease(self, table_id: str, ttl: float, held: bool = False) -> bool:
+            self.held.add(table_id)
+            return True
+
+        async def release(self, table_id: str, park: float = 0.0) -> None:
+            self.held.discard(table_id)
+
+    class SlowLoad(Lobby):
+        slow = 30.0
+
+        async def _load(self, table: Any, actions: list[Any]) -> Any:
+            slow, self.slow = self.slow, 0.0
+            await asyncio.sleep(slow)
+            return await super()._load(table, actions)
+
+    return Leases, SlowLoad
+
+
 def test_a_table_another_process_took_first_is_neither_loaded_nor_said_driven_here(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -1874,12 +1922,7 @@ def test_a_table_another_process_took_first_is_neither_loaded_nor_said_driven_he
             return self.wins
 
     async def scenario() -> None:
-        first = Lobby(Store(url), Settings(database=url, bot_workers=0, bot_delay=60))
-        room, _host = await first.create("napoleon", None, 5, 1, ["heuristic"] * 5)
-        await first.start_table(room, None)
-        tid = room.id
-        await first.stop()
-        first.store.close()
+        tid = await _bots_table_in_play(url)
         for wins in (False, True):
             caplog.clear()
             bus = Elsewhere(wins)
@@ -1967,37 +2010,13 @@ def test_a_process_stopping_while_it_loads_a_table_it_adopts_gives_the_lease_bac
     the table for a whole --lease-ttl more, nobody driving it."""
     import asyncio
 
-    from torampu.web.bus import LocalBus
-    from torampu.web.rooms import Lobby, Settings
+    from torampu.web.rooms import Settings
 
     url = f"sqlite:///{tmp_path / 'torampu.db'}"
-
-    class Leases(LocalBus):  # nobody held the lease when looked at; this process takes it
-        def __init__(self) -> None:
-            super().__init__()
-            self.held: set[str] = set()
-
-        async def leased(self, table_ids: list[str]) -> set[str]:
-            return set()
-
-        async def lease(self, table_id: str, ttl: float, held: bool = False) -> bool:
-            self.held.add(table_id)
-            return True
-
-        async def release(self, table_id: str, park: float = 0.0) -> None:
-            self.held.discard(table_id)
-
-    class SlowLoad(Lobby):
-        async def _load(self, table: Any, actions: list[Any]) -> Any:
-            await asyncio.sleep(30)  # (a long match replayed: the stop comes first)
-            return await super()._load(table, actions)
+    Leases, SlowLoad = _leases_and_slow_load()
 
     async def scenario() -> None:
-        first = Lobby(Store(url), Settings(database=url, bot_workers=0, bot_delay=60))
-        room, _host = await first.create("napoleon", None, 5, 1, ["heuristic"] * 5)
-        await first.start_table(room, None)
-        await first.stop()
-        first.store.close()
+        tid = await _bots_table_in_play(url)
         bus = Leases()
         store = Store(url)
         lobby = SlowLoad(store, Settings(database=url, bot_workers=0, lease_ttl=0.5), bus=bus)
@@ -2006,7 +2025,7 @@ def test_a_process_stopping_while_it_loads_a_table_it_adopts_gives_the_lease_bac
             if bus.held:
                 break
             await asyncio.sleep(0.05)
-        assert bus.held == {room.id}
+        assert bus.held == {tid}
         await asyncio.sleep(0.1)  # (in the load)
         await lobby.stop()
         store.close()
@@ -2043,60 +2062,33 @@ def test_the_adopter_goes_on_when_another_load_of_the_same_table_is_cancelled(
     loop ended for good — no table adopted by this process again, though nothing stopped."""
     import asyncio
 
-    from torampu.web.bus import LocalBus
-    from torampu.web.rooms import Lobby, Settings
+    from torampu.web.rooms import Settings
 
     url = f"sqlite:///{tmp_path / 'torampu.db'}"
-
-    class Leases(LocalBus):
-        def __init__(self) -> None:
-            super().__init__()
-            self.held: set[str] = set()
-
-        async def leased(self, table_ids: list[str]) -> set[str]:
-            return set()
-
-        async def lease(self, table_id: str, ttl: float, held: bool = False) -> bool:
-            self.held.add(table_id)
-            return True
-
-        async def release(self, table_id: str, park: float = 0.0) -> None:
-            self.held.discard(table_id)
-
-    class SlowLoad(Lobby):
-        slow = 30.0
-
-        async def _load(self, table: Any, actions: list[Any]) -> Any:
-            slow, SlowLoad.slow = SlowLoad.slow, 0.0
-            await asyncio.sleep(slow)  # (the first load long: the adopter comes meanwhile)
-            return await super()._load(table, actions)
+    Leases, SlowLoad = _leases_and_slow_load()  # (the first load long: the adopter comes meanwhile)
 
     async def scenario() -> None:
-        first = Lobby(Store(url), Settings(database=url, bot_workers=0, bot_delay=60))
-        room, _host = await first.create("napoleon", None, 5, 1, ["heuristic"] * 5)
-        await first.start_table(room, None)
-        await first.stop()
-        first.store.close()
+        tid = await _bots_table_in_play(url)
         bus = Leases()
         store = Store(url)
         lobby = SlowLoad(store, Settings(database=url, bot_workers=0, lease_ttl=0.5), bus=bus)
-        other = asyncio.create_task(lobby.room(room.id))  # (a socket's hello, loading it)
+        other = asyncio.create_task(lobby.room(tid))  # (a socket's hello, loading it)
         await asyncio.sleep(0.05)
         lobby._adopter = asyncio.create_task(lobby._adopt())
         for _ in range(200):  # (it looks every 2 s at least)
             if bus.held:
                 break
             await asyncio.sleep(0.05)
-        assert bus.held == {room.id}
+        assert bus.held == {tid}
         await asyncio.sleep(0.05)  # (waiting on the other's load)
         other.cancel()  # (that socket gone)
         await asyncio.sleep(0.3)
         assert not lobby._adopter.done(), "the adopter ended, nothing stopping"
         for _ in range(100):
-            if room.id in lobby.rooms:
+            if tid in lobby.rooms:
                 break
             await asyncio.sleep(0.05)
-        assert room.id in lobby.rooms and bus.held == {room.id}
+        assert tid in lobby.rooms and bus.held == {tid}
         await lobby.stop()
         store.close()
 
