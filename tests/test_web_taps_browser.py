@@ -27,22 +27,12 @@ from typing import Any
 import pytest
 
 from browser_helpers import chromium, close_pages, new_page, post, problems, require_chromium, serve
+from test_web_polish_browser import HELD, _hand
 
 SHOTS = Path(__file__).resolve().parent.parent / "artifacts" / "web"
 PHONE = {"width": 390, "height": 844}
 
 sync_api = require_chromium()
-
-HELD = """(() => { const W = window.WebSocket; window.__socks = []; window.__acts = [];
-window.WebSocket = class extends W { constructor(...a) { super(...a);
-  window.__socks.push(this); const send = this.send.bind(this);
-  this.send = (d) => { const m = JSON.parse(d);
-    if (m.type === 'act') window.__acts.push(m.action); send(d); };
-}
-set onmessage(f) { super.onmessage = (e) => { if (!window.__hold || e.ours) f(e); }; }
-}; })();"""
-"""The page's websockets kept (``__socks``), its moves listed (``__acts``), and while ``__hold``
-is set, the server's messages held back: the test's own (``ours``) pass."""
 
 CLOCK = """() => { const now = performance.now.bind(performance); window.__at = now();
 performance.now = () => window.__at ?? now(); }"""
@@ -65,7 +55,7 @@ def browser() -> Iterator[Any]:
 
 def _daifugo_phone(server: str, browser: Any) -> Any:
     """A started Daifugo table of four (seat 0 Aki's, three bots), opened by Aki on a phone's
-    touch screen with its websockets in the test's hands (:data:`HELD`)."""
+    touch screen with its websockets in the test's hands (test_web_polish_browser's ``HELD``)."""
     made = post(
         f"{server}/api/tables",
         {"game": "daifugo", "players": 4, "games": 1, "seats": ["open"] + ["bot:heuristic"] * 3},
@@ -108,13 +98,10 @@ def _answering_turn(page: Any) -> dict[str, Any]:
         )
 
 
-def _hand(page: Any, snapshot: dict[str, Any]) -> None:
-    """Hand the page ``snapshot`` as if the server had sent it (the server's own held back)."""
-    page.evaluate(
-        "(s) => { window.__hold = true; const e = new MessageEvent('message', "
-        "{data: JSON.stringify(s)}); e.ours = true; window.__socks.at(-1).dispatchEvent(e); }",
-        snapshot,
-    )
+def _handed(page: Any, snapshot: dict[str, Any]) -> None:
+    """Hand the page ``snapshot`` as if the server had sent it (the server's own held back), and
+    wait until it is drawn."""
+    _hand(page, snapshot)
     page.wait_for_function(
         "(v) => document.querySelector('#status')?.dataset.version === String(v)",
         arg=snapshot["version"],
@@ -155,7 +142,7 @@ def test_a_card_tapped_as_the_turn_comes_straight_back_is_picked(server: str, br
     page.locator("#actions [data-action='pass']").tap()
     page.wait_for_function("(n) => window.__acts.length === n + 1", arg=sent)
     page.evaluate("window.__at += 200")
-    _hand(page, _lead(snap, version + 1, hand))
+    _handed(page, _lead(snap, version + 1, hand))
     first, second = hand[0], hand[1]
     _tap_and_see_play(page, first, "the lead after the page's pass")
     page.screenshot(path=str(SHOTS / "taps-lead-after-pass.png"))
@@ -165,9 +152,9 @@ def test_a_card_tapped_as_the_turn_comes_straight_back_is_picked(server: str, br
     page.evaluate("window.__at += 600")
     page.locator(f"#actions [data-action='play {first}']").tap()
     page.wait_for_function("(n) => window.__acts.length === n + 2", arg=sent)
-    assert page.evaluate("window.__acts.at(-1)") == f"play {first}"
+    assert page.evaluate("JSON.parse(window.__acts.at(-1)).action") == f"play {first}"
     page.evaluate("window.__at += 200")
-    _hand(page, _lead(snap, version + 2, hand[1:]))
+    _handed(page, _lead(snap, version + 2, hand[1:]))
     _tap_and_see_play(page, second, "the lead after the page's own play")
     # a tap on it again unpicks it, as ever (no move is made by a tap)
     page.locator(f"#hand .card[data-card='{second}']").tap(position={"x": 6, "y": 24})
