@@ -164,44 +164,47 @@ class Proc:
 
 class Web(Proc):
     def __init__(self, tmp: Path, name: str, pg: str, redis: str, *extra: str) -> None:
+        self._start = (pg, redis, extra)
         self.port = _free_port()
         self.base = f"http://127.0.0.1:{self.port}"
-        super().__init__(
-            [
-                "serve",
-                "--port",
-                str(self.port),
-                "--database",
-                pg,
-                "--redis",
-                redis,
-                "--bot-delay",
-                "0.05",
-                "--lease-ttl",
-                "2",
-                "--job-timeout",
-                "8",
-                "--away-timeout",
-                "600",
-                "--create-rate",
-                "100",
-                "--tables-per-day",
-                "0",
-                "--next-game-delay",
-                "0",
-                "--table-move-rate",
-                "1000",
-                "--seat-change-rate",
-                "1000",
-                "--seat-change-burst",
-                "1000",
-                *extra,
-            ],
-            tmp / f"{name}.log",
-        )
+        super().__init__(self._args(), tmp / f"{name}.log")
+
+    def _args(self) -> list[str]:
+        pg, redis, extra = self._start
+        return [
+            "serve",
+            "--port",
+            str(self.port),
+            "--database",
+            pg,
+            "--redis",
+            redis,
+            "--bot-delay",
+            "0.05",
+            "--lease-ttl",
+            "2",
+            "--job-timeout",
+            "8",
+            "--away-timeout",
+            "600",
+            "--create-rate",
+            "100",
+            "--tables-per-day",
+            "0",
+            "--next-game-delay",
+            "0",
+            "--table-move-rate",
+            "1000",
+            "--seat-change-rate",
+            "1000",
+            "--seat-change-burst",
+            "1000",
+            *extra,
+        ]
 
     def wait(self) -> dict[str, Any]:
         deadline = time.monotonic() + 40
+        tries = 0
         while True:
             with contextlib.suppress(OSError, ValueError):
                 h = _get(f"{self.base}/api/health", 2)
@@ -210,9 +213,22 @@ class Web(Proc):
                 # once that server stopped, in a clean-clone run)
                 if h.get("bus") == "ok" and listens(self.proc.pid, self.port):
                     return dict(h)
+            if self.proc.poll() is not None and tries < 3 and self._port_taken():
+                # the free port found was taken by another process before this one bound it
+                # (a clean-clone run: "address already in use"): start again on another
+                tries += 1
+                self.log.close()
+                self.port = _free_port()
+                self.base = f"http://127.0.0.1:{self.port}"
+                Proc.__init__(self, self._args(), self.log_path)
+                continue
             if self.proc.poll() is not None or time.monotonic() > deadline:
                 pytest.fail(f"torampu serve did not start:\n{self.output()}")
             time.sleep(0.1)
+
+    def _port_taken(self) -> bool:
+        out = self.output().lower()
+        return "address already in use" in out or "errno 98" in out
 
     @property
     def ws(self) -> str:
