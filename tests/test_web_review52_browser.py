@@ -100,3 +100,27 @@ def test_the_bids_and_seats_are_drawn_again_for_a_new_size(server: str, browser:
     assert page.locator("#bid-picker").count() == 0
     assert page.evaluate(box) == wide
     assert not problems(page), problems(page)
+
+
+def test_enter_in_the_name_box_plays(server: str, browser: Any) -> None:
+    """The lobby's name box beside "Quick play": Enter did nothing (a fifty-second review); it
+    plays as the button does — but not the Enter that ends a Japanese input method's
+    composition, which only confirms the name typed."""
+    page = new_page(browser, LAPTOP, "en")
+    page.goto(f"{server}/")
+    page.wait_for_selector("#quick-name")
+    page.fill("#quick-name", "Ren")
+    # an input method's Enter (composing) leaves the lobby as it was
+    page.evaluate(
+        """() => document.querySelector('#quick-name').dispatchEvent(new KeyboardEvent('keydown',
+             {key: 'Enter', isComposing: true, bubbles: true, cancelable: true}))"""
+    )
+    page.wait_for_timeout(300)
+    assert "/t/" not in page.url
+    page.focus("#quick-name")
+    page.keyboard.press("Enter")
+    page.wait_for_url("**/t/*")
+    page.wait_for_function("() => window.torampu?.snapshot?.table?.status === 'playing'")
+    snap = page.evaluate("window.torampu.snapshot")
+    assert snap["seat"] == 0 and snap["table"]["seats"][0]["name"] == "Ren"
+    assert not problems(page), problems(page)

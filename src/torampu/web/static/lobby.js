@@ -352,7 +352,14 @@ function renderForm(el, state) {
       // the name this browser plays under (kept, as at a table's seats): quick play asked none
       h("label", { class: "field inline-field" }, h("span", { class: "label" }, t("yourName")),
         h("input", { id: "quick-name", type: "text", maxlength: "40", value: tokens.name(), placeholder: t("playerN", { n: 1 }),
-          oninput: (e) => tokens.setName(e.target.value) })),
+          oninput: (e) => tokens.setName(e.target.value),
+          // Enter in the name box plays, as the button beside it (it did nothing: a 52nd
+          // review); not the Enter that ends an input method's composition (Japanese)
+          onkeydown: (e) => {
+            if (e.key !== "Enter" || e.isComposing || e.keyCode === 229) return;
+            e.preventDefault();
+            el.querySelector("#quick-play")?.click();
+          } })),
       h("button", { type: "button", class: "primary", id: "quick-play", onclick: (e) => quickPlay(e.currentTarget, state) },
         t("quickPlay", { game: gameName(f.game) })),
       h("small", { class: "muted", id: "quick-play-note" }, quickNote(f, usual)),
