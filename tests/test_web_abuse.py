@@ -1097,6 +1097,34 @@ def test_reading_a_table_nobody_is_at_neither_wakes_its_bots_nor_unpauses_it(
             assert c.get(f"/api/tables/{tid}").json()["version"] > row["version"]
 
 
+def test_the_bus_back_after_an_outage_does_not_wake_a_table_whose_bots_stopped_for_nobody(
+    tmp_path: Path,
+) -> None:
+    """A thirty-fourth scale audit: as Redis came back after a 10 s outage, every process read
+    the presence of each loaded table again (``_reload_all``); a table nobody had been at for
+    ``--abandon-after``, its bots stopped, had its quiet counted from then — four tables of
+    bots alone played on for nobody (and would have for another ``--abandon-after``). Nobody
+    there before, nobody there now: its bots stay stopped."""
+    with client(tmp_path, away_timeout=0.05, abandon_after=1.0, bot_delay=0.02) as c:
+        tid, _, _ = new_table(c, "hell", None, games=10, humans=0)
+        lobby = c.app.state.lobby  # type: ignore[attr-defined]
+
+        def version() -> int:
+            return int(c.get(f"/api/tables/{tid}").json()["version"])
+
+        for _ in range(200):
+            if c.get(f"/api/tables/{tid}").json()["paused"]:
+                break
+            time.sleep(0.05)
+        time.sleep(0.3)  # (a move already on its way when the time ran out: stored)
+        paused = version()
+        assert paused > 0 and c.get(f"/api/tables/{tid}").json()["paused"] is True
+        c.portal.call(lobby._reload_all)  # type: ignore[union-attr]  # the bus is back
+        time.sleep(1.0)
+        assert version() == paused
+        assert c.get(f"/api/tables/{tid}").json()["paused"] is True
+
+
 def test_a_restart_does_not_wake_a_table_whose_bots_stopped_for_nobody(tmp_path: Path) -> None:
     """A thirteenth scale audit: a table read back counted "nobody there" from its row's last
     change — its bots' own last move — so after a restart a table whose bots had stopped for

@@ -3339,17 +3339,22 @@ class Lobby:
             seats, clients = seats | room.remote_seats, max(clients, room.remote_clients)
         if only_if_changed and (seats, clients) == (room.remote_seats, room.remote_clients):
             return
+        was = room.attended
         room.remote_seats, room.remote_clients = seats, clients
-        self._presence_moved(room)
+        self._presence_moved(room, was)
 
-    def _presence_moved(self, room: Room) -> None:
+    def _presence_moved(self, room: Room, was_attended: bool = True) -> None:
         now = self.clock()
         for seat in range(room.table.players):
             if room.connected(seat):
                 room.away_since.pop(seat, None)
             else:
                 room.away_since.setdefault(seat, now)
-        if not room.attended:
+        if not room.attended and was_attended:
+            # (nobody's quiet starts now only if somebody was there: a presence read again of
+            # a table nobody was at — the bus back after an outage reads every loaded table's —
+            # set it to now, and bots that had stopped for nobody played on for another
+            # --abandon-after, a thirty-fourth scale audit)
             room.empty_since = now if room.empty_since < room.touched else room.empty_since
         room.changed.set()
         self.broadcast(room)
