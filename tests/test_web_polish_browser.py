@@ -1046,11 +1046,12 @@ def test_daifugo_exchange_and_texts_on_a_phone(server: str, browser: Any) -> Non
     assert log == [0, log[1]] and log[1] > 0, texts["follow"]  # at its top, the newest
     assert kept[0][0] == 0, texts["follow"]  # the reader's place kept
     # a revolution is one chip, not also "強弱逆転中" (it said the same twice: a review), and
-    # says which cards win (a fortieth review)
+    # says which cards win (a fortieth review); so does an 11-back, alone or over a revolution
+    # (a fifty-third: test_web_review53_browser.py)
     assert texts["flags"] == [
         ["革命中 · 小さい数字ほど強い"],
-        ["イレブンバック中", "強弱逆転中"],
-        ["革命中", "イレブンバック中"],
+        ["イレブンバック中 · 小さい数字ほど強い"],
+        ["革命中", "イレブンバック中 · 大きい数字ほど強い"],
     ], texts
     # a Daifugo play of one, two or three cards: the message follows the selection
     states = [state for state, _ in texts["progress"]]
@@ -4330,7 +4331,8 @@ def test_daifugo_s_revolution_chip_says_which_cards_win(server: str, browser: An
     assert said == [
         ["Revolution · lower cards win"],
         ["Revolution · lower cards win"],
-        ["Revolution", "11-back (イレブンバック)"],
+        # (the 11-back's chip says the order is the usual one again: a fifty-third review)
+        ["Revolution", "11-back (イレブンバック) · higher cards win"],
         ["Revolution (coup: cannot be reversed) · lower cards win"],
     ], said
     assert not problems(page), problems(page)
@@ -4664,10 +4666,10 @@ def test_what_is_in_force_in_daifugo_lies_clear_of_the_seats_boxes(
     above: a chip's words break only between its parts, and a font of other widths is tried."""
     w, h = size
     strict = {"suits": ["C", "S"], "strict": True}
-    sets = [  # (the chips each makes: a revolution says its reversal itself)
-        ({"eleven_back": True, "reversed": True, "lock": {"suits": ["C"], "strict": False}}, 3),
+    sets = [  # (the chips each makes: a revolution, an 11-back, says its reversal itself)
+        ({"eleven_back": True, "reversed": True, "lock": {"suits": ["C"], "strict": False}}, 2),
         ({"lock": {"suits": ["D"], "strict": False}, "direction": -1}, 2),
-        ({"eleven_back": True, "reversed": True, "direction": -1}, 3),
+        ({"eleven_back": True, "reversed": True, "direction": -1}, 2),
         ({"revolution": True, "reversed": True, "lock": strict, "direction": -1}, 3),
     ]
     tb = _table(server, "daifugo", "yaita", players)

@@ -453,11 +453,16 @@ export function daifugoFlags(view) {
   const turned = view.reversed ?? !view.eleven_back;
   // (its two parts apart: on a narrow felt a line each — wrapped where the font chose, the
   // chip took a third line in a CI machine's font and reached the seat's box above)
-  const lower = turned ? [h("span", { class: "rsep" }, " · "), h("span", { class: "part" }, worded("revLower"))] : [];
-  if (view.revolution) out.push(h("span", { class: "flag rev" }, h("span", { class: "part" }, view.coup ? worded("coupFlag") : t("revolution")), ...lower));
-  if (view.eleven_back) out.push(h("span", { class: "flag" }, worded("elevenBack")));
+  const part = (key) => [h("span", { class: "rsep" }, " · "), h("span", { class: "part" }, worded(key))];
+  const lower = turned ? part("revLower") : [];
+  // (the 11-back's chip says which cards win, as the revolution's does: alone it was
+  // "イレブンバック中" beside a vague "強弱逆転中", and with a revolution "革命中 ·
+  // イレブンバック中" said nothing of the order being the usual one again, where "革命中"
+  // alone reads "small cards win": a fifty-third review)
+  if (view.revolution) out.push(h("span", { class: "flag rev parts" }, h("span", { class: "part" }, view.coup ? worded("coupFlag") : t("revolution")), ...lower));
+  if (view.eleven_back) out.push(h("span", { class: "flag parts" }, h("span", { class: "part" }, worded("elevenBack")), ...part(turned ? "revLower" : "revHigher")));
   // (a revolution reverses the order itself: a second chip said the same again, a review)
-  if (view.reversed && !view.revolution) out.push(h("span", { class: "flag" }, t("strengthReversed")));
+  if (view.reversed && !view.revolution && !view.eleven_back) out.push(h("span", { class: "flag" }, t("strengthReversed")));
   if (view.lock) out.push(h("span", { class: "flag lock" }, `${view.lock.strict ? t("strictLock") : t("lock")} `, lockNodes(view.lock)));
   if (view.direction === -1) out.push(h("span", { class: "flag" }, worded("directionReversed")));
   return out;

@@ -1,0 +1,118 @@
+"""A fifty-third review, in a real Chromium through Playwright: an 11-back says which cards win.
+
+Daifugo with revolution, 8-cut, 11-back and locks on a tablet in Japanese: a revolution's chip
+read "革命中 · 小さい数字ほど強い", but an 11-back's two chips "イレブンバック中" and "強弱逆転中"
+said nothing of which cards now win, and an 11-back over a revolution — the order the usual one
+again for the trick — showed "革命中" and "イレブンバック中" alone, where "革命中" reads "small
+cards win". The 11-back's chip says it, as the revolution's does: "イレブンバック中 · 小さい数字
+ほど強い", or over a revolution "… · 大きい数字ほど強い" (said short on a narrow felt).
+
+Skipped when /usr/bin/chromium is missing outside CI (a failure in CI).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from browser_helpers import chromium, close_pages, new_page, problems, require_chromium, serve
+
+SHOTS = Path(__file__).resolve().parent.parent / "artifacts" / "web"
+TABLET = {"width": 1024, "height": 768}
+
+sync_api = require_chromium()
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    with serve(tmp_path_factory.mktemp("review53-data"), 0.01) as base:
+        yield base
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    with chromium(sync_api) as b:
+        yield b
+        close_pages()
+
+
+CHIPS = """async () => {
+  const g = await import('/static/game.js');
+  const words = (e, drop) => { const c = e.cloneNode(true);
+    c.querySelectorAll(drop).forEach((n) => n.remove()); return c.textContent; };
+  return [
+    {eleven_back: true, reversed: true},  // an 11-back alone
+    {revolution: true, eleven_back: true, reversed: false},  // over a revolution
+    {revolution: true, reversed: true},  // a revolution alone (as it was)
+  ].map((v) => g.daifugoFlags(v).map((e) => [words(e, '.short'), words(e, '.long')]));
+}"""
+"""Each view's chips, as [whole words, short words] (a narrow felt shows the short)."""
+
+
+@pytest.mark.parametrize("lang", ["ja", "en"])
+def test_an_eleven_back_says_which_cards_win(server: str, browser: Any, lang: str) -> None:
+    page = new_page(browser, TABLET, lang)
+    page.goto(f"{server}/")
+    page.wait_for_selector("#quick-play")
+    alone, over, revolution = page.evaluate(CHIPS)
+    if lang == "ja":
+        assert alone == [["イレブンバック中 · 小さい数字ほど強い", "11バック · 小が強い"]], alone
+        assert over == [
+            ["革命中", "革命中"],
+            ["イレブンバック中 · 大きい数字ほど強い", "11バック · 大が強い"],
+        ], over
+        assert revolution == [["革命中 · 小さい数字ほど強い", "革命中 · 小が強い"]], revolution
+    else:
+        whole = "11-back (イレブンバック) · lower cards win"
+        assert alone == [[whole, "11-back · low wins"]], alone
+        assert over[1] == ["11-back (イレブンバック) · higher cards win", "11-back · high wins"]
+        assert len(over) == 2 and "lower" not in over[0][0], over
+    assert not problems(page), problems(page)
+
+
+PARTS = """() => [...document.querySelectorAll('#felt .flag')]
+  .filter((e) => e.getBoundingClientRect().width > 0)
+  .map((e) => [e.innerText.replace(/\\n/g, '/'), [...e.querySelectorAll('.part')]
+    .filter((p) => p.getBoundingClientRect().width > 0)
+    .map((p) => p.getBoundingClientRect().height
+      > 1.6 * parseFloat(getComputedStyle(p).lineHeight || '16'))
+    .some(Boolean)])"""
+"""Each chip in the felt: its words as the lines show them, and whether a part of it wrapped."""
+
+
+def test_the_chips_of_five_on_a_tablet_break_only_between_their_parts(
+    server: str, browser: Any
+) -> None:
+    """At five on a 1024×768 tablet the corner's chips are 18% of the felt wide: "革命中 ·
+    小さい数字ほど強" wrapped where the font chose and left "い" alone on a third line. There
+    they say their short words, and break between their parts."""
+    from test_web_polish_browser import _hand, _held_snapshot, _open, _table
+
+    tb = _table(server, "daifugo", "standard", 5)
+    page = _open(browser, server, tb, TABLET, "ja", touch=True)
+    snap = _held_snapshot(page)
+    shown = []
+    for flags in (
+        {"revolution": True, "reversed": True},
+        {"eleven_back": True, "reversed": True, "lock": {"suits": ["C"], "strict": False}},
+        {"revolution": True, "eleven_back": True, "reversed": False},
+    ):
+        view = snap["view"]
+        view.update({"eleven_back": False, "reversed": False, "lock": None, "direction": 1})
+        view.update({"revolution": False, **flags})
+        view["to_play"], snap["legal"], snap["choose"] = 2, [], None
+        _hand(page, snap)
+        page.wait_for_selector("#daifugo-state .flag", state="attached")
+        page.wait_for_timeout(100)
+        shown.append(page.evaluate(PARTS))
+    page.screenshot(path=str(SHOTS / "review53-five-tablet-chips.png"))
+    assert shown == [
+        [["革命中/·/小が強い", False]],
+        [["11バック/·/小が強い", False], ["縛り ", False]],
+        [["革命中", False], ["11バック/·/大が強い", False]],
+    ], shown
+    assert not problems(page), problems(page)
