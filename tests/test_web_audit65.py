@@ -10,6 +10,8 @@ refused handshake (uvicorn's 403, websockets' 400) carries the security headers.
 from __future__ import annotations
 
 import base64
+import contextlib
+import logging
 import os
 import socket
 import time
@@ -17,7 +19,12 @@ from pathlib import Path
 
 import pytest
 
-from torampu.web.http import GuardedWebSocketProtocol, HttpLimits
+from torampu.web.http import (
+    FILES_KEPT,
+    GuardedWebSocketProtocol,
+    HttpLimits,
+    quiet_client_errors,
+)
 from web_helpers import live_server
 
 
@@ -105,3 +112,81 @@ def test_a_refused_handshake_has_the_security_headers(
         assert head.startswith(b"http/1.1 " + status), head
         assert b"content-security-policy: default-src 'none'" in head, head
         assert b"x-content-type-options: nosniff" in head, head
+
+
+def test_past_the_most_connections_a_new_one_is_dropped(tmp_path: Path) -> None:
+    """Past ``--max-connections`` (every address's connections, of every kind) a new
+    connection is dropped as it opens: some 150 addresses' idle connections (within each one's
+    bound) spent every file the process may open — nobody could connect, a 125 MB log of
+    asyncio's refused accepts in 20 s (a sixty-fifth audit). A connection that closes makes
+    room for the next."""
+    request = b"GET /api/games HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+    with live_server(tmp_path, http=HttpLimits(most=4)) as addr:
+        host, port = addr.split(":")
+        held = [socket.create_connection((host, int(port)), timeout=5) for _ in range(3)]
+        # a websocket is one of them too
+        ws = socket.create_connection((host, int(port)), timeout=5)
+        ws.sendall(_upgrade(addr))
+        assert ws.recv(4096).startswith(b"HTTP/1.1 101")
+        held.append(ws)
+        try:
+            time.sleep(0.2)
+            with socket.create_connection((host, int(port)), timeout=5) as s:
+                with contextlib.suppress(ConnectionResetError, BrokenPipeError):
+                    s.sendall(request)
+                got = b""
+                with contextlib.suppress(ConnectionResetError):
+                    got = s.recv(4096)
+                assert got == b"", got  # (dropped, unanswered)
+            held.pop(0).close()
+            time.sleep(0.2)
+            got = _answer(addr, request)
+            assert got.startswith(b"HTTP/1.1 200"), got[:200]
+        finally:
+            for s in held:
+                s.close()
+
+
+def test_asyncio_s_refused_accepts_are_logged_short(caplog: pytest.LogCaptureFixture) -> None:
+    """With every open file held, asyncio logs each accept it cannot make, a traceback each
+    (some 14,000 a second): kept as one line, the first and one in every thousand after."""
+    quiet_client_errors()
+    log = logging.getLogger("asyncio")
+    with caplog.at_level(logging.WARNING, logger="asyncio"):
+        for _ in range(1001):
+            try:
+                raise OSError(24, "Too many open files")
+            except OSError as e:
+                log.error("socket.accept() out of system resource\nsocket: <s>", exc_info=e)
+        log.error("another of asyncio's errors")
+    said = [r for r in caplog.records if r.name == "asyncio"]
+    assert [r.levelname for r in said] == ["WARNING", "WARNING", "ERROR"], said
+    assert said[0].exc_info is None and said[1].exc_info is None
+    assert "(1001 so far)" in said[1].getMessage()
+
+
+def test_the_most_connections_is_the_operators_to_set(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``--max-connections``; by default the open-files limit less what the process keeps for
+    its database, Redis, log and workers; past that limit, or below 1, refused."""
+    import resource
+
+    import uvicorn
+    from typer.testing import CliRunner
+
+    from torampu.cli import app
+
+    seen: list[int] = []
+    monkeypatch.setattr(uvicorn, "run", lambda asgi, **kw: seen.append(kw["http"].limits.most))
+    data = ["serve", "--data-dir", str(tmp_path)]
+    assert CliRunner().invoke(app, [*data, "--max-connections", "300"]).exit_code == 0
+    r = CliRunner().invoke(app, data)
+    assert r.exit_code == 0, r.output
+    files = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+    kept = FILES_KEPT + 15 + 64  # (--db-connections and --redis-connections by default)
+    assert seen == [300, files - kept], (seen, files)
+    for bad in ("0", str(files - kept + 1)):
+        r = CliRunner().invoke(app, [*data, "--max-connections", bad])
+        said = " ".join(r.output.replace("│", " ").split())
+        assert r.exit_code == 2 and f"--max-connections is from 1 to {files - kept}" in said, said

@@ -350,6 +350,15 @@ def serve(
             "connection is dropped before any handshake."
         ),
     ] = 20.0,
+    max_connections: Annotated[
+        int | None,
+        typer.Option(
+            help="Open connections (HTTP and websocket, every address's) this process holds at "
+            "once; past it a new one is dropped as it opens. By default its open-files limit "
+            "less 256 and its database and Redis connections: were they all spent, nobody "
+            "could connect, and its database neither."
+        ),
+    ] = None,
     request_rate: Annotated[
         float,
         typer.Option(
@@ -556,8 +565,10 @@ def serve(
     from torampu.web.addresses import check_prefix
     from torampu.web.app import create_app, host_pattern, origin_host
     from torampu.web.http import (
+        FILES_KEPT,
         UNLIMITED,
         HttpLimits,
+        connections_cap,
         guarded_protocol,
         guarded_ws_protocol,
         quiet_client_errors,
@@ -671,6 +682,14 @@ def serve(
         raise typer.BadParameter(
             "--max-request-head is at least 1024 bytes and --max-request-lines at least 10 "
             "(a browser's request head has some 20 lines)"
+        )
+    files = raise_open_files_limit()
+    kept = FILES_KEPT + db_connections + redis_connections
+    if max_connections is not None and not 1 <= max_connections <= connections_cap(files, kept):
+        raise typer.BadParameter(
+            f"--max-connections is from 1 to {connections_cap(files, kept)}: this process may "
+            f"open {files} files, and keeps {kept} for its database, Redis, log and workers "
+            "(raise its open-files limit, ulimit -n, for more)"
         )
     if not 256 <= max_message <= WS_MAX_SIZE:
         raise typer.BadParameter(f"--max-message is from 256 to {WS_MAX_SIZE} bytes")
@@ -842,8 +861,8 @@ def serve(
         head_lines=max_request_lines,
         ws_frame_rate=ws_frame_rate,
         ws_data_rate=ws_kib_rate * 1024,
+        most=connections_cap(files, kept) if max_connections is None else max_connections,
     )
-    raise_open_files_limit()
     quiet_client_errors()
     uvicorn.run(
         create_app(settings, store),

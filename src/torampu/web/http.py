@@ -141,6 +141,16 @@ class HttpLimits:
     connection is closed."""
     discarded: int = 0
     """Connections closed for a body past ``discard_bytes`` after its response."""
+    most: int = UNLIMITED
+    """Open connections of every kind (HTTP and websocket, every address's) the process holds
+    at once: past it a new one is dropped as it opens, before any handshake
+    (``--max-connections``; by default :func:`connections_cap`). The per-address bounds keep
+    one address from them; without this, some 150 addresses' idle connections spent every open
+    file the process may hold, and then nobody could connect, its database and log files
+    included, while asyncio logged each refused accept with its traceback (a sixty-fifth
+    audit)."""
+    full: int = 0
+    """Connections dropped for ``most``."""
 
     def __post_init__(self) -> None:
         self.new = PerKey(self.rate, self.per_address)
@@ -162,6 +172,21 @@ def raise_open_files_limit() -> int:
     except (ValueError, OSError):  # pragma: no cover - not allowed here
         return int(soft)
     return want
+
+
+FILES_KEPT = 256
+"""Open files a process keeps for what is not a client's connection (its log, SQLite's files,
+its bot workers' pipes, a margin), besides its database's and Redis's connections."""
+
+
+def connections_cap(files: int, kept: int = FILES_KEPT) -> int:
+    """The most connections a process whose open-files limit is ``files`` holds at once, when
+    it keeps ``kept`` of them for the rest (:data:`UNLIMITED` when the limit is unknown, 0).
+
+    >>> connections_cap(1024), connections_cap(1024, 300), connections_cap(100), connections_cap(0)
+    (768, 724, 1, 2147483648)
+    """
+    return max(1, files - kept) if files > 0 else UNLIMITED
 
 
 def guarded_protocol(limits: HttpLimits) -> type[H11Protocol]:
@@ -189,6 +214,18 @@ class GuardedH11Protocol(H11Protocol):
         """The request (uvicorn's cycle) whose body ``_discarded`` counts."""
         lim = self.limits
         self._address = address_key(self.client[0], lim.ipv6_prefix) if self.client else ""
+        if len(self.connections) > lim.most:  # (this one among them)
+            lim.full += 1
+            if now_and_then(lim.full):
+                log.warning(
+                    "refused a connection: this process holds its most, %d "
+                    "(--max-connections; %d refused)",
+                    lim.most,
+                    lim.full,
+                )
+            self._address = ""  # not counted
+            transport.abort()
+            return
         if lim.per_address < UNLIMITED and (
             lim.open[self._address] >= lim.per_address
             or not lim.new.take(self._address, time.monotonic())
@@ -422,14 +459,21 @@ class QuietClientErrors(logging.Filter):
     """
 
     MESSAGES = ("Invalid UTF-8 sequence received from client.",)
+    RESOURCES = ("socket.accept() out of system resource",)
+    """asyncio's, for an accept refused for want of open files (each with its traceback, some
+    14,000 a second with the process's files all held: 125 MB of log in 20 s, a sixty-fifth
+    audit; ``--max-connections`` keeps them from happening, this from filling the log if they
+    do)."""
 
-    def __init__(self, every: int = 1000) -> None:
+    def __init__(self, every: int = 1000, messages: tuple[str, ...] | None = None) -> None:
         super().__init__()
         self.every = every
         self.seen = 0
+        self.messages = self.MESSAGES if messages is None else messages
+        """The messages kept short (matched by their first line)."""
 
     def filter(self, record: logging.LogRecord) -> bool:
-        if record.getMessage() not in self.MESSAGES:
+        if record.getMessage().partition("\n")[0] not in self.messages:
             return True
         self.seen += 1
         record.exc_info = None
@@ -441,14 +485,17 @@ class QuietClientErrors(logging.Filter):
 
 
 def quiet_client_errors() -> QuietClientErrors:
-    """Install :class:`QuietClientErrors` on uvicorn's error log (once); returns it."""
-    logger = logging.getLogger("uvicorn.error")
-    for f in logger.filters:
-        if isinstance(f, QuietClientErrors):
-            return f
-    f = QuietClientErrors()
-    logger.addFilter(f)
-    return f
+    """Install :class:`QuietClientErrors` on uvicorn's error log and, for its
+    :attr:`~QuietClientErrors.RESOURCES`, on asyncio's (once); returns uvicorn's."""
+    installed = None
+    for name, messages in (("asyncio", QuietClientErrors.RESOURCES), ("uvicorn.error", None)):
+        logger = logging.getLogger(name)
+        installed = next((f for f in logger.filters if isinstance(f, QuietClientErrors)), None)
+        if installed is None:
+            installed = QuietClientErrors(messages=messages)
+            logger.addFilter(installed)
+    assert installed is not None
+    return installed
 
 
 PING_RATE = 1.0
