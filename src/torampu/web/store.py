@@ -1469,16 +1469,43 @@ def _count_made(s: Session, owner: str) -> int:
     return int(s.scalar(q) or 0)
 
 
+LOOKALIKES = str.maketrans(
+    # Cyrillic letters drawn as Latin ones (after case folding: "В" is "в", read "b")
+    "\u0430\u0432\u0435\u043a\u043c\u043d\u043e\u0440\u0441\u0442\u0443\u0445\u0455\u0456"
+    "\u0458\u04bb\u04cf\u0501\u051b\u051d"
+    # Greek letters drawn as Latin ones
+    "\u03b1\u03b2\u03b5\u03b6\u03b7\u03b9\u03ba\u03bc\u03bd\u03bf\u03c1\u03c4\u03c5\u03c7"
+    "\u03f3"
+    # the dotless i, and what a sans-serif face draws as one stroke: I (folded to i), l, 1, |
+    "\u0131l1|0",
+    "abekmhopctyxsijhidqwabezhikmvoptyxjiiiio",
+)
+"""Letters of other scripts (and strokes) that a reader cannot tell from a Latin letter:
+"Akі" with a Cyrillic і, "AkI" with a capital I and "Akl" read as "Aki" (a sixty-sixth audit:
+a second player sat as "Akі" beside "Aki", the seats and chat alike showed two of one name)."""
+
+
 def same_name(a: str, b: str) -> bool:
     """Whether two display names read as one at a table: the same after compatibility
-    normalization and case folding (``Aki``, ``aki`` and the full-width ``ＡＫＩ``).
+    normalization and case folding (``Aki``, ``aki`` and the full-width ``ＡＫＩ``), and
+    with letters that look alike taken as one (:data:`LOOKALIKES`: ``Akі`` with a Cyrillic
+    і, ``AkI`` and ``Akl``).
 
     >>> same_name("Aki", "ＡＫＩ"), same_name("Aki", "Akira")
     (True, False)
+    >>> same_name("Aki", "Ak\u0456"), same_name("Aki", "Akl"), same_name("Bob", "B0b")
+    (True, True, True)
+    >>> same_name("\u30a2\u30ad", "\u30a2\u30ad\u30e9"), same_name("Ken", "Kim")
+    (False, False)
     """
-    return (
-        unicodedata.normalize("NFKC", a).casefold() == unicodedata.normalize("NFKC", b).casefold()
-    )
+    return _looks(a) == _looks(b)
+
+
+def _looks(name: str) -> str:
+    """What a name looks like, for :func:`same_name`."""
+    folded = unicodedata.normalize("NFKC", name).casefold()
+    # (a letter with a mark, "é", as its letter and mark: a Cyrillic "і" with one looks like "í")
+    return unicodedata.normalize("NFC", unicodedata.normalize("NFD", folded).translate(LOOKALIKES))
 
 
 def _check_name_free(s: Session, table_id: str, seat: int, name: str) -> None:

@@ -1,0 +1,30 @@
+"""A sixty-sixth audit: running a stranger's script or misleading a player in the browser.
+
+A stranger could sit beside "Aki" as "Akі" (a Cyrillic і), "AkI" or "Akl": the seats, the chat
+and the turn line showed two players of one name, and the newcomer's "it's Aki, give me the
+link" read as Aki's. A name that looks like another's at the table is refused as the same name.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from web_helpers import auth, client
+
+
+def test_a_name_that_only_looks_like_another_is_refused(tmp_path: Path) -> None:
+    with client(tmp_path) as c:
+        r = c.post("/api/tables", json={"game": "hell", "players": 4, "games": 1})
+        tid = r.json()["table"]["id"]
+        join, rename = f"/api/tables/{tid}/join", f"/api/tables/{tid}/name"
+        assert c.post(join, json={"name": "Aki", "seat": 0}).status_code == 200
+        for twin in ("Ak\u0456", "\u0410ki", "AkI", "Akl", "Ak1", "\u0391ki", "Ak\u0131"):
+            r = c.post(join, json={"name": twin, "seat": 1})
+            assert r.status_code == 409, (twin, r.text)
+            assert r.json()["error"]["code"] == "name_taken", (twin, r.text)
+        ben = c.post(join, json={"name": "Ben", "seat": 1}).json()["token"]
+        r = c.post(rename, json={"name": "Ak\u0456"}, headers=auth(ben))
+        assert r.status_code == 409 and r.json()["error"]["code"] == "name_taken", r.text
+        # (names that only share letters stay apart: another script's own name, a longer one)
+        for i, name in enumerate(("Akira", "\u0410\u043d\u044f"), start=2):
+            assert c.post(join, json={"name": name, "seat": i}).status_code == 200, name
