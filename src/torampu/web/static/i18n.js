@@ -1231,14 +1231,16 @@ const TEXTS = {
 
 const listeners = [];
 let current = localStorage.getItem(KEY) || (navigator.language.startsWith("ja") ? "ja" : "en");
-if (!TEXTS[current]) current = "en";
+// (a language is one of TEXTS' own: a stored "toString" or "__proto__" read the built-in, and
+// every rule's description said "function toString() { [native code] }" — a 66th audit)
+if (!Object.hasOwn(TEXTS, current)) current = "en";
 
 export function lang() {
   return current;
 }
 
 export function setLang(code) {
-  current = TEXTS[code] ? code : "en";
+  current = Object.hasOwn(TEXTS, code) ? code : "en";
   localStorage.setItem(KEY, current);
   document.documentElement.lang = current;
   for (const fn of listeners) fn(current);
@@ -1288,7 +1290,8 @@ export function errorText(e) {
 export function pick(texts) {
   if (texts == null) return "";
   if (typeof texts === "string") return texts;
-  return texts[current] ?? texts.en ?? Object.values(texts)[0] ?? "";
+  const own = (k) => (Object.hasOwn(texts, k) ? texts[k] : undefined);
+  return own(current) ?? own("en") ?? Object.values(texts)[0] ?? "";
 }
 
 export function gameName(game) {
