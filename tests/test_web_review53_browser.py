@@ -116,3 +116,41 @@ def test_the_chips_of_five_on_a_tablet_break_only_between_their_parts(
         [["革命中", False], ["11バック/·/大が強い", False]],
     ], shown
     assert not problems(page), problems(page)
+
+
+SNAPSHOTS_SEEN = """
+const Socket = window.WebSocket;
+window.__seen = [];
+window.WebSocket = class extends Socket {
+  constructor(...args) {
+    super(...args);
+    this.addEventListener('message', (e) => {
+      try {
+        const m = JSON.parse(e.data);
+        if (m.type === 'snapshot') window.__seen.push([m.table.status, m.version]);
+      } catch {}
+    });
+  }
+};
+"""
+
+
+def test_quick_play_starts_once_the_page_is_at_the_table(server: str, browser: Any) -> None:
+    """Quick play started the game before its page had loaded: a newcomer arrived to an 8 that
+    cut and two more plays already made (a fifty-third review). The page starts it once its
+    socket holds the seat: the first snapshot it is sent is the waiting table, "Starting…"
+    the only thing said meanwhile, then the game."""
+    page = new_page(browser, TABLET, "ja", SNAPSHOTS_SEEN)
+    page.goto(f"{server}/")
+    page.wait_for_selector("#quick-play")
+    page.select_option("select[name=game]", "daifugo")
+    page.click("#quick-play")
+    page.wait_for_url("**/t/*")
+    page.wait_for_function("() => window.torampu?.snapshot?.table?.status === 'playing'")
+    seen = page.evaluate("window.__seen")
+    assert seen and seen[0][0] == "waiting", seen
+    assert any(status == "playing" for status, _ in seen), seen
+    # (the note is taken: a reload of the page does not start anything again)
+    assert page.evaluate("sessionStorage.getItem('torampu.arrive')") is None
+    assert not page.locator("#start-btn").is_visible()
+    assert not problems(page), problems(page)

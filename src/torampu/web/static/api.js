@@ -163,9 +163,14 @@ export function closable(tb) {
 
 /** A note for the page of table `id` that this tab opens next (sessionStorage, lost in private
  * mode), read once by `takeNote`: who came along to a rematch, the name the lobby gave a
- * table's maker. */
+ * table's maker, a quick play's start. Whether it was kept. */
 export function leaveNote(key, id, value) {
-  try { sessionStorage.setItem(key, JSON.stringify({ id, value })); } catch { /* private mode: no note */ }
+  try {
+    sessionStorage.setItem(key, JSON.stringify({ id, value }));
+    return true;
+  } catch {
+    return false; // (private mode: no note)
+  }
 }
 
 /** The note `key` left for table `id` (then gone), or null. */

@@ -732,7 +732,10 @@ async function quickPlay(button, state) {
     const made = await makeTable(body, 0);
     rememberForm(f); // (once made: a form the server refused is not the next one's)
     if (made.refused) throw made.refused;
-    await api.start(made.id, {}, made.host);
+    // started by the table's page once its socket holds the seat: started here, the bots had
+    // made three moves (an 8 that cut, two plays) before the newcomer's page was there to show
+    // them (a fifty-third review). Where this tab keeps no note (private mode), here as before
+    if (!leaveNote("torampu.arrive", made.id, true)) await api.start(made.id, {}, made.host);
     location.assign(`/t/${made.id}`);
   } catch (e) {
     toast(errorText(e));

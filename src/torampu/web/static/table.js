@@ -163,6 +163,10 @@ class TablePage {
         return;
       }
     }
+    // a quick play's table, to be started once this page's socket is there (see onSnapshot):
+    // "Starting…" meanwhile, not a waiting room's Start
+    this.arriving = !!this.host && this.table.status === "waiting" && !!takeNote("torampu.arrive", this.id);
+    if (this.arriving) this.starting = true;
     this.render();
     // without a seat, the host's token: the host watches their own table (a private one
     // too, whatever became of its invite)
@@ -212,6 +216,21 @@ class TablePage {
     this.feel.snapshot(msg);
     this.render();
     for (const part of Object.values(this.social)) part.onSnapshot(msg, this.el.playMain);
+    if (this.arriving) this.startArrived(msg);
+  }
+
+  /** A quick play's game, started now that this page's socket is at the table (its first
+   * snapshot): the bots' first moves are seen. Refused, the waiting room's Start is there. */
+  async startArrived(msg) {
+    this.arriving = false;
+    try {
+      if (msg.table?.status === "waiting") this.table = await api.start(this.id, {}, this.host);
+    } catch (e) {
+      toast(errorText(e));
+    } finally {
+      this.starting = false;
+      this.render();
+    }
   }
 
   onError(msg) {
