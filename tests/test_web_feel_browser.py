@@ -485,7 +485,14 @@ def test_rules_dialog_lists_every_option(server: str, browser: Any) -> None:
         page.click("#rules-btn")
         page.wait_for_selector("#rules-list li")
         assert page.inner_text("#rules-title") == title
-        # a newcomer's summary of the game (after the table's rules), in the page's language
+        # a newcomer's summary of the game, first, in the page's language: open the first
+        # time this browser shows the game's rules, folded after (a fifty-third review)
+        assert page.evaluate("document.querySelector('#rules-body').firstElementChild.id") == (
+            "rules-howto"
+        )
+        assert page.evaluate("document.querySelector('#rules-howto').open") == (lang == "en")
+        if lang == "ja":
+            page.click("#rules-howto > summary")
         howto = page.inner_text("#rules-howto")
         assert ("mighty (♠A)" if lang == "en" else "オールマイティ (♠A)") in howto, howto
         # what the signs on the seat boxes mean ("▮10 ★0" had no legend: a third review)

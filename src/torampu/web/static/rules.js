@@ -180,6 +180,18 @@ export class RulesDialog {
       this.el.showModal();
       // from the top each time (it opened where it was last scrolled to, mid-list)
       this.el.scrollTop = 0;
+      // the game in a few lines for a newcomer, first (after ten rules and "other rules" it
+      // was last: a fifty-third review), open the first time this browser shows a game's rules
+      // and folded after (open each time, it filled a laptop's dialog and pushed the table's
+      // own rules out of sight: an earlier review); as the person left it while open
+      const game = this.table()?.game;
+      this.howtoOpen = true;
+      try {
+        this.howtoOpen = localStorage.getItem(`torampu.howtoSeen.${game}`) !== "1";
+        localStorage.setItem(`torampu.howtoSeen.${game}`, "1");
+      } catch {
+        // (nothing kept: open each time)
+      }
     }
     await this.render();
   }
@@ -205,6 +217,9 @@ export class RulesDialog {
     const { first, rest } = splitRows(rows);
     const changed = rows.filter((r) => r.changed).length;
     fill(this.body,
+      h("details", { class: "feel-howto", id: "rules-howto", open: this.howtoOpen !== false,
+        ontoggle: (e) => (this.howtoOpen = e.target.open) },
+        h("summary", {}, t("howTo")), h("p", {}, t(`howto_${tb.game}`))),
       h("p", { class: "feel-rules-preset" }, h("strong", {}, `${gameName(tb.game)} · ${t("feelPreset")}: `),
         h("span", { id: "rules-preset" }, presetName(tb.preset, preset)),
         preset?.note ? h("span", { class: "muted" }, ` — ${presetNote(preset)}`) : null),
@@ -225,10 +240,6 @@ export class RulesDialog {
             h("summary", {}, t("feelRulesRest", { n: rest.length })),
             h("ul", { class: "feel-rule-list" }, rest.map(rowNode)))
           : null),
-      // the game in a few lines for a newcomer, after the table's own rules (open, it filled a
-      // laptop's dialog and pushed them out of sight)
-      h("details", { class: "feel-howto", id: "rules-howto", open: true },
-        h("summary", {}, t("howTo")), h("p", {}, t(`howto_${tb.game}`))),
       h("details", { class: "feel-howto", id: "rules-legend" },
         h("summary", {}, t("legendTitle")), seatLegend(tb.game)));
   }
