@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from browser_helpers import chromium, close_pages, new_page, problems, require_chromium, serve
+from browser_helpers import chromium, close_pages, new_page, post, problems, require_chromium, serve
 
 SHOTS = Path(__file__).resolve().parent.parent / "artifacts" / "web"
 TABLET = {"width": 1024, "height": 768}
@@ -154,3 +154,29 @@ def test_quick_play_starts_once_the_page_is_at_the_table(server: str, browser: A
     assert page.evaluate("sessionStorage.getItem('torampu.arrive')") is None
     assert not page.locator("#start-btn").is_visible()
     assert not problems(page), problems(page)
+
+
+def test_the_lobby_says_a_table_changed_its_preset_s_rules(server: str, browser: Any) -> None:
+    """The lobby's list said "標準" of a Daifugo table whose host added 11-back and locks: a
+    player choosing a table to join or watch could not tell (a fifty-third review). It says
+    how many rules were changed, and names them on hover; a table as its preset, the name."""
+    base = {"game": "daifugo", "players": 4, "seats": ["open", "heuristic", "heuristic", "open"]}
+    changed = post(
+        f"{server}/api/tables",
+        {**base, "rules": {"preset": "standard", "eleven_back": True, "lock": True}},
+    )["table"]["id"]
+    plain = post(f"{server}/api/tables", {**base, "rules": "standard"})["table"]["id"]
+    for lang, said, alone, words in (
+        ("ja", "標準+変更2", "標準", ("イレブンバック", "縛り")),
+        ("en", "Standard + 2 changes", "Standard", ("11-back", "Lock")),
+    ):
+        page = new_page(browser, TABLET, lang)
+        page.goto(f"{server}/")
+        row = page.locator(f".table-row[data-table='{changed}'] .preset")
+        row.wait_for()
+        assert row.inner_text() == said, row.inner_text()
+        title = row.get_attribute("title") or ""
+        assert all(w in title for w in words), title
+        other = page.locator(f".table-row[data-table='{plain}'] .preset")
+        assert other.inner_text() == alone and other.get_attribute("title") is None
+        assert not problems(page), problems(page)

@@ -5,7 +5,7 @@ import { drawnAfterPress, fill, h, patch, toast } from "./dom.js";
 import { errorText, gameName, lang, pick, t } from "./i18n.js";
 import { botHoldsSeat, seatName } from "./game.js";
 import { botName, botStrengthLabel, turnTimeText, winnersText } from "./labels.js";
-import { memberLabel, optionLabel, optionText as optionDescription, presetNote as notePlayers } from "./rules.js";
+import { changedSummary, memberLabel, optionLabel, optionText as optionDescription, presetNote as notePlayers, rulesRows } from "./rules.js";
 
 const REFRESH_MS = 4000;
 const MINE_MAX = 8; // the tables of this browser's own looked up at each refresh
@@ -166,7 +166,7 @@ function tableRow(tb, games, state = null) {
       "a",
       { href: `/t/${tb.id}` },
       h("strong", {}, gameName(tb.game)),
-      tb.preset ? h("span", { class: "muted preset" }, presetName(games, tb.game, tb.preset)) : null,
+      tb.preset ? presetNode(tb, games) : null,
       tb.paused
         ? h("span", { class: "badge paused", title: t("pausedHelp") }, t("status_paused"))
         : h("span", { class: `badge ${tb.status}` }, t(`status_${tb.status}`)),
@@ -189,6 +189,17 @@ function tableRow(tb, games, state = null) {
       ? h("button", { type: "button", class: "ghost close-table", dataset: { close: tb.id }, onclick: () => closeMine(tb.id, state) }, t("closeTable"))
       : null,
   );
+}
+
+/** A listed table's preset, and how many of its rules its host changed, named on hover: the
+ * list said "標準" of a table that added 11-back and locks, and nobody joining or watching could
+ * tell (a fifty-third review). */
+function presetNode(tb, games) {
+  const info = (games || []).find((g) => g.name === tb.game);
+  const changed = info?.options && tb.rules ? rulesRows(info, tb).filter((r) => r.changed) : [];
+  const name = presetName(games, tb.game, tb.preset);
+  return h("span", { class: "muted preset", title: changed.length ? changedSummary(changed) : null },
+    changed.length ? t("presetChanged", { preset: name, n: changed.length }) : name);
 }
 
 /** Who won a finished table, as its results box says it (the list said only "Game 5 of 5": a

@@ -117,7 +117,7 @@ function rowNode({ option, value, preset, changed, inPlay: on }) {
 }
 
 /** "11-back, Lock, 8-cut: off": the options changed for this table, for the summary line. */
-function changedSummary(rows) {
+export function changedSummary(rows) {
   const parts = [];
   for (const r of rows.filter((x) => x.changed)) {
     const v = valueNode(r.option, r.value);
