@@ -180,3 +180,40 @@ def test_the_lobby_says_a_table_changed_its_preset_s_rules(server: str, browser:
         other = page.locator(f".table-row[data-table='{plain}'] .preset")
         assert other.inner_text() == alone and other.get_attribute("title") is None
         assert not problems(page), problems(page)
+
+
+WORDS = """async ([legal, seats, between]) => {
+  const g = await import('/static/game.js');
+  const table = {game: 'daifugo', seats: seats.map((kind, s) => ({seat: s, kind, bot: 'random'}))};
+  const view = {game: 'daifugo', players: 4, phase: 'play', to_play: 0, hand: ['5S', '9H'],
+    hand_sizes: [2, 5, 5, 5], table: ['KD'], log: [], exchange: [], legal_actions: legal};
+  const ctx = {table, mySeat: 0, live: true, legal, act: () => {}, clear: () => {},
+    onCard: () => {}, finished: [], tableId: 'x', between};
+  const hand = document.createElement('div');
+  const actions = document.createElement('div');
+  document.body.append(hand, actions);
+  g.renderPlay(hand, actions, view, ctx, {selected: [], choice: null});
+  const wait = actions.querySelector('#actions-wait')?.textContent ?? null;
+  hand.remove();
+  actions.remove();
+  return [g.statusText(view, ctx), wait];
+}"""
+
+
+def test_the_words_say_what_the_turn_and_the_pause_hold(server: str, browser: Any) -> None:
+    """A fifty-third review: with only a pass to make, the status said "カードを出すかパス" over
+    the bar's "場に出せる札がありません"; and a spectator of a table of bots alone read, between
+    games, "全員の準備ができたら…" where nobody there gets ready: the next game just comes."""
+    page = new_page(browser, TABLET, "ja")
+    page.goto(f"{server}/")
+    page.wait_for_selector("#quick-play")
+    bots = ["bot", "bot", "bot", "bot"]
+    status, _ = page.evaluate(WORDS, [["pass"], bots, False])
+    assert status.endswith("出せる札なし: パス") and "出すかパス" not in status, status
+    status, _ = page.evaluate(WORDS, [["play 6S", "pass"], bots, False])
+    assert status.endswith("カードを出すかパス"), status
+    _, wait = page.evaluate(WORDS, [[], bots, True])
+    assert wait == "まもなく次のゲームが始まります…", wait
+    _, wait = page.evaluate(WORDS, [[], ["human", *bots[1:]], True])
+    assert wait == "全員の準備ができたら次のゲームが始まります…", wait
+    assert not problems(page), problems(page)

@@ -86,7 +86,10 @@ export function statusText(view, ctx) {
     && !(view.tricks || []).length && !(view.trick || []).length;
   // (Daifugo: a pair or three of a kind as often as one card — "play a card" above "Choose 3
   // cards" read as a contradiction, a nineteenth review — and a pass where it may be made)
-  const mine = view.game === "daifugo" && view.phase === "play" && ctx.legal?.includes("pass") ? t("daifugoPlayOrPass") : phase;
+  // (and nothing to play, a pass alone: "play cards or pass" above "no card can be played"
+  // read as a contradiction, a fifty-third review)
+  const passes = view.game === "daifugo" && view.phase === "play" && ctx.legal?.includes("pass");
+  const mine = passes ? t(ctx.legal.length === 1 ? "daifugoOnlyPass" : "daifugoPlayOrPass") : phase;
   // Hell: the dealer, who bid last, leads the first trick — the turn went back to them with
   // nothing to say why (a fiftieth and a fifty-first review)
   const hellLead = view.game === "hell" && view.phase === "play" && view.to_play === view.dealer
@@ -773,7 +776,10 @@ function renderActions(el, view, ctx, ui, plan) {
     // (between games the next deal's first player is not "to play" yet: all must be ready)
     // (and the cards the next deal's exchange brought and took: the hand below lost its K♣ K♥
     // while the results were up, with no word until this player's turn — a tenth review)
-    patch(el, [h("p", { class: "muted small actions-wait", id: "actions-wait" }, t("sc_nextDealtShort", { game: view.game })), freshLine(view, ctx)]);
+    // (a table of bots alone waits for nobody's Ready: "when everyone is ready" to its
+    // spectators said otherwise, a fifty-third review)
+    const people = (ctx.table?.seats || []).some((s) => s.kind === "human");
+    patch(el, [h("p", { class: "muted small actions-wait", id: "actions-wait" }, t(people ? "sc_nextDealtShort" : "sc_nextSoon", { game: view.game })), freshLine(view, ctx)]);
     el.style.removeProperty("min-height");
     el.hidden = false;
   } else if (held > 0) {
