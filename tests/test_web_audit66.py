@@ -28,3 +28,33 @@ def test_a_name_that_only_looks_like_another_is_refused(tmp_path: Path) -> None:
         # (names that only share letters stay apart: another script's own name, a longer one)
         for i, name in enumerate(("Akira", "\u0410\u043d\u044f"), start=2):
             assert c.post(join, json={"name": name, "seat": i}).status_code == 200, name
+
+
+def test_a_name_the_page_uses_for_others_is_refused(tmp_path: Path) -> None:
+    """A 66th audit: a player could sit as "Spectator" (or "観戦者", "Seat 2", "空席", "you"):
+    their chat lines read as a spectator's, their seat as an empty one's or the reader's own.
+    Refused, ``name_reserved``, on joining and renaming; names that only hold such a word stay
+    allowed."""
+    with client(tmp_path) as c:
+        r = c.post("/api/tables", json={"game": "hell", "players": 4, "games": 1})
+        tid = r.json()["table"]["id"]
+        join, rename = f"/api/tables/{tid}/join", f"/api/tables/{tid}/name"
+        for word in (
+            "Spectator",
+            "観戦者",
+            "ＳＥＡＴ ２",
+            "seat3",
+            "3番席",
+            "空席",
+            "You",
+            "あなた",
+        ):
+            r = c.post(join, json={"name": word, "seat": 0})
+            assert r.status_code == 400, (word, r.text)
+            assert r.json()["error"]["code"] == "name_reserved", (word, r.text)
+        aki = c.post(join, json={"name": "Aki", "seat": 0}).json()["token"]
+        r = c.post(rename, json={"name": "Open seat"}, headers=auth(aki))
+        assert r.status_code == 400 and r.json()["error"]["code"] == "name_reserved", r.text
+        for i, name in enumerate(("Spectator Aki", "Seattle", "Youko"), start=1):
+            assert c.post(join, json={"name": name, "seat": i}).status_code == 200, name
+        assert c.get(f"/api/tables/{tid}").json()["seats"][0]["name"] == "Aki"

@@ -76,7 +76,7 @@ from torampu.web.store import (
     seats_refusal,
     utc,
 )
-from torampu.web.validate import Invalid, chat_text, display_name
+from torampu.web.validate import Invalid, ReservedName, chat_text, display_name, seated_name
 from torampu.web.workers import (
     SEEDING,
     LocalWorkers,
@@ -2229,7 +2229,9 @@ class Lobby:
         ``address`` (429 ``too_many_seats`` once it holds ``seats_per_address`` seats at
         waiting tables)."""
         try:
-            name = display_name(name, self.settings.max_name)
+            name = seated_name(name, self.settings.max_name)
+        except ReservedName as e:
+            raise ActError("name_reserved", str(e), 400) from None
         except Invalid as e:
             raise ActError("bad_request", str(e), 400) from None
         holder = owner_hash(address) if address else None
@@ -2382,7 +2384,9 @@ class Lobby:
         if not token:
             raise ActError("unauthorized", "changing a name needs the seat's token", 401)
         try:
-            name = display_name(name, self.settings.max_name)
+            name = seated_name(name, self.settings.max_name)
+        except ReservedName as e:
+            raise ActError("name_reserved", str(e), 400) from None
         except Invalid as e:
             raise ActError("bad_request", str(e), 400) from None
         return await self._change_own_seat(

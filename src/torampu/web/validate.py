@@ -217,6 +217,38 @@ def display_name(value: Any, max_length: int) -> str:
     return name
 
 
+RESERVED_NAMES = frozenset({"spectator", "観戦者", "open seat", "空席", "you", "あなた"})
+"""Words the page shows for someone other than a seated player (a spectator's chat line, an
+empty seat, this browser's own seat), with "Seat 3" and "3番席" (a seat nobody named): a player
+who took one passed for a spectator or an empty seat (a sixty-sixth audit)."""
+
+
+class ReservedName(Invalid):
+    """A name :func:`seated_name` refuses: one of :data:`RESERVED_NAMES`."""
+
+
+_SEAT_WORDS = re.compile(r"seat ?\d+|\d+ ?番席|席 ?\d+")
+
+
+def seated_name(value: Any, max_length: int) -> str:
+    """:func:`display_name` for a player taking a seat or renaming it: not a word the page uses
+    for others (:data:`RESERVED_NAMES`), compared as :func:`~torampu.web.store.same_name` does
+    (case, width).
+
+    >>> seated_name("Aki", 40)
+    'Aki'
+    >>> seated_name("ＳＥＡＴ ２", 40)
+    Traceback (most recent call last):
+    ...
+    torampu.web.validate.ReservedName: name must not be a word the page uses for a spectator ...
+    """
+    name = display_name(value, max_length)
+    folded = " ".join(unicodedata.normalize("NFKC", name).casefold().split())
+    if folded in RESERVED_NAMES or _SEAT_WORDS.fullmatch(folded):
+        raise ReservedName("name must not be a word the page uses for a spectator or a seat")
+    return name
+
+
 MAX_MARKS = 4
 """The most combining marks in a row a name or chat text may hold (a letter's accents, a
 Thai tone over a vowel, Hebrew points: two or three; "Zalgo" text stacks dozens, drawn over
