@@ -216,4 +216,39 @@ def test_the_words_say_what_the_turn_and_the_pause_hold(server: str, browser: An
     assert wait == "まもなく次のゲームが始まります…", wait
     _, wait = page.evaluate(WORDS, [[], ["human", *bots[1:]], True])
     assert wait == "全員の準備ができたら次のゲームが始まります…", wait
+
+
+EVERY = """async () => {
+  const g = await import('/static/game.js');
+  const words = (e) => { const c = e.cloneNode(true);
+    c.querySelectorAll('.short').forEach((n) => n.remove()); return c.textContent; };
+  const out = [];
+  for (const revolution of [false, true])
+    for (const eleven_back of [false, true])
+      for (const coup of [false, true])
+        for (const told of [true, false]) {
+          const v = {revolution, eleven_back, coup};
+          if (told) v.reversed = revolution !== eleven_back;
+          out.push([v, revolution !== eleven_back, g.daifugoFlags(v).map(words)]);
+        }
+  return out;
+}"""
+"""Every revolution, 11-back and coup together, with and without the view's ``reversed``: the
+view, whether lower cards win, and the chips' whole words."""
+
+
+def test_no_chip_claims_the_wrong_order(server: str, browser: Any) -> None:
+    """A code review of the fifty-third: whatever a revolution (a coup's or not) and an 11-back
+    make of the order, no chip says the other — nor where the view leaves ``reversed`` out (it
+    was read as "not an 11-back", and an 11-back alone said "higher cards win")."""
+    page = new_page(browser, TABLET, "en")
+    page.goto(f"{server}/")
+    page.wait_for_selector("#quick-play")
+    for view, lower, chips in page.evaluate(EVERY):
+        said = " | ".join(chips)
+        assert ("higher cards win" not in said) if lower else ("lower" not in said), (view, said)
+        if lower:
+            assert "lower cards win" in said, (view, said)
+        if view["eleven_back"] and not lower:
+            assert "higher cards win" in said, (view, said)
     assert not problems(page), problems(page)

@@ -453,7 +453,9 @@ export function daifugoFlags(view) {
   const out = [];
   // (with what it does, while it does it: "Revolution" alone, after a four of a kind, said
   // nothing of which cards now win — a fortieth review; an 11-back turns it round again)
-  const turned = view.reversed ?? !view.eleven_back;
+  // (a view without it: as the engine counts it, revolution xor 11-back — "not an 11-back", read
+  // so before, had an 11-back alone say "higher cards win", a code review)
+  const turned = view.reversed ?? Boolean(view.revolution) !== Boolean(view.eleven_back);
   // (its two parts apart: on a narrow felt a line each — wrapped where the font chose, the
   // chip took a third line in a CI machine's font and reached the seat's box above)
   const part = (key) => [h("span", { class: "rsep" }, " · "), h("span", { class: "part" }, worded(key))];
