@@ -252,3 +252,36 @@ def test_no_chip_claims_the_wrong_order(server: str, browser: Any) -> None:
         if view["eleven_back"] and not lower:
             assert "higher cards win" in said, (view, said)
     assert not problems(page), problems(page)
+
+
+ORDER = """async () => {
+  const g = await import('/static/game.js');
+  const table = {game: 'daifugo', seats: [0, 1, 2, 3].map((s) => ({seat: s, kind: 'bot'}))};
+  const legal = ['play QH QS', 'play QS', 'play QH', 'pass'];
+  const view = {game: 'daifugo', players: 4, phase: 'play', to_play: 0, hand: ['QS', 'QH', '3C'],
+    hand_sizes: [3, 5, 5, 5], table: [], log: [], exchange: [], legal_actions: legal};
+  const ctx = {table, mySeat: 0, live: true, legal, act: () => {}, clear: () => {},
+    onCard: () => {}, finished: [], tableId: 'x'};
+  const hand = document.createElement('div');
+  const actions = document.createElement('div');
+  document.body.append(hand, actions);
+  g.renderPlay(hand, actions, view, ctx, {selected: [0, 1], choice: null});
+  const got = [actions.querySelector('#select-hint .chosen')?.textContent,
+    actions.querySelector('[data-action="play QH QS"]')?.textContent];
+  hand.remove();
+  actions.remove();
+  return got;
+}"""
+
+
+def test_the_cards_chosen_are_said_in_the_order_the_button_names_them(
+    server: str, browser: Any
+) -> None:
+    """A fifty-third review: the button read "出す ♥Q ♠Q" and the line above it "♠Q ♥Q" (as
+    the cards were picked); where one move fits, the line says them in the button's order."""
+    page = new_page(browser, TABLET, "ja")
+    page.goto(f"{server}/")
+    page.wait_for_selector("#quick-play")
+    chosen, button = page.evaluate(ORDER)
+    assert chosen and button and button.strip().endswith(chosen.strip()), (chosen, button)
+    assert not problems(page), problems(page)

@@ -809,6 +809,11 @@ function selectBar(view, ctx, ui, plan) {
   const matches = fits(plan, chosen);
   const buttons = matches.map((a) => actionButton(a.raw, view, ctx, "primary"));
   const progress = selectProgress(plan, chosen, matches);
+  // the cards chosen in the order the button names them, where one move fits ("出す ♥Q ♠Q"
+  // beside "♠Q ♥Q", a fifty-third review); else as picked
+  const named = matches.length === 1 ? matches[0].cards || [] : [];
+  const at = (c) => (named.includes(c) ? named.indexOf(c) : named.length);
+  const shown = named.length ? [...chosen].sort((a, b) => at(a) - at(b)) : chosen;
   return h(
     "div",
     { class: "select-bar" },
@@ -817,7 +822,7 @@ function selectBar(view, ctx, ui, plan) {
       // (all chosen, nothing more to add: the button names them — on a phone this line, the
       // cards again, ran under the panel's foot, a fifty-first review; style.css hides it there)
       h("span", { class: `hint${progress.text === t("selectReady") ? " settled" : ""}`, id: "select-hint", dataset: { chosen: chosen.length, state: progress.state } },
-        progress.text, " ", h("span", { class: "chosen" }, cardsNode(chosen))),
+        progress.text, " ", h("span", { class: "chosen" }, cardsNode(shown))),
       // (the rich returning cards are told what they received by the line above: "You received
       // from Ren: ♦A" then "● Just received: ♦A" read twice, a twenty-third review)
       view.game === "daifugo" && view.phase === "exchange" ? null : freshNote(view, ctx),
