@@ -16,6 +16,7 @@ import os
 import socket
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -190,3 +191,48 @@ def test_the_most_connections_is_the_operators_to_set(
         r = CliRunner().invoke(app, [*data, "--max-connections", bad])
         said = " ".join(r.output.replace("│", " ").split())
         assert r.exit_code == 2 and f"--max-connections is from 1 to {files - kept}" in said, said
+
+
+def test_a_pipelined_upgrade_after_an_unread_response_is_not_cut_once_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A code review: an upgrade pipelined after a response the client had not read yet (the
+    connection paused for writing) left the HTTP side's ``send_timeout`` deadline running, and
+    the resume that ends it went to the websocket protocol: a client that read everything at
+    once had its websocket cut ``send_timeout`` later. The deadline goes with the connection
+    now (a client that reads nothing is dropped as before)."""
+    from torampu.web.http import GuardedH11Protocol
+
+    made = GuardedH11Protocol.connection_made
+
+    def small_buffer(self: GuardedH11Protocol, transport: Any) -> None:
+        # (a kernel send buffer a slow network would fill: loopback takes any response whole)
+        transport.get_extra_info("socket").setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 4096)
+        made(self, transport)
+
+    monkeypatch.setattr(GuardedH11Protocol, "connection_made", small_buffer)
+    with live_server(tmp_path, http=HttpLimits(send_timeout=1.0)) as addr:
+        host, port = addr.split(":")
+        request = b"GET /static/style.css HTTP/1.1\r\nHost: %s\r\n\r\n" % host.encode()
+        for reads in (True, False):
+            with socket.socket() as s:
+                s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+                s.connect((host, int(port)))
+                s.sendall(request + _upgrade(addr))
+                time.sleep(0.3)
+                s.settimeout(0.3)
+                got = b""
+                with contextlib.suppress(TimeoutError):
+                    while reads and (chunk := s.recv(65536)):
+                        got += chunk
+                time.sleep(1.5)  # past send_timeout
+                if reads:
+                    assert b"HTTP/1.1 101" in got, got[-300:]
+                    s.sendall(bytes([0x89, 0x80]) + os.urandom(4))  # a ping
+                    s.settimeout(3)
+                    assert s.recv(2) == b"\x8a\x00", "the websocket was cut"
+                else:  # dropped with its unread response (the rest of it, then the end)
+                    s.settimeout(3)
+                    with contextlib.suppress(ConnectionResetError):
+                        while s.recv(65536):
+                            pass

@@ -281,7 +281,17 @@ class GuardedH11Protocol(H11Protocol):
         # the websocket protocol takes the connection over (and its own limits: hello within
         # --hello-timeout, --sockets-per-address): this protocol hears nothing more of it
         self._release()
+        # a pipelined upgrade after a response the client has not read yet: the deadline for
+        # reading it goes with the connection, and the resume that ends it now reaches the
+        # websocket protocol (left here, it cut the websocket of a client that read it all)
+        timer, self._send_timer = self._send_timer, None
         super().handle_websocket_upgrade(event)
+        if timer is not None:
+            protocol = self.transport.get_protocol()
+            if isinstance(protocol, GuardedWebSocketProtocol):
+                protocol._send_timer = timer
+            else:  # pragma: no cover - another websocket protocol
+                timer.cancel()
 
     def _release(self) -> None:
         self._disarm()
@@ -572,6 +582,9 @@ class GuardedWebSocketProtocol(WebSocketsSansIOProtocol):
             send_response(response)
 
         self.conn.send_response = with_headers  # type: ignore[method-assign]
+        # (the HTTP side's deadline for a response not read at the upgrade: see
+        # GuardedH11Protocol.handle_websocket_upgrade)
+        self._send_timer: asyncio.TimerHandle | None = None
         # the handshake request came whole from the HTTP side (its head parsed by h11): one
         # that has not become a handshake after ``header_timeout`` never will (a backstop to
         # :meth:`_refused_handshake`)
@@ -581,7 +594,19 @@ class GuardedWebSocketProtocol(WebSocketsSansIOProtocol):
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._end_handshake_timer()
+        self._end_send_timer()
         super().connection_lost(exc)
+
+    def resume_writing(self) -> None:
+        super().resume_writing()
+        self._end_send_timer()
+
+    def _end_send_timer(self) -> None:
+        """End the HTTP side's deadline for a response the client had not read when the
+        connection was upgraded (see :meth:`GuardedH11Protocol.handle_websocket_upgrade`)."""
+        timer, self._send_timer = getattr(self, "_send_timer", None), None
+        if timer is not None:
+            timer.cancel()
 
     def _end_handshake_timer(self) -> None:
         timer, self._handshake_timer = getattr(self, "_handshake_timer", None), None
