@@ -284,4 +284,41 @@ def test_the_cards_chosen_are_said_in_the_order_the_button_names_them(
     page.wait_for_selector("#quick-play")
     chosen, button = page.evaluate(ORDER)
     assert chosen and button and button.strip().endswith(chosen.strip()), (chosen, button)
+
+
+def test_quick_play_starting_says_nothing_of_a_name_to_change(server: str, browser: Any) -> None:
+    """While a quick play's page said "Starting…", the toast said "You sit as Player 1: 'Change
+    name' beside your seat changes it until the start" — a moment before the start that took
+    it away (a code review). The page starts its game without that word; a start refused says
+    why, and its Start is there."""
+    page = new_page(browser, {"width": 1366, "height": 768}, "en")
+    held: list[Any] = []
+    page.route(
+        "**/api/tables/*/start",
+        lambda route, _: held.append(route) if "/t/" in page.url else route.continue_(),
+    )
+    page.goto(f"{server}/")
+    page.wait_for_selector("#quick-play")
+    page.click("#quick-play")
+    page.wait_for_url("**/t/*")
+    page.wait_for_function("() => window.torampu?.snapshot?.table?.status === 'waiting'")
+    page.wait_for_function(
+        "() => document.querySelector('#start-btn')?.textContent === 'Starting…'"
+    )
+    page.wait_for_timeout(300)
+    toast = page.evaluate(
+        "() => { const t = document.querySelector('#toast');"
+        " return t.classList.contains('show') ? t.textContent : ''; }"
+    )
+    assert "Change name" not in toast, toast
+    assert len(held) == 1, held
+    held[0].fulfill(
+        status=409,
+        content_type="application/json",
+        body='{"error": "not now", "code": "conflict"}',
+    )
+    page.wait_for_function("() => !document.querySelector('#start-btn')?.disabled")
+    page.wait_for_timeout(300)
+    assert "Change name" not in page.locator("#toast").text_content()
+    assert page.locator("#start-btn").text_content() == "Start"
     assert not problems(page), problems(page)

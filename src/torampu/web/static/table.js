@@ -405,8 +405,10 @@ class TablePage {
       // while it waits — not over the first turn of a quick game against bots, started already
       // ("'Change name' … until the start" of a game begun: a twenty-first review)
       this.toldName = true;
+      // (nor over a quick play's "Starting…": the way to change it, said as its game began, was
+      // taken away a moment later — a code review)
       const named = takeNote("torampu.namedFor", this.id);
-      if (typeof named === "string" && this.table.status === "waiting") this.sayNamed(named);
+      if (typeof named === "string" && this.table.status === "waiting" && !this.arriving) this.sayNamed(named);
     }
     if (started) this.renaming = false; // (a name half changed when the host started)
     // the way to change one's name, said while the table waited, goes once it has started: it
