@@ -322,3 +322,42 @@ def test_quick_play_starting_says_nothing_of_a_name_to_change(server: str, brows
     assert "Change name" not in page.locator("#toast").text_content()
     assert page.locator("#start-btn").text_content() == "Start"
     assert not problems(page), problems(page)
+
+
+def test_a_first_visit_says_what_the_site_is_and_offers_the_games_first(
+    tmp_path: Path, browser: Any
+) -> None:
+    """A fifty-third review's newcomer on a tablet: the lobby opened on an empty "テーブル一覧"
+    with no line saying what the site is, and quick play's button named Napoleon with the
+    game's menu below it, in the form. A line says it; the games are buttons above quick play
+    (the form's menu the same choice); on one column with no table listed, that part first."""
+    with serve(tmp_path / "data", 0.01) as base:
+        for size, lang in (
+            ({"width": 768, "height": 1024}, "ja"),
+            ({"width": 390, "height": 844}, "en"),
+        ):
+            page = new_page(browser, size, lang)
+            page.goto(f"{base}/")
+            page.wait_for_selector("#game-picker")
+            intro = page.inner_text("#lobby-intro")
+            assert ("大富豪" if lang == "ja" else "Daifugo") in intro, intro
+            page.click("#pick-daifugo")
+            page.wait_for_function(
+                "() => document.querySelector('select[name=game]').value === 'daifugo'"
+            )
+            assert page.get_attribute("#pick-daifugo", "aria-pressed") == "true"
+            assert page.get_attribute("#pick-napoleon", "aria-pressed") == "false"
+            assert ("大富豪" if lang == "ja" else "Daifugo") in page.inner_text("#quick-play")
+            assert page.evaluate("document.activeElement.id") == "pick-daifugo"  # (kept)
+            # the form's menu moves the buttons too
+            page.select_option("select[name=game]", "hell")
+            assert page.get_attribute("#pick-hell", "aria-pressed") == "true"
+            # nothing listed: the quick play part above the empty list, on a phone
+            tops = page.evaluate(
+                """['#create', '#tables'].map(
+                     (s) => document.querySelector(s).getBoundingClientRect().top)"""
+            )
+            if size["width"] < 980:
+                assert tops[0] < tops[1], tops
+            page.screenshot(path=str(SHOTS / f"review53-first-visit-{lang}.png"))
+            assert not problems(page), problems(page)

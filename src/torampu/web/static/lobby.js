@@ -16,7 +16,9 @@ export function lobbyPage(root) {
   const state = { games: [], bots: [], tables: [], mine: [], form: null };
   const list = h("section", { class: "panel tables", id: "tables" });
   const form = h("section", { class: "panel create", id: "create" });
-  fill(root, h("div", { class: "lobby" }, list, form));
+  // what the site is, in a line, before any list or form (a newcomer opened on an empty "Tables"
+  // and a form: a fifty-third review)
+  fill(root, h("p", { class: "lobby-intro", id: "lobby-intro" }, t("lobbyIntro")), h("div", { class: "lobby" }, list, form));
 
   // a press on the list (a table's link) holds its redraw: a table that starts or ends moves the
   // rows, and a press that began on one row must not end on another
@@ -360,6 +362,9 @@ function renderForm(el, state) {
     el,
     h("h2", {}, t("newTable")),
     h("div", { class: "quick-play" },
+      // the game first, where quick play is: its button said "Napoleon" and the game's menu lay
+      // below it, in the form (a fifty-third review's newcomer)
+      gamePicker(state, rerender),
       // the name this browser plays under (kept, as at a table's seats): quick play asked none
       h("label", { class: "field inline-field" }, h("span", { class: "label" }, t("yourName")),
         h("input", { id: "quick-name", type: "text", maxlength: "40", value: tokens.name(), placeholder: t("playerN", { n: 1 }),
@@ -487,16 +492,31 @@ function field(label, ...controls) {
   return h("label", { class: "field" }, h("span", { class: "label" }, label), ...controls);
 }
 
+/** The form for game `name`, as this browser last made a table of it; remembered as the game
+ * last chosen. */
+function chooseGame(state, name, rerender) {
+  state.form = rememberedForm(state.games.find((g) => g.name === name), state);
+  localStorage.setItem(LAST_GAME, state.form.game);
+  rerender();
+}
+
+/** The games as buttons above quick play, the one chosen pressed (the form's menu below is the
+ * same choice). */
+function gamePicker(state, rerender) {
+  return h("div", { class: "game-picker", id: "game-picker", role: "group", "aria-label": t("game") },
+    state.games.map((g) => {
+      const on = g.name === state.form.game;
+      return h("button", { type: "button", id: `pick-${g.name}`, class: on ? "chosen" : "", "aria-pressed": String(on),
+        onclick: () => on || chooseGame(state, g.name, rerender) }, gameName(g.name));
+    }));
+}
+
 function gameSelect(state, rerender) {
   return h(
     "select",
     {
       name: "game",
-      onchange: (e) => {
-        state.form = rememberedForm(state.games.find((g) => g.name === e.target.value), state);
-        localStorage.setItem(LAST_GAME, state.form.game);
-        rerender();
-      },
+      onchange: (e) => chooseGame(state, e.target.value, rerender),
     },
     state.games.map((g) =>
       h("option", { value: g.name, selected: g.name === state.form.game }, gameName(g.name)),
