@@ -140,8 +140,15 @@ def test_past_the_most_connections_a_new_one_is_dropped(tmp_path: Path) -> None:
                     got = s.recv(4096)
                 assert got == b"", got  # (dropped, unanswered)
             held.pop(0).close()
-            time.sleep(0.2)
-            got = _answer(addr, request)
+            # (the server hears of the close in its own time: on a loaded machine past 0.2 s)
+            deadline = time.monotonic() + 5
+            while True:
+                with contextlib.suppress(ConnectionResetError, BrokenPipeError):
+                    got = _answer(addr, request)
+                    if got:
+                        break
+                assert time.monotonic() < deadline, "no room made by a closed connection"
+                time.sleep(0.05)
             assert got.startswith(b"HTTP/1.1 200"), got[:200]
         finally:
             for s in held:
@@ -185,7 +192,7 @@ def test_the_most_connections_is_the_operators_to_set(
     r = CliRunner().invoke(app, data)
     assert r.exit_code == 0, r.output
     files = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
-    kept = FILES_KEPT + 15 + 64  # (--db-connections and --redis-connections by default)
+    kept = FILES_KEPT + 15  # (--db-connections by default; no Redis, none of its connections)
     assert seen == [300, files - kept], (seen, files)
     for bad in ("0", str(files - kept + 1)):
         r = CliRunner().invoke(app, [*data, "--max-connections", bad])
@@ -236,3 +243,32 @@ def test_a_pipelined_upgrade_after_an_unread_response_is_not_cut_once_read(
                     with contextlib.suppress(ConnectionResetError):
                         while s.recv(65536):
                             pass
+
+
+def test_a_low_open_files_limit_is_told_at_start(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A review: a soft limit of 256 that cannot be raised (macOS's) left the default bound at
+    one connection — a player's page loaded and its websocket was dropped, with nothing said.
+    What the process keeps for itself is a quarter of its files at most (256: 192 connections),
+    and a bound under 64 left by a lower limit is said at start, naming the limit."""
+    import uvicorn
+    from typer.testing import CliRunner
+
+    from torampu.cli import app
+    from torampu.web import http
+
+    seen: list[int] = []
+    monkeypatch.setattr(uvicorn, "run", lambda asgi, **kw: seen.append(kw["http"].limits.most))
+    monkeypatch.setattr(http, "raise_open_files_limit", lambda: 256)
+    r = CliRunner().invoke(app, ["serve", "--data-dir", str(tmp_path)])
+    assert r.exit_code == 0 and seen == [192] and "ulimit" not in r.output, (seen, r.output)
+    monkeypatch.setattr(http, "raise_open_files_limit", lambda: 64)
+    r = CliRunner().invoke(app, ["serve", "--data-dir", str(tmp_path)])
+    said = " ".join(r.output.split())
+    assert r.exit_code == 0 and seen == [192, 48], (seen, said)
+    assert "may open 64 files" in said and "ulimit -n" in said, said
+    # (a bound the operator set is theirs: nothing said)
+    monkeypatch.setattr(http, "raise_open_files_limit", lambda: 1024)
+    r = CliRunner().invoke(app, ["serve", "--data-dir", str(tmp_path), "--max-connections", "9"])
+    assert r.exit_code == 0 and seen == [192, 48, 9] and "ulimit" not in r.output, r.output

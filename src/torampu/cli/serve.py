@@ -565,6 +565,7 @@ def serve(
     from torampu.web.addresses import check_prefix
     from torampu.web.app import create_app, host_pattern, origin_host
     from torampu.web.http import (
+        FEW_CONNECTIONS,
         FILES_KEPT,
         UNLIMITED,
         HttpLimits,
@@ -684,7 +685,9 @@ def serve(
             "(a browser's request head has some 20 lines)"
         )
     files = raise_open_files_limit()
-    kept = FILES_KEPT + db_connections + redis_connections
+    # (Redis's connections only where there is a Redis: without one they hold no file)
+    kept = FILES_KEPT + db_connections + (redis_connections if redis else 0)
+    kept = min(kept, files // 4) if files > 0 else kept  # (as connections_cap counts it)
     if max_connections is not None and not 1 <= max_connections <= connections_cap(files, kept):
         raise typer.BadParameter(
             f"--max-connections is from 1 to {connections_cap(files, kept)}: this process may "
@@ -863,6 +866,15 @@ def serve(
         ws_data_rate=ws_kib_rate * 1024,
         most=connections_cap(files, kept) if max_connections is None else max_connections,
     )
+    if max_connections is None and limits.most < FEW_CONNECTIONS:
+        # (a soft limit of 256 that cannot be raised, macOS's, left one connection: the page
+        # loaded and its websocket was dropped, with nothing said)
+        typer.echo(
+            f"torampu serve: this process may open {files} files and keeps {kept} of them: it "
+            f"holds at most {limits.most} connection(s) at once (--max-connections), and a "
+            "player's page holds two or three; raise its open-files limit (ulimit -n)",
+            err=True,
+        )
     quiet_client_errors()
     uvicorn.run(
         create_app(settings, store),

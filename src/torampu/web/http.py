@@ -179,14 +179,20 @@ FILES_KEPT = 256
 its bot workers' pipes, a margin), besides its database's and Redis's connections."""
 
 
+FEW_CONNECTIONS = 64
+"""Below this many connections at once, ``torampu serve`` says its open-files limit is low."""
+
+
 def connections_cap(files: int, kept: int = FILES_KEPT) -> int:
     """The most connections a process whose open-files limit is ``files`` holds at once, when
-    it keeps ``kept`` of them for the rest (:data:`UNLIMITED` when the limit is unknown, 0).
+    it keeps ``kept`` of them for the rest, a quarter of them at most (:data:`UNLIMITED` when
+    the limit is unknown, 0): a soft limit of 256 that cannot be raised (macOS's) left one
+    connection — a player's page loaded and its websocket was dropped (a code review).
 
-    >>> connections_cap(1024), connections_cap(1024, 300), connections_cap(100), connections_cap(0)
-    (768, 724, 1, 2147483648)
+    >>> connections_cap(1024), connections_cap(1024, 200), connections_cap(256), connections_cap(0)
+    (768, 824, 192, 2147483648)
     """
-    return max(1, files - kept) if files > 0 else UNLIMITED
+    return max(1, files - min(kept, files // 4)) if files > 0 else UNLIMITED
 
 
 def guarded_protocol(limits: HttpLimits) -> type[H11Protocol]:
