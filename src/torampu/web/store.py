@@ -1470,42 +1470,72 @@ def _count_made(s: Session, owner: str) -> int:
 
 
 LOOKALIKES = str.maketrans(
-    # Cyrillic letters drawn as Latin ones (after case folding: "В" is "в", read "b")
+    # Cyrillic letters drawn as Latin ones (case folded: "В" is "в", read "b")
     "\u0430\u0432\u0435\u043a\u043c\u043d\u043e\u0440\u0441\u0442\u0443\u0445\u0455\u0456"
-    "\u0458\u04bb\u04cf\u0501\u051b\u051d"
-    # Greek letters drawn as Latin ones
+    "\u0458\u04bb\u0501\u051b\u051d"
+    # Greek letters drawn as Latin ones (their capitals: "Μ" is "μ", read "m")
     "\u03b1\u03b2\u03b5\u03b6\u03b7\u03b9\u03ba\u03bc\u03bd\u03bf\u03c1\u03c4\u03c5\u03c7"
     "\u03f3"
-    # the dotless i, and what a sans-serif face draws as one stroke: I (folded to i), l, 1, |
-    "\u0131l1|0",
-    "abekmhopctyxsijhidqwabezhikmvoptyxjiiiio",
+    # the dotless i, and the zero drawn as an O
+    "\u01310",
+    "abekmhopctyxsijhdqwabezhikmvoptyxjio",
 )
-"""Letters of other scripts (and strokes) that a reader cannot tell from a Latin letter:
-"Akі" with a Cyrillic і, "AkI" with a capital I and "Akl" read as "Aki" (a sixty-sixth audit:
-a second player sat as "Akі" beside "Aki", the seats and chat alike showed two of one name)."""
+"""Letters of other scripts that a reader cannot tell from a Latin letter, in either case:
+"Akі" with a Cyrillic і read as "Aki" (a sixty-sixth audit: a second player sat as "Akі" beside
+"Aki", the seats and chat alike showed two of one name)."""
+
+STROKES = str.maketrans(
+    # what a sans-serif face draws as one upright stroke: I, l, 1, |, the Cyrillic palochka
+    # and І, the Greek Ι
+    "Il1|\u01c0\u04c0\u04cf\u0406\u0399"
+    # and letters that look like a Latin one in one case only (the Greek Ν is an N, its ν a v;
+    # η an n, its Η an H; μ and υ a u, their Μ and Υ an M and a Y)
+    "\u039d\u03b7\u03bc\u03c5",
+    "lllllllllNnuu",
+)
+"""Letters read as they look in their own case (:func:`same_name`): "AkI" and "Akl" look
+alike, "Aki" and "Akl" do not, nor "Mei" and "Mel", nor "ALI" and "ALL"."""
+
+CASED_LOOKALIKES = {
+    **{
+        ord(chr(k).upper()): ord(chr(v).upper())
+        for k, v in LOOKALIKES.items()
+        if len(chr(k).upper()) == 1
+    },
+    **LOOKALIKES,
+    **STROKES,
+}
+""":data:`LOOKALIKES` in both cases ("В" read "B", "в" read "b"), and :data:`STROKES`."""
 
 
 def same_name(a: str, b: str) -> bool:
     """Whether two display names read as one at a table: the same after compatibility
-    normalization and case folding (``Aki``, ``aki`` and the full-width ``ＡＫＩ``), and
-    with letters that look alike taken as one (:data:`LOOKALIKES`: ``Akі`` with a Cyrillic
-    і, ``AkI`` and ``Akl``).
+    normalization and case folding (``Aki``, ``aki`` and the full-width ``ＡＫＩ``), with
+    letters of other scripts that look like Latin ones taken as those (:data:`LOOKALIKES`:
+    ``Akі`` with a Cyrillic і); or the same as they look, case and all
+    (:data:`CASED_LOOKALIKES`: ``AkI``, ``Akl`` and ``Ak1``). Not one key: a capital I is an
+    i to the first and an l to the second, and one key made every i an l ("Mei" and "Mel",
+    "Kai" and "Kal" one name: a review).
 
     >>> same_name("Aki", "ＡＫＩ"), same_name("Aki", "Akira")
     (True, False)
-    >>> same_name("Aki", "Ak\u0456"), same_name("Aki", "Akl"), same_name("Bob", "B0b")
+    >>> same_name("Aki", "Ak\u0456"), same_name("AkI", "Akl"), same_name("Bob", "B0b")
     (True, True, True)
+    >>> same_name("Mei", "Mel"), same_name("Aki", "Akl"), same_name("ALI", "ALL")
+    (False, False, False)
     >>> same_name("\u30a2\u30ad", "\u30a2\u30ad\u30e9"), same_name("Ken", "Kim")
     (False, False)
     """
-    return _looks(a) == _looks(b)
+    return _looks(a) == _looks(b) or _looks(a, cased=True) == _looks(b, cased=True)
 
 
-def _looks(name: str) -> str:
-    """What a name looks like, for :func:`same_name`."""
-    folded = unicodedata.normalize("NFKC", name).casefold()
+def _looks(name: str, cased: bool = False) -> str:
+    """What a name looks like, for :func:`same_name`: case folded, or ``cased`` as it is."""
+    name = unicodedata.normalize("NFKC", name)
+    table = CASED_LOOKALIKES if cased else LOOKALIKES
     # (a letter with a mark, "é", as its letter and mark: a Cyrillic "і" with one looks like "í")
-    return unicodedata.normalize("NFC", unicodedata.normalize("NFD", folded).translate(LOOKALIKES))
+    decomposed = unicodedata.normalize("NFD", name if cased else name.casefold())
+    return unicodedata.normalize("NFC", decomposed.translate(table))
 
 
 def _check_name_free(s: Session, table_id: str, seat: int, name: str) -> None:
@@ -1517,12 +1547,14 @@ def _check_name_free(s: Session, table_id: str, seat: int, name: str) -> None:
             SeatRow.table_id == table_id, SeatRow.seat != seat, SeatRow.kind == "human"
         )
     )
-    if any(other is not None and same_name(other, name) for other in others):
-        raise Refused(
-            "name_taken",
-            f"someone at this table is already called {name}: choose another name",
-            409,
-        )
+    for other in others:
+        if other is not None and same_name(other, name):
+            like = "" if other == name else f", which {name} looks like"
+            raise Refused(
+                "name_taken",
+                f"someone at this table is already called {other}{like}: choose another name",
+                409,
+            )
 
 
 def _count_seats(s: Session, since: datetime, holder: str) -> int:
