@@ -2287,7 +2287,7 @@ def test_a_worker_s_job_asked_again_without_a_grant_only_while_it_waits() -> Non
     async def run() -> None:
         redis = FakeRedis()
         workers = RedisWorkers(redis, 30.0)
-        room = SimpleNamespace(id="t1", version=5, granted=5, changed=asyncio.Event())
+        room = SimpleNamespace(id="t1", version=5, granted=5, changed=asyncio.Event(), seats=[])
         lobby = SimpleNamespace(settings=SimpleNamespace(lease_ttl=0.3))
 
         async def read_again(_room: Any) -> None:
@@ -3260,7 +3260,9 @@ def test_a_worker_process_takes_turns_by_the_tables_maker(tmp_path: Path) -> Non
         worker = Worker(store, "redis://127.0.0.1:1/0")
         keys: list[str] = []
 
-        async def answer(job: Any, key: str = "", waited: float = 0.0) -> tuple[BotAnswer, float]:
+        async def answer(
+            job: Any, key: str = "", waited: float = 0.0, low: bool = False
+        ) -> tuple[BotAnswer, float]:
             keys.append(key)
             return BotAnswer(job.legal[0]), 0.0
 
@@ -3331,12 +3333,55 @@ def _worker_of(store: Any) -> tuple[Any, _JobsRedis]:
     fake = _JobsRedis()
     worker.redis = fake
 
-    async def answer(job: Any, key: str = "", waited: float = 0.0) -> tuple[BotAnswer, float]:
+    async def answer(
+        job: Any, key: str = "", waited: float = 0.0, low: bool = False
+    ) -> tuple[BotAnswer, float]:
         return BotAnswer(job.legal[0]), 0.0
 
     worker.pool.close()
     worker.pool.answer = answer
     return worker, fake
+
+
+def test_a_worker_s_search_for_a_table_of_bots_alone_waits_behind_people_s(
+    tmp_path: Path,
+) -> None:
+    """A sixty-seventh audit's leftover: with ``--redis`` the workers cannot see who is at a
+    table, so a table of bots alone went in turns with a person's. The driver says so in the
+    job (``alone``), and the worker's search waits behind people's (``low``)."""
+    from torampu.web.bots import BotAnswer
+    from torampu.web.store import Store
+    from torampu.web.workers import MoveJob
+
+    store = Store(f"sqlite:///{tmp_path / 'w.db'}")
+    for tid in ("t1", "t2"):
+        store.create_table(tid, "hell", {"players": 3}, 3, 1, 5, "h", ["heuristic"] * 3)
+        store.start_table(tid, None)
+    asked: list[bool] = []
+
+    async def run() -> None:
+        worker, _fake = _worker_of(store)
+
+        async def publish(table: str, event: Any) -> None:
+            return None
+
+        async def answer(
+            job: Any, key: str = "", waited: float = 0.0, low: bool = False
+        ) -> tuple[BotAnswer, float]:
+            asked.append(low)
+            return BotAnswer(job.legal[0]), 0.0
+
+        worker.bus.publish = publish  # type: ignore[method-assign]
+        worker.pool.answer = answer
+        for i, (tid, alone) in enumerate((("t1", True), ("t2", False))):
+            table = store.table(tid)
+            assert table is not None
+            m = table_match(table)
+            job = MoveJob(tid, table.version, m.to_play or 0, "ismcts", "bot", alone=alone)
+            await worker._handle(f"{i + 1}-0", job.fields())
+
+    asyncio.run(run())
+    assert asked == [True, False], asked
 
 
 def test_a_bot_job_the_database_failed_is_queued_again_at_the_drivers_next_look(
@@ -3547,7 +3592,9 @@ def test_a_worker_takes_the_bot_and_the_mover_from_the_database_not_from_the_job
     async def run() -> None:
         worker = Worker(store, "redis://127.0.0.1:1/0")
 
-        async def answer(job: Any, key: str = "", waited: float = 0.0) -> tuple[BotAnswer, float]:
+        async def answer(
+            job: Any, key: str = "", waited: float = 0.0, low: bool = False
+        ) -> tuple[BotAnswer, float]:
             specs.append(job.spec)
             return BotAnswer(job.legal[0]), 0.0
 
@@ -3597,7 +3644,9 @@ def test_a_move_asked_twice_is_stored_once_while_the_table_plays_on(tmp_path: Pa
         gate = asyncio.Event()
         first = True
 
-        async def answer(job: Any, key: str = "", waited: float = 0.0) -> tuple[BotAnswer, float]:
+        async def answer(
+            job: Any, key: str = "", waited: float = 0.0, low: bool = False
+        ) -> tuple[BotAnswer, float]:
             nonlocal first
             if first:  # the first job waits (its think budget, say) while the others go on
                 first = False

@@ -297,6 +297,9 @@ class FairGate:
     def __init__(self, slots: int) -> None:
         self.free = max(1, slots)
         self.waiting: OrderedDict[str, deque[asyncio.Future[None]]] = OrderedDict()
+        self.idle: OrderedDict[str, deque[asyncio.Future[None]]] = OrderedDict()
+        """The waiters that asked ``low`` (:meth:`acquire`): a slot goes to them, in turns by
+        key likewise, only while nobody waits in :attr:`waiting`."""
         self.served: dict[str, int] = {}
         """When each key last had a slot (a count of grants); bounded by forgetting the
         keys that wait for nothing once it holds 4,096."""
@@ -308,7 +311,9 @@ class FairGate:
         self.grants += 1
         self.served[key] = self.grants
         if len(self.served) > 4096:
-            self.served = {k: v for k, v in self.served.items() if k in self.waiting}
+            self.served = {
+                k: v for k, v in self.served.items() if k in self.waiting or k in self.idle
+            }
 
     def take_now(self, key: str, most_debt: int | None = None) -> bool:
         """Take a slot at once, whether or not one is free (see :meth:`release`) — unless
@@ -319,16 +324,18 @@ class FairGate:
         self._granted(key)
         return True
 
-    async def acquire(self, key: str, timeout: float) -> bool:
+    async def acquire(self, key: str, timeout: float, low: bool = False) -> bool:
         """Take a slot within ``timeout`` seconds (False: none came). A waiter cancelled (its
         table closed) takes no slot with it: one it was handed as it was cancelled goes on to
-        the next."""
-        if self.free > 0 and not self.waiting:
+        the next. ``low``: a slot goes to this waiter only while no other waiter is without
+        ``low`` (a table of bots alone, which nobody waits on, behind a person's)."""
+        if self.free > 0 and not self.waiting and not self.idle:
             self.free -= 1
             self._granted(key)
             return True
         fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self.waiting.setdefault(key, deque()).append(fut)
+        waiting = self.idle if low else self.waiting
+        waiting.setdefault(key, deque()).append(fut)
         try:
             await asyncio.wait_for(asyncio.shield(fut), timeout)
             return True
@@ -338,11 +345,11 @@ class FairGate:
                     return True
                 self.release()  # (cancelled holding it: the slot goes on, not lost)
                 raise
-            queue = self.waiting.get(key)
+            queue = waiting.get(key)
             if queue is not None and fut in queue:
                 queue.remove(fut)
                 if not queue:
-                    del self.waiting[key]
+                    del waiting[key]
             fut.cancel()
             if isinstance(e, TimeoutError):
                 return False
@@ -351,21 +358,22 @@ class FairGate:
     def release(self) -> None:
         """Give the slot to the oldest waiter of the key served least lately — or, where slots
         were taken in debt (:meth:`take_now`), to pay that back first."""
-        if self.free < 0 and not (self.waiting and self._their_turn):
+        if self.free < 0 and not ((self.waiting or self.idle) and self._their_turn):
             self.free += 1  # (pays a slot owed; the next freed goes to a waiter, if any)
             self._their_turn = True
             return
         self._their_turn = False  # (in debt, every other slot freed: waiters not shut out)
-        while self.waiting:
-            key = min(self.waiting, key=lambda k: self.served.get(k, 0))
-            queue = self.waiting[key]
-            fut = queue.popleft()
-            if not queue:
-                del self.waiting[key]
-            if not fut.done():
-                fut.set_result(None)
-                self._granted(key)
-                return
+        for waiting in (self.waiting, self.idle):
+            while waiting:
+                key = min(waiting, key=lambda k: self.served.get(k, 0))
+                queue = waiting[key]
+                fut = queue.popleft()
+                if not queue:
+                    del waiting[key]
+                if not fut.done():
+                    fut.set_result(None)
+                    self._granted(key)
+                    return
         self.free += 1
 
 
@@ -458,38 +466,46 @@ class BotPool:
             1, initializer=_lower_priority, initargs=(QUICK_NICE,), context=ctx
         )
 
-    async def move(self, job: BotJob, key: str = "", waited: float = 0.0) -> BotAnswer:
+    async def move(
+        self, job: BotJob, key: str = "", waited: float = 0.0, low: bool = False
+    ) -> BotAnswer:
         """The bot's action for ``job``; never raises: a failure or a job past its deadline is
         logged and answered by the heuristic. ``key``: whose job it is (the address that made
         the table): searches wait their turn key by key. ``waited``: seconds the job has already
         waited for this pool elsewhere (a worker's job in the Redis stream): a search waits for
-        a free worker at most what is left of ``queue_wait``, and none at all past it.
+        a free worker at most what is left of ``queue_wait``, and none at all past it. ``low``:
+        nobody waits on this move (a table of bots alone): a free worker goes to it only while
+        no other search waits (:meth:`FairGate.acquire`) — in turns with them, a few addresses'
+        tables of bots alone made a person's search bots wait a turn behind each, past
+        ``queue_wait`` from three (a sixty-seventh audit).
 
         A search bot's answer never comes before its think budget (and :data:`STEADY`) has
         passed: a move it makes without searching — the only legal move, an endgame solved at
         once, the fallback — would otherwise come sooner, and everyone watching would learn
         from its speed that the bot could not play (a quick Daifugo pass: nothing beats the
         table; a quick follow: its last card of the suit)."""
-        answer, rest = await self.answer(job, key, waited)
+        answer, rest = await self.answer(job, key, waited, low)
         if rest > 0:
             await asyncio.sleep(rest)
         return answer
 
     async def answer(
-        self, job: BotJob, key: str = "", waited: float = 0.0
+        self, job: BotJob, key: str = "", waited: float = 0.0, low: bool = False
     ) -> tuple[BotAnswer, float]:
         """:meth:`move` without its wait: the answer, and the seconds it must still be held
         back before anyone sees it (a worker waits them out without holding a job's place)."""
         loop = asyncio.get_running_loop()
         start = loop.time()
-        answer = await self._move(job, key, waited)
+        answer = await self._move(job, key, waited, low)
         rest = 0.0 if job.quick else think_of(job.spec) + STEADY - (loop.time() - start)
         return answer, max(0.0, rest)
 
-    async def _move(self, job: BotJob, key: str, waited: float = 0.0) -> BotAnswer:
+    async def _move(
+        self, job: BotJob, key: str, waited: float = 0.0, low: bool = False
+    ) -> BotAnswer:
         slot = not job.quick
         left = self.queue_wait - waited
-        if slot and (left <= 0 or not await self._slots.acquire(key, left)):
+        if slot and (left <= 0 or not await self._slots.acquire(key, left, low)):
             self.fallbacks += 1
             self.waited_out += 1
             if now_and_then(self.waited_out):  # (per move, it filled the log: a 55th audit)

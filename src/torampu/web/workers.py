@@ -29,7 +29,7 @@ import signal
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -103,13 +103,22 @@ a turn's time-out's ``…:<version>:timeout``, a bot's ``…:<version>:bot`` (se
 @dataclass(frozen=True)
 class MoveJob:
     """A move the server makes: at ``table`` at ``version``, for ``seat``, by the bot ``spec``;
-    ``by`` is why (``bot``, ``away``, ``timeout``)."""
+    ``by`` is why (``bot``, ``away``, ``timeout``); ``alone``: no person holding a seat is at
+    the table (its search waits behind people's: :meth:`~torampu.web.bots.FairGate.acquire`).
+
+    >>> job = MoveJob("t", 3, 1, "ismcts", "bot", alone=True)
+    >>> MoveJob.from_fields(job.fields()) == job
+    True
+    >>> MoveJob.from_fields({k: v for k, v in job.fields().items() if k != "alone"}).alone
+    False
+    """
 
     table: str
     version: int
     seat: int
     spec: str
     by: str
+    alone: bool = False
 
     def fields(self) -> dict[str, str]:
         return {
@@ -118,12 +127,21 @@ class MoveJob:
             "seat": str(self.seat),
             "spec": self.spec,
             "by": self.by,
+            "alone": "1" if self.alone else "0",
         }
 
     @classmethod
     def from_fields(cls, raw: dict[Any, Any]) -> MoveJob:
         f = {_text(k): _text(v) for k, v in raw.items()}
-        return cls(f["table"], int(f["version"]), int(f["seat"]), f["spec"], f["by"])
+        # (a job queued by a process before "alone" was: a person's, as every job was then)
+        alone = f.get("alone") == "1"
+        return cls(f["table"], int(f["version"]), int(f["seat"]), f["spec"], f["by"], alone)
+
+
+def nobody_at(room: Room) -> bool:
+    """Whether no person holding a seat of ``room`` is connected to it (here or, by the bus,
+    to another process): its bots' searches wait behind people's."""
+    return not any(st.kind == "human" and room.connected(s) for s, st in enumerate(room.seats))
 
 
 def job_key(job: MoveJob) -> str:
@@ -367,7 +385,9 @@ class LocalWorkers:
             if stand_in_passes(job.by, bot)
             else None
         )
-        answer = fixed or await self.pool.move(bot, room.owner or room.id)
+        # (a table of bots alone, which no person holding a seat is connected to, waits for a
+        # search worker behind the tables a person plays at: a sixty-seventh audit)
+        answer = fixed or await self.pool.move(bot, room.owner or room.id, low=nobody_at(room))
         if room.version != job.version:
             return  # the table moved on while the bot thought
         from torampu.web.rooms import ActError
@@ -438,7 +458,8 @@ class RedisWorkers:
                 room.granted = -1
                 return
         else:
-            fields = job.fields()
+            # (whether a person is there, which the workers cannot see: LocalWorkers.move)
+            fields = replace(job, alone=nobody_at(room)).fields()
             args: list[str | int] = [max(1, int(self.job_timeout))]
             for k, v in fields.items():
                 args += [k, v]
@@ -1011,7 +1032,7 @@ class Worker:
             answer, rest = (
                 (fixed, 0.0)
                 if fixed is not None
-                else await self.pool.answer(bot, table.owner or table.id, waited)
+                else await self.pool.answer(bot, table.owner or table.id, waited, job.alone)
             )
         finally:
             if waiting:
