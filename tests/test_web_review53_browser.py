@@ -18,7 +18,16 @@ from typing import Any
 
 import pytest
 
-from browser_helpers import chromium, close_pages, new_page, post, problems, require_chromium, serve
+from browser_helpers import (
+    chromium,
+    close_pages,
+    get,
+    new_page,
+    post,
+    problems,
+    require_chromium,
+    serve,
+)
 
 SHOTS = Path(__file__).resolve().parent.parent / "artifacts" / "web"
 TABLET = {"width": 1024, "height": 768}
@@ -361,3 +370,49 @@ def test_a_first_visit_says_what_the_site_is_and_offers_the_games_first(
                 assert tops[0] < tops[1], tops
             page.screenshot(path=str(SHOTS / f"review53-first-visit-{lang}.png"))
             assert not problems(page), problems(page)
+
+
+def test_the_lobby_says_no_change_of_a_preset_its_players_refine(server: str, browser: Any) -> None:
+    """Napoleon's Basic shows every discard with 4 players (the preset resolves so, nobody
+    chose it): the lobby's list said "基本+変更1" / "Basic + 1 change" of a 4-player table of
+    it whose host changed nothing, and the rules dialog marked "Discards shown" changed (a code
+    review of 664f8bc). A choice the host made is still counted."""
+    base = {"game": "napoleon", "players": 4, "seats": ["open", "heuristic", "heuristic", "open"]}
+    plain = post(f"{server}/api/tables", {**base, "rules": "classic"})["table"]["id"]
+    chose = post(
+        f"{server}/api/tables", {**base, "rules": {"preset": "classic", "reveal_discards": "none"}}
+    )["table"]["id"]
+    for lang, alone, said in (("ja", "基本", "基本+変更1"), ("en", "Basic", "Basic + 1 change")):
+        page = new_page(browser, TABLET, lang)
+        page.goto(f"{server}/")
+        row = page.locator(f".table-row[data-table='{plain}'] .preset")
+        row.wait_for()
+        assert row.inner_text() == alone and row.get_attribute("title") is None, row.inner_text()
+        assert page.locator(f".table-row[data-table='{chose}'] .preset").inner_text() == said
+        assert not problems(page), problems(page)
+
+
+def test_quick_play_refused_a_reserved_name_leaves_no_table(server: str, browser: Any) -> None:
+    """Quick play under a name the page uses for others ("Spectator": name_reserved) made the
+    table, was refused the seat and said so, and left the table waiting under "Your tables",
+    open seat and bots, one more at each press (a code review of 31b9f80). The table goes."""
+    page = new_page(browser, {"width": 390, "height": 844}, "en", has_touch=True, is_mobile=True)
+    page.goto(f"{server}/")
+    page.locator("#quick-name").fill("Spectator")
+
+    def creates(r: Any) -> bool:
+        return r.url.endswith("/api/tables") and r.request.method == "POST"
+
+    with page.expect_response(creates) as made:
+        page.locator("#quick-play").click()
+    table = made.value.json()["table"]["id"]
+    page.locator(".toast", has_text="what the page calls others").wait_for()
+    page.wait_for_function("!document.querySelector('#quick-play').disabled")
+    assert page.evaluate("localStorage.getItem('torampu.host') || '{}'") == "{}"
+    with pytest.raises(Exception, match="404"):
+        get(f"{server}/api/tables/{table}")
+    page.reload()
+    page.locator("#quick-play").wait_for()
+    assert not page.locator(f".table-row[data-table='{table}']").count()
+    assert page.url == f"{server}/"
+    assert not problems(page), problems(page)

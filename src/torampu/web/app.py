@@ -702,6 +702,26 @@ def _for_players(value: Any) -> Any:
     return value
 
 
+def _preset_by_players(
+    game: str, preset: str, given: dict[str, Any], options: list[dict[str, Any]], values: list[Any]
+) -> dict[str, Any]:
+    """``{"players_options": {"4": {option: value}}}``: what ``preset`` resolves to, beyond its
+    ``options``, with so many players (Napoleon's classic presets show every discard at 4), or
+    nothing. The lobby's list said "Basic + 1 change" of a 4-player table of Basic whose host
+    changed nothing (a code review of 664f8bc)."""
+    base = {o["name"]: o["default"] for o in options} | given
+    out = {}
+    for n in values:
+        try:
+            rules = torampu.new_game(game, rules=preset, players=n, seed=0).rules
+        except torampu.RulesError:
+            continue
+        differ = {k: v for k, v in rules.items() if k != "players" and k in base and v != base[k]}
+        if differ:
+            out[str(n)] = differ
+    return {"players_options": out} if out else {}
+
+
 @functools.cache
 def _games_info() -> list[dict[str, Any]]:
     """What ``GET /api/games`` says of each game (the same for every request: made once)."""
@@ -728,6 +748,7 @@ def _games_info() -> list[dict[str, Any]]:
             # review); ``description`` and ``note``, the developers' notes, keep them
             "presets": {
                 k: {f: _for_players(v) if f in PRESET_FIELDS else v for f, v in p.items()}
+                | _preset_by_players(name, k, p["options"], options, values)
                 for k, p in torampu.presets(name).items()
             },
             "options": [

@@ -299,7 +299,7 @@ const TEXTS = {
     err_too_many_seats: "You hold too many seats at tables waiting to start: leave one, or wait for one to start",
     err_barred: "The host removed you from this table: find another",
     err_name_taken: "Someone at this table already goes by that name, or one that looks just like it: choose another",
-    err_name_reserved: "The page says that name of others (a spectator, an empty seat, you): choose another",
+    err_name_reserved: "That name is what the page calls others (a spectator, an empty seat, you): choose another",
     err_seat_changed: "Your seat changed as you spoke: say it again",
     err_holder_changed: "That seat changed hands meanwhile: look at the seats again",
     err_seat_open: "That seat is open already",

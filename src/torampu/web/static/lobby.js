@@ -762,7 +762,19 @@ async function quickPlay(button, state) {
     if (f.hints) body.hints = true; // the learner's hints, as ticked below (they were lost)
     const made = await makeTable(body, 0);
     rememberForm(f); // (once made: a form the server refused is not the next one's)
-    if (made.refused) throw made.refused;
+    if (made.refused) {
+      // the seat refused (a name the page uses for others, name_reserved): the table, made for
+      // this person alone, goes — each press left one more waiting under "Your tables", open
+      // seat and bots, counted against the tables this address may make (a code review of
+      // 31b9f80)
+      try {
+        await api.close(made.id, made.host);
+        tokens.forget(made.id);
+      } catch {
+        // (kept: "Your tables" offers it, as before)
+      }
+      throw made.refused;
+    }
     // started by the table's page once its socket holds the seat: started here, the bots had
     // made three moves (an 8 that cut, two plays) before the newcomer's page was there to show
     // them (a fifty-third review). Where this tab keeps no note (private mode), here as before

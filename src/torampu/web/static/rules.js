@@ -41,12 +41,15 @@ export function optionText(o) {
   return textOf(o, "description");
 }
 
-/** The options of the preset (defaults overridden by the preset's own options). */
-export function presetDefaults(info, preset) {
+/** The options of the preset (defaults overridden by the preset's own options), and with
+ * `players` what the preset resolves to with so many (Napoleon's Basic shows every discard at
+ * 4: a 4-player table of it read "Basic + 1 change", a code review of 664f8bc). */
+export function presetDefaults(info, preset, players = null) {
   const out = {};
   for (const o of info.options) out[o.name] = o.default;
   const p = preset && info.presets ? info.presets[preset] : null;
   if (p?.options) Object.assign(out, p.options);
+  if (players != null && p?.players_options?.[String(players)]) Object.assign(out, p.players_options[String(players)]);
   return out;
 }
 
@@ -75,7 +78,7 @@ export function valueNode(o, v) {
 /** The rows of the rules list for a table: [{option, value, preset, changed, inPlay}]. */
 export function rulesRows(info, table) {
   const inForce = table.rules || {};
-  const base = presetDefaults(info, table.preset);
+  const base = presetDefaults(info, table.preset, inForce.players ?? table.players);
   return info.options.map((o) => {
     const value = Object.hasOwn(inForce, o.name) ? inForce[o.name] : base[o.name];
     // the number of players is the table's seats, not a rule changed for it: a 4-player Daifugo
