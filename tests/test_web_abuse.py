@@ -3390,6 +3390,62 @@ def test_a_worker_s_search_for_a_table_of_bots_alone_waits_behind_people_s(
     assert asked == [True, False], asked
 
 
+def test_a_worker_s_bots_alone_searches_do_not_use_up_a_person_s_place_to_wait(
+    tmp_path: Path,
+) -> None:
+    """A code review of the sixty-seventh audit: a worker lets at most ``most_searching``
+    searches wait for a process, past which the heuristic answers at once — and the searches
+    of tables of bots alone, waiting behind people's the whole ``--bot-queue-wait``, used up
+    that bound, so a person's search came past it and had the heuristic's move at once. The
+    bots-alone searches are bounded among themselves: a person's still waits its turn."""
+    from torampu.web.bots import BotAnswer
+    from torampu.web.store import Store
+    from torampu.web.workers import MoveJob
+
+    store = Store(f"sqlite:///{tmp_path / 'w.db'}")
+    tids = ("t1", "t2", "t3", "t4")
+    for tid in tids:
+        store.create_table(tid, "hell", {"players": 3}, 3, 1, 5, "h", ["ismcts:think=0.2"] * 3)
+        store.start_table(tid, None)
+    waits: dict[bool, list[float]] = {True: [], False: []}
+
+    async def run() -> None:
+        worker, _fake = _worker_of(store)
+        worker.most_searching = 2
+        held = asyncio.Event()
+
+        async def publish(table: str, event: Any) -> None:
+            return None
+
+        async def answer(
+            job: Any, key: str = "", waited: float = 0.0, low: bool = False
+        ) -> tuple[BotAnswer, float]:
+            waits[low].append(waited)
+            if low and waited != float("inf"):
+                await held.wait()  # (behind people's searches: still waiting for a process)
+            return BotAnswer(job.legal[0]), 0.0
+
+        worker.bus.publish = publish  # type: ignore[method-assign]
+        worker.pool.answer = answer  # type: ignore[method-assign]
+        jobs = []
+        for i, tid in enumerate(tids):
+            table = store.table(tid)
+            assert table is not None
+            job = MoveJob(
+                tid, table.version, table_match(table).to_play or 0, "x", "bot", tid != "t4"
+            )
+            jobs.append((f"{i + 1}-0", job.fields()))
+        alone = [asyncio.ensure_future(worker._handle(*j)) for j in jobs[:3]]
+        await asyncio.sleep(0.05)
+        await worker._handle(*jobs[3])  # a person's, the bound filled by bots alone
+        held.set()
+        await asyncio.gather(*alone)
+
+    asyncio.run(run())
+    assert len(waits[False]) == 1 and waits[False][0] < 1.0, waits  # (it waits its turn)
+    assert sorted(waits[True])[-1] == float("inf"), waits  # (the third alone: past the bound)
+
+
 def test_a_bot_job_the_database_failed_is_queued_again_at_the_drivers_next_look(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:

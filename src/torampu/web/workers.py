@@ -94,7 +94,9 @@ SEARCHES_WAITING_PER_PROCESS = 64
 """Search jobs a worker lets wait for a search process (its fair gate, at most
 ``queue_wait``) per process without a place of their own: a search waiting there gives its place
 back, so that the quick jobs behind it in the stream are taken at once. Past this many waiting,
-the heuristic makes a search's move at once (a bound on the jobs a worker holds)."""
+the heuristic makes a search's move at once (a bound on the jobs a worker holds) — counted
+apart for the jobs of tables of bots alone (:attr:`MoveJob.alone`), which wait behind people's
+and must not use up their room to wait."""
 JOB = "torampu:job:"
 """``torampu:job:<table>:<version>``: set while a job for that move is queued (no duplicates);
 a turn's time-out's ``…:<version>:timeout``, a bot's ``…:<version>:bot`` (see :func:`job_key`)."""
@@ -560,6 +562,10 @@ class Worker:
         twice."""
         self.searching = 0
         """Search jobs here waiting for (or in) a search process without a place."""
+        self.searching_alone = 0
+        """Those of tables of bots alone (:attr:`MoveJob.alone`), bounded apart: waiting behind
+        people's (``low``) the whole ``queue_wait``, they filled the bound, and a person's search
+        past it had the heuristic's move at once (a code review of the sixty-seventh audit)."""
         self.most_searching = self.processes * SEARCHES_WAITING_PER_PROCESS
         self._keep_ours = self.redis.register_script(_KEEP_OURS)
         self._lost: set[str] = set()
@@ -1019,10 +1025,12 @@ class Worker:
         # table's quick bots waited behind them in the stream, about 1 s a move (a fifteenth
         # audit: 100 such tables from 5 addresses)
         search = fixed is None and not bot.quick
-        waiting = search and self.searching < self.most_searching
+        held = self.searching_alone if job.alone else self.searching - self.searching_alone
+        waiting = search and held < self.most_searching
         if waiting:
             computed()
             self.searching += 1
+            self.searching_alone += job.alone
         elif search:
             # past the bound, the heuristic answers at once (as for a search that waited out
             # --bot-queue-wait): holding its place, such a search took the quick jobs' places
@@ -1037,6 +1045,7 @@ class Worker:
         finally:
             if waiting:
                 self.searching -= 1
+                self.searching_alone -= job.alone
         computed()
         if rest > 0:  # a search's answer is not seen before its think budget has passed
             await asyncio.sleep(rest)
