@@ -190,8 +190,11 @@ export class RulesDialog {
       const game = this.table()?.game;
       this.howtoOpen = true;
       try {
-        this.howtoOpen = localStorage.getItem(`torampu.howtoSeen.${game}`) !== "1";
-        localStorage.setItem(`torampu.howtoSeen.${game}`, "1");
+        // (no game yet, the table not loaded: open, and nothing noted)
+        if (game) {
+          this.howtoOpen = localStorage.getItem(`torampu.howtoSeen.${game}`) !== "1";
+          localStorage.setItem(`torampu.howtoSeen.${game}`, "1");
+        }
       } catch {
         // (nothing kept: open each time)
       }
