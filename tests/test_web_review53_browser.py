@@ -416,3 +416,29 @@ def test_quick_play_refused_a_reserved_name_leaves_no_table(server: str, browser
     assert not page.locator(f".table-row[data-table='{table}']").count()
     assert page.url == f"{server}/"
     assert not problems(page), problems(page)
+
+
+def test_the_rules_opened_before_the_table_notes_no_game_as_seen(server: str, browser: Any) -> None:
+    """A code review: the rules dialog opened before its table was loaded stored
+    ``torampu.howtoSeen.undefined``; it notes nothing then, and the game's how-to is still
+    open the first time its rules are shown."""
+    page = new_page(browser, TABLET, "en")
+    page.goto(f"{server}/")
+    page.wait_for_selector("#quick-play")
+    keys = page.evaluate(
+        """async () => {
+          const r = await import('/static/rules.js');
+          let table = null;
+          const d = new r.RulesDialog(() => table);
+          await d.open();
+          d.el.close();
+          table = {game: 'hell', preset: null, rules: {}, seats: []};
+          await d.open();
+          const open = d.howtoOpen;
+          d.el.close();
+          return [Object.keys(localStorage).filter((k) => k.startsWith('torampu.howtoSeen')),
+            open];
+        }"""
+    )
+    assert keys == [["torampu.howtoSeen.hell"], True], keys
+    assert not problems(page), problems(page)
