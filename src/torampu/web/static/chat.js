@@ -117,7 +117,10 @@ export class ChatPanel {
 
   /** The label of the status line's "Scores & info ↓" button: with the unread count. */
   jumpLabel() {
-    return [t("sideJump"), this.unread ? h("span", { class: "unread", id: "jump-unread" }, String(this.unread)) : null];
+    // (with a message unread the button opens the chat, and says so: "成績・情報 ↓ 1" read as a
+    // score, the red 1 beside "scores" — a fifty-fourth review)
+    if (!this.unread) return [t("sideJump")];
+    return [t("sideJumpChat"), h("span", { class: "unread", id: "jump-unread", title: t("sc_chatUnread", { n: this.unread }) }, String(this.unread))];
   }
 
   allowed() {
