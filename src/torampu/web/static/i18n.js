@@ -193,7 +193,7 @@ const TEXTS = {
     napTrumpByLead: "trumps: the suit of the first lead",
     napYourLeadTrumps: "your lead: the suit you lead becomes trumps",
     hellDealerLeads: "the dealer leads the first trick",
-    forbidden: "Dealer may not bid {n} (the bids would add up to the tricks: someone must miss)",
+    forbidden: "Dealer may not bid {n}: the bids may not add up to the tricks, so someone must miss",
     sheet: "Score sheet",
     sheetCards: "Cards",
     sheetKey: "bid/tricks, the running total in bold under them; green when the bid was exact; D: the dealer",
