@@ -431,7 +431,7 @@ function quickNote(f, usual) {
   const typed = Number(f.games);
   const game = f.game;
   const games = Number.isInteger(typed) && typed >= 1 ? t("quickPlayGamesSet", { n: typed, game }) : usual ? t("quickPlayGames", { n: usual, game }) : "";
-  return `${games}${games && lang() !== "ja" ? " " : ""}${t("quickPlayNote")}`;
+  return `${games}${games && lang() !== "ja" ? " " : ""}${t("quickPlayNote", { game })}`;
 }
 
 /** A selector that finds a control again in the form drawn anew: its name, else its id. */
@@ -753,14 +753,19 @@ async function quickPlay(button, state) {
   const f = state.form;
   button.disabled = true;
   try {
-    const seats = ["open", ...Array(Math.max(0, f.seats.length - 1)).fill("heuristic")];
+    // in Hell the last seat: the first seat deals first, and the dealer bids last under the
+    // hook — a newcomer's first bid, at one card a hand, was the forced one, lost, last after
+    // one deal (a fifty-fourth review); the last seat first deals
+    // the deal of as many cards as players
+    const me = f.game === "hell" ? Math.max(0, f.seats.length - 1) : 0;
+    const seats = Array.from({ length: Math.max(1, f.seats.length) }, (_, i) => (i === me ? "open" : "heuristic"));
     const rules = Object.keys(f.overrides).length ? { preset: f.preset, ...f.overrides } : f.preset;
     // a game against bots alone: unlisted (a private table, under "Your tables"), so that the
     // public list shows tables people can join or want to watch, not every solo practice
     const body = { game: f.game, rules, players: f.players, seats, private: true };
     if (f.games) body.games = Number(f.games);
     if (f.hints) body.hints = true; // the learner's hints, as ticked below (they were lost)
-    const made = await makeTable(body, 0);
+    const made = await makeTable(body, me);
     rememberForm(f); // (once made: a form the server refused is not the next one's)
     if (made.refused) {
       // the seat refused (a name the page uses for others, name_reserved): the table, made for
