@@ -90,3 +90,19 @@ def test_the_button_to_an_unread_message_says_chat(
         f" && document.querySelector('#side-jump')?.textContent.trim() === {json.dumps(plain)}"
     )
     assert not problems(page), problems(page)
+
+
+def test_the_form_says_open_seats_may_be_filled_with_bots_at_the_start(
+    server: str, browser: Any
+) -> None:
+    """A fifty-fourth review: to play with one friend and three bots, a host set three seat
+    menus by hand — nothing said the table's page fills the seats still open with bots at the
+    start. The seats' box says so, in both languages."""
+    for lang, words in (("ja", "CPUで埋められます"), ("en", "fills those still open with bots")):
+        page = new_page(browser, {"width": 1366, "height": 768}, lang)
+        page.goto(f"{server}/")
+        page.wait_for_selector("#create-form .seats-field #seats-note")
+        note = page.inner_text("#seats-note")
+        assert words in note, note
+        assert page.locator("#seats-note").is_visible()
+        assert not problems(page), problems(page)

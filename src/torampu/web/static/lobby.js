@@ -597,7 +597,10 @@ function seatsFieldset(state) {
       ),
     ),
   );
-  return h("fieldset", { class: "seats-field" }, h("legend", {}, t("seats")), h("div", { class: "seat-grid" }, rows));
+  // (friends and bots: the seats left open for friends may be filled with bots at the start,
+  // which the form did not say — a host set three menus by hand, a fifty-fourth review)
+  return h("fieldset", { class: "seats-field" }, h("legend", {}, t("seats")), h("div", { class: "seat-grid" }, rows),
+    h("small", { class: "muted", id: "seats-note" }, t("seatsOpenNote")));
 }
 
 // ------------------------------------------------------------------ rule options
