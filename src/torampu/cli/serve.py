@@ -247,6 +247,14 @@ def serve(
             "HTTP response the client reads none of)."
         ),
     ] = 10.0,
+    send_buffer_kib: Annotated[
+        int,
+        typer.Option(
+            help="KiB asked of the kernel for each connection's send buffer (the kernel gives "
+            "twice it; 0: its own, grown up to megabytes): what a client that reads nothing can "
+            "leave queued there, beyond --send-timeout's reach."
+        ),
+    ] = 128,
     room_idle: Annotated[
         float, typer.Option(help="Seconds an unused table stays in memory (it reloads).")
     ] = 300.0,
@@ -675,6 +683,8 @@ def serve(
             "--message-burst, --hello-burst, --outbox-max, --max-chat, --chat-history and "
             "--db-threads are whole numbers ≥ 1"
         )
+    if not 0 <= send_buffer_kib <= 64 * 1024:
+        raise typer.BadParameter("--send-buffer-kib is from 0 (the kernel's own) to 65536")
     if db_slow_threads < 0:
         raise typer.BadParameter("--db-slow-threads is a whole number ≥ 0")
     if tables_per_day < 0:
@@ -865,6 +875,7 @@ def serve(
         ws_frame_rate=ws_frame_rate,
         ws_data_rate=ws_kib_rate * 1024,
         most=connections_cap(files, kept) if max_connections is None else max_connections,
+        send_buffer=send_buffer_kib * 1024,
     )
     if max_connections is None and limits.most < FEW_CONNECTIONS:
         # (a soft limit of 256 that cannot be raised, macOS's, left one connection: the page

@@ -21,8 +21,11 @@ before the body came) is read for ``discard_bytes`` at most.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import re
+import socket
+import struct
 import time
 from collections import Counter
 from dataclasses import dataclass, field
@@ -151,6 +154,16 @@ class HttpLimits:
     audit)."""
     full: int = 0
     """Connections dropped for ``most``."""
+    send_buffer: int = 128 * 1024
+    """Bytes asked of the kernel for each connection's send buffer (``SO_SNDBUF``; Linux
+    gives twice it; 0: the kernel's own, grown as it sees fit). A sixty-eighth audit: the
+    kernel grew it to 4 MB on its own, so a replay of 1 MB went whole into the buffer of a
+    client that read none of it, the response was done as far as the server knew and
+    ``send_timeout`` never came; the connection closed at ``header_timeout`` with the megabyte
+    still queued in the kernel, out of every count of connections (one address, 60 requests:
+    23 such, 24 MB, still held 30 s later). Bounded, the rest waits in the process, where
+    ``send_timeout`` drops it; 256 KB a round trip (2.5 MB a second at 100 ms) is more than
+    ``--replay-mb-rate`` lets one address have."""
 
     def __post_init__(self) -> None:
         self.new = PerKey(self.rate, self.per_address)
@@ -249,6 +262,10 @@ class GuardedH11Protocol(H11Protocol):
             transport.abort()
             return
         lim.open[self._address] += 1
+        sock = transport.get_extra_info("socket")
+        if lim.send_buffer and sock is not None:
+            with contextlib.suppress(OSError):  # (a transport without a real socket)
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, lim.send_buffer)
         self._arm()
 
     def connection_lost(self, exc: Exception | None) -> None:
@@ -281,6 +298,12 @@ class GuardedH11Protocol(H11Protocol):
                 self.limits.send_timeout,
                 self.limits.stalled,
             )
+        # (and what the kernel holds of it with it: a close, abort's too, leaves the socket's
+        # queue to go out — to a client that reads nothing, for as long as it answers)
+        sock = self.transport.get_extra_info("socket")
+        if sock is not None:
+            with contextlib.suppress(OSError):
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
         self.transport.abort()  # (close() would wait for the unsent data to go out)
 
     def handle_websocket_upgrade(self, event: h11.Request) -> None:
