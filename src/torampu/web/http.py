@@ -161,7 +161,7 @@ class HttpLimits:
     client that read none of it, the response was done as far as the server knew and
     ``send_timeout`` never came; the connection closed at ``header_timeout`` with the megabyte
     still queued in the kernel, out of every count of connections (one address, 60 requests:
-    23 such, 24 MB, still held 30 s later). Bounded, the rest waits in the process, where
+    23 such, 24 MB, still held minutes later). Bounded, the rest waits in the process, where
     ``send_timeout`` drops it; 256 KB a round trip (2.5 MB a second at 100 ms) is more than
     ``--replay-mb-rate`` lets one address have."""
 
@@ -264,7 +264,7 @@ class GuardedH11Protocol(H11Protocol):
         lim.open[self._address] += 1
         sock = transport.get_extra_info("socket")
         if lim.send_buffer and sock is not None:
-            with contextlib.suppress(OSError):  # (a transport without a real socket)
+            with contextlib.suppress(OSError, ValueError, TypeError):  # (no real socket)
                 sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, lim.send_buffer)
         self._arm()
 
@@ -300,11 +300,15 @@ class GuardedH11Protocol(H11Protocol):
             )
         # (and what the kernel holds of it with it: a close, abort's too, leaves the socket's
         # queue to go out — to a client that reads nothing, for as long as it answers)
-        sock = self.transport.get_extra_info("socket")
-        if sock is not None:
-            with contextlib.suppress(OSError):
-                sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
-        self.transport.abort()  # (close() would wait for the unsent data to go out)
+        try:
+            sock = self.transport.get_extra_info("socket")
+            if sock is not None:
+                # (uvloop's stand-in socket raises ValueError or TypeError where asyncio's
+                # raises OSError: the drop must come whatever it says, a code review)
+                with contextlib.suppress(OSError, ValueError, TypeError):
+                    sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+        finally:
+            self.transport.abort()  # (close() would wait for the unsent data to go out)
 
     def handle_websocket_upgrade(self, event: h11.Request) -> None:
         # the websocket protocol takes the connection over (and its own limits: hello within
