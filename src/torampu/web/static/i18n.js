@@ -16,7 +16,7 @@ const TEXTS = {
     newTable: "New table",
     quickPlay: "Play {game} now against bots",
     quickPlayNote: "You in the first seat, bots (normal) in the others, started at once, with the rules chosen below. The table is not listed: it is under Your tables, and its share link lets a friend watch.",
-    quickPlayNote_hell: "You in the last seat (the first seat deals first: your first bids are not the dealer's forced one), bots (normal) in the others, started at once, with the rules chosen below. The table is not listed: it is under Your tables, and its share link lets a friend watch.",
+    quickPlayNote_hell: "You in the last seat (the first seat deals first, so none of your first bids is the dealer's, which the hook restricts), bots (normal) in the others, started at once, with the rules chosen below. The table is not listed: it is under Your tables, and its share link lets a friend watch.",
     game: "Game",
     preset: "Rules",
     players: "Players",

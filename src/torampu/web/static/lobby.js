@@ -750,8 +750,8 @@ async function makeTable(body, seat) {
   return { id, host: res.host_token, refused };
 }
 
-/** One click to play: the chosen game and rules, this person in the first seat, bots of the
- * middle strength in the others, started at once. */
+/** One click to play: the chosen game and rules, this person in the first seat (in Hell the
+ * last), bots of the middle strength in the others, started at once. */
 async function quickPlay(button, state) {
   const f = state.form;
   button.disabled = true;
