@@ -698,9 +698,10 @@ def serve(
     # (Redis's connections only where there is a Redis: without one they hold no file)
     kept = FILES_KEPT + db_connections + (redis_connections if redis else 0)
     kept = min(kept, files // 4) if files > 0 else kept  # (as connections_cap counts it)
-    if max_connections is not None and not 1 <= max_connections <= connections_cap(files, kept):
+    cap = connections_cap(files, kept)
+    if max_connections is not None and not 1 <= max_connections <= cap:
         raise typer.BadParameter(
-            f"--max-connections is from 1 to {connections_cap(files, kept)}: this process may "
+            f"--max-connections is from 1 to {cap}: this process may "
             f"open {files} files, and keeps {kept} for its database, Redis, log and workers "
             "(raise its open-files limit, ulimit -n, for more)"
         )
@@ -874,7 +875,7 @@ def serve(
         head_lines=max_request_lines,
         ws_frame_rate=ws_frame_rate,
         ws_data_rate=ws_kib_rate * 1024,
-        most=connections_cap(files, kept) if max_connections is None else max_connections,
+        most=cap if max_connections is None else max_connections,
         send_buffer=send_buffer_kib * 1024,
     )
     if max_connections is None and limits.most < FEW_CONNECTIONS:

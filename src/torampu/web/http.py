@@ -208,6 +208,25 @@ def connections_cap(files: int, kept: int = FILES_KEPT) -> int:
     return max(1, files - min(kept, files // 4)) if files > 0 else UNLIMITED
 
 
+def cancel_timer(owner: object, name: str) -> None:
+    """Cancel the timer in ``owner``'s attribute ``name``, if one is set (none before
+    ``connection_made``), and clear it."""
+    timer: Any = getattr(owner, name, None)
+    if timer is not None:
+        timer.cancel()
+        setattr(owner, name, None)
+
+
+def set_socket_option(transport: asyncio.BaseTransport, option: int, value: int | bytes) -> None:
+    """Set a ``SOL_SOCKET`` option on ``transport``'s socket, if it has one that takes it
+    (uvloop's stand-in socket raises ValueError or TypeError where asyncio's raises OSError:
+    whatever it says, the caller goes on — a code review)."""
+    sock = transport.get_extra_info("socket")
+    if sock is not None:
+        with contextlib.suppress(OSError, ValueError, TypeError):
+            sock.setsockopt(socket.SOL_SOCKET, option, value)
+
+
 def guarded_protocol(limits: HttpLimits) -> type[H11Protocol]:
     """uvicorn's ``http=`` class bound to ``limits``."""
 
@@ -262,10 +281,8 @@ class GuardedH11Protocol(H11Protocol):
             transport.abort()
             return
         lim.open[self._address] += 1
-        sock = transport.get_extra_info("socket")
-        if lim.send_buffer and sock is not None:
-            with contextlib.suppress(OSError, ValueError, TypeError):  # (no real socket)
-                sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, lim.send_buffer)
+        if lim.send_buffer:
+            set_socket_option(transport, socket.SO_SNDBUF, lim.send_buffer)
         self._arm()
 
     def connection_lost(self, exc: Exception | None) -> None:
@@ -287,7 +304,7 @@ class GuardedH11Protocol(H11Protocol):
         self._reading()
 
     def _reading(self) -> None:
-        self._cancel("_send_timer")
+        cancel_timer(self, "_send_timer")
 
     def _not_reading(self) -> None:
         self._send_timer = None
@@ -301,12 +318,7 @@ class GuardedH11Protocol(H11Protocol):
         # (and what the kernel holds of it with it: a close, abort's too, leaves the socket's
         # queue to go out — to a client that reads nothing, for as long as it answers)
         try:
-            sock = self.transport.get_extra_info("socket")
-            if sock is not None:
-                # (uvloop's stand-in socket raises ValueError or TypeError where asyncio's
-                # raises OSError: the drop must come whatever it says, a code review)
-                with contextlib.suppress(OSError, ValueError, TypeError):
-                    sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+            set_socket_option(self.transport, socket.SO_LINGER, struct.pack("ii", 1, 0))
         finally:
             self.transport.abort()  # (close() would wait for the unsent data to go out)
 
@@ -469,15 +481,7 @@ class GuardedH11Protocol(H11Protocol):
         self._head_timer = self.loop.call_later(self.limits.header_timeout, self._too_slow)
 
     def _disarm(self) -> None:
-        self._cancel("_head_timer")
-
-    def _cancel(self, name: str) -> None:
-        """Cancel the timer in attribute ``name``, if one is set (none before
-        ``connection_made``)."""
-        timer: Any = getattr(self, name, None)
-        if timer is not None:
-            timer.cancel()
-            setattr(self, name, None)
+        cancel_timer(self, "_head_timer")
 
     def _too_slow(self) -> None:
         self._head_timer = None
@@ -626,25 +630,13 @@ class GuardedWebSocketProtocol(WebSocketsSansIOProtocol):
         )
 
     def connection_lost(self, exc: Exception | None) -> None:
-        self._end_handshake_timer()
-        self._end_send_timer()
+        cancel_timer(self, "_handshake_timer")
+        cancel_timer(self, "_send_timer")
         super().connection_lost(exc)
 
     def resume_writing(self) -> None:
         super().resume_writing()
-        self._end_send_timer()
-
-    def _end_send_timer(self) -> None:
-        """End the HTTP side's deadline for a response the client had not read when the
-        connection was upgraded (see :meth:`GuardedH11Protocol.handle_websocket_upgrade`)."""
-        timer, self._send_timer = getattr(self, "_send_timer", None), None
-        if timer is not None:
-            timer.cancel()
-
-    def _end_handshake_timer(self) -> None:
-        timer, self._handshake_timer = getattr(self, "_handshake_timer", None), None
-        if timer is not None:
-            timer.cancel()
+        cancel_timer(self, "_send_timer")
 
     def _no_handshake(self) -> None:
         self._handshake_timer = None
@@ -665,7 +657,7 @@ class GuardedWebSocketProtocol(WebSocketsSansIOProtocol):
         if self.handshake_initiated or self.conn.handshake_exc is None:
             return False
         self.cut = True
-        self._end_handshake_timer()
+        cancel_timer(self, "_handshake_timer")
         why = b"not a websocket handshake this server takes"
         self.transport.write(
             b"HTTP/1.1 400 Bad Request\r\ncontent-type: text/plain; charset=utf-8\r\n%s"
@@ -675,7 +667,7 @@ class GuardedWebSocketProtocol(WebSocketsSansIOProtocol):
         return True
 
     def handle_connect(self, event: Any) -> None:
-        self._end_handshake_timer()
+        cancel_timer(self, "_handshake_timer")
         super().handle_connect(event)
 
     def _cut_off(self, why: str) -> None:
