@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import contextlib
 import socket
-import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -13,7 +12,8 @@ import pytest
 import uvicorn
 
 from torampu.web.app import _in_chunks
-from torampu.web.http import HttpLimits, guarded_protocol
+from torampu.web.http import HttpLimits
+from web_helpers import running
 
 BODY = 2_000_000
 
@@ -32,21 +32,9 @@ def test_a_response_never_read_is_not_left_whole_in_the_kernel(tmp_path: Any) ->
     whole body still queued for the client in the kernel — out of every count of connections
     (one address: 24 MB of them, still there 30 s later). The send buffer is bounded now: the
     rest waits in the process and ``send_timeout`` drops the client, its unsent rest with it."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = int(s.getsockname()[1])
     limits = HttpLimits(send_timeout=1.0, header_timeout=1.0)
-    config = uvicorn.Config(
-        _big, host="127.0.0.1", port=port, log_level="warning", http=guarded_protocol(limits)
-    )
-    server = uvicorn.Server(config)
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 30
-    while not server.started:
-        assert thread.is_alive() and time.monotonic() < deadline, "uvicorn did not start"
-        time.sleep(0.02)
-    try:
+    with running(_big, limits) as address:
+        port = int(address.split(":")[1])
         c = socket.socket()
         c.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
         c.connect(("127.0.0.1", port))
@@ -66,9 +54,6 @@ def test_a_response_never_read_is_not_left_whole_in_the_kernel(tmp_path: Any) ->
             while chunk := r.recv(65536):
                 whole += chunk
         assert whole.endswith(b"1" * BODY)
-    finally:
-        server.should_exit = True
-        thread.join(30)
 
 
 def test_the_send_buffer_is_the_operators_to_set(

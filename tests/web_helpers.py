@@ -170,14 +170,10 @@ def play_through(
 
 
 @contextmanager
-def live_server(
-    tmp: Path, ping: float = 20.0, http: HttpLimits | None = None, **kw: Any
-) -> Iterator[str]:
-    """``torampu serve``'s application under a real uvicorn on a free loopback port (in a
-    thread of this process), for tests that need real sockets: ``ws://127.0.0.1:PORT``.
-    ``ping``: seconds between websocket pings, and to wait for the pong (``--ws-ping``);
-    ``http``: the raw connections' limits (``--header-timeout`` and
-    ``--connections-per-address``; their defaults unless given)."""
+def running(app: Any, http: HttpLimits, **config: Any) -> Iterator[str]:
+    """``app`` under a real uvicorn on a free loopback port (in a thread of this process), its
+    raw connections bound by ``http``: ``127.0.0.1:PORT``. ``config``: more of uvicorn's
+    ``Config``."""
     import socket
     import threading
     import time
@@ -187,19 +183,16 @@ def live_server(
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = int(s.getsockname()[1])
-    config = uvicorn.Config(
-        create_app(settings(tmp, **kw)),
-        host="127.0.0.1",
-        port=port,
-        log_level="warning",
-        http=guarded_protocol(http or HttpLimits()),
-        ws=guarded_ws_protocol(http or HttpLimits()),
-        ws_max_size=65536,
-        ws_ping_interval=ping,
-        ws_ping_timeout=ping,
+    server = uvicorn.Server(
+        uvicorn.Config(
+            app,
+            host="127.0.0.1",
+            port=port,
+            log_level="warning",
+            http=guarded_protocol(http),
+            **config,
+        )
     )
-    server = uvicorn.Server(config)
-    quiet_client_errors()  # as torampu serve does
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     deadline = time.monotonic() + 30
@@ -211,6 +204,28 @@ def live_server(
     finally:
         server.should_exit = True
         thread.join(30)
+
+
+@contextmanager
+def live_server(
+    tmp: Path, ping: float = 20.0, http: HttpLimits | None = None, **kw: Any
+) -> Iterator[str]:
+    """``torampu serve``'s application under a real uvicorn on a free loopback port (in a
+    thread of this process), for tests that need real sockets: ``ws://127.0.0.1:PORT``.
+    ``ping``: seconds between websocket pings, and to wait for the pong (``--ws-ping``);
+    ``http``: the raw connections' limits (``--header-timeout`` and
+    ``--connections-per-address``; their defaults unless given)."""
+    limits = http or HttpLimits()
+    quiet_client_errors()  # as torampu serve does
+    with running(
+        create_app(settings(tmp, **kw)),
+        limits,
+        ws=guarded_ws_protocol(limits),
+        ws_max_size=65536,
+        ws_ping_interval=ping,
+        ws_ping_timeout=ping,
+    ) as address:
+        yield address
 
 
 @asynccontextmanager
