@@ -128,6 +128,12 @@ def think_of(spec: str) -> float:
     return float(options.get("think", 0.0)) if kind == "ismcts" else 0.0
 
 
+def cost_of(job: BotJob) -> float:
+    """What a search job weighs in its key's share of the workers (:class:`FairGate`): its
+    think budget, a tenth of a second at least (it holds a worker that long, and more)."""
+    return max(think_of(job.spec), 0.1)
+
+
 @dataclass(frozen=True)
 class BotJob:
     """One bot move to compute: everything the bot may know, and nothing else."""
@@ -255,10 +261,16 @@ def _lower_priority(nice: int, search: bool = False) -> None:  # pragma: no cove
 
 class FairGate:
     """``slots`` at a time, shared fairly: a freed slot goes to the oldest waiter of the key
-    served least lately (a key being whoever's tables they are), so one key with many waiting
-    jobs takes one turn in every round, not the whole queue. :meth:`take_now` takes a slot
-    without waiting, in debt if none is free: the next ones freed pay it back before any
-    waiter has one.
+    (whoever's tables they are) that has had the least of the slots' time, so one key with
+    many waiting jobs has its share, not the whole queue. Each grant is weighed by its
+    ``cost`` (a search's think seconds; 1 unless said): start-time fair queueing, a key's tag
+    the time it was given less everyone's, a key that comes back after a while starting
+    level, with no credit for its absence. Alike costs take turns key by key; a key whose
+    jobs think a second has a turn for every three of one whose jobs think 0.3 s (turns alone
+    gave two of the three search workers' time to an attacker's four addresses of 1 s bots,
+    a person's 0.3 s bots waiting 2.3 s a move: a sixty-ninth session). :meth:`take_now`
+    takes a slot without waiting, in debt if none is free: the next ones freed pay it back
+    before any waiter has one.
 
     >>> async def demo() -> list[str]:
     ...     gate, order = FairGate(1), []
@@ -275,6 +287,21 @@ class FairGate:
     ...     return order
     >>> asyncio.run(demo())
     ['b1', 'a1', 'a2', 'a3']
+    >>> async def weighed() -> list[str]:
+    ...     gate, order = FairGate(1), []
+    ...     await gate.acquire("a", 1.0)              # a holds the one slot
+    ...     async def job(key: str, n: int, cost: float) -> None:
+    ...         await gate.acquire(key, 1.0, cost=cost)
+    ...         order.append(f"{key}{n}")
+    ...         gate.release()
+    ...     jobs = [job("a", n, 1.0) for n in (1, 2)] + [job("b", n, 0.3) for n in (1, 2, 3, 4)]
+    ...     waiting = [asyncio.ensure_future(j) for j in jobs]
+    ...     await asyncio.sleep(0)
+    ...     gate.release()
+    ...     await asyncio.gather(*waiting)
+    ...     return order
+    >>> asyncio.run(weighed())                    # b's jobs cost 0.3 s each, a's 1 s
+    ['b1', 'b2', 'b3', 'b4', 'a1', 'a2']
     >>> async def debt() -> list[str]:
     ...     gate, order = FairGate(1), []
     ...     await gate.acquire("a", 1.0)              # a holds the one slot
@@ -296,46 +323,58 @@ class FairGate:
 
     def __init__(self, slots: int) -> None:
         self.free = max(1, slots)
-        self.waiting: OrderedDict[str, deque[asyncio.Future[None]]] = OrderedDict()
-        self.idle: OrderedDict[str, deque[asyncio.Future[None]]] = OrderedDict()
+        self.waiting: OrderedDict[str, deque[tuple[asyncio.Future[None], float]]] = OrderedDict()
+        """Each key's waiters, oldest first, each with its cost."""
+        self.idle: OrderedDict[str, deque[tuple[asyncio.Future[None], float]]] = OrderedDict()
         """The waiters that asked ``low`` (:meth:`acquire`): a slot goes to them, in turns by
         key likewise, only while nobody waits in :attr:`waiting`."""
-        self.served: dict[str, int] = {}
-        """When each key last had a slot (a count of grants); bounded by forgetting the
-        keys that wait for nothing once it holds 4,096."""
+        self.clock = 0.0
+        """The start tag of the last grant: the time every key has been given, fairly."""
+        self.finish: dict[str, float] = {}
+        """Each key's finish tag: :attr:`clock` when it was last given a slot, plus that
+        grant's cost; bounded by forgetting, once it holds 4,096, the keys that wait for
+        nothing and are owed nothing (their tag behind the clock: they start level anyway)."""
         self.grants = 0
         self._their_turn = False
         """In debt, whether the next slot freed goes to a waiter rather than to the debt."""
 
-    def _granted(self, key: str) -> None:
+    def _start(self, key: str) -> float:
+        """The start tag a grant to ``key`` would have now."""
+        return max(self.clock, self.finish.get(key, 0.0))
+
+    def _granted(self, key: str, cost: float) -> None:
         self.grants += 1
-        self.served[key] = self.grants
-        if len(self.served) > 4096:
-            self.served = {
-                k: v for k, v in self.served.items() if k in self.waiting or k in self.idle
+        self.clock = self._start(key)
+        self.finish[key] = self.clock + max(cost, 0.0)
+        if len(self.finish) > 4096:
+            self.finish = {
+                k: v
+                for k, v in self.finish.items()
+                if k in self.waiting or k in self.idle or v > self.clock
             }
 
-    def take_now(self, key: str, most_debt: int | None = None) -> bool:
+    def take_now(self, key: str, most_debt: int | None = None, cost: float = 1.0) -> bool:
         """Take a slot at once, whether or not one is free (see :meth:`release`) — unless
         ``most_debt`` slots are owed already (False: nothing taken; wait as any)."""
         if most_debt is not None and self.free <= -most_debt:
             return False
         self.free -= 1
-        self._granted(key)
+        self._granted(key, cost)
         return True
 
-    async def acquire(self, key: str, timeout: float, low: bool = False) -> bool:
+    async def acquire(self, key: str, timeout: float, low: bool = False, cost: float = 1.0) -> bool:
         """Take a slot within ``timeout`` seconds (False: none came). A waiter cancelled (its
         table closed) takes no slot with it: one it was handed as it was cancelled goes on to
         the next. ``low``: a slot goes to this waiter only while no other waiter is without
-        ``low`` (a table of bots alone, which nobody waits on, behind a person's)."""
+        ``low`` (a table of bots alone, which nobody waits on, behind a person's). ``cost``:
+        what the slot is held for (see the class)."""
         if self.free > 0 and not self.waiting and not self.idle:
             self.free -= 1
-            self._granted(key)
+            self._granted(key, cost)
             return True
         fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         waiting = self.idle if low else self.waiting
-        waiting.setdefault(key, deque()).append(fut)
+        waiting.setdefault(key, deque()).append((fut, cost))
         try:
             await asyncio.wait_for(asyncio.shield(fut), timeout)
             return True
@@ -346,8 +385,8 @@ class FairGate:
                 self.release()  # (cancelled holding it: the slot goes on, not lost)
                 raise
             queue = waiting.get(key)
-            if queue is not None and fut in queue:
-                queue.remove(fut)
+            if queue is not None and (fut, cost) in queue:
+                queue.remove((fut, cost))
                 if not queue:
                     del waiting[key]
             fut.cancel()
@@ -356,8 +395,9 @@ class FairGate:
             raise
 
     def release(self) -> None:
-        """Give the slot to the oldest waiter of the key served least lately — or, where slots
-        were taken in debt (:meth:`take_now`), to pay that back first."""
+        """Give the slot to the oldest waiter of the key given the least (its start tag), the
+        first to wait of those level — or, where slots were taken in debt (:meth:`take_now`),
+        to pay that back first."""
         if self.free < 0 and not ((self.waiting or self.idle) and self._their_turn):
             self.free += 1  # (pays a slot owed; the next freed goes to a waiter, if any)
             self._their_turn = True
@@ -365,14 +405,14 @@ class FairGate:
         self._their_turn = False  # (in debt, every other slot freed: waiters not shut out)
         for waiting in (self.waiting, self.idle):
             while waiting:
-                key = min(waiting, key=lambda k: self.served.get(k, 0))
+                key = min(waiting, key=self._start)
                 queue = waiting[key]
-                fut = queue.popleft()
+                fut, cost = queue.popleft()
                 if not queue:
                     del waiting[key]
                 if not fut.done():
                     fut.set_result(None)
-                    self._granted(key)
+                    self._granted(key, cost)
                     return
         self.free += 1
 
@@ -505,7 +545,7 @@ class BotPool:
     ) -> BotAnswer:
         slot = not job.quick
         left = self.queue_wait - waited
-        if slot and (left <= 0 or not await self._slots.acquire(key, left, low)):
+        if slot and (left <= 0 or not await self._slots.acquire(key, left, low, cost_of(job))):
             self.fallbacks += 1
             self.waited_out += 1
             if now_and_then(self.waited_out):  # (per move, it filled the log: a 55th audit)
@@ -556,7 +596,7 @@ class BotPool:
         """:func:`compute_hint` of ``job`` on the search pool, within its deadline (``None``
         if it failed or ran past it: a hint has no fallback); :class:`PoolBusy` if no worker
         was free within ``queue_wait`` (its turn taken with the bot moves, by ``key``)."""
-        if not await self._slots.acquire(key, self.queue_wait):
+        if not await self._slots.acquire(key, self.queue_wait, cost=cost_of(job)):
             self.hints_busy += 1
             if now_and_then(self.hints_busy):
                 log.warning(
