@@ -249,6 +249,12 @@ def wait_shown(page: Any, selector: str, base: str) -> None:
         pytest.fail(f"{selector} never showed ({e.__class__.__name__}): {said}\n{server_log(base)}")
 
 
+def chosen_game(page: Any) -> str:
+    """The game the lobby's picker has chosen (its pressed button): quick play's and the
+    new-table form's."""
+    return str(page.eval_on_selector("#game-picker [aria-pressed=true]", "b => b.id.slice(5)"))
+
+
 def problems(page: Any) -> list[str]:
     """Script errors and CSP violations of the page so far (window.__csp included)."""
     here = page.evaluate("window.__csp || []")

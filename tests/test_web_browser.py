@@ -21,7 +21,16 @@ from typing import Any
 
 import pytest
 
-from browser_helpers import chromium, get, new_page, post, problems, require_chromium, serve
+from browser_helpers import (
+    chosen_game,
+    chromium,
+    get,
+    new_page,
+    post,
+    problems,
+    require_chromium,
+    serve,
+)
 
 SHOTS = Path(__file__).resolve().parent.parent / "artifacts" / "web"
 PHONE = {"width": 390, "height": 844}
@@ -52,7 +61,7 @@ def _create_table(page: Any, base: str, players: int = 5) -> str:
     """Create a one-game Napoleon classic table from the lobby form; returns its id."""
     page.goto(f"{base}/")
     page.wait_for_selector("#create-form")
-    page.select_option("select[name=game]", "napoleon")
+    page.click("#pick-napoleon")
     page.select_option("select[name=preset]", "classic")
     page.select_option("select[name=players]", str(players))
     page.fill("input[name=games]", "1")
@@ -367,17 +376,15 @@ def test_the_new_table_form_keeps_the_keyboard_focus_and_the_open_options(
     assert page.input_value("select[name=preset]") == presets[-1]
     assert _focused_name(page) == "preset"
     assert page.evaluate("document.querySelector('#options').open") is True
-    games = page.eval_on_selector_all("select[name=game] option", "os => os.map(o => o.value)")
-    start = page.input_value("select[name=game]")
-    key = "ArrowUp" if games.index(start) == len(games) - 1 else "ArrowDown"
-    chosen = games[games.index(start) + (-1 if key == "ArrowUp" else 1)]
-    page.focus("select[name=game]")
-    page.keyboard.press(key)
-    assert page.input_value("select[name=game]") == chosen
-    assert _focused_name(page) == "game"
+    games = page.eval_on_selector_all("#game-picker button", "bs => bs.map(b => b.id.slice(5))")
+    start = chosen_game(page)
+    chosen = games[(games.index(start) + 1) % len(games)]
+    page.focus(f"#pick-{chosen}")
+    page.keyboard.press("Enter")
+    assert chosen_game(page) == chosen
+    assert page.evaluate("document.activeElement?.id") == f"pick-{chosen}"
     assert page.evaluate("document.querySelector('#options').open") is True
-    page.keyboard.press("Tab")
-    assert _focused_name(page) == "preset"
+    page.focus("select[name=preset]")
     preset = page.input_value("select[name=preset]")
     page.keyboard.press("Tab")
     assert _focused_name(page) == "players"
@@ -518,7 +525,7 @@ def test_a_private_table_opens_by_its_invite_link_only(server: str, browser: Any
     host = _page(browser, DESKTOP)
     host.goto(f"{server}/")
     host.wait_for_selector("#create-form")
-    host.select_option("select[name=game]", "napoleon")
+    host.click("#pick-napoleon")
     host.select_option("select[name=preset]", "classic")
     host.fill("input[name=games]", "1")
     host.check("#private-table")

@@ -31,6 +31,7 @@ import pytest
 from browser_helpers import (
     ARGS,
     CHROMIUM,
+    chosen_game,
     chromium,
     get,
     new_page,
@@ -1067,7 +1068,7 @@ def test_lobby_in_japanese_shows_no_english_option(server: str, browser: Any, la
     page.wait_for_selector("#create-form")
     english = re.compile(r"(?<![A-Za-z-])(?!UECda(?![A-Za-z])|napoleon-web)[A-Za-z]{2,}")
     for game in ("napoleon", "nap", "hell", "daifugo"):
-        page.select_option("select[name=game]", game)
+        page.click(f"#pick-{game}")
         page.locator("#options summary").click()
         names = page.eval_on_selector_all(
             "#options .opt-name", "els => els.map(e => e.textContent)"
@@ -1095,7 +1096,7 @@ def test_the_new_table_options_fit_a_phone(server: str, browser: Any, lang: str)
     page.goto(f"{server}/")
     page.wait_for_selector("#create-form")
     for game in ("napoleon", "nap", "hell", "daifugo"):
-        page.select_option("select[name=game]", game)
+        page.click(f"#pick-{game}")
         page.locator("#options summary").click()
         page.wait_for_selector("#options .option")
         wide = page.eval_on_selector_all(
@@ -1123,7 +1124,7 @@ def test_lobby_in_english_names_options_as_the_rules_list_does(server: str, brow
     page.wait_for_selector("#create-form")
     info = {g["name"]: g for g in get(f"{server}/api/games")["games"]}
     for game in ("napoleon", "nap", "hell", "daifugo"):
-        page.select_option("select[name=game]", game)
+        page.click(f"#pick-{game}")
         # the rule sets by their players' names ("House rules A", not "house-001")
         shown = page.eval_on_selector_all(
             "select[name=preset] option", "els => els.map(e => e.textContent)"
@@ -1614,7 +1615,7 @@ def test_the_waiting_room_fits_a_phone_and_counts_seats_from_one(
     page = new_page(browser, PHONE, lang)
     page.goto(f"{server}/")
     page.wait_for_selector("#create-form")
-    page.select_option("select[name=game]", "daifugo")
+    page.click("#pick-daifugo")
     page.select_option("select[name=players]", "4")
     for i in (2, 3):
         page.select_option(f"select[name=seat-{i}]", "bot:random")
@@ -1778,7 +1779,7 @@ def test_before_the_start_one_moves_seats_and_the_host_swaps_them(
     page = new_page(browser, LAPTOP, "en", "localStorage.setItem('torampu.name', 'Aki')")
     page.goto(f"{server}/")
     page.wait_for_selector("#create-form")
-    page.select_option("select[name=game]", "hell")
+    page.click("#pick-hell")
     page.select_option("select[name=players]", "4")
     # the maker sits at the first open seat under the name they go by (left to take a seat of
     # the table they had just made: a fourteenth review)
@@ -2127,7 +2128,7 @@ def test_one_click_plays_against_bots(server: str, browser: Any) -> None:
     page.wait_for_selector("#create-form")
     assert page.input_value("#quick-name") == "Mi"
     page.fill("#quick-name", "Mio")
-    page.select_option("select[name=game]", "hell")
+    page.click("#pick-hell")
     # how long the match is, before it starts: Hell's whole series at 4 players (GET /api/games)
     games = {g["name"]: g for g in get(f"{server}/api/games")["games"]}["hell"]["games"]
     players = page.input_value("select[name=players]")
@@ -2173,7 +2174,7 @@ def test_one_click_plays_against_bots(server: str, browser: Any) -> None:
     page.wait_for_selector(f"a[href$='/t/{tid}']")  # under "Your tables"
     # and the form is on the game last chosen (back from Hell, it showed Napoleon: a review)
     page.wait_for_selector("#create-form")
-    assert page.input_value("select[name=game]") == "hell"
+    assert chosen_game(page) == "hell"
     assert "Hell" in page.inner_text("#quick-play")
     assert not problems(page), problems(page)
 
@@ -2189,7 +2190,7 @@ def test_the_lobby_s_form_is_as_the_last_table_of_its_game_was_made(
     page = new_page(browser, LAPTOP, "en", "localStorage.setItem('torampu.name', 'Mi')")
     page.goto(f"{server}/")
     page.wait_for_selector("#create-form")
-    page.select_option("select[name=game]", "hell")
+    page.click("#pick-hell")
     assert page.input_value("select[name=players]") == "5"  # (the default, at first)
     assert page.locator("#form-remembered").count() == 0  # (nothing kept: nothing said)
     page.select_option("select[name=players]", "4")
@@ -2208,7 +2209,7 @@ def test_the_lobby_s_form_is_as_the_last_table_of_its_game_was_made(
 
     def form() -> dict[str, Any]:
         return {
-            "game": page.input_value("select[name=game]"),
+            "game": chosen_game(page),
             "players": page.input_value("select[name=players]"),
             "seat-1": page.input_value("select[name=seat-1]"),
             "hook": page.is_checked("input[name=opt-hook]"),
@@ -2218,12 +2219,12 @@ def test_the_lobby_s_form_is_as_the_last_table_of_its_game_was_made(
     kept = {"game": "hell", "players": "4", "seat-1": "bot:random", "hook": False, "games": "3"}
     assert form() == kept
     # (another game's form is its own; back to Hell, Hell's kept one)
-    page.select_option("select[name=game]", "nap")
+    page.click("#pick-nap")
     assert (
         page.input_value("select[name=players]") != "4"
         or page.input_value("select[name=seat-1]") == "open"
     )
-    page.select_option("select[name=game]", "hell")
+    page.click("#pick-hell")
     assert form() == kept
     # and it says so beside Play now, the changed rule counted (a forty-sixth review: only the
     # folded rule details at the form's foot said it), with the way back to the defaults
@@ -2242,7 +2243,7 @@ def test_the_lobby_s_form_is_as_the_last_table_of_its_game_was_made(
     )
     page.reload()
     page.wait_for_selector("#create-form")
-    assert page.input_value("select[name=game]") == "hell"
+    assert chosen_game(page) == "hell"
     assert page.input_value("select[name=players]") == "5"
     assert page.input_value("select[name=seat-1]") == "open"
     assert page.input_value("input[name=games]") == ""
@@ -2330,15 +2331,15 @@ def test_the_lobby_keeps_a_set_of_rules_and_a_list_of_cards_chosen_and_no_refuse
             preset: 'classic', overrides: {removed_cards: ['2C', '2D']}}));
         }"""
     )
-    page.select_option("select[name=game]", "daifugo")
+    page.click("#pick-daifugo")
     page.locator("#options summary").click()
     boxes = page.locator("[data-option='forbidden_finish'] input")
     assert [boxes.nth(i).is_checked() for i in range(boxes.count())] == [True, True, False, False]
-    page.select_option("select[name=game]", "napoleon")
+    page.click("#pick-napoleon")
     page.locator("#options summary").click()
     assert page.input_value("input[name=opt-removed_cards]") == "2C 2D"
     # a form the server refused is not kept (it was, before the request: 99 games for good)
-    page.select_option("select[name=game]", "hell")
+    page.click("#pick-hell")
     page.fill("input[name=games]", "99")
     page.locator("#create-btn").click()
     page.wait_for_function("() => !document.querySelector('#create-btn').disabled")
@@ -2499,7 +2500,7 @@ def test_the_lobby_says_how_each_game_is_played(server: str, browser: Any, lang:
     page.wait_for_selector("#create-form")
     texts = {}
     for game in ("napoleon", "nap", "hell", "daifugo"):
-        page.select_option("select[name=game]", game)
+        page.click(f"#pick-{game}")
         page.wait_for_selector("#lobby-howto")
         if not page.eval_on_selector("#lobby-howto", "e => e.open"):
             page.click("#lobby-howto > summary")
@@ -3802,7 +3803,7 @@ def test_a_table_s_maker_seated_without_a_name_is_told_the_name_given(
     page = new_page(browser, LAPTOP, "en")
     page.goto(f"{server}/")
     page.wait_for_selector("#create-form")
-    page.select_option("select[name=game]", "hell")
+    page.click("#pick-hell")
     assert page.is_checked("#sit-me")
     page.click("#create-form button[type=submit]")
     page.wait_for_selector(".seat-row.me[data-seat='0']")
@@ -3821,7 +3822,7 @@ def test_a_table_s_maker_seated_without_a_name_is_told_the_name_given(
     # thirty-fourth review)
     page.goto(f"{server}/")
     page.wait_for_selector("#create-form")
-    page.select_option("select[name=game]", "hell")
+    page.click("#pick-hell")
     page.click("#create-form button[type=submit]")
     page.wait_for_function(
         "() => (document.querySelector('#toast.show')?.textContent || '').includes('You sit as')"
@@ -3882,7 +3883,7 @@ def test_a_quick_game_s_first_turn_has_no_word_on_changing_one_s_name(
     with no such button. Said only at a table that waits."""
     page = new_page(browser, LAPTOP, "en")
     page.goto(f"{server}/")
-    page.select_option("select[name=game]", "hell")
+    page.click("#pick-hell")
     page.click("#quick-play")
     page.wait_for_function("() => !!window.torampu?.snapshot?.view")
     page.wait_for_timeout(800)

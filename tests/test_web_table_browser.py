@@ -1159,7 +1159,7 @@ def test_the_host_closes_a_game_against_bots_and_a_table_not_started(
     page.on("dialog", lambda d: d.accept())
     page.goto(f"{server}/")
     page.wait_for_selector("#create-form")
-    page.select_option("select[name=game]", "hell")
+    page.click("#pick-hell")
     page.click("#quick-play")
     page.wait_for_selector("#felt [data-seat='0']")
     solo = page.url.split("#")[0].rsplit("/", 1)[1]
@@ -1171,7 +1171,7 @@ def test_the_host_closes_a_game_against_bots_and_a_table_not_started(
     with pytest.raises(urllib.error.HTTPError):
         get(f"{server}/api/tables/{solo}")
     # a table not started, a friend seated at it
-    page.select_option("select[name=game]", "hell")
+    page.click("#pick-hell")
     page.uncheck("#sit-me")
     page.click("#create-btn")
     page.wait_for_selector("[data-take='0']")
@@ -1629,7 +1629,7 @@ def test_a_table_is_made_with_a_time_for_a_move_and_says_it(
     page = new_page(browser, SIZES["phone"], lang, has_touch=True, is_mobile=True)
     page.goto(f"{server}/")
     page.wait_for_selector("#create-form")
-    page.select_option("select[name=game]", "hell")
+    page.click("#pick-hell")
     options = page.eval_on_selector_all(
         "#turn-timeout option", "(os) => os.map((o) => [o.value, o.textContent])"
     )

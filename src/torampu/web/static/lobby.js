@@ -381,13 +381,12 @@ function renderForm(el, state) {
       h("small", { class: "muted", id: "quick-play-note" }, quickNote(f, usual)),
       rememberedNote(state, game, rerender)),
     // the game in a few lines for a newcomer, before any table (it was only in a table's Rules);
-    // above the form, so that Tab goes from the game to the preset as before
+    // above the form
     h("details", { class: "feel-howto lobby-howto", id: "lobby-howto" },
       h("summary", {}, `${t("howTo")} · ${gameName(f.game)}`), h("p", {}, t(`howto_${f.game}`))),
     h(
       "form",
       { id: "create-form", onsubmit: (e) => submit(e, state) },
-      field(t("game"), gameSelect(state, rerender)),
       field(t("preset"), presetSelect(game, f, rerender), h("small", { class: "muted" }, presetNote(game, f))),
       h(
         "div",
@@ -500,8 +499,9 @@ function chooseGame(state, name, rerender) {
   rerender();
 }
 
-/** The games as buttons above quick play, the one chosen pressed (the form's menu below is the
- * same choice). */
+/** The games as buttons above quick play, the one chosen pressed: the game of quick play and of
+ * the form below alike (the form had a menu of its own as well, the same choice twice: a
+ * sixty-ninth session). */
 function gamePicker(state, rerender) {
   return h("div", { class: "game-picker", id: "game-picker", role: "group", "aria-label": t("game") },
     state.games.map((g) => {
@@ -509,19 +509,6 @@ function gamePicker(state, rerender) {
       return h("button", { type: "button", id: `pick-${g.name}`, class: on ? "chosen" : "", "aria-pressed": String(on),
         onclick: () => on || chooseGame(state, g.name, rerender) }, gameName(g.name));
     }));
-}
-
-function gameSelect(state, rerender) {
-  return h(
-    "select",
-    {
-      name: "game",
-      onchange: (e) => chooseGame(state, e.target.value, rerender),
-    },
-    state.games.map((g) =>
-      h("option", { value: g.name, selected: g.name === state.form.game }, gameName(g.name)),
-    ),
-  );
 }
 
 function presetSelect(game, f, rerender) {
