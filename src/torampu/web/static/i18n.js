@@ -295,6 +295,8 @@ const TEXTS = {
     closeTable: "Close table",
     closeShort: "Close",
     closeTableConfirm: "Close this table? It is deleted with its moves and chat, and anyone at it is sent back to the lobby.",
+    continueSolo: "Or continue your {game} against bots",
+    closeOldestSolo: "You have too many open tables. Close your oldest game against bots ({game}, {when}) and start the new one?",
     tableClosed: "The host closed this table.",
     tableGone: "This table is gone: its host closed it, or it was removed.",
     err_too_many_seats: "You hold too many seats at tables waiting to start: leave one, or wait for one to start",
@@ -917,6 +919,8 @@ const TEXTS = {
     closeTable: "テーブルを閉じる",
     closeShort: "卓を閉じる", // (not 閉じる, every dialog's close button: a twenty-third review; nor 終了, read as "finish" the game: a twenty-ninth; nor 解散, read as "leave the group", beside テーブルを閉じる on a wider screen: a thirty-fourth)
     closeTableConfirm: "このテーブルを閉じますか？ 手の記録やチャットとともに削除され、参加中の人はロビーに戻ります。",
+    continueSolo: "CPUと対戦中の{game}を続ける",
+    closeOldestSolo: "開いているテーブルが多すぎます。CPU と遊んでいたいちばん古いテーブル ({game}、{when}) を閉じて、新しく始めますか？",
     tableClosed: "ホストがこのテーブルを閉じました。",
     tableGone: "このテーブルはもうありません。ホストが閉じたか、削除されました。",
     err_too_many_seats: "開始待ちのテーブルで座っている席が多すぎます。どれかの席を離れるか、テーブルが始まるまでお待ちください",

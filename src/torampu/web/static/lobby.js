@@ -40,6 +40,8 @@ export function lobbyPage(root) {
       state.mine = mine.filter((tb) => !finished(tb));
       state.mineOver = mine.filter(finished);
       showTables();
+      const resume = form.querySelector("#quick-continue");
+      if (resume) fill(resume, continueLink(state));
       listed = true;
     } catch (e) {
       // (a busy server's or a spent allowance's refusal of a poll, once the list is shown: the
@@ -379,6 +381,7 @@ function renderForm(el, state) {
       h("button", { type: "button", class: "primary", id: "quick-play", onclick: (e) => quickPlay(e.currentTarget, state) },
         t("quickPlay", { game: gameName(f.game) })),
       h("small", { class: "muted", id: "quick-play-note" }, quickNote(f, usual)),
+      h("p", { class: "small", id: "quick-continue" }, continueLink(state)),
       rememberedNote(state, game, rerender)),
     // the game in a few lines for a newcomer, before any table (it was only in a table's Rules);
     // above the form
@@ -737,6 +740,48 @@ async function makeTable(body, seat) {
   return { id, host: res.host_token, refused };
 }
 
+/** This browser's unfinished games against bots alone — tables it made and sits at, every other
+ * seat a bot's — of ``game`` (null: of any), oldest first. */
+function soloTables(state, game = null) {
+  return (state.mine || [])
+    .filter((tb) => {
+      const held = tokens.seat(tb.id);
+      return (tb.status === "playing" || tb.status === "waiting") && (game == null || tb.game === game) &&
+        tokens.host(tb.id) && held && tb.seats?.every((s, i) => i === held.seat || s.kind === "bot");
+    })
+    .sort((a, b) => madeAt(a) - madeAt(b));
+}
+
+function madeAt(tb) {
+  const c = tb.created;
+  return (typeof c === "number" ? c * 1000 : Date.parse(c)) || 0;
+}
+
+/** Beside quick play, the way back to this browser's latest unfinished game of the chosen one
+ * against bots (each press of quick play made one more, and the one left mid-match was only
+ * under "Your tables", the fourth of a list cut at the box's foot: a sixty-ninth session). */
+function continueLink(state) {
+  const solo = soloTables(state, state.form?.game);
+  const tb = solo[solo.length - 1];
+  if (!tb) return null;
+  const progress = tb.status === "waiting" ? "" : t("gameOf", { k: Math.min(tb.games_played + 1, tb.games), n: tb.games, game: tb.game });
+  return h("a", { href: `/t/${tb.id}`, id: "continue-solo" }, `${t("continueSolo", { game: gameName(tb.game) })}${progress ? ` (${progress})` : ""}`);
+}
+
+/** Where quick play is refused for the tables this address holds open: close this browser's
+ * oldest game against bots alone, if it has one and the person agrees, and say so (true); the
+ * refusal told them to close one "under Your tables", where a list of eight left older ones
+ * out of reach (a sixty-ninth session). */
+async function closeOldestSolo(state) {
+  const tb = soloTables(state)[0];
+  if (!tb || !window.confirm(t("closeOldestSolo", { game: gameName(tb.game), when: when(tb.created) }))) return false;
+  await api.close(tb.id, tokens.host(tb.id));
+  tokens.forget(tb.id);
+  mineCache.delete(tb.id);
+  state.mine = state.mine.filter((x) => x.id !== tb.id);
+  return true;
+}
+
 /** One click to play: the chosen game and rules, this person in the first seat (in Hell the
  * last), bots of the middle strength in the others, started at once. */
 async function quickPlay(button, state) {
@@ -755,7 +800,13 @@ async function quickPlay(button, state) {
     const body = { game: f.game, rules, players: f.players, seats, private: true };
     if (f.games) body.games = Number(f.games);
     if (f.hints) body.hints = true; // the learner's hints, as ticked below (they were lost)
-    const made = await makeTable(body, me);
+    let made;
+    try {
+      made = await makeTable(body, me);
+    } catch (e) {
+      if (e?.code !== "too_many_tables" || !(await closeOldestSolo(state))) throw e;
+      made = await makeTable(body, me); // (once: refused again, said as before)
+    }
     rememberForm(f); // (once made: a form the server refused is not the next one's)
     if (made.refused) {
       // the seat refused (a name the page uses for others, name_reserved): the table, made for
