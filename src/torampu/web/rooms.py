@@ -65,6 +65,7 @@ from torampu.web.store import (
     REMATCH_WISH,
     Action,
     Chat,
+    Holdings,
     OpenCaps,
     Refused,
     Seat,
@@ -855,6 +856,11 @@ def _replayed(table_id: str, m: Match, actions: list[Any]) -> tuple[Match, list[
         games.append(m.games_played)
         m.play(a.action)
     return m, games
+
+
+def _holdings(seats: Sequence[Seat]) -> Holdings:
+    """``seats`` as who holds them (:data:`~torampu.web.store.Holdings`)."""
+    return tuple((st.kind, st.token) for st in seats)
 
 
 def _holds(game: Any, seat: int | None, cards: int) -> bool:
@@ -3446,25 +3452,48 @@ class Lobby:
             return
         # table → a stored state it was behind, and since when (monotonic)
         ahead: dict[str, tuple[tuple[int, int], float]] = {}
+        # table → stored seat holdings it did not have at the same version, and since when
+        elsewhere: dict[str, tuple[Holdings, float]] = {}
         while not self._closing:
             await asyncio.sleep(every)
             if not self.bus.healthy:
                 ahead.clear()
+                elsewhere.clear()
                 continue
             held = {t: r for t, r in self.rooms.items() if r.status != "over"}
             if not held:
                 ahead.clear()
+                elsewhere.clear()
                 continue
             try:
                 stored = await self.db(self.store.versions, list(held))
             except ActError:
                 continue  # (logged where it failed; read again at the next turn)
             before, ahead, now = ahead, {}, time.monotonic()
-            for table_id, (status, version) in stored.items():
+            seats_before, elsewhere = elsewhere, {}
+            for table_id, (status, version, holdings) in stored.items():
                 room = held[table_id]
                 # (a table started elsewhere is ahead too: its start's event was lost as well)
                 there, here = (STAGES.get(status, 0), version), (STAGES[room.status], room.version)
-                if there <= here or self.rooms.get(table_id) is not room:
+                if self.rooms.get(table_id) is not room:
+                    continue
+                if there == here and holdings != _holdings(room.seats):
+                    # a seat that changed hands without a new version (a leave in play, a
+                    # reopen, a join) stored by a process cut off from Redis: the old holder's
+                    # sockets here stayed seated — shown the seat, offered its moves, the table
+                    # waiting for them — for as long as that process's bus was down, for good
+                    # if it stopped meanwhile (a sixty-ninth audit). Read again once the same
+                    # holdings are still stored a poll later (an event may be on its way)
+                    seen = seats_before.get(table_id)
+                    if seen is None or seen[0] != holdings:
+                        elsewhere[table_id] = (holdings, now)
+                    elif now - seen[1] < UNANNOUNCED_AFTER:
+                        elsewhere[table_id] = seen
+                    else:
+                        log.warning("table %s: seats changed elsewhere, unannounced", table_id)
+                        await self._read_again(room)
+                    continue
+                if there <= here:
                     continue
                 was = before.get(table_id)
                 if was is None or was[0] <= here:  # (newly behind: its event may come)

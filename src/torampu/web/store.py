@@ -319,6 +319,10 @@ MAX_BARRED = 100
 """The most addresses one table bars (a host reopening seats again and again adds no more)."""
 
 
+Holdings = tuple[tuple[str, str | None], ...]
+"""A table's seats as who holds them: each seat's kind and token hash, in seat order."""
+
+
 @dataclass(frozen=True)
 class Seat:
     seat: int
@@ -555,16 +559,29 @@ class Store:
             rows = s.execute(q.order_by(TableRow.updated.desc()).limit(limit))
             return [(r[0], utc(r[1] or since)) for r in rows]
 
-    def versions(self, table_ids: list[str]) -> dict[str, tuple[str, int]]:
-        """The stored status and version of each of ``table_ids`` still there (read in batches
-        of 500)."""
-        out: dict[str, tuple[str, int]] = {}
+    def versions(self, table_ids: list[str]) -> dict[str, tuple[str, int, Holdings]]:
+        """The stored status, version and seat holdings (:data:`Holdings`) of each of
+        ``table_ids`` still there (read in batches of 500). The holdings too: a seat changes
+        hands (a leave in play, a reopen, a join) without a new version, and one stored by a
+        process cut off from Redis was never heard of by the others (a sixty-ninth audit)."""
+        out: dict[str, tuple[str, int, Holdings]] = {}
         with self._session() as s:
             for i in range(0, len(table_ids), 500):
+                batch = table_ids[i : i + 500]
                 q = select(TableRow.id, TableRow.status, TableRow.version).where(
-                    TableRow.id.in_(table_ids[i : i + 500])
+                    TableRow.id.in_(batch)
                 )
-                out.update((r[0], (r[1], r[2])) for r in s.execute(q))
+                rows = list(s.execute(q))
+                held: dict[str, list[tuple[str, str | None]]] = {r[0]: [] for r in rows}
+                seats = (
+                    select(SeatRow.table_id, SeatRow.kind, SeatRow.token)
+                    .where(SeatRow.table_id.in_(batch))
+                    .order_by(SeatRow.table_id, SeatRow.seat)
+                )
+                for t, kind, token in s.execute(seats):
+                    if t in held:
+                        held[t].append((kind, token))
+                out.update((r[0], (r[1], r[2], tuple(held[r[0]]))) for r in rows)
         return out
 
     def table_ids(self, status: str | None = None) -> list[str]:
