@@ -128,10 +128,15 @@ def think_of(spec: str) -> float:
     return float(options.get("think", 0.0)) if kind == "ismcts" else 0.0
 
 
+MIN_COST: Final = 0.1
+"""The least a search job weighs in its key's share of the workers (:func:`cost_of`)."""
+
+
 def cost_of(job: BotJob) -> float:
-    """What a search job weighs in its key's share of the workers (:class:`FairGate`): its
-    think budget, a tenth of a second at least (it holds a worker that long, and more)."""
-    return max(think_of(job.spec), 0.1)
+    """What a search job weighs in its key's share of the workers (:class:`FairGate`) ahead of
+    its run: its think budget, a tenth of a second at least (it holds a worker that long, and
+    more); once it has run, the time it held the worker (:meth:`BotPool._settle`)."""
+    return max(think_of(job.spec), MIN_COST)
 
 
 @dataclass(frozen=True)
@@ -263,12 +268,13 @@ class FairGate:
     """``slots`` at a time, shared fairly: a freed slot goes to the oldest waiter of the key
     (whoever's tables they are) that has had the least of the slots' time, so one key with
     many waiting jobs has its share, not the whole queue. Each grant is weighed by its
-    ``cost`` (a search's think seconds; 1 unless said): start-time fair queueing, a key's tag
-    the time it was given less everyone's, a key that comes back after a while starting
-    level, with no credit for its absence. Alike costs take turns key by key; a key whose
-    jobs think a second has a turn for every three of one whose jobs think 0.3 s (turns alone
-    gave two of the three search workers' time to an attacker's four addresses of 1 s bots,
-    a person's 0.3 s bots waiting 2.3 s a move: a sixty-ninth session). :meth:`take_now`
+    ``cost`` (a search's think seconds, then the time it held its worker, :meth:`charge`; 1
+    unless said): start-time fair queueing, a key's tag the time it was given less
+    everyone's, a key that comes back after a while starting level, with no credit for its
+    absence. Alike costs take turns key by key; a key whose jobs think a second has a turn
+    for every three of one whose jobs think 0.3 s (by turns, an attacker's four addresses of
+    1 s bots took four turns in five — some 93 % of the time — beside a person's 0.3 s bots,
+    who waited some 2.3 s a move: the sixty-seventh audit's leftover). :meth:`take_now`
     takes a slot without waiting, in debt if none is free: the next ones freed pay it back
     before any waiter has one.
 
@@ -334,6 +340,12 @@ class FairGate:
         """Each key's finish tag: :attr:`clock` when it was last given a slot, plus that
         grant's cost; bounded by forgetting, once it holds 4,096, the keys that wait for
         nothing and are owed nothing (their tag behind the clock: they start level anyway)."""
+        self.served: dict[str, int] = {}
+        """When each key last had a slot (a count of grants): of keys level, the one served
+        least lately goes first. Not the first to wait: a grant taken at once
+        (:meth:`take_now`) moves the clock past the waiters' tags, making them level, and a
+        key whose queue never empties stayed first — another key's lone waiter had none,
+        for as long as the debt lasted (a review of the sixty-ninth session)."""
         self.grants = 0
         self._their_turn = False
         """In debt, whether the next slot freed goes to a waiter rather than to the debt."""
@@ -344,6 +356,7 @@ class FairGate:
 
     def _granted(self, key: str, cost: float) -> None:
         self.grants += 1
+        self.served[key] = self.grants
         self.clock = self._start(key)
         self.finish[key] = self.clock + max(cost, 0.0)
         if len(self.finish) > 4096:
@@ -352,6 +365,20 @@ class FairGate:
                 for k, v in self.finish.items()
                 if k in self.waiting or k in self.idle or v > self.clock
             }
+            self.served = {k: v for k, v in self.served.items() if k in self.finish}
+
+    def _order(self, key: str) -> tuple[float, int]:
+        """Who goes first: the least given (start tag), then the served least lately."""
+        return self._start(key), self.served.get(key, 0)
+
+    def charge(self, key: str, extra: float) -> None:
+        """Count ``extra`` more (or, below 0, less) of the slots' time to ``key``: a grant's
+        ``cost`` said ahead, this what it came to (a search holds its worker longer than its
+        think budget: ``think=0.001``, weighed 0.1 s, held one up to 0.8 s in Napoleon and
+        1.2 s in Daifugo — a review of the sixty-ninth session). Call it before
+        :meth:`release`, so that the next grant sees it."""
+        if key in self.finish:
+            self.finish[key] += extra
 
     def take_now(self, key: str, most_debt: int | None = None, cost: float = 1.0) -> bool:
         """Take a slot at once, whether or not one is free (see :meth:`release`) — unless
@@ -396,8 +423,8 @@ class FairGate:
 
     def release(self) -> None:
         """Give the slot to the oldest waiter of the key given the least (its start tag), the
-        first to wait of those level — or, where slots were taken in debt (:meth:`take_now`),
-        to pay that back first."""
+        one served least lately of those level — or, where slots were taken in debt
+        (:meth:`take_now`), to pay that back first."""
         if self.free < 0 and not ((self.waiting or self.idle) and self._their_turn):
             self.free += 1  # (pays a slot owed; the next freed goes to a waiter, if any)
             self._their_turn = True
@@ -405,7 +432,7 @@ class FairGate:
         self._their_turn = False  # (in debt, every other slot freed: waiters not shut out)
         for waiting in (self.waiting, self.idle):
             while waiting:
-                key = min(waiting, key=self._start)
+                key = min(waiting, key=self._order)
                 queue = waiting[key]
                 fut, cost = queue.popleft()
                 if not queue:
@@ -556,6 +583,7 @@ class BotPool:
                     self.waited_out,
                 )
             return BotAnswer(await self._fallback(job), by_fallback=True)
+        held = asyncio.get_running_loop().time()
         try:
             if self._thread is not None:
                 loop = asyncio.get_running_loop()
@@ -576,7 +604,7 @@ class BotPool:
             )
         finally:
             if slot:
-                self._slots.release()
+                self._settle(key, job, held)
         return BotAnswer(await self._fallback(job), by_fallback=True)
 
     async def _fallback(self, job: BotJob) -> str:
@@ -606,6 +634,7 @@ class BotPool:
                     self.hints_busy,
                 )
             raise PoolBusy(self.queue_wait)
+        held = asyncio.get_running_loop().time()
         try:
             if self._thread is not None:
                 loop = asyncio.get_running_loop()
@@ -620,7 +649,14 @@ class BotPool:
             log.warning("a hint (%s) failed: %r", job.spec, e)
             return None
         finally:
-            self._slots.release()
+            self._settle(key, job, held)
+
+    def _settle(self, key: str, job: BotJob, since: float) -> None:
+        """Free ``job``'s worker, its key charged the time it held it, not its think budget
+        (:meth:`FairGate.charge`): the spec is the table maker's to choose."""
+        held = max(asyncio.get_running_loop().time() - since, MIN_COST)
+        self._slots.charge(key, held - cost_of(job))
+        self._slots.release()
 
     def close(self) -> None:
         for pool in (self._search, self._quick):
