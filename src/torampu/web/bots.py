@@ -39,6 +39,7 @@ import logging
 import math
 import multiprocessing
 import os
+import threading
 from collections import OrderedDict, deque
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -262,6 +263,13 @@ def _lower_priority(nice: int, search: bool = False) -> None:  # pragma: no cove
         warm(search)
     except Exception:  # a worker that could not warm up still computes (only slower at first)
         log.exception("a bot worker could not load its bots ahead of its first job")
+
+
+def _stop_pool(pool: Any) -> None:
+    """Stop a broken pebble pool: its threads end, its processes still alive are stopped."""
+    with contextlib.suppress(Exception):
+        pool.stop()
+        pool.join()
 
 
 class FairGate:
@@ -520,18 +528,53 @@ class BotPool:
         self._thread: ThreadPoolExecutor | None = None
         self.fallbacks = 0
         """Jobs answered by the fallback (failed or past their deadline) since the start."""
+        self._closed = False
+        self.renewed = 0
+        """Pools made anew since the start, one of theirs broken (:meth:`_schedule`)."""
         if workers <= 0:
             self._thread = ThreadPoolExecutor(1, thread_name_prefix="torampu-bot")
             return
+        self._search = self._new_pool(quick=False)
+        self._quick = self._new_pool(quick=True)
+
+    def _new_pool(self, quick: bool) -> Any:
         from pebble import ProcessPool
 
         ctx = multiprocessing.get_context("forkserver")
-        self._search = ProcessPool(
-            workers, initializer=_lower_priority, initargs=(SEARCH_NICE, True), context=ctx
+        if quick:
+            return ProcessPool(1, initializer=_lower_priority, initargs=(QUICK_NICE,), context=ctx)
+        return ProcessPool(
+            self.workers, initializer=_lower_priority, initargs=(SEARCH_NICE, True), context=ctx
         )
-        self._quick = ProcessPool(
-            1, initializer=_lower_priority, initargs=(QUICK_NICE,), context=ctx
+
+    def _schedule(self, quick: bool, fn: Any, job: BotJob, timeout: float) -> Any:
+        """``fn(job)`` scheduled on the quick pool or the search pool, within ``timeout``. A
+        pool one of whose processes died while none of them had a job (killed: the OOM killer,
+        an operator's ``kill -9``) is broken for good (pebble: ``Unexpected error within the
+        Pool``): it is replaced by a new one, and the job goes there. Before (a thirty-fifth
+        scale audit), every later search of the process failed at once and the heuristic made
+        its move (every hint failed), without end and a warning a move, until a restart."""
+        pool = self._quick if quick else self._search
+        try:
+            return pool.schedule(fn, (job,), timeout=timeout)
+        except RuntimeError:
+            if self._closed or pool.active:
+                raise
+        fresh = self._new_pool(quick)
+        if quick:
+            self._quick = fresh
+        else:
+            self._search = fresh
+        self.renewed += 1
+        log.warning(
+            "the %s bot processes' pool broke (one of its processes died outside a job); "
+            "a new one takes its place (%d so far)",
+            "quick" if quick else "search",
+            self.renewed,
         )
+        # (the broken pool's threads and any process of it still alive: stopped off the loop)
+        threading.Thread(target=_stop_pool, args=(pool,), daemon=True).start()
+        return fresh.schedule(fn, (job,), timeout=timeout)
 
     async def move(
         self, job: BotJob, key: str = "", waited: float = 0.0, low: bool = False
@@ -590,8 +633,7 @@ class BotPool:
                 fut = loop.run_in_executor(self._thread, compute_move, job)
                 action = await asyncio.wait_for(fut, job.deadline)
             else:
-                pool = self._quick if job.quick else self._search
-                pfut = pool.schedule(compute_move, (job,), timeout=job.deadline)
+                pfut = self._schedule(job.quick, compute_move, job, job.deadline)
                 action = await asyncio.wrap_future(pfut)
             return BotAnswer(action)
         except asyncio.CancelledError:
@@ -612,7 +654,7 @@ class BotPool:
         quick = BotJob("heuristic", job.game, job.seed, job.view, job.legal)
         try:
             if self._quick is not None:
-                pfut = self._quick.schedule(compute_move, (quick,), timeout=QUICK_DEADLINE)
+                pfut = self._schedule(True, compute_move, quick, QUICK_DEADLINE)
                 return str(await asyncio.wrap_future(pfut))
             loop = asyncio.get_running_loop()
             return await loop.run_in_executor(self._thread, compute_move, quick)
@@ -640,7 +682,7 @@ class BotPool:
                 loop = asyncio.get_running_loop()
                 fut = loop.run_in_executor(self._thread, compute_hint, job)
                 return await asyncio.wait_for(fut, job.deadline)
-            pfut = self._search.schedule(compute_hint, (job,), timeout=job.deadline)
+            pfut = self._schedule(False, compute_hint, job, job.deadline)
             out: dict[str, Any] = await asyncio.wrap_future(pfut)
             return out
         except asyncio.CancelledError:
@@ -659,6 +701,7 @@ class BotPool:
         self._slots.release()
 
     def close(self) -> None:
+        self._closed = True
         for pool in (self._search, self._quick):
             if pool is not None:
                 pool.stop()

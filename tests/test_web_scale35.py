@@ -1,0 +1,91 @@
+"""A thirty-fifth scale audit: what grows and what survives a crash.
+
+A bot process (pebble) that died while its pool had no job running — killed by the OOM killer
+or an operator's ``kill -9``, between two moves — left the pool broken for good (pebble:
+``Unexpected error within the Pool``): every later search of that worker (or web process) was
+the heuristic's, every hint failed, and once the quick bots' process died so, every heuristic
+bot, stand-in and turn time-out there played its first legal action, until a restart. Found in
+a soak: a worker's idle search process killed, 723 searches in three minutes made by the
+fallback, each with a warning."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import time
+from typing import Any
+
+import torampu
+from torampu.web.bots import BotJob, BotPool, compute_move
+
+
+def _kill_idle(pool: Any) -> None:
+    """Kill -9 every process of the pebble ``pool`` (none has a job), and wait for them to go."""
+    workers = pool._pool_manager.worker_manager.workers
+    pids = list(workers)
+    assert pids
+    for pid in pids:
+        os.kill(pid, signal.SIGKILL)
+    deadline = time.monotonic() + 5
+    while any(w.is_alive() for w in workers.values()) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    time.sleep(0.5)  # (the pool's manager notices)
+
+
+def _job(spec: str) -> tuple[BotJob, list[str]]:
+    g = torampu.new_game("napoleon", "classic", seed=1)
+    legal = g.legal_actions()
+    return BotJob(spec, "napoleon", 5, g.view(g.to_play), legal), legal
+
+
+def test_a_search_process_killed_between_moves_leaves_the_searches_working() -> None:
+    job, legal = _job("ismcts:think=0.1")
+
+    async def run() -> None:
+        pool = BotPool(1, queue_wait=30.0)
+        try:
+            first = await pool.move(job)
+            assert not first.by_fallback
+            _kill_idle(pool._search)
+            for _ in range(3):
+                answer = await pool.move(job)
+                assert not answer.by_fallback and answer.action in legal
+            assert pool.fallbacks == 0 and pool.renewed == 1
+        finally:
+            pool.close()
+
+    asyncio.run(run())
+
+
+def test_the_quick_process_killed_between_moves_leaves_the_heuristic_playing() -> None:
+    job, legal = _job("heuristic")
+    best = compute_move(job)
+    assert best != legal[0]  # (the first legal action is what a broken pool played)
+
+    async def run() -> None:
+        pool = BotPool(1)
+        try:
+            assert (await pool.move(job)).action == best
+            _kill_idle(pool._quick)
+            for _ in range(3):
+                answer = await pool.move(job)
+                assert not answer.by_fallback and answer.action == best
+            assert pool.fallbacks == 0 and pool.renewed == 1
+        finally:
+            pool.close()
+
+    asyncio.run(run())
+
+
+def test_a_closed_pool_is_not_made_again() -> None:
+    job, _ = _job("heuristic")
+
+    async def run() -> None:
+        pool = BotPool(1)
+        await pool.move(job)
+        pool.close()
+        answer = await pool.move(job)  # (a move asked as the process stops: never raises)
+        assert answer.by_fallback and pool.renewed == 0
+
+    asyncio.run(run())
