@@ -89,3 +89,48 @@ def test_a_closed_pool_is_not_made_again() -> None:
         assert answer.by_fallback and pool.renewed == 0
 
     asyncio.run(run())
+
+
+def test_a_process_taking_over_tables_loads_several_at_once(tmp_path: Any) -> None:
+    """The thirty-fifth scale audit: a process taking over a stopped one's tables that it had
+    not loaded yet loaded them one after another, each waiting for the loads before it: of 27
+    tables the last moved again after 18.8 s, where ``--lease-ttl`` promised some 10 s. The
+    loads now go several at once (each its own lease first)."""
+    from test_web import _bots_table_in_play, _leases_and_slow_load
+    from torampu.web.rooms import ADOPT_AT_ONCE, Settings
+    from torampu.web.store import Store
+
+    url = f"sqlite:///{tmp_path / 'torampu.db'}"
+    Leases, SlowLoad = _leases_and_slow_load()
+
+    class Counted(SlowLoad):  # type: ignore[misc,valid-type]
+        loading = most = 0
+
+        async def _load(self, table: Any, actions: list[Any]) -> Any:
+            Counted.loading += 1
+            Counted.most = max(Counted.most, Counted.loading)
+            try:
+                await asyncio.sleep(0.3)
+                return await super()._load(table, actions)
+            finally:
+                Counted.loading -= 1
+
+    async def scenario() -> None:
+        ids = [await _bots_table_in_play(url) for _ in range(4)]
+        bus = Leases()
+        store = Store(url)
+        lobby = Counted(store, Settings(database=url, bot_workers=0, lease_ttl=0.5), bus=bus)
+        lobby.slow = 0.0
+        lobby._adopter = asyncio.create_task(lobby._adopt())
+        try:
+            for _ in range(300):  # (it looks every 2 s at least)
+                if all(t in lobby.rooms for t in ids):
+                    break
+                await asyncio.sleep(0.05)
+            assert all(t in lobby.rooms for t in ids) and bus.held >= set(ids)
+            assert Counted.most == min(4, ADOPT_AT_ONCE), Counted.most
+        finally:
+            await lobby.stop()
+            store.close()
+
+    asyncio.run(scenario())
