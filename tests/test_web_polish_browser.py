@@ -2581,8 +2581,12 @@ def test_a_hint_turns_a_phone_s_bid_picker_to_its_bid_and_says_its_suit(
              box.remove();
              return out; }"""
     )
-    suit = {"en": "hearts", "ja": "ハート"}[lang]
-    assert said == f"Contract 12 {suit} Result Made Adjutant ♠A.", said
+    # (each label and value a sentence: "Contract: 12 hearts." — a fifty-fifth review)
+    expected = {
+        "en": "Contract: 12 hearts. Result: Made. Adjutant ♠A.",
+        "ja": "Contract、12 ハート。Result、Made。Adjutant ♠A.",
+    }[lang]
+    assert said == expected, said
     assert not problems(page), problems(page)
 
 

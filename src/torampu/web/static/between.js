@@ -3,10 +3,10 @@
 // (snapshot.between); this only shows it and says "ready".
 
 import { api, leaveNote, takeNote, tokens } from "./api.js";
-import { h, patch, spokenText, toast, toTop } from "./dom.js";
+import { h, patch, sentence, spokenText, toast, toTop } from "./dom.js";
 import { botHoldsSeat, seatName, titleCell } from "./game.js";
 import { signed, winnersText } from "./labels.js";
-import { hellScoringText, resultSummary } from "./panels.js";
+import { hellScoringText, napoleonScoringText, resultSummary } from "./panels.js";
 import { errorText, t } from "./i18n.js";
 
 export class BetweenPanel {
@@ -124,7 +124,9 @@ export class BetweenPanel {
     parts.push(this.results(snap, k));
     // Hell's points, and why: a missed bid's "−3" came with no reason, the rule only in the
     // side panel, out of sight between deals (a forty-first review)
-    const scoring = snap.view?.game === "hell" ? hellScoringText(snap.view.rules) : null;
+    // (and Napoleon's: "−2" for the Napoleon, "+1" for each ally, and no rule said why — a
+    // fifty-fifth review)
+    const scoring = snap.view?.game === "hell" ? hellScoringText(snap.view.rules) : snap.view?.game === "napoleon" ? napoleonScoringText(snap.view.rules) : null;
     if (scoring) parts.push(h("p", { class: "muted small", id: "between-scoring" }, `${t("hellScoring")}: ${scoring}`));
     if (news) queueMicrotask(() => this.tell(snap, k));
     // (Ready, or the rematch's buttons, in a foot of their own at the box's end)
@@ -210,7 +212,8 @@ export class BetweenPanel {
     const s = snap.seat;
     const delta = m?.per_game?.[k]?.[s] ?? 0;
     const mine = s != null && m?.totals ? t("sc_yourPoints", { delta: signed(delta), total: m.totals[s] }) : "";
-    this.page.say([text("#between-title"), text("#between-winner"), text("#between-detail"), mine].filter(Boolean).join(". "));
+    // (each part a sentence: a stop where it has none, not "made before the end.. Your points")
+    this.page.say([text("#between-title"), text("#between-winner"), text("#between-detail"), mine].filter(Boolean).map((p) => sentence(p)).join(" "));
   }
 
   results(snap, k) {

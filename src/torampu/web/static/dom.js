@@ -219,19 +219,37 @@ export function toTop() {
  * announcement built of textContent lost the suits ("The search bot suggests: Bid 12" of
  * 12♥, a twenty-sixth review). */
 export function spokenText(node) {
+  const ja = document.documentElement.lang === "ja";
   const read = (n) => {
     if (n.nodeType === Node.TEXT_NODE) return n.data;
     if (n.nodeType !== Node.ELEMENT_NODE && n.nodeType !== Node.DOCUMENT_FRAGMENT_NODE) return "";
     if (n.getAttribute?.("aria-hidden") === "true" || n.hidden) return "";
-    if (n.nodeType === Node.ELEMENT_NODE && n.isConnected && getComputedStyle(n).display === "none") return "";
+    const shown = n.nodeType === Node.ELEMENT_NODE && n.isConnected ? getComputedStyle(n).display : "";
+    if (shown === "none") return "";
     if (n.getAttribute?.("role") === "img" && n.hasAttribute("aria-label")) return ` ${n.getAttribute("aria-label")} `;
     const inner = [...n.childNodes].map(read).join("");
+    // a list's label and value, each pair a sentence: "Contract: Three." — the result said
+    // "Declarer Kiko Contract Three Result Made", one run of words (a fifty-fifth review)
+    const said = inner.trim();
+    if (n.nodeName === "DT") return said ? ` ${said}${/[:：、]$/.test(said) ? "" : ja ? "、" : ":"} ` : " ";
+    if (n.nodeName === "DD") return said ? ` ${sentence(said, ja)} ` : " ";
     // a block's words apart from the next block's (a result's "Contract" and "12 hearts", its
     // dt and dd, ran together: "Contract12 hearts", a code review)
-    return BLOCKS.has(n.nodeName) ? ` ${inner} ` : inner;
+    if (BLOCKS.has(n.nodeName)) return ` ${inner} `;
+    // an inline element drawn as a line of its own is a sentence of its own: "(3 tricks
+    // taken)Made before the end" ran together (the same review)
+    if (said && /^(block|flex|grid|list-item)$/.test(shown)) return `${ja ? "。" : "."} ${sentence(said, ja)} `;
+    return inner;
   };
-  // (and no space before a stop: "♠A 。")
-  return node ? read(node).replace(/\s+/g, " ").replace(/ ([.,:;!?。、])/g, "$1").trim() : "";
+  // (and no space before a stop, "♠A 。", nor a stop after a label or another stop)
+  const text = node ? read(node).replace(/\s+/g, " ").replace(/ ([.,:;!?。、])/g, "$1") : "";
+  // (nor a space after a Japanese stop: "宣言、 12 ハート。 副官、" read as typed in English)
+  return text.replace(/([:：、.。!?])(?:\s*[.。])+/g, "$1").replace(/^\s*[.。]/, "").replace(/\s+/g, " ").replace(/([、。]) /g, "$1").trim();
+}
+
+/** `text` as a sentence: with its stop ("." or "。") where it has none. */
+export function sentence(text, ja = document.documentElement.lang === "ja") {
+  return /[.。!?！？]$/.test(text) ? text : `${text}${ja ? "。" : "."}`;
 }
 
 const BLOCKS = new Set(["P", "DIV", "DT", "DD", "LI", "TR", "TD", "TH", "H1", "H2", "H3", "H4", "SECTION", "BR", "UL", "OL", "DL", "TABLE"]);

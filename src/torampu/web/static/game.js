@@ -1059,7 +1059,12 @@ function bidPicker(parsed, suits, view, ctx) {
 const ADJ_RANKS = "23456789TJQKA";
 
 function adjutantPicker(view, ctx, plan) {
-  const mine = new Set(view.hand || []);
+  const hand = new Set(view.hand || []);
+  // the cards the Napoleon has just discarded (adjutant named after the exchange) are as good as
+  // their own: named, they make a lone Napoleon — they were offered as usual calls, unmarked
+  // ("Joker", "Mighty" just discarded: a fifty-fifth review)
+  const gone = new Set((view.discards || []).filter((c) => !hand.has(c)));
+  const mine = new Set([...hand, ...gone]);
   const bySuit = {};
   for (const a of plan.adjutant) {
     const suit = parseCard(a.cards[0]).suit || "JK";
@@ -1068,12 +1073,12 @@ function adjutantPicker(view, ctx, plan) {
   // each suit from its ace down: the cards an adjutant is named by come first (on a phone a
   // suit is one row that scrolls sideways, its high cards in view)
   const high = (a) => ADJ_RANKS.indexOf(parseCard(a.cards[0]).rank.replace("10", "T"));
-  const label = (c) => (mine.has(c) ? t("adjInHand", { card: cardText(c) }) : cardText(c));
+  const label = (c) => (gone.has(c) ? t("adjDiscarded", { card: cardText(c) }) : hand.has(c) ? t("adjInHand", { card: cardText(c) }) : cardText(c));
   const rows = Object.entries(bySuit).map(([suit, acts]) =>
     h("div", { class: "adj-row", dataset: { suit } }, [...acts].sort((x, y) => high(y) - high(x)).map((a) =>
       h("button", {
         type: "button",
-        class: `act adj-card ${mine.has(a.cards[0]) ? "in-hand" : ""}${ctx.armed === a.raw ? " armed" : ""}`,
+        class: `act adj-card ${mine.has(a.cards[0]) ? "in-hand" : ""}${gone.has(a.cards[0]) ? " discarded" : ""}${ctx.armed === a.raw ? " armed" : ""}`,
         dataset: { action: a.raw },
         title: label(a.cards[0]),
         // (the fading alone said "in your hand": a screen reader heard "♦J" either way)
@@ -1093,7 +1098,7 @@ function adjutantPicker(view, ctx, plan) {
       onclick: (e) => press(a.raw, ctx, e),
     }, hideFromReaders(h("span", { class: "mini-card" }, cardImage(a.cards[0]))), h("span", { class: "adj-name" }, name)),
   );
-  return h("div", { class: "adjutant-picker" }, h("div", { class: "hint" }, armedHint(view, ctx, t("pickAdjutant"))),
+  return h("div", { class: "adjutant-picker" }, h("div", { class: "hint" }, armedHint(view, ctx, t(gone.size ? "pickAdjutantDiscards" : "pickAdjutant"))),
     usual.length ? h("div", { class: "adj-usual", role: "group", "aria-label": t("adjUsual") },
       h("span", { class: "hint" }, t("adjUsual")), usual) : null,
     rows);

@@ -4,8 +4,8 @@
 
 import { recordLink } from "./api.js";
 import { cardImage, cardText } from "./cards.js";
-import { h } from "./dom.js";
-import { pick, t } from "./i18n.js";
+import { h, sentence } from "./dom.js";
+import { lang, pick, t } from "./i18n.js";
 import { actionNode, bidNode, cardNode, cardsNode, daifugoWhy, FLUSHES, logActionNode, signed, suitNode, whyText } from "./labels.js";
 import { daifugoFlags, napMisere, nextSeat, seatName, titleName } from "./game.js";
 
@@ -63,6 +63,8 @@ function infoPanel(view, ctx) {
     if (view.discards?.length) rows.push([t("discards"), span(cardsNode(view.discards))]);
     else if (view.discards_count) rows.push([t("discards"), t("discardsHidden", { n: view.discards_count })]);
     if (view.call) rows.push([t("call"), t("callActive", { card: view.rules?.joker_call ? cardText(view.rules.joker_call) : "" })]);
+    // (how a game scores is said in the box between games, where the points are: a row here,
+    // two lines long, put the standings below a large screen's fold — a fifty-fifth review)
   } else if (view.game === "nap") {
     rows.push([t("contract"), view.contract ? span(bidNode(view.contract, "nap"), ` · ${name(view.declarer)}`) : "–"]);
     // (a misère is played without trumps: the row said "–", as before the first lead of any
@@ -313,6 +315,15 @@ export function hellScoringText(r) {
   return t("hellScoringText", {
     base: r.exact_base, per: r.exact_per_trick, miss: String(r.miss_per_trick).replace("-", "−"),
     eg: r.exact_base + 2 * r.exact_per_trick });
+}
+
+/** How a Napoleon game scores under these rules (`scoring`, `all_twenty`), or null: the
+ * points between games ("−2", "+1") came with no reason, the rule one of 19 folded away in the
+ * rules' window — where Hell's box said its own (a fifty-fifth review). */
+export function napoleonScoringText(r) {
+  if (!r || !["points", "win_loss"].includes(r.scoring)) return null;
+  const base = t(r.scoring === "points" ? "napScoringPoints" : "napScoringWinLoss");
+  return r.all_twenty === "lose" ? `${sentence(base)}${lang() === "ja" ? "" : " "}${t("napScoringTwenty")}` : base;
 }
 
 /** A finished game's outcome in a few lines (who declared, the contract, made or failed; the

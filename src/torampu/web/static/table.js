@@ -2,7 +2,7 @@
 
 import { api, closable, takeNote, tokens } from "./api.js";
 import { Connection, jittered } from "./conn.js";
-import { drawnAfterPress, fill, h, patch, svgElement, toast, toTop, untoast } from "./dom.js";
+import { drawnAfterPress, fill, h, patch, sentence, svgElement, toast, toTop, untoast } from "./dom.js";
 import { BOT_ICON, inForce, onLayoutChange, renderFelt, renderPlay, seatName, statusText, tapCard } from "./game.js";
 import { errorText, gameName, lang, pick, t } from "./i18n.js";
 import { rulesSummary } from "./rules.js";
@@ -861,7 +861,9 @@ class TablePage {
     if (this.saying.length > 1) return;
     el.textContent = "";
     setTimeout(() => {
-      el.textContent = this.saying.join(". ");
+      // (each but the last closed by its own stop: "Made before the end.. Your turn", and in
+      // Japanese "。." — a fifty-fifth review)
+      el.textContent = this.saying.map((said, i, all) => (i < all.length - 1 ? sentence(said) : said)).join(" ");
       this.saying = [];
     }, 60);
   }
