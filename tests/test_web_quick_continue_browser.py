@@ -94,7 +94,7 @@ def test_quick_play_offers_the_game_left_and_closes_the_oldest_when_full(
     page.wait_for_selector("#continue-solo")
     assert page.get_attribute("#continue-solo", "href") == f"/t/{napoleon}"
     said = page.inner_text("#continue-solo")
-    assert "continue your Napoleon against bots" in said and "game 1 of 5" in said, said
+    assert "Continue against bots: Napoleon · game 1 of 5" in said, said
     page.click("#pick-hell")  # (another game: nothing of Hell's to continue)
     assert page.locator("#continue-solo").count() == 0
     hell = _quick(page, server, "hell")

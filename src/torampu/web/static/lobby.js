@@ -1,6 +1,6 @@
 // The lobby: the list of tables and the form that creates one.
 
-import { api, closable, leaveNote, tokens } from "./api.js";
+import { api, closable, leftInPlay, leaveNote, tokens } from "./api.js";
 import { drawnAfterPress, fill, h, patch, toast } from "./dom.js";
 import { errorText, gameName, lang, pick, t } from "./i18n.js";
 import { botHoldsSeat, seatName } from "./game.js";
@@ -40,8 +40,10 @@ export function lobbyPage(root) {
       state.mine = mine.filter((tb) => !finished(tb));
       state.mineOver = mine.filter(finished);
       showTables();
+      // (patched, not drawn anew: the link a keyboard's focus was on lost it at every refresh,
+      // and a press that spanned one opened nothing — a review of c038926)
       const resume = form.querySelector("#quick-continue");
-      if (resume) fill(resume, continueLink(state));
+      if (resume) patch(resume, continueLink(state));
       listed = true;
     } catch (e) {
       // (a busy server's or a spent allowance's refusal of a poll, once the list is shown: the
@@ -740,14 +742,18 @@ async function makeTable(body, seat) {
   return { id, host: res.host_token, refused };
 }
 
-/** This browser's unfinished games against bots alone — tables it made and sits at, every other
- * seat a bot's — of ``game`` (null: of any), oldest first. */
+/** This browser's unfinished games against bots alone — tables it made and sits at, a person in
+ * its seat, every other seat a bot's — of ``game`` (null: of any), oldest first. (Not a seat a
+ * friend left in play: its stand-in is a bot under their name, their match, which the server
+ * keeps from a close; nor a table whose seat this browser no longer holds, an open seat or
+ * another's now: a review of c038926.) */
 function soloTables(state, game = null) {
   return (state.mine || [])
     .filter((tb) => {
       const held = tokens.seat(tb.id);
       return (tb.status === "playing" || tb.status === "waiting") && (game == null || tb.game === game) &&
-        tokens.host(tb.id) && held && tb.seats?.every((s, i) => i === held.seat || s.kind === "bot");
+        tokens.host(tb.id) && held && tb.seats?.[held.seat]?.kind === "human" &&
+        tb.seats.every((s, i) => i === held.seat || (s.kind === "bot" && !leftInPlay(s)));
     })
     .sort((a, b) => madeAt(a) - madeAt(b));
 }
@@ -765,7 +771,7 @@ function continueLink(state) {
   const tb = solo[solo.length - 1];
   if (!tb) return null;
   const progress = tb.status === "waiting" ? "" : t("gameOf", { k: Math.min(tb.games_played + 1, tb.games), n: tb.games, game: tb.game });
-  return h("a", { href: `/t/${tb.id}`, id: "continue-solo" }, `${t("continueSolo", { game: gameName(tb.game) })}${progress ? ` (${progress})` : ""}`);
+  return h("a", { href: `/t/${tb.id}`, id: "continue-solo" }, `${t("continueSolo", { game: gameName(tb.game) })}${progress ? ` · ${progress}` : ""}`);
 }
 
 /** Where quick play is refused for the tables this address holds open: close this browser's
@@ -773,13 +779,36 @@ function continueLink(state) {
  * refusal told them to close one "under Your tables", where a list of eight left older ones
  * out of reach (a sixty-ninth session). */
 async function closeOldestSolo(state) {
-  const tb = soloTables(state)[0];
-  if (!tb || !window.confirm(t("closeOldestSolo", { game: gameName(tb.game), when: when(tb.created) }))) return false;
-  await api.close(tb.id, tokens.host(tb.id));
-  tokens.forget(tb.id);
-  mineCache.delete(tb.id);
-  state.mine = state.mine.filter((x) => x.id !== tb.id);
-  return true;
+  // each asked for anew: the lobby's copy of a private table may be 30 s old (closed in another
+  // tab meanwhile, or a friend seated: a review of c038926)
+  for (const old of soloTables(state)) {
+    let tb;
+    try {
+      tb = await api.table(old.id, tokens.seat(old.id)?.token);
+    } catch (e) {
+      if (e?.code !== "not_found") throw e;
+    }
+    if (!tb || !soloTables({ mine: [tb] }).length) {
+      if (!tb) forgetTable(state, old.id);
+      continue;
+    }
+    if (!window.confirm(t("closeOldestSolo", { game: gameName(tb.game), when: when(tb.created) }))) return false;
+    try {
+      await api.close(tb.id, tokens.host(tb.id));
+    } catch (e) {
+      // (closed meanwhile, in another tab: gone all the same, and the new table may be made)
+      if (e?.code !== "not_found") throw e;
+    }
+    forgetTable(state, tb.id);
+    return true;
+  }
+  return false;
+}
+
+function forgetTable(state, id) {
+  tokens.forget(id);
+  mineCache.delete(id);
+  state.mine = state.mine.filter((x) => x.id !== id);
 }
 
 /** One click to play: the chosen game and rules, this person in the first seat (in Hell the
