@@ -302,9 +302,9 @@ def serve(
     version_poll: Annotated[
         float,
         typer.Option(
-            help="With --redis: seconds between this process's reads of the stored versions of "
-            "its tables in play (one query), so that a move stored by a process that alone lost "
-            "Redis reaches it; 0: never."
+            help="With --redis: seconds between this process's reads of the stored versions and "
+            "seat holders of its tables waiting or in play, so that a move or a seat's change "
+            "stored by a process that alone lost Redis reaches it; 0: never."
         ),
     ] = 2.0,
     bot_rate_all: Annotated[

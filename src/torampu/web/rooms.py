@@ -3466,12 +3466,13 @@ class Lobby:
                     await self._read_again(room)
 
     async def _watch_versions(self) -> None:
-        """Every ``version_poll`` seconds, the bus healthy, the stored status and version of
-        the tables held here, waiting or in play, in one query: a table still behind a stored
-        one (a start, a move) for :data:`UNANNOUNCED_AFTER` seconds — stored by another process
-        while its own bus was down, its event lost; an event merely on its way comes in
-        milliseconds — is caught up from the database. (The bus down here, :meth:`_beat` reads
-        every table whole instead.)"""
+        """Every ``version_poll`` seconds, the bus healthy, the stored status, version and seat
+        holdings of the tables held here, waiting or in play (:meth:`Store.versions`): a table
+        still behind a stored one (a start, a move), or holding other seats than stored at the
+        same version, for :data:`UNANNOUNCED_AFTER` seconds — stored by another process while
+        its own bus was down, its event lost; an event merely on its way comes in milliseconds
+        — is caught up from the database. (The bus down here, :meth:`_beat` reads every table
+        whole instead.)"""
         every = self.settings.version_poll
         if isinstance(self.bus, LocalBus) or every <= 0:
             return
