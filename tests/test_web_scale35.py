@@ -134,3 +134,94 @@ def test_a_process_taking_over_tables_loads_several_at_once(tmp_path: Any) -> No
             store.close()
 
     asyncio.run(scenario())
+
+
+def test_a_pool_whose_processes_die_at_their_start_is_not_made_anew_at_every_job() -> None:
+    """A review of a76ebf4: a pool whose processes die before their first job (a crash loading
+    the bots, the OOM killer at their warm-up) breaks again at once; it was made anew at every
+    job, its processes forked each time and a warning a job (two a move: the search's and the
+    fallback's). Made anew at most once per ``RENEW_EVERY`` (of each kind); within it the job
+    fails as before the renewals."""
+    import multiprocessing
+
+    from pebble import ProcessPool
+
+    job, legal = _job("ismcts:think=0.1")
+
+    class Dying(BotPool):
+        def _new_pool(self, quick: bool) -> Any:
+            ctx = multiprocessing.get_context("forkserver")
+            return ProcessPool(1, initializer=os._exit, initargs=(3,), context=ctx)
+
+    async def run() -> None:
+        pool = Dying(1, queue_wait=30.0)
+        try:
+            for _ in range(4):
+                answer = await pool.move(job)
+                assert answer.by_fallback and answer.action == legal[0]
+            assert pool.renewed == 2, pool.renewed  # (one of each kind; 6 before)
+        finally:
+            pool.close()
+
+    asyncio.run(run())
+
+
+def test_tables_taken_over_at_once_keep_their_leases_while_they_load(tmp_path: Any) -> None:
+    """A review of a01517c: the loads at once share the replay threads (two, and one GIL) and
+    the database's: a table's lease, taken as its load began, lasted the loads of every table
+    beside it — eight of the audit's (0.7 s each) 5.6 s, past the default ``--lease-ttl`` of
+    5 s — and ran out before its driver's first look renewed it (another process, finding it
+    free, loaded and drove it, this one holding a copy). The lease is renewed while the table
+    loads."""
+    from test_web import _bots_table_in_play, _leases_and_slow_load
+    from torampu.web.rooms import Settings
+    from torampu.web.store import Store
+
+    url = f"sqlite:///{tmp_path / 'torampu.db'}"
+    Leases, SlowLoad = _leases_and_slow_load()
+    ttl = 1.5
+
+    class Expiring(Leases):  # type: ignore[misc,valid-type]
+        def __init__(self) -> None:
+            super().__init__()
+            self.until: dict[str, float] = {}
+
+        async def lease(self, table_id: str, ttl: float, held: bool = False) -> bool:
+            now = time.monotonic()
+            if held and self.until.get(table_id, 0.0) < now:
+                return False
+            self.until[table_id] = now + ttl
+            return await super().lease(table_id, ttl, held)
+
+    replay = asyncio.Lock()  # (the replays' CPU: one at a time, as under the GIL)
+    lapsed: set[str] = set()
+
+    class OneAtATime(SlowLoad):  # type: ignore[misc,valid-type]
+        async def _load(self, table: Any, actions: list[Any]) -> Any:
+            async with replay:
+                await asyncio.sleep(0.5)
+                room = await super()._load(table, actions)
+            if bus.until.get(table.id, 0.0) < time.monotonic():
+                lapsed.add(table.id)
+            return room
+
+    bus = Expiring()
+
+    async def scenario() -> None:
+        ids = [await _bots_table_in_play(url) for _ in range(5)]
+        store = Store(url)
+        lobby = OneAtATime(store, Settings(database=url, bot_workers=0, lease_ttl=ttl), bus=bus)
+        lobby.slow = 0.0
+        lobby._adopter = asyncio.create_task(lobby._adopt())
+        try:
+            for _ in range(300):
+                if all(t in lobby.rooms for t in ids):
+                    break
+                await asyncio.sleep(0.05)
+            assert all(t in lobby.rooms for t in ids)
+            assert not lapsed, f"{len(lapsed)} lease(s) ran out in the load"
+        finally:
+            await lobby.stop()
+            store.close()
+
+    asyncio.run(scenario())

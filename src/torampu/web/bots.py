@@ -40,6 +40,7 @@ import math
 import multiprocessing
 import os
 import threading
+import time
 from collections import OrderedDict, deque
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -61,6 +62,11 @@ GRACE = 2.0
 """Seconds a job may run past its think budget before its worker is killed."""
 QUICK_DEADLINE = 5.0
 """The hard deadline of a quick (random, heuristic) move."""
+RENEW_EVERY = 30.0
+"""Seconds at least between two new pools of one kind (:meth:`BotPool._schedule`): a pool whose
+processes die before their first job (a crash in loading the bots, the OOM killer at their
+warm-up) is broken again at once — made anew at every job, each its processes forked and a
+warning, two a move (the search's, the fallback's); within this the job fails as before."""
 QUEUE_WAIT = 2.0
 """Seconds a search move may wait for a free worker before the heuristic answers instead."""
 SEARCH_NICE = 10
@@ -529,6 +535,7 @@ class BotPool:
         self.fallbacks = 0
         """Jobs answered by the fallback (failed or past their deadline) since the start."""
         self._closed = False
+        self._renewed_at = {True: -math.inf, False: -math.inf}
         self.renewed = 0
         """Pools made anew since the start, one of theirs broken (:meth:`_schedule`)."""
         if workers <= 0:
@@ -558,8 +565,10 @@ class BotPool:
         try:
             return pool.schedule(fn, (job,), timeout=timeout)
         except RuntimeError:
-            if self._closed or pool.active:
+            now = time.monotonic()
+            if self._closed or pool.active or now - self._renewed_at[quick] < RENEW_EVERY:
                 raise
+            self._renewed_at[quick] = now
         fresh = self._new_pool(quick)
         if quick:
             self._quick = fresh

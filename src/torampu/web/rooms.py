@@ -1210,9 +1210,21 @@ class Lobby:
                     return False  # (another process took it first: not seen, looked at again)
             except BusError:
                 return False
+            except asyncio.CancelledError:
+                # (the process stopping as it asked: taken or not, unknown — released if ours;
+                # eight asked at once where one did)
+                await self.bus.release(table_id)
+                raise
             seen[table_id] = changed
+            # (renewed while it loads: the loads at once share the replay threads and the
+            # database's, and a lease taken as its load began outlasted by the loads beside it
+            # ran out before the driver's first look — a review of the loads at once)
+            keep = asyncio.get_running_loop().create_task(self._keep_lease(table_id))
             try:
-                room = await self.room(table_id)
+                try:
+                    room = await self.room(table_id)
+                finally:
+                    keep.cancel()
             except ActError:
                 seen.pop(table_id, None)  # (busy, the database away: tried again)
                 await self.bus.release(table_id)
@@ -1229,6 +1241,16 @@ class Lobby:
                 raise
             self._ensure_driver(room)
             return True
+
+    async def _keep_lease(self, table_id: str) -> None:
+        """Renew the lease :meth:`_take_over` took of ``table_id`` (only while it is this
+        process's) every third of ``lease_ttl``, until cancelled as the load ends."""
+        ttl = self.settings.lease_ttl
+        while True:
+            await asyncio.sleep(ttl / 3)
+            with contextlib.suppress(BusError):
+                if not await self.bus.lease(table_id, ttl, held=True):
+                    return
 
     async def stop(self) -> None:
         self._closing = True
