@@ -139,9 +139,10 @@ def serve(
     tables_per_day: Annotated[
         int,
         typer.Option(
-            help="Tables one address may make in a day (rematches too), whatever became of "
-            "them (0: no bound): finished tables are kept --keep-finished days, and one "
-            "address's bots playing themselves made thousands a day."
+            help="Tables one address may make in a day (rematches too), finished or not, "
+            "those their host closed aside (0: no bound): finished tables are kept "
+            "--keep-finished days, and one address's bots playing themselves made thousands "
+            "a day."
         ),
     ] = 200,
     seats_per_address: Annotated[

@@ -184,8 +184,9 @@ class Settings:
     one address, creating within ``create_rate``, fills the server's ``max_tables`` in hours and
     nobody else can make a table."""
     tables_per_day: int = 200
-    """Tables one address may make in a day, whatever became of them (0: no bound): a finished
-    table holds no place among the open ones, and is kept ``keep_finished`` days."""
+    """Tables one address may make in a day, finished or not (0: no bound): a finished table
+    holds no place among the open ones, and is kept ``keep_finished`` days. (Not those their
+    host closed: deleted, they hold no storage.)"""
     seats_per_address: int = 24
     """Seats that one address may hold at tables waiting to start (changed within
     ``table_expiry``): without it one address took every open seat of every public table, and

@@ -133,8 +133,8 @@ class OpenCaps:
     """The bounds on open tables (waiting or in play, changed after ``since``): ``max_tables``
     in all, ``per_owner`` made by one address (``--max-tables``, ``--tables-per-address``);
     ``hours``: how long a table untouched stays open, for the refusal's words; ``per_day``:
-    tables one address may make in a day, whatever became of them (``--tables-per-day``; 0: no
-    bound)."""
+    tables one address may make in a day, finished or not, those closed (deleted) aside
+    (``--tables-per-day``; 0: no bound)."""
 
     since: datetime
     max_tables: int
