@@ -185,3 +185,34 @@ def test_the_adjutant_picker_marks_the_cards_just_discarded(server: str, browser
     assert "捨てた札" in page.inner_text(".adjutant-picker > .hint")
     page.screenshot(path=str(SHOTS / "review55-adjutant-discarded.png"))
     assert not problems(page), problems(page)
+
+
+@pytest.mark.parametrize(
+    ("lang", "said"),
+    [
+        ("en", "alone (♠A named: the Napoleon's own card)"),
+        ("ja", "単独 (指定札♠Aはナポレオン自身の札)"),
+    ],
+)
+def test_a_result_alone_by_the_card_named_says_which_card(
+    server: str, browser: Any, lang: str, said: str
+) -> None:
+    """The review's fourth point: a Napoleon who named a card of their own (in the discards)
+    played alone, and the result said only "副官: 単独" — nothing of the card or why."""
+    page = new_page(browser, {"width": 1280, "height": 800}, lang)
+    page.goto(f"{server}/")
+    page.wait_for_selector("#quick-play")
+    out = page.evaluate(
+        """async () => {
+          const { resultSummary } = await import('/static/panels.js');
+          const table = { seats: [0, 1, 2, 3, 4].map((i) => ({ kind: 'human', name: 'P' + i })) };
+          const d = { napoleon: 0, contract: '13S', alone: true, alone_declared: false,
+                      adjutant: 0, adjutant_card: 'AS', army_honors: 9 };
+          const chosen = { ...d, alone_declared: true, adjutant_card: null };
+          return [resultSummary(d, 'napoleon', table, false).textContent,
+                  resultSummary(chosen, 'napoleon', table, false).textContent];
+        }"""
+    )
+    assert said in out[0].replace("\u2660", "♠"), out
+    assert "named" not in out[1] and "指定札" not in out[1], out  # (alone by choice: as before)
+    assert not problems(page), problems(page)

@@ -365,7 +365,10 @@ function resultDetail(d, game, ctx, winners = true, inTable = false) {
   const pairs = [];
   if (game === "napoleon") {
     pairs.push([t("napoleon"), name(d.napoleon)], [t("contract"), span(bidNode(d.contract, game))]);
-    pairs.push([t("adjutant"), d.alone ? t("alone") : name(d.adjutant)]);
+    // alone by the card named, not by choice: which card, and that it was the Napoleon's own
+    // ("単独" alone left a veteran asking why, the card in the discards: a fifty-fifth review)
+    const own = d.alone && !d.alone_declared && d.adjutant_card;
+    pairs.push([t("adjutant"), own ? `${t("alone")} (${t("aloneOwnCard", { card: cardText(d.adjutant_card) })})` : d.alone ? t("alone") : name(d.adjutant)]);
     // (beside what the contract needed: "honors 2 · failed" left the sum to the reader, a
     // forty-first review)
     const need = Number.parseInt(String(d.contract ?? ""), 10);
