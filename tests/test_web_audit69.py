@@ -100,9 +100,9 @@ def test_a_seat_changed_by_a_process_cut_off_from_redis_is_taken_from_its_socket
 
 
 def test_store_versions_gives_each_tables_seat_holdings_in_seat_order(tmp_path: Path) -> None:
-    """What the poll compares (:meth:`Store.versions`): each seat's kind and token hash, in seat
-    order, as :func:`~torampu.web.rooms._holdings` makes them of a room's seats; a table not
-    there is left out."""
+    """What the poll compares (:meth:`Store.versions`): each seat a person holds and its token
+    hash, in seat order, as :func:`~torampu.web.rooms._holdings` makes them of a room's seats;
+    a table not there is left out."""
     from torampu.web.rooms import _holdings
 
     s = Store(f"sqlite:///{tmp_path / 'v.db'}")
@@ -110,9 +110,7 @@ def test_store_versions_gives_each_tables_seat_holdings_in_seat_order(tmp_path: 
         s.create_table("t", "hell", {"players": 3}, 3, 1, 1, "h", ["open", "random", "open"])
         h = token_hash("a token")
         assert s.set_seat("t", 2, "human", "P", h, None, True)
-        assert s.versions(["t", "gone"]) == {
-            "t": ("waiting", 0, (("open", None), ("bot", None), ("human", h)))
-        }
+        assert s.versions(["t", "gone"]) == {"t": ("waiting", 0, ((2, h),))}
         table = s.table("t")
         assert table is not None
         assert s.versions(["t"])["t"][2] == _holdings(table.seats)

@@ -863,8 +863,8 @@ def _replayed(table_id: str, m: Match, actions: list[Any]) -> tuple[Match, list[
 
 
 def _holdings(seats: Sequence[Seat]) -> Holdings:
-    """``seats`` as who holds them (:data:`~torampu.web.store.Holdings`)."""
-    return tuple((st.kind, st.token) for st in seats)
+    """``seats`` as who holds them (:data:`~torampu.web.store.Holdings`): those of people."""
+    return tuple((st.seat, st.token) for st in seats if st.kind == "human")
 
 
 def _holds(game: Any, seat: int | None, cards: int) -> bool:
