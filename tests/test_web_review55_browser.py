@@ -2,8 +2,8 @@
 and a keyboard player's ears.
 
 - The box between Napoleon's games gave "−2" to the Napoleon and "+1" to each ally with no rule
-  saying why (Hell's box says its own); the scoring of the table is said there and in the side
-  panel, in both languages.
+  saying why (Hell's box says its own); the scoring of the table is said there (not in the side
+  panel: two lines there put the standings below the fold), in both languages.
 - With the adjutant named after the exchange, the picker offered the cards the Napoleon had
   just discarded ("ジョーカー", "オールマイティ") as usual calls, unmarked — named, they make a
   lone Napoleon. They are marked as discarded, faded, and not offered.
@@ -128,6 +128,7 @@ def test_the_box_between_napoleon_s_games_says_how_it_scores(
     heard = page.inner_text("#announce")
     assert spoken in heard, heard
     assert ".." not in heard and "。." not in heard, heard
+    assert "。 " not in heard, heard  # (no space after a Japanese stop: a code review)
     page.screenshot(path=str(SHOTS / f"review55-napoleon-scoring-{lang}.png"))
     assert not problems(page), problems(page)
 
@@ -155,6 +156,37 @@ def test_a_result_is_heard_a_sentence_at_a_time(server: str, browser: Any) -> No
         "Declarer: Kiko. Result: Made (3 tricks taken). "
         "Made before the end: the rest was not played."
     ), heard
+
+
+def test_a_stop_is_added_only_where_there_is_none(server: str, browser: Any) -> None:
+    """A code review of the above: the stops were added everywhere and any stop after a stop
+    dropped — a player named "Ken..." was heard "Ken.", and "成功！" then a
+    line of its own "成功！。"."""
+    page = new_page(browser, LAPTOP, "en")
+    page.goto(f"{server}/")
+    page.wait_for_selector("#create-form")
+    heard = page.evaluate(
+        """async () => {
+      const { h, spokenText } = await import('/static/dom.js');
+      const out = [];
+      for (const lang of ['en', 'ja']) {
+        document.documentElement.lang = lang;
+        const box = h('div', {}, h('dl', { class: 'kv' },
+          h('dt', {}, 'Winner'), h('dd', {}, 'Ken...'), h('dt', {}, 'Bid'), h('dd', {}, '1.5')),
+          h('p', {}, '成功！', h('span', { class: 'early-end' }, '早期終了')),
+          h('p', {}, 'Made.', h('span', { class: 'early-end' }, 'Made before the end:')));
+        document.body.append(box);
+        out.push(spokenText(box));
+        box.remove();
+      }
+      document.documentElement.lang = 'en';
+      return out;
+    }"""
+    )
+    assert heard == [
+        "Winner: Ken... Bid: 1.5. 成功！ 早期終了. Made. Made before the end:",
+        "Winner、Ken... Bid、1.5。成功！ 早期終了。Made. Made before the end:",
+    ], heard
 
 
 NAMED_FIRST = ["JK", "AS", "JS", "JC", "KS", "QS", "10S", "AH", "AD", "AC"]

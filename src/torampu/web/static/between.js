@@ -7,7 +7,7 @@ import { h, patch, sentence, spokenText, toast, toTop } from "./dom.js";
 import { botHoldsSeat, seatName, titleCell } from "./game.js";
 import { signed, winnersText } from "./labels.js";
 import { hellScoringText, napoleonScoringText, resultSummary } from "./panels.js";
-import { errorText, t } from "./i18n.js";
+import { errorText, lang, t } from "./i18n.js";
 
 export class BetweenPanel {
   /** page: the TablePage (its conn, snap, id, seatToken, host, lastResult). */
@@ -213,7 +213,8 @@ export class BetweenPanel {
     const delta = m?.per_game?.[k]?.[s] ?? 0;
     const mine = s != null && m?.totals ? t("sc_yourPoints", { delta: signed(delta), total: m.totals[s] }) : "";
     // (each part a sentence: a stop where it has none, not "made before the end.. Your points")
-    this.page.say([text("#between-title"), text("#between-winner"), text("#between-detail"), mine].filter(Boolean).map((p) => sentence(p)).join(" "));
+    // (no space after a Japanese stop: "対戦終了。 勝利した陣営", as spokenText — a code review)
+    this.page.say([text("#between-title"), text("#between-winner"), text("#between-detail"), mine].filter(Boolean).map((p) => sentence(p)).join(lang() === "ja" ? "" : " "));
   }
 
   results(snap, k) {

@@ -232,20 +232,28 @@ export function spokenText(node) {
     // "Declarer Kiko Contract Three Result Made", one run of words (a fifty-fifth review)
     const said = inner.trim();
     if (n.nodeName === "DT") return said ? ` ${said}${/[:：、]$/.test(said) ? "" : ja ? "、" : ":"} ` : " ";
-    if (n.nodeName === "DD") return said ? ` ${sentence(said, ja)} ` : " ";
+    if (n.nodeName === "DD") return said ? ` ${said}${STOP} ` : " ";
     // a block's words apart from the next block's (a result's "Contract" and "12 hearts", its
     // dt and dd, ran together: "Contract12 hearts", a code review)
     if (BLOCKS.has(n.nodeName)) return ` ${inner} `;
     // an inline element drawn as a line of its own is a sentence of its own: "(3 tricks
     // taken)Made before the end" ran together (the same review)
-    if (said && /^(block|flex|grid|list-item)$/.test(shown)) return `${ja ? "。" : "."} ${sentence(said, ja)} `;
+    // (its stop before it a mark, made "." or "。" below only where the text before has none:
+    // a stop dropped after a stop ate a real "Wait..." and a value's ".5", a code review)
+    if (said && /^(block|flex|grid|list-item)$/.test(shown)) return `${STOP} ${said}${STOP} `;
     return inner;
   };
   // (and no space before a stop, "♠A 。", nor a stop after a label or another stop)
-  const text = node ? read(node).replace(/\s+/g, " ").replace(/ ([.,:;!?。、])/g, "$1") : "";
+  const text = node
+    ? read(node).replace(/\s+/g, " ").replace(/^(?:\s*\uE000)+/, "").replace(/([:：、.。!?！？])(?:\s*\uE000)+/g, "$1")
+      .replace(/(?:\s*\uE000)+/g, ja ? "。" : ".").replace(/ ([.,:;!?。、])/g, "$1")
+    : "";
   // (nor a space after a Japanese stop: "宣言、 12 ハート。 副官、" read as typed in English)
-  return text.replace(/([:：、.。!?])(?:\s*[.。])+/g, "$1").replace(/^\s*[.。]/, "").replace(/\s+/g, " ").replace(/([、。]) /g, "$1").trim();
+  return text.replace(/\s+/g, " ").replace(/([、。]) /g, "$1").trim();
 }
+
+/** Where spokenText puts a sentence's stop unless the text before it ends in one. */
+const STOP = "\uE000";
 
 /** `text` as a sentence: with its stop ("." or "。") where it has none. */
 export function sentence(text, ja = document.documentElement.lang === "ja") {

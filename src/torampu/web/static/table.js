@@ -863,7 +863,7 @@ class TablePage {
     setTimeout(() => {
       // (each but the last closed by its own stop: "Made before the end.. Your turn", and in
       // Japanese "。." — a fifty-fifth review)
-      el.textContent = this.saying.map((said, i, all) => (i < all.length - 1 ? sentence(said) : said)).join(" ");
+      el.textContent = this.saying.map((said, i, all) => (i < all.length - 1 ? sentence(said) : said)).join(lang() === "ja" ? "" : " ");
       this.saying = [];
     }, 60);
   }
