@@ -11,6 +11,7 @@ fallback, each with a warning."""
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
 import signal
 import time
@@ -136,7 +137,9 @@ def test_a_process_taking_over_tables_loads_several_at_once(tmp_path: Any) -> No
     asyncio.run(scenario())
 
 
-def test_a_pool_whose_processes_die_at_their_start_is_not_made_anew_at_every_job() -> None:
+def test_a_pool_whose_processes_die_at_their_start_is_not_made_anew_at_every_job(
+    caplog: Any,
+) -> None:
     """A review of a76ebf4: a pool whose processes die before their first job (a crash loading
     the bots, the OOM killer at their warm-up) breaks again at once; it was made anew at every
     job, its processes forked each time and a warning a job (two a move: the search's and the
@@ -160,10 +163,18 @@ def test_a_pool_whose_processes_die_at_their_start_is_not_made_anew_at_every_job
                 answer = await pool.move(job)
                 assert answer.by_fallback and answer.action == legal[0]
             assert pool.renewed == 2, pool.renewed  # (one of each kind; 6 before)
+            assert pool.broken_jobs >= 4, pool.broken_jobs
         finally:
             pool.close()
 
-    asyncio.run(run())
+    with caplog.at_level(logging.WARNING, logger="torampu.web"):
+        asyncio.run(run())
+    # the jobs the broken pools refused in between: said once, not a line a job (a review)
+    said = [r.getMessage() for r in caplog.records]
+    assert sum("a bot pool is broken" in m for m in said) == 1, said
+    # (a line each only for the jobs the first pools and the fresh ones took and lost)
+    assert sum("failed (" in m for m in said) <= 2, said
+    assert sum("fallback failed too" in m for m in said) <= 2, said
 
 
 def test_tables_taken_over_at_once_keep_their_leases_while_they_load(tmp_path: Any) -> None:

@@ -508,6 +508,11 @@ class RateGate:
         return True
 
 
+class PoolBroken(RuntimeError):
+    """A bot process pool is broken and was made anew less than :data:`RENEW_EVERY` ago: the
+    job is not run (its move the heuristic's, a hint none)."""
+
+
 class PoolBusy(Exception):
     """No search worker came free within the pool's ``queue_wait`` (a hint: ``hint_busy``)."""
 
@@ -538,6 +543,8 @@ class BotPool:
         self._renewed_at = {True: -math.inf, False: -math.inf}
         self.renewed = 0
         """Pools made anew since the start, one of theirs broken (:meth:`_schedule`)."""
+        self.broken_jobs = 0
+        """Jobs refused by a broken pool not yet made anew (:class:`PoolBroken`)."""
         if workers <= 0:
             self._thread = ThreadPoolExecutor(1, thread_name_prefix="torampu-bot")
             return
@@ -566,8 +573,10 @@ class BotPool:
             return pool.schedule(fn, (job,), timeout=timeout)
         except RuntimeError:
             now = time.monotonic()
-            if self._closed or pool.active or now - self._renewed_at[quick] < RENEW_EVERY:
+            if self._closed or pool.active:
                 raise
+            if now - self._renewed_at[quick] < RENEW_EVERY:
+                raise PoolBroken("the bot processes' pool is broken") from None
             self._renewed_at[quick] = now
         fresh = self._new_pool(quick)
         if quick:
@@ -647,6 +656,9 @@ class BotPool:
             return BotAnswer(action)
         except asyncio.CancelledError:
             raise
+        except PoolBroken:
+            self.fallbacks += 1
+            self._broken_said()
         except Exception as e:
             self.fallbacks += 1
             why = "ran past its deadline" if isinstance(e, TimeoutError) else f"failed ({e!r})"
@@ -667,9 +679,26 @@ class BotPool:
                 return str(await asyncio.wrap_future(pfut))
             loop = asyncio.get_running_loop()
             return await loop.run_in_executor(self._thread, compute_move, quick)
+        except PoolBroken:
+            self._broken_said()
+            return job.legal[0]
         except Exception:
             log.warning("the heuristic fallback failed too; playing the first legal action")
             return job.legal[0]
+
+    def _broken_said(self) -> None:
+        """Log a job refused by a broken pool (:class:`PoolBroken`) the first time and every
+        thousandth: a line a job — two a move, with the fallback's — until the pool is made
+        anew (a code review: 'failed after 3.0 s' of a job that failed at once, at every
+        move)."""
+        self.broken_jobs += 1
+        if now_and_then(self.broken_jobs):
+            log.warning(
+                "a bot pool is broken and made anew at most every %g s; the heuristic or the "
+                "first legal action answers meanwhile (%d so far)",
+                RENEW_EVERY,
+                self.broken_jobs,
+            )
 
     async def hint(self, job: BotJob, key: str = "") -> dict[str, Any] | None:
         """:func:`compute_hint` of ``job`` on the search pool, within its deadline (``None``
