@@ -11,15 +11,13 @@ Skipped when /usr/bin/chromium is missing outside CI (a failure in CI).
 
 from __future__ import annotations
 
-import json
-import urllib.error
-import urllib.request
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
 from browser_helpers import chromium, close_pages, new_page, post, problems, require_chromium, serve
+from test_web_quick_continue_browser import _quick, _status
 
 LAPTOP = {"width": 1366, "height": 768}
 sync_api = require_chromium()
@@ -30,27 +28,6 @@ def browser() -> Iterator[Any]:
     with chromium(sync_api) as b:
         yield b
         close_pages()
-
-
-def _quick(page: Any, server: str, game: str) -> str:
-    page.goto(f"{server}/")
-    page.wait_for_selector("#quick-play")
-    page.click(f"#pick-{game}")
-    page.click("#quick-play")
-    page.wait_for_url("**/t/*")
-    page.wait_for_selector("#hand, .hand, [data-card]")
-    return str(page.url.split("#")[0].rstrip("/").rsplit("/", 1)[1])
-
-
-def _status(server: str, tid: str, invite: str | None = None) -> str | None:
-    headers = {"X-Torampu-Invite": invite} if invite else {}
-    req = urllib.request.Request(f"{server}/api/tables/{tid}", headers=headers)
-    try:
-        with urllib.request.urlopen(req, timeout=5) as r:
-            return str(json.loads(r.read())["status"])
-    except urllib.error.HTTPError as e:
-        assert e.code == 404, e.code
-        return None
 
 
 def _page(browser: Any, dialogs: list[str]) -> Any:

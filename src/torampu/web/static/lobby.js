@@ -219,9 +219,7 @@ async function closeMine(id, state) {
   if (!window.confirm(t("closeTableConfirm"))) return;
   try {
     await api.close(id, tokens.host(id));
-    tokens.forget(id);
-    mineCache.delete(id);
-    state.mine = state.mine.filter((tb) => tb.id !== id);
+    forgetTable(state, id);
     state.refresh?.();
   } catch (e) {
     toast(errorText(e));
@@ -805,6 +803,7 @@ async function closeOldestSolo(state) {
   return false;
 }
 
+/** A table of this browser's, closed: its tokens, its cached row and its place in the list go. */
 function forgetTable(state, id) {
   tokens.forget(id);
   mineCache.delete(id);
